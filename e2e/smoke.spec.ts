@@ -1,0 +1,36 @@
+import { expect, test } from '@playwright/test';
+
+test('the home page shows the resale banner, the header and the money-back footer', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByText(/resale marketplace/i)).toBeVisible();
+  await expect(page.getByText(/prices may be above face value/i)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+  await expect(page.getByText('100% Money Back Guarantee')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Do Not Sell or Share My Info' })).toHaveAttribute('href', '/policies#optout');
+  await page.screenshot({ path: test.info().outputPath('home.png'), fullPage: true });
+});
+
+test('an unknown route shows the not-found page inside the site layout', async ({ page }) => {
+  const response = await page.goto('/no/such/page');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to the home page' }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('the server is ready, with the generated catalog loaded', async ({ request }) => {
+  const ready = await request.get('/readyz');
+  expect(ready.status()).toBe(200);
+  const body = await ready.json();
+  expect(body.components.catalog.detail).toMatch(/^\d+ events$/);
+  const missing = await request.get('/api/does-not-exist');
+  expect(missing.status()).toBe(404);
+  expect((await missing.json()).error.code).toBe('not_found');
+});
+
+test('category artwork is drawn by the server', async ({ request }) => {
+  const image = await request.get('/media/categories/01-000-000.svg');
+  expect(image.status()).toBe(200);
+  expect(image.headers()['content-type']).toContain('image/svg+xml');
+  expect(await image.text()).toContain('<svg');
+});

@@ -1,0 +1,74 @@
+// `npm test`: install what is missing, type-check, run unit and API tests (Vitest), build, then the browser
+// tests (Playwright in Debian's Chromium against a server it starts). Every stage runs; the exit code is
+// non-zero when any failed.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { bin, build, ensureDependencies, root, run } from './lib.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const results = path.join(root, 'test-results');
+mkdirSync(results, { recursive: true });
+
+async function ensureChromium() {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.getuid?.() !== 0) {
+    console.error(
+      `Chromium not found at ${CHROMIUM}. Install Debian's package as root:\n` +
+        '  apt-get update && apt-get install -y chromium\n' +
+        'or point CHROMIUM_PATH at a Chromium binary.',
+    );
+    return false;
+  }
+  console.log("Installing Debian's Chromium for the browser tests…");
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if ((await run('apt-get', ['update', '-qq'], { env })) !== 0) return false;
+  return (await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { env })) === 0;
+}
+
+await ensureDependencies();
+const stages = [];
+const stage = async (name, fn) => {
+  console.log(`\n=== ${name} ===`);
+  const code = await fn();
+  stages.push({ name, ok: code === 0 });
+};
+
+await stage('type-check (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', '.']));
+await stage('unit and API tests (vitest)', () =>
+  run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`]),
+);
+const haveChromium = await ensureChromium();
+await stage('build', async () => {
+  await build();
+  return 0;
+});
+if (haveChromium) {
+  await stage('browser tests (playwright)', () =>
+    run(bin('playwright'), ['test'], { env: { ...process.env, CHROMIUM_PATH: CHROMIUM } }),
+  );
+} else {
+  stages.push({ name: 'browser tests (playwright): Chromium missing', ok: false });
+}
+
+// One closing summary across the runners.
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+try {
+  const v = JSON.parse(readFileSync(path.join(results, 'vitest.json'), 'utf8'));
+  passed += v.numPassedTests ?? 0;
+  failed += v.numFailedTests ?? 0;
+  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+} catch {}
+try {
+  const p = JSON.parse(readFileSync(path.join(results, 'playwright.json'), 'utf8'));
+  passed += p.stats?.expected ?? 0;
+  failed += (p.stats?.unexpected ?? 0) + (p.stats?.flaky ?? 0);
+  skipped += p.stats?.skipped ?? 0;
+} catch {}
+console.log('\n=== summary ===');
+for (const s of stages) console.log(`${s.ok ? 'ok  ' : 'FAIL'} ${s.name}`);
+const allOk = stages.every((s) => s.ok);
+if (!allOk && failed === 0) failed = stages.filter((s) => !s.ok).length;
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(allOk ? 0 : 1);

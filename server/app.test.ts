@@ -1,0 +1,93 @@
+import express from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError, errorMiddleware } from './http/errors.js';
+import { testApp } from './test/test-app.js';
+
+describe('health', () => {
+  it('GET /healthz answers while the catalog is still loading', async () => {
+    const { app } = testApp();
+    const res = await request(app).get('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('ok');
+  });
+
+  it('GET /readyz is 503 until every component is loaded, then 200', async () => {
+    const { app, deps } = testApp();
+    const before = await request(app).get('/readyz');
+    expect(before.status).toBe(503);
+    expect(before.body.components.catalog.ready).toBe(false);
+    deps.readiness.set('catalog', true, 'loaded');
+    const after = await request(app).get('/readyz');
+    expect(after.status).toBe(200);
+    expect(after.body.status).toBe('ready');
+  });
+});
+
+describe('request ids', () => {
+  it('returns a generated request id in a header', async () => {
+    const res = await request(testApp().app).get('/healthz');
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps a well-formed incoming id and replaces a hostile one', async () => {
+    const { app } = testApp();
+    const kept = await request(app).get('/healthz').set('X-Request-Id', 'edge-1234abcd');
+    expect(kept.headers['x-request-id']).toBe('edge-1234abcd');
+    const replaced = await request(app).get('/healthz').set('X-Request-Id', '{"level":60,"msg":"forged"}');
+    expect(replaced.headers['x-request-id']).not.toContain('level');
+  });
+});
+
+describe('error model', () => {
+  it('answers an unknown /api path with a JSON 404', async () => {
+    const res = await request(testApp().app).get('/api/nope');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'not_found', message: 'No API route for GET /nope' } });
+  });
+
+  it('answers malformed JSON with a 400, not a 500', async () => {
+    const res = await request(testApp().app).post('/api/anything').set('Content-Type', 'application/json').send('{"a":');
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('entity_parse_failed');
+    expect(JSON.stringify(res.body)).not.toMatch(/at .*\.js/);
+  });
+
+  it('refuses an oversized JSON body with 413', async () => {
+    const res = await request(testApp().app)
+      .post('/api/anything')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ blob: 'x'.repeat(100_000) }));
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('entity_too_large');
+  });
+
+  it('turns a zod failure into a 400 naming the field, an AppError into its status, anything else into a bare 500', async () => {
+    const app = express();
+    app.get('/zod', (req) => {
+      z.object({ page: z.coerce.number().int().min(1) }).parse(req.query);
+    });
+    app.get('/app-error', () => {
+      throw new AppError(409, 'sold_out', 'Those tickets are gone', { listingId: 7 });
+    });
+    app.get('/boom', async () => {
+      throw new Error('secret database password in message');
+    });
+    app.use(errorMiddleware);
+
+    const zod = await request(app).get('/zod?page=0');
+    expect(zod.status).toBe(400);
+    expect(zod.body.error.code).toBe('invalid_request');
+    expect(zod.body.error.message).toMatch(/^page: /);
+    expect(zod.body.error.details[0].path).toBe('page');
+
+    const conflict = await request(app).get('/app-error');
+    expect(conflict.status).toBe(409);
+    expect(conflict.body).toEqual({ error: { code: 'sold_out', message: 'Those tickets are gone', details: { listingId: 7 } } });
+
+    const boom = await request(app).get('/boom');
+    expect(boom.status).toBe(500);
+    expect(boom.body).toEqual({ error: { code: 'internal', message: 'Internal server error' } });
+  });
+});

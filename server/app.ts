@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { CatalogStore } from './catalog/catalog-store.js';
+import type { Env } from './config/env.js';
+import { healthRoutes } from './health/routes.js';
+import type { Readiness } from './health/readiness.js';
+import { apiNotFound, errorMiddleware } from './http/errors.js';
+import { requestLogging } from './http/logger.js';
+import { mediaRoutes } from './media/routes.js';
+
+export interface AppDeps {
+  env: Env;
+  logger: Logger;
+  readiness: Readiness;
+  catalog: CatalogStore;
+  /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
+  clientDir?: string;
+}
+
+/** JSON bodies above this are refused with 413 before they are parsed. */
+export const JSON_BODY_LIMIT = '64kb';
+
+export function createApp(deps: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'simple');
+
+  app.use(requestLogging(deps.logger));
+  app.use(healthRoutes(deps.readiness));
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+
+  const api = express.Router();
+  api.use(apiNotFound);
+  app.use('/api', api);
+  app.use(mediaRoutes(deps.catalog));
+
+  if (deps.clientDir && existsSync(path.join(deps.clientDir, 'index.html'))) {
+    const indexFile = path.join(deps.clientDir, 'index.html');
+    app.use(
+      '/assets',
+      express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),
+    );
+    app.use(express.static(deps.clientDir, { index: false, maxAge: '1h' }));
+    // Every other GET is a client route: the app shell answers it and the router decides what to show.
+    app.get('/{*path}', (_req, res) => {
+      res.set('Cache-Control', 'no-cache').sendFile(indexFile);
+    });
+  }
+
+  app.use(errorMiddleware);
+  return app;
+}

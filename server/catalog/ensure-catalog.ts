@@ -1,0 +1,34 @@
+import type { Logger } from 'pino';
+import { generateCatalog } from './generate/generate-catalog.js';
+import { readManifest } from './manifest.js';
+
+/** Days after which a generated schedule has drifted too far into the past to be useful. */
+export const CATALOG_MAX_AGE_DAYS = 30;
+
+export interface EnsureCatalogOptions {
+  dir: string;
+  events: number;
+  seed: number;
+  logger: Logger;
+  now?: Date;
+}
+
+/**
+ * Generates the catalog when none is in `dir`, or when the one there was generated for a schedule that
+ * started more than 30 days ago. An existing, current catalog is left alone, whatever its size.
+ */
+export async function ensureCatalog({ dir, events, seed, logger, now = new Date() }: EnsureCatalogOptions): Promise<'kept' | 'generated'> {
+  const manifest = await readManifest(dir);
+  if (manifest) {
+    const ageDays = (now.getTime() - Date.parse(`${manifest.start}T00:00:00Z`)) / 86_400_000;
+    if (ageDays <= CATALOG_MAX_AGE_DAYS) return 'kept';
+    logger.info({ start: manifest.start }, 'catalog schedule is stale: generating a new one');
+  } else {
+    logger.info({ dir }, 'no catalog found: generating one');
+  }
+  const began = performance.now();
+  const start = now.toISOString().slice(0, 10);
+  const generated = await generateCatalog({ events, seed, start, outDir: dir });
+  logger.info({ counts: generated.counts, ms: Math.round(performance.now() - began) }, 'catalog generated');
+  return 'generated';
+}

@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { COLLECTION_NAMES, type CollectionName } from '../../schemas/documents.js';
+
+export const CATALOG_FORMAT_VERSION = 1;
+
+export const CatalogManifestSchema = z.object({
+  version: z.literal(CATALOG_FORMAT_VERSION),
+  seed: z.number().int(),
+  /** The number of events asked for; `counts.Event` is what was written. */
+  events: z.number().int().positive(),
+  /** First day of the schedule window (`YYYY-MM-DD`, UTC). */
+  start: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  generatedAt: z.string(),
+  counts: z.record(z.enum(COLLECTION_NAMES as [CollectionName, ...CollectionName[]]), z.number().int().min(0)),
+});
+export type CatalogManifest = z.infer<typeof CatalogManifestSchema>;
+
+export const MANIFEST_FILE = 'manifest.json';
+
+export const collectionFile = (dir: string, collection: CollectionName) => path.join(dir, `${collection}.jsonl`);
+
+/** The manifest of the catalog in `dir`, or null when there is none (or it is unreadable). */
+export async function readManifest(dir: string): Promise<CatalogManifest | null> {
+  try {
+    return CatalogManifestSchema.parse(JSON.parse(await readFile(path.join(dir, MANIFEST_FILE), 'utf8')));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Every environment variable the server reads, with its default. The README lists the same table. */
+export const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATA_DIR: z.string().min(1).default('data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How long a graceful shutdown waits for requests in flight before it closes what is left. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /** Size of the catalog `npm start` generates when none exists. */
+  CATALOG_EVENTS: z.coerce.number().int().min(100).max(5_000_000).default(20_000),
+  CATALOG_SEED: z.coerce.number().int().min(0).default(22791),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { dataDir: string; catalogDir: string };
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'EnvError';
+  }
+}
+
+/** Parses the environment once; throws an EnvError listing every problem, not just the first. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
+    );
+  }
+  const dataDir = path.resolve(result.data.DATA_DIR);
+  return { ...result.data, dataDir, catalogDir: path.join(dataDir, 'catalog') };
+}

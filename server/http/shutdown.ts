@@ -1,0 +1,44 @@
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+
+/**
+ * Stops a server gracefully: no new connections, requests in flight run to completion, idle keep-alive
+ * sockets are closed; after `timeoutMs` whatever is left is cut. Resolves once the server has closed.
+ */
+export function gracefulClose(server: Server, timeoutMs: number, logger?: Logger): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      logger?.warn('shutdown timeout: closing remaining connections');
+      server.closeAllConnections();
+    }, timeoutMs);
+    timer.unref();
+    server.close((err) => {
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Wires SIGTERM and SIGINT to a graceful close followed by exit. */
+export function exitOnSignals(server: Server, timeoutMs: number, logger: Logger): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing requests in flight');
+    gracefulClose(server, timeoutMs, logger).then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'error while closing');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}

@@ -1,0 +1,68 @@
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.js';
+import { CatalogStore } from './catalog/catalog-store.js';
+import { ensureCatalog } from './catalog/ensure-catalog.js';
+import { loadCatalog } from './catalog/load-catalog.js';
+import { EnvError, parseEnv, type Env } from './config/env.js';
+import { Readiness } from './health/readiness.js';
+import { createLogger } from './http/logger.js';
+import { exitOnSignals } from './http/shutdown.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
+const clientDir = here.endsWith(path.join('dist', 'server'))
+  ? path.resolve(here, '../client')
+  : path.resolve(here, '../dist/client');
+
+function readEnv(): Env {
+  try {
+    return parseEnv();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function main() {
+  const env = readEnv();
+  const logger = createLogger(env.LOG_LEVEL);
+  const readiness = new Readiness(['catalog']);
+  const catalog = new CatalogStore();
+  const app = createApp({ env, logger, readiness, catalog, clientDir });
+
+  const server: Server = app.listen(env.PORT, env.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  const url = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
+  logger.info({ url }, 'listening');
+  console.log(`Storefront running at ${url}`);
+
+  exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger);
+
+  // The server answers /healthz at once and /readyz with 503 until the catalog is in memory.
+  try {
+    await ensureCatalog({ dir: env.catalogDir, events: env.CATALOG_EVENTS, seed: env.CATALOG_SEED, logger });
+    const began = performance.now();
+    const loaded = await loadCatalog(env.catalogDir);
+    catalog.set(loaded);
+    readiness.set('catalog', true, `${loaded.manifest.counts.Event} events`);
+    logger.info({ counts: loaded.manifest.counts, ms: Math.round(performance.now() - began) }, 'catalog loaded');
+  } catch (err) {
+    readiness.set('catalog', false, err instanceof Error ? err.message : String(err));
+    logger.error({ err }, 'catalog failed to load');
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { AppError, notFound } from '../http/errors.js';
+import type { CatalogStore } from '../catalog/catalog-store.js';
+import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryImageCode } from '../catalog/taxonomy.js';
+import { artworkSvg } from './artwork.js';
+
+const IMAGE_CODE = /^\d{2}-\d{3}-\d{3}$/;
+const IdParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+// Artwork depends only on the key, so browsers and the edge may keep it for a long time.
+const IMMUTABLE = 'public, max-age=604800, s-maxage=604800, immutable';
+
+export function mediaRoutes(store: CatalogStore): Router {
+  const router = Router();
+  const codeLabels = new Map<string, string>();
+  for (const [path, code] of CATEGORY_IMAGE_CODES) codeLabels.set(code, path.split('/').at(-1)!);
+  for (const c of CATEGORIES) codeLabels.set(categoryImageCode(c), c.name);
+
+  const send = (res: import('express').Response, key: string, label: string) =>
+    res.type('image/svg+xml').set('Cache-Control', IMMUTABLE).send(artworkSvg(key, label));
+
+  router.get('/media/categories/:file', (req, res) => {
+    const code = req.params.file.replace(/\.svg$/, '');
+    if (!IMAGE_CODE.test(code)) throw new AppError(400, 'invalid_image_code', 'Image code must look like NN-NNN-NNN.svg');
+    const label = codeLabels.get(code);
+    if (!label) throw notFound(`Category image ${code}`);
+    send(res, `category:${code}`, label);
+  });
+
+  router.get('/media/:kind/:file', (req, res) => {
+    const { kind } = req.params;
+    if (kind !== 'performers' && kind !== 'venues') throw notFound('Image');
+    const { id } = IdParam.parse({ id: req.params.file.replace(/\.svg$/, '') });
+    const entity = kind === 'performers' ? store.performer(id)?.performer_name : store.venue(id)?.venue_name;
+    if (!entity) throw notFound(`${kind === 'performers' ? 'Performer' : 'Venue'} image ${id}`);
+    send(res, `${kind}:${id}`, entity);
+  });
+  return router;
+}
