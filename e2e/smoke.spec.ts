@@ -5,7 +5,7 @@ test('the home page shows the resale banner, the header and the money-back foote
   await expect(page.getByText(/resale marketplace/i)).toBeVisible();
   await expect(page.getByText(/prices may be above face value/i)).toBeVisible();
   await expect(page.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
-  await expect(page.getByText('100% Money Back Guarantee')).toBeVisible();
+  await expect(page.getByText('100% Money Back Guarantee', { exact: true })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Do Not Sell or Share My Info' })).toHaveAttribute('href', '/policies#optout');
   await page.screenshot({ path: test.info().outputPath('home.png'), fullPage: true });
 });

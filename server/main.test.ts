@@ -1,0 +1,52 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const tsx = path.resolve('node_modules/.bin/tsx');
+const tmpDirs: string[] = [];
+afterAll(() => Promise.all(tmpDirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+function startServer(env: Record<string, string>) {
+  const child = spawn(tsx, ['server/main.ts'], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const waitFor = async (pattern: RegExp, ms = 60_000) => {
+    const until = Date.now() + ms;
+    while (!pattern.test(out)) {
+      if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}; output:\n${out}\n${err}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return pattern.exec(out)!;
+  };
+  return { child, exited, waitFor, output: () => out, errors: () => err };
+}
+
+describe('the server process', () => {
+  it('generates a catalog when absent, becomes ready, and exits cleanly on SIGTERM', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'main-test-'));
+    tmpDirs.push(dataDir);
+    const server = startServer({ DATA_DIR: dataDir, CATALOG_EVENTS: '400' });
+    const [, url] = await server.waitFor(/Storefront running at (http:\/\/\S+)/);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    await server.waitFor(/"msg":"catalog loaded"/);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('"msg":"stopped"');
+  });
+
+  it('refuses to start on a bad environment, listing every problem', async () => {
+    const server = startServer({ PORT: 'eighty', LOG_LEVEL: 'loud' });
+    expect(await server.exited).toBe(1);
+    expect(server.errors()).toMatch(/PORT:/);
+    expect(server.errors()).toMatch(/LOG_LEVEL:/);
+  });
+});
