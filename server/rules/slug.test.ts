@@ -50,3 +50,15 @@ describe('slugify', () => {
     );
   });
 });
+
+describe('idFromSlug', () => {
+  it('reads the trailing id, even after a name that ends in digits', () => {
+    expect(idFromSlug('blink-182-5')).toBe(5);
+    expect(idFromSlug('42')).toBe(42);
+  });
+
+  it('is null when the slug does not end in an id', () => {
+    expect(idFromSlug('taylor-swift')).toBeNull();
+    expect(idFromSlug('')).toBeNull();
+  });
+});

@@ -14,6 +14,7 @@ import { VENUES } from '../data/venues.js';
 import { JsonlWriter } from '../jsonl.js';
 import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE, type CatalogManifest } from '../manifest.js';
 import { CATEGORIES, CATEGORY_BY_SLUG, categoryImageCode, type CategoryDefinition } from '../taxonomy.js';
+import { TBD_LOCAL_TIME } from '../../rules/constants.js';
 import { entitySlug } from '../../rules/slug.js';
 import { NameSource } from './names.js';
 import { Random } from './random.js';
@@ -41,7 +42,8 @@ const EDGE_CASES = {
 } as const;
 type EdgeCase = keyof typeof EDGE_CASES;
 /** Spec §3: a time of 03:30 AM means the time is not set yet. */
-const TBD_TIME = { hour: 3, minute: 30 };
+const [tbdHour, tbdMinute] = TBD_LOCAL_TIME.split(':').map(Number) as [number, number];
+const TBD_TIME = { hour: tbdHour, minute: tbdMinute };
 const MIN_PERFORMERS_PER_CATEGORY = 12;
 const TOP_PERFORMER_SHARE = 0.05;
 

@@ -1,0 +1,79 @@
+/** Every figure of the specification, named once (spec §9 unless another section is cited). */
+
+export const SITE_ID = 22791;
+
+// Search (spec §7, §9)
+export const SEARCH_CACHE_TTL_SECONDS = 43_200;
+export const EDGE_CACHE_SECONDS = 3_600;
+export const PERFORMER_SEARCH_PER_PAGE = 10;
+export const SUGGEST_PERFORMERS = 6;
+export const SUGGEST_PERFORMERS_WITH_EXTRA = 5;
+export const SUGGEST_VENUES = 6;
+export const SUGGEST_VENUES_WITH_EXTRA = 3;
+export const SUGGEST_CITIES = 3;
+/** City name against state name when suggesting cities. */
+export const SUGGEST_CITY_WEIGHTS = [5, 1] as const;
+export const SUGGEST_EVENTS = 3;
+export const TRENDING_MIN_EVENTS_EXCLUSIVE = 5;
+export const TRENDING_MAX_EVENTS_EXCLUSIVE = 100;
+export const TRENDING_POOL = 200;
+export const TRENDING_SHOWN = 9;
+export const POPULAR_PERFORMERS_MAX = 3;
+export const POPULAR_PERFORMERS_MIN_SHARE = 0.1;
+export const ZIP_DETERMINATION_MIN_GTV = 25_000;
+export const ZIP_DETERMINATION_HITS = 100;
+export const TSIMAGE_PER_PAGE = 10;
+export const VENUE_ROW_MIN_EVENTS_EXCLUSIVE = 0;
+
+// Geo radii (spec §9)
+export const LOCAL_RADIUS_MILES = 50;
+export const CATEGORY_RADIUS_MILES = 200;
+
+// Event badges (spec §4, §9)
+export const HOT_EVENT_MIN_ORDERS_D1_EXCLUSIVE = 0;
+export const HOT_EVENT_MIN_CARTS_D1 = 5;
+export const PEOPLE_VIEWING_MIN = 10;
+export const TICKETS_LEFT_MIN_EXCLUSIVE = 1;
+export const TICKETS_LEFT_MAX_EXCLUSIVE = 100;
+
+// Event lists and cards (spec §3, §4, §9)
+export const MAX_YEARS_AHEAD = 10;
+/** A start at this venue-local time means the time is not known yet (spec §3). */
+export const TBD_LOCAL_TIME = '03:30';
+
+// Date filters (spec §9)
+export const DATE_FILTER_NAMES = [
+  'all',
+  'this_week',
+  'this_month',
+  'this_quarter',
+  'next_7_days',
+  'next_30_days',
+  'next_60_days',
+] as const;
+export const ALL_DATES_YEARS = 100;
+export const THIS_QUARTER_DAYS = 120;
+export const NEXT_7_DAYS_SPAN = 8;
+export const NEXT_30_DAYS_SPAN = 30;
+export const NEXT_60_DAYS_SPAN = 60;
+
+// Location resolution (spec §4)
+export const DIRECT_MARKET_STATES = ['HI', 'AK', 'DE', 'RI'] as const;
+export const ZIP3_PREFIX_LENGTH = 3;
+export const ZIP2_PREFIX_LENGTH = 2;
+export const NATIONAL_MARKET = 'national';
+
+// Commerce (spec §4, §5, §7, §9)
+export const FF20_PROMO_CODE = 'FF20';
+export const FF20_DISCOUNT_FACTOR = 0.8;
+export const PURCHASE_VALUE_MULTIPLIER = 95;
+export const PAYMENT_FAILED_SUFFIX = '_failed';
+export const APPLE_PAY_VERSION = 3;
+
+// Search input (spec §5)
+export const SUBMIT_KEYCODE = 13;
+
+// Log wording of the error catalogue (spec §8)
+export const ZIP_DETERMINATION_FAILURE_MESSAGE = 'Zip-determination failure';
+export const CATEGORY_IMAGE_NOT_FOUND_MESSAGE = 'not found';
+export const PRICE_FORMAT_FAILURE_MESSAGE = 'something went wrong formatting price in checkout';

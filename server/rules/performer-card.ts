@@ -1,0 +1,22 @@
+import type { PerformerCard } from '../../schemas/cards.js';
+import type { PerformerDocument } from '../../schemas/documents.js';
+import { formatCount } from './format.js';
+import { entitySlug } from './slug.js';
+
+/** Spec §3: "0 Events", "1 Event", "N Events" (N grouped by thousands). */
+export function eventCountLabel(count: number): string {
+  return formatCount(count, 'Event', 'Events');
+}
+
+/** Spec §3: the performer card; minPrice is the first venue's cheapest ticket, else 0. */
+export function performerCard(doc: PerformerDocument, { includeDetail = false }: { includeDetail?: boolean } = {}): PerformerCard {
+  return {
+    id: doc.performer_id,
+    name: doc.performer_name,
+    eventCount: eventCountLabel(doc.events_available),
+    pathPicture: doc.image,
+    minPrice: doc.venues[0]?.min_ticket_price ?? 0,
+    url: `/performers/${entitySlug(doc.performer_name, doc.performer_id)}`,
+    ...(includeDetail ? { detail: doc } : {}),
+  };
+}

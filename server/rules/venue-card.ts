@@ -1,0 +1,14 @@
+import type { VenueCard } from '../../schemas/cards.js';
+import type { VenueDocument } from '../../schemas/documents.js';
+import { cityRegion } from './address.js';
+import { entitySlug } from './slug.js';
+
+/** Spec §3: the venue card; address is the city, then the state (US) or country code. */
+export function venueCard(doc: VenueDocument): VenueCard {
+  return {
+    id: doc.venue_id,
+    name: doc.venue_name,
+    address: cityRegion(doc),
+    url: `/venues/${entitySlug(doc.venue_name, doc.venue_id)}`,
+  };
+}
