@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchResult } from '../../schemas/search.js';
+import { CachedEngine } from './cached-engine.js';
+import type { SearchEngine } from './search-engine.js';
+
+function fakeEngine() {
+  const state = { calls: 0, fail: false, delayMs: 0 };
+  const engine: SearchEngine = {
+    kind: 'embedded',
+    async search(request) {
+      state.calls++;
+      if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+      if (state.fail) throw new Error('engine down');
+      return { hits: [{ document: { q: request.q, n: state.calls } as never, textMatch: 1 }], found: 1, page: 1, searchTimeMs: 1 } as SearchResult<never>;
+    },
+    async health() {
+      return { ok: !state.fail, detail: '' };
+    },
+  };
+  return { engine, state };
+}
+
+const request = (q: string) => ({ collection: 'Performer' as const, q, queryBy: ['performer_name'] });
+
+describe('CachedEngine', () => {
+  it('answers a repeated query from the cache', async () => {
+    const { engine, state } = fakeEngine();
+    const cached = new CachedEngine(engine);
+    await cached.search(request('heat'));
+    await cached.search({ ...request('heat'), page: 1, perPage: 10 });
+    expect(state.calls).toBe(1);
+    expect(cached.cacheStats()).toMatchObject({ hits: 1, misses: 1, entries: 1 });
+  });
+
+  it('shares one engine call between concurrent identical queries', async () => {
+    const { engine, state } = fakeEngine();
+    state.delayMs = 30;
+    const cached = new CachedEngine(engine);
+    const results = await Promise.all(Array.from({ length: 10 }, () => cached.search(request('nets'))));
+    expect(state.calls).toBe(1);
+    expect(new Set(results.map((r) => JSON.stringify(r))).size).toBe(1);
+  });
+
+  it('serves the stale entry when the engine fails after expiry', async () => {
+    const { engine, state } = fakeEngine();
+    const cached = new CachedEngine(engine, { ttlMs: 20 });
+    const fresh = await cached.search(request('kings'));
+    await new Promise((r) => setTimeout(r, 40));
+    state.fail = true;
+    const stale = await cached.search(request('kings'));
+    expect(stale).toEqual(fresh);
+    expect(cached.cacheStats().staleServed).toBe(1);
+  });
+
+  it('fails when the engine fails and nothing is cached', async () => {
+    const { engine, state } = fakeEngine();
+    state.fail = true;
+    await expect(new CachedEngine(engine).search(request('x'))).rejects.toThrow('engine down');
+  });
+
+  it('drops entries by collection or tag on invalidate', async () => {
+    const { engine, state } = fakeEngine();
+    const cached = new CachedEngine(engine);
+    await cached.search(request('a'), ['home']);
+    await cached.search(request('b'));
+    expect(cached.invalidate('home')).toBe(1);
+    await cached.search(request('a'));
+    await cached.search(request('b'));
+    expect(state.calls).toBe(3);
+    expect(cached.invalidate('Performer')).toBe(2);
+    await cached.search(request('b'));
+    expect(state.calls).toBe(4);
+  });
+
+  it('stays within its size bound', async () => {
+    const { engine } = fakeEngine();
+    const cached = new CachedEngine(engine, { maxBytes: 1000 });
+    for (let i = 0; i < 100; i++) await cached.search(request(`query ${i}`));
+    const stats = cached.cacheStats();
+    expect(stats.bytes).toBeLessThanOrEqual(1000);
+    expect(stats.entries).toBeLessThan(100);
+  });
+});

@@ -1,0 +1,93 @@
+import { LRUCache } from 'lru-cache';
+import type { CollectionName } from '../../schemas/documents.js';
+import { SearchRequestSchema, type SearchResult } from '../../schemas/search.js';
+import { SEARCH_CACHE_TTL_SECONDS } from '../rules/constants.js';
+import type { SearchEngine, SearchRequestFor } from './search-engine.js';
+
+type AnyResult = SearchResult<unknown>;
+type FetchContext = { request: SearchRequestFor<CollectionName> };
+
+export interface CachedEngineOptions {
+  /** Upper bound of the cache in bytes of serialised results. */
+  maxBytes?: number;
+  ttlMs?: number;
+}
+
+export interface CacheStats {
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+  staleServed: number;
+}
+
+/** 64 MiB of results by default: bounded memory whatever the traffic. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A result cache in front of any engine: bounded by size, entries live 12 hours (spec §9), concurrent
+ * identical queries share one engine call, a failing call is answered from the stale entry when there is
+ * one, and a reindex drops everything tagged with the collection (or any other tag given).
+ */
+export class CachedEngine implements SearchEngine {
+  readonly kind: SearchEngine['kind'];
+  private readonly cache: LRUCache<string, AnyResult, FetchContext>;
+  private readonly tags = new Map<string, Set<string>>();
+  private readonly stats = { hits: 0, misses: 0, staleServed: 0 };
+
+  constructor(
+    private readonly engine: SearchEngine,
+    options: CachedEngineOptions = {},
+  ) {
+    this.kind = engine.kind;
+    this.cache = new LRUCache({
+      maxSize: options.maxBytes ?? DEFAULT_CACHE_BYTES,
+      sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length),
+      ttl: options.ttlMs ?? SEARCH_CACHE_TTL_SECONDS * 1000,
+      allowStaleOnFetchRejection: true,
+      noDeleteOnFetchRejection: true,
+      fetchMethod: async (_key, _stale, { context }) => {
+        this.stats.misses++;
+        return (await this.engine.search(context.request)) as AnyResult;
+      },
+      dispose: (_value, key) => {
+        for (const keys of this.tags.values()) keys.delete(key);
+      },
+    });
+  }
+
+  async search<C extends CollectionName>(request: SearchRequestFor<C>, tags: readonly string[] = []) {
+    // The parsed request is the key, so two spellings of the same query share an entry.
+    const parsed = SearchRequestSchema.parse(request);
+    const key = JSON.stringify(parsed);
+    for (const tag of [parsed.collection, ...tags]) {
+      let keys = this.tags.get(tag);
+      if (!keys) this.tags.set(tag, (keys = new Set()));
+      keys.add(key);
+    }
+    const status: LRUCache.Status<string, AnyResult, FetchContext> = {};
+    const result = await this.cache.fetch(key, { context: { request }, status });
+    if (status.fetch === 'hit') this.stats.hits++;
+    if (status.returnedStale) this.stats.staleServed++;
+    if (!result) throw status.fetchError ?? new Error('search failed and no earlier answer is cached');
+    return result as SearchResult<never>;
+  }
+
+  /** Drops every entry carrying the tag (a collection name, or a tag a caller gave). */
+  invalidate(tag: string): number {
+    const keys = this.tags.get(tag);
+    if (!keys) return 0;
+    const n = keys.size;
+    for (const key of [...keys]) this.cache.delete(key);
+    this.tags.delete(tag);
+    return n;
+  }
+
+  health() {
+    return this.engine.health();
+  }
+
+  cacheStats(): CacheStats {
+    return { entries: this.cache.size, bytes: this.cache.calculatedSize, ...this.stats };
+  }
+}

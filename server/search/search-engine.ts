@@ -1,0 +1,38 @@
+import type { CollectionDocuments, CollectionName } from '../../schemas/documents.js';
+import type { SearchRequest, SearchResult } from '../../schemas/search.js';
+
+export type SearchRequestFor<C extends CollectionName> = SearchRequest & { collection: C };
+
+/**
+ * The search port: every row, suggestion and results page asks through it. Two engines implement it, the
+ * embedded one (in-process, the default) and Typesense (production); one contract suite holds both to the
+ * same answers.
+ */
+export interface SearchEngine {
+  readonly kind: 'embedded' | 'typesense';
+  search<C extends CollectionName>(request: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>>;
+  /** Whether the engine can answer now, with a word on why not. */
+  health(): Promise<{ ok: boolean; detail: string }>;
+}
+
+/** Spec §7 text fields of each collection, in weight order, that queries may match against. */
+export const SEARCHABLE_FIELDS: { [C in CollectionName]: readonly (keyof CollectionDocuments[C] & string)[] } = {
+  Performer: ['performer_name'],
+  Venue: ['venue_name', 'venue_city'],
+  Event: ['event_name', 'performer_names', 'venue_name', 'venue_city'],
+  Explore: ['text'],
+  Banner: ['title', 'subtitle'],
+  ZipEvent: [],
+  ZipEventDetermination: [],
+  USCity: ['city', 'state_name'],
+  TSImage: [],
+};
+
+/** The geopoint field of each collection that has one. */
+export const GEO_FIELDS: Partial<Record<CollectionName, string>> = {
+  Performer: 'venue_locations',
+  Venue: 'venue_location',
+  Event: 'venue_location',
+  ZipEventDetermination: 'location',
+  USCity: 'location',
+};
