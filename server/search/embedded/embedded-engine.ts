@@ -228,7 +228,8 @@ export class EmbeddedEngine implements SearchEngine {
 /**
  * Relevance in Typesense's spirit: first how many query words match a document word exactly, then, word by
  * word, the best single match (a field's weight, full for an exact word, less for a completion or a typo;
- * alternatives are not summed), then MiniSearch's BM25 score as the last tie-break.
+ * alternatives are not summed). Like Typesense's text match, and unlike BM25, it ignores field length, so
+ * "New York Mets" and "New York Yankees" tie on "new york" and the next sort key decides.
  */
 function relevance(result: MiniResult, queryTerms: string[], weights: ReadonlyMap<string, number>): number {
   const lastPosition = queryTerms.length - 1;
@@ -246,7 +247,7 @@ function relevance(result: MiniResult, queryTerms: string[], weights: ReadonlyMa
     if (isExact) exact++;
     quality += best;
   });
-  return exact * 1e9 + Math.round(quality * 1e3) * 1e3 + Math.min(999, Math.round(result.score * 10));
+  return exact * 1e6 + Math.round(quality * 1e3);
 }
 
 function fieldText(doc: Doc, field: string): string {
