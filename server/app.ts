@@ -9,12 +9,15 @@ import type { Readiness } from './health/readiness.js';
 import { apiNotFound, errorMiddleware } from './http/errors.js';
 import { requestLogging } from './http/logger.js';
 import { mediaRoutes } from './media/routes.js';
+import { searchRoutes } from './search/routes.js';
+import type { SearchService } from './search/search-service.js';
 
 export interface AppDeps {
   env: Env;
   logger: Logger;
   readiness: Readiness;
   catalog: CatalogStore;
+  search: SearchService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
 }
@@ -33,6 +36,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();
+  api.use(searchRoutes(deps.search));
   api.use(apiNotFound);
   app.use('/api', api);
   app.use(mediaRoutes(deps.catalog));

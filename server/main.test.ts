@@ -36,7 +36,7 @@ describe('the server process', () => {
     const server = startServer({ DATA_DIR: dataDir, CATALOG_EVENTS: '400' });
     const [, url] = await server.waitFor(/Storefront running at (http:\/\/\S+)/);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    await server.waitFor(/"msg":"catalog loaded"/);
+    await server.waitFor(/"msg":"search ready"/);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

@@ -9,6 +9,8 @@ import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { createLogger } from './http/logger.js';
 import { exitOnSignals } from './http/shutdown.js';
+import { createSearchEngine } from './search/create-engine.js';
+import { SearchService } from './search/search-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
@@ -31,9 +33,10 @@ function readEnv(): Env {
 async function main() {
   const env = readEnv();
   const logger = createLogger(env.LOG_LEVEL);
-  const readiness = new Readiness(['catalog']);
+  const readiness = new Readiness(['catalog', 'search']);
   const catalog = new CatalogStore();
-  const app = createApp({ env, logger, readiness, catalog, clientDir });
+  const search = new SearchService();
+  const app = createApp({ env, logger, readiness, catalog, search, clientDir });
 
   const server: Server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -56,9 +59,16 @@ async function main() {
     catalog.set(loaded);
     readiness.set('catalog', true, `${loaded.manifest.counts.Event} events`);
     logger.info({ counts: loaded.manifest.counts, ms: Math.round(performance.now() - began) }, 'catalog loaded');
+
+    const indexing = performance.now();
+    const engine = await createSearchEngine(env, loaded);
+    search.set(engine);
+    readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
+    logger.info({ engine: engine.kind, ms: Math.round(performance.now() - indexing) }, 'search ready');
   } catch (err) {
-    readiness.set('catalog', false, err instanceof Error ? err.message : String(err));
-    logger.error({ err }, 'catalog failed to load');
+    const failed = catalog.catalog ? 'search' : 'catalog';
+    readiness.set(failed, false, err instanceof Error ? err.message : String(err));
+    logger.error({ err }, `${failed} failed to start`);
   }
 }
 

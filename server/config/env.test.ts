@@ -33,3 +33,14 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ PORT: '70000' })).toThrow(/PORT/);
   });
 });
+
+describe('parseEnv with Typesense settings', () => {
+  it('searches in process when no Typesense node is set', () => {
+    expect(parseEnv({}).typesense).toBeNull();
+  });
+
+  it('reads a Typesense node and lists its problems with the others', () => {
+    expect(parseEnv({ TYPESENSE_URL: 'http://127.0.0.1:8108', TYPESENSE_API_KEY: 'k' }).typesense?.nodes).toHaveLength(1);
+    expect(() => parseEnv({ PORT: 'x', TYPESENSE_URL: 'http://127.0.0.1:8108' })).toThrow(/PORT[\s\S]*TYPESENSE_API_KEY/);
+  });
+});

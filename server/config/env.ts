@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { EnvError } from './env-error.js';
+import { parseTypesenseConfig, type TypesenseConfig } from '../search/typesense/config.js';
 
 /** Every environment variable the server reads, with its default. The README lists the same table. */
 export const EnvSchema = z.object({
@@ -13,25 +15,31 @@ export const EnvSchema = z.object({
   /** Size of the catalog `npm start` generates when none exists. */
   CATALOG_EVENTS: z.coerce.number().int().min(100).max(5_000_000).default(20_000),
   CATALOG_SEED: z.coerce.number().int().min(0).default(22791),
+  /** Upper bound of the search result cache. */
+  SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
 
-export type Env = z.infer<typeof EnvSchema> & { dataDir: string; catalogDir: string };
-
-export class EnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'EnvError';
-  }
-}
+export type Env = z.infer<typeof EnvSchema> & {
+  dataDir: string;
+  catalogDir: string;
+  /** Typesense settings (`TYPESENSE_*`), or null to search with the embedded engine. */
+  typesense: TypesenseConfig | null;
+};
 
 /** Parses the environment once; throws an EnvError listing every problem, not just the first. */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const result = EnvSchema.safeParse(source);
-  if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`),
-    );
+  const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  let typesense: TypesenseConfig | null = null;
+  try {
+    typesense = parseTypesenseConfig(source);
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    problems.push(...err.problems);
   }
+  if (!result.success || problems.length > 0) throw new EnvError(problems);
   const dataDir = path.resolve(result.data.DATA_DIR);
-  return { ...result.data, dataDir, catalogDir: path.join(dataDir, 'catalog') };
+  return { ...result.data, dataDir, catalogDir: path.join(dataDir, 'catalog'), typesense };
 }
+
+export { EnvError };

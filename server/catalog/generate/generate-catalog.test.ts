@@ -152,6 +152,13 @@ describe('determinism', () => {
     expect(a).not.toBe(c);
   });
 
+  it('finishes the smallest catalogs, with exactly the events asked for', async () => {
+    for (const events of [100, 200, 333]) {
+      const manifest = await generateCatalog({ events, seed: 5, start: START, outDir: path.join(tmp, `small-${events}`) });
+      expect(manifest.counts.Event).toBe(events);
+    }
+  });
+
   it('refuses nonsense sizes and dates', async () => {
     await expect(generateCatalog({ events: 5, seed: 1, start: START, outDir: path.join(tmp, 'x') })).rejects.toThrow(/at least 100/);
     await expect(generateCatalog({ events: 500, seed: 1, start: '21/11/2026', outDir: path.join(tmp, 'x') })).rejects.toThrow(/YYYY-MM-DD/);

@@ -45,6 +45,8 @@ type EdgeCase = keyof typeof EDGE_CASES;
 const [tbdHour, tbdMinute] = TBD_LOCAL_TIME.split(':').map(Number) as [number, number];
 const TBD_TIME = { hour: tbdHour, minute: tbdMinute };
 const MIN_PERFORMERS_PER_CATEGORY = 12;
+/** At most this share of a catalog is league games; a full season of every league fits from about 19,000 events. */
+const LEAGUE_SHARE = 0.3;
 const TOP_PERFORMER_SHARE = 0.05;
 
 interface LeagueRule {
@@ -203,9 +205,9 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
 
   // League seasons are fixed by the calendar; a small catalog plays a shortened one so the rest still fits.
   const fullSeason = TEAMS.reduce((n, t) => n + LEAGUES[t.league].homeGames, 0);
-  const seasonScale = Math.min(1, (target * 0.3) / fullSeason);
-  const homeGames = (league: League) => Math.max(1, Math.round(LEAGUES[league].homeGames * seasonScale));
-  const leagueEvents = TEAMS.reduce((n, t) => n + homeGames(t.league), 0);
+  const leagueEvents = Math.min(fullSeason, Math.round(target * LEAGUE_SHARE));
+  const gamesByTeam = shareOut(leagueEvents, TEAMS.map((t) => LEAGUES[t.league].homeGames));
+  const homeGames = new Map(TEAMS.map((t, i) => [t.name, gamesByTeam[i]!]));
   const otherBudget = target - leagueEvents;
 
   const other = CATEGORIES.filter((c) => c.schedule !== 'league');
@@ -354,7 +356,7 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
     for (const team of teams) {
       const venue = team.home!;
       const free = inSeason.filter((d) => !occupied.has(`${venue.id}|${d.index}`));
-      const dates = rng.sample(free, homeGames(league)).sort((a, b) => a.index - b.index);
+      const dates = rng.sample(free, homeGames.get(team.name)!).sort((a, b) => a.index - b.index);
       for (const day of dates) {
         occupied.add(`${venue.id}|${day.index}`);
         const opponent = rng.pick(teams.filter((t) => t !== team));
@@ -402,6 +404,8 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   let ordinal = 0;
   for (const category of other) {
     const budget = budgets.get(category)!;
+    // A catalog too small to give this category a single event leaves it out.
+    if (budget <= 0) continue;
     const average = category.schedule === 'tour' ? 24 : category.schedule === 'residency' ? 64 : 4;
     const count = Math.min(Math.max(MIN_PERFORMERS_PER_CATEGORY, Math.ceil(budget / average)), Math.max(1, budget));
     const acts = Array.from({ length: count }, (_, i) => newPerformer(names.take(category, i), category, popularity()));
@@ -541,6 +545,17 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
 
 export const performerImage = (id: number) => `/media/performers/${id}.svg`;
 export const categoryImage = (code: string) => `/media/categories/${code}.svg`;
+
+/** Splits `total` in proportion to `weights` into whole numbers that add up to exactly `total`. */
+export function shareOut(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const exact = weights.map((w) => (sum > 0 ? (total * w) / sum : 0));
+  const parts = exact.map(Math.floor);
+  let left = total - parts.reduce((a, b) => a + b, 0);
+  const byRemainder = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (let k = 0; left > 0; k = (k + 1) % byRemainder.length, left--) parts[byRemainder[k]!.i]!++;
+  return parts;
+}
 
 function inRange(day: { month: number; day: number }, [[fm, fd], [tm, td]]: LeagueRule['season']): boolean {
   const x = day.month * 100 + day.day;

@@ -27,6 +27,13 @@ interface Indexed {
   i: number;
 }
 
+interface Hit {
+  i: number;
+  textMatch: number;
+  distance?: number;
+  sortValues: unknown[];
+}
+
 interface CollectionIndex {
   docs: Doc[];
   text: MiniSearch<Indexed> | null;
@@ -98,16 +105,16 @@ export class EmbeddedEngine implements SearchEngine {
     const request = SearchRequestSchema.parse(input);
     const index = this.indexes.get(request.collection)!;
     const matches = this.match(index, request);
-    const hits = this.filterAndSort(index, matches, request);
+    const { found, ordered } = this.filterAndSort(index, matches, request);
     const start = (request.page - 1) * request.perPage;
-    const pageHits = hits.slice(start, start + request.perPage).map((h) => ({
+    const pageHits = ordered.slice(start, start + request.perPage).map((h) => ({
       document: project(index.docs[h.i]!, request.includeFields) as Partial<CollectionDocuments[C]>,
       textMatch: h.textMatch,
       ...(h.distance !== undefined ? { geoDistanceMiles: h.distance } : {}),
     })) satisfies SearchHit<Partial<CollectionDocuments[C]>>[];
     return {
       hits: pageHits,
-      found: hits.length,
+      found,
       page: request.page,
       searchTimeMs: Math.round((performance.now() - began) * 1000) / 1000,
     };
@@ -147,12 +154,15 @@ export class EmbeddedEngine implements SearchEngine {
     return scored;
   }
 
+  /** Filters, then orders only as many hits as the page needs; `found` still counts them all. */
   private filterAndSort(index: CollectionIndex, matches: Map<number, number> | null, request: ParsedSearchRequest) {
     const { docs } = index;
     const predicates = request.filters.map((f) => compileFilter(f));
     const candidates = this.candidates(index, request.filters, matches);
     const geo = request.geo;
-    const hits: { i: number; textMatch: number; distance?: number }[] = [];
+    const keys = [...request.sort];
+    if (!keys.some((k) => k.by === TEXT_MATCH)) keys.push({ by: TEXT_MATCH, order: 'desc' });
+    const hits: Hit[] = [];
     for (const i of candidates) {
       const doc = docs[i]!;
       let ok = true;
@@ -168,22 +178,20 @@ export class EmbeddedEngine implements SearchEngine {
         distance = geoDistance(doc, geo);
         if (distance === undefined || distance > geo.radiusMiles) continue;
       }
-      hits.push({ i, textMatch: matches?.get(i) ?? 0, distance });
+      const textMatch = matches?.get(i) ?? 0;
+      // Sort values are read once per hit, not once per comparison.
+      const sortValues = keys.map((k) => (k.by === TEXT_MATCH ? textMatch : k.by === GEO_DISTANCE ? (distance ?? Infinity) : readPath(doc, k.by)));
+      hits.push({ i, textMatch, distance, sortValues });
     }
-    const keys = [...request.sort];
-    if (!keys.some((k) => k.by === TEXT_MATCH)) keys.push({ by: TEXT_MATCH, order: 'desc' });
-    hits.sort((a, b) => {
-      for (const key of keys) {
-        const dir = key.order === 'asc' ? 1 : -1;
-        let c: number;
-        if (key.by === TEXT_MATCH) c = a.textMatch - b.textMatch;
-        else if (key.by === GEO_DISTANCE) c = (a.distance ?? Infinity) - (b.distance ?? Infinity);
-        else c = compareValues(readPath(docs[a.i]!, key.by), readPath(docs[b.i]!, key.by), dir);
-        if (c !== 0) return key.by === TEXT_MATCH || key.by === GEO_DISTANCE ? c * dir : c;
+    const compare = (a: Hit, b: Hit) => {
+      for (let k = 0; k < keys.length; k++) {
+        const c = compareValues(a.sortValues[k], b.sortValues[k], keys[k]!.order === 'asc' ? 1 : -1);
+        if (c !== 0) return c;
       }
       return a.i - b.i;
-    });
-    return hits;
+    };
+    const needed = request.page * request.perPage;
+    return { found: hits.length, ordered: needed * 8 < hits.length ? topK(hits, needed, compare) : hits.sort(compare) };
   }
 
   /**
@@ -332,6 +340,25 @@ function compareValues(a: unknown, b: unknown, dir: number): number {
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
   if (typeof a === 'number' && typeof b === 'number') return (a - b) * dir;
   return String(a).localeCompare(String(b)) * dir;
+}
+
+/** The first `k` items in order, by binary insertion into a bounded list: O(n log k) instead of a full sort. */
+export function topK<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
+  const top: T[] = [];
+  if (k <= 0) return top;
+  for (const item of items) {
+    if (top.length === k && compare(item, top[k - 1]!) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compare(item, top[mid]!) < 0) hi = mid;
+      else lo = mid + 1;
+    }
+    top.splice(lo, 0, item);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 function project(doc: Doc, fields: string[] | undefined): Doc {

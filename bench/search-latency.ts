@@ -1,0 +1,92 @@
+/**
+ * Search latency and memory of the embedded engine over a generated catalog, uncached (every query reaches
+ * the engine). A suggest call asks its groups together and is timed as one:
+ *   npx tsx bench/search-latency.ts --events 20000 [--events 1000000]
+ * Prints one JSON line per catalog size; `npm run bench` records them in bench/RESULTS.md.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateCatalog } from '../server/catalog/generate/generate-catalog.js';
+import { loadCatalog } from '../server/catalog/load-catalog.js';
+import { readManifest } from '../server/catalog/manifest.js';
+import { CATEGORY_RADIUS_MILES, LOCAL_RADIUS_MILES } from '../server/rules/constants.js';
+import { EmbeddedEngine } from '../server/search/embedded/embedded-engine.js';
+import { suggestRequests, trendingPoolRequest } from '../server/search/queries.js';
+import type { SearchEngine, SearchRequestFor } from '../server/search/search-engine.js';
+import type { CollectionName } from '../schemas/documents.js';
+import { percentile } from './stats.js';
+
+const START = '2026-11-21';
+
+/** Times each batch of requests as one call, as a suggest answer asks its groups together. */
+async function time(engine: SearchEngine, batches: SearchRequestFor<CollectionName>[][], rounds: number) {
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const batch of batches) {
+      const t = performance.now();
+      await Promise.all(batch.map((request) => engine.search(request)));
+      samples.push(performance.now() - t);
+    }
+  }
+  samples.sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return { queries: samples.length, medianMs: round(percentile(samples, 50)), p99Ms: round(percentile(samples, 99)) };
+}
+
+async function benchSize(events: number) {
+  const dir = path.resolve('bench/out', `catalog-${events}`);
+  if (!existsSync(path.join(dir, 'manifest.json')) || (await readManifest(dir))?.events !== events) {
+    await generateCatalog({ events, seed: 22791, start: START, outDir: dir });
+  }
+  global.gc?.();
+  const rssBefore = process.memoryUsage().rss;
+  let t = performance.now();
+  const catalog = await loadCatalog(dir);
+  const loadMs = performance.now() - t;
+  t = performance.now();
+  const engine = await EmbeddedEngine.build(catalog.collections);
+  const buildMs = performance.now() - t;
+  global.gc?.();
+  const rssAfter = process.memoryUsage().rss;
+
+  // Typed prefixes of real performer and venue names, as a shopper types them.
+  const names = catalog.collections.Performer.slice(0, 40).map((p) => p.performer_name.toLowerCase());
+  const prefixes = names.flatMap((n) => [1, 2, 3, 5, 8].map((k) => n.slice(0, k)).filter((p, i, a) => a.indexOf(p) === i));
+  const now = Date.UTC(2026, 10, 21) / 1000;
+  const suggest = prefixes.map((q) => {
+    const r = suggestRequests(q, false, now);
+    return [r.performers, r.venues] as SearchRequestFor<CollectionName>[];
+  });
+  const suggestExtra = prefixes.map((q) => {
+    const r = suggestRequests(q, true, now);
+    return [r.performers, r.venues, r.cities!, r.events!] as SearchRequestFor<CollectionName>[];
+  });
+  const metros: [number, number][] = [[40.7128, -74.006], [34.0522, -118.2437], [41.8781, -87.6298], [29.7604, -95.3698], [47.6062, -122.3321]];
+  const rows: SearchRequestFor<CollectionName>[] = metros.flatMap(([lat, lng]) => [
+    { collection: 'Event', filters: [{ op: 'between', field: 'event_timestamp', min: now, max: now + 60 * 86400 }], geo: { field: 'venue_location', lat, lng, radiusMiles: LOCAL_RADIUS_MILES }, sort: [{ by: 'event_timestamp', order: 'asc' }], perPage: 5 },
+    { collection: 'Event', filters: [{ op: 'eq', field: 'category', value: 'nba' }, { op: 'gte', field: 'event_timestamp', value: now }], geo: { field: 'venue_location', lat, lng, radiusMiles: CATEGORY_RADIUS_MILES }, sort: [{ by: 'event_orders_t12', order: 'desc' }], perPage: 9 },
+    { collection: 'Performer', geo: { field: 'venue_locations', lat, lng, radiusMiles: LOCAL_RADIUS_MILES }, sort: [{ by: 'performer_orders_t12', order: 'desc' }], perPage: 4 },
+    { collection: 'Venue', filters: [{ op: 'gt', field: 'events_available', value: 0 }], geo: { field: 'venue_location', lat, lng, radiusMiles: LOCAL_RADIUS_MILES }, sort: [{ by: 'events_available', order: 'desc' }], perPage: 8 },
+  ]);
+  rows.push(trendingPoolRequest());
+
+  // One warm-up pass, then the measured rounds.
+  await time(engine, [...suggestExtra, ...rows.map((r) => [r])], 1);
+  return {
+    events,
+    documents: Object.values(catalog.manifest.counts).reduce((a, b) => a + b, 0),
+    loadMs: Math.round(loadMs),
+    indexBuildMs: Math.round(buildMs),
+    rssMiB: Math.round(rssAfter / 2 ** 20),
+    rssGrowthMiB: Math.round((rssAfter - rssBefore) / 2 ** 20),
+    suggest: await time(engine, suggest, 3),
+    suggestWithExtraSources: await time(engine, suggestExtra, 3),
+    rows: await time(engine, rows.map((r) => [r]), 5),
+  };
+}
+
+const { values } = parseArgs({ options: { events: { type: 'string', multiple: true } } });
+for (const n of values.events ?? ['20000']) {
+  console.log(JSON.stringify(await benchSize(Number(n))));
+}
