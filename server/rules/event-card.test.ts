@@ -1,42 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { eventDocument as eventDoc } from '../test/documents.js';
 import { EventCardSchema } from '../../schemas/cards.js';
-import { EventDocumentSchema, type EventDocument } from '../../schemas/documents.js';
+import type { EventDocument } from '../../schemas/documents.js';
 import { eventCard, eventTime, eventWhen } from './event-card.js';
-
-function eventDoc(extra: Partial<EventDocument> = {}): EventDocument {
-  return EventDocumentSchema.parse({
-    id: '501',
-    event_id: 501,
-    event_name: 'New York Rangers vs. Boston Bruins',
-    event_status: 'scheduled',
-    venue_id: 77,
-    venue_name: 'Madison Square Garden',
-    venue_city: 'New York',
-    venue_state: 'New York',
-    venue_state_province_short: 'NY',
-    venue_country_short: 'US',
-    venue_zip: '10001',
-    venue_location: [40.7505, -73.9934],
-    event_local_timestamp: '2027-01-02T19:30:00',
-    venue_time_zone_offset: -5,
-    event_timestamp: 1_798_936_200,
-    event_orders_d1: 0,
-    event_cart_d1: 0,
-    event_mpv_d1: 0,
-    event_orders_d7: 0,
-    event_orders_t12: 0,
-    tickets_available: 400,
-    ticket_groups_available: 40,
-    min_ticket_price: 89,
-    major_category: 'SPORTS',
-    parent_category: 'SPORTS',
-    child_category: 'HOCKEY',
-    category: 'nhl',
-    performer_ids: [1],
-    performer_names: ['New York Rangers'],
-    ...extra,
-  });
-}
 
 describe('eventCard (spec §3 event card)', () => {
   it('builds the whole card from the venue-local start', () => {

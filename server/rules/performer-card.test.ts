@@ -1,35 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { performerDocument as performerDoc } from '../test/documents.js';
 import { PerformerCardSchema } from '../../schemas/cards.js';
-import { PerformerDocumentSchema, type PerformerDocument } from '../../schemas/documents.js';
 import { eventCountLabel, performerCard } from './performer-card.js';
-
-function performerDoc(extra: Partial<PerformerDocument> = {}): PerformerDocument {
-  return PerformerDocumentSchema.parse({
-    id: '1001',
-    performer_id: 1001,
-    performer_name: 'Dallas Cowboys',
-    image: '/media/performers/1001.svg',
-    events_available: 12,
-    tickets_available: 4000,
-    ticket_groups_available: 300,
-    total_inventory_value: 900_000,
-    venues: [
-      { venue_id: 5, venue_name: 'AT&T Stadium', venue_city: 'Arlington', min_ticket_price: 64 },
-      { venue_id: 6, venue_name: 'Lincoln Financial Field', venue_city: 'Philadelphia', min_ticket_price: 20 },
-    ],
-    venue_locations: [[32.7473, -97.0945]],
-    category: 'nfl',
-    parent: 'SPORTS',
-    child: 'FOOTBALL',
-    grandchild: 'NFL',
-    order_rank: 3,
-    expiry_datetime: '',
-    performer_orders_d7: 10,
-    performer_orders_t12: 900,
-    custom_label: '',
-    ...extra,
-  });
-}
 
 describe('eventCountLabel (spec §3: 0 Events, 1 Event, N Events)', () => {
   it.each([

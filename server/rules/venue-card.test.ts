@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { venueDocument as venueDoc } from '../test/documents.js';
 import { VenueCardSchema } from '../../schemas/cards.js';
-import { VenueDocumentSchema, type VenueDocument } from '../../schemas/documents.js';
+import type { VenueDocument } from '../../schemas/documents.js';
 import { venueCard } from './venue-card.js';
-
-function venueDoc(extra: Partial<VenueDocument> = {}): VenueDocument {
-  return VenueDocumentSchema.parse({
-    id: '77',
-    venue_id: 77,
-    venue_name: 'Madison Square Garden',
-    venue_kind: 'arena',
-    venue_city: 'New York',
-    venue_state: 'New York',
-    venue_state_province_short: 'NY',
-    venue_country_short: 'US',
-    venue_zip: '10001',
-    venue_time_zone: 'America/New_York',
-    venue_location: [40.7505, -73.9934],
-    capacity: 19_500,
-    events_available: 40,
-    total_inventory_value: 2_000_000,
-    ...extra,
-  });
-}
 
 describe('venueCard (spec §3 venue card: city, then state for US or country code otherwise)', () => {
   it('builds the card', () => {

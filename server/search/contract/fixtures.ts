@@ -6,6 +6,7 @@ import {
   type VenueDocument,
 } from '../../../schemas/documents.js';
 import type { CatalogCollections } from '../../catalog/load-catalog.js';
+import { eventDocument, performerDocument, venueDocument } from '../../test/documents.js';
 
 /** A small hand-made catalog whose answers are known, for the search contract. */
 
@@ -13,85 +14,40 @@ let nextId = 1;
 
 export function performer(name: string, extra: Partial<PerformerDocument> = {}): PerformerDocument {
   const id = extra.performer_id ?? nextId++;
-  return {
+  return performerDocument({
     id: String(id),
     performer_id: id,
     performer_name: name,
     image: `/media/performers/${id}.svg`,
-    events_available: 10,
-    tickets_available: 100,
-    ticket_groups_available: 20,
-    total_inventory_value: 1000,
     venues: [],
     venue_locations: [],
     category: 'nba',
-    parent: 'SPORTS',
     child: 'BASKETBALL',
     grandchild: 'NBA',
     order_rank: id,
-    expiry_datetime: '',
     performer_orders_d7: 1,
     performer_orders_t12: 10,
-    custom_label: '',
     ...extra,
-  };
+  });
 }
 
 export function venue(name: string, city: string, location: [number, number], extra: Partial<VenueDocument> = {}): VenueDocument {
   const id = extra.venue_id ?? nextId++;
-  return {
-    id: String(id),
-    venue_id: id,
-    venue_name: name,
-    venue_kind: 'arena',
-    venue_city: city,
-    venue_state: 'New York',
-    venue_state_province_short: 'NY',
-    venue_country_short: 'US',
-    venue_zip: '10001',
-    venue_time_zone: 'America/New_York',
-    venue_location: location,
-    capacity: 20000,
-    events_available: 5,
-    total_inventory_value: 5000,
-    ...extra,
-  };
+  return venueDocument({ id: String(id), venue_id: id, venue_name: name, venue_city: city, venue_location: location, ...extra });
 }
 
 export function event(name: string, extra: Partial<EventDocument> = {}): EventDocument {
   const id = extra.event_id ?? nextId++;
-  return {
+  return eventDocument({
     id: String(id),
     event_id: id,
     event_name: name,
-    event_status: 'scheduled',
-    venue_id: 1,
     venue_name: 'Some Arena',
-    venue_city: 'New York',
-    venue_state: 'New York',
-    venue_state_province_short: 'NY',
-    venue_country_short: 'US',
-    venue_zip: '10001',
-    venue_location: [40.7505, -73.9934],
-    event_local_timestamp: '2027-01-10T19:30:00',
-    venue_time_zone_offset: -5,
     event_timestamp: 1_799_000_000 + id,
-    event_orders_d1: 0,
-    event_cart_d1: 0,
-    event_mpv_d1: 0,
-    event_orders_d7: 0,
-    event_orders_t12: 0,
-    tickets_available: 10,
-    ticket_groups_available: 2,
     min_ticket_price: 50,
-    major_category: 'SPORTS',
-    parent_category: 'BASKETBALL',
-    child_category: 'NBA',
     category: 'nba',
-    performer_ids: [1],
-    performer_names: ['Someone'],
     ...extra,
-  };
+  });
 }
 
 function city(name: string, state: string, stateId: string, population: number, location: [number, number]): USCityDocument {
