@@ -179,6 +179,8 @@ export const USCityDocumentSchema = z.object({
   population: z.number().int().positive(),
   location: GeoPointSchema,
   zip: z.string().regex(/^\d{5}$/),
+  /** IANA zone, so date windows follow the shopper's calendar. */
+  time_zone: z.string().min(1),
 });
 export type USCityDocument = z.infer<typeof USCityDocumentSchema>;
 

@@ -8,7 +8,10 @@ import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
 import { apiNotFound, errorMiddleware } from './http/errors.js';
 import { requestLogging } from './http/logger.js';
+import type { LayoutService } from './layout/layout-service.js';
+import { layoutRoutes } from './layout/routes.js';
 import { mediaRoutes } from './media/routes.js';
+import type { SegmentRepository } from './segments/segment-repository.js';
 import { searchRoutes } from './search/routes.js';
 import type { SearchService } from './search/search-service.js';
 
@@ -18,6 +21,8 @@ export interface AppDeps {
   readiness: Readiness;
   catalog: CatalogStore;
   search: SearchService;
+  segments: SegmentRepository;
+  layout: LayoutService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
 }
@@ -37,6 +42,7 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use(searchRoutes(deps.search));
+  api.use(layoutRoutes(deps.layout, deps.segments, deps.search));
   api.use(apiNotFound);
   app.use('/api', api);
   app.use(mediaRoutes(deps.catalog));

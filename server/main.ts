@@ -9,7 +9,9 @@ import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { createLogger } from './http/logger.js';
 import { exitOnSignals } from './http/shutdown.js';
+import { LayoutService } from './layout/layout-service.js';
 import { createSearchEngine } from './search/create-engine.js';
+import { SegmentRepository } from './segments/segment-repository.js';
 import { SearchService } from './search/search-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,7 +38,16 @@ async function main() {
   const readiness = new Readiness(['catalog', 'search']);
   const catalog = new CatalogStore();
   const search = new SearchService();
-  const app = createApp({ env, logger, readiness, catalog, search, clientDir });
+  const segments = new SegmentRepository(env.segmentsDir, logger);
+  try {
+    await segments.load();
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+  if (env.SEGMENTS_WATCH) segments.watch();
+  const layout = new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
+  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, clientDir });
 
   const server: Server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { COLLECTION_NAMES, type CollectionName } from '../../schemas/documents.js';
 
-export const CATALOG_FORMAT_VERSION = 1;
+/** Bumped whenever a document schema changes: an older catalog is then generated anew. */
+export const CATALOG_FORMAT_VERSION = 2;
 
 export const CatalogManifestSchema = z.object({
   version: z.literal(CATALOG_FORMAT_VERSION),

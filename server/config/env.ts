@@ -15,6 +15,12 @@ export const EnvSchema = z.object({
   /** Size of the catalog `npm start` generates when none exists. */
   CATALOG_EVENTS: z.coerce.number().int().min(100).max(5_000_000).default(20_000),
   CATALOG_SEED: z.coerce.number().int().min(0).default(22791),
+  /** Where the brand registry and segment files live. */
+  SEGMENTS_DIR: z.string().min(1).default('segments'),
+  /** Reload segment files when they change on disk. */
+  SEGMENTS_WATCH: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /** How long one layout row may take before the page answers without it. */
+  LAYOUT_ROW_DEADLINE_MS: z.coerce.number().int().min(10).max(30_000).default(800),
   /** Upper bound of the search result cache. */
   SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
@@ -22,6 +28,7 @@ export const EnvSchema = z.object({
 export type Env = z.infer<typeof EnvSchema> & {
   dataDir: string;
   catalogDir: string;
+  segmentsDir: string;
   /** Typesense settings (`TYPESENSE_*`), or null to search with the embedded engine. */
   typesense: TypesenseConfig | null;
 };
@@ -39,7 +46,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   if (!result.success || problems.length > 0) throw new EnvError(problems);
   const dataDir = path.resolve(result.data.DATA_DIR);
-  return { ...result.data, dataDir, catalogDir: path.join(dataDir, 'catalog'), typesense };
+  return { ...result.data, dataDir, catalogDir: path.join(dataDir, 'catalog'), segmentsDir: path.resolve(result.data.SEGMENTS_DIR), typesense };
 }
 
 export { EnvError };

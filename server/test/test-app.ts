@@ -1,19 +1,34 @@
+import path from 'node:path';
 import { pino } from 'pino';
 import { createApp, type AppDeps } from '../app.js';
 import { CatalogStore } from '../catalog/catalog-store.js';
 import { parseEnv } from '../config/env.js';
 import { Readiness } from '../health/readiness.js';
+import { LayoutService } from '../layout/layout-service.js';
 import { SearchService } from '../search/search-service.js';
+import { SegmentRepository } from '../segments/segment-repository.js';
 
 /** An in-process app with silent logs, for supertest. */
 export function testApp(overrides: Partial<AppDeps> = {}) {
+  const logger = pino({ level: 'silent' });
+  const search = overrides.search ?? new SearchService();
+  const segments = overrides.segments ?? new SegmentRepository(path.resolve('segments'), logger);
   const deps: AppDeps = {
     env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
-    logger: pino({ level: 'silent' }),
+    logger,
     readiness: new Readiness(['catalog']),
     catalog: new CatalogStore(),
-    search: new SearchService(),
+    search,
+    segments,
+    layout: new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 2_000 }),
     ...overrides,
   };
   return { app: createApp(deps), deps };
+}
+
+/** The same, with the shipped segment files loaded. */
+export async function testAppWithSegments(overrides: Partial<AppDeps> = {}) {
+  const made = testApp(overrides);
+  await made.deps.segments.load();
+  return made;
 }

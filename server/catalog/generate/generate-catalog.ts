@@ -527,7 +527,7 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   US_CITIES.forEach((c, i) => {
     writers.USCity.write({
       id: String(i + 1), city: c.city, state_name: c.stateName, state_id: c.stateId, population: c.population,
-      location: [c.lat, c.lng], zip: c.zip,
+      location: [c.lat, c.lng], zip: c.zip, time_zone: c.timeZone,
     });
   });
 

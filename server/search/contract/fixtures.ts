@@ -52,7 +52,7 @@ export function event(name: string, extra: Partial<EventDocument> = {}): EventDo
 
 function city(name: string, state: string, stateId: string, population: number, location: [number, number]): USCityDocument {
   const id = nextId++;
-  return { id: String(id), city: name, state_name: state, state_id: stateId, population, location, zip: '10001' };
+  return { id: String(id), city: name, state_name: state, state_id: stateId, population, location, zip: '10001', time_zone: 'America/New_York' };
 }
 
 /** Madison Square Garden, the centre of the geo cases. */

@@ -160,6 +160,7 @@ export const COLLECTION_FIELDS: { [C in CollectionName]: FieldsOf<CollectionDocu
     population: int32,
     location: geopoint,
     zip: text,
+    time_zone: facet,
   },
   TSImage: {
     image_url: link,

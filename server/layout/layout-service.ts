@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { LayoutResponse, LayoutRow, RowStatus } from '../../schemas/layout.js';
+import type { Brand, PageName, RowSpec } from '../../schemas/segments.js';
+import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
+import { AppError } from '../http/errors.js';
+import type { SearchEngine } from '../search/search-engine.js';
+import type { SegmentRepository } from '../segments/segment-repository.js';
+import { GROUP_PAGES } from '../segments/segment-repository.js';
+import { type ShopperLocation } from './location.js';
+import { resolveRowItems, widened, type RowContext, type RowItems } from './rows.js';
+
+/** Nearby shoppers share rows: coordinates are rounded to 0.1° (about 7 miles) before querying. */
+export const LOCATION_PRECISION = 10;
+/** …and "now" to 5 minutes, so the same minute's queries are the same queries. */
+export const NOW_GRANULARITY_MS = 5 * 60_000;
+/** A resolved row is reused for a minute; after that it is only served when resolving it again fails. */
+export const ROW_CACHE_TTL_MS = 60_000;
+const ROW_CACHE_ENTRIES = 5_000;
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface LayoutServiceOptions {
+  segments: SegmentRepository;
+  engine: () => SearchEngine;
+  logger: Logger;
+  rowDeadlineMs: number;
+  rowCacheTtlMs?: number;
+  now?: () => Date;
+}
+
+export type PageRequest = { page: 'home' } | { page: 'category'; slug: string };
+
+class RowTimeout extends Error {}
+
+/**
+ * Builds a page's layout: every row of the brand's segment resolved concurrently, each under its own
+ * deadline, so a slow or failing row comes back marked (`timeout`/`error`, with its last good items when
+ * there are some) and never holds up or fails the page.
+ */
+export class LayoutService {
+  private readonly cache: LRUCache<string, RowItems>;
+  private readonly inFlight = new Map<string, Promise<RowItems>>();
+
+  constructor(private readonly options: LayoutServiceOptions) {
+    this.cache = new LRUCache({ max: ROW_CACHE_ENTRIES, ttl: options.rowCacheTtlMs ?? ROW_CACHE_TTL_MS, noDeleteOnStaleGet: true });
+  }
+
+  /** Which segment page answers a request, or a 404 naming what is unknown. */
+  pageFor(request: PageRequest): { page: PageName; category?: string } {
+    if (request.page === 'home') return { page: 'explore' };
+    const slug = request.slug;
+    if ((GROUP_PAGES as readonly string[]).includes(slug)) return { page: slug as PageName };
+    if (CATEGORY_BY_SLUG.has(slug)) return { page: 'category', category: slug };
+    throw new AppError(404, 'page_not_found', `No category page "${slug}"`);
+  }
+
+  async layout(request: PageRequest, brand: Brand, location: ShopperLocation, timings?: Map<string, number>): Promise<LayoutResponse> {
+    const { page, category } = this.pageFor(request);
+    const resolved = this.options.segments.page(brand.id, page);
+    if (!resolved) throw new AppError(404, 'page_not_found', `Brand "${brand.id}" has no ${page} page`);
+    const clock = this.options.now?.() ?? new Date();
+    const now = new Date(Math.floor(clock.getTime() / NOW_GRANULARITY_MS) * NOW_GRANULARITY_MS);
+    const ctx: RowContext = {
+      engine: this.options.engine(),
+      brand: brand.id,
+      lat: Math.round(location.lat * LOCATION_PRECISION) / LOCATION_PRECISION,
+      lng: Math.round(location.lng * LOCATION_PRECISION) / LOCATION_PRECISION,
+      timeZone: location.timeZone,
+      now,
+      category,
+      // Spec §4: a home-page event that has already started is logged as stale (and still listed).
+      ...(page === 'explore' ? { stale: { clock, logger: this.options.logger } } : {}),
+    };
+    const categoryName = category ? CATEGORY_BY_SLUG.get(category)!.name : '';
+    const rows = await Promise.all(
+      resolved.rows.map(async (spec) => {
+        const began = performance.now();
+        const row = await this.row(spec, ctx, categoryName);
+        timings?.set(spec.id, performance.now() - began);
+        return row;
+      }),
+    );
+    const { timeZone: _zone, ...publicLocation } = location;
+    return {
+      page,
+      ...(category ? { category } : {}),
+      title: resolved.title.replaceAll('{category}', categoryName),
+      brand: { id: brand.id, name: brand.name },
+      location: publicLocation,
+      experiments: [],
+      rows: rows.filter((r): r is LayoutRow => r !== null),
+    };
+  }
+
+  private async row(spec: RowSpec, ctx: RowContext, categoryName: string): Promise<LayoutRow | null> {
+    const key = this.key(spec, ctx);
+    let items: RowItems | undefined;
+    let status: RowStatus = 'ok';
+    try {
+      items = this.cache.get(key) ?? (await this.withDeadline(this.resolve(key, spec, ctx)));
+    } catch (err) {
+      status = err instanceof RowTimeout ? 'timeout' : 'error';
+      if (status === 'error') this.options.logger.error({ err, row: spec.id }, 'row failed');
+      else this.options.logger.warn({ row: spec.id, deadlineMs: this.options.rowDeadlineMs }, 'row timed out');
+      // The last good answer, however old, beats an empty row.
+      items = this.cache.get(key, { allowStale: true });
+    }
+    const empty = !items || (items.items.length === 0 && (items.type !== 'events' || !items.tabs?.some((t) => t.items.length > 0)));
+    if (status === 'ok' && empty) {
+      if (spec.empty === 'hide') return null;
+      status = 'empty';
+    }
+    const title = spec.title.replaceAll('{category}', categoryName);
+    return toLayoutRow(spec, title, status, items);
+  }
+
+  /** One resolution per key at a time; `widen` rows ask again nationally when nothing is near. */
+  private resolve(key: string, spec: RowSpec, ctx: RowContext): Promise<RowItems> {
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const work = (async () => {
+      let items = await resolveRowItems(spec, ctx);
+      const wider = spec.empty === 'widen' ? widened(spec) : null;
+      if (wider && isEmpty(items)) items = await resolveRowItems(wider, ctx);
+      this.cache.set(key, items);
+      return items;
+    })().finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, work);
+    return work;
+  }
+
+  private withDeadline<T>(work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new RowTimeout()), this.options.rowDeadlineMs);
+    });
+    // The work goes on after a timeout and fills the cache for the next shopper.
+    work.catch(() => {});
+    return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  }
+
+  /** Brand, page, row (its whole definition, so an edited row is a new key), tab set and rounded location. */
+  private key(spec: RowSpec, ctx: RowContext): string {
+    const definition = createHash('sha1').update(JSON.stringify(spec)).digest('base64url');
+    return [ctx.brand, ctx.category ?? '', spec.id, definition, ctx.lat, ctx.lng, ctx.timeZone, ctx.now.getTime()].join('|');
+  }
+
+  clearCache(): void {
+    this.cache.clear();
+  }
+}
+
+function isEmpty(items: RowItems): boolean {
+  if (items.type === 'events' && items.tabs) return items.tabs.every((t) => t.items.length === 0);
+  return items.items.length === 0;
+}
+
+function toLayoutRow(spec: RowSpec, title: string, status: RowStatus, items: RowItems | undefined): LayoutRow {
+  const common = { id: spec.id, title, status };
+  if (!items) {
+    return spec.kind === 'events' && spec.tabs
+      ? { ...common, type: 'events', items: [], tabs: spec.tabs.map((t) => ({ id: t.id, title: t.title, status, items: [] })) }
+      : ({ ...common, type: spec.kind, items: [] } as LayoutRow);
+  }
+  if (items.type === 'events' && items.tabs) {
+    return {
+      ...common,
+      type: 'events',
+      items: items.items,
+      tabs: items.tabs.map((t) => ({ ...t, status: status !== 'ok' && status !== 'empty' ? status : t.items.length ? 'ok' : 'empty' })),
+    };
+  }
+  return { ...common, ...items } as LayoutRow;
+}

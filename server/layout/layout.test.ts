@@ -1,0 +1,244 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LayoutResponseSchema, type LayoutResponse } from '../../schemas/layout.js';
+import { generateCatalog } from '../catalog/generate/generate-catalog.js';
+import { loadCatalog } from '../catalog/load-catalog.js';
+import { CachedEngine } from '../search/cached-engine.js';
+import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
+import type { SearchEngine } from '../search/search-engine.js';
+import { SearchService } from '../search/search-service.js';
+import { renderJsonSchema, segmentJsonSchemas } from '../segments/json-schema.js';
+import { SegmentRepository } from '../segments/segment-repository.js';
+import { testApp } from '../test/test-app.js';
+import { LayoutService } from './layout-service.js';
+import type { ShopperLocation } from './location.js';
+
+const logger = pino({ level: 'silent' });
+let tmp: string;
+let engine: SearchEngine;
+const search = new SearchService();
+let segments: SegmentRepository;
+let app: ReturnType<typeof testApp>['app'];
+
+const NEW_YORK: ShopperLocation = { lat: 40.75, lng: -73.99, city: 'New York', state: 'NY', country: 'US', source: 'coordinates', timeZone: 'America/New_York' };
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'layout-'));
+  await generateCatalog({ events: 8000, seed: 11, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
+  engine = await EmbeddedEngine.build((await loadCatalog(path.join(tmp, 'catalog'))).collections);
+  search.set(new CachedEngine(engine));
+  segments = new SegmentRepository(path.resolve('segments'), logger);
+  await segments.load();
+  app = testApp({ search, segments }).app;
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+const getLayout = async (url: string, headers: Record<string, string> = {}) => {
+  const res = await request(app).get(url).set(headers);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return LayoutResponseSchema.parse(res.body);
+};
+const row = (layout: LayoutResponse, id: string) => layout.rows.find((r) => r.id === id)!;
+
+describe('the shipped segment files', () => {
+  it('all validate, for every brand and page', () => {
+    expect(segments.status().problems).toEqual([]);
+  });
+
+  it('match the generated JSON Schemas they reference', async () => {
+    for (const [file, schema] of Object.entries(segmentJsonSchemas())) {
+      const onDisk = await readFile(path.resolve('schemas/json', file), 'utf8');
+      expect(onDisk, `${file} is out of date: run npm run segments -- schema`).toBe(renderJsonSchema(schema));
+    }
+  });
+});
+
+describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
+  it('lists the Explore rows in the spec order with the spec sizes', async () => {
+    const layout = await getLayout('/api/layout/home?lat=40.75&lng=-73.99');
+    expect(layout.rows.map((r) => r.title)).toEqual([
+      'Popular Local Performers',
+      'Local Events',
+      'Local Performers This Week',
+      'Local Venues',
+      'National Trending Events',
+      'Browse By Category',
+    ].filter((t) => layout.rows.some((r) => r.title === t)));
+    expect(row(layout, 'popular-local-performers').items).toHaveLength(4);
+    const events = row(layout, 'local-events');
+    expect(events.type).toBe('events');
+    expect(events.items.length).toBeLessThanOrEqual(5);
+    if (events.type === 'events') {
+      expect(events.tabs!.map((t) => t.title)).toEqual(['All Events', 'This Week', 'This Month', 'Next 30 Days', 'Next 60 Days']);
+      for (const tab of events.tabs!) expect(tab.items.length).toBeLessThanOrEqual(5);
+      expect(events.tabs![0]!.items).toHaveLength(5);
+    }
+    expect(row(layout, 'local-venues').items).toHaveLength(8);
+    expect(row(layout, 'national-trending-events').items).toHaveLength(5);
+    expect(row(layout, 'browse-by-category').items.map((t) => ('title' in t ? t.title : ''))).toEqual([
+      'Concerts', 'Sports', 'Theater', 'Country', 'Broadway & Play', 'NFL', 'MLB', 'NBA',
+    ]);
+    expect(layout.experiments).toEqual([]);
+  });
+
+  it('keeps local rows within 50 miles and category tiles within 200', async () => {
+    const layout = await getLayout('/api/layout/home?lat=41.88&lng=-87.63');
+    const venues = row(layout, 'local-venues').items as { address: string }[];
+    expect(venues.every((v) => /, (IL|IN|WI)$/.test(v.address))).toBe(true);
+    const tiles = row(layout, 'browse-by-category').items as { slug: string; eventCount: number }[];
+    expect(tiles.find((t) => t.slug === 'nfl')!.eventCount).toBeGreaterThan(0);
+  });
+
+  it('says how it found the location: coordinates, zip market, or the New York fallback', async () => {
+    expect((await getLayout('/api/layout/home?lat=34.05&lng=-118.24')).location).toMatchObject({ source: 'coordinates', city: 'Los Angeles' });
+    expect((await getLayout('/api/layout/home?zip=60614')).location).toMatchObject({ source: 'zip', city: 'Chicago', zip: '60614' });
+    expect((await getLayout('/api/layout/home')).location).toMatchObject({ source: 'default', city: 'New York', state: 'NY' });
+    expect((await getLayout('/api/layout/home?zip=00501')).location).toMatchObject({ source: 'default', zip: '00501' });
+  });
+
+  it('serves the second brand its Explore variant with Promos and Top Categories', async () => {
+    const byParam = await getLayout('/api/layout/home?brand=encore');
+    expect(byParam.brand).toEqual({ id: 'encore', name: 'Encore Seats' });
+    expect(byParam.rows.slice(0, 2).map((r) => r.title)).toEqual(['Promos', 'Top Categories']);
+    expect(row(byParam, 'promos').items.length).toBeGreaterThan(0);
+    expect(byParam.rows.some((r) => r.id === 'browse-by-category')).toBe(false);
+    const bySiteId = await getLayout('/api/layout/home', { 'X-Site-Id': '22792' });
+    expect(bySiteId.brand.id).toBe('encore');
+    expect((await getLayout('/api/layout/home', { 'X-Site-Id': '22791' })).brand.id).toBe('base');
+  });
+
+  it('refuses bad input with a clear 4xx', async () => {
+    const cases: [string, Record<string, string>, number, RegExp][] = [
+      ['/api/layout/home?lat=91&lng=0', {}, 400, /lat/],
+      ['/api/layout/home?lat=40', {}, 400, /lat and lng go together/],
+      ['/api/layout/home?lat=abc&lng=1', {}, 400, /lat/],
+      ['/api/layout/home?zip=1234', {}, 400, /zip/],
+      ['/api/layout/home?brand=nope', {}, 404, /No brand "nope"/],
+      ['/api/layout/home', { 'X-Site-Id': '1' }, 400, /Unknown site id/],
+      ['/api/layout/category/not-a-category', {}, 404, /No category page "not-a-category"/],
+      ['/api/layout/category/NFL%3Cscript%3E', {}, 400, /slug/],
+    ];
+    for (const [url, headers, status, message] of cases) {
+      const res = await request(app).get(url).set(headers);
+      expect(res.status, url).toBe(status);
+      expect(res.body.error.message, url).toMatch(message);
+    }
+  });
+});
+
+describe('GET /api/layout/category/:slug', () => {
+  it.each([
+    ['theater', ['Popular Local Theater', 'Theater Events Coming Up'], ['Children and Family', 'Broadway', 'Musical / Play']],
+    ['concerts', ['Popular Local Concerts', 'Concert Events This Week'], ['Pop & Rock', 'Techno & Electronic', 'Hard Rock & Metal', 'Hip-Hop & Rap', 'Festival', 'Country & Folk', 'Jazz & Blues']],
+    ['sports', ['Popular Local Sports', 'Sports Events Coming Up'], ['MLB Baseball', 'NFL Football', 'NBA Basketball', 'NHL Hockey']],
+  ])('%s has its segments, sub-segment tabs and 9 performers', async (slug, titles, tabs) => {
+    const layout = await getLayout(`/api/layout/category/${slug}`);
+    expect(layout.rows.map((r) => r.title)).toEqual(titles);
+    expect(layout.rows[0]!.items).toHaveLength(9);
+    const events = layout.rows[1]!;
+    if (events.type !== 'events') throw new Error('expected an events row');
+    expect(events.tabs!.map((t) => t.title)).toEqual(tabs);
+    for (const tab of events.tabs!) expect(tab.items.length).toBeLessThanOrEqual(5);
+  });
+
+  it('serves every other category route from the template, filled with the category', async () => {
+    for (const slug of ['nfl', 'broadway', 'comedy', 'wwe', 'west-end']) {
+      const layout = await getLayout(`/api/layout/category/${slug}`);
+      expect(layout).toMatchObject({ page: 'category', category: slug });
+      expect(layout.rows.length, slug).toBeGreaterThan(0);
+      expect(layout.rows[0]!.items.length, slug).toBeGreaterThan(0);
+    }
+    const nfl = await getLayout('/api/layout/category/nfl?lat=39.74&lng=-104.99');
+    expect(nfl.title).toBe('NFL Football');
+    expect(nfl.rows[0]!.title).toBe('Popular NFL Football Near You');
+    expect(nfl.rows[0]!.items.map((p) => (p as { name: string }).name)).toContain('Denver Broncos');
+  });
+});
+
+describe('row isolation', () => {
+  const base = { lat: 40.75, lng: -73.99 };
+  const faulty = (fault: (collection: string) => 'throw' | 'hang' | null): SearchEngine => ({
+    kind: 'embedded',
+    health: () => engine.health(),
+    search: (req) => {
+      const f = fault(req.collection);
+      if (f === 'throw') return Promise.reject(new Error('search node down'));
+      if (f === 'hang') return new Promise(() => {});
+      return engine.search(req);
+    },
+  });
+
+  it('marks a failing row error and a hanging row timeout while the others are ok, within the deadline', async () => {
+    const layout = new LayoutService({
+      segments,
+      engine: () => faulty((c) => (c === 'Venue' ? 'throw' : c === 'Banner' ? 'hang' : null)),
+      logger,
+      rowDeadlineMs: 150,
+    });
+    const began = performance.now();
+    const answer = await layout.layout({ page: 'home' }, segments.brand('encore')!, { ...NEW_YORK, ...base });
+    expect(performance.now() - began).toBeLessThan(1500);
+    const statuses = Object.fromEntries(answer.rows.map((r) => [r.id, r.status]));
+    expect(statuses).toMatchObject({ promos: 'timeout', 'local-venues': 'error', 'popular-local-performers': 'ok', 'local-events': 'ok' });
+  });
+
+  it('serves the last good items of a row whose engine then fails', async () => {
+    let broken = false;
+    const layout = new LayoutService({ segments, engine: () => faulty(() => (broken ? 'throw' : null)), logger, rowDeadlineMs: 1000, rowCacheTtlMs: 1 });
+    const good = await layout.layout({ page: 'home' }, segments.defaultBrand, NEW_YORK);
+    await new Promise((r) => setTimeout(r, 5));
+    broken = true;
+    const degraded = await layout.layout({ page: 'home' }, segments.defaultBrand, NEW_YORK);
+    const venues = degraded.rows.find((r) => r.id === 'local-venues')!;
+    expect(venues.status).toBe('error');
+    expect(venues.items).toEqual(good.rows.find((r) => r.id === 'local-venues')!.items);
+  });
+});
+
+describe('editing segment files while serving', () => {
+  it('swaps in a valid edit, rejects a broken one with file, path and reason, and keeps serving the last good', async () => {
+    const dir = path.join(tmp, 'segments');
+    await cp(path.resolve('segments'), dir, { recursive: true });
+    const repo = new SegmentRepository(dir, logger);
+    await repo.load();
+    repo.watch();
+    const live = testApp({ search, segments: repo }).app;
+    try {
+      const file = path.join(dir, 'base', 'explore.json');
+      const page = JSON.parse(await readFile(file, 'utf8'));
+      page.rows.unshift({ id: 'trending-now', kind: 'performers', title: 'Trending Now', sort: 'trending', size: 4 });
+      await writeFile(file, JSON.stringify(page));
+      await repo.settled();
+      let layout = LayoutResponseSchema.parse((await request(live).get('/api/layout/home')).body);
+      expect(layout.rows[0]!.title).toBe('Trending Now');
+
+      page.rows[0].size = 'four';
+      await writeFile(file, JSON.stringify(page));
+      await repo.settled();
+      const status = (await request(live).get('/api/segments/status')).body;
+      expect(status.ok).toBe(false);
+      expect(status.problems).toContainEqual(expect.objectContaining({ file: 'base/explore.json', path: 'rows[0].size' }));
+      layout = LayoutResponseSchema.parse((await request(live).get('/api/layout/home')).body);
+      expect(layout.rows[0]!.title).toBe('Trending Now');
+
+      await writeFile(file, '{ "title": "Explore", "rows": [');
+      await repo.settled();
+      expect((await request(live).get('/api/segments/status')).body.problems[0].message).toMatch(/not valid JSON/);
+      expect((await request(live).get('/api/layout/home')).status).toBe(200);
+
+      await writeFile(path.join(dir, 'encore', 'explore.json'), JSON.stringify({ extends: 'base', operations: [{ op: 'remove', id: 'no-such-row' }] }));
+      await repo.settled();
+      expect((await request(live).get('/api/segments/status')).body.problems).toContainEqual(
+        expect.objectContaining({ file: 'encore/explore.json', path: 'operations[0].id', message: expect.stringMatching(/no row "no-such-row"/) }),
+      );
+      const encore = LayoutResponseSchema.parse((await request(live).get('/api/layout/home?brand=encore')).body);
+      expect(encore.rows.map((r) => r.title).slice(0, 3)).toEqual(['Trending Now', 'Promos', 'Top Categories']);
+    } finally {
+      repo.close();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import type { USCityDocument, ZipEventDeterminationDocument } from '../../schemas/documents.js';
+import type { ResolvedLocation } from '../../schemas/layout.js';
+import { DEFAULT_LOCATION, resolveMarket } from '../rules/location.js';
+import type { ErrorLogger } from '../rules/logger.js';
+import { zipDeterminationRequest } from '../search/queries.js';
+import type { SearchEngine } from '../search/search-engine.js';
+
+export const DEFAULT_TIME_ZONE = 'America/New_York';
+/** How far to look for the city a pair of coordinates is in. */
+const NEAREST_CITY_MILES = 100;
+
+export const LocationQuerySchema = z
+  .object({
+    lat: z.coerce.number().min(-90, 'lat must be between -90 and 90').max(90, 'lat must be between -90 and 90').optional(),
+    lng: z.coerce.number().min(-180, 'lng must be between -180 and 180').max(180, 'lng must be between -180 and 180').optional(),
+    zip: z.string().regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code').optional(),
+  })
+  .refine((q) => (q.lat === undefined) === (q.lng === undefined), { message: 'lat and lng go together', path: ['lng'] });
+export type LocationQuery = z.infer<typeof LocationQuerySchema>;
+
+export interface ShopperLocation extends ResolvedLocation {
+  timeZone: string;
+}
+
+/**
+ * Where the shopper is (spec §4, §5): their coordinates when given; else their ZIP's market (3-digit prefix,
+ * then 2-digit, per the location rules); else New York 10007.
+ */
+export async function resolveLocation(query: LocationQuery, engine: SearchEngine, logger?: ErrorLogger): Promise<ShopperLocation> {
+  if (query.lat !== undefined && query.lng !== undefined) {
+    const city = await nearestCity(engine, query.lat, query.lng);
+    return {
+      lat: query.lat,
+      lng: query.lng,
+      city: city?.city ?? '',
+      state: city?.state_id ?? '',
+      country: city ? 'US' : '',
+      source: 'coordinates',
+      timeZone: city?.time_zone ?? DEFAULT_TIME_ZONE,
+    };
+  }
+  if (query.zip) {
+    const found = new Map<string, ZipEventDeterminationDocument>();
+    const market = await resolveMarket(
+      { zip: query.zip },
+      async (key, keyType) => {
+        const result = await engine.search(zipDeterminationRequest(key, keyType));
+        const doc = result.hits[0]?.document as ZipEventDeterminationDocument | undefined;
+        if (doc) found.set(doc.determination, doc);
+        return doc?.determination ?? null;
+      },
+      logger,
+    );
+    const doc = found.get(market);
+    if (doc) {
+      const city = await nearestCity(engine, doc.location[0], doc.location[1]);
+      return {
+        lat: doc.location[0],
+        lng: doc.location[1],
+        city: doc.city,
+        state: doc.state,
+        country: 'US',
+        source: 'zip',
+        zip: query.zip,
+        market,
+        timeZone: city?.time_zone ?? DEFAULT_TIME_ZONE,
+      };
+    }
+  }
+  return {
+    lat: DEFAULT_LOCATION.lat,
+    lng: DEFAULT_LOCATION.lng,
+    city: DEFAULT_LOCATION.city,
+    state: DEFAULT_LOCATION.state,
+    country: DEFAULT_LOCATION.country,
+    source: 'default',
+    ...(query.zip ? { zip: query.zip } : {}),
+    timeZone: DEFAULT_TIME_ZONE,
+  };
+}
+
+async function nearestCity(engine: SearchEngine, lat: number, lng: number): Promise<USCityDocument | undefined> {
+  const result = await engine.search({
+    collection: 'USCity',
+    geo: { field: 'location', lat, lng, radiusMiles: NEAREST_CITY_MILES },
+    sort: [{ by: '_geo_distance', order: 'asc' }],
+    perPage: 1,
+  });
+  return result.hits[0]?.document as USCityDocument | undefined;
+}

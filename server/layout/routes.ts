@@ -1,0 +1,48 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import type { Brand } from '../../schemas/segments.js';
+import { AppError } from '../http/errors.js';
+import type { SearchService } from '../search/search-service.js';
+import type { SegmentRepository } from '../segments/segment-repository.js';
+import type { LayoutService, PageRequest } from './layout-service.js';
+import { LocationQuerySchema, resolveLocation } from './location.js';
+
+export const SITE_ID_HEADER = 'x-site-id';
+
+const LayoutQuerySchema = LocationQuerySchema.and(
+  z.object({ brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional() }),
+);
+const CategoryParamsSchema = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,64}$/, 'slug must be a category slug such as "nfl"') });
+
+/** The brand of a request: `?brand=` first, then the site-id header, then the default brand. */
+export function brandFor(req: Request, segments: SegmentRepository, brandId?: string): Brand {
+  if (brandId) {
+    const brand = segments.brand(brandId);
+    if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${brandId}"`);
+    return brand;
+  }
+  const siteHeader = req.get(SITE_ID_HEADER);
+  if (siteHeader !== undefined) {
+    const brand = /^\d{1,9}$/.test(siteHeader) ? segments.brandBySiteId(Number(siteHeader)) : undefined;
+    if (!brand) throw new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${siteHeader.slice(0, 20)}"`);
+    return brand;
+  }
+  return segments.defaultBrand;
+}
+
+export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService): Router {
+  const router = Router();
+  const answer = async (req: Request, res: import('express').Response, page: PageRequest) => {
+    const query = LayoutQuerySchema.parse(req.query);
+    const brand = brandFor(req, segments, query.brand);
+    layout.pageFor(page);
+    const location = await resolveLocation(query, search.engine);
+    res.set('Vary', 'X-Site-Id').set('Cache-Control', 'private, max-age=60').json(await layout.layout(page, brand, location));
+  };
+  router.get('/layout/home', (req, res) => answer(req, res, { page: 'home' }));
+  router.get('/layout/category/:slug', (req, res) => answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }));
+  router.get('/segments/status', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(segments.status());
+  });
+  return router;
+}

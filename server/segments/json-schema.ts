@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { BrandRegistrySchema, OverrideFileSchema, PageFileSchema } from '../../schemas/segments.js';
+
+/** The JSON Schemas editors use for segment files (`$schema` in each), generated from the zod schemas. */
+export function segmentJsonSchemas(): Record<string, unknown> {
+  const generate = (schema: z.ZodType, title: string, description: string) => ({
+    ...z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }),
+    title,
+    description,
+  });
+  return {
+    'segment-page.schema.json': generate(PageFileSchema, 'Segment page', 'A page of rows: segments/<brand>/<page>.json'),
+    'segment-override.schema.json': generate(OverrideFileSchema, 'Segment override', "A brand's changes to another brand's page, by row id"),
+    'brands.schema.json': generate(BrandRegistrySchema, 'Brand registry', 'segments/brands.json: every brand, its site id and theme'),
+  };
+}
+
+export const renderJsonSchema = (schema: unknown) => `${JSON.stringify(schema, null, 2)}\n`;
