@@ -12,7 +12,13 @@ import type { LayoutService } from './layout/layout-service.js';
 import { layoutRoutes } from './layout/routes.js';
 import { mediaRoutes } from './media/routes.js';
 import type { SegmentRepository } from './segments/segment-repository.js';
+import type { RecentActivity } from './activity/recent-activity.js';
+import { entityRoutes } from './entities/routes.js';
+import { clientHeaders } from './http/client-headers.js';
+import { jsonpRoutes } from './search/jsonp.js';
 import { searchRoutes } from './search/routes.js';
+import { sessionRoutes } from './sessions/routes.js';
+import type { SessionTokens } from './sessions/session-tokens.js';
 import type { SearchService } from './search/search-service.js';
 
 export interface AppDeps {
@@ -23,6 +29,8 @@ export interface AppDeps {
   search: SearchService;
   segments: SegmentRepository;
   layout: LayoutService;
+  tokens: SessionTokens;
+  activity: RecentActivity;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
 }
@@ -41,7 +49,11 @@ export function createApp(deps: AppDeps): Express {
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();
+  api.use(clientHeaders(deps.segments));
+  api.use(sessionRoutes(deps.tokens, deps.activity));
   api.use(searchRoutes(deps.search));
+  api.use(jsonpRoutes(deps.search, deps.tokens));
+  api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(deps.layout, deps.segments, deps.search));
   api.use(apiNotFound);
   app.use('/api', api);

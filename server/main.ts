@@ -9,7 +9,11 @@ import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { createLogger } from './http/logger.js';
 import { exitOnSignals } from './http/shutdown.js';
+import { RecentActivity } from './activity/recent-activity.js';
 import { LayoutService } from './layout/layout-service.js';
+import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
+import { openStore } from './store/open-store.js';
+import type { Sql } from './store/sql.js';
 import { createSearchEngine } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
 import { SearchService } from './search/search-service.js';
@@ -47,7 +51,20 @@ async function main() {
   }
   if (env.SEGMENTS_WATCH) segments.watch();
   const layout = new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
-  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, clientDir });
+  let tokens: SessionTokens;
+  let sql: Sql;
+  try {
+    tokens = new SessionTokens(
+      await sessionSecret({ secret: env.SESSION_SECRET, dataDir: env.dataDir, production: env.NODE_ENV === 'production' }),
+      env.SESSION_TTL_DAYS * 86_400,
+    );
+    sql = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  }
+  const activity = new RecentActivity(sql);
+  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, clientDir });
 
   const server: Server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {

@@ -23,6 +23,8 @@ export interface CategoryDefinition {
   weight: number;
   /** Whether its fictional performers are people (`person`) or acts (`band`); real names come from the data lists. */
   names: 'person' | 'band' | 'show' | 'team';
+  /** False for the Concerts page's sub-segments that spec §2 does not list among the menu's category links. */
+  inMenu?: false;
 }
 
 const concertHalls: VenueKind[] = ['arena', 'amphitheater', 'club', 'theater', 'concert-hall'];
@@ -51,8 +53,8 @@ export const CATEGORIES: readonly CategoryDefinition[] = [
   { slug: 'pop', name: 'Pop & Rock', group: 'concerts', parent: 'CONCERTS', child: 'POP', grandchild: 'ROCK', schedule: 'tour', venueKinds: concertHalls, weight: 9, names: 'person' },
   { slug: 'rap-hip-hop', name: 'Rap & Hip-Hop', group: 'concerts', parent: 'CONCERTS', child: 'RAP', grandchild: 'HIP HOP', schedule: 'tour', venueKinds: concertHalls, weight: 6, names: 'person' },
   { slug: 'religious', name: 'Religious', group: 'concerts', parent: 'CONCERTS', child: 'RELIGIOUS', grandchild: '', schedule: 'tour', venueKinds: ['arena', 'theater', 'concert-hall'], weight: 1, names: 'show' },
-  { slug: 'electronic', name: 'Techno & Electronic', group: 'concerts', parent: 'CONCERTS', child: 'ELECTRONIC', grandchild: 'TECHNO', schedule: 'tour', venueKinds: ['club', 'arena', 'amphitheater'], weight: 4, names: 'person' },
-  { slug: 'jazz-blues', name: 'Jazz & Blues', group: 'concerts', parent: 'CONCERTS', child: 'JAZZ', grandchild: 'BLUES', schedule: 'tour', venueKinds: ['club', 'concert-hall', 'theater'], weight: 3, names: 'band' },
+  { slug: 'electronic', name: 'Techno & Electronic', group: 'concerts', parent: 'CONCERTS', child: 'ELECTRONIC', grandchild: 'TECHNO', schedule: 'tour', venueKinds: ['club', 'arena', 'amphitheater'], weight: 4, names: 'person', inMenu: false },
+  { slug: 'jazz-blues', name: 'Jazz & Blues', group: 'concerts', parent: 'CONCERTS', child: 'JAZZ', grandchild: 'BLUES', schedule: 'tour', venueKinds: ['club', 'concert-hall', 'theater'], weight: 3, names: 'band', inMenu: false },
 
   { slug: 'ballet', name: 'Ballet', group: 'theater', parent: 'THEATRE', child: 'DANCE', grandchild: 'BALLET', schedule: 'residency', venueKinds: ['opera-house', 'theater', 'concert-hall'], weight: 2, names: 'show' },
   { slug: 'broadway', name: 'Broadway', group: 'theater', parent: 'THEATRE', child: 'BROADWAY', grandchild: '', schedule: 'residency', venueKinds: theaters, weight: 7, names: 'show' },

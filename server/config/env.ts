@@ -21,6 +21,14 @@ export const EnvSchema = z.object({
   SEGMENTS_WATCH: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   /** How long one layout row may take before the page answers without it. */
   LAYOUT_ROW_DEADLINE_MS: z.coerce.number().int().min(10).max(30_000).default(800),
+  /** Signs guest session tokens; at least 32 bytes. Outside production one is generated and kept in DATA_DIR. */
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 bytes').optional(),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** PostgreSQL for orders, holds and recent activity; unset: the embedded PGlite in DATA_DIR/db. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional(),
   /** Upper bound of the search result cache. */
   SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });

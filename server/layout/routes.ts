@@ -7,7 +7,7 @@ import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { LayoutService, PageRequest } from './layout-service.js';
 import { LocationQuerySchema, resolveLocation } from './location.js';
 
-export const SITE_ID_HEADER = 'x-site-id';
+import { SITE_ID_HEADER } from '../http/client-headers.js';
 
 const LayoutQuerySchema = LocationQuerySchema.and(
   z.object({ brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional() }),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pino } from 'pino';
 import { createApp, type AppDeps } from '../app.js';
@@ -5,7 +6,12 @@ import { CatalogStore } from '../catalog/catalog-store.js';
 import { parseEnv } from '../config/env.js';
 import { Readiness } from '../health/readiness.js';
 import { LayoutService } from '../layout/layout-service.js';
+import { RecentActivity } from '../activity/recent-activity.js';
 import { SearchService } from '../search/search-service.js';
+import { SessionTokens } from '../sessions/session-tokens.js';
+import { lazySql } from '../store/lazy-sql.js';
+import { migrate } from '../store/migrations.js';
+import { openPglite } from '../store/pglite-sql.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 
 /** An in-process app with silent logs, for supertest. */
@@ -21,6 +27,12 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     search,
     segments,
     layout: new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 2_000 }),
+    tokens: new SessionTokens(new Uint8Array(randomBytes(32)), 3600),
+    activity: new RecentActivity(lazySql(async () => {
+      const sql = await openPglite(null);
+      await migrate(sql);
+      return sql;
+    })),
     ...overrides,
   };
   return { app: createApp(deps), deps };

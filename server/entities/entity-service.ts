@@ -1,0 +1,167 @@
+import type { VenueCard } from '../../schemas/cards.js';
+import type { EventDocument, PerformerDocument, VenueDocument } from '../../schemas/documents.js';
+import {
+  RELATED_EVENTS_SHOWN,
+  RESULTS_PER_PAGE,
+  UPCOMING_EVENTS_SHOWN,
+  type Menu,
+  type SearchResults,
+} from '../../schemas/entities.js';
+import type { Filter } from '../../schemas/search.js';
+import { CATEGORIES } from '../catalog/taxonomy.js';
+import { notFound } from '../http/errors.js';
+import { MAX_YEARS_AHEAD } from '../rules/constants.js';
+import { eventCard } from '../rules/event-card.js';
+import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
+import { performerCard } from '../rules/performer-card.js';
+import { entitySlug, idFromSlug } from '../rules/slug.js';
+import { venueCard } from '../rules/venue-card.js';
+import { performerSearch } from '../search/queries.js';
+import { popularPerformers } from '../search/ranking.js';
+import type { SearchEngine } from '../search/search-engine.js';
+
+/** Upcoming, dated, not cancelled and not more than 10 years ahead (spec §4). */
+export function upcomingFilters(now: Date): Filter[] {
+  const horizon = new Date(now);
+  horizon.setUTCFullYear(horizon.getUTCFullYear() + MAX_YEARS_AHEAD);
+  return [
+    { op: 'between', field: 'event_timestamp', min: Math.floor(now.getTime() / 1000), max: Math.floor(horizon.getTime() / 1000) },
+    { op: 'neq', field: 'event_status', value: 'cancelled' },
+  ];
+}
+
+async function byId<D>(engine: SearchEngine, collection: 'Performer' | 'Venue' | 'Event', field: string, slug: string, what: string): Promise<D> {
+  const id = idFromSlug(slug);
+  if (id === null) throw notFound(`${what} "${slug}"`);
+  const result = await engine.search({ collection, filters: [{ op: 'eq', field, value: id }], perPage: 1 });
+  const doc = result.hits[0]?.document as D | undefined;
+  if (!doc) throw notFound(`${what} "${slug}"`);
+  return doc;
+}
+
+async function upcomingEvents(engine: SearchEngine, filter: Filter, now: Date, perPage: number, exclude?: number) {
+  const result = await engine.search({
+    collection: 'Event',
+    filters: [filter, ...upcomingFilters(now), ...(exclude ? [{ op: 'neq' as const, field: 'event_id', value: exclude }] : [])],
+    sort: [{ by: 'event_timestamp', order: 'asc' }],
+    perPage,
+  });
+  return { events: result.hits.map((h) => eventCard(h.document as EventDocument)), found: result.found };
+}
+
+export async function performerPage(engine: SearchEngine, slug: string, now: Date) {
+  const doc = await byId<PerformerDocument>(engine, 'Performer', 'performer_id', slug, 'Performer');
+  const { events, found } = await upcomingEvents(engine, { op: 'eq', field: 'performer_ids', value: doc.performer_id }, now, UPCOMING_EVENTS_SHOWN);
+  return { performer: performerCard(doc, { includeDetail: true }), events, eventsFound: found, doc };
+}
+
+export async function venuePage(engine: SearchEngine, slug: string, now: Date) {
+  const doc = await byId<VenueDocument>(engine, 'Venue', 'venue_id', slug, 'Venue');
+  const { events, found } = await upcomingEvents(engine, { op: 'eq', field: 'venue_id', value: doc.venue_id }, now, UPCOMING_EVENTS_SHOWN);
+  return { venue: { ...venueCard(doc), detail: doc }, events, eventsFound: found };
+}
+
+export async function eventPage(engine: SearchEngine, slug: string, now: Date) {
+  const doc = await byId<EventDocument>(engine, 'Event', 'event_id', slug, 'Event');
+  const [venue, performers, morePerformer, moreVenue] = await Promise.all([
+    engine.search({ collection: 'Venue', filters: [{ op: 'eq', field: 'venue_id', value: doc.venue_id }], perPage: 1 }),
+    engine.search({ collection: 'Performer', filters: [{ op: 'in', field: 'performer_id', values: doc.performer_ids }], perPage: doc.performer_ids.length }),
+    upcomingEvents(engine, { op: 'eq', field: 'performer_ids', value: doc.performer_ids[0]! }, now, RELATED_EVENTS_SHOWN, doc.event_id),
+    upcomingEvents(engine, { op: 'eq', field: 'venue_id', value: doc.venue_id }, now, RELATED_EVENTS_SHOWN, doc.event_id),
+  ]);
+  const venueDoc = venue.hits[0]?.document as VenueDocument | undefined;
+  const performerDocs = new Map(performers.hits.map((h) => [(h.document as PerformerDocument).performer_id, h.document as PerformerDocument]));
+  return {
+    event: eventCard(doc, { includeDetail: true }),
+    venue: venueDoc ? (venueCard(venueDoc) satisfies VenueCard) : null,
+    performers: doc.performer_ids.flatMap((id) => (performerDocs.has(id) ? [performerCard(performerDocs.get(id)!)] : [])),
+    morePerformerEvents: morePerformer.events,
+    moreVenueEvents: moreVenue.events,
+    doc,
+  };
+}
+
+/** `/results-general?kwds=`: performers, venues and upcoming events for a query, 10 of each a page. */
+export async function searchResults(engine: SearchEngine, rawQuery: string, page: number, now: Date): Promise<SearchResults> {
+  const query = normalizeSearchQuery(rawQuery);
+  const empty = { items: [], found: 0 };
+  if (!shouldSearch(query)) return { query, page, perPage: RESULTS_PER_PAGE, topPerformers: [], performers: empty, venues: empty, events: empty };
+  const [performers, venues, events] = await Promise.all([
+    engine.search(performerSearch(query, page)),
+    engine.search({
+      collection: 'Venue',
+      q: query,
+      queryBy: ['venue_name', 'venue_city'],
+      sort: [{ by: '_text_match', order: 'desc' }, { by: 'events_available', order: 'desc' }],
+      page,
+      perPage: RESULTS_PER_PAGE,
+    }),
+    engine.search({
+      collection: 'Event',
+      q: query,
+      queryBy: ['event_name', 'performer_names', 'venue_name', 'venue_city'],
+      filters: upcomingFilters(now),
+      sort: [{ by: '_text_match', order: 'desc' }, { by: 'event_timestamp', order: 'asc' }],
+      page,
+      perPage: RESULTS_PER_PAGE,
+    }),
+  ]);
+  const performerDocs = performers.hits.map((h) => h.document as PerformerDocument);
+  return {
+    query,
+    page,
+    perPage: RESULTS_PER_PAGE,
+    topPerformers: page === 1 ? popularPerformers(performerDocs).map((p) => performerCard(p)) : [],
+    performers: { items: performerDocs.map((p) => performerCard(p)), found: performers.found },
+    venues: { items: venues.hits.map((h) => venueCard(h.document as VenueDocument)), found: venues.found },
+    events: { items: events.hits.map((h) => eventCard(h.document as EventDocument)), found: events.found },
+  };
+}
+
+const SPORTS_SECTIONS = [
+  { name: 'NFL', slug: 'nfl' },
+  { name: 'MLB', slug: 'mlb' },
+  { name: 'NHL', slug: 'nhl' },
+  { name: 'NBA', slug: 'nba' },
+] as const;
+const GROUPS = [
+  { name: 'Concerts', group: 'concerts' },
+  { name: 'Theater', group: 'theater' },
+  { name: 'Other', group: 'other' },
+] as const;
+
+/** Spec §2 navigation menu: Sports by league ("All" and every team); Concerts, Theater and Other flat. */
+export async function menu(engine: SearchEngine): Promise<Menu> {
+  const sections = await Promise.all(
+    SPORTS_SECTIONS.map(async ({ name, slug }) => {
+      const teams = await engine.search({
+        collection: 'Performer',
+        filters: [{ op: 'eq', field: 'category', value: slug }],
+        sort: [{ by: 'performer_name', order: 'asc' }],
+        perPage: 250,
+        includeFields: ['performer_id', 'performer_name'],
+      });
+      return {
+        name,
+        url: `/category/${slug}`,
+        links: [
+          { name: 'All', url: `/category/${slug}` },
+          ...teams.hits.map((h) => {
+            const p = h.document as Pick<PerformerDocument, 'performer_id' | 'performer_name'>;
+            return { name: p.performer_name, url: `/performers/${entitySlug(p.performer_name, p.performer_id)}` };
+          }),
+        ],
+      };
+    }),
+  );
+  return {
+    categories: [
+      { name: 'Sports', url: '/category/sports', sections },
+      ...GROUPS.map(({ name, group }) => ({
+        name,
+        ...(group === 'other' ? {} : { url: `/category/${group}` }),
+        links: CATEGORIES.filter((c) => c.group === group && c.inMenu !== false).map((c) => ({ name: c.name, url: `/category/${c.slug}` })),
+      })),
+    ],
+  };
+}

@@ -1,0 +1,59 @@
+import { Router, type Request, type Response } from 'express';
+import { SearchResultsQuerySchema, SlugParamsSchema } from '../../schemas/entities.js';
+import type { RecentActivity } from '../activity/recent-activity.js';
+import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
+import type { SearchService } from '../search/search-service.js';
+import { optionalSession } from '../sessions/routes.js';
+import type { SessionTokens } from '../sessions/session-tokens.js';
+import { eventPage, menu, performerPage, searchResults, venuePage } from './entity-service.js';
+
+interface Logger {
+  warn(obj: object, msg: string): void;
+}
+
+export function entityRoutes(search: SearchService, tokens: SessionTokens, activity: RecentActivity, logger: Logger, now: () => Date = () => new Date()): Router {
+  const router = Router();
+
+  /** A guest opening a performer or event page with their token adds it to their recent activity. */
+  const remember = async (req: Request, res: Response, item: Parameters<RecentActivity['record']>[1]) => {
+    const session = await optionalSession(req, tokens);
+    if (!session) {
+      res.set('Cache-Control', EDGE_CACHE_CONTROL);
+      return;
+    }
+    res.set('Cache-Control', 'private, max-age=60');
+    // Recording is best effort: a store hiccup must not cost the shopper the page.
+    activity.record(session.guestId, item).catch((err: unknown) => logger.warn({ err }, 'could not record recent activity'));
+  };
+
+  router.get('/performers/:slug', async (req, res) => {
+    const { slug } = SlugParamsSchema.parse(req.params);
+    const { doc, ...page } = await performerPage(search.engine, slug, now());
+    await remember(req, res, { type: 'performer', id: doc.performer_id, name: doc.performer_name, url: page.performer.url, image: doc.image });
+    res.json(page);
+  });
+
+  router.get('/events/:slug', async (req, res) => {
+    const { slug } = SlugParamsSchema.parse(req.params);
+    const { doc, ...page } = await eventPage(search.engine, slug, now());
+    await remember(req, res, { type: 'event', id: doc.event_id, name: doc.event_name, url: page.event.url, image: page.performers[0]?.pathPicture ?? null });
+    res.json(page);
+  });
+
+  router.get('/venues/:slug', edgeCacheable, async (req, res) => {
+    const { slug } = SlugParamsSchema.parse(req.params);
+    res.json(await venuePage(search.engine, slug, now()));
+  });
+
+  // Spec §7: GET {backend}/Searches/get with q and page (default 1).
+  router.get('/Searches/get', edgeCacheable, async (req, res) => {
+    const { q, page } = SearchResultsQuerySchema.parse(req.query);
+    res.json(await searchResults(search.engine, q, page, now()));
+  });
+
+  router.get('/menu', edgeCacheable, async (_req, res) => {
+    res.json(await menu(search.engine));
+  });
+
+  return router;
+}

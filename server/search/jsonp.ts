@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { MAX_QUERY_LENGTH } from '../../schemas/search.js';
+import type { SessionTokens } from '../sessions/session-tokens.js';
+import type { SearchService } from './search-service.js';
+import { suggest } from './suggest.js';
+
+/** A plain JavaScript identifier: no dots, brackets or quotes, so the name cannot carry script of its own. */
+export const CALLBACK_PATTERN = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
+
+const JsonpQuerySchema = z.object({
+  token: z.string().min(1, 'token is required').max(2048, 'token is too long'),
+  q: z.string().max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`).default(''),
+  callback: z.string().regex(CALLBACK_PATTERN, 'callback must be a plain JavaScript identifier (letters, digits, _ and $)'),
+});
+
+/** JSON that is also safe inside a script: no `</script>`, no line separators JavaScript would choke on. */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The alternate suggester of spec §7 (flag `isABSearch`): a script-injected JSONP call carrying the guest's
+ * signed token, the query and a callback name. The token is verified and the callback name checked against
+ * a strict identifier pattern before anything is written.
+ */
+export function jsonpRoutes(search: SearchService, tokens: SessionTokens): Router {
+  const router = Router();
+  router.get('/suggest/jsonp', async (req, res) => {
+    const { token, q, callback } = JsonpQuerySchema.parse(req.query);
+    await tokens.verify(token);
+    const body = await suggest(search.engine, q, false, new Date());
+    res
+      .type('text/javascript; charset=utf-8')
+      .set('Cache-Control', 'private, no-store')
+      .set('X-Content-Type-Options', 'nosniff')
+      .send(`/**/${callback}(${scriptSafeJson(body)});`);
+  });
+  return router;
+}

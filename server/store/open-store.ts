@@ -1,0 +1,12 @@
+import path from 'node:path';
+import { migrate } from './migrations.js';
+import { openPglite } from './pglite-sql.js';
+import { openPostgres } from './postgres-sql.js';
+import type { Sql } from './sql.js';
+
+/** PostgreSQL when `DATABASE_URL` is set, otherwise PGlite in `<DATA_DIR>/db`; migrated either way. */
+export async function openStore(options: { databaseUrl?: string; dataDir: string }): Promise<Sql> {
+  const sql = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(path.join(options.dataDir, 'db'));
+  await migrate(sql);
+  return sql;
+}

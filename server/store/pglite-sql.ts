@@ -1,0 +1,22 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import type { Sql, SqlTx } from './sql.js';
+
+/** The embedded default: PGlite with its files in `dir` (or in memory when `dir` is null, for tests). */
+export async function openPglite(dir: string | null): Promise<Sql> {
+  if (dir) await mkdir(dir, { recursive: true });
+  const db = dir ? new PGlite(dir) : new PGlite();
+  await db.waitReady;
+  const query = async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    (await db.query<R>(text, params)).rows;
+  return {
+    kind: 'pglite',
+    query,
+    transaction: (fn) =>
+      db.transaction(async (tx) => {
+        const scoped: SqlTx = { query: async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await tx.query<R>(text, params)).rows };
+        return fn(scoped);
+      }),
+    close: () => db.close(),
+  };
+}
