@@ -8,6 +8,7 @@ import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
 import { apiNotFound, errorMiddleware } from './http/errors.js';
 import { requestLogging } from './http/logger.js';
+import { corsAllowList, rateLimiter, securityHeaders } from './http/security.js';
 import type { LayoutService } from './layout/layout-service.js';
 import { layoutRoutes } from './layout/routes.js';
 import { mediaRoutes } from './media/routes.js';
@@ -45,11 +46,16 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(requestLogging(deps.logger));
+  app.use(securityHeaders());
   app.use(healthRoutes(deps.readiness));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();
+  api.use(corsAllowList(deps.env.CORS_ORIGINS));
   api.use(clientHeaders(deps.segments));
+  api.post('/customers/session', rateLimiter(deps.env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
+  api.get(['/suggest', '/suggest/jsonp'], rateLimiter(deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion'));
+  api.get('/Searches/get', rateLimiter(deps.env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
   api.use(sessionRoutes(deps.tokens, deps.activity));
   api.use(searchRoutes(deps.search));
   api.use(jsonpRoutes(deps.search, deps.tokens));

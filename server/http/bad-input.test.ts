@@ -1,0 +1,106 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCatalog } from '../catalog/generate/generate-catalog.js';
+import { loadCatalog } from '../catalog/load-catalog.js';
+import { parseEnv } from '../config/env.js';
+import { createSearchEngine } from '../search/create-engine.js';
+import { SearchService } from '../search/search-service.js';
+import { testAppWithSegments } from '../test/test-app.js';
+
+/** What a hostile or careless client sends; no endpoint may answer any of it with a 5xx. */
+const HOSTILE = [
+  '',
+  ' ',
+  'a'.repeat(201),
+  'a'.repeat(5000),
+  'x && price:>0',
+  '`) || (category:=*',
+  "'; DROP TABLE recent_activity; --",
+  '<script>alert(1)</script>',
+  '%00',
+  '\u0000\u0001\u001f',
+  '🎫🎭🏟️',
+  'Ünïcödé Ŝtráße',
+  '\u202e\u2028\u2029',
+  '../../etc/passwd',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  '99999999999999999999999',
+  '[object Object]',
+  '*',
+];
+
+let tmp: string;
+const search = new SearchService();
+let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
+let token: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'bad-input-'));
+  await generateCatalog({ events: 1500, seed: 4, start: new Date().toISOString().slice(0, 10), outDir: tmp });
+  search.set(await createSearchEngine(parseEnv({}), await loadCatalog(tmp)));
+  const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SUGGEST_PER_MINUTE: '100000', RATE_LIMIT_SEARCH_PER_MINUTE: '100000', RATE_LIMIT_SESSIONS_PER_MINUTE: '100000' });
+  app = (await testAppWithSegments({ search, env })).app;
+  token = (await request(app).post('/api/customers/session')).body.sessionToken;
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+const endpoints = (v: string) => {
+  const e = encodeURIComponent(v);
+  return [
+    `/api/suggest?q=${e}`,
+    `/api/suggest?q=a&extra=${e}`,
+    `/api/Searches/get?q=${e}`,
+    `/api/Searches/get?q=a&page=${e}`,
+    `/api/performers/${e}`,
+    `/api/venues/${e}`,
+    `/api/events/${e}`,
+    `/api/layout/home?lat=${e}&lng=${e}`,
+    `/api/layout/home?zip=${e}`,
+    `/api/layout/home?brand=${e}`,
+    `/api/layout/category/${e}`,
+    `/api/suggest/jsonp?token=${token}&q=a&callback=${e}`,
+    `/api/suggest/jsonp?token=${e}&q=a&callback=cb`,
+    `/media/performers/${e}`,
+    `/media/categories/${e}`,
+  ];
+};
+
+describe('hostile input never gets a 5xx', () => {
+  it.each(HOSTILE.map((v) => [JSON.stringify(v).slice(0, 40), v]))('%s', async (_label, value) => {
+    for (const url of endpoints(value)) {
+      const res = await request(app).get(url);
+      expect(res.status, url.slice(0, 120)).toBeLessThan(500);
+      if (res.status >= 400 && url.startsWith('/api/')) {
+        expect(res.body.error?.code, url.slice(0, 120)).toEqual(expect.any(String));
+        expect(res.body.error.message, url.slice(0, 120)).toEqual(expect.any(String));
+      }
+    }
+  });
+
+  it('survives hostile headers', async () => {
+    for (const [header, value] of [
+      ['Authorization', 'Bearer ' + 'x'.repeat(3000)],
+      ['Authorization', 'Basic Zm9vOmJhcg=='],
+      ['X-Site-Id', '22791 OR 1=1'],
+      ['X-Client-Id', '<script>'],
+      ['Content-Type', 'application/json; charset=utf-7'],
+    ] as const) {
+      const res = await request(app).get('/api/CustomerActivity/recent-activities').set(header, value);
+      expect(res.status, `${header}: ${value.slice(0, 30)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    }
+  });
+
+  it('refuses odd bodies on POST with a 4xx', async () => {
+    for (const body of ['{', '[]', 'null', '"x"', '{"a":' + '['.repeat(5000)]) {
+      const res = await request(app).post('/api/customers/session').set('Content-Type', 'application/json').send(body);
+      expect(res.status, body.slice(0, 20)).toBeLessThan(500);
+    }
+  });
+});
