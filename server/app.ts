@@ -15,6 +15,8 @@ import { mediaRoutes } from './media/routes.js';
 import type { SegmentRepository } from './segments/segment-repository.js';
 import type { RecentActivity } from './activity/recent-activity.js';
 import { entityRoutes } from './entities/routes.js';
+import type { FlagService } from './flags/flag-service.js';
+import { flagRoutes } from './flags/routes.js';
 import { clientHeaders } from './http/client-headers.js';
 import { jsonpRoutes } from './search/jsonp.js';
 import { searchRoutes } from './search/routes.js';
@@ -32,6 +34,7 @@ export interface AppDeps {
   layout: LayoutService;
   tokens: SessionTokens;
   activity: RecentActivity;
+  flags: FlagService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
 }
@@ -60,8 +63,10 @@ export function createApp(deps: AppDeps): Express {
   api.use(searchRoutes(deps.search));
   api.use(jsonpRoutes(deps.search, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
-  api.use(layoutRoutes(deps.layout, deps.segments, deps.search));
+  api.use(layoutRoutes(deps.layout, deps.segments, deps.search, deps.flags, deps.tokens));
   api.use(apiNotFound);
+  // Flags first: `/api/features/:clientKey` sits under /api, whose router ends in a 404.
+  app.use(flagRoutes(deps.flags, deps.env.flags.clientKey));
   app.use('/api', api);
   app.use(mediaRoutes(deps.catalog));
 

@@ -10,6 +10,8 @@ import { Readiness } from './health/readiness.js';
 import { createLogger } from './http/logger.js';
 import { exitOnSignals } from './http/shutdown.js';
 import { RecentActivity } from './activity/recent-activity.js';
+import { createFlagSource } from './flags/config.js';
+import { FlagService } from './flags/flag-service.js';
 import { LayoutService } from './layout/layout-service.js';
 import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
 import { openStore } from './store/open-store.js';
@@ -53,18 +55,20 @@ async function main() {
   const layout = new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
   let tokens: SessionTokens;
   let sql: Sql;
+  let flags: FlagService;
   try {
     tokens = new SessionTokens(
       await sessionSecret({ secret: env.SESSION_SECRET, dataDir: env.dataDir, production: env.NODE_ENV === 'production' }),
       env.SESSION_TTL_DAYS * 86_400,
     );
     sql = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
+    flags = new FlagService(await createFlagSource(env.flags, logger));
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   }
   const activity = new RecentActivity(sql);
-  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, clientDir });
+  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, flags, clientDir });
 
   const server: Server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -77,7 +81,11 @@ async function main() {
   logger.info({ url }, 'listening');
   console.log(`Storefront running at ${url}`);
 
-  exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger);
+  // Event streams never go idle: they are ended first so a graceful close does not wait on them.
+  exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger, () => {
+    flags.close();
+    segments.close();
+  });
 
   // The server answers /healthz at once and /readyz with 503 until the catalog is in memory.
   try {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { EnvError } from './env-error.js';
+import { parseFlagsConfig, type FlagsConfig } from '../flags/config.js';
 import { parseTypesenseConfig, type TypesenseConfig } from '../search/typesense/config.js';
 
 /** Every environment variable the server reads, with its default. The README lists the same table. */
@@ -49,22 +50,28 @@ export type Env = z.infer<typeof EnvSchema> & {
   segmentsDir: string;
   /** Typesense settings (`TYPESENSE_*`), or null to search with the embedded engine. */
   typesense: TypesenseConfig | null;
+  /** Flags: the embedded file, or a GrowthBook host (`FLAGS_*`, `GROWTHBOOK_*`). */
+  flags: FlagsConfig;
 };
 
 /** Parses the environment once; throws an EnvError listing every problem, not just the first. */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const result = EnvSchema.safeParse(source);
   const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  let typesense: TypesenseConfig | null = null;
-  try {
-    typesense = parseTypesenseConfig(source);
-  } catch (err) {
-    if (!(err instanceof EnvError)) throw err;
-    problems.push(...err.problems);
-  }
-  if (!result.success || problems.length > 0) throw new EnvError(problems);
+  const collect = <T>(parse: () => T): T | null => {
+    try {
+      return parse();
+    } catch (err) {
+      if (!(err instanceof EnvError)) throw err;
+      problems.push(...err.problems);
+      return null;
+    }
+  };
+  const typesense = collect(() => parseTypesenseConfig(source));
+  const flags = collect(() => parseFlagsConfig(source));
+  if (!result.success || !flags || problems.length > 0) throw new EnvError(problems);
   const dataDir = path.resolve(result.data.DATA_DIR);
-  return { ...result.data, dataDir, catalogDir: path.join(dataDir, 'catalog'), segmentsDir: path.resolve(result.data.SEGMENTS_DIR), typesense };
+  return { ...result.data, dataDir, catalogDir: path.join(dataDir, 'catalog'), segmentsDir: path.resolve(result.data.SEGMENTS_DIR), typesense, flags };
 }
 
 export { EnvError };

@@ -21,13 +21,14 @@ export function gracefulClose(server: Server, timeoutMs: number, logger?: Logger
   });
 }
 
-/** Wires SIGTERM and SIGINT to a graceful close followed by exit. */
-export function exitOnSignals(server: Server, timeoutMs: number, logger: Logger): void {
+/** Wires SIGTERM and SIGINT to a graceful close followed by exit; `beforeClose` ends long-lived work first. */
+export function exitOnSignals(server: Server, timeoutMs: number, logger: Logger, beforeClose?: () => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
+    beforeClose?.();
     gracefulClose(server, timeoutMs, logger).then(
       () => {
         logger.info('stopped');

@@ -58,9 +58,15 @@ export class LayoutService {
     throw new AppError(404, 'page_not_found', `No category page "${slug}"`);
   }
 
-  async layout(request: PageRequest, brand: Brand, location: ShopperLocation, timings?: Map<string, number>): Promise<LayoutResponse> {
+  async layout(
+    request: PageRequest,
+    brand: Brand,
+    location: ShopperLocation,
+    options: { variant?: string; experiments?: LayoutResponse['experiments']; timings?: Map<string, number> } = {},
+  ): Promise<LayoutResponse> {
+    const { timings } = options;
     const { page, category } = this.pageFor(request);
-    const resolved = this.options.segments.page(brand.id, page);
+    const resolved = this.options.segments.page(brand.id, page, options.variant);
     if (!resolved) throw new AppError(404, 'page_not_found', `Brand "${brand.id}" has no ${page} page`);
     const clock = this.options.now?.() ?? new Date();
     const now = new Date(Math.floor(clock.getTime() / NOW_GRANULARITY_MS) * NOW_GRANULARITY_MS);
@@ -91,7 +97,7 @@ export class LayoutService {
       title: resolved.title.replaceAll('{category}', categoryName),
       brand: { id: brand.id, name: brand.name },
       location: publicLocation,
-      experiments: [],
+      experiments: options.experiments ?? [],
       rows: rows.filter((r): r is LayoutRow => r !== null),
     };
   }

@@ -242,3 +242,51 @@ describe('editing segment files while serving', () => {
     }
   });
 });
+
+describe('the home layout experiment (flag home_layout)', () => {
+  const token = async () => (await request(app).post('/api/customers/session')).body.sessionToken as string;
+
+  it('assigns a guest one variation, keeps it, and lists the exposure once', async () => {
+    const auth = { Authorization: `Bearer ${await token()}` };
+    const first = await getLayout('/api/layout/home', auth);
+    const again = await getLayout('/api/layout/home', auth);
+    expect(first.experiments).toEqual([{ key: 'home-layout', variationId: expect.stringMatching(/^[01]$/) }]);
+    expect(again.experiments).toEqual(first.experiments);
+    expect(again.rows.map((r) => r.id)).toEqual(first.rows.map((r) => r.id));
+    const promos = first.experiments[0]!.variationId === '1';
+    expect(first.rows[0]!.id).toBe(promos ? 'promos' : 'popular-local-performers');
+  });
+
+  it('splits guests between the base layout and the Promos variation', async () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 24 && seen.size < 2; i++) {
+      seen.add((await getLayout('/api/layout/home', { Authorization: `Bearer ${await token()}` })).rows[0]!.id);
+    }
+    expect(seen).toEqual(new Set(['promos', 'popular-local-performers']));
+  });
+
+  it('lets QA force a variation with gb_force, and refuses a malformed one', async () => {
+    const auth = { Authorization: `Bearer ${await token()}` };
+    expect((await getLayout('/api/layout/home?gb_force=home-layout:1', auth)).rows[0]!.id).toBe('promos');
+    expect((await getLayout('/api/layout/home?gb_force=home-layout:0', auth)).rows[0]!.id).toBe('popular-local-performers');
+    const bad = await request(app).get('/api/layout/home?gb_force=home-layout:9').set(auth);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/gb_force/);
+  });
+
+  it('shows the base layout with no experiment to a request without a guest token', async () => {
+    const layout = await getLayout('/api/layout/home');
+    expect(layout.experiments).toEqual([]);
+    expect(layout.rows[0]!.id).toBe('popular-local-performers');
+  });
+});
+
+describe('GET /api/features/:clientKey (GrowthBook payload)', () => {
+  it('serves the flags with SSE support announced', async () => {
+    const res = await request(app).get('/api/features/sdk-storefront');
+    expect(res.status).toBe(200);
+    expect(res.headers['x-sse-support']).toBe('enabled');
+    expect(Object.keys(res.body.features)).toEqual(expect.arrayContaining(['recent_trending_search', 'isABSearch', 'home_layout']));
+    expect((await request(app).get('/api/features/unknown-key')).status).toBe(404);
+  });
+});

@@ -1,6 +1,9 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Brand } from '../../schemas/segments.js';
+import { deviceTypeFromUserAgent, FORCE_PARAM, parseForcedVariations, type FlagService } from '../flags/flag-service.js';
+import { optionalSession } from '../sessions/routes.js';
+import type { SessionTokens } from '../sessions/session-tokens.js';
 import { AppError } from '../http/errors.js';
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
@@ -10,8 +13,14 @@ import { LocationQuerySchema, resolveLocation } from './location.js';
 import { SITE_ID_HEADER } from '../http/client-headers.js';
 
 const LayoutQuerySchema = LocationQuerySchema.and(
-  z.object({ brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional() }),
+  z.object({
+    brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional(),
+    [FORCE_PARAM]: z.unknown().optional(),
+  }),
 );
+
+/** The home page's layout experiment: its value names the segment variation to show. */
+export const HOME_LAYOUT_FEATURE = 'home_layout';
 const CategoryParamsSchema = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,64}$/, 'slug must be a category slug such as "nfl"') });
 
 /** The brand of a request: `?brand=` first, then the site-id header, then the default brand. */
@@ -30,14 +39,31 @@ export function brandFor(req: Request, segments: SegmentRepository, brandId?: st
   return segments.defaultBrand;
 }
 
-export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService): Router {
+export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService, flags: FlagService, tokens: SessionTokens): Router {
   const router = Router();
   const answer = async (req: Request, res: import('express').Response, page: PageRequest) => {
     const query = LayoutQuerySchema.parse(req.query);
     const brand = brandFor(req, segments, query.brand);
     layout.pageFor(page);
+    const forced = parseForcedVariations(query[FORCE_PARAM]);
+    // Experiments follow the guest (spec §7): without a guest token there is no one to assign.
+    const session = await optionalSession(req, tokens);
+    let variant: string | undefined;
+    let experiments: { key: string; variationId: string }[] = [];
+    if (session && page.page === 'home') {
+      const evaluation = flags.evaluate(
+        { id: session.guestId, brand: brand.id, deviceType: deviceTypeFromUserAgent(req.get('user-agent')), url: req.originalUrl },
+        forced,
+      );
+      const value = evaluation.value(HOME_LAYOUT_FEATURE, 'base');
+      variant = value === 'base' ? undefined : value;
+      experiments = evaluation.exposures;
+    }
     const location = await resolveLocation(query, search.engine);
-    res.set('Vary', 'X-Site-Id').set('Cache-Control', 'private, max-age=60').json(await layout.layout(page, brand, location));
+    res
+      .set('Vary', 'X-Site-Id, Authorization')
+      .set('Cache-Control', 'private, max-age=60')
+      .json(await layout.layout(page, brand, location, { variant, experiments }));
   };
   router.get('/layout/home', (req, res) => answer(req, res, { page: 'home' }));
   router.get('/layout/category/:slug', (req, res) => answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }));

@@ -89,7 +89,7 @@ async function main(argv: string[]): Promise<number> {
       );
       const timings = new Map<string, number>();
       const t = performance.now();
-      const answer = await layout.layout(request, brand, location, timings);
+      const answer = await layout.layout(request, brand, location, { timings });
       console.log(`${brand.id} / ${answer.page}${answer.category ? ` (${answer.category})` : ''}: "${answer.title}" near ${location.city || '?'} ${location.state} (${location.source}) in ${Math.round(performance.now() - t)} ms`);
       for (const row of answer.rows) {
         const tabs = 'tabs' in row && row.tabs ? `  tabs: ${row.tabs.map((tab) => `${tab.id}=${tab.items.length}`).join(' ')}` : '';

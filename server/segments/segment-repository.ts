@@ -25,6 +25,7 @@ const RELOAD_DEBOUNCE_MS = 100;
 export interface ResolvedPage {
   brand: string;
   page: PageName;
+  variant?: string;
   title: string;
   rows: RowSpec[];
   origins: RowOrigin[];
@@ -55,7 +56,9 @@ export function jsonPath(parts: readonly PropertyKey[]): string {
   return parts.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)), '');
 }
 
-const pageKey = (brand: string, page: PageName) => `${brand}/${page}`;
+/** `explore` or, for an experiment's variation, `explore~promos`. */
+const pageKey = (brand: string, page: PageName, variant?: string) => `${brand}/${page}${variant ? `~${variant}` : ''}`;
+const VARIANT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * The segment files in memory. Every file is validated on its own; an invalid one is reported (file, JSON
@@ -87,7 +90,11 @@ export class SegmentRepository {
     for (const file of files) {
       if (file === REGISTRY_FILE) continue;
       const [brand, name] = file.split('/') as [string, string];
-      const page = name.replace(/\.json$/, '') as PageName;
+      const [page, variant] = name.replace(/\.json$/, '').split('~') as [PageName, string | undefined];
+      if (variant !== undefined && !VARIANT.test(variant)) {
+        problems.push({ file, path: '', message: `"${variant}" is not a variant name: use lower-case words joined by hyphens` });
+        continue;
+      }
       if (!registry.brands.some((b) => b.id === brand)) {
         problems.push({ file, path: '', message: `"${brand}" is not a brand in ${REGISTRY_FILE}` });
         continue;
@@ -106,20 +113,22 @@ export class SegmentRepository {
     }
 
     const pages = new Map<string, ResolvedPage>();
-    const resolve = (brand: string, page: PageName, trail: string[] = []): ResolvedPage | null => {
-      const key = pageKey(brand, page);
+    const resolve = (brand: string, page: PageName, trail: string[] = [], variant?: string): ResolvedPage | null => {
+      const key = pageKey(brand, page, variant);
       const done = pages.get(key);
       if (done) return done;
-      const file = `${brand}/${page}.json`;
+      const file = `${pageKey(brand, page, variant)}.json`;
       const entry = parsed.get(file);
       let result: ResolvedPage | null = null;
-      if (!entry) {
+      if (!entry && variant) {
+        return null;
+      } else if (!entry) {
         // No file of its own: the brand shows the default brand's page.
         result = brand === registry.defaultBrand ? null : resolve(registry.defaultBrand, page, trail);
         if (result) result = { ...result, brand };
       } else if (entry.kind === 'page') {
-        result = { brand, page, title: entry.page.title, rows: entry.page.rows, origins: entry.page.rows.map((r) => ({ id: r.id, file, via: 'base' })) };
-      } else if (trail.includes(brand)) {
+        result = { brand, page, ...(variant ? { variant } : {}), title: entry.page.title, rows: entry.page.rows, origins: entry.page.rows.map((r) => ({ id: r.id, file, via: 'base' })) };
+      } else if (trail.includes(brand) && !variant) {
         problems.push({ file, path: 'extends', message: `extends itself through ${[...trail, brand].join(' → ')}` });
       } else {
         const base = resolve(entry.override.extends, page, [...trail, brand]);
@@ -135,7 +144,7 @@ export class SegmentRepository {
             } else if (semantic.length > 0) {
               for (const p of semantic) problems.push({ ...p, file, path: `(merged) ${p.path}` });
             } else {
-              result = { brand, page, title: merged.page.title, rows: merged.page.rows, origins: merged.origins };
+              result = { brand, page, ...(variant ? { variant } : {}), title: merged.page.title, rows: merged.page.rows, origins: merged.origins };
             }
           } catch (err) {
             if (!(err instanceof MergeError)) throw err;
@@ -150,6 +159,11 @@ export class SegmentRepository {
       return result;
     };
     for (const brand of registry.brands) for (const page of PAGE_NAMES) resolve(brand.id, page);
+    // A variation extends the brand's own page of that name (or whichever brand it names).
+    for (const file of parsed.keys()) {
+      const match = /^([^/]+)\/([a-z]+)~([^.]+)\.json$/.exec(file);
+      if (match) resolve(match[1]!, match[2] as PageName, [], match[3]);
+    }
     for (const page of PAGE_NAMES) {
       if (!pages.has(pageKey(registry.defaultBrand, page))) {
         problems.push({ file: `${registry.defaultBrand}/${page}.json`, path: '', message: 'the default brand must define every page' });
@@ -183,8 +197,9 @@ export class SegmentRepository {
     return this.brand(this.current.registry.defaultBrand)!;
   }
 
-  page(brand: string, page: PageName): ResolvedPage | undefined {
-    return this.current.pages.get(pageKey(brand, page));
+  /** The brand's page, in the experiment variation asked for when the brand has one, else the default. */
+  page(brand: string, page: PageName, variant?: string): ResolvedPage | undefined {
+    return (variant && this.current.pages.get(pageKey(brand, page, variant))) || this.current.pages.get(pageKey(brand, page));
   }
 
   /** Reloads shortly after any change under the folder; a failed reload keeps what was serving. */

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { createApp, type AppDeps } from '../app.js';
 import { CatalogStore } from '../catalog/catalog-store.js';
 import { parseEnv } from '../config/env.js';
 import { Readiness } from '../health/readiness.js';
+import { FlagService } from '../flags/flag-service.js';
+import { StaticFlagSource } from '../flags/flags-file.js';
 import { LayoutService } from '../layout/layout-service.js';
 import { RecentActivity } from '../activity/recent-activity.js';
 import { SearchService } from '../search/search-service.js';
@@ -33,8 +36,9 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
       await migrate(sql);
       return sql;
     })),
+    flags: overrides.flags ?? new FlagService(new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')))),
     ...overrides,
-  };
+  } as AppDeps;
   return { app: createApp(deps), deps };
 }
 
