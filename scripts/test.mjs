@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bin, build, ensureDependencies, root, run } from './lib.mjs';
+import { startTestPostgres } from './postgres.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const results = path.join(root, 'test-results');
@@ -34,9 +35,13 @@ const stage = async (name, fn) => {
 };
 
 await stage('type-check (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', '.']));
-await stage('unit and API tests (vitest)', () =>
-  run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`]),
+const postgres = await startTestPostgres();
+await stage(`unit and API tests (vitest; stores on PGlite${postgres ? ' and PostgreSQL' : ''})`, () =>
+  run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`], {
+    env: { ...process.env, ...(postgres ? { TEST_DATABASE_URL: postgres.url } : {}) },
+  }),
 );
+postgres?.stop();
 const haveChromium = await ensureChromium();
 await stage('build', async () => {
   await build();

@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
+import { TEST_STORES } from '../store/test-stores.js';
 import { RECENT_ACTIVITY_KEPT, RECENT_ACTIVITY_SHOWN, RecentActivity } from './recent-activity.js';
-
-let sql: Sql;
-beforeAll(async () => {
-  sql = await openPglite(null);
-  await migrate(sql);
-});
-afterAll(() => sql.close());
 
 const item = (id: number) => ({ type: 'performer' as const, id, name: `P${id}`, url: `/performers/p-${id}`, image: null });
 
-describe('RecentActivity', () => {
+describe.each(TEST_STORES)('RecentActivity on $name', ({ open }) => {
+  let sql: Sql;
+  beforeAll(async () => {
+    sql = await open();
+  });
+  afterAll(() => sql.close());
+
   it('lists newest first, moves a repeat view to the top, and keeps a bounded history per guest', async () => {
     const activity = new RecentActivity(sql);
     const t0 = Date.UTC(2026, 10, 21);

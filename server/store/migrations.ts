@@ -19,6 +19,63 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX recent_activity_by_guest ON recent_activity (guest_id, viewed_at DESC);
     `,
   },
+  {
+    id: 2,
+    name: 'inventory, holds and orders',
+    sql: `
+      CREATE TABLE listing_inventory (
+        listing_id bigint  PRIMARY KEY,
+        event_id   bigint  NOT NULL,
+        listed     integer NOT NULL CHECK (listed >= 0),
+        held       integer NOT NULL DEFAULT 0 CHECK (held >= 0),
+        sold       integer NOT NULL DEFAULT 0 CHECK (sold >= 0),
+        CHECK (held + sold <= listed)
+      );
+      CREATE INDEX listing_inventory_by_event ON listing_inventory (event_id);
+      CREATE TABLE holds (
+        id                     uuid        PRIMARY KEY,
+        guest_id               text        NOT NULL,
+        listing_id             bigint      NOT NULL REFERENCES listing_inventory (listing_id),
+        event_id               bigint      NOT NULL,
+        quantity               integer     NOT NULL CHECK (quantity > 0),
+        price_per_ticket_cents integer     NOT NULL CHECK (price_per_ticket_cents > 0),
+        status                 text        NOT NULL CHECK (status IN ('active', 'expired', 'released', 'purchased')),
+        created_at             timestamptz NOT NULL,
+        expires_at             timestamptz NOT NULL
+      );
+      CREATE INDEX holds_active_by_expiry ON holds (expires_at) WHERE status = 'active';
+      CREATE TABLE orders (
+        id                    text        PRIMARY KEY,
+        access_code_hash      text        NOT NULL,
+        guest_id              text        NOT NULL,
+        hold_id               uuid        NOT NULL UNIQUE REFERENCES holds (id),
+        event_id              bigint      NOT NULL,
+        listing_id            bigint      NOT NULL,
+        quantity              integer     NOT NULL CHECK (quantity > 0),
+        status                text        NOT NULL,
+        subtotal_cents        integer     NOT NULL,
+        discount_cents        integer     NOT NULL,
+        service_fee_cents     integer     NOT NULL,
+        fulfillment_fee_cents integer     NOT NULL,
+        total_cents           integer     NOT NULL,
+        promo_code            text,
+        email                 text        NOT NULL,
+        billing               jsonb       NOT NULL,
+        payment_method        text        NOT NULL,
+        charge_id             text        NOT NULL,
+        created_at            timestamptz NOT NULL
+      );
+      CREATE INDEX orders_by_status ON orders (status, created_at);
+      CREATE TABLE order_events (
+        order_id text        NOT NULL REFERENCES orders (id),
+        seq      integer     NOT NULL,
+        status   text        NOT NULL,
+        at       timestamptz NOT NULL,
+        note     text        NOT NULL,
+        PRIMARY KEY (order_id, seq)
+      );
+    `,
+  },
 ];
 
 export async function migrate(sql: Sql): Promise<number[]> {

@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+/** Listings, carts, checkout and orders (spec §3 cart, billing address and order detail), as the API speaks them. */
+
+export const DELIVERY_METHODS = ['eticket', 'mobile_transfer', 'will_call', 'physical_mail'] as const;
+export const DeliveryMethodSchema = z.enum(DELIVERY_METHODS);
+export const DELIVERY_LABELS: Record<(typeof DELIVERY_METHODS)[number], string> = {
+  eticket: 'eTicket',
+  mobile_transfer: 'Mobile transfer',
+  will_call: 'Will call',
+  physical_mail: 'Shipped by mail',
+};
+
+/** One seller's ticket group for an event. Prices in US dollars. */
+export const ListingSchema = z.object({
+  id: z.number().int().positive(),
+  eventId: z.number().int().positive(),
+  section: z.string(),
+  row: z.string(),
+  /** Tickets a shopper can take now (listed minus held minus sold). */
+  quantityAvailable: z.number().int().min(0),
+  /** The quantities the seller allows a buyer to take (no single seat left behind). */
+  splits: z.array(z.number().int().positive()),
+  pricePerTicket: z.number().positive(),
+  /** Price per ticket with every fee included: what is shown first. */
+  allInPricePerTicket: z.number().positive(),
+  deliveryMethod: DeliveryMethodSchema,
+  sellerNotes: z.string(),
+  /** When the seller has the tickets (ISO date). */
+  inHandDate: z.string(),
+});
+export type Listing = z.infer<typeof ListingSchema>;
+
+export const ListingsQuerySchema = z.object({
+  quantity: z.coerce.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1, 'quantity starts at 1').max(20, 'quantity must be at most 20').optional(),
+  sort: z.enum(['price_asc', 'price_desc', 'section']).default('price_asc'),
+  minPrice: z.coerce.number({ error: 'minPrice must be a number' }).min(0).max(100_000).optional(),
+  maxPrice: z.coerce.number({ error: 'maxPrice must be a number' }).min(0).max(100_000).optional(),
+});
+
+export const ListingsResponseSchema = z.object({
+  eventId: z.number().int(),
+  listings: z.array(ListingSchema),
+  /** Fee breakdown behind the all-in price, one click away. */
+  fees: z.object({ serviceFeeRate: z.number(), fulfillmentFeePerTicket: z.number() }),
+});
+
+export const LineItemSchema = z.object({ key: z.string(), value: z.string() });
+
+export const CreateCartSchema = z.object({
+  listingId: z.number({ error: 'listingId must be a number' }).int().positive(),
+  quantity: z.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1).max(20),
+});
+
+export const CartSchema = z.object({
+  id: z.string().uuid(),
+  eventId: z.number().int(),
+  listingId: z.number().int(),
+  quantitySelected: z.number().int(),
+  totalPrice: z.object({ value: z.number() }),
+  /** Spec §3: key and value; the "Service Fee" line carries a dollar-prefixed amount. */
+  lineItems: z.array(LineItemSchema),
+  /** The hold on these tickets ends then; shown to the shopper as a countdown. */
+  expiresAt: z.string(),
+  status: z.enum(['active', 'expired', 'released', 'purchased']),
+});
+export type Cart = z.infer<typeof CartSchema>;
+
+/** Spec §3 billing address, each field checked with a message a shopper can act on. */
+export const BillingAddressSchema = z.object({
+  name: z.string().trim().min(2, 'Enter the cardholder’s full name').max(100, 'Name is too long'),
+  address1: z.string().trim().min(3, 'Enter a street address').max(120, 'Street address is too long'),
+  city: z.string().trim().min(2, 'Enter a city').max(80, 'City is too long'),
+  state: z.string().trim().min(2, 'Enter a state or region').max(40, 'State is too long'),
+  countryCode: z.string().trim().regex(/^[A-Z]{2}$/, 'Choose a country (two-letter code)'),
+  postalCode: z.string().trim().min(3, 'Enter a postal code').max(12, 'Postal code is too long'),
+  phoneNumber: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{7,20}$/, 'Enter a phone number with 7 to 15 digits'),
+}).superRefine((a, ctx) => {
+  if (a.countryCode === 'US' && !/^\d{5}(-\d{4})?$/.test(a.postalCode)) {
+    ctx.addIssue({ code: 'custom', path: ['postalCode'], message: 'Enter a 5-digit ZIP code' });
+  }
+  const digits = a.phoneNumber.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'Enter a phone number with 7 to 15 digits' });
+});
+export type BillingAddress = z.infer<typeof BillingAddressSchema>;
+
+export const PaymentSchema = z.discriminatedUnion('method', [
+  z.object({
+    method: z.literal('card'),
+    cardNumber: z.string().regex(/^[0-9 ]{12,23}$/, 'Enter the card number'),
+    expMonth: z.number().int().min(1, 'Enter a valid month').max(12, 'Enter a valid month'),
+    expYear: z.number().int().min(2000).max(2100),
+    cvc: z.string().regex(/^\d{3,4}$/, 'Enter the 3 or 4 digit security code'),
+  }),
+  z.object({ method: z.literal('applepay'), token: z.string().min(1).max(4096) }),
+]);
+export type Payment = z.infer<typeof PaymentSchema>;
+
+export const CheckoutSchema = z.object({
+  cartId: z.string().uuid('cartId must be a cart id'),
+  billingAddress: BillingAddressSchema,
+  promoCode: z.string().trim().max(32).optional(),
+  payment: PaymentSchema,
+  email: z.email('Enter an email address for your tickets').max(200),
+});
+export type CheckoutRequest = z.infer<typeof CheckoutSchema>;
+
+export const ORDER_STATUSES = [
+  'reserved',
+  'pending_seller_confirmation',
+  'confirmed',
+  'delivered',
+  'completed',
+  'rejected',
+  'expired',
+  'cancelled',
+  'refunded',
+] as const;
+export const OrderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatusSchema>;
+
+/** Spec §3 order detail: a list of typed entries. */
+export const OrderDetailEntrySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('date'), month: z.string(), day: z.string(), time: z.string() }),
+  z.object({ type: z.literal('header'), title: z.string() }),
+  z.object({ type: z.literal('row'), title: z.string(), value: z.string() }),
+  z.object({ type: z.literal('rowSubtitle'), title: z.string(), subtitle: z.string() }),
+]);
+
+export const OrderSchema = z.object({
+  id: z.string(),
+  accessCode: z.string().optional(),
+  status: OrderStatusSchema,
+  eventId: z.number().int(),
+  eventName: z.string(),
+  quantity: z.number().int(),
+  totalPrice: z.object({ value: z.number() }),
+  lineItems: z.array(LineItemSchema),
+  detail: z.array(OrderDetailEntrySchema),
+  timeline: z.array(z.object({ status: OrderStatusSchema, at: z.string(), note: z.string() })),
+  /** Spec §7: the purchase tracking payload (95 × total under phet). */
+  tracking: z.object({ event: z.literal('purchase'), phet: z.number() }).optional(),
+});
+export type Order = z.infer<typeof OrderSchema>;

@@ -1,0 +1,228 @@
+import type { OrderStatus } from '../../schemas/commerce.js';
+import { AppError } from '../http/errors.js';
+import type { Sql, SqlTx } from '../store/sql.js';
+
+/**
+ * Inventory, holds and orders in SQL. Every change of what is available is one conditional statement inside
+ * a transaction, so two shoppers can never hold or buy the same last tickets (OWASP ASVS V2.3.4 / V11.1.6),
+ * whichever of PGlite or PostgreSQL runs it.
+ */
+
+export interface HoldRow {
+  id: string;
+  guest_id: string;
+  listing_id: number;
+  event_id: number;
+  quantity: number;
+  price_per_ticket_cents: number;
+  status: 'active' | 'expired' | 'released' | 'purchased';
+  created_at: string;
+  expires_at: string;
+}
+
+export interface OrderRow {
+  id: string;
+  access_code_hash: string;
+  guest_id: string;
+  hold_id: string;
+  event_id: number;
+  listing_id: number;
+  quantity: number;
+  status: OrderStatus;
+  subtotal_cents: number;
+  discount_cents: number;
+  service_fee_cents: number;
+  fulfillment_fee_cents: number;
+  total_cents: number;
+  promo_code: string | null;
+  email: string;
+  billing: Record<string, string>;
+  payment_method: string;
+  charge_id: string;
+  created_at: string;
+}
+
+export interface OrderEventRow {
+  seq: number;
+  status: OrderStatus;
+  at: string;
+  note: string;
+}
+
+const iso = (v: unknown) => new Date(v as string).toISOString();
+const num = (v: unknown) => Number(v);
+
+function holdRow(r: Record<string, unknown>): HoldRow {
+  return {
+    id: String(r.id),
+    guest_id: String(r.guest_id),
+    listing_id: num(r.listing_id),
+    event_id: num(r.event_id),
+    quantity: num(r.quantity),
+    price_per_ticket_cents: num(r.price_per_ticket_cents),
+    status: r.status as HoldRow['status'],
+    created_at: iso(r.created_at),
+    expires_at: iso(r.expires_at),
+  };
+}
+
+function orderRow(r: Record<string, unknown>): OrderRow {
+  return {
+    ...(r as unknown as OrderRow),
+    event_id: num(r.event_id),
+    listing_id: num(r.listing_id),
+    quantity: num(r.quantity),
+    subtotal_cents: num(r.subtotal_cents),
+    discount_cents: num(r.discount_cents),
+    service_fee_cents: num(r.service_fee_cents),
+    fulfillment_fee_cents: num(r.fulfillment_fee_cents),
+    total_cents: num(r.total_cents),
+    billing: typeof r.billing === 'string' ? (JSON.parse(r.billing) as Record<string, string>) : (r.billing as Record<string, string>),
+    created_at: iso(r.created_at),
+  };
+}
+
+export class CommerceStore {
+  constructor(private readonly sql: Sql) {}
+
+  /** Tickets held or sold per listing of an event (listings never touched have no row: all available). */
+  async usage(eventId: number): Promise<Map<number, { listed: number; taken: number }>> {
+    const rows = await this.sql.query('SELECT listing_id, listed, held, sold FROM listing_inventory WHERE event_id = $1', [eventId]);
+    return new Map(rows.map((r) => [num(r.listing_id), { listed: num(r.listed), taken: num(r.held) + num(r.sold) }]));
+  }
+
+  /**
+   * Holds `quantity` tickets of a listing for a guest until `expiresAt`, or fails with a 409 when fewer are
+   * left. Holds of that listing that have run out are released first, in the same transaction.
+   */
+  async createHold(input: {
+    id: string;
+    guestId: string;
+    listing: { id: number; eventId: number; listed: number };
+    quantity: number;
+    pricePerTicketCents: number;
+    now: Date;
+    expiresAt: Date;
+  }): Promise<HoldRow> {
+    return this.sql.transaction(async (tx) => {
+      await tx.query('INSERT INTO listing_inventory (listing_id, event_id, listed) VALUES ($1, $2, $3) ON CONFLICT (listing_id) DO NOTHING', [
+        input.listing.id,
+        input.listing.eventId,
+        input.listing.listed,
+      ]);
+      await releaseExpired(tx, input.now, input.listing.id);
+      const taken = await tx.query(
+        'UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1 AND listed - held - sold >= $2 RETURNING listed - held - sold AS left',
+        [input.listing.id, input.quantity],
+      );
+      if (taken.length === 0) {
+        const left = await tx.query('SELECT listed - held - sold AS left FROM listing_inventory WHERE listing_id = $1', [input.listing.id]);
+        const available = num(left[0]?.left ?? 0);
+        throw new AppError(
+          409,
+          'not_enough_tickets',
+          available === 0 ? 'Those tickets were just taken; choose another listing' : `Only ${available} ticket${available === 1 ? '' : 's'} left in this listing`,
+          { available },
+        );
+      }
+      const rows = await tx.query(
+        `INSERT INTO holds (id, guest_id, listing_id, event_id, quantity, price_per_ticket_cents, status, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8) RETURNING *`,
+        [input.id, input.guestId, input.listing.id, input.listing.eventId, input.quantity, input.pricePerTicketCents, input.now.toISOString(), input.expiresAt.toISOString()],
+      );
+      return holdRow(rows[0]!);
+    });
+  }
+
+  async hold(id: string): Promise<HoldRow | null> {
+    const rows = await this.sql.query('SELECT * FROM holds WHERE id = $1', [id]);
+    return rows[0] ? holdRow(rows[0]) : null;
+  }
+
+  /** The shopper lets go of a cart: its tickets are available again at once. */
+  async releaseHold(id: string, guestId: string): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      const rows = await tx.query("UPDATE holds SET status = 'released' WHERE id = $1 AND guest_id = $2 AND status = 'active' RETURNING listing_id, quantity", [id, guestId]);
+      for (const r of rows) await tx.query('UPDATE listing_inventory SET held = held - $2 WHERE listing_id = $1', [r.listing_id, r.quantity]);
+      return rows.length > 0;
+    });
+  }
+
+  /** Releases every hold that has run out; returns how many tickets went back on sale. */
+  async releaseExpired(now: Date): Promise<number> {
+    return this.sql.transaction((tx) => releaseExpired(tx, now));
+  }
+
+  /**
+   * Turns an active, unexpired hold into an order in one transaction: the hold is marked purchased, its tickets
+   * move from held to sold, and the order with its first transitions is written. Any failure leaves all as it was.
+   */
+  async purchase(input: {
+    holdId: string;
+    guestId: string;
+    now: Date;
+    order: Omit<OrderRow, 'hold_id' | 'guest_id' | 'event_id' | 'listing_id' | 'quantity' | 'created_at'>;
+    history: { status: OrderStatus; at: Date; note: string }[];
+  }): Promise<OrderRow> {
+    return this.sql.transaction(async (tx) => {
+      const held = await tx.query(
+        "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 AND status = 'active' AND expires_at > $3 RETURNING *",
+        [input.holdId, input.guestId, input.now.toISOString()],
+      );
+      if (held.length === 0) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
+      const hold = holdRow(held[0]!);
+      await tx.query('UPDATE listing_inventory SET held = held - $2, sold = sold + $2 WHERE listing_id = $1', [hold.listing_id, hold.quantity]);
+      const o = input.order;
+      const rows = await tx.query(
+        `INSERT INTO orders (id, access_code_hash, guest_id, hold_id, event_id, listing_id, quantity, status, subtotal_cents, discount_cents,
+           service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, email, billing, payment_method, charge_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING *`,
+        [o.id, o.access_code_hash, input.guestId, hold.id, hold.event_id, hold.listing_id, hold.quantity, o.status, o.subtotal_cents, o.discount_cents,
+          o.service_fee_cents, o.fulfillment_fee_cents, o.total_cents, o.promo_code, o.email, JSON.stringify(o.billing), o.payment_method, o.charge_id,
+          input.now.toISOString()],
+      );
+      for (const [i, h] of input.history.entries()) {
+        await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [o.id, i + 1, h.status, h.at.toISOString(), h.note]);
+      }
+      return orderRow(rows[0]!);
+    });
+  }
+
+  async order(id: string): Promise<{ order: OrderRow; events: OrderEventRow[] } | null> {
+    const rows = await this.sql.query('SELECT * FROM orders WHERE id = $1', [id]);
+    if (!rows[0]) return null;
+    const events = await this.sql.query('SELECT seq, status, at, note FROM order_events WHERE order_id = $1 ORDER BY seq', [id]);
+    return { order: orderRow(rows[0]), events: events.map((e) => ({ seq: num(e.seq), status: e.status as OrderStatus, at: iso(e.at), note: String(e.note) })) };
+  }
+
+  /** Orders in a status since before `before` (for the seller and delivery steps). */
+  async ordersIn(status: OrderStatus, before: Date, limit = 100): Promise<OrderRow[]> {
+    const rows = await this.sql.query('SELECT * FROM orders WHERE status = $1 AND created_at <= $2 ORDER BY created_at LIMIT $3', [status, before.toISOString(), limit]);
+    return rows.map(orderRow);
+  }
+
+  /** Moves an order from `from` to `to`, recording the transition; false when it was no longer in `from`. */
+  async advance(id: string, from: OrderStatus, to: OrderStatus, at: Date, note: string): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      const moved = await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2 RETURNING id', [id, from, to]);
+      if (moved.length === 0) return false;
+      const seq = await tx.query('SELECT coalesce(max(seq), 0) + 1 AS next FROM order_events WHERE order_id = $1', [id]);
+      await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [id, num(seq[0]!.next), to, at.toISOString(), note]);
+      return true;
+    });
+  }
+}
+
+async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise<number> {
+  const rows = await tx.query(
+    `UPDATE holds SET status = 'expired' WHERE status = 'active' AND expires_at <= $1 ${listingId === undefined ? '' : 'AND listing_id = $2'}
+     RETURNING listing_id, quantity`,
+    listingId === undefined ? [now.toISOString()] : [now.toISOString(), listingId],
+  );
+  let released = 0;
+  for (const r of rows) {
+    await tx.query('UPDATE listing_inventory SET held = held - $2 WHERE listing_id = $1', [r.listing_id, r.quantity]);
+    released += num(r.quantity);
+  }
+  return released;
+}
