@@ -91,3 +91,14 @@ describe('error model', () => {
     expect(boom.body).toEqual({ error: { code: 'internal', message: 'Internal server error' } });
   });
 });
+
+describe('client error reports', () => {
+  it('logs a report and answers 204; refuses an oversized one', async () => {
+    const { app } = testApp();
+    const ok = await request(app).post('/api/client-errors').send({ context: 'search', message: 'TypeError: x', url: '/' });
+    expect(ok.status).toBe(204);
+    const big = await request(app).post('/api/client-errors').send({ context: 'x', message: 'm'.repeat(3000), url: '/' });
+    expect(big.status).toBe(400);
+    expect(big.body.error.message).toMatch(/^message: /);
+  });
+});

@@ -17,6 +17,7 @@ import type { RecentActivity } from './activity/recent-activity.js';
 import { entityRoutes } from './entities/routes.js';
 import type { FlagService } from './flags/flag-service.js';
 import { flagRoutes } from './flags/routes.js';
+import { clientErrorRoutes } from './http/client-errors.js';
 import { clientHeaders } from './http/client-headers.js';
 import { jsonpRoutes } from './search/jsonp.js';
 import { searchRoutes } from './search/routes.js';
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps): Express {
   api.get(['/suggest', '/suggest/jsonp'], rateLimiter(deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion'));
   api.get('/Searches/get', rateLimiter(deps.env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
   api.use(sessionRoutes(deps.tokens, deps.activity));
+  api.use(clientErrorRoutes(deps.logger));
   api.use(searchRoutes(deps.search));
   api.use(jsonpRoutes(deps.search, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));

@@ -67,6 +67,13 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
   };
   router.get('/layout/home', (req, res) => answer(req, res, { page: 'home' }));
   router.get('/layout/category/:slug', (req, res) => answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }));
+  // The brand's name, theme and partner address, for the client's header and colours.
+  router.get('/brand', (req, res) => {
+    const query = z.object({ brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional() }).parse(req.query);
+    const brand = brandFor(req, segments, query.brand);
+    res.set('Vary', 'X-Site-Id').set('Cache-Control', 'public, max-age=300').json(brand);
+  });
+
   router.get('/segments/status', (_req, res) => {
     res.set('Cache-Control', 'no-store').json(segments.status());
   });

@@ -1,17 +1,118 @@
-import { BrowserRouter, Route, Routes } from 'react-router';
-import { SiteLayout } from '../features/layout/site-layout.js';
-import { HomePage } from './pages/home-page.js';
+import { GrowthBookProvider } from '@growthbook/growthbook-react';
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
+import { BrandSchema, type Brand } from '../../../schemas/segments.js';
+import { SiteFooter } from '../features/navigation/site-footer.js';
+import { SiteHeader } from '../features/navigation/site-header.js';
+import { RowSkeleton } from '../features/rows/rows.js';
+import { SearchBox } from '../features/search/search-box.js';
+import { api } from '../lib/api.js';
+import { createGrowthBook } from '../lib/flags.js';
+import { createQueryClient } from '../lib/query-client.js';
+import { ensureGuestSession } from '../lib/session.js';
+import { isBarePage } from './layout-rule.js';
+import { LayoutPage } from './pages/layout-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 
-export function App() {
+// Only the home and category pages ship in the first bundle; every other page loads when first visited.
+const entityPages = () => import('./pages/entity-pages.js');
+const infoPages = () => import('./pages/info-pages.js');
+const PerformerPage = lazy(() => entityPages().then((m) => ({ default: m.PerformerPage })));
+const VenuePage = lazy(() => entityPages().then((m) => ({ default: m.VenuePage })));
+const EventPage = lazy(() => entityPages().then((m) => ({ default: m.EventPage })));
+const TicketPage = lazy(() => entityPages().then((m) => ({ default: m.TicketPage })));
+const ResultsPage = lazy(() => entityPages().then((m) => ({ default: m.ResultsPage })));
+const ContactPage = lazy(() => infoPages().then((m) => ({ default: m.ContactPage })));
+const FaqPage = lazy(() => infoPages().then((m) => ({ default: m.FaqPage })));
+const PoliciesPage = lazy(() => infoPages().then((m) => ({ default: m.PoliciesPage })));
+
+function useBrand(): Brand | undefined {
+  const { data } = useQuery({ queryKey: ['brand'], queryFn: ({ signal }) => api('/api/brand', BrandSchema, { signal, token: false }), staleTime: Infinity });
+  useEffect(() => {
+    if (!data) return;
+    const root = document.documentElement.style;
+    root.setProperty('--brand', data.theme.primary);
+    root.setProperty('--brand-contrast', data.theme.primaryContrast);
+    root.setProperty('--ink', data.theme.ink);
+    root.setProperty('--surface', data.theme.surface);
+    root.setProperty('--accent', data.theme.accent);
+  }, [data]);
+  return data;
+}
+
+/** Header, width-limited main and footer, except on event and ticket pages (spec §2 layout rules). */
+function SiteShell() {
+  const { pathname } = useLocation();
+  const brand = useBrand();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  if (isBarePage(pathname)) {
+    return (
+      <main id="main" className="bare-main">
+        <Suspense fallback={<RowSkeleton />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    );
+  }
   return (
-    <BrowserRouter>
-      <Routes>
-        <Route element={<SiteLayout />}>
-          <Route index element={<HomePage />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
-      </Routes>
-    </BrowserRouter>
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <SiteHeader
+        brandName={brand?.name ?? 'Tickets'}
+        logo={brand?.theme.logo ?? '/favicon.svg'}
+        search={<SearchBox variant="dropdown" />}
+        mobileSearch={<SearchBox variant="overlay" />}
+      />
+      <main id="main" className="site-main">
+        <Suspense fallback={<RowSkeleton />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <SiteFooter />
+    </>
+  );
+}
+
+/** Spec §2: team and performer pages are also linked at the site root by their slug (name plus id). */
+function RootSlugPage() {
+  const { pathname } = useLocation();
+  return /^\/[a-z0-9-]+-\d+$/.test(pathname) ? <PerformerPage /> : <NotFoundPage />;
+}
+
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  const [growthbook] = useState(createGrowthBook);
+  useEffect(() => {
+    // Spec §4: a guest token is requested on first load, only when none is stored.
+    void ensureGuestSession();
+  }, []);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <GrowthBookProvider growthbook={growthbook}>
+        <BrowserRouter>
+          <Routes>
+            <Route element={<SiteShell />}>
+              <Route index element={<LayoutPage kind="home" />} />
+              <Route path="category/:slug" element={<LayoutPage kind="category" />} />
+              <Route path="performers/:slug" element={<PerformerPage />} />
+              <Route path="venues/:slug" element={<VenuePage />} />
+              <Route path="results-general" element={<ResultsPage />} />
+              <Route path="events/*" element={<EventPage />} />
+              <Route path="tickets/*" element={<TicketPage />} />
+              <Route path="contact-us" element={<ContactPage />} />
+              <Route path="faq" element={<FaqPage />} />
+              <Route path="policies" element={<PoliciesPage />} />
+              <Route path=":slug" element={<RootSlugPage />} />
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </Routes>
+        </BrowserRouter>
+      </GrowthBookProvider>
+    </QueryClientProvider>
   );
 }

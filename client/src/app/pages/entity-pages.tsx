@@ -1,0 +1,245 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import type { z } from 'zod';
+import { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
+import { EventCard, PerformerCard, VenueCard } from '../../features/cards/cards.js';
+import { RowSkeleton } from '../../features/rows/rows.js';
+import { api, ApiError } from '../../lib/api.js';
+import { formatPrice } from '../../../../server/rules/format.js';
+import { NotFoundPage } from './not-found-page.js';
+
+function useEntity<S extends z.ZodType>(kind: string, slug: string, schema: S) {
+  return useQuery({ queryKey: [kind, slug], queryFn: ({ signal }) => api(`/api/${kind}/${encodeURIComponent(slug)}`, schema, { signal }) });
+}
+
+function Loading() {
+  return (
+    <div aria-busy="true">
+      <RowSkeleton />
+    </div>
+  );
+}
+
+function Failed({ error }: { error: unknown }) {
+  if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return <NotFoundPage />;
+  return <p role="alert">We could not load this page. Please try again.</p>;
+}
+
+function EventList({ events, empty }: { events: z.infer<typeof EventPageSchema>['morePerformerEvents']; empty: string }) {
+  if (events.length === 0) return <p>{empty}</p>;
+  return (
+    <ul className="event-list">
+      {events.map((e) => (
+        <li key={e.id}>
+          <EventCard card={e} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function PerformerPage() {
+  const params = useParams();
+  const slug = params.slug ?? '';
+  const q = useEntity('performers', slug, PerformerPageSchema);
+  useEffect(() => {
+    if (q.data) document.title = `${q.data.performer.name} tickets`;
+  }, [q.data]);
+  if (q.isPending) return <Loading />;
+  if (q.isError) return <Failed error={q.error} />;
+  const { performer, events, eventsFound } = q.data;
+  return (
+    <article className="entity-page">
+      <header className="entity-hero">
+        <img src={performer.pathPicture} alt="" width={640} height={360} />
+        <div>
+          <h1>{performer.name}</h1>
+          <p>
+            {performer.eventCount}
+            {performer.minPrice > 0 && <> · tickets from ${formatPrice(performer.minPrice)}</>}
+          </p>
+        </div>
+      </header>
+      <section aria-labelledby="performer-events">
+        <h2 id="performer-events">Upcoming events{eventsFound > events.length ? ` (${events.length} of ${eventsFound})` : ''}</h2>
+        <EventList events={events} empty="No upcoming events right now. Check back soon." />
+      </section>
+    </article>
+  );
+}
+
+export function VenuePage() {
+  const { slug = '' } = useParams();
+  const q = useEntity('venues', slug, VenuePageSchema);
+  useEffect(() => {
+    if (q.data) document.title = `${q.data.venue.name} tickets`;
+  }, [q.data]);
+  if (q.isPending) return <Loading />;
+  if (q.isError) return <Failed error={q.error} />;
+  const { venue, events } = q.data;
+  return (
+    <article className="entity-page">
+      <h1>{venue.name}</h1>
+      <p>{venue.address}</p>
+      <section aria-labelledby="venue-events">
+        <h2 id="venue-events">Upcoming events</h2>
+        <EventList events={events} empty="No upcoming events at this venue right now." />
+      </section>
+    </article>
+  );
+}
+
+export function EventPage() {
+  const params = useParams();
+  const slug = (params['*'] ?? '').split('/').filter(Boolean).at(-1) ?? '';
+  const q = useEntity('events', slug, EventPageSchema);
+  useEffect(() => {
+    if (q.data) document.title = `${q.data.event.name} tickets`;
+  }, [q.data]);
+  if (q.isPending) return <Loading />;
+  if (q.isError) return <Failed error={q.error} />;
+  const { event, venue, performers, morePerformerEvents, moreVenueEvents } = q.data;
+  const slugOnly = event.url.replace('/events/', '');
+  return (
+    <article className="event-page">
+      <p className="event-page__back">
+        <Link to="/">← All events</Link>
+      </p>
+      <header>
+        <h1>{event.name}</h1>
+        <p className="event-page__when">
+          {event.date === 'TBD' ? 'Date to be announced' : [event.day, `${event.date}, ${event.year}`, event.time === '(TBD)' ? 'time to be announced' : event.time].join(' · ')}
+        </p>
+        <p className="event-page__where">{venue ? <Link to={venue.url}>{event.address}</Link> : event.address}</p>
+        {event.badges.length > 0 && (
+          <p className="badges">
+            {event.badges.map((b) => (
+              <span key={b.type} className={`badge badge--${b.type}`}>
+                {b.label}
+              </span>
+            ))}
+          </p>
+        )}
+        <Link className="button button--primary" to={`/tickets/${slugOnly}`}>
+          {event.minPrice !== undefined ? `See tickets from $${formatPrice(event.minPrice)}` : 'See tickets'}
+        </Link>
+      </header>
+      {performers.length > 0 && (
+        <section aria-labelledby="event-performers">
+          <h2 id="event-performers">Performers</h2>
+          <ul className="cards">
+            {performers.map((p) => (
+              <li key={p.id}>
+                <PerformerCard card={p} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-labelledby="more-performer">
+        <h2 id="more-performer">More dates</h2>
+        <EventList events={morePerformerEvents} empty="No other dates yet." />
+      </section>
+      {venue && (
+        <section aria-labelledby="more-venue">
+          <h2 id="more-venue">More at {venue.name}</h2>
+          <EventList events={moreVenueEvents} empty="Nothing else scheduled here yet." />
+        </section>
+      )}
+    </article>
+  );
+}
+
+export function TicketPage() {
+  const params = useParams();
+  const slug = (params['*'] ?? '').split('/').filter(Boolean).at(-1) ?? '';
+  const q = useEntity('events', slug, EventPageSchema);
+  useEffect(() => {
+    if (q.data) document.title = `Tickets: ${q.data.event.name}`;
+  }, [q.data]);
+  if (q.isPending) return <Loading />;
+  if (q.isError) return <Failed error={q.error} />;
+  const { event } = q.data;
+  return (
+    <article className="event-page">
+      <p className="event-page__back">
+        <Link to={event.url}>← Back to the event</Link>
+      </p>
+      <h1>Tickets for {event.name}</h1>
+      <p>{[event.day, event.date, event.year, event.time].filter(Boolean).join(' ')} · {event.address}</p>
+      <p>
+        {event.minPrice !== undefined ? `Tickets from $${formatPrice(event.minPrice)}.` : 'Tickets are being listed.'} Every order is covered by our 100%
+        money back guarantee.
+      </p>
+    </article>
+  );
+}
+
+export function ResultsPage() {
+  const [params, setParams] = useSearchParams();
+  // Spec §5: an absent parameter reads as empty; plus signs read as spaces (URLSearchParams does both).
+  const kwds = params.get('kwds') ?? '';
+  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  const q = useQuery({
+    queryKey: ['results', kwds, page],
+    queryFn: ({ signal }) => api(`/api/Searches/get?q=${encodeURIComponent(kwds)}&page=${page}`, SearchResultsSchema, { signal }),
+  });
+  useEffect(() => {
+    document.title = kwds ? `Results for “${kwds}”` : 'Search';
+  }, [kwds]);
+  return (
+    <div className="results-page">
+      <h1>{kwds ? `Results for “${kwds}”` : 'Search for an artist, team or venue'}</h1>
+      {q.isPending && <Loading />}
+      {q.isError && <p role="alert">Search is not answering right now. Please try again.</p>}
+      {q.data && (
+        <>
+          {q.data.performers.found + q.data.venues.found + q.data.events.found === 0 && kwds && <p>No results. Try a shorter or different spelling.</p>}
+          {q.data.performers.items.length > 0 && (
+            <section aria-labelledby="res-performers">
+              <h2 id="res-performers">Performers ({q.data.performers.found})</h2>
+              <ul className="cards">
+                {q.data.performers.items.map((p) => (
+                  <li key={p.id}>
+                    <PerformerCard card={p} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {q.data.events.items.length > 0 && (
+            <section aria-labelledby="res-events">
+              <h2 id="res-events">Events ({q.data.events.found})</h2>
+              <EventList events={q.data.events.items} empty="" />
+            </section>
+          )}
+          {q.data.venues.items.length > 0 && (
+            <section aria-labelledby="res-venues">
+              <h2 id="res-venues">Venues ({q.data.venues.found})</h2>
+              <ul className="venue-list">
+                {q.data.venues.items.map((v) => (
+                  <li key={v.id}>
+                    <VenueCard card={v} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <nav className="pager" aria-label="Result pages">
+            {page > 1 && (
+              <button type="button" onClick={() => setParams({ kwds, page: String(page - 1) })}>
+                Previous
+              </button>
+            )}
+            {Math.max(q.data.performers.found, q.data.venues.found, q.data.events.found) > page * q.data.perPage && (
+              <button type="button" onClick={() => setParams({ kwds, page: String(page + 1) })}>
+                Next
+              </button>
+            )}
+          </nav>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+
+/** Scrolls to the `#fragment` of the URL once the page has rendered (e.g. /policies#optout). */
+function useFragment() {
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [hash]);
+}
+
+export function ContactPage() {
+  useEffect(() => {
+    document.title = 'Contact us';
+  }, []);
+  return (
+    <article className="prose">
+      <h1>Contact us</h1>
+      <p>Our customer care team answers every day from 8 am to midnight Eastern time.</p>
+      <h2>Questions about an order</h2>
+      <p>Have your order id at hand (it is in your confirmation). Write to support@tickets.example or call 1-800-555-0199.</p>
+      <h2>Selling tickets</h2>
+      <p>Sellers list through our partner marketplace; listing questions go to sellers@tickets.example.</p>
+    </article>
+  );
+}
+
+const FAQ: [string, string][] = [
+  ['Is this the box office?', 'No. We are a resale marketplace: tickets are listed by other fans and ticket holders, and prices may be above or below face value.'],
+  ['Are my tickets guaranteed?', 'Yes. Every order is covered by our 100% money back guarantee: valid tickets in time for the event, or your money back.'],
+  ['When will I get my tickets?', 'Each listing shows its delivery method (eTicket, mobile transfer…) and the date the seller has the tickets in hand.'],
+  ['What if the event is cancelled?', 'A cancelled event is refunded in full. A postponed or rescheduled event keeps your tickets valid for the new date.'],
+  ['Why is the price different from the face value?', 'Prices on a resale marketplace are set by the sellers and follow demand. The price shown first includes all fees.'],
+];
+
+export function FaqPage() {
+  useEffect(() => {
+    document.title = 'Frequently asked questions';
+  }, []);
+  return (
+    <article className="prose">
+      <h1>Frequently asked questions</h1>
+      {FAQ.map(([q, a]) => (
+        <details key={q}>
+          <summary>{q}</summary>
+          <p>{a}</p>
+        </details>
+      ))}
+    </article>
+  );
+}
+
+export function PoliciesPage() {
+  useFragment();
+  useEffect(() => {
+    document.title = 'Policies';
+  }, []);
+  return (
+    <article className="prose">
+      <h1>Policies</h1>
+      <section id="terms" aria-labelledby="terms-title">
+        <h2 id="terms-title">Terms of use</h2>
+        <p>This is a resale marketplace. Tickets are sold by third parties; prices may be above face value.</p>
+      </section>
+      <section id="guarantee" aria-labelledby="guarantee-title">
+        <h2 id="guarantee-title">100% Money Back Guarantee</h2>
+        <p>If your event is cancelled and not rescheduled, or your tickets are not valid for entry, you receive a full refund.</p>
+      </section>
+      <section id="privacy" aria-labelledby="privacy-title">
+        <h2 id="privacy-title">Privacy policy</h2>
+        <p>
+          We use a random guest identifier, kept in your browser, to remember what you viewed and to keep the site consistent between visits. We do not
+          ask for an account.
+        </p>
+      </section>
+      <section id="optout" aria-labelledby="optout-title">
+        <h2 id="optout-title">Do Not Sell or Share My Info</h2>
+        <p>
+          You may opt out of the sale or sharing of your personal information at any time. Clearing this site's storage in your browser also removes the
+          guest identifier.
+        </p>
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,108 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useLocation, useParams } from 'react-router';
+import { z } from 'zod';
+import { LayoutResponseSchema } from '../../../../schemas/layout.js';
+import { RowSkeleton } from '../../features/rows/rows.js';
+import { LayoutRows } from '../../features/rows/layout-rows.js';
+import { api, ApiError } from '../../lib/api.js';
+import { pushExposures } from '../../lib/data-layer.js';
+import { locationParams, storedLocation, storeLocation, type ShopperLocation } from '../../lib/location.js';
+import { useGuestSession } from '../../lib/use-guest-session.js';
+import { NotFoundPage } from './not-found-page.js';
+
+/** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
+const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
+
+export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
+  const { slug = '' } = useParams();
+  const routerLocation = useLocation();
+  const [where, setWhere] = useState<ShopperLocation>(() => storedLocation());
+  const params = locationParams(where);
+  const path = kind === 'home' ? '/api/layout/home' : `/api/layout/category/${encodeURIComponent(slug)}`;
+  // The layout waits for the guest session so the home experiment can follow the guest (spec §4, §7).
+  const session = useGuestSession();
+  const query = useQuery({
+    queryKey: ['layout', path, params, session.token !== null],
+    queryFn: ({ signal }) => api(`${path}${params ? `?${params}` : ''}`, LayoutEnvelopeSchema, { signal }),
+    enabled: session.settled,
+  });
+
+  // Spec §7: each exposure pushed once per experiment per page view.
+  const pushed = useRef(new Set<string>());
+  useEffect(() => {
+    pushed.current = new Set();
+  }, [routerLocation.key]);
+  useEffect(() => {
+    if (query.data) pushExposures(query.data.experiments, pushed.current);
+  }, [query.data]);
+
+  useEffect(() => {
+    if (query.data) document.title = kind === 'home' ? `Tickets near ${query.data.location.city || 'you'}` : `${query.data.title} tickets`;
+  }, [query.data, kind]);
+
+  const choose = (next: ShopperLocation) => {
+    storeLocation(next);
+    setWhere(next);
+  };
+
+  if (query.error instanceof ApiError && query.error.status === 404) return <NotFoundPage />;
+  return (
+    <div className="layout-page">
+      <div className="page-heading">
+        <h1>{kind === 'home' ? 'Find tickets near you' : (query.data?.title ?? 'Tickets')}</h1>
+        {query.data && <LocationPicker city={query.data.location.city} state={query.data.location.state} onChoose={choose} />}
+      </div>
+      {query.isPending && [0, 1, 2].map((i) => <RowSkeleton key={i} />)}
+      {query.isError && !(query.error instanceof ApiError && query.error.status === 404) && (
+        <p role="alert">We could not load this page. Please check your connection and try again.</p>
+      )}
+      {query.data && <LayoutRows rows={query.data.rows} />}
+    </div>
+  );
+}
+
+function LocationPicker({ city, state, onChoose }: { city: string; state: string; onChoose: (l: ShopperLocation) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [zip, setZip] = useState('');
+  const [message, setMessage] = useState('');
+  const useMine = () => {
+    if (!navigator.geolocation) return setMessage('Your browser cannot share its location; enter a ZIP code instead.');
+    navigator.geolocation.getCurrentPosition(
+      (pos) => {
+        onChoose({ lat: pos.coords.latitude, lng: pos.coords.longitude });
+        setEditing(false);
+      },
+      () => setMessage('Location is turned off; enter a ZIP code instead.'),
+      { maximumAge: 600_000, timeout: 10_000 },
+    );
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!/^\d{5}$/.test(zip)) return setMessage('Enter a 5-digit ZIP code.');
+    onChoose({ zip });
+    setEditing(false);
+  };
+  return (
+    <div className="location-picker">
+      <span>
+        Near <strong>{city ? `${city}${state ? `, ${state}` : ''}` : 'you'}</strong>
+      </span>{' '}
+      {!editing ? (
+        <button type="button" className="link-button" onClick={() => setEditing(true)}>
+          Change location
+        </button>
+      ) : (
+        <form onSubmit={submit} className="location-form">
+          <label htmlFor="zip-input">ZIP code</label>
+          <input id="zip-input" inputMode="numeric" autoComplete="postal-code" maxLength={5} value={zip} onChange={(e) => setZip(e.target.value.replace(/\D/g, ''))} />
+          <button type="submit">Show events</button>
+          <button type="button" className="link-button" onClick={useMine}>
+            Use my location
+          </button>
+          {message && <span role="status">{message}</span>}
+        </form>
+      )}
+    </div>
+  );
+}

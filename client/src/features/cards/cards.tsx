@@ -1,0 +1,89 @@
+import { Link } from 'react-router';
+import type { EventCard as EventCardData, PerformerCard as PerformerCardData, VenueCard as VenueCardData } from '../../../../schemas/cards.js';
+import type { CategoryTile as CategoryTileData, PromoCard as PromoCardData } from '../../../../schemas/layout.js';
+import { imageSrcSet } from '../../lib/images.js';
+import { formatPrice } from '../../../../server/rules/format.js';
+
+/** Cards from the display-ready items of the layout: no formatting rules live here (spec §3 is server-side). */
+
+const sizes = '(max-width: 640px) 80vw, 280px';
+
+function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
+  if (!src) return <div className="card__image card__image--empty" aria-hidden="true" />;
+  return (
+    <img className="card__image" src={src} srcSet={imageSrcSet(src)} sizes={sizes} alt="" width={640} height={360} loading={eager ? 'eager' : 'lazy'} decoding="async" />
+  );
+}
+
+export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?: boolean }) {
+  return (
+    <Link className="card" to={card.url}>
+      <Picture src={card.pathPicture} eager={eager} />
+      <span className="card__body">
+        <span className="card__title">{card.name}</span>
+        <span className="card__meta">{card.eventCount}</span>
+        {card.minPrice > 0 && <span className="card__price">From ${formatPrice(card.minPrice)}</span>}
+      </span>
+    </Link>
+  );
+}
+
+export function EventCard({ card }: { card: EventCardData }) {
+  return (
+    <Link className="event-card" to={card.url}>
+      <span className="event-card__date" aria-hidden={card.date === 'TBD' ? undefined : true}>
+        <span>{card.day}</span>
+        <strong>{card.date}</strong>
+        <span>{card.time}</span>
+      </span>
+      <span className="event-card__body">
+        <span className="card__title">{card.name}</span>
+        <span className="sr-only">{[card.day, card.date, card.year, card.time].filter(Boolean).join(' ')}</span>
+        <span className="card__meta">{card.address}</span>
+        {card.badges.length > 0 && (
+          <span className="badges">
+            {card.badges.map((b) => (
+              <span key={b.type} className={`badge badge--${b.type}`}>
+                {b.label}
+              </span>
+            ))}
+          </span>
+        )}
+      </span>
+      {card.minPrice !== undefined && <span className="event-card__price">From ${formatPrice(card.minPrice)}</span>}
+    </Link>
+  );
+}
+
+export function VenueCard({ card }: { card: VenueCardData }) {
+  return (
+    <Link className="venue-card" to={card.url}>
+      <span className="card__title">{card.name}</span>
+      <span className="card__meta">{card.address}</span>
+    </Link>
+  );
+}
+
+export function CategoryTile({ card, eager }: { card: CategoryTileData; eager?: boolean }) {
+  return (
+    <Link className="card tile" to={card.url}>
+      <Picture src={card.image} eager={eager} />
+      <span className="card__body">
+        <span className="card__title">{card.title}</span>
+        <span className="card__meta">{card.eventCount === 1 ? '1 event' : `${card.eventCount.toLocaleString('en-US')} events`}</span>
+      </span>
+    </Link>
+  );
+}
+
+export function PromoCard({ card, eager }: { card: PromoCardData; eager?: boolean }) {
+  return (
+    <Link className="card promo" to={card.url}>
+      <Picture src={card.image} eager={eager} />
+      <span className="card__body">
+        <span className="card__title">{card.title}</span>
+        <span className="card__meta">{card.subtitle}</span>
+      </span>
+    </Link>
+  );
+}

@@ -1,0 +1,162 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MegaMenu } from './mega-menu.js';
+import { MENU_CLOSE_DELAY_MS } from './menu-data.js';
+import { mockMenuFetch, renderWithProviders } from './test-utils.js';
+
+async function renderMenu() {
+  renderWithProviders(<MegaMenu />);
+  return {
+    sports: await screen.findByRole('button', { name: 'Sports' }),
+    concerts: screen.getByRole('button', { name: 'Concerts' }),
+  };
+}
+
+const panelOf = (button: HTMLElement) => document.getElementById(button.getAttribute('aria-controls') ?? '')!;
+
+describe('MegaMenu', () => {
+  let fetchMock: ReturnType<typeof mockMenuFetch>;
+  beforeEach(() => {
+    fetchMock = mockMenuFetch();
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('loads /api/menu once and renders a disclosure button per category', async () => {
+    const { sports } = await renderMenu();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(String((fetchMock.mock.calls[0] as unknown[])[0])).toBe('/api/menu');
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Sports', 'Concerts', 'Theater', 'Other']);
+    expect(sports.getAttribute('aria-expanded')).toBe('false');
+    expect(panelOf(sports).hidden).toBe(true);
+  });
+
+  it('shows the top categories as links before the menu arrives', () => {
+    vi.stubGlobal('fetch', vi.fn(() => new Promise(() => {})));
+    renderWithProviders(<MegaMenu />);
+    expect(screen.getByRole('link', { name: 'Sports' }).getAttribute('href')).toBe('/category/sports');
+  });
+
+  it('opens one category at a time on hover', async () => {
+    const user = userEvent.setup();
+    const { sports, concerts } = await renderMenu();
+    await user.hover(sports);
+    expect(sports.getAttribute('aria-expanded')).toBe('true');
+    expect(panelOf(sports).hidden).toBe(false);
+
+    await user.hover(concerts);
+    expect(concerts.getAttribute('aria-expanded')).toBe('true');
+    expect(sports.getAttribute('aria-expanded')).toBe('false');
+    expect(panelOf(sports).hidden).toBe(true);
+    expect(screen.getAllByRole('button', { expanded: true })).toHaveLength(1);
+  });
+
+  it('closes 200 ms after the mouse leaves, not before', async () => {
+    const { sports } = await renderMenu();
+    vi.useFakeTimers();
+    fireEvent.mouseEnter(sports);
+    expect(sports.getAttribute('aria-expanded')).toBe('true');
+
+    fireEvent.mouseLeave(sports);
+    act(() => vi.advanceTimersByTime(MENU_CLOSE_DELAY_MS - 1));
+    expect(sports.getAttribute('aria-expanded')).toBe('true');
+    act(() => vi.advanceTimersByTime(1));
+    expect(sports.getAttribute('aria-expanded')).toBe('false');
+    expect(MENU_CLOSE_DELAY_MS).toBe(200);
+  });
+
+  it('re-entering within 200 ms cancels the close', async () => {
+    const { sports } = await renderMenu();
+    vi.useFakeTimers();
+    fireEvent.mouseEnter(sports);
+    fireEvent.mouseLeave(sports);
+    act(() => vi.advanceTimersByTime(150));
+    fireEvent.mouseEnter(panelOf(sports));
+    act(() => vi.advanceTimersByTime(1000));
+    expect(sports.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  it('keeps a hover-opened panel open when its button is clicked', async () => {
+    const user = userEvent.setup();
+    const { sports } = await renderMenu();
+    await user.click(sports);
+    expect(sports.getAttribute('aria-expanded')).toBe('true');
+    await user.click(sports);
+    expect(sports.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('lists NFL, MLB, NHL and NBA in the Sports panel, each with "All" first', async () => {
+    const { sports } = await renderMenu();
+    const panel = panelOf(sports);
+    const leagues = within(panel).getAllByRole('list', { hidden: true });
+    expect(leagues.map((l) => l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent)).toEqual([
+      'NFL',
+      'MLB',
+      'NHL',
+      'NBA',
+    ]);
+    for (const league of leagues) {
+      const links = within(league).getAllByRole('link', { hidden: true });
+      expect(links[0]?.textContent).toBe('All');
+    }
+    const nfl = within(panel).getByRole('list', { name: 'NFL', hidden: true });
+    expect(within(nfl).getAllByRole('link', { hidden: true }).map((a) => a.textContent)).toEqual([
+      'All',
+      'Arizona Cardinals',
+      'Atlanta Falcons',
+      'Baltimore Ravens',
+    ]);
+    expect(within(nfl).getByRole('link', { name: 'All', hidden: true }).getAttribute('href')).toBe('/category/nfl');
+    expect(within(panel).getByRole('link', { name: 'See all Sports', hidden: true }).getAttribute('href')).toBe('/category/sports');
+  });
+
+  it('opens with Enter, closes with Escape and returns focus to the button', async () => {
+    const user = userEvent.setup();
+    const { sports } = await renderMenu();
+    sports.focus();
+    await user.keyboard('{Enter}');
+    expect(sports.getAttribute('aria-expanded')).toBe('true');
+
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('See all Sports');
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('All');
+
+    await user.keyboard('{Escape}');
+    expect(sports.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(sports);
+
+    await user.keyboard(' ');
+    expect(sports.getAttribute('aria-expanded')).toBe('true');
+    await user.keyboard(' ');
+    expect(sports.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes when focus leaves the open category', async () => {
+    const user = userEvent.setup();
+    const { sports } = await renderMenu();
+    const other = screen.getByRole('button', { name: 'Other' });
+    other.focus();
+    await user.keyboard('{Enter}');
+    expect(other.getAttribute('aria-expanded')).toBe('true');
+    await user.tab();
+    expect(document.activeElement?.textContent).toBe('Boxing');
+    await user.tab();
+    expect(other.getAttribute('aria-expanded')).toBe('false');
+    expect(sports.getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('closes and navigates when a link is clicked', async () => {
+    const user = userEvent.setup();
+    const { concerts } = await renderMenu();
+    await user.hover(concerts);
+    await user.click(within(panelOf(concerts)).getByRole('link', { name: 'Pop & Rock' }));
+    expect(concerts.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.getByTestId('location').textContent).toBe('/category/pop');
+  });
+});

@@ -1,0 +1,197 @@
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
+import { Link, useLocation } from 'react-router';
+import { ChevronIcon } from './icons.js';
+import { MENU_CLOSE_DELAY_MS, MENU_COLUMNS, TOP_CATEGORY_LINKS, useMenu, type MenuCategory, type MenuLink } from './menu-data.js';
+import './navigation.css';
+
+// spec §9: 5 columns; the stylesheet reads the count from this property.
+const PANEL_STYLE = { '--menu-columns': MENU_COLUMNS } as CSSProperties;
+
+/**
+ * Desktop category menu (spec §2 "Header", §4 "Mega-menu"): hover opens one category at a time and the
+ * panel closes 200 ms after the mouse leaves; keyboard users get a disclosure button per category.
+ */
+export function MegaMenu() {
+  const { data } = useMenu();
+  const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // A click on a panel that hover has just opened would otherwise close it under the pointer.
+  const openedByHover = useRef(false);
+  const navRef = useRef<HTMLElement>(null);
+  const itemRefs = useRef<(HTMLLIElement | null)[]>([]);
+  const buttonRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const baseId = useId();
+  const location = useLocation();
+
+  const cancelClose = useCallback(() => {
+    if (closeTimer.current !== null) {
+      clearTimeout(closeTimer.current);
+      closeTimer.current = null;
+    }
+  }, []);
+
+  const close = useCallback(() => {
+    cancelClose();
+    openedByHover.current = false;
+    setOpenIndex(null);
+  }, [cancelClose]);
+
+  useEffect(() => cancelClose, [cancelClose]);
+
+  useEffect(() => {
+    close();
+  }, [location.key, close]);
+
+  useEffect(() => {
+    if (openIndex === null) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      const hadFocus = itemRefs.current[openIndex]?.contains(document.activeElement) ?? false;
+      close();
+      if (hadFocus) buttonRefs.current[openIndex]?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (!navRef.current?.contains(event.target as Node)) close();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [openIndex, close]);
+
+  if (!data) {
+    return (
+      <nav className="mega-menu" aria-label="Categories">
+        <ul className="mega-menu__bar">
+          {TOP_CATEGORY_LINKS.map((link) => (
+            <li key={link.url}>
+              <Link className="mega-menu__trigger" to={link.url}>
+                {link.name}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+    );
+  }
+
+  const onHoverStart = (index: number) => {
+    cancelClose();
+    if (openIndex !== index) {
+      openedByHover.current = true;
+      setOpenIndex(index);
+    }
+  };
+
+  const onHoverEnd = () => {
+    cancelClose();
+    closeTimer.current = setTimeout(close, MENU_CLOSE_DELAY_MS);
+  };
+
+  const onTriggerClick = (index: number, event: MouseEvent<HTMLButtonElement>) => {
+    cancelClose();
+    if (openIndex !== index) {
+      openedByHover.current = false;
+      setOpenIndex(index);
+    } else if (openedByHover.current && event.detail > 0) {
+      openedByHover.current = false;
+    } else {
+      close();
+    }
+  };
+
+  const onItemBlur = (index: number, event: FocusEvent<HTMLLIElement>) => {
+    if (openIndex === index && !event.currentTarget.contains(event.relatedTarget as Node | null)) close();
+  };
+
+  return (
+    <nav className="mega-menu" aria-label="Categories" ref={navRef}>
+      <ul className="mega-menu__bar">
+        {data.categories.map((category, index) => {
+          const open = openIndex === index;
+          const panelId = `${baseId}-panel-${index}`;
+          return (
+            <li
+              key={category.name}
+              ref={(el) => {
+                itemRefs.current[index] = el;
+              }}
+              onMouseEnter={() => onHoverStart(index)}
+              onMouseLeave={onHoverEnd}
+              onBlur={(event) => onItemBlur(index, event)}
+            >
+              <button
+                type="button"
+                ref={(el) => {
+                  buttonRefs.current[index] = el;
+                }}
+                className="mega-menu__trigger"
+                aria-expanded={open}
+                aria-controls={panelId}
+                onClick={(event) => onTriggerClick(index, event)}
+              >
+                {category.name}
+                <ChevronIcon className="mega-menu__chevron" />
+              </button>
+              <div id={panelId} className="mega-menu__panel" hidden={!open} tabIndex={-1}>
+                <div className="mega-menu__panel-inner" style={PANEL_STYLE}>
+                  {category.url ? (
+                    <Link className="mega-menu__all" to={category.url} onClick={close}>
+                      See all {category.name}
+                    </Link>
+                  ) : null}
+                  <PanelGrid category={category} idPrefix={panelId} onNavigate={close} />
+                </div>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+function PanelGrid({ category, idPrefix, onNavigate }: { category: MenuCategory; idPrefix: string; onNavigate: () => void }) {
+  if (category.sections?.length) {
+    // spec §9: a column per league section, "All" plus every team.
+    return (
+      <div className="mega-menu__grid">
+        {category.sections.map((section, index) => {
+          const headingId = `${idPrefix}-section-${index}`;
+          return (
+            <div className="mega-menu__column" key={section.url}>
+              <p className="mega-menu__heading" id={headingId}>
+                {section.name}
+              </p>
+              <ul className="mega-menu__scroll" aria-labelledby={headingId}>
+                <MenuLinks links={section.links} onNavigate={onNavigate} />
+              </ul>
+            </div>
+          );
+        })}
+      </div>
+    );
+  }
+  // spec §9: flat lists flow across the 5 columns.
+  return (
+    <ul className="mega-menu__flow" aria-label={category.name}>
+      <MenuLinks links={category.links ?? []} onNavigate={onNavigate} />
+    </ul>
+  );
+}
+
+function MenuLinks({ links, onNavigate }: { links: readonly MenuLink[]; onNavigate: () => void }) {
+  return (
+    <>
+      {links.map((link) => (
+        <li key={`${link.url} ${link.name}`}>
+          <Link className="mega-menu__link" to={link.url} onClick={onNavigate}>
+            {link.name}
+          </Link>
+        </li>
+      ))}
+    </>
+  );
+}

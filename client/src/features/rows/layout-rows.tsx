@@ -1,0 +1,35 @@
+import { useEffect, useMemo } from 'react';
+import type { LayoutRow } from '../../../../schemas/layout.js';
+import { LayoutRowSchema } from '../../../../schemas/layout.js';
+import { reportClientError } from '../../lib/api.js';
+import { ROW_COMPONENTS } from './rows.js';
+
+/**
+ * Parses each row on its own: a row of a type this client does not know (a newer server, a typo in a
+ * segment) is skipped and reported, and the rest of the page still renders.
+ */
+export function parseRows(rows: readonly unknown[]): { rows: LayoutRow[]; skipped: string[] } {
+  const parsed: LayoutRow[] = [];
+  const skipped: string[] = [];
+  for (const raw of rows) {
+    const result = LayoutRowSchema.safeParse(raw);
+    if (result.success) parsed.push(result.data);
+    else skipped.push(String((raw as { type?: unknown } | null)?.type ?? 'unknown'));
+  }
+  return { rows: parsed, skipped };
+}
+
+export function LayoutRows({ rows: raw }: { rows: readonly unknown[] }) {
+  const { rows, skipped } = useMemo(() => parseRows(raw), [raw]);
+  useEffect(() => {
+    for (const type of skipped) reportClientError(new Error(`unknown row type "${type}"`), 'layout');
+  }, [skipped]);
+  return (
+    <>
+      {rows.map((row, i) => {
+        const Row = ROW_COMPONENTS[row.type] as React.ComponentType<{ row: LayoutRow; eager: boolean }>;
+        return <Row key={row.id} row={row} eager={i === 0} />;
+      })}
+    </>
+  );
+}

@@ -1,0 +1,164 @@
+import { useId, useState, type ComponentType, type KeyboardEvent } from 'react';
+import type { LayoutRow } from '../../../../schemas/layout.js';
+import { CategoryTile, EventCard, PerformerCard, PromoCard, VenueCard } from '../cards/cards.js';
+
+type RowOf<T extends LayoutRow['type']> = Extract<LayoutRow, { type: T }>;
+export interface RowProps<T extends LayoutRow['type']> {
+  row: RowOf<T>;
+  /** The first row is above the fold: its images load at once, the rest lazily. */
+  eager: boolean;
+}
+
+function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className={`row row--${row.type}`} aria-labelledby={headingId} data-row-id={row.id}>
+      <h2 id={headingId}>{row.title}</h2>
+      {row.status === 'timeout' || row.status === 'error' ? (
+        row.items.length > 0 ? children : <p className="row__note">This list is taking a moment. Please try again shortly.</p>
+      ) : row.status === 'empty' ? (
+        <p className="row__note">Nothing here yet near you. Try another date or category.</p>
+      ) : (
+        children
+      )}
+    </section>
+  );
+}
+
+function PerformersRow({ row, eager }: RowProps<'performers'>) {
+  return (
+    <RowFrame row={row}>
+      <ul className="cards">
+        {row.items.map((card) => (
+          <li key={card.id}>
+            <PerformerCard card={card} eager={eager} />
+          </li>
+        ))}
+      </ul>
+    </RowFrame>
+  );
+}
+
+function EventList({ items }: { items: RowOf<'events'>['items'] }) {
+  if (items.length === 0) return <p className="row__note">No events in this range yet.</p>;
+  return (
+    <ul className="event-list">
+      {items.map((card) => (
+        <li key={card.id}>
+          <EventCard card={card} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Tabs follow the WAI-ARIA tabs pattern: arrow keys move between tabs, one tab stop. */
+function EventsRow({ row }: RowProps<'events'>) {
+  const [active, setActive] = useState(0);
+  const base = useId();
+  const tabs = row.tabs;
+  if (!tabs || tabs.length === 0) {
+    return (
+      <RowFrame row={row}>
+        <EventList items={row.items} />
+      </RowFrame>
+    );
+  }
+  const onKey = (e: KeyboardEvent) => {
+    const delta = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!delta) return;
+    e.preventDefault();
+    const next = (active + delta + tabs.length) % tabs.length;
+    setActive(next);
+    document.getElementById(`${base}-tab-${next}`)?.focus();
+  };
+  return (
+    <RowFrame row={{ ...row, status: row.status === 'empty' ? 'ok' : row.status }}>
+      <div role="tablist" aria-label={row.title} className="tabs" onKeyDown={onKey}>
+        {tabs.map((tab, i) => (
+          <button
+            key={tab.id}
+            id={`${base}-tab-${i}`}
+            role="tab"
+            type="button"
+            aria-selected={i === active}
+            aria-controls={`${base}-panel`}
+            tabIndex={i === active ? 0 : -1}
+            onClick={() => setActive(i)}
+          >
+            {tab.title}
+          </button>
+        ))}
+      </div>
+      <div id={`${base}-panel`} role="tabpanel" aria-labelledby={`${base}-tab-${active}`}>
+        <EventList items={tabs[active]!.items} />
+      </div>
+    </RowFrame>
+  );
+}
+
+function VenuesRow({ row }: RowProps<'venues'>) {
+  return (
+    <RowFrame row={row}>
+      <ul className="venue-list">
+        {row.items.map((card) => (
+          <li key={card.id}>
+            <VenueCard card={card} />
+          </li>
+        ))}
+      </ul>
+    </RowFrame>
+  );
+}
+
+function CategoriesRow({ row, eager }: RowProps<'categories'>) {
+  return (
+    <RowFrame row={row}>
+      <ul className="cards cards--tiles">
+        {row.items.map((card) => (
+          <li key={card.slug}>
+            <CategoryTile card={card} eager={eager} />
+          </li>
+        ))}
+      </ul>
+    </RowFrame>
+  );
+}
+
+function PromosRow({ row, eager }: RowProps<'promos'>) {
+  return (
+    <RowFrame row={row}>
+      <ul className="cards cards--promos">
+        {row.items.map((card) => (
+          <li key={card.id}>
+            <PromoCard card={card} eager={eager} />
+          </li>
+        ))}
+      </ul>
+    </RowFrame>
+  );
+}
+
+/** The row registry: the client draws whatever rows the layout lists, by type (DESIGN "The one idea"). */
+export const ROW_COMPONENTS: { [T in LayoutRow['type']]: ComponentType<RowProps<T>> } = {
+  performers: PerformersRow,
+  events: EventsRow,
+  venues: VenuesRow,
+  categories: CategoriesRow,
+  promos: PromosRow,
+};
+
+export function RowSkeleton() {
+  return (
+    <section className="row row--skeleton" aria-hidden="true">
+      <div className="skeleton skeleton--heading" />
+      <ul className="cards">
+        {[0, 1, 2, 3].map((i) => (
+          <li key={i}>
+            <div className="skeleton skeleton--card" />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

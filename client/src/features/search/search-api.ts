@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { api, reportClientError } from '../../lib/api.js';
+import { SuggestResponseSchema, type SuggestResponse } from '../../lib/schemas.js';
+import { getStoredToken } from '../../lib/session.js';
+
+// spec §9: 500 ms
+export const SEARCH_DEBOUNCE_MS = 500;
+// spec §9: recent/trending give up after 5 s
+export const RECENT_TRENDING_WAIT_MS = 5_000;
+export const RECENT_TRENDING_FLAG = 'recent_trending_search';
+
+// spec §8 log wording
+export const SEARCH_ERROR_MESSAGE = 'SEARCH ERROR';
+export const NO_TOKEN_MESSAGE = 'No token in LocalStorage.';
+export const RECENT_FAILURE_MESSAGE = 'Could not fetch customers latest performers';
+
+export const searchKeys = {
+  suggest: (query: string) => ['search', 'suggest', query] as const,
+  recent: ['search', 'recent-activities'] as const,
+  trending: ['search', 'trending'] as const,
+};
+
+export const RecentActivityItemSchema = z.object({
+  type: z.enum(['performer', 'event']),
+  id: z.number(),
+  name: z.string(),
+  url: z.string(),
+  image: z.string().nullable(),
+  viewedAt: z.string(),
+});
+export type RecentActivityItem = z.infer<typeof RecentActivityItemSchema>;
+const RecentActivitiesSchema = z.object({ data: z.array(RecentActivityItemSchema) });
+
+export const TrendingPerformerSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  eventCount: z.string(),
+  pathPicture: z.string(),
+  minPrice: z.number(),
+  url: z.string(),
+});
+export type TrendingPerformer = z.infer<typeof TrendingPerformerSchema>;
+const TrendingSchema = z.object({ performers: z.array(TrendingPerformerSchema) });
+
+/** The full search route (spec §2); the query is percent-encoded so '+' and spaces survive. */
+export function searchResultsPath(query: string): string {
+  return `/results-general?kwds=${encodeURIComponent(query)}`;
+}
+
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (error instanceof DOMException && error.name === 'AbortError');
+}
+
+export async function fetchSuggestions(query: string, signal: AbortSignal): Promise<SuggestResponse> {
+  try {
+    // Public and edge-cached, so no bearer token.
+    return await api(`/api/suggest?q=${encodeURIComponent(query)}`, SuggestResponseSchema, { signal, token: false });
+  } catch (error) {
+    if (!isAbort(error, signal)) {
+      console.error(SEARCH_ERROR_MESSAGE, error);
+      reportClientError(error, SEARCH_ERROR_MESSAGE);
+    }
+    throw error;
+  }
+}
+
+export async function fetchRecentActivities(signal: AbortSignal): Promise<RecentActivityItem[]> {
+  const token = getStoredToken();
+  if (!token) {
+    // spec §8: logged and skipped
+    console.info(NO_TOKEN_MESSAGE);
+    return [];
+  }
+  try {
+    const { data } = await api('/api/CustomerActivity/recent-activities', RecentActivitiesSchema, {
+      signal,
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    return data;
+  } catch (error) {
+    // spec §8: a cancelled request is logged quietly
+    if (isAbort(error, signal)) console.debug('Recent-activity request cancelled');
+    else console.warn(RECENT_FAILURE_MESSAGE, error);
+    throw error;
+  }
+}
+
+export async function fetchTrending(signal: AbortSignal): Promise<TrendingPerformer[]> {
+  try {
+    const { performers } = await api('/api/trending', TrendingSchema, { signal, token: false });
+    return performers;
+  } catch (error) {
+    if (!isAbort(error, signal)) console.warn('Could not fetch trending performers', error);
+    throw error;
+  }
+}

@@ -1,0 +1,276 @@
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
+import { useSearch, type SearchController } from './use-search.js';
+import './search-box.css';
+
+export interface SearchBoxProps {
+  /** `dropdown` on wide screens, `overlay` (full-screen dialog) on phones (spec §2 "Header"). */
+  variant: 'dropdown' | 'overlay';
+}
+
+export const SEARCH_PLACEHOLDER = 'Search by artist, team';
+
+export function SearchBox({ variant }: SearchBoxProps) {
+  return variant === 'overlay' ? <SearchOverlay /> : <SearchDropdown />;
+}
+
+function SearchDropdown() {
+  const search = useSearch();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const { open, closePanel } = search;
+
+  // spec §2: closes on a click or touch outside
+  useEffect(() => {
+    if (!open) return;
+    const onPointerDown = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) closePanel();
+    };
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open, closePanel]);
+
+  return (
+    <div
+      ref={rootRef}
+      role="search"
+      className="search-box search-box--dropdown"
+      onBlur={(event) => {
+        const next = event.relatedTarget;
+        if (next instanceof Node && !event.currentTarget.contains(next)) closePanel();
+      }}
+    >
+      <div className="search-box__field">
+        <SearchIcon />
+        <SearchInput search={search} onKeyDown={search.onKeyDown} />
+      </div>
+      {search.view !== 'none' && (
+        <div className="search-box__panel" onMouseDown={keepInputFocus}>
+          <SearchPanel search={search} />
+        </div>
+      )}
+      <SearchStatus text={search.status} />
+    </div>
+  );
+}
+
+function SearchOverlay() {
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const close = useCallback(() => setDialogOpen(false), []);
+  return (
+    <>
+      <button
+        ref={triggerRef}
+        type="button"
+        className="search-box__trigger"
+        aria-label="Search"
+        aria-haspopup="dialog"
+        aria-expanded={dialogOpen}
+        onClick={() => setDialogOpen(true)}
+      >
+        <SearchIcon />
+      </button>
+      {dialogOpen && createPortal(<SearchDialog onClose={close} returnFocusTo={triggerRef} />, document.body)}
+    </>
+  );
+}
+
+function SearchDialog({ onClose, returnFocusTo }: { onClose: () => void; returnFocusTo: RefObject<HTMLButtonElement | null> }) {
+  const search = useSearch({ onNavigate: onClose });
+  const inputRef = useRef<HTMLInputElement>(null);
+  const titleId = useId();
+
+  // spec §2: the overlay locks page scrolling while open
+  useEffect(() => {
+    const root = document.documentElement;
+    const previous = root.style.overflow;
+    root.style.overflow = 'hidden';
+    return () => {
+      root.style.overflow = previous;
+    };
+  }, []);
+
+  useEffect(() => {
+    inputRef.current?.focus();
+    const trigger = returnFocusTo.current;
+    return () => trigger?.focus();
+  }, [returnFocusTo]);
+
+  const onDialogKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onClose();
+    } else if (event.key === 'Tab') {
+      trapTab(event);
+    }
+  };
+
+  return (
+    <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="search-box search-box--overlay" onKeyDown={onDialogKeyDown}>
+      <h2 id={titleId} className="search-box__sr-only">
+        Search
+      </h2>
+      <div className="search-box__overlay-bar">
+        <div className="search-box__field">
+          <SearchIcon />
+          <SearchInput
+            search={search}
+            inputRef={inputRef}
+            onKeyDown={(event) => {
+              // Escape closes the whole dialog, handled above.
+              if (event.key !== 'Escape') search.onKeyDown(event);
+            }}
+          />
+        </div>
+        <button type="button" className="search-box__close" aria-label="Close search" onClick={onClose}>
+          <CloseIcon />
+        </button>
+      </div>
+      <div className="search-box__overlay-body" onMouseDown={keepInputFocus}>
+        {search.view !== 'none' && <SearchPanel search={search} />}
+      </div>
+      <SearchStatus text={search.status} />
+    </div>
+  );
+}
+
+function SearchInput({
+  search,
+  onKeyDown,
+  inputRef,
+}: {
+  search: SearchController;
+  onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => void;
+  inputRef?: RefObject<HTMLInputElement | null>;
+}) {
+  return (
+    <input
+      ref={inputRef}
+      id={search.ids.input}
+      className="search-box__input"
+      type="text"
+      role="combobox"
+      aria-label="Search"
+      aria-autocomplete="list"
+      aria-expanded={search.expanded}
+      aria-controls={search.ids.listbox}
+      aria-activedescendant={search.activeId ?? undefined}
+      placeholder={SEARCH_PLACEHOLDER}
+      autoComplete="off"
+      autoCapitalize="none"
+      autoCorrect="off"
+      spellCheck={false}
+      enterKeyHint="search"
+      value={search.inputValue}
+      onChange={(event) => search.setInputValue(event.target.value)}
+      onFocus={search.openPanel}
+      onClick={search.openPanel}
+      onKeyDown={onKeyDown}
+    />
+  );
+}
+
+function SearchPanel({ search }: { search: SearchController }) {
+  const { activeId } = search;
+  useEffect(() => {
+    if (activeId) document.getElementById(activeId)?.scrollIntoView?.({ block: 'nearest' });
+  }, [activeId]);
+
+  if (search.view === 'no-results') {
+    return (
+      <div className="search-box__empty">
+        <NoResultsIllustration />
+        <p>
+          No results found. Press Enter to search for <strong>“{search.query}”</strong>.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div role="listbox" id={search.ids.listbox} aria-label="Search suggestions" className="search-box__listbox">
+      {search.groups.map((group) => (
+        <ul key={group.id} role="group" aria-labelledby={`${group.id}-label`} className="search-box__group">
+          <li role="presentation" id={`${group.id}-label`} className="search-box__group-label">
+            {group.label}
+          </li>
+          {group.options.map((option) => (
+            <li
+              key={option.id}
+              id={option.id}
+              role="option"
+              aria-selected={option.id === activeId}
+              className="search-box__option"
+              onClick={() => search.pick(option)}
+            >
+              {option.image ? (
+                <img className="search-box__thumb" src={option.image} alt="" width={40} height={40} loading="lazy" decoding="async" />
+              ) : (
+                <span className="search-box__thumb search-box__thumb--blank" aria-hidden="true" />
+              )}
+              <span className="search-box__option-text">
+                <span className="search-box__option-label">{option.label}</span>
+                {option.detail && <span className="search-box__option-detail">{option.detail}</span>}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ))}
+    </div>
+  );
+}
+
+function SearchStatus({ text }: { text: string }) {
+  return (
+    <div role="status" aria-live="polite" aria-atomic="true" className="search-box__sr-only">
+      {text}
+    </div>
+  );
+}
+
+/** Pressing inside the popup must not blur the input, so the combobox keeps keyboard focus. */
+function keepInputFocus(event: MouseEvent) {
+  event.preventDefault();
+}
+
+function trapTab(event: KeyboardEvent<HTMLElement>) {
+  const focusable = event.currentTarget.querySelectorAll<HTMLElement>('input, button, a[href], [tabindex]:not([tabindex="-1"])');
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+function SearchIcon() {
+  return (
+    <svg className="search-box__icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+      <circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" strokeWidth="2" />
+      <path d="m20 20-4-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function CloseIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+      <path d="M6 6l12 12M18 6 6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+function NoResultsIllustration() {
+  return (
+    <svg className="search-box__empty-art" viewBox="0 0 120 96" width="120" height="96" aria-hidden="true" focusable="false">
+      <rect x="14" y="18" width="72" height="56" rx="8" fill="none" stroke="currentColor" strokeWidth="3" />
+      <path d="M26 34h48M26 46h32M26 58h40" stroke="currentColor" strokeWidth="3" strokeLinecap="round" opacity="0.45" />
+      <circle cx="84" cy="60" r="16" fill="var(--surface)" stroke="var(--brand)" strokeWidth="4" />
+      <path d="m96 72 12 12" stroke="var(--brand)" strokeWidth="5" strokeLinecap="round" />
+      <path d="m78 54 12 12m0-12-12 12" stroke="var(--brand)" strokeWidth="3" strokeLinecap="round" />
+    </svg>
+  );
+}

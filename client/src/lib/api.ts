@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import { getStoredToken } from './session.js';
+
+/** Spec §6: the fixed client identifier and the site id go with every backend request. */
+export const CLIENT_ID = 'storefront-web';
+export const SITE_ID = String(import.meta.env.VITE_SITE_ID ?? '22791');
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export function apiHeaders(withToken = true): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Client-Id': CLIENT_ID, 'X-Site-Id': SITE_ID };
+  const token = withToken ? getStoredToken() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return headers;
+}
+
+/** Calls the API and parses the answer with the schema the server answers with. */
+export async function api<S extends z.ZodType>(path: string, schema: S, init: RequestInit & { token?: boolean } = {}): Promise<z.output<S>> {
+  const { token = true, ...rest } = init;
+  const res = await fetch(path, { ...rest, headers: { ...apiHeaders(token), ...(rest.headers as Record<string, string> | undefined) } });
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`);
+  }
+  return schema.parse(body);
+}
+
+/** Client errors go to the server's log, never to the shopper. */
+export function reportClientError(error: unknown, context: string): void {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const body = JSON.stringify({ context: context.slice(0, 200), message: message.slice(0, 2000), url: location.pathname.slice(0, 500) });
+  try {
+    if (!navigator.sendBeacon?.('/api/client-errors', new Blob([body], { type: 'application/json' }))) {
+      void fetch('/api/client-errors', { method: 'POST', headers: apiHeaders(false), body, keepalive: true }).catch(() => {});
+    }
+  } catch {
+    // Reporting must never throw into the page.
+  }
+}

@@ -1,0 +1,13 @@
+/** The API's answer schemas, shared with the server (DESIGN: the client parses answers with the same schemas). */
+export { LayoutResponseSchema, type LayoutResponse, type LayoutRow } from '../../../schemas/layout.js';
+export { SuggestResponseSchema, type SuggestResponse, type Suggestion } from '../../../schemas/suggest.js';
+export {
+  EventPageSchema,
+  MenuSchema,
+  PerformerPageSchema,
+  SearchResultsSchema,
+  VenuePageSchema,
+  type Menu,
+  type SearchResults,
+} from '../../../schemas/entities.js';
+export { PerformerCardSchema, type EventCard, type PerformerCard, type VenueCard } from '../../../schemas/cards.js';

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** Spec §4 guest session: one token per browser, requested on first load and kept in localStorage. */
+export const TOKEN_KEY = 'guestToken';
+const SessionAnswerSchema = z.object({ sessionToken: z.string(), expiresAt: z.string() });
+
+type Listener = (token: string) => void;
+const listeners = new Set<Listener>();
+let pending: Promise<string | null> | null = null;
+
+export function getStoredToken(): string | null {
+  try {
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (!token) return null;
+    const exp = tokenClaims(token)?.exp;
+    return exp && exp * 1000 > Date.now() ? token : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The claims of a token, read without verifying (the server verifies); used for the guest id and expiry. */
+export function tokenClaims(token: string): { sub?: string; exp?: number } | null {
+  try {
+    const payload = token.split('.')[1] ?? '';
+    return JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: string; exp?: number };
+  } catch {
+    return null;
+  }
+}
+
+/** Resolves with the guest token, requesting one only when none is stored (spec §4); null when that failed. */
+export function ensureGuestSession(): Promise<string | null> {
+  const stored = getStoredToken();
+  if (stored) return Promise.resolve(stored);
+  pending ??= fetch('/api/customers/session', { method: 'POST', headers: { 'X-Client-Id': 'storefront-web' } })
+    .then(async (res) => {
+      if (!res.ok) throw new Error(`session answered ${res.status}`);
+      const { sessionToken } = SessionAnswerSchema.parse(await res.json());
+      localStorage.setItem(TOKEN_KEY, sessionToken);
+      for (const listener of listeners) listener(sessionToken);
+      return sessionToken;
+    })
+    .catch((err: unknown) => {
+      // Spec §8: logged, never shown.
+      console.error('Error during guest login', err);
+      return null;
+    })
+    .finally(() => {
+      pending = null;
+    });
+  return pending;
+}
+
+/** Calls `listener` once a token exists: at once when there is one, else when the session arrives. */
+export function onGuestToken(listener: Listener): () => void {
+  const token = getStoredToken();
+  if (token) {
+    listener(token);
+    return () => {};
+  }
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

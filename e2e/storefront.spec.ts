@@ -1,0 +1,111 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+
+const isPhone = (name: string) => name === 'phone';
+
+async function openSearch(page: Page, projectName: string) {
+  if (isPhone(projectName)) {
+    await page.getByRole('button', { name: /search/i }).first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+  }
+  return page.getByRole('combobox');
+}
+
+async function snapshot(page: Page, name: string) {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+test('a shopper searches, picks a performer, opens an event and reaches its tickets', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+  await snapshot(page, 'home');
+  const box = await openSearch(page, testInfo.project.name);
+  await box.fill('Yank');
+  const option = page.getByRole('option', { name: /New York Yankees/ });
+  await expect(option).toBeVisible();
+  await option.click();
+  await expect(page).toHaveURL(/\/performers\/new-york-yankees-\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'New York Yankees' })).toBeVisible();
+  await snapshot(page, 'performer');
+
+  await page.locator('.event-list a').first().click();
+  await expect(page).toHaveURL(/\/events\/[a-z0-9-]+-\d+$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Yankees');
+  // Spec §2 layout rule: event pages have no site header or footer.
+  await expect(page.getByText(/We are a resale marketplace/i)).toHaveCount(0);
+  await expect(page.getByText('100% Money Back Guarantee', { exact: true })).toHaveCount(0);
+  await snapshot(page, 'event');
+
+  await page.getByRole('link', { name: /see tickets/i }).click();
+  await expect(page).toHaveURL(/\/tickets\//);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Tickets for');
+  await expect(page.getByText(/We are a resale marketplace/i)).toHaveCount(0);
+  await snapshot(page, 'tickets');
+});
+
+test('Enter in the search box opens the full results', async ({ page }, testInfo) => {
+  await page.goto('/');
+  const box = await openSearch(page, testInfo.project.name);
+  await box.fill('Boston');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/results-general\?kwds=boston$/);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('boston');
+  await expect(page.getByRole('heading', { name: /Performers \(\d+\)/ })).toBeVisible();
+  await snapshot(page, 'results');
+});
+
+test('the mega-menu leads to a category page', async ({ page }, testInfo) => {
+  test.skip(isPhone(testInfo.project.name), 'the mega-menu is the desktop navigation');
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: /categories|main/i }).first();
+  await nav.getByRole('button', { name: 'Sports' }).hover();
+  const nfl = page.getByRole('link', { name: 'Dallas Cowboys' });
+  await expect(nfl).toBeVisible();
+  await nav.getByRole('button', { name: 'Concerts' }).hover();
+  await expect(nfl).toBeHidden();
+  await nav.getByRole('button', { name: 'Theater' }).hover();
+  await nav.getByRole('link', { name: 'Broadway', exact: true }).click();
+  await expect(page).toHaveURL(/\/category\/broadway$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Broadway' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+  await snapshot(page, 'category');
+});
+
+test('the phone search overlay locks page scrolling while open', async ({ page }, testInfo) => {
+  test.skip(!isPhone(testInfo.project.name), 'the overlay is the phone search');
+  await page.goto('/');
+  await openSearch(page, testInfo.project.name);
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
+});
+
+test('the home page lists the layout rows and a guest session', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 2, name: 'Local Events' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('guestToken'))).toMatch(/^ey/);
+  const exposures = await page.evaluate(() => (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => e.experiment_id));
+  expect(exposures.filter((k) => k === 'home-layout').length).toBeLessThanOrEqual(1);
+});
+
+for (const [name, path] of [
+  ['home', '/'],
+  ['category', '/category/nfl'],
+  ['performer', null],
+  ['search results', '/results-general?kwds=new+york'],
+] as const) {
+  test(`no serious or critical accessibility violations: ${name}`, async ({ page, request }) => {
+    let url: string = path ?? '';
+    if (!path) {
+      const suggestions = await (await request.get('/api/suggest?q=chicago')).json();
+      url = suggestions.performers[0].url;
+    }
+    await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+  });
+}
