@@ -14,6 +14,8 @@ import { layoutRoutes } from './layout/routes.js';
 import { mediaRoutes } from './media/routes.js';
 import type { SegmentRepository } from './segments/segment-repository.js';
 import type { RecentActivity } from './activity/recent-activity.js';
+import type { CommerceService } from './commerce/commerce-service.js';
+import { commerceRoutes } from './commerce/routes.js';
 import { entityRoutes } from './entities/routes.js';
 import type { FlagService } from './flags/flag-service.js';
 import { flagRoutes } from './flags/routes.js';
@@ -36,6 +38,7 @@ export interface AppDeps {
   tokens: SessionTokens;
   activity: RecentActivity;
   flags: FlagService;
+  commerce: CommerceService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
 }
@@ -64,6 +67,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(clientErrorRoutes(deps.logger));
   api.use(searchRoutes(deps.search));
   api.use(jsonpRoutes(deps.search, deps.tokens));
+  api.use(commerceRoutes(deps.commerce, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(deps.layout, deps.segments, deps.search, deps.flags, deps.tokens));
   api.use(apiNotFound);

@@ -10,6 +10,9 @@ import { Readiness } from './health/readiness.js';
 import { createLogger } from './http/logger.js';
 import { exitOnSignals } from './http/shutdown.js';
 import { RecentActivity } from './activity/recent-activity.js';
+import { CommerceService } from './commerce/commerce-service.js';
+import { CommerceStore } from './commerce/commerce-store.js';
+import { SandboxPaymentProvider } from './commerce/domain/payments.js';
 import { createFlagSource } from './flags/config.js';
 import { FlagService } from './flags/flag-service.js';
 import { LayoutService } from './layout/layout-service.js';
@@ -68,7 +71,8 @@ async function main() {
     process.exit(1);
   }
   const activity = new RecentActivity(sql);
-  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, flags, clientDir });
+  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger });
+  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, flags, commerce, clientDir });
 
   const server: Server = app.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
@@ -82,7 +86,9 @@ async function main() {
   console.log(`Storefront running at ${url}`);
 
   // Event streams never go idle: they are ended first so a graceful close does not wait on them.
+  let stopHousekeeping = () => {};
   exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger, () => {
+    stopHousekeeping();
     flags.close();
     segments.close();
   });
@@ -100,6 +106,7 @@ async function main() {
     const engine = await createSearchEngine(env, loaded);
     search.set(engine);
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
+    stopHousekeeping = commerce.start();
     logger.info({ engine: engine.kind, ms: Math.round(performance.now() - indexing) }, 'search ready');
   } catch (err) {
     const failed = catalog.catalog ? 'search' : 'catalog';

@@ -10,6 +10,9 @@ import { FlagService } from '../flags/flag-service.js';
 import { StaticFlagSource } from '../flags/flags-file.js';
 import { LayoutService } from '../layout/layout-service.js';
 import { RecentActivity } from '../activity/recent-activity.js';
+import { CommerceService } from '../commerce/commerce-service.js';
+import { CommerceStore } from '../commerce/commerce-store.js';
+import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
 import { SearchService } from '../search/search-service.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { lazySql } from '../store/lazy-sql.js';
@@ -22,6 +25,11 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
   const logger = pino({ level: 'silent' });
   const search = overrides.search ?? new SearchService();
   const segments = overrides.segments ?? new SegmentRepository(path.resolve('segments'), logger);
+  const sql = lazySql(async () => {
+    const opened = await openPglite(null);
+    await migrate(opened);
+    return opened;
+  });
   const deps: AppDeps = {
     env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
     logger,
@@ -31,11 +39,8 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     segments,
     layout: new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 2_000 }),
     tokens: new SessionTokens(new Uint8Array(randomBytes(32)), 3600),
-    activity: new RecentActivity(lazySql(async () => {
-      const sql = await openPglite(null);
-      await migrate(sql);
-      return sql;
-    })),
+    activity: new RecentActivity(sql),
+    commerce: new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0 }),
     flags: overrides.flags ?? new FlagService(new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')))),
     ...overrides,
   } as AppDeps;

@@ -1,0 +1,230 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CartSchema, ListingsResponseSchema, OrderSchema, type Listing } from '../../schemas/commerce.js';
+import type { EventDocument } from '../../schemas/documents.js';
+import { generateCatalog } from '../catalog/generate/generate-catalog.js';
+import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
+import { parseEnv } from '../config/env.js';
+import { entitySlug } from '../rules/slug.js';
+import { createSearchEngine } from '../search/create-engine.js';
+import { SearchService } from '../search/search-service.js';
+import { migrate } from '../store/migrations.js';
+import { openPglite } from '../store/pglite-sql.js';
+import { testApp } from '../test/test-app.js';
+import { CommerceService } from './commerce-service.js';
+import { CommerceStore } from './commerce-store.js';
+import { listingsForEvent } from './domain/listings.js';
+import { SandboxPaymentProvider } from './domain/payments.js';
+
+const logger = pino({ level: 'silent' });
+let tmp: string;
+let catalog: Catalog;
+const search = new SearchService();
+let app: ReturnType<typeof testApp>['app'];
+let deps: ReturnType<typeof testApp>['deps'];
+let clock = Date.now();
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'commerce-'));
+  await generateCatalog({ events: 3000, seed: 31, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
+  catalog = await loadCatalog(path.join(tmp, 'catalog'));
+  search.set(await createSearchEngine(parseEnv({}), catalog));
+  const sql = await openPglite(path.join(tmp, 'db'));
+  await migrate(sql);
+  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, now: () => new Date(clock), sellerDelayMs: 0 });
+  const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' });
+  ({ app, deps } = testApp({ search, commerce, env }));
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+const guest = async () => `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+const now = () => Math.floor(clock / 1000);
+const upcoming = () => catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > now() + 86400 * 3);
+const slug = (e: EventDocument) => entitySlug(e.event_name, e.event_id);
+function eventWithListing(test: (l: ReturnType<typeof listingsForEvent>[number]) => boolean, skip = new Set<number>()) {
+  for (const e of upcoming()) {
+    const l = listingsForEvent(e).find((x) => test(x) && !skip.has(x.id));
+    if (l) return { event: e, listing: l };
+  }
+  throw new Error('no such listing in the catalog');
+}
+const used = new Set<number>();
+const billing = { name: 'Ada Lovelace', address1: '1 Main St', city: 'Newark', state: 'NJ', countryCode: 'US', postalCode: '07102', phoneNumber: '+1 973 555 0100' };
+const card = (cardNumber: string) => ({ method: 'card', cardNumber, expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' });
+
+describe('listings (all-in prices, quantity, sort and price filter)', () => {
+  it('lists an event’s tickets with fees included in the price shown first', async () => {
+    const event = upcoming()[0]!;
+    const res = await request(app).get(`/api/events/${slug(event)}/listings`);
+    const body = ListingsResponseSchema.parse(res.body);
+    expect(body.listings.length).toBeGreaterThan(0);
+    for (const l of body.listings) expect(l.allInPricePerTicket).toBeGreaterThan(l.pricePerTicket);
+    const prices = body.listings.map((l) => l.allInPricePerTicket);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(body.fees.serviceFeeRate).toBeGreaterThan(0);
+  });
+
+  it('filters by quantity and price, and sorts by section', async () => {
+    const event = upcoming().find((e) => listingsForEvent(e).length > 5)!;
+    const all = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body).listings;
+    const two = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings?quantity=2`)).body).listings;
+    expect(two.every((l) => l.splits.includes(2))).toBe(true);
+    const median = all[Math.floor(all.length / 2)]!.allInPricePerTicket;
+    const cheap = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings?maxPrice=${median}`)).body).listings;
+    expect(cheap.every((l) => l.allInPricePerTicket <= median)).toBe(true);
+    const bySection = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings?sort=section`)).body).listings;
+    expect(bySection.map((l) => l.section)).toEqual([...bySection.map((l) => l.section)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })));
+    expect((await request(app).get(`/api/events/${slug(event)}/listings?quantity=0`)).status).toBe(400);
+  });
+});
+
+describe('carts hold tickets exactly (OWASP ASVS V2.3.4)', () => {
+  it('gives 20 concurrent shoppers of the last 2 tickets exactly one hold; the rest get a clear 409', async () => {
+    const { event, listing } = eventWithListing((l) => l.quantity === 2);
+    used.add(listing.id);
+    const shoppers = await Promise.all(Array.from({ length: 20 }, guest));
+    const answers = await Promise.all(shoppers.map((auth) => request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(1);
+    const refused = answers.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(19);
+    for (const r of refused) {
+      expect(r.status).toBe(409);
+      expect(r.body.error.message).toMatch(/just taken/);
+    }
+    const after = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body).listings;
+    expect(after.find((l) => l.id === listing.id)).toBeUndefined();
+  });
+
+  it('answers a cart with spec §3 line items, a dollar-prefixed Service Fee, and a hold expiry', async () => {
+    const { listing } = eventWithListing((l) => l.splits.includes(2) && l.quantity >= 2, used);
+    used.add(listing.id);
+    const res = await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: listing.id, quantity: 2 });
+    expect(res.status).toBe(201);
+    const cart = CartSchema.parse(res.body);
+    expect(cart.quantitySelected).toBe(2);
+    expect(cart.lineItems.find((i) => i.key === 'Service Fee')!.value).toMatch(/^\$\d[\d,]*(\.\d{2})?$/);
+    expect(cart.totalPrice.value).toBeGreaterThan(listing.pricePerTicket * 2);
+    expect(Date.parse(cart.expiresAt) - clock).toBe(10 * 60_000);
+  });
+
+  it('refuses a quantity the seller does not split to, and a cart without a guest token', async () => {
+    const { listing } = eventWithListing((l) => l.quantity === 3 && !l.splits.includes(2), used);
+    const res = await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: listing.id, quantity: 2 });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_quantity');
+    expect((await request(app).post('/api/cart').send({ listingId: listing.id, quantity: 1 })).status).toBe(401);
+    expect((await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: 'x', quantity: 1 })).status).toBe(400);
+    expect((await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: 999999999, quantity: 1 })).status).toBe(404);
+  });
+
+  it('puts an expired hold’s tickets back on sale', async () => {
+    const { event, listing } = eventWithListing((l) => l.quantity === 2, used);
+    used.add(listing.id);
+    const first = await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: listing.id, quantity: 2 });
+    expect(first.status).toBe(201);
+    expect((await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: listing.id, quantity: 2 })).status).toBe(409);
+    clock += 11 * 60_000;
+    const listed = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body).listings;
+    expect(listed.find((l: Listing) => l.id === listing.id)).toBeUndefined();
+    const second = await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: listing.id, quantity: 2 });
+    expect(second.status).toBe(201);
+  });
+});
+
+describe('checkout and orders', () => {
+  async function cartFor(auth: string, quantity = 2) {
+    const { listing } = eventWithListing((l) => l.splits.includes(quantity) && l.quantity >= quantity, used);
+    used.add(listing.id);
+    const res = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity });
+    expect(res.status).toBe(201);
+    return CartSchema.parse(res.body);
+  }
+
+  it('a declined card leaves no order and keeps the hold; the next card buys the tickets', async () => {
+    const auth = await guest();
+    const cart = await cartFor(auth);
+    const declined = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'ada@example.com', billingAddress: billing, payment: card('4000 0000 0000 0002') });
+    expect(declined.status).toBe(402);
+    expect(declined.body.error).toMatchObject({ code: 'payment_declined', details: { paymentType: 'card' } });
+    expect((await request(app).get(`/api/cart/${cart.id}`).set('Authorization', auth)).body.status).toBe('active');
+    const orders = await deps.commerce['options'].store['sql'].query('SELECT count(*)::int AS n FROM orders WHERE hold_id = $1', [cart.id]);
+    expect(orders[0]!.n).toBe(0);
+
+    const paid = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'ada@example.com', billingAddress: billing, payment: card('4242 4242 4242 4242') });
+    expect(paid.status).toBe(201);
+    const order = OrderSchema.parse(paid.body);
+    expect(order.status).toBe('pending_seller_confirmation');
+    expect(order.tracking!.phet).toBeCloseTo(95 * order.totalPrice.value, 2);
+    expect(order.accessCode).toMatch(/^[A-Z0-9]{20}$/);
+    const again = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'ada@example.com', billingAddress: billing, payment: card('4242 4242 4242 4242') });
+    expect(again.status).toBe(410);
+  });
+
+  it('applies FF20 to the tickets and refuses an unknown code on its field', async () => {
+    const auth = await guest();
+    const cart = await cartFor(auth);
+    const bad = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'a@example.com', billingAddress: billing, promoCode: 'FREE', payment: card('4242424242424242') });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].path).toBe('promoCode');
+    const ok = OrderSchema.parse((await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'a@example.com', billingAddress: billing, promoCode: 'ff20', payment: card('4242424242424242') })).body);
+    expect(ok.lineItems.some((i) => i.key.includes('FF20') && i.value.startsWith('-$'))).toBe(true);
+    expect(ok.totalPrice.value).toBeLessThan(cart.totalPrice.value);
+  });
+
+  it('names each invalid billing field', async () => {
+    const auth = await guest();
+    const cart = await cartFor(auth);
+    const res = await request(app)
+      .post('/api/checkout')
+      .set('Authorization', auth)
+      .send({ cartId: cart.id, email: 'nope', billingAddress: { ...billing, postalCode: '1', phoneNumber: 'call me', countryCode: 'usa' }, payment: card('4242424242424242') });
+    expect(res.status).toBe(400);
+    const paths = res.body.error.details.map((d: { path: string }) => d.path);
+    expect(paths).toEqual(expect.arrayContaining(['email', 'billingAddress.countryCode', 'billingAddress.phoneNumber']));
+  });
+
+  it('shows the order to its guest or its access code only, as spec §3 detail entries, and the seller confirms it', async () => {
+    const auth = await guest();
+    const cart = await cartFor(auth);
+    const order = OrderSchema.parse((await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'a@example.com', billingAddress: billing, payment: card('4242424242424242') })).body);
+    await deps.commerce.tick();
+    await deps.commerce.tick();
+    const mine = OrderSchema.parse((await request(app).get(`/api/orders/${order.id}`).set('Authorization', auth)).body);
+    expect(['confirmed', 'delivered']).toContain(mine.status);
+    expect(mine.timeline.map((t) => t.status).slice(0, 3)).toEqual(['reserved', 'pending_seller_confirmation', 'confirmed']);
+    const titles = mine.detail.map((d) => ('title' in d ? d.title : d.type));
+    expect(titles.slice(0, 2)).toEqual(['date', 'Event Location']);
+    expect(titles).toEqual(expect.arrayContaining(['Section', 'Row', 'Order Status', 'Order Date', 'Order Id', 'Important Notes', 'Method']));
+    expect((await request(app).get(`/api/orders/${order.id}?code=${order.accessCode}`)).status).toBe(200);
+    expect((await request(app).get(`/api/orders/${order.id}`).set('Authorization', await guest())).status).toBe(404);
+    expect((await request(app).get(`/api/orders/${order.id}?code=${'A'.repeat(20)}`)).status).toBe(404);
+    expect((await request(app).get(`/api/orders/${order.id}`)).status).toBe(404);
+    expect((await request(app).get('/api/orders/not-an-order')).status).toBe(400);
+  });
+});
+
+describe('durability', () => {
+  it('keeps every order across a restart of the embedded database', async () => {
+    const dir = path.join(tmp, 'restart-db');
+    const first = await openPglite(dir);
+    await migrate(first);
+    const store = new CommerceStore(first);
+    const hold = await store.createHold({ id: crypto.randomUUID(), guestId: 'g', listing: { id: 77_000, eventId: 77, listed: 4 }, quantity: 2, pricePerTicketCents: 5000, now: new Date(), expiresAt: new Date(Date.now() + 60_000) });
+    await store.purchase({
+      holdId: hold.id, guestId: 'g', now: new Date(),
+      order: { id: 'ORD-RESTART000', access_code_hash: 'h', status: 'pending_seller_confirmation', subtotal_cents: 10000, discount_cents: 0, service_fee_cents: 1800, fulfillment_fee_cents: 0, total_cents: 11800, promo_code: null, email: 'a@b.co', billing: {}, payment_method: 'card', charge_id: 'c' },
+      history: [{ status: 'reserved', at: new Date(), note: 'held' }],
+    });
+    await first.close();
+    const reopened = await openPglite(dir);
+    await migrate(reopened);
+    const found = await new CommerceStore(reopened).order('ORD-RESTART000');
+    expect(found?.order.total_cents).toBe(11800);
+    expect(found?.events).toHaveLength(1);
+    await reopened.close();
+  });
+});

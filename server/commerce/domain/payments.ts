@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import type { Payment } from '../../../schemas/commerce.js';
+import { paymentFailedEventName } from '../../rules/commerce.js';
+
+export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'invalid_number' | 'expired_card';
+export type PaymentErrorReason = 'processing_error' | 'invalid_amount' | 'idempotency_key_reused';
+
+export type PaymentResult =
+  | { status: 'succeeded'; chargeId: string }
+  | { status: 'declined'; reason: DeclineReason }
+  | { status: 'error'; reason: PaymentErrorReason };
+
+export interface ChargeInput {
+  amountCents: number;
+  currency: 'USD';
+  payment: Payment;
+  /** The same key always yields the first attempt's result; the buyer is never charged twice. */
+  idempotencyKey: string;
+}
+
+/** The port to a card processor: a live gateway in production, the sandbox below everywhere else. */
+export interface PaymentProvider {
+  charge(input: ChargeInput): Promise<PaymentResult>;
+}
+
+type Outcome = { status: 'succeeded' } | { status: 'declined'; reason: DeclineReason } | { status: 'error'; reason: PaymentErrorReason };
+
+/**
+ * The sandbox's test cards (the numbers card processors publish for testing). Any other Luhn-valid number
+ * succeeds, a Luhn-invalid one is declined as `invalid_number`, and a card whose expiry month has passed is
+ * declined as `expired_card`.
+ */
+export const SANDBOX_TEST_CARDS = [
+  { number: '4242 4242 4242 4242', outcome: { status: 'succeeded' }, description: 'Succeeds' },
+  { number: '4000 0000 0000 0002', outcome: { status: 'declined', reason: 'card_declined' }, description: 'Declined by the bank' },
+  { number: '4000 0000 0000 9995', outcome: { status: 'declined', reason: 'insufficient_funds' }, description: 'Declined: insufficient funds' },
+  { number: '4000 0000 0000 0119', outcome: { status: 'error', reason: 'processing_error' }, description: 'Processor error; the buyer may try again' },
+] as const satisfies readonly { number: string; outcome: Outcome; description: string }[];
+
+/** The Apple Pay token the sandbox accepts (spec §5); any other token is declined. */
+export const SANDBOX_APPLE_PAY_SUCCESS_TOKEN = 'applepay-success';
+
+const digitsOf = (number: string) => number.replace(/[\s-]/g, '');
+
+/** The Luhn checksum of a card number (spaces and dashes ignored); false for anything but 12–19 digits. */
+export function luhnValid(number: string): boolean {
+  const digits = digitsOf(number);
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** A card is good through the last day of its expiry month (UTC). */
+export function cardExpired(expMonth: number, expYear: number, now: Date): boolean {
+  return expYear * 12 + expMonth < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
+}
+
+/** Spec §4: the tracking event for a failed payment of this kind ("card_failed", "applepay_failed"). */
+export function paymentFailedEvent(payment: Payment): string {
+  return paymentFailedEventName(payment.method);
+}
+
+const TEST_CARD_OUTCOMES: ReadonlyMap<string, Outcome> = new Map(SANDBOX_TEST_CARDS.map((c) => [digitsOf(c.number), c.outcome]));
+
+function outcomeOf(payment: Payment, now: Date): Outcome {
+  if (payment.method === 'applepay') {
+    return payment.token === SANDBOX_APPLE_PAY_SUCCESS_TOKEN ? { status: 'succeeded' } : { status: 'declined', reason: 'card_declined' };
+  }
+  if (!luhnValid(payment.cardNumber)) return { status: 'declined', reason: 'invalid_number' };
+  if (cardExpired(payment.expMonth, payment.expYear, now)) return { status: 'declined', reason: 'expired_card' };
+  return TEST_CARD_OUTCOMES.get(digitsOf(payment.cardNumber)) ?? { status: 'succeeded' };
+}
+
+export interface SandboxCharge {
+  chargeId: string;
+  amountCents: number;
+  method: Payment['method'];
+  /** Last four digits of a card; never the whole number. */
+  last4: string;
+  idempotencyKey: string;
+}
+
+/** What makes two attempts "the same request", without keeping the card number. */
+function fingerprint(input: ChargeInput): string {
+  const p = input.payment;
+  const instrument = p.method === 'card' ? `card:${digitsOf(p.cardNumber).slice(-4)}:${p.expMonth}/${p.expYear}` : `applepay:${createHash('sha256').update(p.token).digest('hex')}`;
+  return `${input.amountCents}:${input.currency}:${instrument}`;
+}
+
+/**
+ * An in-memory payment provider for development and tests. Results follow SANDBOX_TEST_CARDS; a repeated
+ * idempotency key returns the first result (even while that attempt is in flight), and one reused for a
+ * different amount or card is an `idempotency_key_reused` error, as real processors answer.
+ */
+export class SandboxPaymentProvider implements PaymentProvider {
+  private readonly attempts = new Map<string, { fingerprint: string; result: Promise<PaymentResult> }>();
+  private readonly succeeded: SandboxCharge[] = [];
+  private readonly now: () => Date;
+
+  constructor(options: { now?: () => Date } = {}) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** Every successful charge, in order. */
+  get charges(): readonly SandboxCharge[] {
+    return this.succeeded;
+  }
+
+  charge(input: ChargeInput): Promise<PaymentResult> {
+    const print = fingerprint(input);
+    const previous = this.attempts.get(input.idempotencyKey);
+    if (previous) return previous.fingerprint === print ? previous.result : Promise.resolve({ status: 'error', reason: 'idempotency_key_reused' });
+    const result = Promise.resolve(this.attempt(input));
+    this.attempts.set(input.idempotencyKey, { fingerprint: print, result });
+    return result;
+  }
+
+  private attempt(input: ChargeInput): PaymentResult {
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) return { status: 'error', reason: 'invalid_amount' };
+    const outcome = outcomeOf(input.payment, this.now());
+    if (outcome.status !== 'succeeded') return outcome;
+    const chargeId = `ch_sandbox_${String(this.succeeded.length + 1).padStart(6, '0')}`;
+    const p = input.payment;
+    this.succeeded.push({
+      chargeId,
+      amountCents: input.amountCents,
+      method: p.method,
+      last4: p.method === 'card' ? digitsOf(p.cardNumber).slice(-4) : '',
+      idempotencyKey: input.idempotencyKey,
+    });
+    return { status: 'succeeded', chargeId };
+  }
+}

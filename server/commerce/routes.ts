@@ -1,0 +1,65 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { CheckoutSchema, CreateCartSchema, ListingsQuerySchema } from '../../schemas/commerce.js';
+import { SlugParamsSchema } from '../../schemas/entities.js';
+import { rateLimiter } from '../http/security.js';
+import { SessionTokens } from '../sessions/session-tokens.js';
+import type { CommerceService } from './commerce-service.js';
+
+const IdParamSchema = z.object({ id: z.coerce.number({ error: 'id must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+const CartParamSchema = z.object({ id: z.string().uuid('id must be a cart id') });
+const OrderParamSchema = z.object({ id: z.string().regex(/^ORD-[A-Z0-9]{10}$/, 'id must be an order id such as ORD-AB12CD34EF') });
+const OrderQuerySchema = z.object({ code: z.string().regex(/^[A-Z0-9]{20}$/, 'code must be the order’s 20-character access code').optional() });
+/** Checkout attempts per client per minute: enough to fix a typo, too few to test stolen cards. */
+const CHECKOUTS_PER_MINUTE = 20;
+
+export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens): Router {
+  const router = Router();
+  const guest = async (authorization: string | undefined) => (await tokens.verify(SessionTokens.bearer(authorization))).guestId;
+
+  router.get('/events/:slug/listings', async (req, res) => {
+    const { slug } = SlugParamsSchema.parse(req.params);
+    const query = ListingsQuerySchema.parse(req.query);
+    res.set('Cache-Control', 'no-cache').json(await commerce.listings(slug, query));
+  });
+
+  router.get('/listings/:id', async (req, res) => {
+    const { id } = IdParamSchema.parse(req.params);
+    res.set('Cache-Control', 'no-cache').json(await commerce.listing(id));
+  });
+
+  router.post('/cart', async (req, res) => {
+    const guestId = await guest(req.get('authorization'));
+    const input = CreateCartSchema.parse(req.body);
+    res.status(201).set('Cache-Control', 'no-store').json(await commerce.createCart(guestId, input));
+  });
+
+  router.get('/cart/:id', async (req, res) => {
+    const guestId = await guest(req.get('authorization'));
+    const { id } = CartParamSchema.parse(req.params);
+    res.set('Cache-Control', 'no-store').json(await commerce.cart(guestId, id));
+  });
+
+  router.delete('/cart/:id', async (req, res) => {
+    const guestId = await guest(req.get('authorization'));
+    const { id } = CartParamSchema.parse(req.params);
+    await commerce.releaseCart(guestId, id);
+    res.status(204).end();
+  });
+
+  router.post('/checkout', rateLimiter(CHECKOUTS_PER_MINUTE, 'checkout'), async (req, res) => {
+    const guestId = await guest(req.get('authorization'));
+    const request = CheckoutSchema.parse(req.body);
+    res.status(201).set('Cache-Control', 'no-store').json(await commerce.checkout(guestId, request));
+  });
+
+  router.get('/orders/:id', async (req, res) => {
+    const { id } = OrderParamSchema.parse(req.params);
+    const { code } = OrderQuerySchema.parse(req.query);
+    let guestId: string | undefined;
+    if (req.get('authorization')) guestId = await guest(req.get('authorization'));
+    res.set('Cache-Control', 'private, no-store').json(await commerce.order(id, { guestId, code }));
+  });
+
+  return router;
+}
