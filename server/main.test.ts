@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const tsx = path.resolve('node_modules/.bin/tsx');
 const tmpDirs: string[] = [];
 afterAll(() => Promise.all(tmpDirs.map((d) => rm(d, { recursive: true, force: true }))));
 
 function startServer(env: Record<string, string>) {
-  const child = spawn(tsx, ['server/main.ts'], {
+  // In-process tsx: the tsx launcher would relay signals through a second process.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -19,6 +19,7 @@ import { LayoutService } from './layout/layout-service.js';
 import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
 import { openStore } from './store/open-store.js';
 import type { Sql } from './store/sql.js';
+import { searchDegradation } from './search/cached-engine.js';
 import { createSearchEngine } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
 import { SearchService } from './search/search-service.js';
@@ -105,6 +106,7 @@ async function main() {
     const indexing = performance.now();
     const engine = await createSearchEngine(env, loaded);
     search.set(engine);
+    readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
     stopHousekeeping = commerce.start();
     logger.info({ engine: engine.kind, ms: Math.round(performance.now() - indexing) }, 'search ready');

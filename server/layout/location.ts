@@ -9,6 +9,8 @@ import type { SearchEngine } from '../search/search-engine.js';
 export const DEFAULT_TIME_ZONE = 'America/New_York';
 /** How far to look for the city a pair of coordinates is in. */
 const NEAREST_CITY_MILES = 100;
+/** How long finding the shopper's city or market may take before the page goes on without it. */
+export const LOCATION_DEADLINE_MS = 300;
 
 export const LocationQuerySchema = z
   .object({
@@ -27,7 +29,42 @@ export interface ShopperLocation extends ResolvedLocation {
  * Where the shopper is (spec §4, §5): their coordinates when given; else their ZIP's market (3-digit prefix,
  * then 2-digit, per the location rules); else New York 10007.
  */
-export async function resolveLocation(query: LocationQuery, engine: SearchEngine, logger?: ErrorLogger): Promise<ShopperLocation> {
+export async function resolveLocation(query: LocationQuery, engine: SearchEngine, logger?: ErrorLogger, deadlineMs = LOCATION_DEADLINE_MS): Promise<ShopperLocation> {
+  // Finding the city is a nicety: a slow search must not hold the page, so past the deadline the shopper's
+  // own coordinates (or New York) serve without a city name.
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), deadlineMs);
+  });
+  try {
+    const found = await Promise.race([lookup(query, engine, logger).catch(() => null), late]);
+    return found ?? fallback(query);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function fallback(query: LocationQuery): ShopperLocation {
+  if (query.lat !== undefined && query.lng !== undefined) {
+    return { lat: query.lat, lng: query.lng, city: '', state: '', country: '', source: 'coordinates', timeZone: DEFAULT_TIME_ZONE };
+  }
+  return defaultLocation(query.zip);
+}
+
+function defaultLocation(zip: string | undefined): ShopperLocation {
+  return {
+    lat: DEFAULT_LOCATION.lat,
+    lng: DEFAULT_LOCATION.lng,
+    city: DEFAULT_LOCATION.city,
+    state: DEFAULT_LOCATION.state,
+    country: DEFAULT_LOCATION.country,
+    source: 'default',
+    ...(zip ? { zip } : {}),
+    timeZone: DEFAULT_TIME_ZONE,
+  };
+}
+
+async function lookup(query: LocationQuery, engine: SearchEngine, logger?: ErrorLogger): Promise<ShopperLocation> {
   if (query.lat !== undefined && query.lng !== undefined) {
     const city = await nearestCity(engine, query.lat, query.lng);
     return {
@@ -68,16 +105,7 @@ export async function resolveLocation(query: LocationQuery, engine: SearchEngine
       };
     }
   }
-  return {
-    lat: DEFAULT_LOCATION.lat,
-    lng: DEFAULT_LOCATION.lng,
-    city: DEFAULT_LOCATION.city,
-    state: DEFAULT_LOCATION.state,
-    country: DEFAULT_LOCATION.country,
-    source: 'default',
-    ...(query.zip ? { zip: query.zip } : {}),
-    timeZone: DEFAULT_TIME_ZONE,
-  };
+  return defaultLocation(query.zip);
 }
 
 async function nearestCity(engine: SearchEngine, lat: number, lng: number): Promise<USCityDocument | undefined> {

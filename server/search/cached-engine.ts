@@ -21,6 +21,8 @@ export interface CacheStats {
   staleServed: number;
 }
 
+const MAX_FAILURES_KEPT = 1_000;
+
 /** 64 MiB of results by default: bounded memory whatever the traffic. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -34,6 +36,7 @@ export class CachedEngine implements SearchEngine {
   private readonly cache: LRUCache<string, AnyResult, FetchContext>;
   private readonly tags = new Map<string, Set<string>>();
   private readonly stats = { hits: 0, misses: 0, staleServed: 0 };
+  private readonly failures: number[] = [];
 
   constructor(
     private readonly engine: SearchEngine,
@@ -48,7 +51,13 @@ export class CachedEngine implements SearchEngine {
       noDeleteOnFetchRejection: true,
       fetchMethod: async (_key, _stale, { context }) => {
         this.stats.misses++;
-        return (await this.engine.search(context.request)) as AnyResult;
+        try {
+          return (await this.engine.search(context.request)) as AnyResult;
+        } catch (err) {
+          this.failures.push(Date.now());
+          if (this.failures.length > MAX_FAILURES_KEPT) this.failures.shift();
+          throw err;
+        }
       },
       dispose: (_value, key) => {
         for (const keys of this.tags.values()) keys.delete(key);
@@ -87,7 +96,23 @@ export class CachedEngine implements SearchEngine {
     return this.engine.health();
   }
 
+  /** Engine calls that failed in the last `windowMs` (what `/readyz` reports as degradation). */
+  failuresWithin(windowMs: number, now = Date.now()): number {
+    return this.failures.filter((t) => now - t <= windowMs).length;
+  }
+
   cacheStats(): CacheStats {
     return { entries: this.cache.size, bytes: this.cache.calculatedSize, ...this.stats };
   }
+}
+
+/** Search counts as degraded for a minute after a failed engine call. */
+export const SEARCH_DEGRADED_WINDOW_MS = 60_000;
+
+/** The `/readyz` probe of a cached engine: degraded while engine calls have failed in the last minute. */
+export function searchDegradation(engine: CachedEngine) {
+  return () => {
+    const failures = engine.failuresWithin(SEARCH_DEGRADED_WINDOW_MS);
+    return { degraded: failures > 0, detail: `${failures} failed search call(s) in the last minute; answering from cache where possible` };
+  };
 }

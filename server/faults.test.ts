@@ -1,0 +1,187 @@
+import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CartSchema, OrderSchema } from '../schemas/commerce.js';
+import { LayoutResponseSchema } from '../schemas/layout.js';
+import { generateCatalog } from './catalog/generate/generate-catalog.js';
+import { loadCatalog, type Catalog } from './catalog/load-catalog.js';
+import { CommerceService } from './commerce/commerce-service.js';
+import { CommerceStore } from './commerce/commerce-store.js';
+import { listingsForEvent } from './commerce/domain/listings.js';
+import { SandboxPaymentProvider } from './commerce/domain/payments.js';
+import { parseEnv } from './config/env.js';
+import { Readiness } from './health/readiness.js';
+import { LayoutService } from './layout/layout-service.js';
+import { CachedEngine, searchDegradation } from './search/cached-engine.js';
+import { EmbeddedEngine } from './search/embedded/embedded-engine.js';
+import type { SearchEngine } from './search/search-engine.js';
+import { SearchService } from './search/search-service.js';
+import { SegmentRepository } from './segments/segment-repository.js';
+import { migrate } from './store/migrations.js';
+import { openPglite } from './store/pglite-sql.js';
+import type { Sql } from './store/sql.js';
+import { testApp } from './test/test-app.js';
+
+const logger = pino({ level: 'silent' });
+let tmp: string;
+let catalog: Catalog;
+let embedded: EmbeddedEngine;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'faults-'));
+  await generateCatalog({ events: 3000, seed: 41, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
+  catalog = await loadCatalog(path.join(tmp, 'catalog'));
+  embedded = await EmbeddedEngine.build(catalog.collections);
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+describe('the search engine slow or failing', () => {
+  it('keeps pages answering 200 within their deadline, marks the rows, serves stale cache and reports degradation', async () => {
+    let mode: 'ok' | 'fail' | 'slow' = 'ok';
+    const flaky: SearchEngine = {
+      kind: 'embedded',
+      health: () => embedded.health(),
+      search: async (req) => {
+        if (mode === 'fail') throw new Error('search node down');
+        if (mode === 'slow') await new Promise((r) => setTimeout(r, 5_000));
+        return embedded.search(req);
+      },
+    };
+    // A tiny TTL, so the second visit has to ask the engine again and can only fall back to stale answers.
+    const engine = new CachedEngine(flaky, { ttlMs: 1 });
+    const search = new SearchService();
+    search.set(engine);
+    const segments = new SegmentRepository(path.resolve('segments'), logger);
+    await segments.load();
+    const readiness = new Readiness(['catalog', 'search']);
+    readiness.set('catalog', true);
+    readiness.set('search', true);
+    readiness.probe('search', searchDegradation(engine));
+    const layout = new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 300, rowCacheTtlMs: 1 });
+    const { app } = testApp({ search, segments, layout, readiness });
+
+    const good = LayoutResponseSchema.parse((await request(app).get('/api/layout/home?lat=40.75&lng=-73.99')).body);
+    expect(good.rows.every((r) => r.status === 'ok')).toBe(true);
+    expect((await request(app).get('/readyz')).body.status).toBe('ready');
+
+    await new Promise((r) => setTimeout(r, 5));
+    mode = 'fail';
+    const failing = await request(app).get('/api/layout/home?lat=40.75&lng=-73.99');
+    expect(failing.status).toBe(200);
+    const body = LayoutResponseSchema.parse(failing.body);
+    // The layout's own rows fell back on their last good items; nothing is lost for the shopper.
+    for (const row of body.rows) expect(row.items, row.id).toEqual(good.rows.find((g) => g.id === row.id)!.items);
+    const ready = await request(app).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'degraded', components: { search: { degraded: true } } });
+
+    mode = 'slow';
+    const began = performance.now();
+    const slow = await request(app).get('/api/layout/home?lat=41.88&lng=-87.63');
+    expect(slow.status).toBe(200);
+    expect(performance.now() - began).toBeLessThan(3_000);
+    const statuses = LayoutResponseSchema.parse(slow.body).rows.map((r) => r.status);
+    expect(statuses.every((s) => s === 'timeout')).toBe(true);
+  });
+});
+
+describe('the order store unavailable during checkout', () => {
+  it('answers a clear 503, writes no half order, keeps the hold, and the retry charges once', async () => {
+    const real = await openPglite(null);
+    await migrate(real);
+    let down = false;
+    const flaky: Sql = {
+      kind: 'pglite',
+      query: (text, params) => (down ? Promise.reject(new Error('connection refused')) : real.query(text, params)),
+      transaction: (fn) => (down ? Promise.reject(new Error('connection refused')) : real.transaction(fn)),
+      close: () => real.close(),
+    };
+    const payments = new SandboxPaymentProvider();
+    const search = new SearchService();
+    search.set(new CachedEngine(embedded));
+    const commerce = new CommerceService({ store: new CommerceStore(flaky), engine: () => search.engine, payments, logger });
+    const { app } = testApp({ search, commerce, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
+    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+    const nowSeconds = Date.now() / 1000;
+    const event = catalog.collections.Event.find((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > nowSeconds + 86400 && listingsForEvent(e).some((l) => l.splits.includes(2)))!;
+    const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
+    const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
+    const checkout = {
+      cartId: cart.id,
+      email: 'grace@example.com',
+      billingAddress: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', state: 'VA', countryCode: 'US', postalCode: '22202', phoneNumber: '703 555 0100' },
+      payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+    };
+
+    down = true;
+    const failed = await request(app).post('/api/checkout').set('Authorization', auth).send(checkout);
+    expect(failed.status).toBe(503);
+    expect(failed.body.error.code).toBe('store_unavailable');
+
+    down = false;
+    expect(await real.query('SELECT id FROM orders')).toEqual([]);
+    expect((await request(app).get(`/api/cart/${cart.id}`).set('Authorization', auth)).body.status).toBe('active');
+    // The store failed before any charge could be taken; now the checkout goes through, charging once.
+    const ok = await request(app).post('/api/checkout').set('Authorization', auth).send(checkout);
+    expect(ok.status).toBe(201);
+    OrderSchema.parse(ok.body);
+    expect(payments.charges).toHaveLength(1);
+    await real.close();
+  });
+});
+
+describe('SIGTERM under load', () => {
+  it('lets every accepted request finish; none is cut mid-answer', async () => {
+    const dataDir = path.join(tmp, 'sigterm');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, CATALOG_EVENTS: '2000', LOG_LEVEL: 'info', SEGMENTS_WATCH: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const until = Date.now() + 90_000;
+    while (!/"msg":"search ready"/.test(out)) {
+      if (Date.now() > until) throw new Error(`server did not get ready:\n${out}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const port = Number(/127\.0\.0\.1:(\d+)/.exec(out)![1]);
+
+    const get = (i: number) =>
+      new Promise<{ status?: number; error?: string; complete: boolean }>((resolve) => {
+        const lat = (30 + (i % 15)).toFixed(1);
+        const req = httpRequest({ host: '127.0.0.1', port, path: `/api/layout/home?lat=${lat}&lng=-${80 + (i % 20)}`, agent: false }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => {
+            let complete = false;
+            try {
+              complete = Array.isArray(JSON.parse(body).rows);
+            } catch {
+              complete = false;
+            }
+            resolve({ status: res.statusCode, complete });
+          });
+          res.on('error', (err) => resolve({ error: err.message, complete: false }));
+        });
+        req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message, complete: false }));
+        req.end();
+      });
+
+    const inFlight = Array.from({ length: 40 }, (_, i) => get(i));
+    await new Promise((r) => setTimeout(r, 30));
+    child.kill('SIGTERM');
+    const results = await Promise.all(inFlight);
+    expect(await exited).toBe(0);
+    const answered = results.filter((r) => r.status !== undefined);
+    expect(answered.length).toBeGreaterThan(0);
+    for (const r of answered) expect(r).toMatchObject({ status: 200, complete: true });
+    // Anything not answered was never accepted (refused at connect), not cut off mid-answer.
+    for (const r of results.filter((x) => x.status === undefined)) expect(r.error).toBe('ECONNREFUSED');
+  });
+});
