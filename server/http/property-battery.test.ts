@@ -1,0 +1,115 @@
+import fc from 'fast-check';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCatalog } from '../catalog/generate/generate-catalog.js';
+import { loadCatalog } from '../catalog/load-catalog.js';
+import { parseEnv } from '../config/env.js';
+import { createSearchEngine } from '../search/create-engine.js';
+import { SearchService } from '../search/search-service.js';
+import { testAppWithSegments } from '../test/test-app.js';
+
+/**
+ * Random and hostile input against every public endpoint. The invariant: never a 5xx, always an answer, and
+ * every refusal of an /api path is the JSON error model naming the problem.
+ */
+let tmp: string;
+const search = new SearchService();
+let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
+let token: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'battery-'));
+  await generateCatalog({ events: 1200, seed: 5, start: new Date().toISOString().slice(0, 10), outDir: tmp });
+  search.set(await createSearchEngine(parseEnv({}), await loadCatalog(tmp)));
+  const unlimited = '1000000';
+  const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: unlimited, RATE_LIMIT_SUGGEST_PER_MINUTE: unlimited, RATE_LIMIT_SEARCH_PER_MINUTE: unlimited });
+  app = (await testAppWithSegments({ search, env })).app;
+  token = (await request(app).post('/api/customers/session')).body.sessionToken;
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+const hostile = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: 'binary', maxLength: 120 }),
+  fc.integer().map(String),
+  fc.double().map(String),
+  fc.constantFrom('', ' ', '*', '%', '%zz', '../..', '\\', '`', "'", '"', '<x>', '&&', '||', ':=', '[', '-1', '1e400', 'NaN', '__proto__', 'constructor', 'a'.repeat(5000)),
+);
+
+const GET_TEMPLATES: ((v: string) => string)[] = [
+  (v) => `/api/suggest?q=${v}`,
+  (v) => `/api/suggest?q=a&extra=${v}`,
+  (v) => `/api/Searches/get?q=${v}&page=${v}`,
+  (v) => `/api/trending?x=${v}`,
+  (v) => `/api/performers/${v}`,
+  (v) => `/api/venues/${v}`,
+  (v) => `/api/events/${v}`,
+  (v) => `/api/events/${v}/listings?quantity=${v}&sort=${v}&minPrice=${v}`,
+  (v) => `/api/listings/${v}`,
+  (v) => `/api/layout/home?lat=${v}&lng=${v}&zip=${v}&brand=${v}&gb_force=${v}`,
+  (v) => `/api/layout/category/${v}`,
+  (v) => `/api/menu?${v}=${v}`,
+  (v) => `/api/brand?brand=${v}`,
+  (v) => `/api/orders/${v}?code=${v}`,
+  (v) => `/api/cart/${v}`,
+  (v) => `/api/features/${v}`,
+  (v) => `/api/suggest/jsonp?token=${v}&q=${v}&callback=${v}`,
+  (v) => `/media/performers/${v}`,
+  (v) => `/media/categories/${v}`,
+];
+
+function expectHandled(res: request.Response, url: string) {
+  expect(res.status, url.slice(0, 200)).toBeLessThan(500);
+  if (res.status >= 400 && url.startsWith('/api/')) {
+    expect(typeof res.body?.error?.code, url.slice(0, 200)).toBe('string');
+    expect(typeof res.body?.error?.message, url.slice(0, 200)).toBe('string');
+  }
+}
+
+describe('property battery: random and hostile input', () => {
+  it('never answers a GET with a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...GET_TEMPLATES), hostile, async (template, value) => {
+        const url = template(encodeURIComponent(value));
+        expectHandled(await request(app).get(url).set('Authorization', `Bearer ${token}`).timeout(10_000), url);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('never answers a POST body with a 5xx', async () => {
+    const bodies = fc.oneof(fc.jsonValue(), fc.object(), fc.record({ listingId: fc.anything(), quantity: fc.anything() }), fc.record({ cartId: hostile, email: hostile, billingAddress: fc.object(), payment: fc.object(), promoCode: hostile }));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('/api/customers/session', '/api/cart', '/api/checkout', '/api/client-errors'), bodies, async (url, body) => {
+        expectHandled(await request(app).post(url).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(JSON.stringify(body)).timeout(10_000), url);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never answers odd headers with a 5xx', async () => {
+    const headerValue = fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\t\x20-\x7e]/g, ''));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('Authorization', 'X-Site-Id', 'X-Client-Id', 'X-Request-Id', 'Accept', 'Content-Type', 'Origin'), headerValue, async (name, value) => {
+        const url = '/api/CustomerActivity/recent-activities';
+        expectHandled(await request(app).get(url).set(name, value).timeout(10_000), url);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never answers a mangled encoding with a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 64 }), async (bytes) => {
+        const raw = Array.from(bytes, (b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+        for (const url of [`/api/suggest?q=${raw}`, `/api/performers/${raw}`, `/api/layout/category/${raw}`]) {
+          expectHandled(await request(app).get(url).timeout(10_000), url);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
