@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { ChevronIcon, CloseIcon } from './icons.js';
 import { TOP_CATEGORY_LINKS, WIDE_MEDIA_QUERY, useMenu, type MenuCategory, type MenuLink } from './menu-data.js';
 import './navigation.css';
+import { trapTab, useScrollLock } from '../../lib/modal.js';
 
 export interface MobileMenuProps {
   open: boolean;
@@ -20,7 +21,6 @@ export function MobileMenu({ open, ...props }: MobileMenuProps) {
   return createPortal(<MobileMenuDialog {...props} />, document.body);
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 function MobileMenuDialog({ onClose, returnFocusRef, id }: Omit<MobileMenuProps, 'open'>) {
   const { data, isError } = useMenu();
@@ -35,16 +35,11 @@ function MobileMenuDialog({ onClose, returnFocusRef, id }: Omit<MobileMenuProps,
     onCloseRef.current = onClose;
   });
 
+  useScrollLock();
   useEffect(() => {
-    const { body } = document;
-    const previousOverflow = body.style.overflow;
-    body.style.overflow = 'hidden';
     closeRef.current?.focus();
     const returnTo = returnFocusRef.current;
-    return () => {
-      body.style.overflow = previousOverflow;
-      returnTo?.focus();
-    };
+    return () => returnTo?.focus();
   }, [returnFocusRef]);
 
   useEffect(() => {
@@ -68,18 +63,7 @@ function MobileMenuDialog({ onClose, returnFocusRef, id }: Omit<MobileMenuProps,
       onClose();
       return;
     }
-    if (event.key !== 'Tab' || !dialogRef.current) return;
-    const focusable = [...dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden]'));
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
-    if (!first || !last) return;
-    if (event.shiftKey && document.activeElement === first) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
+    trapTab(event);
   };
 
   return (

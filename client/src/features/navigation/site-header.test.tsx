@@ -27,7 +27,7 @@ describe('SiteHeader', () => {
   });
   afterEach(() => {
     cleanup();
-    document.body.style.overflow = '';
+    document.documentElement.style.overflow = '';
     vi.unstubAllGlobals();
   });
 
@@ -45,12 +45,12 @@ describe('SiteHeader', () => {
 
   it('opens the drawer as a modal dialog, locks scrolling and focuses inside it', async () => {
     const user = userEvent.setup();
-    document.body.style.overflow = 'auto';
+    document.documentElement.style.overflow = 'auto';
     const { menuButton, dialog } = await openDrawer(user);
     expect(dialog.getAttribute('aria-modal')).toBe('true');
     expect(menuButton.getAttribute('aria-expanded')).toBe('true');
     expect(menuButton.getAttribute('aria-controls')).toBe(dialog.id);
-    expect(document.body.style.overflow).toBe('hidden');
+    expect(document.documentElement.style.overflow).toBe('hidden');
     expect(dialog.contains(document.activeElement)).toBe(true);
   });
 
@@ -92,11 +92,11 @@ describe('SiteHeader', () => {
 
   it('closes on Escape, restoring scrolling and focus', async () => {
     const user = userEvent.setup();
-    document.body.style.overflow = 'auto';
+    document.documentElement.style.overflow = 'auto';
     const { menuButton } = await openDrawer(user);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.body.style.overflow).toBe('auto');
+    expect(document.documentElement.style.overflow).toBe('auto');
     expect(document.activeElement).toBe(menuButton);
     expect(menuButton.getAttribute('aria-expanded')).toBe('false');
   });
@@ -111,7 +111,7 @@ describe('SiteHeader', () => {
     await user.click(menuButton);
     await user.click(document.querySelector<HTMLElement>('.nav-drawer__backdrop')!);
     expect(screen.queryByRole('dialog')).toBeNull();
-    expect(document.body.style.overflow).toBe('');
+    expect(document.documentElement.style.overflow).toBe('');
   });
 
   it('closes on navigation', async () => {
@@ -121,7 +121,7 @@ describe('SiteHeader', () => {
     await user.click(within(dialog).getByRole('link', { name: 'Broadway' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByTestId('location').textContent).toBe('/category/broadway');
-    expect(document.body.style.overflow).toBe('');
+    expect(document.documentElement.style.overflow).toBe('');
   });
 
   it('keeps Tab inside the drawer', async () => {

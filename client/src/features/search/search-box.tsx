@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, ty
 import { createPortal } from 'react-dom';
 import { useSearch, type SearchController } from './use-search.js';
 import './search-box.css';
+import { trapTab, useScrollLock } from '../../lib/modal.js';
 
 export interface SearchBoxProps {
   /** `dropdown` on wide screens, `overlay` (full-screen dialog) on phones (spec §2 "Header"). */
@@ -81,14 +82,7 @@ function SearchDialog({ onClose, returnFocusTo }: { onClose: () => void; returnF
   const titleId = useId();
 
   // spec §2: the overlay locks page scrolling while open
-  useEffect(() => {
-    const root = document.documentElement;
-    const previous = root.style.overflow;
-    root.style.overflow = 'hidden';
-    return () => {
-      root.style.overflow = previous;
-    };
-  }, []);
+  useScrollLock();
 
   useEffect(() => {
     inputRef.current?.focus();
@@ -230,20 +224,6 @@ function SearchStatus({ text }: { text: string }) {
 /** Pressing inside the popup must not blur the input, so the combobox keeps keyboard focus. */
 function keepInputFocus(event: MouseEvent) {
   event.preventDefault();
-}
-
-function trapTab(event: KeyboardEvent<HTMLElement>) {
-  const focusable = event.currentTarget.querySelectorAll<HTMLElement>('input, button, a[href], [tabindex]:not([tabindex="-1"])');
-  const first = focusable[0];
-  const last = focusable[focusable.length - 1];
-  if (!first || !last) return;
-  if (event.shiftKey && document.activeElement === first) {
-    event.preventDefault();
-    last.focus();
-  } else if (!event.shiftKey && document.activeElement === last) {
-    event.preventDefault();
-    first.focus();
-  }
 }
 
 function SearchIcon() {
