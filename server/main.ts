@@ -8,6 +8,7 @@ import { loadCatalog } from './catalog/load-catalog.js';
 import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { createLogger } from './http/logger.js';
+import { answerProtocolErrors } from './http/protocol-errors.js';
 import { exitOnSignals } from './http/shutdown.js';
 import { RecentActivity } from './activity/recent-activity.js';
 import { CommerceService } from './commerce/commerce-service.js';
@@ -76,6 +77,7 @@ async function main() {
   const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, flags, commerce, clientDir });
 
   const server: Server = app.listen(env.PORT, env.HOST);
+  answerProtocolErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCatalog } from '../catalog/generate/generate-catalog.js';
-import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
-import { createSearchEngine } from '../search/create-engine.js';
-import { SearchService } from '../search/search-service.js';
+import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
 
 /** What a hostile or careless client sends; no endpoint may answer any of it with a 5xx. */
@@ -35,20 +29,18 @@ const HOSTILE = [
   '*',
 ];
 
-let tmp: string;
-const search = new SearchService();
+let fixture: CatalogFixture;
 let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
 let token: string;
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'bad-input-'));
-  await generateCatalog({ events: 1500, seed: 4, start: new Date().toISOString().slice(0, 10), outDir: tmp });
-  search.set(await createSearchEngine(parseEnv({}), await loadCatalog(tmp)));
+  fixture = await catalogFixture(1500, 4);
+  const search = fixture.search;
   const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SUGGEST_PER_MINUTE: '100000', RATE_LIMIT_SEARCH_PER_MINUTE: '100000', RATE_LIMIT_SESSIONS_PER_MINUTE: '100000' });
   app = (await testAppWithSegments({ search, env })).app;
   token = (await request(app).post('/api/customers/session')).body.sessionToken;
 });
-afterAll(() => rm(tmp, { recursive: true, force: true }));
+afterAll(() => fixture.cleanup());
 
 const endpoints = (v: string) => {
   const e = encodeURIComponent(v);

@@ -1,35 +1,34 @@
 import fc from 'fast-check';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { createServer, type Server } from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCatalog } from '../catalog/generate/generate-catalog.js';
-import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
-import { createSearchEngine } from '../search/create-engine.js';
-import { SearchService } from '../search/search-service.js';
+import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
+import { answerProtocolErrors } from './protocol-errors.js';
 
 /**
  * Random and hostile input against every public endpoint. The invariant: never a 5xx, always an answer, and
  * every refusal of an /api path is the JSON error model naming the problem.
  */
-let tmp: string;
-const search = new SearchService();
-let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
+let fixture: CatalogFixture;
+let app: Server;
 let token: string;
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'battery-'));
-  await generateCatalog({ events: 1200, seed: 5, start: new Date().toISOString().slice(0, 10), outDir: tmp });
-  search.set(await createSearchEngine(parseEnv({}), await loadCatalog(tmp)));
+  fixture = await catalogFixture(1200, 5);
+  const search = fixture.search;
   const unlimited = '1000000';
   const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: unlimited, RATE_LIMIT_SUGGEST_PER_MINUTE: unlimited, RATE_LIMIT_SEARCH_PER_MINUTE: unlimited });
-  app = (await testAppWithSegments({ search, env })).app;
+  // The battery talks to a real server so that Node's own refusals (oversized requests) are covered too.
+  app = createServer((await testAppWithSegments({ search, env })).app);
+  answerProtocolErrors(app);
   token = (await request(app).post('/api/customers/session')).body.sessionToken;
 });
-afterAll(() => rm(tmp, { recursive: true, force: true }));
+afterAll(async () => {
+  app.close();
+  await fixture.cleanup();
+});
 
 const hostile = fc.oneof(
   fc.string({ maxLength: 300 }),
@@ -111,5 +110,13 @@ describe('property battery: random and hostile input', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('requests Node refuses before the app', () => {
+  it('answers an oversized request line with a JSON 431', async () => {
+    const res = await request(app).get(`/api/suggest?q=${'a'.repeat(20_000)}`);
+    expect(res.status).toBe(431);
+    expect(res.body.error.code).toBe('request_too_large');
   });
 });
