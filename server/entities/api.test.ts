@@ -1,32 +1,23 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventPageSchema, MenuSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../schemas/entities.js';
 import type { PerformerDocument } from '../../schemas/documents.js';
-import { generateCatalog } from '../catalog/generate/generate-catalog.js';
-import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
-import { parseEnv } from '../config/env.js';
-import { createSearchEngine } from '../search/create-engine.js';
-import { SearchService } from '../search/search-service.js';
+import type { Catalog } from '../catalog/load-catalog.js';
 import { entitySlug } from '../rules/slug.js';
+import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
 
-let tmp: string;
+let fixture: CatalogFixture;
 let catalog: Catalog;
-const search = new SearchService();
 let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'api-'));
-  await generateCatalog({ events: 5000, seed: 21, start: new Date().toISOString().slice(0, 10), outDir: tmp });
-  catalog = await loadCatalog(tmp);
-  search.set(await createSearchEngine(parseEnv({}), catalog));
-  app = (await testAppWithSegments({ search })).app;
+  fixture = await catalogFixture(5000, 21);
+  catalog = fixture.catalog;
+  app = (await testAppWithSegments({ search: fixture.search })).app;
 });
-afterAll(() => rm(tmp, { recursive: true, force: true }));
+afterAll(() => fixture.cleanup());
 
 const performer = (name: string) => catalog.collections.Performer.find((p) => p.performer_name === name)!;
 const slugOf = (p: PerformerDocument) => entitySlug(p.performer_name, p.performer_id);

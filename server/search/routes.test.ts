@@ -1,26 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SuggestResponseSchema } from '../../schemas/suggest.js';
-import { generateCatalog } from '../catalog/generate/generate-catalog.js';
-import { loadCatalog } from '../catalog/load-catalog.js';
-import { parseEnv } from '../config/env.js';
+import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testApp } from '../test/test-app.js';
-import { createSearchEngine } from './create-engine.js';
-import { SearchService } from './search-service.js';
 
-let tmp: string;
-const search = new SearchService();
-const { app } = testApp({ search });
+let fixture: CatalogFixture;
+let app: ReturnType<typeof testApp>['app'];
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'search-routes-'));
-  await generateCatalog({ events: 4000, seed: 9, start: new Date().toISOString().slice(0, 10), outDir: tmp });
-  search.set(await createSearchEngine(parseEnv({}), await loadCatalog(tmp)));
+  fixture = await catalogFixture(4000, 9);
+  app = testApp({ search: fixture.search }).app;
 });
-afterAll(() => rm(tmp, { recursive: true, force: true }));
+afterAll(() => fixture.cleanup());
 
 describe('GET /api/suggest', () => {
   it('suggests performers and venues for a typed prefix, with edge caching', async () => {
