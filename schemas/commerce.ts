@@ -122,6 +122,20 @@ export const ORDER_STATUSES = [
 export const OrderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof OrderStatusSchema>;
 
+/** How each status reads to a shopper (the order page and the Order Status row of the detail). */
+export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
+  reserved: 'Reserved',
+  pending_seller_confirmation: 'Awaiting Seller Confirmation',
+  confirmed: 'Confirmed',
+  delivered: 'Delivered',
+  completed: 'Completed',
+  rejected: 'Rejected by Seller',
+  expired: 'Expired',
+  cancelled: 'Cancelled',
+  refunded: 'Refunded',
+};
+
+
 /** Spec §3 order detail: a list of typed entries. */
 export const OrderDetailEntrySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('date'), month: z.string(), day: z.string(), time: z.string() }),

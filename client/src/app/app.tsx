@@ -20,8 +20,10 @@ const entityPages = () => import('./pages/entity-pages.js');
 const infoPages = () => import('./pages/info-pages.js');
 const PerformerPage = lazy(() => entityPages().then((m) => ({ default: m.PerformerPage })));
 const VenuePage = lazy(() => entityPages().then((m) => ({ default: m.VenuePage })));
-const EventPage = lazy(() => entityPages().then((m) => ({ default: m.EventPage })));
-const TicketPage = lazy(() => entityPages().then((m) => ({ default: m.TicketPage })));
+const EventPage = lazy(() => import('./pages/event-page.js').then((m) => ({ default: m.EventPage })));
+const TicketPage = lazy(() => import('./pages/ticket-page.js').then((m) => ({ default: m.TicketPage })));
+const CheckoutPage = lazy(() => import('./pages/checkout-page.js').then((m) => ({ default: m.CheckoutPage })));
+const OrderPage = lazy(() => import('./pages/order-page.js').then((m) => ({ default: m.OrderPage })));
 const ResultsPage = lazy(() => entityPages().then((m) => ({ default: m.ResultsPage })));
 const ContactPage = lazy(() => infoPages().then((m) => ({ default: m.ContactPage })));
 const FaqPage = lazy(() => infoPages().then((m) => ({ default: m.FaqPage })));
@@ -104,6 +106,8 @@ export function App() {
               <Route path="results-general" element={<ResultsPage />} />
               <Route path="events/*" element={<EventPage />} />
               <Route path="tickets/*" element={<TicketPage />} />
+              <Route path="checkout/:cartId" element={<CheckoutPage />} />
+              <Route path="orders/:id" element={<OrderPage />} />
               <Route path="contact-us" element={<ContactPage />} />
               <Route path="faq" element={<FaqPage />} />
               <Route path="policies" element={<PoliciesPage />} />

@@ -1,4 +1,5 @@
 import { ORDER_STATUSES, type OrderStatus } from '../../../schemas/commerce.js';
+export { ORDER_STATUS_LABELS } from '../../../schemas/commerce.js';
 import { EVENT_STATUSES } from '../../../schemas/documents.js';
 
 /**
@@ -40,18 +41,6 @@ export const TERMINAL_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((
 
 /** The status at which the buyer's payment was taken. */
 export const CHARGED_STATUS: OrderStatus = 'pending_seller_confirmation';
-
-export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
-  reserved: 'Reserved',
-  pending_seller_confirmation: 'Awaiting Seller Confirmation',
-  confirmed: 'Confirmed',
-  delivered: 'Delivered',
-  completed: 'Completed',
-  rejected: 'Rejected by Seller',
-  expired: 'Expired',
-  cancelled: 'Cancelled',
-  refunded: 'Refunded',
-};
 
 export class OrderTransitionError extends Error {
   readonly code = 'invalid_order_transition';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
 import { EventCard, PerformerCard, VenueCard } from '../../features/cards/cards.js';
@@ -86,92 +86,6 @@ export function VenuePage() {
         <h2 id="venue-events">Upcoming events</h2>
         <EventList events={events} empty="No upcoming events at this venue right now." />
       </section>
-    </article>
-  );
-}
-
-export function EventPage() {
-  const params = useParams();
-  const slug = (params['*'] ?? '').split('/').filter(Boolean).at(-1) ?? '';
-  const q = useEntity('events', slug, EventPageSchema);
-  useEffect(() => {
-    if (q.data) document.title = `${q.data.event.name} tickets`;
-  }, [q.data]);
-  if (q.isPending) return <Loading />;
-  if (q.isError) return <Failed error={q.error} />;
-  const { event, venue, performers, morePerformerEvents, moreVenueEvents } = q.data;
-  const slugOnly = event.url.replace('/events/', '');
-  return (
-    <article className="event-page">
-      <p className="event-page__back">
-        <Link to="/">← All events</Link>
-      </p>
-      <header>
-        <h1>{event.name}</h1>
-        <p className="event-page__when">
-          {event.date === 'TBD' ? 'Date to be announced' : [event.day, `${event.date}, ${event.year}`, event.time === '(TBD)' ? 'time to be announced' : event.time].join(' · ')}
-        </p>
-        <p className="event-page__where">{venue ? <Link to={venue.url}>{event.address}</Link> : event.address}</p>
-        {event.badges.length > 0 && (
-          <p className="badges">
-            {event.badges.map((b) => (
-              <span key={b.type} className={`badge badge--${b.type}`}>
-                {b.label}
-              </span>
-            ))}
-          </p>
-        )}
-        <Link className="button button--primary" to={`/tickets/${slugOnly}`}>
-          {event.minPrice !== undefined ? `See tickets from $${formatPrice(event.minPrice)}` : 'See tickets'}
-        </Link>
-      </header>
-      {performers.length > 0 && (
-        <section aria-labelledby="event-performers">
-          <h2 id="event-performers">Performers</h2>
-          <ul className="cards">
-            {performers.map((p) => (
-              <li key={p.id}>
-                <PerformerCard card={p} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <section aria-labelledby="more-performer">
-        <h2 id="more-performer">More dates</h2>
-        <EventList events={morePerformerEvents} empty="No other dates yet." />
-      </section>
-      {venue && (
-        <section aria-labelledby="more-venue">
-          <h2 id="more-venue">More at {venue.name}</h2>
-          <EventList events={moreVenueEvents} empty="Nothing else scheduled here yet." />
-        </section>
-      )}
-    </article>
-  );
-}
-
-export function TicketPage() {
-  const params = useParams();
-  const slug = (params['*'] ?? '').split('/').filter(Boolean).at(-1) ?? '';
-  const q = useEntity('events', slug, EventPageSchema);
-  useEffect(() => {
-    if (q.data) document.title = `Tickets: ${q.data.event.name}`;
-  }, [q.data]);
-  if (q.isPending) return <Loading />;
-  if (q.isError) return <Failed error={q.error} />;
-  const { event } = q.data;
-  return (
-    <article className="event-page">
-      <p className="event-page__back">
-        <Link to={event.url}>← Back to the event</Link>
-      </p>
-      <h1>Tickets for {event.name}</h1>
-      <p>{[event.day, event.date, event.year, event.time].filter(Boolean).join(' ')} · {event.address}</p>
-      <p>
-        {event.minPrice !== undefined ? `Tickets from $${formatPrice(event.minPrice)}.` : 'Tickets are being listed.'} Every order is covered by our 100%
-        money back guarantee.
-      </p>
     </article>
   );
 }

@@ -1,0 +1,130 @@
+import { useEffect } from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
+import { EventCard, PerformerCard } from '../../features/cards/cards.js';
+import { eventWhen } from '../../features/buying/cart-summary.js';
+import { eventJsonLd, jsonLdText, startDateWithOffset } from '../../features/buying/event-jsonld.js';
+import { ListingsPanel } from '../../features/buying/listings.js';
+import { formatMoney } from '../../features/buying/money.js';
+import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
+import { RowSkeleton } from '../../features/rows/rows.js';
+import { ApiError } from '../../lib/api.js';
+import { NotFoundPage } from './not-found-page.js';
+
+const STATUS_NOTICES: Partial<Record<string, string>> = {
+  postponed: 'This event is postponed. Tickets stay valid for the new date once it is announced.',
+  rescheduled: 'This event has been rescheduled. Check the date and time above.',
+  cancelled: 'This event is cancelled.',
+};
+
+function EventList({ events, empty }: { events: EventCardData[]; empty: string }) {
+  if (events.length === 0) return <p>{empty}</p>;
+  return (
+    <ul className="event-list">
+      {events.map((e) => (
+        <li key={e.id}>
+          <EventCard card={e} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The place line under the venue link: city and region (or country), from the event document when there is one. */
+function placeLine(event: EventCardData): string {
+  const d = event.detail;
+  if (!d) return event.address;
+  return [d.venue_city, d.venue_state_province_short || d.venue_country_short].filter(Boolean).join(', ');
+}
+
+export function PageLoading() {
+  return (
+    <div aria-busy="true">
+      <RowSkeleton />
+    </div>
+  );
+}
+
+export function PageFailed({ error }: { error: unknown }) {
+  if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return <NotFoundPage />;
+  return <p role="alert">We could not load this page. Please try again.</p>;
+}
+
+/** Spec §2: an /events/ page, shown without the site header and footer. */
+export function EventPage() {
+  const params = useParams();
+  const slug = slugFromSplat(params['*']);
+  const { search } = useLocation();
+  const q = useEventPage(slug);
+  const all = useAllListings(slug);
+  useEffect(() => {
+    if (q.data) document.title = `${q.data.event.name} tickets`;
+  }, [q.data]);
+  if (q.isPending) return <PageLoading />;
+  if (q.isError) return <PageFailed error={q.error} />;
+  const { event, venue, performers, morePerformerEvents, moreVenueEvents } = q.data;
+  const start = startDateWithOffset(event.detail);
+  const notice = event.detail ? STATUS_NOTICES[event.detail.event_status] : undefined;
+  const lowest = all.data?.listings.filter((l) => l.quantityAvailable > 0).reduce<number | undefined>((min, l) => (min === undefined || l.allInPricePerTicket < min ? l.allInPricePerTicket : min), undefined);
+  const jsonLd = eventJsonLd({ event, venue, performers, listings: all.data?.listings, origin: window.location.origin });
+
+  return (
+    <article className="event-page buying-page">
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd) }} />
+      <p className="back-link">
+        <Link to="/">← All events</Link>
+      </p>
+      <header className="event-hero">
+        <h1>{event.name}</h1>
+        <p className="event-hero__when">
+          {start ? <time dateTime={start}>{eventWhen(event)}</time> : eventWhen(event)}
+          {event.date !== 'TBD' && <span className="event-hero__tz"> (venue local time)</span>}
+        </p>
+        <p className="event-hero__where">
+          {venue ? <Link to={venue.url}>{venue.name}</Link> : <span>{event.detail?.venue_name ?? event.address}</span>}
+          <span className="event-hero__place">{placeLine(event)}</span>
+        </p>
+        {event.badges.length > 0 && (
+          <p className="badges">
+            {event.badges.map((b) => (
+              <span key={b.type} className={`badge badge--${b.type}`}>
+                {b.label}
+              </span>
+            ))}
+          </p>
+        )}
+        {notice && (
+          <p className="notice" role="note">
+            {notice}
+          </p>
+        )}
+        <Link className="button button--primary" to={`/tickets/${slug}${search}`}>
+          {lowest !== undefined ? `See tickets from ${formatMoney(lowest)}` : 'See tickets'}
+        </Link>
+      </header>
+      <ListingsPanel slug={slug} />
+      {performers.length > 0 && (
+        <section aria-labelledby="event-performers">
+          <h2 id="event-performers">Performers</h2>
+          <ul className="cards">
+            {performers.map((p) => (
+              <li key={p.id}>
+                <PerformerCard card={p} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section aria-labelledby="more-performer">
+        <h2 id="more-performer">More dates</h2>
+        <EventList events={morePerformerEvents} empty="No other dates yet." />
+      </section>
+      {venue && (
+        <section aria-labelledby="more-venue">
+          <h2 id="more-venue">More at {venue.name}</h2>
+          <EventList events={moreVenueEvents} empty="Nothing else scheduled here yet." />
+        </section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,193 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { EventCard } from '../../../../schemas/cards.js';
+import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
+import { eventWhen } from '../../features/buying/cart-summary.js';
+import { FeeDetails, ListingsPanel } from '../../features/buying/listings.js';
+import { allowedQuantities, formatCalendarDate, formatMoney, seatLabel } from '../../features/buying/money.js';
+import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
+import { DELIVERY_LABELS } from '../../../../schemas/commerce.js';
+import { PageFailed, PageLoading } from './event-page.js';
+import '../../features/buying/buying.css';
+
+function EventLine({ event }: { event: EventCard }) {
+  return (
+    <p className="ticket-event">
+      <span>{eventWhen(event)}</span>
+      <span>{event.address}</span>
+    </p>
+  );
+}
+
+/** /tickets/<slug> without a listing: the event's listings to choose from. */
+function TicketPicker({ slug }: { slug: string }) {
+  const q = useEventPage(slug);
+  useEffect(() => {
+    if (q.data) document.title = `Tickets: ${q.data.event.name}`;
+  }, [q.data]);
+  if (q.isPending) return <PageLoading />;
+  if (q.isError) return <PageFailed error={q.error} />;
+  const { event } = q.data;
+  return (
+    <article className="ticket-page buying-page">
+      <p className="back-link">
+        <Link to={event.url}>← Back to the event</Link>
+      </p>
+      <h1>Tickets for {event.name}</h1>
+      <EventLine event={event} />
+      <ListingsPanel slug={slug} />
+    </article>
+  );
+}
+
+function ListingTickets({ slug, listingId, requested }: { slug: string; listingId: number; requested: number }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const selectId = useId();
+  const q = useQuery({ queryKey: ['listing', listingId], queryFn: ({ signal }) => buyingApi.listing(listingId, signal), staleTime: 0 });
+  const all = useAllListings(slug);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const [needQuantity, setNeedQuantity] = useState(false);
+  const hold = useMutation({
+    mutationFn: ({ id, quantity }: { id: number; quantity: number }) => buyingApi.createCart(id, quantity),
+    onSuccess: (cart) => void navigate(`/checkout/${cart.id}`),
+    onError: (err) => {
+      if (err instanceof BuyingApiError && err.status === 409) {
+        void queryClient.invalidateQueries({ queryKey: ['listings'] });
+      }
+    },
+  });
+  useEffect(() => {
+    if (q.data) document.title = `Tickets: ${q.data.event.name}`;
+  }, [q.data]);
+  useEffect(() => {
+    // Picking from /tickets/<slug> keeps the path, so the shell's scroll reset on a new path does not run.
+    window.scrollTo(0, 0);
+  }, []);
+
+  if (q.isPending) return <PageLoading />;
+  if (q.isError) {
+    if (q.error instanceof BuyingApiError && q.error.status === 404) {
+      return (
+        <article className="ticket-page buying-page">
+          <h1>These tickets are no longer listed</h1>
+          <p>
+            <Link className="button" to={`/events/${slug}`}>
+              See other tickets for this event
+            </Link>
+          </p>
+        </article>
+      );
+    }
+    return <PageFailed error={q.error} />;
+  }
+
+  const { listing, event } = q.data;
+  const allowed = allowedQuantities(listing);
+  const quantity = chosen ?? (allowed.includes(requested) ? requested : null);
+  const backToListings = `${event.url}?quantity=${quantity ?? (requested || 1)}`;
+  const taken = (hold.error instanceof BuyingApiError && hold.error.status === 409) || allowed.length === 0;
+  const perTicketCents = Math.round(listing.allInPricePerTicket * 100);
+
+  const submit = () => {
+    if (quantity === null) {
+      setNeedQuantity(true);
+      document.getElementById(selectId)?.focus();
+      return;
+    }
+    hold.mutate({ id: listing.id, quantity });
+  };
+
+  return (
+    <article className="ticket-page buying-page">
+      <p className="back-link">
+        <Link to={backToListings}>← All tickets for this event</Link>
+      </p>
+      <h1>Tickets for {event.name}</h1>
+      <EventLine event={event} />
+      <section className="ticket-card" aria-labelledby={`${selectId}-title`}>
+        <h2 id={`${selectId}-title`}>
+          {seatLabel(listing)}
+        </h2>
+        <p className="listing__meta">
+          {DELIVERY_LABELS[listing.deliveryMethod]} · In hand by {formatCalendarDate(listing.inHandDate)}
+        </p>
+        {listing.sellerNotes.trim() !== '' && <p className="listing__notes">{listing.sellerNotes}</p>}
+
+        {taken ? (
+          <div className="form-alert" role="alert">
+            <p>
+              <strong>Those tickets were just taken.</strong> {hold.error instanceof BuyingApiError ? hold.error.message : 'Another fan got them first.'}
+            </p>
+            <Link className="button" to={backToListings}>
+              See other tickets for this event
+            </Link>
+          </div>
+        ) : (
+          <>
+            <div className={`field${needQuantity && quantity === null ? ' field--invalid' : ''}`}>
+              <label htmlFor={selectId}>Number of tickets</label>
+              {!allowed.includes(requested) && chosen === null && (
+                <p className="field-hint" id={`${selectId}-hint`}>
+                  {requested > 0 ? `This seller does not sell ${requested} ${requested === 1 ? 'ticket' : 'tickets'} from this listing. ` : ''}
+                  Choose {allowed.length === 1 ? `${allowed[0]}` : `one of ${allowed.join(', ')}`}.
+                </p>
+              )}
+              <select
+                id={selectId}
+                value={quantity ?? ''}
+                onChange={(e) => {
+                  setChosen(e.target.value === '' ? null : Number(e.target.value));
+                  setNeedQuantity(false);
+                  hold.reset();
+                }}
+                aria-invalid={needQuantity && quantity === null ? true : undefined}
+                aria-describedby={[!allowed.includes(requested) && chosen === null ? `${selectId}-hint` : '', needQuantity && quantity === null ? `${selectId}-error` : ''].filter(Boolean).join(' ') || undefined}
+              >
+                {quantity === null && <option value="">Choose</option>}
+                {allowed.map((n) => (
+                  <option key={n} value={n}>
+                    {n} {n === 1 ? 'ticket' : 'tickets'}
+                  </option>
+                ))}
+              </select>
+              {needQuantity && quantity === null && (
+                <p className="field-error" id={`${selectId}-error`}>
+                  Choose how many tickets you want
+                </p>
+              )}
+            </div>
+            <h3 className="price-heading">Price per ticket</h3>
+            <FeeDetails listing={listing} serviceFeeRate={all.data?.fees.serviceFeeRate} id={`${selectId}-fees`} />
+            {quantity !== null && (
+              <p className="ticket-total">
+                Total for {quantity} {quantity === 1 ? 'ticket' : 'tickets'}: <strong>{formatMoney((perTicketCents * quantity) / 100)}</strong>
+                <span className="ticket-total__note">Fees included. Add a promo code at checkout.</span>
+              </p>
+            )}
+            {hold.isError && (
+              <p className="form-alert" role="alert">
+                {hold.error instanceof BuyingApiError && hold.error.status === 400 ? hold.error.message : 'We could not hold these tickets. Please try again.'}
+              </p>
+            )}
+            <button type="button" className="button button--primary button--wide" onClick={submit} disabled={hold.isPending}>
+              {hold.isPending ? 'Holding your tickets…' : 'Continue to checkout'}
+            </button>
+          </>
+        )}
+      </section>
+    </article>
+  );
+}
+
+/** Spec §2: a /tickets/ page, shown without the site header and footer. */
+export function TicketPage() {
+  const params = useParams();
+  const slug = slugFromSplat(params['*']);
+  const [search] = useSearchParams();
+  const listingId = Number(search.get('listing'));
+  const requested = Number(search.get('quantity'));
+  if (!Number.isInteger(listingId) || listingId <= 0) return <TicketPicker slug={slug} />;
+  return <ListingTickets key={listingId} slug={slug} listingId={listingId} requested={Number.isInteger(requested) ? requested : 0} />;
+}

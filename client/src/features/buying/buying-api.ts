@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { EventCardSchema } from '../../../../schemas/cards.js';
+import { CartSchema, ListingSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../schemas/commerce.js';
+import { EventPageSchema } from '../../../../schemas/entities.js';
+import { apiHeaders, ApiError } from '../../lib/api.js';
+import { ensureGuestSession } from '../../lib/session.js';
+
+export const ListingDetailSchema = z.object({ listing: ListingSchema, event: EventCardSchema });
+export type ListingDetail = z.infer<typeof ListingDetailSchema>;
+
+export const SORTS = ['price_asc', 'price_desc', 'section'] as const;
+export type ListingSort = (typeof SORTS)[number];
+
+export interface ListingsFilter {
+  quantity?: number;
+  sort?: ListingSort;
+  minPrice?: number;
+  maxPrice?: number;
+}
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** An API error that keeps the field issues of a 400, which checkout maps onto its fields. */
+export class BuyingApiError extends ApiError {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    readonly details: FieldIssue[],
+  ) {
+    super(status, code, message);
+    this.name = 'BuyingApiError';
+  }
+}
+
+function readDetails(details: unknown): FieldIssue[] {
+  if (!Array.isArray(details)) return [];
+  return details.flatMap((d: unknown) => {
+    const item = d as { path?: unknown; message?: unknown } | null;
+    if (!item || typeof item.message !== 'string') return [];
+    const path = Array.isArray(item.path) ? item.path.join('.') : typeof item.path === 'string' ? item.path : '';
+    return [{ path, message: item.message }];
+  });
+}
+
+async function request<S extends z.ZodType>(path: string, schema: S | null, init: RequestInit & { guest?: boolean } = {}): Promise<z.output<S>> {
+  const { guest = false, ...rest } = init;
+  // Carts and orders belong to the guest who made them (spec §6): wait for the token rather than call without it.
+  if (guest) await ensureGuestSession();
+  const res = await fetch(path, { ...rest, headers: apiHeaders(true) });
+  if (res.status === 204 || schema === null) {
+    if (!res.ok) throw new BuyingApiError(res.status, 'http_error', `${res.status} ${res.statusText}`, []);
+    return undefined as z.output<S>;
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+    throw new BuyingApiError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`, readDetails(error?.details));
+  }
+  return schema.parse(body);
+}
+
+export function listingsQueryString(filter: ListingsFilter): string {
+  const params = new URLSearchParams();
+  if (filter.quantity !== undefined) params.set('quantity', String(filter.quantity));
+  if (filter.sort) params.set('sort', filter.sort);
+  if (filter.minPrice !== undefined) params.set('minPrice', String(filter.minPrice));
+  if (filter.maxPrice !== undefined) params.set('maxPrice', String(filter.maxPrice));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+export const buyingApi = {
+  event: (slug: string, signal?: AbortSignal) => request(`/api/events/${encodeURIComponent(slug)}`, EventPageSchema, { signal }),
+  listings: (slug: string, filter: ListingsFilter, signal?: AbortSignal) =>
+    request(`/api/events/${encodeURIComponent(slug)}/listings${listingsQueryString(filter)}`, ListingsResponseSchema, { signal }),
+  listing: (id: number, signal?: AbortSignal) => request(`/api/listings/${id}`, ListingDetailSchema, { signal }),
+  createCart: (listingId: number, quantity: number) =>
+    request('/api/cart', CartSchema, { method: 'POST', body: JSON.stringify({ listingId, quantity }), guest: true }),
+  cart: (id: string, signal?: AbortSignal) => request(`/api/cart/${encodeURIComponent(id)}`, CartSchema, { signal, guest: true }),
+  releaseCart: (id: string) => request(`/api/cart/${encodeURIComponent(id)}`, null, { method: 'DELETE', guest: true }),
+  checkout: (body: CheckoutRequest) => request('/api/checkout', OrderSchema, { method: 'POST', body: JSON.stringify(body), guest: true }),
+  order: (id: string, code: string | null, signal?: AbortSignal) =>
+    request(`/api/orders/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}`, OrderSchema, { signal, guest: true }),
+};

@@ -1,0 +1,275 @@
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import type { Cart, Order } from '../../../../schemas/commerce.js';
+import { applePayAvailable } from './apple-pay.js';
+import { buyingApi, BuyingApiError } from './buying-api.js';
+import { EMPTY_VALUES, mapServerIssues, validateCheckout, type CheckoutValues, type FieldErrors, type FieldName } from './checkout-validation.js';
+import { trackPaymentFailure, trackPurchase, type PaymentType } from './tracking.js';
+import './buying.css';
+
+/** US first (most shoppers), then the rest by name. */
+const OTHER_COUNTRIES = ['AR', 'AU', 'AT', 'BE', 'BR', 'CA', 'CL', 'CN', 'CO', 'DK', 'FI', 'FR', 'DE', 'GR', 'HK', 'IN', 'IE', 'IL', 'IT', 'JP', 'KR', 'MX', 'NL', 'NZ', 'NO', 'PH', 'PL', 'PT', 'PR', 'SG', 'ZA', 'ES', 'SE', 'CH', 'AE', 'GB'];
+
+function countryOptions(): { code: string; name: string }[] {
+  let names: Intl.DisplayNames | null = null;
+  try {
+    names = new Intl.DisplayNames(['en'], { type: 'region' });
+  } catch {
+    names = null;
+  }
+  const name = (code: string) => names?.of(code) ?? code;
+  const rest = OTHER_COUNTRIES.map((code) => ({ code, name: name(code) })).sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  return [{ code: 'US', name: name('US') }, ...rest];
+}
+
+const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'));
+const EXPIRY_YEARS_AHEAD = 15;
+
+export function orderUrl(order: Pick<Order, 'id' | 'accessCode'>): string {
+  // The access code lets the guest come back to the order from another device or after the session ends.
+  return `/orders/${encodeURIComponent(order.id)}${order.accessCode ? `?code=${encodeURIComponent(order.accessCode)}` : ''}`;
+}
+
+interface FieldProps {
+  field: FieldName;
+  label: string;
+  error: string | undefined;
+  hint?: string;
+  idPrefix: string;
+  children: (props: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) => ReactNode;
+}
+
+function Field({ field, label, error, hint, idPrefix, children }: FieldProps) {
+  const id = `${idPrefix}-${field}`;
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field field--${field}${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export interface CheckoutFormProps {
+  cart: Cart;
+  /** The hold ran out: nothing more can be sent. */
+  disabled?: boolean;
+  onHoldEnded: () => void;
+}
+
+/** Spec §3 billing address and email, a promo code and payment; spec §5 Apple Pay; spec §7, §8 tracking. */
+export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFormProps) {
+  const navigate = useNavigate();
+  const idPrefix = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const busy = useRef(false);
+  const [values, setValues] = useState<CheckoutValues>(EMPTY_VALUES);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [paymentError, setPaymentError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState<PaymentType | null>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+  const [applePay] = useState(applePayAvailable);
+  const [countries] = useState(countryOptions);
+  const [years] = useState(() => Array.from({ length: EXPIRY_YEARS_AHEAD + 1 }, (_, i) => String(new Date().getFullYear() + i)));
+
+  useEffect(() => {
+    if (focusRequest === 0) return;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusRequest]);
+
+  const set = (field: FieldName) => (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    const value = e.target.value;
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _gone, ...rest }) => rest);
+  };
+
+  const showFieldErrors = (next: FieldErrors, rest: string[]) => {
+    setErrors(next);
+    setFormError(rest.length > 0 ? rest.join(' ') : null);
+    if (Object.keys(next).length > 0) setFocusRequest((n) => n + 1);
+  };
+
+  const pay = async (method: PaymentType) => {
+    if (busy.current || disabled) return;
+    setPaymentError(null);
+    setFormError(null);
+    const checked = validateCheckout(values, cart.id, method);
+    if (!checked.ok) {
+      showFieldErrors(checked.errors, checked.rest);
+      return;
+    }
+    setErrors({});
+    busy.current = true;
+    setSubmitting(method);
+    try {
+      const order = await buyingApi.checkout(checked.request);
+      trackPurchase(order);
+      void navigate(orderUrl(order), { replace: true });
+    } catch (err) {
+      if (!(err instanceof BuyingApiError)) {
+        setFormError('We could not reach the payment service. Check your connection and try again.');
+      } else if (err.status === 402 || err.status === 502) {
+        setPaymentError(err.message);
+        trackPaymentFailure(method, err.code);
+      } else if (err.status === 410) {
+        onHoldEnded();
+      } else if (err.status === 400) {
+        const { errors: mapped, rest } = mapServerIssues(err.details);
+        if (err.code === 'invalid_promo_code') mapped.promoCode ??= err.message;
+        showFieldErrors(mapped, Object.keys(mapped).length === 0 && rest.length === 0 ? [err.message] : rest);
+      } else {
+        setFormError(err.message);
+      }
+    } finally {
+      busy.current = false;
+      setSubmitting(null);
+    }
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    void pay('card');
+  };
+
+  const common = { idPrefix };
+  const input = (field: FieldName, extra: InputHTMLAttributes<HTMLInputElement> = {}) =>
+    function render(props: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) {
+      return <input {...props} {...extra} name={field} value={values[field]} onChange={set(field)} />;
+    };
+  const errorCount = Object.keys(errors).length;
+
+  return (
+    <form ref={formRef} className="checkout-form" noValidate onSubmit={onSubmit} aria-busy={submitting !== null}>
+      <fieldset className="checkout-form__all" disabled={disabled}>
+        <legend className="sr-only">Checkout</legend>
+        {errorCount > 0 && (
+          <p className="form-alert" role="alert">
+            {errorCount === 1 ? 'Please fix the highlighted field.' : `Please fix the ${errorCount} highlighted fields.`}
+          </p>
+        )}
+        {formError && (
+          <p className="form-alert" role="alert">
+            {formError}
+          </p>
+        )}
+
+        <section className="checkout-section" aria-labelledby={`${idPrefix}-contact`}>
+          <h2 id={`${idPrefix}-contact`}>Contact</h2>
+          <Field field="email" label="Email" hint="We send your tickets and receipt here." error={errors.email} {...common}>
+            {input('email', { type: 'email', autoComplete: 'email', required: true, spellCheck: false })}
+          </Field>
+        </section>
+
+        <section className="checkout-section" aria-labelledby={`${idPrefix}-billing`}>
+          <h2 id={`${idPrefix}-billing`}>Billing address</h2>
+          <div className="field-grid">
+            <Field field="name" label="Full name" error={errors.name} {...common}>
+              {input('name', { autoComplete: 'name', required: true })}
+            </Field>
+            <Field field="address1" label="Street address" error={errors.address1} {...common}>
+              {input('address1', { autoComplete: 'address-line1', required: true })}
+            </Field>
+            <Field field="city" label="City" error={errors.city} {...common}>
+              {input('city', { autoComplete: 'address-level2', required: true })}
+            </Field>
+            <Field field="state" label="State or region" error={errors.state} {...common}>
+              {input('state', { autoComplete: 'address-level1', required: true })}
+            </Field>
+            <Field field="countryCode" label="Country" error={errors.countryCode} {...common}>
+              {(props) => (
+                <select {...props} name="countryCode" autoComplete="country" required value={values.countryCode} onChange={set('countryCode')}>
+                  {countries.map((c) => (
+                    <option key={c.code} value={c.code}>
+                      {c.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field field="postalCode" label={values.countryCode === 'US' ? 'ZIP code' : 'Postal code'} error={errors.postalCode} {...common}>
+              {input('postalCode', { autoComplete: 'postal-code', required: true, inputMode: values.countryCode === 'US' ? 'numeric' : 'text' })}
+            </Field>
+            <Field field="phoneNumber" label="Phone number" error={errors.phoneNumber} {...common}>
+              {input('phoneNumber', { type: 'tel', autoComplete: 'tel', required: true })}
+            </Field>
+          </div>
+        </section>
+
+        <section className="checkout-section" aria-labelledby={`${idPrefix}-promo`}>
+          <h2 id={`${idPrefix}-promo`}>Promo code</h2>
+          <Field field="promoCode" label="Promo code (optional)" hint="A valid code is applied to the ticket price when you pay." error={errors.promoCode} {...common}>
+            {input('promoCode', { autoComplete: 'off', autoCapitalize: 'characters', spellCheck: false, maxLength: 32 })}
+          </Field>
+        </section>
+
+        <section className="checkout-section" aria-labelledby={`${idPrefix}-payment`}>
+          <h2 id={`${idPrefix}-payment`}>Payment</h2>
+          {applePay && (
+            <div className="express-pay">
+              <button type="button" className="apple-pay-button" onClick={() => void pay('applepay')} disabled={submitting !== null}>
+                {submitting === 'applepay' ? 'Processing…' : 'Pay with Apple Pay'}
+              </button>
+              <p className="divider">
+                <span>or pay by card</span>
+              </p>
+            </div>
+          )}
+          <div className="field-grid field-grid--card">
+            <Field field="cardNumber" label="Card number" error={errors.cardNumber} {...common}>
+              {input('cardNumber', { autoComplete: 'cc-number', inputMode: 'numeric', required: true, spellCheck: false, maxLength: 23 })}
+            </Field>
+            <Field field="expMonth" label="Expiry month" error={errors.expMonth} {...common}>
+              {(props) => (
+                <select {...props} name="expMonth" autoComplete="cc-exp-month" required value={values.expMonth} onChange={set('expMonth')}>
+                  <option value="">MM</option>
+                  {MONTHS.map((m) => (
+                    <option key={m} value={String(Number(m))}>
+                      {m}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field field="expYear" label="Expiry year" error={errors.expYear} {...common}>
+              {(props) => (
+                <select {...props} name="expYear" autoComplete="cc-exp-year" required value={values.expYear} onChange={set('expYear')}>
+                  <option value="">YYYY</option>
+                  {years.map((y) => (
+                    <option key={y} value={y}>
+                      {y}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field field="cvc" label="Security code (CVC)" error={errors.cvc} {...common}>
+              {input('cvc', { autoComplete: 'cc-csc', inputMode: 'numeric', required: true, maxLength: 4 })}
+            </Field>
+          </div>
+          {paymentError && (
+            <div className="form-alert form-alert--payment" role="alert">
+              <p>
+                <strong>Payment not completed.</strong> {paymentError}
+              </p>
+              <p>Your tickets are still held. Check the details or try another card.</p>
+            </div>
+          )}
+          <button type="submit" className="button button--primary button--wide" disabled={submitting !== null}>
+            {submitting === 'card' ? 'Processing…' : 'Pay now'}
+          </button>
+        </section>
+      </fieldset>
+    </form>
+  );
+}

@@ -1,0 +1,159 @@
+// @vitest-environment happy-dom
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ListingsPanel } from './listings.js';
+import { feeBreakdown, seatLabel } from './money.js';
+import { json, listing, listingsBody, mockFetch, renderAt, SLUG, urlsOf } from './test-utils.js';
+
+const CHEAP = listing({ id: 11, section: '112', row: 'F', pricePerTicket: 100, allInPricePerTicket: 118 });
+const SHIPPED = listing({ id: 12, section: '305', row: 'B', pricePerTicket: 50, allInPricePerTicket: 61.5, deliveryMethod: 'physical_mail', sellerNotes: '' });
+
+function setup(answer: (url: URL) => unknown = () => listingsBody([CHEAP, SHIPPED]), route = `/events/${SLUG}`) {
+  const fetchMock = mockFetch({ [`GET /api/events/${SLUG}/listings`]: (url) => json(answer(url)) });
+  const user = userEvent.setup();
+  const view = renderAt(<ListingsPanel slug={SLUG} />, { route });
+  return { fetchMock, user, view };
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('listings', () => {
+  it('shows each listing with the all-in price first, its details and a Select link to the ticket page', async () => {
+    setup();
+    const item = await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    expect(within(item).getByText('$118', { selector: 'strong' })).toBeTruthy();
+    expect(within(item).getByText('each, fees included')).toBeTruthy();
+    expect(within(item).getByText(/eTicket · In hand by Dec 20, 2026/)).toBeTruthy();
+    expect(within(item).getByText('Aisle seats')).toBeTruthy();
+    const select = within(item).getByRole('link', { name: /^Select Section 112, Row F, 2 tickets at \$118 each/ });
+    expect(select.getAttribute('href')).toBe(`/tickets/${SLUG}?listing=11&quantity=2`);
+    // The all-in price comes before the fee disclosure in reading order.
+    const text = item.textContent ?? '';
+    expect(text.indexOf('$118')).toBeLessThan(text.indexOf('See fees'));
+  });
+
+  it('discloses the fees in one click: price, service fee rate and delivery fee', async () => {
+    const { user } = setup();
+    const item = await screen.findByRole('listitem', { name: 'Section 305, Row B' });
+    const toggle = within(item).getByRole('button', { name: 'See fees' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    const panel = document.getElementById(toggle.getAttribute('aria-controls')!)!;
+    expect(panel.closest('[hidden]')).not.toBeNull();
+
+    await user.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(panel.closest('[hidden]')).toBeNull();
+    const fees = within(panel);
+    expect(fees.getByText('Ticket price').nextElementSibling?.textContent).toBe('$50');
+    expect(fees.getByText('Service fee (18%)').nextElementSibling?.textContent).toBe('$9');
+    expect(fees.getByText('Delivery (Shipped by mail)').nextElementSibling?.textContent).toBe('$2.50');
+    expect(fees.getByText('All-in per ticket').nextElementSibling?.textContent).toBe('$61.50');
+    expect(within(item).getByRole('button', { name: 'Hide fees' })).toBe(toggle);
+  });
+
+  it('shows free delivery for digital tickets', async () => {
+    const { user } = setup();
+    const item = await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    await user.click(within(item).getByRole('button', { name: 'See fees' }));
+    expect(within(item).getByText('Delivery (eTicket)').nextElementSibling?.textContent).toBe('Free');
+  });
+
+  it('refetches with the chosen quantity and keeps it in the Select links', async () => {
+    const { fetchMock, user } = setup();
+    await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('quantity') === '2')).toBe(true);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Tickets' }), '4');
+    await waitFor(() => expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('quantity') === '4')).toBe(true));
+    await waitFor(() => expect(screen.getByRole('link', { name: /^Select Section 112, Row F, 4 tickets/ }).getAttribute('href')).toBe(`/tickets/${SLUG}?listing=11&quantity=4`));
+    expect(screen.getByTestId('location').textContent).toContain('quantity=4');
+  });
+
+  it('offers quantities 1 to 10', async () => {
+    setup();
+    const options = within(await screen.findByRole('combobox', { name: 'Tickets' })).getAllByRole('option');
+    expect(options.map((o) => (o as HTMLOptionElement).value)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+  });
+
+  it('refetches with the chosen sort', async () => {
+    const { fetchMock, user } = setup();
+    await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'price_asc')).toBe(true);
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'price_desc');
+    await waitFor(() => expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'price_desc')).toBe(true));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'section');
+    await waitFor(() => expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'section')).toBe(true));
+  });
+
+  it('filters on the all-in price and can clear the filter', async () => {
+    const { fetchMock, user } = setup((url) => listingsBody(url.searchParams.has('minPrice') ? [CHEAP] : [CHEAP, SHIPPED]));
+    await screen.findByRole('listitem', { name: 'Section 305, Row B' });
+    await user.type(screen.getByRole('spinbutton', { name: 'Min $' }), '100');
+    await user.type(screen.getByRole('spinbutton', { name: 'Max $' }), '150');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => {
+      const filtered = urlsOf(fetchMock, `/api/events/${SLUG}/listings`).find((u) => u.searchParams.has('minPrice'));
+      expect(filtered?.searchParams.get('minPrice')).toBe('100');
+      expect(filtered?.searchParams.get('maxPrice')).toBe('150');
+    });
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Section 305, Row B' })).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Clear price' }));
+    await screen.findByRole('listitem', { name: 'Section 305, Row B' });
+    expect(screen.getByTestId('location').textContent).not.toContain('minPrice');
+  });
+
+  it('refuses a minimum above the maximum without fetching', async () => {
+    const { fetchMock, user } = setup();
+    await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    const calls = fetchMock.mock.calls.length;
+    const min = screen.getByRole('spinbutton', { name: 'Min $' });
+    await user.type(min, '200');
+    await user.type(screen.getByRole('spinbutton', { name: 'Max $' }), '100');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(screen.getByText('The minimum price is above the maximum')).toBeTruthy();
+    expect(min.getAttribute('aria-invalid')).toBe('true');
+    expect(fetchMock.mock.calls.length).toBe(calls);
+  });
+
+  it('reads quantity, sort and prices from the address', async () => {
+    const { fetchMock } = setup(undefined, `/events/${SLUG}?quantity=3&sort=section&minPrice=20&maxPrice=300`);
+    await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    const u = urlsOf(fetchMock, `/api/events/${SLUG}/listings`).find((x) => x.searchParams.has('quantity'))!;
+    expect(Object.fromEntries(u.searchParams)).toEqual({ quantity: '3', sort: 'section', minPrice: '20', maxPrice: '300' });
+  });
+
+  it('says when nothing matches the quantity or price, and when the event is sold out', async () => {
+    setup((url) => listingsBody(url.searchParams.has('quantity') ? [] : [CHEAP]));
+    expect(await screen.findByText(/No tickets for 2 tickets\. Try a different number of tickets\./)).toBeTruthy();
+    cleanup();
+    vi.unstubAllGlobals();
+    setup(() => listingsBody([]));
+    expect(await screen.findByText(/This event is sold out right now/)).toBeTruthy();
+    expect(screen.queryByRole('list')).toBeNull();
+  });
+
+  it('offers a retry when listings fail to load', async () => {
+    mockFetch({ [`GET /api/events/${SLUG}/listings`]: () => json({ error: { code: 'internal', message: 'boom' } }, 500) });
+    renderAt(<ListingsPanel slug={SLUG} />, { route: `/events/${SLUG}` });
+    expect((await screen.findByRole('alert')).textContent).toContain('We could not load tickets right now.');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+});
+
+describe('feeBreakdown', () => {
+  it('splits the all-in price into price, service fee and delivery that add up exactly', () => {
+    expect(feeBreakdown({ pricePerTicket: 50, allInPricePerTicket: 61.5 }, 0.18)).toEqual({ price: 50, serviceFee: 9, deliveryFee: 2.5, allIn: 61.5 });
+    expect(feeBreakdown({ pricePerTicket: 33.33, allInPricePerTicket: 39.33 }, 0.18)).toEqual({ price: 33.33, serviceFee: 6, deliveryFee: 0, allIn: 39.33 });
+  });
+});
+
+describe('seatLabel', () => {
+  it('names a bare section number, and keeps a section already named in words', () => {
+    expect(seatLabel({ section: '112', row: 'F' })).toBe('Section 112, Row F');
+    expect(seatLabel({ section: 'Upper Level 338', row: '15' })).toBe('Upper Level 338, Row 15');
+    expect(seatLabel({ section: 'Section 102', row: '39' })).toBe('Section 102, Row 39');
+  });
+});

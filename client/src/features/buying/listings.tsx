@@ -1,0 +1,264 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { DELIVERY_LABELS, type Listing } from '../../../../schemas/commerce.js';
+import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
+import { feeBreakdown, formatCalendarDate, formatMoney, formatRate, seatLabel } from './money.js';
+import { useAllListings, useListings } from './use-buying.js';
+import './buying.css';
+
+export const QUANTITY_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+/** Most tickets are bought in pairs. */
+export const DEFAULT_QUANTITY = 2;
+
+const SORT_LABELS: Record<ListingSort, string> = {
+  price_asc: 'Price: low to high',
+  price_desc: 'Price: high to low',
+  section: 'Section',
+};
+
+function readQuantity(text: string | null): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= QUANTITY_CHOICES.length ? n : DEFAULT_QUANTITY;
+}
+
+function readPrice(text: string | null): number | undefined {
+  if (text === null || text.trim() === '') return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+function readSort(text: string | null): ListingSort {
+  return (SORTS as readonly string[]).includes(text ?? '') ? (text as ListingSort) : 'price_asc';
+}
+
+type ActiveFilter = ListingsFilter & { quantity: number; sort: ListingSort };
+
+/** The listing filters live in the address, so Back and a shared link keep them. */
+export function readListingsFilter(params: URLSearchParams): ActiveFilter {
+  const filter: ActiveFilter = { quantity: readQuantity(params.get('quantity')), sort: readSort(params.get('sort')) };
+  const minPrice = readPrice(params.get('minPrice'));
+  const maxPrice = readPrice(params.get('maxPrice'));
+  if (minPrice !== undefined) filter.minPrice = minPrice;
+  if (maxPrice !== undefined) filter.maxPrice = maxPrice;
+  return filter;
+}
+
+export function ticketPageUrl(slug: string, listingId: number, quantity: number): string {
+  return `/tickets/${slug}?listing=${listingId}&quantity=${quantity}`;
+}
+
+export function FeeDetails({ listing, serviceFeeRate, id }: { listing: Listing; serviceFeeRate: number | undefined; id: string }) {
+  if (serviceFeeRate === undefined) {
+    return (
+      <dl className="fee-list" id={id}>
+        <dt>Ticket price</dt>
+        <dd>{formatMoney(listing.pricePerTicket)}</dd>
+        <dt>Fees</dt>
+        <dd>{formatMoney(Math.max(listing.allInPricePerTicket - listing.pricePerTicket, 0))}</dd>
+        <dt>All-in per ticket</dt>
+        <dd>{formatMoney(listing.allInPricePerTicket)}</dd>
+      </dl>
+    );
+  }
+  const fees = feeBreakdown(listing, serviceFeeRate);
+  return (
+    <dl className="fee-list" id={id}>
+      <dt>Ticket price</dt>
+      <dd>{formatMoney(fees.price)}</dd>
+      <dt>Service fee ({formatRate(serviceFeeRate)})</dt>
+      <dd>{formatMoney(fees.serviceFee)}</dd>
+      <dt>Delivery ({DELIVERY_LABELS[listing.deliveryMethod]})</dt>
+      <dd>{fees.deliveryFee > 0 ? formatMoney(fees.deliveryFee) : 'Free'}</dd>
+      <dt>All-in per ticket</dt>
+      <dd>{formatMoney(fees.allIn)}</dd>
+    </dl>
+  );
+}
+
+function ListingItem({ listing, slug, quantity, serviceFeeRate }: { listing: Listing; slug: string; quantity: number; serviceFeeRate: number | undefined }) {
+  const [showFees, setShowFees] = useState(false);
+  const feesId = useId();
+  const titleId = useId();
+  const title = seatLabel(listing);
+  return (
+    <li className="listing" aria-labelledby={titleId}>
+      <div className="listing__where">
+        <h3 className="listing__title" id={titleId}>
+          {title}
+        </h3>
+        <p className="listing__meta">
+          {DELIVERY_LABELS[listing.deliveryMethod]} · In hand by {formatCalendarDate(listing.inHandDate)}
+        </p>
+        {listing.sellerNotes.trim() !== '' && <p className="listing__notes">{listing.sellerNotes}</p>}
+      </div>
+      <div className="listing__price">
+        <p className="listing__all-in">
+          <strong>{formatMoney(listing.allInPricePerTicket)}</strong> <span>each, fees included</span>
+        </p>
+        <button type="button" className="link-button" aria-expanded={showFees} aria-controls={feesId} onClick={() => setShowFees((v) => !v)}>
+          {showFees ? 'Hide fees' : 'See fees'}
+        </button>
+      </div>
+      <Link
+        className="button listing__select"
+        to={ticketPageUrl(slug, listing.id, quantity)}
+        aria-label={`Select ${title}, ${quantity} ${quantity === 1 ? 'ticket' : 'tickets'} at ${formatMoney(listing.allInPricePerTicket)} each`}
+      >
+        Select
+      </Link>
+      <div className="listing__fees" hidden={!showFees}>
+        <FeeDetails listing={listing} serviceFeeRate={serviceFeeRate} id={feesId} />
+      </div>
+    </li>
+  );
+}
+
+function PriceFilter({ minPrice, maxPrice, onApply }: { minPrice?: number; maxPrice?: number; onApply: (min?: number, max?: number) => void }) {
+  const [min, setMin] = useState(minPrice === undefined ? '' : String(minPrice));
+  const [max, setMax] = useState(maxPrice === undefined ? '' : String(maxPrice));
+  const [error, setError] = useState<string | null>(null);
+  const errorId = useId();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const lo = readPrice(min);
+    const hi = readPrice(max);
+    if ((min.trim() !== '' && lo === undefined) || (max.trim() !== '' && hi === undefined)) {
+      setError('Enter prices as positive numbers');
+      return;
+    }
+    if (lo !== undefined && hi !== undefined && lo > hi) {
+      setError('The minimum price is above the maximum');
+      return;
+    }
+    setError(null);
+    onApply(lo, hi);
+  };
+  const clear = () => {
+    setMin('');
+    setMax('');
+    setError(null);
+    onApply(undefined, undefined);
+  };
+  const describedBy = error ? errorId : undefined;
+  return (
+    <form className="price-filter" onSubmit={submit}>
+      <fieldset>
+        <legend>Price per ticket (fees included)</legend>
+        <label>
+          Min $
+          <input type="number" inputMode="decimal" min={0} step="any" value={min} onChange={(e) => setMin(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
+        </label>
+        <label>
+          Max $
+          <input type="number" inputMode="decimal" min={0} step="any" value={max} onChange={(e) => setMax(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
+        </label>
+        <button type="submit" className="button button--secondary">
+          Apply
+        </button>
+        {(minPrice !== undefined || maxPrice !== undefined) && (
+          <button type="button" className="link-button" onClick={clear}>
+            Clear price
+          </button>
+        )}
+      </fieldset>
+      {error && (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Spec §3 listings: quantity, sort and an all-in price filter, each refetching from the server. */
+export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headingLevel?: 2 | 3 }) {
+  const [params, setParams] = useSearchParams();
+  const filter = readListingsFilter(params);
+  const listings = useListings(slug, filter);
+  const all = useAllListings(slug);
+  const headingId = useId();
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+
+  const update = (changes: Record<string, string | undefined>) => {
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === undefined) next.delete(key);
+          else next.set(key, value);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  };
+
+  const serviceFeeRate = (listings.data ?? all.data)?.fees.serviceFeeRate;
+  const soldOut = all.data !== undefined && !all.data.listings.some((l) => l.quantityAvailable > 0);
+  const filtered = filter.minPrice !== undefined || filter.maxPrice !== undefined;
+  const shown = listings.data?.listings ?? [];
+
+  return (
+    <section className="listings" id="listings" aria-labelledby={headingId}>
+      <Heading id={headingId}>Tickets</Heading>
+      <div className="listings__controls">
+        <label className="control">
+          <span>Tickets</span>
+          <select value={filter.quantity} onChange={(e) => update({ quantity: e.target.value })}>
+            {QUANTITY_CHOICES.map((n) => (
+              <option key={n} value={n}>
+                {n} {n === 1 ? 'ticket' : 'tickets'}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="control">
+          <span>Sort by</span>
+          <select value={filter.sort} onChange={(e) => update({ sort: e.target.value })}>
+            {SORTS.map((s) => (
+              <option key={s} value={s}>
+                {SORT_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <PriceFilter
+          key={`${filter.minPrice ?? ''}-${filter.maxPrice ?? ''}`}
+          minPrice={filter.minPrice}
+          maxPrice={filter.maxPrice}
+          onApply={(min, max) => update({ minPrice: min === undefined ? undefined : String(min), maxPrice: max === undefined ? undefined : String(max) })}
+        />
+      </div>
+      <div aria-busy={listings.isFetching} aria-live="polite" className="listings__status">
+        {listings.isPending ? (
+          <p>Finding tickets…</p>
+        ) : listings.isError ? (
+          <p role="alert">
+            We could not load tickets right now.{' '}
+            <button type="button" className="link-button" onClick={() => void listings.refetch()}>
+              Try again
+            </button>
+          </p>
+        ) : soldOut ? (
+          <p className="listings__empty">This event is sold out right now. Sellers list tickets all the time, so check back soon.</p>
+        ) : shown.length === 0 ? (
+          <p className="listings__empty">
+            No tickets for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}
+            {filtered ? ' in that price range' : ''}. Try a different number of tickets{filtered ? ' or clear the price filter' : ''}.
+          </p>
+        ) : (
+          <p className="listings__count">
+            {shown.length} {shown.length === 1 ? 'listing' : 'listings'} for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}
+          </p>
+        )}
+      </div>
+      {!listings.isError && shown.length > 0 && !soldOut && (
+        <ul className="listing-list">
+          {shown.map((l) => (
+            <ListingItem key={l.id} listing={l} slug={slug} quantity={filter.quantity} serviceFeeRate={serviceFeeRate} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import type { Listing } from '../../../../schemas/commerce.js';
+import { formatPrice } from '../../../../server/rules/format.js';
+import type { ErrorLogger } from '../../../../server/rules/logger.js';
+
+/** Spec §8: a price that cannot be formatted is logged and shown as it is; checkout carries on. */
+const priceLogger: ErrorLogger = { error: (obj, msg) => console.error(msg, obj) };
+
+/** "$1,234.50", "$12" (spec §5 thousands separators). */
+export function formatMoney(dollars: number): string {
+  return `${dollars < 0 ? '-' : ''}$${String(formatPrice(Math.abs(dollars), priceLogger))}`;
+}
+
+export function formatRate(rate: number): string {
+  return `${Math.round(rate * 1000) / 10}%`;
+}
+
+export interface FeeBreakdown {
+  price: number;
+  serviceFee: number;
+  deliveryFee: number;
+  allIn: number;
+}
+
+const cents = (n: number) => Math.round(n * 100);
+
+/**
+ * What makes up one ticket's all-in price. The service fee is the rate on the seller's price in whole cents;
+ * delivery is whatever remains of the all-in price, so the three parts always add up to the price shown first.
+ */
+export function feeBreakdown(listing: Pick<Listing, 'pricePerTicket' | 'allInPricePerTicket'>, serviceFeeRate: number): FeeBreakdown {
+  const price = cents(listing.pricePerTicket);
+  const allIn = cents(listing.allInPricePerTicket);
+  // Half-up in basis points, as exact integers: a float product can land a cent off.
+  const basisPoints = Math.round(serviceFeeRate * 10_000);
+  const serviceFee = Math.min(Math.max(allIn - price, 0), Math.floor((2 * price * basisPoints + 10_000) / 20_000));
+  const deliveryFee = Math.max(allIn - price - serviceFee, 0);
+  return { price: price / 100, serviceFee: serviceFee / 100, deliveryFee: deliveryFee / 100, allIn: allIn / 100 };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** "Nov 21, 2026" for an ISO date or date-time, read as a calendar date (no time-zone shift). */
+export function formatCalendarDate(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  const month = m ? MONTHS[Number(m[2]) - 1] : undefined;
+  return m && month ? `${month} ${Number(m[3])}, ${m[1]}` : iso;
+}
+
+/** The quantities a shopper can take from a listing now: the seller's splits that fit what is left. */
+export function allowedQuantities(listing: Pick<Listing, 'splits' | 'quantityAvailable'>): number[] {
+  return [...new Set(listing.splits)].filter((n) => n <= listing.quantityAvailable).sort((a, b) => a - b);
+}
+
+/** "Section 112, Row F"; a section already named in words ("Upper Level 338", "Section 102") is kept as it is. */
+export function seatLabel(listing: Pick<Listing, 'section' | 'row'>): string {
+  const section = /^[A-Za-z]?\d+[A-Za-z]?$/.test(listing.section.trim()) ? `Section ${listing.section.trim()}` : listing.section.trim();
+  return `${section}, Row ${listing.row}`;
+}

@@ -1,0 +1,187 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi, type Mock } from 'vitest';
+import type { EventCard } from '../../../../schemas/cards.js';
+import type { Cart, Listing, Order } from '../../../../schemas/commerce.js';
+import { TOKEN_KEY } from '../../lib/session.js';
+
+export type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
+export type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
+
+export function json(body: unknown, status = 200): Response {
+  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+export function apiError(status: number, code: string, message: string, details: unknown[] = []): Response {
+  return json({ error: { code, message, details } }, status);
+}
+
+/** A fetch stub answering by `METHOD /path` (first match on the longest prefix wins); anything else is a 404. */
+export function mockFetch(routes: Record<string, Handler>): Mock<(...args: FetchArgs) => Promise<Response>> {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = (init.method ?? 'GET').toUpperCase();
+    const key = Object.keys(routes)
+      .filter((k) => {
+        const [m, p] = k.split(' ') as [string, string];
+        return m === method && url.pathname.startsWith(p);
+      })
+      .sort((a, b) => b.length - a.length)[0];
+    return key ? routes[key]!(url, init) : apiError(404, 'not_found', `no route for ${method} ${url.pathname}`);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+export function urlsOf(fetchMock: Mock<(...args: FetchArgs) => Promise<Response>>, prefix: string): URL[] {
+  return fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://localhost')).filter((u) => u.pathname.startsWith(prefix));
+}
+
+export function storeGuestToken(): void {
+  const b64 = (v: unknown) => btoa(JSON.stringify(v)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+  localStorage.setItem(TOKEN_KEY, `${b64({ alg: 'HS256' })}.${b64({ sub: 'guest-1', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`);
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{location.pathname + location.search}</output>;
+}
+
+export function renderAt(ui: ReactElement, { route = '/', path = '*' }: { route?: string; path?: string } = {}) {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <MemoryRouter initialEntries={[route]}>
+        <Routes>
+          <Route path={path} element={ui} />
+          <Route path="*" element={<p>elsewhere</p>} />
+        </Routes>
+        <LocationProbe />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { ...view, queryClient };
+}
+
+export const EVENT: EventCard = {
+  id: 501,
+  name: 'New York Yankees vs Boston Red Sox',
+  badges: [{ type: 'hotEvent', label: 'Hot event' }],
+  address: 'Yankee Stadium, Bronx, NY',
+  day: 'SAT',
+  date: 'Jan 2',
+  time: '07:30 PM',
+  year: '2027',
+  url: '/events/new-york-yankees-vs-boston-red-sox-501',
+  minPrice: 40,
+  detail: {
+    id: '501',
+    event_id: 501,
+    event_name: 'New York Yankees vs Boston Red Sox',
+    event_status: 'scheduled',
+    venue_id: 7,
+    venue_name: 'Yankee Stadium',
+    venue_city: 'Bronx',
+    venue_state: 'New York',
+    venue_state_province_short: 'NY',
+    venue_country_short: 'US',
+    venue_zip: '10451',
+    venue_location: [40.83, -73.93],
+    event_local_timestamp: '2027-01-02T19:30:00',
+    venue_time_zone_offset: -5,
+    event_timestamp: 1798331400,
+    event_orders_d1: 3,
+    event_cart_d1: 6,
+    event_mpv_d1: 4,
+    event_orders_d7: 10,
+    event_orders_t12: 100,
+    tickets_available: 40,
+    ticket_groups_available: 3,
+    min_ticket_price: 40,
+    major_category: 'SPORTS',
+    parent_category: 'Sports',
+    child_category: 'Baseball',
+    category: 'mlb',
+    performer_ids: [1, 2],
+    performer_names: ['New York Yankees', 'Boston Red Sox'],
+  },
+};
+
+export const SLUG = 'new-york-yankees-vs-boston-red-sox-501';
+
+export function listing(overrides: Partial<Listing> = {}): Listing {
+  return {
+    id: 11,
+    eventId: 501,
+    section: '112',
+    row: 'F',
+    quantityAvailable: 4,
+    splits: [1, 2, 4],
+    pricePerTicket: 100,
+    allInPricePerTicket: 118,
+    deliveryMethod: 'eticket',
+    sellerNotes: 'Aisle seats',
+    inHandDate: '2026-12-20',
+    ...overrides,
+  };
+}
+
+export const FEES = { serviceFeeRate: 0.18, fulfillmentFeePerTicket: 2.5 };
+
+export function listingsBody(listings: Listing[]) {
+  return { eventId: 501, listings, fees: FEES };
+}
+
+export const CART_ID = '8f0c1c6e-5b1a-4c1e-9d36-2a3f4b5c6d7e';
+
+export function cart(overrides: Partial<Cart> = {}): Cart {
+  return {
+    id: CART_ID,
+    eventId: 501,
+    listingId: 11,
+    quantitySelected: 2,
+    totalPrice: { value: 236 },
+    lineItems: [
+      { key: 'Tickets (2 × $100)', value: '$200' },
+      { key: 'Service Fee', value: '$36' },
+      { key: 'Total', value: '$236' },
+    ],
+    expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+    status: 'active',
+    ...overrides,
+  };
+}
+
+export function order(overrides: Partial<Order> = {}): Order {
+  return {
+    id: 'ord_123',
+    accessCode: 'ACCESS-9',
+    status: 'pending_seller_confirmation',
+    eventId: 501,
+    eventName: EVENT.name,
+    quantity: 2,
+    totalPrice: { value: 236 },
+    lineItems: cart().lineItems,
+    detail: [
+      { type: 'date', month: 'JAN', day: '2', time: '07:30 PM' },
+      { type: 'header', title: 'Event Location' },
+      { type: 'header', title: 'Yankee Stadium, Bronx, NY' },
+      { type: 'row', title: 'Section', value: '112' },
+      { type: 'row', title: 'Row', value: 'F' },
+      { type: 'row', title: 'Order Status', value: 'Awaiting Seller Confirmation' },
+      { type: 'row', title: 'Order Date', value: 'Dec 1, 2026' },
+      { type: 'row', title: 'Order Id', value: 'ord_123' },
+      { type: 'rowSubtitle', title: 'Important Notes', subtitle: 'Aisle seats' },
+      { type: 'rowSubtitle', title: 'eTicket', subtitle: 'Tickets ready by Dec 20, 2026' },
+      { type: 'rowSubtitle', title: 'Method', subtitle: 'Download your tickets from this page.' },
+    ],
+    timeline: [
+      { status: 'pending_seller_confirmation', at: '2026-12-01T15:00:05.000Z', note: 'Payment received' },
+      { status: 'reserved', at: '2026-12-01T15:00:00.000Z', note: 'Tickets held' },
+    ],
+    tracking: { event: 'purchase', phet: 22420 },
+    ...overrides,
+  };
+}

@@ -1,0 +1,80 @@
+// @vitest-environment happy-dom
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TicketPage } from '../../app/pages/ticket-page.js';
+import { apiError, cart, CART_ID, EVENT, json, listing, listingsBody, mockFetch, renderAt, SLUG, storeGuestToken, type Handler } from './test-utils.js';
+
+function setup(createCart: Handler, { quantity = 2, splits = [1, 2, 4] }: { quantity?: number; splits?: number[] } = {}) {
+  const fetchMock = mockFetch({
+    'GET /api/listings/11': () => json({ listing: listing({ splits }), event: EVENT }),
+    [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody([listing()])),
+    'POST /api/cart': createCart,
+  });
+  renderAt(<TicketPage />, { route: `/tickets/${SLUG}?listing=11&quantity=${quantity}`, path: 'tickets/*' });
+  return { fetchMock, user: userEvent.setup() };
+}
+
+beforeEach(storeGuestToken);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+describe('ticket page', () => {
+  it('shows the listing, the quantity and the price breakdown, then holds the tickets and opens checkout', async () => {
+    const { fetchMock, user } = setup(() => json(cart(), 201));
+    expect(await screen.findByRole('heading', { level: 1, name: `Tickets for ${EVENT.name}` })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Section 112, Row F' })).toBeTruthy();
+    expect((screen.getByRole('combobox', { name: 'Number of tickets' }) as HTMLSelectElement).value).toBe('2');
+    await waitFor(() => expect(screen.getByText('Service fee (18%)').nextElementSibling?.textContent).toBe('$18'));
+    expect(screen.getByText('Total for 2 tickets:').textContent).toContain('$236');
+    await user.click(screen.getByRole('button', { name: 'Continue to checkout' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`/checkout/${CART_ID}`));
+    const post = fetchMock.mock.calls.find(([u, init]) => String(u) === '/api/cart' && init?.method === 'POST');
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ listingId: 11, quantity: 2 });
+    expect(new Headers(post?.[1]?.headers).get('Authorization')).toMatch(/^Bearer /);
+  });
+
+  it('says the tickets were just taken on a 409, with a link back to the listings', async () => {
+    const { user } = setup(() => apiError(409, 'not_enough_tickets', 'Only 1 ticket is left in this listing.'));
+    await user.click(await screen.findByRole('button', { name: 'Continue to checkout' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Those tickets were just taken');
+    expect(alert.textContent).toContain('Only 1 ticket is left in this listing.');
+    expect(screen.getByRole('link', { name: 'See other tickets for this event' }).getAttribute('href')).toBe(`${EVENT.url}?quantity=2`);
+    expect(screen.queryByRole('button', { name: 'Continue to checkout' })).toBeNull();
+  });
+
+  it('asks for a quantity the seller allows when the requested one is not', async () => {
+    const { fetchMock, user } = setup(() => json(cart({ quantitySelected: 4 }), 201), { quantity: 3, splits: [2, 4] });
+    const select = (await screen.findByRole('combobox', { name: 'Number of tickets' })) as HTMLSelectElement;
+    expect(select.value).toBe('');
+    expect(screen.getByText(/This seller does not sell 3 tickets from this listing\. Choose one of 2, 4\./)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Continue to checkout' }));
+    expect(screen.getByText('Choose how many tickets you want')).toBeTruthy();
+    expect(document.activeElement).toBe(select);
+    expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/cart')).toBe(false);
+    await user.selectOptions(select, '4');
+    await user.click(screen.getByRole('button', { name: 'Continue to checkout' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`/checkout/${CART_ID}`));
+  });
+
+  it('shows the server’s message for a quantity the splits refuse', async () => {
+    const { user } = setup(() => apiError(400, 'invalid_quantity', 'This seller sells these tickets in pairs.'));
+    await user.click(await screen.findByRole('button', { name: 'Continue to checkout' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This seller sells these tickets in pairs.');
+  });
+
+  it('lists the event’s tickets to choose from when no listing is chosen yet', async () => {
+    mockFetch({
+      [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody([listing()])),
+      [`GET /api/events/${SLUG}`]: () => json({ event: EVENT, venue: null, performers: [], morePerformerEvents: [], moreVenueEvents: [] }),
+    });
+    renderAt(<TicketPage />, { route: `/tickets/${SLUG}`, path: 'tickets/*' });
+    expect(await screen.findByRole('heading', { level: 1, name: `Tickets for ${EVENT.name}` })).toBeTruthy();
+    const select = await screen.findByRole('link', { name: /^Select Section 112, Row F, 2 tickets/ });
+    expect(select.getAttribute('href')).toBe(`/tickets/${SLUG}?listing=11&quantity=2`);
+  });
+});

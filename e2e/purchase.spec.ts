@@ -1,0 +1,135 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const isPhone = (name: string) => name === 'phone';
+
+async function snapshot(page: Page, name: string) {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+/** From the home page: search "Yank", pick the Yankees, and collect their events' links. */
+async function yankeesEvents(page: Page, projectName: string): Promise<string[]> {
+  await page.goto('/');
+  if (isPhone(projectName)) {
+    await page.getByRole('button', { name: /search/i }).first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+  }
+  await page.getByRole('combobox').fill('Yank');
+  const option = page.getByRole('option', { name: /New York Yankees/ });
+  await expect(option).toBeVisible();
+  await option.click();
+  await expect(page).toHaveURL(/\/performers\/new-york-yankees-\d+$/);
+  const events = page.getByRole('region', { name: /Upcoming events/ }).getByRole('link');
+  await expect(events.first()).toBeVisible();
+  const hrefs = await events.evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  return hrefs.filter((h) => h.startsWith('/events/'));
+}
+
+/**
+ * Opens events in turn until one has tickets for 2 (else 1), and returns how many were chosen. The first event
+ * is clicked as a shopper would; later ones are opened directly when an earlier one is sold out.
+ */
+async function openEventWithTickets(page: Page, projectName: string, sort: 'Price: low to high' | 'Price: high to low'): Promise<number> {
+  const hrefs = await yankeesEvents(page, projectName);
+  for (const [i, href] of hrefs.slice(0, 8).entries()) {
+    if (i === 0) await page.getByRole('region', { name: /Upcoming events/ }).getByRole('link').first().click();
+    else await page.goto(href);
+    await expect(page).toHaveURL(/\/events\/[a-z0-9-]+-\d+/);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const tickets = page.getByRole('region', { name: 'Tickets' });
+    await tickets.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: sort });
+    for (const quantity of [2, 1]) {
+      await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
+      const select = tickets.getByRole('link', { name: new RegExp(`^Select .*, ${quantity} tickets? at`) }).first();
+      const none = tickets.getByText(/No tickets for|sold out/);
+      await expect(select.or(none).first()).toBeVisible();
+      if (await select.isVisible()) return quantity;
+      if (await tickets.getByText(/sold out/).isVisible()) break;
+    }
+  }
+  throw new Error('no Yankees event with tickets');
+}
+
+/** Selects the first listing shown (the cheapest under the low-to-high sort) and holds it; retries if another shopper took it. */
+async function holdFirstListing(page: Page, quantity: number) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const tickets = page.getByRole('region', { name: 'Tickets' });
+    await tickets.getByRole('link', { name: new RegExp(`^Select .*, ${quantity} tickets? at`) }).first().click();
+    await expect(page).toHaveURL(/\/tickets\/[a-z0-9-]+-\d+\?listing=\d+&quantity=\d+/);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Tickets for');
+    await page.getByRole('button', { name: 'Continue to checkout' }).click();
+    const taken = page.getByText('Those tickets were just taken');
+    await expect(page.getByRole('heading', { level: 1, name: 'Checkout' }).or(taken)).toBeVisible();
+    if (!(await taken.isVisible())) return;
+    await page.getByRole('link', { name: 'See other tickets for this event' }).click();
+  }
+  throw new Error('every listing tried was taken');
+}
+
+async function fillCheckout(page: Page, card: string) {
+  await page.getByLabel('Email').fill('fan@example.com');
+  await page.getByLabel('Full name').fill('Pat Fan');
+  await page.getByLabel('Street address').fill('1 E 161st St');
+  await page.getByLabel('City').fill('Bronx');
+  await page.getByLabel('State or region').fill('NY');
+  await page.getByLabel('Country').selectOption('US');
+  await page.getByLabel('ZIP code').fill('10451');
+  await page.getByLabel('Phone number').fill('+1 718 555 0100');
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry month').selectOption('12');
+  await page.getByLabel('Expiry year').selectOption(String(new Date().getFullYear() + 2));
+  await page.getByLabel('Security code (CVC)').fill('123');
+}
+
+const dataLayerEvents = (page: Page) => page.evaluate(() => (window.dataLayer ?? []).map((e) => ({ ...e })));
+
+test('a shopper goes from the home page to a confirmed order', async ({ page }, testInfo) => {
+  const quantity = await openEventWithTickets(page, testInfo.project.name, 'Price: low to high');
+  // Spec §2 layout rule: no site header or footer on event pages.
+  await expect(page.getByText(/We are a resale marketplace/i)).toHaveCount(0);
+  await expect(page.getByText('100% Money Back Guarantee', { exact: true })).toHaveCount(0);
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');
+  expect(jsonLd).toMatchObject({ '@type': 'Event', offers: { '@type': 'AggregateOffer', priceCurrency: 'USD' } });
+  await snapshot(page, 'event');
+
+  const firstListing = page.getByRole('region', { name: 'Tickets' }).getByRole('listitem').first();
+  await firstListing.getByRole('button', { name: 'See fees' }).click();
+  await expect(firstListing.getByText(/Service fee \(\d+(\.\d+)?%\)/)).toBeVisible();
+
+  await holdFirstListing(page, quantity);
+  await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
+  const summary = page.getByRole('region', { name: 'Your tickets' });
+  await expect(summary.getByText('Service Fee', { exact: true })).toBeVisible();
+  await expect(summary.getByText(/^\d\d:\d\d$/)).toBeVisible();
+  await fillCheckout(page, '4242 4242 4242 4242');
+  await snapshot(page, 'checkout');
+  await page.getByRole('button', { name: 'Pay now' }).click();
+
+  await expect(page).toHaveURL(/\/orders\/ORD-[A-Z0-9]+\?code=[A-Z0-9]+$/, { timeout: 15_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Your order' })).toBeVisible();
+  const purchases = (await dataLayerEvents(page)).filter((e) => e.event === 'purchase');
+  expect(purchases).toHaveLength(1);
+  expect(purchases[0]?.phet).toBeGreaterThan(0);
+  await expect(page.getByRole('row', { name: /^Order Status/ })).toContainText(/Confirmed|Delivered/, { timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Event Location' })).toBeVisible();
+  await snapshot(page, 'order');
+
+  // The access code in the address opens the order again.
+  await page.reload();
+  await expect(page.getByRole('row', { name: /^Order Id/ })).toContainText(/ORD-/);
+});
+
+test('a declined card shows why and keeps the shopper on checkout', async ({ page }, testInfo) => {
+  // The most expensive listing, so this test does not race the purchase test for the cheapest one.
+  const quantity = await openEventWithTickets(page, testInfo.project.name, 'Price: high to low');
+  await holdFirstListing(page, quantity);
+  await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
+  await fillCheckout(page, '4000 0000 0000 0002');
+  await page.getByRole('button', { name: 'Pay now' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Payment not completed' });
+  await expect(alert).toContainText(/declined/i);
+  await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
+  await expect(page.getByLabel('Email')).toHaveValue('fan@example.com');
+  await expect(page.getByRole('button', { name: 'Pay now' })).toBeEnabled();
+  expect((await dataLayerEvents(page)).filter((e) => e.event === 'card_failed')).toHaveLength(1);
+  await snapshot(page, 'checkout-declined');
+});
