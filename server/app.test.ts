@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
@@ -100,5 +101,27 @@ describe('client error reports', () => {
     const big = await request(app).post('/api/client-errors').send({ context: 'x', message: 'm'.repeat(3000), url: '/' });
     expect(big.status).toBe(400);
     expect(big.body.error.message).toMatch(/^message: /);
+  });
+});
+
+describe('compression', () => {
+  it('compresses large answers but never the server-sent event stream', async () => {
+    const { app } = testApp();
+    const big = await request(app).get(`/api/${'x'.repeat(2000)}`).set('Accept-Encoding', 'gzip');
+    expect(big.headers['content-encoding']).toBe('gzip');
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const { port } = server.address() as import('node:net').AddressInfo;
+    const headers = await new Promise<import('node:http').IncomingHttpHeaders>((resolve, reject) => {
+      const req = get({ host: '127.0.0.1', port, path: '/sub/sdk-storefront', headers: { 'Accept-Encoding': 'gzip', Accept: 'text/event-stream' } }, (res) => {
+        resolve(res.headers);
+        req.destroy();
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? undefined : reject(err)));
+    });
+    server.closeAllConnections();
+    server.close();
+    expect(headers['content-type']).toMatch(/text\/event-stream/);
+    expect(headers['content-encoding']).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import type { Env } from './config/env.js';
 import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
 import { apiNotFound, errorMiddleware } from './http/errors.js';
+import { compressResponses } from './http/compression.js';
 import { requestLogging } from './http/logger.js';
 import { corsAllowList, rateLimiter, securityHeaders } from './http/security.js';
 import type { LayoutService } from './layout/layout-service.js';
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): Express {
   app.set('query parser', 'simple');
 
   app.use(requestLogging(deps.logger));
+  app.use(compressResponses());
   app.use(securityHeaders());
   app.use(healthRoutes(deps.readiness));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
@@ -82,7 +84,7 @@ export function createApp(deps: AppDeps): Express {
       '/assets',
       express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),
     );
-    app.use(express.static(deps.clientDir, { index: false, maxAge: '1h' }));
+    app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
     // Every other GET is a client route: the app shell answers it and the router decides what to show.
     app.get('/{*path}', (_req, res) => {
       res.set('Cache-Control', 'no-cache').sendFile(indexFile);

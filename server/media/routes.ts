@@ -7,8 +7,8 @@ import { artworkSvg } from './artwork.js';
 
 const IMAGE_CODE = /^\d{2}-\d{3}-\d{3}$/;
 const IdParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-// Artwork depends only on the key, so browsers and the edge may keep it for a long time.
-const IMMUTABLE = 'public, max-age=604800, s-maxage=604800, immutable';
+// Artwork depends only on the key, so browsers and the edge may keep it for a year.
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 export function mediaRoutes(store: CatalogStore): Router {
   const router = Router();
