@@ -1,40 +1,512 @@
 /**
- * `npm run bench`: every benchmark in its own process (so memory figures do not mix), printed as Markdown
- * tables to paste into bench/RESULTS.md. `npm run bench -- --scale` adds the 1,000,000-event catalog.
+ * `npm run bench`: HTTP load over loopback against the real server (one child process per catalog size)
+ * next to a bare node:http ceiling (another child), Lighthouse on three pages and the client build sizes,
+ * printed as Markdown and written into bench/RESULTS.md between the bench:load markers.
+ *
+ *   npm run bench                         20,000 events; about 3 minutes
+ *   npm run bench -- --sizes 20000,200000 any sizes, comma-separated (this pair: about 7 minutes)
+ *   npm run bench -- --scale              20,000, 200,000 and 1,000,000 events: each catalog is generated once
+ *                                         into bench/out/data-N (about 30 s at a million); the server peaked at
+ *                                         2.3 GiB RSS at 200,000 events, so a million may outgrow Node's default
+ *                                         heap, and cold layouts there leave minutes of queued work between runs;
+ *                                         expect 20–40 minutes (the time limit stops it)
+ *   npm run bench -- --engine             also the embedded engine and text index benchmarks (printed only)
+ *   --rounds 5 --seconds 2 --warmup 3     rounds of measured seconds per endpoint, after one discarded warm-up
+ *   --lighthouse-runs 1                   runs per page; the median run (by performance score) is reported
+ *   --no-lighthouse --no-write            skip Lighthouse; print without touching RESULTS.md
+ *   --time-limit <minutes>                hard stop; by default 5 minutes plus 3 per size plus 20 per million events
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { httpGet, rssMiB, rssSampler, settle, start, stop, stopAll, waitFor200, waitForLine, type Child } from './children.js';
+import { lighthousePages, type PageScore } from './lighthouse-pages.js';
+import { load, rotate, sequential, summarize, usGridPoints, type LoadOptions, type LoadResult, type LoadSummary } from './load.js';
+import { replaceSection } from './results-file.js';
 
-const { values } = parseArgs({ options: { scale: { type: 'boolean', default: false } } });
-const tsx = ['--import', 'tsx', '--expose-gc', '--max-old-space-size=8192'];
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'boolean', default: false },
+    sizes: { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '2' },
+    warmup: { type: 'string', default: '3' },
+    'lighthouse-runs': { type: 'string', default: '1' },
+    engine: { type: 'boolean', default: false },
+    'no-lighthouse': { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+    'time-limit': { type: 'string' },
+  },
+});
 
-function run(script: string, args: string[]): Record<string, unknown>[] {
-  const out = spawnSync(process.execPath, [...tsx, script, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (out.status !== 0) throw new Error(`${script} failed with exit ${out.status}`);
-  return out.stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+const CHROMIUM = '/usr/bin/chromium';
+const CONNECTIONS = 50;
+const HIGH_CONNECTIONS = 200;
+const COLD_POINTS = 4_000;
+const COLD_WARMUP_POINTS = 1_000;
+const SEQUENTIAL_REQUESTS = 2_000;
+const SETTLE_MAX_MS = 120_000;
+const BENCH_SECRET = 'bench-only-session-secret-0123456789abcdef';
+const UNLIMITED = '100000000';
+// Times Square, rounded by the server to one 0.1° cell: every request is the same row-cache key.
+const HOME_CACHED = '/api/layout/home?lat=40.758&lng=-73.9855';
+
+const sizes = (values.sizes ?? (values.scale ? '20000,200000,1000000' : '20000')).split(',').map((s) => {
+  const n = Number(s.trim());
+  if (!Number.isInteger(n) || n < 100) throw new Error(`--sizes: "${s}" is not a catalog size`);
+  return n;
+});
+const rounds = Math.round(positive('rounds'));
+const seconds = positive('seconds');
+const warmupSeconds = Number(values.warmup);
+const lighthouseRuns = Math.round(positive('lighthouse-runs'));
+const timeLimitMinutes = values['time-limit'] ? positive('time-limit') : 5 + sizes.reduce((m, events) => m + 3 + (20 * events) / 1_000_000, 0);
+const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
+
+function positive(name: 'rounds' | 'seconds' | 'time-limit' | 'lighthouse-runs'): number {
+  const n = Number(values[name]);
+  if (!(n > 0)) throw new Error(`--${name} must be a positive number`);
+  return n;
 }
 
-const sizes = values.scale ? ['20000', '1000000'] : ['20000'];
-console.log(`# bench ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}\n`);
+let stopping = false;
+async function bail(reason: string, code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    console.error(`\n${reason}: stopping child processes`);
+    await stopAll();
+  }
+  process.exit(code);
+}
+process.once('SIGINT', () => void bail('interrupted', 130));
+process.once('SIGTERM', () => void bail('terminated', 143));
+setTimeout(() => void bail(`time limit of ${timeLimitMinutes} minutes reached`, 1), timeLimitMinutes * 60_000).unref();
 
-console.log('## Search latency (embedded engine, uncached)\n');
-console.log('| events | load | index build | RSS | suggest median / p99 | suggest + extra sources median / p99 | row queries median / p99 |');
-console.log('|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of sizes.flatMap((n) => run('bench/search-latency.ts', ['--events', n]))) {
+const log = (msg: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+async function ensureBuild(): Promise<string> {
+  if (existsSync('dist/server/main.js') && existsSync('dist/client/index.html')) return 'existing build';
+  log('dist/ missing: npm run build');
+  const child = start('npm', ['run', 'build']);
+  const code = await Promise.race([child.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 5 * 60_000).unref())]);
+  if (code !== 0) {
+    await stop(child);
+    throw new Error(`npm run build failed (${code}):\n${child.tail()}`);
+  }
+  return 'built by this run';
+}
+
+/** A bare node:http server with a fixed small JSON body: what this machine and this load generator allow. */
+const CEILING_BODY = JSON.stringify({ ok: true, items: [1, 2, 3] });
+const CEILING_SERVER = `
+const body = Buffer.from(${JSON.stringify(CEILING_BODY)});
+require('node:http').createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+  res.end(body);
+}).listen(0, '127.0.0.1', function () { console.log('ceiling listening on ' + this.address().port); });
+`;
+
+async function startCeiling(): Promise<{ child: Child; url: string }> {
+  const child = start(process.execPath, ['-e', CEILING_SERVER]);
+  const match = await waitForLine(child, /ceiling listening on (\d+)/, 10_000);
+  return { child, url: `http://127.0.0.1:${match[1]}` };
+}
+
+type RowKey = 'healthz' | 'homeCached' | 'homeCached200' | 'homeCold' | 'category' | 'suggest' | 'search';
+
+interface ServerRun {
+  events: number;
+  generated: boolean;
+  startupMs: number;
+  rssReadyMiB: number;
+  rssPeakMiB: number;
+  rssEndMiB: number;
+  hwmMiB: number;
+  rows: { key: RowKey; label: string; result: LoadSummary }[];
+  ceiling: LoadResult[];
+  suggestOne: Awaited<ReturnType<typeof sequential>>;
+  cold: { distinct: number; degraded: number };
+  /** Runs after which the server went on working for over a second, in milliseconds. */
+  drains: Record<string, number>;
+  lighthouse?: PageScore[];
+}
+
+async function catalogOnDisk(dataDir: string, events: number): Promise<boolean> {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'catalog', 'manifest.json'), 'utf8')) as { events?: number };
+    return manifest.events === events;
+  } catch {
+    return false;
+  }
+}
+
+/** The first performers of the catalog: their names typed letter by letter, and whole as searches. */
+async function performerNames(dataDir: string, count: number): Promise<string[]> {
+  const names: string[] = [];
+  const lines = createInterface({ input: createReadStream(path.join(dataDir, 'catalog', 'Performer.jsonl')), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (names.length >= count) break;
+    if (line.trim()) names.push((JSON.parse(line) as { performer_name: string }).performer_name);
+  }
+  lines.close();
+  return names;
+}
+
+async function benchSize(events: number, ceilingUrl: string, withLighthouse: boolean): Promise<ServerRun> {
+  const dataDir = path.resolve('bench/out', `data-${events}`);
+  const generated = !(await catalogOnDisk(dataDir, events));
+  log(`${events.toLocaleString('en-US')} events: starting the server${generated ? ' (generating the catalog first)' : ''}`);
+  const began = performance.now();
+  const server = start(process.execPath, ['dist/server/main.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      CATALOG_EVENTS: String(events),
+      // Per-request info lines would measure the log pipe; warnings and errors still show.
+      LOG_LEVEL: 'warn',
+      SESSION_SECRET: BENCH_SECRET,
+      SEGMENTS_WATCH: 'false',
+      RATE_LIMIT_SUGGEST_PER_MINUTE: UNLIMITED,
+      RATE_LIMIT_SEARCH_PER_MINUTE: UNLIMITED,
+      RATE_LIMIT_SESSIONS_PER_MINUTE: UNLIMITED,
+    },
+  });
+  const pid = server.proc.pid!;
+  const sampler = rssSampler(pid, 500);
+  try {
+    const match = await waitForLine(server, /Storefront running at (http:\/\/[^\s]+)/, 60_000);
+    const base = match[1]!;
+    // Generation, load and index build grow with the catalog: about 0.3 ms per event at a million.
+    await waitFor200(`${base}/readyz`, server, 60_000 + events * 0.3);
+    const startupMs = performance.now() - began;
+    const rssReadyMiB = rssMiB(pid);
+    log(`ready in ${(startupMs / 1000).toFixed(1)} s, RSS ${rssReadyMiB.toFixed(0)} MiB`);
+
+    const names = await performerNames(dataDir, 40);
+    const typed = ['y', 'ya', 'yan', 'yank', 'bos', 'new york', 'tay', 'tayl', 'taylor'];
+    const prefixes = [...new Set([...typed, ...names.flatMap((n) => [1, 2, 3, 5, 8].map((k) => n.toLowerCase().slice(0, k)))])];
+    const queries = [...new Set([...names.map((n) => n.toLowerCase()), 'yankees', 'boston', 'new york', 'taylor swift'])];
+    const suggestPaths = prefixes.map((q) => `/api/suggest?q=${encodeURIComponent(q)}`);
+    const searchPaths = queries.map((q) => `/api/Searches/get?q=${encodeURIComponent(q)}`);
+    const pointPath = ([lat, lng]: [number, number]) => `/api/layout/home?lat=${lat}&lng=${lng}`;
+    const coldPaths = usGridPoints(COLD_POINTS, COLD_WARMUP_POINTS).map(pointPath);
+    const coldWarmupPaths = usGridPoints(COLD_WARMUP_POINTS).map(pointPath);
+
+    for (const p of [HOME_CACHED, '/api/layout/category/nfl', suggestPaths[0]!, searchPaths[0]!]) {
+      const r = await httpGet(base + p);
+      if (r.status !== 200) throw new Error(`GET ${p} answered ${r.status}: ${r.body.slice(0, 300)}`);
+    }
+
+    interface Scenario extends Omit<LoadOptions, 'seconds'> {
+      key: RowKey;
+      label: string;
+      /** A different path generator for the warm-up, so a cache-miss run does not warm its own keys. */
+      warmupPaths?: () => string;
+    }
+    let degraded = 0;
+    const scenarios: Scenario[] = [
+      // The app's middleware (request log, security headers) around a handler that does nothing: the floor.
+      { key: 'healthz', label: '`/healthz` (the middleware stack, no work)', url: base + '/healthz', connections: CONNECTIONS },
+      { key: 'homeCached', label: `home layout, cached (\`${HOME_CACHED}\`)`, url: base + HOME_CACHED, connections: CONNECTIONS },
+      { key: 'homeCached200', label: 'home layout, cached', url: base + HOME_CACHED, connections: HIGH_CONNECTIONS },
+      {
+        key: 'homeCold',
+        label: `home layout, cold (${COLD_POINTS.toLocaleString('en-US')} distinct 0.1° cells in turn)`,
+        url: base,
+        connections: CONNECTIONS,
+        paths: rotate(coldPaths),
+        warmupPaths: rotate(coldWarmupPaths),
+        inspect: (body) => {
+          if (body.includes('"status":"timeout"') || body.includes('"status":"error"')) degraded++;
+        },
+      },
+      { key: 'category', label: 'category layout (`/api/layout/category/nfl`)', url: base + '/api/layout/category/nfl', connections: CONNECTIONS },
+      { key: 'suggest', label: `suggest (${prefixes.length} typed prefixes in turn)`, url: base, connections: CONNECTIONS, paths: rotate(suggestPaths) },
+      { key: 'search', label: `search results (\`/api/Searches/get\`, ${queries.length} queries in turn)`, url: base, connections: CONNECTIONS, paths: rotate(searchPaths) },
+    ];
+    const ceilingScenario = { url: ceilingUrl, connections: CONNECTIONS };
+    const drains: Record<string, number> = {};
+    // Requests still queued when autocannon stops go on being answered to nobody: wait them out.
+    const drain = async (label: string) => {
+      const t = await settle(pid, SETTLE_MAX_MS);
+      if (t > 1_000) drains[label] = Math.max(drains[label] ?? 0, t);
+      if (t >= SETTLE_MAX_MS) log(`${label}: server still busy after ${SETTLE_MAX_MS / 1000} s; going on`);
+    };
+
+    if (warmupSeconds > 0) {
+      log(`warm-up, ${warmupSeconds} s per endpoint…`);
+      await load({ ...ceilingScenario, seconds: warmupSeconds });
+      for (const sc of scenarios) {
+        await load({ url: sc.url, connections: sc.connections, seconds: warmupSeconds, ...(sc.warmupPaths ?? sc.paths ? { paths: sc.warmupPaths ?? sc.paths } : {}) });
+        await settle(pid, SETTLE_MAX_MS);
+      }
+    }
+    const ceiling: LoadResult[] = [];
+    const measured = new Map<RowKey, LoadResult[]>(scenarios.map((sc) => [sc.key, []]));
+    for (let round = 1; round <= rounds; round++) {
+      log(`round ${round} of ${rounds}: ceiling, then ${scenarios.map((sc) => sc.key).join(', ')}…`);
+      ceiling.push(await load({ ...ceilingScenario, seconds }));
+      for (const sc of scenarios) {
+        measured.get(sc.key)!.push(await load({ ...sc, seconds }));
+        await drain(sc.label);
+      }
+    }
+    const rows = scenarios.map((sc) => ({ key: sc.key, label: sc.label, result: summarize(measured.get(sc.key)!, ceiling) }));
+    log('suggest, one request at a time…');
+    const suggestOne = await sequential(base, rotate(suggestPaths), { maxRequests: SEQUENTIAL_REQUESTS, seconds: 10 });
+
+    const rssEndMiB = rssMiB(pid);
+    const hwmMiB = rssMiB(pid, 'VmHWM');
+    const { peakMiB } = sampler.stop();
+
+    let lighthouse: PageScore[] | undefined;
+    if (withLighthouse) {
+      log('Lighthouse: home, category, event…');
+      const suggestion = await httpGet(`${base}/api/suggest?q=yank&extra=true`).then((r) => JSON.parse(r.body) as { events?: { url: string }[] }, () => null);
+      const eventPath = suggestion?.events?.[0]?.url;
+      const pages = [
+        { name: 'home', path: '/' },
+        { name: 'category', path: '/category/nfl' },
+        ...(eventPath ? [{ name: 'event', path: eventPath }] : []),
+      ];
+      lighthouse = await lighthousePages(base, pages, CHROMIUM, { runs: lighthouseRuns, perRunTimeoutMs: 120_000 });
+      if (!eventPath) lighthouse.push({ name: 'event', path: '(none)', error: '/api/suggest?q=yank&extra=true returned no event to open' });
+    }
+    return {
+      events,
+      generated,
+      startupMs,
+      rssReadyMiB,
+      rssPeakMiB: peakMiB,
+      rssEndMiB,
+      hwmMiB,
+      rows,
+      ceiling,
+      suggestOne,
+      cold: { distinct: COLD_POINTS, degraded },
+      drains,
+      ...(lighthouse ? { lighthouse } : {}),
+    };
+  } finally {
+    sampler.stop();
+    await stop(server, 10_000);
+  }
+}
+
+function bundleSizes(): string {
+  const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/bundle-sizes.ts'], { encoding: 'utf8', timeout: 60_000 });
+  if (out.status !== 0) return `bench/bundle-sizes.ts failed (${out.status ?? out.signal}): ${out.stderr.trim().split('\n')[0] ?? ''}`;
+  return out.stdout.trim();
+}
+
+/** The earlier engine benchmarks, each in its own process so memory figures do not mix. */
+function engineBenchmarks(): string {
+  const run = (script: string, args: string[]) => {
+    const out = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-old-space-size=8192', script, ...args], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      timeout: 20 * 60_000,
+    });
+    if (out.status !== 0) throw new Error(`${script} failed with exit ${out.status ?? out.signal}`);
+    return out.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  };
   const t = (x: unknown) => {
     const s = x as { medianMs: number; p99Ms: number };
     return `${s.medianMs} / ${s.p99Ms} ms`;
   };
-  console.log(`| ${r.events} | ${r.loadMs} ms | ${r.indexBuildMs} ms | ${r.rssMiB} MiB | ${t(r.suggest)} | ${t(r.suggestWithExtraSources)} | ${t(r.rows)} |`);
+  const lines = [
+    '## Search latency (embedded engine, uncached)\n',
+    '| events | load | index build | RSS | suggest median / p99 | suggest + extra sources median / p99 | row queries median / p99 |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of sizes.flatMap((events) => run('bench/search-latency.ts', ['--events', String(events)]))) {
+    lines.push(`| ${r.events} | ${r.loadMs} ms | ${r.indexBuildMs} ms | ${r.rssMiB} MiB | ${t(r.suggest)} | ${t(r.suggestWithExtraSources)} | ${t(r.rows)} |`);
+  }
+  lines.push('\n## Text index choice (same run, same data)\n', '| library | build | heap | prefix query median / p99 |', '|---|---:|---:|---:|');
+  for (const r of run('bench/text-index-choice.ts', ['--events', '20000'])) lines.push(`| ${r.engine} | ${r.buildMs} ms | ${r.heapMiB} MiB | ${r.medianMs} / ${r.p99Ms} ms |`);
+  return lines.join('\n');
 }
 
-console.log('\n## Text index choice (same run, same data)\n');
-console.log('| library | build | heap | prefix query median / p99 |');
-console.log('|---|---:|---:|---:|');
-for (const r of run('bench/text-index-choice.ts', ['--events', '20000'])) {
-  console.log(`| ${r.engine} | ${r.buildMs} ms | ${r.heapMiB} MiB | ${r.medianMs} / ${r.p99Ms} ms |`);
+const n = (x: number) => Math.round(x).toLocaleString('en-US');
+const mib = (x: number) => (Number.isFinite(x) ? `${n(x)} MiB` : 'n/a');
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+const yes = (ok: boolean) => (ok ? '**met**' : '**not met**');
+
+function gitState(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'server', 'client', 'schemas', 'segments'], { encoding: 'utf8' }).trim() !== '';
+    return `commit ${head}${dirty ? ' with uncommitted changes under server/, client/, schemas/ or segments/' : ''}`;
+  } catch {
+    return 'commit unknown';
+  }
+}
+
+const pick = (r: ServerRun, key: RowKey) => r.rows.find((x) => x.key === key)!.result;
+const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+const ceilingMedian = (r: ServerRun) => summarize(r.ceiling, r.ceiling).rps;
+
+function sizeSection(r: ServerRun): string {
+  const row = (label: string, x: LoadSummary, ofCeiling: string) =>
+    `| ${label} | ${x.connections} | ${n(x.rps)} | ${ofCeiling} | ${x.p50Ms} | ${x.p99Ms} (${x.worstP99Ms}) | ${Number.isFinite(x.bytesPerResponse) ? n(x.bytesPerResponse) : '—'} | ${n(x.requests)} | ${x.errors}${x.timeouts ? ` (${x.timeouts} timeouts)` : ''} | ${x.non2xx}${x.non2xx ? ` (${Object.entries(x.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, k]) => `${c}×${k}`).join(', ')})` : ''} |`;
+  const lines = [
+    `### ${n(r.events)} events`,
+    '',
+    `Start-up to \`/readyz\` 200: ${(r.startupMs / 1000).toFixed(1)} s (${r.generated ? 'catalog generated first' : 'catalog already on disk'}). ` +
+      `Server RSS: ${mib(r.rssReadyMiB)} when ready, ${mib(r.rssPeakMiB)} peak (sampled every 500 ms from spawn; kernel high-water mark ${mib(r.hwmMiB)}), ${mib(r.rssEndMiB)} at the end.`,
+    '',
+    '| endpoint | connections | req/s | of the ceiling | p50 ms | p99 ms (worst round) | bytes per response | requests | errors | non-2xx |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    row(`ceiling: bare \`node:http\`, fixed ${CEILING_BODY.length}-byte JSON`, summarize(r.ceiling, r.ceiling), '—'),
+    ...r.rows.map((x) => row(x.label, x.result, pct(x.result.ofCeiling))),
+  ];
+  const cold = pick(r, 'homeCold');
+  const repeats = Math.max(0, cold.requests - r.cold.distinct);
+  lines.push(
+    '',
+    `req/s, p50 and p99 are medians over the ${r.ceiling.length} rounds; "of the ceiling" is the median over rounds of req/s divided by the ceiling's req/s in the same round ` +
+      `(ceiling per round: ${r.ceiling.map((c) => n(c.rps)).join(', ')} req/s). ` +
+      `Cold home layout: ${n(cold.requests)} answers over ${n(r.cold.distinct)} cells (the warm-up used another ${n(COLD_WARMUP_POINTS)})` +
+      (repeats ? `, so ${n(repeats)} requests (${((100 * repeats) / cold.requests).toFixed(0)}%) came back to a cell already resolved in this run` : ', each one a row-cache miss') +
+      `; ${n(r.cold.degraded)} of them answered 200 with a row marked \`timeout\` or \`error\`. ` +
+      `Its latency columns count answered requests only: ${n(cold.unanswered)} more were still waiting when their round ended; ` +
+      `with every connection always waiting, the mean wait is about connections ÷ req/s = ${(cold.connections / cold.rps).toFixed(1)} s.`,
+    '',
+    `Suggest, one request at a time over one kept-alive connection (timed in the runner to the microsecond; answers cached after their first request): ` +
+      `median ${ms(r.suggestOne.p50Ms)} ms, p99 ${ms(r.suggestOne.p99Ms)} ms over ${n(r.suggestOne.requests)} requests, ${r.suggestOne.failures} failures.`,
+  );
+  const drains = Object.entries(r.drains);
+  if (drains.length) {
+    lines.push(
+      '',
+      'Still busy after autocannon stopped (answering requests whose client had gone; the runner waits for the server to go idle before the next run), longest wait: ' +
+        drains.map(([label, t]) => `${label.replace(/ \(.*$/, '')} ${(t / 1000).toFixed(1)} s${t >= SETTLE_MAX_MS ? ' (gave up waiting: later runs share the server with that backlog)' : ''}`).join(', ') + '.',
+    );
+  }
+  return lines.join('\n');
+}
+
+function goalsSection(runs: ServerRun[]): string {
+  const lines = ['### Goals', '', '| goal | measured | |', '|---|---|---|'];
+  for (const r of runs) {
+    const cached = pick(r, 'homeCached');
+    const high = pick(r, 'homeCached200');
+    const suggest = pick(r, 'suggest');
+    lines.push(`| cached home layout ≥ 40% of the ceiling (${n(r.events)} events) | ${pct(cached.ofCeiling)} (${n(cached.rps)} against ${n(ceilingMedian(r))} req/s) | ${yes(cached.ofCeiling >= 0.4)} |`);
+    if (r.events === 20_000) {
+      lines.push(
+        `| suggest p99 < 10 ms at 20,000 events, 50 connections | p99 ${suggest.p99Ms} ms (worst round ${suggest.worstP99Ms} ms; p50 ${suggest.p50Ms} ms) | ${yes(suggest.p99Ms < 10)} |`,
+        `| suggest p99 < 10 ms at 20,000 events, one shopper (1 connection) | p99 ${ms(r.suggestOne.p99Ms)} ms (p50 ${ms(r.suggestOne.p50Ms)} ms) | ${yes(r.suggestOne.p99Ms < 10 && r.suggestOne.failures === 0)} |`,
+      );
+    }
+    lines.push(`| no request errors at ${HIGH_CONNECTIONS} concurrent connections, cached home (${n(r.events)} events) | ${high.errors} errors, ${high.timeouts} timeouts, ${high.non2xx} non-2xx of ${n(high.requests)} | ${yes(high.errors === 0 && high.non2xx === 0)} |`);
+  }
+  return lines.join('\n');
+}
+
+function lighthouseSection(scores: PageScore[] | undefined, events: number | undefined, skipped: boolean): string {
+  if (skipped) return '### Lighthouse\n\nSkipped (`--no-lighthouse`).';
+  if (!scores) return '### Lighthouse\n\nNot run: no server size finished.';
+  const lines = [
+    '### Lighthouse',
+    '',
+    `Lighthouse ${scores.find((s) => s.lighthouseVersion)?.lighthouseVersion ?? '12'} from the \`lighthouse\` package with \`chrome-launcher\` on Debian's Chromium (${CHROMIUM}), ` +
+      `default mobile settings (formFactor mobile, simulated throttling: slow 4G, 4× CPU), against the server above (${n(events ?? 0)} events), ` +
+      `${lighthouseRuns === 1 ? 'one run per page' : `the median of ${lighthouseRuns} runs per page by performance score`}; TBT comes from the main-thread work Chromium recorded here, so it rises with the machine's other load. ` +
+      'The server does not compress responses itself (a CDN in front would); Lighthouse sees what it serves. Goals: performance ≥ 90, accessibility ≥ 95.',
+    '',
+    '| page | path | performance | accessibility | FCP | LCP | TBT | CLS | goals |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const s of scores) {
+    if (s.error || s.performance === undefined) {
+      lines.push(`| ${s.name} | \`${s.path}\` | error | error | | | | | could not measure: \`${(s.error ?? 'no score').replaceAll('|', '\\|')}\` |`);
+      continue;
+    }
+    const goals = `performance ${s.performance >= 90 ? 'met' : 'not met'}, accessibility ${(s.accessibility ?? 0) >= 95 ? 'met' : 'not met'}${s.performanceScores ? ` (performance runs: ${s.performanceScores.join(', ')})` : ''}`;
+    lines.push(
+      `| ${s.name} | \`${s.path}\` | ${s.performance} | ${s.accessibility ?? '—'} | ${((s.fcpMs ?? NaN) / 1000).toFixed(1)} s | ${((s.lcpMs ?? NaN) / 1000).toFixed(1)} s | ${n(s.tbtMs ?? NaN)} ms | ${(s.cls ?? NaN).toFixed(3)} | ${goals} |`,
+    );
+  }
+  const notes = scores.flatMap((s) => [
+    ...(s.opportunities?.length ? [`- ${s.name}: failing performance audits: ${s.opportunities.join('; ')}.`] : []),
+    ...(s.failedA11y?.length ? [`- ${s.name}: failing accessibility audits: ${s.failedA11y.join(', ')}.`] : []),
+    ...(s.warnings?.length ? [`- ${s.name}: Lighthouse warnings: ${s.warnings.join('; ')}.`] : []),
+  ]);
+  if (notes.length) lines.push('', ...notes);
+  return lines.join('\n');
+}
+
+async function main() {
+  const startedAt = new Date();
+  const loadAtStart = os.loadavg()[0]!;
+  const build = await ensureBuild();
+  const builtAt = statSync('dist/server/main.js').mtime.toISOString().slice(0, 16).replace('T', ' ');
+  const ceiling = await startCeiling();
+  log(`ceiling at ${ceiling.url}`);
+  const runs: ServerRun[] = [];
+  const failures: string[] = [];
+  for (const [i, events] of sizes.entries()) {
+    try {
+      runs.push(await benchSize(events, ceiling.url, i === 0 && !values['no-lighthouse']));
+    } catch (err) {
+      if (stopping) return;
+      const message = err instanceof Error ? err.message : String(err);
+      log(`${events} events failed: ${message}`);
+      failures.push(`- ${n(events)} events: could not measure: \`${message.split('\n')[0]}\``);
+    }
+  }
+  await stop(ceiling.child);
+  log('client build sizes…');
+  const bundles = bundleSizes();
+
+  const cpus = os.cpus();
+  const section = [
+    '## Load: HTTP throughput, latency and memory of the real server',
+    '',
+    `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${command}\` (${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} minutes). ` +
+      `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, 1-minute load average ${loadAtStart.toFixed(2)} at the start and ${os.loadavg()[0]!.toFixed(2)} at the end (other work shares the machine); shared and noisy, so read the ratios, not lone times. ` +
+      `Server: \`node dist/server/main.js\` (${build}, ${builtAt} UTC; ${gitState()}), embedded search engine, PGlite store, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits raised to ${n(Number(UNLIMITED))} a minute, \`SEGMENTS_WATCH=false\`.`,
+    '',
+    `Method: autocannon 9 in the runner's process drives each endpoint over 127.0.0.1 with ${CONNECTIONS} connections unless stated: ${warmupSeconds} s of warm-up (discarded), then ${rounds} rounds of ${seconds} s, ` +
+      'each round measuring the ceiling first and then every endpoint in turn, so a burst of other work on the machine weighs on the ceiling and the endpoints of the same round alike. ' +
+      `The server and the ceiling are separate child processes; on ${os.cpus().length} cores the load generator and the server each have about one. ` +
+      'Latencies are autocannon\'s whole milliseconds and include queueing behind the other connections; non-2xx answers are not in them.',
+    '',
+    ...runs.flatMap((r) => [sizeSection(r), '']),
+    ...(failures.length ? ['Sizes that failed:', '', ...failures, ''] : []),
+    goalsSection(runs),
+    '',
+    '### Client build sizes',
+    '',
+    'From `bench/bundle-sizes.ts` over `dist/client` (gzip level 9):',
+    '',
+    bundles,
+    '',
+    lighthouseSection(runs[0]?.lighthouse, runs[0]?.events, values['no-lighthouse']),
+  ].join('\n');
+
+  console.log(section);
+  if (values.engine) console.log(`\n${engineBenchmarks()}`);
+  if (!values['no-write']) {
+    const file = path.resolve('bench/RESULTS.md');
+    writeFileSync(file, replaceSection(readFileSync(file, 'utf8'), section));
+    log('bench/RESULTS.md updated');
+  }
+  if (failures.length) process.exitCode = 1;
+}
+
+try {
+  await main();
+} catch (err) {
+  console.error(err);
+  process.exitCode = 1;
+} finally {
+  if (!stopping) await stopAll();
 }

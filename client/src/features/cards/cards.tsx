@@ -11,7 +11,19 @@ const sizes = '(max-width: 640px) 80vw, 280px';
 function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
   if (!src) return <div className="card__image card__image--empty" aria-hidden="true" />;
   return (
-    <img className="card__image" src={src} srcSet={imageSrcSet(src)} sizes={sizes} alt="" width={640} height={360} loading={eager ? 'eager' : 'lazy'} decoding="async" />
+    <img
+      className="card__image"
+      src={src}
+      srcSet={imageSrcSet(src)}
+      sizes={sizes}
+      alt=""
+      width={640}
+      height={360}
+      loading={eager ? 'eager' : 'lazy'}
+      // The first row's pictures are usually the largest paint: fetch them first.
+      fetchPriority={eager ? 'high' : 'auto'}
+      decoding="async"
+    />
   );
 }
 

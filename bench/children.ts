@@ -1,0 +1,211 @@
+/**
+ * Child processes of the load benchmark: every one is tracked so that an error, Ctrl-C or the overall time
+ * limit stops them all, each by its own id.
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:http';
+
+export interface Child {
+  proc: ChildProcess;
+  /** The last lines it wrote (stdout and stderr), to explain a failure. */
+  tail(): string;
+  exited: Promise<number | null>;
+}
+
+const TAIL_LINES = 40;
+const running = new Set<ChildProcess>();
+const cleanups = new Set<() => Promise<void> | void>();
+
+/**
+ * Each child leads its own process group, so stopping it also stops what it started (npm → tsc), and a
+ * terminal's Ctrl-C reaches only this runner, which then stops them in order.
+ */
+export function start(command: string, args: string[], options: SpawnOptions = {}): Child {
+  const proc = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(proc);
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line) continue;
+      lines.push(line.slice(0, 500));
+      if (lines.length > TAIL_LINES) lines.shift();
+    }
+  };
+  proc.stdout?.on('data', keep);
+  proc.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => {
+    proc.once('exit', (code) => {
+      running.delete(proc);
+      resolve(code);
+    });
+    proc.once('error', (err) => {
+      running.delete(proc);
+      lines.push(String(err));
+      resolve(null);
+    });
+  });
+  return { proc, tail: () => lines.join('\n'), exited };
+}
+
+/** SIGTERM to the child's group, SIGKILL if it is still there after `graceMs`. */
+export async function stop(child: Child, graceMs = 5_000): Promise<void> {
+  const pid = child.proc.pid;
+  if (pid === undefined || child.proc.exitCode !== null || child.proc.signalCode !== null) return;
+  signalGroup(pid, 'SIGTERM');
+  const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Something else to undo on the way out (a browser). */
+export function onCleanup(fn: () => Promise<void> | void): () => void {
+  cleanups.add(fn);
+  return () => cleanups.delete(fn);
+}
+
+export async function stopAll(): Promise<void> {
+  for (const fn of [...cleanups]) {
+    cleanups.delete(fn);
+    await Promise.resolve()
+      .then(fn)
+      .catch(() => {});
+  }
+  for (const proc of [...running]) {
+    if (proc.pid !== undefined) signalGroup(proc.pid, 'SIGTERM');
+  }
+  const deadline = Date.now() + 5_000;
+  while (running.size > 0 && Date.now() < deadline) await sleep(100);
+  for (const proc of [...running]) {
+    if (proc.pid !== undefined) signalGroup(proc.pid, 'SIGKILL');
+  }
+}
+
+/** Last resort when the runner exits without its cleanup (an uncaught throw): nothing may outlive it. */
+process.once('exit', () => {
+  for (const proc of running) {
+    if (proc.pid !== undefined) signalGroup(proc.pid, 'SIGKILL');
+  }
+});
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with the first match of `pattern` in the child's stdout, or rejects on exit or timeout. */
+export function waitForLine(child: Child, pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer) => {
+      buffered = (buffered + chunk.toString('utf8')).slice(-10_000);
+      const match = pattern.exec(buffered);
+      if (match) finish(() => resolve(match));
+    };
+    const timer = setTimeout(() => finish(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${child.tail()}`))), timeoutMs);
+    const onExit = (code: number | null) => finish(() => reject(new Error(`exited (${code}) before ${pattern}:\n${child.tail()}`)));
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      child.proc.stdout?.off('data', onData);
+      child.proc.off('exit', onExit);
+      settle();
+    };
+    child.proc.stdout?.on('data', onData);
+    child.proc.once('exit', onExit);
+  });
+}
+
+export function httpGet(url: string, timeoutMs = 10_000): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.on('error', reject);
+  });
+}
+
+/** Polls `url` every 100 ms until it answers 200; bounded by `timeoutMs` and by the child exiting. */
+export async function waitFor200(url: string, child: Child, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 0; attempt < Math.ceil(timeoutMs / 100) + 1 && Date.now() < deadline; attempt++) {
+    if (child.proc.exitCode !== null) throw new Error(`server exited (${child.proc.exitCode}) before ready:\n${child.tail()}`);
+    const status = await httpGet(url, 2_000).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    await sleep(100);
+  }
+  throw new Error(`${url} not 200 within ${timeoutMs} ms:\n${child.tail()}`);
+}
+
+/** Resident memory of a process in MiB from /proc (Linux); NaN when it is gone. */
+export function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Samples a process's RSS every `intervalMs` and keeps the highest. */
+export function rssSampler(pid: number, intervalMs = 500) {
+  let peak = 0;
+  let samples = 0;
+  const sample = () => {
+    const v = rssMiB(pid);
+    if (Number.isFinite(v)) {
+      peak = Math.max(peak, v);
+      samples++;
+    }
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { peakMiB: peak, samples };
+    },
+  };
+}
+
+/** CPU time a process has used, in clock ticks (user + system, fields 14 and 15 of /proc/<pid>/stat). */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; fields are counted after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Waits until the process is nearly idle (under 10% of a core for two 250 ms windows in a row; Linux counts
+ * 100 ticks a second), so work queued by the previous load run (requests whose client has gone) is not
+ * charged to the next one. Returns how long it took; gives up after `maxMs`.
+ */
+export async function settle(pid: number, maxMs: number): Promise<number> {
+  const began = performance.now();
+  let quiet = 0;
+  let last = cpuTicks(pid);
+  while (performance.now() - began < maxMs && quiet < 2) {
+    await sleep(250);
+    const now = cpuTicks(pid);
+    if (!Number.isFinite(now)) break;
+    quiet = now - last <= 2 ? quiet + 1 : 0;
+    last = now;
+  }
+  return performance.now() - began;
+}
