@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { SearchResultsQuerySchema, SlugParamsSchema } from '../../schemas/entities.js';
 import type { RecentActivity } from '../activity/recent-activity.js';
 import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
+import { queryClock } from '../search/query-clock.js';
 import type { SearchService } from '../search/search-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import type { SessionTokens } from '../sessions/session-tokens.js';
@@ -11,7 +12,7 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
-export function entityRoutes(search: SearchService, tokens: SessionTokens, activity: RecentActivity, logger: Logger, now: () => Date = () => new Date()): Router {
+export function entityRoutes(search: SearchService, tokens: SessionTokens, activity: RecentActivity, logger: Logger, now: () => Date = () => queryClock()): Router {
   const router = Router();
 
   /** A guest opening a performer or event page with their token adds it to their recent activity. */

@@ -4,6 +4,7 @@ import type { LayoutResponse, LayoutRow, RowStatus } from '../../schemas/layout.
 import type { Brand, PageName, RowSpec } from '../../schemas/segments.js';
 import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
 import { AppError } from '../http/errors.js';
+import { queryClock } from '../search/query-clock.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import { GROUP_PAGES } from '../segments/segment-repository.js';
@@ -12,8 +13,6 @@ import { resolveRowItems, widened, type RowContext, type RowItems } from './rows
 
 /** Nearby shoppers share rows: coordinates are rounded to 0.1° (about 7 miles) before querying. */
 export const LOCATION_PRECISION = 10;
-/** …and "now" to 5 minutes, so the same minute's queries are the same queries. */
-export const NOW_GRANULARITY_MS = 5 * 60_000;
 /** A resolved row is reused for a minute; after that it is only served when resolving it again fails. */
 export const ROW_CACHE_TTL_MS = 60_000;
 const ROW_CACHE_ENTRIES = 5_000;
@@ -69,7 +68,7 @@ export class LayoutService {
     const resolved = this.options.segments.page(brand.id, page, options.variant);
     if (!resolved) throw new AppError(404, 'page_not_found', `Brand "${brand.id}" has no ${page} page`);
     const clock = this.options.now?.() ?? new Date();
-    const now = new Date(Math.floor(clock.getTime() / NOW_GRANULARITY_MS) * NOW_GRANULARITY_MS);
+    const now = queryClock(clock);
     const ctx: RowContext = {
       engine: this.options.engine(),
       brand: brand.id,

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { MAX_QUERY_LENGTH } from '../../schemas/search.js';
 import type { SessionTokens } from '../sessions/session-tokens.js';
+import { queryClock } from './query-clock.js';
 import type { SearchService } from './search-service.js';
 import { suggest } from './suggest.js';
 
@@ -34,7 +35,7 @@ export function jsonpRoutes(search: SearchService, tokens: SessionTokens): Route
   router.get('/suggest/jsonp', async (req, res) => {
     const { token, q, callback } = JsonpQuerySchema.parse(req.query);
     await tokens.verify(token);
-    const body = await suggest(search.engine, q, false, new Date());
+    const body = await suggest(search.engine, q, false, queryClock());
     res
       .type('text/javascript; charset=utf-8')
       .set('Cache-Control', 'private, no-store')

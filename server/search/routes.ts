@@ -3,10 +3,11 @@ import { SuggestQuerySchema } from '../../schemas/suggest.js';
 import { edgeCacheable } from '../http/cache-control.js';
 import { performerCard } from '../rules/performer-card.js';
 import { trendingPerformers } from './queries.js';
+import { queryClock } from './query-clock.js';
 import type { SearchService } from './search-service.js';
 import { suggest } from './suggest.js';
 
-export function searchRoutes(search: SearchService, now: () => Date = () => new Date()): Router {
+export function searchRoutes(search: SearchService, now: () => Date = () => queryClock()): Router {
   const router = Router();
 
   router.get('/suggest', edgeCacheable, async (req, res) => {

@@ -77,6 +77,7 @@ export function describeSearchContract(name: string, build: (catalog: CatalogCol
       expect(await ev([{ op: 'eq', field: 'category', value: 'nba' }])).toEqual(['Miami Heat at Brooklyn Nets', 'Knicks Fan Night']);
       expect(await ev([{ op: 'neq', field: 'category', value: 'nba' }])).toEqual(['Garden Party Live', 'Postponed Show']);
       expect(await ev([{ op: 'in', field: 'performer_ids', values: [5, 99] }])).toEqual(['Miami Heat at Brooklyn Nets']);
+      expect(await ev([{ op: 'in', field: 'performer_ids', values: [3, 5] }])).toEqual(['Miami Heat at Brooklyn Nets']);
       expect(await ev([{ op: 'nin', field: 'performer_ids', values: [5] }])).toHaveLength(3);
       expect(await ev([{ op: 'gt', field: 'min_ticket_price', value: 80 }])).toEqual(['Knicks Fan Night']);
       expect(await ev([{ op: 'gte', field: 'min_ticket_price', value: 80 }])).toEqual(['Miami Heat at Brooklyn Nets', 'Knicks Fan Night']);

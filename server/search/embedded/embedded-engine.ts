@@ -40,6 +40,8 @@ interface CollectionIndex {
   terms: TermDictionary;
   /** Exact-value postings per field, built on first use by an `eq`/`in` filter. */
   postings: Map<string, Map<string, number[]>>;
+  /** Documents by 1° grid cell of a geo field, built on first use by a geo filter. */
+  grids: Map<string, Map<string, number[]>>;
 }
 
 /**
@@ -91,7 +93,7 @@ export class EmbeddedEngine implements SearchEngine {
         for (const doc of docs) terms.addDocument(fields.flatMap((f) => tokenize(fieldText(doc, f)).map(foldText)));
         terms.seal();
       }
-      indexes.set(name, { docs, text, terms, postings: new Map() });
+      indexes.set(name, { docs, text, terms, postings: new Map(), grids: new Map() });
     }
     return new EmbeddedEngine(indexes);
   }
@@ -158,7 +160,7 @@ export class EmbeddedEngine implements SearchEngine {
   private filterAndSort(index: CollectionIndex, matches: Map<number, number> | null, request: ParsedSearchRequest) {
     const { docs } = index;
     const predicates = request.filters.map((f) => compileFilter(f));
-    const candidates = this.candidates(index, request.filters, matches);
+    const candidates = this.candidates(index, request.filters, matches, request.geo);
     const geo = request.geo;
     const keys = [...request.sort];
     if (!keys.some((k) => k.by === TEXT_MATCH)) keys.push({ by: TEXT_MATCH, order: 'desc' });
@@ -198,18 +200,53 @@ export class EmbeddedEngine implements SearchEngine {
    * The documents worth testing: the text matches when there is a query, else the shortest posting list of
    * an exact filter, else everything.
    */
-  private candidates(index: CollectionIndex, filters: Filter[], matches: Map<number, number> | null): Iterable<number> {
+  private candidates(index: CollectionIndex, filters: Filter[], matches: Map<number, number> | null, geo: GeoFilter | undefined): Iterable<number> {
     if (matches) return matches.keys();
     let best: number[] | null = null;
     for (const f of filters) {
       if (f.op !== 'eq' && f.op !== 'in') continue;
       const postings = this.postingsFor(index, f.field);
       const values = f.op === 'eq' ? [f.value] : f.values;
-      const list = values.length === 1 ? postings.get(valueKey(values[0]!)) ?? [] : values.flatMap((v) => postings.get(valueKey(v)) ?? []).sort((a, b) => a - b);
+      // A document can match several values of an array field: list it once.
+      const list = values.length === 1 ? postings.get(valueKey(values[0]!)) ?? [] : [...new Set(values.flatMap((v) => postings.get(valueKey(v)) ?? []))].sort((a, b) => a - b);
       if (!best || list.length < best.length) best = list;
+    }
+    if (geo) {
+      const near = this.nearCells(index, geo);
+      if (!best || near.length < best.length) best = near;
     }
     if (best) return best;
     return index.docs.keys();
+  }
+
+  /** The documents with a point in the 1° cells that cover the radius (the exact distance is checked later). */
+  private nearCells(index: CollectionIndex, geo: GeoFilter): number[] {
+    let grid = index.grids.get(geo.field);
+    if (!grid) {
+      grid = new Map();
+      index.docs.forEach((doc, i) => {
+        const raw = readPath(doc, geo.field);
+        if (!Array.isArray(raw) || raw.length === 0) return;
+        const points = typeof raw[0] === 'number' ? [raw as number[]] : (raw as number[][]);
+        for (const key of new Set(points.map(([lat, lng]) => cellKey(Math.floor(lat!), Math.floor(lng!))))) {
+          const list = grid!.get(key);
+          if (list) list.push(i);
+          else grid!.set(key, [i]);
+        }
+      });
+      index.grids.set(geo.field, grid);
+    }
+    const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
+    const cos = Math.max(0.01, Math.cos(((Math.min(89, Math.abs(geo.lat) + latSpan)) * Math.PI) / 180));
+    const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
+    const found = new Set<number>();
+    for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
+      for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
+        const wrapped = ((((lng + 180) % 360) + 360) % 360) - 180;
+        for (const i of grid.get(cellKey(lat, wrapped)) ?? []) found.add(i);
+      }
+    }
+    return [...found].sort((a, b) => a - b);
   }
 
   private postingsFor(index: CollectionIndex, field: string): Map<string, number[]> {
@@ -277,6 +314,9 @@ export function readPath(doc: unknown, path: string): unknown {
 }
 
 const valueKey = (v: string | number | boolean) => `${typeof v}:${String(v)}`;
+const cellKey = (lat: number, lng: number) => `${lat}:${lng}`;
+/** Miles per degree of latitude, for sizing the grid search (the exact check uses haversine). */
+const MILES_PER_DEGREE_LAT = 69;
 
 type Predicate = (doc: Doc) => boolean;
 
