@@ -167,7 +167,7 @@ describe('SIGTERM under load', () => {
             }
             resolve({ status: res.statusCode, complete });
           });
-          res.on('error', (err) => resolve({ error: err.message, complete: false }));
+          res.on('error', (err) => resolve({ status: res.statusCode, error: err.message, complete: false }));
         });
         req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message, complete: false }));
         req.end();
@@ -181,7 +181,8 @@ describe('SIGTERM under load', () => {
     const answered = results.filter((r) => r.status !== undefined);
     expect(answered.length).toBeGreaterThan(0);
     for (const r of answered) expect(r).toMatchObject({ status: 200, complete: true });
-    // Anything not answered was never accepted (refused at connect), not cut off mid-answer.
-    for (const r of results.filter((x) => x.status === undefined)) expect(r.error).toBe('ECONNREFUSED');
+    // A request without a status line was never taken up: refused at connect, or still in the kernel's
+    // accept queue when the listener closed. None was cut off after its answer had begun.
+    for (const r of results.filter((x) => x.status === undefined)) expect(['ECONNREFUSED', 'ECONNRESET']).toContain(r.error);
   });
 });

@@ -43,9 +43,14 @@ class RowTimeout extends Error {}
 export class LayoutService {
   private readonly cache: LRUCache<string, RowItems>;
   private readonly inFlight = new Map<string, Promise<RowItems>>();
+  private readonly specHashes = new WeakMap<RowSpec, string>();
+
+  /** How long a resolved row (and so a whole page answer) may be reused. */
+  readonly rowCacheTtlMs: number;
 
   constructor(private readonly options: LayoutServiceOptions) {
-    this.cache = new LRUCache({ max: ROW_CACHE_ENTRIES, ttl: options.rowCacheTtlMs ?? ROW_CACHE_TTL_MS, noDeleteOnStaleGet: true });
+    this.rowCacheTtlMs = options.rowCacheTtlMs ?? ROW_CACHE_TTL_MS;
+    this.cache = new LRUCache({ max: ROW_CACHE_ENTRIES, ttl: this.rowCacheTtlMs, noDeleteOnStaleGet: true });
   }
 
   /** Which segment page answers a request, or a 404 naming what is unknown. */
@@ -150,7 +155,12 @@ export class LayoutService {
 
   /** Brand, page, row (its whole definition, so an edited row is a new key), tab set and rounded location. */
   private key(spec: RowSpec, ctx: RowContext): string {
-    const definition = createHash('sha1').update(JSON.stringify(spec)).digest('base64url');
+    // Segment rows are immutable objects, replaced on reload: each is hashed once.
+    let definition = this.specHashes.get(spec);
+    if (!definition) {
+      definition = createHash('sha1').update(JSON.stringify(spec)).digest('base64url');
+      this.specHashes.set(spec, definition);
+    }
     return [ctx.brand, ctx.category ?? '', spec.id, definition, ctx.lat, ctx.lng, ctx.timeZone, ctx.now.getTime()].join('|');
   }
 

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { Router, type Request } from 'express';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Brand } from '../../schemas/segments.js';
 import { deviceTypeFromUserAgent, FORCE_PARAM, parseForcedVariations, type FlagService } from '../flags/flag-service.js';
@@ -39,8 +41,16 @@ export function brandFor(req: Request, segments: SegmentRepository, brandId?: st
   return segments.defaultBrand;
 }
 
+/**
+ * Whole layout answers, serialised once: the same page for the same brand, place and experiment variation is
+ * the same bytes for a minute (the row cache's lifetime), sent with a precomputed ETag so a repeat costs
+ * neither building, serialising nor hashing.
+ */
+const RESPONSE_CACHE_ENTRIES = 2_000;
+
 export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService, flags: FlagService, tokens: SessionTokens): Router {
   const router = Router();
+  const responses = new LRUCache<string, { body: string; etag: string }>({ max: RESPONSE_CACHE_ENTRIES, ttl: layout.rowCacheTtlMs });
   const answer = async (req: Request, res: import('express').Response, page: PageRequest) => {
     const query = LayoutQuerySchema.parse(req.query);
     const brand = brandFor(req, segments, query.brand);
@@ -59,11 +69,21 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
       variant = value === 'base' ? undefined : value;
       experiments = evaluation.exposures;
     }
-    const location = await resolveLocation(query, search.engine);
-    res
-      .set('Vary', 'X-Site-Id, Authorization')
-      .set('Cache-Control', 'private, max-age=60')
-      .json(await layout.layout(page, brand, location, { variant, experiments }));
+    const key = JSON.stringify([page, brand.id, query.lat, query.lng, query.zip, variant, experiments, segments.current.loadedAt]);
+    let cached = responses.get(key);
+    if (!cached) {
+      const location = await resolveLocation(query, search.engine);
+      const body = JSON.stringify(await layout.layout(page, brand, location, { variant, experiments }));
+      cached = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+      // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try.
+      if (!/"status":"(timeout|error)"/.test(body)) responses.set(key, cached);
+    }
+    res.set('Vary', 'X-Site-Id, Authorization').set('Cache-Control', 'private, max-age=60').set('ETag', cached.etag);
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.type('application/json').send(cached.body);
   };
   router.get('/layout/home', (req, res) => answer(req, res, { page: 'home' }));
   router.get('/layout/category/:slug', (req, res) => answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }));
