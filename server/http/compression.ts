@@ -6,11 +6,13 @@ import type { Request, RequestHandler, Response } from 'express';
  * server-sent events, which must reach the browser as each one is written rather than when a buffer fills.
  */
 export function compressResponses(): RequestHandler {
-  return compression({
+  const compress = compression({
     threshold: 1024,
     filter: (req: Request, res: Response) => {
       if (req.headers.accept?.includes('text/event-stream') || req.path.startsWith('/sub/')) return false;
       return compression.filter(req, res);
     },
   });
+  // A client that accepts no encoding gets nothing from the wrapper around every write: skip it.
+  return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
 }
