@@ -229,7 +229,7 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
           onApply={(min, max) => update({ minPrice: min === undefined ? undefined : String(min), maxPrice: max === undefined ? undefined : String(max) })}
         />
       </div>
-      <div aria-busy={listings.isFetching} aria-live="polite" className="listings__status">
+      <div aria-busy={listings.isFetching} aria-live="polite" className={`listings__status${listings.isPending ? ' listings__status--pending' : ''}`}>
         {listings.isPending ? (
           <p>Finding tickets…</p>
         ) : listings.isError ? (
