@@ -5,7 +5,7 @@ import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { CartSummary } from '../../features/buying/cart-summary.js';
 import { CheckoutForm } from '../../features/buying/checkout-form.js';
 import { HoldCountdown, HoldEnded } from '../../features/buying/hold-countdown.js';
-import { PageLoading } from './event-page.js';
+import { PageLoading } from './page-states.js';
 import '../../features/buying/buying.css';
 
 /** /checkout/:cartId, inside the site layout: the held cart, the hold's countdown and the checkout form. */

@@ -3,41 +3,17 @@ import { useEffect } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
-import { EventCard, PerformerCard, VenueCard } from '../../features/cards/cards.js';
-import { RowSkeleton } from '../../features/rows/rows.js';
-import { api, ApiError } from '../../lib/api.js';
+import { PerformerCard, VenueCard } from '../../features/cards/cards.js';
+import { api } from '../../lib/api.js';
 import { formatPrice } from '../../../../server/rules/format.js';
-import { NotFoundPage } from './not-found-page.js';
+import { EventList, PageFailed, PageLoading } from './page-states.js';
 
 function useEntity<S extends z.ZodType>(kind: string, slug: string, schema: S) {
   return useQuery({ queryKey: [kind, slug], queryFn: ({ signal }) => api(`/api/${kind}/${encodeURIComponent(slug)}`, schema, { signal }) });
 }
 
-function Loading() {
-  return (
-    <div aria-busy="true">
-      <RowSkeleton />
-    </div>
-  );
-}
 
-function Failed({ error }: { error: unknown }) {
-  if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return <NotFoundPage />;
-  return <p role="alert">We could not load this page. Please try again.</p>;
-}
 
-function EventList({ events, empty }: { events: z.infer<typeof EventPageSchema>['morePerformerEvents']; empty: string }) {
-  if (events.length === 0) return <p>{empty}</p>;
-  return (
-    <ul className="event-list">
-      {events.map((e) => (
-        <li key={e.id}>
-          <EventCard card={e} />
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 export function PerformerPage() {
   const params = useParams();
@@ -46,8 +22,8 @@ export function PerformerPage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.performer.name} tickets`;
   }, [q.data]);
-  if (q.isPending) return <Loading />;
-  if (q.isError) return <Failed error={q.error} />;
+  if (q.isPending) return <PageLoading />;
+  if (q.isError) return <PageFailed error={q.error} />;
   const { performer, events, eventsFound } = q.data;
   return (
     <article className="entity-page">
@@ -75,8 +51,8 @@ export function VenuePage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.venue.name} tickets`;
   }, [q.data]);
-  if (q.isPending) return <Loading />;
-  if (q.isError) return <Failed error={q.error} />;
+  if (q.isPending) return <PageLoading />;
+  if (q.isError) return <PageFailed error={q.error} />;
   const { venue, events } = q.data;
   return (
     <article className="entity-page">
@@ -105,7 +81,7 @@ export function ResultsPage() {
   return (
     <div className="results-page">
       <h1>{kwds ? `Results for “${kwds}”` : 'Search for an artist, team or venue'}</h1>
-      {q.isPending && <Loading />}
+      {q.isPending && <PageLoading />}
       {q.isError && <p role="alert">Search is not answering right now. Please try again.</p>}
       {q.data && (
         <>

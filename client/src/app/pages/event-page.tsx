@@ -1,15 +1,14 @@
 import { useEffect } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
-import { EventCard, PerformerCard } from '../../features/cards/cards.js';
+import { PerformerCard } from '../../features/cards/cards.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
 import { eventJsonLd, jsonLdText, startDateWithOffset } from '../../features/buying/event-jsonld.js';
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { formatMoney } from '../../features/buying/money.js';
 import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
-import { RowSkeleton } from '../../features/rows/rows.js';
-import { ApiError } from '../../lib/api.js';
-import { NotFoundPage } from './not-found-page.js';
+
+import { EventList, PageFailed, PageLoading } from './page-states.js';
 
 const STATUS_NOTICES: Partial<Record<string, string>> = {
   postponed: 'This event is postponed. Tickets stay valid for the new date once it is announced.',
@@ -17,37 +16,11 @@ const STATUS_NOTICES: Partial<Record<string, string>> = {
   cancelled: 'This event is cancelled.',
 };
 
-function EventList({ events, empty }: { events: EventCardData[]; empty: string }) {
-  if (events.length === 0) return <p>{empty}</p>;
-  return (
-    <ul className="event-list">
-      {events.map((e) => (
-        <li key={e.id}>
-          <EventCard card={e} />
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 /** The place line under the venue link: city and region (or country), from the event document when there is one. */
 function placeLine(event: EventCardData): string {
   const d = event.detail;
   if (!d) return event.address;
   return [d.venue_city, d.venue_state_province_short || d.venue_country_short].filter(Boolean).join(', ');
-}
-
-export function PageLoading() {
-  return (
-    <div aria-busy="true">
-      <RowSkeleton />
-    </div>
-  );
-}
-
-export function PageFailed({ error }: { error: unknown }) {
-  if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return <NotFoundPage />;
-  return <p role="alert">We could not load this page. Please try again.</p>;
 }
 
 /** Spec §2: an /events/ page, shown without the site header and footer. */

@@ -6,7 +6,7 @@ import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { LineItems } from '../../features/buying/cart-summary.js';
 import { ORDER_STATUS_LABELS } from '../../../../schemas/commerce.js';
 import { OrderDetail, Timeline } from '../../features/buying/order-view.js';
-import { PageLoading } from './event-page.js';
+import { PageLoading } from './page-states.js';
 import '../../features/buying/buying.css';
 
 /** The sandbox seller answers within seconds; the page follows without a reload. */

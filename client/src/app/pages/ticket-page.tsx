@@ -8,7 +8,7 @@ import { FeeDetails, ListingsPanel } from '../../features/buying/listings.js';
 import { allowedQuantities, formatCalendarDate, formatMoney, seatLabel } from '../../features/buying/money.js';
 import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
 import { DELIVERY_LABELS } from '../../../../schemas/commerce.js';
-import { PageFailed, PageLoading } from './event-page.js';
+import { PageFailed, PageLoading } from './page-states.js';
 import '../../features/buying/buying.css';
 
 function EventLine({ event }: { event: EventCard }) {
