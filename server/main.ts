@@ -66,7 +66,7 @@ async function main() {
       await sessionSecret({ secret: env.SESSION_SECRET, dataDir: env.dataDir, production: env.NODE_ENV === 'production' }),
       env.SESSION_TTL_DAYS * 86_400,
     );
-    sql = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir });
+    sql = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, logger });
     flags = new FlagService(await createFlagSource(env.flags, logger));
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);

@@ -5,8 +5,9 @@ import { openPostgres } from './postgres-sql.js';
 import type { Sql } from './sql.js';
 
 /** PostgreSQL when `DATABASE_URL` is set, otherwise PGlite in `<DATA_DIR>/db`; migrated either way. */
-export async function openStore(options: { databaseUrl?: string; dataDir: string }): Promise<Sql> {
-  const sql = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite(path.join(options.dataDir, 'db'));
+export async function openStore(options: { databaseUrl?: string; dataDir: string; logger?: { warn(obj: object, msg: string): void } }): Promise<Sql> {
+  const onIdleError = (err: Error) => options.logger?.warn({ err }, 'a pooled database connection failed; it will be replaced');
+  const sql = options.databaseUrl ? await openPostgres(options.databaseUrl, undefined, onIdleError) : await openPglite(path.join(options.dataDir, 'db'));
   await migrate(sql);
   return sql;
 }

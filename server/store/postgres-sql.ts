@@ -2,8 +2,11 @@ import pg from 'pg';
 import type { Sql, SqlTx } from './sql.js';
 
 /** PostgreSQL through a connection pool, for several server nodes sharing one database. */
-export async function openPostgres(url: string, maxConnections = 10): Promise<Sql> {
+export async function openPostgres(url: string, maxConnections = 10, onIdleError: (err: Error) => void = () => {}): Promise<Sql> {
   const pool = new pg.Pool({ connectionString: url, max: maxConnections, connectionTimeoutMillis: 5_000 });
+  // An idle connection can die under us (a database restart, an administrator ending it). Without a listener
+  // that error would crash the process; the pool replaces the connection on the next query anyway.
+  pool.on('error', onIdleError);
   // Fail at start, not on the first shopper's request, when the database is unreachable.
   const probe = await pool.connect();
   probe.release();
