@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EventCardSchema } from './cards.js';
 
 /** Listings, carts, checkout and orders (spec §3 cart, billing address and order detail), as the API speaks them. */
 
@@ -38,12 +39,17 @@ export const ListingsQuerySchema = z.object({
   maxPrice: z.coerce.number({ error: 'maxPrice must be a number' }).min(0).max(100_000).optional(),
 });
 
+/** Fee breakdown behind the all-in price, one click away. */
+export const FeesSchema = z.object({ serviceFeeRate: z.number(), fulfillmentFeePerTicket: z.number() });
+
 export const ListingsResponseSchema = z.object({
   eventId: z.number().int(),
   listings: z.array(ListingSchema),
-  /** Fee breakdown behind the all-in price, one click away. */
-  fees: z.object({ serviceFeeRate: z.number(), fulfillmentFeePerTicket: z.number() }),
+  fees: FeesSchema,
 });
+
+/** One listing with its event (the ticket page), and the same fee breakdown. */
+export const ListingDetailSchema = z.object({ listing: ListingSchema, event: EventCardSchema, fees: FeesSchema });
 
 export const LineItemSchema = z.object({ key: z.string(), value: z.string() });
 

@@ -25,6 +25,8 @@ import { allInPrice, fulfillmentFeePerTicket, PromoCodeError, quoteCart, SERVICE
 export const HOLD_MINUTES = 10;
 /** How long the sandbox seller takes to confirm an order. */
 export const SANDBOX_SELLER_DELAY_MS = 1_500;
+/** What the fee disclosure shows: the service fee rate, and the per-ticket fee of shipped tickets. */
+const FEES = { serviceFeeRate: SERVICE_FEE_RATE, fulfillmentFeePerTicket: fulfillmentFeePerTicket('physical_mail') };
 
 interface Logger {
   info(obj: object, msg: string): void;
@@ -114,7 +116,7 @@ export class CommerceService {
     listings.sort(
       query.sort === 'section' ? bySection : query.sort === 'price_desc' ? (a, b) => b.allInPricePerTicket - a.allInPricePerTicket || a.id - b.id : (a, b) => a.allInPricePerTicket - b.allInPricePerTicket || a.id - b.id,
     );
-    return { eventId: event.event_id, listings, fees: { serviceFeeRate: SERVICE_FEE_RATE, fulfillmentFeePerTicket: fulfillmentFeePerTicket('physical_mail') } };
+    return { eventId: event.event_id, listings, fees: FEES };
   }
 
   private async listingWithEvent(listingId: number): Promise<{ listing: GeneratedListing; event: EventDocument }> {
@@ -130,7 +132,7 @@ export class CommerceService {
   async listing(listingId: number) {
     const { listing, event } = await this.listingWithEvent(listingId);
     const usage = await this.stored(() => this.store.usage(event.event_id));
-    return { listing: this.withAvailability(listing, usage.get(listing.id)?.taken ?? 0), event: eventCard(event) };
+    return { listing: this.withAvailability(listing, usage.get(listing.id)?.taken ?? 0), event: eventCard(event), fees: FEES };
   }
 
   private cartOf(hold: HoldRow, listing: GeneratedListing): Cart {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CartSchema, ListingsResponseSchema, OrderSchema, type Listing } from '../../schemas/commerce.js';
+import { CartSchema, ListingDetailSchema, ListingsResponseSchema, OrderSchema, type Listing } from '../../schemas/commerce.js';
 import type { EventDocument } from '../../schemas/documents.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
@@ -27,13 +27,14 @@ const search = new SearchService();
 let app: ReturnType<typeof testApp>['app'];
 let deps: ReturnType<typeof testApp>['deps'];
 let clock = Date.now();
+let sql: Awaited<ReturnType<typeof openPglite>>;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'commerce-'));
   await generateCatalog({ events: 3000, seed: 31, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
   catalog = await loadCatalog(path.join(tmp, 'catalog'));
   search.set(await createSearchEngine(parseEnv({}), catalog));
-  const sql = await openPglite(path.join(tmp, 'db'));
+  sql = await openPglite(path.join(tmp, 'db'));
   await migrate(sql);
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, now: () => new Date(clock), sellerDelayMs: 0 });
   const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' });
@@ -66,6 +67,9 @@ describe('listings (all-in prices, quantity, sort and price filter)', () => {
     const prices = body.listings.map((l) => l.allInPricePerTicket);
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
     expect(body.fees.serviceFeeRate).toBeGreaterThan(0);
+    const one = ListingDetailSchema.parse((await request(app).get(`/api/listings/${body.listings[0]!.id}`)).body);
+    expect(one.fees).toEqual(body.fees);
+    expect(one.listing).toEqual(body.listings[0]);
   });
 
   it('filters by quantity and price, and sorts by section', async () => {
@@ -151,7 +155,7 @@ describe('checkout and orders', () => {
     expect(declined.status).toBe(402);
     expect(declined.body.error).toMatchObject({ code: 'payment_declined', details: { paymentType: 'card' } });
     expect((await request(app).get(`/api/cart/${cart.id}`).set('Authorization', auth)).body.status).toBe('active');
-    const orders = await deps.commerce['options'].store['sql'].query('SELECT count(*)::int AS n FROM orders WHERE hold_id = $1', [cart.id]);
+    const orders = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM orders WHERE hold_id = $1', [cart.id]);
     expect(orders[0]!.n).toBe(0);
 
     const paid = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'ada@example.com', billingAddress: billing, payment: card('4242 4242 4242 4242') });

@@ -6,7 +6,7 @@ import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
 import { FeeDetails, ListingsPanel } from '../../features/buying/listings.js';
 import { allowedQuantities, formatCalendarDate, formatMoney, seatLabel } from '../../features/buying/money.js';
-import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
+import { slugFromSplat, useEventPage } from '../../features/buying/use-buying.js';
 import { DELIVERY_LABELS } from '../../../../schemas/commerce.js';
 import { PageFailed, PageLoading } from './page-states.js';
 import '../../features/buying/buying.css';
@@ -46,7 +46,6 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   const queryClient = useQueryClient();
   const selectId = useId();
   const q = useQuery({ queryKey: ['listing', listingId], queryFn: ({ signal }) => buyingApi.listing(listingId, signal), staleTime: 0 });
-  const all = useAllListings(slug);
   const [chosen, setChosen] = useState<number | null>(null);
   const [needQuantity, setNeedQuantity] = useState(false);
   const hold = useMutation({
@@ -159,7 +158,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
               )}
             </div>
             <h3 className="price-heading">Price per ticket</h3>
-            <FeeDetails listing={listing} serviceFeeRate={all.data?.fees.serviceFeeRate} id={`${selectId}-fees`} />
+            <FeeDetails listing={listing} serviceFeeRate={q.data?.fees.serviceFeeRate} id={`${selectId}-fees`} />
             {quantity !== null && (
               <p className="ticket-total">
                 Total for {quantity} {quantity === 1 ? 'ticket' : 'tickets'}: <strong>{formatMoney((perTicketCents * quantity) / 100)}</strong>

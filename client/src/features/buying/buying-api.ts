@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { EventCardSchema } from '../../../../schemas/cards.js';
-import { CartSchema, ListingSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../schemas/commerce.js';
+import { CartSchema, ListingDetailSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../schemas/commerce.js';
 import { EventPageSchema } from '../../../../schemas/entities.js';
 import { apiHeaders, ApiError } from '../../lib/api.js';
 import { ensureGuestSession } from '../../lib/session.js';
 
-export const ListingDetailSchema = z.object({ listing: ListingSchema, event: EventCardSchema });
 export type ListingDetail = z.infer<typeof ListingDetailSchema>;
 
 export const SORTS = ['price_asc', 'price_desc', 'section'] as const;

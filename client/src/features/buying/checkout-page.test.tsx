@@ -1,26 +1,21 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CheckoutPage } from '../../app/pages/checkout-page.js';
-import { apiError, cart, CART_ID, EVENT, json, listing, mockFetch, renderAt, storeGuestToken, type Handler } from './test-utils.js';
+import { apiError, cart, CART_ID, EVENT, type Handler, json, listingDetail, mockFetch, renderAt, usePageTestLifecycle } from './test-utils.js';
 
 function setup(routes: Record<string, Handler> = {}) {
   const fetchMock = mockFetch({
     [`GET /api/cart/${CART_ID}`]: () => json(cart({ lineItems: [{ key: 'Tickets (2 × $100)', value: '$200' }, { key: 'Service Fee', value: '$36' }], totalPrice: { value: 236 } })),
-    'GET /api/listings/11': () => json({ listing: listing(), event: EVENT }),
+    'GET /api/listings/11': () => json(listingDetail()),
     ...routes,
   });
   renderAt(<CheckoutPage />, { route: `/checkout/${CART_ID}`, path: 'checkout/:cartId' });
   return { fetchMock, user: userEvent.setup() };
 }
 
-beforeEach(storeGuestToken);
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+usePageTestLifecycle();
 
 describe('checkout page', () => {
   it('lists the cart’s line items as the API gives them, the total and the hold countdown', async () => {

@@ -1,8 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { vi, type Mock } from 'vitest';
+import { afterEach, beforeEach, vi, type Mock } from 'vitest';
 import type { EventCard } from '../../../../schemas/cards.js';
 import type { Cart, Listing, Order } from '../../../../schemas/commerce.js';
 import { TOKEN_KEY } from '../../lib/session.js';
@@ -132,6 +132,21 @@ export const FEES = { serviceFeeRate: 0.18, fulfillmentFeePerTicket: 2.5 };
 
 export function listingsBody(listings: Listing[]) {
   return { eventId: 501, listings, fees: FEES };
+}
+
+/** `GET /api/listings/:id`: one listing, its event and the fee breakdown. */
+export function listingDetail(overrides: Partial<Listing> = {}) {
+  return { listing: listing(overrides), event: EVENT, fees: FEES };
+}
+
+/** Each page test starts with a guest token and leaves no DOM, stubs or storage behind. */
+export function usePageTestLifecycle(): void {
+  beforeEach(storeGuestToken);
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    localStorage.clear();
+  });
 }
 
 export const CART_ID = '8f0c1c6e-5b1a-4c1e-9d36-2a3f4b5c6d7e';

@@ -1,13 +1,13 @@
 // @vitest-environment happy-dom
-import { cleanup, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TicketPage } from '../../app/pages/ticket-page.js';
-import { apiError, cart, CART_ID, EVENT, json, listing, listingsBody, mockFetch, renderAt, SLUG, storeGuestToken, type Handler } from './test-utils.js';
+import { apiError, cart, CART_ID, EVENT, type Handler, json, listing, listingDetail, listingsBody, mockFetch, renderAt, SLUG, urlsOf, usePageTestLifecycle } from './test-utils.js';
 
 function setup(createCart: Handler, { quantity = 2, splits = [1, 2, 4] }: { quantity?: number; splits?: number[] } = {}) {
   const fetchMock = mockFetch({
-    'GET /api/listings/11': () => json({ listing: listing({ splits }), event: EVENT }),
+    'GET /api/listings/11': () => json(listingDetail({ splits })),
     [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody([listing()])),
     'POST /api/cart': createCart,
   });
@@ -15,12 +15,7 @@ function setup(createCart: Handler, { quantity = 2, splits = [1, 2, 4] }: { quan
   return { fetchMock, user: userEvent.setup() };
 }
 
-beforeEach(storeGuestToken);
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
+usePageTestLifecycle();
 
 describe('ticket page', () => {
   it('shows the listing, the quantity and the price breakdown, then holds the tickets and opens checkout', async () => {
@@ -30,6 +25,8 @@ describe('ticket page', () => {
     expect((screen.getByRole('combobox', { name: 'Number of tickets' }) as HTMLSelectElement).value).toBe('2');
     await waitFor(() => expect(screen.getByText('Service fee (18%)').nextElementSibling?.textContent).toBe('$18'));
     expect(screen.getByText('Total for 2 tickets:').textContent).toContain('$236');
+    // The fee rate comes with the listing: no second request for the whole event's listings.
+    expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`)).toEqual([]);
     await user.click(screen.getByRole('button', { name: 'Continue to checkout' }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`/checkout/${CART_ID}`));
     const post = fetchMock.mock.calls.find(([u, init]) => String(u) === '/api/cart' && init?.method === 'POST');
