@@ -12,6 +12,8 @@ export interface LoadOptions {
   seconds: number;
   /** Paths to send in turn (one shared cursor across connections); the URL's own path when absent. */
   paths?: () => string;
+  /** Request headers sent with every request. */
+  headers?: Record<string, string>;
   /** Sees every response body (costs the load generator a little CPU, so only where needed). */
   inspect?: (body: string) => void;
 }
@@ -46,6 +48,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     duration: options.seconds,
     // A response slower than this counts as a timeout (an error), not as a latency sample.
     timeout: 10,
+    ...(options.headers ? { headers: options.headers } : {}),
     ...(paths || inspect ? { requests: [req] } : {}),
   });
   return {

@@ -115,7 +115,7 @@ async function startCeiling(): Promise<{ child: Child; url: string }> {
   return { child, url: `http://127.0.0.1:${match[1]}` };
 }
 
-type RowKey = 'healthz' | 'homeCached' | 'homeCached200' | 'homeCold' | 'category' | 'suggest' | 'search';
+type RowKey = 'healthz' | 'homeCached' | 'homeShopper' | 'homeCached200' | 'homeCold' | 'category' | 'suggest' | 'search';
 
 interface ServerRun {
   events: number;
@@ -202,6 +202,16 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       const r = await httpGet(base + p);
       if (r.status !== 200) throw new Error(`GET ${p} answered ${r.status}: ${r.body.slice(0, 300)}`);
     }
+    // What the storefront's own page sends: a guest token, the site and client ids, and the encodings a browser accepts.
+    const session = await fetch(`${base}/api/customers/session`, { method: 'POST' });
+    if (session.status !== 201) throw new Error(`POST /api/customers/session answered ${session.status}`);
+    const { sessionToken } = (await session.json()) as { sessionToken: string };
+    const shopperHeaders = {
+      authorization: `Bearer ${sessionToken}`,
+      'x-site-id': '22791',
+      'x-client-id': 'storefront-web',
+      'accept-encoding': 'gzip, deflate, br, zstd',
+    };
 
     interface Scenario extends Omit<LoadOptions, 'seconds'> {
       key: RowKey;
@@ -214,6 +224,13 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       // The app's middleware (request log, security headers) around a handler that does nothing: the floor.
       { key: 'healthz', label: '`/healthz` (the middleware stack, no work)', url: base + '/healthz', connections: CONNECTIONS },
       { key: 'homeCached', label: `home layout, cached (\`${HOME_CACHED}\`)`, url: base + HOME_CACHED, connections: CONNECTIONS },
+      {
+        key: 'homeShopper',
+        label: 'home layout, cached, as the storefront asks for it (guest token, site and client ids, `Accept-Encoding: gzip, deflate, br, zstd`)',
+        url: base + HOME_CACHED,
+        connections: CONNECTIONS,
+        headers: shopperHeaders,
+      },
       { key: 'homeCached200', label: 'home layout, cached', url: base + HOME_CACHED, connections: HIGH_CONNECTIONS },
       {
         key: 'homeCold',
@@ -243,7 +260,13 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       log(`warm-up, ${warmupSeconds} s per endpoint…`);
       await load({ ...ceilingScenario, seconds: warmupSeconds });
       for (const sc of scenarios) {
-        await load({ url: sc.url, connections: sc.connections, seconds: warmupSeconds, ...(sc.warmupPaths ?? sc.paths ? { paths: sc.warmupPaths ?? sc.paths } : {}) });
+        await load({
+          url: sc.url,
+          connections: sc.connections,
+          seconds: warmupSeconds,
+          ...(sc.warmupPaths ?? sc.paths ? { paths: sc.warmupPaths ?? sc.paths } : {}),
+          ...(sc.headers ? { headers: sc.headers } : {}),
+        });
         await settle(pid, SETTLE_MAX_MS);
       }
     }
@@ -398,7 +421,11 @@ function goalsSection(runs: ServerRun[]): string {
     const cached = pick(r, 'homeCached');
     const high = pick(r, 'homeCached200');
     const suggest = pick(r, 'suggest');
-    lines.push(`| cached home layout ≥ 40% of the ceiling (${n(r.events)} events) | ${pct(cached.ofCeiling)} (${n(cached.rps)} against ${n(ceilingMedian(r))} req/s) | ${yes(cached.ofCeiling >= 0.4)} |`);
+    const shopper = pick(r, 'homeShopper');
+    lines.push(
+      `| cached home layout ≥ 40% of the ceiling (${n(r.events)} events) | ${pct(cached.ofCeiling)} (${n(cached.rps)} against ${n(ceilingMedian(r))} req/s) | ${yes(cached.ofCeiling >= 0.4)} |`,
+      `| the same, as the storefront asks for it (token, ids, compressed) | ${pct(shopper.ofCeiling)} (${n(shopper.rps)} req/s) | ${yes(shopper.ofCeiling >= 0.4)} |`,
+    );
     if (r.events === 20_000) {
       lines.push(
         `| suggest p99 < 10 ms at 20,000 events, 50 connections | p99 ${suggest.p99Ms} ms (worst round ${suggest.worstP99Ms} ms; p50 ${suggest.p50Ms} ms) | ${yes(suggest.p99Ms < 10)} |`,
@@ -419,7 +446,7 @@ function lighthouseSection(scores: PageScore[] | undefined, events: number | und
     `Lighthouse ${scores.find((s) => s.lighthouseVersion)?.lighthouseVersion ?? '12'} from the \`lighthouse\` package with \`chrome-launcher\` on Debian's Chromium (${CHROMIUM}), ` +
       `default mobile settings (formFactor mobile, simulated throttling: slow 4G, 4× CPU), against the server above (${n(events ?? 0)} events), ` +
       `${lighthouseRuns === 1 ? 'one run per page' : `the median of ${lighthouseRuns} runs per page by performance score`}; TBT comes from the main-thread work Chromium recorded here, so it rises with the machine's other load. ` +
-      'The server does not compress responses itself (a CDN in front would); Lighthouse sees what it serves. Goals: performance ≥ 90, accessibility ≥ 95.',
+      'The server compresses its answers (brotli or gzip) as a CDN in front of it would. Goals: performance ≥ 90, accessibility ≥ 95.',
     '',
     '| page | path | performance | accessibility | FCP | LCP | TBT | CLS | goals |',
     '|---|---|---:|---:|---:|---:|---:|---:|---|',

@@ -1,4 +1,4 @@
-import { get } from 'node:http';
+import { createServer, get } from 'node:http';
 import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe('compression', () => {
     const { app } = testApp();
     const big = await request(app).get(`/api/${'x'.repeat(2000)}`).set('Accept-Encoding', 'gzip');
     expect(big.headers['content-encoding']).toBe('gzip');
-    const server = app.listen(0, '127.0.0.1');
+    const server = createServer(app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const { port } = server.address() as import('node:net').AddressInfo;
     const headers = await new Promise<import('node:http').IncomingHttpHeaders>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { type Express } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { CatalogStore } from './catalog/catalog-store.js';
 import type { Env } from './config/env.js';
@@ -8,8 +9,9 @@ import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
 import { apiNotFound, errorMiddleware } from './http/errors.js';
 import { compressResponses } from './http/compression.js';
+import { FastLane, headersSetBy } from './http/fast-lane.js';
 import { requestLogging } from './http/logger.js';
-import { corsAllowList, rateLimiter, securityHeaders } from './http/security.js';
+import { apiSecurityHeaders, corsAllowList, rateLimiter, securityHeaders, securityHeadersByPath } from './http/security.js';
 import type { LayoutService } from './layout/layout-service.js';
 import { layoutRoutes } from './layout/routes.js';
 import { mediaRoutes } from './media/routes.js';
@@ -47,7 +49,21 @@ export interface AppDeps {
 /** JSON bodies above this are refused with 413 before they are parsed. */
 export const JSON_BODY_LIMIT = '64kb';
 
-export function createApp(deps: AppDeps): Express {
+/** Bound on the answers the fast lane keeps (compressed copies included). */
+const FAST_LANE_BYTES = 64 * 1024 * 1024;
+
+export type App = RequestListener & { fastLane: FastLane };
+
+/** The storefront as a request listener: the fast lane for answers already built, then the Express app. */
+export function createApp(deps: AppDeps): App {
+  const apiSecurity = apiSecurityHeaders();
+  const cors = corsAllowList(deps.env.CORS_ORIGINS);
+  // The lane answers only API requests, so with the API's headers.
+  const lane = new FastLane({ logger: deps.logger, headers: headersSetBy([apiSecurity, cors]), maxBytes: FAST_LANE_BYTES });
+  return Object.assign(lane.in(expressApp(deps, lane, securityHeadersByPath(securityHeaders(), apiSecurity), cors)), { fastLane: lane });
+}
+
+function expressApp(deps: AppDeps, lane: FastLane, security: RequestHandler, cors: RequestHandler): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
@@ -55,12 +71,12 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(requestLogging(deps.logger));
   app.use(compressResponses());
-  app.use(securityHeaders());
+  app.use(security);
   app.use(healthRoutes(deps.readiness));
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();
-  api.use(corsAllowList(deps.env.CORS_ORIGINS));
+  api.use(cors);
   api.use(clientHeaders(deps.segments));
   api.post('/customers/session', rateLimiter(deps.env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
   api.get(['/suggest', '/suggest/jsonp'], rateLimiter(deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion'));
@@ -71,7 +87,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(jsonpRoutes(deps.search, deps.tokens));
   api.use(commerceRoutes(deps.commerce, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
-  api.use(layoutRoutes(deps.layout, deps.segments, deps.search, deps.flags, deps.tokens));
+  api.use(layoutRoutes(deps.layout, deps.segments, deps.search, deps.flags, deps.tokens, lane));
   api.use(apiNotFound);
   // Flags first: `/api/features/:clientKey` sits under /api, whose router ends in a 404.
   app.use(flagRoutes(deps.flags, deps.env.flags.clientKey));

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
@@ -76,7 +76,7 @@ async function main() {
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger });
   const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, flags, commerce, clientDir });
 
-  const server: Server = app.listen(env.PORT, env.HOST);
+  const server: Server = createServer(app).listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

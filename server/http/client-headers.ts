@@ -6,6 +6,8 @@ export const SITE_ID_HEADER = 'x-site-id';
 export const CLIENT_ID_HEADER = 'x-client-id';
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+export const isClientId = (value: string): boolean => CLIENT_ID.test(value);
+
 /**
  * Spec §6: every backend request may carry the fixed client id and the site id. A site id must name a brand
  * and a client id must be a short plain token; anything else is a 400 before any work is done.
@@ -17,7 +19,7 @@ export function clientHeaders(segments: SegmentRepository): RequestHandler {
       throw new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${site.slice(0, 20)}"`);
     }
     const client = req.get(CLIENT_ID_HEADER);
-    if (client !== undefined && !CLIENT_ID.test(client)) {
+    if (client !== undefined && !isClientId(client)) {
       throw new AppError(400, 'invalid_client_id', `${CLIENT_ID_HEADER} must be 1–128 letters, digits, '.', '_', ':' or '-'`);
     }
     next();

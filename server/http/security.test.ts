@@ -4,8 +4,9 @@ import { parseEnv } from '../config/env.js';
 import { testApp } from '../test/test-app.js';
 
 describe('security headers (OWASP ASVS V14.4)', () => {
-  it('sends a strict CSP, HSTS for a year, nosniff and a referrer policy on every answer', async () => {
-    const res = await request(testApp().app).get('/healthz');
+  it('sends pages and their files a strict CSP, HSTS for a year, nosniff and a referrer policy', async () => {
+    // Pages, and the images and files they load (an SVG opened on its own is a document too).
+    const res = await request(testApp().app).get('/media/categories/nonsense.svg');
     const csp = res.headers['content-security-policy'];
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
@@ -17,6 +18,21 @@ describe('security headers (OWASP ASVS V14.4)', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('sends data answers the OWASP REST set: nothing to load, no framing, HSTS, nosniff, no referrer', async () => {
+    const { app } = testApp();
+    for (const path of ['/healthz', '/api/nothing', '/api/features/unknown']) {
+      const res = await request(app).get(path);
+      expect(res.headers['content-security-policy'], path).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['x-frame-options'], path).toBe('DENY');
+      expect(res.headers['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers['x-content-type-options'], path).toBe('nosniff');
+      expect(res.headers['referrer-policy'], path).toBe('no-referrer');
+      expect(res.headers['cross-origin-resource-policy'], path).toBe('same-origin');
+      expect(res.headers['x-dns-prefetch-control'], path).toBeUndefined();
+      expect(res.headers['x-powered-by'], path).toBeUndefined();
+    }
   });
 });
 

@@ -290,3 +290,77 @@ describe('GET /api/features/:clientKey (GrowthBook payload)', () => {
     expect((await request(app).get('/api/features/unknown-key')).status).toBe(404);
   });
 });
+
+describe('repeated layout answers (the fast lane in front of Express)', () => {
+  const url = '/api/layout/home?lat=41.88&lng=-87.63';
+  const asStorefront = { 'X-Site-Id': '22791', 'X-Client-Id': 'storefront-web' };
+  const served = () => app.fastLane.served;
+  // The lane knows each body's length, where the app's compression streams it in chunks.
+  const sameButId = (headers: Record<string, unknown>) => {
+    const { date: _date, 'x-request-id': _id, 'content-length': _length, 'transfer-encoding': _chunked, ...rest } = headers;
+    return rest;
+  };
+
+  it('sends a repeat byte for byte with the headers the app sent, in every encoding', async () => {
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const path = `${url}&enc=${encoding}`.replace('&enc=', encoding === 'identity' ? '&x=' : '&y=');
+      const before = served();
+      const first = await request(app).get(path).set(asStorefront).set('Accept-Encoding', encoding);
+      const again = await request(app).get(path).set(asStorefront).set('Accept-Encoding', encoding);
+      expect(served() - before, encoding).toBe(1);
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(again.text).toBe(first.text);
+      expect(sameButId(again.headers)).toEqual(sameButId(first.headers));
+      expect(again.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+      expect(again.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(again.headers.vary).toBe('X-Site-Id, Authorization, Accept-Encoding');
+      expect(again.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
+    }
+  });
+
+  it('answers a repeat whose ETag the browser holds with 304', async () => {
+    const first = await request(app).get(url).set(asStorefront);
+    const before = served();
+    const again = await request(app).get(url).set(asStorefront).set('If-None-Match', first.headers.etag!);
+    expect(served() - before).toBe(1);
+    expect(again.status).toBe(304);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.text).toBe('');
+  });
+
+  it('leaves to the app what it must judge: a bad client id, a cross-origin call, an unverified token', async () => {
+    await request(app).get(url).set(asStorefront);
+    const before = served();
+    const badClient = await request(app).get(url).set({ ...asStorefront, 'X-Client-Id': 'no spaces allowed' });
+    expect(badClient.status).toBe(400);
+    expect(badClient.body.error.code).toBe('invalid_client_id');
+    const badSite = await request(app).get(url).set({ ...asStorefront, 'X-Site-Id': '999' });
+    expect(badSite.status).toBe(400);
+    const crossOrigin = await request(app).get(url).set({ ...asStorefront, Origin: 'https://elsewhere.example' });
+    expect(crossOrigin.status).toBe(200);
+    expect(crossOrigin.headers['access-control-allow-origin']).toBeUndefined();
+    const forged = await request(app).get(url).set({ ...asStorefront, Authorization: 'Bearer abc.def.ghi' });
+    expect(forged.status).toBe(200);
+    expect(LayoutResponseSchema.parse(forged.body).experiments).toEqual([]);
+    expect(served() - before).toBe(0);
+  });
+
+  it('gives a verified guest their own variation from the lane, and QA its forced one', async () => {
+    const { sessionToken } = (await request(app).post('/api/customers/session')).body as { sessionToken: string };
+    const auth = { ...asStorefront, Authorization: `Bearer ${sessionToken}` };
+    const first = await getLayout(url, auth);
+    const before = served();
+    const again = await getLayout(url, auth);
+    expect(served() - before).toBe(1);
+    expect(again).toEqual(first);
+    const forcedPromos = await getLayout(`${url}&gb_force=home-layout:1`, auth);
+    const forcedBase = await getLayout(`${url}&gb_force=home-layout:0`, auth);
+    expect((await getLayout(`${url}&gb_force=home-layout:1`, auth)).rows[0]!.id).toBe('promos');
+    expect((await getLayout(`${url}&gb_force=home-layout:0`, auth)).rows[0]!.id).toBe('popular-local-performers');
+    expect([forcedPromos.rows[0]!.id, forcedBase.rows[0]!.id]).toEqual(['promos', 'popular-local-performers']);
+    expect(served() - before).toBe(3);
+    // An anonymous request for the same URL is not given the guest's answer.
+    expect((await getLayout(`${url}&gb_force=home-layout:1`, asStorefront)).experiments).toEqual([]);
+  });
+});

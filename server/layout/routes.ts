@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
+import { parse as parseQueryString } from 'node:querystring';
 import { Router, type Request } from 'express';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import type { Brand } from '../../schemas/segments.js';
 import { deviceTypeFromUserAgent, FORCE_PARAM, parseForcedVariations, type FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
-import type { SessionTokens } from '../sessions/session-tokens.js';
+import { SessionTokens } from '../sessions/session-tokens.js';
 import { AppError } from '../http/errors.js';
+import type { FastLane } from '../http/fast-lane.js';
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { LayoutService, PageRequest } from './layout-service.js';
@@ -27,12 +29,15 @@ const CategoryParamsSchema = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,64}
 
 /** The brand of a request: `?brand=` first, then the site-id header, then the default brand. */
 export function brandFor(req: Request, segments: SegmentRepository, brandId?: string): Brand {
+  return resolveBrand(segments, brandId, req.get(SITE_ID_HEADER));
+}
+
+function resolveBrand(segments: SegmentRepository, brandId: string | undefined, siteHeader: string | undefined): Brand {
   if (brandId) {
     const brand = segments.brand(brandId);
     if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${brandId}"`);
     return brand;
   }
-  const siteHeader = req.get(SITE_ID_HEADER);
   if (siteHeader !== undefined) {
     const brand = /^\d{1,9}$/.test(siteHeader) ? segments.brandBySiteId(Number(siteHeader)) : undefined;
     if (!brand) throw new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${siteHeader.slice(0, 20)}"`);
@@ -47,28 +52,71 @@ export function brandFor(req: Request, segments: SegmentRepository, brandId?: st
  * neither building, serialising nor hashing.
  */
 const RESPONSE_CACHE_ENTRIES = 2_000;
+const LAYOUT_VARY = ['X-Site-Id', 'Authorization'] as const;
+const LAYOUT_CACHE_CONTROL = 'private, max-age=60';
 
-export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService, flags: FlagService, tokens: SessionTokens): Router {
+interface Experiment {
+  variant: string | undefined;
+  experiments: { key: string; variationId: string }[];
+}
+
+/** Experiments follow the guest (spec §7): without a guest there is no one to assign, so the base layout. */
+function homeExperiment(flags: FlagService, guestId: string | undefined, brand: Brand, userAgent: string | undefined, url: string, forced: Record<string, number>): Experiment {
+  if (!guestId) return { variant: undefined, experiments: [] };
+  const evaluation = flags.evaluate({ id: guestId, brand: brand.id, deviceType: deviceTypeFromUserAgent(userAgent), url }, forced);
+  const value = evaluation.value(HOME_LAYOUT_FEATURE, 'base');
+  return { variant: value === 'base' ? undefined : value, experiments: evaluation.exposures };
+}
+
+/**
+ * The key of a layout answer as the request spelled it: the same URL, site and experiment assignment with
+ * the same segment files give the same bytes.
+ */
+function replayKey(url: string, site: string | undefined, experiment: Experiment, segmentsLoadedAt: string): string {
+  return JSON.stringify([url, site ?? null, experiment.variant ?? null, experiment.experiments, segmentsLoadedAt]);
+}
+
+export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService, flags: FlagService, tokens: SessionTokens, fastLane?: FastLane): Router {
   const router = Router();
   const responses = new LRUCache<string, { body: string; etag: string }>({ max: RESPONSE_CACHE_ENTRIES, ttl: layout.rowCacheTtlMs });
+
+  // A repeat of an answer this route has given goes out from the fast lane, without Express, when everything
+  // the answer depends on can be read off the request at once: its URL, site header and, for a guest whose
+  // token was verified before, the experiment assignment.
+  fastLane?.route('/api/layout/', (req, { pathname, search: queryString }) => {
+    const page = pathname === '/api/layout/home' ? 'home' : pathname.startsWith('/api/layout/category/') ? 'category' : undefined;
+    if (!page) return undefined;
+    let guestId: string | undefined;
+    const authorization = req.headers.authorization;
+    if (authorization !== undefined) {
+      const token = SessionTokens.bearerToken(authorization);
+      if (token === undefined) return undefined;
+      guestId = tokens.peek(token)?.guestId;
+      if (!guestId) return undefined;
+    }
+    const site = req.headers['x-site-id'];
+    if (Array.isArray(site)) return undefined;
+    let experiment: Experiment = { variant: undefined, experiments: [] };
+    if (page === 'home' && guestId) {
+      const query = parseQueryString(queryString);
+      try {
+        const brand = resolveBrand(segments, typeof query.brand === 'string' ? query.brand : undefined, site);
+        experiment = homeExperiment(flags, guestId, brand, req.headers['user-agent'], req.url ?? '', parseForcedVariations(query[FORCE_PARAM]));
+      } catch {
+        return undefined;
+      }
+    }
+    return replayKey(req.url ?? '', site, experiment, segments.current.loadedAt);
+  });
+
   const answer = async (req: Request, res: import('express').Response, page: PageRequest) => {
     const query = LayoutQuerySchema.parse(req.query);
     const brand = brandFor(req, segments, query.brand);
     layout.pageFor(page);
     const forced = parseForcedVariations(query[FORCE_PARAM]);
-    // Experiments follow the guest (spec §7): without a guest token there is no one to assign.
     const session = await optionalSession(req, tokens);
-    let variant: string | undefined;
-    let experiments: { key: string; variationId: string }[] = [];
-    if (session && page.page === 'home') {
-      const evaluation = flags.evaluate(
-        { id: session.guestId, brand: brand.id, deviceType: deviceTypeFromUserAgent(req.get('user-agent')), url: req.originalUrl },
-        forced,
-      );
-      const value = evaluation.value(HOME_LAYOUT_FEATURE, 'base');
-      variant = value === 'base' ? undefined : value;
-      experiments = evaluation.exposures;
-    }
+    const experiment = page.page === 'home' ? homeExperiment(flags, session?.guestId, brand, req.get('user-agent'), req.originalUrl, forced) : { variant: undefined, experiments: [] };
+    const { variant, experiments } = experiment;
     const key = JSON.stringify([page, brand.id, query.lat, query.lng, query.zip, variant, experiments, segments.current.loadedAt]);
     let cached = responses.get(key);
     if (!cached) {
@@ -78,7 +126,12 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
       // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try.
       if (!/"status":"(timeout|error)"/.test(body)) responses.set(key, cached);
     }
-    res.set('Vary', 'X-Site-Id, Authorization').set('Cache-Control', 'private, max-age=60').set('ETag', cached.etag);
+    if (fastLane && responses.has(key)) {
+      const replayable = { ...cached, contentType: 'application/json; charset=utf-8', cacheControl: LAYOUT_CACHE_CONTROL, vary: LAYOUT_VARY };
+      fastLane.remember(replayKey(req.originalUrl, req.get(SITE_ID_HEADER), experiment, segments.current.loadedAt), replayable, responses.getRemainingTTL(key));
+    }
+    for (const name of LAYOUT_VARY) res.vary(name);
+    res.set('Cache-Control', LAYOUT_CACHE_CONTROL).set('ETag', cached.etag);
     if (req.fresh) {
       res.status(304).end();
       return;

@@ -21,6 +21,18 @@ describe('SessionTokens', () => {
     await expect(tokens.verify(token, new Date('2026-01-01T00:02:00Z'))).rejects.toMatchObject({ status: 401, code: 'session_expired' });
   });
 
+  it('remembers a verified token until it expires, and never a refused one', async () => {
+    const tokens = new SessionTokens(secret, 60);
+    const { token, session } = await tokens.issue(new Date('2026-01-01T00:00:00Z'));
+    expect(tokens.peek(token, new Date('2026-01-01T00:00:10Z'))).toBeUndefined();
+    await tokens.verify(token, new Date('2026-01-01T00:00:10Z'));
+    expect(tokens.peek(token, new Date('2026-01-01T00:00:30Z'))).toEqual(session);
+    expect(tokens.peek(token, new Date('2026-01-01T00:01:00Z'))).toBeUndefined();
+    const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+    await expect(tokens.verify(tampered, new Date('2026-01-01T00:00:10Z'))).rejects.toMatchObject({ code: 'invalid_session' });
+    expect(tokens.peek(tampered, new Date('2026-01-01T00:00:10Z'))).toBeUndefined();
+  });
+
   it('refuses a token signed with another secret', async () => {
     const { token } = await new SessionTokens(new TextEncoder().encode('o'.repeat(32)), 60).issue();
     await expect(new SessionTokens(secret, 60).verify(token)).rejects.toMatchObject({ code: 'invalid_session' });

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errors, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { AppError } from '../http/errors.js';
 
 /** HS256 needs a key at least as long as its hash: 32 bytes. */
@@ -9,6 +10,13 @@ export const MIN_SECRET_BYTES = 32;
 const ISSUER = 'storefront';
 const AUDIENCE = 'storefront-guest';
 const SECRET_FILE = 'session-secret';
+/**
+ * Tokens already verified, so a guest's every request does not pay for the HMAC check again (about 0.1 ms
+ * with jose here, as much as the rest of a cached answer). A token's signature cannot change, so a verified
+ * one stays good until it expires; the expiry is checked on every use.
+ */
+const VERIFIED_TOKENS = 20_000;
+const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,2048})$/;
 
 export interface GuestSession {
   guestId: string;
@@ -20,6 +28,8 @@ export interface GuestSession {
  * the secret verifies one without a shared store; a tampered, expired or foreign token is refused.
  */
 export class SessionTokens {
+  private readonly verified = new LRUCache<string, GuestSession>({ max: VERIFIED_TOKENS });
+
   constructor(
     private readonly secret: Uint8Array,
     private readonly ttlSeconds: number,
@@ -44,6 +54,8 @@ export class SessionTokens {
 
   /** The session of a token, or a 401 saying what is wrong with it. */
   async verify(token: string, now = new Date()): Promise<GuestSession> {
+    const known = this.peek(token, now);
+    if (known) return known;
     try {
       const { payload } = await jwtVerify(token, this.secret, {
         algorithms: ['HS256'],
@@ -52,18 +64,32 @@ export class SessionTokens {
         currentDate: now,
       });
       if (typeof payload.sub !== 'string' || !/^[0-9a-f-]{36}$/.test(payload.sub) || payload.typ !== 'guest') throw new errors.JWTInvalid('not a guest token');
-      return { guestId: payload.sub, expiresAt: new Date((payload.exp ?? 0) * 1000) };
+      const session = { guestId: payload.sub, expiresAt: new Date((payload.exp ?? 0) * 1000) };
+      this.verified.set(token, session);
+      return session;
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new AppError(401, 'session_expired', 'The guest session has expired; request a new one');
       throw new AppError(401, 'invalid_session', 'The guest session token is not valid');
     }
   }
 
+  /** The session of a token verified before and not yet expired, without verifying it again; else undefined. */
+  peek(token: string, now = new Date()): GuestSession | undefined {
+    const session = this.verified.get(token);
+    if (session && session.expiresAt > now) return { ...session };
+    return undefined;
+  }
+
   /** The token of an `Authorization: Bearer …` header, or a 401 when there is none. */
   static bearer(header: string | undefined): string {
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]{1,2048})$/.exec(header ?? '');
-    if (!match) throw new AppError(401, 'missing_session', 'Send the guest session token as "Authorization: Bearer <token>"');
-    return match[1]!;
+    const token = SessionTokens.bearerToken(header);
+    if (token === undefined) throw new AppError(401, 'missing_session', 'Send the guest session token as "Authorization: Bearer <token>"');
+    return token;
+  }
+
+  /** The token of an `Authorization: Bearer …` header, or undefined when the header is absent or malformed. */
+  static bearerToken(header: string | undefined): string | undefined {
+    return BEARER.exec(header ?? '')?.[1];
   }
 }
 

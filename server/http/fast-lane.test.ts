@@ -1,0 +1,100 @@
+import { createServer } from 'node:http';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { FastLane, headersSetBy, preferredEncoding, type ReplayableAnswer } from './fast-lane.js';
+
+const answer = (body: string): ReplayableAnswer => ({ body, etag: `W/"${body.length}"`, contentType: 'application/json', cacheControl: 'private, max-age=60', vary: ['X-Site-Id'] });
+
+function laneWithApp(options: { maxBytes?: number; logLines?: string[] } = {}) {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      options.logLines?.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const lane = new FastLane({ logger: pino({ level: options.logLines ? 'info' : 'silent' }, sink), headers: { 'x-frame-options': 'DENY' }, maxBytes: options.maxBytes ?? 1_000_000 });
+  lane.route('/kept/', (_req, url) => url.pathname + '?' + url.search);
+  let appCalls = 0;
+  const listener = lane.in((_req, res) => {
+    appCalls++;
+    res.writeHead(404).end('from the app');
+  });
+  return { lane, server: createServer(listener), appCalls: () => appCalls };
+}
+
+describe('preferredEncoding (Accept-Encoding)', () => {
+  it.each([
+    [undefined, undefined],
+    ['', undefined],
+    ['identity', undefined],
+    ['gzip', 'gzip'],
+    ['gzip, deflate, br', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['gzip;q=0.5, br;q=0.8', 'br'],
+    ['gzip;q=1, br;q=0.2', 'gzip'],
+    ['*', 'br'],
+    ['*;q=0.1, gzip;q=0', 'br'],
+    ['gzip;q=0, br;q=0', undefined],
+    ['GZIP', 'gzip'],
+    ['gzip;q=nonsense', undefined],
+  ])('%j gives %j', (header, expected) => {
+    expect(preferredEncoding(header)).toBe(expected);
+  });
+});
+
+describe('FastLane', () => {
+  it('answers only what it was given, under the routes it was given, and GETs alone', async () => {
+    const { lane, server, appCalls } = laneWithApp();
+    lane.remember('/kept/a?x=1', answer('{"a":1}'), 60_000);
+    const hit = await request(server).get('/kept/a?x=1');
+    expect(hit.status).toBe(200);
+    expect(hit.text).toBe('{"a":1}');
+    expect(hit.headers['x-frame-options']).toBe('DENY');
+    expect(hit.headers['content-type']).toBe('application/json');
+    expect(hit.headers.vary).toBe('X-Site-Id, Accept-Encoding');
+    expect((await request(server).get('/kept/a?x=2')).text).toBe('from the app');
+    expect((await request(server).head('/kept/a?x=1')).status).toBe(404);
+    expect((await request(server).get('/kept/a?x=1').set('Origin', 'https://a.example')).text).toBe('from the app');
+    expect(appCalls()).toBe(3);
+    expect(lane.served).toBe(1);
+  });
+
+  it('forgets an answer when its time is up', async () => {
+    const { lane, server } = laneWithApp();
+    lane.remember('/kept/b?', answer('{"b":1}'), 30);
+    expect((await request(server).get('/kept/b')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 60));
+    expect((await request(server).get('/kept/b')).status).toBe(404);
+  });
+
+  it('keeps within its byte bound, dropping the least recently used, and never keeps an answer too big for it', () => {
+    const { lane } = laneWithApp({ maxBytes: 100_000 });
+    for (let i = 0; i < 100; i++) lane.remember(`/kept/${i}?`, answer('x'.repeat(2_000)), 60_000);
+    // Each is counted at twice its size plus room for headers: 4.5 KB, so about 22 fit.
+    expect(lane.size).toBeGreaterThan(10);
+    expect(lane.size).toBeLessThan(25);
+    lane.remember('/kept/huge?', answer('x'.repeat(20_000)), 60_000);
+    expect(lane.size).toBeLessThan(25);
+  });
+
+  it('writes the same log line as the request logger when info is on', async () => {
+    const logLines: string[] = [];
+    const { lane, server } = laneWithApp({ logLines });
+    lane.remember('/kept/c?', answer('{"c":1}'), 60_000);
+    const res = await request(server).get('/kept/c').set('X-Request-Id', 'proxy-given-id-1');
+    expect(res.headers['x-request-id']).toBe('proxy-given-id-1');
+    await new Promise((r) => setTimeout(r, 20));
+    const line = JSON.parse(logLines.at(-1)!) as Record<string, unknown>;
+    expect(line).toMatchObject({ msg: 'request completed', req: { id: 'proxy-given-id-1', method: 'GET', url: '/kept/c' }, res: { statusCode: 200 } });
+  });
+});
+
+describe('headersSetBy', () => {
+  it('collects what middleware sets on a bare GET, and refuses middleware that does not finish at once', () => {
+    expect(headersSetBy([(_req, res, next) => (res.setHeader('X-One', '1'), next()), (_req, res, next) => (res.setHeader('X-Two', '2'), next())])).toEqual({ 'x-one': '1', 'x-two': '2' });
+    expect(() => headersSetBy([(_req, _res, next) => void setTimeout(next, 1)])).toThrow(/at once/);
+    expect(() => headersSetBy([(_req, _res, next) => next(new Error('refused'))])).toThrow(/refused/);
+  });
+});
