@@ -2,7 +2,9 @@
  * HTTP load with autocannon: a warm-up whose numbers are thrown away, measured runs, and their summary over
  * rounds (each round paired with a ceiling run, so a burst of other work on the machine moves both).
  */
+import { spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { percentile } from './stats.js';
 
@@ -65,6 +67,42 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     statusCodes: Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0])),
     bytes: r.throughput.total,
   };
+}
+
+/** A run for `loadInChild`: lists of paths instead of generators, and a pattern to count in the bodies. */
+export interface ChildLoadOptions {
+  url: string;
+  connections: number;
+  seconds: number;
+  /** Seconds of the same load first, thrown away: the new process's client warms up on this endpoint. */
+  warmupSeconds: number;
+  /** Paths sent in turn; the URL's own path when absent. */
+  paths?: string[];
+  /** Paths for the warm-up when they must differ (a cache-miss run must not warm its own keys). */
+  warmupPaths?: string[];
+  headers?: Record<string, string>;
+  /** A regular expression: the result says in how many bodies it matched. */
+  countMatching?: string;
+}
+
+const CHILD = fileURLToPath(new URL('./load-child.ts', import.meta.url));
+
+/** The run in a fresh process (see load-child.ts for why); options go on stdin, as path lists can be long. */
+export function loadInChild(options: ChildLoadOptions): Promise<LoadResult & { matched: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString('utf8')).slice(-4000)));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !last.startsWith('{')) reject(new Error(`load child exited ${code}: ${err || out.slice(-2000)}`));
+      else resolve(JSON.parse(last) as LoadResult & { matched: number });
+    });
+    child.stdin.end(JSON.stringify(options));
+  });
 }
 
 export interface LoadSummary {

@@ -24,7 +24,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { httpGet, rssMiB, rssSampler, settle, start, stop, stopAll, waitFor200, waitForLine, type Child } from './children.js';
 import { lighthousePages, type PageScore } from './lighthouse-pages.js';
-import { load, rotate, sequential, summarize, usGridPoints, type LoadOptions, type LoadResult, type LoadSummary } from './load.js';
+import { loadInChild, rotate, sequential, summarize, usGridPoints, type ChildLoadOptions, type LoadResult, type LoadSummary } from './load.js';
 import { replaceSection } from './results-file.js';
 
 const { values } = parseArgs({
@@ -48,6 +48,8 @@ const HIGH_CONNECTIONS = 200;
 const COLD_POINTS = 4_000;
 const COLD_WARMUP_POINTS = 1_000;
 const SEQUENTIAL_REQUESTS = 2_000;
+/** Each run's own client warms up on its endpoint first (see load-child.ts). */
+const CLIENT_WARMUP_SECONDS = 1;
 const SETTLE_MAX_MS = 120_000;
 const BENCH_SECRET = 'bench-only-session-secret-0123456789abcdef';
 const UNLIMITED = '100000000';
@@ -213,11 +215,9 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       'accept-encoding': 'gzip, deflate, br, zstd',
     };
 
-    interface Scenario extends Omit<LoadOptions, 'seconds'> {
+    interface Scenario extends Omit<ChildLoadOptions, 'seconds' | 'warmupSeconds'> {
       key: RowKey;
       label: string;
-      /** A different path generator for the warm-up, so a cache-miss run does not warm its own keys. */
-      warmupPaths?: () => string;
     }
     let degraded = 0;
     const scenarios: Scenario[] = [
@@ -237,15 +237,13 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
         label: `home layout, cold (${COLD_POINTS.toLocaleString('en-US')} distinct 0.1° cells in turn)`,
         url: base,
         connections: CONNECTIONS,
-        paths: rotate(coldPaths),
-        warmupPaths: rotate(coldWarmupPaths),
-        inspect: (body) => {
-          if (body.includes('"status":"timeout"') || body.includes('"status":"error"')) degraded++;
-        },
+        paths: coldPaths,
+        warmupPaths: coldWarmupPaths,
+        countMatching: '"status":"(timeout|error)"',
       },
       { key: 'category', label: 'category layout (`/api/layout/category/nfl`)', url: base + '/api/layout/category/nfl', connections: CONNECTIONS },
-      { key: 'suggest', label: `suggest (${prefixes.length} typed prefixes in turn)`, url: base, connections: CONNECTIONS, paths: rotate(suggestPaths) },
-      { key: 'search', label: `search results (\`/api/Searches/get\`, ${queries.length} queries in turn)`, url: base, connections: CONNECTIONS, paths: rotate(searchPaths) },
+      { key: 'suggest', label: `suggest (${prefixes.length} typed prefixes in turn)`, url: base, connections: CONNECTIONS, paths: suggestPaths },
+      { key: 'search', label: `search results (\`/api/Searches/get\`, ${queries.length} queries in turn)`, url: base, connections: CONNECTIONS, paths: searchPaths },
     ];
     const ceilingScenario = { url: ceilingUrl, connections: CONNECTIONS };
     const drains: Record<string, number> = {};
@@ -258,25 +256,28 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
 
     if (warmupSeconds > 0) {
       log(`warm-up, ${warmupSeconds} s per endpoint…`);
-      await load({ ...ceilingScenario, seconds: warmupSeconds });
       for (const sc of scenarios) {
-        await load({
-          url: sc.url,
-          connections: sc.connections,
-          seconds: warmupSeconds,
-          ...(sc.warmupPaths ?? sc.paths ? { paths: sc.warmupPaths ?? sc.paths } : {}),
-          ...(sc.headers ? { headers: sc.headers } : {}),
-        });
+        const { key: _key, label: _label, warmupPaths, ...rest } = sc;
+        await loadInChild({ ...rest, ...(warmupPaths ? { paths: warmupPaths } : {}), seconds: warmupSeconds, warmupSeconds: 0 });
         await settle(pid, SETTLE_MAX_MS);
       }
     }
     const ceiling: LoadResult[] = [];
     const measured = new Map<RowKey, LoadResult[]>(scenarios.map((sc) => [sc.key, []]));
+    // Cells of the cold run already asked for: each round goes on where the last stopped.
+    let coldCursor = 0;
     for (let round = 1; round <= rounds; round++) {
       log(`round ${round} of ${rounds}: ceiling, then ${scenarios.map((sc) => sc.key).join(', ')}…`);
-      ceiling.push(await load({ ...ceilingScenario, seconds }));
+      ceiling.push(await loadInChild({ ...ceilingScenario, seconds, warmupSeconds: CLIENT_WARMUP_SECONDS }));
       for (const sc of scenarios) {
-        measured.get(sc.key)!.push(await load({ ...sc, seconds }));
+        const { key, label: _label, ...options } = sc;
+        const paths = key === 'homeCold' && options.paths ? [...options.paths.slice(coldCursor), ...options.paths.slice(0, coldCursor)] : options.paths;
+        const result = await loadInChild({ ...options, ...(paths ? { paths } : {}), seconds, warmupSeconds: CLIENT_WARMUP_SECONDS });
+        if (key === 'homeCold') {
+          degraded += result.matched;
+          coldCursor = (coldCursor + result.sent) % COLD_POINTS;
+        }
+        measured.get(key)!.push(result);
         await drain(sc.label);
       }
     }
@@ -501,8 +502,9 @@ async function main() {
       `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, 1-minute load average ${loadAtStart.toFixed(2)} at the start and ${os.loadavg()[0]!.toFixed(2)} at the end (other work shares the machine); shared and noisy, so read the ratios, not lone times. ` +
       `Server: \`node dist/server/main.js\` (${build}, ${builtAt} UTC; ${gitState()}), embedded search engine, PGlite store, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits raised to ${n(Number(UNLIMITED))} a minute, \`SEGMENTS_WATCH=false\`.`,
     '',
-    `Method: autocannon 9 in the runner's process drives each endpoint over 127.0.0.1 with ${CONNECTIONS} connections unless stated: ${warmupSeconds} s of warm-up (discarded), then ${rounds} rounds of ${seconds} s, ` +
+    `Method: autocannon 9 drives each endpoint over 127.0.0.1 with ${CONNECTIONS} connections unless stated: ${warmupSeconds} s of warm-up per endpoint (discarded), then ${rounds} rounds of ${seconds} s, ` +
       'each round measuring the ceiling first and then every endpoint in turn, so a burst of other work on the machine weighs on the ceiling and the endpoints of the same round alike. ' +
+      `Every run, the ceiling's too, has a load generator process of its own that first warms up on the same endpoint for ${CLIENT_WARMUP_SECONDS} s (discarded): in one long-lived generator, the endpoints measured before changed a later one's figures by nearly half. ` +
       `The server and the ceiling are separate child processes; on ${os.cpus().length} cores the load generator and the server each have about one. ` +
       'Latencies are autocannon\'s whole milliseconds and include queueing behind the other connections; non-2xx answers are not in them.',
     '',
