@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayoutResponseSchema, type LayoutResponse } from '../../schemas/layout.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
+import { FlagService } from '../flags/flag-service.js';
+import { StaticFlagSource, type FlagPayload } from '../flags/flags-file.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import type { SearchEngine } from '../search/search-engine.js';
@@ -362,5 +365,28 @@ describe('repeated layout answers (the fast lane in front of Express)', () => {
     expect(served() - before).toBe(3);
     // An anonymous request for the same URL is not given the guest's answer.
     expect((await getLayout(`${url}&gb_force=home-layout:1`, asStorefront)).experiments).toEqual([]);
+  });
+});
+
+describe('a guest remembered by the layout', () => {
+  it('follows a change of the flag payload at once, from the app and from the lane', async () => {
+    const payload = JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')) as FlagPayload;
+    const source = new StaticFlagSource(payload);
+    const live = testApp({ search, segments, flags: new FlagService(source) }).app;
+    const { sessionToken } = (await request(live).post('/api/customers/session')).body as { sessionToken: string };
+    const auth = { Authorization: `Bearer ${sessionToken}` };
+    const firstRow = async () => {
+      const res = await request(live).get('/api/layout/home?lat=41.88&lng=-87.63').set(auth);
+      return LayoutResponseSchema.parse(res.body).rows[0]!.id;
+    };
+    const before = await firstRow();
+    expect(await firstRow()).toBe(before);
+    // Everyone into the variation this guest is not in.
+    const other = before === 'promos' ? 0 : 1;
+    const rule = payload.features.home_layout!.rules![0]!;
+    source.set({ ...payload, features: { ...payload.features, home_layout: { ...payload.features.home_layout!, rules: [{ ...rule, weights: other === 1 ? [0, 1] : [1, 0] }] } } });
+    const after = await firstRow();
+    expect(after).toBe(other === 1 ? 'promos' : 'popular-local-performers');
+    expect(await firstRow()).toBe(after);
   });
 });

@@ -60,12 +60,36 @@ interface Experiment {
   experiments: { key: string; variationId: string }[];
 }
 
-/** Experiments follow the guest (spec §7): without a guest there is no one to assign, so the base layout. */
-function homeExperiment(flags: FlagService, guestId: string | undefined, brand: Brand, userAgent: string | undefined, url: string, forced: Record<string, number>): Experiment {
-  if (!guestId) return { variant: undefined, experiments: [] };
-  const evaluation = flags.evaluate({ id: guestId, brand: brand.id, deviceType: deviceTypeFromUserAgent(userAgent), url }, forced);
-  const value = evaluation.value(HOME_LAYOUT_FEATURE, 'base');
-  return { variant: value === 'base' ? undefined : value, experiments: evaluation.exposures };
+/** Guests whose assignment is remembered: evaluating GrowthBook's rules costs as much as sending the answer. */
+const ASSIGNMENTS = 20_000;
+
+/**
+ * The home-layout variation of a guest, remembered for the same guest, brand, device type, page and forced
+ * variations until the flag payload changes: GrowthBook's hashing gives the same answer for the same inputs.
+ * Experiments follow the guest (spec §7): without a guest there is no one to assign, so the base layout.
+ */
+function homeExperiments(flags: FlagService) {
+  const assignments = new LRUCache<string, Experiment>({ max: ASSIGNMENTS });
+  let assignedWith: unknown = null;
+  return (guestId: string | undefined, brand: Brand, userAgent: string | undefined, url: string, forced: Record<string, number>): Experiment => {
+    if (!guestId) return { variant: undefined, experiments: [] };
+    const payload = flags.payload();
+    if (payload !== assignedWith) {
+      assignments.clear();
+      assignedWith = payload;
+    }
+    const deviceType = deviceTypeFromUserAgent(userAgent);
+    const key = JSON.stringify([guestId, brand.id, deviceType, url.split(/[?#]/, 1)[0], forced]);
+    let experiment = assignments.get(key);
+    if (!experiment) {
+      const evaluation = flags.evaluate({ id: guestId, brand: brand.id, deviceType, url }, forced);
+      const value = evaluation.value(HOME_LAYOUT_FEATURE, 'base');
+      // Shared by every request of this guest from now on: frozen, so nothing can change one for the others.
+      experiment = Object.freeze({ variant: value === 'base' ? undefined : value, experiments: Object.freeze(evaluation.exposures.map((e) => Object.freeze(e))) as Experiment['experiments'] });
+      assignments.set(key, experiment);
+    }
+    return experiment;
+  };
 }
 
 /**
@@ -78,6 +102,7 @@ function replayKey(url: string, site: string | undefined, experiment: Experiment
 
 export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService, flags: FlagService, tokens: SessionTokens, fastLane?: FastLane): Router {
   const router = Router();
+  const homeExperiment = homeExperiments(flags);
   const responses = new LRUCache<string, { body: string; etag: string }>({ max: RESPONSE_CACHE_ENTRIES, ttl: layout.rowCacheTtlMs });
 
   // A repeat of an answer this route has given goes out from the fast lane, without Express, when everything
@@ -101,7 +126,7 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
       const query = parseQueryString(queryString);
       try {
         const brand = resolveBrand(segments, typeof query.brand === 'string' ? query.brand : undefined, site);
-        experiment = homeExperiment(flags, guestId, brand, req.headers['user-agent'], req.url ?? '', parseForcedVariations(query[FORCE_PARAM]));
+        experiment = homeExperiment(guestId, brand, req.headers['user-agent'], req.url ?? '', parseForcedVariations(query[FORCE_PARAM]));
       } catch {
         return undefined;
       }
@@ -115,7 +140,7 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
     layout.pageFor(page);
     const forced = parseForcedVariations(query[FORCE_PARAM]);
     const session = await optionalSession(req, tokens);
-    const experiment = page.page === 'home' ? homeExperiment(flags, session?.guestId, brand, req.get('user-agent'), req.originalUrl, forced) : { variant: undefined, experiments: [] };
+    const experiment = page.page === 'home' ? homeExperiment(session?.guestId, brand, req.get('user-agent'), req.originalUrl, forced) : { variant: undefined, experiments: [] };
     const { variant, experiments } = experiment;
     const key = JSON.stringify([page, brand.id, query.lat, query.lng, query.zip, variant, experiments, segments.current.loadedAt]);
     let cached = responses.get(key);
