@@ -26,6 +26,7 @@ import { httpGet, rssMiB, rssSampler, settle, start, stop, stopAll, waitFor200, 
 import { lighthousePages, type PageScore } from './lighthouse-pages.js';
 import { loadInChild, rotate, sequential, summarize, usGridPoints, type ChildLoadOptions, type LoadResult, type LoadSummary } from './load.js';
 import { replaceSection } from './results-file.js';
+import { hostilePaths } from '../server/http/hostile-input.js';
 
 const { values } = parseArgs({
   options: {
@@ -48,6 +49,8 @@ const HIGH_CONNECTIONS = 200;
 const COLD_POINTS = 4_000;
 const COLD_WARMUP_POINTS = 1_000;
 const SEQUENTIAL_REQUESTS = 2_000;
+const BURST_PATHS = 5_000;
+const BURST_SECONDS = 5;
 /** Each run's own client warms up on its endpoint first (see load-child.ts). */
 const CLIENT_WARMUP_SECONDS = 1;
 const SETTLE_MAX_MS = 120_000;
@@ -130,6 +133,7 @@ interface ServerRun {
   rows: { key: RowKey; label: string; result: LoadSummary }[];
   ceiling: LoadResult[];
   suggestOne: Awaited<ReturnType<typeof sequential>>;
+  burst: { result: LoadResult; distinct: number; rssBeforeMiB: number; rssAfterMiB: number };
   cold: { distinct: number; degraded: number };
   /** Runs after which the server went on working for over a second, in milliseconds. */
   drains: Record<string, number>;
@@ -285,6 +289,14 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
     log('suggest, one request at a time…');
     const suggestOne = await sequential(base, rotate(suggestPaths), { maxRequests: SEQUENTIAL_REQUESTS, seconds: 10 });
 
+    // The property battery's hostile GETs against this server, to see memory stay bounded after them too.
+    log('hostile burst…');
+    const rssBeforeBurstMiB = rssMiB(pid);
+    const burstPaths = hostilePaths(BURST_PATHS);
+    const burstResult = await loadInChild({ url: base, connections: CONNECTIONS, seconds: BURST_SECONDS, warmupSeconds: 0, paths: burstPaths });
+    await drain('hostile burst');
+    const burst = { result: burstResult, distinct: new Set(burstPaths).size, rssBeforeMiB: rssBeforeBurstMiB, rssAfterMiB: rssMiB(pid) };
+
     const rssEndMiB = rssMiB(pid);
     const hwmMiB = rssMiB(pid, 'VmHWM');
     const { peakMiB } = sampler.stop();
@@ -313,6 +325,7 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       rows,
       ceiling,
       suggestOne,
+      burst,
       cold: { distinct: COLD_POINTS, degraded },
       drains,
       ...(lighthouse ? { lighthouse } : {}),
@@ -404,6 +417,14 @@ function sizeSection(r: ServerRun): string {
     '',
     `Suggest, one request at a time over one kept-alive connection (timed in the runner to the microsecond; answers cached after their first request): ` +
       `median ${ms(r.suggestOne.p50Ms)} ms, p99 ${ms(r.suggestOne.p99Ms)} ms over ${n(r.suggestOne.requests)} requests, ${r.suggestOne.failures} failures.`,
+  );
+  const b = r.burst.result;
+  const fiveXX = Object.entries(b.statusCodes).filter(([code]) => code.startsWith('5')).reduce((sum, [, k]) => sum + k, 0);
+  lines.push(
+    '',
+    `Hostile burst (the property battery's generators, \`server/http/hostile-input.ts\`, seed 1): ${n(b.requests)} GETs over ${n(r.burst.distinct)} distinct hostile URLs in ${BURST_SECONDS} s at ${CONNECTIONS} connections, ` +
+      `${n(b.rps)} req/s; status codes ${Object.entries(b.statusCodes).sort().map(([code, k]) => `${code}×${n(k)}`).join(', ')}; ${fiveXX} answers 5xx, ${b.errors} errors, ${b.timeouts} timeouts. ` +
+      `Server RSS ${mib(r.burst.rssBeforeMiB)} before it and ${mib(r.burst.rssAfterMiB)} after (the caches are bounded by size: rows, answers, fast lane, results).`,
   );
   const drains = Object.entries(r.drains);
   if (drains.length) {

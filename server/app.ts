@@ -11,7 +11,7 @@ import { apiNotFound, errorMiddleware } from './http/errors.js';
 import { compressResponses } from './http/compression.js';
 import { FastLane, headersSetBy } from './http/fast-lane.js';
 import { requestLogging } from './http/logger.js';
-import { apiSecurityHeaders, corsAllowList, rateLimiter, securityHeaders, securityHeadersByPath } from './http/security.js';
+import { apiSecurityHeaders, corsAllowList, limiterGate, rateLimiter, securityHeaders, securityHeadersByPath, TRUST_PROXY } from './http/security.js';
 import type { LayoutService } from './layout/layout-service.js';
 import { layoutRoutes } from './layout/routes.js';
 import { mediaRoutes } from './media/routes.js';
@@ -23,7 +23,7 @@ import { entityRoutes } from './entities/routes.js';
 import type { FlagService } from './flags/flag-service.js';
 import { flagRoutes } from './flags/routes.js';
 import { clientErrorRoutes } from './http/client-errors.js';
-import { clientHeaders } from './http/client-headers.js';
+import { clientHeaders, clientHeadersProblem } from './http/client-headers.js';
 import { jsonpRoutes } from './search/jsonp.js';
 import { searchRoutes } from './search/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
@@ -58,15 +58,30 @@ export type App = RequestListener & { fastLane: FastLane };
 export function createApp(deps: AppDeps): App {
   const apiSecurity = apiSecurityHeaders();
   const cors = corsAllowList(deps.env.CORS_ORIGINS);
-  // The lane answers only API requests, so with the API's headers.
-  const lane = new FastLane({ logger: deps.logger, headers: headersSetBy([apiSecurity, cors]), maxBytes: FAST_LANE_BYTES });
-  return Object.assign(lane.in(expressApp(deps, lane, securityHeadersByPath(securityHeaders(), apiSecurity), cors)), { fastLane: lane });
+  // The lane answers only API requests, so with the API's headers, and only requests whose client headers pass.
+  const lane = new FastLane({
+    logger: deps.logger,
+    headers: headersSetBy([apiSecurity, cors]),
+    maxBytes: FAST_LANE_BYTES,
+    admits: (req) => clientHeadersProblem(req.headers, deps.segments) === undefined,
+  });
+  // One suggest limiter for the app and the lane: a client's requests count against one limit wherever answered.
+  const suggestLimiter = rateLimiter(deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion');
+  const app = expressApp(deps, { lane, security: securityHeadersByPath(securityHeaders(), apiSecurity), cors, suggestLimiter });
+  return Object.assign(lane.in(app), { fastLane: lane });
 }
 
-function expressApp(deps: AppDeps, lane: FastLane, security: RequestHandler, cors: RequestHandler): Express {
+interface Shared {
+  lane: FastLane;
+  security: RequestHandler;
+  cors: RequestHandler;
+  suggestLimiter: RequestHandler;
+}
+
+function expressApp(deps: AppDeps, { lane, security, cors, suggestLimiter }: Shared): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', TRUST_PROXY);
   app.set('query parser', 'simple');
 
   app.use(requestLogging(deps.logger));
@@ -79,11 +94,11 @@ function expressApp(deps: AppDeps, lane: FastLane, security: RequestHandler, cor
   api.use(cors);
   api.use(clientHeaders(deps.segments));
   api.post('/customers/session', rateLimiter(deps.env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
-  api.get(['/suggest', '/suggest/jsonp'], rateLimiter(deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion'));
+  api.get(['/suggest', '/suggest/jsonp'], suggestLimiter);
   api.get('/Searches/get', rateLimiter(deps.env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
   api.use(sessionRoutes(deps.tokens, deps.activity));
   api.use(clientErrorRoutes(deps.logger));
-  api.use(searchRoutes(deps.search));
+  api.use(searchRoutes(deps.search, { fastLane: lane, suggestGate: limiterGate(suggestLimiter) }));
   api.use(jsonpRoutes(deps.search, deps.tokens));
   api.use(commerceRoutes(deps.commerce, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));

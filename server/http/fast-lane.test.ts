@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { AppError } from './errors.js';
 import { FastLane, headersSetBy, preferredEncoding, type ReplayableAnswer } from './fast-lane.js';
 
 const answer = (body: string): ReplayableAnswer => ({ body, etag: `W/"${body.length}"`, contentType: 'application/json', cacheControl: 'private, max-age=60', vary: ['X-Site-Id'] });
@@ -88,6 +89,36 @@ describe('FastLane', () => {
     await new Promise((r) => setTimeout(r, 20));
     const line = JSON.parse(logLines.at(-1)!) as Record<string, unknown>;
     expect(line).toMatchObject({ msg: 'request completed', req: { id: 'proxy-given-id-1', method: 'GET', url: '/kept/c' }, res: { statusCode: 200 } });
+  });
+});
+
+describe('FastLane gates and failures', () => {
+  it('sends a kept answer only when its gate lets it, and the gate\'s refusal as the JSON error model', async () => {
+    const { lane, server } = laneWithApp();
+    let open = true;
+    lane.route('/gated', () => 'gated', async (_req, res) => {
+      res.setHeader('RateLimit', open ? 'r=1' : 'r=0');
+      return open ? undefined : new AppError(429, 'rate_limited', 'Too many requests');
+    });
+    lane.remember('gated', answer('{"g":1}'), 60_000);
+    const letThrough = await request(server).get('/gated');
+    expect([letThrough.status, letThrough.text, letThrough.headers.ratelimit]).toEqual([200, '{"g":1}', 'r=1']);
+    open = false;
+    const refused = await request(server).get('/gated');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: { code: 'rate_limited', message: 'Too many requests' } });
+    expect(refused.headers.ratelimit).toBe('r=0');
+    expect(refused.headers['x-frame-options']).toBe('DENY');
+    expect(refused.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('hands the request to the app when working out its key throws', async () => {
+    const { lane, server, appCalls } = laneWithApp();
+    lane.route('/throws', () => {
+      throw new Error('not loaded yet');
+    });
+    expect((await request(server).get('/throws')).text).toBe('from the app');
+    expect(appCalls()).toBe(1);
   });
 });
 

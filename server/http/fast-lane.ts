@@ -5,7 +5,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { isClientId } from './client-headers.js';
+import { toErrorResponse } from './errors.js';
 import { requestId } from './logger.js';
 
 /** An answer the app built once and that any request with the same key may get again, byte for byte. */
@@ -23,6 +23,12 @@ export interface ReplayableAnswer {
  * then answers it).
  */
 export type ReplayKey = (req: IncomingMessage, url: URLParts) => string | undefined;
+
+/**
+ * Runs before a kept answer is sent (a rate limit): resolves with nothing to send it, or with an error to
+ * answer instead, as the app's error handler would.
+ */
+export type LaneGate = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
 export interface URLParts {
   pathname: string;
@@ -106,6 +112,8 @@ export interface FastLaneOptions {
   headers: OutgoingHttpHeaders;
   /** Bound on the bodies kept, in bytes (compressed copies included). */
   maxBytes: number;
+  /** What every request must pass before the app does anything (the client headers); a refusal goes to the app. */
+  admits?: (req: IncomingMessage) => boolean;
 }
 
 /**
@@ -118,7 +126,7 @@ export interface FastLaneOptions {
  * to the app as before.
  */
 export class FastLane {
-  private readonly routes: { prefix: string; exact: boolean; key: ReplayKey }[] = [];
+  private readonly routes: { prefix: string; exact: boolean; key: ReplayKey; gate: LaneGate | undefined }[] = [];
   private readonly answers: LRUCache<string, Entry>;
   private readonly common: OutgoingHttpHeaders;
   /** Requests answered here rather than by the app. */
@@ -129,9 +137,12 @@ export class FastLane {
     this.answers = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (e) => e.bytes });
   }
 
-  /** Requests for `path` (or under it, when it ends with `/`) whose key `key` works out may be replayed. */
-  route(path: string, key: ReplayKey): this {
-    this.routes.push({ prefix: path, exact: !path.endsWith('/'), key });
+  /**
+   * Requests for `path` (or under it, when it ends with `/`) whose key `key` works out may be replayed, once
+   * `gate` (when given) lets them through.
+   */
+  route(path: string, key: ReplayKey, gate?: LaneGate): this {
+    this.routes.push({ prefix: path, exact: !path.endsWith('/'), key, gate });
     return this;
   }
 
@@ -156,7 +167,14 @@ export class FastLane {
   /** The app with this lane in front of it. */
   in(front: RequestListener): RequestListener {
     return (req, res) => {
-      if (!this.serve(req, res)) front(req, res);
+      let served = false;
+      try {
+        served = this.serve(req, res);
+      } catch (err) {
+        // Whatever the lane could not judge (a key or check that threw) is the app's to answer, errors included.
+        this.options.logger.warn({ err, url: req.url }, 'fast lane passed a request on after an error');
+      }
+      if (!served && !res.headersSent) front(req, res);
     };
   }
 
@@ -168,33 +186,57 @@ export class FastLane {
     const parts: URLParts = q < 0 ? { pathname: url, search: '' } : { pathname: url.slice(0, q), search: url.slice(q + 1) };
     const route = this.routes.find((r) => (r.exact ? parts.pathname === r.prefix : parts.pathname.startsWith(r.prefix)));
     if (!route) return false;
-    const clientId = req.headers['x-client-id'];
-    if (clientId !== undefined && !(typeof clientId === 'string' && isClientId(clientId))) return false;
+    if (this.options.admits && !this.options.admits(req)) return false;
     const key = route.key(req, parts);
     const entry = key === undefined ? undefined : this.answers.get(key);
     if (!entry) return false;
 
-    const began = performance.now();
     this.served++;
+    const began = performance.now();
     const id = requestId(req, res);
+    if (route.gate) {
+      route
+        .gate(req, res)
+        .catch((err: unknown) => err ?? new Error('gate failed'))
+        .then((refusal) => (refusal === undefined ? this.send(req, res, entry) : this.refuse(res, refusal)))
+        .finally(() => this.log(req, res, id, began));
+    } else {
+      this.send(req, res, entry);
+      this.log(req, res, id, began);
+    }
+    return true;
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
     if (fresh(req.headers, { etag: entry.answer.etag })) {
       res.writeHead(304, entry.notModified);
       res.end();
-    } else {
-      const encoding = entry.answer.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req.headers['accept-encoding']) : undefined;
-      const out = entry.variant(encoding ?? 'identity');
-      res.writeHead(200, out.headers);
-      res.end(out.body);
+      return;
     }
-    if (this.options.logger.isLevelEnabled('info')) {
-      res.once('finish', () => {
-        this.options.logger.info(
-          { req: { id, method: req.method, url }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - began) },
-          'request completed',
-        );
-      });
-    }
-    return true;
+    const encoding = entry.answer.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req.headers['accept-encoding']) : undefined;
+    const out = entry.variant(encoding ?? 'identity');
+    res.writeHead(200, out.headers);
+    res.end(out.body);
+  }
+
+  /** The app's JSON error model, with the headers every answer carries. */
+  private refuse(res: ServerResponse, err: unknown): void {
+    const { status, body } = toErrorResponse(err);
+    if (status >= 500) this.options.logger.error({ err }, 'request failed');
+    const json = JSON.stringify(body);
+    res.writeHead(status, { ...this.common, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+    res.end(json);
+  }
+
+  /** The request logger's line, when info is on. */
+  private log(req: IncomingMessage, res: ServerResponse, id: string, began: number): void {
+    if (!this.options.logger.isLevelEnabled('info')) return;
+    res.once('finish', () => {
+      this.options.logger.info(
+        { req: { id, method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - began) },
+        'request completed',
+      );
+    });
   }
 }
 

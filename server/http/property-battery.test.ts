@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../config/env.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
+import { GET_TEMPLATES, hostile } from './hostile-input.js';
 import { answerProtocolErrors } from './protocol-errors.js';
 
 /**
@@ -29,36 +30,6 @@ afterAll(async () => {
   app.close();
   await fixture.cleanup();
 });
-
-const hostile = fc.oneof(
-  fc.string({ maxLength: 300 }),
-  fc.string({ unit: 'binary', maxLength: 120 }),
-  fc.integer().map(String),
-  fc.double().map(String),
-  fc.constantFrom('', ' ', '*', '%', '%zz', '../..', '\\', '`', "'", '"', '<x>', '&&', '||', ':=', '[', '-1', '1e400', 'NaN', '__proto__', 'constructor', 'a'.repeat(5000)),
-);
-
-const GET_TEMPLATES: ((v: string) => string)[] = [
-  (v) => `/api/suggest?q=${v}`,
-  (v) => `/api/suggest?q=a&extra=${v}`,
-  (v) => `/api/Searches/get?q=${v}&page=${v}`,
-  (v) => `/api/trending?x=${v}`,
-  (v) => `/api/performers/${v}`,
-  (v) => `/api/venues/${v}`,
-  (v) => `/api/events/${v}`,
-  (v) => `/api/events/${v}/listings?quantity=${v}&sort=${v}&minPrice=${v}`,
-  (v) => `/api/listings/${v}`,
-  (v) => `/api/layout/home?lat=${v}&lng=${v}&zip=${v}&brand=${v}&gb_force=${v}`,
-  (v) => `/api/layout/category/${v}`,
-  (v) => `/api/menu?${v}=${v}`,
-  (v) => `/api/brand?brand=${v}`,
-  (v) => `/api/orders/${v}?code=${v}`,
-  (v) => `/api/cart/${v}`,
-  (v) => `/api/features/${v}`,
-  (v) => `/api/suggest/jsonp?token=${v}&q=${v}&callback=${v}`,
-  (v) => `/media/performers/${v}`,
-  (v) => `/media/categories/${v}`,
-];
 
 function expectHandled(res: request.Response, url: string) {
   expect(res.status, url.slice(0, 200)).toBeLessThan(500);

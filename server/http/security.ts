@@ -1,6 +1,9 @@
 import cors from 'cors';
-import type { RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import proxyaddr from 'proxy-addr';
+import type { LaneGate } from './fast-lane.js';
 import helmet from 'helmet';
 import { AppError } from './errors.js';
 
@@ -82,13 +85,48 @@ export interface RateLimits {
   searchPerMinute: number;
 }
 
-/** Per-client limits with the standard `RateLimit` headers; over the limit is a JSON 429. */
+/** Which proxies' `X-Forwarded-For` is believed: the app's `trust proxy` setting. */
+export const TRUST_PROXY = 'loopback';
+const trusted = proxyaddr.compile(TRUST_PROXY);
+
+/** The client's address as Express's `req.ip` gives it, for a request that never entered Express too. */
+export const clientAddress = (req: IncomingMessage): string => proxyaddr(req, trusted);
+
+/**
+ * Per-client limits with the standard `RateLimit` headers; over the limit is a JSON 429. Clients are told
+ * apart by address (an IPv6 /56 as one), read the same way for the app and the fast lane, so both count
+ * against one limit.
+ */
 export function rateLimiter(perMinute: number, what: string): RequestHandler {
   return rateLimit({
     windowMs: 60_000,
     limit: perMinute,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    keyGenerator: (req) => ipKeyGenerator(clientAddress(req)),
     handler: (_req, _res, next) => next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
   });
+}
+
+/** A rate limiter as a fast-lane gate: it counts the request and refuses it with the limiter's 429. */
+export function limiterGate(limiter: RequestHandler): LaneGate {
+  return (req, res) => new Promise((resolve) => void limiter(req as Request, withAppend(res), (err?: unknown) => resolve(err)));
+}
+
+/**
+ * express-rate-limit writes its draft-8 headers with Express's `res.append` (so that limiters can stack); a
+ * response the lane answers is a plain Node one, so it gets the same method: add a value to a header.
+ */
+function withAppend(res: ServerResponse): Response {
+  if (!('append' in res)) {
+    Object.defineProperty(res, 'append', {
+      value(field: string, value: string | string[]) {
+        const prev = res.getHeader(field);
+        const added = Array.isArray(value) ? value : [value];
+        res.setHeader(field, prev === undefined ? value : [...(Array.isArray(prev) ? prev : [String(prev)]), ...added]);
+        return res;
+      },
+    });
+  }
+  return res as unknown as Response;
 }

@@ -2,7 +2,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SuggestResponseSchema } from '../../schemas/suggest.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
-import { testApp } from '../test/test-app.js';
+import { parseEnv } from '../config/env.js';
+import { testApp, testAppWithSegments } from '../test/test-app.js';
 
 let fixture: CatalogFixture;
 let app: ReturnType<typeof testApp>['app'];
@@ -69,5 +70,48 @@ describe('before search is ready', () => {
     const res = await request(testApp().app).get('/api/trending');
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('search_unavailable');
+  });
+});
+
+describe('repeated suggestions (the fast lane)', () => {
+  it('sends a repeat from the lane, byte for byte, and still counts it against the suggest limit', async () => {
+    const { app: limited } = testApp({ search: fixture.search, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SUGGEST_PER_MINUTE: '3' }) });
+    const url = '/api/suggest?q=yan';
+    const first = await request(limited).get(url);
+    expect(first.status).toBe(200);
+    const before = limited.fastLane.served;
+    const second = await request(limited).get(url);
+    expect(limited.fastLane.served - before).toBe(1);
+    expect(second.status).toBe(200);
+    expect(second.text).toBe(first.text);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    expect(second.headers['cache-control']).toBe('public, max-age=60, s-maxage=3600');
+    expect(second.headers.ratelimit).toMatch(/r=1/);
+    expect((await request(limited).get(url)).status).toBe(200);
+    const over = await request(limited).get(url);
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe('rate_limited');
+    expect(over.headers.ratelimit).toMatch(/r=0/);
+    expect(over.headers['x-request-id']).toBeTruthy();
+    expect(over.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    // One limit, wherever the answer comes from: a prefix not kept yet is refused by the app as well.
+    const elsewhere = await request(limited).get('/api/suggest?q=bos');
+    expect(elsewhere.status).toBe(429);
+    expect(elsewhere.body.error.code).toBe('rate_limited');
+  });
+
+  it('leaves a kept answer to the app when the client headers are wrong', async () => {
+    const { app } = await testAppWithSegments({ search: fixture.search });
+    const url = '/api/suggest?q=bost';
+    await request(app).get(url).expect(200);
+    const before = app.fastLane.served;
+    const badSite = await request(app).get(url).set('X-Site-Id', '999');
+    expect(badSite.status).toBe(400);
+    expect(badSite.body.error.code).toBe('unknown_site_id');
+    const badClient = await request(app).get(url).set('X-Client-Id', 'two words');
+    expect(badClient.status).toBe(400);
+    expect(app.fastLane.served - before).toBe(0);
+    expect((await request(app).get(url).set('X-Site-Id', '22791')).status).toBe(200);
+    expect(app.fastLane.served - before).toBe(1);
   });
 });

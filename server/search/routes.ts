@@ -1,18 +1,49 @@
+import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import { SuggestQuerySchema } from '../../schemas/suggest.js';
-import { edgeCacheable } from '../http/cache-control.js';
+import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
+import type { FastLane, LaneGate } from '../http/fast-lane.js';
 import { performerCard } from '../rules/performer-card.js';
 import { trendingPerformers } from './queries.js';
-import { queryClock } from './query-clock.js';
+import { QUERY_CLOCK_GRANULARITY_MS, queryClock } from './query-clock.js';
 import type { SearchService } from './search-service.js';
 import { suggest } from './suggest.js';
 
-export function searchRoutes(search: SearchService, now: () => Date = () => queryClock()): Router {
+export interface SearchRouteOptions {
+  /** "Now" as queries see it. */
+  now?: () => Date;
+  /** Where repeats of a suggestion answer go out from, through `suggestGate` (the suggest rate limit). */
+  fastLane?: FastLane;
+  suggestGate?: LaneGate;
+}
+
+const SUGGEST_PATH = '/api/suggest';
+
+export function searchRoutes(search: SearchService, options: SearchRouteOptions = {}): Router {
   const router = Router();
+  const now = options.now ?? (() => queryClock());
+  const { fastLane, suggestGate } = options;
+  // A suggestion answer depends on the typed text and the query clock alone: the same URL within the same
+  // clock step is the same bytes, so a repeat (the next shopper typing the same letters) is sent from the
+  // fast lane, still counted against the suggest rate limit.
+  const replayKey = (url: string, clock: Date) => JSON.stringify([url, clock.toISOString()]);
+  fastLane?.route(SUGGEST_PATH, (req) => replayKey(req.url ?? '', now()), suggestGate);
 
   router.get('/suggest', edgeCacheable, async (req, res) => {
     const { q, extra } = SuggestQuerySchema.parse(req.query);
-    res.json(await suggest(search.engine, q, extra, now()));
+    const clock = now();
+    const body = JSON.stringify(await suggest(search.engine, q, extra, clock));
+    const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+    const untilNextStep = clock.getTime() + QUERY_CLOCK_GRANULARITY_MS - Date.now();
+    if (fastLane && untilNextStep > 0) {
+      fastLane.remember(replayKey(req.originalUrl, clock), { body, etag, contentType: 'application/json; charset=utf-8', cacheControl: EDGE_CACHE_CONTROL, vary: [] }, untilNextStep);
+    }
+    res.set('ETag', etag);
+    if (req.fresh) {
+      res.status(304).end();
+      return;
+    }
+    res.type('application/json').send(body);
   });
 
   router.get('/trending', edgeCacheable, async (_req, res) => {
