@@ -7,7 +7,10 @@
  * endpoints changed their figures by nearly half. A fresh process with its own warm-up measures every
  * endpoint, and the ceiling, with the same client.
  */
+import { settle } from './children.js';
 import { load, rotate, type ChildLoadOptions } from './load.js';
+
+const SETTLE_MAX_MS = 120_000;
 
 async function main() {
   const chunks: Buffer[] = [];
@@ -23,6 +26,7 @@ async function main() {
   if (options.warmupSeconds > 0) {
     const warmupPaths = options.warmupPaths ?? options.paths;
     await load({ ...common, seconds: options.warmupSeconds, ...(warmupPaths ? { paths: rotate(warmupPaths) } : {}) });
+    if (options.settlePid !== undefined) await settle(options.settlePid, SETTLE_MAX_MS);
   }
   const result = await load({
     ...common,

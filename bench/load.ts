@@ -83,6 +83,11 @@ export interface ChildLoadOptions {
   headers?: Record<string, string>;
   /** A regular expression: the result says in how many bodies it matched. */
   countMatching?: string;
+  /**
+   * The server's process id: after the warm-up, wait for it to go idle, so requests the warm-up left behind
+   * (a slow endpoint's last ones) are not queued in front of the measured run.
+   */
+  settlePid?: number;
 }
 
 const CHILD = fileURLToPath(new URL('./load-child.ts', import.meta.url));

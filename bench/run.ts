@@ -276,7 +276,7 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       for (const sc of scenarios) {
         const { key, label: _label, ...options } = sc;
         const paths = key === 'homeCold' && options.paths ? [...options.paths.slice(coldCursor), ...options.paths.slice(0, coldCursor)] : options.paths;
-        const result = await loadInChild({ ...options, ...(paths ? { paths } : {}), seconds, warmupSeconds: CLIENT_WARMUP_SECONDS });
+        const result = await loadInChild({ ...options, ...(paths ? { paths } : {}), seconds, warmupSeconds: CLIENT_WARMUP_SECONDS, settlePid: pid });
         if (key === 'homeCold') {
           degraded += result.matched;
           coldCursor = (coldCursor + result.sent) % COLD_POINTS;
