@@ -4,9 +4,9 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
-import { FastLane, headersSetBy, preferredEncoding, type ReplayableAnswer } from './fast-lane.js';
+import { FastLane, headersSetBy, preferredEncoding, replayableJson, type ReplayableAnswer } from './fast-lane.js';
 
-const answer = (body: string): ReplayableAnswer => ({ body, etag: `W/"${body.length}"`, contentType: 'application/json', cacheControl: 'private, max-age=60', vary: ['X-Site-Id'] });
+const answer = (body: string): ReplayableAnswer => replayableJson(body, { cacheControl: 'private, max-age=60', vary: ['X-Site-Id'] });
 
 function laneWithApp(options: { maxBytes?: number; logLines?: string[] } = {}) {
   const sink = new Writable({
@@ -53,7 +53,7 @@ describe('FastLane', () => {
     expect(hit.status).toBe(200);
     expect(hit.text).toBe('{"a":1}');
     expect(hit.headers['x-frame-options']).toBe('DENY');
-    expect(hit.headers['content-type']).toBe('application/json');
+    expect(hit.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(hit.headers.vary).toBe('X-Site-Id, Accept-Encoding');
     expect((await request(server).get('/kept/a?x=2')).text).toBe('from the app');
     expect((await request(server).head('/kept/a?x=1')).status).toBe(404);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders, type RequestListener } from 'node:http';
 import { Socket } from 'node:net';
 import { constants, brotliCompressSync, gzipSync } from 'node:zlib';
@@ -8,14 +9,31 @@ import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
 import { requestId } from './logger.js';
 
-/** An answer the app built once and that any request with the same key may get again, byte for byte. */
+/** A JSON answer the app built once and that any request with the same key may get again, byte for byte. */
 export interface ReplayableAnswer {
   body: string;
   etag: string;
-  contentType: string;
   cacheControl: string;
   /** The request headers the answer depends on besides the URL, as for `Vary`. */
   vary: readonly string[];
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A JSON body with its weak ETag, hashed once so that no repeat hashes it again. */
+export function replayableJson(body: string, headers: { cacheControl: string; vary: readonly string[] }): ReplayableAnswer {
+  return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`, ...headers };
+}
+
+/** Sends a replayable answer from the app with the headers the lane sends it with: the two paths agree. */
+export function sendReplayable(req: Request, res: Response, answer: ReplayableAnswer): void {
+  for (const name of answer.vary) res.vary(name);
+  res.set('Cache-Control', answer.cacheControl).set('ETag', answer.etag);
+  if (req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.type(JSON_TYPE).send(answer.body);
 }
 
 /**
@@ -65,7 +83,7 @@ class Entry {
         body,
         headers: {
           ...this.notModified,
-          'content-type': this.answer.contentType,
+          'content-type': JSON_TYPE,
           'content-length': body.length,
           ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
         },
@@ -153,11 +171,6 @@ export class FastLane {
     const bytes = Buffer.byteLength(answer.body) * 2 + 512;
     if (bytes > this.options.maxBytes / 10) return;
     this.answers.set(key, new Entry(answer, this.common, bytes), { ttl: ttlMs });
-  }
-
-  /** Forgets every answer (a segment or flag change that the keys do not capture). */
-  clear(): void {
-    this.answers.clear();
   }
 
   get size(): number {

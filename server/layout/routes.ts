@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { parse as parseQueryString } from 'node:querystring';
 import { Router, type Request } from 'express';
 import { LRUCache } from 'lru-cache';
@@ -8,7 +7,7 @@ import { deviceTypeFromUserAgent, FORCE_PARAM, parseForcedVariations, type FlagS
 import { optionalSession } from '../sessions/routes.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { AppError } from '../http/errors.js';
-import type { FastLane } from '../http/fast-lane.js';
+import { replayableJson, sendReplayable, type FastLane, type ReplayableAnswer } from '../http/fast-lane.js';
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { LayoutService, PageRequest } from './layout-service.js';
@@ -52,8 +51,7 @@ function resolveBrand(segments: SegmentRepository, brandId: string | undefined, 
  * neither building, serialising nor hashing.
  */
 const RESPONSE_CACHE_ENTRIES = 2_000;
-const LAYOUT_VARY = ['X-Site-Id', 'Authorization'] as const;
-const LAYOUT_CACHE_CONTROL = 'private, max-age=60';
+const LAYOUT_HEADERS = { cacheControl: 'private, max-age=60', vary: ['X-Site-Id', 'Authorization'] } as const;
 
 interface Experiment {
   variant: string | undefined;
@@ -103,7 +101,7 @@ function replayKey(url: string, site: string | undefined, experiment: Experiment
 export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService, flags: FlagService, tokens: SessionTokens, fastLane?: FastLane): Router {
   const router = Router();
   const homeExperiment = homeExperiments(flags);
-  const responses = new LRUCache<string, { body: string; etag: string }>({ max: RESPONSE_CACHE_ENTRIES, ttl: layout.rowCacheTtlMs });
+  const responses = new LRUCache<string, ReplayableAnswer>({ max: RESPONSE_CACHE_ENTRIES, ttl: layout.rowCacheTtlMs });
 
   // A repeat of an answer this route has given goes out from the fast lane, without Express, when everything
   // the answer depends on can be read off the request at once: its URL, site header and, for a guest whose
@@ -146,22 +144,13 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
     let cached = responses.get(key);
     if (!cached) {
       const location = await resolveLocation(query, search.engine);
-      const body = JSON.stringify(await layout.layout(page, brand, location, { variant, experiments }));
-      cached = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+      cached = replayableJson(JSON.stringify(await layout.layout(page, brand, location, { variant, experiments })), LAYOUT_HEADERS);
       // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try.
-      if (!/"status":"(timeout|error)"/.test(body)) responses.set(key, cached);
+      if (!/"status":"(timeout|error)"/.test(cached.body)) responses.set(key, cached);
     }
-    if (fastLane && responses.has(key)) {
-      const replayable = { ...cached, contentType: 'application/json; charset=utf-8', cacheControl: LAYOUT_CACHE_CONTROL, vary: LAYOUT_VARY };
-      fastLane.remember(replayKey(req.originalUrl, req.get(SITE_ID_HEADER), experiment, segments.current.loadedAt), replayable, responses.getRemainingTTL(key));
-    }
-    for (const name of LAYOUT_VARY) res.vary(name);
-    res.set('Cache-Control', LAYOUT_CACHE_CONTROL).set('ETag', cached.etag);
-    if (req.fresh) {
-      res.status(304).end();
-      return;
-    }
-    res.type('application/json').send(cached.body);
+    // Replayed for as long as the response cache keeps it; never when it was not kept.
+    if (responses.has(key)) fastLane?.remember(replayKey(req.originalUrl, req.get(SITE_ID_HEADER), experiment, segments.current.loadedAt), cached, responses.getRemainingTTL(key));
+    sendReplayable(req, res, cached);
   };
   router.get('/layout/home', (req, res) => answer(req, res, { page: 'home' }));
   router.get('/layout/category/:slug', (req, res) => answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }));

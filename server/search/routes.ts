@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import { SuggestQuerySchema } from '../../schemas/suggest.js';
 import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
-import type { FastLane, LaneGate } from '../http/fast-lane.js';
+import { replayableJson, sendReplayable, type FastLane, type LaneGate } from '../http/fast-lane.js';
 import { performerCard } from '../rules/performer-card.js';
 import { trendingPerformers } from './queries.js';
 import { QUERY_CLOCK_GRANULARITY_MS, queryClock } from './query-clock.js';
@@ -18,6 +17,7 @@ export interface SearchRouteOptions {
 }
 
 const SUGGEST_PATH = '/api/suggest';
+const SUGGEST_HEADERS = { cacheControl: EDGE_CACHE_CONTROL, vary: [] };
 
 export function searchRoutes(search: SearchService, options: SearchRouteOptions = {}): Router {
   const router = Router();
@@ -29,21 +29,13 @@ export function searchRoutes(search: SearchService, options: SearchRouteOptions 
   const replayKey = (url: string, clock: Date) => JSON.stringify([url, clock.toISOString()]);
   fastLane?.route(SUGGEST_PATH, (req) => replayKey(req.url ?? '', now()), suggestGate);
 
-  router.get('/suggest', edgeCacheable, async (req, res) => {
+  router.get('/suggest', async (req, res) => {
     const { q, extra } = SuggestQuerySchema.parse(req.query);
     const clock = now();
-    const body = JSON.stringify(await suggest(search.engine, q, extra, clock));
-    const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
+    const answer = replayableJson(JSON.stringify(await suggest(search.engine, q, extra, clock)), SUGGEST_HEADERS);
     const untilNextStep = clock.getTime() + QUERY_CLOCK_GRANULARITY_MS - Date.now();
-    if (fastLane && untilNextStep > 0) {
-      fastLane.remember(replayKey(req.originalUrl, clock), { body, etag, contentType: 'application/json; charset=utf-8', cacheControl: EDGE_CACHE_CONTROL, vary: [] }, untilNextStep);
-    }
-    res.set('ETag', etag);
-    if (req.fresh) {
-      res.status(304).end();
-      return;
-    }
-    res.type('application/json').send(body);
+    if (untilNextStep > 0) fastLane?.remember(replayKey(req.originalUrl, clock), answer, untilNextStep);
+    sendReplayable(req, res, answer);
   });
 
   router.get('/trending', edgeCacheable, async (_req, res) => {
