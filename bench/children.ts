@@ -96,6 +96,9 @@ process.once('exit', () => {
   }
 });
 
+/** The longest wait for the server to go idle between runs, before going on regardless. */
+export const SETTLE_MAX_MS = 120_000;
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Resolves with the first match of `pattern` in the child's stdout, or rejects on exit or timeout. */

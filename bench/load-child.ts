@@ -7,10 +7,9 @@
  * endpoints changed their figures by nearly half. A fresh process with its own warm-up measures every
  * endpoint, and the ceiling, with the same client.
  */
-import { settle } from './children.js';
+import { settle, SETTLE_MAX_MS } from './children.js';
 import { load, rotate, type ChildLoadOptions } from './load.js';
 
-const SETTLE_MAX_MS = 120_000;
 
 async function main() {
   const chunks: Buffer[] = [];

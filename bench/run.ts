@@ -22,11 +22,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { httpGet, rssMiB, rssSampler, settle, start, stop, stopAll, waitFor200, waitForLine, type Child } from './children.js';
+import { httpGet, rssMiB, rssSampler, settle, SETTLE_MAX_MS, start, stop, stopAll, waitFor200, waitForLine, type Child } from './children.js';
 import { lighthousePages, type PageScore } from './lighthouse-pages.js';
 import { loadInChild, rotate, sequential, summarize, usGridPoints, type ChildLoadOptions, type LoadResult, type LoadSummary } from './load.js';
 import { replaceSection } from './results-file.js';
-import { hostilePaths } from '../server/http/hostile-input.js';
+import { hostilePaths } from '../server/test/hostile-input.js';
 
 const { values } = parseArgs({
   options: {
@@ -53,7 +53,6 @@ const BURST_PATHS = 5_000;
 const BURST_SECONDS = 5;
 /** Each run's own client warms up on its endpoint first (see load-child.ts). */
 const CLIENT_WARMUP_SECONDS = 1;
-const SETTLE_MAX_MS = 120_000;
 const BENCH_SECRET = 'bench-only-session-secret-0123456789abcdef';
 const UNLIMITED = '100000000';
 // Times Square, rounded by the server to one 0.1° cell: every request is the same row-cache key.
@@ -422,7 +421,7 @@ function sizeSection(r: ServerRun): string {
   const fiveXX = Object.entries(b.statusCodes).filter(([code]) => code.startsWith('5')).reduce((sum, [, k]) => sum + k, 0);
   lines.push(
     '',
-    `Hostile burst (the property battery's generators, \`server/http/hostile-input.ts\`, seed 1): ${n(b.requests)} GETs over ${n(r.burst.distinct)} distinct hostile URLs in ${BURST_SECONDS} s at ${CONNECTIONS} connections, ` +
+    `Hostile burst (the property battery's generators, \`server/test/hostile-input.ts\`, seed 1): ${n(b.requests)} GETs over ${n(r.burst.distinct)} distinct hostile URLs in ${BURST_SECONDS} s at ${CONNECTIONS} connections, ` +
       `${n(b.rps)} req/s; status codes ${Object.entries(b.statusCodes).sort().map(([code, k]) => `${code}×${n(k)}`).join(', ')}; ${fiveXX} answers 5xx, ${b.errors} errors, ${b.timeouts} timeouts. ` +
       `Server RSS ${mib(r.burst.rssBeforeMiB)} before it and ${mib(r.burst.rssAfterMiB)} after (the caches are bounded by size: rows, answers, fast lane, results).`,
   );

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../config/env.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
-import { GET_TEMPLATES, hostile } from './hostile-input.js';
+import { GET_TEMPLATES, hostile } from '../test/hostile-input.js';
 import { answerProtocolErrors } from './protocol-errors.js';
 
 /**
