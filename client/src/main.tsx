@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
 import { reportClientError } from './lib/api.js';
@@ -8,8 +8,13 @@ import './styles.css';
 window.addEventListener('error', (e) => reportClientError(e.error ?? e.message, 'window.onerror'));
 window.addEventListener('unhandledrejection', (e) => reportClientError(e.reason, 'unhandledrejection'));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// A transition renders the first screen in slices that yield to the browser every few milliseconds, so
+// starting the app never holds the main thread in one long task.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

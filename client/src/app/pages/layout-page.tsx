@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useDeferredValue, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { z } from 'zod';
 import { LayoutResponseSchema } from '../../../../schemas/layout.js';
@@ -28,18 +28,22 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
     enabled: session.settled,
   });
 
+  // The rows render in a transition, in slices that leave the main thread free, rather than in the
+  // query's synchronous update; until then the skeletons (or the previous rows) stay.
+  const data = useDeferredValue(query.data);
+
   // Spec §7: each exposure pushed once per experiment per page view.
   const pushed = useRef(new Set<string>());
   useEffect(() => {
     pushed.current = new Set();
   }, [routerLocation.key]);
   useEffect(() => {
-    if (query.data) pushExposures(query.data.experiments, pushed.current);
-  }, [query.data]);
+    if (data) pushExposures(data.experiments, pushed.current);
+  }, [data]);
 
   useEffect(() => {
-    if (query.data) document.title = kind === 'home' ? `Tickets near ${query.data.location.city || 'you'}` : `${query.data.title} tickets`;
-  }, [query.data, kind]);
+    if (data) document.title = kind === 'home' ? `Tickets near ${data.location.city || 'you'}` : `${data.title} tickets`;
+  }, [data, kind]);
 
   const choose = (next: ShopperLocation) => {
     storeLocation(next);
@@ -50,14 +54,14 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   return (
     <div className="layout-page">
       <div className="page-heading">
-        <h1>{kind === 'home' ? 'Find tickets near you' : (query.data?.title ?? 'Tickets')}</h1>
-        {query.data && <LocationPicker city={query.data.location.city} state={query.data.location.state} onChoose={choose} />}
+        <h1>{kind === 'home' ? 'Find tickets near you' : (data?.title ?? 'Tickets')}</h1>
+        {data && <LocationPicker city={data.location.city} state={data.location.state} onChoose={choose} />}
       </div>
-      {query.isPending && [0, 1, 2].map((i) => <RowSkeleton key={i} />)}
+      {!data && !query.isError && [0, 1, 2].map((i) => <RowSkeleton key={i} />)}
       {query.isError && !(query.error instanceof ApiError && query.error.status === 404) && (
         <p role="alert">We could not load this page. Please check your connection and try again.</p>
       )}
-      {query.data && <LayoutRows rows={query.data.rows} />}
+      {data && <LayoutRows rows={data.rows} />}
     </div>
   );
 }

@@ -90,10 +90,13 @@ describe('MegaMenu', () => {
     expect(sports.getAttribute('aria-expanded')).toBe('false');
   });
 
-  it('lists NFL, MLB, NHL and NBA in the Sports panel, each with "All" first', async () => {
+  it('builds a closed panel empty and lists NFL, MLB, NHL and NBA in the open Sports panel, each with "All" first', async () => {
+    const user = userEvent.setup();
     const { sports } = await renderMenu();
     const panel = panelOf(sports);
-    const leagues = within(panel).getAllByRole('list', { hidden: true });
+    expect(within(panel).queryAllByRole('link', { hidden: true })).toEqual([]);
+    await user.click(sports);
+    const leagues = within(panel).getAllByRole('list');
     expect(leagues.map((l) => l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent)).toEqual([
       'NFL',
       'MLB',
@@ -101,18 +104,18 @@ describe('MegaMenu', () => {
       'NBA',
     ]);
     for (const league of leagues) {
-      const links = within(league).getAllByRole('link', { hidden: true });
+      const links = within(league).getAllByRole('link');
       expect(links[0]?.textContent).toBe('All');
     }
-    const nfl = within(panel).getByRole('list', { name: 'NFL', hidden: true });
-    expect(within(nfl).getAllByRole('link', { hidden: true }).map((a) => a.textContent)).toEqual([
+    const nfl = within(panel).getByRole('list', { name: 'NFL' });
+    expect(within(nfl).getAllByRole('link').map((a) => a.textContent)).toEqual([
       'All',
       'Arizona Cardinals',
       'Atlanta Falcons',
       'Baltimore Ravens',
     ]);
-    expect(within(nfl).getByRole('link', { name: 'All', hidden: true }).getAttribute('href')).toBe('/category/nfl');
-    expect(within(panel).getByRole('link', { name: 'See all Sports', hidden: true }).getAttribute('href')).toBe('/category/sports');
+    expect(within(nfl).getByRole('link', { name: 'All' }).getAttribute('href')).toBe('/category/nfl');
+    expect(within(panel).getByRole('link', { name: 'See all Sports' }).getAttribute('href')).toBe('/category/sports');
   });
 
   it('opens with Enter, closes with Escape and returns focus to the button', async () => {

@@ -135,15 +135,19 @@ export function MegaMenu() {
                 {category.name}
                 <ChevronIcon className="mega-menu__chevron" />
               </button>
+              {/* A closed panel is hidden from everyone, so its links are built only when it opens: the
+                  sports panel alone lists every team of five leagues. */}
               <div id={panelId} className="mega-menu__panel" hidden={!open} tabIndex={-1}>
-                <div className="mega-menu__panel-inner" style={PANEL_STYLE}>
-                  {category.url ? (
-                    <Link className="mega-menu__all" to={category.url} onClick={close}>
-                      See all {category.name}
-                    </Link>
-                  ) : null}
-                  <PanelGrid category={category} idPrefix={panelId} onNavigate={close} />
-                </div>
+                {open && (
+                  <div className="mega-menu__panel-inner" style={PANEL_STYLE}>
+                    {category.url ? (
+                      <Link className="mega-menu__all" to={category.url} onClick={close}>
+                        See all {category.name}
+                      </Link>
+                    ) : null}
+                    <PanelGrid category={category} idPrefix={panelId} onNavigate={close} />
+                  </div>
+                )}
               </div>
             </li>
           );

@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo } from 'react';
 import type { LayoutRow } from '../../../../schemas/layout.js';
 import { LayoutRowSchema } from '../../../../schemas/layout.js';
 import { reportClientError } from '../../lib/api.js';
@@ -19,7 +19,8 @@ export function parseRows(rows: readonly unknown[]): { rows: LayoutRow[]; skippe
   return { rows: parsed, skipped };
 }
 
-export function LayoutRows({ rows: raw }: { rows: readonly unknown[] }) {
+/** Memoised: while newer rows render in a transition, the page re-renders with the same rows for nothing. */
+export const LayoutRows = memo(function LayoutRows({ rows: raw }: { rows: readonly unknown[] }) {
   const { rows, skipped } = useMemo(() => parseRows(raw), [raw]);
   useEffect(() => {
     for (const type of skipped) reportClientError(new Error(`unknown row type "${type}"`), 'layout');
@@ -32,4 +33,4 @@ export function LayoutRows({ rows: raw }: { rows: readonly unknown[] }) {
       })}
     </>
   );
-}
+});
