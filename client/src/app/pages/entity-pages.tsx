@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
@@ -22,9 +22,10 @@ export function PerformerPage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.performer.name} tickets`;
   }, [q.data]);
-  if (q.isPending) return <PageLoading />;
+  const data = useDeferredValue(q.data);
   if (q.isError) return <PageFailed error={q.error} />;
-  const { performer, events, eventsFound } = q.data;
+  if (!data) return <PageLoading />;
+  const { performer, events, eventsFound } = data;
   return (
     <article className="entity-page">
       <header className="entity-hero">
@@ -51,9 +52,10 @@ export function VenuePage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.venue.name} tickets`;
   }, [q.data]);
-  if (q.isPending) return <PageLoading />;
+  const data = useDeferredValue(q.data);
   if (q.isError) return <PageFailed error={q.error} />;
-  const { venue, events } = q.data;
+  if (!data) return <PageLoading />;
+  const { venue, events } = data;
   return (
     <article className="entity-page">
       <h1>{venue.name}</h1>

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
 import { PerformerCard } from '../../features/cards/cards.js';
@@ -33,9 +33,11 @@ export function EventPage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.event.name} tickets`;
   }, [q.data]);
-  if (q.isPending) return <PageLoading />;
+  // An answer renders in a transition, in slices that leave the main thread free (see LayoutPage).
+  const data = useDeferredValue(q.data);
   if (q.isError) return <PageFailed error={q.error} />;
-  const { event, venue, performers, morePerformerEvents, moreVenueEvents } = q.data;
+  if (!data) return <PageLoading />;
+  const { event, venue, performers, morePerformerEvents, moreVenueEvents } = data;
   const start = startDateWithOffset(event.detail);
   const notice = event.detail ? STATUS_NOTICES[event.detail.event_status] : undefined;
   const lowest = all.data?.listings.filter((l) => l.quantityAvailable > 0).reduce<number | undefined>((min, l) => (min === undefined || l.allInPricePerTicket < min ? l.allInPricePerTicket : min), undefined);

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { DELIVERY_LABELS, type Listing } from '../../../../schemas/commerce.js';
 import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
@@ -170,6 +170,8 @@ function PriceFilter({ minPrice, maxPrice, onApply }: { minPrice?: number; maxPr
   );
 }
 
+const NO_LISTINGS: readonly never[] = [];
+
 /** Spec §3 listings: quantity, sort and an all-in price filter, each refetching from the server. */
 export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headingLevel?: 2 | 3 }) {
   const [params, setParams] = useSearchParams();
@@ -196,7 +198,11 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
   const serviceFeeRate = (listings.data ?? all.data)?.fees.serviceFeeRate;
   const soldOut = all.data !== undefined && !all.data.listings.some((l) => l.quantityAvailable > 0);
   const filtered = filter.minPrice !== undefined || filter.maxPrice !== undefined;
-  const shown = listings.data?.listings ?? [];
+  // A new answer's rows render in a transition, so a long list never holds the main thread in one task;
+  // until they are in, the panel still says it is finding tickets.
+  const latest = listings.data?.listings ?? NO_LISTINGS;
+  const shown = useDeferredValue(latest);
+  const pending = listings.isPending || shown !== latest;
 
   return (
     <section className="listings" id="listings" aria-labelledby={headingId}>
@@ -229,8 +235,8 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
           onApply={(min, max) => update({ minPrice: min === undefined ? undefined : String(min), maxPrice: max === undefined ? undefined : String(max) })}
         />
       </div>
-      <div aria-busy={listings.isFetching} aria-live="polite" className={`listings__status${listings.isPending ? ' listings__status--pending' : ''}`}>
-        {listings.isPending ? (
+      <div aria-busy={listings.isFetching} aria-live="polite" className={`listings__status${pending ? ' listings__status--pending' : ''}`}>
+        {pending ? (
           <p>Finding tickets…</p>
         ) : listings.isError ? (
           <p role="alert">
