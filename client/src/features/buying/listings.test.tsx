@@ -36,6 +36,21 @@ describe('listings', () => {
     expect(text.indexOf('$118')).toBeLessThan(text.indexOf('See fees'));
   });
 
+  it('says it is finding tickets until the rows are in, never that there are none', async () => {
+    const said: string[] = [];
+    const observer = new MutationObserver(() => {
+      const status = document.querySelector('.listings__status');
+      if (status?.textContent) said.push(status.textContent);
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    setup();
+    await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    observer.disconnect();
+    expect(said.some((text) => text.startsWith('Finding tickets'))).toBe(true);
+    expect(said.filter((text) => text.startsWith('No tickets'))).toEqual([]);
+    expect(said.at(-1)).toBe('2 listings for 2 tickets');
+  });
+
   it('discloses the fees in one click: price, service fee rate and delivery fee', async () => {
     const { user } = setup();
     const item = await screen.findByRole('listitem', { name: 'Section 305, Row B' });
