@@ -36,6 +36,8 @@ export interface PageScore {
   runs?: number;
   /** Every run's performance score, lowest first, when there was more than one. */
   performanceScores?: number[];
+  /** Why each run that gave no score failed, so a median of fewer runs than asked is never silent. */
+  failedRuns?: string[];
   /** Performance audits that fail, with what Lighthouse estimates they cost. */
   opportunities?: string[];
 }
@@ -68,11 +70,17 @@ export async function lighthousePages(
 }
 
 /** The run with the median performance score (Lighthouse's own advice for variable runs); an error if none scored. */
-function medianRun(runs: PageScore[], page: { name: string; path: string }): PageScore {
+export function medianRun(runs: PageScore[], page: { name: string; path: string }): PageScore {
   const scored = runs.filter((r) => r.performance !== undefined && !r.error).sort((a, b) => a.performance! - b.performance!);
   const chosen = scored[Math.floor((scored.length - 1) / 2)];
   if (!chosen) return runs.find((r) => r.error) ?? { ...page, error: 'no run scored' };
-  return { ...chosen, runs: runs.length, ...(runs.length > 1 ? { performanceScores: scored.map((r) => r.performance!) } : {}) };
+  const failedRuns = runs.filter((r) => !scored.includes(r)).map((r) => r.error ?? 'no performance score');
+  return {
+    ...chosen,
+    runs: runs.length,
+    ...(runs.length > 1 ? { performanceScores: scored.map((r) => r.performance!) } : {}),
+    ...(failedRuns.length ? { failedRuns } : {}),
+  };
 }
 
 async function onePage(base: string, page: { name: string; path: string }, port: number, timeoutMs: number): Promise<PageScore> {

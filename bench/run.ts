@@ -477,7 +477,8 @@ function lighthouseSection(scores: PageScore[] | undefined, events: number | und
       lines.push(`| ${s.name} | \`${s.path}\` | error | error | | | | | could not measure: \`${(s.error ?? 'no score').replaceAll('|', '\\|')}\` |`);
       continue;
     }
-    const goals = `performance ${s.performance >= 90 ? 'met' : 'not met'}, accessibility ${(s.accessibility ?? 0) >= 95 ? 'met' : 'not met'}${s.performanceScores ? ` (performance runs: ${s.performanceScores.join(', ')})` : ''}`;
+    const failed = s.failedRuns?.length ? `; ${s.failedRuns.length} of ${s.runs ?? lighthouseRuns} runs failed: ${s.failedRuns.join('; ').replaceAll('|', '\\|')}` : '';
+    const goals = `performance ${s.performance >= 90 ? 'met' : 'not met'}, accessibility ${(s.accessibility ?? 0) >= 95 ? 'met' : 'not met'}${s.performanceScores ? ` (performance runs: ${s.performanceScores.join(', ')}${failed})` : failed ? ` (${failed.slice(2)})` : ''}`;
     lines.push(
       `| ${s.name} | \`${s.path}\` | ${s.performance} | ${s.accessibility ?? '—'} | ${((s.fcpMs ?? NaN) / 1000).toFixed(1)} s | ${((s.lcpMs ?? NaN) / 1000).toFixed(1)} s | ${n(s.tbtMs ?? NaN)} ms | ${(s.cls ?? NaN).toFixed(3)} | ${goals} |`,
     );
