@@ -7,7 +7,7 @@ import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
-import { requestId } from './logger.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './logger.js';
 
 /** A JSON answer the app built once and that any request with the same key may get again, byte for byte. */
 export interface ReplayableAnswer {
@@ -56,16 +56,31 @@ export interface URLParts {
 
 type Encoding = 'br' | 'gzip';
 
+/**
+ * Headers as the flat name, value list `writeHead` takes. Written in one `writeHead` on a response with no
+ * header set before, they skip Node's per-header `setHeader` bookkeeping, a tenth of a replay's time here.
+ */
+type RawHeaders = readonly string[];
+
+function rawHeaders(headers: OutgoingHttpHeaders): string[] {
+  const raw: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) raw.push(name, String(one));
+  }
+  return raw;
+}
+
 class Entry {
-  private readonly encoded = new Map<Encoding | 'identity', { body: Buffer; headers: OutgoingHttpHeaders }>();
-  readonly notModified: OutgoingHttpHeaders;
+  private readonly encoded = new Map<Encoding | 'identity', { body: Buffer; headers: RawHeaders }>();
+  readonly notModified: RawHeaders;
 
   constructor(
     readonly answer: ReplayableAnswer,
     private readonly common: OutgoingHttpHeaders,
     readonly bytes: number,
   ) {
-    this.notModified = { ...common, vary: varyOf(common, answer.vary), 'cache-control': answer.cacheControl, etag: answer.etag };
+    this.notModified = rawHeaders({ ...common, vary: varyOf(common, answer.vary), 'cache-control': answer.cacheControl, etag: answer.etag });
   }
 
   /** The body in an encoding, compressed on first use and kept: each entry is compressed at most once per encoding. */
@@ -81,12 +96,14 @@ class Entry {
             : raw;
       found = {
         body,
-        headers: {
+        headers: [
           ...this.notModified,
-          'content-type': JSON_TYPE,
-          'content-length': body.length,
-          ...(encoding === 'identity' ? {} : { 'content-encoding': encoding }),
-        },
+          'content-type',
+          JSON_TYPE,
+          'content-length',
+          String(body.length),
+          ...(encoding === 'identity' ? [] : ['content-encoding', encoding]),
+        ],
       };
       this.encoded.set(encoding, found);
     }
@@ -206,38 +223,43 @@ export class FastLane {
 
     this.served++;
     const began = performance.now();
-    const id = requestId(req, res);
+    const id = requestIdOf(req);
     if (route.gate) {
       route
         .gate(req, res)
         .catch((err: unknown) => err ?? new Error('gate failed'))
-        .then((refusal) => (refusal === undefined ? this.send(req, res, entry) : this.refuse(res, refusal)))
+        .then((refusal) => (refusal === undefined ? this.send(req, res, entry, id) : this.refuse(res, refusal, id)))
         .finally(() => this.log(req, res, id, began));
     } else {
-      this.send(req, res, entry);
+      this.send(req, res, entry, id);
       this.log(req, res, id, began);
     }
     return true;
   }
 
-  private send(req: IncomingMessage, res: ServerResponse, entry: Entry): void {
+  private send(req: IncomingMessage, res: ServerResponse, entry: Entry, id: string): void {
     if (fresh(req.headers, { etag: entry.answer.etag })) {
-      res.writeHead(304, entry.notModified);
+      res.writeHead(304, [...entry.notModified, REQUEST_ID_HEADER, id]);
       res.end();
       return;
     }
     const encoding = entry.answer.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req.headers['accept-encoding']) : undefined;
     const out = entry.variant(encoding ?? 'identity');
-    res.writeHead(200, out.headers);
+    res.writeHead(200, [...out.headers, REQUEST_ID_HEADER, id]);
     res.end(out.body);
   }
 
   /** The app's JSON error model, with the headers every answer carries. */
-  private refuse(res: ServerResponse, err: unknown): void {
+  private refuse(res: ServerResponse, err: unknown, id: string): void {
     const { status, body } = toErrorResponse(err);
     if (status >= 500) this.options.logger.error({ err }, 'request failed');
     const json = JSON.stringify(body);
-    res.writeHead(status, { ...this.common, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
+    res.writeHead(status, {
+      ...this.common,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(json),
+      [REQUEST_ID_HEADER]: id,
+    });
     res.end(json);
   }
 

@@ -13,10 +13,15 @@ export function createLogger(level: string): Logger {
 
 /** The request's id (the proxy's when it is plain, else a new one), also sent back as `X-Request-Id`. */
 export function requestId(req: IncomingMessage, res: ServerResponse): string {
-  const incoming = req.headers[REQUEST_ID_HEADER];
-  const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  const id = requestIdOf(req);
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
+}
+
+/** The request's id without touching the response (for a sender that writes all its headers in one go). */
+export function requestIdOf(req: IncomingMessage): string {
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
 }
 
 export function requestLogging(logger: Logger) {
