@@ -373,6 +373,20 @@ describe('repeated layout answers (the fast lane in front of Express)', () => {
 });
 
 describe('a guest remembered by the layout', () => {
+  it('is assigned again for a URL whose query a rule looks at', async () => {
+    const payload = JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')) as FlagPayload;
+    const experiment = payload.features.home_layout!.rules![0]!;
+    // Everyone sees the base layout, except visitors of the spring campaign.
+    const campaign = { id: 'spring-campaign', condition: { url: { $regex: 'utm_campaign=spring' } }, force: 'promos' };
+    const rules = [campaign, { ...experiment, weights: [1, 0] }];
+    const flags = new FlagService(new StaticFlagSource({ ...payload, features: { ...payload.features, home_layout: { ...payload.features.home_layout!, rules } } }));
+    const live = testApp({ search, segments, flags }).app;
+    const { sessionToken } = (await request(live).post('/api/customers/session')).body as { sessionToken: string };
+    const firstRow = async (url: string) => LayoutResponseSchema.parse((await request(live).get(url).set({ Authorization: `Bearer ${sessionToken}` })).body).rows[0]!.id;
+    expect(await firstRow('/api/layout/home?lat=41.88&lng=-87.63')).toBe('popular-local-performers');
+    expect(await firstRow('/api/layout/home?lat=41.88&lng=-87.63&utm_campaign=spring')).toBe('promos');
+  });
+
   it('follows a change of the flag payload at once, from the app and from the lane', async () => {
     const payload = JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')) as FlagPayload;
     const source = new StaticFlagSource(payload);

@@ -62,8 +62,9 @@ interface Experiment {
 const ASSIGNMENTS = 20_000;
 
 /**
- * The home-layout variation of a guest, remembered for the same guest, brand, device type, page and forced
- * variations until the flag payload changes: GrowthBook's hashing gives the same answer for the same inputs.
+ * The home-layout variation of a guest, remembered for the same guest, brand, device type and URL (forced
+ * variations included) until the flag payload changes: GrowthBook's hashing gives the same answer for the
+ * same inputs. The whole URL, since a rule may look at its query (a campaign's `utm_` parameters).
  * Experiments follow the guest (spec §7): without a guest there is no one to assign, so the base layout.
  */
 function homeExperiments(flags: FlagService) {
@@ -77,7 +78,7 @@ function homeExperiments(flags: FlagService) {
       assignedWith = payload;
     }
     const deviceType = deviceTypeFromUserAgent(userAgent);
-    const key = JSON.stringify([guestId, brand.id, deviceType, url.split(/[?#]/, 1)[0], forced]);
+    const key = JSON.stringify([guestId, brand.id, deviceType, url]);
     let experiment = assignments.get(key);
     if (!experiment) {
       const evaluation = flags.evaluate({ id: guestId, brand: brand.id, deviceType, url }, forced);
@@ -117,7 +118,7 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
       guestId = tokens.peek(token)?.guestId;
       if (!guestId) return undefined;
     }
-    const site = req.headers['x-site-id'];
+    const site = req.headers[SITE_ID_HEADER];
     if (Array.isArray(site)) return undefined;
     let experiment: Experiment = { variant: undefined, experiments: [] };
     if (page === 'home' && guestId) {
