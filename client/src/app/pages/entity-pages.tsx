@@ -1,19 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useEffect } from 'react';
+import { useEffect } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
-import { PerformerCard, VenueCard } from '../../features/cards/cards.js';
+import { EventList, PerformerCard, VenueCard } from '../../features/cards/cards.js';
 import { api } from '../../lib/api.js';
 import { formatPrice } from '../../../../server/rules/format.js';
-import { EventList, PageFailed, PageLoading } from './page-states.js';
+import { PageLoading, usePageAnswer } from './page-states.js';
 
 function useEntity<S extends z.ZodType>(kind: string, slug: string, schema: S) {
   return useQuery({ queryKey: [kind, slug], queryFn: ({ signal }) => api(`/api/${kind}/${encodeURIComponent(slug)}`, schema, { signal }) });
 }
-
-
-
 
 export function PerformerPage() {
   const params = useParams();
@@ -22,10 +19,9 @@ export function PerformerPage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.performer.name} tickets`;
   }, [q.data]);
-  const data = useDeferredValue(q.data);
-  if (q.isError) return <PageFailed error={q.error} />;
-  if (!data) return <PageLoading />;
-  const { performer, events, eventsFound } = data;
+  const page = usePageAnswer(q);
+  if (page.fallback) return page.fallback;
+  const { performer, events, eventsFound } = page.data;
   return (
     <article className="entity-page">
       <header className="entity-hero">
@@ -52,10 +48,9 @@ export function VenuePage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.venue.name} tickets`;
   }, [q.data]);
-  const data = useDeferredValue(q.data);
-  if (q.isError) return <PageFailed error={q.error} />;
-  if (!data) return <PageLoading />;
-  const { venue, events } = data;
+  const page = usePageAnswer(q);
+  if (page.fallback) return page.fallback;
+  const { venue, events } = page.data;
   return (
     <article className="entity-page">
       <h1>{venue.name}</h1>

@@ -1,14 +1,13 @@
-import { useDeferredValue, useEffect } from 'react';
+import { useEffect } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
-import { PerformerCard } from '../../features/cards/cards.js';
+import { EventList, PerformerCard } from '../../features/cards/cards.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
 import { eventJsonLd, jsonLdText, startDateWithOffset } from '../../features/buying/event-jsonld.js';
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { formatMoney } from '../../features/buying/money.js';
 import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
-
-import { EventList, PageFailed, PageLoading } from './page-states.js';
+import { usePageAnswer } from './page-states.js';
 
 const STATUS_NOTICES: Partial<Record<string, string>> = {
   postponed: 'This event is postponed. Tickets stay valid for the new date once it is announced.',
@@ -33,11 +32,9 @@ export function EventPage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.event.name} tickets`;
   }, [q.data]);
-  // An answer renders in a transition, in slices that leave the main thread free (see LayoutPage).
-  const data = useDeferredValue(q.data);
-  if (q.isError) return <PageFailed error={q.error} />;
-  if (!data) return <PageLoading />;
-  const { event, venue, performers, morePerformerEvents, moreVenueEvents } = data;
+  const page = usePageAnswer(q);
+  if (page.fallback) return page.fallback;
+  const { event, venue, performers, morePerformerEvents, moreVenueEvents } = page.data;
   const start = startDateWithOffset(event.detail);
   const notice = event.detail ? STATUS_NOTICES[event.detail.event_status] : undefined;
   const lowest = all.data?.listings.filter((l) => l.quantityAvailable > 0).reduce<number | undefined>((min, l) => (min === undefined || l.allInPricePerTicket < min ? l.allInPricePerTicket : min), undefined);

@@ -1,10 +1,10 @@
-import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
-import { EventCard } from '../../features/cards/cards.js';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useDeferredValue, type ReactElement } from 'react';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { ApiError } from '../../lib/api.js';
 import { NotFoundPage } from './not-found-page.js';
 
-/** What every API-backed page shows while loading, when it fails, and for a list of events. */
+/** What every API-backed page shows while loading and when it fails. */
 
 export function PageLoading() {
   return (
@@ -20,15 +20,14 @@ export function PageFailed({ error }: { error: unknown }) {
   return <p role="alert">We could not load this page. Please try again.</p>;
 }
 
-export function EventList({ events, empty }: { events: readonly EventCardData[]; empty: string }) {
-  if (events.length === 0) return <p>{empty}</p>;
-  return (
-    <ul className="event-list">
-      {events.map((e) => (
-        <li key={e.id}>
-          <EventCard card={e} />
-        </li>
-      ))}
-    </ul>
-  );
+/**
+ * A page query's answer as the page draws it, or the `fallback` to show instead (loading, or the failure).
+ * A new answer renders in a transition, in slices that leave the main thread free, rather than in the
+ * query's synchronous update; the loading state stays until it is in.
+ */
+export function usePageAnswer<T>(query: UseQueryResult<T>): { data: T; fallback: null } | { data: undefined; fallback: ReactElement } {
+  const data = useDeferredValue(query.data);
+  if (query.isError) return { data: undefined, fallback: <PageFailed error={query.error} /> };
+  if (data === undefined) return { data: undefined, fallback: <PageLoading /> };
+  return { data, fallback: null };
 }

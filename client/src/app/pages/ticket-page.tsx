@@ -8,7 +8,7 @@ import { FeeDetails, ListingsPanel } from '../../features/buying/listings.js';
 import { allowedQuantities, formatCalendarDate, formatMoney, seatLabel } from '../../features/buying/money.js';
 import { slugFromSplat, useEventPage } from '../../features/buying/use-buying.js';
 import { DELIVERY_LABELS } from '../../../../schemas/commerce.js';
-import { PageFailed, PageLoading } from './page-states.js';
+import { PageFailed, PageLoading, usePageAnswer } from './page-states.js';
 import '../../features/buying/buying.css';
 
 function EventLine({ event }: { event: EventCard }) {
@@ -26,9 +26,9 @@ function TicketPicker({ slug }: { slug: string }) {
   useEffect(() => {
     if (q.data) document.title = `Tickets: ${q.data.event.name}`;
   }, [q.data]);
-  if (q.isPending) return <PageLoading />;
-  if (q.isError) return <PageFailed error={q.error} />;
-  const { event } = q.data;
+  const page = usePageAnswer(q);
+  if (page.fallback) return page.fallback;
+  const { event } = page.data;
   return (
     <article className="ticket-page buying-page">
       <p className="back-link">

@@ -99,3 +99,17 @@ export function PromoCard({ card, eager }: { card: PromoCardData; eager?: boolea
     </Link>
   );
 }
+
+/** Events as a list of cards; `empty` says so in words when there are none. */
+export function EventList({ events, empty, emptyClassName }: { events: readonly EventCardData[]; empty: string; emptyClassName?: string }) {
+  if (events.length === 0) return <p className={emptyClassName}>{empty}</p>;
+  return (
+    <ul className="event-list">
+      {events.map((card) => (
+        <li key={card.id}>
+          <EventCard card={card} />
+        </li>
+      ))}
+    </ul>
+  );
+}

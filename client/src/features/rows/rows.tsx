@@ -1,6 +1,6 @@
 import { useId, useState, type ComponentType, type KeyboardEvent } from 'react';
 import type { LayoutRow } from '../../../../schemas/layout.js';
-import { CategoryTile, EventCard, PerformerCard, PromoCard, VenueCard } from '../cards/cards.js';
+import { CategoryTile, EventList, PerformerCard, PromoCard, VenueCard } from '../cards/cards.js';
 
 type RowOf<T extends LayoutRow['type']> = Extract<LayoutRow, { type: T }>;
 export interface RowProps<T extends LayoutRow['type']> {
@@ -39,17 +39,8 @@ function PerformersRow({ row, eager }: RowProps<'performers'>) {
   );
 }
 
-function EventList({ items }: { items: RowOf<'events'>['items'] }) {
-  if (items.length === 0) return <p className="row__note">No events in this range yet.</p>;
-  return (
-    <ul className="event-list">
-      {items.map((card) => (
-        <li key={card.id}>
-          <EventCard card={card} />
-        </li>
-      ))}
-    </ul>
-  );
+function RowEvents({ items }: { items: RowOf<'events'>['items'] }) {
+  return <EventList events={items} empty="No events in this range yet." emptyClassName="row__note" />;
 }
 
 /** Tabs follow the WAI-ARIA tabs pattern: arrow keys move between tabs, one tab stop. */
@@ -60,7 +51,7 @@ function EventsRow({ row }: RowProps<'events'>) {
   if (!tabs || tabs.length === 0) {
     return (
       <RowFrame row={row}>
-        <EventList items={row.items} />
+        <RowEvents items={row.items} />
       </RowFrame>
     );
   }
@@ -91,7 +82,7 @@ function EventsRow({ row }: RowProps<'events'>) {
         ))}
       </div>
       <div id={`${base}-panel`} role="tabpanel" aria-labelledby={`${base}-tab-${active}`}>
-        <EventList items={tabs[active]!.items} />
+        <RowEvents items={tabs[active]!.items} />
       </div>
     </RowFrame>
   );
