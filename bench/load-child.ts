@@ -10,7 +10,6 @@
 import { settle, SETTLE_MAX_MS } from './children.js';
 import { load, rotate, type ChildLoadOptions } from './load.js';
 
-
 async function main() {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

@@ -256,7 +256,7 @@ export class FastLane {
     const json = JSON.stringify(body);
     res.writeHead(status, {
       ...this.common,
-      'content-type': 'application/json; charset=utf-8',
+      'content-type': JSON_TYPE,
       'content-length': Buffer.byteLength(json),
       [REQUEST_ID_HEADER]: id,
     });

@@ -2,10 +2,10 @@ import cors from 'cors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import proxyaddr from 'proxy-addr';
-import type { LaneGate } from './fast-lane.js';
 import helmet from 'helmet';
+import proxyaddr from 'proxy-addr';
 import { AppError } from './errors.js';
+import type { LaneGate } from './fast-lane.js';
 
 /** HSTS for a year (OWASP ASVS V14.4.5). */
 const HSTS_SECONDS = 31_536_000;
