@@ -42,10 +42,21 @@ export const ListingsQuerySchema = z.object({
 /** Fee breakdown behind the all-in price, one click away. */
 export const FeesSchema = z.object({ serviceFeeRate: z.number(), fulfillmentFeePerTicket: z.number() });
 
+/**
+ * Whether the event's tickets are sold: not once it has started or when it is cancelled (with a sentence for
+ * the shopper), and an event with no date yet sells with its date to be announced.
+ */
+export const SaleStateSchema = z.discriminatedUnion('onSale', [
+  z.object({ onSale: z.literal(true), dateToBeAnnounced: z.boolean() }),
+  z.object({ onSale: z.literal(false), code: z.enum(['event_started', 'event_cancelled']), message: z.string() }),
+]);
+export type SaleState = z.infer<typeof SaleStateSchema>;
+
 export const ListingsResponseSchema = z.object({
   eventId: z.number().int(),
   listings: z.array(ListingSchema),
   fees: FeesSchema,
+  sale: SaleStateSchema,
 });
 
 /** One listing with its event (the ticket page), and the same fee breakdown. */

@@ -25,6 +25,7 @@ import { SegmentRepository } from './segments/segment-repository.js';
 import { migrate } from './store/migrations.js';
 import { openPglite } from './store/pglite-sql.js';
 import type { Sql } from './store/sql.js';
+import { StoreUnavailableError } from './store/store-errors.js';
 import { testApp } from './test/test-app.js';
 
 const logger = pino({ level: 'silent' });
@@ -97,8 +98,8 @@ describe('the order store unavailable during checkout', () => {
     let down = false;
     const flaky: Sql = {
       kind: 'pglite',
-      query: (text, params) => (down ? Promise.reject(new Error('connection refused')) : real.query(text, params)),
-      transaction: (fn) => (down ? Promise.reject(new Error('connection refused')) : real.transaction(fn)),
+      query: (text, params) => (down ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED'))) : real.query(text, params)),
+      transaction: (fn) => (down ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED'))) : real.transaction(fn)),
       close: () => real.close(),
     };
     const payments = new SandboxPaymentProvider();
@@ -121,7 +122,12 @@ describe('the order store unavailable during checkout', () => {
     down = true;
     const failed = await request(app).post('/api/checkout').set('Authorization', auth).send(checkout);
     expect(failed.status).toBe(503);
-    expect(failed.body.error.code).toBe('store_unavailable');
+    expect(failed.body.error).toMatchObject({ code: 'store_unavailable', message: expect.stringMatching(/held tickets are kept/) });
+    // A shopper starting a cart is not told about a hold they do not have.
+    const newCart = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 });
+    expect(newCart.status).toBe(503);
+    expect(newCart.body.error.message).toMatch(/nothing was held or charged/);
+    expect(newCart.body.error.message).not.toMatch(/still held/);
 
     down = false;
     expect(await real.query('SELECT id FROM orders')).toEqual([]);
@@ -132,6 +138,100 @@ describe('the order store unavailable during checkout', () => {
     OrderSchema.parse(ok.body);
     expect(payments.charges).toHaveLength(1);
     await real.close();
+  });
+});
+
+describe('the order store failing while an order is written', () => {
+  async function setup(options: { payments?: SandboxPaymentProvider; now?: () => Date } = {}) {
+    const real = await openPglite(null);
+    await migrate(real);
+    // 'lost': the transaction commits, then its answer is lost; 'rolled-back': it never commits.
+    let failTransactions: 'no' | 'lost' | 'rolled-back' = 'no';
+    const flaky: Sql = {
+      kind: 'pglite',
+      query: (text, params) => real.query(text, params),
+      transaction: async (fn) => {
+        if (failTransactions === 'rolled-back') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
+        const result = await real.transaction(fn);
+        if (failTransactions === 'lost') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
+        return result;
+      },
+      close: () => real.close(),
+    };
+    const payments = options.payments ?? new SandboxPaymentProvider();
+    const search = new SearchService();
+    search.set(new CachedEngine(embedded));
+    const commerce = new CommerceService({ store: new CommerceStore(flaky), engine: () => search.engine, payments, logger, now: options.now });
+    const { app } = testApp({ search, commerce, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
+    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+    const nowSeconds = Date.now() / 1000;
+    const event = catalog.collections.Event.find((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > nowSeconds + 86400 && listingsForEvent(e).some((l) => l.splits.includes(2)))!;
+    const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
+    const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
+    const checkout = () =>
+      request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', `checkout-${cart.id}`)
+        .send({
+          cartId: cart.id,
+          email: 'grace@example.com',
+          billingAddress: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', state: 'VA', countryCode: 'US', postalCode: '22202', phoneNumber: '703 555 0100' },
+          payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+        });
+    return { real, payments, commerce, cart, checkout, fail: (mode: typeof failTransactions) => (failTransactions = mode) };
+  }
+
+  it('captures the payment of an order whose commit landed though its answer was lost, and the retry gets that order', async () => {
+    const t = await setup();
+    t.fail('lost');
+    const first = await t.checkout();
+    expect(first.status).toBe(503);
+    expect(first.body.error.message).toMatch(/only charged for an order that is confirmed/);
+    t.fail('no');
+    expect(t.payments.authorizations.map((a) => a.status)).toEqual(['authorized']);
+    await t.commerce.tick();
+    expect(t.payments.authorizations.map((a) => a.status)).toEqual(['captured']);
+    const retry = await t.checkout();
+    expect(retry.status).toBe(200);
+    const orders = await t.real.query<{ id: string }>('SELECT id FROM orders');
+    expect(orders.map((o) => o.id)).toEqual([retry.body.id]);
+    expect(await t.real.query('SELECT status FROM payments')).toEqual([{ status: 'captured' }]);
+    expect(t.payments.charges).toHaveLength(1);
+    await t.real.close();
+  });
+
+  it('voids the payment of an order whose commit never landed, and the retry pays once', async () => {
+    const t = await setup();
+    t.fail('rolled-back');
+    expect((await t.checkout()).status).toBe(503);
+    t.fail('no');
+    // The retry comes before the housekeeping has settled the first authorization: still one capture.
+    const retry = await t.checkout();
+    expect(retry.status).toBe(201);
+    await t.commerce.tick();
+    expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
+    expect(t.payments.charges).toHaveLength(1);
+    expect(await t.real.query('SELECT status FROM payments')).toEqual([{ status: 'captured' }]);
+    await t.real.close();
+  });
+
+  it('voids the authorization at once when the order is refused (the checkout lost its claim on the cart)', async () => {
+    let clock = Date.now();
+    const sandbox = new SandboxPaymentProvider();
+    // A processor so slow that the checkout's claim on the cart runs out while it answers.
+    const slow: SandboxPaymentProvider = Object.assign(Object.create(sandbox) as SandboxPaymentProvider, {
+      authorize: async (input: Parameters<SandboxPaymentProvider['authorize']>[0]) => {
+        clock += 11 * 60_000;
+        return sandbox.authorize(input);
+      },
+    });
+    const t = await setup({ payments: slow, now: () => new Date(clock) });
+    const res = await t.checkout();
+    expect(res.status).toBe(410);
+    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
+    expect(await t.real.query('SELECT id FROM orders')).toEqual([]);
+    await t.real.close();
   });
 });
 

@@ -10,6 +10,8 @@ import {
 } from '../../schemas/commerce.js';
 import type { EventDocument } from '../../schemas/documents.js';
 import { AppError, notFound } from '../http/errors.js';
+import { IdempotencyStore, type StoredAnswer } from '../http/idempotency.js';
+import { isStoreUnavailable } from '../store/store-errors.js';
 import { purchaseTrackingEvent } from '../rules/commerce.js';
 import { eventCard } from '../rules/event-card.js';
 import { idFromSlug } from '../rules/slug.js';
@@ -19,6 +21,8 @@ import { availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, ty
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
 import type { PaymentProvider } from './domain/payments.js';
+import { PURCHASE_LIMITS, type PurchaseLimits } from './domain/purchase-limits.js';
+import { assertOnSale, saleState } from './domain/sale-window.js';
 import { allInPrice, fulfillmentFeePerTicket, PromoCodeError, quoteCart, SERVICE_FEE_RATE } from './domain/pricing.js';
 
 /** How long a cart holds its tickets (product decision: long enough to pay, short enough not to block others). */
@@ -41,7 +45,35 @@ export interface CommerceServiceOptions {
   logger: Logger;
   now?: () => Date;
   sellerDelayMs?: number;
+  /** The fair-share limits (tests narrow or widen them). */
+  limits?: PurchaseLimits;
+  /** Where checkout idempotency keys are kept; by default the order store's own database. */
+  idempotency?: IdempotencyStore;
 }
+
+/** Who asks: the guest, and the client address their request came from (for the per-address limits). */
+export interface Buyer {
+  guestId: string;
+  clientKey: string;
+}
+
+/**
+ * What a shopper is told when the order store cannot answer, by what they were doing: only a shopper who
+ * may be holding tickets is told about a hold.
+ */
+export const STORE_UNAVAILABLE_MESSAGES = {
+  listings: 'Ticket availability cannot be loaded for a moment; please try again shortly.',
+  createCart: 'Tickets cannot be reserved for a moment; nothing was held or charged. Please try again in a moment.',
+  cart: 'Your cart cannot be loaded for a moment; if you were holding tickets, they are still held. Please try again shortly.',
+  releaseCart: 'Your cart cannot be released for a moment; it is released on its own when its hold ends.',
+  checkout: 'Orders cannot be placed for a moment. Your held tickets are kept and you have not been charged; please try again in a moment.',
+  checkoutUnconfirmed:
+    'Your order could not be confirmed just now. You are only charged for an order that is confirmed; please try again in a moment and you will not be charged twice.',
+  order: 'Your order is safe, but it cannot be shown for a moment; please try again shortly.',
+} as const;
+
+/** How long after its order was written a payment not yet captured is captured by the housekeeping. */
+const CAPTURE_RETRY_AFTER_MS = 5_000;
 
 type ListingsQuery = z.infer<typeof ListingsQuerySchema>;
 
@@ -54,28 +86,38 @@ function randomCode(length: number): string {
 
 /**
  * Listings, carts (holds), checkout and orders. Every step that changes what is available goes through the
- * store's single conditional statements; the payment is charged before the order is written, with an
- * idempotency key, so a retry after a failure never charges twice and a failure never leaves half an order.
+ * store's single conditional statements. Money moves once per cart: a checkout first claims the cart in the
+ * store (one checkout at a time, on any node), the card is then authorized, the order is written, and only
+ * then is the authorization captured; when the order cannot be written, the authorization is voided.
  */
 export class CommerceService {
   private readonly now: () => Date;
+  /**
+   * Authorizations whose order may or may not have been written (the store failed during the commit): the
+   * housekeeping settles each once the store answers again, capturing it if its payment row exists, else
+   * voiding it.
+   */
+  private readonly unsettled = new Map<string, { cart: string; amountCents: number }>();
+
+  private readonly idempotency: IdempotencyStore;
 
   constructor(private readonly options: CommerceServiceOptions) {
     this.now = options.now ?? (() => new Date());
+    this.idempotency = options.idempotency ?? new IdempotencyStore(options.store.sql, this.now);
   }
 
   private get store() {
     return this.options.store;
   }
 
-  /** Runs a store call; a store that does not answer is a clear 503, never a 500. */
-  private async stored<T>(work: () => Promise<T>): Promise<T> {
+  /** Runs a store call; a store that does not answer is a 503 saying what it means for this request, never a 500. */
+  private async stored<T>(what: keyof typeof STORE_UNAVAILABLE_MESSAGES, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
-      if (err instanceof AppError) throw err;
-      this.options.logger.error({ err }, 'order store unavailable');
-      throw new AppError(503, 'store_unavailable', 'Orders are unavailable for a moment; your tickets are still held. Please try again.');
+      if (!isStoreUnavailable(err)) throw err;
+      this.options.logger.warn({ err, during: what }, 'order store unavailable');
+      throw new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES[what]);
     }
   }
 
@@ -105,9 +147,10 @@ export class CommerceService {
 
   async listings(slug: string, query: ListingsQuery) {
     const event = await this.eventBySlug(slug);
-    const usage = await this.stored(() => this.store.usage(event.event_id));
-    const sellable = event.event_status !== 'cancelled' && (event.event_timestamp === null || event.event_timestamp * 1000 > this.now().getTime());
-    let listings = sellable ? listingsForEvent(event).map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0)) : [];
+    const sale = saleState(event, this.now());
+    if (!sale.onSale) return { eventId: event.event_id, listings: [], fees: FEES, sale: { onSale: false, code: sale.code, message: sale.message } };
+    const usage = await this.stored('listings', () => this.store.usage(event.event_id));
+    let listings = listingsForEvent(event).map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0));
     listings = listings.filter((l) => l.quantityAvailable > 0);
     if (query.quantity) listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
     if (query.minPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket >= query.minPrice!);
@@ -116,7 +159,7 @@ export class CommerceService {
     listings.sort(
       query.sort === 'section' ? bySection : query.sort === 'price_desc' ? (a, b) => b.allInPricePerTicket - a.allInPricePerTicket || a.id - b.id : (a, b) => a.allInPricePerTicket - b.allInPricePerTicket || a.id - b.id,
     );
-    return { eventId: event.event_id, listings, fees: FEES };
+    return { eventId: event.event_id, listings, fees: FEES, sale: { onSale: true, dateToBeAnnounced: sale.dateToBeAnnounced } };
   }
 
   private async listingWithEvent(listingId: number): Promise<{ listing: GeneratedListing; event: EventDocument }> {
@@ -131,7 +174,7 @@ export class CommerceService {
 
   async listing(listingId: number) {
     const { listing, event } = await this.listingWithEvent(listingId);
-    const usage = await this.stored(() => this.store.usage(event.event_id));
+    const usage = await this.stored('listings', () => this.store.usage(event.event_id));
     return { listing: this.withAvailability(listing, usage.get(listing.id)?.taken ?? 0), event: eventCard(event), fees: FEES };
   }
 
@@ -150,20 +193,22 @@ export class CommerceService {
     };
   }
 
-  async createCart(guestId: string, input: { listingId: number; quantity: number }): Promise<Cart> {
+  async createCart(buyer: Buyer, input: { listingId: number; quantity: number }): Promise<Cart> {
     const { listing, event } = await this.listingWithEvent(input.listingId);
-    if (event.event_status === 'cancelled') throw new AppError(409, 'event_cancelled', 'This event is cancelled; its tickets are no longer sold');
-    const usage = await this.stored(() => this.store.usage(event.event_id));
+    const now = this.now();
+    assertOnSale(event, now);
+    const usage = await this.stored('createCart', () => this.store.usage(event.event_id));
     const available = listing.quantity - (usage.get(listing.id)?.taken ?? 0);
     if (available >= input.quantity && !canBuyQuantity(listing.splits, available, input.quantity)) {
       const allowed = availableSplits(listing.splits, available);
       throw new AppError(400, 'invalid_quantity', `This seller sells these tickets in quantities of ${allowed.join(', ')}`, [{ path: 'quantity', message: `choose ${allowed.join(', ')}` }]);
     }
-    const now = this.now();
-    const hold = await this.stored(() =>
+    const hold = await this.stored('createCart', () =>
       this.store.createHold({
         id: randomUUID(),
-        guestId,
+        guestId: buyer.guestId,
+        clientKey: buyer.clientKey,
+        limits: this.options.limits ?? PURCHASE_LIMITS,
         listing: { id: listing.id, eventId: event.event_id, listed: listing.quantity },
         quantity: input.quantity,
         pricePerTicketCents: Math.round(listing.pricePerTicket * 100),
@@ -174,31 +219,50 @@ export class CommerceService {
     return this.cartOf(hold, listing);
   }
 
-  private async ownHold(guestId: string, cartId: string): Promise<HoldRow> {
-    const hold = await this.stored(() => this.store.hold(cartId));
+  private async ownHold(guestId: string, cartId: string, during: 'cart' | 'releaseCart' | 'checkout'): Promise<HoldRow> {
+    const hold = await this.stored(during, () => this.store.hold(cartId));
     // Another guest's cart is as unknown as a cart that does not exist.
     if (!hold || hold.guest_id !== guestId) throw notFound('Cart');
     return hold;
   }
 
   async cart(guestId: string, cartId: string): Promise<Cart> {
-    const hold = await this.ownHold(guestId, cartId);
+    const hold = await this.ownHold(guestId, cartId, 'cart');
     const { listing } = await this.listingWithEvent(hold.listing_id);
     return this.cartOf(hold, listing);
   }
 
   async releaseCart(guestId: string, cartId: string): Promise<void> {
-    await this.ownHold(guestId, cartId);
-    await this.stored(() => this.store.releaseHold(cartId, guestId));
+    await this.ownHold(guestId, cartId, 'releaseCart');
+    await this.stored('releaseCart', () => this.store.releaseHold(cartId, guestId));
   }
 
-  async checkout(guestId: string, request: CheckoutRequest): Promise<Order> {
-    const hold = await this.ownHold(guestId, request.cartId);
-    const now = this.now();
-    if (hold.status !== 'active' || new Date(hold.expires_at).getTime() <= now.getTime()) {
-      throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
-    }
+  /**
+   * A checkout under an `Idempotency-Key` (when the shopper's client sent one): the first request with a key
+   * runs, a repeat gets its answer. The order is 201 when this request wrote it, 200 when the cart had been
+   * bought already. The key's attempt id lets a retry take the cart over from a run that died mid-way.
+   */
+  async checkoutOnce(guestId: string, request: CheckoutRequest, key: { key?: string; fingerprint: string }): Promise<StoredAnswer> {
+    const attempt = key.key === undefined ? randomUUID() : uuidFrom(`${guestId}\n${key.key}`);
+    return this.stored('checkout', () =>
+      this.idempotency.run({ scope: guestId, key: key.key, fingerprint: key.fingerprint }, async () => {
+        const { order, created } = await this.checkout(guestId, request, attempt);
+        return { status: created ? 201 : 200, body: order };
+      }),
+    );
+  }
+
+  /**
+   * Pays for a cart and writes its order, once: `created` is false when the cart had been bought already
+   * (a retry whose first answer was lost gets that order). `attempt` names this checkout attempt: a retry
+   * with the same idempotency key passes the same one and may take over the cart from a run that died.
+   */
+  async checkout(guestId: string, request: CheckoutRequest, attempt: string = randomUUID()): Promise<{ order: Order; created: boolean }> {
+    const hold = await this.ownHold(guestId, request.cartId, 'checkout');
     const { listing, event } = await this.listingWithEvent(hold.listing_id);
+    if (hold.status === 'purchased') return this.existingOrder(hold.id, event, listing);
+    const now = this.now();
+    assertOnSale(event, now);
     let quote;
     try {
       quote = quoteCart({ pricePerTicket: hold.price_per_ticket_cents / 100, quantity: hold.quantity, deliveryMethod: listing.deliveryMethod, promoCode: request.promoCode });
@@ -206,25 +270,33 @@ export class CommerceService {
       if (err instanceof PromoCodeError) throw new AppError(400, 'invalid_promo_code', `“${request.promoCode}” is not a valid promo code`, [{ path: 'promoCode', message: 'This promo code is not valid' }]);
       throw err;
     }
-    // The same cart, amount and means of payment is the same charge: a retry after a failure cannot charge twice.
-    const paymentFingerprint = request.payment.method === 'card' ? `card:${request.payment.cardNumber.replace(/\D/g, '').slice(-4)}:${request.payment.expMonth}/${request.payment.expYear}` : 'applepay';
-    const idempotencyKey = `${hold.id}:${sha256(`${paymentFingerprint}:${quote.cents.total}`).slice(0, 16)}`;
-    const charge = await this.options.payments.charge({ amountCents: quote.cents.total, currency: 'USD', payment: request.payment, idempotencyKey });
-    if (charge.status === 'declined') {
-      throw new AppError(402, 'payment_declined', declineMessage(charge.reason), { reason: charge.reason, paymentType: request.payment.method });
+
+    const claim = await this.stored('checkout', () => this.store.claimCheckout({ holdId: hold.id, guestId, attempt, now }));
+    if ('purchased' in claim) return this.existingOrder(hold.id, event, listing);
+    if ('busy' in claim) throw new AppError(409, 'checkout_in_progress', 'This cart is already being paid for in another window or request; wait a moment and check your order');
+    if ('ended' in claim) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
+
+    // A key of its own per authorization: a retry never reuses an authorization that may be settled meanwhile.
+    const auth = await this.options.payments.authorize({ amountCents: quote.cents.total, currency: 'USD', payment: request.payment, idempotencyKey: `${hold.id}:${randomUUID()}` });
+    if (auth.status !== 'authorized') {
+      await this.store.releaseClaim(hold.id, attempt).catch(() => {});
+      if (auth.status === 'declined') throw new AppError(402, 'payment_declined', declineMessage(auth.reason), { reason: auth.reason, paymentType: request.payment.method });
+      throw new AppError(502, 'payment_error', 'The payment could not be processed; you have not been charged. Please try again.', { reason: auth.reason, paymentType: request.payment.method });
     }
-    if (charge.status === 'error') {
-      throw new AppError(502, 'payment_error', 'The payment could not be processed; you have not been charged. Please try again.', { reason: charge.reason, paymentType: request.payment.method });
-    }
+    const payment = { payment: auth.authorizationId, cart: hold.id, amountCents: quote.cents.total };
+    this.options.logger.info(payment, 'payment authorized');
 
     const orderId = `ORD-${randomCode(10)}`;
     const accessCode = randomCode(20);
     const lifecycle = transition(newOrder(now, 'Tickets held'), 'pending_seller_confirmation', now, 'Payment received; waiting for the seller to confirm');
-    const row = await this.stored(() =>
-      this.store.purchase({
+    let row: OrderRow;
+    try {
+      row = await this.store.purchase({
         holdId: hold.id,
         guestId,
-        now,
+        attempt,
+        // The time of writing, not of the start: the claim must still be live after the processor answered.
+        now: this.now(),
         order: {
           id: orderId,
           access_code_hash: sha256(accessCode),
@@ -238,14 +310,69 @@ export class CommerceService {
           email: request.email,
           billing: request.billingAddress,
           payment_method: request.payment.method,
-          charge_id: charge.chargeId,
+          charge_id: auth.authorizationId,
         },
         history: lifecycle.history.map((h) => ({ status: h.status, at: new Date(h.at), note: h.note })),
-      }),
-    );
+      });
+    } catch (err) {
+      if (isStoreUnavailable(err)) {
+        // The commit may have reached the database before the connection broke: settle it once it answers.
+        this.unsettled.set(auth.authorizationId, { cart: hold.id, amountCents: quote.cents.total });
+        this.options.logger.warn({ err, ...payment }, 'order store failed while writing an order; its payment is settled when the store answers');
+        throw new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES.checkoutUnconfirmed);
+      }
+      // The transaction rolled back: nothing was written, so nothing may be taken.
+      await this.voidPayment(auth.authorizationId, hold.id, quote.cents.total);
+      throw err;
+    }
+    await this.capturePayment(auth.authorizationId, hold.id, quote.cents.total);
     this.options.logger.info({ orderId, eventId: event.event_id, quantity: hold.quantity, totalCents: quote.cents.total }, 'order placed');
     const order = await this.orderView(row, lifecycle.history.map((h, i) => ({ seq: i + 1, status: h.status, at: new Date(h.at).toISOString(), note: h.note })), event, listing);
-    return { ...order, accessCode, tracking: purchaseTrackingEvent(quote.total) };
+    return { order: { ...order, accessCode, tracking: purchaseTrackingEvent(quote.total) }, created: true };
+  }
+
+  /** The order a cart already became (its access code went to the first answer and is not kept in the clear). */
+  private async existingOrder(holdId: string, event: EventDocument, listing: GeneratedListing): Promise<{ order: Order; created: boolean }> {
+    const found = await this.stored('checkout', async () => {
+      const row = await this.store.orderOfHold(holdId);
+      return row ? this.store.order(row.id) : null;
+    });
+    if (!found) throw new AppError(409, 'checkout_in_progress', 'This cart is being paid for; check your order in a moment');
+    return { order: await this.orderView(found.order, found.events, event, listing), created: false };
+  }
+
+  /** Takes the authorized money; when the store cannot record it, the housekeeping captures it again (a repeat is harmless). */
+  private async capturePayment(authorizationId: string, cart: string, amountCents: number): Promise<void> {
+    const result = await this.options.payments.capture(authorizationId);
+    if (result.status !== 'captured') {
+      this.options.logger.error({ payment: authorizationId, cart, amountCents, result }, 'payment capture refused');
+      return;
+    }
+    this.options.logger.info({ payment: authorizationId, cart, amountCents }, 'payment captured');
+    await this.store.paymentCaptured(authorizationId, this.now()).catch((err: unknown) => this.options.logger.warn({ err, payment: authorizationId }, 'capture not recorded yet; retried by the housekeeping'));
+  }
+
+  private async voidPayment(authorizationId: string, cart: string, amountCents: number): Promise<void> {
+    const result = await this.options.payments.void(authorizationId);
+    if (result.status === 'voided') {
+      this.unsettled.delete(authorizationId);
+      this.options.logger.info({ payment: authorizationId, cart, amountCents }, 'payment voided');
+    } else {
+      this.options.logger.error({ payment: authorizationId, cart, amountCents, result }, 'payment void refused');
+    }
+  }
+
+  /** Settles what a failed commit left open, and captures payments of written orders not captured yet. */
+  private async settlePayments(now: Date): Promise<void> {
+    for (const [authorizationId, { cart, amountCents }] of [...this.unsettled]) {
+      const written = await this.store.paymentOf(authorizationId);
+      this.unsettled.delete(authorizationId);
+      if (written) await this.capturePayment(authorizationId, cart, amountCents);
+      else await this.voidPayment(authorizationId, cart, amountCents);
+    }
+    for (const p of await this.store.uncapturedPayments(new Date(now.getTime() - CAPTURE_RETRY_AFTER_MS))) {
+      await this.capturePayment(p.id, p.hold_id, p.amount_cents);
+    }
   }
 
   private async orderView(row: OrderRow, events: { status: OrderStatus; at: string; note: string }[], event?: EventDocument, listing?: GeneratedListing): Promise<Order> {
@@ -271,7 +398,7 @@ export class CommerceService {
 
   /** An order, for the guest who placed it or anyone holding its access code; otherwise as if it did not exist. */
   async order(id: string, access: { guestId?: string; code?: string }): Promise<Order> {
-    const found = await this.stored(() => this.store.order(id));
+    const found = await this.stored('order', () => this.store.order(id));
     if (!found) throw notFound('Order');
     const byGuest = access.guestId !== undefined && access.guestId === found.order.guest_id;
     const byCode = access.code !== undefined && safeEqual(sha256(access.code), found.order.access_code_hash);
@@ -287,6 +414,7 @@ export class CommerceService {
   async tick(): Promise<void> {
     const now = this.now();
     await this.store.releaseExpired(now);
+    await this.settlePayments(now);
     const delay = this.options.sellerDelayMs ?? SANDBOX_SELLER_DELAY_MS;
     for (const o of await this.store.ordersIn('pending_seller_confirmation', new Date(now.getTime() - delay))) {
       await this.store.advance(o.id, 'pending_seller_confirmation', 'confirmed', now, 'The seller confirmed your tickets');
@@ -334,6 +462,12 @@ function declineMessage(reason: string): string {
     default:
       return 'Your card was declined. Try another card or contact your bank.';
   }
+}
+
+/** A UUID-shaped id derived from a text (the checkout attempt of an idempotency key). */
+function uuidFrom(text: string): string {
+  const h = sha256(text);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 function safeEqual(a: string, b: string): boolean {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../http/errors.js';
 import type { Sql } from '../store/sql.js';
 import { TEST_STORES } from '../store/test-stores.js';
-import { CommerceStore } from './commerce-store.js';
+import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow } from './commerce-store.js';
+import { MAX_OPEN_CARTS, MAX_TICKETS_PER_EVENT, GUESTS_PER_ADDRESS } from './domain/purchase-limits.js';
 
 describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   let sql: Sql;
@@ -16,8 +17,27 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
 
   const now = new Date('2026-11-21T12:00:00Z');
   const later = (ms: number) => new Date(now.getTime() + ms);
-  const hold = (listingId: number, quantity: number, guest = 'g', expiresAt = later(600_000)) =>
-    store.createHold({ id: randomUUID(), guestId: guest, listing: { id: listingId, eventId: 1, listed: 2 }, quantity, pricePerTicketCents: 5000, now, expiresAt });
+  const hold = (listingId: number, quantity: number, guest = 'g', expiresAt = later(600_000), options: { eventId?: number; listed?: number; client?: string; at?: Date } = {}) =>
+    store.createHold({
+      id: randomUUID(),
+      guestId: guest,
+      clientKey: options.client ?? `client-of-${guest}`,
+      listing: { id: listingId, eventId: options.eventId ?? 1, listed: options.listed ?? 2 },
+      quantity,
+      pricePerTicketCents: 5000,
+      now: options.at ?? now,
+      expiresAt,
+    });
+  const order = (id: string, chargeId = `ch_${id}`) => ({
+    id, access_code_hash: 'x', status: 'pending_seller_confirmation' as const, subtotal_cents: 10000, discount_cents: 0, service_fee_cents: 1800,
+    fulfillment_fee_cents: 0, total_cents: 11800, promo_code: null, email: 'a@b.co', billing: {}, payment_method: 'card', charge_id: chargeId,
+  });
+  const buy = async (h: HoldRow, id: string, at = now) => {
+    const attempt = randomUUID();
+    const claim = await store.claimCheckout({ holdId: h.id, guestId: h.guest_id, attempt, now: at });
+    if (!('claimed' in claim)) throw new Error(`not claimed: ${JSON.stringify(claim)}`);
+    return store.purchase({ holdId: h.id, guestId: h.guest_id, attempt, now: at, order: order(id), history: [] });
+  };
 
   it('gives 20 concurrent shoppers exactly the 2 last tickets, the rest a clear 409', async () => {
     const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => hold(1001, 1, `guest-${i}`)));
@@ -32,32 +52,55 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     expect((await store.usage(1)).get(1001)).toEqual({ listed: 2, taken: 2 });
   });
 
-  it('never sells more than listed when holds race to purchase', async () => {
+  it('lets one checkout at a time claim a cart, and only the claimer write its order', async () => {
     const a = await hold(1002, 2, 'a');
-    await expect(hold(1002, 1, 'b')).rejects.toMatchObject({ status: 409 });
-    const order = (id: string) => ({
-      id, access_code_hash: 'x', status: 'pending_seller_confirmation' as const, subtotal_cents: 10000, discount_cents: 0, service_fee_cents: 1800,
-      fulfillment_fee_cents: 0, total_cents: 11800, promo_code: null, email: 'a@b.co', billing: {}, payment_method: 'card', charge_id: 'ch_1',
-    });
-    const attempts = await Promise.allSettled([1, 2, 3].map((n) => store.purchase({ holdId: a.id, guestId: 'a', now, order: order(`ORD-${n}`), history: [] })));
-    expect(attempts.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const attempts = Array.from({ length: 5 }, () => randomUUID());
+    const claims = await Promise.all(attempts.map((attempt) => store.claimCheckout({ holdId: a.id, guestId: 'a', attempt, now })));
+    expect(claims.filter((c) => 'claimed' in c)).toHaveLength(1);
+    expect(claims.filter((c) => 'busy' in c)).toHaveLength(4);
+    const winner = attempts[claims.findIndex((c) => 'claimed' in c)]!;
+    const loser = attempts.find((x) => x !== winner)!;
+    await expect(store.purchase({ holdId: a.id, guestId: 'a', attempt: loser, now, order: order('ORD-LOSER'), history: [] })).rejects.toMatchObject({ status: 410 });
+    // The same attempt (a retry under the same idempotency key) may claim again.
+    expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: winner, now })).toHaveProperty('claimed');
+    await store.purchase({ holdId: a.id, guestId: 'a', attempt: winner, now, order: order('ORD-WINNER'), history: [] });
+    expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: loser, now })).toMatchObject({ purchased: { id: 'ORD-WINNER' } });
     const rows = await sql.query<{ held: number; sold: number }>('SELECT held, sold FROM listing_inventory WHERE listing_id = 1002');
     expect(rows[0]).toEqual({ held: 0, sold: 2 });
+    expect(await store.paymentOf('ch_ORD-WINNER')).toMatchObject({ status: 'authorized', order_id: 'ORD-WINNER', amount_cents: 11800 });
+    expect(await store.paymentOf('ch_ORD-LOSER')).toBeNull();
+  });
+
+  it('gives a stale claim to the next checkout, and frees a released one at once', async () => {
+    const h = await hold(1010, 1, 'stale');
+    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now })).toHaveProperty('claimed');
+    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now: later(1_000) })).toEqual({ busy: true });
+    const next = randomUUID();
+    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: next, now: later(CHECKOUT_CLAIM_SECONDS * 1000 + 1) })).toHaveProperty('claimed');
+    await store.releaseClaim(h.id, next);
+    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now: later(CHECKOUT_CLAIM_SECONDS * 1000 + 2) })).toHaveProperty('claimed');
+  });
+
+  it('does not expire a hold under a checkout that claimed it in time', async () => {
+    const h = await hold(1011, 1, 'paying', later(1_000));
+    const attempt = randomUUID();
+    expect(await store.claimCheckout({ holdId: h.id, guestId: 'paying', attempt, now: later(900) })).toHaveProperty('claimed');
+    await store.releaseExpired(later(2_000));
+    const written = await store.purchase({ holdId: h.id, guestId: 'paying', attempt, now: later(2_500), order: order('ORD-INTIME'), history: [] });
+    expect(written.id).toBe('ORD-INTIME');
   });
 
   it('releases an expired hold so the tickets can be held again', async () => {
     await hold(1003, 2, 'slow', later(1_000));
     await expect(hold(1003, 1, 'other')).rejects.toMatchObject({ status: 409 });
-    const afterExpiry = new Date(now.getTime() + 2_000);
-    const next = await store.createHold({ id: randomUUID(), guestId: 'other', listing: { id: 1003, eventId: 1, listed: 2 }, quantity: 2, pricePerTicketCents: 5000, now: afterExpiry, expiresAt: later(600_000) });
+    const next = await hold(1003, 2, 'other', later(600_000), { at: later(2_000) });
     expect(next.status).toBe('active');
   });
 
-  it('refuses to purchase an expired hold, leaving no order', async () => {
+  it('refuses to claim or purchase an expired hold, leaving no order', async () => {
     const h = await hold(1004, 1, 'late', later(1_000));
-    await expect(
-      store.purchase({ holdId: h.id, guestId: 'late', now: later(5_000), order: { id: 'ORD-LATE', access_code_hash: 'x', status: 'pending_seller_confirmation', subtotal_cents: 1, discount_cents: 0, service_fee_cents: 0, fulfillment_fee_cents: 0, total_cents: 1, promo_code: null, email: 'a@b.co', billing: {}, payment_method: 'card', charge_id: 'c' }, history: [] }),
-    ).rejects.toMatchObject({ status: 410 });
+    expect(await store.claimCheckout({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000) })).toEqual({ ended: true });
+    await expect(store.purchase({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000), order: order('ORD-LATE'), history: [] })).rejects.toMatchObject({ status: 410 });
     expect(await store.order('ORD-LATE')).toBeNull();
   });
 
@@ -65,5 +108,58 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     await hold(1005, 2, 'gone', later(1_000));
     expect(await store.releaseExpired(later(10_000))).toBeGreaterThanOrEqual(2);
     expect((await store.usage(1)).get(1005)).toEqual({ listed: 2, taken: 0 });
+  });
+
+  describe('fair share', () => {
+    it(`stops one guest at ${MAX_TICKETS_PER_EVENT} tickets of an event, held or bought, even when the carts arrive at once`, async () => {
+      const bought = await hold(2000, 2, 'greedy', undefined, { eventId: 20, listed: 10 });
+      await buy(bought, 'ORD-GREEDY');
+      // Forty carts of one ticket each, all at once, on separate listings of the same event.
+      const results = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) => hold(2001 + i, 1, 'greedy', undefined, { eventId: 20, listed: 10, client: `addr-${i}` })),
+      );
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as AppError);
+      // 2 bought, and open carts are capped before tickets are: 3 carts of 1 ticket.
+      expect(won).toHaveLength(MAX_OPEN_CARTS);
+      expect(new Set(refused.map((e) => e.code))).toEqual(new Set(['cart_limit']));
+      expect(refused[0]!.message).toMatch(/3 open carts/);
+    });
+
+    it('counts bought and held tickets of one event together, and names what is left', async () => {
+      const first = await hold(2100, 6, 'family', undefined, { eventId: 21, listed: 10 });
+      await buy(first, 'ORD-FAMILY');
+      await hold(2101, 2, 'family', undefined, { eventId: 21, listed: 10 });
+      await expect(hold(2102, 1, 'family', undefined, { eventId: 21, listed: 10 })).rejects.toMatchObject({
+        status: 409,
+        code: 'ticket_limit',
+        message: expect.stringMatching(/at most 8 tickets.*8 are already held or bought/),
+      });
+      // Another event is another share.
+      expect((await hold(2200, 2, 'family', undefined, { eventId: 22, listed: 10 })).status).toBe('active');
+    });
+
+    it('keeps the limits per address when one address mints new guests', async () => {
+      const perAddress = MAX_TICKETS_PER_EVENT * GUESTS_PER_ADDRESS;
+      let held = 0;
+      let refusal: AppError | undefined;
+      for (let i = 0; i < GUESTS_PER_ADDRESS * 2 && !refusal; i++) {
+        try {
+          await hold(2300 + i, MAX_TICKETS_PER_EVENT, `minted-${i}`, undefined, { eventId: 23, listed: 10, client: 'one-address' });
+          held += MAX_TICKETS_PER_EVENT;
+        } catch (err) {
+          refusal = err as AppError;
+        }
+      }
+      expect(held).toBe(perAddress);
+      expect(refusal).toMatchObject({ status: 409, code: 'ticket_limit', message: expect.stringMatching(/Shoppers on your network/) });
+    });
+
+    it('frees the share of a released cart', async () => {
+      const h = await hold(2400, 8, 'undecided', undefined, { eventId: 24, listed: 10 });
+      await expect(hold(2401, 1, 'undecided', undefined, { eventId: 24, listed: 10 })).rejects.toMatchObject({ code: 'ticket_limit' });
+      await store.releaseHold(h.id, 'undecided');
+      expect((await hold(2401, 1, 'undecided', undefined, { eventId: 24, listed: 10 })).status).toBe('active');
+    });
   });
 });

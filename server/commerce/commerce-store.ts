@@ -1,6 +1,7 @@
 import type { OrderStatus } from '../../schemas/commerce.js';
 import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
+import { purchaseLimitRefusal, type BuyerUsage, type PurchaseLimits } from './domain/purchase-limits.js';
 
 /**
  * Inventory, holds and orders in SQL. Every change of what is available is one conditional statement inside
@@ -18,6 +19,9 @@ export interface HoldRow {
   status: 'active' | 'expired' | 'released' | 'purchased';
   created_at: string;
   expires_at: string;
+  client_key: string | null;
+  checkout_attempt: string | null;
+  checkout_started_at: string | null;
 }
 
 export interface OrderRow {
@@ -38,9 +42,28 @@ export interface OrderRow {
   email: string;
   billing: Record<string, string>;
   payment_method: string;
+  /** The payment processor's authorization, captured once the order was written. */
   charge_id: string;
+  client_key: string | null;
   created_at: string;
 }
+
+export interface PaymentRow {
+  id: string;
+  hold_id: string;
+  order_id: string | null;
+  amount_cents: number;
+  status: 'authorized' | 'captured' | 'voided';
+}
+
+/** Orders that no longer count against a buyer's share of an event. */
+const RELEASED_ORDER_STATUSES = ['rejected', 'expired', 'cancelled', 'refunded'];
+
+/**
+ * How long one checkout may keep a cart to itself (the processor's timeout and the store's, with room):
+ * meanwhile another checkout of the cart is told it is in progress, and the hold does not expire under it.
+ */
+export const CHECKOUT_CLAIM_SECONDS = 60;
 
 export interface OrderEventRow {
   seq: number;
@@ -63,6 +86,9 @@ function holdRow(r: Record<string, unknown>): HoldRow {
     status: r.status as HoldRow['status'],
     created_at: iso(r.created_at),
     expires_at: iso(r.expires_at),
+    client_key: r.client_key == null ? null : String(r.client_key),
+    checkout_attempt: r.checkout_attempt == null ? null : String(r.checkout_attempt),
+    checkout_started_at: r.checkout_started_at == null ? null : iso(r.checkout_started_at),
   };
 }
 
@@ -83,7 +109,7 @@ function orderRow(r: Record<string, unknown>): OrderRow {
 }
 
 export class CommerceStore {
-  constructor(private readonly sql: Sql) {}
+  constructor(readonly sql: Sql) {}
 
   /** Tickets held or sold per listing of an event (listings never touched have no row: all available). */
   async usage(eventId: number): Promise<Map<number, { listed: number; taken: number }>> {
@@ -93,18 +119,32 @@ export class CommerceStore {
 
   /**
    * Holds `quantity` tickets of a listing for a guest until `expiresAt`, or fails with a 409 when fewer are
-   * left. Holds of that listing that have run out are released first, in the same transaction.
+   * left or when the buyer is over the fair-share limits (per guest, and per client address). Holds of that
+   * listing that have run out are released first, in the same transaction. The buyer's own requests are
+   * serialized by a transaction-scoped advisory lock per guest and per address, so forty carts sent at once
+   * are counted one after another on every node that shares the database.
    */
   async createHold(input: {
     id: string;
     guestId: string;
+    clientKey: string;
     listing: { id: number; eventId: number; listed: number };
     quantity: number;
     pricePerTicketCents: number;
     now: Date;
     expiresAt: Date;
+    limits?: PurchaseLimits;
   }): Promise<HoldRow> {
     return this.sql.transaction(async (tx) => {
+      // Always guest first, then address: one order of locking, so two transactions never wait on each other.
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('guest:' || $1))", [input.guestId]);
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('client:' || $1))", [input.clientKey]);
+      const [guest, byAddress] = await Promise.all([
+        buyerUsage(tx, 'guest_id', input.guestId, input.listing.eventId, input.now),
+        buyerUsage(tx, 'client_key', input.clientKey, input.listing.eventId, input.now),
+      ]);
+      const refusal = purchaseLimitRefusal({ quantity: input.quantity, guest, byAddress, limits: input.limits });
+      if (refusal) throw refusal;
       await tx.query('INSERT INTO listing_inventory (listing_id, event_id, listed) VALUES ($1, $2, $3) ON CONFLICT (listing_id) DO NOTHING', [
         input.listing.id,
         input.listing.eventId,
@@ -126,9 +166,9 @@ export class CommerceStore {
         );
       }
       const rows = await tx.query(
-        `INSERT INTO holds (id, guest_id, listing_id, event_id, quantity, price_per_ticket_cents, status, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $8) RETURNING *`,
-        [input.id, input.guestId, input.listing.id, input.listing.eventId, input.quantity, input.pricePerTicketCents, input.now.toISOString(), input.expiresAt.toISOString()],
+        `INSERT INTO holds (id, guest_id, client_key, listing_id, event_id, quantity, price_per_ticket_cents, status, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9) RETURNING *`,
+        [input.id, input.guestId, input.clientKey, input.listing.id, input.listing.eventId, input.quantity, input.pricePerTicketCents, input.now.toISOString(), input.expiresAt.toISOString()],
       );
       return holdRow(rows[0]!);
     });
@@ -154,20 +194,56 @@ export class CommerceStore {
   }
 
   /**
-   * Turns an active, unexpired hold into an order in one transaction: the hold is marked purchased, its tickets
-   * move from held to sold, and the order with its first transitions is written. Any failure leaves all as it was.
+   * Gives one checkout of a cart the right to pay for it, or says why not: `purchased` (with the order),
+   * `busy` (another checkout has it) or `ended` (the hold expired or was released). A checkout that claimed
+   * the cart keeps it for CHECKOUT_CLAIM_SECONDS; the same attempt (a retry with the same idempotency key)
+   * may claim it again at once.
+   */
+  async claimCheckout(input: { holdId: string; guestId: string; attempt: string; now: Date }): Promise<
+    { claimed: HoldRow } | { purchased: OrderRow } | { busy: true } | { ended: true }
+  > {
+    const stale = new Date(input.now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString();
+    const rows = await this.sql.query(
+      `UPDATE holds SET checkout_attempt = $3, checkout_started_at = $4
+       WHERE id = $1 AND guest_id = $2 AND status = 'active' AND expires_at > $4
+         AND (checkout_attempt IS NULL OR checkout_attempt = $3 OR checkout_started_at <= $5)
+       RETURNING *`,
+      [input.holdId, input.guestId, input.attempt, input.now.toISOString(), stale],
+    );
+    if (rows[0]) return { claimed: holdRow(rows[0]) };
+    const hold = await this.hold(input.holdId);
+    if (hold?.status === 'purchased') {
+      const order = await this.orderOfHold(input.holdId);
+      if (order) return { purchased: order };
+    }
+    if (hold?.status === 'active' && new Date(hold.expires_at) > input.now) return { busy: true };
+    return { ended: true };
+  }
+
+  /** Lets go of a claim (the payment was declined), so the shopper can try another card at once. */
+  async releaseClaim(holdId: string, attempt: string): Promise<void> {
+    await this.sql.query('UPDATE holds SET checkout_attempt = NULL, checkout_started_at = NULL WHERE id = $1 AND checkout_attempt = $2', [holdId, attempt]);
+  }
+
+  /**
+   * Turns a claimed hold into an order in one transaction: the hold is marked purchased, its tickets move
+   * from held to sold, the order with its first transitions is written, and the authorized payment is
+   * recorded against it. Only the checkout that holds the claim may do it, and only while the claim is live,
+   * so a hold cannot expire under a checkout that began in time. Any failure leaves all as it was.
    */
   async purchase(input: {
     holdId: string;
     guestId: string;
+    attempt: string;
     now: Date;
-    order: Omit<OrderRow, 'hold_id' | 'guest_id' | 'event_id' | 'listing_id' | 'quantity' | 'created_at'>;
+    order: Omit<OrderRow, 'hold_id' | 'guest_id' | 'event_id' | 'listing_id' | 'quantity' | 'created_at' | 'client_key'>;
     history: { status: OrderStatus; at: Date; note: string }[];
   }): Promise<OrderRow> {
+    const stale = new Date(input.now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString();
     return this.sql.transaction(async (tx) => {
       const held = await tx.query(
-        "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 AND status = 'active' AND expires_at > $3 RETURNING *",
-        [input.holdId, input.guestId, input.now.toISOString()],
+        "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 AND status = 'active' AND checkout_attempt = $3 AND checkout_started_at > $4 RETURNING *",
+        [input.holdId, input.guestId, input.attempt, stale],
       );
       if (held.length === 0) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
       const hold = holdRow(held[0]!);
@@ -175,17 +251,43 @@ export class CommerceStore {
       const o = input.order;
       const rows = await tx.query(
         `INSERT INTO orders (id, access_code_hash, guest_id, hold_id, event_id, listing_id, quantity, status, subtotal_cents, discount_cents,
-           service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, email, billing, payment_method, charge_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING *`,
+           service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, email, billing, payment_method, charge_id, client_key, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING *`,
         [o.id, o.access_code_hash, input.guestId, hold.id, hold.event_id, hold.listing_id, hold.quantity, o.status, o.subtotal_cents, o.discount_cents,
           o.service_fee_cents, o.fulfillment_fee_cents, o.total_cents, o.promo_code, o.email, JSON.stringify(o.billing), o.payment_method, o.charge_id,
-          input.now.toISOString()],
+          hold.client_key, input.now.toISOString()],
       );
       for (const [i, h] of input.history.entries()) {
         await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [o.id, i + 1, h.status, h.at.toISOString(), h.note]);
       }
+      await tx.query(
+        `INSERT INTO payments (id, hold_id, order_id, amount_cents, status, created_at, updated_at) VALUES ($1, $2, $3, $4, 'authorized', $5, $5)`,
+        [o.charge_id, hold.id, o.id, o.total_cents, input.now.toISOString()],
+      );
       return orderRow(rows[0]!);
     });
+  }
+
+  /** Records that an order's payment was captured. */
+  async paymentCaptured(paymentId: string, now: Date): Promise<void> {
+    await this.sql.query("UPDATE payments SET status = 'captured', updated_at = $2 WHERE id = $1 AND status = 'authorized'", [paymentId, now.toISOString()]);
+  }
+
+  /** Payments of written orders still waiting for their capture since before `before`. */
+  async uncapturedPayments(before: Date, limit = 100): Promise<PaymentRow[]> {
+    const rows = await this.sql.query("SELECT * FROM payments WHERE status = 'authorized' AND updated_at <= $1 ORDER BY updated_at LIMIT $2", [before.toISOString(), limit]);
+    return rows.map(paymentRow);
+  }
+
+  /** A payment the store knows of: it exists exactly when its order was written. */
+  async paymentOf(id: string): Promise<PaymentRow | null> {
+    const rows = await this.sql.query('SELECT * FROM payments WHERE id = $1', [id]);
+    return rows[0] ? paymentRow(rows[0]) : null;
+  }
+
+  async orderOfHold(holdId: string): Promise<OrderRow | null> {
+    const rows = await this.sql.query('SELECT * FROM orders WHERE hold_id = $1', [holdId]);
+    return rows[0] ? orderRow(rows[0]) : null;
   }
 
   async order(id: string): Promise<{ order: OrderRow; events: OrderEventRow[] } | null> {
@@ -214,10 +316,13 @@ export class CommerceStore {
 }
 
 async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise<number> {
+  // A hold whose checkout began in time is left to that checkout until its claim runs out.
+  const stale = new Date(now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString();
   const rows = await tx.query(
-    `UPDATE holds SET status = 'expired' WHERE status = 'active' AND expires_at <= $1 ${listingId === undefined ? '' : 'AND listing_id = $2'}
+    `UPDATE holds SET status = 'expired'
+     WHERE status = 'active' AND expires_at <= $1 AND (checkout_started_at IS NULL OR checkout_started_at <= $2) ${listingId === undefined ? '' : 'AND listing_id = $3'}
      RETURNING listing_id, quantity`,
-    listingId === undefined ? [now.toISOString()] : [now.toISOString(), listingId],
+    listingId === undefined ? [now.toISOString(), stale] : [now.toISOString(), stale, listingId],
   );
   let released = 0;
   for (const r of rows) {
@@ -225,4 +330,26 @@ async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise
     released += num(r.quantity);
   }
   return released;
+}
+
+/** Tickets of an event a buyer (a guest, or every guest at one address) holds or owns, and their open carts. */
+async function buyerUsage(tx: SqlTx, column: 'guest_id' | 'client_key', value: string, eventId: number, now: Date): Promise<BuyerUsage> {
+  const rows = await tx.query(
+    `SELECT
+       (SELECT coalesce(sum(quantity), 0) FROM holds WHERE ${column} = $1 AND event_id = $2 AND status = 'active' AND expires_at > $3)
+         + (SELECT coalesce(sum(quantity), 0) FROM orders WHERE ${column} = $1 AND event_id = $2 AND status <> ALL ($4)) AS event_tickets,
+       (SELECT count(*) FROM holds WHERE ${column} = $1 AND status = 'active' AND expires_at > $3) AS open_carts`,
+    [value, eventId, now.toISOString(), RELEASED_ORDER_STATUSES],
+  );
+  return { eventTickets: num(rows[0]?.event_tickets ?? 0), openCarts: num(rows[0]?.open_carts ?? 0) };
+}
+
+function paymentRow(r: Record<string, unknown>): PaymentRow {
+  return {
+    id: String(r.id),
+    hold_id: String(r.hold_id),
+    order_id: r.order_id == null ? null : String(r.order_id),
+    amount_cents: num(r.amount_cents),
+    status: r.status as PaymentRow['status'],
+  };
 }

@@ -19,6 +19,7 @@ import { CommerceService } from './commerce-service.js';
 import { CommerceStore } from './commerce-store.js';
 import { listingsForEvent } from './domain/listings.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
+import { MAX_TICKETS_PER_EVENT, PURCHASE_LIMITS } from './domain/purchase-limits.js';
 
 const logger = pino({ level: 'silent' });
 let tmp: string;
@@ -28,6 +29,7 @@ let app: ReturnType<typeof testApp>['app'];
 let deps: ReturnType<typeof testApp>['deps'];
 let clock = Date.now();
 let sql: Awaited<ReturnType<typeof openPglite>>;
+const payments = new SandboxPaymentProvider();
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'commerce-'));
@@ -36,8 +38,16 @@ beforeAll(async () => {
   search.set(await createSearchEngine(parseEnv({}), catalog));
   sql = await openPglite(path.join(tmp, 'db'));
   await migrate(sql);
-  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, now: () => new Date(clock), sellerDelayMs: 0 });
-  const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' });
+  // Every shopper of this file comes from one address (supertest's): the per-address share is widened.
+  const limits = { ...PURCHASE_LIMITS, guestsPerAddress: 1000 };
+  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments, logger, now: () => new Date(clock), sellerDelayMs: 0, limits });
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    RATE_LIMIT_SESSIONS_PER_MINUTE: '1000',
+    RATE_LIMIT_CARTS_PER_MINUTE: '1000',
+    RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000',
+    RATE_LIMIT_LISTINGS_PER_MINUTE: '1000',
+  });
   ({ app, deps } = testApp({ search, commerce, env }));
 });
 afterAll(() => rm(tmp, { recursive: true, force: true }));
@@ -164,8 +174,12 @@ describe('checkout and orders', () => {
     expect(order.status).toBe('pending_seller_confirmation');
     expect(order.tracking!.phet).toBeCloseTo(95 * order.totalPrice.value, 2);
     expect(order.accessCode).toMatch(/^[A-Z0-9]{20}$/);
+    // A second checkout of a bought cart (its first answer lost, say) is told about that order, not to start again.
     const again = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'ada@example.com', billingAddress: billing, payment: card('4242 4242 4242 4242') });
-    expect(again.status).toBe(410);
+    expect(again.status).toBe(200);
+    expect(OrderSchema.parse(again.body)).toMatchObject({ id: order.id, totalPrice: order.totalPrice });
+    expect(again.body.accessCode).toBeUndefined();
+    expect(payments.charges.filter((c) => c.amountCents === Math.round(order.totalPrice.value * 100))).toHaveLength(1);
   });
 
   it('applies FF20 to the tickets and refuses an unknown code on its field', async () => {
@@ -217,9 +231,11 @@ describe('durability', () => {
     const first = await openPglite(dir);
     await migrate(first);
     const store = new CommerceStore(first);
-    const hold = await store.createHold({ id: crypto.randomUUID(), guestId: 'g', listing: { id: 77_000, eventId: 77, listed: 4 }, quantity: 2, pricePerTicketCents: 5000, now: new Date(), expiresAt: new Date(Date.now() + 60_000) });
+    const hold = await store.createHold({ id: crypto.randomUUID(), guestId: 'g', clientKey: '127.0.0.1', listing: { id: 77_000, eventId: 77, listed: 4 }, quantity: 2, pricePerTicketCents: 5000, now: new Date(), expiresAt: new Date(Date.now() + 60_000) });
+    const attempt = crypto.randomUUID();
+    await store.claimCheckout({ holdId: hold.id, guestId: 'g', attempt, now: new Date() });
     await store.purchase({
-      holdId: hold.id, guestId: 'g', now: new Date(),
+      holdId: hold.id, guestId: 'g', attempt, now: new Date(),
       order: { id: 'ORD-RESTART000', access_code_hash: 'h', status: 'pending_seller_confirmation', subtotal_cents: 10000, discount_cents: 0, service_fee_cents: 1800, fulfillment_fee_cents: 0, total_cents: 11800, promo_code: null, email: 'a@b.co', billing: {}, payment_method: 'card', charge_id: 'c' },
       history: [{ status: 'reserved', at: new Date(), note: 'held' }],
     });
@@ -230,5 +246,155 @@ describe('durability', () => {
     expect(found?.order.total_cents).toBe(11800);
     expect(found?.events).toHaveLength(1);
     await reopened.close();
+  });
+});
+
+describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantics)', () => {
+  async function cart(auth: string, quantity = 2) {
+    const { listing } = eventWithListing((l) => l.splits.includes(quantity) && l.quantity >= quantity, used);
+    used.add(listing.id);
+    const res = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity });
+    expect(res.status).toBe(201);
+    return CartSchema.parse(res.body);
+  }
+  const body = (cartId: string, extra: Record<string, unknown> = {}) => ({ cartId, email: 'kay@example.com', billingAddress: billing, payment: card('4242 4242 4242 4242'), ...extra });
+  const ordersOf = async (cartId: string) => (await sql.query<{ id: string }>('SELECT id FROM orders WHERE hold_id = $1', [cartId])).map((r) => r.id);
+  const paymentsOf = async (cartId: string) => sql.query<{ id: string; status: string }>('SELECT id, status FROM payments WHERE hold_id = $1', [cartId]);
+
+  it('replays the first answer for the same key and body, refuses the key with another body, and charges once', async () => {
+    const auth = await guest();
+    const c = await cart(auth);
+    const first = await request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'attempt-1').send(body(c.id));
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const replay = await request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'attempt-1').send(body(c.id));
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    // The draft's structured-field form of the same key is the same key.
+    const quoted = await request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', '"attempt-1"').send(body(c.id));
+    expect(quoted.body.id).toBe(first.body.id);
+
+    const other = await request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'attempt-1').send(body(c.id, { promoCode: 'FF20' }));
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('idempotency_key_reused');
+    expect(await ordersOf(c.id)).toEqual([first.body.id]);
+    expect((await paymentsOf(c.id)).map((p) => p.status)).toEqual(['captured']);
+  });
+
+  it('keeps keys per guest: another guest’s same key is a new request', async () => {
+    const a = await guest();
+    const b = await guest();
+    const ca = await cart(a);
+    const cb = await cart(b);
+    const ra = await request(app).post('/api/checkout').set('Authorization', a).set('Idempotency-Key', 'shared-key').send(body(ca.id));
+    const rb = await request(app).post('/api/checkout').set('Authorization', b).set('Idempotency-Key', 'shared-key').send(body(cb.id));
+    expect([ra.status, rb.status]).toEqual([201, 201]);
+    expect(ra.body.id).not.toBe(rb.body.id);
+  });
+
+  it('answers 409 to the same key while the first request still runs', async () => {
+    const auth = await guest();
+    const c = await cart(auth);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'double-click').send(body(c.id))));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).not.toHaveLength(0);
+    for (const r of answers.filter((x) => x.status !== 201)) expect(r.body.error.code).toBe('idempotency_key_in_use');
+    expect(new Set(answers.filter((r) => r.status === 201).map((r) => r.body.id)).size).toBe(1);
+    expect(await ordersOf(c.id)).toHaveLength(1);
+  });
+
+  it('refuses a malformed key with a 400 naming the header', async () => {
+    const auth = await guest();
+    const res = await request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'has space').send(body('00000000-0000-4000-8000-000000000000'));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_idempotency_key', message: expect.stringContaining('Idempotency-Key') });
+  });
+
+  it('moves money once when 30 checkouts of one cart race with different cards and with and without the promo code', async () => {
+    const auth = await guest();
+    const c = await cart(auth);
+    const cards = ['4242 4242 4242 4242', '5555 5555 5555 4444', '4000 0566 5566 5556'];
+    const before = payments.authorizations.length;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        request(app)
+          .post('/api/checkout')
+          .set('Authorization', auth)
+          .set('Idempotency-Key', `race-${i}`)
+          .send(body(c.id, { payment: card(cards[i % cards.length]!), ...(i % 2 ? { promoCode: 'FF20' } : {}) })),
+      ),
+    );
+    const created = answers.filter((r) => r.status === 201);
+    expect(created).toHaveLength(1);
+    for (const r of answers.filter((x) => x.status !== 201)) {
+      // Either still running elsewhere, or already bought: that order.
+      if (r.status === 200) expect(r.body.id).toBe(created[0]!.body.id);
+      else expect(r.body.error.code).toBe('checkout_in_progress');
+    }
+    expect(await ordersOf(c.id)).toEqual([created[0]!.body.id]);
+    const mine = payments.authorizations.slice(before);
+    expect(mine.filter((a) => a.status === 'captured')).toHaveLength(1);
+    expect(mine.filter((a) => a.status === 'authorized')).toHaveLength(0);
+    expect((await paymentsOf(c.id)).map((p) => p.status)).toEqual(['captured']);
+  });
+});
+
+describe('no sale once the event has started', () => {
+  it('refuses a cart and a checkout for an event that has begun, and its listings say so', async () => {
+    const auth = await guest();
+    // An event starting within the next few days; the clock then moves past its start.
+    const soon = catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > now() + 3600 && e.event_timestamp < now() + 86400 * 20)
+      .sort((a, b) => a.event_timestamp! - b.event_timestamp!);
+    const event = soon.find((e) => listingsForEvent(e).some((l) => l.splits.includes(1) && !used.has(l.id)))!;
+    const listing = listingsForEvent(event).find((l) => l.splits.includes(1) && !used.has(l.id))!;
+    used.add(listing.id);
+    const held = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 1 });
+    expect(held.status).toBe(201);
+
+    const saved = clock;
+    clock = event.event_timestamp! * 1000 + 60_000;
+    try {
+      const cartAfter = await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: listing.id, quantity: 1 });
+      expect(cartAfter.status).toBe(409);
+      expect(cartAfter.body.error).toMatchObject({ code: 'event_started', message: expect.stringMatching(/already started/) });
+      const checkout = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: held.body.id, email: 'late@example.com', billingAddress: billing, payment: card('4242 4242 4242 4242') });
+      expect(checkout.status).toBe(409);
+      expect(checkout.body.error.code).toBe('event_started');
+      const listed = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body);
+      expect(listed.listings).toEqual([]);
+      expect(listed.sale).toMatchObject({ onSale: false, code: 'event_started' });
+    } finally {
+      clock = saved;
+    }
+  });
+});
+
+describe('fair holds', () => {
+  it(`stops one guest trying to hold a whole event at ${MAX_TICKETS_PER_EVENT} tickets; other shoppers still see and hold tickets`, async () => {
+    const event = upcoming().find((e) => listingsForEvent(e).filter((l) => !used.has(l.id)).length >= 10)!;
+    const listings = listingsForEvent(event).filter((l) => !used.has(l.id));
+    for (const l of listings) used.add(l.id);
+    const greedy = await guest();
+    // One cart per listing, each for the whole listing, all at once.
+    const answers = await Promise.all(listings.map((l) => request(app).post('/api/cart').set('Authorization', greedy).send({ listingId: l.id, quantity: l.quantity })));
+    const held = answers.filter((r) => r.status === 201).reduce((n, r) => n + (r.body.quantitySelected as number), 0);
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(MAX_TICKETS_PER_EVENT);
+    const refused = answers.filter((r) => r.status !== 201);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) {
+      expect(r.status).toBe(409);
+      expect(['ticket_limit', 'cart_limit', 'invalid_quantity']).toContain(r.body.error.code);
+    }
+    expect(refused.some((r) => r.body.error.code === 'ticket_limit' || r.body.error.code === 'cart_limit')).toBe(true);
+
+    const seen = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body).listings;
+    const mine = new Set(listings.map((l) => l.id));
+    const left = seen.filter((l) => mine.has(l.id)).reduce((n, l) => n + l.quantityAvailable, 0);
+    expect(left).toBe(listings.reduce((n, l) => n + l.quantity, 0) - held);
+    const other = seen.find((l) => l.splits.includes(1)) ?? seen[0]!;
+    const otherHold = await request(app).post('/api/cart').set('Authorization', await guest()).send({ listingId: other.id, quantity: other.splits[0] });
+    expect(otherHold.status).toBe(201);
   });
 });

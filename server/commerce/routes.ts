@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { CheckoutSchema, CreateCartSchema, ListingsQuerySchema } from '../../schemas/commerce.js';
 import { SlugParamsSchema } from '../../schemas/entities.js';
-import { rateLimiter } from '../http/security.js';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import type { CommerceService } from './commerce-service.js';
 
@@ -10,8 +11,6 @@ const IdParamSchema = z.object({ id: z.coerce.number({ error: 'id must be a numb
 const CartParamSchema = z.object({ id: z.string().uuid('id must be a cart id') });
 const OrderParamSchema = z.object({ id: z.string().regex(/^ORD-[A-Z0-9]{10}$/, 'id must be an order id such as ORD-AB12CD34EF') });
 const OrderQuerySchema = z.object({ code: z.string().regex(/^[A-Z0-9]{20}$/, 'code must be the order’s 20-character access code').optional() });
-/** Checkout attempts per client per minute: enough to fix a typo, too few to test stolen cards. */
-const CHECKOUTS_PER_MINUTE = 20;
 
 export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens): Router {
   const router = Router();
@@ -31,7 +30,9 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
   router.post('/cart', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
     const input = CreateCartSchema.parse(req.body);
-    res.status(201).set('Cache-Control', 'no-store').json(await commerce.createCart(guestId, input));
+    // The client as the rate limits see it (behind TRUST_PROXY), an IPv6 /56 counting as one.
+    const clientKey = ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    res.status(201).set('Cache-Control', 'no-store').json(await commerce.createCart({ guestId, clientKey }, input));
   });
 
   router.get('/cart/:id', async (req, res) => {
@@ -47,10 +48,13 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     res.status(204).end();
   });
 
-  router.post('/checkout', rateLimiter(CHECKOUTS_PER_MINUTE, 'checkout'), async (req, res) => {
+  router.post('/checkout', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
+    const key = idempotencyKeyOf(req);
     const request = CheckoutSchema.parse(req.body);
-    res.status(201).set('Cache-Control', 'no-store').json(await commerce.checkout(guestId, request));
+    const answer = await commerce.checkoutOnce(guestId, request, { key, fingerprint: requestFingerprint('POST', '/api/checkout', req.body) });
+    if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    res.status(answer.status).set('Cache-Control', 'no-store').json(answer.body);
   });
 
   router.get('/orders/:id', async (req, res) => {

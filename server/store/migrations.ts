@@ -76,6 +76,49 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       );
     `,
   },
+  {
+    id: 3,
+    name: 'fair holds, exactly-once checkout, shared rate limits',
+    sql: `
+      ALTER TABLE holds ADD COLUMN client_key text;
+      ALTER TABLE holds ADD COLUMN checkout_attempt uuid;
+      ALTER TABLE holds ADD COLUMN checkout_started_at timestamptz;
+      CREATE INDEX holds_active_by_guest ON holds (guest_id, event_id) WHERE status = 'active';
+      CREATE INDEX holds_active_by_client ON holds (client_key, event_id) WHERE status = 'active';
+      ALTER TABLE orders ADD COLUMN client_key text;
+      CREATE INDEX orders_by_guest_event ON orders (guest_id, event_id);
+      CREATE INDEX orders_by_client_event ON orders (client_key, event_id);
+      CREATE TABLE payments (
+        id           text        PRIMARY KEY,
+        hold_id      uuid        NOT NULL REFERENCES holds (id),
+        order_id     text        REFERENCES orders (id),
+        amount_cents integer     NOT NULL CHECK (amount_cents > 0),
+        status       text        NOT NULL CHECK (status IN ('authorized', 'captured', 'voided')),
+        created_at   timestamptz NOT NULL,
+        updated_at   timestamptz NOT NULL
+      );
+      CREATE UNIQUE INDEX payments_one_per_hold ON payments (hold_id) WHERE status <> 'voided';
+      CREATE INDEX payments_authorized ON payments (updated_at) WHERE status = 'authorized';
+      CREATE TABLE idempotency_keys (
+        scope           text        NOT NULL,
+        key             text        NOT NULL,
+        request_hash    text        NOT NULL,
+        state           text        NOT NULL CHECK (state IN ('running', 'done')),
+        response_status integer,
+        response_body   jsonb,
+        locked_until    timestamptz NOT NULL,
+        expires_at      timestamptz NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+      CREATE TABLE rate_limit_hits (
+        key      text        PRIMARY KEY,
+        hits     integer     NOT NULL,
+        reset_at timestamptz NOT NULL
+      );
+      CREATE INDEX rate_limit_hits_by_reset ON rate_limit_hits (reset_at);
+    `,
+  },
 ];
 
 export async function migrate(sql: Sql): Promise<number[]> {

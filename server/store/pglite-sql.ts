@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { classifyStoreError } from './store-errors.js';
 import type { Sql, SqlTx } from './sql.js';
 
 /** The embedded default: PGlite with its files in `dir` (or in memory when `dir` is null, for tests). */
@@ -8,15 +9,19 @@ export async function openPglite(dir: string | null): Promise<Sql> {
   const db = dir ? new PGlite(dir) : new PGlite();
   await db.waitReady;
   const query = async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    (await db.query<R>(text, params)).rows;
+    (await db.query<R>(text, params).catch(classifyStoreError)).rows;
   return {
     kind: 'pglite',
     query,
     transaction: (fn) =>
-      db.transaction(async (tx) => {
-        const scoped: SqlTx = { query: async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await tx.query<R>(text, params)).rows };
-        return fn(scoped);
-      }),
+      db
+        .transaction(async (tx) => {
+          const scoped: SqlTx = { query: async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await tx.query<R>(text, params)).rows };
+          return fn(scoped);
+        })
+        .catch(classifyStoreError),
     close: () => db.close(),
+    // In-process: it is there as long as the process is.
+    health: () => ({ available: !db.closed, since: new Date(0).toISOString(), detail: db.closed ? 'PGlite closed' : 'PGlite in process' }),
   };
 }

@@ -7,13 +7,13 @@ import {
   cardExpired,
   luhnValid,
   paymentFailedEvent,
-  type ChargeInput,
+  type AuthorizeInput,
 } from './payments.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
 const card = (cardNumber: string, expMonth = 12, expYear = 2030): Payment => ({ method: 'card', cardNumber, expMonth, expYear, cvc: '123' });
 let key = 0;
-const input = (payment: Payment, amountCents = 24_541, idempotencyKey = `key-${++key}`): ChargeInput => ({ amountCents, currency: 'USD', payment, idempotencyKey });
+const input = (payment: Payment, amountCents = 24_541, idempotencyKey = `key-${++key}`): AuthorizeInput => ({ amountCents, currency: 'USD', payment, idempotencyKey });
 const provider = () => new SandboxPaymentProvider({ now: () => NOW });
 
 describe('luhnValid', () => {
@@ -45,7 +45,7 @@ describe('cardExpired', () => {
 describe('SandboxPaymentProvider', () => {
   it('documents the four test cards', () => {
     expect(SANDBOX_TEST_CARDS.map((c) => [c.number, c.outcome])).toEqual([
-      ['4242 4242 4242 4242', { status: 'succeeded' }],
+      ['4242 4242 4242 4242', { status: 'authorized' }],
       ['4000 0000 0000 0002', { status: 'declined', reason: 'card_declined' }],
       ['4000 0000 0000 9995', { status: 'declined', reason: 'insufficient_funds' }],
       ['4000 0000 0000 0119', { status: 'error', reason: 'processing_error' }],
@@ -53,85 +53,85 @@ describe('SandboxPaymentProvider', () => {
   });
 
   it.each(SANDBOX_TEST_CARDS.map((c) => [c.number, c.outcome] as const))('%s → %j', async (number, outcome) => {
-    const result = await provider().charge(input(card(number)));
+    const result = await provider().authorize(input(card(number)));
     expect(result).toMatchObject(outcome);
-    if (result.status === 'succeeded') expect(result.chargeId).toMatch(/^ch_sandbox_/);
+    if (result.status === 'authorized') expect(result.authorizationId).toMatch(/^ch_sandbox_/);
   });
 
-  it('charges any other Luhn-valid card', async () => {
-    expect(await provider().charge(input(card('5555 5555 5555 4444')))).toMatchObject({ status: 'succeeded' });
+  it('authorizes any other Luhn-valid card', async () => {
+    expect(await provider().authorize(input(card('5555 5555 5555 4444')))).toMatchObject({ status: 'authorized' });
   });
 
   it('declines a Luhn-invalid number as invalid_number', async () => {
-    expect(await provider().charge(input(card('4242 4242 4242 4241')))).toEqual({ status: 'declined', reason: 'invalid_number' });
+    expect(await provider().authorize(input(card('4242 4242 4242 4241')))).toEqual({ status: 'declined', reason: 'invalid_number' });
   });
 
   it('declines a card whose expiry month has passed as expired_card', async () => {
     const p = provider();
-    expect(await p.charge(input(card('4242 4242 4242 4242', 10, 2026)))).toEqual({ status: 'declined', reason: 'expired_card' });
-    expect(await p.charge(input(card('4242 4242 4242 4242', 11, 2026)))).toMatchObject({ status: 'succeeded' });
+    expect(await p.authorize(input(card('4242 4242 4242 4242', 10, 2026)))).toEqual({ status: 'declined', reason: 'expired_card' });
+    expect(await p.authorize(input(card('4242 4242 4242 4242', 11, 2026)))).toMatchObject({ status: 'authorized' });
   });
 
   it('uses the clock it is given', async () => {
     const later = new SandboxPaymentProvider({ now: () => new Date('2031-01-01T00:00:00Z') });
-    expect(await later.charge(input(card('4242 4242 4242 4242', 12, 2030)))).toEqual({ status: 'declined', reason: 'expired_card' });
+    expect(await later.authorize(input(card('4242 4242 4242 4242', 12, 2030)))).toEqual({ status: 'declined', reason: 'expired_card' });
   });
 
   it('accepts the Apple Pay success token and declines any other', async () => {
     const p = provider();
-    expect(await p.charge(input({ method: 'applepay', token: SANDBOX_APPLE_PAY_SUCCESS_TOKEN }))).toMatchObject({ status: 'succeeded' });
-    expect(await p.charge(input({ method: 'applepay', token: 'applepay-decline' }))).toEqual({ status: 'declined', reason: 'card_declined' });
+    expect(await p.authorize(input({ method: 'applepay', token: SANDBOX_APPLE_PAY_SUCCESS_TOKEN }))).toMatchObject({ status: 'authorized' });
+    expect(await p.authorize(input({ method: 'applepay', token: 'applepay-decline' }))).toEqual({ status: 'declined', reason: 'card_declined' });
   });
 
   it('refuses an amount that is not a positive whole number of cents', async () => {
-    expect(await provider().charge(input(card('4242 4242 4242 4242'), 0))).toEqual({ status: 'error', reason: 'invalid_amount' });
-    expect(await provider().charge(input(card('4242 4242 4242 4242'), 12.5))).toEqual({ status: 'error', reason: 'invalid_amount' });
+    expect(await provider().authorize(input(card('4242 4242 4242 4242'), 0))).toEqual({ status: 'error', reason: 'invalid_amount' });
+    expect(await provider().authorize(input(card('4242 4242 4242 4242'), 12.5))).toEqual({ status: 'error', reason: 'invalid_amount' });
   });
 
   describe('idempotency', () => {
-    it('returns the first result for a repeated key and charges once', async () => {
+    it('returns the first result for a repeated key and authorizes once', async () => {
       const p = provider();
-      const first = await p.charge(input(card('4242 4242 4242 4242'), 1000, 'cart-1'));
-      const again = await p.charge(input(card('4242 4242 4242 4242'), 1000, 'cart-1'));
+      const first = await p.authorize(input(card('4242 4242 4242 4242'), 1000, 'cart-1'));
+      const again = await p.authorize(input(card('4242 4242 4242 4242'), 1000, 'cart-1'));
       expect(again).toEqual(first);
-      expect(p.charges).toHaveLength(1);
-      expect(p.charges[0]).toMatchObject({ amountCents: 1000, last4: '4242', idempotencyKey: 'cart-1', method: 'card' });
+      expect(p.authorizations).toHaveLength(1);
+      expect(p.authorizations[0]).toMatchObject({ amountCents: 1000, last4: '4242', idempotencyKey: 'cart-1', method: 'card' });
     });
 
-    it('charges once even when the same key arrives twice at the same time', async () => {
+    it('authorizes once even when the same key arrives twice at the same time', async () => {
       const p = provider();
-      const [a, b] = await Promise.all([p.charge(input(card('4242 4242 4242 4242'), 1000, 'k')), p.charge(input(card('4242 4242 4242 4242'), 1000, 'k'))]);
+      const [a, b] = await Promise.all([p.authorize(input(card('4242 4242 4242 4242'), 1000, 'k')), p.authorize(input(card('4242 4242 4242 4242'), 1000, 'k'))]);
       expect(a).toEqual(b);
-      expect(p.charges).toHaveLength(1);
+      expect(p.authorizations).toHaveLength(1);
     });
 
     it('keeps a decline for its key too', async () => {
       const p = provider();
-      const first = await p.charge(input(card('4000 0000 0000 0002'), 1000, 'd'));
-      expect(await p.charge(input(card('4000 0000 0000 0002'), 1000, 'd'))).toEqual(first);
+      const first = await p.authorize(input(card('4000 0000 0000 0002'), 1000, 'd'));
+      expect(await p.authorize(input(card('4000 0000 0000 0002'), 1000, 'd'))).toEqual(first);
     });
 
     it('answers idempotency_key_reused when the key comes back with another amount or card', async () => {
       const p = provider();
-      await p.charge(input(card('4242 4242 4242 4242'), 1000, 'r'));
-      expect(await p.charge(input(card('4242 4242 4242 4242'), 2000, 'r'))).toEqual({ status: 'error', reason: 'idempotency_key_reused' });
-      expect(await p.charge(input(card('5555 5555 5555 4444'), 1000, 'r'))).toEqual({ status: 'error', reason: 'idempotency_key_reused' });
-      expect(p.charges).toHaveLength(1);
+      await p.authorize(input(card('4242 4242 4242 4242'), 1000, 'r'));
+      expect(await p.authorize(input(card('4242 4242 4242 4242'), 2000, 'r'))).toEqual({ status: 'error', reason: 'idempotency_key_reused' });
+      expect(await p.authorize(input(card('5555 5555 5555 4444'), 1000, 'r'))).toEqual({ status: 'error', reason: 'idempotency_key_reused' });
+      expect(p.authorizations).toHaveLength(1);
     });
 
-    it('gives distinct keys distinct charges', async () => {
+    it('gives distinct keys distinct authorizations', async () => {
       const p = provider();
-      const a = await p.charge(input(card('4242 4242 4242 4242'), 1000, 'a'));
-      const b = await p.charge(input(card('4242 4242 4242 4242'), 1000, 'b'));
+      const a = await p.authorize(input(card('4242 4242 4242 4242'), 1000, 'a'));
+      const b = await p.authorize(input(card('4242 4242 4242 4242'), 1000, 'b'));
       expect(a).not.toEqual(b);
-      expect(p.charges).toHaveLength(2);
+      expect(p.authorizations).toHaveLength(2);
     });
   });
 
   it('never keeps a whole card number', async () => {
     const p = provider();
-    await p.charge(input(card('4242 4242 4242 4242')));
-    expect(JSON.stringify(p.charges)).not.toContain('424242424242');
+    await p.authorize(input(card('4242 4242 4242 4242')));
+    expect(JSON.stringify(p.authorizations)).not.toContain('424242424242');
   });
 });
 
@@ -139,5 +139,47 @@ describe('paymentFailedEvent (spec §4)', () => {
   it('names the tracking event after the payment type', () => {
     expect(paymentFailedEvent(card('4242424242424242'))).toBe('card_failed');
     expect(paymentFailedEvent({ method: 'applepay', token: 'x' })).toBe('applepay_failed');
+  });
+});
+
+describe('SandboxPaymentProvider authorize, capture and void', () => {
+  const authorized = async (p: SandboxPaymentProvider, key: string) => {
+    const result = await p.authorize(input(card('4242 4242 4242 4242'), 1000, key));
+    if (result.status !== 'authorized') throw new Error(`not authorized: ${JSON.stringify(result)}`);
+    return result.authorizationId;
+  };
+
+  it('moves money only on capture, and a repeated capture moves it once', async () => {
+    const p = provider();
+    const id = await authorized(p, 'c');
+    expect(p.charges).toEqual([]);
+    expect(await p.capture(id)).toEqual({ status: 'captured' });
+    expect(await p.capture(id)).toEqual({ status: 'captured' });
+    expect(p.charges.map((c) => c.id)).toEqual([id]);
+  });
+
+  it('voids an authorization, which can then never be captured', async () => {
+    const p = provider();
+    const id = await authorized(p, 'v');
+    expect(await p.void(id)).toEqual({ status: 'voided' });
+    expect(await p.void(id)).toEqual({ status: 'voided' });
+    expect(await p.capture(id)).toEqual({ status: 'error', reason: 'already_voided' });
+    expect(p.charges).toEqual([]);
+    expect(p.authorizations.map((a) => a.status)).toEqual(['voided']);
+  });
+
+  it('refuses to void a captured authorization and to settle an unknown one', async () => {
+    const p = provider();
+    const id = await authorized(p, 'x');
+    await p.capture(id);
+    expect(await p.void(id)).toEqual({ status: 'error', reason: 'already_captured' });
+    expect(await p.capture('ch_sandbox_nope')).toEqual({ status: 'error', reason: 'unknown_authorization' });
+    expect(await p.void('ch_sandbox_nope')).toEqual({ status: 'error', reason: 'unknown_authorization' });
+  });
+
+  it('gives ids that do not repeat across providers (a restart starts a new provider)', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 50; i++) ids.add(await authorized(provider(), 'same-key'));
+    expect(ids.size).toBe(50);
   });
 });

@@ -1,29 +1,41 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Payment } from '../../../schemas/commerce.js';
 import { paymentFailedEventName } from '../../rules/commerce.js';
 
 export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'invalid_number' | 'expired_card';
 export type PaymentErrorReason = 'processing_error' | 'invalid_amount' | 'idempotency_key_reused';
 
-export type PaymentResult =
-  | { status: 'succeeded'; chargeId: string }
+export type AuthorizationResult =
+  | { status: 'authorized'; authorizationId: string }
   | { status: 'declined'; reason: DeclineReason }
   | { status: 'error'; reason: PaymentErrorReason };
 
-export interface ChargeInput {
+/** The end of an authorization: money moved (captured), released (voided), or the processor refused the step. */
+export type SettlementResult = { status: 'captured' | 'voided' } | { status: 'error'; reason: 'unknown_authorization' | 'already_captured' | 'already_voided' };
+
+export interface AuthorizeInput {
   amountCents: number;
   currency: 'USD';
   payment: Payment;
-  /** The same key always yields the first attempt's result; the buyer is never charged twice. */
+  /** The same key always yields the first attempt's result; one card is never authorized twice for one attempt. */
   idempotencyKey: string;
 }
 
-/** The port to a card processor: a live gateway in production, the sandbox below everywhere else. */
+/**
+ * The port to a card processor: a live gateway in production, the sandbox below everywhere else. Money moves
+ * in two steps, as with every card network: an authorization reserves the amount on the card, and only a
+ * capture takes it; a void releases an authorization that will not be captured. The checkout authorizes,
+ * commits the order, and then captures, so an order that could not be written never costs the buyer anything.
+ */
 export interface PaymentProvider {
-  charge(input: ChargeInput): Promise<PaymentResult>;
+  authorize(input: AuthorizeInput): Promise<AuthorizationResult>;
+  /** Takes the authorized amount. Capturing one already captured answers `captured` again (a retry is safe). */
+  capture(authorizationId: string): Promise<SettlementResult>;
+  /** Releases an authorization. Voiding one already voided answers `voided` again; a captured one cannot be voided. */
+  void(authorizationId: string): Promise<SettlementResult>;
 }
 
-type Outcome = { status: 'succeeded' } | { status: 'declined'; reason: DeclineReason } | { status: 'error'; reason: PaymentErrorReason };
+type Outcome = { status: 'authorized' } | { status: 'declined'; reason: DeclineReason } | { status: 'error'; reason: PaymentErrorReason };
 
 /**
  * The sandbox's test cards (the numbers card processors publish for testing). Any other Luhn-valid number
@@ -31,7 +43,7 @@ type Outcome = { status: 'succeeded' } | { status: 'declined'; reason: DeclineRe
  * declined as `expired_card`.
  */
 export const SANDBOX_TEST_CARDS = [
-  { number: '4242 4242 4242 4242', outcome: { status: 'succeeded' }, description: 'Succeeds' },
+  { number: '4242 4242 4242 4242', outcome: { status: 'authorized' }, description: 'Succeeds' },
   { number: '4000 0000 0000 0002', outcome: { status: 'declined', reason: 'card_declined' }, description: 'Declined by the bank' },
   { number: '4000 0000 0000 9995', outcome: { status: 'declined', reason: 'insufficient_funds' }, description: 'Declined: insufficient funds' },
   { number: '4000 0000 0000 0119', outcome: { status: 'error', reason: 'processing_error' }, description: 'Processor error; the buyer may try again' },
@@ -72,28 +84,32 @@ const TEST_CARD_OUTCOMES: ReadonlyMap<string, Outcome> = new Map(SANDBOX_TEST_CA
 
 function outcomeOf(payment: Payment, now: Date): Outcome {
   if (payment.method === 'applepay') {
-    return payment.token === SANDBOX_APPLE_PAY_SUCCESS_TOKEN ? { status: 'succeeded' } : { status: 'declined', reason: 'card_declined' };
+    return payment.token === SANDBOX_APPLE_PAY_SUCCESS_TOKEN ? { status: 'authorized' } : { status: 'declined', reason: 'card_declined' };
   }
   if (!luhnValid(payment.cardNumber)) return { status: 'declined', reason: 'invalid_number' };
   if (cardExpired(payment.expMonth, payment.expYear, now)) return { status: 'declined', reason: 'expired_card' };
-  return TEST_CARD_OUTCOMES.get(digitsOf(payment.cardNumber)) ?? { status: 'succeeded' };
+  return TEST_CARD_OUTCOMES.get(digitsOf(payment.cardNumber)) ?? { status: 'authorized' };
 }
 
-export interface SandboxCharge {
-  chargeId: string;
+export interface SandboxAuthorization {
+  id: string;
   amountCents: number;
   method: Payment['method'];
   /** Last four digits of a card; never the whole number. */
   last4: string;
   idempotencyKey: string;
+  status: 'authorized' | 'captured' | 'voided';
 }
 
 /** What makes two attempts "the same request", without keeping the card number. */
-function fingerprint(input: ChargeInput): string {
+function fingerprint(input: AuthorizeInput): string {
   const p = input.payment;
   const instrument = p.method === 'card' ? `card:${digitsOf(p.cardNumber).slice(-4)}:${p.expMonth}/${p.expYear}` : `applepay:${createHash('sha256').update(p.token).digest('hex')}`;
   return `${input.amountCents}:${input.currency}:${instrument}`;
 }
+
+/** Random, so ids never repeat across restarts or nodes (a counter restarted at 000001 on every start). */
+const sandboxId = () => `ch_sandbox_${randomBytes(12).toString('hex')}`;
 
 /**
  * An in-memory payment provider for development and tests. Results follow SANDBOX_TEST_CARDS; a repeated
@@ -101,20 +117,25 @@ function fingerprint(input: ChargeInput): string {
  * different amount or card is an `idempotency_key_reused` error, as real processors answer.
  */
 export class SandboxPaymentProvider implements PaymentProvider {
-  private readonly attempts = new Map<string, { fingerprint: string; result: Promise<PaymentResult> }>();
-  private readonly succeeded: SandboxCharge[] = [];
+  private readonly attempts = new Map<string, { fingerprint: string; result: Promise<AuthorizationResult> }>();
+  private readonly ledger = new Map<string, SandboxAuthorization>();
   private readonly now: () => Date;
 
   constructor(options: { now?: () => Date } = {}) {
     this.now = options.now ?? (() => new Date());
   }
 
-  /** Every successful charge, in order. */
-  get charges(): readonly SandboxCharge[] {
-    return this.succeeded;
+  /** Every authorization, in order, with where it ended. */
+  get authorizations(): readonly SandboxAuthorization[] {
+    return [...this.ledger.values()].map((a) => ({ ...a }));
   }
 
-  charge(input: ChargeInput): Promise<PaymentResult> {
+  /** The money that moved: every captured authorization, in order. */
+  get charges(): readonly SandboxAuthorization[] {
+    return this.authorizations.filter((a) => a.status === 'captured');
+  }
+
+  authorize(input: AuthorizeInput): Promise<AuthorizationResult> {
     const print = fingerprint(input);
     const previous = this.attempts.get(input.idempotencyKey);
     if (previous) return previous.fingerprint === print ? previous.result : Promise.resolve({ status: 'error', reason: 'idempotency_key_reused' });
@@ -123,19 +144,36 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return result;
   }
 
-  private attempt(input: ChargeInput): PaymentResult {
+  async capture(authorizationId: string): Promise<SettlementResult> {
+    const auth = this.ledger.get(authorizationId);
+    if (!auth) return { status: 'error', reason: 'unknown_authorization' };
+    if (auth.status === 'voided') return { status: 'error', reason: 'already_voided' };
+    auth.status = 'captured';
+    return { status: 'captured' };
+  }
+
+  async void(authorizationId: string): Promise<SettlementResult> {
+    const auth = this.ledger.get(authorizationId);
+    if (!auth) return { status: 'error', reason: 'unknown_authorization' };
+    if (auth.status === 'captured') return { status: 'error', reason: 'already_captured' };
+    auth.status = 'voided';
+    return { status: 'voided' };
+  }
+
+  private attempt(input: AuthorizeInput): AuthorizationResult {
     if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) return { status: 'error', reason: 'invalid_amount' };
     const outcome = outcomeOf(input.payment, this.now());
-    if (outcome.status !== 'succeeded') return outcome;
-    const chargeId = `ch_sandbox_${String(this.succeeded.length + 1).padStart(6, '0')}`;
+    if (outcome.status !== 'authorized') return outcome;
+    const id = sandboxId();
     const p = input.payment;
-    this.succeeded.push({
-      chargeId,
+    this.ledger.set(id, {
+      id,
       amountCents: input.amountCents,
       method: p.method,
       last4: p.method === 'card' ? digitsOf(p.cardNumber).slice(-4) : '',
       idempotencyKey: input.idempotencyKey,
+      status: 'authorized',
     });
-    return { status: 'succeeded', chargeId };
+    return { status: 'authorized', authorizationId: id };
   }
 }
