@@ -26,6 +26,8 @@ import { migrate } from './store/migrations.js';
 import { openPglite } from './store/pglite-sql.js';
 import type { Sql } from './store/sql.js';
 import { StoreUnavailableError } from './store/store-errors.js';
+import { storeDegradation } from './store/open-store.js';
+import { RecentActivity } from './activity/recent-activity.js';
 import { testApp } from './test/test-app.js';
 
 const logger = pino({ level: 'silent' });
@@ -137,6 +139,42 @@ describe('the order store unavailable during checkout', () => {
     expect(ok.status).toBe(201);
     OrderSchema.parse(ok.body);
     expect(payments.charges).toHaveLength(1);
+    await real.close();
+  });
+});
+
+describe('the store down for everything that needs it', () => {
+  it('answers recent activity with a 503, /readyz stays 200 saying the store is degraded, and both recover with it', async () => {
+    const real = await openPglite(null);
+    await migrate(real);
+    let down = false;
+    const refused = () => new StoreUnavailableError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const flaky: Sql = {
+      kind: 'postgres',
+      query: (text, params) => (down ? Promise.reject(refused()) : real.query(text, params)),
+      transaction: (fn) => (down ? Promise.reject(refused()) : real.transaction(fn)),
+      close: () => real.close(),
+      health: () => (down ? { available: false, since: new Date().toISOString(), detail: 'PostgreSQL unavailable: connect ECONNREFUSED' } : { available: true, since: new Date().toISOString(), detail: 'PostgreSQL reachable' }),
+    };
+    const readiness = new Readiness(['catalog', 'store']);
+    readiness.set('catalog', true);
+    readiness.set('store', true, 'PostgreSQL');
+    readiness.probe('store', storeDegradation(flaky));
+    const { app } = testApp({ readiness, activity: new RecentActivity(flaky), env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
+    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+    expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(200);
+
+    down = true;
+    const during = await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth);
+    expect(during.status).toBe(503);
+    expect(during.body.error.code).toBe('store_unavailable');
+    const ready = await request(app).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'degraded', components: { store: { ready: true, degraded: true, detail: expect.stringMatching(/ECONNREFUSED/) } } });
+
+    down = false;
+    expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(200);
+    expect((await request(app).get('/readyz')).body.status).toBe('ready');
     await real.close();
   });
 });

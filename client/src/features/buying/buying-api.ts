@@ -44,11 +44,11 @@ function readDetails(details: unknown): FieldIssue[] {
   });
 }
 
-async function request<S extends z.ZodType>(path: string, schema: S | null, init: RequestInit & { guest?: boolean } = {}): Promise<z.output<S>> {
-  const { guest = false, ...rest } = init;
+async function request<S extends z.ZodType>(path: string, schema: S | null, init: RequestInit & { guest?: boolean; extraHeaders?: Record<string, string> } = {}): Promise<z.output<S>> {
+  const { guest = false, extraHeaders, ...rest } = init;
   // Carts and orders belong to the guest who made them (spec §6): wait for the token rather than call without it.
   if (guest) await ensureGuestSession();
-  const res = await fetch(path, { ...rest, headers: apiHeaders(true) });
+  const res = await fetch(path, { ...rest, headers: { ...apiHeaders(true), ...extraHeaders } });
   if (res.status === 204 || schema === null) {
     if (!res.ok) throw new BuyingApiError(res.status, 'http_error', `${res.status} ${res.statusText}`, []);
     return undefined as z.output<S>;
@@ -80,7 +80,9 @@ export const buyingApi = {
     request('/api/cart', CartSchema, { method: 'POST', body: JSON.stringify({ listingId, quantity }), guest: true }),
   cart: (id: string, signal?: AbortSignal) => request(`/api/cart/${encodeURIComponent(id)}`, CartSchema, { signal, guest: true }),
   releaseCart: (id: string) => request(`/api/cart/${encodeURIComponent(id)}`, null, { method: 'DELETE', guest: true }),
-  checkout: (body: CheckoutRequest) => request('/api/checkout', OrderSchema, { method: 'POST', body: JSON.stringify(body), guest: true }),
+  /** One checkout attempt; the key makes its retries safe (see checkout-attempt.ts). */
+  checkout: (body: CheckoutRequest, idempotencyKey: string) =>
+    request('/api/checkout', OrderSchema, { method: 'POST', body: JSON.stringify(body), guest: true, extraHeaders: { 'Idempotency-Key': idempotencyKey } }),
   order: (id: string, code: string | null, signal?: AbortSignal) =>
     request(`/api/orders/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}`, OrderSchema, { signal, guest: true }),
 };

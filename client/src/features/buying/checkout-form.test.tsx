@@ -174,6 +174,22 @@ describe('paying', () => {
     expect(window.dataLayer).toEqual([{ event: 'purchase', phet: 22420 }]);
   });
 
+  it('retries a checkout whose answer was lost with the same Idempotency-Key, so the order is made once', async () => {
+    let calls = 0;
+    const { user, fetchMock } = setup(() => (++calls === 1 ? json({ error: { code: 'store_unavailable', message: 'Orders cannot be placed for a moment.' } }, 503) : json(order(), 201)));
+    await fillAddress(user);
+    await fillCard(user);
+    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'), { timeout: 5_000 });
+    const keys = fetchMock.mock.calls
+      .filter(([u]) => String(u) === '/api/checkout')
+      .map(([, init]) => (init?.headers as Record<string, string>)['Idempotency-Key']);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(window.dataLayer).toHaveLength(1);
+  });
+
   it('computes the purchase value (95 × total) when the answer carries no tracking payload', async () => {
     const { user } = setup(() => json({ ...order(), tracking: undefined, totalPrice: { value: 12.34 } }, 201));
     await fillAddress(user);

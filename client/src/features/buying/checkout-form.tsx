@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import type { Cart, Order } from '../../../../schemas/commerce.js';
 import { applePayAvailable } from './apple-pay.js';
 import { buyingApi, BuyingApiError } from './buying-api.js';
+import { placeOrder } from './checkout-attempt.js';
 import { EMPTY_VALUES, mapServerIssues, validateCheckout, type CheckoutValues, type FieldErrors, type FieldName } from './checkout-validation.js';
 import { trackPaymentFailure, trackPurchase, type PaymentType } from './tracking.js';
 import './buying.css';
@@ -113,7 +114,7 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
     busy.current = true;
     setSubmitting(method);
     try {
-      const order = await buyingApi.checkout(checked.request);
+      const order = await placeOrder(checked.request, { send: buyingApi.checkout });
       trackPurchase(order);
       void navigate(orderUrl(order), { replace: true });
     } catch (err) {
@@ -124,6 +125,7 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
         trackPaymentFailure(method, err.code);
       } else if (err.status === 410) {
         onHoldEnded();
+
       } else if (err.status === 400) {
         const { errors: mapped, rest } = mapServerIssues(err.details);
         if (err.code === 'invalid_promo_code') mapped.promoCode ??= err.message;

@@ -150,6 +150,13 @@ describe('listings', () => {
     expect(screen.queryByRole('list')).toBeNull();
   });
 
+  it('says an event that has started is no longer on sale instead of listing or calling it sold out', async () => {
+    setup(() => ({ ...listingsBody([]), sale: { onSale: false, code: 'event_started', message: 'This event has already started; its tickets are no longer sold' } }));
+    expect(await screen.findByText('This event has already started; its tickets are no longer sold.')).toBeTruthy();
+    expect(screen.queryByText(/sold out/)).toBeNull();
+    expect(screen.queryByRole('list')).toBeNull();
+  });
+
   it('offers a retry when listings fail to load', async () => {
     mockFetch({ [`GET /api/events/${SLUG}/listings`]: () => json({ error: { code: 'internal', message: 'boom' } }, 500) });
     renderAt(<ListingsPanel slug={SLUG} />, { route: `/events/${SLUG}` });

@@ -196,7 +196,10 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
   };
 
   const serviceFeeRate = (listings.data ?? all.data)?.fees.serviceFeeRate;
-  const soldOut = all.data !== undefined && !all.data.listings.some((l) => l.quantityAvailable > 0);
+  // Not on sale (started or cancelled): the server says why, and that is all the panel shows.
+  const sale = (listings.data ?? all.data)?.sale;
+  const closed = sale?.onSale === false ? sale.message : null;
+  const soldOut = !closed && all.data !== undefined && !all.data.listings.some((l) => l.quantityAvailable > 0);
   const filtered = filter.minPrice !== undefined || filter.maxPrice !== undefined;
   // A new answer's rows render in a transition, so a long list never holds the main thread in one task;
   // until they are in, the panel still says it is finding tickets.
@@ -245,6 +248,8 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
               Try again
             </button>
           </p>
+        ) : closed ? (
+          <p className="listings__empty">{closed}.</p>
         ) : soldOut ? (
           <p className="listings__empty">This event is sold out right now. Sellers list tickets all the time, so check back soon.</p>
         ) : shown.length === 0 ? (
@@ -258,7 +263,7 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
           </p>
         )}
       </div>
-      {!listings.isError && shown.length > 0 && !soldOut && (
+      {!listings.isError && shown.length > 0 && !soldOut && !closed && (
         <ul className="listing-list">
           {shown.map((l) => (
             <ListingItem key={l.id} listing={l} slug={slug} quantity={filter.quantity} serviceFeeRate={serviceFeeRate} />

@@ -131,7 +131,7 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
 export const FEES = { serviceFeeRate: 0.18, fulfillmentFeePerTicket: 2.5 };
 
 export function listingsBody(listings: Listing[]) {
-  return { eventId: 501, listings, fees: FEES };
+  return { eventId: 501, listings, fees: FEES, sale: { onSale: true as const, dateToBeAnnounced: false } };
 }
 
 /** `GET /api/listings/:id`: one listing, its event and the fee breakdown. */
