@@ -86,7 +86,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   const allowed = allowedQuantities(listing);
   const quantity = chosen ?? (allowed.includes(requested) ? requested : null);
   const backToListings = `${event.url}?quantity=${quantity ?? (requested || 1)}`;
-  const taken = (hold.error instanceof BuyingApiError && hold.error.status === 409) || allowed.length === 0;
+  const taken = (hold.error instanceof BuyingApiError && hold.error.code === 'not_enough_tickets') || allowed.length === 0;
   const perTicketCents = Math.round(listing.allInPricePerTicket * 100);
 
   const submit = () => {
@@ -167,7 +167,8 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
             )}
             {hold.isError && (
               <p className="form-alert" role="alert">
-                {hold.error instanceof BuyingApiError && hold.error.status === 400 ? hold.error.message : 'We could not hold these tickets. Please try again.'}
+                {/* The server's sentence names the rule (a limit per event, an event already started, a moment's outage). */}
+                {hold.error instanceof BuyingApiError && (hold.error.status < 500 || hold.error.status === 503) ? hold.error.message : 'We could not hold these tickets. Please try again.'}
               </p>
             )}
             <button type="button" className="button button--primary button--wide" onClick={submit} disabled={hold.isPending}>

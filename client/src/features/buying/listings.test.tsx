@@ -157,6 +157,12 @@ describe('listings', () => {
     expect(screen.queryByRole('list')).toBeNull();
   });
 
+  it('says the date is to be announced for an event on sale without a date', async () => {
+    setup(() => ({ ...listingsBody([CHEAP]), sale: { onSale: true, dateToBeAnnounced: true } }));
+    expect(await screen.findByText(/^Date to be announced/)).toBeTruthy();
+    expect(await screen.findByRole('listitem', { name: 'Section 112, Row F' })).toBeTruthy();
+  });
+
   it('offers a retry when listings fail to load', async () => {
     mockFetch({ [`GET /api/events/${SLUG}/listings`]: () => json({ error: { code: 'internal', message: 'boom' } }, 500) });
     renderAt(<ListingsPanel slug={SLUG} />, { route: `/events/${SLUG}` });

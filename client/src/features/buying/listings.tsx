@@ -199,6 +199,7 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
   // Not on sale (started or cancelled): the server says why, and that is all the panel shows.
   const sale = (listings.data ?? all.data)?.sale;
   const closed = sale?.onSale === false ? sale.message : null;
+  const dateToBeAnnounced = sale?.onSale === true && sale.dateToBeAnnounced;
   const soldOut = !closed && all.data !== undefined && !all.data.listings.some((l) => l.quantityAvailable > 0);
   const filtered = filter.minPrice !== undefined || filter.maxPrice !== undefined;
   // A new answer's rows render in a transition, so a long list never holds the main thread in one task;
@@ -238,6 +239,7 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
           onApply={(min, max) => update({ minPrice: min === undefined ? undefined : String(min), maxPrice: max === undefined ? undefined : String(max) })}
         />
       </div>
+      {dateToBeAnnounced && <p className="listings__note">Date to be announced: tickets bought now are good for the new date.</p>}
       <div aria-busy={listings.isFetching} aria-live="polite" className={`listings__status${pending ? ' listings__status--pending' : ''}`}>
         {pending ? (
           <p>Finding tickets…</p>

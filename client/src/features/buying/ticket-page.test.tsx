@@ -44,6 +44,15 @@ describe('ticket page', () => {
     expect(screen.queryByRole('button', { name: 'Continue to checkout' })).toBeNull();
   });
 
+  it('names the fair-share rule on a ticket limit instead of saying the tickets were taken', async () => {
+    const { user } = setup(() => apiError(409, 'ticket_limit', 'You may hold or buy at most 8 tickets for one event; 8 are already held or bought, so no more can be added'));
+    await user.click(await screen.findByRole('button', { name: 'Continue to checkout' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('at most 8 tickets for one event');
+    expect(alert.textContent).not.toContain('just taken');
+    expect(screen.getByRole('button', { name: 'Continue to checkout' })).toBeTruthy();
+  });
+
   it('asks for a quantity the seller allows when the requested one is not', async () => {
     const { fetchMock, user } = setup(() => json(cart({ quantitySelected: 4 }), 201), { quantity: 3, splits: [2, 4] });
     const select = (await screen.findByRole('combobox', { name: 'Number of tickets' })) as HTMLSelectElement;
