@@ -19,8 +19,13 @@ export async function openPostgres(url: string, maxConnections = 10, onIdleError
     onIdleError(err);
   });
   // Fail at start, not on the first shopper's request, when the database is unreachable.
-  const probe = await pool.connect();
-  probe.release();
+  try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (err) {
+    await pool.end().catch(() => {});
+    return classifyStoreError(err);
+  }
 
   const tracked = async <T>(work: () => Promise<T>): Promise<T> => {
     try {

@@ -18,7 +18,7 @@ function deps(answers: (Order | Error)[]) {
   return {
     keys,
     storage,
-    sleep: vi.fn(async () => {}),
+    sleep: vi.fn(async (_ms: number) => {}),
     newKey: () => `key-${++n}`,
     send: async (_r: CheckoutRequest, key: string) => {
       keys.push(key);
