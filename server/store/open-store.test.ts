@@ -18,8 +18,9 @@ async function freePort(): Promise<number> {
 }
 
 /** Forwards `port` to the real database: the database "comes back" on that port. */
-function forward(port: number, target: URL): Promise<Server> {
+function forward(port: number, target: URL, tracked: Set<import('node:net').Socket>): Promise<Server> {
   const srv = createServer((client) => {
+    tracked.add(client);
     const upstream = createConnection({ host: target.hostname, port: Number(target.port) });
     client.pipe(upstream).pipe(client);
     client.on('error', () => upstream.destroy());
@@ -30,7 +31,11 @@ function forward(port: number, target: URL): Promise<Server> {
 
 describe.skipIf(!url)('openStore on PostgreSQL', () => {
   const servers: Server[] = [];
-  afterAll(() => Promise.all(servers.map((s) => new Promise((r) => (s.closeAllConnections?.(), s.close(r))))));
+  const sockets = new Set<import('node:net').Socket>();
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  });
 
   it('starts while the database is unreachable, answers StoreUnavailableError, and opens the store once it is back', async () => {
     const port = await freePort();
@@ -42,7 +47,7 @@ describe.skipIf(!url)('openStore on PostgreSQL', () => {
     expect(sql.health!()).toMatchObject({ available: false, detail: expect.stringMatching(/ECONNREFUSED/) });
     await expect(sql.query('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailableError);
 
-    servers.push(await forward(port, target));
+    servers.push(await forward(port, target, sockets));
     const until = Date.now() + 20_000;
     let answer: unknown;
     while (Date.now() < until) {
