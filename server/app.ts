@@ -7,11 +7,22 @@ import type { CatalogStore } from './catalog/catalog-store.js';
 import type { Env } from './config/env.js';
 import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
-import { apiNotFound, errorMiddleware } from './http/errors.js';
+import { apiNotFound, errorMiddleware, httpError } from './http/errors.js';
 import { compressResponses } from './http/compression.js';
 import { FastLane, headersSetBy } from './http/fast-lane.js';
 import { requestLogging } from './http/logger.js';
-import { apiSecurityHeaders, corsAllowList, limiterGate, rateLimiter, securityHeaders, securityHeadersByPath, TRUST_PROXY } from './http/security.js';
+import { sqlRateLimitStores } from './http/rate-limit-store.js';
+import {
+  apiSecurityHeaders,
+  corsAllowList,
+  limiterGate,
+  rateLimiters,
+  securityHeaders,
+  securityHeadersByPath,
+  trustTest,
+  type MakeLimiter,
+  type TrustTest,
+} from './http/security.js';
 import type { LayoutService } from './layout/layout-service.js';
 import { layoutRoutes } from './layout/routes.js';
 import { mediaRoutes } from './media/routes.js';
@@ -22,13 +33,14 @@ import { commerceRoutes } from './commerce/routes.js';
 import { entityRoutes } from './entities/routes.js';
 import type { FlagService } from './flags/flag-service.js';
 import { flagRoutes } from './flags/routes.js';
-import { clientErrorRoutes } from './http/client-errors.js';
+import { clientErrorRoutes, ERROR_REPORTS_PER_MINUTE } from './http/client-errors.js';
 import { clientHeaders, clientHeadersProblem } from './http/client-headers.js';
 import { jsonpRoutes } from './search/jsonp.js';
 import { searchRoutes } from './search/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import type { SessionTokens } from './sessions/session-tokens.js';
 import type { SearchService } from './search/search-service.js';
+import type { Sql } from './store/sql.js';
 
 export interface AppDeps {
   env: Env;
@@ -44,6 +56,12 @@ export interface AppDeps {
   commerce: CommerceService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
+  /**
+   * The database the stores use. With `DATABASE_URL` set (nodes sharing one PostgreSQL) the rate limits count
+   * in it, so every node counts a client against one limit; otherwise, or without it, each limit counts in
+   * this process, which on a single node is the same and keeps the fast lane's suggest limit in memory.
+   */
+  sql?: Sql;
 }
 
 /** JSON bodies above this are refused with 413 before they are parsed. */
@@ -65,9 +83,16 @@ export function createApp(deps: AppDeps): App {
     maxBytes: FAST_LANE_BYTES,
     admits: (req) => clientHeadersProblem(req.headers, deps.segments) === undefined,
   });
+  const trust = trustTest(deps.env.TRUST_PROXY);
+  const limit = rateLimiters({
+    trust,
+    store: deps.env.DATABASE_URL && deps.sql ? sqlRateLimitStores(deps.sql) : undefined,
+    logger: deps.logger,
+  });
   // One suggest limiter for the app and the lane: a client's requests count against one limit wherever answered.
-  const suggestLimiter = rateLimiter(deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion');
-  const app = expressApp(deps, { lane, security: securityHeadersByPath(securityHeaders(), apiSecurity), cors, suggestLimiter });
+  const suggestLimiter = limit('suggest', deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion');
+  const security = securityHeadersByPath(securityHeaders(), apiSecurity);
+  const app = expressApp(deps, { lane, security, cors, trust, limit, suggestLimiter });
   return Object.assign(lane.in(app), { fastLane: lane });
 }
 
@@ -75,13 +100,17 @@ interface Shared {
   lane: FastLane;
   security: RequestHandler;
   cors: RequestHandler;
+  /** Whose `X-Forwarded-For` is believed: Express's `req.ip` and the limiters' client are the same. */
+  trust: TrustTest;
+  limit: MakeLimiter;
   suggestLimiter: RequestHandler;
 }
 
-function expressApp(deps: AppDeps, { lane, security, cors, suggestLimiter }: Shared): Express {
+function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggestLimiter }: Shared): Express {
+  const { env } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', TRUST_PROXY);
+  app.set('trust proxy', trust);
   app.set('query parser', 'simple');
 
   app.use(requestLogging(deps.logger));
@@ -93,24 +122,31 @@ function expressApp(deps: AppDeps, { lane, security, cors, suggestLimiter }: Sha
   const api = express.Router();
   api.use(cors);
   api.use(clientHeaders(deps.segments));
-  api.post('/customers/session', rateLimiter(deps.env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
+  api.post('/customers/session', limit('sessions', env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
   api.get(['/suggest', '/suggest/jsonp'], suggestLimiter);
-  api.get('/Searches/get', rateLimiter(deps.env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
+  api.get('/Searches/get', limit('search', env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
+  api.get(['/events/:slug/listings', '/listings/:id'], limit('listings', env.RATE_LIMIT_LISTINGS_PER_MINUTE, 'listing'));
+  api.post('/cart', limit('carts', env.RATE_LIMIT_CARTS_PER_MINUTE, 'cart'));
+  api.post('/checkout', limit('checkout', env.RATE_LIMIT_CHECKOUT_PER_MINUTE, 'checkout'));
   api.use(sessionRoutes(deps.tokens, deps.activity));
-  api.use(clientErrorRoutes(deps.logger));
+  api.use(clientErrorRoutes(deps.logger, limit('client-errors', ERROR_REPORTS_PER_MINUTE, 'error report')));
   api.use(searchRoutes(deps.search, { fastLane: lane, suggestGate: limiterGate(suggestLimiter) }));
   api.use(jsonpRoutes(deps.search, deps.tokens));
   api.use(commerceRoutes(deps.commerce, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(deps.layout, deps.segments, deps.search, deps.flags, deps.tokens, lane));
   api.use(apiNotFound);
-  // Flags first: `/api/features/:clientKey` sits under /api, whose router ends in a 404.
-  app.use(flagRoutes(deps.flags, deps.env.flags.clientKey));
+  // Flags first: `/api/features/:clientKey` sits under /api, whose router ends in a 404. Their paths are
+  // data like the rest of the API, so they follow the same CORS allow-list (preflights included).
+  app.use(['/api/features', '/sub'], cors);
+  app.use(flagRoutes(deps.flags, env.flags.clientKey));
   app.use('/api', api);
   app.use(mediaRoutes(deps.catalog));
 
   if (deps.clientDir && existsSync(path.join(deps.clientDir, 'index.html'))) {
     const indexFile = path.join(deps.clientDir, 'index.html');
+    // The bundles' source maps are built beside them but published only when asked (`SERVE_SOURCE_MAPS`).
+    if (!env.SERVE_SOURCE_MAPS) app.use((req, _res, next) => next(req.path.endsWith('.map') ? httpError(404) : undefined));
     app.use(
       '/assets',
       express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),

@@ -44,3 +44,48 @@ describe('parseEnv with Typesense settings', () => {
     expect(() => parseEnv({ PORT: 'x', TYPESENSE_URL: 'http://127.0.0.1:8108' })).toThrow(/PORT[\s\S]*TYPESENSE_API_KEY/);
   });
 });
+
+describe('parseEnv with TRUST_PROXY', () => {
+  it('believes no forwarded header by default', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+  });
+
+  it('reads a hop count or a list of addresses, ranges and names', () => {
+    expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8 , 192.0.2.7' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+  });
+
+  it('refuses true, which would let any client choose its address, and says what to give instead', () => {
+    expect(() => parseEnv({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY.*hop count|TRUST_PROXY.*number of proxies/);
+  });
+
+  it('refuses an entry that is not an address, range or name, naming it with the other problems', () => {
+    let message = '';
+    try {
+      parseEnv({ TRUST_PROXY: '10.0.0.5, proxy.internal, 10.0.0.0/99', PORT: 'x' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/TRUST_PROXY/);
+    expect(message).toContain('"proxy.internal"');
+    expect(message).toContain('"10.0.0.0/99"');
+    expect(message).not.toContain('"10.0.0.5"');
+  });
+});
+
+describe('parseEnv for the other hardening settings', () => {
+  it('serves source maps only when SERVE_SOURCE_MAPS is true', () => {
+    expect(parseEnv({}).SERVE_SOURCE_MAPS).toBe(false);
+    expect(parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).SERVE_SOURCE_MAPS).toBe(false);
+    expect(parseEnv({ SERVE_SOURCE_MAPS: 'true' }).SERVE_SOURCE_MAPS).toBe(true);
+    expect(() => parseEnv({ SERVE_SOURCE_MAPS: 'yes' })).toThrow(/SERVE_SOURCE_MAPS/);
+  });
+
+  it('limits carts, listings and checkout by default', () => {
+    expect(parseEnv({})).toMatchObject({ RATE_LIMIT_CARTS_PER_MINUTE: 20, RATE_LIMIT_LISTINGS_PER_MINUTE: 120, RATE_LIMIT_CHECKOUT_PER_MINUTE: 20 });
+    expect(() => parseEnv({ RATE_LIMIT_CHECKOUT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_CHECKOUT_PER_MINUTE/);
+  });
+});

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { EnvError } from './env-error.js';
 import { parseFlagsConfig, type FlagsConfig } from '../flags/config.js';
@@ -40,9 +41,58 @@ export const EnvSchema = z.object({
   RATE_LIMIT_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_SUGGEST_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   RATE_LIMIT_SEARCH_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** Carts created per client per minute: a shopper tries a few listings, a bot holding inventory tries hundreds. */
+  RATE_LIMIT_CARTS_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Listing pages (an event's listings, one listing) per client per minute. */
+  RATE_LIMIT_LISTINGS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** Checkout attempts per client per minute: enough to fix a typo, too few to test stolen cards. */
+  RATE_LIMIT_CHECKOUT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /** Which proxies' `X-Forwarded-For` to believe: none, a hop count, or their addresses (see `parseTrustProxy`). */
+  TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
+  /** Serve the client's `*.map` files; off by default, so the shipped sources stay unpublished. */
+  SERVE_SOURCE_MAPS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Upper bound of the search result cache. */
   SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
+
+/**
+ * The proxies whose `X-Forwarded-For` entries are believed, with Express's `trust proxy` meaning: `false`
+ * believes none (the client is the socket's peer), a hop count believes that many proxies in front of the
+ * server, a list believes the proxies at those addresses (proxy-addr's names `loopback`, `linklocal`,
+ * `uniquelocal`, addresses and CIDR ranges).
+ */
+export type TrustProxy = false | number | readonly string[];
+
+/** The `TRUST_PROXY` setting: `false` (default), a hop count such as `1`, or a comma-separated address list. */
+export function parseTrustProxy(raw: string, ctx: z.RefinementCtx): TrustProxy {
+  const value = raw.trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === 'true') {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'TRUST_PROXY=true would believe any X-Forwarded-For a client sends; give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.5)',
+    });
+    return z.NEVER;
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => {
+    try {
+      proxyaddr.compile(entry);
+      return entry === '';
+    } catch {
+      return true;
+    }
+  });
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `TRUST_PROXY must be false, a hop count (e.g. 1) or comma-separated addresses, CIDR ranges or the names loopback, linklocal, uniquelocal; not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+}
 
 export type Env = z.infer<typeof EnvSchema> & {
   dataDir: string;

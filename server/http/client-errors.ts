@@ -1,6 +1,6 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { rateLimiter } from './security.js';
+import { redactUrl } from './logger.js';
 
 const ClientErrorSchema = z.object({
   context: z.string().max(200),
@@ -12,12 +12,18 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
-/** Errors the browser hit, logged with the request id; the shopper never sees them (spec §8). */
-export function clientErrorRoutes(logger: Logger): Router {
+/** Error reports per client per minute: a page that fails in a loop must not flood the log. */
+export const ERROR_REPORTS_PER_MINUTE = 60;
+
+/**
+ * Errors the browser hit, logged with the request id (and the page's URL without its secrets, such as an
+ * order's access code); the shopper never sees them (spec §8). `limit` is the reports' rate limiter.
+ */
+export function clientErrorRoutes(logger: Logger, limit: RequestHandler): Router {
   const router = Router();
-  router.post('/client-errors', rateLimiter(60, 'error report'), (req, res) => {
+  router.post('/client-errors', limit, (req, res) => {
     const report = ClientErrorSchema.parse(req.body);
-    logger.warn({ clientError: report, requestId: req.id }, 'client error');
+    logger.warn({ clientError: { ...report, url: redactUrl(report.url) }, requestId: req.id }, 'client error');
     res.status(204).end();
   });
   return router;

@@ -1,5 +1,7 @@
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { StoreUnavailableError } from '../store/store-errors.js';
 
 /** The one error class: its code and status reach the client as `{ error: { code, message, details } }`. */
 export class AppError extends Error {
@@ -16,6 +18,20 @@ export class AppError extends Error {
 
 export const notFound = (what: string) => new AppError(404, 'not_found', `${what} not found`);
 
+/** Any 4xx without a name of its own is answered as a plain 400. */
+const FALLBACK_CLIENT_ERROR = 400;
+
+/**
+ * An error that says its status and nothing else: the code and message are the status's standard reason
+ * (`404` → `not_found`, "Not Found"), so nothing about the server's files or libraries reaches the client.
+ */
+export function httpError(status: number): AppError {
+  const known = STATUS_CODES[status] ? status : FALLBACK_CLIENT_ERROR;
+  const reason = STATUS_CODES[known] ?? 'Bad Request';
+  const code = reason.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return new AppError(known, code, reason);
+}
+
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
@@ -29,20 +45,25 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   if (err instanceof AppError) {
     return { status: err.status, body: { error: { code: err.code, message: err.message, details: err.details } } };
   }
+  if (err instanceof StoreUnavailableError) {
+    return { status: 503, body: { error: { code: 'store_unavailable', message: 'This is unavailable for a moment; please try again shortly.' } } };
+  }
   if (err instanceof ZodError) {
     const details = zodDetails(err);
     const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');
     return { status: 400, body: { error: { code: 'invalid_request', message, details } } };
   }
-  // body-parser and other http-errors style errors carry a 4xx status of their own.
+  // Library errors in the http-errors style carry a 4xx status of their own. body-parser's (a string `type`
+  // such as `entity.too.large`) describe the request body and keep their message; any other library's message
+  // (serve-static's `ENOENT … stat '/srv/…'`, say) stays on the server, and the client gets the status alone.
   const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const type = (err as { type?: unknown }).type;
-    const message = err instanceof Error && err.message ? err.message : 'Bad request';
-    return {
-      status,
-      body: { error: { code: typeof type === 'string' ? type.replaceAll('.', '_') : 'bad_request', message } },
-    };
+    if (typeof type === 'string' && err instanceof Error && err.message) {
+      return { status, body: { error: { code: type.replaceAll('.', '_'), message: err.message } } };
+    }
+    const plain = httpError(status);
+    return { status: plain.status, body: { error: { code: plain.code, message: plain.message } } };
   }
   return { status: 500, body: { error: { code: 'internal', message: 'Internal server error' } } };
 }

@@ -7,7 +7,7 @@ import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
-import { REQUEST_ID_HEADER, requestIdOf } from './logger.js';
+import { REQUEST_ID_HEADER, redactUrl, requestIdOf } from './logger.js';
 
 /** A JSON answer the app built once and that any request with the same key may get again, byte for byte. */
 export interface ReplayableAnswer {
@@ -202,7 +202,7 @@ export class FastLane {
         served = this.serve(req, res);
       } catch (err) {
         // Whatever the lane could not judge (a key or check that threw) is the app's to answer, errors included.
-        this.options.logger.warn({ err, url: req.url }, 'fast lane passed a request on after an error');
+        this.options.logger.warn({ err, url: redactUrl(req.url ?? '') }, 'fast lane passed a request on after an error');
       }
       if (!served && !res.headersSent) front(req, res);
     };
@@ -268,7 +268,7 @@ export class FastLane {
     if (!this.options.logger.isLevelEnabled('info')) return;
     res.once('finish', () => {
       this.options.logger.info(
-        { req: { id, method: req.method, url: req.url }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - began) },
+        { req: { id, method: req.method, url: redactUrl(req.url ?? '') }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - began) },
         'request completed',
       );
     });

@@ -1,9 +1,11 @@
 import cors from 'cors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type Logger as RateLimitLogger, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
+import type { Logger } from 'pino';
 import proxyaddr from 'proxy-addr';
+import type { TrustProxy } from '../config/env.js';
 import { AppError } from './errors.js';
 import type { LaneGate } from './fast-lane.js';
 
@@ -12,7 +14,8 @@ const HSTS_SECONDS = 31_536_000;
 
 /**
  * Security headers: a strict Content-Security-Policy (no inline script, nothing from other origins but what
- * is configured for flags), HSTS, nosniff, a referrer policy, no framing.
+ * is configured for flags), HSTS, nosniff, a referrer policy, no framing (`frame-ancestors 'none'` and
+ * `X-Frame-Options: DENY`).
  */
 export function securityHeaders(options: { connectSources?: string[] } = {}): RequestHandler {
   return helmet({
@@ -33,6 +36,8 @@ export function securityHeaders(options: { connectSources?: string[] } = {}): Re
     },
     strictTransportSecurity: { maxAge: HSTS_SECONDS, includeSubDomains: true },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // One framing policy: the same refusal as the CSP's `frame-ancestors 'none'`, for browsers without CSP 2.
+    xFrameOptions: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   });
 }
@@ -79,33 +84,70 @@ export function corsAllowList(origins: readonly string[]): RequestHandler {
   });
 }
 
-export interface RateLimits {
-  sessionsPerMinute: number;
-  suggestPerMinute: number;
-  searchPerMinute: number;
-}
-
-/** Which proxies' `X-Forwarded-For` is believed: the app's `trust proxy` setting. */
-export const TRUST_PROXY = 'loopback';
-const trusted = proxyaddr.compile(TRUST_PROXY);
-
-/** The client's address as Express's `req.ip` gives it, for a request that never entered Express too. */
-export const clientAddress = (req: IncomingMessage): string => proxyaddr(req, trusted);
+/** proxy-addr's trust test: is the address at hop `i` (0 the socket's peer) a proxy whose word is believed? */
+export type TrustTest = (address: string, hop: number) => boolean;
 
 /**
- * Per-client limits with the standard `RateLimit` headers; over the limit is a JSON 429. Clients are told
- * apart by address (an IPv6 /56 as one), read the same way for the app and the fast lane, so both count
- * against one limit.
+ * The `TRUST_PROXY` setting as one trust test with Express's meaning, given both to Express (`trust proxy`)
+ * and to the limiters, so `req.ip` in the app and the client a fast-lane request is counted as are the same.
  */
-export function rateLimiter(perMinute: number, what: string): RequestHandler {
-  return rateLimit({
-    windowMs: 60_000,
-    limit: perMinute,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    keyGenerator: (req) => ipKeyGenerator(clientAddress(req)),
-    handler: (_req, _res, next) => next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
-  });
+export function trustTest(setting: TrustProxy): TrustTest {
+  if (setting === false) return () => false;
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return proxyaddr.compile([...setting]);
+}
+
+/** The window a limiter's `perMinute` is counted over. */
+const ONE_MINUTE_MS = 60_000;
+
+export interface RateLimiterOptions {
+  /** Which proxies' `X-Forwarded-For` entries are believed. */
+  trust: TrustTest;
+  /** The store of one limiter's counts (its name keeps its keys apart); none: counted in this process. */
+  store?: (name: string) => Store;
+  /** Where store failures go; they let the request through. */
+  logger?: Pick<Logger, 'warn'>;
+}
+
+/** Makes one named per-client limiter over `perMinute` requests; `what` names the requests in the 429. */
+export type MakeLimiter = (name: string, perMinute: number, what: string) => RequestHandler;
+
+/**
+ * Every per-client limiter comes from here: the standard `RateLimit` headers, over the limit a JSON 429, and
+ * clients told apart by address (an IPv6 /56 as one) read through the same trust test in the app and the
+ * fast lane, so both count against one limit. A store that fails lets requests through rather than turning
+ * them into 500s: browsing and search keep working while the database is down.
+ */
+export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
+  const clientAddress = (req: IncomingMessage): string => proxyaddr(req, options.trust);
+  return (name, perMinute, what) =>
+    rateLimit({
+      windowMs: ONE_MINUTE_MS,
+      limit: perMinute,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      identifier: name,
+      keyGenerator: (req) => ipKeyGenerator(clientAddress(req)),
+      handler: (_req, _res, next) => next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
+      store: options.store?.(name),
+      passOnStoreError: true,
+      ...(options.logger ? { logger: quietLogger(options.logger, name) } : {}),
+    });
+}
+
+/** While a store is down every request would report it; one line a minute per message is enough to see it. */
+const STORE_FAILURE_LOG_EVERY_MS = 60_000;
+
+/** express-rate-limit's complaints about one limiter (its store failing, mostly), each at most once a minute. */
+function quietLogger(logger: Pick<Logger, 'warn'>, limiter: string): RateLimitLogger {
+  const lastLogged = new Map<string, number>();
+  const log = (err: unknown, message = 'rate limiter problem') => {
+    const now = Date.now();
+    if (now - (lastLogged.get(message) ?? -Infinity) < STORE_FAILURE_LOG_EVERY_MS) return;
+    lastLogged.set(message, now);
+    logger.warn({ err, limiter }, message);
+  };
+  return { error: log, warn: log };
 }
 
 /** A rate limiter as a fast-lane gate: it counts the request and refuses it with the limiter's 429. */

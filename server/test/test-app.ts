@@ -42,6 +42,7 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     activity: new RecentActivity(sql),
     commerce: new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0 }),
     flags: overrides.flags ?? new FlagService(new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')))),
+    sql,
     ...overrides,
   } as AppDeps;
   return { app: createApp(deps), deps };

@@ -1,0 +1,78 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseEnv } from '../config/env.js';
+import { testApp } from '../test/test-app.js';
+import { toErrorResponse } from './errors.js';
+
+let clientDir: string;
+
+beforeAll(async () => {
+  clientDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-client-'));
+  await mkdir(path.join(clientDir, 'assets'));
+  await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>shell</title>');
+  await writeFile(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  await writeFile(path.join(clientDir, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["../src/main.tsx"],"mappings":""}');
+});
+afterAll(() => rm(clientDir, { recursive: true, force: true }));
+
+const appWith = (env: Record<string, string>) => testApp({ env: parseEnv({ LOG_LEVEL: 'silent', ...env }), clientDir }).app;
+
+describe('a missing file of the built client', () => {
+  it('is a plain JSON 404 that names no path on the server', async () => {
+    const res = await request(appWith({ NODE_ENV: 'production' })).get('/assets/nope.js');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'not_found', message: 'Not Found' } });
+    expect(res.text).not.toContain(clientDir);
+    expect(res.text).not.toMatch(/ENOENT|stat/);
+  });
+
+  it('leaves the files that exist and the app shell as they were', async () => {
+    const app = appWith({ NODE_ENV: 'production' });
+    const asset = await request(app).get('/assets/index-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    const shell = await request(app).get('/concerts');
+    expect(shell.status).toBe(200);
+    expect(shell.text).toContain('<title>shell</title>');
+  });
+});
+
+describe('source maps', () => {
+  it('are a 404 in production unless SERVE_SOURCE_MAPS asks for them, under the assets and anywhere else', async () => {
+    const app = appWith({ NODE_ENV: 'production' });
+    for (const url of ['/assets/index-abc123.js.map', '/assets/missing.js.map', '/index.js.map']) {
+      const res = await request(app).get(url);
+      expect(res.status, url).toBe(404);
+      expect(res.body, url).toEqual({ error: { code: 'not_found', message: 'Not Found' } });
+    }
+  });
+
+  it('are not served by default outside production either', async () => {
+    expect((await request(appWith({ NODE_ENV: 'development' })).get('/assets/index-abc123.js.map')).status).toBe(404);
+  });
+
+  it('are served with SERVE_SOURCE_MAPS=true', async () => {
+    const res = await request(appWith({ NODE_ENV: 'production', SERVE_SOURCE_MAPS: 'true' })).get('/assets/index-abc123.js.map');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('../src/main.tsx');
+  });
+});
+
+describe('toErrorResponse for errors the app did not make', () => {
+  it("keeps a 4xx library error's status but not its message", () => {
+    const fromStatic = Object.assign(new Error("ENOENT: no such file or directory, stat '/srv/app/dist/client/assets/x.js'"), { status: 404, code: 'ENOENT' });
+    expect(toErrorResponse(fromStatic)).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'Not Found' } } });
+    const rangeError = Object.assign(new Error('Range Not Satisfiable: /srv/app/x'), { statusCode: 416 });
+    expect(toErrorResponse(rangeError)).toEqual({ status: 416, body: { error: { code: 'range_not_satisfiable', message: 'Range Not Satisfiable' } } });
+    const oddStatus = Object.assign(new Error('driver says /var/lib/secret'), { status: 499 });
+    expect(toErrorResponse(oddStatus)).toEqual({ status: 400, body: { error: { code: 'bad_request', message: 'Bad Request' } } });
+  });
+
+  it("keeps body-parser's own code and message, which describe the request body", () => {
+    const parseFailed = Object.assign(new Error('Unexpected end of JSON input'), { status: 400, type: 'entity.parse.failed' });
+    expect(toErrorResponse(parseFailed)).toEqual({ status: 400, body: { error: { code: 'entity_parse_failed', message: 'Unexpected end of JSON input' } } });
+  });
+});
