@@ -168,6 +168,7 @@ describe('the store down for everything that needs it', () => {
     const during = await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth);
     expect(during.status).toBe(503);
     expect(during.body.error.code).toBe('store_unavailable');
+    expect(during.headers['retry-after']).toBe('5');
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'degraded', components: { store: { ready: true, degraded: true, detail: expect.stringMatching(/ECONNREFUSED/) } } });

@@ -68,11 +68,20 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   return { status: 500, body: { error: { code: 'internal', message: 'Internal server error' } } };
 }
 
+/**
+ * How soon a client may retry an answer that says the store is away for a moment (RFC 9110 §10.2.3): a few
+ * of a node's reconnection probes.
+ */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const { status, body } = toErrorResponse(err);
-  if (status >= 500) req.log?.error({ err }, 'request failed');
+  // The store being away is expected now and then and is answered 503 on purpose: a warning, not an error.
+  if (body.error.code === 'store_unavailable') req.log?.warn({ code: body.error.code }, body.error.message);
+  else if (status >= 500) req.log?.error({ err }, 'request failed');
   else req.log?.info({ code: body.error.code }, body.error.message);
+  if (status === 503) res.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
   res.status(status).json(body);
 };
 
