@@ -3,29 +3,54 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import express from 'express';
+import { GrowthBook, setPolyfills } from '@growthbook/growthbook';
+import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorMiddleware } from '../http/errors.js';
 import { FlagService } from './flag-service.js';
 import { FlagStore, StaticFlagSource, type FlagPayload } from './flags-file.js';
-import { flagRoutes, type FlagRouteOptions } from './routes.js';
+import { flagRoutes, payloadEventId, RECONNECT_MS, type FlagRouteOptions } from './routes.js';
 
 const KEY = 'sdk-test';
 const SHIPPED = path.resolve('segments/flags.json');
 const payload: FlagPayload = { features: { isABSearch: { defaultValue: false } }, dateUpdated: '2026-01-01T00:00:00.000Z' };
+const withAbSearch = (on: boolean): FlagPayload => ({ ...payload, features: { isABSearch: { defaultValue: on } } });
 
-const appFor = (service: FlagService, options?: FlagRouteOptions) => {
+const appFor = (service: FlagService, options?: FlagRouteOptions, before: RequestHandler[] = []) => {
   const app = express();
-  app.use(flagRoutes(service, KEY, options));
+  app.use(...before, flagRoutes(service, KEY, options));
   app.use(errorMiddleware);
   return app;
 };
 
+interface SseEvent {
+  id?: string;
+  event?: string;
+  data?: string;
+  retry?: string;
+}
+
+/** The blocks of an event stream, comments left out, each as its fields. */
+function parseStream(text: string): SseEvent[] {
+  const blocks: SseEvent[] = [];
+  for (const block of text.split('\n\n').slice(0, -1)) {
+    const fields: SseEvent = {};
+    for (const line of block.split('\n')) {
+      if (line === '' || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon) as keyof SseEvent;
+      fields[name] = line.slice(colon + 1).replace(/^ /, '');
+    }
+    if (Object.keys(fields).length > 0) blocks.push(fields);
+  }
+  return blocks;
+}
+
 /** An open SSE connection that collects what the server writes. */
-function connect(port: number, clientKey = KEY) {
+function connect(port: number, headers: Record<string, string> = {}) {
   let text = '';
-  const req = http.get({ host: '127.0.0.1', port, path: `/sub/${clientKey}`, headers: { Accept: 'text/event-stream' } });
+  const req = http.get({ host: '127.0.0.1', port, path: `/sub/${KEY}`, headers: { Accept: 'text/event-stream', ...headers } });
   const opened = new Promise<http.IncomingMessage>((resolve, reject) => {
     req.on('response', (res) => {
       res.setEncoding('utf8');
@@ -40,12 +65,12 @@ function connect(port: number, clientKey = KEY) {
       return text;
     },
     close: () => req.destroy(),
-    /** The data of every `features` event so far. */
-    events(): FlagPayload[] {
-      return text
-        .split('\n\n')
-        .filter((block) => block.startsWith('event: features\n'))
-        .map((block) => JSON.parse(block.slice(block.indexOf('data: ') + 'data: '.length)) as FlagPayload);
+    blocks: () => parseStream(text),
+    /** Every `features` event so far: its id and payload. */
+    events(): { id: string | undefined; payload: FlagPayload }[] {
+      return parseStream(text)
+        .filter((b) => b.event === 'features')
+        .map((b) => ({ id: b.id, payload: JSON.parse(b.data!) as FlagPayload }));
     },
   };
 }
@@ -59,36 +84,67 @@ describe('GET /api/features/:clientKey', () => {
     expect(res.body).toEqual(payload);
   });
 
-  it('answers 404 in the JSON error model for an unknown client key', async () => {
-    const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get('/api/features/sdk-other').expect(404);
-    expect(res.body).toEqual({ error: { code: 'not_found', message: 'client key not found' } });
+  it('answers an unknown client key with 400 "Invalid API Key", as GrowthBook does, in the JSON error model', async () => {
+    const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get('/api/features/sdk-other');
+    expect(res.status).toBe(400);
+    expect(res.headers['x-sse-support']).toBeUndefined();
+    expect(res.body).toEqual({ error: { code: 'unknown_client_key', message: 'Invalid API Key' } });
+  });
+});
+
+describe('payloadEventId', () => {
+  it('is the same for the same flags whatever their dateUpdated, and differs when the flags differ', () => {
+    const id = payloadEventId(payload);
+    expect(id).toMatch(/^[0-9a-f]{16}$/);
+    expect(payloadEventId({ ...payload, dateUpdated: '2026-05-05T10:00:00.000Z' })).toBe(id);
+    expect(payloadEventId(withAbSearch(true))).not.toBe(id);
+    expect(payloadEventId({ ...payload, savedGroups: { staff: ['a'] } })).not.toBe(id);
   });
 });
 
 describe('GET /sub/:clientKey (server-sent events)', () => {
   let dir: string | undefined;
-  let server: http.Server | undefined;
-  let service: FlagService | undefined;
+  const servers: http.Server[] = [];
+  const services: FlagService[] = [];
   afterEach(async () => {
-    service?.close();
-    server?.closeAllConnections();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    server = undefined;
+    for (const service of services.splice(0)) service.close();
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
     if (dir) await rm(dir, { recursive: true, force: true });
     dir = undefined;
   });
 
-  const listen = async (svc: FlagService, options?: FlagRouteOptions) => {
-    service = svc;
-    server = appFor(svc, options).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server!.once('listening', resolve));
+  const listen = async (svc: FlagService, options?: FlagRouteOptions, before?: RequestHandler[]) => {
+    services.push(svc);
+    const server = appFor(svc, options, before).listen(0, '127.0.0.1');
+    servers.push(server);
+    await new Promise((resolve) => server.once('listening', resolve));
     return (server.address() as AddressInfo).port;
   };
 
-  it('answers 404 in the JSON error model for an unknown client key', async () => {
-    const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get('/sub/sdk-other').expect(404);
+  it('answers an unknown client key with 400 "No channel found", as GrowthBook\'s proxy does, in the JSON error model', async () => {
+    const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get('/sub/sdk-other');
+    expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body.error.code).toBe('not_found');
+    expect(res.body).toEqual({ error: { code: 'unknown_client_key', message: 'No channel found' } });
+  });
+
+  it('opens with the reconnect delay, then the current payload as a features event with its id', async () => {
+    const port = await listen(new FlagService(new StaticFlagSource(payload)));
+    const stream = connect(port);
+    const res = await stream.opened;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['x-accel-buffering']).toBe('no');
+    await vi.waitFor(() => expect(stream.blocks()).toHaveLength(2));
+    expect(stream.blocks()).toEqual([
+      { retry: String(RECONNECT_MS) },
+      { id: payloadEventId(payload), event: 'features', data: JSON.stringify(payload) },
+    ]);
+    stream.close();
   });
 
   it('streams a features event when the flags file is edited, and unsubscribes when the client leaves', async () => {
@@ -98,29 +154,86 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     const store = new FlagStore(file, undefined, { debounceMs: 20 });
     const before = await store.load();
     store.watch();
-    const port = await listen(new FlagService(store));
+    const service = new FlagService(store);
+    const port = await listen(service);
 
     const stream = connect(port);
-    const res = await stream.opened;
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
-    expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.headers['x-accel-buffering']).toBe('no');
-    await vi.waitFor(() => expect(stream.text).toContain(': connected\n\n'));
-    expect(service!.subscriberCount).toBe(1);
+    await stream.opened;
+    await vi.waitFor(() => expect(stream.events()).toHaveLength(1));
+    expect(stream.events()[0]).toEqual({ id: payloadEventId(before), payload: before });
+    expect(service.subscriberCount).toBe(1);
 
     const json = JSON.parse(await readFile(file, 'utf8'));
     json.features.isABSearch.defaultValue = true;
     await writeFile(file, JSON.stringify(json));
 
-    await vi.waitFor(() => expect(stream.events()).toHaveLength(1), { timeout: 5_000 });
-    const event = stream.events()[0]!;
-    expect(event.features.isABSearch?.defaultValue).toBe(true);
-    expect(Date.parse(event.dateUpdated)).toBeGreaterThan(Date.parse(before.dateUpdated));
-    expect(event).toEqual(store.payload());
+    await vi.waitFor(() => expect(stream.events()).toHaveLength(2), { timeout: 5_000 });
+    const edited = stream.events()[1]!;
+    expect(edited.payload.features.isABSearch?.defaultValue).toBe(true);
+    expect(Date.parse(edited.payload.dateUpdated)).toBeGreaterThan(Date.parse(before.dateUpdated));
+    expect(edited).toEqual({ id: payloadEventId(store.payload()), payload: store.payload() });
+    expect(edited.id).not.toBe(payloadEventId(before));
 
     stream.close();
-    await vi.waitFor(() => expect(service!.subscriberCount).toBe(0));
+    await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
+  });
+
+  it('brings a client that reconnects after an edit made while it was away up to date, without a further edit', async () => {
+    const source = new StaticFlagSource(payload);
+    const service = new FlagService(source);
+    const port = await listen(service);
+    const first = connect(port);
+    await vi.waitFor(() => expect(first.events()).toHaveLength(1));
+    const seenId = first.events()[0]!.id!;
+    first.close();
+    await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
+
+    const edited = source.set(withAbSearch(true));
+
+    const again = connect(port, { 'Last-Event-ID': seenId });
+    await vi.waitFor(() => expect(again.events()).toHaveLength(1));
+    expect(again.events()[0]).toEqual({ id: payloadEventId(edited), payload: edited });
+    again.close();
+  });
+
+  it('sends a reconnecting client whose Last-Event-ID is current no payload, only what changes afterwards', async () => {
+    const source = new StaticFlagSource(payload);
+    const service = new FlagService(source);
+    const port = await listen(service, { keepaliveMs: 25 });
+    const stream = connect(port, { 'Last-Event-ID': payloadEventId(payload) });
+    await stream.opened;
+    // Two keepalives later the opening is long written: the retry line and nothing else.
+    await vi.waitFor(() => expect(stream.text.match(/: keepalive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(2));
+    expect(stream.blocks()).toEqual([{ retry: String(RECONNECT_MS) }]);
+
+    const next = source.set(withAbSearch(true));
+    await vi.waitFor(() => expect(stream.events()).toEqual([{ id: payloadEventId(next), payload: next }]));
+    stream.close();
+  });
+
+  it('sends the current payload at once to a client whose Last-Event-ID is stale or unknown', async () => {
+    const source = new StaticFlagSource(payload);
+    const port = await listen(new FlagService(source));
+    const current = source.set(withAbSearch(true));
+    for (const lastId of [payloadEventId(payload), 'not-an-id']) {
+      const stream = connect(port, { 'Last-Event-ID': lastId });
+      await vi.waitFor(() => expect(stream.events()).toEqual([{ id: payloadEventId(current), payload: current }]));
+      stream.close();
+    }
+  });
+
+  it('sends nothing to a client that moves to another node serving the same flags, though that node stamped them itself', async () => {
+    const onA = new StaticFlagSource(payload);
+    const onB = new StaticFlagSource({ ...payload, dateUpdated: '2026-01-01T00:00:03.217Z' });
+    const portA = await listen(new FlagService(onA));
+    const portB = await listen(new FlagService(onB), { keepaliveMs: 25 });
+    const a = connect(portA);
+    await vi.waitFor(() => expect(a.events()).toHaveLength(1));
+    a.close();
+    const b = connect(portB, { 'Last-Event-ID': a.events()[0]!.id! });
+    await vi.waitFor(() => expect(b.text.match(/: keepalive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(2));
+    expect(b.events()).toEqual([]);
+    b.close();
   });
 
   it('writes a keepalive comment while the stream is idle', async () => {
@@ -128,33 +241,165 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     const stream = connect(port);
     await stream.opened;
     await vi.waitFor(() => expect(stream.text.match(/: keepalive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(2));
-    expect(stream.events()).toEqual([]);
+    expect(stream.events()).toHaveLength(1);
     stream.close();
   });
 
   it('sends one event per change to every open stream', async () => {
     const source = new StaticFlagSource(payload);
-    const port = await listen(new FlagService(source));
+    const service = new FlagService(source);
+    const port = await listen(service);
     const a = connect(port);
     const b = connect(port);
     await Promise.all([a.opened, b.opened]);
-    await vi.waitFor(() => expect(service!.subscriberCount).toBe(2));
-    const next = source.set({ ...payload, features: { isABSearch: { defaultValue: true } } });
-    await vi.waitFor(() => expect([a.events(), b.events()]).toEqual([[next], [next]]));
+    await vi.waitFor(() => expect(service.subscriberCount).toBe(2));
+    const opening = { id: payloadEventId(payload), payload };
+    const next = source.set(withAbSearch(true));
+    const change = { id: payloadEventId(next), payload: next };
+    await vi.waitFor(() => expect([a.events(), b.events()]).toEqual([[opening, change], [opening, change]]));
     a.close();
-    await vi.waitFor(() => expect(service!.subscriberCount).toBe(1));
+    await vi.waitFor(() => expect(service.subscriberCount).toBe(1));
     b.close();
-    await vi.waitFor(() => expect(service!.subscriberCount).toBe(0));
+    await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
   });
 
   it('ends open streams when the service closes, so a graceful shutdown is not held up', async () => {
-    const port = await listen(new FlagService(new StaticFlagSource(payload)));
+    const service = new FlagService(new StaticFlagSource(payload));
+    const port = await listen(service);
     const stream = connect(port);
     const res = await stream.opened;
     const ended = new Promise((resolve) => res.once('end', resolve));
-    await vi.waitFor(() => expect(service!.subscriberCount).toBe(1));
-    service!.close();
+    await vi.waitFor(() => expect(service.subscriberCount).toBe(1));
+    service.close();
     await ended;
-    expect(service!.subscriberCount).toBe(0);
+    expect(service.subscriberCount).toBe(0);
+  });
+
+  it("keeps GrowthBook's own SDK current, including through an edit made while its stream was down", async () => {
+    const source = new StaticFlagSource(payload);
+    const service = new FlagService(source);
+    // A gate in front of the stream: it records what each connection says it has, and can hold reconnects.
+    const arrivals: (string | undefined)[] = [];
+    let held: (() => void)[] | null = null;
+    const sockets = new Set<import('node:net').Socket>();
+    const gate: RequestHandler = (req, _res, next) => {
+      if (!req.path.startsWith('/sub/')) return next();
+      arrivals.push(req.get('last-event-id'));
+      sockets.add(req.socket);
+      if (held) held.push(() => next());
+      else next();
+    };
+    const retryMs = 30;
+    const port = await listen(service, { retryMs }, [gate]);
+
+    setPolyfills({ EventSource: TestEventSource });
+    const gb = new GrowthBook({ apiHost: `http://127.0.0.1:${port}`, clientKey: KEY });
+    try {
+      await gb.init({ streaming: true, timeout: 2_000 });
+      expect(gb.isOn('isABSearch')).toBe(false);
+      await vi.waitFor(() => expect(service.subscriberCount).toBe(1));
+      expect(arrivals).toEqual([undefined]);
+
+      const live = source.set(withAbSearch(true));
+      await vi.waitFor(() => expect(gb.isOn('isABSearch')).toBe(true));
+
+      // The connection drops; the SDK's EventSource comes back with the id it saw, and is held at the gate
+      // until the edit has been made, so nothing but the reconnect can bring the edit.
+      held = [];
+      for (const socket of sockets) socket.destroy();
+      await vi.waitFor(() => expect(held).toHaveLength(1));
+      expect(service.subscriberCount).toBe(0);
+      expect(arrivals.at(-1)).toBe(payloadEventId(live));
+      source.set({ ...payload, features: { isABSearch: { defaultValue: false }, home_layout: { defaultValue: 'promos' } } });
+      const release = held;
+      held = null;
+      for (const go of release) go();
+
+      await vi.waitFor(() => expect(gb.getFeatureValue('home_layout', 'base')).toBe('promos'));
+      expect(gb.isOn('isABSearch')).toBe(false);
+    } finally {
+      gb.destroy({ destroyAllStreams: true });
+    }
   });
 });
+
+/**
+ * Enough of the browser's EventSource for the SDK in Node (which has none): named events, `id:` remembered
+ * and sent back as `Last-Event-ID` when it reconnects after the `retry:` delay, `onopen`/`onerror`, `close()`.
+ */
+class TestEventSource {
+  static readonly CONNECTING = 0;
+  static readonly OPEN = 1;
+  static readonly CLOSED = 2;
+  readyState = TestEventSource.CONNECTING;
+  onopen: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  private lastEventId = '';
+  private retryMs = 1_000;
+  private request: http.ClientRequest | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly listeners = new Map<string, Set<(event: { type: string; data: string }) => void>>();
+
+  constructor(readonly url: string) {
+    this.open();
+  }
+
+  addEventListener(type: string, fn: (event: { type: string; data: string }) => void): void {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type)!.add(fn);
+  }
+
+  removeEventListener(type: string, fn: (event: { type: string; data: string }) => void): void {
+    this.listeners.get(type)?.delete(fn);
+  }
+
+  close(): void {
+    this.readyState = TestEventSource.CLOSED;
+    if (this.timer) clearTimeout(this.timer);
+    this.request?.destroy();
+  }
+
+  private open(): void {
+    let dropped = false;
+    const drop = () => {
+      if (dropped || this.readyState === TestEventSource.CLOSED) return;
+      dropped = true;
+      this.readyState = TestEventSource.CONNECTING;
+      this.onerror?.();
+      this.timer = setTimeout(() => this.open(), this.retryMs);
+    };
+    const headers: Record<string, string> = { Accept: 'text/event-stream' };
+    if (this.lastEventId) headers['Last-Event-ID'] = this.lastEventId;
+    this.request = http.get(this.url, { headers }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        this.readyState = TestEventSource.CLOSED;
+        this.onerror?.();
+        return;
+      }
+      this.readyState = TestEventSource.OPEN;
+      this.onopen?.();
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          this.dispatch(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+        }
+      });
+      res.on('close', drop);
+    });
+    this.request.on('error', drop);
+  }
+
+  private dispatch(block: string): void {
+    const [event] = parseStream(`${block}\n\n`);
+    if (!event) return;
+    if (event.retry !== undefined && /^\d+$/.test(event.retry)) this.retryMs = Number(event.retry);
+    if (event.id !== undefined) this.lastEventId = event.id;
+    if (event.data === undefined) return;
+    const type = event.event ?? 'message';
+    for (const fn of this.listeners.get(type) ?? []) fn({ type, data: event.data });
+  }
+}

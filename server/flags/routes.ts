@@ -1,36 +1,76 @@
+import { createHash } from 'node:crypto';
 import { Router, type Request } from 'express';
-import { notFound } from '../http/errors.js';
+import { AppError } from '../http/errors.js';
 import type { FlagService } from './flag-service.js';
-import type { FlagPayload } from './flags-file.js';
+import { contentKey, type FlagPayload } from './flags-file.js';
 
 /** Spec §9: idle stream 20 s. A comment line this often keeps proxies from closing a quiet stream. */
 export const KEEPALIVE_MS = 20_000;
 
+/**
+ * Not a spec figure: the `retry:` sent to browsers, how long they wait before reconnecting a dropped stream.
+ * GrowthBook's proxy sends 10 s (its `clientRetryInterval`). Nothing is missed while away: a reconnecting
+ * client is brought up to date at once.
+ */
+export const RECONNECT_MS = 10_000;
+
+/** Not a spec figure: hex digits of the SHA-256 kept as a payload's event id (64 bits: no two versions meet). */
+const EVENT_ID_HEX_DIGITS = 16;
+
 export interface FlagRouteOptions {
   keepaliveMs?: number;
+  retryMs?: number;
 }
 
-const featuresEvent = (payload: FlagPayload) => `event: features\ndata: ${JSON.stringify(payload)}\n\n`;
+/**
+ * GrowthBook answers an unknown key with a 400: its API with `{ status: 400, error: "Invalid API Key" }`, its
+ * proxy's stream with `{ message: "No channel found" }`. The same status and words here, in our error model.
+ */
+export const UNKNOWN_CLIENT_KEY = 'unknown_client_key';
+const unknownKey = (message: string) => new AppError(400, UNKNOWN_CLIENT_KEY, message);
+
+const eventIds = new WeakMap<FlagPayload, string>();
+
+/**
+ * The event id of a payload: a digest of what it says (features, saved groups) rather than its `dateUpdated`,
+ * because each node stamps a file edit with its own clock; nodes serving the same flags give the same id, so a
+ * client that reconnects to another node is not sent what it has.
+ */
+export function payloadEventId(payload: FlagPayload): string {
+  let id = eventIds.get(payload);
+  if (id === undefined) {
+    id = createHash('sha256').update(contentKey(payload)).digest('hex').slice(0, EVENT_ID_HEX_DIGITS);
+    eventIds.set(payload, id);
+  }
+  return id;
+}
+
+const featuresEvent = (id: string, payload: FlagPayload) => `id: ${id}\nevent: features\ndata: ${JSON.stringify(payload)}\n\n`;
 
 /**
  * GrowthBook's SDK endpoints, so the browser SDK can use this server as its `apiHost`:
  * `GET /api/features/:clientKey` answers the payload and announces streaming with `x-sse-support: enabled`;
- * `GET /sub/:clientKey` is the event stream, one `features` event per change. Full paths: mount at the root.
+ * `GET /sub/:clientKey` is the event stream of `features` events. Full paths: mount at the root.
+ *
+ * The stream opens with the current payload, so a client that was away (network loss, a hidden tab whose SDK
+ * closed the stream, a restarted node) catches up without a further edit: GrowthBook's own proxy replays only
+ * after a `Last-Event-ID` it still remembers, and the SDK does not refetch when it reconnects. The SDK ignores
+ * a payload whose `dateUpdated` it already has, and a reconnect whose `Last-Event-ID` is the current payload's
+ * id is sent nothing, so a client never applies a version twice.
  */
 export function flagRoutes(service: FlagService, clientKey: string, options: FlagRouteOptions = {}): Router {
   const keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
+  const retryMs = options.retryMs ?? RECONNECT_MS;
   const router = Router();
-  const checkKey = (req: Request) => {
-    if (req.params.clientKey !== clientKey) throw notFound('client key');
-  };
+  const known = (req: Request) => req.params.clientKey === clientKey;
 
   router.get('/api/features/:clientKey', (req, res) => {
-    checkKey(req);
+    if (!known(req)) throw unknownKey('Invalid API Key');
     res.set({ 'x-sse-support': 'enabled', 'Cache-Control': 'no-cache' }).json(service.payload());
   });
 
   router.get('/sub/:clientKey', (req, res) => {
-    checkKey(req);
+    if (!known(req)) throw unknownKey('No channel found');
     res.status(200).set({
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache',
@@ -38,12 +78,21 @@ export function flagRoutes(service: FlagService, clientKey: string, options: Fla
       'X-Accel-Buffering': 'no',
     });
     res.flushHeaders();
-    res.write(': connected\n\n');
 
     const write = (chunk: string) => {
       if (!res.writableEnded && !res.destroyed) res.write(chunk);
     };
-    const unsubscribe = service.subscribe((payload) => write(featuresEvent(payload)));
+    // What this client has: the id it last saw (the browser sends it back on reconnect), then what we sent.
+    let has = req.get('last-event-id');
+    const send = (payload: FlagPayload) => {
+      const id = payloadEventId(payload);
+      if (id === has) return;
+      has = id;
+      write(featuresEvent(id, payload));
+    };
+    write(`retry: ${retryMs}\n\n`);
+    send(service.payload());
+    const unsubscribe = service.subscribe(send);
     const keepalive = setInterval(() => write(': keepalive\n\n'), keepaliveMs);
     const end = () => res.end();
     service.signal.addEventListener('abort', end, { once: true });
