@@ -1,7 +1,7 @@
 // A throwaway PostgreSQL server for the store tests: Debian's packages (installed when absent and we are
 // root), a new cluster in a temporary folder on a free loopback port, stopped and removed afterwards.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,45 @@ const isRoot = process.getuid?.() === 0;
 /** PostgreSQL refuses to run as root: as root the server runs as the `postgres` user. */
 const asPostgres = (cmd, args) => (isRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
 
+/** Not a spec figure: how long a postmaster told to quit gets before it is killed. */
+const QUIT_WAIT_MS = 5_000;
+/** Not a spec figure: how often that wait looks whether it is gone. */
+const QUIT_POLL_MS = 50;
+
+/** The postmaster of the cluster in `data`, from its lock file, if that process is still it. */
+function postmasterOf(data) {
+  try {
+    const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
+    // A stale lock file's pid may belong to another process by now: check it runs on this folder.
+    return pid > 0 && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(data) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+};
+
+/** Immediate shutdown (SIGQUIT), then SIGKILL; synchronous, so it also works in an `exit` listener. */
+function killPostmaster(pid) {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const [signal, waitMs] of [['SIGQUIT', QUIT_WAIT_MS], ['SIGKILL', QUIT_WAIT_MS]]) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+    for (let waited = 0; waited < waitMs && alive(pid); waited += QUIT_POLL_MS) Atomics.wait(pause, 0, 0, QUIT_POLL_MS);
+    if (!alive(pid)) return;
+  }
+}
+
 export async function startTestPostgres() {
   let bin = binDir();
   if (!bin && isRoot) {
@@ -41,10 +80,12 @@ export async function startTestPostgres() {
     console.log('PostgreSQL not found: the store tests run on PGlite only. Install it with: apt-get install -y postgresql');
     return null;
   }
+  // The last await: from the folder's creation until `stop` listens for `exit` all is synchronous, so no signal
+  // handler can run in between and leave the folder behind.
+  const port = await freePort();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'storefront-pg-'));
   chmodSync(dir, 0o777);
   const data = path.join(dir, 'data');
-  const port = await freePort();
   const run = (cmd, args) => {
     const [c, a] = asPostgres(path.join(bin, cmd), args);
     execFileSync(c, a, { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -54,16 +95,44 @@ export async function startTestPostgres() {
     run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
   } catch (err) {
     console.log(`PostgreSQL did not start (${err.message}); the store tests run on PGlite only.`);
+    // pg_ctl interrupted (Ctrl-C) may leave a postmaster running: it has a session of its own.
+    const pid = postmasterOf(data);
+    if (pid) killPostmaster(pid);
     rmSync(dir, { recursive: true, force: true });
     return null;
   }
+  let stopped = false;
+  /** Stops the server and removes its folder; runs by itself when the process exits without it. */
   const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', stop);
     try {
       run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
     } catch {
-      // already gone
+      // Not running (crashed), or pg_ctl itself was interrupted: whatever still runs on the folder goes.
+      const pid = postmasterOf(data);
+      if (pid) killPostmaster(pid);
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  // The postmaster has a session of its own, so a Ctrl-C never reaches it: it is stopped on the way out.
+  process.on('exit', stop);
+  // For fault tests: `crash` stops the server as a power cut would (no shutdown checkpoint, connections cut
+  // mid-transaction); `restart` starts it again on the same data and port, recovering from its WAL.
+  const crash = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  const restart = () =>
+    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop,
+    crash,
+    restart,
+    dataDir: data,
+    port,
+    /** The temporary folder holding the cluster (`dataDir`), its socket and log; gone after `stop`. */
+    dir,
+    /** The running postmaster's process id, or null. */
+    pid: () => postmasterOf(data),
+  };
 }

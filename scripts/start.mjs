@@ -1,15 +1,11 @@
 // `npm start`: install what is missing, build, then serve. The server generates the catalog when the data
-// directory has none.
-import { spawn } from 'node:child_process';
+// directory has none. This script exits with the server: SIGINT, SIGTERM or SIGHUP here is passed on to it
+// (SIGHUP as SIGTERM) and it closes gracefully; should this script be killed outright (SIGKILL), the server
+// sees its channel to us close and stops as well, so nothing is left holding the port.
 import path from 'node:path';
-import { build, ensureDependencies, root } from './lib.mjs';
+import { build, ensureDependencies, root, runAttached, stopOnSignals } from './lib.mjs';
 
+stopOnSignals();
 await ensureDependencies();
 await build();
-const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
-  cwd: root,
-  stdio: 'inherit',
-  env: process.env,
-});
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+runAttached(process.execPath, [path.join(root, 'dist/server/main.js')], { env: process.env });

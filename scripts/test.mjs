@@ -1,9 +1,10 @@
 // `npm test`: install what is missing, type-check, run unit and API tests (Vitest), build, then the browser
 // tests (Playwright in Debian's Chromium against a server it starts). Every stage runs; the exit code is
-// non-zero when any failed.
+// non-zero when any failed. Ctrl-C (or SIGTERM) stops the runner and the throwaway PostgreSQL, removes its
+// folder and exits non-zero; a second Ctrl-C stops at once.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bin, build, ensureDependencies, root, run } from './lib.mjs';
+import { bin, build, ensureDependencies, isStopping, root, run, stopOnSignals } from './lib.mjs';
 import { startTestPostgres } from './postgres.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -26,9 +27,11 @@ async function ensureChromium() {
   return (await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { env })) === 0;
 }
 
+stopOnSignals();
 await ensureDependencies();
 const stages = [];
 const stage = async (name, fn) => {
+  if (isStopping()) return;
   console.log(`\n=== ${name} ===`);
   const code = await fn();
   stages.push({ name, ok: code === 0 });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,5 +49,21 @@ describe('the server process', () => {
     expect(await server.exited).toBe(1);
     expect(server.errors()).toMatch(/PORT:/);
     expect(server.errors()).toMatch(/LOG_LEVEL:/);
+  });
+
+  it('says in one line on stderr that its port is taken, and exits 1 without a stack', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'main-test-'));
+    tmpDirs.push(dataDir);
+    try {
+      const server = startServer({ PORT: String(port), DATA_DIR: dataDir, CATALOG_EVENTS: '100', LOG_LEVEL: 'silent', SEGMENTS_WATCH: 'false' });
+      expect(await server.exited).toBe(1);
+      expect(server.errors()).toBe(`Port ${port} on 127.0.0.1 is already in use: stop the other server or set PORT (PORT=0 picks a free one)\n`);
+      expect(server.output()).not.toMatch(/Storefront running/);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });

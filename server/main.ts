@@ -18,7 +18,7 @@ import { createFlagSource } from './flags/config.js';
 import { FlagService } from './flags/flag-service.js';
 import { LayoutService } from './layout/layout-service.js';
 import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
-import { openStore } from './store/open-store.js';
+import { openStore, storeDegradation } from './store/open-store.js';
 import type { Sql } from './store/sql.js';
 import { searchDegradation } from './search/cached-engine.js';
 import { createSearchEngine } from './search/create-engine.js';
@@ -46,7 +46,7 @@ function readEnv(): Env {
 async function main() {
   const env = readEnv();
   const logger = createLogger(env.LOG_LEVEL);
-  const readiness = new Readiness(['catalog', 'search']);
+  const readiness = new Readiness(['catalog', 'search', 'store']);
   const catalog = new CatalogStore();
   const search = new SearchService();
   const segments = new SegmentRepository(env.segmentsDir, logger);
@@ -67,6 +67,8 @@ async function main() {
       env.SESSION_TTL_DAYS * 86_400,
     );
     sql = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, logger });
+    readiness.set('store', true, sql.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)');
+    readiness.probe('store', storeDegradation(sql));
     flags = new FlagService(await createFlagSource(env.flags, logger));
   } catch (err) {
     console.error(err instanceof Error ? err.message : err);
@@ -74,13 +76,17 @@ async function main() {
   }
   const activity = new RecentActivity(sql);
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger });
-  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, flags, commerce, clientDir });
+  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE') return reject(err);
+      console.error(`Port ${env.PORT} on ${env.HOST} is already in use: stop the other server or set PORT (PORT=0 picks a free one)`);
+      process.exit(1);
+    });
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;

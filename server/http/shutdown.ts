@@ -21,10 +21,15 @@ export function gracefulClose(server: Server, timeoutMs: number, logger?: Logger
   });
 }
 
-/** Wires SIGTERM and SIGINT to a graceful close followed by exit; `beforeClose` ends long-lived work first. */
+/**
+ * Wires SIGTERM and SIGINT to a graceful close followed by exit; `beforeClose` ends long-lived work first.
+ * Started by a parent with an IPC channel (`npm start`), the server closes the same way when that channel
+ * does: a parent killed outright (SIGKILL) leaves no server holding the port. A repeated signal changes
+ * nothing: a terminal's Ctrl-C reaches both `npm start` and the server, which passes it on as well.
+ */
 export function exitOnSignals(server: Server, timeoutMs: number, logger: Logger, beforeClose?: () => void): void {
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals | 'disconnect') => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
@@ -42,4 +47,9 @@ export function exitOnSignals(server: Server, timeoutMs: number, logger: Logger,
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // `process.send` exists when started with a channel; not connected any more means the parent is gone already.
+  if (process.send) {
+    if (process.connected) process.once('disconnect', () => stop('disconnect'));
+    else stop('disconnect');
+  }
 }

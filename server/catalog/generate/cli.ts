@@ -6,10 +6,8 @@ import { generateCatalog } from './generate-catalog.js';
 const ArgsSchema = z.object({
   events: z.coerce.number().int().min(100).max(5_000_000).default(20_000),
   seed: z.coerce.number().int().min(0).default(22791),
-  start: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'start must be YYYY-MM-DD')
-    .default(() => new Date().toISOString().slice(0, 10)),
+  // A real calendar day: 2026-13-45 and 2026-02-29 have the shape and are refused.
+  start: z.iso.date({ error: 'start must be a real date, YYYY-MM-DD' }).default(() => new Date().toISOString().slice(0, 10)),
   out: z.string().min(1).default(path.join(process.env.DATA_DIR ?? 'data', 'catalog')),
 });
 
