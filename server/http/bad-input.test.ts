@@ -89,10 +89,28 @@ describe('hostile input never gets a 5xx', () => {
     }
   });
 
-  it('refuses odd bodies on POST with a 4xx', async () => {
-    for (const body of ['{', '[]', 'null', '"x"', '{"a":' + '['.repeat(5000)]) {
+  it('refuses odd bodies on POST with a 400 naming the problem', async () => {
+    const takesNoInput = 'a guest session takes no input: send no body, or {}';
+    const cases: [body: string, code: string, message: RegExp | string][] = [
+      ['{', 'entity_parse_failed', /JSON/],
+      // JSON, but not an object or array: the JSON parser's strict mode refuses it.
+      ['null', 'entity_parse_failed', /JSON/],
+      ['"x"', 'entity_parse_failed', /JSON/],
+      ['{"a":' + '['.repeat(5000), 'entity_parse_failed', /JSON/],
+      ['[]', 'invalid_request', takesNoInput],
+      ['{"guestId":"someone-else"}', 'invalid_request', takesNoInput],
+    ];
+    for (const [body, code, message] of cases) {
       const res = await request(app).post('/api/customers/session').set('Content-Type', 'application/json').send(body);
-      expect(res.status, body.slice(0, 20)).toBeLessThan(500);
+      expect(res.status, body.slice(0, 20)).toBe(400);
+      expect(res.body.error.code, body.slice(0, 20)).toBe(code);
+      if (typeof message === 'string') expect(res.body.error.message).toBe(message);
+      else expect(res.body.error.message, body.slice(0, 20)).toMatch(message);
     }
+  });
+
+  it('opens a guest session for a POST with no body or an empty object', async () => {
+    expect((await request(app).post('/api/customers/session')).status).toBe(201);
+    expect((await request(app).post('/api/customers/session').set('Content-Type', 'application/json').send('{}')).status).toBe(201);
   });
 });

@@ -34,12 +34,12 @@ describe('applyOverride (a brand changes the base page by row id)', () => {
   });
 
   it('fails naming the operation when a row id is missing or taken', () => {
-    expect(() => applyOverride(base(), { extends: 'base', operations: [{ op: 'remove', id: 'zz' }] }, 'x')).toThrow(MergeError);
-    try {
-      applyOverride(base(), { extends: 'base', operations: [{ op: 'append', row: row('a') }] }, 'x');
-    } catch (err) {
-      expect((err as MergeError).path).toEqual(['operations', 0, 'row', 'id']);
-    }
+    const missing = () => applyOverride(base(), { extends: 'base', operations: [{ op: 'remove', id: 'zz' }] }, 'x');
+    expect(missing).toThrow(MergeError);
+    expect(missing).toThrow(expect.objectContaining({ path: ['operations', 0, 'id'], message: 'no row "zz" to change (rows: a, b, c)' }));
+    const taken = () => applyOverride(base(), { extends: 'base', operations: [{ op: 'append', row: row('a') }] }, 'x');
+    expect(taken).toThrow(MergeError);
+    expect(taken).toThrow(expect.objectContaining({ path: ['operations', 0, 'row', 'id'], message: 'row id "a" is already on the page' }));
   });
 });
 

@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import { z } from 'zod';
 import type { RecentActivity } from '../activity/recent-activity.js';
 import { SessionTokens, type GuestSession } from './session-tokens.js';
 
@@ -12,11 +13,15 @@ export async function optionalSession(req: Request, tokens: SessionTokens): Prom
   }
 }
 
+/** A new guest session takes no input: a body, if sent, must be `{}`; anything else is a client's mistake. */
+const NewSessionBodySchema = z.strictObject({}, { error: 'a guest session takes no input: send no body, or {}' }).optional();
+
 export function sessionRoutes(tokens: SessionTokens, activity: RecentActivity): Router {
   const router = Router();
 
   // Spec §7: POST {backend}/customers/session → sessionToken.
-  router.post('/customers/session', async (_req, res) => {
+  router.post('/customers/session', async (req, res) => {
+    NewSessionBodySchema.parse(req.body);
     const { token, session } = await tokens.issue();
     res.status(201).set('Cache-Control', 'no-store').json({ sessionToken: token, expiresAt: session.expiresAt.toISOString() });
   });
