@@ -11,6 +11,8 @@
  *                                         heap, and cold layouts there leave minutes of queued work between runs;
  *                                         expect 20–40 minutes (the time limit stops it)
  *   npm run bench -- --engine             also the embedded engine and text index benchmarks (printed only)
+ *   npm run bench -- --faults             only the store fault run (bench/faults.ts): PostgreSQL crashed under a
+ *                                         burst of carts and checkouts; written between the bench:faults markers
  *   --rounds 5 --seconds 2 --warmup 3     rounds of measured seconds per endpoint, after one discarded warm-up
  *   --lighthouse-runs 1                   runs per page; the median run (by performance score) is reported
  *   --no-lighthouse --no-write            skip Lighthouse; print without touching RESULTS.md
@@ -26,6 +28,7 @@ import { httpGet, rssMiB, rssSampler, settle, SETTLE_MAX_MS, start, stop, stopAl
 import { lighthousePages, type PageScore } from './lighthouse-pages.js';
 import { loadInChild, rotate, sequential, summarize, usGridPoints, type ChildLoadOptions, type LoadResult, type LoadSummary } from './load.js';
 import { replaceSection } from './results-file.js';
+import { runFaultBench } from './faults.js';
 import { hostilePaths } from '../server/test/hostile-input.js';
 
 const { values } = parseArgs({
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '3' },
     'lighthouse-runs': { type: 'string', default: '1' },
     engine: { type: 'boolean', default: false },
+    faults: { type: 'boolean', default: false },
     'no-lighthouse': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     'time-limit': { type: 'string' },
@@ -553,7 +557,11 @@ async function main() {
 }
 
 try {
-  await main();
+  if (values.faults) {
+    if (!(await runFaultBench({ command, write: !values['no-write'], log }))) process.exitCode = 1;
+  } else {
+    await main();
+  }
 } catch (err) {
   console.error(err);
   process.exitCode = 1;
