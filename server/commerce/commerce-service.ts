@@ -197,19 +197,13 @@ export class CommerceService {
     const { listing, event } = await this.listingWithEvent(input.listingId);
     const now = this.now();
     assertOnSale(event, now);
-    const usage = await this.stored('createCart', () => this.store.usage(event.event_id));
-    const available = listing.quantity - (usage.get(listing.id)?.taken ?? 0);
-    if (available >= input.quantity && !canBuyQuantity(listing.splits, available, input.quantity)) {
-      const allowed = availableSplits(listing.splits, available);
-      throw new AppError(400, 'invalid_quantity', `This seller sells these tickets in quantities of ${allowed.join(', ')}`, [{ path: 'quantity', message: `choose ${allowed.join(', ')}` }]);
-    }
     const hold = await this.stored('createCart', () =>
       this.store.createHold({
         id: randomUUID(),
         guestId: buyer.guestId,
         clientKey: buyer.clientKey,
         limits: this.options.limits ?? PURCHASE_LIMITS,
-        listing: { id: listing.id, eventId: event.event_id, listed: listing.quantity },
+        listing: { id: listing.id, eventId: event.event_id, listed: listing.quantity, splits: listing.splits },
         quantity: input.quantity,
         pricePerTicketCents: Math.round(listing.pricePerTicket * 100),
         now,

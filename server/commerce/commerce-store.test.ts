@@ -4,6 +4,7 @@ import { AppError } from '../http/errors.js';
 import type { Sql } from '../store/sql.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow } from './commerce-store.js';
+import { splitsFor } from './domain/listings.js';
 import { MAX_OPEN_CARTS, MAX_TICKETS_PER_EVENT, GUESTS_PER_ADDRESS } from './domain/purchase-limits.js';
 
 describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
@@ -22,7 +23,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       id: randomUUID(),
       guestId: guest,
       clientKey: options.client ?? `client-of-${guest}`,
-      listing: { id: listingId, eventId: options.eventId ?? 1, listed: options.listed ?? 2 },
+      listing: { id: listingId, eventId: options.eventId ?? 1, listed: options.listed ?? 2, splits: splitsFor(options.listed ?? 2) },
       quantity,
       pricePerTicketCents: 5000,
       now: options.at ?? now,
@@ -39,8 +40,8 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     return store.purchase({ holdId: h.id, guestId: h.guest_id, attempt, now: at, order: order(id), history: [] });
   };
 
-  it('gives 20 concurrent shoppers exactly the 2 last tickets, the rest a clear 409', async () => {
-    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => hold(1001, 1, `guest-${i}`)));
+  it('gives 20 concurrent shoppers of pairs exactly the 4 last tickets, the rest a clear 409', async () => {
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => hold(1001, 2, `guest-${i}`, undefined, { listed: 4 })));
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(won).toHaveLength(2);
@@ -49,7 +50,16 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       expect(l.reason).toBeInstanceOf(AppError);
       expect(l.reason).toMatchObject({ status: 409, code: 'not_enough_tickets' });
     }
-    expect((await store.usage(1)).get(1001)).toEqual({ listed: 2, taken: 2 });
+    expect((await store.usage(1)).get(1001)).toEqual({ listed: 4, taken: 4 });
+  });
+
+  it('never strands a single seat, even when one-ticket carts race for the last four', async () => {
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => hold(1006, 1, `single-${i}`, undefined, { listed: 4 })));
+    // 4 → 3 → 2; a third single would leave one seat nobody can buy alone.
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    const codes = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as AppError).code);
+    expect(new Set(codes)).toEqual(new Set(['invalid_quantity']));
+    expect((await store.usage(1)).get(1006)).toEqual({ listed: 4, taken: 2 });
   });
 
   it('lets one checkout at a time claim a cart, and only the claimer write its order', async () => {
@@ -72,7 +82,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   });
 
   it('gives a stale claim to the next checkout, and frees a released one at once', async () => {
-    const h = await hold(1010, 1, 'stale');
+    const h = await hold(1010, 2, 'stale');
     expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now })).toHaveProperty('claimed');
     expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now: later(1_000) })).toEqual({ busy: true });
     const next = randomUUID();
@@ -82,7 +92,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   });
 
   it('does not expire a hold under a checkout that claimed it in time', async () => {
-    const h = await hold(1011, 1, 'paying', later(1_000));
+    const h = await hold(1011, 2, 'paying', later(1_000));
     const attempt = randomUUID();
     expect(await store.claimCheckout({ holdId: h.id, guestId: 'paying', attempt, now: later(900) })).toHaveProperty('claimed');
     await store.releaseExpired(later(2_000));
@@ -98,7 +108,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   });
 
   it('refuses to claim or purchase an expired hold, leaving no order', async () => {
-    const h = await hold(1004, 1, 'late', later(1_000));
+    const h = await hold(1004, 2, 'late', later(1_000));
     expect(await store.claimCheckout({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000) })).toEqual({ ended: true });
     await expect(store.purchase({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000), order: order('ORD-LATE'), history: [] })).rejects.toMatchObject({ status: 410 });
     expect(await store.order('ORD-LATE')).toBeNull();

@@ -1,6 +1,7 @@
 import type { OrderStatus } from '../../schemas/commerce.js';
 import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
+import { quantityRefusal } from './domain/listings.js';
 import { purchaseLimitRefusal, type BuyerUsage, type PurchaseLimits } from './domain/purchase-limits.js';
 
 /**
@@ -128,7 +129,8 @@ export class CommerceStore {
     id: string;
     guestId: string;
     clientKey: string;
-    listing: { id: number; eventId: number; listed: number };
+    /** The listing, with the quantities its seller allows (`splits`). */
+    listing: { id: number; eventId: number; listed: number; splits: readonly number[] };
     quantity: number;
     pricePerTicketCents: number;
     now: Date;
@@ -151,20 +153,16 @@ export class CommerceStore {
         input.listing.listed,
       ]);
       await releaseExpired(tx, input.now, input.listing.id);
-      const taken = await tx.query(
-        'UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1 AND listed - held - sold >= $2 RETURNING listed - held - sold AS left',
-        [input.listing.id, input.quantity],
-      );
-      if (taken.length === 0) {
-        const left = await tx.query('SELECT listed - held - sold AS left FROM listing_inventory WHERE listing_id = $1', [input.listing.id]);
-        const available = num(left[0]?.left ?? 0);
-        throw new AppError(
-          409,
-          'not_enough_tickets',
-          available === 0 ? 'Those tickets were just taken; choose another listing' : `Only ${available} ticket${available === 1 ? '' : 's'} left in this listing`,
-          { available },
-        );
-      }
+      // The row is locked from here to the commit, so what is left cannot change between the check of the
+      // seller's splits (no single seat stranded) and the hold.
+      const left = await tx.query('SELECT listed - held - sold AS left FROM listing_inventory WHERE listing_id = $1 FOR UPDATE', [input.listing.id]);
+      const unavailable = quantityRefusal(input.listing.splits, num(left[0]?.left ?? 0), input.quantity);
+      if (unavailable) throw unavailable;
+      const taken = await tx.query('UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1 AND listed - held - sold >= $2 RETURNING listing_id', [
+        input.listing.id,
+        input.quantity,
+      ]);
+      if (taken.length === 0) throw quantityRefusal(input.listing.splits, 0, input.quantity)!;
       const rows = await tx.query(
         `INSERT INTO holds (id, guest_id, client_key, listing_id, event_id, quantity, price_per_ticket_cents, status, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9) RETURNING *`,

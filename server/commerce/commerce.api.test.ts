@@ -231,7 +231,7 @@ describe('durability', () => {
     const first = await openPglite(dir);
     await migrate(first);
     const store = new CommerceStore(first);
-    const hold = await store.createHold({ id: crypto.randomUUID(), guestId: 'g', clientKey: '127.0.0.1', listing: { id: 77_000, eventId: 77, listed: 4 }, quantity: 2, pricePerTicketCents: 5000, now: new Date(), expiresAt: new Date(Date.now() + 60_000) });
+    const hold = await store.createHold({ id: crypto.randomUUID(), guestId: 'g', clientKey: '127.0.0.1', listing: { id: 77_000, eventId: 77, listed: 4, splits: [2, 4] }, quantity: 2, pricePerTicketCents: 5000, now: new Date(), expiresAt: new Date(Date.now() + 60_000) });
     const attempt = crypto.randomUUID();
     await store.claimCheckout({ holdId: hold.id, guestId: 'g', attempt, now: new Date() });
     await store.purchase({

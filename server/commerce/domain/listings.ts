@@ -1,3 +1,4 @@
+import { AppError } from '../../http/errors.js';
 import { DELIVERY_METHODS, type Listing } from '../../../schemas/commerce.js';
 import type { EventDocument } from '../../../schemas/documents.js';
 import { Random } from '../../catalog/generate/random.js';
@@ -75,6 +76,24 @@ export function availableSplits(splits: readonly number[], quantityAvailable: nu
 /** Whether a buyer may take `quantity` seats of a listing with these splits and this many left. */
 export function canBuyQuantity(splits: readonly number[], quantityAvailable: number, quantity: number): boolean {
   return availableSplits(splits, quantityAvailable).includes(quantity);
+}
+
+/**
+ * Why `quantity` seats cannot be taken from a listing with `quantityAvailable` left, or null when they can:
+ * too few left (409), or a quantity the seller's splits do not allow from what is left (400).
+ */
+export function quantityRefusal(splits: readonly number[], quantityAvailable: number, quantity: number): AppError | null {
+  if (quantityAvailable < quantity) {
+    return new AppError(
+      409,
+      'not_enough_tickets',
+      quantityAvailable <= 0 ? 'Those tickets were just taken; choose another listing' : `Only ${quantityAvailable} ticket${quantityAvailable === 1 ? '' : 's'} left in this listing`,
+      { available: Math.max(0, quantityAvailable) },
+    );
+  }
+  if (canBuyQuantity(splits, quantityAvailable, quantity)) return null;
+  const allowed = availableSplits(splits, quantityAvailable);
+  return new AppError(400, 'invalid_quantity', `This seller sells these tickets in quantities of ${allowed.join(', ')}`, [{ path: 'quantity', message: `choose ${allowed.join(', ')}` }]);
 }
 
 interface Zone {
