@@ -185,12 +185,15 @@ describe('the order store failing while an order is written', () => {
     const real = await openPglite(null);
     await migrate(real);
     // 'lost': the transaction commits, then its answer is lost; 'rolled-back': it never commits.
-    let failTransactions: 'no' | 'lost' | 'rolled-back' = 'no';
+    // 'outage': the database goes away as the order is written, and stays away for every query after it.
+    let failTransactions: 'no' | 'lost' | 'rolled-back' | 'outage' = 'no';
+    let queriesDown = false;
     const flaky: Sql = {
       kind: 'pglite',
-      query: (text, params) => real.query(text, params),
+      query: (text, params) => (queriesDown ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED'))) : real.query(text, params)),
       transaction: async (fn) => {
-        if (failTransactions === 'rolled-back') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
+        if (failTransactions === 'outage') queriesDown = true;
+        if (failTransactions === 'rolled-back' || failTransactions === 'outage') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
         const result = await real.transaction(fn);
         if (failTransactions === 'lost') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
         return result;
@@ -218,7 +221,11 @@ describe('the order store failing while an order is written', () => {
           billingAddress: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', state: 'VA', countryCode: 'US', postalCode: '22202', phoneNumber: '703 555 0100' },
           payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
         });
-    return { real, payments, commerce, cart, checkout, fail: (mode: typeof failTransactions) => (failTransactions = mode) };
+    const fail = (mode: typeof failTransactions) => {
+      failTransactions = mode;
+      if (mode === 'no') queriesDown = false;
+    };
+    return { real, payments, commerce, cart, checkout, fail };
   }
 
   it('captures the payment of an order whose commit landed though its answer was lost, and the retry gets that order', async () => {
@@ -252,6 +259,20 @@ describe('the order store failing while an order is written', () => {
     expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
     expect(t.payments.charges).toHaveLength(1);
     expect(await t.real.query('SELECT status FROM payments')).toEqual([{ status: 'captured' }]);
+    await t.real.close();
+  });
+
+  it('frees the idempotency key an outage left locked as soon as the store is back, so the retry is not kept waiting', async () => {
+    const t = await setup();
+    t.fail('outage');
+    expect((await t.checkout()).status).toBe(503);
+    t.fail('no');
+    // At once, not after the key's lock runs out.
+    const retry = await t.checkout();
+    expect(retry.status).toBe(201);
+    await t.commerce.tick();
+    expect(t.payments.charges).toHaveLength(1);
+    expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
     await t.real.close();
   });
 

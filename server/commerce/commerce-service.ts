@@ -342,8 +342,13 @@ export class CommerceService {
       this.options.logger.error({ payment: authorizationId, cart, amountCents, result }, 'payment capture refused');
       return;
     }
-    this.options.logger.info({ payment: authorizationId, cart, amountCents }, 'payment captured');
-    await this.store.paymentCaptured(authorizationId, this.now()).catch((err: unknown) => this.options.logger.warn({ err, payment: authorizationId }, 'capture not recorded yet; retried by the housekeeping'));
+    // Logged once per payment, when its row moves to captured: a capture repeated because the store could not
+    // record the first one takes no more money and adds no line.
+    const recorded = await this.store.paymentCaptured(authorizationId, this.now()).catch((err: unknown) => {
+      this.options.logger.warn({ err, payment: authorizationId }, 'capture not recorded yet; retried by the housekeeping');
+      return false;
+    });
+    if (recorded) this.options.logger.info({ payment: authorizationId, cart, amountCents }, 'payment captured');
   }
 
   private async voidPayment(authorizationId: string, cart: string, amountCents: number): Promise<void> {
@@ -409,6 +414,7 @@ export class CommerceService {
     const now = this.now();
     await this.store.releaseExpired(now);
     await this.settlePayments(now);
+    await this.idempotency.freePending();
     const delay = this.options.sellerDelayMs ?? SANDBOX_SELLER_DELAY_MS;
     for (const o of await this.store.ordersIn('pending_seller_confirmation', new Date(now.getTime() - delay))) {
       await this.store.advance(o.id, 'pending_seller_confirmation', 'confirmed', now, 'The seller confirmed your tickets');

@@ -267,8 +267,10 @@ export class CommerceStore {
   }
 
   /** Records that an order's payment was captured. */
-  async paymentCaptured(paymentId: string, now: Date): Promise<void> {
-    await this.sql.query("UPDATE payments SET status = 'captured', updated_at = $2 WHERE id = $1 AND status = 'authorized'", [paymentId, now.toISOString()]);
+  /** True when this call moved it (false when it had been recorded before). */
+  async paymentCaptured(paymentId: string, now: Date): Promise<boolean> {
+    const moved = await this.sql.query("UPDATE payments SET status = 'captured', updated_at = $2 WHERE id = $1 AND status = 'authorized' RETURNING id", [paymentId, now.toISOString()]);
+    return moved.length > 0;
   }
 
   /** Payments of written orders still waiting for their capture since before `before`. */

@@ -70,6 +70,12 @@ export function requestFingerprint(method: string, path: string, body: unknown):
 
 export class IdempotencyStore {
   private lastSweep = 0;
+  /**
+   * Keys this node could not free because the store was away when their request ended: freed as soon as it
+   * answers again (on the next request with a key, or `freePending`), so a shopper's retry after an outage is
+   * not told for a minute that the request is still running.
+   */
+  private readonly unfreed = new Set<string>();
 
   constructor(
     private readonly sql: Sql,
@@ -88,6 +94,7 @@ export class IdempotencyStore {
     if (input.key === undefined) return { ...(await handler()), replayed: false };
     const key = input.key;
     const now = this.now();
+    await this.freePending();
     await this.sweep(now);
     const owned = await this.sql.query(
       `INSERT INTO idempotency_keys (scope, key, request_hash, state, locked_until, expires_at)
@@ -142,7 +149,19 @@ export class IdempotencyStore {
   }
 
   private async free(scope: string, key: string): Promise<void> {
-    await this.sql.query("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'running'", [scope, key]).catch(() => {});
+    await this.sql.query("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'running'", [scope, key]).then(
+      () => this.unfreed.delete(`${scope}\n${key}`),
+      () => this.unfreed.add(`${scope}\n${key}`),
+    );
+  }
+
+  /** Frees the keys an outage left locked; stops at the first failure (the store is still away). */
+  async freePending(): Promise<void> {
+    for (const entry of [...this.unfreed]) {
+      const [scope, key] = entry.split('\n') as [string, string];
+      await this.free(scope, key);
+      if (this.unfreed.has(entry)) return;
+    }
   }
 
   /** Drops expired keys, at most once a minute per process. */
