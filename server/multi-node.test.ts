@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from './catalog/load-catalog.js';
-import { listingsForEvent } from './commerce/domain/listings.js';
+import { isPairsOnly, listingsForEvent } from './commerce/domain/listings.js';
 import { GUESTS_PER_ADDRESS, MAX_TICKETS_PER_EVENT } from './commerce/domain/purchase-limits.js';
 import {
   call,
@@ -71,6 +71,38 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
     await db?.drop().catch(() => {});
     cluster?.stop();
     await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('sells the last 4 tickets of an event to exactly 4 of 60 shoppers racing for one ticket each on three nodes', async () => {
+    // The event's last 4 tickets: one seat left in each of 4 listings (one seat is always a quantity the
+    // seller allows), every other listing of the event sold out.
+    const single = (l: ReturnType<typeof listingsForEvent>[number]) => l.quantity >= 2 && !isPairsOnly(l.splits);
+    const { event } = pickListings(catalog, 1, () => true, usedEvents, (e) => listingsForEvent(e).filter(single).length >= 4)[0]!;
+    const listings = listingsForEvent(event);
+    const last = listings.filter(single).slice(0, 4);
+    for (const l of listings) {
+      const left = last.includes(l) ? 1 : 0;
+      await db!.query('INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)', [l.id, event.event_id, l.quantity, l.quantity - left]);
+      presetListings.push(l.id);
+    }
+    const shoppers = await Promise.all(Array.from({ length: 60 }, (_, i) => newShopper(node(i))));
+    const results = await Promise.all(
+      shoppers.map(async (s, i) => {
+        const cart = await s.call(node(i + 1), 'POST', '/api/cart', { body: { listingId: last[i % last.length]!.id, quantity: 1 } });
+        if (cart.status !== 201) return { cart, order: null };
+        const order = await s.call(node(i + 2), 'POST', '/api/checkout', { body: checkoutBody(cart.body.id), headers: { 'Idempotency-Key': randomUUID() } });
+        return { cart, order };
+      }),
+    );
+    const carts = results.map((r) => r.cart);
+    expect(count(carts, 201)).toBe(4);
+    for (const refused of carts.filter((c) => c.status !== 201)) expect([refused.status, codeOf(refused)]).toEqual([409, 'not_enough_tickets']);
+    const orders = results.flatMap((r) => (r.order ? [r.order] : []));
+    expect(orders.map((o) => o.status)).toEqual([201, 201, 201, 201]);
+    const [sold] = await db!.query<{ orders: number; tickets: number }>('SELECT count(*)::int AS orders, coalesce(sum(quantity), 0)::int AS tickets FROM orders WHERE event_id = $1', [event.event_id]);
+    expect(sold).toEqual({ orders: 4, tickets: 4 });
+    const [left] = await db!.query<{ left: number; held: number }>('SELECT sum(listed - held - sold)::int AS left, sum(held)::int AS held FROM listing_inventory WHERE event_id = $1', [event.event_id]);
+    expect(left).toEqual({ left: 0, held: 0 });
   });
 
   it('sells the last 8 tickets of a listing to exactly 4 of 60 shoppers racing 2 at a time on three nodes; none oversold, none left held', async () => {

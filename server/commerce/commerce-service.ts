@@ -151,7 +151,8 @@ export class CommerceService {
     if (!sale.onSale) return { eventId: event.event_id, listings: [], fees: FEES, sale: { onSale: false, code: sale.code, message: sale.message } };
     const usage = await this.stored('listings', () => this.store.usage(event.event_id));
     let listings = listingsForEvent(event).map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0));
-    listings = listings.filter((l) => l.quantityAvailable > 0);
+    // A listing whose seats left are no quantity its seller sells (one seat of a pairs-only seller) is not shown.
+    listings = listings.filter((l) => l.quantityAvailable > 0 && l.splits.length > 0);
     if (query.quantity) listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
     if (query.minPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket >= query.minPrice!);
     if (query.maxPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket <= query.maxPrice!);

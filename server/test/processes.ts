@@ -108,11 +108,17 @@ export interface PickedListing {
 }
 
 /** Listings that pass `test`, at most one per event, from events not in `skipEvents` (which it then adds to). */
-export function pickListings(catalog: Catalog, count: number, test: (l: GeneratedListing) => boolean, skipEvents = new Set<number>()): PickedListing[] {
+export function pickListings(
+  catalog: Catalog,
+  count: number,
+  test: (l: GeneratedListing) => boolean,
+  skipEvents = new Set<number>(),
+  eventTest: (e: EventDocument) => boolean = () => true,
+): PickedListing[] {
   const picked: PickedListing[] = [];
   for (const event of sellableEvents(catalog)) {
     if (picked.length >= count) break;
-    if (skipEvents.has(event.event_id)) continue;
+    if (skipEvents.has(event.event_id) || !eventTest(event)) continue;
     const listing = listingsForEvent(event).find(test);
     if (!listing) continue;
     skipEvents.add(event.event_id);

@@ -13,6 +13,7 @@ import {
   listingId,
   listingIndexOf,
   listingsForEvent,
+  quantityRefusal,
   splitsFor,
   type GeneratedListing,
 } from './listings.js';
@@ -204,5 +205,19 @@ describe('listingsForEvent', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('quantityRefusal', () => {
+  it('allows what the splits allow from what is left, and names the quantities otherwise', () => {
+    expect(quantityRefusal(splitsFor(4), 4, 2)).toBeNull();
+    expect(quantityRefusal(splitsFor(4), 2, 1)).toMatchObject({ status: 400, code: 'invalid_quantity', message: 'This seller sells these tickets in quantities of 2' });
+    expect(quantityRefusal(splitsFor(4), 1, 2)).toMatchObject({ status: 409, code: 'not_enough_tickets', message: 'Only 1 ticket left in this listing' });
+    expect(quantityRefusal(splitsFor(4), 0, 1)).toMatchObject({ status: 409, code: 'not_enough_tickets', message: expect.stringMatching(/just taken/) });
+  });
+
+  it('treats a seat no quantity can take (one seat of a pairs-only seller) as gone, never as "quantities of" nothing', () => {
+    const pairs = splitsFor(4, true);
+    expect(quantityRefusal(pairs, 1, 1)).toMatchObject({ status: 409, code: 'not_enough_tickets' });
   });
 });

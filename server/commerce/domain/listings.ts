@@ -93,6 +93,8 @@ export function quantityRefusal(splits: readonly number[], quantityAvailable: nu
   }
   if (canBuyQuantity(splits, quantityAvailable, quantity)) return null;
   const allowed = availableSplits(splits, quantityAvailable);
+  // What is left is no quantity the seller sells (one seat of a pairs-only seller): as good as gone.
+  if (allowed.length === 0) return new AppError(409, 'not_enough_tickets', 'These tickets are no longer available; choose another listing', { available: 0 });
   return new AppError(400, 'invalid_quantity', `This seller sells these tickets in quantities of ${allowed.join(', ')}`, [{ path: 'quantity', message: `choose ${allowed.join(', ')}` }]);
 }
 
