@@ -83,14 +83,21 @@ export const CartSchema = z.object({
 });
 export type Cart = z.infer<typeof CartSchema>;
 
+/**
+ * Text a person typed: no control characters (a NUL cannot even be stored) and no half of a surrogate pair
+ * (not a character at all), so what is kept and printed on tickets is what was meant.
+ */
+const typed = (schema: z.ZodString, what: string) =>
+  schema.refine((v) => !/[\u0000-\u001f\u007f-\u009f]/.test(v) && !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v), `${what} contains characters that cannot be used`);
+
 /** Spec §3 billing address, each field checked with a message a shopper can act on. */
 export const BillingAddressSchema = z.object({
-  name: z.string().trim().min(2, 'Enter the cardholder’s full name').max(100, 'Name is too long'),
-  address1: z.string().trim().min(3, 'Enter a street address').max(120, 'Street address is too long'),
-  city: z.string().trim().min(2, 'Enter a city').max(80, 'City is too long'),
-  state: z.string().trim().min(2, 'Enter a state or region').max(40, 'State is too long'),
+  name: typed(z.string().trim().min(2, 'Enter the cardholder’s full name').max(100, 'Name is too long'), 'Name'),
+  address1: typed(z.string().trim().min(3, 'Enter a street address').max(120, 'Street address is too long'), 'Street address'),
+  city: typed(z.string().trim().min(2, 'Enter a city').max(80, 'City is too long'), 'City'),
+  state: typed(z.string().trim().min(2, 'Enter a state or region').max(40, 'State is too long'), 'State'),
   countryCode: z.string().trim().regex(/^[A-Z]{2}$/, 'Choose a country (two-letter code)'),
-  postalCode: z.string().trim().min(3, 'Enter a postal code').max(12, 'Postal code is too long'),
+  postalCode: typed(z.string().trim().min(3, 'Enter a postal code').max(12, 'Postal code is too long'), 'Postal code'),
   phoneNumber: z
     .string()
     .trim()

@@ -13,7 +13,7 @@ import { loadCatalog, type Catalog } from './catalog/load-catalog.js';
 import { CommerceService } from './commerce/commerce-service.js';
 import { CommerceStore } from './commerce/commerce-store.js';
 import { listingsForEvent } from './commerce/domain/listings.js';
-import { SandboxPaymentProvider } from './commerce/domain/payments.js';
+import { SandboxPaymentProvider, type PaymentProvider } from './commerce/domain/payments.js';
 import { parseEnv } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { LayoutService } from './layout/layout-service.js';
@@ -225,7 +225,7 @@ describe('the order store failing while an order is written', () => {
       failTransactions = mode;
       if (mode === 'no') queriesDown = false;
     };
-    return { real, payments, commerce, cart, checkout, fail };
+    return { real, payments, commerce, search, cart, checkout, fail };
   }
 
   it('captures the payment of an order whose commit landed though its answer was lost, and the retry gets that order', async () => {
@@ -258,7 +258,7 @@ describe('the order store failing while an order is written', () => {
     await t.commerce.tick();
     expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
     expect(t.payments.charges).toHaveLength(1);
-    expect(await t.real.query('SELECT status FROM payments')).toEqual([{ status: 'captured' }]);
+    expect(await t.real.query('SELECT status FROM payments ORDER BY status')).toEqual([{ status: 'captured' }, { status: 'voided' }]);
     await t.real.close();
   });
 
@@ -292,6 +292,168 @@ describe('the order store failing while an order is written', () => {
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
     expect(await t.real.query('SELECT id FROM orders')).toEqual([]);
     await t.real.close();
+  });
+});
+
+describe('payments that lose their way', () => {
+  const nowSeconds = () => Date.now() / 1000;
+  async function shop(options: { payments: PaymentProvider; now: () => Date }) {
+    const sql = await openPglite(null);
+    await migrate(sql);
+    const search = new SearchService();
+    search.set(new CachedEngine(embedded));
+    const make = () => new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: options.payments, logger, now: options.now, sellerDelayMs: 0 });
+    const commerce = make();
+    const { app } = testApp({ search, commerce, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
+    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+    const event = catalog.collections.Event.find((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > nowSeconds() + 86400 && listingsForEvent(e).some((l) => l.splits.includes(2)))!;
+    const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
+    const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
+    const checkout = (key: string, extra: Record<string, unknown> = {}) =>
+      request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', key)
+        .send({
+          cartId: cart.id,
+          email: 'grace@example.com',
+          billingAddress: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', state: 'VA', countryCode: 'US', postalCode: '22202', phoneNumber: '703 555 0100' },
+          payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+          ...extra,
+        });
+    const statuses = async () => (await sql.query<{ status: string }>('SELECT status FROM payments ORDER BY status')).map((r) => r.status);
+    return { sql, app, auth, commerce, make, search, cart, checkout, statuses };
+  }
+
+  it('voids an authorization whose node stopped before writing the order, from another node, once the attempt is over', async () => {
+    let clock = Date.now();
+    const sandbox = new SandboxPaymentProvider();
+    // The first node stops right after the processor answered: its checkout never gets further.
+    let stopAfterAuthorizing = true;
+    const dying: PaymentProvider = {
+      authorize: async (input) => {
+        const result = await sandbox.authorize(input);
+        if (stopAfterAuthorizing) throw new Error('the node stopped');
+        return result;
+      },
+      capture: (id) => sandbox.capture(id),
+      void: (id) => sandbox.void(id),
+      findAuthorization: (key) => sandbox.findAuthorization(key),
+    };
+    const t = await shop({ payments: dying, now: () => new Date(clock) });
+    expect((await t.checkout('first')).status).toBe(502);
+    stopAfterAuthorizing = false;
+    // Another node, which knows nothing of that attempt, takes over once the attempt can no longer be running.
+    const other = t.make();
+    await other.tick();
+    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
+    clock += 3 * 60_000;
+    await other.tick();
+    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
+    expect(await t.statuses()).toEqual(['voided']);
+    await t.sql.close();
+  });
+
+  it('answers a processor that does not answer with a 502, frees the cart at once, and releases what it may have reserved', async () => {
+    const sandbox = new SandboxPaymentProvider();
+    let lose = true;
+    const flaky: PaymentProvider = {
+      authorize: async (input) => {
+        const result = await sandbox.authorize(input);
+        if (lose) {
+          lose = false;
+          throw new Error('socket hang up');
+        }
+        return result;
+      },
+      capture: (id) => sandbox.capture(id),
+      void: (id) => sandbox.void(id),
+      findAuthorization: (key) => sandbox.findAuthorization(key),
+    };
+    const t = await shop({ payments: flaky, now: () => new Date() });
+    const lost = await t.checkout('k-1');
+    expect(lost.status).toBe(502);
+    expect(lost.body.error).toMatchObject({ code: 'payment_error', details: { reason: 'processor_unreachable' } });
+    // Not locked for a minute: the retry goes through at once.
+    expect((await t.checkout('k-1')).status).toBe(201);
+    await t.commerce.tick();
+    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided', 'captured']);
+    await t.sql.close();
+  });
+
+  it('tries a void that failed again later, until the processor takes it', async () => {
+    let clock = Date.now();
+    const sandbox = new SandboxPaymentProvider();
+    let voidFails = 1;
+    const slowThenFlaky: PaymentProvider = {
+      authorize: async (input) => {
+        clock += 11 * 60_000; // so slow that the checkout's claim runs out: the order is refused
+        return sandbox.authorize(input);
+      },
+      capture: (id) => sandbox.capture(id),
+      void: async (id) => {
+        if (voidFails-- > 0) throw new Error('gateway timeout');
+        return sandbox.void(id);
+      },
+      findAuthorization: (key) => sandbox.findAuthorization(key),
+    };
+    const t = await shop({ payments: slowThenFlaky, now: () => new Date(clock) });
+    expect((await t.checkout('slow')).status).toBe(410);
+    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
+    expect(await t.statuses()).toEqual(['voiding']);
+    clock += 10_000;
+    await t.commerce.tick();
+    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
+    expect(await t.statuses()).toEqual(['voided']);
+    await t.sql.close();
+  });
+
+  it('never confirms an order whose capture the processor refused; its payment ends capture_failed, out of the queue', async () => {
+    const sandbox = new SandboxPaymentProvider();
+    const refusing: PaymentProvider = {
+      authorize: (input) => sandbox.authorize(input),
+      capture: async () => ({ status: 'error', reason: 'unknown_authorization' }),
+      void: (id) => sandbox.void(id),
+      findAuthorization: (key) => sandbox.findAuthorization(key),
+    };
+    const t = await shop({ payments: refusing, now: () => new Date() });
+    const placed = await t.checkout('refused-capture');
+    expect(placed.status).toBe(201);
+    expect(await t.statuses()).toEqual(['capture_failed']);
+    await t.commerce.tick();
+    await t.commerce.tick();
+    const order = await request(t.app).get(`/api/orders/${placed.body.id}`).set('Authorization', t.auth);
+    expect(order.body.status).toBe('pending_seller_confirmation');
+    await t.sql.close();
+  });
+
+  it('refuses control characters and broken text in the billing address with a 400, before any card is touched', async () => {
+    const sandbox = new SandboxPaymentProvider();
+    const t = await shop({ payments: sandbox, now: () => new Date() });
+    const billing = { name: 'Ada', address1: '1 Main St', city: 'Newark', state: 'NJ', countryCode: 'US', postalCode: '07102', phoneNumber: '+1 973 555 0100' };
+    for (const name of ['Ada\u0000Lovelace', 'Ada \ud800 Lovelace']) {
+      const res = await t.checkout(`bad-${name.length}-${name.charCodeAt(3)}`, { billingAddress: { ...billing, name } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([{ path: 'billingAddress.name', message: 'Name contains characters that cannot be used' }]);
+    }
+    expect(sandbox.authorizations).toEqual([]);
+    await t.sql.close();
+  });
+
+  it('answers a checkout while search is down with a 503 a retry gets past, never a kept 404', async () => {
+    const sandbox = new SandboxPaymentProvider();
+    const t = await shop({ payments: sandbox, now: () => new Date() });
+    let down = true;
+    const engine = new CachedEngine({ kind: 'embedded', health: () => embedded.health(), search: async (req) => { if (down) throw new Error('search node down'); return embedded.search(req); } }, { ttlMs: 1 });
+    t.search.set(engine);
+    await new Promise((r) => setTimeout(r, 5));
+    const during = await t.checkout('while-search-is-down');
+    expect(during.status).toBe(503);
+    expect(during.body.error.code).toBe('search_unavailable');
+    down = false;
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await t.checkout('while-search-is-down')).status).toBe(201);
+    await t.sql.close();
   });
 });
 

@@ -16,7 +16,7 @@ import { purchaseTrackingEvent } from '../rules/commerce.js';
 import { eventCard } from '../rules/event-card.js';
 import { idFromSlug } from '../rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
-import { CommerceStore, type HoldRow, type OrderRow } from './commerce-store.js';
+import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow } from './commerce-store.js';
 import { availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, type GeneratedListing } from './domain/listings.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
@@ -72,8 +72,13 @@ export const STORE_UNAVAILABLE_MESSAGES = {
   order: 'Your order is safe, but it cannot be shown for a moment; please try again shortly.',
 } as const;
 
-/** How long after its order was written a payment not yet captured is captured by the housekeeping. */
-const CAPTURE_RETRY_AFTER_MS = 5_000;
+/** How long a payment may stay authorized (its order written) or voiding before the housekeeping finishes it. */
+const SETTLE_AFTER_MS = 5_000;
+/**
+ * How old a payment still `authorizing` must be before any node treats its checkout as over: twice the claim a
+ * checkout holds on its cart, after which that checkout can no longer write its order.
+ */
+const ABANDONED_AFTER_MS = 2 * CHECKOUT_CLAIM_SECONDS * 1000;
 
 type ListingsQuery = z.infer<typeof ListingsQuerySchema>;
 
@@ -92,12 +97,8 @@ function randomCode(length: number): string {
  */
 export class CommerceService {
   private readonly now: () => Date;
-  /**
-   * Authorizations whose order may or may not have been written (the store failed during the commit): the
-   * housekeeping settles each once the store answers again, capturing it if its payment row exists, else
-   * voiding it.
-   */
-  private readonly unsettled = new Map<string, { cart: string; amountCents: number }>();
+  /** Payments of this node's checkouts that ended without their last step: settled on the next tick. */
+  private readonly settleSoon = new Set<string>();
 
   private readonly idempotency: IdempotencyStore;
 
@@ -122,7 +123,15 @@ export class CommerceService {
   }
 
   private async event(eventId: number): Promise<EventDocument> {
-    const result = await this.options.engine().search({ collection: 'Event', filters: [{ op: 'eq', field: 'event_id', value: eventId }], perPage: 1 });
+    let result;
+    try {
+      result = await this.options.engine().search({ collection: 'Event', filters: [{ op: 'eq', field: 'event_id', value: eventId }], perPage: 1 });
+    } catch (err) {
+      // The catalog not answering is not the event being gone: a 503 a retry may get past, never a 404.
+      if (err instanceof AppError) throw err;
+      this.options.logger.warn({ err }, 'search engine unavailable for an event lookup');
+      throw new AppError(503, 'search_unavailable', 'Event details cannot be loaded for a moment; please try again shortly.');
+    }
     const doc = result.hits[0]?.document as EventDocument | undefined;
     if (!doc) throw notFound(`Event ${eventId}`);
     return doc;
@@ -165,8 +174,9 @@ export class CommerceService {
 
   private async listingWithEvent(listingId: number): Promise<{ listing: GeneratedListing; event: EventDocument }> {
     const eventId = eventIdOfListing(listingId);
-    const event = await this.event(eventId).catch(() => {
-      throw notFound(`Listing ${listingId}`);
+    const event = await this.event(eventId).catch((err: unknown) => {
+      if (err instanceof AppError && err.status === 404) throw notFound(`Listing ${listingId}`);
+      throw err;
     });
     const listing = listingsForEvent(event).find((l) => l.id === listingId);
     if (!listing) throw notFound(`Listing ${listingId}`);
@@ -240,7 +250,9 @@ export class CommerceService {
   async checkoutOnce(guestId: string, request: CheckoutRequest, key: { key?: string; fingerprint: string }): Promise<StoredAnswer> {
     const attempt = key.key === undefined ? randomUUID() : uuidFrom(`${guestId}\n${key.key}`);
     return this.stored('checkout', () =>
-      this.idempotency.run({ scope: guestId, key: key.key, fingerprint: key.fingerprint }, async () => {
+      // The access code goes to the first answer only: a replay (its first answer lost) shows the order to its
+      // guest without it, so no code is ever kept in the clear.
+      this.idempotency.run({ scope: guestId, key: key.key, fingerprint: key.fingerprint, keep: withoutAccessCode }, async () => {
         const { order, created } = await this.checkout(guestId, request, attempt);
         return { status: created ? 201 : 200, body: order };
       }),
@@ -271,15 +283,33 @@ export class CommerceService {
     if ('busy' in claim) throw new AppError(409, 'checkout_in_progress', 'This cart is already being paid for in another window or request; wait a moment and check your order');
     if ('ended' in claim) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
 
-    // A key of its own per authorization: a retry never reuses an authorization that may be settled meanwhile.
-    const auth = await this.options.payments.authorize({ amountCents: quote.cents.total, currency: 'USD', payment: request.payment, idempotencyKey: `${hold.id}:${randomUUID()}` });
+    // The payment is on record before the processor is asked, so whatever happens next, some node settles it.
+    const paymentId = `pay_${randomUUID()}`;
+    const log = { payment: paymentId, cart: hold.id, amountCents: quote.cents.total };
+    await this.stored('checkout', () =>
+      this.store.paymentIntent({ id: paymentId, holdId: hold.id, amountCents: quote.cents.total, now }).catch((err: unknown) => {
+        // Its row may have been written though the answer was lost: settled (to nothing) on the next tick.
+        this.settleSoon.add(paymentId);
+        throw err;
+      }),
+    );
+    let auth;
+    try {
+      auth = await this.options.payments.authorize({ amountCents: quote.cents.total, currency: 'USD', payment: request.payment, idempotencyKey: paymentId });
+    } catch (err) {
+      // No answer from the processor: whatever it may have reserved is found by its key and released.
+      this.settleSoon.add(paymentId);
+      this.options.logger.error({ err, ...log }, 'payment processor did not answer');
+      await this.store.releaseClaim(hold.id, attempt).catch(() => {});
+      throw new AppError(502, 'payment_error', 'The payment service did not answer; nothing was charged, and anything reserved on your card is released. Please try again.', { reason: 'processor_unreachable', paymentType: request.payment.method });
+    }
     if (auth.status !== 'authorized') {
+      await this.store.movePayment(paymentId, 'authorizing', 'failed', now).catch(() => this.settleSoon.add(paymentId));
       await this.store.releaseClaim(hold.id, attempt).catch(() => {});
       if (auth.status === 'declined') throw new AppError(402, 'payment_declined', declineMessage(auth.reason), { reason: auth.reason, paymentType: request.payment.method });
       throw new AppError(502, 'payment_error', 'The payment could not be processed; you have not been charged. Please try again.', { reason: auth.reason, paymentType: request.payment.method });
     }
-    const payment = { payment: auth.authorizationId, cart: hold.id, amountCents: quote.cents.total };
-    this.options.logger.info(payment, 'payment authorized');
+    this.options.logger.info({ ...log, authorization: auth.authorizationId }, 'payment authorized');
 
     const orderId = `ORD-${randomCode(10)}`;
     const accessCode = randomCode(20);
@@ -308,19 +338,21 @@ export class CommerceService {
           charge_id: auth.authorizationId,
         },
         history: lifecycle.history.map((h) => ({ status: h.status, at: new Date(h.at), note: h.note })),
+        payment: { id: paymentId, authorizationId: auth.authorizationId },
       });
     } catch (err) {
-      if (isStoreUnavailable(err)) {
-        // The commit may have reached the database before the connection broke: settle it once it answers.
-        this.unsettled.set(auth.authorizationId, { cart: hold.id, amountCents: quote.cents.total });
-        this.options.logger.warn({ err, ...payment }, 'order store failed while writing an order; its payment is settled when the store answers');
-        throw new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES.checkoutUnconfirmed);
+      // Written or not, the payment row says so once the store answers: captured if the order is there, else voided.
+      this.settleSoon.add(paymentId);
+      if (err instanceof AppError) {
+        // Refused inside the transaction, so rolled back for sure: release the money now.
+        await this.settle(paymentId).catch(() => {});
+        throw err;
       }
-      // The transaction rolled back: nothing was written, so nothing may be taken.
-      await this.voidPayment(auth.authorizationId, hold.id, quote.cents.total);
+      this.options.logger.warn({ err, ...log }, 'order store failed while writing an order; its payment is settled when the store answers');
+      if (isStoreUnavailable(err)) throw new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES.checkoutUnconfirmed);
       throw err;
     }
-    await this.capturePayment(auth.authorizationId, hold.id, quote.cents.total);
+    await this.settle(paymentId).catch((err: unknown) => this.options.logger.warn({ err, ...log }, 'capture not done yet; the housekeeping retries it'));
     this.options.logger.info({ orderId, eventId: event.event_id, quantity: hold.quantity, totalCents: quote.cents.total }, 'order placed');
     const order = await this.orderView(row, lifecycle.history.map((h, i) => ({ seq: i + 1, status: h.status, at: new Date(h.at).toISOString(), note: h.note })), event, listing);
     return { order: { ...order, accessCode, tracking: purchaseTrackingEvent(quote.total) }, created: true };
@@ -336,42 +368,60 @@ export class CommerceService {
     return { order: await this.orderView(found.order, found.events, event, listing), created: false };
   }
 
-  /** Takes the authorized money; when the store cannot record it, the housekeeping captures it again (a repeat is harmless). */
-  private async capturePayment(authorizationId: string, cart: string, amountCents: number): Promise<void> {
-    const result = await this.options.payments.capture(authorizationId);
-    if (result.status !== 'captured') {
-      this.options.logger.error({ payment: authorizationId, cart, amountCents, result }, 'payment capture refused');
+  /**
+   * Brings a payment to its end, from whatever step it is at; safe to call again, from any node. An authorized
+   * payment (its order is written) is captured; one still `authorizing` belongs to an attempt that ended without
+   * an order and is voided, after its row has moved to `voiding` (a commit still under way holds the row and wins
+   * or loses cleanly against that move). Each end is logged once, when its row moves.
+   */
+  private async settle(paymentId: string): Promise<void> {
+    const p = await this.store.paymentOf(paymentId);
+    if (!p) return;
+    const log = { payment: p.id, cart: p.hold_id, amountCents: p.amount_cents };
+    const now = () => this.now();
+    if (p.status === 'authorized') {
+      const result = await this.options.payments.capture(p.authorization_id!);
+      if (result.status === 'captured') {
+        if (await this.store.movePayment(p.id, 'authorized', 'captured', now())) this.options.logger.info(log, 'payment captured');
+      } else {
+        // The processor will not take it (the authorization lapsed): the order is not confirmed without money.
+        await this.store.movePayment(p.id, 'authorized', 'capture_failed', now());
+        this.options.logger.error({ ...log, result }, 'payment capture refused; the order stays unconfirmed');
+      }
       return;
     }
-    // Logged once per payment, when its row moves to captured: a capture repeated because the store could not
-    // record the first one takes no more money and adds no line.
-    const recorded = await this.store.paymentCaptured(authorizationId, this.now()).catch((err: unknown) => {
-      this.options.logger.warn({ err, payment: authorizationId }, 'capture not recorded yet; retried by the housekeeping');
-      return false;
-    });
-    if (recorded) this.options.logger.info({ payment: authorizationId, cart, amountCents }, 'payment captured');
-  }
-
-  private async voidPayment(authorizationId: string, cart: string, amountCents: number): Promise<void> {
-    const result = await this.options.payments.void(authorizationId);
-    if (result.status === 'voided') {
-      this.unsettled.delete(authorizationId);
-      this.options.logger.info({ payment: authorizationId, cart, amountCents }, 'payment voided');
-    } else {
-      this.options.logger.error({ payment: authorizationId, cart, amountCents, result }, 'payment void refused');
+    if (p.status === 'authorizing' && !(await this.store.movePayment(p.id, 'authorizing', 'voiding', now()))) return this.settle(paymentId);
+    if (p.status !== 'authorizing' && p.status !== 'voiding') return;
+    const authorizationId = p.authorization_id ?? (await this.options.payments.findAuthorization(p.id));
+    if (authorizationId) {
+      const result = await this.options.payments.void(authorizationId);
+      if (result.status === 'error' && result.reason !== 'unknown_authorization' && result.reason !== 'already_voided') {
+        this.options.logger.error({ ...log, result }, 'payment void refused');
+        await this.store.touchPayment(p.id, now());
+        return;
+      }
     }
+    if ((await this.store.movePayment(p.id, 'voiding', 'voided', now())) && authorizationId) this.options.logger.info(log, 'payment voided');
   }
 
-  /** Settles what a failed commit left open, and captures payments of written orders not captured yet. */
+  /**
+   * Settles what this node's checkouts left open (at once), then every payment of any node that is still open
+   * after its checkout can no longer be running; one payment's failure does not stop the others.
+   */
   private async settlePayments(now: Date): Promise<void> {
-    for (const [authorizationId, { cart, amountCents }] of [...this.unsettled]) {
-      const written = await this.store.paymentOf(authorizationId);
-      this.unsettled.delete(authorizationId);
-      if (written) await this.capturePayment(authorizationId, cart, amountCents);
-      else await this.voidPayment(authorizationId, cart, amountCents);
+    for (const id of [...this.settleSoon]) {
+      await this.settle(id);
+      this.settleSoon.delete(id);
     }
-    for (const p of await this.store.uncapturedPayments(new Date(now.getTime() - CAPTURE_RETRY_AFTER_MS))) {
-      await this.capturePayment(p.id, p.hold_id, p.amount_cents);
+    const open = await this.store.unsettledPayments({
+      settledBefore: new Date(now.getTime() - SETTLE_AFTER_MS),
+      abandonedBefore: new Date(now.getTime() - ABANDONED_AFTER_MS),
+    });
+    for (const p of open) {
+      await this.settle(p.id).catch(async (err: unknown) => {
+        this.options.logger.warn({ err, payment: p.id }, 'payment not settled yet; retried later');
+        await this.store.touchPayment(p.id, this.now()).catch(() => {});
+      });
     }
   }
 
@@ -417,7 +467,7 @@ export class CommerceService {
     await this.settlePayments(now);
     await this.idempotency.freePending();
     const delay = this.options.sellerDelayMs ?? SANDBOX_SELLER_DELAY_MS;
-    for (const o of await this.store.ordersIn('pending_seller_confirmation', new Date(now.getTime() - delay))) {
+    for (const o of await this.store.paidOrdersAwaitingSeller(new Date(now.getTime() - delay))) {
       await this.store.advance(o.id, 'pending_seller_confirmation', 'confirmed', now, 'The seller confirmed your tickets');
     }
     for (const o of await this.store.ordersIn('confirmed', now)) {
@@ -463,6 +513,12 @@ function declineMessage(reason: string): string {
     default:
       return 'Your card was declined. Try another card or contact your bank.';
   }
+}
+
+function withoutAccessCode(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || !('accessCode' in body)) return body;
+  const { accessCode: _secret, ...rest } = body as Record<string, unknown>;
+  return rest;
 }
 
 /** A UUID-shaped id derived from a text (the checkout attempt of an idempotency key). */

@@ -33,11 +33,17 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     id, access_code_hash: 'x', status: 'pending_seller_confirmation' as const, subtotal_cents: 10000, discount_cents: 0, service_fee_cents: 1800,
     fulfillment_fee_cents: 0, total_cents: 11800, promo_code: null, email: 'a@b.co', billing: {}, payment_method: 'card', charge_id: chargeId,
   });
+  /** A payment row waiting for its authorization, as a checkout writes it before asking the processor. */
+  const pay = async (holdId: string, at = now) => {
+    const id = `pay_${randomUUID()}`;
+    await store.paymentIntent({ id, holdId, amountCents: 11800, now: at });
+    return { id, authorizationId: `auth_${id}` };
+  };
   const buy = async (h: HoldRow, id: string, at = now) => {
     const attempt = randomUUID();
     const claim = await store.claimCheckout({ holdId: h.id, guestId: h.guest_id, attempt, now: at });
     if (!('claimed' in claim)) throw new Error(`not claimed: ${JSON.stringify(claim)}`);
-    return store.purchase({ holdId: h.id, guestId: h.guest_id, attempt, now: at, order: order(id), history: [] });
+    return store.purchase({ holdId: h.id, guestId: h.guest_id, attempt, now: at, order: order(id), history: [], payment: await pay(h.id, at) });
   };
 
   it('gives 20 concurrent shoppers of pairs exactly the 4 last tickets, the rest a clear 409', async () => {
@@ -70,15 +76,40 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     expect(claims.filter((c) => 'busy' in c)).toHaveLength(4);
     const winner = attempts[claims.findIndex((c) => 'claimed' in c)]!;
     const loser = attempts.find((x) => x !== winner)!;
-    await expect(store.purchase({ holdId: a.id, guestId: 'a', attempt: loser, now, order: order('ORD-LOSER'), history: [] })).rejects.toMatchObject({ status: 410 });
+    const losing = await pay(a.id);
+    await expect(store.purchase({ holdId: a.id, guestId: 'a', attempt: loser, now, order: order('ORD-LOSER'), history: [], payment: losing })).rejects.toMatchObject({ status: 410 });
     // The same attempt (a retry under the same idempotency key) may claim again.
     expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: winner, now })).toHaveProperty('claimed');
-    await store.purchase({ holdId: a.id, guestId: 'a', attempt: winner, now, order: order('ORD-WINNER'), history: [] });
+    const winning = await pay(a.id);
+    await store.purchase({ holdId: a.id, guestId: 'a', attempt: winner, now, order: order('ORD-WINNER'), history: [], payment: winning });
     expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: loser, now })).toMatchObject({ purchased: { id: 'ORD-WINNER' } });
     const rows = await sql.query<{ held: number; sold: number }>('SELECT held, sold FROM listing_inventory WHERE listing_id = 1002');
     expect(rows[0]).toEqual({ held: 0, sold: 2 });
-    expect(await store.paymentOf('ch_ORD-WINNER')).toMatchObject({ status: 'authorized', order_id: 'ORD-WINNER', amount_cents: 11800 });
-    expect(await store.paymentOf('ch_ORD-LOSER')).toBeNull();
+    expect(await store.paymentOf(winning.id)).toMatchObject({ status: 'authorized', order_id: 'ORD-WINNER', authorization_id: winning.authorizationId, amount_cents: 11800 });
+    expect(await store.paymentOf(losing.id)).toMatchObject({ status: 'authorizing', order_id: null });
+  });
+
+  it('never writes an order whose payment was settled meanwhile, nor voids one whose order is written', async () => {
+    const h = await hold(1012, 2, 'late-commit');
+    const attempt = randomUUID();
+    await store.claimCheckout({ holdId: h.id, guestId: 'late-commit', attempt, now });
+    const voided = await pay(h.id);
+    // A settler took this payment for abandoned and began to void it: the commit that arrives after is refused.
+    expect(await store.movePayment(voided.id, 'authorizing', 'voiding', now)).toBe(true);
+    await expect(store.purchase({ holdId: h.id, guestId: 'late-commit', attempt, now, order: order('ORD-TOO-LATE'), history: [], payment: voided })).rejects.toMatchObject({ status: 409, code: 'payment_interrupted' });
+    expect(await store.order('ORD-TOO-LATE')).toBeNull();
+    // The other way round: once the order is written, the payment can no longer be moved to voiding.
+    const kept = await pay(h.id);
+    await store.purchase({ holdId: h.id, guestId: 'late-commit', attempt, now, order: order('ORD-IN-TIME'), history: [], payment: kept });
+    expect(await store.movePayment(kept.id, 'authorizing', 'voiding', now)).toBe(false);
+    expect(await store.paymentOf(kept.id)).toMatchObject({ status: 'authorized', order_id: 'ORD-IN-TIME' });
+  });
+
+  it('counts a hold past its expiry under a live checkout claim against the buyer’s share', async () => {
+    const h = await hold(1013, 8, 'edge', later(1_000), { eventId: 30, listed: 10 });
+    await store.claimCheckout({ holdId: h.id, guestId: 'edge', attempt: randomUUID(), now: later(900) });
+    // Just after the expiry, the claimed hold may still become an order: no second share meanwhile.
+    await expect(hold(1014, 8, 'edge', later(600_000), { eventId: 30, listed: 10, at: later(2_000) })).rejects.toMatchObject({ code: 'ticket_limit' });
   });
 
   it('gives a stale claim to the next checkout, and frees a released one at once', async () => {
@@ -96,7 +127,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     const attempt = randomUUID();
     expect(await store.claimCheckout({ holdId: h.id, guestId: 'paying', attempt, now: later(900) })).toHaveProperty('claimed');
     await store.releaseExpired(later(2_000));
-    const written = await store.purchase({ holdId: h.id, guestId: 'paying', attempt, now: later(2_500), order: order('ORD-INTIME'), history: [] });
+    const written = await store.purchase({ holdId: h.id, guestId: 'paying', attempt, now: later(2_500), order: order('ORD-INTIME'), history: [], payment: await pay(h.id) });
     expect(written.id).toBe('ORD-INTIME');
   });
 
@@ -110,7 +141,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   it('refuses to claim or purchase an expired hold, leaving no order', async () => {
     const h = await hold(1004, 2, 'late', later(1_000));
     expect(await store.claimCheckout({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000) })).toEqual({ ended: true });
-    await expect(store.purchase({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000), order: order('ORD-LATE'), history: [] })).rejects.toMatchObject({ status: 410 });
+    await expect(store.purchase({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000), order: order('ORD-LATE'), history: [], payment: await pay(h.id) })).rejects.toMatchObject({ status: 410 });
     expect(await store.order('ORD-LATE')).toBeNull();
   });
 

@@ -49,12 +49,24 @@ export interface OrderRow {
   created_at: string;
 }
 
+/**
+ * A payment's life. `authorizing` is written before the processor is asked, so an attempt that never finishes
+ * (its node stopped, the processor did not answer, the order could not be written) is found and settled by any
+ * node; `voiding` is a void under way. An authorization is only ever voided after its row moved from
+ * `authorizing` to `voiding`, and an order only ever written while its row moves from `authorizing` to
+ * `authorized`: the two conditional updates take the same row lock, so a void and a late commit can never both win.
+ */
+export type PaymentStatus = 'authorizing' | 'authorized' | 'captured' | 'voiding' | 'voided' | 'failed' | 'capture_failed';
+
 export interface PaymentRow {
+  /** Ours, and the processor's idempotency key for the authorization. */
   id: string;
   hold_id: string;
   order_id: string | null;
+  authorization_id: string | null;
   amount_cents: number;
-  status: 'authorized' | 'captured' | 'voided';
+  status: PaymentStatus;
+  updated_at: string;
 }
 
 /** Orders that no longer count against a buyer's share of an event. */
@@ -236,6 +248,8 @@ export class CommerceStore {
     now: Date;
     order: Omit<OrderRow, 'hold_id' | 'guest_id' | 'event_id' | 'listing_id' | 'quantity' | 'created_at' | 'client_key'>;
     history: { status: OrderStatus; at: Date; note: string }[];
+    /** The payment row of this attempt, and the processor's authorization it now carries. */
+    payment: { id: string; authorizationId: string };
   }): Promise<OrderRow> {
     const stale = new Date(input.now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString();
     return this.sql.transaction(async (tx) => {
@@ -258,31 +272,54 @@ export class CommerceStore {
       for (const [i, h] of input.history.entries()) {
         await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [o.id, i + 1, h.status, h.at.toISOString(), h.note]);
       }
-      await tx.query(
-        `INSERT INTO payments (id, hold_id, order_id, amount_cents, status, created_at, updated_at) VALUES ($1, $2, $3, $4, 'authorized', $5, $5)`,
-        [o.charge_id, hold.id, o.id, o.total_cents, input.now.toISOString()],
+      const paid = await tx.query(
+        `UPDATE payments SET status = 'authorized', authorization_id = $2, order_id = $3, updated_at = $4 WHERE id = $1 AND status = 'authorizing' RETURNING id`,
+        [input.payment.id, input.payment.authorizationId, o.id, input.now.toISOString()],
       );
+      // Settled meanwhile (the attempt was taken for dead and its authorization voided): no order without money.
+      if (paid.length === 0) throw new AppError(409, 'payment_interrupted', 'The payment could not be confirmed in time; nothing was charged. Please pay again.');
       return orderRow(rows[0]!);
     });
   }
 
-  /** Records that an order's payment was captured. */
-  /** True when this call moved it (false when it had been recorded before). */
-  async paymentCaptured(paymentId: string, now: Date): Promise<boolean> {
-    const moved = await this.sql.query("UPDATE payments SET status = 'captured', updated_at = $2 WHERE id = $1 AND status = 'authorized' RETURNING id", [paymentId, now.toISOString()]);
+  /** Records that a checkout is about to ask the processor for an authorization. */
+  async paymentIntent(input: { id: string; holdId: string; amountCents: number; now: Date }): Promise<void> {
+    await this.sql.query(`INSERT INTO payments (id, hold_id, amount_cents, status, created_at, updated_at) VALUES ($1, $2, $3, 'authorizing', $4, $4)`, [
+      input.id,
+      input.holdId,
+      input.amountCents,
+      input.now.toISOString(),
+    ]);
+  }
+
+  /** Moves a payment from one status to another; true when this call moved it. */
+  async movePayment(id: string, from: PaymentStatus, to: PaymentStatus, now: Date): Promise<boolean> {
+    const moved = await this.sql.query('UPDATE payments SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id', [id, from, to, now.toISOString()]);
     return moved.length > 0;
   }
 
-  /** Payments of written orders still waiting for their capture since before `before`. */
-  async uncapturedPayments(before: Date, limit = 100): Promise<PaymentRow[]> {
-    const rows = await this.sql.query("SELECT * FROM payments WHERE status = 'authorized' AND updated_at <= $1 ORDER BY updated_at LIMIT $2", [before.toISOString(), limit]);
-    return rows.map(paymentRow);
+  /** Puts a payment at the back of the housekeeping's queue (a step that failed is tried again later). */
+  async touchPayment(id: string, now: Date): Promise<void> {
+    await this.sql.query('UPDATE payments SET updated_at = $2 WHERE id = $1', [id, now.toISOString()]);
   }
 
-  /** A payment the store knows of: it exists exactly when its order was written. */
   async paymentOf(id: string): Promise<PaymentRow | null> {
     const rows = await this.sql.query('SELECT * FROM payments WHERE id = $1', [id]);
     return rows[0] ? paymentRow(rows[0]) : null;
+  }
+
+  /**
+   * Payments the housekeeping should settle: authorized ones not yet captured, voids under way, and
+   * authorizations asked for so long ago (`abandonedBefore`) that their checkout is over without an order.
+   */
+  async unsettledPayments(input: { settledBefore: Date; abandonedBefore: Date; limit?: number }): Promise<PaymentRow[]> {
+    const rows = await this.sql.query(
+      `SELECT * FROM payments
+       WHERE (status IN ('authorized', 'voiding') AND updated_at <= $1) OR (status = 'authorizing' AND updated_at <= $2)
+       ORDER BY updated_at LIMIT $3`,
+      [input.settledBefore.toISOString(), input.abandonedBefore.toISOString(), input.limit ?? 100],
+    );
+    return rows.map(paymentRow);
   }
 
   async orderOfHold(holdId: string): Promise<OrderRow | null> {
@@ -300,6 +337,17 @@ export class CommerceStore {
   /** Orders in a status since before `before` (for the seller and delivery steps). */
   async ordersIn(status: OrderStatus, before: Date, limit = 100): Promise<OrderRow[]> {
     const rows = await this.sql.query('SELECT * FROM orders WHERE status = $1 AND created_at <= $2 ORDER BY created_at LIMIT $3', [status, before.toISOString(), limit]);
+    return rows.map(orderRow);
+  }
+
+  /** Orders waiting for the seller whose money has been taken (an order whose capture failed is never confirmed). */
+  async paidOrdersAwaitingSeller(before: Date, limit = 100): Promise<OrderRow[]> {
+    const rows = await this.sql.query(
+      `SELECT * FROM orders o WHERE o.status = 'pending_seller_confirmation' AND o.created_at <= $1
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status <> 'captured')
+       ORDER BY o.created_at LIMIT $2`,
+      [before.toISOString(), limit],
+    );
     return rows.map(orderRow);
   }
 
@@ -332,14 +380,20 @@ async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise
   return released;
 }
 
+/**
+ * A hold that still keeps its tickets from others: unexpired, or past its expiry under a checkout that claimed it
+ * in time (the complement of what `releaseExpired` releases). `$3` is now, `$5` the oldest live claim.
+ */
+const LIVE_HOLD = `status = 'active' AND (expires_at > $3 OR checkout_started_at > $5)`;
+
 /** Tickets of an event a buyer (a guest, or every guest at one address) holds or owns, and their open carts. */
 async function buyerUsage(tx: SqlTx, column: 'guest_id' | 'client_key', value: string, eventId: number, now: Date): Promise<BuyerUsage> {
   const rows = await tx.query(
     `SELECT
-       (SELECT coalesce(sum(quantity), 0) FROM holds WHERE ${column} = $1 AND event_id = $2 AND status = 'active' AND expires_at > $3)
+       (SELECT coalesce(sum(quantity), 0) FROM holds WHERE ${column} = $1 AND event_id = $2 AND ${LIVE_HOLD})
          + (SELECT coalesce(sum(quantity), 0) FROM orders WHERE ${column} = $1 AND event_id = $2 AND status <> ALL ($4)) AS event_tickets,
-       (SELECT count(*) FROM holds WHERE ${column} = $1 AND status = 'active' AND expires_at > $3) AS open_carts`,
-    [value, eventId, now.toISOString(), RELEASED_ORDER_STATUSES],
+       (SELECT count(*) FROM holds WHERE ${column} = $1 AND ${LIVE_HOLD}) AS open_carts`,
+    [value, eventId, now.toISOString(), RELEASED_ORDER_STATUSES, new Date(now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString()],
   );
   return { eventTickets: num(rows[0]?.event_tickets ?? 0), openCarts: num(rows[0]?.open_carts ?? 0) };
 }
@@ -349,7 +403,9 @@ function paymentRow(r: Record<string, unknown>): PaymentRow {
     id: String(r.id),
     hold_id: String(r.hold_id),
     order_id: r.order_id == null ? null : String(r.order_id),
+    authorization_id: r.authorization_id == null ? null : String(r.authorization_id),
     amount_cents: num(r.amount_cents),
-    status: r.status as PaymentRow['status'],
+    status: r.status as PaymentStatus,
+    updated_at: iso(r.updated_at),
   };
 }

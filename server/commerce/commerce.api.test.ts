@@ -234,8 +234,9 @@ describe('durability', () => {
     const hold = await store.createHold({ id: crypto.randomUUID(), guestId: 'g', clientKey: '127.0.0.1', listing: { id: 77_000, eventId: 77, listed: 4, splits: [2, 4] }, quantity: 2, pricePerTicketCents: 5000, now: new Date(), expiresAt: new Date(Date.now() + 60_000) });
     const attempt = crypto.randomUUID();
     await store.claimCheckout({ holdId: hold.id, guestId: 'g', attempt, now: new Date() });
+    await store.paymentIntent({ id: 'pay_restart', holdId: hold.id, amountCents: 11800, now: new Date() });
     await store.purchase({
-      holdId: hold.id, guestId: 'g', attempt, now: new Date(),
+      holdId: hold.id, guestId: 'g', attempt, now: new Date(), payment: { id: 'pay_restart', authorizationId: 'auth_restart' },
       order: { id: 'ORD-RESTART000', access_code_hash: 'h', status: 'pending_seller_confirmation', subtotal_cents: 10000, discount_cents: 0, service_fee_cents: 1800, fulfillment_fee_cents: 0, total_cents: 11800, promo_code: null, email: 'a@b.co', billing: {}, payment_method: 'card', charge_id: 'c' },
       history: [{ status: 'reserved', at: new Date(), note: 'held' }],
     });
@@ -270,7 +271,12 @@ describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantic
     const replay = await request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'attempt-1').send(body(c.id));
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
-    expect(replay.body).toEqual(first.body);
+    // The same order; its access code went to the first answer only and is not kept in the clear.
+    const { accessCode, ...rest } = first.body;
+    expect(accessCode).toMatch(/^[A-Z0-9]{20}$/);
+    expect(replay.body).toEqual(rest);
+    const stored = await sql.query<{ response_body: unknown }>("SELECT response_body FROM idempotency_keys WHERE key = 'attempt-1'");
+    expect(JSON.stringify(stored)).not.toContain(accessCode);
     // The draft's structured-field form of the same key is the same key.
     const quoted = await request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', '"attempt-1"').send(body(c.id));
     expect(quoted.body.id).toBe(first.body.id);

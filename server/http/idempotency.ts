@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { Sql } from '../store/sql.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
@@ -88,7 +88,13 @@ export class IdempotencyStore {
    * kept: the key is freed, so the retry runs again.
    */
   async run(
-    input: { scope: string; key: string | undefined; fingerprint: string },
+    input: {
+      scope: string;
+      key: string | undefined;
+      fingerprint: string;
+      /** What of an answer is kept for replays (a secret the first answer alone may carry is left out). */
+      keep?: (body: unknown) => unknown;
+    },
     handler: () => Promise<{ status: number; body: unknown }>,
   ): Promise<StoredAnswer> {
     if (input.key === undefined) return { ...(await handler()), replayed: false };
@@ -96,16 +102,19 @@ export class IdempotencyStore {
     const now = this.now();
     await this.freePending();
     await this.sweep(now);
+    // This run's own mark on the key: a run that outlived its lock (and lost the key to a retry) can then
+    // neither free nor answer for the run that took it over.
+    const owner = randomUUID();
     const owned = await this.sql.query(
-      `INSERT INTO idempotency_keys (scope, key, request_hash, state, locked_until, expires_at)
-       VALUES ($1, $2, $3, 'running', $4, $5)
+      `INSERT INTO idempotency_keys (scope, key, request_hash, state, owner, locked_until, expires_at)
+       VALUES ($1, $2, $3, 'running', $7, $4, $5)
        ON CONFLICT (scope, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, state = 'running', response_status = NULL, response_body = NULL,
+         SET request_hash = EXCLUDED.request_hash, state = 'running', owner = EXCLUDED.owner, response_status = NULL, response_body = NULL,
              locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at
          WHERE idempotency_keys.expires_at <= $6
             OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until <= $6 AND idempotency_keys.request_hash = EXCLUDED.request_hash)
        RETURNING key`,
-      [input.scope, key, input.fingerprint, seconds(now, IDEMPOTENCY_LOCK_SECONDS), seconds(now, IDEMPOTENCY_KEY_HOURS * 3600), now.toISOString()],
+      [input.scope, key, input.fingerprint, seconds(now, IDEMPOTENCY_LOCK_SECONDS), seconds(now, IDEMPOTENCY_KEY_HOURS * 3600), now.toISOString(), owner],
     );
     if (owned.length === 0) return this.earlier(input.scope, key, input.fingerprint);
 
@@ -115,20 +124,20 @@ export class IdempotencyStore {
     } catch (err) {
       const { status, body } = toErrorResponse(err);
       if (retriable(status) || isStoreUnavailable(err)) {
-        await this.free(input.scope, key);
+        await this.free(input.scope, key, owner);
         throw err;
       }
       answer = { status, body };
     }
     if (retriable(answer.status)) {
-      await this.free(input.scope, key);
+      await this.free(input.scope, key, owner);
       return { ...answer, replayed: false };
     }
     // If the store fails here the answer still goes out; the key then frees itself when its lock runs out.
     await this.sql
       .query(
-        `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4 WHERE scope = $1 AND key = $2`,
-        [input.scope, key, answer.status, JSON.stringify(answer.body)],
+        `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4 WHERE scope = $1 AND key = $2 AND owner = $5`,
+        [input.scope, key, answer.status, JSON.stringify(input.keep ? input.keep(answer.body) : answer.body), owner],
       )
       .catch(() => {});
     return { ...answer, replayed: false };
@@ -148,18 +157,19 @@ export class IdempotencyStore {
     return { status: Number(row.response_status), body, replayed: true };
   }
 
-  private async free(scope: string, key: string): Promise<void> {
-    await this.sql.query("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'running'", [scope, key]).then(
-      () => this.unfreed.delete(`${scope}\n${key}`),
-      () => this.unfreed.add(`${scope}\n${key}`),
+  private async free(scope: string, key: string, owner: string): Promise<void> {
+    const entry = [scope, key, owner].join('\n');
+    await this.sql.query("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND owner = $3 AND state = 'running'", [scope, key, owner]).then(
+      () => this.unfreed.delete(entry),
+      () => this.unfreed.add(entry),
     );
   }
 
   /** Frees the keys an outage left locked; stops at the first failure (the store is still away). */
   async freePending(): Promise<void> {
     for (const entry of [...this.unfreed]) {
-      const [scope, key] = entry.split('\n') as [string, string];
-      await this.free(scope, key);
+      const [scope, key, owner] = entry.split('\n') as [string, string, string];
+      await this.free(scope, key, owner);
       if (this.unfreed.has(entry)) return;
     }
   }

@@ -89,21 +89,23 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX orders_by_guest_event ON orders (guest_id, event_id);
       CREATE INDEX orders_by_client_event ON orders (client_key, event_id);
       CREATE TABLE payments (
-        id           text        PRIMARY KEY,
-        hold_id      uuid        NOT NULL REFERENCES holds (id),
-        order_id     text        REFERENCES orders (id),
-        amount_cents integer     NOT NULL CHECK (amount_cents > 0),
-        status       text        NOT NULL CHECK (status IN ('authorized', 'captured', 'voided')),
-        created_at   timestamptz NOT NULL,
-        updated_at   timestamptz NOT NULL
+        id               text        PRIMARY KEY,
+        hold_id          uuid        NOT NULL REFERENCES holds (id),
+        order_id         text        REFERENCES orders (id),
+        authorization_id text,
+        amount_cents     integer     NOT NULL CHECK (amount_cents > 0),
+        status           text        NOT NULL CHECK (status IN ('authorizing', 'authorized', 'captured', 'voiding', 'voided', 'failed', 'capture_failed')),
+        created_at       timestamptz NOT NULL,
+        updated_at       timestamptz NOT NULL
       );
-      CREATE UNIQUE INDEX payments_one_per_hold ON payments (hold_id) WHERE status <> 'voided';
-      CREATE INDEX payments_authorized ON payments (updated_at) WHERE status = 'authorized';
+      CREATE UNIQUE INDEX payments_one_taken_per_hold ON payments (hold_id) WHERE status IN ('authorized', 'captured');
+      CREATE INDEX payments_unsettled ON payments (updated_at) WHERE status IN ('authorizing', 'authorized', 'voiding');
       CREATE TABLE idempotency_keys (
         scope           text        NOT NULL,
         key             text        NOT NULL,
         request_hash    text        NOT NULL,
         state           text        NOT NULL CHECK (state IN ('running', 'done')),
+        owner           text        NOT NULL,
         response_status integer,
         response_body   jsonb,
         locked_until    timestamptz NOT NULL,
@@ -121,8 +123,16 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
   },
 ];
 
+/** The advisory lock key of schema changes (any fixed number no other code uses). */
+const MIGRATIONS_LOCK = 22_791_001;
+
 export async function migrate(sql: Sql): Promise<number[]> {
-  await sql.query(`CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  // Nodes starting together on a new database would race to create the table (CREATE … IF NOT EXISTS is not
+  // safe against a concurrent create): one transaction-scoped advisory lock lets one create it at a time.
+  await sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATIONS_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  });
   const applied = new Set((await sql.query<{ id: number }>('SELECT id FROM schema_migrations')).map((r) => Number(r.id)));
   const ran: number[] = [];
   for (const m of MIGRATIONS) {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { MIGRATIONS, migrate } from './migrations.js';
 import { openPostgres } from './postgres-sql.js';
 import { StoreUnavailableError } from './store-errors.js';
 
@@ -54,5 +55,24 @@ describe.skipIf(!url)('openPostgres', () => {
     expect(err).not.toBeInstanceOf(StoreUnavailableError);
     expect(sql.health!().available).toBe(true);
     await sql.close();
+  });
+});
+
+describe.skipIf(!url)('migrate on a new PostgreSQL', () => {
+  it('lets three nodes starting together migrate one database without an error', async () => {
+    for (let round = 0; round < 3; round++) {
+      const name = `migrate_race_${process.pid}_${Date.now()}_${round}`;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      const target = new URL(url!);
+      target.pathname = `/${name}`;
+      const nodes = await Promise.all([1, 2, 3].map(() => openPostgres(target.toString(), 2)));
+      const ran = await Promise.all(nodes.map((n) => migrate(n)));
+      expect(ran.flat().sort()).toEqual(MIGRATIONS.map((m) => m.id));
+      await Promise.all(nodes.map((n) => n.close()));
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });

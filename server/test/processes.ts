@@ -382,7 +382,10 @@ export async function paymentStepAnomalies(db: Database, nodes: readonly ServerN
     entry.steps.push(step);
     steps.set(id, entry);
   }
-  const rows = new Map((await db.query<{ id: string; status: string }>('SELECT id, status FROM payments')).map((p) => [String(p.id), p.status]));
+  const all = await db.query<{ id: string; status: string; authorization_id: string | null }>('SELECT id, status, authorization_id FROM payments');
+  const rows = new Map(all.map((p) => [String(p.id), p.status]));
+  // A payment the processor never authorized (declined, or its checkout ended first) has no steps to log.
+  const authorizedRows = new Set(all.filter((p) => p.authorization_id !== null).map((p) => String(p.id)));
   const anomalies: CrashScenarioReport['paymentAnomalies'] = [];
   for (const [payment, { cart, steps: s }] of steps) {
     const database = rows.get(payment) ?? null;
@@ -393,7 +396,7 @@ export async function paymentStepAnomalies(db: Database, nodes: readonly ServerN
     const agrees = database === null ? end === 'voided' : database === end;
     if (!wellFormed || !agrees) anomalies.push({ payment, cart, steps: s, database });
   }
-  for (const [payment, status] of rows) if (!steps.has(payment)) anomalies.push({ payment, cart: '', steps: [], database: status });
+  for (const [payment, status] of rows) if (!steps.has(payment) && authorizedRows.has(payment)) anomalies.push({ payment, cart: '', steps: [], database: status });
   return anomalies;
 }
 
@@ -440,13 +443,14 @@ export async function storeInvariants(db: Database, except: readonly number[] = 
     ),
     capturesWithoutOrder: await ids(`SELECT p.id FROM payments p LEFT JOIN orders o ON o.hold_id = p.hold_id WHERE p.status = 'captured' AND o.id IS NULL`),
     doubled: await ids(`SELECT hold_id AS id FROM payments WHERE status = 'captured' GROUP BY hold_id HAVING count(*) > 1`),
-    payments: { authorized: byStatus('authorized'), captured: byStatus('captured'), voided: byStatus('voided') },
+    payments: { authorized: byStatus('authorized') + byStatus('authorizing') + byStatus('voiding'), captured: byStatus('captured'), voided: byStatus('voided') },
     inventoryMismatches: inventory.filter((r) => r.held !== r.active || r.sold !== r.purchased),
   };
 }
 
 /**
- * Waits (polling, at most `timeoutMs`) until no payment is left `authorized`: a payment caught between its
+ * Waits (polling, at most `timeoutMs`) until no payment is left open (`authorizing`, `authorized` or
+ * `voiding`): a payment caught between its
  * authorization and its capture or void by a fault is settled by the server's own housekeeping. Returns how
  * many are still authorized when it stops waiting.
  */
@@ -455,7 +459,7 @@ export async function settledPayments(db: Database, timeoutMs = 30_000): Promise
   let left = Number.NaN;
   for (let i = 0; i < Math.ceil(timeoutMs / 250) + 1; i++) {
     left = await db
-      .query<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE status = 'authorized'`)
+      .query<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE status IN ('authorizing', 'authorized', 'voiding')`)
       .then((r) => r[0]?.n ?? 0, () => Number.NaN);
     if (left === 0 || Date.now() >= deadline) break;
     await sleep(250);

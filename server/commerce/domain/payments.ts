@@ -33,6 +33,11 @@ export interface PaymentProvider {
   capture(authorizationId: string): Promise<SettlementResult>;
   /** Releases an authorization. Voiding one already voided answers `voided` again; a captured one cannot be voided. */
   void(authorizationId: string): Promise<SettlementResult>;
+  /**
+   * The authorization made under an idempotency key, or null when there is none: how an attempt whose answer
+   * never came back (the processor timed out, the node stopped) is found again to be voided.
+   */
+  findAuthorization(idempotencyKey: string): Promise<string | null>;
 }
 
 type Outcome = { status: 'authorized' } | { status: 'declined'; reason: DeclineReason } | { status: 'error'; reason: PaymentErrorReason };
@@ -150,6 +155,11 @@ export class SandboxPaymentProvider implements PaymentProvider {
     if (auth.status === 'voided') return { status: 'error', reason: 'already_voided' };
     auth.status = 'captured';
     return { status: 'captured' };
+  }
+
+  async findAuthorization(idempotencyKey: string): Promise<string | null> {
+    const attempt = await this.attempts.get(idempotencyKey)?.result;
+    return attempt?.status === 'authorized' ? attempt.authorizationId : null;
   }
 
   async void(authorizationId: string): Promise<SettlementResult> {

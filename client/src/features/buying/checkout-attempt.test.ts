@@ -74,4 +74,14 @@ describe('placeOrder', () => {
     await expect(placeOrder(request, twice)).rejects.toMatchObject({ status: 422 });
     expect(twice.keys).toHaveLength(2);
   });
+
+  it('retries a proxy’s 502 with the same key, but takes the processor’s payment_error as definite', async () => {
+    const d = deps([new BuyingApiError(502, 'http_error', '502 Bad Gateway', []), order]);
+    expect(await placeOrder(request, d)).toBe(order);
+    expect(d.keys).toEqual(['key-1', 'key-1']);
+    const refused = deps([new BuyingApiError(502, 'payment_error', 'processing error', [])]);
+    await expect(placeOrder(request, refused)).rejects.toMatchObject({ code: 'payment_error' });
+    expect(refused.keys).toEqual(['key-1']);
+    expect(refused.storage.data.size).toBe(0);
+  });
 });

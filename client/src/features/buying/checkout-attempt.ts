@@ -26,11 +26,15 @@ function sessionStore(): AttemptDeps['storage'] {
   }
 }
 
-/** Worth sending again with the same key: nothing definite came back. */
+/**
+ * Worth sending again with the same key: nothing definite came back. The server's own 502 `payment_error` is
+ * definite (the processor refused); any other 5xx (a proxy's 502, a node that died mid-way) is not.
+ */
 function transient(err: unknown): boolean {
   if (!(err instanceof BuyingApiError)) return true;
   if (err.status === 409) return err.code === 'idempotency_key_in_use';
-  return err.status === 503 || err.status === 504 || err.status === 429;
+  if (err.status === 502) return err.code !== 'payment_error';
+  return err.status >= 500 || err.status === 429;
 }
 
 export async function placeOrder(request: CheckoutRequest, deps: AttemptDeps): Promise<Order> {

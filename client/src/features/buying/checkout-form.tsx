@@ -120,7 +120,7 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
     } catch (err) {
       if (!(err instanceof BuyingApiError)) {
         setFormError('We could not reach the payment service. Check your connection and try again.');
-      } else if (err.status === 402 || err.status === 502) {
+      } else if (err.status === 402 || (err.status === 502 && err.code === 'payment_error')) {
         setPaymentError(err.message);
         trackPaymentFailure(method, err.code);
       } else if (err.status === 410) {
