@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -15,7 +16,12 @@ async function freePort(): Promise<number> {
 
 // Chosen once in the main process; workers inherit it through the environment.
 process.env.E2E_PORT ??= String(await freePort());
-process.env.E2E_DATA_DIR ??= path.resolve('test-results', 'e2e-data');
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = path.resolve('test-results', 'e2e-data');
+  // Each run starts with no orders or holds (the catalog is kept: generating it is the slow part), so the
+  // fair-share limits and the schema always meet a new database.
+  rmSync(path.join(process.env.E2E_DATA_DIR, 'db'), { recursive: true, force: true });
+}
 const port = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;

@@ -410,8 +410,13 @@ export class CommerceService {
    */
   private async settlePayments(now: Date): Promise<void> {
     for (const id of [...this.settleSoon]) {
-      await this.settle(id);
-      this.settleSoon.delete(id);
+      try {
+        await this.settle(id);
+        this.settleSoon.delete(id);
+      } catch (err) {
+        // Still away (the store or the processor): kept for the next tick, and the rest goes on.
+        this.options.logger.warn({ err, payment: id }, 'payment not settled yet; retried next tick');
+      }
     }
     const open = await this.store.unsettledPayments({
       settledBefore: new Date(now.getTime() - SETTLE_AFTER_MS),
@@ -464,7 +469,7 @@ export class CommerceService {
   async tick(): Promise<void> {
     const now = this.now();
     await this.store.releaseExpired(now);
-    await this.settlePayments(now);
+    await this.settlePayments(now).catch((err: unknown) => this.options.logger.warn({ err }, 'settling payments failed; retried next tick'));
     await this.idempotency.freePending();
     const delay = this.options.sellerDelayMs ?? SANDBOX_SELLER_DELAY_MS;
     for (const o of await this.store.paidOrdersAwaitingSeller(new Date(now.getTime() - delay))) {
