@@ -128,7 +128,7 @@ describe('the order store unavailable during checkout', () => {
     // A shopper starting a cart is not told about a hold they do not have.
     const newCart = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 });
     expect(newCart.status).toBe(503);
-    expect(newCart.body.error.message).toMatch(/nothing was held or charged/);
+    expect(newCart.body.error.message).toMatch(/cannot be reserved for a moment, and nothing was charged/);
     expect(newCart.body.error.message).not.toMatch(/still held/);
 
     down = false;

@@ -63,7 +63,8 @@ export interface Buyer {
  */
 export const STORE_UNAVAILABLE_MESSAGES = {
   listings: 'Ticket availability cannot be loaded for a moment; please try again shortly.',
-  createCart: 'Tickets cannot be reserved for a moment; nothing was held or charged. Please try again in a moment.',
+  // Not "nothing was held": a hold whose commit landed as the connection broke may exist, and runs out on its own.
+  createCart: 'Tickets cannot be reserved for a moment, and nothing was charged. Please try again in a moment.',
   cart: 'Your cart cannot be loaded for a moment; if you were holding tickets, they are still held. Please try again shortly.',
   releaseCart: 'Your cart cannot be released for a moment; it is released on its own when its hold ends.',
   checkout: 'Orders cannot be placed for a moment. Your held tickets are kept and you have not been charged; please try again in a moment.',
