@@ -155,6 +155,7 @@ describe('listings', () => {
     expect(await screen.findByText('This event has already started; its tickets are no longer sold.')).toBeTruthy();
     expect(screen.queryByText(/sold out/)).toBeNull();
     expect(screen.queryByRole('list')).toBeNull();
+    expect(screen.queryByRole('combobox', { name: 'Tickets' })).toBeNull();
   });
 
   it('says the date is to be announced for an event on sale without a date', async () => {

@@ -211,34 +211,37 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
   return (
     <section className="listings" id="listings" aria-labelledby={headingId}>
       <Heading id={headingId}>Tickets</Heading>
-      <div className="listings__controls">
-        <label className="control">
-          <span>Tickets</span>
-          <select value={filter.quantity} onChange={(e) => update({ quantity: e.target.value })}>
-            {QUANTITY_CHOICES.map((n) => (
-              <option key={n} value={n}>
-                {n} {n === 1 ? 'ticket' : 'tickets'}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="control">
-          <span>Sort by</span>
-          <select value={filter.sort} onChange={(e) => update({ sort: e.target.value })}>
-            {SORTS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <PriceFilter
-          key={`${filter.minPrice ?? ''}-${filter.maxPrice ?? ''}`}
-          minPrice={filter.minPrice}
-          maxPrice={filter.maxPrice}
-          onApply={(min, max) => update({ minPrice: min === undefined ? undefined : String(min), maxPrice: max === undefined ? undefined : String(max) })}
-        />
-      </div>
+      {/* Nothing to choose among once the event is no longer on sale. */}
+      {!closed && (
+        <div className="listings__controls">
+          <label className="control">
+            <span>Tickets</span>
+            <select value={filter.quantity} onChange={(e) => update({ quantity: e.target.value })}>
+              {QUANTITY_CHOICES.map((n) => (
+                <option key={n} value={n}>
+                  {n} {n === 1 ? 'ticket' : 'tickets'}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="control">
+            <span>Sort by</span>
+            <select value={filter.sort} onChange={(e) => update({ sort: e.target.value })}>
+              {SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {SORT_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <PriceFilter
+            key={`${filter.minPrice ?? ''}-${filter.maxPrice ?? ''}`}
+            minPrice={filter.minPrice}
+            maxPrice={filter.maxPrice}
+            onApply={(min, max) => update({ minPrice: min === undefined ? undefined : String(min), maxPrice: max === undefined ? undefined : String(max) })}
+          />
+        </div>
+      )}
       {dateToBeAnnounced && <p className="listings__note">Date to be announced: tickets bought now are good for the new date.</p>}
       <div aria-busy={listings.isFetching} aria-live="polite" className={`listings__status${pending ? ' listings__status--pending' : ''}`}>
         {pending ? (
