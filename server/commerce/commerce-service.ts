@@ -6,7 +6,6 @@ import {
   type CheckoutRequest,
   type Listing,
   type Order,
-  type OrderStatus,
 } from '../../schemas/commerce.js';
 import type { EventDocument } from '../../schemas/documents.js';
 import { AppError, notFound } from '../http/errors.js';
@@ -16,7 +15,7 @@ import { purchaseTrackingEvent } from '../rules/commerce.js';
 import { eventCard } from '../rules/event-card.js';
 import { idFromSlug } from '../rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
-import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow } from './commerce-store.js';
+import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow, type OrderWithEvents } from './commerce-store.js';
 import { availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, type GeneratedListing } from './domain/listings.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
@@ -47,8 +46,6 @@ export interface CommerceServiceOptions {
   sellerDelayMs?: number;
   /** The fair-share limits (tests narrow or widen them). */
   limits?: PurchaseLimits;
-  /** Where checkout idempotency keys are kept; by default the order store's own database. */
-  idempotency?: IdempotencyStore;
 }
 
 /** Who asks: the guest, and the client address their request came from (for the per-address limits). */
@@ -105,7 +102,8 @@ export class CommerceService {
 
   constructor(private readonly options: CommerceServiceOptions) {
     this.now = options.now ?? (() => new Date());
-    this.idempotency = options.idempotency ?? new IdempotencyStore(options.store.sql, this.now);
+    // Checkout keys live in the order store's own database, shared by every node like the orders.
+    this.idempotency = new IdempotencyStore(options.store.sql, this.now);
   }
 
   private get store() {
@@ -265,7 +263,7 @@ export class CommerceService {
    * (a retry whose first answer was lost gets that order). `attempt` names this checkout attempt: a retry
    * with the same idempotency key passes the same one and may take over the cart from a run that died.
    */
-  async checkout(guestId: string, request: CheckoutRequest, attempt: string = randomUUID()): Promise<{ order: Order; created: boolean }> {
+  private async checkout(guestId: string, request: CheckoutRequest, attempt: string): Promise<{ order: Order; created: boolean }> {
     const hold = await this.ownHold(guestId, request.cartId, 'checkout');
     const { listing, event } = await this.listingWithEvent(hold.listing_id);
     if (hold.status === 'purchased') return this.existingOrder(hold.id, event, listing);
@@ -280,7 +278,7 @@ export class CommerceService {
     }
 
     const claim = await this.stored('checkout', () => this.store.claimCheckout({ holdId: hold.id, guestId, attempt, now }));
-    if ('purchased' in claim) return this.existingOrder(hold.id, event, listing);
+    if ('purchased' in claim) return { order: await this.orderView(claim.purchased, event, listing), created: false };
     if ('busy' in claim) throw new AppError(409, 'checkout_in_progress', 'This cart is already being paid for in another window or request; wait a moment and check your order');
     if ('ended' in claim) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
 
@@ -355,18 +353,16 @@ export class CommerceService {
     }
     await this.settle(paymentId).catch((err: unknown) => this.options.logger.warn({ err, ...log }, 'capture not done yet; the housekeeping retries it'));
     this.options.logger.info({ orderId, eventId: event.event_id, quantity: hold.quantity, totalCents: quote.cents.total }, 'order placed');
-    const order = await this.orderView(row, lifecycle.history.map((h, i) => ({ seq: i + 1, status: h.status, at: new Date(h.at).toISOString(), note: h.note })), event, listing);
+    const events = lifecycle.history.map((h, i) => ({ seq: i + 1, status: h.status, at: new Date(h.at).toISOString(), note: h.note }));
+    const order = await this.orderView({ order: row, events }, event, listing);
     return { order: { ...order, accessCode, tracking: purchaseTrackingEvent(quote.total) }, created: true };
   }
 
   /** The order a cart already became (its access code went to the first answer and is not kept in the clear). */
   private async existingOrder(holdId: string, event: EventDocument, listing: GeneratedListing): Promise<{ order: Order; created: boolean }> {
-    const found = await this.stored('checkout', async () => {
-      const row = await this.store.orderOfHold(holdId);
-      return row ? this.store.order(row.id) : null;
-    });
+    const found = await this.stored('checkout', () => this.store.orderOfHold(holdId));
     if (!found) throw new AppError(409, 'checkout_in_progress', 'This cart is being paid for; check your order in a moment');
-    return { order: await this.orderView(found.order, found.events, event, listing), created: false };
+    return { order: await this.orderView(found, event, listing), created: false };
   }
 
   /**
@@ -379,7 +375,7 @@ export class CommerceService {
     const p = await this.store.paymentOf(paymentId);
     if (!p) return;
     const log = { payment: p.id, cart: p.hold_id, amountCents: p.amount_cents };
-    const now = () => this.now();
+    const now = () => this.now(); // each step at its own time: a processor call may take a while
     if (p.status === 'authorized') {
       const result = await this.options.payments.capture(p.authorization_id!);
       if (result.status === 'captured') {
@@ -431,7 +427,7 @@ export class CommerceService {
     }
   }
 
-  private async orderView(row: OrderRow, events: { status: OrderStatus; at: string; note: string }[], event?: EventDocument, listing?: GeneratedListing): Promise<Order> {
+  private async orderView({ order: row, events }: OrderWithEvents, event?: EventDocument, listing?: GeneratedListing): Promise<Order> {
     const resolved = event && listing ? { event, listing } : await this.listingWithEvent(row.listing_id);
     const quote = quoteCart({
       pricePerTicket: (row.subtotal_cents / row.quantity) / 100,
@@ -459,7 +455,7 @@ export class CommerceService {
     const byGuest = access.guestId !== undefined && access.guestId === found.order.guest_id;
     const byCode = access.code !== undefined && safeEqual(sha256(access.code), found.order.access_code_hash);
     if (!byGuest && !byCode) throw notFound('Order');
-    return this.orderView(found.order, found.events);
+    return this.orderView(found);
   }
 
   /**

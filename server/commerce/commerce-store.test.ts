@@ -82,7 +82,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: winner, now })).toHaveProperty('claimed');
     const winning = await pay(a.id);
     await store.purchase({ holdId: a.id, guestId: 'a', attempt: winner, now, order: order('ORD-WINNER'), history: [], payment: winning });
-    expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: loser, now })).toMatchObject({ purchased: { id: 'ORD-WINNER' } });
+    expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: loser, now })).toMatchObject({ purchased: { order: { id: 'ORD-WINNER' } } });
     const rows = await sql.query<{ held: number; sold: number }>('SELECT held, sold FROM listing_inventory WHERE listing_id = 1002');
     expect(rows[0]).toEqual({ held: 0, sold: 2 });
     expect(await store.paymentOf(winning.id)).toMatchObject({ status: 'authorized', order_id: 'ORD-WINNER', authorization_id: winning.authorizationId, amount_cents: 11800 });

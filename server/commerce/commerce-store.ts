@@ -2,6 +2,7 @@ import type { OrderStatus } from '../../schemas/commerce.js';
 import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
 import { quantityRefusal } from './domain/listings.js';
+import { TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';
 import { purchaseLimitRefusal, type BuyerUsage, type PurchaseLimits } from './domain/purchase-limits.js';
 
 /**
@@ -45,7 +46,6 @@ export interface OrderRow {
   payment_method: string;
   /** The payment processor's authorization, captured once the order was written. */
   charge_id: string;
-  client_key: string | null;
   created_at: string;
 }
 
@@ -69,14 +69,19 @@ export interface PaymentRow {
   updated_at: string;
 }
 
-/** Orders that no longer count against a buyer's share of an event. */
-const RELEASED_ORDER_STATUSES = ['rejected', 'expired', 'cancelled', 'refunded'];
-
 /**
  * How long one checkout may keep a cart to itself (the processor's timeout and the store's, with room):
  * meanwhile another checkout of the cart is told it is in progress, and the hold does not expire under it.
  */
 export const CHECKOUT_CLAIM_SECONDS = 60;
+
+/** The oldest claim still live at `now`: a checkout that claimed its cart after this may still write its order. */
+const liveClaimsSince = (now: Date) => new Date(now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString();
+
+export interface OrderWithEvents {
+  order: OrderRow;
+  events: OrderEventRow[];
+}
 
 export interface OrderEventRow {
   seq: number;
@@ -153,10 +158,7 @@ export class CommerceStore {
       // Always guest first, then address: one order of locking, so two transactions never wait on each other.
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('guest:' || $1))", [input.guestId]);
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('client:' || $1))", [input.clientKey]);
-      const [guest, byAddress] = await Promise.all([
-        buyerUsage(tx, 'guest_id', input.guestId, input.listing.eventId, input.now),
-        buyerUsage(tx, 'client_key', input.clientKey, input.listing.eventId, input.now),
-      ]);
+      const { guest, byAddress } = await buyerUsage(tx, { guestId: input.guestId, clientKey: input.clientKey, eventId: input.listing.eventId, now: input.now });
       const refusal = purchaseLimitRefusal({ quantity: input.quantity, guest, byAddress, limits: input.limits });
       if (refusal) throw refusal;
       await tx.query('INSERT INTO listing_inventory (listing_id, event_id, listed) VALUES ($1, $2, $3) ON CONFLICT (listing_id) DO NOTHING', [
@@ -166,15 +168,11 @@ export class CommerceStore {
       ]);
       await releaseExpired(tx, input.now, input.listing.id);
       // The row is locked from here to the commit, so what is left cannot change between the check of the
-      // seller's splits (no single seat stranded) and the hold.
+      // seller's splits (no single seat stranded) and the hold; the table's CHECK (held + sold <= listed) stands behind it.
       const left = await tx.query('SELECT listed - held - sold AS left FROM listing_inventory WHERE listing_id = $1 FOR UPDATE', [input.listing.id]);
       const unavailable = quantityRefusal(input.listing.splits, num(left[0]?.left ?? 0), input.quantity);
       if (unavailable) throw unavailable;
-      const taken = await tx.query('UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1 AND listed - held - sold >= $2 RETURNING listing_id', [
-        input.listing.id,
-        input.quantity,
-      ]);
-      if (taken.length === 0) throw quantityRefusal(input.listing.splits, 0, input.quantity)!;
+      await tx.query('UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1', [input.listing.id, input.quantity]);
       const rows = await tx.query(
         `INSERT INTO holds (id, guest_id, client_key, listing_id, event_id, quantity, price_per_ticket_cents, status, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9) RETURNING *`,
@@ -210,15 +208,14 @@ export class CommerceStore {
    * may claim it again at once.
    */
   async claimCheckout(input: { holdId: string; guestId: string; attempt: string; now: Date }): Promise<
-    { claimed: HoldRow } | { purchased: OrderRow } | { busy: true } | { ended: true }
+    { claimed: HoldRow } | { purchased: OrderWithEvents } | { busy: true } | { ended: true }
   > {
-    const stale = new Date(input.now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString();
     const rows = await this.sql.query(
       `UPDATE holds SET checkout_attempt = $3, checkout_started_at = $4
        WHERE id = $1 AND guest_id = $2 AND status = 'active' AND expires_at > $4
          AND (checkout_attempt IS NULL OR checkout_attempt = $3 OR checkout_started_at <= $5)
        RETURNING *`,
-      [input.holdId, input.guestId, input.attempt, input.now.toISOString(), stale],
+      [input.holdId, input.guestId, input.attempt, input.now.toISOString(), liveClaimsSince(input.now)],
     );
     if (rows[0]) return { claimed: holdRow(rows[0]) };
     const hold = await this.hold(input.holdId);
@@ -246,16 +243,15 @@ export class CommerceStore {
     guestId: string;
     attempt: string;
     now: Date;
-    order: Omit<OrderRow, 'hold_id' | 'guest_id' | 'event_id' | 'listing_id' | 'quantity' | 'created_at' | 'client_key'>;
+    order: Omit<OrderRow, 'hold_id' | 'guest_id' | 'event_id' | 'listing_id' | 'quantity' | 'created_at'>;
     history: { status: OrderStatus; at: Date; note: string }[];
     /** The payment row of this attempt, and the processor's authorization it now carries. */
     payment: { id: string; authorizationId: string };
   }): Promise<OrderRow> {
-    const stale = new Date(input.now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString();
     return this.sql.transaction(async (tx) => {
       const held = await tx.query(
         "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 AND status = 'active' AND checkout_attempt = $3 AND checkout_started_at > $4 RETURNING *",
-        [input.holdId, input.guestId, input.attempt, stale],
+        [input.holdId, input.guestId, input.attempt, liveClaimsSince(input.now)],
       );
       if (held.length === 0) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
       const hold = holdRow(held[0]!);
@@ -263,11 +259,11 @@ export class CommerceStore {
       const o = input.order;
       const rows = await tx.query(
         `INSERT INTO orders (id, access_code_hash, guest_id, hold_id, event_id, listing_id, quantity, status, subtotal_cents, discount_cents,
-           service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, email, billing, payment_method, charge_id, client_key, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING *`,
+           service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, email, billing, payment_method, charge_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING *`,
         [o.id, o.access_code_hash, input.guestId, hold.id, hold.event_id, hold.listing_id, hold.quantity, o.status, o.subtotal_cents, o.discount_cents,
           o.service_fee_cents, o.fulfillment_fee_cents, o.total_cents, o.promo_code, o.email, JSON.stringify(o.billing), o.payment_method, o.charge_id,
-          hold.client_key, input.now.toISOString()],
+          input.now.toISOString()],
       );
       for (const [i, h] of input.history.entries()) {
         await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [o.id, i + 1, h.status, h.at.toISOString(), h.note]);
@@ -322,14 +318,19 @@ export class CommerceStore {
     return rows.map(paymentRow);
   }
 
-  async orderOfHold(holdId: string): Promise<OrderRow | null> {
-    const rows = await this.sql.query('SELECT * FROM orders WHERE hold_id = $1', [holdId]);
-    return rows[0] ? orderRow(rows[0]) : null;
+  /** The order a hold became, with its transitions. */
+  async orderOfHold(holdId: string): Promise<OrderWithEvents | null> {
+    return this.orderWhere('hold_id', holdId);
   }
 
-  async order(id: string): Promise<{ order: OrderRow; events: OrderEventRow[] } | null> {
-    const rows = await this.sql.query('SELECT * FROM orders WHERE id = $1', [id]);
+  async order(id: string): Promise<OrderWithEvents | null> {
+    return this.orderWhere('id', id);
+  }
+
+  private async orderWhere(column: 'id' | 'hold_id', value: string): Promise<OrderWithEvents | null> {
+    const rows = await this.sql.query(`SELECT * FROM orders WHERE ${column} = $1`, [value]);
     if (!rows[0]) return null;
+    const id = String(rows[0].id);
     const events = await this.sql.query('SELECT seq, status, at, note FROM order_events WHERE order_id = $1 ORDER BY seq', [id]);
     return { order: orderRow(rows[0]), events: events.map((e) => ({ seq: num(e.seq), status: e.status as OrderStatus, at: iso(e.at), note: String(e.note) })) };
   }
@@ -365,7 +366,7 @@ export class CommerceStore {
 
 async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise<number> {
   // A hold whose checkout began in time is left to that checkout until its claim runs out.
-  const stale = new Date(now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString();
+  const stale = liveClaimsSince(now);
   const rows = await tx.query(
     `UPDATE holds SET status = 'expired'
      WHERE status = 'active' AND expires_at <= $1 AND (checkout_started_at IS NULL OR checkout_started_at <= $2) ${listingId === undefined ? '' : 'AND listing_id = $3'}
@@ -381,21 +382,34 @@ async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise
 }
 
 /**
- * A hold that still keeps its tickets from others: unexpired, or past its expiry under a checkout that claimed it
- * in time (the complement of what `releaseExpired` releases). `$3` is now, `$5` the oldest live claim.
+ * What one buyer has towards the fair-share limits, as the guest and as every guest at the client's address, in
+ * one query: tickets of this event in live holds and in orders that still stand, and live holds (open carts)
+ * of any event. A hold is live while unexpired, or past its expiry under a checkout that claimed it in time
+ * (the complement of what `releaseExpired` releases); a bought hold counts until its order's tickets go back.
  */
-const LIVE_HOLD = `status = 'active' AND (expires_at > $3 OR checkout_started_at > $5)`;
-
-/** Tickets of an event a buyer (a guest, or every guest at one address) holds or owns, and their open carts. */
-async function buyerUsage(tx: SqlTx, column: 'guest_id' | 'client_key', value: string, eventId: number, now: Date): Promise<BuyerUsage> {
+async function buyerUsage(
+  tx: SqlTx,
+  input: { guestId: string; clientKey: string; eventId: number; now: Date },
+): Promise<{ guest: BuyerUsage; byAddress: BuyerUsage }> {
   const rows = await tx.query(
-    `SELECT
-       (SELECT coalesce(sum(quantity), 0) FROM holds WHERE ${column} = $1 AND event_id = $2 AND ${LIVE_HOLD})
-         + (SELECT coalesce(sum(quantity), 0) FROM orders WHERE ${column} = $1 AND event_id = $2 AND status <> ALL ($4)) AS event_tickets,
-       (SELECT count(*) FROM holds WHERE ${column} = $1 AND ${LIVE_HOLD}) AS open_carts`,
-    [value, eventId, now.toISOString(), RELEASED_ORDER_STATUSES, new Date(now.getTime() - CHECKOUT_CLAIM_SECONDS * 1000).toISOString()],
+    `WITH counted AS (
+       SELECT h.guest_id = $1 AS mine, h.client_key = $2 AS here, h.event_id = $3 AS this_event, h.status = 'active' AS open, h.quantity
+       FROM holds h LEFT JOIN orders o ON o.hold_id = h.id
+       WHERE (h.guest_id = $1 OR h.client_key = $2)
+         AND ((h.status = 'active' AND (h.expires_at > $4 OR h.checkout_started_at > $5))
+           OR (h.status = 'purchased' AND o.status <> ALL ($6))))
+     SELECT coalesce(sum(quantity) FILTER (WHERE mine AND this_event), 0) AS guest_tickets,
+            count(*) FILTER (WHERE mine AND open) AS guest_carts,
+            coalesce(sum(quantity) FILTER (WHERE here AND this_event), 0) AS address_tickets,
+            count(*) FILTER (WHERE here AND open) AS address_carts
+     FROM counted`,
+    [input.guestId, input.clientKey, input.eventId, input.now.toISOString(), liveClaimsSince(input.now), TICKETS_RETURNED_STATUSES],
   );
-  return { eventTickets: num(rows[0]?.event_tickets ?? 0), openCarts: num(rows[0]?.open_carts ?? 0) };
+  const r = rows[0] ?? {};
+  return {
+    guest: { eventTickets: num(r.guest_tickets ?? 0), openCarts: num(r.guest_carts ?? 0) },
+    byAddress: { eventTickets: num(r.address_tickets ?? 0), openCarts: num(r.address_carts ?? 0) },
+  };
 }
 
 function paymentRow(r: Record<string, unknown>): PaymentRow {

@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { CheckoutSchema, CreateCartSchema, ListingsQuerySchema } from '../../schemas/commerce.js';
 import { SlugParamsSchema } from '../../schemas/entities.js';
-import { ipKeyGenerator } from 'express-rate-limit';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
+import { clientKeyOf } from '../http/security.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import type { CommerceService } from './commerce-service.js';
 
@@ -30,8 +30,8 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
   router.post('/cart', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
     const input = CreateCartSchema.parse(req.body);
-    // The client as the rate limits see it (behind TRUST_PROXY), an IPv6 /56 counting as one.
-    const clientKey = ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    // The client as the rate limits see it: `req.ip` reads it through the same TRUST_PROXY setting.
+    const clientKey = clientKeyOf(req.ip ?? req.socket.remoteAddress ?? 'unknown');
     res.status(201).set('Cache-Control', 'no-store').json(await commerce.createCart({ guestId, clientKey }, input));
   });
 

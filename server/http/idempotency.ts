@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { Sql } from '../store/sql.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
+import { ExpiredRowSweeper } from '../store/sweeper.js';
 import { AppError, toErrorResponse } from './errors.js';
 
 /**
@@ -24,7 +25,7 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 export const IDEMPOTENCY_LOCK_SECONDS = 60;
 
 // The draft's value is a structured-field string ("…"); Stripe's clients send it bare. Both are accepted.
-const KEY_VALUE = /^"?([\x21\x23-\x7e]{1,255})"?$/;
+const KEY_VALUE = new RegExp(`^"?([\\x21\\x23-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}})"?$`);
 
 /** The request's idempotency key, undefined when it sent none, or a 400 naming what is wrong with it. */
 export function idempotencyKeyOf(req: Request): string | undefined {
@@ -68,8 +69,11 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
 }
 
+/** Expired keys are deleted at most this often per node, from a request with a key. */
+const SWEEP_EVERY_MS = 60_000;
+
 export class IdempotencyStore {
-  private lastSweep = 0;
+  private readonly sweeper: ExpiredRowSweeper;
   /**
    * Keys this node could not free because the store was away when their request ended: freed as soon as it
    * answers again (on the next request with a key, or `freePending`), so a shopper's retry after an outage is
@@ -80,7 +84,9 @@ export class IdempotencyStore {
   constructor(
     private readonly sql: Sql,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.sweeper = new ExpiredRowSweeper(sql, 'DELETE FROM idempotency_keys WHERE expires_at <= now()', SWEEP_EVERY_MS);
+  }
 
   /**
    * Runs `handler` once per scope and key: the first request runs it and its answer is kept; a repeat gets
@@ -101,7 +107,7 @@ export class IdempotencyStore {
     const key = input.key;
     const now = this.now();
     await this.freePending();
-    await this.sweep(now);
+    this.sweeper.maybeSweep();
     // This run's own mark on the key: a run that outlived its lock (and lost the key to a retry) can then
     // neither free nor answer for the run that took it over.
     const owner = randomUUID();
@@ -172,13 +178,6 @@ export class IdempotencyStore {
       await this.free(scope, key, owner);
       if (this.unfreed.has(entry)) return;
     }
-  }
-
-  /** Drops expired keys, at most once a minute per process. */
-  private async sweep(now: Date): Promise<void> {
-    if (now.getTime() - this.lastSweep < 60_000) return;
-    this.lastSweep = now.getTime();
-    await this.sql.query('DELETE FROM idempotency_keys WHERE expires_at <= $1', [now.toISOString()]).catch(() => {});
   }
 }
 

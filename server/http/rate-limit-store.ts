@@ -1,6 +1,7 @@
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import type { Sql } from '../store/sql.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
+import { ExpiredRowSweeper } from '../store/sweeper.js';
 
 /**
  * Expired counts are deleted at most this often, from an increment: the table then holds about one window's
@@ -27,24 +28,6 @@ interface HitsRow extends Record<string, unknown> {
 
 const info = (row: HitsRow): ClientRateLimitInfo => ({ totalHits: Number(row.hits), resetTime: new Date(row.reset_at) });
 
-/** Deletes expired counts, at most once per `everyMs` whichever limiter asks. */
-class Sweeper {
-  private last = -Infinity;
-
-  constructor(
-    private readonly sql: Sql,
-    private readonly everyMs: number,
-  ) {}
-
-  maybeSweep(): void {
-    const now = Date.now();
-    if (now - this.last < this.everyMs) return;
-    this.last = now;
-    // Best effort: a count left behind is harmless (the next hit on its key restarts it) and goes next time.
-    void this.sql.query('DELETE FROM rate_limit_hits WHERE reset_at <= now()').catch(() => {});
-  }
-}
-
 /**
  * One limiter's counts in the `rate_limit_hits` table, so every node on the database counts a client against
  * one limit. Keys are prefixed by the limiter's name, so two limiters never share a count.
@@ -57,7 +40,7 @@ export class SqlRateLimitStore implements Store {
   constructor(
     private readonly sql: Sql,
     name: string,
-    private readonly sweeper: Sweeper,
+    private readonly sweeper: ExpiredRowSweeper,
   ) {
     this.prefix = `${name}:`;
   }
@@ -100,6 +83,6 @@ export class SqlRateLimitStore implements Store {
 
 /** A store per limiter over one database, with one sweep of expired counts between them. */
 export function sqlRateLimitStores(sql: Sql, options: { sweepEveryMs?: number } = {}): (name: string) => Store {
-  const sweeper = new Sweeper(sql, options.sweepEveryMs ?? SWEEP_EVERY_MS);
+  const sweeper = new ExpiredRowSweeper(sql, 'DELETE FROM rate_limit_hits WHERE reset_at <= now()', options.sweepEveryMs ?? SWEEP_EVERY_MS);
   return (name) => new SqlRateLimitStore(sql, name, sweeper);
 }

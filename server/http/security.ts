@@ -118,6 +118,12 @@ export type MakeLimiter = (name: string, perMinute: number, what: string) => Req
  * fast lane, so both count against one limit. A store that fails lets requests through rather than turning
  * them into 500s: browsing and search keep working while the database is down.
  */
+/**
+ * One client, as every per-client rule counts it (the rate limits, the per-address share of an event): its
+ * address, an IPv6 /56 standing for one client since one subscriber's devices share a prefix.
+ */
+export const clientKeyOf = (address: string): string => ipKeyGenerator(address);
+
 export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
   const clientAddress = (req: IncomingMessage): string => proxyaddr(req, options.trust);
   return (name, perMinute, what) =>
@@ -127,7 +133,7 @@ export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       identifier: name,
-      keyGenerator: (req) => ipKeyGenerator(clientAddress(req)),
+      keyGenerator: (req) => clientKeyOf(clientAddress(req)),
       handler: (_req, _res, next) => next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
       store: options.store?.(name),
       passOnStoreError: true,

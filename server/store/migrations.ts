@@ -83,11 +83,8 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       ALTER TABLE holds ADD COLUMN client_key text;
       ALTER TABLE holds ADD COLUMN checkout_attempt uuid;
       ALTER TABLE holds ADD COLUMN checkout_started_at timestamptz;
-      CREATE INDEX holds_active_by_guest ON holds (guest_id, event_id) WHERE status = 'active';
-      CREATE INDEX holds_active_by_client ON holds (client_key, event_id) WHERE status = 'active';
-      ALTER TABLE orders ADD COLUMN client_key text;
-      CREATE INDEX orders_by_guest_event ON orders (guest_id, event_id);
-      CREATE INDEX orders_by_client_event ON orders (client_key, event_id);
+      CREATE INDEX holds_by_guest ON holds (guest_id, event_id);
+      CREATE INDEX holds_by_client ON holds (client_key, event_id);
       CREATE TABLE payments (
         id               text        PRIMARY KEY,
         hold_id          uuid        NOT NULL REFERENCES holds (id),

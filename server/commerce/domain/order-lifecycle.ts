@@ -36,6 +36,9 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
   refunded: [],
 };
 
+/** Orders whose tickets went back (or never came): they no longer count against a buyer's share of an event. */
+export const TICKETS_RETURNED_STATUSES: readonly OrderStatus[] = ['rejected', 'expired', 'cancelled', 'refunded'];
+
 /** Statuses with no way out. A cancelled hold that was never charged has none either (see `nextStatuses`). */
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((s) => ORDER_TRANSITIONS[s].length === 0);
 
