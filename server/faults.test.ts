@@ -93,78 +93,96 @@ describe('the search engine slow or failing', () => {
   });
 });
 
-describe('the order store unavailable during checkout', () => {
-  it('answers a clear 503, writes no half order, keeps the hold, and the retry charges once', async () => {
-    const real = await openPglite(null);
-    await migrate(real);
-    let down = false;
-    const flaky: Sql = {
-      kind: 'pglite',
-      query: (text, params) => (down ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED'))) : real.query(text, params)),
-      transaction: (fn) => (down ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED'))) : real.transaction(fn)),
-      close: () => real.close(),
-    };
-    const payments = new SandboxPaymentProvider();
-    const search = new SearchService();
-    search.set(new CachedEngine(embedded));
-    const commerce = new CommerceService({ store: new CommerceStore(flaky), engine: () => search.engine, payments, logger });
-    const { app } = testApp({ search, commerce, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
-    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-    const nowSeconds = Date.now() / 1000;
-    const event = catalog.collections.Event.find((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > nowSeconds + 86400 && listingsForEvent(e).some((l) => l.splits.includes(2)))!;
-    const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
-    const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
-    const checkout = {
+/** A PGlite store that can be made to fail the way a database going away does. */
+async function faultyStore() {
+  const real = await openPglite(null);
+  await migrate(real);
+  const away = () => new StoreUnavailableError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+  // 'down': every use fails. For the transaction that writes an order: 'lost', it commits and then its answer is
+  // lost; 'rolled-back', it never commits; 'outage', the database goes away as it starts and stays away.
+  let mode: 'up' | 'down' | 'lost' | 'rolled-back' | 'outage' = 'up';
+  const sql: Sql = {
+    kind: 'postgres',
+    query: (text, params) => (mode === 'down' ? Promise.reject(away()) : real.query(text, params)),
+    transaction: async (fn) => {
+      if (mode === 'outage') mode = 'down';
+      if (mode === 'down') throw away();
+      if (mode === 'rolled-back') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
+      const result = await real.transaction(fn);
+      if (mode === 'lost') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
+      return result;
+    },
+    close: () => real.close(),
+    health: () => ({ available: mode !== 'down', since: new Date().toISOString(), detail: mode === 'down' ? 'PostgreSQL unavailable: connect ECONNREFUSED' : 'PostgreSQL reachable' }),
+  };
+  return { real, sql, set: (next: typeof mode) => (mode = next) };
+}
+
+/** A shopper with a 2-ticket cart on a store that can fail, and a checkout of it (with a key, or without). */
+async function shop<P extends PaymentProvider = SandboxPaymentProvider>(options: { payments?: P; now?: () => Date } = {}) {
+  const store = await faultyStore();
+  const payments = (options.payments ?? new SandboxPaymentProvider()) as P;
+  const search = new SearchService();
+  search.set(new CachedEngine(embedded));
+  const make = () => new CommerceService({ store: new CommerceStore(store.sql), engine: () => search.engine, payments, logger, now: options.now, sellerDelayMs: 0 });
+  const commerce = make();
+  const { app } = testApp({ search, commerce, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
+  const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+  const nowSeconds = Date.now() / 1000;
+  const event = catalog.collections.Event.find((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > nowSeconds + 86400 && listingsForEvent(e).some((l) => l.splits.includes(2)))!;
+  const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
+  const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
+  const checkout = (key?: string, extra: Record<string, unknown> = {}) => {
+    const req = request(app).post('/api/checkout').set('Authorization', auth);
+    return (key === undefined ? req : req.set('Idempotency-Key', key)).send({
       cartId: cart.id,
       email: 'grace@example.com',
       billingAddress: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', state: 'VA', countryCode: 'US', postalCode: '22202', phoneNumber: '703 555 0100' },
       payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-    };
+      ...extra,
+    });
+  };
+  const statuses = async () => (await store.real.query<{ status: string }>('SELECT status FROM payments ORDER BY status')).map((r) => r.status);
+  return { ...store, payments, app, auth, commerce, make, search, listing, cart, checkout, statuses };
+}
 
-    down = true;
-    const failed = await request(app).post('/api/checkout').set('Authorization', auth).send(checkout);
+describe('the order store unavailable during checkout', () => {
+  it('answers a clear 503, writes no half order, keeps the hold, and the retry charges once', async () => {
+    const t = await shop();
+    t.set('down');
+    const failed = await t.checkout();
     expect(failed.status).toBe(503);
     expect(failed.body.error).toMatchObject({ code: 'store_unavailable', message: expect.stringMatching(/held tickets are kept/) });
     // A shopper starting a cart is not told about a hold they do not have.
-    const newCart = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 });
+    const newCart = await request(t.app).post('/api/cart').set('Authorization', t.auth).send({ listingId: t.listing.id, quantity: 2 });
     expect(newCart.status).toBe(503);
     expect(newCart.body.error.message).toMatch(/cannot be reserved for a moment, and nothing was charged/);
     expect(newCart.body.error.message).not.toMatch(/still held/);
 
-    down = false;
-    expect(await real.query('SELECT id FROM orders')).toEqual([]);
-    expect((await request(app).get(`/api/cart/${cart.id}`).set('Authorization', auth)).body.status).toBe('active');
+    t.set('up');
+    expect(await t.real.query('SELECT id FROM orders')).toEqual([]);
+    expect((await request(t.app).get(`/api/cart/${t.cart.id}`).set('Authorization', t.auth)).body.status).toBe('active');
     // The store failed before any charge could be taken; now the checkout goes through, charging once.
-    const ok = await request(app).post('/api/checkout').set('Authorization', auth).send(checkout);
+    const ok = await t.checkout();
     expect(ok.status).toBe(201);
     OrderSchema.parse(ok.body);
-    expect(payments.charges).toHaveLength(1);
-    await real.close();
+    expect(t.payments.charges).toHaveLength(1);
+    await t.real.close();
   });
 });
 
 describe('the store down for everything that needs it', () => {
   it('answers recent activity with a 503, /readyz stays 200 saying the store is degraded, and both recover with it', async () => {
-    const real = await openPglite(null);
-    await migrate(real);
-    let down = false;
-    const refused = () => new StoreUnavailableError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
-    const flaky: Sql = {
-      kind: 'postgres',
-      query: (text, params) => (down ? Promise.reject(refused()) : real.query(text, params)),
-      transaction: (fn) => (down ? Promise.reject(refused()) : real.transaction(fn)),
-      close: () => real.close(),
-      health: () => (down ? { available: false, since: new Date().toISOString(), detail: 'PostgreSQL unavailable: connect ECONNREFUSED' } : { available: true, since: new Date().toISOString(), detail: 'PostgreSQL reachable' }),
-    };
+    const store = await faultyStore();
     const readiness = new Readiness(['catalog', 'store']);
     readiness.set('catalog', true);
     readiness.set('store', true, 'PostgreSQL');
-    readiness.probe('store', storeDegradation(flaky));
-    const { app } = testApp({ readiness, activity: new RecentActivity(flaky), env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
+    readiness.probe('store', storeDegradation(store.sql));
+    const { app } = testApp({ readiness, activity: new RecentActivity(store.sql), env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
     const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
     expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(200);
 
-    down = true;
+    store.set('down');
     const during = await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth);
     expect(during.status).toBe(503);
     expect(during.body.error.code).toBe('store_unavailable');
@@ -173,72 +191,25 @@ describe('the store down for everything that needs it', () => {
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: 'degraded', components: { store: { ready: true, degraded: true, detail: expect.stringMatching(/ECONNREFUSED/) } } });
 
-    down = false;
+    store.set('up');
     expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(200);
     expect((await request(app).get('/readyz')).body.status).toBe('ready');
-    await real.close();
+    await store.real.close();
   });
 });
 
 describe('the order store failing while an order is written', () => {
-  async function setup(options: { payments?: SandboxPaymentProvider; now?: () => Date } = {}) {
-    const real = await openPglite(null);
-    await migrate(real);
-    // 'lost': the transaction commits, then its answer is lost; 'rolled-back': it never commits.
-    // 'outage': the database goes away as the order is written, and stays away for every query after it.
-    let failTransactions: 'no' | 'lost' | 'rolled-back' | 'outage' = 'no';
-    let queriesDown = false;
-    const flaky: Sql = {
-      kind: 'pglite',
-      query: (text, params) => (queriesDown ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED'))) : real.query(text, params)),
-      transaction: async (fn) => {
-        if (failTransactions === 'outage') queriesDown = true;
-        if (failTransactions === 'rolled-back' || failTransactions === 'outage') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
-        const result = await real.transaction(fn);
-        if (failTransactions === 'lost') throw new StoreUnavailableError(new Error('Connection terminated unexpectedly'));
-        return result;
-      },
-      close: () => real.close(),
-    };
-    const payments = options.payments ?? new SandboxPaymentProvider();
-    const search = new SearchService();
-    search.set(new CachedEngine(embedded));
-    const commerce = new CommerceService({ store: new CommerceStore(flaky), engine: () => search.engine, payments, logger, now: options.now });
-    const { app } = testApp({ search, commerce, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
-    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-    const nowSeconds = Date.now() / 1000;
-    const event = catalog.collections.Event.find((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > nowSeconds + 86400 && listingsForEvent(e).some((l) => l.splits.includes(2)))!;
-    const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
-    const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
-    const checkout = () =>
-      request(app)
-        .post('/api/checkout')
-        .set('Authorization', auth)
-        .set('Idempotency-Key', `checkout-${cart.id}`)
-        .send({
-          cartId: cart.id,
-          email: 'grace@example.com',
-          billingAddress: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', state: 'VA', countryCode: 'US', postalCode: '22202', phoneNumber: '703 555 0100' },
-          payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-        });
-    const fail = (mode: typeof failTransactions) => {
-      failTransactions = mode;
-      if (mode === 'no') queriesDown = false;
-    };
-    return { real, payments, commerce, search, cart, checkout, fail };
-  }
-
   it('captures the payment of an order whose commit landed though its answer was lost, and the retry gets that order', async () => {
-    const t = await setup();
-    t.fail('lost');
-    const first = await t.checkout();
+    const t = await shop();
+    t.set('lost');
+    const first = await t.checkout(`checkout-${t.cart.id}`);
     expect(first.status).toBe(503);
     expect(first.body.error.message).toMatch(/only charged for an order that is confirmed/);
-    t.fail('no');
+    t.set('up');
     expect(t.payments.authorizations.map((a) => a.status)).toEqual(['authorized']);
     await t.commerce.tick();
     expect(t.payments.authorizations.map((a) => a.status)).toEqual(['captured']);
-    const retry = await t.checkout();
+    const retry = await t.checkout(`checkout-${t.cart.id}`);
     expect(retry.status).toBe(200);
     const orders = await t.real.query<{ id: string }>('SELECT id FROM orders');
     expect(orders.map((o) => o.id)).toEqual([retry.body.id]);
@@ -248,12 +219,12 @@ describe('the order store failing while an order is written', () => {
   });
 
   it('voids the payment of an order whose commit never landed, and the retry pays once', async () => {
-    const t = await setup();
-    t.fail('rolled-back');
-    expect((await t.checkout()).status).toBe(503);
-    t.fail('no');
+    const t = await shop();
+    t.set('rolled-back');
+    expect((await t.checkout(`checkout-${t.cart.id}`)).status).toBe(503);
+    t.set('up');
     // The retry comes before the housekeeping has settled the first authorization: still one capture.
-    const retry = await t.checkout();
+    const retry = await t.checkout(`checkout-${t.cart.id}`);
     expect(retry.status).toBe(201);
     await t.commerce.tick();
     expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
@@ -263,12 +234,12 @@ describe('the order store failing while an order is written', () => {
   });
 
   it('frees the idempotency key an outage left locked as soon as the store is back, so the retry is not kept waiting', async () => {
-    const t = await setup();
-    t.fail('outage');
-    expect((await t.checkout()).status).toBe(503);
-    t.fail('no');
+    const t = await shop();
+    t.set('outage');
+    expect((await t.checkout(`checkout-${t.cart.id}`)).status).toBe(503);
+    t.set('up');
     // At once, not after the key's lock runs out.
-    const retry = await t.checkout();
+    const retry = await t.checkout(`checkout-${t.cart.id}`);
     expect(retry.status).toBe(201);
     await t.commerce.tick();
     expect(t.payments.charges).toHaveLength(1);
@@ -286,8 +257,8 @@ describe('the order store failing while an order is written', () => {
         return sandbox.authorize(input);
       },
     });
-    const t = await setup({ payments: slow, now: () => new Date(clock) });
-    const res = await t.checkout();
+    const t = await shop({ payments: slow, now: () => new Date(clock) });
+    const res = await t.checkout(`checkout-${t.cart.id}`);
     expect(res.status).toBe(410);
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
     expect(await t.real.query('SELECT id FROM orders')).toEqual([]);
@@ -296,35 +267,6 @@ describe('the order store failing while an order is written', () => {
 });
 
 describe('payments that lose their way', () => {
-  const nowSeconds = () => Date.now() / 1000;
-  async function shop(options: { payments: PaymentProvider; now: () => Date }) {
-    const sql = await openPglite(null);
-    await migrate(sql);
-    const search = new SearchService();
-    search.set(new CachedEngine(embedded));
-    const make = () => new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: options.payments, logger, now: options.now, sellerDelayMs: 0 });
-    const commerce = make();
-    const { app } = testApp({ search, commerce, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
-    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-    const event = catalog.collections.Event.find((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > nowSeconds() + 86400 && listingsForEvent(e).some((l) => l.splits.includes(2)))!;
-    const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
-    const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
-    const checkout = (key: string, extra: Record<string, unknown> = {}) =>
-      request(app)
-        .post('/api/checkout')
-        .set('Authorization', auth)
-        .set('Idempotency-Key', key)
-        .send({
-          cartId: cart.id,
-          email: 'grace@example.com',
-          billingAddress: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', state: 'VA', countryCode: 'US', postalCode: '22202', phoneNumber: '703 555 0100' },
-          payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-          ...extra,
-        });
-    const statuses = async () => (await sql.query<{ status: string }>('SELECT status FROM payments ORDER BY status')).map((r) => r.status);
-    return { sql, app, auth, commerce, make, search, cart, checkout, statuses };
-  }
-
   it('voids an authorization whose node stopped before writing the order, from another node, once the attempt is over', async () => {
     let clock = Date.now();
     const sandbox = new SandboxPaymentProvider();
@@ -351,7 +293,7 @@ describe('payments that lose their way', () => {
     await other.tick();
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
     expect(await t.statuses()).toEqual(['voided']);
-    await t.sql.close();
+    await t.real.close();
   });
 
   it('answers a processor that does not answer with a 502, frees the cart at once, and releases what it may have reserved', async () => {
@@ -378,7 +320,7 @@ describe('payments that lose their way', () => {
     expect((await t.checkout('k-1')).status).toBe(201);
     await t.commerce.tick();
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided', 'captured']);
-    await t.sql.close();
+    await t.real.close();
   });
 
   it('tries a void that failed again later, until the processor takes it', async () => {
@@ -405,7 +347,7 @@ describe('payments that lose their way', () => {
     await t.commerce.tick();
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
     expect(await t.statuses()).toEqual(['voided']);
-    await t.sql.close();
+    await t.real.close();
   });
 
   it('never confirms an order whose capture the processor refused; its payment ends capture_failed, out of the queue', async () => {
@@ -424,7 +366,7 @@ describe('payments that lose their way', () => {
     await t.commerce.tick();
     const order = await request(t.app).get(`/api/orders/${placed.body.id}`).set('Authorization', t.auth);
     expect(order.body.status).toBe('pending_seller_confirmation');
-    await t.sql.close();
+    await t.real.close();
   });
 
   it('refuses control characters and broken text in the billing address with a 400, before any card is touched', async () => {
@@ -437,7 +379,7 @@ describe('payments that lose their way', () => {
       expect(res.body.error.details).toEqual([{ path: 'billingAddress.name', message: 'Name contains characters that cannot be used' }]);
     }
     expect(sandbox.authorizations).toEqual([]);
-    await t.sql.close();
+    await t.real.close();
   });
 
   it('answers a checkout while search is down with a 503 a retry gets past, never a kept 404', async () => {
@@ -453,7 +395,7 @@ describe('payments that lose their way', () => {
     down = false;
     await new Promise((r) => setTimeout(r, 5));
     expect((await t.checkout('while-search-is-down')).status).toBe(201);
-    await t.sql.close();
+    await t.real.close();
   });
 });
 
