@@ -86,9 +86,11 @@ test('the home page lists the layout rows and a guest session', async ({ page })
   await expect(page.getByRole('heading', { level: 2, name: 'Local Events' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => localStorage.getItem('guestToken'))).toMatch(/^ey/);
   // Every guest is in the home-layout experiment (coverage 1): one exposure for the page view, and no other.
-  await expect
-    .poll(() => page.evaluate(() => (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => e.experiment_id)))
-    .toEqual(['home-layout']);
+  const exposures = () => page.evaluate(() => (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => e.experiment_id));
+  await expect.poll(exposures).toEqual(['home-layout']);
+  // Still one once the page has settled: a second push arriving later would be a double count.
+  await page.waitForLoadState('networkidle');
+  expect(await exposures()).toEqual(['home-layout']);
 });
 
 for (const [name, path] of [

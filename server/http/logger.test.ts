@@ -89,6 +89,8 @@ describe('request logs of the running app', () => {
     expect(logged).not.toContain('query-token-secret');
     expect(logged).not.toContain(code);
     expect(logged).not.toContain('bearer-secret');
+    // The request that carried the bearer header was logged: the check above looked at its line.
+    expect(logged).toContain('"url":"/api/CustomerActivity/recent-activities"');
     expect(logged).toContain('"url":"/api/suggest/jsonp?token=[REDACTED]&q=yan&callback=cb"');
     expect(logged).toContain('"url":"/api/orders/ORD-AB12CD34EF?code=[REDACTED]"');
     const suggestLines = logged.split('\n').filter((line) => line.includes('"url":"/api/suggest?q=yan&token=[REDACTED]"'));

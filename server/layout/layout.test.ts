@@ -75,7 +75,8 @@ describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
     expect(row(layout, 'popular-local-performers').items).toHaveLength(4);
     const events = row(layout, 'local-events');
     expect(events.type).toBe('events');
-    expect(events.items.length).toBeLessThanOrEqual(5);
+    // Spec §9: 5 events per list; the row shows its first tab's.
+    expect(events.items).toHaveLength(5);
     if (events.type === 'events') {
       expect(events.tabs!.map((t) => t.title)).toEqual(['All Events', 'This Week', 'This Month', 'Next 30 Days', 'Next 60 Days']);
       for (const tab of events.tabs!) expect(tab.items.length).toBeLessThanOrEqual(5);
@@ -147,6 +148,8 @@ describe('GET /api/layout/category/:slug', () => {
     if (events.type !== 'events') throw new Error('expected an events row');
     expect(events.tabs!.map((t) => t.title)).toEqual(tabs);
     for (const tab of events.tabs!) expect(tab.items.length).toBeLessThanOrEqual(5);
+    // Not vacuous: some tab has events (a week of concerts may be short of 5 in the fixture).
+    expect(events.tabs!.some((t) => t.items.length > 0)).toBe(true);
   });
 
   it('serves every other category route from the template, filled with the category', async () => {

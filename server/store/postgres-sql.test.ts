@@ -51,7 +51,12 @@ describe.skipIf(!url)('openPostgres', () => {
 
   it('refuses a query that is wrong as it is, not as the store being down', async () => {
     const sql = await openPostgres(url!, 1);
-    const err = await sql.query('SELECT * FROM no_such_table').catch((e: unknown) => e);
+    const err = await sql.query('SELECT * FROM no_such_table').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/no_such_table/);
     expect(err).not.toBeInstanceOf(StoreUnavailableError);
     expect(sql.health!().available).toBe(true);
     await sql.close();
