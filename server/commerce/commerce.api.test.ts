@@ -66,6 +66,14 @@ function eventWithListing(test: (l: ReturnType<typeof listingsForEvent>[number])
 const used = new Set<number>();
 const billing = { name: 'Ada Lovelace', address1: '1 Main St', city: 'Newark', state: 'NJ', countryCode: 'US', postalCode: '07102', phoneNumber: '+1 973 555 0100' };
 const card = (cardNumber: string) => ({ method: 'card', cardNumber, expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' });
+/** A new cart of `quantity` tickets on a listing no other test has used. */
+async function cartFor(auth: string, quantity = 2) {
+  const { listing } = eventWithListing((l) => l.splits.includes(quantity) && l.quantity >= quantity, used);
+  used.add(listing.id);
+  const res = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity });
+  expect(res.status).toBe(201);
+  return CartSchema.parse(res.body);
+}
 
 describe('listings (all-in prices, quantity, sort and price filter)', () => {
   it('lists an event’s tickets with fees included in the price shown first', async () => {
@@ -150,13 +158,6 @@ describe('carts hold tickets exactly (OWASP ASVS V2.3.4)', () => {
 });
 
 describe('checkout and orders', () => {
-  async function cartFor(auth: string, quantity = 2) {
-    const { listing } = eventWithListing((l) => l.splits.includes(quantity) && l.quantity >= quantity, used);
-    used.add(listing.id);
-    const res = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity });
-    expect(res.status).toBe(201);
-    return CartSchema.parse(res.body);
-  }
 
   it('a declined card leaves no order and keeps the hold; the next card buys the tickets', async () => {
     const auth = await guest();
@@ -251,20 +252,13 @@ describe('durability', () => {
 });
 
 describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantics)', () => {
-  async function cart(auth: string, quantity = 2) {
-    const { listing } = eventWithListing((l) => l.splits.includes(quantity) && l.quantity >= quantity, used);
-    used.add(listing.id);
-    const res = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity });
-    expect(res.status).toBe(201);
-    return CartSchema.parse(res.body);
-  }
   const body = (cartId: string, extra: Record<string, unknown> = {}) => ({ cartId, email: 'kay@example.com', billingAddress: billing, payment: card('4242 4242 4242 4242'), ...extra });
   const ordersOf = async (cartId: string) => (await sql.query<{ id: string }>('SELECT id FROM orders WHERE hold_id = $1', [cartId])).map((r) => r.id);
   const paymentsOf = async (cartId: string) => sql.query<{ id: string; status: string }>('SELECT id, status FROM payments WHERE hold_id = $1', [cartId]);
 
   it('replays the first answer for the same key and body, refuses the key with another body, and charges once', async () => {
     const auth = await guest();
-    const c = await cart(auth);
+    const c = await cartFor(auth);
     const first = await request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'attempt-1').send(body(c.id));
     expect(first.status).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
@@ -291,8 +285,8 @@ describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantic
   it('keeps keys per guest: another guest’s same key is a new request', async () => {
     const a = await guest();
     const b = await guest();
-    const ca = await cart(a);
-    const cb = await cart(b);
+    const ca = await cartFor(a);
+    const cb = await cartFor(b);
     const ra = await request(app).post('/api/checkout').set('Authorization', a).set('Idempotency-Key', 'shared-key').send(body(ca.id));
     const rb = await request(app).post('/api/checkout').set('Authorization', b).set('Idempotency-Key', 'shared-key').send(body(cb.id));
     expect([ra.status, rb.status]).toEqual([201, 201]);
@@ -301,7 +295,7 @@ describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantic
 
   it('answers 409 to the same key while the first request still runs', async () => {
     const auth = await guest();
-    const c = await cart(auth);
+    const c = await cartFor(auth);
     const answers = await Promise.all(Array.from({ length: 5 }, () => request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'double-click').send(body(c.id))));
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).not.toHaveLength(0);
@@ -319,7 +313,7 @@ describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantic
 
   it('moves money once when 30 checkouts of one cart race with different cards and with and without the promo code', async () => {
     const auth = await guest();
-    const c = await cart(auth);
+    const c = await cartFor(auth);
     const cards = ['4242 4242 4242 4242', '5555 5555 5555 4444', '4000 0566 5566 5556'];
     const before = payments.authorizations.length;
     const answers = await Promise.all(
