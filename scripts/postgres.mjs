@@ -13,7 +13,13 @@ function binDir() {
   return versions[0] ? path.join(root, versions[0], 'bin') : null;
 }
 
-function freePort() {
+/** Whether Debian's PostgreSQL server binaries are installed: the check of every test that starts a cluster. */
+export function havePostgres() {
+  return binDir() !== null;
+}
+
+/** A loopback port nothing listens on (yet). */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);

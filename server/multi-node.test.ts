@@ -1,7 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from './catalog/load-catalog.js';
 import { isPairsOnly, listingsForEvent } from './commerce/domain/listings.js';
@@ -9,24 +6,19 @@ import { GUESTS_PER_ADDRESS, MAX_TICKETS_PER_EVENT } from './commerce/domain/pur
 import {
   call,
   checkoutBody,
-  createDatabase,
   havePostgres,
   newShopper,
   nextAddress,
   paymentLog,
   paymentStepAnomalies,
   pickListings,
-  prepareCatalog,
-  sellableEvents,
   settledPayments,
-  startNodes,
-  startPostgres,
-  stopNodes,
+  startStack,
   storeInvariants,
   type Answer,
   type Database,
-  type PostgresCluster,
   type ServerNode,
+  type Stack,
 } from './test/processes.js';
 
 const SESSIONS_PER_MINUTE = 10;
@@ -35,9 +27,8 @@ const codeOf = (a: Answer) => a.body?.error?.code as string | undefined;
 const count = (answers: Answer[], status: number) => answers.filter((a) => a.status === status).length;
 
 describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL behave as one', () => {
-  let cluster: PostgresCluster | undefined;
-  let db: Database | undefined;
-  let dataDir: string;
+  let stack: Stack | undefined;
+  let db: Database;
   let catalog: Catalog;
   let nodes: ServerNode[] = [];
   /** Events already used by a test, so each test has its own tickets. */
@@ -47,31 +38,32 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
   const node = (i: number) => nodes[i % nodes.length]!;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'multi-node-'));
-    cluster = await startPostgres();
-    db = await createDatabase(cluster.url);
-    catalog = await prepareCatalog(dataDir);
-    nodes = await startNodes(3, {
-      env: {
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        CATALOG_EVENTS: '2000',
-        // One secret for every node: a token one node signs, the others verify.
-        SESSION_SECRET: randomBytes(32).toString('hex'),
-        // Each simulated client sends its own address in X-Forwarded-For, from loopback.
-        TRUST_PROXY: 'loopback',
-        RATE_LIMIT_SESSIONS_PER_MINUTE: String(SESSIONS_PER_MINUTE),
-        RATE_LIMIT_CARTS_PER_MINUTE: '1000',
-      },
+    stack = await startStack({
+      nodes: 3,
+      env: { RATE_LIMIT_SESSIONS_PER_MINUTE: String(SESSIONS_PER_MINUTE), RATE_LIMIT_CARTS_PER_MINUTE: '1000' },
     });
+    ({ db, catalog, nodes } = stack);
   });
 
-  afterAll(async () => {
-    await stopNodes(nodes);
-    await db?.drop().catch(() => {});
-    cluster?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => stack?.stop());
+
+  /**
+   * `shoppers` new guests race at once: guest i puts `quantity` tickets of `listingOf(i)` in a cart on the node
+   * after its own and checks the cart out on the node after that. The carts' answers, and the checkouts' of the
+   * carts that were held.
+   */
+  async function race(shoppers: number, listingOf: (i: number) => number, quantity: number): Promise<{ carts: Answer[]; orders: Answer[] }> {
+    const guests = await Promise.all(Array.from({ length: shoppers }, (_, i) => newShopper(node(i))));
+    const results = await Promise.all(
+      guests.map(async (s, i) => {
+        const cart = await s.call(node(i + 1), 'POST', '/api/cart', { body: { listingId: listingOf(i), quantity } });
+        if (cart.status !== 201) return { cart, order: null };
+        const order = await s.call(node(i + 2), 'POST', '/api/checkout', { body: checkoutBody(cart.body.id), headers: { 'Idempotency-Key': randomUUID() } });
+        return { cart, order };
+      }),
+    );
+    return { carts: results.map((r) => r.cart), orders: results.flatMap((r) => (r.order ? [r.order] : [])) };
+  }
 
   it('sells the last 4 tickets of an event to exactly 4 of 60 shoppers racing for one ticket each on three nodes', async () => {
     // The event's last 4 tickets: one seat left in each of 4 listings (one seat is always a quantity the
@@ -82,58 +74,34 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
     const last = listings.filter(single).slice(0, 4);
     for (const l of listings) {
       const left = last.includes(l) ? 1 : 0;
-      await db!.query('INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)', [l.id, event.event_id, l.quantity, l.quantity - left]);
+      await db.query('INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)', [l.id, event.event_id, l.quantity, l.quantity - left]);
       presetListings.push(l.id);
     }
-    const shoppers = await Promise.all(Array.from({ length: 60 }, (_, i) => newShopper(node(i))));
-    const results = await Promise.all(
-      shoppers.map(async (s, i) => {
-        const cart = await s.call(node(i + 1), 'POST', '/api/cart', { body: { listingId: last[i % last.length]!.id, quantity: 1 } });
-        if (cart.status !== 201) return { cart, order: null };
-        const order = await s.call(node(i + 2), 'POST', '/api/checkout', { body: checkoutBody(cart.body.id), headers: { 'Idempotency-Key': randomUUID() } });
-        return { cart, order };
-      }),
-    );
-    const carts = results.map((r) => r.cart);
+    const { carts, orders } = await race(60, (i) => last[i % last.length]!.id, 1);
     expect(count(carts, 201)).toBe(4);
     for (const refused of carts.filter((c) => c.status !== 201)) expect([refused.status, codeOf(refused)]).toEqual([409, 'not_enough_tickets']);
-    const orders = results.flatMap((r) => (r.order ? [r.order] : []));
     expect(orders.map((o) => o.status)).toEqual([201, 201, 201, 201]);
-    const [sold] = await db!.query<{ orders: number; tickets: number }>('SELECT count(*)::int AS orders, coalesce(sum(quantity), 0)::int AS tickets FROM orders WHERE event_id = $1', [event.event_id]);
+    const [sold] = await db.query<{ orders: number; tickets: number }>('SELECT count(*)::int AS orders, coalesce(sum(quantity), 0)::int AS tickets FROM orders WHERE event_id = $1', [event.event_id]);
     expect(sold).toEqual({ orders: 4, tickets: 4 });
-    const [left] = await db!.query<{ left: number; held: number }>('SELECT sum(listed - held - sold)::int AS left, sum(held)::int AS held FROM listing_inventory WHERE event_id = $1', [event.event_id]);
+    const [left] = await db.query<{ left: number; held: number }>('SELECT sum(listed - held - sold)::int AS left, sum(held)::int AS held FROM listing_inventory WHERE event_id = $1', [event.event_id]);
     expect(left).toEqual({ left: 0, held: 0 });
   });
 
   it('sells the last 8 tickets of a listing to exactly 4 of 60 shoppers racing 2 at a time on three nodes; none oversold, none left held', async () => {
     // Buying 2 always leaves 6, 4, 2 or 0 seats, so every step of the race is a quantity the seller allows.
     const { event, listing } = pickListings(catalog, 1, (l) => l.quantity >= 10 && l.splits.includes(2), usedEvents)[0]!;
-    await db!.query('INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)', [listing.id, event.event_id, listing.quantity, listing.quantity - 8]);
+    await db.query('INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)', [listing.id, event.event_id, listing.quantity, listing.quantity - 8]);
     presetListings.push(listing.id);
-    const shoppers = await Promise.all(Array.from({ length: 60 }, (_, i) => newShopper(node(i))));
 
-    const results = await Promise.all(
-      shoppers.map(async (s, i) => {
-        const cart = await s.call(node(i + 1), 'POST', '/api/cart', { body: { listingId: listing.id, quantity: 2 } });
-        if (cart.status !== 201) return { cart, order: null };
-        const order = await s.call(node(i + 2), 'POST', '/api/checkout', { body: checkoutBody(cart.body.id), headers: { 'Idempotency-Key': randomUUID() } });
-        return { cart, order };
-      }),
-    );
-
-    const carts = results.map((r) => r.cart);
+    const { carts, orders } = await race(60, () => listing.id, 2);
     expect(count(carts, 201)).toBe(4);
-    for (const refused of carts.filter((c) => c.status !== 201)) {
-      expect(refused.status).toBe(409);
-      expect(codeOf(refused)).toBe('not_enough_tickets');
-    }
-    const orders = results.flatMap((r) => (r.order ? [r.order] : []));
+    for (const refused of carts.filter((c) => c.status !== 201)) expect([refused.status, codeOf(refused)]).toEqual([409, 'not_enough_tickets']);
     expect(orders.map((o) => o.status)).toEqual([201, 201, 201, 201]);
     expect(new Set(orders.map((o) => o.body.id)).size).toBe(4);
 
-    const [row] = await db!.query<{ listed: number; held: number; sold: number }>('SELECT listed, held, sold FROM listing_inventory WHERE listing_id = $1', [listing.id]);
+    const [row] = await db.query<{ listed: number; held: number; sold: number }>('SELECT listed, held, sold FROM listing_inventory WHERE listing_id = $1', [listing.id]);
     expect(row).toEqual({ listed: listing.quantity, held: 0, sold: listing.quantity });
-    const [sold] = await db!.query<{ orders: number; tickets: number }>('SELECT count(*)::int AS orders, coalesce(sum(quantity), 0)::int AS tickets FROM orders WHERE listing_id = $1', [listing.id]);
+    const [sold] = await db.query<{ orders: number; tickets: number }>('SELECT count(*)::int AS orders, coalesce(sum(quantity), 0)::int AS tickets FROM orders WHERE listing_id = $1', [listing.id]);
     expect(sold).toEqual({ orders: 4, tickets: 8 });
     // Every node now says the listing is sold out.
     for (const n of nodes) {
@@ -165,8 +133,7 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
   });
 
   it('stops one guest at 8 tickets (MAX_TICKETS_PER_EVENT) of an event however its carts are spread over the nodes, counting bought and held tickets', async () => {
-    const event = sellableEvents(catalog).find((e) => !usedEvents.has(e.event_id) && listingsForEvent(e).filter((l) => l.splits.includes(2)).length >= 6)!;
-    usedEvents.add(event.event_id);
+    const { event } = pickListings(catalog, 1, () => true, usedEvents, (e) => listingsForEvent(e).filter((l) => l.splits.includes(2)).length >= 6)[0]!;
     const [other] = pickListings(catalog, 1, (l) => l.quantity >= 2 && l.splits.includes(2), usedEvents);
     const listings = listingsForEvent(event).filter((l) => l.splits.includes(2));
     const shopper = await newShopper(node(0));
@@ -203,8 +170,7 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
   it('stops one client address at its share of an event across guests and nodes: 4 guests × 8 tickets, then no more', async () => {
     const perAddress = MAX_TICKETS_PER_EVENT * GUESTS_PER_ADDRESS;
     const cartsOf4 = perAddress / 4;
-    const event = sellableEvents(catalog).find((e) => !usedEvents.has(e.event_id) && listingsForEvent(e).filter((l) => l.splits.includes(4)).length > cartsOf4)!;
-    usedEvents.add(event.event_id);
+    const { event } = pickListings(catalog, 1, () => true, usedEvents, (e) => listingsForEvent(e).filter((l) => l.splits.includes(4)).length > cartsOf4)[0]!;
     const listings = listingsForEvent(event).filter((l) => l.splits.includes(4));
     const ip = nextAddress();
     const guests = await Promise.all(Array.from({ length: GUESTS_PER_ADDRESS + 1 }, (_, i) => newShopper(node(i), ip)));
@@ -263,8 +229,8 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
     expect(bought.status).toBe(200);
     expect(bought.body.id).toBe(first.body.id);
 
-    expect(await db!.query('SELECT id FROM orders WHERE hold_id = $1', [cart.body.id])).toEqual([{ id: first.body.id }]);
-    expect(await db!.query('SELECT status FROM payments WHERE hold_id = $1', [cart.body.id])).toEqual([{ status: 'captured' }]);
+    expect(await db.query('SELECT id FROM orders WHERE hold_id = $1', [cart.body.id])).toEqual([{ id: first.body.id }]);
+    expect(await db.query('SELECT status FROM payments WHERE hold_id = $1', [cart.body.id])).toEqual([{ status: 'captured' }]);
     expect(paymentLog(nodes).authorized.filter((r) => r.cart === cart.body.id)).toHaveLength(1);
   });
 
@@ -288,15 +254,15 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
         if (r.status === 409) expect(codeOf(r)).toBe(sameKey ? 'idempotency_key_in_use' : 'checkout_in_progress');
         else expect(r.body.id).toBe(orderId);
       }
-      expect(await db!.query('SELECT id FROM orders WHERE hold_id = $1', [cart.body.id])).toEqual([{ id: orderId }]);
-      expect(await db!.query(`SELECT count(*)::int AS n FROM payments WHERE hold_id = $1 AND status = 'captured'`, [cart.body.id])).toEqual([{ n: 1 }]);
+      expect(await db.query('SELECT id FROM orders WHERE hold_id = $1', [cart.body.id])).toEqual([{ id: orderId }]);
+      expect(await db.query(`SELECT count(*)::int AS n FROM payments WHERE hold_id = $1 AND status = 'captured'`, [cart.body.id])).toEqual([{ n: 1 }]);
       expect(paymentLog(nodes).captured.filter((r) => r.cart === cart.body.id)).toHaveLength(1);
     }
   });
 
   it('leaves the shared database consistent after all of the above: orders and purchased holds one to one, one capture each, no payment left authorized', async () => {
-    expect(await settledPayments(db!)).toBe(0);
-    const state = await storeInvariants(db!, presetListings);
+    expect(await settledPayments(db)).toBe(0);
+    const state = await storeInvariants(db, presetListings);
     expect(state.orders).toBeGreaterThan(0);
     expect(state).toMatchObject({
       ordersWithoutPurchasedHold: [],
@@ -307,7 +273,7 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
       inventoryMismatches: [],
     });
     expect(state.payments.captured).toBe(state.orders);
-    expect(await paymentStepAnomalies(db!, nodes)).toEqual([]);
+    expect(await paymentStepAnomalies(db, nodes)).toEqual([]);
     const logged = paymentLog(nodes);
     expect(logged.captured).toHaveLength(state.orders);
     expect(logged.authorized).toHaveLength(logged.captured.length + logged.voided.length);

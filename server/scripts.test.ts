@@ -1,16 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { havePostgres } from './test/processes.js';
 
 /** The developer's loop (`npm test`, `npm start`) under Ctrl-C and kill: what it started must not outlive it. */
 
 const scriptUrl = (name: string) => JSON.stringify(pathToFileURL(path.resolve('scripts', name)).href);
-const havePostgres = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(`/usr/lib/postgresql/${v}/bin/initdb`));
 
 /** Running, and not a zombie left for an init that does not reap. */
 function running(pid: number): boolean {
@@ -76,7 +76,7 @@ afterAll(async () => {
   await Promise.all(folders.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-describe.skipIf(!havePostgres)('npm test stopped by a signal (scripts/test.mjs)', () => {
+describe.skipIf(!havePostgres())('npm test stopped by a signal (scripts/test.mjs)', () => {
   /** Not a spec figure: how long the runner is seen holding out after the first Ctrl-C. */
   const HOLDING_OUT_MS = 300;
 

@@ -3,19 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../test/processes.js';
 import { openStore } from './open-store.js';
 import { StoreUnavailableError } from './store-errors.js';
 
 const url = process.env.TEST_DATABASE_URL;
-
-/** A port with nothing listening on it (yet). */
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 /** Forwards `port` to the real database: the database "comes back" on that port. */
 function forward(port: number, target: URL, tracked: Set<import('node:net').Socket>): Promise<Server> {
@@ -43,24 +35,28 @@ describe.skipIf(!url)('openStore on PostgreSQL', () => {
     const away = new URL(url!);
     away.port = String(port);
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'open-store-'));
-    const sql = await openStore({ databaseUrl: away.toString(), dataDir });
-    expect(sql.health!()).toMatchObject({ available: false, detail: expect.stringMatching(/ECONNREFUSED/) });
-    await expect(sql.query('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailableError);
+    let sql: Awaited<ReturnType<typeof openStore>> | undefined;
+    try {
+      sql = await openStore({ databaseUrl: away.toString(), dataDir });
+      expect(sql.health!()).toMatchObject({ available: false, detail: expect.stringMatching(/ECONNREFUSED/) });
+      await expect(sql.query('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailableError);
 
-    servers.push(await forward(port, target, sockets));
-    const until = Date.now() + 20_000;
-    let answer: unknown;
-    while (Date.now() < until) {
-      answer = await sql.query<{ n: number }>('SELECT 1 AS n').catch((err: unknown) => err);
-      if (Array.isArray(answer)) break;
-      await new Promise((r) => setTimeout(r, 200));
+      servers.push(await forward(port, target, sockets));
+      const until = Date.now() + 20_000;
+      let answer: unknown;
+      while (Date.now() < until) {
+        answer = await sql.query<{ n: number }>('SELECT 1 AS n').catch((err: unknown) => err);
+        if (Array.isArray(answer)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(answer).toEqual([{ n: 1 }]);
+      expect(sql.health!().available).toBe(true);
+      // Migrated on opening.
+      expect((await sql.query('SELECT count(*)::int AS n FROM schema_migrations'))[0]!.n).toBeGreaterThan(0);
+    } finally {
+      await sql?.close();
+      await rm(dataDir, { recursive: true, force: true });
     }
-    expect(answer).toEqual([{ n: 1 }]);
-    expect(sql.health!().available).toBe(true);
-    // Migrated on opening.
-    expect((await sql.query('SELECT count(*)::int AS n FROM schema_migrations'))[0]!.n).toBeGreaterThan(0);
-    await sql.close();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('stops the start with the reason when the database refuses us for good', async () => {

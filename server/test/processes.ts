@@ -4,9 +4,10 @@
  * loopback, each stopped by its own process id. Nothing here imports the test runner, so the benchmark
  * uses it as well.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
@@ -15,25 +16,16 @@ import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
 import { listingsForEvent, type GeneratedListing } from '../commerce/domain/listings.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 // ---------------------------------------------------------------------------------------------------------
 // PostgreSQL
 
-/** Whether Debian's PostgreSQL server binaries are installed (what `scripts/postgres.mjs` runs). */
-export function havePostgres(): boolean {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return false;
-  return readdirSync(root).some((v) => existsSync(path.join(root, v, 'bin', 'initdb')) && existsSync(path.join(root, v, 'bin', 'pg_ctl')));
-}
-
 export interface PostgresCluster {
   /** The admin URL (database `postgres`). */
   url: string;
-  port: number;
-  dataDir: string;
   /** `pg_ctl stop -m immediate`: every connection is cut, transactions in flight are lost, no checkpoint. */
   crash(): void;
   /** `pg_ctl start` on the same data directory and port; returns once it accepts connections. */
@@ -42,18 +34,28 @@ export interface PostgresCluster {
   stop(): void;
 }
 
+/** `scripts/postgres.mjs` (plain JavaScript, as `npm test` runs it before anything is compiled), typed. */
+const postgresScript = (await import(pathToFileURL(path.join(ROOT, 'scripts', 'postgres.mjs')).href)) as {
+  havePostgres(): boolean;
+  freePort(): Promise<number>;
+  startTestPostgres(): Promise<PostgresCluster | null>;
+};
+
+/** Whether Debian's PostgreSQL server binaries are installed (what `scripts/postgres.mjs` runs). */
+export const havePostgres: () => boolean = postgresScript.havePostgres;
+
+/** A loopback port nothing listens on (yet). */
+export const freePort: () => Promise<number> = postgresScript.freePort;
+
 /** A throwaway cluster on a free loopback port (`scripts/postgres.mjs`). */
-export async function startPostgres(): Promise<PostgresCluster> {
-  const script = pathToFileURL(path.join(ROOT, 'scripts', 'postgres.mjs')).href;
-  const { startTestPostgres } = (await import(script)) as { startTestPostgres(): Promise<PostgresCluster | null> };
-  const cluster = await startTestPostgres();
+async function startPostgres(): Promise<PostgresCluster> {
+  const cluster = await postgresScript.startTestPostgres();
   if (!cluster) throw new Error('PostgreSQL did not start (see the lines above)');
   return cluster;
 }
 
 export interface Database {
   url: string;
-  name: string;
   /** Runs one statement on a connection of its own (so it works across a restart of the cluster). */
   query<R extends Record<string, unknown> = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
   drop(): Promise<void>;
@@ -71,14 +73,13 @@ async function once<R extends Record<string, unknown>>(url: string, text: string
 }
 
 /** A new, empty database in the cluster; the server nodes migrate it when they start. */
-export async function createDatabase(adminUrl: string): Promise<Database> {
+async function createDatabase(adminUrl: string): Promise<Database> {
   const name = `storefront_${randomBytes(6).toString('hex')}`;
   await once(adminUrl, `CREATE DATABASE ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    name,
     query: (text, params) => once(url.toString(), text, params),
     drop: async () => {
       await once(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
@@ -89,15 +90,21 @@ export async function createDatabase(adminUrl: string): Promise<Database> {
 // ---------------------------------------------------------------------------------------------------------
 // The catalog
 
-/** Generates a small catalog into `<dataDir>/catalog` (once; every node then shares it) and loads it here too. */
-export async function prepareCatalog(dataDir: string, events = 2_000, seed = 22791): Promise<Catalog> {
+/** Events in the catalog every node of a stack shares. */
+export const STACK_CATALOG_EVENTS = 2_000;
+const CATALOG_SEED = 22791;
+
+/** Generates the catalog into `<dataDir>/catalog` (every node then loads it from there) and loads it here too. */
+async function prepareCatalog(dataDir: string): Promise<Catalog> {
   const dir = path.join(dataDir, 'catalog');
-  if (!existsSync(path.join(dir, 'manifest.json'))) await generateCatalog({ events, seed, start: new Date().toISOString().slice(0, 10), outDir: dir });
+  if (!existsSync(path.join(dir, 'manifest.json'))) {
+    await generateCatalog({ events: STACK_CATALOG_EVENTS, seed: CATALOG_SEED, start: new Date().toISOString().slice(0, 10), outDir: dir });
+  }
   return loadCatalog(dir);
 }
 
 /** Scheduled events that start more than three days from now, so nothing about them changes during a test. */
-export function sellableEvents(catalog: Catalog): EventDocument[] {
+function sellableEvents(catalog: Catalog): EventDocument[] {
   const soon = Date.now() / 1000 + 3 * 86_400;
   return catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon);
 }
@@ -107,7 +114,10 @@ export interface PickedListing {
   listing: GeneratedListing;
 }
 
-/** Listings that pass `test`, at most one per event, from events not in `skipEvents` (which it then adds to). */
+/**
+ * Listings that pass `test`, at most one per event, from events that pass `eventTest` and are not in
+ * `skipEvents` (which it then adds to).
+ */
 export function pickListings(
   catalog: Catalog,
   count: number,
@@ -145,21 +155,18 @@ export interface ServerNode {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The stdout lines that are pino JSON records, parsed. */
   records(): Record<string, unknown>[];
-  /** SIGTERM, then SIGKILL when it is still running after `graceMs`. */
-  stop(graceMs?: number): Promise<void>;
-}
-
-export interface NodeOptions {
-  /** Environment of the node on top of the defaults below (loopback, PORT=0, info logs, no file watching). */
-  env: Record<string, string>;
-  /** How long a node may take to print its URL and answer /readyz 200. */
-  readyTimeoutMs?: number;
+  /** SIGTERM, then SIGKILL when it is still running after `NODE_STOP_GRACE_MS`. */
+  stop(): Promise<void>;
 }
 
 /** More than any test writes; a runaway logger cannot exhaust the runner's memory. */
 const MAX_LINES = 500_000;
+/** How long a node may take to print its URL and answer /readyz 200. */
+const NODE_READY_MS = 90_000;
+/** How long a node told to stop (SIGTERM) gets before it is killed. */
+const NODE_STOP_GRACE_MS = 5_000;
 
-function spawnNode(name: string, env: Record<string, string>): { node: ServerNode; proc: ChildProcess } {
+function spawnNode(name: string, env: Record<string, string>): ServerNode {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'info', SEGMENTS_WATCH: 'false', ...env },
@@ -200,15 +207,15 @@ function spawnNode(name: string, env: Record<string, string>): { node: ServerNod
           return [];
         }
       }),
-    stop: async (graceMs = 5_000) => {
+    stop: async () => {
       if (node.exit) return;
       signal(node.pid, 'SIGTERM');
-      const timer = setTimeout(() => signal(node.pid, 'SIGKILL'), graceMs);
+      const timer = setTimeout(() => signal(node.pid, 'SIGKILL'), NODE_STOP_GRACE_MS);
       await node.exited;
       clearTimeout(timer);
     },
   };
-  return { node, proc };
+  return node;
 }
 
 function signal(pid: number, sig: NodeJS.Signals) {
@@ -221,10 +228,9 @@ function signal(pid: number, sig: NodeJS.Signals) {
 
 const tail = (node: ServerNode) => [...node.lines.slice(-15), ...node.errors.slice(-15)].join('\n');
 
-async function untilReady(node: ServerNode, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const polls = Math.ceil(timeoutMs / 100);
-  for (let i = 0; i < polls && Date.now() < deadline; i++) {
+async function untilReady(node: ServerNode): Promise<void> {
+  const deadline = Date.now() + NODE_READY_MS;
+  while (Date.now() < deadline) {
     if (node.exit) throw new Error(`${node.name} exited (${node.exit.code ?? node.exit.signal}) before it was ready:\n${tail(node)}`);
     if (!node.url) {
       const line = node.lines.find((l) => l.startsWith('Storefront running at '));
@@ -240,17 +246,17 @@ async function untilReady(node: ServerNode, timeoutMs: number): Promise<void> {
     }
     await sleep(100);
   }
-  throw new Error(`${node.name} was not ready within ${timeoutMs} ms:\n${tail(node)}`);
+  throw new Error(`${node.name} was not ready within ${NODE_READY_MS} ms:\n${tail(node)}`);
 }
 
 /**
  * Starts `count` server nodes at once with the same environment, and resolves when every one answers
  * /readyz 200. Should one fail, those already started are stopped before the error is thrown.
  */
-export async function startNodes(count: number, options: NodeOptions): Promise<ServerNode[]> {
-  const nodes = Array.from({ length: count }, (_, i) => spawnNode(`node ${String.fromCharCode(65 + i)}`, options.env).node);
+async function startNodes(count: number, env: Record<string, string>): Promise<ServerNode[]> {
+  const nodes = Array.from({ length: count }, (_, i) => spawnNode(`node ${String.fromCharCode(65 + i)}`, env));
   try {
-    await Promise.all(nodes.map((n) => untilReady(n, options.readyTimeoutMs ?? 90_000)));
+    await Promise.all(nodes.map(untilReady));
   } catch (err) {
     await stopNodes(nodes);
     throw err;
@@ -258,8 +264,63 @@ export async function startNodes(count: number, options: NodeOptions): Promise<S
   return nodes;
 }
 
-export async function stopNodes(nodes: readonly ServerNode[], graceMs = 5_000): Promise<void> {
-  await Promise.all(nodes.map((n) => n.stop(graceMs)));
+async function stopNodes(nodes: readonly ServerNode[]): Promise<void> {
+  await Promise.all(nodes.map((n) => n.stop()));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A stack: data folder, catalog, PostgreSQL and server nodes
+
+export interface Stack {
+  cluster: PostgresCluster;
+  db: Database;
+  catalog: Catalog;
+  nodes: ServerNode[];
+  /** Stops the nodes, drops the database, stops the cluster and removes the data folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A temporary data folder holding the catalog every node shares, a private PostgreSQL cluster with a fresh
+ * database, and `nodes` server nodes on them, all with one session secret (a guest token one node signs, the
+ * others verify) and trusting X-Forwarded-For from loopback (each simulated client sends its own address).
+ * `env` adds to or overrides the nodes' environment. Should a step fail, what is already running is
+ * stopped before the error is thrown.
+ */
+export async function startStack(options: { nodes: number; env?: Readonly<Record<string, string>> }): Promise<Stack> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'storefront-stack-'));
+  // Also on the way out without `stop` (Ctrl-C in the benchmark), as the cluster's own folder is.
+  const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
+  process.on('exit', removeDataDir);
+  let cluster: PostgresCluster | undefined;
+  let db: Database | undefined;
+  let nodes: ServerNode[] = [];
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await stopNodes(nodes);
+      await db?.drop().catch(() => {});
+      cluster?.stop();
+      process.off('exit', removeDataDir);
+      removeDataDir();
+    })());
+  try {
+    cluster = await startPostgres();
+    db = await createDatabase(cluster.url);
+    const catalog = await prepareCatalog(dataDir);
+    nodes = await startNodes(options.nodes, {
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      CATALOG_EVENTS: String(STACK_CATALOG_EVENTS),
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      TRUST_PROXY: 'loopback',
+      ...options.env,
+    });
+    return { cluster, db, catalog, nodes, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -275,6 +336,12 @@ export interface Answer {
   error?: string;
 }
 
+/** `<status>` or `<status> <error code>` (`201`, `503 store_unavailable`), or why no answer came (`ECONNRESET`). */
+function outcome(answer: Answer): string {
+  const code = answer.body?.error?.code;
+  return `${answer.status || answer.error}${typeof code === 'string' ? ` ${code}` : ''}`;
+}
+
 /** A client address per simulated shopper: 10.a.b.c, distinct for every call in a process. */
 let addresses = 0;
 export function nextAddress(): string {
@@ -288,8 +355,10 @@ export interface CallOptions {
   /** Sent as X-Forwarded-For: the address the server believes the client has (it trusts loopback proxies). */
   ip?: string;
   headers?: Record<string, string>;
-  timeoutMs?: number;
 }
+
+/** Not a spec figure: longer than any answer of a healthy node takes on a loaded test machine. */
+const CALL_TIMEOUT_MS = 20_000;
 
 /** One request to a node; never throws. */
 export async function call(base: string, method: string, route: string, options: CallOptions = {}): Promise<Answer> {
@@ -302,7 +371,7 @@ export async function call(base: string, method: string, route: string, options:
       method,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 20_000),
+      signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
     const text = await res.text();
     let body: unknown = null;
@@ -320,15 +389,12 @@ export async function call(base: string, method: string, route: string, options:
 
 /** A simulated shopper: one guest token, one client address; each call may go to any node. */
 export interface Shopper {
-  ip: string;
-  token: string;
-  call(node: ServerNode | string, method: string, route: string, options?: Omit<CallOptions, 'token' | 'ip'>): Promise<Answer>;
+  call(node: ServerNode, method: string, route: string, options?: Omit<CallOptions, 'token' | 'ip'>): Promise<Answer>;
 }
 
 /** Opens a guest session on `node` from a new client address (or `ip`); throws unless it is 201. */
-export async function newShopper(node: ServerNode | string, ip = nextAddress()): Promise<Shopper> {
-  const base = typeof node === 'string' ? node : node.url;
-  const session = await call(base, 'POST', '/api/customers/session', { ip });
+export async function newShopper(node: ServerNode, ip = nextAddress()): Promise<Shopper> {
+  const session = await call(node.url, 'POST', '/api/customers/session', { ip });
   if (session.status !== 201 || typeof session.body?.sessionToken !== 'string') {
     throw new Error(`POST /api/customers/session from ${ip} answered ${session.status}: ${JSON.stringify(session.body)}`);
   }
@@ -336,30 +402,24 @@ export async function newShopper(node: ServerNode | string, ip = nextAddress()):
 }
 
 /** A shopper for a token already issued. */
-export function shopperWith(token: string, ip: string): Shopper {
-  return {
-    ip,
-    token,
-    call: (to, method, route, options = {}) => call(typeof to === 'string' ? to : to.url, method, route, { ...options, token, ip }),
-  };
+function shopperWith(token: string, ip: string): Shopper {
+  return { call: (to, method, route, options = {}) => call(to.url, method, route, { ...options, token, ip }) };
 }
-
-export const TEST_BILLING = {
-  name: 'Grace Hopper',
-  address1: '1 Navy Way',
-  city: 'Arlington',
-  state: 'VA',
-  countryCode: 'US',
-  postalCode: '22202',
-  phoneNumber: '703 555 0100',
-};
 
 /** A checkout body paying with the sandbox's test card that succeeds. */
 export function checkoutBody(cartId: string, email = 'grace@example.com') {
   return {
     cartId,
     email,
-    billingAddress: TEST_BILLING,
+    billingAddress: {
+      name: 'Grace Hopper',
+      address1: '1 Navy Way',
+      city: 'Arlington',
+      state: 'VA',
+      countryCode: 'US',
+      postalCode: '22202',
+      phoneNumber: '703 555 0100',
+    },
     payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
   };
 }
@@ -371,8 +431,19 @@ export function paymentLog(nodes: readonly ServerNode[]): { authorized: Record<s
   return { authorized: step('payment authorized'), captured: step('payment captured'), voided: step('payment voided') };
 }
 
+/**
+ * A payment whose logged steps are not `authorized` then exactly one of `captured` or `voided`, or whose last
+ * logged step differs from its row in the database (null: no row).
+ */
+export interface PaymentAnomaly {
+  payment: string;
+  cart: string;
+  steps: string[];
+  database: string | null;
+}
+
 /** Payments whose logged steps are not one authorization then one capture or void, or disagree with the database. */
-export async function paymentStepAnomalies(db: Database, nodes: readonly ServerNode[]): Promise<CrashScenarioReport['paymentAnomalies']> {
+export async function paymentStepAnomalies(db: Database, nodes: readonly ServerNode[]): Promise<PaymentAnomaly[]> {
   const steps = new Map<string, { cart: string; steps: string[] }>();
   for (const r of nodes.flatMap((n) => n.records())) {
     const step = typeof r.msg === 'string' ? /^payment (authorized|captured|voided)$/.exec(r.msg)?.[1] : undefined;
@@ -386,7 +457,7 @@ export async function paymentStepAnomalies(db: Database, nodes: readonly ServerN
   const rows = new Map(all.map((p) => [String(p.id), p.status]));
   // A payment the processor never authorized (declined, or its checkout ended first) has no steps to log.
   const authorizedRows = new Set(all.filter((p) => p.authorization_id !== null).map((p) => String(p.id)));
-  const anomalies: CrashScenarioReport['paymentAnomalies'] = [];
+  const anomalies: PaymentAnomaly[] = [];
   for (const [payment, { cart, steps: s }] of steps) {
     const database = rows.get(payment) ?? null;
     // Counted, not ordered: the lines may come from several nodes (housekeeping settles on any of them).
@@ -415,7 +486,7 @@ export interface StoreInvariants {
   capturesWithoutOrder: string[];
   /** Holds with more than one captured payment. */
   doubled: string[];
-  payments: { authorized: number; captured: number; voided: number };
+  payments: { captured: number; voided: number };
   /** Listings whose held and sold counts differ from their active and purchased holds (`except` left out). */
   inventoryMismatches: { listing_id: string; held: number; sold: number; active: number; purchased: number }[];
 }
@@ -443,99 +514,97 @@ export async function storeInvariants(db: Database, except: readonly number[] = 
     ),
     capturesWithoutOrder: await ids(`SELECT p.id FROM payments p LEFT JOIN orders o ON o.hold_id = p.hold_id WHERE p.status = 'captured' AND o.id IS NULL`),
     doubled: await ids(`SELECT hold_id AS id FROM payments WHERE status = 'captured' GROUP BY hold_id HAVING count(*) > 1`),
-    payments: { authorized: byStatus('authorized') + byStatus('authorizing') + byStatus('voiding'), captured: byStatus('captured'), voided: byStatus('voided') },
+    payments: { captured: byStatus('captured'), voided: byStatus('voided') },
     inventoryMismatches: inventory.filter((r) => r.held !== r.active || r.sold !== r.purchased),
   };
 }
 
+/** The longest wait for the server's housekeeping to settle the payments a fault left open. */
+export const SETTLE_WAIT_MS = 30_000;
+
 /**
- * Waits (polling, at most `timeoutMs`) until no payment is left open (`authorizing`, `authorized` or
- * `voiding`): a payment caught between its
- * authorization and its capture or void by a fault is settled by the server's own housekeeping. Returns how
- * many are still authorized when it stops waiting.
+ * Waits (polling, at most `SETTLE_WAIT_MS`) until no payment is left open (`authorizing`, `authorized` or
+ * `voiding`): a payment caught between its authorization and its capture or void by a fault is settled by
+ * the server's own housekeeping. Returns how many are still open when it stops waiting (NaN when the
+ * database could not be asked).
  */
-export async function settledPayments(db: Database, timeoutMs = 30_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  let left = Number.NaN;
-  for (let i = 0; i < Math.ceil(timeoutMs / 250) + 1; i++) {
-    left = await db
+export async function settledPayments(db: Database): Promise<number> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
+  for (;;) {
+    const left = await db
       .query<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE status IN ('authorizing', 'authorized', 'voiding')`)
       .then((r) => r[0]?.n ?? 0, () => Number.NaN);
-    if (left === 0 || Date.now() >= deadline) break;
+    if (left === 0 || Date.now() >= deadline) return left;
     await sleep(250);
   }
-  return left;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // The store crash scenario: shared by server/store/postgres-faults.test.ts and `npm run bench -- --faults`
 
-export interface CrashScenarioOptions {
-  node: ServerNode;
-  cluster: PostgresCluster;
-  db: Database;
-  catalog: Catalog;
-  /** Shoppers in the burst, each buying 2 tickets of a listing of an event of its own. */
-  shoppers?: number;
-  /** Shoppers served at once. */
-  concurrency?: number;
+/** The crash scenario's figures; the benchmark's write-up reads them from here. */
+export const CRASH_SCENARIO = {
+  /** Guests in the burst, each buying `ticketsEach` tickets of a listing of an event of its own. */
+  shoppers: 60,
+  ticketsEach: 2,
+  /** Guests served at once. */
+  concurrency: 8,
   /** The burst stops sending at this many requests, whatever is left. */
-  maxRequests?: number;
-  /** PostgreSQL is crashed once this many requests of the burst have been sent. */
-  crashAfterRequests?: number;
+  maxRequests: 300,
+  /** PostgreSQL is killed once this many requests of the burst have been sent… */
+  crashAfterRequests: 40,
+  /** …and at least this many are being worked on, */
+  crashWithInFlight: 4,
+  /** …or, failing that moment, when this much time has gone by. */
+  crashWaitMs: 20_000,
   /** How long it stays down. */
-  downMs?: number;
-  /** Pause before a shopper retries a 503 (or a 409 of a checkout still running). */
-  retryPauseMs?: number;
-  log?: (message: string) => void;
-}
+  downMs: 1_000,
+  /** Pause before a guest retries a 503 (or a 409 of a checkout still running), with the same Idempotency-Key. */
+  retryPauseMs: 200,
+  /** Tries a guest makes at its cart, and at its checkout, before it gives up. */
+  cartAttempts: 8,
+  checkoutAttempts: 10,
+  /** The nodes' rate limits, far above what the burst sends, so that only the outage refuses anything. */
+  env: { RATE_LIMIT_SESSIONS_PER_MINUTE: '10000', RATE_LIMIT_CARTS_PER_MINUTE: '10000' },
+} as const;
 
 type Phase = 'before' | 'down' | 'after';
 
+/** The answer every request sent while the store is unreachable must get. */
+const STORE_DOWN = '503 store_unavailable';
+
 export interface CrashScenarioReport {
   requests: number;
-  /** Answers by phase (PostgreSQL up before the crash, down, up again), then by `<status>` or `<status> <error code>`. */
+  /** Answers by phase (PostgreSQL up before the crash, down, up again), then by `outcome`. */
   answers: Record<Phase, Record<string, number>>;
-  /** Answers by route and status. */
-  byRoute: Record<string, Record<string, number>>;
-  /** The first answer of each route, status and error code, with the phase it was sent in. */
+  /** The first answer of each route and outcome, with the phase it was sent in. */
   examples: Record<string, { phase: Phase; body: unknown }>;
   /** Requests sent before PostgreSQL was killed, and of those the ones the server was still working on. */
   sentAtCrash: number;
   inFlightAtCrash: number;
   /** 5xx answers other than 503, and requests with no answer at all, as request and answer. */
   failures: { route: string; phase: Phase; status: number; body: unknown; error?: string }[];
-  shoppers: number;
-  /** Shoppers that got their order, and those that gave up after their retries. */
+  /** Guests of the burst that got their order. */
   bought: number;
-  gaveUp: number;
-  /** For each guest that gave up, the last answer it had, as `<route> → <status> <code>`. */
+  /** For each guest that gave up after its retries, the last answer it had, as `<route> → <outcome>`. */
   gaveUpOn: string[];
   /** Guests never served because the request budget ran out first. */
   notStarted: number;
-  /** Order ids the clients were given (201, or 200 for a cart already bought). */
+  /** Order ids the clients were given (201, or 200 for a cart already bought), the recovery guest's included. */
   ordersAnswered: string[];
   /** Of those, the ones GET /api/orders/:id did not return to their guest afterwards. */
   unreadable: string[];
   /** Orders in the database whose guest was never given them within its retries (it gave up first). */
   untold: string[];
-  /** After the burst, a new guest's cart and checkout, on the first try. */
+  /** After the burst, a new guest's session, cart and checkout, each on the first try, and /healthz. */
   recovery: { session: number; cart: number; checkout: number; healthz: number };
-  /** Whether the server process ended during the run (it must not). */
-  crashes: number;
-  /** Payments still `authorized` after the server had time to settle them. */
+  /** How the server process ended, should it have during the run (it must not). */
+  serverExit: ServerNode['exit'];
+  /** Payments still open after the server had time to settle them. */
   authorizedLeft: number;
   database: StoreInvariants;
   logged: { authorized: number; captured: number; voided: number };
-  /**
-   * Payments whose logged steps are not `authorized` then exactly one of `captured` or `voided`, or whose last
-   * logged step differs from their row in the database (null: no row).
-   */
-  paymentAnomalies: { payment: string; cart: string; steps: string[]; database: string | null }[];
-  /** A 201 order not readable, or an order and its hold out of step. */
-  lost: number;
-  /** Carts charged (captured) more than once. */
-  doubled: number;
+  paymentAnomalies: PaymentAnomaly[];
   /** How long PostgreSQL was down, as measured around pg_ctl. */
   outageMs: number;
   durationMs: number;
@@ -545,25 +614,24 @@ const tally = (into: Record<string, number>, key: string) => {
   into[key] = (into[key] ?? 0) + 1;
 };
 
-export async function crashScenario(options: CrashScenarioOptions): Promise<CrashScenarioReport> {
-  const { node, cluster, db, catalog } = options;
-  const shopperCount = options.shoppers ?? 60;
-  const concurrency = options.concurrency ?? 8;
-  const maxRequests = options.maxRequests ?? 300;
-  const crashAfter = options.crashAfterRequests ?? 40;
-  const downMs = options.downMs ?? 1_000;
-  const pause = options.retryPauseMs ?? 200;
-  const log = options.log ?? (() => {});
+/**
+ * One node of `stack` (started with `CRASH_SCENARIO.env`) takes a burst of carts and checkouts; PostgreSQL is
+ * killed in the middle of it and started again. Then a new guest buys once, and the run collects what the
+ * clients were answered, what the database holds and what the server logged.
+ */
+export async function crashScenario(stack: Stack, log: (message: string) => void = () => {}): Promise<CrashScenarioReport> {
+  const { cluster, db, catalog } = stack;
+  const node = stack.nodes[0]!;
+  const s = CRASH_SCENARIO;
   const began = performance.now();
 
-  const picked = pickListings(catalog, shopperCount + 1, (l) => l.quantity >= 2 && l.splits.includes(2));
-  const shoppers = await Promise.all(picked.slice(0, shopperCount).map(() => newShopper(node)));
+  const picked = pickListings(catalog, s.shoppers + 1, (l) => l.quantity >= s.ticketsEach && l.splits.includes(s.ticketsEach));
+  const shoppers = await Promise.all(picked.slice(0, s.shoppers).map(() => newShopper(node)));
   log(`${shoppers.length} guests ready; burst of carts and checkouts begins`);
 
   let phase: Phase = 'before';
   let sent = 0;
   const answers: CrashScenarioReport['answers'] = { before: {}, down: {}, after: {} };
-  const byRoute: CrashScenarioReport['byRoute'] = {};
   const failures: CrashScenarioReport['failures'] = [];
   const examples: CrashScenarioReport['examples'] = {};
   let inFlight = 0;
@@ -571,31 +639,28 @@ export async function crashScenario(options: CrashScenarioOptions): Promise<Cras
   let sentAtCrash = 0;
   const orders: { id: string; shopper: Shopper }[] = [];
   const gaveUpOn: string[] = [];
-  const giveUp = (route: string, last: Answer | null) =>
-    gaveUpOn.push(`${route} → ${last ? `${last.status || last.error}${typeof last.body?.error?.code === 'string' ? ` ${last.body.error.code}` : ''}` : 'not sent (request budget spent)'}`);
+  const giveUp = (route: string, last: Answer | null) => gaveUpOn.push(`${route} → ${last ? outcome(last) : 'not sent (request budget spent)'}`);
 
-  const send = async (s: Shopper, method: string, route: string, label: string, callOptions: Omit<CallOptions, 'token' | 'ip'>) => {
+  const send = async (shopper: Shopper, method: string, route: string, callOptions: Omit<CallOptions, 'token' | 'ip'>) => {
     sent++;
     const at = phase;
     inFlight++;
-    const answer = await s.call(node, method, route, callOptions).finally(() => inFlight--);
-    const code = typeof answer.body?.error?.code === 'string' ? ` ${answer.body.error.code}` : '';
-    examples[`${label} → ${answer.status}${code}`] ??= { phase: at, body: answer.body };
-    tally(answers[at], `${answer.status}${answer.status >= 400 ? code : ''}`);
-    byRoute[label] ??= {};
-    tally(byRoute[label], String(answer.status));
+    const answer = await shopper.call(node, method, route, callOptions).finally(() => inFlight--);
+    const label = outcome(answer);
+    examples[`${method} ${route} → ${label}`] ??= { phase: at, body: answer.body };
+    tally(answers[at], label);
     if (answer.status === 0 || (answer.status >= 500 && answer.status !== 503)) failures.push({ route: `${method} ${route}`, phase: at, status: answer.status, body: answer.body, ...(answer.error ? { error: answer.error } : {}) });
     return answer;
   };
-  const budget = () => sent < maxRequests;
+  const budget = () => sent < s.maxRequests;
   const retryable = (a: Answer) => a.status === 0 || a.status === 503;
 
-  async function shop(s: Shopper, i: number, listingId: number): Promise<void> {
+  async function shop(shopper: Shopper, i: number, listingId: number): Promise<void> {
     let cart: Answer | null = null;
-    for (let attempt = 0; attempt < 8 && budget(); attempt++) {
-      cart = await send(s, 'POST', '/api/cart', 'POST /api/cart', { body: { listingId, quantity: 2 } });
+    for (let attempt = 0; attempt < s.cartAttempts && budget(); attempt++) {
+      cart = await send(shopper, 'POST', '/api/cart', { body: { listingId, quantity: s.ticketsEach } });
       if (!retryable(cart)) break;
-      await sleep(pause);
+      await sleep(s.retryPauseMs);
     }
     if (cart?.status !== 201) {
       giveUp('POST /api/cart', cart);
@@ -604,15 +669,15 @@ export async function crashScenario(options: CrashScenarioOptions): Promise<Cras
     const key = `burst-${i}-${randomBytes(6).toString('hex')}`;
     const body = checkoutBody(cart.body.id, `shopper${i}@example.com`);
     let paid: Answer | null = null;
-    for (let attempt = 0; attempt < 10 && budget(); attempt++) {
-      paid = await send(s, 'POST', '/api/checkout', 'POST /api/checkout', { body, headers: { 'idempotency-key': key } });
+    for (let attempt = 0; attempt < s.checkoutAttempts && budget(); attempt++) {
+      paid = await send(shopper, 'POST', '/api/checkout', { body, headers: { 'idempotency-key': key } });
       if ((paid.status === 201 || paid.status === 200) && typeof paid.body?.id === 'string') {
-        orders.push({ id: paid.body.id, shopper: s });
+        orders.push({ id: paid.body.id, shopper });
         return;
       }
       const busy = paid.status === 409 && ['idempotency_key_in_use', 'checkout_in_progress'].includes(paid.body?.error?.code);
       if (!retryable(paid) && !busy) break;
-      await sleep(pause);
+      await sleep(s.retryPauseMs);
     }
     giveUp('POST /api/checkout', paid);
   }
@@ -627,79 +692,222 @@ export async function crashScenario(options: CrashScenarioOptions): Promise<Cras
 
   let outageMs = 0;
   const fault = async () => {
-    // After `crashAfter` requests, at a moment when several are being worked on (within a bound).
-    for (let i = 0; i < 20_000 && (sent < crashAfter || inFlight < Math.min(4, concurrency)) && next < shoppers.length; i++) await sleep(1);
+    const latest = Date.now() + s.crashWaitMs;
+    while ((sent < s.crashAfterRequests || inFlight < s.crashWithInFlight) && next < shoppers.length && Date.now() < latest) await sleep(1);
     inFlightAtCrash = inFlight;
     sentAtCrash = sent;
     const down = performance.now();
     log(`crashing PostgreSQL (pg_ctl stop -m immediate) after ${sent} requests`);
     cluster.crash();
     phase = 'down';
-    await sleep(downMs);
+    await sleep(s.downMs);
     log('starting PostgreSQL again');
     cluster.restart();
     outageMs = performance.now() - down;
     phase = 'after';
   };
-  await Promise.all([fault(), ...Array.from({ length: concurrency }, worker)]);
+  await Promise.all([fault(), ...Array.from({ length: s.concurrency }, worker)]);
   log(`burst done: ${sent} requests, ${orders.length} orders`);
 
   // Recovery: the same process, no restart; a new guest buys on the first try.
   const healthz = (await call(node.url, 'GET', '/healthz')).status;
-  const late = picked[shopperCount]!;
+  const late = picked[s.shoppers]!;
   const recovery = { session: 0, cart: 0, checkout: 0, healthz };
+  let recoveryOrder: { id: string; shopper: Shopper } | null = null;
   const ip = nextAddress();
   const session = await call(node.url, 'POST', '/api/customers/session', { ip });
   recovery.session = session.status;
   if (session.status === 201) {
-    const s = shopperWith(session.body.sessionToken as string, ip);
-    const cart = await s.call(node, 'POST', '/api/cart', { body: { listingId: late.listing.id, quantity: 2 } });
+    const shopper = shopperWith(session.body.sessionToken as string, ip);
+    const cart = await shopper.call(node, 'POST', '/api/cart', { body: { listingId: late.listing.id, quantity: s.ticketsEach } });
     recovery.cart = cart.status;
     if (cart.status === 201) {
-      const paid = await s.call(node, 'POST', '/api/checkout', { body: checkoutBody(cart.body.id), headers: { 'idempotency-key': `recovery-${randomBytes(6).toString('hex')}` } });
+      const paid = await shopper.call(node, 'POST', '/api/checkout', { body: checkoutBody(cart.body.id), headers: { 'idempotency-key': `recovery-${randomBytes(6).toString('hex')}` } });
       recovery.checkout = paid.status;
-      if (paid.status === 201) orders.push({ id: paid.body.id, shopper: s });
+      if (paid.status === 201) recoveryOrder = { id: paid.body.id, shopper };
     }
   }
 
   log('waiting for the server to settle payments caught by the crash');
   const authorizedLeft = await settledPayments(db);
+  const answered = recoveryOrder ? [...orders, recoveryOrder] : orders;
   const unreadable: string[] = [];
-  for (const o of orders) {
+  for (const o of answered) {
     const read = await o.shopper.call(node, 'GET', `/api/orders/${o.id}`);
     if (read.status !== 200 || read.body?.id !== o.id) unreadable.push(o.id);
   }
-  const database = await storeInvariants(db);
-  const told = new Set(orders.map((o) => o.id));
+  const told = new Set(answered.map((o) => o.id));
   const untold = (await db.query<{ id: string }>('SELECT id FROM orders')).map((r) => r.id).filter((id) => !told.has(id));
   const logged = paymentLog([node]);
-  const paymentAnomalies = await paymentStepAnomalies(db, [node]);
-  const lost = unreadable.length + database.ordersWithoutPurchasedHold.length + database.purchasedHoldsWithoutOrder.length;
   return {
     requests: sent,
     answers,
-    byRoute,
     examples,
     sentAtCrash,
     inFlightAtCrash,
     failures,
-    shoppers: shoppers.length,
-    bought: orders.length - (recovery.checkout === 201 ? 1 : 0),
-    gaveUp: gaveUpOn.length,
+    bought: orders.length,
     gaveUpOn,
     notStarted: shoppers.length - next,
-    ordersAnswered: orders.map((o) => o.id),
+    ordersAnswered: answered.map((o) => o.id),
     unreadable,
     untold,
     recovery,
-    crashes: node.exit ? 1 : 0,
+    serverExit: node.exit,
     authorizedLeft,
-    database,
+    database: await storeInvariants(db),
     logged: { authorized: logged.authorized.length, captured: logged.captured.length, voided: logged.voided.length },
-    paymentAnomalies,
-    lost,
-    doubled: database.doubled.length,
+    paymentAnomalies: await paymentStepAnomalies(db, [node]),
     outageMs,
     durationMs: performance.now() - began,
   };
+}
+
+/** What the crash scenario's expectations are about; each outcome of the test covers one. */
+export type CrashTopic = 'process' | 'answers' | 'guests' | 'orders' | 'charges';
+
+export interface CrashExpectation {
+  topic: CrashTopic;
+  /** The expectation, in words. */
+  expected: string;
+  /** What the run measured for it. */
+  measured: string;
+  met: boolean;
+}
+
+const some = (ids: readonly string[]) => (ids.length === 0 ? 'none' : `${ids.length} (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})`);
+
+/**
+ * Every expectation of the crash scenario with what the run measured: the test asserts none is missed, the
+ * benchmark prints them.
+ */
+export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectation[] {
+  const db = r.database;
+  const gaveUp = r.gaveUpOn.length;
+  const downAnswered = r.answers.down[STORE_DOWN] ?? 0;
+  const otherFives = (['before', 'down', 'after'] as const).flatMap((p) =>
+    Object.keys(r.answers[p])
+      .filter((k) => k.startsWith('5') && k !== STORE_DOWN)
+      .map((k) => `${k} (${p})`),
+  );
+  const failures = r.failures.map((f) => `${f.route} → ${f.status || f.error} (${f.phase})`);
+  const distinct = new Set(r.ordersAnswered).size;
+  const { session, cart, checkout, healthz } = r.recovery;
+  const loggedEnds = r.logged.captured + r.logged.voided;
+  return [
+    {
+      topic: 'process',
+      expected: 'the server process keeps running',
+      measured: r.serverExit ? `it ended (${r.serverExit.code ?? r.serverExit.signal})` : 'running',
+      met: r.serverExit === null,
+    },
+    { topic: 'process', expected: '`/healthz` answers 200 after the burst', measured: String(healthz), met: healthz === 200 },
+    {
+      topic: 'process',
+      expected: 'PostgreSQL is killed under load: requests in flight at the kill',
+      measured: `${r.inFlightAtCrash} in flight after request ${r.sentAtCrash}`,
+      met: r.inFlightAtCrash > 0,
+    },
+    {
+      topic: 'answers',
+      expected: `requests sent while PostgreSQL is down are answered \`${STORE_DOWN}\``,
+      measured: `${downAnswered} were`,
+      met: downAnswered > 0,
+    },
+    {
+      topic: 'answers',
+      expected: `every request answered, and no 5xx but \`${STORE_DOWN}\``,
+      measured: failures.length + otherFives.length === 0 ? 'every one answered, no other 5xx' : [...failures.slice(0, 3), ...otherFives].join('; '),
+      met: r.failures.length === 0 && otherFives.length === 0,
+    },
+    {
+      topic: 'guests',
+      expected: `every guest of the burst served within ${CRASH_SCENARIO.maxRequests} requests`,
+      measured: `${r.notStarted} never started`,
+      met: r.notStarted === 0,
+    },
+    {
+      // A checkout cut off by the kill may keep its Idempotency-Key locked beyond the guest's retries; any
+      // other guest retries past the outage.
+      topic: 'guests',
+      expected: 'no more guests give up than had a request in flight at the kill',
+      measured: `${gaveUp} gave up, ${r.inFlightAtCrash} in flight`,
+      met: gaveUp <= r.inFlightAtCrash,
+    },
+    {
+      topic: 'guests',
+      expected: "after recovery, a new guest's session, cart and checkout answer 201, 201, 201 on the first try",
+      measured: `${session}, ${cart}, ${checkout}`,
+      met: session === 201 && cart === 201 && checkout === 201,
+    },
+    { topic: 'orders', expected: 'every order a client was given is readable by its guest', measured: `unreadable: ${some(r.unreadable)}`, met: r.unreadable.length === 0 },
+    {
+      topic: 'orders',
+      expected: 'no order id given to two clients',
+      measured: `${r.ordersAnswered.length} given, ${distinct} distinct`,
+      met: distinct === r.ordersAnswered.length,
+    },
+    {
+      topic: 'orders',
+      expected: 'orders and purchased holds one to one',
+      measured: `orders without a purchased hold: ${some(db.ordersWithoutPurchasedHold)}; purchased holds without an order: ${some(db.purchasedHoldsWithoutOrder)}`,
+      met: db.ordersWithoutPurchasedHold.length === 0 && db.purchasedHoldsWithoutOrder.length === 0,
+    },
+    {
+      topic: 'orders',
+      expected: 'orders in the database that no guest was told about are at most the guests who gave up',
+      measured: `${r.untold.length} untold, ${gaveUp} gave up`,
+      met: r.untold.length <= gaveUp,
+    },
+    {
+      topic: 'orders',
+      expected: "every listing's held and sold counts agree with its holds",
+      measured: `listings that differ: ${db.inventoryMismatches.length}`,
+      met: db.inventoryMismatches.length === 0,
+    },
+    {
+      topic: 'charges',
+      expected: 'each order has exactly one captured payment, and each captured payment an order',
+      measured: `orders without one capture: ${some(db.ordersWithoutOneCapture)}; captures without an order: ${some(db.capturesWithoutOrder)}`,
+      met: db.ordersWithoutOneCapture.length === 0 && db.capturesWithoutOrder.length === 0,
+    },
+    { topic: 'charges', expected: 'no cart captured more than once', measured: `doubled: ${some(db.doubled)}`, met: db.doubled.length === 0 },
+    {
+      topic: 'charges',
+      expected: 'captured payments = orders',
+      measured: `${db.payments.captured} captured, ${db.orders} orders`,
+      met: db.payments.captured === db.orders,
+    },
+    {
+      topic: 'charges',
+      expected: `no payment left open after waiting at most ${SETTLE_WAIT_MS / 1000} s for the server to settle it`,
+      measured: `${r.authorizedLeft} left`,
+      met: r.authorizedLeft === 0,
+    },
+    {
+      topic: 'charges',
+      expected: 'per payment, one `payment authorized` log line then one `payment captured` or `payment voided`, as in the database',
+      measured:
+        r.paymentAnomalies.length === 0
+          ? 'every payment so'
+          : `${r.paymentAnomalies.length} otherwise: ${r.paymentAnomalies
+              .slice(0, 3)
+              .map((a) => `${a.steps.join(' → ') || 'no log line'} (database: ${a.database ?? 'no row'})`)
+              .join('; ')}`,
+      met: r.paymentAnomalies.length === 0,
+    },
+    {
+      topic: 'charges',
+      expected: 'payment log lines: captured = orders, authorized = captured + voided',
+      measured: `${r.logged.authorized} authorized, ${r.logged.captured} captured, ${r.logged.voided} voided; ${db.orders} orders`,
+      met: r.logged.captured === db.orders && r.logged.authorized === loggedEnds,
+    },
+  ];
+}
+
+/** Every expectation of the crash scenario the run did not meet (those about `topic` only, when given), in words. */
+export function crashScenarioProblems(r: CrashScenarioReport, topic?: CrashTopic): string[] {
+  return crashScenarioExpectations(r)
+    .filter((e) => !e.met && (topic === undefined || e.topic === topic))
+    .map((e) => `expected ${e.expected}; measured ${e.measured}`);
 }
