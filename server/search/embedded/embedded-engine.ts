@@ -1,412 +1,476 @@
-import MiniSearch, { type SearchResult as MiniResult } from 'minisearch';
 import {
   COLLECTION_NAMES,
+  COLLECTION_SCHEMAS,
   type CollectionDocuments,
   type CollectionName,
 } from '../../../schemas/documents.js';
 import {
-  GEO_DISTANCE,
   MATCH_ALL,
   SearchRequestSchema,
   TEXT_MATCH,
   type Filter,
-  type GeoFilter,
   type ParsedSearchRequest,
   type SearchHit,
   type SearchResult,
+  type SortKey,
 } from '../../../schemas/search.js';
-import type { CatalogCollections } from '../../catalog/load-catalog.js';
 import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../search-engine.js';
+import { ColumnStore } from './columns.js';
+import { compileDistance, compileFilter, compileOrder, type SlotTest } from './filters.js';
 import { haversineMiles } from './geo.js';
-import { TermDictionary } from './term-dictionary.js';
-import { foldText, tokenize } from './text.js';
+import { PartitionIndex, type PartitionPlan, type Selection } from './partitions.js';
+import { SlotList } from './slot-list.js';
+import { queryTerms, TextIndex, type TextMatches } from './text-index.js';
+
+export { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2, typoBudget } from './text-index.js';
 
 type Doc = Record<string, unknown>;
 
-interface Indexed {
-  i: number;
-}
-
-interface Hit {
-  i: number;
-  textMatch: number;
-  distance?: number;
-  sortValues: unknown[];
-}
-
-interface CollectionIndex {
-  docs: Doc[];
-  text: MiniSearch<Indexed> | null;
-  terms: TermDictionary;
-  /** Exact-value postings per field, built on first use by an `eq`/`in` filter. */
-  postings: Map<string, Map<string, number[]>>;
-  /** Documents by 1° grid cell of a geo field, built on first use by a geo filter. */
-  grids: Map<string, Map<string, number[]>>;
-}
-
 /**
- * Spec §7 / Typesense's documented defaults, reproduced so both engines rank alike: typos are tried only when
- * the exact query finds nothing, at most 1 for words of 4+ characters and 2 for 7+.
+ * The indexes each collection keeps, shaped by the queries the storefront makes (spec §7 and the rows of
+ * `server/layout/rows.ts`); anything else is answered by a scan of the columns, which stays correct for every
+ * request the port accepts.
  */
-export const TYPO_MIN_LENGTH_1 = 4;
-export const TYPO_MIN_LENGTH_2 = 7;
-/** Typesense's `max_candidates` default: a prefix expands to at most this many words. */
-export const MAX_PREFIX_CANDIDATES = 4;
-/** Documents indexed between yields to the event loop while building, so the server keeps answering. */
-const BUILD_CHUNK = 5_000;
-
-export function typoBudget(term: string): number | false {
-  if (term.length >= TYPO_MIN_LENGTH_2) return 2;
-  if (term.length >= TYPO_MIN_LENGTH_1) return 1;
-  return false;
+interface IndexPlan {
+  /** Exact-value postings for `eq`/`in` lookups: entity pages, carts, the menu. */
+  postings?: readonly string[];
+  /** Point fields indexed by 1° cell, for "near me" over small collections. */
+  cells?: readonly string[];
+  partitions?: PartitionPlan;
 }
 
+const POPULAR: SortKey[] = [
+  { by: 'event_orders_t12', order: 'desc' },
+  { by: 'event_timestamp', order: 'asc' },
+];
+const TRENDING: SortKey[] = [
+  { by: 'event_orders_d7', order: 'desc' },
+  { by: 'event_timestamp', order: 'asc' },
+];
+
+export const INDEX_PLANS: { [C in CollectionName]?: IndexPlan } = {
+  Event: {
+    postings: ['event_id', 'performer_ids', 'venue_id'],
+    partitions: { keys: ['venue_id', 'category', 'major_category', 'event_status'], point: 'venue_location', order: 'event_timestamp', ranked: [POPULAR, TRENDING] },
+  },
+  Performer: { postings: ['performer_id', 'category'], cells: ['venue_locations'] },
+  Venue: { postings: ['venue_id'], cells: ['venue_location'] },
+  USCity: { cells: ['location'] },
+  ZipEventDetermination: { postings: ['key'] },
+  TSImage: { postings: ['id'] },
+};
+
+/** Below this many documents in the date windows, a popularity row gathers them all instead of merging. */
+const GATHER_BELOW = 2_000;
+/** Documents added between yields to the event loop while building, so the server keeps answering. */
+const BUILD_CHUNK = 2_000;
+
 /**
- * The default search engine: the catalog in memory, a MiniSearch text index per collection for the fields
- * queries match, and a filter, geo and sort layer of its own with Typesense's semantics.
+ * The default search engine: each collection in columns, a word index for text, exact-value postings, a grid
+ * of points, and for events, partitions by venue, category and status sorted by start time and popularity
+ * (`partitions.ts`). Documents can be upserted and deleted one at a time while serving.
  */
 export class EmbeddedEngine implements SearchEngine {
   readonly kind = 'embedded' as const;
+  private readonly indexes = new Map<CollectionName, CollectionIndex>();
 
-  private constructor(private readonly indexes: Map<CollectionName, CollectionIndex>) {}
+  constructor() {
+    for (const name of COLLECTION_NAMES) this.indexes.set(name, new CollectionIndex(name));
+  }
 
-  static async build(collections: CatalogCollections): Promise<EmbeddedEngine> {
-    const indexes = new Map<CollectionName, CollectionIndex>();
+  /** An engine over whole collections, yielding to the event loop every few thousand documents. */
+  static async build(collections: { [C in CollectionName]?: readonly CollectionDocuments[C][] }): Promise<EmbeddedEngine> {
+    const engine = new EmbeddedEngine();
     for (const name of COLLECTION_NAMES) {
-      const docs = collections[name] as unknown as Doc[];
-      const fields = SEARCHABLE_FIELDS[name] as readonly string[];
-      let text: MiniSearch<Indexed> | null = null;
-      const terms = new TermDictionary();
-      if (fields.length > 0) {
-        text = new MiniSearch<Indexed>({
-          idField: 'i',
-          fields: [...fields],
-          extractField: (entry, field) => (field === 'i' ? String(entry.i) : fieldText(docs[entry.i]!, field)),
-          tokenize,
-          processTerm: (term) => foldText(term) || null,
-          searchOptions: { tokenize, processTerm: (term) => foldText(term) || null },
-        });
-        await text.addAllAsync(
-          docs.map((_, i) => ({ i })),
-          { chunkSize: BUILD_CHUNK },
-        );
-        for (const doc of docs) terms.addDocument(fields.flatMap((f) => tokenize(fieldText(doc, f)).map(foldText)));
-        terms.seal();
+      const docs = collections[name] ?? [];
+      for (let i = 0; i < docs.length; i++) {
+        engine.upsert(name, docs[i]!);
+        if (i % BUILD_CHUNK === BUILD_CHUNK - 1) await yieldToEventLoop();
       }
-      indexes.set(name, { docs, text, terms, postings: new Map(), grids: new Map() });
     }
-    return new EmbeddedEngine(indexes);
+    return engine;
+  }
+
+  /** Adds a document, or replaces the one with its id in place. */
+  upsert<C extends CollectionName>(collection: C, doc: CollectionDocuments[C]): void {
+    this.indexes.get(collection)!.upsert(doc as unknown as Doc);
+  }
+
+  /** Removes a document; false when there was none with that id. */
+  delete(collection: CollectionName, id: string): boolean {
+    return this.indexes.get(collection)!.delete(id);
+  }
+
+  count(collection: CollectionName): number {
+    return this.indexes.get(collection)!.store.liveCount;
   }
 
   async health() {
-    return { ok: true, detail: `${this.indexes.get('Event')?.docs.length ?? 0} events indexed in process` };
+    return { ok: true, detail: `${this.count('Event')} events indexed in process` };
   }
 
   async search<C extends CollectionName>(input: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
     const began = performance.now();
     const request = SearchRequestSchema.parse(input);
-    const index = this.indexes.get(request.collection)!;
-    const matches = this.match(index, request);
-    const { found, ordered } = this.filterAndSort(index, matches, request);
+    const { found, slots, index, relevance, distance } = this.indexes.get(request.collection)!.query(request);
     const start = (request.page - 1) * request.perPage;
-    const pageHits = ordered.slice(start, start + request.perPage).map((h) => ({
-      document: project(index.docs[h.i]!, request.includeFields) as Partial<CollectionDocuments[C]>,
-      textMatch: h.textMatch,
-      ...(h.distance !== undefined ? { geoDistanceMiles: h.distance } : {}),
-    })) satisfies SearchHit<Partial<CollectionDocuments[C]>>[];
-    return {
-      hits: pageHits,
-      found,
-      page: request.page,
-      searchTimeMs: Math.round((performance.now() - began) * 1000) / 1000,
-    };
+    const hits = [] as SearchHit<Partial<CollectionDocuments[C]>>[];
+    for (const slot of slots.slice(start, start + request.perPage)) {
+      hits.push({
+        document: (request.includeFields ? index.store.project(slot, request.includeFields) : index.store.document(slot)) as Partial<CollectionDocuments[C]>,
+        textMatch: relevance(slot),
+        ...(request.geo ? { geoDistanceMiles: distance(slot) } : {}),
+      });
+    }
+    return { hits, found, page: request.page, searchTimeMs: Math.round((performance.now() - began) * 1000) / 1000 };
+  }
+}
+
+interface Answer {
+  found: number;
+  /** The first page × perPage slots in order (fewer when fewer were found). */
+  slots: number[];
+  index: CollectionIndex;
+  relevance: (slot: number) => number;
+  distance: (slot: number) => number;
+}
+
+class CollectionIndex {
+  readonly store: ColumnStore;
+  private readonly textFields: readonly string[];
+  private readonly text: TextIndex | null;
+  private readonly postings = new Map<string, Map<string | number, SlotList>>();
+  private readonly cells = new Map<string, Map<string, SlotList>>();
+  private readonly partitions: PartitionIndex | null;
+  /** Per-slot scratch for one query's relevance and distance. */
+  private relevanceOf = new Float64Array(0);
+  private distanceOf = new Float64Array(0);
+
+  constructor(name: CollectionName) {
+    this.store = new ColumnStore(COLLECTION_SCHEMAS[name].shape as never);
+    this.textFields = SEARCHABLE_FIELDS[name] as readonly string[];
+    this.text = this.textFields.length > 0 ? new TextIndex(this.textFields) : null;
+    const plan = INDEX_PLANS[name] ?? {};
+    for (const field of plan.postings ?? []) this.postings.set(field, new Map());
+    for (const field of plan.cells ?? []) this.cells.set(field, new Map());
+    this.partitions = plan.partitions ? new PartitionIndex(this.store, plan.partitions) : null;
   }
 
-  /** Text matching: doc position → relevance, or null for match-all. */
-  private match(index: CollectionIndex, request: ParsedSearchRequest): Map<number, number> | null {
+  upsert(doc: Doc): void {
+    const existing = this.store.slotOf(String(doc.id));
+    if (existing !== undefined && this.store.live[existing]) this.unindex(existing);
+    const slot = this.store.put(doc);
+    this.index(slot);
+  }
+
+  delete(id: string): boolean {
+    const slot = this.store.slotOf(id);
+    if (slot === undefined || !this.store.live[slot]) return false;
+    this.unindex(slot);
+    this.store.delete(id);
+    return true;
+  }
+
+  private index(slot: number): void {
+    this.text?.add(slot, this.texts(slot));
+    for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) listAt(map, key).insert(slot);
+    for (const [field, map] of this.cells) for (const key of this.cellKeys(slot, field)) listAt(map, key).insert(slot);
+    this.partitions?.add(slot);
+  }
+
+  /** Takes a slot out of every index while its columns still hold the values it was indexed under. */
+  private unindex(slot: number): void {
+    this.text?.remove(slot, this.texts(slot));
+    for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) dropFrom(map, key, slot);
+    for (const [field, map] of this.cells) for (const key of this.cellKeys(slot, field)) dropFrom(map, key, slot);
+    this.partitions?.remove(slot);
+  }
+
+  private texts(slot: number): string[] {
+    return this.textFields.map((field) => {
+      const value = this.store.value(slot, field);
+      if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(' ');
+      return typeof value === 'string' ? value : '';
+    });
+  }
+
+  private valueKeys(slot: number, field: string): Set<string | number> {
+    const raw = this.store.value(slot, field);
+    const keys = new Set<string | number>();
+    for (const v of Array.isArray(raw) ? raw : [raw]) if (typeof v === 'string' || typeof v === 'number') keys.add(v);
+    return keys;
+  }
+
+  private cellKeys(slot: number, field: string): Set<string> {
+    const raw = this.store.value(slot, field);
+    const keys = new Set<string>();
+    if (!Array.isArray(raw) || raw.length === 0) return keys;
+    const points = typeof raw[0] === 'number' ? [raw as number[]] : (raw as number[][]);
+    for (const [lat, lng] of points) keys.add(cellKey(Math.floor(lat!), Math.floor(lng!)));
+    return keys;
+  }
+
+  query(request: ParsedSearchRequest): Answer {
+    const size = this.store.size;
+    if (this.relevanceOf.length < size) {
+      this.relevanceOf = new Float64Array(Math.max(size, this.relevanceOf.length * 2));
+      this.distanceOf = new Float64Array(this.relevanceOf.length);
+    }
+    const relevanceOf = this.relevanceOf;
+    const distanceOf = this.distanceOf;
     const q = request.q.trim();
-    if (q === MATCH_ALL || q === '') return null;
-    const terms = tokenize(q)
-      .map(foldText)
-      .filter((t) => t !== '');
-    if (terms.length === 0 || !index.text) return new Map();
+    const textual = q !== MATCH_ALL && q !== '';
+    const relevance = textual ? (slot: number) => relevanceOf[slot]! : () => 0;
+    const distance = (slot: number) => distanceOf[slot]!;
+    const answer = (found: number, slots: number[], distanceFor = distance): Answer => ({ found, slots, index: this, relevance, distance: distanceFor });
+    const needed = request.page * request.perPage;
+
+    let candidates: ArrayLike<number> | null = null;
+    if (textual) {
+      const matches = this.match(request, q);
+      matches.slots.forEach((slot, i) => (relevanceOf[slot] = matches.scores[i]!));
+      candidates = matches.slots;
+    } else {
+      const selection = this.partitions?.select(request.filters, request.geo) ?? null;
+      const listed = this.smallestListed(request);
+      if (selection && (!listed || selection.total <= listed.length)) return this.fromPartitions(request, selection, answer);
+      candidates = listed;
+    }
+
+    // Gather: test every candidate (or every live slot), then order the page's worth.
+    const tests = request.filters.map((f) => compileFilter(this.store, f));
+    const measure = request.geo ? compileDistance(this.store, request.geo) : null;
+    const radius = request.geo?.radiusMiles ?? 0;
+    const matched: number[] = [];
+    const consider = (slot: number) => {
+      for (const test of tests) if (!test(slot)) return;
+      if (measure) {
+        const d = measure(slot);
+        if (!(d <= radius)) return;
+        distanceOf[slot] = d;
+      }
+      matched.push(slot);
+    };
+    if (candidates) for (let i = 0; i < candidates.length; i++) consider(candidates[i]!);
+    else for (let slot = 0; slot < size; slot++) if (this.store.live[slot]) consider(slot);
+    if (needed === 0) return answer(matched.length, []);
+    const order = compileOrder(this.store, request.sort, relevance, distance);
+    return answer(matched.length, firstInOrder(matched, needed, order));
+  }
+
+  private match(request: ParsedSearchRequest, q: string): TextMatches {
     const fields = request.queryBy;
     // Earlier fields weigh more: each field counts twice the one after it, unless weights are given.
     const weights = request.queryByWeights ?? fields.map((_, i) => 2 ** (fields.length - 1 - i));
-    const boost = Object.fromEntries(fields.map((f, i) => [f, weights[i]!]));
-    const base = { fields, boost, combineWith: 'AND' as const };
-    // Exact words, the last one standing for its most frequent completions (Typesense's max_candidates).
-    const last = terms[terms.length - 1]!;
-    const completions = index.terms.expand(last, MAX_PREFIX_CANDIDATES);
-    let results: MiniResult[] = [];
-    if (completions.length > 0) {
-      const query = { combineWith: 'AND' as const, queries: [...terms.slice(0, -1), { combineWith: 'OR' as const, queries: completions }] };
-      results = index.text.search(query, { ...base, prefix: false, fuzzy: false });
-    }
-    if (results.length === 0) {
-      results = index.text.search(q, {
-        ...base,
-        prefix: (_term: string, i: number, all: string[]) => i === all.length - 1,
-        fuzzy: (term) => typoBudget(term),
-      });
-    }
-    const scored = new Map<number, number>();
-    const fieldWeights = new Map(fields.map((f, i) => [f, weights[i]!]));
-    for (const r of results) scored.set(Number(r.id), relevance(r, terms, fieldWeights));
-    return scored;
+    const terms = queryTerms(q);
+    if (terms.length === 0 || !this.text) return { slots: new Int32Array(0), scores: new Float64Array(0) };
+    return this.text.match(terms, fields, weights, this.store.size);
   }
 
-  /** Filters, then orders only as many hits as the page needs; `found` still counts them all. */
-  private filterAndSort(index: CollectionIndex, matches: Map<number, number> | null, request: ParsedSearchRequest) {
-    const { docs } = index;
-    const predicates = request.filters.map((f) => compileFilter(f));
-    const candidates = this.candidates(index, request.filters, matches, request.geo);
+  /** The shortest slot list an exact filter or a radius narrows the query to, when an index has one. */
+  private smallestListed(request: ParsedSearchRequest): Int32Array | null {
+    let best: Int32Array | null = null;
+    for (const f of request.filters) {
+      const map = this.postings.get(f.field);
+      if (!map || (f.op !== 'eq' && f.op !== 'in')) continue;
+      const values = f.op === 'eq' ? [f.value] : f.values;
+      const lists = values.flatMap((v) => (typeof v === 'boolean' ? [] : (map.get(v)?.view() ?? [])));
+      const list = lists.length === 1 ? lists[0]! : union(lists as Int32Array[]);
+      if (!best || list.length < best.length) best = list;
+    }
     const geo = request.geo;
-    const keys = [...request.sort];
-    if (!keys.some((k) => k.by === TEXT_MATCH)) keys.push({ by: TEXT_MATCH, order: 'desc' });
-    const hits: Hit[] = [];
-    for (const i of candidates) {
-      const doc = docs[i]!;
-      let ok = true;
-      for (const p of predicates) {
-        if (!p(doc)) {
-          ok = false;
-          break;
+    const grid = geo && this.cells.get(geo.field);
+    if (geo && grid) {
+      const lists: Int32Array[] = [];
+      const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
+      const cos = Math.max(0.01, Math.cos((Math.min(89, Math.abs(geo.lat) + latSpan) * Math.PI) / 180));
+      const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
+      for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
+        for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
+          const wrapped = ((((lng + 180) % 360) + 360) % 360) - 180;
+          const list = grid.get(cellKey(lat, wrapped));
+          if (list) lists.push(list.view());
         }
       }
-      if (!ok) continue;
-      let distance: number | undefined;
-      if (geo) {
-        distance = geoDistance(doc, geo);
-        if (distance === undefined || distance > geo.radiusMiles) continue;
-      }
-      const textMatch = matches?.get(i) ?? 0;
-      // Sort values are read once per hit, not once per comparison.
-      const sortValues = keys.map((k) => (k.by === TEXT_MATCH ? textMatch : k.by === GEO_DISTANCE ? (distance ?? Infinity) : readPath(doc, k.by)));
-      hits.push({ i, textMatch, distance, sortValues });
+      const near = union(lists);
+      if (!best || near.length < best.length) best = near;
     }
-    const compare = (a: Hit, b: Hit) => {
-      for (let k = 0; k < keys.length; k++) {
-        const c = compareValues(a.sortValues[k], b.sortValues[k], keys[k]!.order === 'asc' ? 1 : -1);
-        if (c !== 0) return c;
-      }
-      return a.i - b.i;
-    };
-    const needed = request.page * request.perPage;
-    return { found: hits.length, ordered: needed * 8 < hits.length ? topK(hits, needed, compare) : hits.sort(compare) };
+    return best;
   }
 
   /**
-   * The documents worth testing: the text matches when there is a query, else the shortest posting list of
-   * an exact filter, else everything.
+   * A query the partitions answer: the count is arithmetic on the windows (or a walk of them when some filter
+   * is not a partition's), and the page comes from a merge across partitions in the list order the sort
+   * starts with, or from gathering the windows when they are few.
    */
-  private candidates(index: CollectionIndex, filters: Filter[], matches: Map<number, number> | null, geo: GeoFilter | undefined): Iterable<number> {
-    if (matches) return matches.keys();
-    let best: number[] | null = null;
-    for (const f of filters) {
-      if (f.op !== 'eq' && f.op !== 'in') continue;
-      const postings = this.postingsFor(index, f.field);
-      const values = f.op === 'eq' ? [f.value] : f.values;
-      // A document can match several values of an array field: list it once.
-      const list = values.length === 1 ? postings.get(valueKey(values[0]!)) ?? [] : [...new Set(values.flatMap((v) => postings.get(valueKey(v)) ?? []))].sort((a, b) => a - b);
-      if (!best || list.length < best.length) best = list;
-    }
-    if (geo) {
-      const near = this.nearCells(index, geo);
-      if (!best || near.length < best.length) best = near;
-    }
-    if (best) return best;
-    return index.docs.keys();
-  }
-
-  /** The documents with a point in the 1° cells that cover the radius (the exact distance is checked later). */
-  private nearCells(index: CollectionIndex, geo: GeoFilter): number[] {
-    let grid = index.grids.get(geo.field);
-    if (!grid) {
-      grid = new Map();
-      index.docs.forEach((doc, i) => {
-        const raw = readPath(doc, geo.field);
-        if (!Array.isArray(raw) || raw.length === 0) return;
-        const points = typeof raw[0] === 'number' ? [raw as number[]] : (raw as number[][]);
-        for (const key of new Set(points.map(([lat, lng]) => cellKey(Math.floor(lat!), Math.floor(lng!))))) {
-          const list = grid!.get(key);
-          if (list) list.push(i);
-          else grid!.set(key, [i]);
+  private fromPartitions(request: ParsedSearchRequest, selection: Selection, respond: (found: number, slots: number[], distance: (slot: number) => number) => Answer): Answer {
+    const partitions = this.partitions!;
+    const geo = request.geo;
+    // Every document of a partition is at its point: distance is the partition's.
+    const distance = geo
+      ? (slot: number) => {
+          const p = partitions.partitionOf(slot)!;
+          return haversineMiles(geo.lat, geo.lng, p.lat, p.lng);
         }
-      });
-      index.grids.set(geo.field, grid);
-    }
-    const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
-    const cos = Math.max(0.01, Math.cos(((Math.min(89, Math.abs(geo.lat) + latSpan)) * Math.PI) / 180));
-    const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
-    const found = new Set<number>();
-    for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
-      for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
-        const wrapped = ((((lng + 180) % 360) + 360) % 360) - 180;
-        for (const i of grid.get(cellKey(lat, wrapped)) ?? []) found.add(i);
+      : () => 0;
+    const residual = selection.residual.map((f) => compileFilter(this.store, f));
+    const passes = (slot: number) => residual.every((test) => test(slot));
+    const needed = request.page * request.perPage;
+    let found = selection.total;
+    if (residual.length > 0) {
+      found = 0;
+      for (const w of selection.windows) {
+        const data = w.partition.byOrder.data;
+        for (let p = w.lo; p < w.hi; p++) if (passes(data[p]!)) found++;
       }
     }
-    return [...found].sort((a, b) => a - b);
-  }
-
-  private postingsFor(index: CollectionIndex, field: string): Map<string, number[]> {
-    let postings = index.postings.get(field);
-    if (!postings) {
-      postings = new Map();
-      index.docs.forEach((doc, i) => {
-        const raw = readPath(doc, field);
-        const values = Array.isArray(raw) ? new Set(raw) : [raw];
-        for (const v of values) {
-          if (v === null || v === undefined || typeof v === 'object') continue;
-          const key = valueKey(v as string | number | boolean);
-          const list = postings!.get(key);
-          if (list) list.push(i);
-          else postings!.set(key, [i]);
-        }
-      });
-      index.postings.set(field, postings);
+    if (needed === 0 || found === 0) return respond(found, [], distance);
+    const keys = request.sort.filter((k) => k.by !== TEXT_MATCH);
+    const order = compileOrder(this.store, request.sort, () => 0, distance);
+    const plan = partitions.plan;
+    // Soonest first: merge the windows by start time.
+    if (keys[0]?.by === plan.order && keys[0].order === 'asc') {
+      const sources = selection.windows.map((w) => ({ data: w.partition.byOrder.data, at: w.lo, end: w.hi }));
+      const listKeys: SortKey[] = [{ by: plan.order, order: 'asc' }];
+      return respond(found, mergeInOrder(sources, partitions.orderBefore, passes, needed, tieLength(keys, listKeys), keys.length, listKeys, this.store, order), distance);
     }
-    return postings;
+    // Most popular first: merge the partitions' popularity lists, keeping what falls in the window.
+    const ranked = plan.ranked.findIndex((listKeys) => tieLength(keys, listKeys) > 0);
+    if (ranked >= 0 && found > GATHER_BELOW) {
+      const listKeys = plan.ranked[ranked]!;
+      const sources = selection.windows.map((w) => ({ data: w.partition.ranked[ranked]!.data, at: 0, end: w.partition.ranked[ranked]!.length }));
+      const accept = (slot: number) => selection.inWindow(slot) && passes(slot);
+      return respond(found, mergeInOrder(sources, partitions.rankedBefore[ranked]!, accept, needed, tieLength(keys, listKeys), keys.length, listKeys, this.store, order), distance);
+    }
+    const matched: number[] = [];
+    for (const w of selection.windows) {
+      const data = w.partition.byOrder.data;
+      for (let p = w.lo; p < w.hi; p++) if (passes(data[p]!)) matched.push(data[p]!);
+    }
+    return respond(found, firstInOrder(matched, needed, order), distance);
   }
+}
+
+/** How many leading keys a request shares with a list's order (0: the list does not help). */
+function tieLength(keys: readonly SortKey[], listKeys: readonly SortKey[]): number {
+  let n = 0;
+  while (n < keys.length && n < listKeys.length && keys[n]!.by === listKeys[n]!.by && keys[n]!.order === listKeys[n]!.order) n++;
+  return n;
+}
+
+interface Source {
+  data: Int32Array;
+  at: number;
+  end: number;
 }
 
 /**
- * Relevance in Typesense's spirit: first how many query words match a document word exactly, then, word by
- * word, the best single match (a field's weight, full for an exact word, less for a completion or a typo;
- * alternatives are not summed). Like Typesense's text match, and unlike BM25, it ignores field length, so
- * "New York Mets" and "New York Yankees" tie on "new york" and the next sort key decides.
+ * The first `needed` accepted slots of sorted sources, merged with a heap. When the request's order is the
+ * lists' order the merge order is final; when they share only `shared` leading keys, every slot tied with the
+ * last one on those keys is taken too and the lot is sorted by the request's full order.
  */
-function relevance(result: MiniResult, queryTerms: string[], weights: ReadonlyMap<string, number>): number {
-  const lastPosition = queryTerms.length - 1;
-  let exact = 0;
-  let quality = 0;
-  const matched = Object.entries(result.match);
-  queryTerms.forEach((queryTerm, position) => {
-    let best = 0;
-    let isExact = false;
-    for (const [docTerm, fields] of matched) {
-      const kind = docTerm === queryTerm ? 1 : position === lastPosition && docTerm.startsWith(queryTerm) ? 0.6 : 0.4;
-      if (kind === 1) isExact = true;
-      for (const field of fields) best = Math.max(best, (weights.get(field) ?? 1) * kind);
+function mergeInOrder(
+  sources: Source[],
+  before: (a: number, b: number) => boolean,
+  accept: SlotTest,
+  needed: number,
+  shared: number,
+  requestKeys: number,
+  listKeys: readonly SortKey[],
+  store: ColumnStore,
+  order: (a: number, b: number) => number,
+): number[] {
+  const exact = shared === requestKeys && shared === listKeys.length;
+  const heap = sources.filter((s) => s.at < s.end);
+  const head = (s: Source) => s.data[s.at]!;
+  const less = (i: number, j: number) => before(head(heap[i]!), head(heap[j]!));
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && less(l, m)) m = l;
+      if (r < heap.length && less(r, m)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
     }
-    if (isExact) exact++;
-    quality += best;
-  });
-  return exact * 1e6 + Math.round(quality * 1e3);
-}
-
-function fieldText(doc: Doc, field: string): string {
-  const value = readPath(doc, field);
-  if (Array.isArray(value)) return value.filter((v) => typeof v === 'string').join(' ');
-  return typeof value === 'string' ? value : '';
-}
-
-/** A field by dotted path; through an array of objects it collects each element's value. */
-export function readPath(doc: unknown, path: string): unknown {
-  if (!path.includes('.')) return (doc as Doc)[path];
-  let value: unknown = doc;
-  for (const part of path.split('.')) {
-    if (Array.isArray(value)) value = value.map((v) => (v as Doc | null)?.[part]);
-    else if (value && typeof value === 'object') value = (value as Doc)[part];
-    else return undefined;
-  }
-  return value;
-}
-
-const valueKey = (v: string | number | boolean) => `${typeof v}:${String(v)}`;
-const cellKey = (lat: number, lng: number) => `${lat}:${lng}`;
-/** Miles per degree of latitude, for sizing the grid search (the exact check uses haversine). */
-const MILES_PER_DEGREE_LAT = 69;
-
-type Predicate = (doc: Doc) => boolean;
-
-/** Typesense semantics: on an array field a positive filter matches when any element does; `neq`/`nin` when none does. */
-export function compileFilter(filter: Filter): Predicate {
-  const any = (test: (v: unknown) => boolean): Predicate => (doc) => {
-    const raw = readPath(doc, filter.field);
-    return Array.isArray(raw) ? raw.some(test) : test(raw);
   };
-  const num = (test: (v: number) => boolean) => any((v) => typeof v === 'number' && test(v));
-  switch (filter.op) {
-    case 'eq':
-      return any((v) => v === filter.value);
-    case 'neq': {
-      const hit = any((v) => v === filter.value);
-      return (doc) => !hit(doc);
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  const columns = listKeys.slice(0, shared).map((k) => {
+    const column = store.columns.get(k.by);
+    return column?.kind === 'number' ? column.data : new Float64Array(0);
+  });
+  const tied = (a: number, b: number) => columns.every((data) => data[a] === data[b] || (Number.isNaN(data[a]!) && Number.isNaN(data[b]!)));
+  const taken: number[] = [];
+  while (heap.length > 0) {
+    const source = heap[0]!;
+    const slot = head(source);
+    if (taken.length >= needed && (exact || !tied(slot, taken[taken.length - 1]!))) break;
+    source.at++;
+    if (source.at >= source.end) {
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
     }
-    case 'in': {
-      const set = new Set<unknown>(filter.values);
-      return any((v) => set.has(v));
-    }
-    case 'nin': {
-      const set = new Set<unknown>(filter.values);
-      const hit = any((v) => set.has(v));
-      return (doc) => !hit(doc);
-    }
-    case 'gt':
-      return num((v) => v > filter.value);
-    case 'gte':
-      return num((v) => v >= filter.value);
-    case 'lt':
-      return num((v) => v < filter.value);
-    case 'lte':
-      return num((v) => v <= filter.value);
-    case 'between':
-      return num((v) => v >= filter.min && v <= filter.max);
+    if (heap.length > 0) down(0);
+    if (accept(slot)) taken.push(slot);
   }
+  return exact ? taken : taken.sort(order).slice(0, needed);
 }
 
-/** Miles to the nearest of the document's points, or undefined when it has none. */
-function geoDistance(doc: Doc, geo: GeoFilter): number | undefined {
-  const raw = readPath(doc, geo.field);
-  if (!Array.isArray(raw) || raw.length === 0) return undefined;
-  const points = typeof raw[0] === 'number' ? [raw as number[]] : (raw as number[][]);
-  // A bounding box in degrees skips the trigonometry for points plainly out of range.
-  const latSpan = geo.radiusMiles / 69 + 0.01;
-  let best: number | undefined;
-  for (const p of points) {
-    const [lat, lng] = p as [number, number];
-    if (Math.abs(lat - geo.lat) > latSpan) continue;
-    const d = haversineMiles(geo.lat, geo.lng, lat, lng);
-    if (best === undefined || d < best) best = d;
-  }
-  return best ?? Infinity;
-}
-
-/** Missing values sort last in either direction, as Typesense places them. */
-function compareValues(a: unknown, b: unknown, dir: number): number {
-  const aMissing = a === null || a === undefined;
-  const bMissing = b === null || b === undefined;
-  if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
-  if (typeof a === 'number' && typeof b === 'number') return (a - b) * dir;
-  return String(a).localeCompare(String(b)) * dir;
-}
-
-/** The first `k` items in order, by binary insertion into a bounded list: O(n log k) instead of a full sort. */
-export function topK<T>(items: readonly T[], k: number, compare: (a: T, b: T) => number): T[] {
-  const top: T[] = [];
-  if (k <= 0) return top;
-  for (const item of items) {
-    if (top.length === k && compare(item, top[k - 1]!) >= 0) continue;
+/** The first `needed` slots in order: a bounded insertion when few of many are wanted, else a full sort. */
+function firstInOrder(slots: number[], needed: number, order: (a: number, b: number) => number): number[] {
+  if (needed * 8 >= slots.length) return slots.sort(order).slice(0, needed);
+  const top: number[] = [];
+  for (const slot of slots) {
+    if (top.length === needed && order(slot, top[needed - 1]!) >= 0) continue;
     let lo = 0;
     let hi = top.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (compare(item, top[mid]!) < 0) hi = mid;
+      if (order(slot, top[mid]!) < 0) hi = mid;
       else lo = mid + 1;
     }
-    top.splice(lo, 0, item);
-    if (top.length > k) top.pop();
+    top.splice(lo, 0, slot);
+    if (top.length > needed) top.pop();
   }
   return top;
 }
 
-function project(doc: Doc, fields: string[] | undefined): Doc {
-  if (!fields) return doc;
-  const out: Doc = {};
-  for (const f of fields) {
-    const top = f.split('.')[0]!;
-    if (top in doc) out[top] = doc[top];
+/** Sorted, distinct union of sorted slot lists. */
+function union(lists: Int32Array[]): Int32Array {
+  if (lists.length === 0) return new Int32Array(0);
+  if (lists.length === 1) return lists[0]!;
+  const all = new Int32Array(lists.reduce((n, l) => n + l.length, 0));
+  let at = 0;
+  for (const l of lists) {
+    all.set(l, at);
+    at += l.length;
   }
-  return out;
+  all.sort();
+  let out = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[out++] = all[i]!;
+  return all.subarray(0, out);
 }
+
+function listAt<K>(map: Map<K, SlotList>, key: K): SlotList {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = new SlotList(1)));
+  return list;
+}
+
+function dropFrom<K>(map: Map<K, SlotList>, key: K, slot: number): void {
+  const list = map.get(key);
+  if (!list) return;
+  list.remove(slot);
+  if (list.length === 0) map.delete(key);
+}
+
+const MILES_PER_DEGREE_LAT = 69;
+const cellKey = (lat: number, lng: number) => `${lat}:${lng}`;
+
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+export type { Filter };

@@ -1,0 +1,237 @@
+import type { Filter, GeoFilter, SortKey } from '../../../schemas/search.js';
+import type { ColumnStore } from './columns.js';
+import { compileFilter, compareNumbers, type SlotTest } from './filters.js';
+import { haversineMiles } from './geo.js';
+import { SlotList } from './slot-list.js';
+
+/**
+ * How a large collection is partitioned for the storefront's row queries. Events are grouped by the fields
+ * that are the same for a venue's run of one category and status, and by the venue's point: a partition's
+ * every document passes or fails a key filter or a radius together, so a query tests hundreds of partitions
+ * instead of a million events. Inside each partition the documents are kept sorted by start time (a date window
+ * is two binary searches, a count is their difference, soonest-first is a merge that stops after k) and by each
+ * popularity order the rows sort by (a merge that stops after k).
+ */
+export interface PartitionPlan {
+  /** Fields whose value every document of a partition shares. */
+  keys: readonly string[];
+  /** The point field every document of a partition shares. */
+  point: string;
+  /** The numeric field each partition is sorted by, ascending, missing values last. */
+  order: string;
+  /** Further sort orders kept per partition (numeric fields only). */
+  ranked: readonly (readonly SortKey[])[];
+}
+
+export class Partition {
+  readonly byOrder: SlotList = new SlotList();
+  readonly ranked: SlotList[];
+  constructor(
+    readonly key: string,
+    readonly lat: number,
+    readonly lng: number,
+    rankedCount: number,
+  ) {
+    this.ranked = Array.from({ length: rankedCount }, () => new SlotList());
+  }
+}
+
+export interface Window {
+  partition: Partition;
+  /** The date window's positions in `byOrder`: [lo, hi). */
+  lo: number;
+  hi: number;
+  distance: number;
+}
+
+export interface Selection {
+  windows: Window[];
+  /** Documents in the windows (before residual filters). */
+  total: number;
+  /** Filters the partitions do not answer, to test per document. */
+  residual: Filter[];
+  /** Whether a slot's order value lies in the window (for walks over the ranked lists). */
+  inWindow: (slot: number) => boolean;
+}
+
+/** Miles per degree of latitude, for sizing the cell search (the exact check uses haversine). */
+const MILES_PER_DEGREE_LAT = 69;
+const RANGE_OPS = new Set(['between', 'gt', 'gte', 'lt', 'lte', 'eq']);
+const KEY_OPS = new Set(['eq', 'neq', 'in', 'nin']);
+
+export class PartitionIndex {
+  private readonly partitions = new Map<string, Partition>();
+  /** Partitions by 1° cell of their point. */
+  private readonly cells = new Map<string, Set<Partition>>();
+  private readonly slotPartition: (Partition | undefined)[] = [];
+  readonly orderBefore: (a: number, b: number) => boolean;
+  readonly rankedBefore: ((a: number, b: number) => boolean)[];
+  private readonly orderData: () => Float64Array;
+
+  constructor(
+    private readonly store: ColumnStore,
+    readonly plan: PartitionPlan,
+  ) {
+    const numbers = (field: string) => () => {
+      const column = store.columns.get(field);
+      if (column?.kind !== 'number') throw new Error(`${field} must be a number column to order partitions`);
+      return column.data;
+    };
+    this.orderData = numbers(plan.order);
+    this.orderBefore = listOrder([{ by: plan.order, order: 'asc' }], numbers);
+    this.rankedBefore = plan.ranked.map((keys) => listOrder(keys, numbers));
+  }
+
+  add(slot: number): void {
+    const partition = this.partitionFor(slot);
+    this.slotPartition[slot] = partition;
+    partition.byOrder.insert(slot, this.orderBefore);
+    partition.ranked.forEach((list, i) => list.insert(slot, this.rankedBefore[i]));
+  }
+
+  /** Takes a slot out, while its columns still hold the values it was filed under. */
+  remove(slot: number): void {
+    const partition = this.slotPartition[slot];
+    if (!partition) return;
+    this.slotPartition[slot] = undefined;
+    partition.byOrder.remove(slot, this.orderBefore);
+    partition.ranked.forEach((list, i) => list.remove(slot, this.rankedBefore[i]));
+    if (partition.byOrder.length === 0) {
+      this.partitions.delete(partition.key);
+      this.cells.get(cellKey(Math.floor(partition.lat), Math.floor(partition.lng)))?.delete(partition);
+    }
+  }
+
+  partitionOf(slot: number): Partition | undefined {
+    return this.slotPartition[slot];
+  }
+
+  /**
+   * The partitions and date windows a query covers, or null when it filters or locates by something the
+   * partitions cannot answer (then another index or a scan does).
+   */
+  select(filters: readonly Filter[], geo: GeoFilter | undefined): Selection | null {
+    if (geo && geo.field !== this.plan.point) return null;
+    const keyTests: SlotTest[] = [];
+    const residual: Filter[] = [];
+    let from = -Infinity;
+    let to = Infinity;
+    let fromOpen = false;
+    let toOpen = false;
+    for (const f of filters) {
+      if (this.plan.keys.includes(f.field) && KEY_OPS.has(f.op)) keyTests.push(compileFilter(this.store, f));
+      else if (f.field === this.plan.order && RANGE_OPS.has(f.op) && (f.op !== 'eq' || typeof f.value === 'number')) {
+        const [min, max, minOpen, maxOpen] = bounds(f);
+        if (min > from || (min === from && minOpen)) [from, fromOpen] = [min, minOpen];
+        if (max < to || (max === to && maxOpen)) [to, toOpen] = [max, maxOpen];
+      } else residual.push(f);
+    }
+    const ranged = from !== -Infinity || to !== Infinity;
+    const order = this.orderData();
+    const below = (slot: number) => (fromOpen ? order[slot]! <= from : order[slot]! < from);
+    const notAbove = (slot: number) => (toOpen ? order[slot]! < to : order[slot]! <= to);
+    const windows: Window[] = [];
+    let total = 0;
+    for (const partition of this.candidates(geo)) {
+      const list = partition.byOrder;
+      if (list.length === 0) continue;
+      const sample = list.data[0]!;
+      if (!keyTests.every((test) => test(sample))) continue;
+      const distance = geo ? haversineMiles(geo.lat, geo.lng, partition.lat, partition.lng) : 0;
+      if (geo && !(distance <= geo.radiusMiles)) continue;
+      const lo = ranged ? firstWhere(list, (slot) => !below(slot)) : 0;
+      const hi = ranged ? firstWhere(list, (slot) => !notAbove(slot) || Number.isNaN(order[slot]!)) : list.length;
+      if (hi > lo) {
+        windows.push({ partition, lo, hi, distance });
+        total += hi - lo;
+      }
+    }
+    const inWindow = ranged ? (slot: number) => !Number.isNaN(order[slot]!) && !below(slot) && notAbove(slot) : () => true;
+    return { windows, total, residual, inWindow };
+  }
+
+  private *candidates(geo: GeoFilter | undefined): Iterable<Partition> {
+    if (!geo) {
+      yield* this.partitions.values();
+      return;
+    }
+    const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
+    const cos = Math.max(0.01, Math.cos((Math.min(89, Math.abs(geo.lat) + latSpan) * Math.PI) / 180));
+    const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
+    const lngCells = Math.floor(geo.lng + lngSpan) - Math.floor(geo.lng - lngSpan) + 1;
+    // A radius wider than the world is every partition.
+    if (lngCells >= 360) {
+      yield* this.partitions.values();
+      return;
+    }
+    for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
+      for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
+        const wrapped = ((((lng + 180) % 360) + 360) % 360) - 180;
+        const cell = this.cells.get(cellKey(lat, wrapped));
+        if (cell) yield* cell;
+      }
+    }
+  }
+
+  private partitionFor(slot: number): Partition {
+    const point = this.store.value(slot, this.plan.point) as [number, number];
+    const key = [...this.plan.keys.map((f) => JSON.stringify(this.store.value(slot, f))), point[0], point[1]].join('|');
+    let partition = this.partitions.get(key);
+    if (!partition) {
+      partition = new Partition(key, point[0], point[1], this.plan.ranked.length);
+      this.partitions.set(key, partition);
+      const cell = cellKey(Math.floor(point[0]), Math.floor(point[1]));
+      let set = this.cells.get(cell);
+      if (!set) this.cells.set(cell, (set = new Set()));
+      set.add(partition);
+    }
+    return partition;
+  }
+}
+
+/** A list's order: its keys, missing values last, then slot. */
+function listOrder(keys: readonly SortKey[], numbers: (field: string) => () => Float64Array): (a: number, b: number) => boolean {
+  const columns = keys.map((k) => ({ data: numbers(k.by), dir: k.order === 'asc' ? 1 : -1 }));
+  return (a, b) => {
+    for (const { data, dir } of columns) {
+      const values = data();
+      const c = compareNumbers(values[a]!, values[b]!, dir);
+      if (c !== 0) return c < 0;
+    }
+    return a < b;
+  };
+}
+
+/** [min, max, minOpen, maxOpen] of a range filter. */
+function bounds(f: Filter): [number, number, boolean, boolean] {
+  switch (f.op) {
+    case 'between':
+      return [f.min, f.max, false, false];
+    case 'gt':
+      return [f.value, Infinity, true, false];
+    case 'gte':
+      return [f.value, Infinity, false, false];
+    case 'lt':
+      return [-Infinity, f.value, false, true];
+    case 'lte':
+      return [-Infinity, f.value, false, false];
+    case 'eq':
+      return [f.value as number, f.value as number, false, false];
+    default:
+      throw new Error(`${f.op} is not a range`);
+  }
+}
+
+/** The first position whose slot satisfies a test that is false then true along the list. */
+function firstWhere(list: SlotList, test: (slot: number) => boolean): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (test(list.data[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+const cellKey = (lat: number, lng: number) => `${lat}:${lng}`;

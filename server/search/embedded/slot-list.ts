@@ -1,0 +1,64 @@
+/**
+ * A growable list of slots kept in an order (ascending slot by default), with insert and remove by binary
+ * search: one document's change costs O(log n) comparisons and one move of the tail, never a rebuild.
+ */
+export class SlotList {
+  data: Int32Array;
+  length = 0;
+
+  constructor(capacity = 4) {
+    this.data = new Int32Array(capacity);
+  }
+
+  /** Appends a slot known to sort last (bulk building in order). */
+  push(slot: number): void {
+    if (this.length === this.data.length) this.grow();
+    this.data[this.length++] = slot;
+  }
+
+  /** The first position whose slot does not sort before `slot` under `before`. */
+  lowerBound(slot: number, before: (a: number, b: number) => boolean = ascending): number {
+    let lo = 0;
+    let hi = this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(this.data[mid]!, slot)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  insert(slot: number, before: (a: number, b: number) => boolean = ascending): void {
+    const at = this.lowerBound(slot, before);
+    if (this.data[at] === slot && at < this.length) return;
+    if (this.length === this.data.length) this.grow();
+    this.data.copyWithin(at + 1, at, this.length);
+    this.data[at] = slot;
+    this.length++;
+  }
+
+  /** Removes a slot; `before` must be the order it was inserted under, with its values as they were then. */
+  remove(slot: number, before: (a: number, b: number) => boolean = ascending): boolean {
+    let at = this.lowerBound(slot, before);
+    if (at >= this.length || this.data[at] !== slot) {
+      // The values it was ordered by may have changed since: fall back to a search by identity.
+      at = this.data.subarray(0, this.length).indexOf(slot);
+      if (at < 0) return false;
+    }
+    this.data.copyWithin(at, at + 1, this.length);
+    this.length--;
+    return true;
+  }
+
+  view(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+
+  private grow(): void {
+    const data = new Int32Array(Math.max(4, this.data.length * 2));
+    data.set(this.data);
+    this.data = data;
+  }
+}
+
+const ascending = (a: number, b: number) => a < b;

@@ -1,0 +1,224 @@
+import SearchableMap from 'minisearch/SearchableMap';
+import { SlotList } from './slot-list.js';
+import { foldText, tokenize } from './text.js';
+
+/**
+ * Spec §7 / Typesense's documented defaults, reproduced so both engines rank alike: typos are tried only when
+ * the exact query finds nothing, at most 1 for words of 4+ characters and 2 for 7+.
+ */
+export const TYPO_MIN_LENGTH_1 = 4;
+export const TYPO_MIN_LENGTH_2 = 7;
+/** Typesense's `max_candidates` default: a prefix expands to at most this many words. */
+export const MAX_PREFIX_CANDIDATES = 4;
+
+export function typoBudget(term: string): number | false {
+  if (term.length >= TYPO_MIN_LENGTH_2) return 2;
+  if (term.length >= TYPO_MIN_LENGTH_1) return 1;
+  return false;
+}
+
+/** The words of a query as they are indexed. */
+export function queryTerms(q: string): string[] {
+  return tokenize(q)
+    .map(foldText)
+    .filter((t) => t !== '');
+}
+
+interface Term {
+  /** Documents holding the word in any indexed field. */
+  df: number;
+  /** Documents holding it, per indexed field (by field position). */
+  postings: (SlotList | undefined)[];
+}
+
+export interface TextMatches {
+  /** Matching slots, ascending. */
+  slots: Int32Array;
+  /** Relevance of each, same positions. */
+  scores: Float64Array;
+}
+
+/**
+ * A word index over a collection's searchable fields: for each word, the slots holding it per field (typed,
+ * sorted lists), and the words in a radix tree for prefix and typo lookups. Matching follows Typesense: every
+ * query word must match (the last one as a prefix, expanded to its most frequent completions); only when that
+ * finds nothing are typos tried, with every completion of the last word. Relevance counts exact words first,
+ * then each word's best field weight (full for the word itself, less for a completion or a typo), and ignores
+ * field length.
+ */
+export class TextIndex {
+  private readonly terms = new SearchableMap<Term>();
+  private readonly fieldIndex: Map<string, number>;
+  /** Scratch sized to the collection, reused by every match (JS runs one search at a time). */
+  private hits = new Uint16Array(0);
+  private seen = new Int32Array(0);
+  private rowOf = new Int32Array(0);
+  private stamp = 0;
+
+  constructor(readonly fields: readonly string[]) {
+    this.fieldIndex = new Map(fields.map((f, i) => [f, i]));
+  }
+
+  /** Indexes one document's field texts (one string per indexed field, in order). */
+  add(slot: number, texts: readonly string[]): void {
+    this.apply(slot, texts, +1);
+  }
+
+  remove(slot: number, texts: readonly string[]): void {
+    this.apply(slot, texts, -1);
+  }
+
+  private apply(slot: number, texts: readonly string[], sign: 1 | -1): void {
+    const distinct = new Set<string>();
+    texts.forEach((text, field) => {
+      const words = new Set(tokenize(text).map(foldText));
+      for (const word of words) {
+        if (word === '') continue;
+        distinct.add(word);
+        let term = this.terms.get(word);
+        if (!term) {
+          if (sign < 0) continue;
+          term = { df: 0, postings: [] };
+          this.terms.set(word, term);
+        }
+        let list = term.postings[field];
+        if (sign > 0) {
+          if (!list) list = term.postings[field] = new SlotList();
+          if (list.length === 0 || list.data[list.length - 1]! < slot) list.push(slot);
+          else list.insert(slot);
+        } else list?.remove(slot);
+      }
+    });
+    for (const word of distinct) {
+      const term = this.terms.get(word);
+      if (!term) continue;
+      term.df += sign;
+      if (term.df <= 0) this.terms.delete(word);
+    }
+  }
+
+  /**
+   * Up to `max` words starting with `prefix`, most frequent first (ties alphabetical); the prefix itself comes
+   * first when it is a word, so a complete word is never crowded out by longer ones.
+   */
+  expand(prefix: string, max: number): string[] {
+    const found: { term: string; df: number }[] = [];
+    for (const [term, entry] of this.terms.atPrefix(prefix)) found.push({ term, df: entry.df });
+    found.sort((a, b) => Number(b.term === prefix) - Number(a.term === prefix) || b.df - a.df || (a.term < b.term ? -1 : 1));
+    return found.slice(0, max).map((f) => f.term);
+  }
+
+  /** Documents matching every query word in one of `fields`, with their relevance. */
+  match(terms: readonly string[], fields: readonly string[], weights: readonly number[], size: number): TextMatches {
+    const empty = { slots: new Int32Array(0), scores: new Float64Array(0) };
+    if (terms.length === 0) return empty;
+    const last = terms.length - 1;
+    const completions = this.expand(terms[last]!, MAX_PREFIX_CANDIDATES);
+    if (completions.length > 0) {
+      const exact = this.run(terms, [...terms.slice(0, -1).map((t) => [t]), completions], fields, weights, size);
+      if (exact.slots.length > 0) return exact;
+    }
+    const loose = terms.map((term, i) => {
+      const words = new Set([term]);
+      if (i === last) for (const [word] of this.terms.atPrefix(term)) words.add(word);
+      const budget = typoBudget(term);
+      if (budget) for (const word of this.terms.fuzzyGet(term, budget).keys()) words.add(word);
+      return [...words];
+    });
+    return this.run(terms, loose, fields, weights, size);
+  }
+
+  private run(terms: readonly string[], expansions: string[][], fields: readonly string[], weights: readonly number[], size: number): TextMatches {
+    // A field named twice weighs as its last mention; fields not indexed match nothing.
+    const weightOf = new Map<number, number>();
+    fields.forEach((f, i) => {
+      const at = this.fieldIndex.get(f);
+      if (at !== undefined) weightOf.set(at, weights[i]!);
+    });
+    const lists = expansions.map((words) =>
+      words.flatMap((word) => {
+        const term = this.terms.get(word);
+        if (!term) return [];
+        return [...weightOf.keys()].flatMap((f) => {
+          const list = term.postings[f];
+          return list && list.length > 0 ? [{ word, field: f, list }] : [];
+        });
+      }),
+    );
+    if (lists.some((l) => l.length === 0)) return { slots: new Int32Array(0), scores: new Float64Array(0) };
+    this.ensureScratch(size);
+
+    // Every position must match: count positions per slot, smallest position first so the rest only confirm.
+    const order = lists.map((l, i) => ({ i, total: l.reduce((n, e) => n + e.list.length, 0) })).sort((a, b) => a.total - b.total);
+    const touched: number[] = [];
+    order.forEach(({ i }, rank) => {
+      const stamp = ++this.stamp;
+      for (const { list } of lists[i]!) {
+        const data = list.data;
+        for (let p = 0; p < list.length; p++) {
+          const slot = data[p]!;
+          if (this.seen[slot] === stamp) continue;
+          this.seen[slot] = stamp;
+          if (rank === 0) {
+            this.hits[slot] = 1;
+            touched.push(slot);
+          } else if (this.hits[slot] === rank) this.hits[slot] = rank + 1;
+        }
+      }
+    });
+    const positions = terms.length;
+    const matched = touched.filter((slot) => this.hits[slot] === positions).sort((a, b) => a - b);
+    for (const slot of touched) this.hits[slot] = 0;
+    const slots = Int32Array.from(matched);
+    slots.forEach((slot, row) => (this.rowOf[slot] = row));
+
+    // Relevance: per position, the best (field weight × kind) over every derived word the document holds.
+    const best = new Float64Array(slots.length * positions);
+    const exact = new Uint8Array(slots.length * positions);
+    const scoreStamp = ++this.stamp;
+    for (const slot of slots) this.seen[slot] = scoreStamp;
+    const derived = new Map<string, { field: number; list: SlotList }[]>();
+    for (const entry of lists.flat()) {
+      const entries = derived.get(entry.word) ?? [];
+      if (!entries.some((e) => e.field === entry.field)) entries.push(entry);
+      derived.set(entry.word, entries);
+    }
+    for (const [word, entries] of derived) {
+      const kinds = terms.map((term, q) => (word === term ? 1 : q === positions - 1 && word.startsWith(term) ? 0.6 : 0.4));
+      for (const { field, list } of entries) {
+        const weight = weightOf.get(field)!;
+        const data = list.data;
+        for (let p = 0; p < list.length; p++) {
+          const slot = data[p]!;
+          if (this.seen[slot] !== scoreStamp) continue;
+          const row = this.rowOf[slot]! * positions;
+          for (let q = 0; q < positions; q++) {
+            const value = weight * kinds[q]!;
+            if (value > best[row + q]!) best[row + q] = value;
+            if (kinds[q] === 1) exact[row + q] = 1;
+          }
+        }
+      }
+    }
+    const scores = new Float64Array(slots.length);
+    for (let row = 0; row < slots.length; row++) {
+      let exactWords = 0;
+      let quality = 0;
+      for (let q = 0; q < positions; q++) {
+        exactWords += exact[row * positions + q]!;
+        quality += best[row * positions + q]!;
+      }
+      scores[row] = exactWords * 1e6 + Math.round(quality * 1e3);
+    }
+    return { slots, scores };
+  }
+
+  private ensureScratch(size: number): void {
+    if (this.seen.length >= size) return;
+    const capacity = Math.max(size, this.seen.length * 2);
+    this.hits = new Uint16Array(capacity);
+    this.seen = new Int32Array(capacity);
+    this.rowOf = new Int32Array(capacity);
+    this.stamp = 0;
+  }
+}
