@@ -112,7 +112,7 @@ function arbitraries() {
     ),
   );
   const eventRequest = fc
-    .record({ q: text, filters: fc.array(eventFilter, { maxLength: 4 }), geo: geo('venue_location'), sort: eventSort, paging: page, by: fc.constantFrom(['event_name', 'performer_names', 'venue_name', 'venue_city'], ['event_name', 'venue_name'], ['venue_city']) })
+    .record({ q: text, filters: fc.array(eventFilter, { maxLength: 4 }), geo: geo('venue_location'), sort: eventSort, paging: page, by: fc.constantFrom<string[]>(['event_name', 'performer_names', 'venue_name', 'venue_city'], ['event_name', 'venue_name'], ['venue_city']) })
     .map(({ q, filters, geo, sort, paging, by }): SearchRequest => ({
       collection: 'Event',
       q,
