@@ -11,6 +11,9 @@
  *                                         heap, and cold layouts there leave minutes of queued work between runs;
  *                                         expect 20–40 minutes (the time limit stops it)
  *   npm run bench -- --engine             also the embedded engine and text index benchmarks (printed only)
+ *   npm run bench -- --cold               only cold layouts at 20,000, 200,000 and 1,000,000 events (bench/cold.ts):
+ *                                         time to ready, RSS, one-at-a-time medians, event-loop delay, 50
+ *                                         connections against the ceiling; written between the bench:cold markers
  *   npm run bench -- --faults             only the store fault run (bench/faults.ts): PostgreSQL crashed under a
  *                                         burst of carts and checkouts; written between the bench:faults markers
  *   --rounds 5 --seconds 2 --warmup 3     rounds of measured seconds per endpoint, after one discarded warm-up
@@ -41,6 +44,7 @@ const { values } = parseArgs({
     'lighthouse-runs': { type: 'string', default: '1' },
     engine: { type: 'boolean', default: false },
     faults: { type: 'boolean', default: false },
+    cold: { type: 'boolean', default: false },
     'no-lighthouse': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     'time-limit': { type: 'string' },
@@ -559,6 +563,11 @@ async function main() {
 try {
   if (values.faults) {
     if (!(await runFaultBench({ command, write: !values['no-write'], log }))) process.exitCode = 1;
+  } else if (values.cold) {
+    // Cold layouts at 20,000, 200,000 and 1,000,000 events (or --sizes), in a process of its own.
+    const args = ['--import', 'tsx', 'bench/cold.ts', ...(values.sizes ? ['--sizes', values.sizes] : []), ...(values['no-write'] ? ['--no-write'] : [])];
+    const out = spawnSync(process.execPath, args, { stdio: 'inherit' });
+    if (out.status !== 0) process.exitCode = 1;
   } else {
     await main();
   }

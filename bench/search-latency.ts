@@ -2,7 +2,9 @@
  * Search latency and memory of the embedded engine over a generated catalog, uncached (every query reaches
  * the engine). A suggest call asks its groups together and is timed as one:
  *   npx tsx bench/search-latency.ts --events 20000 [--events 1000000]
- * Prints one JSON line per catalog size; `npm run bench` records them in bench/RESULTS.md.
+ * Prints one JSON line per catalog size; `npm run bench` records them in bench/RESULTS.md. Each row kind is
+ * also timed on the scanning engine the storefront used before, in the same process over the same requests,
+ * as `rowsAgainstScanning` (median ms of each and their ratio).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { loadCatalog } from '../server/catalog/load-catalog.js';
 import { readManifest } from '../server/catalog/manifest.js';
 import { CATEGORY_RADIUS_MILES, LOCAL_RADIUS_MILES } from '../server/rules/constants.js';
 import { EmbeddedEngine } from '../server/search/embedded/embedded-engine.js';
+import { ScanningEngine } from './scanning-engine.js';
 import { suggestRequests, trendingPoolRequest } from '../server/search/queries.js';
 import type { SearchEngine, SearchRequestFor } from '../server/search/search-engine.js';
 import type { CollectionName } from '../schemas/documents.js';
@@ -70,6 +73,34 @@ async function benchSize(events: number) {
     { collection: 'Venue', filters: [{ op: 'gt', field: 'events_available', value: 0 }], geo: { field: 'venue_location', lat, lng, radiusMiles: LOCAL_RADIUS_MILES }, sort: [{ by: 'events_available', order: 'desc' }], perPage: 8 },
   ]);
   rows.push(trendingPoolRequest());
+  const kinds: Record<string, SearchRequestFor<CollectionName>[]> = {
+    'events near, soonest': rows.filter((_, i) => i % 4 === 0),
+    'events near by category, popular': rows.filter((_, i) => i % 4 === 1 && i < rows.length - 1),
+    'performers near, popular': rows.filter((_, i) => i % 4 === 2),
+    'venues near': rows.filter((_, i) => i % 4 === 3),
+    'category tile counts': metros.flatMap(([lat, lng]) =>
+      ['nba', 'nfl', 'rock', 'broadway'].map((value): SearchRequestFor<'Event'> => ({ collection: 'Event', filters: [{ op: 'in', field: 'category', values: [value] }, { op: 'between', field: 'event_timestamp', min: now, max: now + 3650 * 86400 }, { op: 'neq', field: 'event_status', value: 'cancelled' }], geo: { field: 'venue_location', lat, lng, radiusMiles: LOCAL_RADIUS_MILES }, perPage: 0 })),
+    ),
+    'trending performers pool': [trendingPoolRequest()],
+    'suggest with extra sources': suggestExtra.slice(0, 40).flat(),
+  };
+  const scanning = await ScanningEngine.build(catalog.collections);
+  const rowsAgainstScanning: Record<string, { embeddedMs: number; scanningMs: number; ratio: number }> = {};
+  for (const [kind, requests] of Object.entries(kinds)) {
+    const median = async (e: SearchEngine) => {
+      await time(e, requests.map((r) => [r]), 1);
+      const samples: number[] = [];
+      for (const r of requests) {
+        const t = performance.now();
+        await e.search(r);
+        samples.push(performance.now() - t);
+      }
+      return percentile(samples.sort((a, b) => a - b), 50);
+    };
+    const embeddedMs = await median(engine);
+    const scanningMs = await median(scanning);
+    rowsAgainstScanning[kind] = { embeddedMs: Math.round(embeddedMs * 1000) / 1000, scanningMs: Math.round(scanningMs * 1000) / 1000, ratio: Math.round(scanningMs / Math.max(embeddedMs, 0.001)) };
+  }
 
   // One warm-up pass, then the measured rounds.
   await time(engine, [...suggestExtra, ...rows.map((r) => [r])], 1);
@@ -83,6 +114,7 @@ async function benchSize(events: number) {
     suggest: await time(engine, suggest, 3),
     suggestWithExtraSources: await time(engine, suggestExtra, 3),
     rows: await time(engine, rows.map((r) => [r]), 5),
+    rowsAgainstScanning,
   };
 }
 

@@ -4,7 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
 import { CatalogStore } from './catalog/catalog-store.js';
 import { ensureCatalog } from './catalog/ensure-catalog.js';
-import { loadCatalog } from './catalog/load-catalog.js';
 import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { createLogger } from './http/logger.js';
@@ -21,7 +20,7 @@ import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
 import { openStore, storeDegradation } from './store/open-store.js';
 import type { Sql } from './store/sql.js';
 import { searchDegradation } from './search/cached-engine.js';
-import { createSearchEngine } from './search/create-engine.js';
+import { openCatalog } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
 import { SearchService } from './search/search-service.js';
 
@@ -106,18 +105,15 @@ async function main() {
   try {
     await ensureCatalog({ dir: env.catalogDir, events: env.CATALOG_EVENTS, seed: env.CATALOG_SEED, logger });
     const began = performance.now();
-    const loaded = await loadCatalog(env.catalogDir);
+    // The catalog streams into the engine as it is read: loaded and indexed are one step.
+    const { catalog: loaded, engine } = await openCatalog(env, env.catalogDir);
     catalog.set(loaded);
     readiness.set('catalog', true, `${loaded.manifest.counts.Event} events`);
-    logger.info({ counts: loaded.manifest.counts, ms: Math.round(performance.now() - began) }, 'catalog loaded');
-
-    const indexing = performance.now();
-    const engine = await createSearchEngine(env, loaded);
     search.set(engine);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
+    logger.info({ counts: loaded.manifest.counts, engine: engine.kind, ms: Math.round(performance.now() - began) }, 'catalog loaded and search ready');
     stopHousekeeping = commerce.start();
-    logger.info({ engine: engine.kind, ms: Math.round(performance.now() - indexing) }, 'search ready');
   } catch (err) {
     const failed = catalog.catalog ? 'search' : 'catalog';
     readiness.set(failed, false, err instanceof Error ? err.message : String(err));

@@ -14,16 +14,32 @@ export interface Catalog {
   collections: CatalogCollections;
 }
 
-/** Reads and re-validates every collection of the catalog in `dir`; fails naming the file and line. */
-export async function loadCatalog(dir: string): Promise<Catalog> {
+export interface LoadOptions {
+  /** Hands each validated document over as it is read (to an index), instead of keeping it. */
+  visit?: <C extends CollectionName>(name: C, doc: CollectionDocuments[C]) => void;
+  /** With `visit`, the collections still kept in `collections` (the others come back empty). */
+  keep?: readonly CollectionName[];
+}
+
+/**
+ * Reads and re-validates every collection of the catalog in `dir`; fails naming the file and line. With
+ * `visit`, documents stream through it, so a million events never sit in memory as objects.
+ */
+export async function loadCatalog(dir: string, options: LoadOptions = {}): Promise<Catalog> {
   const manifest = await readManifest(dir);
   if (!manifest) throw new Error(`no catalog in ${dir}: run \`npm run catalog\` first`);
   const collections = {} as Record<CollectionName, unknown[]>;
   for (const name of COLLECTION_NAMES) {
     const docs: unknown[] = [];
-    for await (const doc of readJsonl(collectionFile(dir, name), COLLECTION_SCHEMAS[name])) docs.push(doc);
-    if (docs.length !== manifest.counts[name]) {
-      throw new Error(`${collectionFile(dir, name)} holds ${docs.length} documents, the manifest says ${manifest.counts[name]}`);
+    const keep = !options.visit || (options.keep?.includes(name) ?? false);
+    let count = 0;
+    for await (const doc of readJsonl(collectionFile(dir, name), COLLECTION_SCHEMAS[name])) {
+      count++;
+      options.visit?.(name, doc as CollectionDocuments[typeof name]);
+      if (keep) docs.push(doc);
+    }
+    if (count !== manifest.counts[name]) {
+      throw new Error(`${collectionFile(dir, name)} holds ${count} documents, the manifest says ${manifest.counts[name]}`);
     }
     collections[name] = docs;
   }

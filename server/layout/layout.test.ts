@@ -193,6 +193,37 @@ describe('row isolation', () => {
     expect(statuses).toMatchObject({ promos: 'timeout', 'local-venues': 'error', 'popular-local-performers': 'ok', 'local-events': 'ok' });
   });
 
+  it('times a slow row out at its deadline while the process goes on answering, when the engine works in slices', async () => {
+    // Venue searches take 600 ms of work in 2 ms slices, yielding between them, as long engine work must.
+    let slowDone = false;
+    const slow: SearchEngine = {
+      kind: 'embedded',
+      health: () => engine.health(),
+      search: async (req) => {
+        if (req.collection !== 'Venue') return engine.search(req);
+        const until = performance.now() + 600;
+        while (performance.now() < until) {
+          const slice = performance.now() + 2;
+          while (performance.now() < slice) {
+            /* busy */
+          }
+          await new Promise((r) => setImmediate(r));
+        }
+        slowDone = true;
+        return engine.search(req);
+      },
+    };
+    const layout = new LayoutService({ segments, engine: () => slow, logger, rowDeadlineMs: 100 });
+    const pending = layout.layout({ page: 'home' }, segments.brand('encore')!, { ...NEW_YORK, ...base });
+    const health = await request(app).get('/healthz');
+    expect(health.status).toBe(200);
+    expect(slowDone).toBe(false);
+    const answer = await pending;
+    expect(slowDone).toBe(false);
+    const statuses = Object.fromEntries(answer.rows.map((r) => [r.id, r.status]));
+    expect(statuses).toMatchObject({ 'local-venues': 'timeout', 'local-events': 'ok' });
+  });
+
   it('serves the last good items of a row whose engine then fails', async () => {
     let broken = false;
     const layout = new LayoutService({ segments, engine: () => faulty(() => (broken ? 'throw' : null)), logger, rowDeadlineMs: 1000, rowCacheTtlMs: 1 });

@@ -6,7 +6,7 @@ import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
 import { resolveLocation } from '../layout/location.js';
-import { createSearchEngine } from '../search/create-engine.js';
+import { openCatalog } from '../search/create-engine.js';
 import { renderJsonSchema, segmentJsonSchemas } from './json-schema.js';
 import { SegmentRepository } from './segment-repository.js';
 
@@ -75,8 +75,7 @@ async function main(argv: string[]): Promise<number> {
       const brand = segments.brand(values.brand ?? segments.defaultBrand.id);
       if (!brand) throw new Error(`no brand "${values.brand}"`);
       const began = performance.now();
-      const catalog = await loadCatalog(env.catalogDir);
-      const engine = await createSearchEngine(env, catalog);
+      const { engine } = await openCatalog(env, env.catalogDir);
       console.log(`search ready in ${Math.round(performance.now() - began)} ms (${engine.kind})`);
       const layout = new LayoutService({ segments, engine: () => engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
       const request: PageRequest = !values.page || values.page === 'home' || values.page === 'explore' ? { page: 'home' } : { page: 'category', slug: values.page };

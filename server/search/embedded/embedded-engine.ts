@@ -36,7 +36,8 @@ interface IndexPlan {
   postings?: readonly string[];
   /** Point fields indexed by 1° cell, for "near me" over small collections. */
   cells?: readonly string[];
-  partitions?: PartitionPlan;
+  /** Partition plans, tried in order: the first that can answer a query does. */
+  partitions?: readonly PartitionPlan[];
 }
 
 const POPULAR: SortKey[] = [
@@ -51,7 +52,14 @@ const TRENDING: SortKey[] = [
 export const INDEX_PLANS: { [C in CollectionName]?: IndexPlan } = {
   Event: {
     postings: ['event_id', 'performer_ids', 'venue_id'],
-    partitions: { keys: ['venue_id', 'category', 'major_category', 'event_status'], point: 'venue_location', order: 'event_timestamp', ranked: [POPULAR, TRENDING] },
+    partitions: [
+      // Near a place, for categories: each venue's run of one category, looked up by the category.
+      { keys: ['venue_id', 'category', 'major_category', 'event_status'], point: 'venue_location', lookup: 'category', order: 'event_timestamp', ranked: [POPULAR, TRENDING] },
+      // Near a place, any category: each venue's events by group (sports, concerts…).
+      { keys: ['venue_id', 'major_category', 'event_status'], point: 'venue_location', order: 'event_timestamp', ranked: [POPULAR, TRENDING] },
+      // Anywhere: the nation's events by category.
+      { keys: ['category', 'major_category', 'event_status'], order: 'event_timestamp', ranked: [POPULAR, TRENDING] },
+    ],
   },
   Performer: { postings: ['performer_id', 'category'], cells: ['venue_locations'] },
   Venue: { postings: ['venue_id'], cells: ['venue_location'] },
@@ -139,9 +147,10 @@ class CollectionIndex {
   readonly store: ColumnStore;
   private readonly textFields: readonly string[];
   private readonly text: TextIndex | null;
-  private readonly postings = new Map<string, Map<string | number, SlotList>>();
+  /** A value held by one document maps to its slot, by several to a list (ids are a million single slots). */
+  private readonly postings = new Map<string, Map<string | number, number | SlotList>>();
   private readonly cells = new Map<string, Map<string, SlotList>>();
-  private readonly partitions: PartitionIndex | null;
+  private readonly partitions: PartitionIndex[];
   /** Per-slot scratch for one query's relevance and distance. */
   private relevanceOf = new Float64Array(0);
   private distanceOf = new Float64Array(0);
@@ -153,7 +162,7 @@ class CollectionIndex {
     const plan = INDEX_PLANS[name] ?? {};
     for (const field of plan.postings ?? []) this.postings.set(field, new Map());
     for (const field of plan.cells ?? []) this.cells.set(field, new Map());
-    this.partitions = plan.partitions ? new PartitionIndex(this.store, plan.partitions) : null;
+    this.partitions = (plan.partitions ?? []).map((p) => new PartitionIndex(this.store, p));
   }
 
   upsert(doc: Doc): void {
@@ -173,17 +182,17 @@ class CollectionIndex {
 
   private index(slot: number): void {
     this.text?.add(slot, this.texts(slot));
-    for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) listAt(map, key).insert(slot);
+    for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) addPosting(map, key, slot);
     for (const [field, map] of this.cells) for (const key of this.cellKeys(slot, field)) listAt(map, key).insert(slot);
-    this.partitions?.add(slot);
+    for (const p of this.partitions) p.add(slot);
   }
 
   /** Takes a slot out of every index while its columns still hold the values it was indexed under. */
   private unindex(slot: number): void {
     this.text?.remove(slot, this.texts(slot));
-    for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) dropFrom(map, key, slot);
+    for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) dropPosting(map, key, slot);
     for (const [field, map] of this.cells) for (const key of this.cellKeys(slot, field)) dropFrom(map, key, slot);
-    this.partitions?.remove(slot);
+    for (const p of this.partitions) p.remove(slot);
   }
 
   private texts(slot: number): string[] {
@@ -231,9 +240,15 @@ class CollectionIndex {
       matches.slots.forEach((slot, i) => (relevanceOf[slot] = matches.scores[i]!));
       candidates = matches.slots;
     } else {
-      const selection = this.partitions?.select(request.filters, request.geo) ?? null;
+      let selection: Selection | null = null;
+      let by: PartitionIndex | null = null;
+      for (const p of this.partitions) {
+        selection = p.select(request.filters, request.geo);
+        by = p;
+        if (selection) break;
+      }
       const listed = this.smallestListed(request);
-      if (selection && (!listed || selection.total <= listed.length)) return this.fromPartitions(request, selection, answer);
+      if (selection && (!listed || selection.total <= listed.length)) return this.fromPartitions(by!, request, selection, answer);
       candidates = listed;
     }
 
@@ -274,8 +289,11 @@ class CollectionIndex {
       const map = this.postings.get(f.field);
       if (!map || (f.op !== 'eq' && f.op !== 'in')) continue;
       const values = f.op === 'eq' ? [f.value] : f.values;
-      const lists = values.flatMap((v) => (typeof v === 'boolean' ? [] : (map.get(v)?.view() ?? [])));
-      const list = lists.length === 1 ? lists[0]! : union(lists as Int32Array[]);
+      const lists = values.flatMap((v) => {
+        const posting = typeof v === 'boolean' ? undefined : map.get(v);
+        return posting === undefined ? [] : [typeof posting === 'number' ? Int32Array.of(posting) : posting.view()];
+      });
+      const list = union(lists);
       if (!best || list.length < best.length) best = list;
     }
     const geo = request.geo;
@@ -303,8 +321,7 @@ class CollectionIndex {
    * is not a partition's), and the page comes from a merge across partitions in the list order the sort
    * starts with, or from gathering the windows when they are few.
    */
-  private fromPartitions(request: ParsedSearchRequest, selection: Selection, respond: (found: number, slots: number[], distance: (slot: number) => number) => Answer): Answer {
-    const partitions = this.partitions!;
+  private fromPartitions(partitions: PartitionIndex, request: ParsedSearchRequest, selection: Selection, respond: (found: number, slots: number[], distance: (slot: number) => number) => Answer): Answer {
     const geo = request.geo;
     // Every document of a partition is at its point: distance is the partition's.
     const distance = geo
@@ -457,6 +474,29 @@ function listAt<K>(map: Map<K, SlotList>, key: K): SlotList {
   let list = map.get(key);
   if (!list) map.set(key, (list = new SlotList(1)));
   return list;
+}
+
+function addPosting<K>(map: Map<K, number | SlotList>, key: K, slot: number): void {
+  const posting = map.get(key);
+  if (posting === undefined) map.set(key, slot);
+  else if (typeof posting === 'number') {
+    if (posting === slot) return;
+    const list = new SlotList(2);
+    list.insert(posting);
+    list.insert(slot);
+    map.set(key, list);
+  } else posting.insert(slot);
+}
+
+function dropPosting<K>(map: Map<K, number | SlotList>, key: K, slot: number): void {
+  const posting = map.get(key);
+  if (posting === undefined) return;
+  if (typeof posting === 'number') {
+    if (posting === slot) map.delete(key);
+    return;
+  }
+  posting.remove(slot);
+  if (posting.length === 1) map.set(key, posting.data[0]!);
 }
 
 function dropFrom<K>(map: Map<K, SlotList>, key: K, slot: number): void {

@@ -15,8 +15,10 @@ import { SlotList } from './slot-list.js';
 export interface PartitionPlan {
   /** Fields whose value every document of a partition shares. */
   keys: readonly string[];
-  /** The point field every document of a partition shares. */
-  point: string;
+  /** The point field every document of a partition shares: then the plan answers only queries with a radius. */
+  point?: string;
+  /** A key the plan answers only queries naming (`eq`/`in`), looking its partitions up instead of testing all. */
+  lookup?: string;
   /** The numeric field each partition is sorted by, ascending, missing values last. */
   order: string;
   /** Further sort orders kept per partition (numeric fields only). */
@@ -31,6 +33,7 @@ export class Partition {
     readonly lat: number,
     readonly lng: number,
     rankedCount: number,
+    readonly lookupValue: unknown,
   ) {
     this.ranked = Array.from({ length: rankedCount }, () => new SlotList());
   }
@@ -61,8 +64,8 @@ const KEY_OPS = new Set(['eq', 'neq', 'in', 'nin']);
 
 export class PartitionIndex {
   private readonly partitions = new Map<string, Partition>();
-  /** Partitions by 1° cell of their point. */
-  private readonly cells = new Map<string, Set<Partition>>();
+  /** Partitions by 1° cell of their point (one cell without a point), then by their lookup value. */
+  private readonly cells = new Map<string, Map<unknown, Set<Partition>>>();
   private readonly slotPartition: (Partition | undefined)[] = [];
   readonly orderBefore: (a: number, b: number) => boolean;
   readonly rankedBefore: ((a: number, b: number) => boolean)[];
@@ -98,7 +101,7 @@ export class PartitionIndex {
     partition.ranked.forEach((list, i) => list.remove(slot, this.rankedBefore[i]));
     if (partition.byOrder.length === 0) {
       this.partitions.delete(partition.key);
-      this.cells.get(cellKey(Math.floor(partition.lat), Math.floor(partition.lng)))?.delete(partition);
+      this.cells.get(this.cellOf(partition.lat, partition.lng))?.get(partition.lookupValue)?.delete(partition);
     }
   }
 
@@ -111,7 +114,13 @@ export class PartitionIndex {
    * partitions cannot answer (then another index or a scan does).
    */
   select(filters: readonly Filter[], geo: GeoFilter | undefined): Selection | null {
-    if (geo && geo.field !== this.plan.point) return null;
+    if (geo ? geo.field !== this.plan.point : this.plan.point !== undefined) return null;
+    let lookupValues: unknown[] | undefined;
+    if (this.plan.lookup) {
+      const named = filters.find((f) => f.field === this.plan.lookup && (f.op === 'eq' || f.op === 'in'));
+      if (!named) return null;
+      lookupValues = named.op === 'eq' ? [named.value] : named.op === 'in' ? named.values : [];
+    }
     const keyTests: SlotTest[] = [];
     const residual: Filter[] = [];
     let from = -Infinity;
@@ -132,15 +141,19 @@ export class PartitionIndex {
     const notAbove = (slot: number) => (toOpen ? order[slot]! < to : order[slot]! <= to);
     const windows: Window[] = [];
     let total = 0;
-    for (const partition of this.candidates(geo)) {
+    const latSpan = geo ? geo.radiusMiles / MILES_PER_DEGREE_LAT + 0.01 : 0;
+    for (const partition of this.candidates(geo, lookupValues)) {
       const list = partition.byOrder;
       if (list.length === 0) continue;
+      if (geo && Math.abs(partition.lat - geo.lat) > latSpan) continue;
       const sample = list.data[0]!;
-      if (!keyTests.every((test) => test(sample))) continue;
+      let keep = true;
+      for (const test of keyTests) if (!test(sample)) keep = false;
+      if (!keep) continue;
       const distance = geo ? haversineMiles(geo.lat, geo.lng, partition.lat, partition.lng) : 0;
       if (geo && !(distance <= geo.radiusMiles)) continue;
-      const lo = ranged ? firstWhere(list, (slot) => !below(slot)) : 0;
-      const hi = ranged ? firstWhere(list, (slot) => !notAbove(slot) || Number.isNaN(order[slot]!)) : list.length;
+      const lo = ranged ? lowerBound(list, order, from, fromOpen) : 0;
+      const hi = ranged ? lowerBound(list, order, to, !toOpen) : list.length;
       if (hi > lo) {
         windows.push({ partition, lo, hi, distance });
         total += hi - lo;
@@ -150,10 +163,16 @@ export class PartitionIndex {
     return { windows, total, residual, inWindow };
   }
 
-  private *candidates(geo: GeoFilter | undefined): Iterable<Partition> {
+  private candidates(geo: GeoFilter | undefined, lookupValues: unknown[] | undefined): Partition[] {
+    const found: Partition[] = [];
+    const take = (cell: Map<unknown, Set<Partition>> | undefined) => {
+      if (!cell) return;
+      if (lookupValues) for (const v of lookupValues) for (const p of cell.get(v) ?? []) found.push(p);
+      else for (const set of cell.values()) for (const p of set) found.push(p);
+    };
     if (!geo) {
-      yield* this.partitions.values();
-      return;
+      for (const cell of this.cells.values()) take(cell);
+      return found;
     }
     const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
     const cos = Math.max(0.01, Math.cos((Math.min(89, Math.abs(geo.lat) + latSpan) * Math.PI) / 180));
@@ -161,28 +180,35 @@ export class PartitionIndex {
     const lngCells = Math.floor(geo.lng + lngSpan) - Math.floor(geo.lng - lngSpan) + 1;
     // A radius wider than the world is every partition.
     if (lngCells >= 360) {
-      yield* this.partitions.values();
-      return;
+      for (const cell of this.cells.values()) take(cell);
+      return found;
     }
     for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
       for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
         const wrapped = ((((lng + 180) % 360) + 360) % 360) - 180;
-        const cell = this.cells.get(cellKey(lat, wrapped));
-        if (cell) yield* cell;
+        take(this.cells.get(cellKey(lat, wrapped)));
       }
     }
+    return found;
+  }
+
+  private cellOf(lat: number, lng: number): string {
+    return this.plan.point ? cellKey(Math.floor(lat), Math.floor(lng)) : '';
   }
 
   private partitionFor(slot: number): Partition {
-    const point = this.store.value(slot, this.plan.point) as [number, number];
+    const point = this.plan.point ? (this.store.value(slot, this.plan.point) as [number, number]) : [0, 0];
     const key = [...this.plan.keys.map((f) => JSON.stringify(this.store.value(slot, f))), point[0], point[1]].join('|');
     let partition = this.partitions.get(key);
     if (!partition) {
-      partition = new Partition(key, point[0], point[1], this.plan.ranked.length);
+      const lookupValue = this.plan.lookup ? this.store.value(slot, this.plan.lookup) : undefined;
+      partition = new Partition(key, point[0]!, point[1]!, this.plan.ranked.length, lookupValue);
       this.partitions.set(key, partition);
-      const cell = cellKey(Math.floor(point[0]), Math.floor(point[1]));
-      let set = this.cells.get(cell);
-      if (!set) this.cells.set(cell, (set = new Set()));
+      const cellName = this.cellOf(partition.lat, partition.lng);
+      let cell = this.cells.get(cellName);
+      if (!cell) this.cells.set(cellName, (cell = new Map()));
+      let set = cell.get(lookupValue);
+      if (!set) cell.set(lookupValue, (set = new Set()));
       set.add(partition);
     }
     return partition;
@@ -222,14 +248,20 @@ function bounds(f: Filter): [number, number, boolean, boolean] {
   }
 }
 
-/** The first position whose slot satisfies a test that is false then true along the list. */
-function firstWhere(list: SlotList, test: (slot: number) => boolean): number {
+/**
+ * The first position whose order value is above `bound` (or at it, unless `past`): the list is ascending with
+ * missing values (NaN) last, which count as above everything.
+ */
+function lowerBound(list: SlotList, order: Float64Array, bound: number, past: boolean): number {
+  const data = list.data;
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (test(list.data[mid]!)) hi = mid;
-    else lo = mid + 1;
+    const v = order[data[mid]!]!;
+    const before = past ? v <= bound : v < bound;
+    if (before) lo = mid + 1;
+    else hi = mid;
   }
   return lo;
 }

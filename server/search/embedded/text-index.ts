@@ -11,6 +11,9 @@ export const TYPO_MIN_LENGTH_2 = 7;
 /** Typesense's `max_candidates` default: a prefix expands to at most this many words. */
 export const MAX_PREFIX_CANDIDATES = 4;
 
+/** Texts whose words are remembered while indexing. */
+const WORD_CACHE_SIZE = 50_000;
+
 export function typoBudget(term: string): number | false {
   if (term.length >= TYPO_MIN_LENGTH_2) return 2;
   if (term.length >= TYPO_MIN_LENGTH_1) return 1;
@@ -47,13 +50,16 @@ export interface TextMatches {
  * field length.
  */
 export class TextIndex {
-  private readonly terms = new SearchableMap<Term>();
+  /** Words for exact lookups, and the same words in a radix tree for prefix and typo lookups. */
+  private readonly terms = new Map<string, Term>();
+  private readonly tree = new SearchableMap<Term>();
   private readonly fieldIndex: Map<string, number>;
   /** Scratch sized to the collection, reused by every match (JS runs one search at a time). */
   private hits = new Uint16Array(0);
   private seen = new Int32Array(0);
   private rowOf = new Int32Array(0);
   private stamp = 0;
+  private readonly wordCache = new Map<string, string[]>();
 
   constructor(readonly fields: readonly string[]) {
     this.fieldIndex = new Map(fields.map((f, i) => [f, i]));
@@ -71,15 +77,14 @@ export class TextIndex {
   private apply(slot: number, texts: readonly string[], sign: 1 | -1): void {
     const distinct = new Set<string>();
     texts.forEach((text, field) => {
-      const words = new Set(tokenize(text).map(foldText));
-      for (const word of words) {
-        if (word === '') continue;
+      for (const word of this.wordsOf(text)) {
         distinct.add(word);
         let term = this.terms.get(word);
         if (!term) {
           if (sign < 0) continue;
           term = { df: 0, postings: [] };
           this.terms.set(word, term);
+          this.tree.set(word, term);
         }
         let list = term.postings[field];
         if (sign > 0) {
@@ -93,8 +98,22 @@ export class TextIndex {
       const term = this.terms.get(word);
       if (!term) continue;
       term.df += sign;
-      if (term.df <= 0) this.terms.delete(word);
+      if (term.df <= 0) {
+        this.terms.delete(word);
+        this.tree.delete(word);
+      }
     }
+  }
+
+  /** The distinct indexed words of a text; names repeat across a catalog, so recent answers are kept. */
+  private wordsOf(text: string): string[] {
+    let words = this.wordCache.get(text);
+    if (!words) {
+      words = [...new Set(tokenize(text).map(foldText))].filter((w) => w !== '');
+      if (this.wordCache.size >= WORD_CACHE_SIZE) this.wordCache.clear();
+      this.wordCache.set(text, words);
+    }
+    return words;
   }
 
   /**
@@ -103,7 +122,7 @@ export class TextIndex {
    */
   expand(prefix: string, max: number): string[] {
     const found: { term: string; df: number }[] = [];
-    for (const [term, entry] of this.terms.atPrefix(prefix)) found.push({ term, df: entry.df });
+    for (const [term, entry] of this.tree.atPrefix(prefix)) found.push({ term, df: entry.df });
     found.sort((a, b) => Number(b.term === prefix) - Number(a.term === prefix) || b.df - a.df || (a.term < b.term ? -1 : 1));
     return found.slice(0, max).map((f) => f.term);
   }
@@ -120,9 +139,9 @@ export class TextIndex {
     }
     const loose = terms.map((term, i) => {
       const words = new Set([term]);
-      if (i === last) for (const [word] of this.terms.atPrefix(term)) words.add(word);
+      if (i === last) for (const [word] of this.tree.atPrefix(term)) words.add(word);
       const budget = typoBudget(term);
-      if (budget) for (const word of this.terms.fuzzyGet(term, budget).keys()) words.add(word);
+      if (budget) for (const word of this.tree.fuzzyGet(term, budget).keys()) words.add(word);
       return [...words];
     });
     return this.run(terms, loose, fields, weights, size);
