@@ -112,7 +112,7 @@ async function main() {
     search.set(engine);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
-    logger.info({ counts: loaded.manifest.counts, engine: engine.kind, ms: Math.round(performance.now() - began) }, 'catalog loaded and search ready');
+    logger.info({ counts: loaded.manifest.counts, engine: engine.kind, ms: Math.round(performance.now() - began) }, 'search ready');
     stopHousekeeping = commerce.start();
   } catch (err) {
     const failed = catalog.catalog ? 'search' : 'catalog';
