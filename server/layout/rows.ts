@@ -12,6 +12,7 @@ import { logStaleEvents } from '../rules/lists.js';
 import type { WarnLogger } from '../rules/logger.js';
 import { performerCard } from '../rules/performer-card.js';
 import { venueCard } from '../rules/venue-card.js';
+import { EVENT_SORTS } from '../search/queries.js';
 import type { SearchEngine } from '../search/search-engine.js';
 
 export interface RowContext {
@@ -108,18 +109,12 @@ function eventFilters(filter: RowFilter, ctx: RowContext): Filter[] {
   return filters;
 }
 
-const EVENT_SORT: Record<'soonest' | 'popular' | 'trending', SortKey[]> = {
-  soonest: [{ by: 'event_timestamp', order: 'asc' }, { by: 'event_orders_t12', order: 'desc' }],
-  popular: [{ by: 'event_orders_t12', order: 'desc' }, { by: 'event_timestamp', order: 'asc' }],
-  trending: [{ by: 'event_orders_d7', order: 'desc' }, { by: 'event_timestamp', order: 'asc' }],
-};
-
-async function events(filter: RowFilter, sort: keyof typeof EVENT_SORT, size: number, radiusMiles: number | undefined, ctx: RowContext) {
+async function events(filter: RowFilter, sort: keyof typeof EVENT_SORTS, size: number, radiusMiles: number | undefined, ctx: RowContext) {
   const result = await ctx.engine.search({
     collection: 'Event',
     filters: eventFilters(filter, ctx),
     geo: geo('venue_location', radiusMiles, ctx),
-    sort: EVENT_SORT[sort],
+    sort: EVENT_SORTS[sort],
     perPage: size,
   });
   const docs = result.hits.map((h) => h.document as EventDocument);

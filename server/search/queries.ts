@@ -1,5 +1,5 @@
 import type { PerformerDocument, ZipEventDeterminationDocument } from '../../schemas/documents.js';
-import { TEXT_MATCH } from '../../schemas/search.js';
+import { TEXT_MATCH, type SortKey } from '../../schemas/search.js';
 import {
   PERFORMER_SEARCH_PER_PAGE,
   SUGGEST_CITIES,
@@ -21,6 +21,16 @@ import { rankTrending } from './ranking.js';
 import type { SearchEngine, SearchRequestFor } from './search-engine.js';
 
 /** The query catalogue of spec §7: each request exactly as the spec words it. */
+
+/**
+ * The orders an events row can ask for: soonest first (then the year's best sellers), the year's best sellers,
+ * or the week's; ties go to the sooner event. The embedded engine keeps events presorted in the last two.
+ */
+export const EVENT_SORTS: Record<'soonest' | 'popular' | 'trending', SortKey[]> = {
+  soonest: [{ by: 'event_timestamp', order: 'asc' }, { by: 'event_orders_t12', order: 'desc' }],
+  popular: [{ by: 'event_orders_t12', order: 'desc' }, { by: 'event_timestamp', order: 'asc' }],
+  trending: [{ by: 'event_orders_d7', order: 'desc' }, { by: 'event_timestamp', order: 'asc' }],
+};
 
 /** Performer query: text on performer_name, relevance then order_rank ascending, 10 a page. */
 export function performerSearch(q: string, page = 1): SearchRequestFor<'Performer'> {

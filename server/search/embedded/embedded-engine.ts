@@ -14,6 +14,7 @@ import {
   type SearchResult,
   type SortKey,
 } from '../../../schemas/search.js';
+import { EVENT_SORTS } from '../queries.js';
 import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../search-engine.js';
 import { ColumnStore } from './columns.js';
 import { compileDistance, compileFilter, compileOrder, type SlotTest } from './filters.js';
@@ -40,25 +41,19 @@ interface IndexPlan {
   partitions?: readonly PartitionPlan[];
 }
 
-const POPULAR: SortKey[] = [
-  { by: 'event_orders_t12', order: 'desc' },
-  { by: 'event_timestamp', order: 'asc' },
-];
-const TRENDING: SortKey[] = [
-  { by: 'event_orders_d7', order: 'desc' },
-  { by: 'event_timestamp', order: 'asc' },
-];
+/** The popularity orders events rows ask for, kept presorted in every partition. */
+const RANKED = [EVENT_SORTS.popular, EVENT_SORTS.trending];
 
 export const INDEX_PLANS: { [C in CollectionName]?: IndexPlan } = {
   Event: {
     postings: ['event_id', 'performer_ids', 'venue_id'],
     partitions: [
       // Near a place, for categories: each venue's run of one category, looked up by the category.
-      { keys: ['venue_id', 'category', 'major_category', 'event_status'], point: 'venue_location', lookup: 'category', order: 'event_timestamp', ranked: [POPULAR, TRENDING] },
+      { keys: ['venue_id', 'category', 'major_category', 'event_status'], point: 'venue_location', lookup: 'category', order: 'event_timestamp', ranked: RANKED },
       // Near a place, any category: each venue's events by group (sports, concerts…).
-      { keys: ['venue_id', 'major_category', 'event_status'], point: 'venue_location', order: 'event_timestamp', ranked: [POPULAR, TRENDING] },
+      { keys: ['venue_id', 'major_category', 'event_status'], point: 'venue_location', order: 'event_timestamp', ranked: RANKED },
       // Anywhere: the nation's events by category.
-      { keys: ['category', 'major_category', 'event_status'], order: 'event_timestamp', ranked: [POPULAR, TRENDING] },
+      { keys: ['category', 'major_category', 'event_status'], order: 'event_timestamp', ranked: RANKED },
     ],
   },
   Performer: { postings: ['performer_id', 'category'], cells: ['venue_locations'] },
