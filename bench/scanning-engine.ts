@@ -20,6 +20,8 @@ import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../
 import { haversineMiles } from '../server/search/embedded/geo.js';
 import { TermDictionary } from './term-dictionary.js';
 import { foldText, tokenize } from '../server/search/embedded/text.js';
+import { typoBudget } from '../server/search/embedded/text-index.js';
+import { MAX_PREFIX_CANDIDATES } from '../server/rules/constants.js';
 
 type Doc = Record<string, unknown>;
 
@@ -44,22 +46,8 @@ interface CollectionIndex {
   grids: Map<string, Map<string, number[]>>;
 }
 
-/**
- * Spec §7 / Typesense's documented defaults, reproduced so both engines rank alike: typos are tried only when
- * the exact query finds nothing, at most 1 for words of 4+ characters and 2 for 7+.
- */
-export const TYPO_MIN_LENGTH_1 = 4;
-export const TYPO_MIN_LENGTH_2 = 7;
-/** Typesense's `max_candidates` default: a prefix expands to at most this many words. */
-export const MAX_PREFIX_CANDIDATES = 4;
 /** Documents indexed between yields to the event loop while building, so the server keeps answering. */
 const BUILD_CHUNK = 5_000;
-
-export function typoBudget(term: string): number | false {
-  if (term.length >= TYPO_MIN_LENGTH_2) return 2;
-  if (term.length >= TYPO_MIN_LENGTH_1) return 1;
-  return false;
-}
 
 /**
  * The scanning engine the storefront used before `EmbeddedEngine`: every collection as JS objects, a MiniSearch

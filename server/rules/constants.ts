@@ -25,6 +25,15 @@ export const ZIP_DETERMINATION_HITS = 100;
 export const TSIMAGE_PER_PAGE = 10;
 export const VENUE_ROW_MIN_EVENTS_EXCLUSIVE = 0;
 
+// Text matching: Typesense's documented defaults, which both engines follow (the embedded one reproduces them,
+// the Typesense adapter pins them rather than leave them to the server).
+/** A word is allowed 1 typo from this many characters… */
+export const TYPO_MIN_LENGTH_1 = 4;
+/** …and 2 typos from this many. */
+export const TYPO_MIN_LENGTH_2 = 7;
+/** `max_candidates`: the last word, a prefix, stands for at most this many completions. */
+export const MAX_PREFIX_CANDIDATES = 4;
+
 // Geo radii (spec §9)
 export const LOCAL_RADIUS_MILES = 50;
 export const CATEGORY_RADIUS_MILES = 200;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeSearchContract } from '../contract/search-contract.js';
-import { EmbeddedEngine, typoBudget } from './embedded-engine.js';
+import { EmbeddedEngine } from './embedded-engine.js';
+import { typoBudget } from './text-index.js';
 
 describeSearchContract('embedded', (catalog) => EmbeddedEngine.build(catalog));
 

@@ -23,8 +23,6 @@ import { PartitionIndex, type PartitionPlan, type Selection } from './partitions
 import { SlotList } from './slot-list.js';
 import { queryTerms, TextIndex, type TextMatches } from './text-index.js';
 
-export { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2, typoBudget } from './text-index.js';
-
 type Doc = Record<string, unknown>;
 
 /**

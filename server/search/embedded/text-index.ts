@@ -1,19 +1,13 @@
 import SearchableMap from 'minisearch/SearchableMap';
+import { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2 } from '../../rules/constants.js';
 import { SlotList } from './slot-list.js';
 import { foldText, tokenize } from './text.js';
 
-/**
- * Spec §7 / Typesense's documented defaults, reproduced so both engines rank alike: typos are tried only when
- * the exact query finds nothing, at most 1 for words of 4+ characters and 2 for 7+.
- */
-export const TYPO_MIN_LENGTH_1 = 4;
-export const TYPO_MIN_LENGTH_2 = 7;
-/** Typesense's `max_candidates` default: a prefix expands to at most this many words. */
-export const MAX_PREFIX_CANDIDATES = 4;
 
 /** Texts whose words are remembered while indexing. */
 const WORD_CACHE_SIZE = 50_000;
 
+/** Typos a query word may carry (tried only when the exact words find nothing). */
 export function typoBudget(term: string): number | false {
   if (term.length >= TYPO_MIN_LENGTH_2) return 2;
   if (term.length >= TYPO_MIN_LENGTH_1) return 1;

@@ -10,6 +10,7 @@ import {
   type SortKey,
 } from '../../../schemas/search.js';
 import { AppError } from '../../http/errors.js';
+import { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2 } from '../../rules/constants.js';
 import { FIELD_TYPES, type FieldSpec } from './collections.js';
 
 /** The search parameters this adapter sends: a subset of Typesense's, always in this shape. */
@@ -46,9 +47,9 @@ export class SearchCompileError extends AppError {
  */
 export const TEXT_MATCH_SETTINGS = {
   num_typos: 2,
-  min_len_1typo: 4,
-  min_len_2typo: 7,
-  max_candidates: 4,
+  min_len_1typo: TYPO_MIN_LENGTH_1,
+  min_len_2typo: TYPO_MIN_LENGTH_2,
+  max_candidates: MAX_PREFIX_CANDIDATES,
   typo_tokens_threshold: 1,
   // Every word must match, as in the embedded engine; Typesense would otherwise drop words to find something.
   drop_tokens_threshold: 0,
