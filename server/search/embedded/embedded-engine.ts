@@ -18,7 +18,7 @@ import { EVENT_SORTS } from '../queries.js';
 import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../search-engine.js';
 import { ColumnStore } from './columns.js';
 import { compileDistance, compileFilter, compileOrder, type SlotTest } from './filters.js';
-import { haversineMiles } from './geo.js';
+import { cellOf, coveringCells, haversineMiles } from './geo.js';
 import { PartitionIndex, type PartitionPlan, type Selection } from './partitions.js';
 import { SlotList } from './slot-list.js';
 import { queryTerms, TextIndex, type TextMatches } from './text-index.js';
@@ -208,7 +208,7 @@ class CollectionIndex {
     const keys = new Set<string>();
     if (!Array.isArray(raw) || raw.length === 0) return keys;
     const points = typeof raw[0] === 'number' ? [raw as number[]] : (raw as number[][]);
-    for (const [lat, lng] of points) keys.add(cellKey(Math.floor(lat!), Math.floor(lng!)));
+    for (const [lat, lng] of points) keys.add(cellOf(lat!, lng!));
     return keys;
   }
 
@@ -289,21 +289,10 @@ class CollectionIndex {
       const list = union(lists);
       if (!best || list.length < best.length) best = list;
     }
-    const geo = request.geo;
-    const grid = geo && this.cells.get(geo.field);
-    if (geo && grid) {
-      const lists: Int32Array[] = [];
-      const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
-      const cos = Math.max(0.01, Math.cos((Math.min(89, Math.abs(geo.lat) + latSpan) * Math.PI) / 180));
-      const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
-      for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
-        for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
-          const wrapped = ((((lng + 180) % 360) + 360) % 360) - 180;
-          const list = grid.get(cellKey(lat, wrapped));
-          if (list) lists.push(list.view());
-        }
-      }
-      const near = union(lists);
+    const grid = request.geo && this.cells.get(request.geo.field);
+    const cells = grid && coveringCells(request.geo!);
+    if (grid && cells) {
+      const near = union(cells.flatMap((cell) => grid.get(cell)?.view() ?? []));
       if (!best || near.length < best.length) best = near;
     }
     return best;
@@ -498,9 +487,6 @@ function dropFrom<K>(map: Map<K, SlotList>, key: K, slot: number): void {
   list.remove(slot);
   if (list.length === 0) map.delete(key);
 }
-
-const MILES_PER_DEGREE_LAT = 69;
-const cellKey = (lat: number, lng: number) => `${lat}:${lng}`;
 
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

@@ -1,6 +1,6 @@
 import { GEO_DISTANCE, TEXT_MATCH, type Filter, type GeoFilter, type SortKey } from '../../../schemas/search.js';
 import type { ColumnStore } from './columns.js';
-import { haversineMiles } from './geo.js';
+import { haversineMiles, latitudeSpan } from './geo.js';
 
 /**
  * Filters and sort keys compiled against a collection's columns: a number filter reads one Float64Array, a
@@ -143,7 +143,7 @@ export function compileDistance(store: ColumnStore, geo: GeoFilter): (slot: numb
     return (slot) => haversineMiles(geo.lat, geo.lng, lat[slot]!, lng[slot]!);
   }
   // A bounding box in degrees skips the trigonometry for points plainly out of range.
-  const latSpan = geo.radiusMiles / 69 + 0.01;
+  const latSpan = latitudeSpan(geo.radiusMiles);
   return (slot) => {
     const raw = column?.kind === 'value' ? column.data[slot] : undefined;
     if (!Array.isArray(raw) || raw.length === 0) return Infinity;

@@ -10,3 +10,31 @@ export function haversineMiles(lat1: number, lng1: number, lat2: number, lng2: n
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(a)));
 }
+
+/** Miles per degree of latitude, for sizing a cell search (the exact check is haversine). */
+const MILES_PER_DEGREE_LAT = 69;
+
+/** Degrees of latitude a distance spans, with a little slack: a point further off in latitude is out of range. */
+export function latitudeSpan(miles: number): number {
+  return miles / MILES_PER_DEGREE_LAT + 0.01;
+}
+
+/** The 1° grid cell a point lies in. */
+export function cellOf(lat: number, lng: number): string {
+  return `${Math.floor(lat)}:${Math.floor(lng)}`;
+}
+
+/** The 1° cells that cover a radius around a point, or null when the radius spans every longitude. */
+export function coveringCells(geo: { lat: number; lng: number; radiusMiles: number }): string[] | null {
+  const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
+  const cos = Math.max(0.01, Math.cos((Math.min(89, Math.abs(geo.lat) + latSpan) * Math.PI) / 180));
+  const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
+  if (Math.floor(geo.lng + lngSpan) - Math.floor(geo.lng - lngSpan) + 1 >= 360) return null;
+  const cells: string[] = [];
+  for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
+    for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
+      cells.push(cellOf(lat, ((((lng + 180) % 360) + 360) % 360) - 180));
+    }
+  }
+  return cells;
+}

@@ -1,7 +1,7 @@
 import type { Filter, GeoFilter, SortKey } from '../../../schemas/search.js';
 import type { ColumnStore } from './columns.js';
 import { compileFilter, compareNumbers, type SlotTest } from './filters.js';
-import { haversineMiles } from './geo.js';
+import { cellOf, coveringCells, haversineMiles, latitudeSpan } from './geo.js';
 import { SlotList } from './slot-list.js';
 
 /**
@@ -57,8 +57,6 @@ export interface Selection {
   inWindow: (slot: number) => boolean;
 }
 
-/** Miles per degree of latitude, for sizing the cell search (the exact check uses haversine). */
-const MILES_PER_DEGREE_LAT = 69;
 const RANGE_OPS = new Set(['between', 'gt', 'gte', 'lt', 'lte', 'eq']);
 const KEY_OPS = new Set(['eq', 'neq', 'in', 'nin']);
 
@@ -141,7 +139,8 @@ export class PartitionIndex {
     const notAbove = (slot: number) => (toOpen ? order[slot]! < to : order[slot]! <= to);
     const windows: Window[] = [];
     let total = 0;
-    const latSpan = geo ? geo.radiusMiles / MILES_PER_DEGREE_LAT + 0.01 : 0;
+    // Partitions plainly out of range in latitude skip the trigonometry.
+    const latSpan = geo ? latitudeSpan(geo.radiusMiles) : 0;
     for (const partition of this.candidates(geo, lookupValues)) {
       const list = partition.byOrder;
       if (list.length === 0) continue;
@@ -170,30 +169,14 @@ export class PartitionIndex {
       if (lookupValues) for (const v of lookupValues) for (const p of cell.get(v) ?? []) found.push(p);
       else for (const set of cell.values()) for (const p of set) found.push(p);
     };
-    if (!geo) {
-      for (const cell of this.cells.values()) take(cell);
-      return found;
-    }
-    const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
-    const cos = Math.max(0.01, Math.cos((Math.min(89, Math.abs(geo.lat) + latSpan) * Math.PI) / 180));
-    const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
-    const lngCells = Math.floor(geo.lng + lngSpan) - Math.floor(geo.lng - lngSpan) + 1;
-    // A radius wider than the world is every partition.
-    if (lngCells >= 360) {
-      for (const cell of this.cells.values()) take(cell);
-      return found;
-    }
-    for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
-      for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
-        const wrapped = ((((lng + 180) % 360) + 360) % 360) - 180;
-        take(this.cells.get(cellKey(lat, wrapped)));
-      }
-    }
+    const cells = geo ? coveringCells(geo) : null;
+    if (cells) for (const cell of cells) take(this.cells.get(cell));
+    else for (const cell of this.cells.values()) take(cell);
     return found;
   }
 
   private cellOf(lat: number, lng: number): string {
-    return this.plan.point ? cellKey(Math.floor(lat), Math.floor(lng)) : '';
+    return this.plan.point ? cellOf(lat, lng) : '';
   }
 
   private partitionFor(slot: number): Partition {
@@ -265,5 +248,3 @@ function lowerBound(list: SlotList, order: Float64Array, bound: number, past: bo
   }
   return lo;
 }
-
-const cellKey = (lat: number, lng: number) => `${lat}:${lng}`;
