@@ -10,7 +10,7 @@ import type { z } from 'zod';
  * delete leaves the slot dead. Slot order is insertion order, the final tie-break of every sort.
  */
 
-export type ColumnKind = 'number' | 'string' | 'point' | 'value';
+type ColumnKind = 'number' | 'string' | 'point' | 'value';
 
 type Doc = Record<string, unknown>;
 
@@ -20,12 +20,10 @@ const NO_STRING = -1;
 
 interface NumberColumn {
   kind: 'number';
-  nullable: boolean;
   data: Float64Array;
 }
 interface StringColumn {
   kind: 'string';
-  nullable: boolean;
   data: Int32Array;
   dictionary: StringDictionary;
 }
@@ -40,7 +38,7 @@ interface ValueColumn {
   /** String elements of lists, each stored once (a million events name a few thousand performers). */
   strings: StringDictionary;
 }
-export type Column = NumberColumn | StringColumn | PointColumn | ValueColumn;
+type Column = NumberColumn | StringColumn | PointColumn | ValueColumn;
 
 /** Strings of one field, each stored once; ids are stable for the life of the process. */
 export class StringDictionary {
@@ -67,18 +65,14 @@ export class StringDictionary {
   }
 }
 
-/** The column kind a zod field schema stores as. */
-export function columnKindOf(schema: z.ZodType): { kind: ColumnKind; nullable: boolean } {
+/** The column kind a zod field schema stores as (a nullable number or string keeps its kind; null is NaN or -1). */
+function columnKindOf(schema: z.ZodType): ColumnKind {
   let def = (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
-  let nullable = false;
-  while (def.type === 'nullable' || def.type === 'optional' || def.type === 'default') {
-    nullable = true;
-    def = def.innerType!._zod.def;
-  }
-  if (def.type === 'number') return { kind: 'number', nullable };
-  if (def.type === 'string' || def.type === 'enum') return { kind: 'string', nullable };
-  if (def.type === 'tuple' && def.items?.length === 2 && def.items.every((i) => i._zod.def.type === 'number')) return { kind: 'point', nullable };
-  return { kind: 'value', nullable };
+  while (def.type === 'nullable' || def.type === 'optional' || def.type === 'default') def = def.innerType!._zod.def;
+  if (def.type === 'number') return 'number';
+  if (def.type === 'string' || def.type === 'enum') return 'string';
+  if (def.type === 'tuple' && def.items?.length === 2 && def.items.every((i) => i._zod.def.type === 'number')) return 'point';
+  return 'value';
 }
 
 interface ZodDef {
@@ -103,10 +97,7 @@ export class ColumnStore {
 
   constructor(shape: Record<string, z.ZodType>) {
     this.fields = Object.keys(shape);
-    for (const [field, schema] of Object.entries(shape)) {
-      const { kind, nullable } = columnKindOf(schema);
-      this.columns.set(field, emptyColumn(kind, nullable, INITIAL_CAPACITY));
-    }
+    for (const [field, schema] of Object.entries(shape)) this.columns.set(field, emptyColumn(columnKindOf(schema), INITIAL_CAPACITY));
     const idColumn = this.columns.get('id');
     if (idColumn?.kind !== 'string') throw new Error('a collection needs a string id');
     this.ids = idColumn.dictionary;
@@ -133,13 +124,18 @@ export class ColumnStore {
     return slot;
   }
 
-  /** Marks the document's slot dead; its values stay readable until the slot is reused by the same id. */
-  delete(id: string): number | undefined {
-    const slot = this.ids.idOf(id);
-    if (slot === undefined || !this.live[slot]) return undefined;
+  /** Marks a slot dead; its values stay readable until the same id is written again. */
+  kill(slot: number): void {
+    if (!this.live[slot]) return;
     this.live[slot] = 0;
     this.liveCount--;
-    return slot;
+  }
+
+  /** A number column, to read by slot (`.data`, which growing replaces: keep the column, not the array). */
+  numbers(field: string): { readonly data: Float64Array } {
+    const column = this.columns.get(field);
+    if (column?.kind !== 'number') throw new Error(`${field} is not a number column`);
+    return column;
   }
 
   /** One field's value as the document holds it (null for a missing number or string). */
@@ -171,17 +167,17 @@ export class ColumnStore {
     const live = new Uint8Array(capacity);
     live.set(this.live);
     this.live = live;
-    for (const [field, column] of this.columns) this.columns.set(field, grown(column, capacity));
+    for (const column of this.columns.values()) grow(column, capacity);
     this.capacity = capacity;
   }
 }
 
-function emptyColumn(kind: ColumnKind, nullable: boolean, capacity: number): Column {
+function emptyColumn(kind: ColumnKind, capacity: number): Column {
   switch (kind) {
     case 'number':
-      return { kind, nullable, data: new Float64Array(capacity) };
+      return { kind, data: new Float64Array(capacity) };
     case 'string':
-      return { kind, nullable, data: new Int32Array(capacity), dictionary: new StringDictionary() };
+      return { kind, data: new Int32Array(capacity), dictionary: new StringDictionary() };
     case 'point':
       return { kind, lat: new Float64Array(capacity), lng: new Float64Array(capacity) };
     case 'value':
@@ -189,27 +185,24 @@ function emptyColumn(kind: ColumnKind, nullable: boolean, capacity: number): Col
   }
 }
 
-function grown(column: Column, capacity: number): Column {
+/** Moves a column into larger arrays; the column object stays the same, so holders of it stay current. */
+function grow(column: Column, capacity: number): void {
+  const larger = <A extends Float64Array | Int32Array>(from: A): A => {
+    const to = new (from.constructor as new (n: number) => A)(capacity);
+    to.set(from);
+    return to;
+  };
   switch (column.kind) {
-    case 'number': {
-      const data = new Float64Array(capacity);
-      data.set(column.data);
-      return { ...column, data };
-    }
-    case 'string': {
-      const data = new Int32Array(capacity);
-      data.set(column.data);
-      return { ...column, data };
-    }
-    case 'point': {
-      const lat = new Float64Array(capacity);
-      const lng = new Float64Array(capacity);
-      lat.set(column.lat);
-      lng.set(column.lng);
-      return { kind: 'point', lat, lng };
-    }
+    case 'number':
+    case 'string':
+      column.data = larger(column.data);
+      return;
+    case 'point':
+      column.lat = larger(column.lat);
+      column.lng = larger(column.lng);
+      return;
     case 'value':
-      return column;
+      return;
   }
 }
 

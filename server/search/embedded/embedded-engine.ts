@@ -8,7 +8,6 @@ import {
   MATCH_ALL,
   SearchRequestSchema,
   TEXT_MATCH,
-  type Filter,
   type ParsedSearchRequest,
   type SearchHit,
   type SearchResult,
@@ -42,7 +41,7 @@ interface IndexPlan {
 /** The popularity orders events rows ask for, kept presorted in every partition. */
 const RANKED = [EVENT_SORTS.popular, EVENT_SORTS.trending];
 
-export const INDEX_PLANS: { [C in CollectionName]?: IndexPlan } = {
+const INDEX_PLANS: { [C in CollectionName]?: IndexPlan } = {
   Event: {
     postings: ['event_id', 'performer_ids', 'venue_id'],
     partitions: [
@@ -169,7 +168,7 @@ class CollectionIndex {
     const slot = this.store.slotOf(id);
     if (slot === undefined || !this.store.live[slot]) return false;
     this.unindex(slot);
-    this.store.delete(id);
+    this.store.kill(slot);
     return true;
   }
 
@@ -330,16 +329,16 @@ class CollectionIndex {
     // Soonest first: merge the windows by start time.
     if (keys[0]?.by === plan.order && keys[0].order === 'asc') {
       const sources = selection.windows.map((w) => ({ data: w.partition.byOrder.data, at: w.lo, end: w.hi }));
-      const listKeys: SortKey[] = [{ by: plan.order, order: 'asc' }];
-      return respond(found, mergeInOrder(sources, partitions.orderBefore, passes, needed, tieLength(keys, listKeys), keys.length, listKeys, this.store, order), distance);
+      const tie = tieRule(this.store, keys, [{ by: plan.order, order: 'asc' }]);
+      return respond(found, mergeInOrder(sources, partitions.orderBefore, passes, needed, tie, order), distance);
     }
     // Most popular first: merge the partitions' popularity lists, keeping what falls in the window.
     const ranked = plan.ranked.findIndex((listKeys) => tieLength(keys, listKeys) > 0);
     if (ranked >= 0 && found > GATHER_BELOW) {
-      const listKeys = plan.ranked[ranked]!;
+      const tie = tieRule(this.store, keys, plan.ranked[ranked]!);
       const sources = selection.windows.map((w) => ({ data: w.partition.ranked[ranked]!.data, at: 0, end: w.partition.ranked[ranked]!.length }));
       const accept = (slot: number) => selection.inWindow(slot) && passes(slot);
-      return respond(found, mergeInOrder(sources, partitions.rankedBefore[ranked]!, accept, needed, tieLength(keys, listKeys), keys.length, listKeys, this.store, order), distance);
+      return respond(found, mergeInOrder(sources, partitions.rankedBefore[ranked]!, accept, needed, tie, order), distance);
     }
     const matched: number[] = [];
     for (const w of selection.windows) {
@@ -357,6 +356,17 @@ function tieLength(keys: readonly SortKey[], listKeys: readonly SortKey[]): numb
   return n;
 }
 
+/**
+ * How a list's order relates to a request's: null when it is the request's whole order (the merge order is
+ * final), else the test for two slots tied on the keys they share (a tied run is taken whole, then sorted).
+ */
+function tieRule(store: ColumnStore, keys: readonly SortKey[], listKeys: readonly SortKey[]): ((a: number, b: number) => boolean) | null {
+  const shared = tieLength(keys, listKeys);
+  if (shared === keys.length && shared === listKeys.length) return null;
+  const columns = listKeys.slice(0, shared).map((k) => store.numbers(k.by));
+  return (a, b) => columns.every(({ data }) => data[a] === data[b] || (Number.isNaN(data[a]!) && Number.isNaN(data[b]!)));
+}
+
 interface Source {
   data: Int32Array;
   at: number;
@@ -364,22 +374,17 @@ interface Source {
 }
 
 /**
- * The first `needed` accepted slots of sorted sources, merged with a heap. When the request's order is the
- * lists' order the merge order is final; when they share only `shared` leading keys, every slot tied with the
- * last one on those keys is taken too and the lot is sorted by the request's full order.
+ * The first `needed` accepted slots of sorted sources, merged with a heap. Without a tie rule the merge order
+ * is final; with one, every slot tied with the last one taken is taken too and the lot is sorted by `order`.
  */
 function mergeInOrder(
   sources: Source[],
   before: (a: number, b: number) => boolean,
   accept: SlotTest,
   needed: number,
-  shared: number,
-  requestKeys: number,
-  listKeys: readonly SortKey[],
-  store: ColumnStore,
+  tied: ((a: number, b: number) => boolean) | null,
   order: (a: number, b: number) => number,
 ): number[] {
-  const exact = shared === requestKeys && shared === listKeys.length;
   const heap = sources.filter((s) => s.at < s.end);
   const head = (s: Source) => s.data[s.at]!;
   const less = (i: number, j: number) => before(head(heap[i]!), head(heap[j]!));
@@ -396,16 +401,11 @@ function mergeInOrder(
     }
   };
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  const columns = listKeys.slice(0, shared).map((k) => {
-    const column = store.columns.get(k.by);
-    return column?.kind === 'number' ? column.data : new Float64Array(0);
-  });
-  const tied = (a: number, b: number) => columns.every((data) => data[a] === data[b] || (Number.isNaN(data[a]!) && Number.isNaN(data[b]!)));
   const taken: number[] = [];
   while (heap.length > 0) {
     const source = heap[0]!;
     const slot = head(source);
-    if (taken.length >= needed && (exact || !tied(slot, taken[taken.length - 1]!))) break;
+    if (taken.length >= needed && (!tied || !tied(slot, taken[taken.length - 1]!))) break;
     source.at++;
     if (source.at >= source.end) {
       heap[0] = heap[heap.length - 1]!;
@@ -414,7 +414,7 @@ function mergeInOrder(
     if (heap.length > 0) down(0);
     if (accept(slot)) taken.push(slot);
   }
-  return exact ? taken : taken.sort(order).slice(0, needed);
+  return tied ? taken.sort(order).slice(0, needed) : taken;
 }
 
 /** The first `needed` slots in order: a bounded insertion when few of many are wanted, else a full sort. */
@@ -488,8 +488,6 @@ function dropFrom<K>(map: Map<K, SlotList>, key: K, slot: number): void {
   if (list.length === 0) map.delete(key);
 }
 
-export function yieldToEventLoop(): Promise<void> {
+function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
-
-export type { Filter };

@@ -21,8 +21,10 @@ export function compileFilter(store: ColumnStore, filter: Filter): SlotTest {
   if (!nested && column.kind === 'number') {
     const data = column.data;
     switch (filter.op) {
-      case 'eq':
-        return typeof filter.value === 'number' ? equalNumber(data, filter.value) : NEVER;
+      case 'eq': {
+        const value = filter.value;
+        return typeof value === 'number' ? (slot) => data[slot] === value : NEVER;
+      }
       case 'neq': {
         if (typeof filter.value !== 'number') return ALWAYS;
         const value = filter.value;
@@ -119,12 +121,8 @@ export function compileFilter(store: ColumnStore, filter: Filter): SlotTest {
   }
 }
 
-function equalNumber(data: Float64Array, value: number): SlotTest {
-  return (slot) => data[slot] === value;
-}
-
 /** A field by dotted path; through an array of objects it collects each element's value. */
-export function readPath(doc: unknown, path: string): unknown {
+function readPath(doc: unknown, path: string): unknown {
   if (!path.includes('.')) return (doc as Record<string, unknown>)[path];
   let value: unknown = doc;
   for (const part of path.split('.')) {

@@ -44,7 +44,6 @@ export interface Window {
   /** The date window's positions in `byOrder`: [lo, hi). */
   lo: number;
   hi: number;
-  distance: number;
 }
 
 export interface Selection {
@@ -67,20 +66,15 @@ export class PartitionIndex {
   private readonly slotPartition: (Partition | undefined)[] = [];
   readonly orderBefore: (a: number, b: number) => boolean;
   readonly rankedBefore: ((a: number, b: number) => boolean)[];
-  private readonly orderData: () => Float64Array;
+  private readonly order: { readonly data: Float64Array };
 
   constructor(
     private readonly store: ColumnStore,
     readonly plan: PartitionPlan,
   ) {
-    const numbers = (field: string) => () => {
-      const column = store.columns.get(field);
-      if (column?.kind !== 'number') throw new Error(`${field} must be a number column to order partitions`);
-      return column.data;
-    };
-    this.orderData = numbers(plan.order);
-    this.orderBefore = listOrder([{ by: plan.order, order: 'asc' }], numbers);
-    this.rankedBefore = plan.ranked.map((keys) => listOrder(keys, numbers));
+    this.order = store.numbers(plan.order);
+    this.orderBefore = listOrder(store, [{ by: plan.order, order: 'asc' }]);
+    this.rankedBefore = plan.ranked.map((keys) => listOrder(store, keys));
   }
 
   add(slot: number): void {
@@ -134,7 +128,7 @@ export class PartitionIndex {
       } else residual.push(f);
     }
     const ranged = from !== -Infinity || to !== Infinity;
-    const order = this.orderData();
+    const order = this.order.data;
     const below = (slot: number) => (fromOpen ? order[slot]! <= from : order[slot]! < from);
     const notAbove = (slot: number) => (toOpen ? order[slot]! < to : order[slot]! <= to);
     const windows: Window[] = [];
@@ -154,7 +148,7 @@ export class PartitionIndex {
       const lo = ranged ? lowerBound(list, order, from, fromOpen) : 0;
       const hi = ranged ? lowerBound(list, order, to, !toOpen) : list.length;
       if (hi > lo) {
-        windows.push({ partition, lo, hi, distance });
+        windows.push({ partition, lo, hi });
         total += hi - lo;
       }
     }
@@ -199,11 +193,11 @@ export class PartitionIndex {
 }
 
 /** A list's order: its keys, missing values last, then slot. */
-function listOrder(keys: readonly SortKey[], numbers: (field: string) => () => Float64Array): (a: number, b: number) => boolean {
-  const columns = keys.map((k) => ({ data: numbers(k.by), dir: k.order === 'asc' ? 1 : -1 }));
+function listOrder(store: ColumnStore, keys: readonly SortKey[]): (a: number, b: number) => boolean {
+  const columns = keys.map((k) => ({ column: store.numbers(k.by), dir: k.order === 'asc' ? 1 : -1 }));
   return (a, b) => {
-    for (const { data, dir } of columns) {
-      const values = data();
+    for (const { column, dir } of columns) {
+      const values = column.data;
       const c = compareNumbers(values[a]!, values[b]!, dir);
       if (c !== 0) return c < 0;
     }

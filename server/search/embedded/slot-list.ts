@@ -39,12 +39,8 @@ export class SlotList {
 
   /** Removes a slot; `before` must be the order it was inserted under, with its values as they were then. */
   remove(slot: number, before: (a: number, b: number) => boolean = ascending): boolean {
-    let at = this.lowerBound(slot, before);
-    if (at >= this.length || this.data[at] !== slot) {
-      // The values it was ordered by may have changed since: fall back to a search by identity.
-      at = this.data.subarray(0, this.length).indexOf(slot);
-      if (at < 0) return false;
-    }
+    const at = this.lowerBound(slot, before);
+    if (at >= this.length || this.data[at] !== slot) return false;
     this.data.copyWithin(at, at + 1, this.length);
     this.length--;
     return true;
