@@ -20,7 +20,7 @@ import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
 import { openStore, storeDegradation } from './store/open-store.js';
 import type { Sql } from './store/sql.js';
 import { searchDegradation } from './search/cached-engine.js';
-import { openCatalog } from './search/create-engine.js';
+import { openCatalog, SearchStartError } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
 import { SearchService } from './search/search-service.js';
 
@@ -115,7 +115,7 @@ async function main() {
     logger.info({ counts: loaded.manifest.counts, engine: engine.kind, ms: Math.round(performance.now() - began) }, 'search ready');
     stopHousekeeping = commerce.start();
   } catch (err) {
-    const failed = catalog.catalog ? 'search' : 'catalog';
+    const failed = err instanceof SearchStartError ? 'search' : 'catalog';
     readiness.set(failed, false, err instanceof Error ? err.message : String(err));
     logger.error({ err }, `${failed} failed to start`);
   }

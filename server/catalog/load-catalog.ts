@@ -15,6 +15,8 @@ export interface Catalog {
 }
 
 export interface LoadOptions {
+  /** The collections to read (all by default); the others come back empty. */
+  read?: readonly CollectionName[];
   /** Hands each validated document over as it is read (to an index), instead of keeping it. */
   visit?: <C extends CollectionName>(name: C, doc: CollectionDocuments[C]) => void;
   /** With `visit`, the collections still kept in `collections` (the others come back empty). */
@@ -22,7 +24,7 @@ export interface LoadOptions {
 }
 
 /**
- * Reads and re-validates every collection of the catalog in `dir`; fails naming the file and line. With
+ * Reads and re-validates the collections of the catalog in `dir`; fails naming the file and line. With
  * `visit`, documents stream through it, so a million events never sit in memory as objects.
  */
 export async function loadCatalog(dir: string, options: LoadOptions = {}): Promise<Catalog> {
@@ -31,6 +33,8 @@ export async function loadCatalog(dir: string, options: LoadOptions = {}): Promi
   const collections = {} as Record<CollectionName, unknown[]>;
   for (const name of COLLECTION_NAMES) {
     const docs: unknown[] = [];
+    collections[name] = docs;
+    if (options.read && !options.read.includes(name)) continue;
     const keep = !options.visit || (options.keep?.includes(name) ?? false);
     let count = 0;
     for await (const doc of readJsonl(collectionFile(dir, name), COLLECTION_SCHEMAS[name])) {
@@ -41,7 +45,6 @@ export async function loadCatalog(dir: string, options: LoadOptions = {}): Promi
     if (count !== manifest.counts[name]) {
       throw new Error(`${collectionFile(dir, name)} holds ${count} documents, the manifest says ${manifest.counts[name]}`);
     }
-    collections[name] = docs;
   }
   return { manifest, collections: collections as CatalogCollections };
 }

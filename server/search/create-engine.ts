@@ -16,8 +16,9 @@ const KEPT_IN_MEMORY: readonly CollectionName[] = ['Performer', 'Venue'];
  */
 export async function openCatalog(env: Env, dir: string): Promise<{ catalog: Catalog; engine: CachedEngine }> {
   if (env.typesense) {
+    // Typesense holds the collections (filled by `npm run search:index`): only what pages read by id is read.
     const engine = await typesense(env);
-    const catalog = await loadCatalog(dir, { visit: () => {}, keep: KEPT_IN_MEMORY });
+    const catalog = await loadCatalog(dir, { read: KEPT_IN_MEMORY });
     return { catalog, engine: cached(env, engine) };
   }
   const embedded = new EmbeddedEngine();
@@ -31,10 +32,13 @@ export async function createSearchEngine(env: Env, catalog: Catalog): Promise<Ca
   return cached(env, engine);
 }
 
+/** Typesense could not be reached at start: the search component failed, not the catalog. */
+export class SearchStartError extends Error {}
+
 async function typesense(env: Env): Promise<SearchEngine> {
   const engine = new TypesenseEngine(env.typesense!);
   const health = await engine.health();
-  if (!health.ok) throw new Error(health.detail);
+  if (!health.ok) throw new SearchStartError(health.detail);
   return engine;
 }
 
