@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { parseEnv } from '../config/env.js';
-import { freePort } from '../../scripts/postgres.mjs';
+import { freePort } from '../test/processes.js';
 import { openCatalog, SearchStartError } from './create-engine.js';
 
 let dir: string;
