@@ -296,11 +296,26 @@ describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantic
   it('answers 409 to the same key while the first request still runs', async () => {
     const auth = await guest();
     const c = await cartFor(auth);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'double-click').send(body(c.id))));
-    const statuses = answers.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 201)).not.toHaveLength(0);
-    for (const r of answers.filter((x) => x.status !== 201)) expect(r.body.error.code).toBe('idempotency_key_in_use');
-    expect(new Set(answers.filter((r) => r.status === 201).map((r) => r.body.id)).size).toBe(1);
+    // The first checkout waits at the payment processor until the repeats have been answered.
+    const authorize = payments.authorize.bind(payments);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    payments.authorize = async (input) => {
+      await gate;
+      return authorize(input);
+    };
+    try {
+      const send = () => request(app).post('/api/checkout').set('Authorization', auth).set('Idempotency-Key', 'double-click').send(body(c.id));
+      const first = send().then((r) => r);
+      while ((await sql.query("SELECT 1 FROM idempotency_keys WHERE key = 'double-click'")).length === 0) await new Promise((r) => setTimeout(r, 5));
+      const repeats = await Promise.all(Array.from({ length: 4 }, send));
+      expect(repeats.map((r) => [r.status, r.body.error?.code])).toEqual(Array.from({ length: 4 }, () => [409, 'idempotency_key_in_use']));
+      release();
+      expect((await first).status).toBe(201);
+    } finally {
+      payments.authorize = authorize;
+      release();
+    }
     expect(await ordersOf(c.id)).toHaveLength(1);
   });
 

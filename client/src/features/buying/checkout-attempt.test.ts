@@ -35,7 +35,9 @@ describe('placeOrder', () => {
     const d = deps([new TypeError('Failed to fetch'), new BuyingApiError(503, 'store_unavailable', 'later', []), order]);
     expect(await placeOrder(request, d)).toBe(order);
     expect(d.keys).toEqual(['key-1', 'key-1', 'key-1']);
-    expect(d.sleep.mock.calls.map(([ms]) => ms)).toEqual([CHECKOUT_RETRY_DELAYS_MS[0], CHECKOUT_RETRY_DELAYS_MS[1]]);
+    // One second, then two (the retry schedule is 1, 2 and 4 s).
+    expect(CHECKOUT_RETRY_DELAYS_MS).toEqual([1_000, 2_000, 4_000]);
+    expect(d.sleep.mock.calls.map(([ms]) => ms)).toEqual([1_000, 2_000]);
     expect(d.storage.data.size).toBe(0);
   });
 
@@ -59,10 +61,9 @@ describe('placeOrder', () => {
     const d = deps([new BuyingApiError(402, 'payment_declined', 'declined', [])]);
     await expect(placeOrder(request, d)).rejects.toMatchObject({ status: 402 });
     expect(d.storage.data.size).toBe(0);
-    const next = deps([order]);
-    next.storage.data.clear();
-    await placeOrder(request, next);
-    expect(next.keys).toEqual(['key-1']);
+    // The same page (same storage, same key source) pays again with another card.
+    expect(await placeOrder(request, { ...d, send: async (_r, key) => (d.keys.push(key), order) })).toBe(order);
+    expect(d.keys).toEqual(['key-1', 'key-2']);
   });
 
   it('makes one new key when the kept one went with other details, and does not loop', async () => {
