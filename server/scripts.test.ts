@@ -81,12 +81,12 @@ describe.skipIf(!havePostgres())('npm test stopped by a signal (scripts/test.mjs
   const HOLDING_OUT_MS = 300;
 
   /** What `npm test` does around its runner: the throwaway PostgreSQL, then a child it waits for. */
-  const testRun = (runner: string) => `
-    import { CHILD_STOP_GRACE_MS, run, stopOnSignals } from ${scriptUrl('lib.mjs')};
+  const testRun = (runner: string, graceMs?: number) => `
+    import { run, stopOnSignals } from ${scriptUrl('lib.mjs')};
     import { startTestPostgres } from ${scriptUrl('postgres.mjs')};
-    stopOnSignals();
+    stopOnSignals(${graceMs === undefined ? '' : `{ graceMs: ${graceMs} }`});
     const postgres = await startTestPostgres();
-    console.log(JSON.stringify({ dir: postgres.dir, postmaster: postgres.pid(), graceMs: CHILD_STOP_GRACE_MS }));
+    console.log(JSON.stringify({ dir: postgres.dir, postmaster: postgres.pid() }));
     await run(process.execPath, ['-e', ${JSON.stringify(`console.log(JSON.stringify({ runner: process.pid })); ${runner}; setInterval(() => {}, 1000);`)}]);
     console.log(JSON.stringify({ continued: true }));
   `;
@@ -94,28 +94,27 @@ describe.skipIf(!havePostgres())('npm test stopped by a signal (scripts/test.mjs
   it('passes SIGTERM on to the runner, stops PostgreSQL, removes its folder and exits 143', async () => {
     const run = script(testRun("process.on('SIGTERM', () => { console.log(JSON.stringify({ runnerGot: 'SIGTERM' })); process.exit(0); })"));
     started.push(run.child);
-    const { dir, postmaster, runner, graceMs } = (await run.until('dir', 'postmaster', 'runner')) as { dir: string; postmaster: number; runner: number; graceMs: number };
+    const { dir, postmaster, runner } = (await run.until('dir', 'postmaster', 'runner')) as { dir: string; postmaster: number; runner: number };
     pids.push(postmaster, runner);
     folders.push(dir);
     expect(existsSync(dir)).toBe(true);
     expect(running(postmaster)).toBe(true);
 
-    const began = Date.now();
     run.child.kill('SIGTERM');
     expect(await run.exited).toEqual({ code: 143, signal: null });
     // Stopped by the signal it was passed, not killed when the grace ran out.
     expect(run.said().runnerGot).toBe('SIGTERM');
-    expect(Date.now() - began).toBeLessThan(graceMs);
     expect(running(runner)).toBe(false);
     expect(running(postmaster)).toBe(false);
     expect(existsSync(dir)).toBe(false);
     expect(run.said().continued).toBeUndefined();
   });
 
-  it('ends at a second Ctrl-C, well within the grace, when the runner holds out after the first', async () => {
-    const run = script(testRun("process.on('SIGINT', () => {}); process.on('SIGTERM', () => {})"));
+  it('ends at a second Ctrl-C, not at the end of the grace, when the runner holds out after the first', async () => {
+    // A grace far beyond the test's own time limit: only the second Ctrl-C can end the run in time.
+    const run = script(testRun("process.on('SIGINT', () => {}); process.on('SIGTERM', () => {})", 3_600_000));
     started.push(run.child);
-    const { dir, postmaster, runner, graceMs } = (await run.until('dir', 'postmaster', 'runner')) as { dir: string; postmaster: number; runner: number; graceMs: number };
+    const { dir, postmaster, runner } = (await run.until('dir', 'postmaster', 'runner')) as { dir: string; postmaster: number; runner: number };
     pids.push(postmaster, runner);
     folders.push(dir);
 
@@ -124,10 +123,8 @@ describe.skipIf(!havePostgres())('npm test stopped by a signal (scripts/test.mjs
     expect(run.child.exitCode).toBeNull();
     expect(running(runner)).toBe(true);
 
-    const began = Date.now();
     process.kill(-run.child.pid!, 'SIGINT');
     expect(await run.exited).toEqual({ code: 130, signal: null });
-    expect(Date.now() - began).toBeLessThan(graceMs);
     expect(running(runner)).toBe(false);
     expect(running(postmaster)).toBe(false);
     expect(existsSync(dir)).toBe(false);
