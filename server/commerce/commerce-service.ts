@@ -110,14 +110,16 @@ export class CommerceService {
     return this.options.store;
   }
 
-  /** Runs a store call; a store that does not answer is a 503 saying what it means for this request, never a 500. */
+  /**
+   * Runs store work; a store that does not answer is a 503 saying what it means for this request, never a
+   * 500 (the error middleware logs it once, with the driver's reason as its cause).
+   */
   private async stored<T>(what: keyof typeof STORE_UNAVAILABLE_MESSAGES, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (err) {
       if (!isStoreUnavailable(err)) throw err;
-      this.options.logger.warn({ err, during: what }, 'order store unavailable');
-      throw new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES[what]);
+      throw Object.assign(new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES[what]), { cause: err });
     }
   }
 
@@ -277,7 +279,8 @@ export class CommerceService {
       throw err;
     }
 
-    const claim = await this.stored('checkout', () => this.store.claimCheckout({ holdId: hold.id, guestId, attempt, now }));
+    // The whole checkout runs inside `stored('checkout')` (checkoutOnce): store calls here need no wrapping of their own.
+    const claim = await this.store.claimCheckout({ holdId: hold.id, guestId, attempt, now });
     if ('purchased' in claim) return { order: await this.orderView(claim.purchased, event, listing), created: false };
     if ('busy' in claim) throw new AppError(409, 'checkout_in_progress', 'This cart is already being paid for in another window or request; wait a moment and check your order');
     if ('ended' in claim) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
@@ -285,13 +288,11 @@ export class CommerceService {
     // The payment is on record before the processor is asked, so whatever happens next, some node settles it.
     const paymentId = `pay_${randomUUID()}`;
     const log = { payment: paymentId, cart: hold.id, amountCents: quote.cents.total };
-    await this.stored('checkout', () =>
-      this.store.paymentIntent({ id: paymentId, holdId: hold.id, amountCents: quote.cents.total, now }).catch((err: unknown) => {
-        // Its row may have been written though the answer was lost: settled (to nothing) on the next tick.
-        this.settleSoon.add(paymentId);
-        throw err;
-      }),
-    );
+    await this.store.paymentIntent({ id: paymentId, holdId: hold.id, amountCents: quote.cents.total, now }).catch((err: unknown) => {
+      // Its row may have been written though the answer was lost: settled (to nothing) on the next tick.
+      this.settleSoon.add(paymentId);
+      throw err;
+    });
     let auth;
     try {
       auth = await this.options.payments.authorize({ amountCents: quote.cents.total, currency: 'USD', payment: request.payment, idempotencyKey: paymentId });
@@ -360,7 +361,7 @@ export class CommerceService {
 
   /** The order a cart already became (its access code went to the first answer and is not kept in the clear). */
   private async existingOrder(holdId: string, event: EventDocument, listing: GeneratedListing): Promise<{ order: Order; created: boolean }> {
-    const found = await this.stored('checkout', () => this.store.orderOfHold(holdId));
+    const found = await this.store.orderOfHold(holdId);
     if (!found) throw new AppError(409, 'checkout_in_progress', 'This cart is being paid for; check your order in a moment');
     return { order: await this.orderView(found, event, listing), created: false };
   }

@@ -78,7 +78,7 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const { status, body } = toErrorResponse(err);
   // The store being away is expected now and then and is answered 503 on purpose: a warning, not an error.
-  if (body.error.code === 'store_unavailable') req.log?.warn({ code: body.error.code }, body.error.message);
+  if (body.error.code === 'store_unavailable') req.log?.warn({ code: body.error.code, err: err instanceof AppError && err.cause ? err.cause : err }, body.error.message);
   else if (status >= 500) req.log?.error({ err }, 'request failed');
   else req.log?.info({ code: body.error.code }, body.error.message);
   if (status === 503) res.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));

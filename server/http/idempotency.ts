@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { Sql } from '../store/sql.js';
-import { isStoreUnavailable } from '../store/store-errors.js';
 import { ExpiredRowSweeper } from '../store/sweeper.js';
 import { AppError, toErrorResponse } from './errors.js';
 
@@ -129,7 +128,7 @@ export class IdempotencyStore {
       answer = await handler();
     } catch (err) {
       const { status, body } = toErrorResponse(err);
-      if (retriable(status) || isStoreUnavailable(err)) {
+      if (retriable(status)) {
         await this.free(input.scope, key, owner);
         throw err;
       }
