@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sql } from '../store/sql.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { AppError } from './errors.js';
-import { IDEMPOTENCY_KEY_HOURS, IDEMPOTENCY_LOCK_SECONDS, IdempotencyStore, requestFingerprint } from './idempotency.js';
+import type { Request } from 'express';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../schemas/commerce.js';
+import { IDEMPOTENCY_KEY_HOURS, IDEMPOTENCY_LOCK_SECONDS, IdempotencyStore, idempotencyKeyOf, requestFingerprint } from './idempotency.js';
 
 describe.each(TEST_STORES)('IdempotencyStore on $name', ({ open }) => {
   let sql: Sql;
@@ -63,5 +65,16 @@ describe.each(TEST_STORES)('IdempotencyStore on $name', ({ open }) => {
     }
     await expect(store.run({ scope: 'g', key: 'thrown', fingerprint: print }, () => Promise.reject(new AppError(502, 'payment_error', 'x')))).rejects.toThrow();
     expect((await store.run({ scope: 'g', key: 'thrown', fingerprint: print }, answer())).status).toBe(201);
+  });
+});
+
+describe('idempotencyKeyOf', () => {
+  const req = (value?: string) => ({ get: (name: string) => (name === IDEMPOTENCY_KEY_HEADER ? value : undefined) }) as unknown as Request;
+
+  it('takes a key of up to 255 printable characters (Stripe’s limit) and refuses one longer', () => {
+    expect(IDEMPOTENCY_KEY_MAX_LENGTH).toBe(255);
+    expect(idempotencyKeyOf(req('k'.repeat(255)))).toBe('k'.repeat(255));
+    expect(() => idempotencyKeyOf(req('k'.repeat(256)))).toThrow(AppError);
+    expect(idempotencyKeyOf(req(undefined))).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { Sql } from '../store/sql.js';
 import { ExpiredRowSweeper } from '../store/sweeper.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../schemas/commerce.js';
 import { AppError, toErrorResponse } from './errors.js';
 
 /**
@@ -10,13 +11,10 @@ import { AppError, toErrorResponse } from './errors.js';
  * for 24 hours, the same key with another body is a 422, and the same key while the first request still
  * runs is a 409. Keys live in the shared store, so a retry that reaches another node is answered alike.
  */
-export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Sent on a replayed answer, as Stripe does. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 /** Stripe keeps keys 24 hours; so do we. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
-/** Stripe's limit on a key's length. */
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /**
  * How long a request may own its key before a retry may take it over (a node that died mid-request never
  * finishes it); the checkout's own claim on a cart lasts as long.
@@ -68,9 +66,6 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
 }
 
-/** Expired keys are deleted at most this often per node, from a request with a key. */
-const SWEEP_EVERY_MS = 60_000;
-
 export class IdempotencyStore {
   private readonly sweeper: ExpiredRowSweeper;
   /**
@@ -84,7 +79,7 @@ export class IdempotencyStore {
     private readonly sql: Sql,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.sweeper = new ExpiredRowSweeper(sql, 'DELETE FROM idempotency_keys WHERE expires_at <= now()', SWEEP_EVERY_MS);
+    this.sweeper = new ExpiredRowSweeper(sql, 'DELETE FROM idempotency_keys WHERE expires_at <= now()');
   }
 
   /**

@@ -3,13 +3,6 @@ import type { Sql } from '../store/sql.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 import { ExpiredRowSweeper } from '../store/sweeper.js';
 
-/**
- * Expired counts are deleted at most this often, from an increment: the table then holds about one window's
- * clients, and a busy node pays for one small DELETE a minute.
- */
-export const SWEEP_EVERY_MS = 60_000;
-/** The window until `init` gives the limiter's own (express-rate-limit calls it before any increment). */
-const DEFAULT_WINDOW_MS = 60_000;
 
 // One statement per hit, atomic on PGlite and PostgreSQL alike: a new client starts a window, a client whose
 // window has ended starts another, anyone else adds one. The database's clock decides, so every node agrees.
@@ -35,7 +28,8 @@ const info = (row: HitsRow): ClientRateLimitInfo => ({ totalHits: Number(row.hit
 export class SqlRateLimitStore implements Store {
   readonly localKeys = false;
   readonly prefix: string;
-  private windowMs = DEFAULT_WINDOW_MS;
+  /** The limiter's window, from `init` (express-rate-limit calls it before any increment). */
+  private windowMs = 0;
 
   constructor(
     private readonly sql: Sql,
@@ -83,6 +77,6 @@ export class SqlRateLimitStore implements Store {
 
 /** A store per limiter over one database, with one sweep of expired counts between them. */
 export function sqlRateLimitStores(sql: Sql, options: { sweepEveryMs?: number } = {}): (name: string) => Store {
-  const sweeper = new ExpiredRowSweeper(sql, 'DELETE FROM rate_limit_hits WHERE reset_at <= now()', options.sweepEveryMs ?? SWEEP_EVERY_MS);
+  const sweeper = new ExpiredRowSweeper(sql, 'DELETE FROM rate_limit_hits WHERE reset_at <= now()', options.sweepEveryMs);
   return (name) => new SqlRateLimitStore(sql, name, sweeper);
 }

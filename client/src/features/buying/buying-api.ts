@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CartSchema, ListingDetailSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../schemas/commerce.js';
+import { CartSchema, IDEMPOTENCY_KEY_HEADER, ListingDetailSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../schemas/commerce.js';
 import { EventPageSchema } from '../../../../schemas/entities.js';
 import { apiHeaders, ApiError } from '../../lib/api.js';
 import { ensureGuestSession } from '../../lib/session.js';
@@ -82,7 +82,7 @@ export const buyingApi = {
   releaseCart: (id: string) => request(`/api/cart/${encodeURIComponent(id)}`, null, { method: 'DELETE', guest: true }),
   /** One checkout attempt; the key makes its retries safe (see checkout-attempt.ts). */
   checkout: (body: CheckoutRequest, idempotencyKey: string) =>
-    request('/api/checkout', OrderSchema, { method: 'POST', body: JSON.stringify(body), guest: true, extraHeaders: { 'Idempotency-Key': idempotencyKey } }),
+    request('/api/checkout', OrderSchema, { method: 'POST', body: JSON.stringify(body), guest: true, extraHeaders: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } }),
   order: (id: string, code: string | null, signal?: AbortSignal) =>
     request(`/api/orders/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}`, OrderSchema, { signal, guest: true }),
 };
