@@ -50,7 +50,7 @@ function gitState(): string {
   }
 }
 
-export function faultSection(r: CrashScenarioReport, meta: { command: string; startedAt: Date; postgres: string; loadStart: number; loadEnd: number }): string {
+function faultSection(r: CrashScenarioReport, meta: { command: string; startedAt: Date; postgres: string; loadStart: number; loadEnd: number }): string {
   const s = CRASH_SCENARIO;
   const cpus = os.cpus();
   const all = (['before', 'down', 'after'] as const).reduce((sum, p) => sum + Object.values(r.answers[p]).reduce((a, b) => a + b, 0), 0);

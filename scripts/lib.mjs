@@ -15,7 +15,7 @@ const children = new Set();
 let stopping = null;
 
 /** Counts `child` among the processes a stop signal reaches; returns it. */
-export function track(child) {
+function track(child) {
   children.add(child);
   const gone = () => {
     children.delete(child);
@@ -48,10 +48,10 @@ export const CHILD_STOP_GRACE_MS = 10_000;
  * first lets a runner force its own way out, taking what it started with it (Playwright's web server runs in
  * a process group of its own, which a Ctrl-C does not reach).
  */
-export const CHILD_KILL_AFTER_SECOND_SIGNAL_MS = 2_000;
+const CHILD_KILL_AFTER_SECOND_SIGNAL_MS = 2_000;
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** The shell's convention: a process ended by signal N exits with 128 + N. */
-export const signalExitCode = (signal) => 128 + os.constants.signals[signal];
+const signalExitCode = (signal) => 128 + os.constants.signals[signal];
 
 let escalation = null;
 /** The child this process lives for (the server of `npm start`), whose exit code becomes ours. */

@@ -96,9 +96,11 @@ export async function startTestPostgres() {
     const [c, a] = asPostgres(path.join(bin, cmd), args);
     execFileSync(c, a, { stdio: ['ignore', 'ignore', 'inherit'] });
   };
+  /** Starts the server on the cluster's data, port and socket folder; returns once it accepts connections. */
+  const start = () => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
-    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    start();
   } catch (err) {
     console.log(`PostgreSQL did not start (${err.message}); the store tests run on PGlite only.`);
     // pg_ctl interrupted (Ctrl-C) may leave a postmaster running: it has a session of its own.
@@ -127,16 +129,12 @@ export async function startTestPostgres() {
   // For fault tests: `crash` stops the server as a power cut would (no shutdown checkpoint, connections cut
   // mid-transaction); `restart` starts it again on the same data and port, recovering from its WAL.
   const crash = () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-  const restart = () =>
-    run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop,
     crash,
-    restart,
-    dataDir: data,
-    port,
-    /** The temporary folder holding the cluster (`dataDir`), its socket and log; gone after `stop`. */
+    restart: start,
+    /** The temporary folder holding the cluster's data, its socket and log; gone after `stop`. */
     dir,
     /** The running postmaster's process id, or null. */
     pid: () => postmasterOf(data),

@@ -58,7 +58,7 @@ export interface Buyer {
  * What a shopper is told when the order store cannot answer, by what they were doing: only a shopper who
  * may be holding tickets is told about a hold.
  */
-export const STORE_UNAVAILABLE_MESSAGES = {
+const STORE_UNAVAILABLE_MESSAGES = {
   listings: 'Ticket availability cannot be loaded for a moment; please try again shortly.',
   // Not "nothing was held": a hold whose commit landed as the connection broke may exist, and runs out on its own.
   createCart: 'Tickets cannot be reserved for a moment, and nothing was charged. Please try again in a moment.',

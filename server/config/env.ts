@@ -64,7 +64,7 @@ export const EnvSchema = z.object({
 export type TrustProxy = false | number | readonly string[];
 
 /** The `TRUST_PROXY` setting: `false` (default), a hop count such as `1`, or a comma-separated address list. */
-export function parseTrustProxy(raw: string, ctx: z.RefinementCtx): TrustProxy {
+function parseTrustProxy(raw: string, ctx: z.RefinementCtx): TrustProxy {
   const value = raw.trim();
   if (value === '' || value === 'false' || value === '0') return false;
   if (/^\d+$/.test(value)) return Number(value);

@@ -26,7 +26,7 @@ export interface FlagRouteOptions {
  * GrowthBook answers an unknown key with a 400: its API with `{ status: 400, error: "Invalid API Key" }`, its
  * proxy's stream with `{ message: "No channel found" }`. The same status and words here, in our error model.
  */
-export const UNKNOWN_CLIENT_KEY = 'unknown_client_key';
+const UNKNOWN_CLIENT_KEY = 'unknown_client_key';
 const unknownKey = (message: string) => new AppError(400, UNKNOWN_CLIENT_KEY, message);
 
 const eventIds = new WeakMap<FlagPayload, string>();

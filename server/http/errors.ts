@@ -72,7 +72,7 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
  * How soon a client may retry an answer that says the store is away for a moment (RFC 9110 §10.2.3): a few
  * of a node's reconnection probes.
  */
-export const STORE_RETRY_AFTER_SECONDS = 5;
+const STORE_RETRY_AFTER_SECONDS = 5;
 
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);

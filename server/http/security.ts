@@ -100,7 +100,7 @@ export function trustTest(setting: TrustProxy): TrustTest {
 /** The window a limiter's `perMinute` is counted over. */
 const ONE_MINUTE_MS = 60_000;
 
-export interface RateLimiterOptions {
+interface RateLimiterOptions {
   /** Which proxies' `X-Forwarded-For` entries are believed. */
   trust: TrustTest;
   /** The store of one limiter's counts (its name keeps its keys apart); none: counted in this process. */

@@ -97,9 +97,7 @@ const CATALOG_SEED = 22791;
 /** Generates the catalog into `<dataDir>/catalog` (every node then loads it from there) and loads it here too. */
 async function prepareCatalog(dataDir: string): Promise<Catalog> {
   const dir = path.join(dataDir, 'catalog');
-  if (!existsSync(path.join(dir, 'manifest.json'))) {
-    await generateCatalog({ events: STACK_CATALOG_EVENTS, seed: CATALOG_SEED, start: new Date().toISOString().slice(0, 10), outDir: dir });
-  }
+  await generateCatalog({ events: STACK_CATALOG_EVENTS, seed: CATALOG_SEED, start: new Date().toISOString().slice(0, 10), outDir: dir });
   return loadCatalog(dir);
 }
 
