@@ -77,7 +77,7 @@ class Entry {
 
   constructor(
     readonly answer: ReplayableAnswer,
-    private readonly common: OutgoingHttpHeaders,
+    common: OutgoingHttpHeaders,
     readonly bytes: number,
   ) {
     this.notModified = rawHeaders({ ...common, vary: varyOf(common, answer.vary), 'cache-control': answer.cacheControl, etag: answer.etag });

@@ -2,7 +2,6 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
-import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
 import { resolveLocation } from '../layout/location.js';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
+import { PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
 import { EventList, PerformerCard, VenueCard } from '../../features/cards/cards.js';
 import { api } from '../../lib/api.js';
 import { formatPrice } from '../../../../server/rules/format.js';
