@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
+import path from 'node:path';
 
 export interface Child {
   proc: ChildProcess;
@@ -211,4 +212,55 @@ export async function settle(pid: number, maxMs: number): Promise<number> {
     last = now;
   }
   return performance.now() - began;
+}
+
+/** A bare node:http server with a fixed small JSON body: what this machine and this load generator allow. */
+export const CEILING_BODY = JSON.stringify({ ok: true, items: [1, 2, 3] });
+const CEILING_SERVER = `
+const body = Buffer.from(${JSON.stringify(CEILING_BODY)});
+require('node:http').createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+  res.end(body);
+}).listen(0, '127.0.0.1', function () { console.log('ceiling listening on ' + this.address().port); });
+`;
+
+export async function startCeiling(): Promise<{ child: Child; url: string }> {
+  const child = start(process.execPath, ['-e', CEILING_SERVER]);
+  const match = await waitForLine(child, /ceiling listening on (\d+)/, 10_000);
+  return { child, url: `http://127.0.0.1:${match[1]}` };
+}
+
+const BENCH_SECRET = 'bench-only-session-secret-0123456789abcdef';
+
+/**
+ * The built storefront as the benchmarks run it: production mode on loopback over `bench/out/data-N` (the
+ * catalog generated there first when absent), warnings and errors only (per-request lines would measure the
+ * log pipe), segment watching off. `ready` settles once `/readyz` answers 200.
+ */
+export function startStorefront(
+  events: number,
+  options: { nodeArgs?: string[]; env?: Record<string, string> } = {},
+): { server: Child; pid: number; ready: Promise<{ base: string; readyMs: number }> } {
+  const began = performance.now();
+  const server = start(process.execPath, [...(options.nodeArgs ?? []), 'dist/server/main.js'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: path.resolve('bench/out', `data-${events}`),
+      CATALOG_EVENTS: String(events),
+      LOG_LEVEL: 'warn',
+      SESSION_SECRET: BENCH_SECRET,
+      SEGMENTS_WATCH: 'false',
+      ...options.env,
+    },
+  });
+  const ready = (async () => {
+    const base = (await waitForLine(server, /Storefront running at (http:\/\/[^\s]+)/, 60_000))[1]!;
+    // Generation, load and indexing grow with the catalog: about 0.3 ms per event at a million.
+    await waitFor200(`${base}/readyz`, server, 60_000 + events * 0.3);
+    return { base, readyMs: performance.now() - began };
+  })();
+  return { server, pid: server.proc.pid!, ready };
 }

@@ -5,12 +5,11 @@
  * run counts what the clients were answered, what the database holds and what the server logged, and writes
  * the figures into bench/RESULTS.md between the bench:faults markers.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { onCleanup } from './children.js';
-import { replaceSection } from './results-file.js';
+import { gitState, machineLine, replaceSection, sectionMarkers } from './results-file.js';
 import {
   CRASH_SCENARIO,
   crashScenario,
@@ -23,7 +22,6 @@ import {
   type CrashScenarioReport,
 } from '../server/test/processes.js';
 
-const FAULT_MARKERS = { start: '<!-- bench:faults:start -->', end: '<!-- bench:faults:end -->' };
 
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const seconds = (ms: number) => `${ms / 1000} s`;
@@ -40,27 +38,16 @@ const summarizeGaveUp = (lines: string[]) => {
   return Object.entries(counts).map(([l, k]) => `\`${l}\` × ${k}`).join(', ');
 };
 
-function gitState(): string {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'server', 'schemas'], { encoding: 'utf8' }).trim() !== '';
-    return `commit ${head}${dirty ? ' with uncommitted changes under server/ or schemas/' : ''}`;
-  } catch {
-    return 'commit unknown';
-  }
-}
-
-function faultSection(r: CrashScenarioReport, meta: { command: string; startedAt: Date; postgres: string; loadStart: number; loadEnd: number }): string {
+function faultSection(r: CrashScenarioReport, meta: { command: string; startedAt: Date; postgres: string; loadStart: number }): string {
   const s = CRASH_SCENARIO;
-  const cpus = os.cpus();
   const all = (['before', 'down', 'after'] as const).reduce((sum, p) => sum + Object.values(r.answers[p]).reduce((a, b) => a + b, 0), 0);
   const lost = r.unreadable.length + r.database.ordersWithoutPurchasedHold.length + r.database.purchasedHoldsWithoutOrder.length;
   const lines = [
     '## Faults: PostgreSQL crashing under a burst of carts and checkouts',
     '',
     `Date: ${meta.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${meta.command}\` (${(r.durationMs / 1000).toFixed(1)} s for the scenario). ` +
-      `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, 1-minute load average ${meta.loadStart.toFixed(2)} at the start and ${meta.loadEnd.toFixed(2)} at the end (shared). ` +
-      `Server: one node, \`node --import tsx server/main.ts\` (${gitState()}), \`DATABASE_URL\` on a private PostgreSQL ${meta.postgres} cluster on loopback (\`scripts/postgres.mjs\`, \`fsync=off\`), a ${n(STACK_CATALOG_EVENTS)}-event catalog, \`LOG_LEVEL=info\`.`,
+      `Machine: ${machineLine(meta.loadStart)} (shared). ` +
+      `Server: one node, \`node --import tsx server/main.ts\` (${gitState(['server', 'schemas'])}), \`DATABASE_URL\` on a private PostgreSQL ${meta.postgres} cluster on loopback (\`scripts/postgres.mjs\`, \`fsync=off\`), a ${n(STACK_CATALOG_EVENTS)}-event catalog, \`LOG_LEVEL=info\`.`,
     '',
     `Method (\`bench/faults.ts\`, the scenario of \`server/store/postgres-faults.test.ts\`, its figures in \`CRASH_SCENARIO\` of \`server/test/processes.ts\`): ${n(s.shoppers)} guests, each from its own client address, each put ${s.ticketsEach} tickets of a listing of its own in a cart and check out ` +
       `with an \`Idempotency-Key\`, ${s.concurrency} at a time; a 503 (or a 409 for a checkout still running) is retried after ${s.retryPauseMs} ms with the same key, up to ${s.cartAttempts} tries for a cart and ${s.checkoutAttempts} for a checkout, within ${n(s.maxRequests)} requests in all. ` +
@@ -126,7 +113,7 @@ export async function runFaultBench(options: { command: string; write: boolean; 
     await stack.stop();
     undoStack();
   }
-  const section = faultSection(report, { command: options.command, startedAt, postgres, loadStart, loadEnd: os.loadavg()[0]! });
+  const section = faultSection(report, { command: options.command, startedAt, postgres, loadStart });
   console.log(section);
   const problems = crashScenarioProblems(report);
   if (problems.length) {
@@ -135,7 +122,7 @@ export async function runFaultBench(options: { command: string; write: boolean; 
   }
   if (options.write) {
     const file = path.resolve('bench/RESULTS.md');
-    writeFileSync(file, replaceSection(readFileSync(file, 'utf8'), section, FAULT_MARKERS));
+    writeFileSync(file, replaceSection(readFileSync(file, 'utf8'), section, sectionMarkers('faults')));
     log('bench/RESULTS.md updated (fault section)');
   }
   return problems.length === 0;

@@ -160,18 +160,27 @@ export function summarize(runs: LoadResult[], ceilings: LoadResult[]): LoadSumma
  * Latency one request at a time over one kept-alive connection, timed here to the microsecond (autocannon's
  * histogram counts whole milliseconds): the latency a single shopper sees with no queue in front of them.
  */
-export async function sequential(base: string, paths: () => string, options: { maxRequests: number; seconds: number }) {
+/** A layout answer with a row marked `timeout` or `error`. */
+export const DEGRADED_ROW = '"status":"(timeout|error)"';
+
+export async function sequential(base: string, paths: () => string, options: { maxRequests: number; seconds: number; countMatching?: RegExp }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const samples: number[] = [];
   let failures = 0;
+  let matched = 0;
   const deadline = performance.now() + options.seconds * 1000;
   try {
     for (let i = 0; i < options.maxRequests && performance.now() < deadline; i++) {
       const t = performance.now();
       const status = await new Promise<number>((resolve) => {
         const req = request(base + paths(), { agent, timeout: 10_000 }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
+          let body = '';
+          if (options.countMatching) res.setEncoding('utf8').on('data', (c: string) => (body += c));
+          else res.resume();
+          res.on('end', () => {
+            if (options.countMatching?.test(body)) matched++;
+            resolve(res.statusCode ?? 0);
+          });
           res.on('error', () => resolve(0));
         });
         req.on('timeout', () => req.destroy());
@@ -185,7 +194,7 @@ export async function sequential(base: string, paths: () => string, options: { m
     agent.destroy();
   }
   samples.sort((a, b) => a - b);
-  return { requests: samples.length + failures, failures, p50Ms: percentile(samples, 50), p99Ms: percentile(samples, 99) };
+  return { requests: samples.length + failures, failures, matched, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95), p99Ms: percentile(samples, 99) };
 }
 
 /** Rotates through a list forever from one shared cursor. */

@@ -1,4 +1,4 @@
-// Preloaded into the server by bench/cold.ts (NODE_OPTIONS=--import): the event loop's delay histogram, written
+// Preloaded into the server by bench/cold.ts (node --import): the event loop's delay histogram, written
 // to BENCH_LOOP_FILE and reset on SIGUSR2, so the bench reads the delay over exactly the run it measured.
 import { writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';

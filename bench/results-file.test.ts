@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { END_MARKER, replaceSection, START_MARKER } from './results-file.js';
+import { END_MARKER, replaceSection, sectionMarkers, START_MARKER } from './results-file.js';
 
 describe('replaceSection', () => {
   it('appends the markers and the section when they are absent', () => {
@@ -14,5 +14,11 @@ describe('replaceSection', () => {
   it('is stable when run twice', () => {
     const once = replaceSection('# Results\n', 'x');
     expect(replaceSection(once, 'x')).toBe(once);
+  });
+
+  it('keeps named sections apart: replacing one leaves the others as they were', () => {
+    const doc = replaceSection(replaceSection('# Results\n', 'faults v1', sectionMarkers('faults')), 'cold v1', sectionMarkers('cold'));
+    const next = replaceSection(doc, 'cold v2', sectionMarkers('cold'));
+    expect(next).toBe('# Results\n\n<!-- bench:faults:start -->\nfaults v1\n<!-- bench:faults:end -->\n\n<!-- bench:cold:start -->\ncold v2\n<!-- bench:cold:end -->\n');
   });
 });

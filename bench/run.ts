@@ -21,16 +21,17 @@
  *   --no-lighthouse --no-write            skip Lighthouse; print without touching RESULTS.md
  *   --time-limit <minutes>                hard stop; by default 5 minutes plus 3 per size plus 20 per million events
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { httpGet, rssMiB, rssSampler, settle, SETTLE_MAX_MS, start, stop, stopAll, waitFor200, waitForLine, type Child } from './children.js';
+import { CEILING_BODY, httpGet, rssMiB, rssSampler, settle, SETTLE_MAX_MS, start, startCeiling, startStorefront, stop, stopAll } from './children.js';
 import { lighthousePages, type PageScore } from './lighthouse-pages.js';
-import { loadInChild, rotate, sequential, summarize, usGridPoints, type ChildLoadOptions, type LoadResult, type LoadSummary } from './load.js';
-import { replaceSection } from './results-file.js';
+import { DEGRADED_ROW, loadInChild, rotate, sequential, summarize, usGridPoints, type ChildLoadOptions, type LoadResult, type LoadSummary } from './load.js';
+import { gitState, machineLine, replaceSection } from './results-file.js';
+import { runColdBench } from './cold.js';
 import { runFaultBench } from './faults.js';
 import { hostilePaths } from '../server/test/hostile-input.js';
 
@@ -61,12 +62,11 @@ const BURST_PATHS = 5_000;
 const BURST_SECONDS = 5;
 /** Each run's own client warms up on its endpoint first (see load-child.ts). */
 const CLIENT_WARMUP_SECONDS = 1;
-const BENCH_SECRET = 'bench-only-session-secret-0123456789abcdef';
 const UNLIMITED = '100000000';
 // Times Square, rounded by the server to one 0.1° cell: every request is the same row-cache key.
 const HOME_CACHED = '/api/layout/home?lat=40.758&lng=-73.9855';
 
-const sizes = (values.sizes ?? (values.scale ? '20000,200000,1000000' : '20000')).split(',').map((s) => {
+const sizes = (values.sizes ?? (values.scale || values.cold ? '20000,200000,1000000' : '20000')).split(',').map((s) => {
   const n = Number(s.trim());
   if (!Number.isInteger(n) || n < 100) throw new Error(`--sizes: "${s}" is not a catalog size`);
   return n;
@@ -109,22 +109,6 @@ async function ensureBuild(): Promise<string> {
     throw new Error(`npm run build failed (${code}):\n${child.tail()}`);
   }
   return 'built by this run';
-}
-
-/** A bare node:http server with a fixed small JSON body: what this machine and this load generator allow. */
-const CEILING_BODY = JSON.stringify({ ok: true, items: [1, 2, 3] });
-const CEILING_SERVER = `
-const body = Buffer.from(${JSON.stringify(CEILING_BODY)});
-require('node:http').createServer((req, res) => {
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
-  res.end(body);
-}).listen(0, '127.0.0.1', function () { console.log('ceiling listening on ' + this.address().port); });
-`;
-
-async function startCeiling(): Promise<{ child: Child; url: string }> {
-  const child = start(process.execPath, ['-e', CEILING_SERVER]);
-  const match = await waitForLine(child, /ceiling listening on (\d+)/, 10_000);
-  return { child, url: `http://127.0.0.1:${match[1]}` };
 }
 
 type RowKey = 'healthz' | 'homeCached' | 'homeShopper' | 'homeCached200' | 'homeCold' | 'category' | 'suggest' | 'search';
@@ -172,32 +156,13 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
   const dataDir = path.resolve('bench/out', `data-${events}`);
   const generated = !(await catalogOnDisk(dataDir, events));
   log(`${events.toLocaleString('en-US')} events: starting the server${generated ? ' (generating the catalog first)' : ''}`);
-  const began = performance.now();
-  const server = start(process.execPath, ['dist/server/main.js'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      CATALOG_EVENTS: String(events),
-      // Per-request info lines would measure the log pipe; warnings and errors still show.
-      LOG_LEVEL: 'warn',
-      SESSION_SECRET: BENCH_SECRET,
-      SEGMENTS_WATCH: 'false',
-      RATE_LIMIT_SUGGEST_PER_MINUTE: UNLIMITED,
-      RATE_LIMIT_SEARCH_PER_MINUTE: UNLIMITED,
-      RATE_LIMIT_SESSIONS_PER_MINUTE: UNLIMITED,
-    },
+  const { server, pid, ready } = startStorefront(events, {
+    env: { RATE_LIMIT_SUGGEST_PER_MINUTE: UNLIMITED, RATE_LIMIT_SEARCH_PER_MINUTE: UNLIMITED, RATE_LIMIT_SESSIONS_PER_MINUTE: UNLIMITED },
   });
-  const pid = server.proc.pid!;
   const sampler = rssSampler(pid, 500);
   try {
-    const match = await waitForLine(server, /Storefront running at (http:\/\/[^\s]+)/, 60_000);
-    const base = match[1]!;
-    // Generation, load and index build grow with the catalog: about 0.3 ms per event at a million.
-    await waitFor200(`${base}/readyz`, server, 60_000 + events * 0.3);
-    const startupMs = performance.now() - began;
+    const { base, readyMs } = await ready;
+    const startupMs = readyMs;
     const rssReadyMiB = rssMiB(pid);
     log(`ready in ${(startupMs / 1000).toFixed(1)} s, RSS ${rssReadyMiB.toFixed(0)} MiB`);
 
@@ -250,7 +215,7 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
         connections: CONNECTIONS,
         paths: coldPaths,
         warmupPaths: coldWarmupPaths,
-        countMatching: '"status":"(timeout|error)"',
+        countMatching: DEGRADED_ROW,
       },
       { key: 'category', label: 'category layout (`/api/layout/category/nfl`)', url: base + '/api/layout/category/nfl', connections: CONNECTIONS },
       { key: 'suggest', label: `suggest (${prefixes.length} typed prefixes in turn)`, url: base, connections: CONNECTIONS, paths: suggestPaths },
@@ -349,7 +314,7 @@ function bundleSizes(): string {
   return out.stdout.trim();
 }
 
-/** The earlier engine benchmarks, each in its own process so memory figures do not mix. */
+/** The engine benchmarks, each size in its own process so memory figures do not mix. */
 function engineBenchmarks(): string {
   const run = (script: string, args: string[]) => {
     const out = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-old-space-size=8192', script, ...args], {
@@ -369,11 +334,16 @@ function engineBenchmarks(): string {
     '| events | load | index build | RSS | suggest median / p99 | suggest + extra sources median / p99 | row queries median / p99 |',
     '|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const r of sizes.flatMap((events) => run('bench/search-latency.ts', ['--events', String(events)]))) {
+  const results = sizes.flatMap((events) => run('bench/search-latency.ts', ['--events', String(events)]));
+  for (const r of results) {
     lines.push(`| ${r.events} | ${r.loadMs} ms | ${r.indexBuildMs} ms | ${r.rssMiB} MiB | ${t(r.suggest)} | ${t(r.suggestWithExtraSources)} | ${t(r.rows)} |`);
   }
-  lines.push('\n## Text index choice (same run, same data)\n', '| library | build | heap | prefix query median / p99 |', '|---|---:|---:|---:|');
-  for (const r of run('bench/text-index-choice.ts', ['--events', '20000'])) lines.push(`| ${r.engine} | ${r.buildMs} ms | ${r.heapMiB} MiB | ${r.medianMs} / ${r.p99Ms} ms |`);
+  lines.push('\n## Row kinds: embedded engine against the scanning engine (same process, same requests, medians)\n', '| events | row kind | embedded | scanning | ratio |', '|---:|---|---:|---:|---:|');
+  for (const r of results) {
+    for (const [kind, f] of Object.entries(r.rowsAgainstScanning as Record<string, { embeddedMs: number; scanningMs: number; ratio: number }>)) {
+      lines.push(`| ${r.events} | ${kind} | ${f.embeddedMs} ms | ${f.scanningMs} ms | ${f.ratio}× |`);
+    }
+  }
   return lines.join('\n');
 }
 
@@ -381,16 +351,6 @@ const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const mib = (x: number) => (Number.isFinite(x) ? `${n(x)} MiB` : 'n/a');
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 const yes = (ok: boolean) => (ok ? '**met**' : '**not met**');
-
-function gitState(): string {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'server', 'client', 'schemas', 'segments'], { encoding: 'utf8' }).trim() !== '';
-    return `commit ${head}${dirty ? ' with uncommitted changes under server/, client/, schemas/ or segments/' : ''}`;
-  } catch {
-    return 'commit unknown';
-  }
-}
 
 const pick = (r: ServerRun, key: RowKey) => r.rows.find((x) => x.key === key)!.result;
 const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
@@ -523,13 +483,12 @@ async function main() {
   log('client build sizes…');
   const bundles = bundleSizes();
 
-  const cpus = os.cpus();
   const section = [
     '## Load: HTTP throughput, latency and memory of the real server',
     '',
     `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${command}\` (${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} minutes). ` +
-      `Machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, 1-minute load average ${loadAtStart.toFixed(2)} at the start and ${os.loadavg()[0]!.toFixed(2)} at the end (other work shares the machine); shared and noisy, so read the ratios, not lone times. ` +
-      `Server: \`node dist/server/main.js\` (${build}, ${builtAt} UTC; ${gitState()}), embedded search engine, PGlite store, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits raised to ${n(Number(UNLIMITED))} a minute, \`SEGMENTS_WATCH=false\`.`,
+      `Machine: ${machineLine(loadAtStart)} (other work shares the machine); shared and noisy, so read the ratios, not lone times. ` +
+      `Server: \`node dist/server/main.js\` (${build}, ${builtAt} UTC; ${gitState(['server', 'client', 'schemas', 'segments'])}), embedded search engine, PGlite store, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits raised to ${n(Number(UNLIMITED))} a minute, \`SEGMENTS_WATCH=false\`.`,
     '',
     `Method: autocannon 9 drives each endpoint over 127.0.0.1 with ${CONNECTIONS} connections unless stated: ${warmupSeconds} s of warm-up per endpoint (discarded), then ${rounds} rounds of ${seconds} s, ` +
       'each round measuring the ceiling first and then every endpoint in turn, so a burst of other work on the machine weighs on the ceiling and the endpoints of the same round alike. ' +
@@ -564,10 +523,8 @@ try {
   if (values.faults) {
     if (!(await runFaultBench({ command, write: !values['no-write'], log }))) process.exitCode = 1;
   } else if (values.cold) {
-    // Cold layouts at 20,000, 200,000 and 1,000,000 events (or --sizes), in a process of its own.
-    const args = ['--import', 'tsx', 'bench/cold.ts', ...(values.sizes ? ['--sizes', values.sizes] : []), ...(values['no-write'] ? ['--no-write'] : [])];
-    const out = spawnSync(process.execPath, args, { stdio: 'inherit' });
-    if (out.status !== 0) process.exitCode = 1;
+    await ensureBuild();
+    console.log(await runColdBench({ sizes, command, write: !values['no-write'], log }));
   } else {
     await main();
   }
