@@ -352,7 +352,10 @@ export class CommerceService {
       if (isStoreUnavailable(err)) throw new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES.checkoutUnconfirmed);
       throw err;
     }
-    await this.settle(paymentId).catch((err: unknown) => this.options.logger.warn({ err, ...log }, 'capture not done yet; the housekeeping retries it'));
+    // Its order is written and its authorization known: captured at once, without reading the row back.
+    await this.capture({ id: paymentId, hold_id: hold.id, amount_cents: quote.cents.total, authorization_id: auth.authorizationId }).catch((err: unknown) =>
+      this.options.logger.warn({ err, ...log }, 'capture not done yet; the housekeeping retries it'),
+    );
     this.options.logger.info({ orderId, eventId: event.event_id, quantity: hold.quantity, totalCents: quote.cents.total }, 'order placed');
     const events = lifecycle.history.map((h, i) => ({ seq: i + 1, status: h.status, at: new Date(h.at).toISOString(), note: h.note }));
     const order = await this.orderView({ order: row, events }, event, listing);
@@ -375,19 +378,9 @@ export class CommerceService {
   private async settle(paymentId: string): Promise<void> {
     const p = await this.store.paymentOf(paymentId);
     if (!p) return;
+    if (p.status === 'authorized') return this.capture({ ...p, authorization_id: p.authorization_id! });
     const log = { payment: p.id, cart: p.hold_id, amountCents: p.amount_cents };
     const now = () => this.now(); // each step at its own time: a processor call may take a while
-    if (p.status === 'authorized') {
-      const result = await this.options.payments.capture(p.authorization_id!);
-      if (result.status === 'captured') {
-        if (await this.store.movePayment(p.id, 'authorized', 'captured', now())) this.options.logger.info(log, 'payment captured');
-      } else {
-        // The processor will not take it (the authorization lapsed): the order is not confirmed without money.
-        await this.store.movePayment(p.id, 'authorized', 'capture_failed', now());
-        this.options.logger.error({ ...log, result }, 'payment capture refused; the order stays unconfirmed');
-      }
-      return;
-    }
     if (p.status === 'authorizing' && !(await this.store.movePayment(p.id, 'authorizing', 'voiding', now()))) return this.settle(paymentId);
     if (p.status !== 'authorizing' && p.status !== 'voiding') return;
     const authorizationId = p.authorization_id ?? (await this.options.payments.findAuthorization(p.id));
@@ -400,6 +393,19 @@ export class CommerceService {
       }
     }
     if ((await this.store.movePayment(p.id, 'voiding', 'voided', now())) && authorizationId) this.options.logger.info(log, 'payment voided');
+  }
+
+  /** Captures an authorized payment whose order is written; logged once, when its row moves. */
+  private async capture(p: { id: string; hold_id: string; amount_cents: number; authorization_id: string }): Promise<void> {
+    const log = { payment: p.id, cart: p.hold_id, amountCents: p.amount_cents };
+    const result = await this.options.payments.capture(p.authorization_id);
+    if (result.status === 'captured') {
+      if (await this.store.movePayment(p.id, 'authorized', 'captured', this.now())) this.options.logger.info(log, 'payment captured');
+      return;
+    }
+    // The processor will not take it (the authorization lapsed): the order is not confirmed without money.
+    await this.store.movePayment(p.id, 'authorized', 'capture_failed', this.now());
+    this.options.logger.error({ ...log, result }, 'payment capture refused; the order stays unconfirmed');
   }
 
   /**
