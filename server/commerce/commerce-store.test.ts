@@ -145,10 +145,14 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     expect(await store.order('ORD-LATE')).toBeNull();
   });
 
-  it('sweeps expired holds back on sale', async () => {
+  it('sweeps expired holds back on sale, several of one listing at once', async () => {
     await hold(1005, 2, 'gone', later(1_000));
-    expect(await store.releaseExpired(later(10_000))).toBeGreaterThanOrEqual(2);
+    await hold(1020, 2, 'gone-too', later(1_000), { listed: 4 });
+    await hold(1020, 2, 'gone-three', later(1_000), { listed: 4 });
+    expect((await store.usage(1)).get(1020)).toEqual({ listed: 4, taken: 4 });
+    expect(await store.releaseExpired(later(10_000))).toBeGreaterThanOrEqual(6);
     expect((await store.usage(1)).get(1005)).toEqual({ listed: 2, taken: 0 });
+    expect((await store.usage(1)).get(1020)).toEqual({ listed: 4, taken: 0 });
   });
 
   describe('fair share', () => {

@@ -161,15 +161,16 @@ export class CommerceStore {
       const { guest, byAddress } = await buyerUsage(tx, { guestId: input.guestId, clientKey: input.clientKey, eventId: input.listing.eventId, now: input.now });
       const refusal = purchaseLimitRefusal({ quantity: input.quantity, guest, byAddress, limits: input.limits });
       if (refusal) throw refusal;
-      await tx.query('INSERT INTO listing_inventory (listing_id, event_id, listed) VALUES ($1, $2, $3) ON CONFLICT (listing_id) DO NOTHING', [
-        input.listing.id,
-        input.listing.eventId,
-        input.listing.listed,
-      ]);
       await releaseExpired(tx, input.now, input.listing.id);
-      // The row is locked from here to the commit, so what is left cannot change between the check of the
-      // seller's splits (no single seat stranded) and the hold; the table's CHECK (held + sold <= listed) stands behind it.
-      const left = await tx.query('SELECT listed - held - sold AS left FROM listing_inventory WHERE listing_id = $1 FOR UPDATE', [input.listing.id]);
+      // The listing's row (made on its first hold) is locked from here to the commit, so what is left cannot
+      // change between the check of the seller's splits (no single seat stranded) and the hold; the table's
+      // CHECK (held + sold <= listed) stands behind it.
+      const left = await tx.query(
+        `INSERT INTO listing_inventory (listing_id, event_id, listed) VALUES ($1, $2, $3)
+         ON CONFLICT (listing_id) DO UPDATE SET listing_id = excluded.listing_id
+         RETURNING listed - held - sold AS left`,
+        [input.listing.id, input.listing.eventId, input.listing.listed],
+      );
       const unavailable = quantityRefusal(input.listing.splits, num(left[0]?.left ?? 0), input.quantity);
       if (unavailable) throw unavailable;
       await tx.query('UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1', [input.listing.id, input.quantity]);
@@ -265,9 +266,11 @@ export class CommerceStore {
           o.service_fee_cents, o.fulfillment_fee_cents, o.total_cents, o.promo_code, o.email, JSON.stringify(o.billing), o.payment_method, o.charge_id,
           input.now.toISOString()],
       );
-      for (const [i, h] of input.history.entries()) {
-        await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [o.id, i + 1, h.status, h.at.toISOString(), h.note]);
-      }
+      await tx.query(
+        `INSERT INTO order_events (order_id, seq, status, at, note)
+         SELECT $1, e.seq, e.status, e.at, e.note FROM jsonb_to_recordset($2::jsonb) AS e(seq int, status text, at timestamptz, note text)`,
+        [o.id, JSON.stringify(input.history.map((h, i) => ({ seq: i + 1, status: h.status, at: h.at.toISOString(), note: h.note })))],
+      );
       const paid = await tx.query(
         `UPDATE payments SET status = 'authorized', authorization_id = $2, order_id = $3, updated_at = $4 WHERE id = $1 AND status = 'authorizing' RETURNING id`,
         [input.payment.id, input.payment.authorizationId, o.id, input.now.toISOString()],
@@ -367,18 +370,21 @@ export class CommerceStore {
 async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise<number> {
   // A hold whose checkout began in time is left to that checkout until its claim runs out.
   const stale = liveClaimsSince(now);
+  // One statement: the holds that ran out, and their tickets back to their listings.
   const rows = await tx.query(
-    `UPDATE holds SET status = 'expired'
-     WHERE status = 'active' AND expires_at <= $1 AND (checkout_started_at IS NULL OR checkout_started_at <= $2) ${listingId === undefined ? '' : 'AND listing_id = $3'}
-     RETURNING listing_id, quantity`,
+    `WITH expired AS (
+       UPDATE holds SET status = 'expired'
+       WHERE status = 'active' AND expires_at <= $1 AND (checkout_started_at IS NULL OR checkout_started_at <= $2) ${listingId === undefined ? '' : 'AND listing_id = $3'}
+       RETURNING listing_id, quantity
+     ), per_listing AS (
+       SELECT listing_id, sum(quantity) AS quantity FROM expired GROUP BY listing_id
+     ), returned AS (
+       UPDATE listing_inventory li SET held = li.held - p.quantity FROM per_listing p WHERE li.listing_id = p.listing_id RETURNING 1
+     )
+     SELECT coalesce(sum(quantity), 0) AS released FROM expired`,
     listingId === undefined ? [now.toISOString(), stale] : [now.toISOString(), stale, listingId],
   );
-  let released = 0;
-  for (const r of rows) {
-    await tx.query('UPDATE listing_inventory SET held = held - $2 WHERE listing_id = $1', [r.listing_id, r.quantity]);
-    released += num(r.quantity);
-  }
-  return released;
+  return num(rows[0]?.released ?? 0);
 }
 
 /**
