@@ -11,7 +11,7 @@ import { LayoutResponseSchema } from '../schemas/layout.js';
 import { generateCatalog } from './catalog/generate/generate-catalog.js';
 import { loadCatalog, type Catalog } from './catalog/load-catalog.js';
 import { CommerceService } from './commerce/commerce-service.js';
-import { CommerceStore } from './commerce/commerce-store.js';
+import { CHECKOUT_CLAIM_SECONDS, CommerceStore } from './commerce/commerce-store.js';
 import { listingsForEvent } from './commerce/domain/listings.js';
 import { SandboxPaymentProvider, type PaymentProvider } from './commerce/domain/payments.js';
 import { parseEnv } from './config/env.js';
@@ -288,7 +288,12 @@ describe('payments that lose their way', () => {
     const other = t.make();
     await other.tick();
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
-    clock += 3 * 60_000;
+    // Abandoned after twice the checkout's claim (2 × 60 s): a second before, the payment is left alone.
+    expect(CHECKOUT_CLAIM_SECONDS).toBe(60);
+    clock += 120_000 - 1_000;
+    await other.tick();
+    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
+    clock += 2_000;
     await other.tick();
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
     expect(await t.statuses()).toEqual(['voided']);

@@ -209,16 +209,16 @@ export class CommerceStore {
    * may claim it again at once.
    */
   async claimCheckout(input: { holdId: string; guestId: string; attempt: string; now: Date }): Promise<
-    { claimed: HoldRow } | { purchased: OrderWithEvents } | { busy: true } | { ended: true }
+    { claimed: true } | { purchased: OrderWithEvents } | { busy: true } | { ended: true }
   > {
     const rows = await this.sql.query(
       `UPDATE holds SET checkout_attempt = $3, checkout_started_at = $4
        WHERE id = $1 AND guest_id = $2 AND status = 'active' AND expires_at > $4
          AND (checkout_attempt IS NULL OR checkout_attempt = $3 OR checkout_started_at <= $5)
-       RETURNING *`,
+       RETURNING id`,
       [input.holdId, input.guestId, input.attempt, input.now.toISOString(), liveClaimsSince(input.now)],
     );
-    if (rows[0]) return { claimed: holdRow(rows[0]) };
+    if (rows[0]) return { claimed: true };
     const hold = await this.hold(input.holdId);
     if (hold?.status === 'purchased') {
       const order = await this.orderOfHold(input.holdId);
