@@ -27,7 +27,7 @@ const FALLBACK_CLIENT_ERROR = 400;
  */
 export function httpError(status: number): AppError {
   const known = STATUS_CODES[status] ? status : FALLBACK_CLIENT_ERROR;
-  const reason = STATUS_CODES[known] ?? 'Bad Request';
+  const reason = STATUS_CODES[known]!;
   const code = reason.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
   return new AppError(known, code, reason);
 }

@@ -113,17 +113,17 @@ interface RateLimiterOptions {
 export type MakeLimiter = (name: string, perMinute: number, what: string) => RequestHandler;
 
 /**
- * Every per-client limiter comes from here: the standard `RateLimit` headers, over the limit a JSON 429, and
- * clients told apart by address (an IPv6 /56 as one) read through the same trust test in the app and the
- * fast lane, so both count against one limit. A store that fails lets requests through rather than turning
- * them into 500s: browsing and search keep working while the database is down.
- */
-/**
  * One client, as every per-client rule counts it (the rate limits, the per-address share of an event): its
  * address, an IPv6 /56 standing for one client since one subscriber's devices share a prefix.
  */
 export const clientKeyOf = (address: string): string => ipKeyGenerator(address);
 
+/**
+ * Every per-client limiter comes from here: the standard `RateLimit` headers, over the limit a JSON 429, and
+ * clients told apart by address (an IPv6 /56 as one) read through the same trust test in the app and the
+ * fast lane, so both count against one limit. A store that fails lets requests through rather than turning
+ * them into 500s: browsing and search keep working while the database is down.
+ */
 export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
   const clientAddress = (req: IncomingMessage): string => proxyaddr(req, options.trust);
   return (name, perMinute, what) =>

@@ -125,7 +125,6 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
         trackPaymentFailure(method, err.code);
       } else if (err.status === 410) {
         onHoldEnded();
-
       } else if (err.status === 400) {
         const { errors: mapped, rest } = mapServerIssues(err.details);
         if (err.code === 'invalid_promo_code') mapped.promoCode ??= err.message;
