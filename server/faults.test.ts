@@ -29,6 +29,7 @@ import { StoreUnavailableError } from './store/store-errors.js';
 import { storeDegradation } from './store/open-store.js';
 import { RecentActivity } from './activity/recent-activity.js';
 import { testApp } from './test/test-app.js';
+import { checkoutBody } from './test/documents.js';
 
 const logger = pino({ level: 'silent' });
 let tmp: string;
@@ -92,6 +93,17 @@ describe('the search engine slow or failing', () => {
   });
 });
 
+/** The sandbox processor with some of its calls replaced. */
+function delegating(sandbox: SandboxPaymentProvider, overrides: Partial<PaymentProvider>): PaymentProvider {
+  return {
+    authorize: (input) => sandbox.authorize(input),
+    capture: (id) => sandbox.capture(id),
+    void: (id) => sandbox.void(id),
+    findAuthorization: (key) => sandbox.findAuthorization(key),
+    ...overrides,
+  };
+}
+
 /** A PGlite store that can be made to fail the way a database going away does. */
 async function faultyStore() {
   const real = await openPglite(null);
@@ -133,13 +145,7 @@ async function shop<P extends PaymentProvider = SandboxPaymentProvider>(options:
   const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
   const checkout = (key?: string, extra: Record<string, unknown> = {}) => {
     const req = request(app).post('/api/checkout').set('Authorization', auth);
-    return (key === undefined ? req : req.set('Idempotency-Key', key)).send({
-      cartId: cart.id,
-      email: 'grace@example.com',
-      billingAddress: { name: 'Grace Hopper', address1: '1 Navy Way', city: 'Arlington', state: 'VA', countryCode: 'US', postalCode: '22202', phoneNumber: '703 555 0100' },
-      payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-      ...extra,
-    });
+    return (key === undefined ? req : req.set('Idempotency-Key', key)).send({ ...checkoutBody(cart.id), ...extra });
   };
   const statuses = async () => (await store.real.query<{ status: string }>('SELECT status FROM payments ORDER BY status')).map((r) => r.status);
   return { ...store, payments, app, auth, commerce, make, search, listing, cart, checkout, statuses };
@@ -271,16 +277,13 @@ describe('payments that lose their way', () => {
     const sandbox = new SandboxPaymentProvider();
     // The first node stops right after the processor answered: its checkout never gets further.
     let stopAfterAuthorizing = true;
-    const dying: PaymentProvider = {
+    const dying = delegating(sandbox, {
       authorize: async (input) => {
         const result = await sandbox.authorize(input);
         if (stopAfterAuthorizing) throw new Error('the node stopped');
         return result;
       },
-      capture: (id) => sandbox.capture(id),
-      void: (id) => sandbox.void(id),
-      findAuthorization: (key) => sandbox.findAuthorization(key),
-    };
+    });
     const t = await shop({ payments: dying, now: () => new Date(clock) });
     expect((await t.checkout('first')).status).toBe(502);
     stopAfterAuthorizing = false;
@@ -303,7 +306,7 @@ describe('payments that lose their way', () => {
   it('answers a processor that does not answer with a 502, frees the cart at once, and releases what it may have reserved', async () => {
     const sandbox = new SandboxPaymentProvider();
     let lose = true;
-    const flaky: PaymentProvider = {
+    const flaky = delegating(sandbox, {
       authorize: async (input) => {
         const result = await sandbox.authorize(input);
         if (lose) {
@@ -312,10 +315,7 @@ describe('payments that lose their way', () => {
         }
         return result;
       },
-      capture: (id) => sandbox.capture(id),
-      void: (id) => sandbox.void(id),
-      findAuthorization: (key) => sandbox.findAuthorization(key),
-    };
+    });
     const t = await shop({ payments: flaky, now: () => new Date() });
     const lost = await t.checkout('k-1');
     expect(lost.status).toBe(502);
@@ -331,18 +331,16 @@ describe('payments that lose their way', () => {
     let clock = Date.now();
     const sandbox = new SandboxPaymentProvider();
     let voidFails = 1;
-    const slowThenFlaky: PaymentProvider = {
+    const slowThenFlaky = delegating(sandbox, {
       authorize: async (input) => {
         clock += 11 * 60_000; // so slow that the checkout's claim runs out: the order is refused
         return sandbox.authorize(input);
       },
-      capture: (id) => sandbox.capture(id),
       void: async (id) => {
         if (voidFails-- > 0) throw new Error('gateway timeout');
         return sandbox.void(id);
       },
-      findAuthorization: (key) => sandbox.findAuthorization(key),
-    };
+    });
     const t = await shop({ payments: slowThenFlaky, now: () => new Date(clock) });
     expect((await t.checkout('slow')).status).toBe(410);
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
@@ -356,12 +354,7 @@ describe('payments that lose their way', () => {
 
   it('never confirms an order whose capture the processor refused; its payment ends capture_failed, out of the queue', async () => {
     const sandbox = new SandboxPaymentProvider();
-    const refusing: PaymentProvider = {
-      authorize: (input) => sandbox.authorize(input),
-      capture: async () => ({ status: 'error', reason: 'unknown_authorization' }),
-      void: (id) => sandbox.void(id),
-      findAuthorization: (key) => sandbox.findAuthorization(key),
-    };
+    const refusing = delegating(sandbox, { capture: async () => ({ status: 'error', reason: 'unknown_authorization' }) });
     const t = await shop({ payments: refusing, now: () => new Date() });
     const placed = await t.checkout('refused-capture');
     expect(placed.status).toBe(201);

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from './catalog/load-catalog.js';
 import { isPairsOnly, listingsForEvent } from './commerce/domain/listings.js';
 import { GUESTS_PER_ADDRESS, MAX_TICKETS_PER_EVENT } from './commerce/domain/purchase-limits.js';
+import { checkoutBody } from './test/documents.js';
 import {
   call,
-  checkoutBody,
   havePostgres,
   newShopper,
   nextAddress,

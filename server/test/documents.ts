@@ -91,3 +91,21 @@ export function venueDocument(extra: Partial<VenueDocument> = {}): VenueDocument
     ...extra,
   });
 }
+
+/** A checkout body paying with the sandbox's test card that succeeds. */
+export function checkoutBody(cartId: string, email = 'grace@example.com') {
+  return {
+    cartId,
+    email,
+    billingAddress: {
+      name: 'Grace Hopper',
+      address1: '1 Navy Way',
+      city: 'Arlington',
+      state: 'VA',
+      countryCode: 'US',
+      postalCode: '22202',
+      phoneNumber: '703 555 0100',
+    },
+    payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+  };
+}

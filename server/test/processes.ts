@@ -15,6 +15,7 @@ import type { EventDocument } from '../../schemas/documents.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
 import { listingsForEvent, type GeneratedListing } from '../commerce/domain/listings.js';
+import { checkoutBody } from './documents.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -404,23 +405,6 @@ function shopperWith(token: string, ip: string): Shopper {
   return { call: (to, method, route, options = {}) => call(to.url, method, route, { ...options, token, ip }) };
 }
 
-/** A checkout body paying with the sandbox's test card that succeeds. */
-export function checkoutBody(cartId: string, email = 'grace@example.com') {
-  return {
-    cartId,
-    email,
-    billingAddress: {
-      name: 'Grace Hopper',
-      address1: '1 Navy Way',
-      city: 'Arlington',
-      state: 'VA',
-      countryCode: 'US',
-      postalCode: '22202',
-      phoneNumber: '703 555 0100',
-    },
-    payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
-  };
-}
 
 /** The payment steps a node logged (`payment authorized`, `payment captured`, `payment voided`). */
 export function paymentLog(nodes: readonly ServerNode[]): { authorized: Record<string, unknown>[]; captured: Record<string, unknown>[]; voided: Record<string, unknown>[] } {
