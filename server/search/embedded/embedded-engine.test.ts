@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeSearchContract } from '../contract/search-contract.js';
 import { EmbeddedEngine } from './embedded-engine.js';
-import { typoBudget } from './text-index.js';
+import { MAX_PREFIX_CANDIDATES } from '../../rules/constants.js';
+import { TextIndex, typoBudget } from './text-index.js';
 
 describeSearchContract('embedded', (catalog) => EmbeddedEngine.build(catalog));
 
@@ -14,5 +15,18 @@ describe('typoBudget (Typesense defaults)', () => {
     ['abcdefghij', 2],
   ] as const)('%s → %s', (term, budget) => {
     expect(typoBudget(term)).toBe(budget);
+  });
+});
+
+describe('prefix expansion (Typesense max_candidates)', () => {
+  it('lets the last word stand for its 4 most frequent completions, the word itself first', () => {
+    expect(MAX_PREFIX_CANDIDATES).toBe(4);
+    const index = new TextIndex(['name']);
+    const texts = ['jazz', 'jazzy', 'jazzy', 'jazzy', 'jazzfest', 'jazzfest', 'jazzmen', 'jazzmen', 'jazzmen', 'jazzmen', 'jazzband'];
+    texts.forEach((text, slot) => index.add(slot, [text]));
+    expect(index.expand('jazz', MAX_PREFIX_CANDIDATES)).toEqual(['jazz', 'jazzmen', 'jazzy', 'jazzfest']);
+    const found = index.match(['jazz'], ['name'], [1], texts.length);
+    // jazzband (one document, the least frequent) is not among the completions.
+    expect([...found.slots]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });
