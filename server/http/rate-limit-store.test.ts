@@ -46,10 +46,8 @@ describe.each(TEST_STORES)('SqlRateLimitStore on $name', ({ open }) => {
   });
 
   it('keeps the counts of two limiters and two clients apart', async () => {
-    const stores = sqlRateLimitStores(sql);
-    const sessions = stores('sessions');
-    const search = stores('search');
-    for (const store of [sessions, search]) void store.init?.({ windowMs: 60_000 } as Options);
+    const sessions = storeFor(sql, 'sessions', 60_000);
+    const search = storeFor(sql, 'search', 60_000);
     await sessions.increment('198.51.100.7');
     await sessions.increment('198.51.100.7');
     expect((await search.increment('198.51.100.7')).totalHits).toBe(1);
@@ -64,10 +62,8 @@ describe.each(TEST_STORES)('SqlRateLimitStore on $name', ({ open }) => {
   });
 
   it('takes a hit back, forgets a client and forgets a whole limiter', async () => {
-    const stores = sqlRateLimitStores(sql);
-    const store = stores('carts');
-    const other = stores('cartsx');
-    for (const s of [store, other]) void s.init?.({ windowMs: 60_000 } as Options);
+    const store = storeFor(sql, 'carts', 60_000);
+    const other = storeFor(sql, 'cartsx', 60_000);
     await store.increment('a');
     await store.increment('a');
     await store.decrement('a');
