@@ -106,13 +106,13 @@ async function main() {
     await ensureCatalog({ dir: env.catalogDir, events: env.CATALOG_EVENTS, seed: env.CATALOG_SEED, logger });
     const began = performance.now();
     // The catalog streams into the engine as it is read: loaded and indexed are one step.
-    const { catalog: loaded, engine } = await openCatalog(env, env.catalogDir);
+    const { catalog: loaded, engine, embedded } = await openCatalog(env, env.catalogDir);
     catalog.set(loaded);
     readiness.set('catalog', true, `${loaded.manifest.counts.Event} events`);
     search.set(engine);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
-    logger.info({ counts: loaded.manifest.counts, engine: engine.kind, ms: Math.round(performance.now() - began) }, 'search ready');
+    logger.info({ counts: loaded.manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) }, 'search ready');
     stopHousekeeping = commerce.start();
   } catch (err) {
     const failed = err instanceof SearchStartError ? 'search' : 'catalog';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { COLLECTION_NAMES, type CollectionName } from '../../schemas/documents.js';
 
@@ -29,4 +29,18 @@ export async function readManifest(dir: string): Promise<CatalogManifest | null>
   } catch {
     return null;
   }
+}
+
+/**
+ * What identifies the catalog in `dir` as it is on disk: the manifest, and each collection file's size and
+ * modification time (to the nanosecond). Anything built from the files is stale once this differs.
+ */
+export async function catalogFingerprint(dir: string): Promise<{ manifest: string; files: Record<string, string> }> {
+  const manifest = await readFile(path.join(dir, MANIFEST_FILE), 'utf8');
+  const files: Record<string, string> = {};
+  for (const name of COLLECTION_NAMES) {
+    const s = await stat(collectionFile(dir, name), { bigint: true });
+    files[name] = `${s.size} bytes, modified ${s.mtimeNs}`;
+  }
+  return { manifest, files };
 }

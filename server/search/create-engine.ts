@@ -1,29 +1,66 @@
-import type { CollectionName } from '../../schemas/documents.js';
-import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
+import path from 'node:path';
+import { COLLECTION_NAMES, type CollectionName } from '../../schemas/documents.js';
+import { loadCatalog, type Catalog, type CatalogCollections } from '../catalog/load-catalog.js';
+import { catalogFingerprint, readManifest } from '../catalog/manifest.js';
 import type { Env } from '../config/env.js';
 import { CachedEngine } from './cached-engine.js';
 import { EmbeddedEngine } from './embedded/embedded-engine.js';
+import { SnapshotError } from './embedded/snapshot.js';
 import type { SearchEngine } from './search-engine.js';
 import { TypesenseEngine } from './typesense/typesense-engine.js';
 
 /** The collections pages read directly by id (the catalog store); the rest live only in the engine. */
 const KEPT_IN_MEMORY: readonly CollectionName[] = ['Performer', 'Venue'];
 
+/** The embedded engine's state, saved beside the catalog it was built from. */
+export const SNAPSHOT_FILE = 'engine.snapshot';
+
+export interface OpenedCatalog {
+  catalog: Catalog;
+  engine: CachedEngine;
+  /** How the embedded engine got its documents, and why not from its snapshot; absent for Typesense. */
+  embedded?: { from: 'snapshot' | 'files'; note: string };
+}
+
 /**
- * Loads the catalog in `dir` and the engine that answers over it: Typesense when `TYPESENSE_*` names a node
- * (its collections are filled by `npm run search:index`), otherwise the embedded engine, fed document by
- * document as the files are read and validated; either behind the result cache.
+ * Loads the catalog in `dir` and the engine that answers over it, behind the result cache: Typesense when
+ * `TYPESENSE_*` names a node (its collections are filled by `npm run search:index`), otherwise the embedded
+ * engine. That one opens its snapshot when the snapshot was made from these very files by this engine's code;
+ * else it is fed document by document as the files are read and validated, and saves a new snapshot.
  */
-export async function openCatalog(env: Env, dir: string): Promise<{ catalog: Catalog; engine: CachedEngine }> {
+export async function openCatalog(env: Env, dir: string): Promise<OpenedCatalog> {
   if (env.typesense) {
     // Typesense holds the collections (filled by `npm run search:index`): only what pages read by id is read.
     const engine = await typesense(env);
     const catalog = await loadCatalog(dir, { read: KEPT_IN_MEMORY });
     return { catalog, engine: cached(env, engine) };
   }
+  const file = path.join(dir, SNAPSHOT_FILE);
+  const source = await catalogFingerprint(dir).catch(() => null);
+  let note: string;
+  try {
+    if (!source) throw new SnapshotError(`no catalog in ${dir}`);
+    const embedded = await EmbeddedEngine.open(file, source);
+    const manifest = await readManifest(dir);
+    if (!manifest) throw new SnapshotError(`${dir} has no readable manifest`);
+    const collections = Object.fromEntries(COLLECTION_NAMES.map((name) => [name, KEPT_IN_MEMORY.includes(name) ? embedded.documents(name) : []]));
+    const catalog = { manifest, collections: collections as unknown as CatalogCollections };
+    return { catalog, engine: cached(env, embedded), embedded: { from: 'snapshot', note: `opened ${file}` } };
+  } catch (error) {
+    if (!(error instanceof SnapshotError)) throw error;
+    note = error.message;
+  }
   const embedded = new EmbeddedEngine();
   const catalog = await loadCatalog(dir, { visit: (name, doc) => embedded.upsert(name, doc), keep: KEPT_IN_MEMORY });
-  return { catalog, engine: cached(env, embedded) };
+  // Saved only when the files did not change while they were read; a failure to save costs the next start time.
+  const after = await catalogFingerprint(dir).catch(() => null);
+  if (source && JSON.stringify(after) === JSON.stringify(source)) {
+    note = await embedded.save(file, source).then(
+      (bytes) => `${note}; built from the files and saved ${file} (${Math.round(bytes / 2 ** 20)} MiB)`,
+      (error: Error) => `${note}; built from the files, could not save ${file}: ${error.message}`,
+    );
+  } else note = `${note}; built from the files, which changed while they were read: not saved`;
+  return { catalog, engine: cached(env, embedded), embedded: { from: 'files', note } };
 }
 
 /** The engine over a catalog already in memory (tests and tools that hold the whole catalog). */

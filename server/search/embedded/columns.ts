@@ -1,22 +1,25 @@
 import type { z } from 'zod';
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 
 /**
  * Columnar storage of one collection: each field in its own array (numbers in a Float64Array, strings as ids
  * into a per-field dictionary, geopoints as two Float64Arrays), so a million documents cost a few hundred
  * bytes each instead of one JS object apiece, and filters read one typed array instead of walking objects.
- * Lists and nested objects (a performer's venues) stay JS values: they are short and rarely filtered.
+ * Lists of numbers or strings (an event's performers) sit in one pool per field, each slot's run addressed by
+ * its start and length. Nested objects (a performer's venues) stay JS values: they are few and rarely filtered.
  *
  * Each document lives in a slot; an upsert of a known id keeps its slot, a new id takes the next one, and a
  * delete leaves the slot dead. Slot order is insertion order, the final tie-break of every sort.
  */
 
-type ColumnKind = 'number' | 'string' | 'point' | 'value';
+type ColumnKind = 'number' | 'string' | 'point' | 'numbers' | 'strings' | 'value';
 
 type Doc = Record<string, unknown>;
 
 /** A number column's missing value (null in the document). */
 const MISSING = Number.NaN;
 const NO_STRING = -1;
+const NO_LIST = -1;
 
 interface NumberColumn {
   kind: 'number';
@@ -32,18 +35,34 @@ interface PointColumn {
   lat: Float64Array;
   lng: Float64Array;
 }
+/**
+ * A list per slot: `count[slot]` elements from `start[slot]` in the pool (numbers, or dictionary ids of
+ * strings: a million events name a few thousand performers); a count of -1 is no list. A rewrite that fits
+ * stays in place, a longer one moves to the pool's end, and the pool is compacted once half of it is stale.
+ */
+interface ListColumn {
+  kind: 'numbers' | 'strings';
+  start: Int32Array;
+  count: Int32Array;
+  pool: Float64Array | Int32Array;
+  /** Pool positions in use, and how many of them no slot points at any more. */
+  used: number;
+  stale: number;
+  dictionary: StringDictionary;
+}
 interface ValueColumn {
   kind: 'value';
   data: unknown[];
-  /** String elements of lists, each stored once (a million events name a few thousand performers). */
-  strings: StringDictionary;
 }
-type Column = NumberColumn | StringColumn | PointColumn | ValueColumn;
+type Column = NumberColumn | StringColumn | PointColumn | ListColumn | ValueColumn;
 
 /** Strings of one field, each stored once; ids are stable for the life of the process. */
 export class StringDictionary {
-  readonly strings: string[] = [];
-  private readonly ids = new Map<string, number>();
+  private readonly ids: Map<string, number>;
+
+  constructor(readonly strings: string[] = []) {
+    this.ids = new Map(strings.map((s, i) => [s, i]));
+  }
 
   intern(value: string): number {
     let id = this.ids.get(value);
@@ -53,11 +72,6 @@ export class StringDictionary {
       this.ids.set(value, id);
     }
     return id;
-  }
-
-  /** The canonical copy of a string, so repeated list elements share one. */
-  canonical(value: string): string {
-    return this.strings[this.intern(value)]!;
   }
 
   idOf(value: string): number | undefined {
@@ -72,6 +86,11 @@ function columnKindOf(schema: z.ZodType): ColumnKind {
   if (def.type === 'number') return 'number';
   if (def.type === 'string' || def.type === 'enum') return 'string';
   if (def.type === 'tuple' && def.items?.length === 2 && def.items.every((i) => i._zod.def.type === 'number')) return 'point';
+  if (def.type === 'array') {
+    const element = columnKindOf(def.element as never);
+    if (element === 'number') return 'numbers';
+    if (element === 'string') return 'strings';
+  }
   return 'value';
 }
 
@@ -79,6 +98,7 @@ interface ZodDef {
   type: string;
   innerType?: { _zod: { def: ZodDef } };
   items?: { _zod: { def: ZodDef } }[];
+  element?: { _zod: { def: ZodDef } };
 }
 
 const INITIAL_CAPACITY = 1024;
@@ -93,7 +113,7 @@ export class ColumnStore {
   liveCount = 0;
   private capacity = INITIAL_CAPACITY;
   /** Every id is interned once, when its slot is created, so an id's dictionary number is its slot. */
-  private readonly ids: StringDictionary;
+  private ids: StringDictionary;
 
   constructor(shape: Record<string, z.ZodType>) {
     this.fields = Object.keys(shape);
@@ -162,13 +182,81 @@ export class ColumnStore {
     return doc;
   }
 
+  /** The columns as a snapshot tree (arrays cut to the slots in use). */
+  snapshot(writer: SnapshotWriter): unknown {
+    const n = this.size;
+    const columns = this.fields.map((field) => {
+      const c = this.columns.get(field)!;
+      switch (c.kind) {
+        case 'number':
+          return { kind: c.kind, data: writer.array(c.data.subarray(0, n)) };
+        case 'string':
+          return { kind: c.kind, data: writer.array(c.data.subarray(0, n)), strings: c.dictionary.strings };
+        case 'point':
+          return { kind: c.kind, lat: writer.array(c.lat.subarray(0, n)), lng: writer.array(c.lng.subarray(0, n)) };
+        case 'numbers':
+        case 'strings':
+          return {
+            kind: c.kind,
+            start: writer.array(c.start.subarray(0, n)),
+            count: writer.array(c.count.subarray(0, n)),
+            pool: writer.array(c.pool.subarray(0, c.used)),
+            stale: c.stale,
+            strings: c.dictionary.strings,
+          };
+        case 'value':
+          return { kind: c.kind, data: c.data.slice(0, n).map((v) => v ?? null) };
+      }
+    });
+    return { size: n, liveCount: this.liveCount, live: writer.array(this.live.subarray(0, n)), columns };
+  }
+
+  /** Takes the columns of a snapshot tree; the arrays are the snapshot's until a write needs more room. */
+  restore(tree: unknown, reader: SnapshotReader): void {
+    const state = tree as { size: number; liveCount: number; live: unknown; columns: Record<string, unknown>[] };
+    if (state.columns.length !== this.fields.length) throw new SnapshotError('the snapshot has other fields');
+    const n = state.size;
+    this.fields.forEach((field, i) => {
+      const c = state.columns[i]!;
+      const kind = this.columns.get(field)!.kind;
+      if (c.kind !== kind) throw new SnapshotError(`${field} is a ${String(c.kind)} column in the snapshot, a ${kind} column here`);
+      // In place: indexes hold column objects (see `numbers`).
+      Object.assign(this.columns.get(field)!, restoreColumn(kind, c, reader));
+    });
+    this.live = reader.array(state.live, Uint8Array);
+    if (this.live.length !== n) throw new SnapshotError('the snapshot has columns of unequal length');
+    this.size = this.capacity = n;
+    this.liveCount = state.liveCount;
+    this.ids = (this.columns.get('id') as StringColumn).dictionary;
+  }
+
   private grow(): void {
-    const capacity = this.capacity * 2;
+    const capacity = Math.max(INITIAL_CAPACITY, this.capacity * 2);
     const live = new Uint8Array(capacity);
     live.set(this.live);
     this.live = live;
     for (const column of this.columns.values()) grow(column, capacity);
     this.capacity = capacity;
+  }
+}
+
+function restoreColumn(kind: ColumnKind, c: Record<string, unknown>, reader: SnapshotReader): Column {
+  const dictionary = () => new StringDictionary(c.strings as string[]);
+  switch (kind) {
+    case 'number':
+      return { kind, data: reader.array(c.data, Float64Array) };
+    case 'string':
+      return { kind, data: reader.array(c.data, Int32Array), dictionary: dictionary() };
+    case 'point':
+      return { kind, lat: reader.array(c.lat, Float64Array), lng: reader.array(c.lng, Float64Array) };
+    case 'numbers':
+    case 'strings': {
+      const pool = kind === 'numbers' ? reader.array(c.pool, Float64Array) : reader.array(c.pool, Int32Array);
+      const start = reader.array(c.start, Int32Array);
+      return { kind, start, count: reader.array(c.count, Int32Array), pool, used: pool.length, stale: c.stale as number, dictionary: dictionary() };
+    }
+    case 'value':
+      return { kind, data: c.data as unknown[] };
   }
 }
 
@@ -180,8 +268,19 @@ function emptyColumn(kind: ColumnKind, capacity: number): Column {
       return { kind, data: new Int32Array(capacity), dictionary: new StringDictionary() };
     case 'point':
       return { kind, lat: new Float64Array(capacity), lng: new Float64Array(capacity) };
+    case 'numbers':
+    case 'strings':
+      return {
+        kind,
+        start: new Int32Array(capacity),
+        count: new Int32Array(capacity).fill(NO_LIST),
+        pool: kind === 'numbers' ? new Float64Array(capacity) : new Int32Array(capacity),
+        used: 0,
+        stale: 0,
+        dictionary: new StringDictionary(),
+      };
     case 'value':
-      return { kind, data: [], strings: new StringDictionary() };
+      return { kind, data: [] };
   }
 }
 
@@ -201,9 +300,57 @@ function grow(column: Column, capacity: number): void {
       column.lat = larger(column.lat);
       column.lng = larger(column.lng);
       return;
+    case 'numbers':
+    case 'strings': {
+      const filled = column.count.length;
+      column.start = larger(column.start);
+      column.count = larger(column.count);
+      column.count.fill(NO_LIST, filled);
+      return;
+    }
     case 'value':
       return;
   }
+}
+
+/** Writes a slot's list: in place when it fits, else at the pool's end (compacting or growing the pool first). */
+function writeList(column: ListColumn, slot: number, value: unknown): void {
+  const old = column.count[slot]!;
+  if (!Array.isArray(value)) {
+    if (old > 0) column.stale += old;
+    column.count[slot] = NO_LIST;
+    return;
+  }
+  const n = value.length;
+  let at = column.start[slot]!;
+  if (n <= old) column.stale += old - n;
+  else {
+    if (old > 0) column.stale += old;
+    if (column.used + n > column.pool.length) makeRoom(column, n);
+    at = column.used;
+    column.used += n;
+  }
+  for (let i = 0; i < n; i++) column.pool[at + i] = column.kind === 'strings' ? column.dictionary.intern(String(value[i])) : Number(value[i]);
+  column.start[slot] = at;
+  column.count[slot] = n;
+}
+
+function makeRoom(column: ListColumn, n: number): void {
+  const live = column.used - column.stale;
+  const length = Math.max(column.pool.length, 2 * (live + n));
+  const pool = new (column.pool.constructor as new (n: number) => Float64Array | Int32Array)(length);
+  let used = 0;
+  for (let slot = 0; slot < column.count.length; slot++) {
+    const count = column.count[slot]!;
+    if (count <= 0) continue;
+    const start = column.start[slot]!;
+    pool.set(column.pool.subarray(start, start + count), used);
+    column.start[slot] = used;
+    used += count;
+  }
+  column.pool = pool;
+  column.used = used;
+  column.stale = 0;
 }
 
 function write(column: Column, slot: number, value: unknown): void {
@@ -220,8 +367,12 @@ function write(column: Column, slot: number, value: unknown): void {
       column.lng[slot] = point[1];
       return;
     }
+    case 'numbers':
+    case 'strings':
+      writeList(column, slot, value);
+      return;
     case 'value':
-      column.data[slot] = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? column.strings.canonical(v) : v)) : value;
+      column.data[slot] = value;
   }
 }
 
@@ -237,6 +388,15 @@ function read(column: Column, slot: number): unknown {
     }
     case 'point':
       return [column.lat[slot], column.lng[slot]];
+    case 'numbers':
+    case 'strings': {
+      const count = column.count[slot]!;
+      if (count === NO_LIST) return null;
+      const at = column.start[slot]!;
+      const list = new Array<unknown>(count);
+      for (let i = 0; i < count; i++) list[i] = column.kind === 'strings' ? column.dictionary.strings[column.pool[at + i]!] : column.pool[at + i];
+      return list;
+    }
     case 'value':
       return column.data[slot];
   }

@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   COLLECTION_NAMES,
   COLLECTION_SCHEMAS,
@@ -20,6 +24,7 @@ import { compileDistance, compileFilter, compileOrder, type SlotTest } from './f
 import { cellOf, coveringCells, haversineMiles } from './geo.js';
 import { PartitionIndex, type PartitionPlan, type Selection } from './partitions.js';
 import { SlotList } from './slot-list.js';
+import { readSnapshot, SnapshotError, SnapshotWriter, writeSnapshot, type SnapshotReader } from './snapshot.js';
 import { queryTerms, TextIndex, type TextMatches } from './text-index.js';
 
 type Doc = Record<string, unknown>;
@@ -59,6 +64,25 @@ const INDEX_PLANS: { [C in CollectionName]?: IndexPlan } = {
   ZipEventDetermination: { postings: ['key'] },
   TSImage: { postings: ['id'] },
 };
+
+/**
+ * What a snapshot must have been saved by: this engine's modules (its index plans, columns and text analysis
+ * live in this folder), the searchable fields, and the document schemas as columns. Any change means a rebuild.
+ */
+let fingerprint: Promise<string> | undefined;
+function engineFingerprint(): Promise<string> {
+  fingerprint ??= (async () => {
+    const dir = path.dirname(fileURLToPath(import.meta.url));
+    const hash = createHash('sha256');
+    for (const file of (await readdir(dir)).filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.includes('.test.')).sort()) {
+      hash.update(`${file}\n`).update(await readFile(path.join(dir, file)));
+    }
+    const columns = COLLECTION_NAMES.map((name) => [name, [...new ColumnStore(COLLECTION_SCHEMAS[name].shape as never).columns].map(([f, c]) => `${f}:${c.kind}`)]);
+    hash.update(JSON.stringify({ searchable: SEARCHABLE_FIELDS, ranked: RANKED, columns }));
+    return hash.digest('hex');
+  })();
+  return fingerprint;
+}
 
 /** Below this many documents in the date windows, a popularity row gathers them all instead of merging. */
 const GATHER_BELOW = 2_000;
@@ -103,6 +127,39 @@ export class EmbeddedEngine implements SearchEngine {
 
   count(collection: CollectionName): number {
     return this.indexes.get(collection)!.store.liveCount;
+  }
+
+  /** Every live document of a collection, in slot order. */
+  documents<C extends CollectionName>(collection: C): CollectionDocuments[C][] {
+    const { store } = this.indexes.get(collection)!;
+    const docs: CollectionDocuments[C][] = [];
+    for (let slot = 0; slot < store.size; slot++) if (store.live[slot]) docs.push(store.document(slot) as CollectionDocuments[C]);
+    return docs;
+  }
+
+  /**
+   * Persists every collection's columns and indexes to `file` (see `snapshot.ts`), labelled with `source` (what
+   * the documents came from) and this engine's code; returns the bytes written.
+   */
+  async save(file: string, source: unknown): Promise<number> {
+    const writer = new SnapshotWriter();
+    const tree = Object.fromEntries([...this.indexes].map(([name, index]) => [name, index.snapshot(writer)]));
+    return writeSnapshot(file, { engine: await engineFingerprint(), source }, tree, writer);
+  }
+
+  /**
+   * The engine saved in `file`, provided it was saved from `source` by this engine's code and is intact;
+   * otherwise a `SnapshotError` saying why not.
+   */
+  static async open(file: string, source: unknown): Promise<EmbeddedEngine> {
+    const { tree, reader } = await readSnapshot(file, { engine: await engineFingerprint(), source });
+    const engine = new EmbeddedEngine();
+    const state = tree as Record<string, unknown>;
+    for (const [name, index] of engine.indexes) {
+      if (!state[name]) throw new SnapshotError(`the snapshot has no ${name} collection`);
+      index.restore(state[name], reader);
+    }
+    return engine;
   }
 
   async health() {
@@ -155,6 +212,26 @@ class CollectionIndex {
     for (const field of plan.postings ?? []) this.postings.set(field, new Map());
     for (const field of plan.cells ?? []) this.cells.set(field, new Map());
     this.partitions = (plan.partitions ?? []).map((p) => new PartitionIndex(this.store, p));
+  }
+
+  snapshot(writer: SnapshotWriter): unknown {
+    return {
+      store: this.store.snapshot(writer),
+      text: this.text?.snapshot(writer) ?? null,
+      postings: Object.fromEntries([...this.postings].map(([field, map]) => [field, packMap(map, writer)])),
+      cells: Object.fromEntries([...this.cells].map(([field, map]) => [field, packMap(map, writer)])),
+      partitions: this.partitions.map((p) => p.snapshot(writer)),
+    };
+  }
+
+  restore(tree: unknown, reader: SnapshotReader): void {
+    const state = tree as { store: unknown; text: unknown; postings: Record<string, unknown>; cells: Record<string, unknown>; partitions: unknown[] };
+    this.store.restore(state.store, reader);
+    if (this.text) this.text.restore(state.text, reader);
+    for (const [field, map] of this.postings) for (const [key, posting] of unpackMap(state.postings[field], reader, true)) map.set(key, posting);
+    for (const [field, map] of this.cells) for (const [key, list] of unpackMap(state.cells[field], reader, false)) map.set(key as string, list as SlotList);
+    if (state.partitions.length !== this.partitions.length) throw new SnapshotError('the snapshot has other partitions');
+    this.partitions.forEach((p, i) => p.restore(state.partitions[i], reader));
   }
 
   upsert(doc: Doc): void {
@@ -450,6 +527,43 @@ function union(lists: Int32Array[]): Int32Array {
   let out = 0;
   for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[out++] = all[i]!;
   return all.subarray(0, out);
+}
+
+/**
+ * A map of slot lists (or single slots) as its keys, and its lists in one array with their end offsets (the
+ * layout of `packLists`), without an object per entry: the event ids are a million single slots.
+ */
+function packMap<K>(map: Map<K, number | SlotList>, writer: SnapshotWriter): unknown {
+  const ends = new Int32Array(map.size);
+  let total = 0;
+  let i = 0;
+  for (const v of map.values()) ends[i++] = total += typeof v === 'number' ? 1 : v.length;
+  const slots = new Int32Array(total);
+  let at = 0;
+  for (const v of map.values()) {
+    if (typeof v === 'number') slots[at++] = v;
+    else {
+      slots.set(v.view(), at);
+      at += v.length;
+    }
+  }
+  return { keys: [...map.keys()], lists: { ends: writer.array(ends), slots: writer.array(slots) } };
+}
+
+/** The entries `packMap` stored: a one-slot list comes back as the slot when `single` says so. */
+function unpackMap(tree: unknown, reader: SnapshotReader, single: boolean): [string | number, number | SlotList][] {
+  if (!tree) throw new SnapshotError('the snapshot lacks an index');
+  const { keys, lists } = tree as { keys: (string | number)[]; lists: { ends: unknown; slots: unknown } };
+  const ends = reader.array(lists.ends, Int32Array);
+  const slots = reader.array(lists.slots, Int32Array);
+  if (ends.length !== keys.length) throw new SnapshotError('the snapshot has an index of unequal length');
+  let start = 0;
+  return keys.map((key, i) => {
+    const end = ends[i]!;
+    const entry: [string | number, number | SlotList] = [key, single && end - start === 1 ? slots[start]! : SlotList.over(slots.subarray(start, end))];
+    start = end;
+    return entry;
+  });
 }
 
 function listAt<K>(map: Map<K, SlotList>, key: K): SlotList {

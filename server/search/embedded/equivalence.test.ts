@@ -22,6 +22,7 @@ let tmp: string;
 let catalog: CatalogCollections;
 let engine: EmbeddedEngine;
 let reference: SearchEngine;
+let snapshotFile: string;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'equivalence-'));
@@ -29,6 +30,8 @@ beforeAll(async () => {
   catalog = (await loadCatalog(tmp)).collections;
   engine = await EmbeddedEngine.build(catalog);
   reference = await ScanningEngine.build(catalog, { bruteForce: true });
+  snapshotFile = path.join(tmp, 'engine.snapshot');
+  await engine.save(snapshotFile, 'equivalence');
 }, 60_000);
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
@@ -188,7 +191,15 @@ describe('EmbeddedEngine against a brute-force reference', () => {
     await fc.assert(fc.asyncProperty(fc.oneof(performerRequest, venueRequest, cityRequest), (request) => expectSameAnswer(engine, reference, request)), { numRuns: 1500 });
   });
 
-  it('still answers alike after a random run of upserts and deletes, with no rebuild', async () => {
+  it('answers alike when opened from its snapshot', async () => {
+    const opened = await EmbeddedEngine.open(snapshotFile, 'equivalence');
+    const { eventRequest, performerRequest, venueRequest, cityRequest } = arbitraries();
+    const request = fc.oneof({ weight: 3, arbitrary: eventRequest }, performerRequest, venueRequest, cityRequest);
+    await fc.assert(fc.asyncProperty(request, (r) => expectSameAnswer(opened, reference, r)), { numRuns: 800 });
+    expect(COLLECTION_NAMES.every((name) => opened.count(name) === catalog[name].length)).toBe(true);
+  });
+
+  it('still answers alike after a random run of upserts and deletes, with no rebuild, built or opened from a snapshot', async () => {
     const { eventRequest, events, venues, categories, time } = arbitraries();
     const change = fc.oneof(
       fc.record({ kind: fc.constant('delete' as const), event: events }),
@@ -202,11 +213,12 @@ describe('EmbeddedEngine against a brute-force reference', () => {
         timestamp: fc.option(fc.option(time)),
         orders: fc.option(fc.nat({ max: 5000 })),
         name: fc.option(fc.constantFrom('Garden Party Live', 'Yankees Classic Night', 'Brand New Show')),
+        performers: fc.option(fc.subarray(catalog.Performer.slice(0, 40), { minLength: 1, maxLength: 5 })),
       }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 60 }), fc.array(eventRequest, { minLength: 5, maxLength: 5 }), async (changes, requests) => {
-        const live = await EmbeddedEngine.build(catalog);
+      fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 60 }), fc.array(eventRequest, { minLength: 5, maxLength: 5 }), fc.boolean(), async (changes, requests, opened) => {
+        const live = opened ? await EmbeddedEngine.open(snapshotFile, 'equivalence') : await EmbeddedEngine.build(catalog);
         // The reference is rebuilt from the documents as they end up, in slot order (new ids last).
         const order = catalog.Event.map((e) => e.id);
         const current = new Map<string, EventDocument | null>(catalog.Event.map((e) => [e.id, e]));
@@ -229,6 +241,7 @@ describe('EmbeddedEngine against a brute-force reference', () => {
             ...(c.timestamp !== null ? { event_timestamp: c.timestamp } : {}),
             ...(c.orders !== null ? { event_orders_t12: c.orders, event_orders_d7: c.orders % 97 } : {}),
             ...(c.name ? { event_name: c.name } : {}),
+            ...(c.performers ? { performer_ids: c.performers.map((p) => p.performer_id), performer_names: c.performers.map((p) => p.performer_name) } : {}),
           };
           live.upsert('Event', doc);
           if (!current.has(doc.id)) order.push(doc.id);

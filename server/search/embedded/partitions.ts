@@ -2,7 +2,8 @@ import type { Filter, GeoFilter, SortKey } from '../../../schemas/search.js';
 import type { ColumnStore } from './columns.js';
 import { compileFilter, compareNumbers, type SlotTest } from './filters.js';
 import { cellOf, coveringCells, haversineMiles, latitudeSpan } from './geo.js';
-import { SlotList } from './slot-list.js';
+import { packLists, SlotList, unpackLists } from './slot-list.js';
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 
 /**
  * How a large collection is partitioned for the storefront's row queries. Events are grouped by the fields
@@ -26,17 +27,16 @@ export interface PartitionPlan {
 }
 
 export class Partition {
-  readonly byOrder: SlotList = new SlotList();
-  readonly ranked: SlotList[];
+  /** Its place in its index's list of partitions. */
+  number = 0;
   constructor(
     readonly key: string,
     readonly lat: number,
     readonly lng: number,
-    rankedCount: number,
     readonly lookupValue: unknown,
-  ) {
-    this.ranked = Array.from({ length: rankedCount }, () => new SlotList());
-  }
+    readonly byOrder: SlotList,
+    readonly ranked: SlotList[],
+  ) {}
 }
 
 export interface Window {
@@ -63,7 +63,9 @@ export class PartitionIndex {
   private readonly partitions = new Map<string, Partition>();
   /** Partitions by 1° cell of their point (one cell without a point), then by their lookup value. */
   private readonly cells = new Map<string, Map<unknown, Set<Partition>>>();
-  private readonly slotPartition: (Partition | undefined)[] = [];
+  /** Each slot's partition, as a number into `numbered` (0: none), so a million slots are one typed array. */
+  private slotPartition = new Int32Array(1024);
+  private readonly numbered: (Partition | undefined)[] = [undefined];
   readonly orderBefore: (a: number, b: number) => boolean;
   readonly rankedBefore: ((a: number, b: number) => boolean)[];
   private readonly order: { readonly data: Float64Array };
@@ -79,26 +81,67 @@ export class PartitionIndex {
 
   add(slot: number): void {
     const partition = this.partitionFor(slot);
-    this.slotPartition[slot] = partition;
+    this.file(slot, partition);
     partition.byOrder.insert(slot, this.orderBefore);
     partition.ranked.forEach((list, i) => list.insert(slot, this.rankedBefore[i]));
   }
 
   /** Takes a slot out, while its columns still hold the values it was filed under. */
   remove(slot: number): void {
-    const partition = this.slotPartition[slot];
+    const partition = this.partitionOf(slot);
     if (!partition) return;
-    this.slotPartition[slot] = undefined;
+    this.slotPartition[slot] = 0;
     partition.byOrder.remove(slot, this.orderBefore);
     partition.ranked.forEach((list, i) => list.remove(slot, this.rankedBefore[i]));
     if (partition.byOrder.length === 0) {
+      this.numbered[partition.number] = undefined;
       this.partitions.delete(partition.key);
       this.cells.get(this.cellOf(partition.lat, partition.lng))?.get(partition.lookupValue)?.delete(partition);
     }
   }
 
+  /** The partitions as a snapshot tree: keys and points, and each order's lists packed into one array. */
+  snapshot(writer: SnapshotWriter): unknown {
+    const all = [...this.partitions.values()];
+    return {
+      keys: all.map((p) => p.key),
+      lat: writer.array(Float64Array.from(all, (p) => p.lat)),
+      lng: writer.array(Float64Array.from(all, (p) => p.lng)),
+      lookupValues: all.map((p) => p.lookupValue ?? null),
+      byOrder: packLists(all.map((p) => p.byOrder), writer),
+      ranked: this.plan.ranked.map((_, i) => packLists(all.map((p) => p.ranked[i]), writer)),
+    };
+  }
+
+  /** Takes the partitions of a snapshot tree (into an empty index over the restored columns). */
+  restore(tree: unknown, reader: SnapshotReader): void {
+    const state = tree as { keys: string[]; lat: unknown; lng: unknown; lookupValues: unknown[]; byOrder: unknown; ranked: unknown[] };
+    if (state.ranked.length !== this.plan.ranked.length) throw new SnapshotError('the snapshot keeps other orders');
+    const lat = reader.array(state.lat, Float64Array);
+    const lng = reader.array(state.lng, Float64Array);
+    const byOrder = unpackLists(state.byOrder, reader);
+    const ranked = state.ranked.map((r) => unpackLists(r, reader));
+    state.keys.forEach((key, i) => {
+      const lists = [byOrder[i], ...ranked.map((r) => r[i])];
+      if (lists.some((l) => !l)) throw new SnapshotError(`partition ${key} is empty in the snapshot`);
+      const partition = new Partition(key, lat[i]!, lng[i]!, this.plan.lookup ? state.lookupValues[i] : undefined, byOrder[i]!, ranked.map((r) => r[i]!));
+      this.register(partition);
+      const slots = partition.byOrder.data;
+      for (let p = 0; p < partition.byOrder.length; p++) this.file(slots[p]!, partition);
+    });
+  }
+
   partitionOf(slot: number): Partition | undefined {
-    return this.slotPartition[slot];
+    return slot < this.slotPartition.length ? this.numbered[this.slotPartition[slot]!] : undefined;
+  }
+
+  private file(slot: number, partition: Partition): void {
+    if (slot >= this.slotPartition.length) {
+      const larger = new Int32Array(Math.max(2 * this.slotPartition.length, slot + 1));
+      larger.set(this.slotPartition);
+      this.slotPartition = larger;
+    }
+    this.slotPartition[slot] = partition.number;
   }
 
   /**
@@ -179,16 +222,24 @@ export class PartitionIndex {
     let partition = this.partitions.get(key);
     if (!partition) {
       const lookupValue = this.plan.lookup ? this.store.value(slot, this.plan.lookup) : undefined;
-      partition = new Partition(key, point[0]!, point[1]!, this.plan.ranked.length, lookupValue);
-      this.partitions.set(key, partition);
-      const cellName = this.cellOf(partition.lat, partition.lng);
-      let cell = this.cells.get(cellName);
-      if (!cell) this.cells.set(cellName, (cell = new Map()));
-      let set = cell.get(lookupValue);
-      if (!set) cell.set(lookupValue, (set = new Set()));
-      set.add(partition);
+      const ranked = this.plan.ranked.map(() => new SlotList());
+      partition = new Partition(key, point[0]!, point[1]!, lookupValue, new SlotList(), ranked);
+      this.register(partition);
     }
     return partition;
+  }
+
+  /** Files a new partition under its key, and its cell and lookup value. */
+  private register(partition: Partition): void {
+    partition.number = this.numbered.length;
+    this.numbered.push(partition);
+    this.partitions.set(partition.key, partition);
+    const cellName = this.cellOf(partition.lat, partition.lng);
+    let cell = this.cells.get(cellName);
+    if (!cell) this.cells.set(cellName, (cell = new Map()));
+    let set = cell.get(partition.lookupValue);
+    if (!set) cell.set(partition.lookupValue, (set = new Set()));
+    set.add(partition);
   }
 }
 

@@ -1,3 +1,5 @@
+import type { SnapshotReader, SnapshotWriter } from './snapshot.js';
+
 /**
  * A growable list of slots kept in an order (ascending slot by default), with insert and remove by binary
  * search: one document's change costs O(log n) comparisons and one move of the tail, never a rebuild.
@@ -8,6 +10,14 @@ export class SlotList {
 
   constructor(capacity = 4) {
     this.data = new Int32Array(capacity);
+  }
+
+  /** A full list over `data` as it is (a snapshot's view): its first insert moves it to an array of its own. */
+  static over(data: Int32Array): SlotList {
+    const list = new SlotList(0);
+    list.data = data;
+    list.length = data.length;
+    return list;
   }
 
   /** Appends a slot known to sort last (bulk building in order). */
@@ -58,3 +68,27 @@ export class SlotList {
 }
 
 const ascending = (a: number, b: number) => a < b;
+
+/** Many lists as one array of slots and their end offsets (an absent list is empty). */
+export function packLists(lists: readonly (SlotList | undefined)[], writer: SnapshotWriter) {
+  const ends = new Int32Array(lists.length);
+  let total = 0;
+  lists.forEach((list, i) => (ends[i] = total += list?.length ?? 0));
+  const slots = new Int32Array(total);
+  lists.forEach((list, i) => list && slots.set(list.view(), ends[i]! - list.length));
+  return { ends: writer.array(ends), slots: writer.array(slots) };
+}
+
+/** The lists `packLists` stored, as views of the snapshot; an empty one comes back undefined. */
+export function unpackLists(state: unknown, reader: SnapshotReader): (SlotList | undefined)[] {
+  const { ends: endsRef, slots: slotsRef } = state as Record<'ends' | 'slots', unknown>;
+  const ends = reader.array(endsRef, Int32Array);
+  const slots = reader.array(slotsRef, Int32Array);
+  const lists: (SlotList | undefined)[] = [];
+  let start = 0;
+  for (const end of ends) {
+    lists.push(end > start ? SlotList.over(slots.subarray(start, end)) : undefined);
+    start = end;
+  }
+  return lists;
+}

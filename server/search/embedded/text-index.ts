@@ -1,6 +1,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2 } from '../../rules/constants.js';
-import { SlotList } from './slot-list.js';
+import { packLists, SlotList, unpackLists } from './slot-list.js';
+import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 import { foldText, tokenize } from './text.js';
 
 
@@ -57,6 +58,30 @@ export class TextIndex {
 
   constructor(readonly fields: readonly string[]) {
     this.fieldIndex = new Map(fields.map((f, i) => [f, i]));
+  }
+
+  /** The words and their postings as a snapshot tree: per field, every word's list in one array. */
+  snapshot(writer: SnapshotWriter): unknown {
+    const words = [...this.terms.keys()];
+    const terms = words.map((w) => this.terms.get(w)!);
+    return {
+      words,
+      df: writer.array(Int32Array.from(terms, (t) => t.df)),
+      fields: this.fields.map((_, f) => packLists(terms.map((t) => t.postings[f]), writer)),
+    };
+  }
+
+  /** Takes the words of a snapshot tree (into an empty index). */
+  restore(tree: unknown, reader: SnapshotReader): void {
+    const state = tree as { words: string[]; df: unknown; fields: unknown[] };
+    if (state.fields.length !== this.fields.length) throw new SnapshotError('the snapshot indexes other text fields');
+    const df = reader.array(state.df, Int32Array);
+    const postings = state.fields.map((f) => unpackLists(f, reader));
+    state.words.forEach((word, i) => {
+      const term: Term = { df: df[i]!, postings: postings.map((lists) => lists[i]) };
+      this.terms.set(word, term);
+      this.tree.set(word, term);
+    });
   }
 
   /** Indexes one document's field texts (one string per indexed field, in order). */
