@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import type { CatalogStore } from './catalog/catalog-store.js';
 import type { Env } from './config/env.js';
 import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
@@ -46,7 +45,6 @@ export interface AppDeps {
   env: Env;
   logger: Logger;
   readiness: Readiness;
-  catalog: CatalogStore;
   search: SearchService;
   segments: SegmentRepository;
   layout: LayoutService;
@@ -141,7 +139,7 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
   app.use(['/api/features', '/sub'], cors);
   app.use(flagRoutes(deps.flags, env.flags.clientKey));
   app.use('/api', api);
-  app.use(mediaRoutes(deps.catalog));
+  app.use(mediaRoutes(deps.search));
 
   if (deps.clientDir && existsSync(path.join(deps.clientDir, 'index.html'))) {
     const indexFile = path.join(deps.clientDir, 'index.html');

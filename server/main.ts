@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
-import { CatalogStore } from './catalog/catalog-store.js';
 import { ensureCatalog } from './catalog/ensure-catalog.js';
 import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
@@ -46,7 +45,6 @@ async function main() {
   const env = readEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const readiness = new Readiness(['catalog', 'search', 'store']);
-  const catalog = new CatalogStore();
   const search = new SearchService();
   const segments = new SegmentRepository(env.segmentsDir, logger);
   try {
@@ -75,7 +73,7 @@ async function main() {
   }
   const activity = new RecentActivity(sql);
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger });
-  const app = createApp({ env, logger, readiness, catalog, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql });
+  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
@@ -106,13 +104,12 @@ async function main() {
     await ensureCatalog({ dir: env.catalogDir, events: env.CATALOG_EVENTS, seed: env.CATALOG_SEED, logger });
     const began = performance.now();
     // The catalog streams into the engine as it is read: loaded and indexed are one step.
-    const { catalog: loaded, engine, embedded } = await openCatalog(env, env.catalogDir);
-    catalog.set(loaded);
-    readiness.set('catalog', true, `${loaded.manifest.counts.Event} events`);
+    const { manifest, engine, embedded } = await openCatalog(env, env.catalogDir);
+    readiness.set('catalog', true, `${manifest.counts.Event} events`);
     search.set(engine);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
-    logger.info({ counts: loaded.manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) }, 'search ready');
+    logger.info({ counts: manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) }, 'search ready');
     stopHousekeeping = commerce.start();
   } catch (err) {
     const failed = err instanceof SearchStartError ? 'search' : 'catalog';

@@ -15,12 +15,8 @@ export interface Catalog {
 }
 
 export interface LoadOptions {
-  /** The collections to read (all by default); the others come back empty. */
-  read?: readonly CollectionName[];
   /** Hands each validated document over as it is read (to an index), instead of keeping it. */
   visit?: <C extends CollectionName>(name: C, doc: CollectionDocuments[C]) => void;
-  /** With `visit`, the collections still kept in `collections` (the others come back empty). */
-  keep?: readonly CollectionName[];
 }
 
 /**
@@ -34,13 +30,11 @@ export async function loadCatalog(dir: string, options: LoadOptions = {}): Promi
   for (const name of COLLECTION_NAMES) {
     const docs: unknown[] = [];
     collections[name] = docs;
-    if (options.read && !options.read.includes(name)) continue;
-    const keep = !options.visit || (options.keep?.includes(name) ?? false);
     let count = 0;
     for await (const doc of readJsonl(collectionFile(dir, name), COLLECTION_SCHEMAS[name])) {
       count++;
       options.visit?.(name, doc as CollectionDocuments[typeof name]);
-      if (keep) docs.push(doc);
+      if (!options.visit) docs.push(doc);
     }
     if (count !== manifest.counts[name]) {
       throw new Error(`${collectionFile(dir, name)} holds ${count} documents, the manifest says ${manifest.counts[name]}`);

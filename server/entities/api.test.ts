@@ -193,3 +193,17 @@ describe('client headers (spec §6)', () => {
     expect((await request(app).get('/api/menu').set('X-Client-Id', 'x'.repeat(200))).status).toBe(400);
   });
 });
+
+describe('artwork', () => {
+  it('draws a performer or venue image labelled with its name from the engine, and 404s an unknown id', async () => {
+    const knicks = performer('New York Knicks');
+    const image = await request(app).get(`/media/performers/${knicks.performer_id}.svg`);
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toMatch(/image\/svg\+xml/);
+    expect(image.body.toString()).toContain('New York Knicks');
+    const venue = catalog.collections.Venue.find((v) => v.venue_name === 'Madison Square Garden')!;
+    expect((await request(app).get(`/media/venues/${venue.venue_id}.svg`)).body.toString()).toContain('Madison Square Garden');
+    const missing = await request(app).get('/media/performers/987654321.svg');
+    expect(missing.status).toBe(404);
+  });
+});

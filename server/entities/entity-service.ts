@@ -30,6 +30,14 @@ export function upcomingFilters(now: Date): Filter[] {
   ];
 }
 
+/** The name a performer's or venue's artwork shows, or null when there is none with that id. */
+export async function artworkLabel(engine: SearchEngine, kind: 'performers' | 'venues', id: number): Promise<string | null> {
+  const [collection, field, name] = kind === 'performers' ? (['Performer', 'performer_id', 'performer_name'] as const) : (['Venue', 'venue_id', 'venue_name'] as const);
+  const result = await engine.search({ collection, filters: [{ op: 'eq', field, value: id }], perPage: 1, includeFields: [name] });
+  const label = (result.hits[0]?.document as Record<string, unknown> | undefined)?.[name];
+  return typeof label === 'string' ? label : null;
+}
+
 async function byId<D>(engine: SearchEngine, collection: 'Performer' | 'Venue' | 'Event', field: string, slug: string, what: string): Promise<D> {
   const id = idFromSlug(slug);
   if (id === null) throw notFound(`${what} "${slug}"`);

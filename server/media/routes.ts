@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError, notFound } from '../http/errors.js';
-import type { CatalogStore } from '../catalog/catalog-store.js';
 import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryImageCode } from '../catalog/taxonomy.js';
+import { artworkLabel } from '../entities/entity-service.js';
+import type { SearchService } from '../search/search-service.js';
 import { artworkSvg } from './artwork.js';
 
 const IMAGE_CODE = /^\d{2}-\d{3}-\d{3}$/;
@@ -10,7 +11,7 @@ const IdParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX
 // Artwork depends only on the key, so browsers and the edge may keep it for a year.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function mediaRoutes(store: CatalogStore): Router {
+export function mediaRoutes(search: SearchService): Router {
   const router = Router();
   const codeLabels = new Map<string, string>();
   for (const [path, code] of CATEGORY_IMAGE_CODES) codeLabels.set(code, path.split('/').at(-1)!);
@@ -27,13 +28,13 @@ export function mediaRoutes(store: CatalogStore): Router {
     send(res, `category:${code}`, label);
   });
 
-  router.get('/media/:kind/:file', (req, res) => {
+  router.get('/media/:kind/:file', async (req, res) => {
     const { kind } = req.params;
     if (kind !== 'performers' && kind !== 'venues') throw notFound('Image');
     const { id } = IdParam.parse({ id: req.params.file.replace(/\.svg$/, '') });
-    const entity = kind === 'performers' ? store.performer(id)?.performer_name : store.venue(id)?.venue_name;
-    if (!entity) throw notFound(`${kind === 'performers' ? 'Performer' : 'Venue'} image ${id}`);
-    send(res, `${kind}:${id}`, entity);
+    const label = await artworkLabel(search.engine, kind, id);
+    if (!label) throw notFound(`${kind === 'performers' ? 'Performer' : 'Venue'} image ${id}`);
+    send(res, `${kind}:${id}`, label);
   });
   return router;
 }

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { COLLECTION_NAMES, type CollectionName } from '../../schemas/documents.js';
-import { loadCatalog, type Catalog, type CatalogCollections } from '../catalog/load-catalog.js';
-import { catalogFingerprint, readManifest } from '../catalog/manifest.js';
+import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
+import { catalogFingerprint, readManifest, type CatalogManifest } from '../catalog/manifest.js';
 import type { Env } from '../config/env.js';
 import { CachedEngine } from './cached-engine.js';
 import { EmbeddedEngine } from './embedded/embedded-engine.js';
@@ -9,49 +8,44 @@ import { SnapshotError } from './embedded/snapshot.js';
 import type { SearchEngine } from './search-engine.js';
 import { TypesenseEngine } from './typesense/typesense-engine.js';
 
-/** The collections pages read directly by id (the catalog store); the rest live only in the engine. */
-const KEPT_IN_MEMORY: readonly CollectionName[] = ['Performer', 'Venue'];
-
 /** The embedded engine's state, saved beside the catalog it was built from. */
 export const SNAPSHOT_FILE = 'engine.snapshot';
 
 export interface OpenedCatalog {
-  catalog: Catalog;
+  manifest: CatalogManifest;
   engine: CachedEngine;
   /** How the embedded engine got its documents, and why not from its snapshot; absent for Typesense. */
   embedded?: { from: 'snapshot' | 'files'; note: string };
 }
 
 /**
- * Loads the catalog in `dir` and the engine that answers over it, behind the result cache: Typesense when
+ * Opens the catalog in `dir` and the engine that answers over it, behind the result cache: Typesense when
  * `TYPESENSE_*` names a node (its collections are filled by `npm run search:index`), otherwise the embedded
  * engine. That one opens its snapshot when the snapshot was made from these very files by this engine's code;
- * else it is fed document by document as the files are read and validated, and saves a new snapshot.
+ * else it is fed document by document as the files are read and validated, and saves a new snapshot. Pages
+ * read every document through the engine, so none is kept anywhere else.
  */
 export async function openCatalog(env: Env, dir: string): Promise<OpenedCatalog> {
   if (env.typesense) {
-    // Typesense holds the collections (filled by `npm run search:index`): only what pages read by id is read.
     const engine = await typesense(env);
-    const catalog = await loadCatalog(dir, { read: KEPT_IN_MEMORY });
-    return { catalog, engine: cached(env, engine) };
+    const manifest = await readManifest(dir);
+    if (!manifest) throw new Error(`no catalog in ${dir}: run \`npm run catalog\` first`);
+    return { manifest, engine: cached(env, engine) };
   }
   const file = path.join(dir, SNAPSHOT_FILE);
   const source = await catalogFingerprint(dir).catch(() => null);
+  const manifest = await readManifest(dir);
   let note: string;
   try {
-    if (!source) throw new SnapshotError(`no catalog in ${dir}`);
+    if (!source || !manifest) throw new SnapshotError(`no catalog in ${dir}`);
     const embedded = await EmbeddedEngine.open(file, source);
-    const manifest = await readManifest(dir);
-    if (!manifest) throw new SnapshotError(`${dir} has no readable manifest`);
-    const collections = Object.fromEntries(COLLECTION_NAMES.map((name) => [name, KEPT_IN_MEMORY.includes(name) ? embedded.documents(name) : []]));
-    const catalog = { manifest, collections: collections as unknown as CatalogCollections };
-    return { catalog, engine: cached(env, embedded), embedded: { from: 'snapshot', note: `opened ${file}` } };
+    return { manifest, engine: cached(env, embedded), embedded: { from: 'snapshot', note: `opened ${file}` } };
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     note = error.message;
   }
   const embedded = new EmbeddedEngine();
-  const catalog = await loadCatalog(dir, { visit: (name, doc) => embedded.upsert(name, doc), keep: KEPT_IN_MEMORY });
+  const loaded = await loadCatalog(dir, { visit: (name, doc) => embedded.upsert(name, doc) });
   // Saved only when the files did not change while they were read; a failure to save costs the next start time.
   const after = await catalogFingerprint(dir).catch(() => null);
   if (source && JSON.stringify(after) === JSON.stringify(source)) {
@@ -60,7 +54,7 @@ export async function openCatalog(env: Env, dir: string): Promise<OpenedCatalog>
       (error: Error) => `${note}; built from the files, could not save ${file}: ${error.message}`,
     );
   } else note = `${note}; built from the files, which changed while they were read: not saved`;
-  return { catalog, engine: cached(env, embedded), embedded: { from: 'files', note } };
+  return { manifest: loaded.manifest, engine: cached(env, embedded), embedded: { from: 'files', note } };
 }
 
 /** The engine over a catalog already in memory (tests and tools that hold the whole catalog). */

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pino } from 'pino';
 import { createApp, type AppDeps } from '../app.js';
-import { CatalogStore } from '../catalog/catalog-store.js';
 import { parseEnv } from '../config/env.js';
 import { Readiness } from '../health/readiness.js';
 import { FlagService } from '../flags/flag-service.js';
@@ -34,7 +33,6 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
     logger,
     readiness: new Readiness(['catalog']),
-    catalog: new CatalogStore(),
     search,
     segments,
     layout: new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 2_000 }),

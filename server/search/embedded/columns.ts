@@ -5,14 +5,18 @@ import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snaps
  * Columnar storage of one collection: each field in its own array (numbers in a Float64Array, strings as ids
  * into a per-field dictionary, geopoints as two Float64Arrays), so a million documents cost a few hundred
  * bytes each instead of one JS object apiece, and filters read one typed array instead of walking objects.
- * Lists of numbers or strings (an event's performers) sit in one pool per field, each slot's run addressed by
- * its start and length. Nested objects (a performer's venues) stay JS values: they are few and rarely filtered.
+ * Lists of numbers, strings, points or flat records (an event's performers, a performer's venues) sit in pools
+ * per field, each slot's run addressed by its start and length. Anything else stays a JS value.
  *
  * Each document lives in a slot; an upsert of a known id keeps its slot, a new id takes the next one, and a
  * delete leaves the slot dead. Slot order is insertion order, the final tie-break of every sort.
  */
 
-type ColumnKind = 'number' | 'string' | 'point' | 'numbers' | 'strings' | 'value';
+type Scalar = 'number' | 'string';
+/** How a field is stored: lists say what their elements are, and the scalar parts an element is made of. */
+type ColumnSpec =
+  | { kind: 'number' | 'string' | 'point' | 'value' }
+  | { kind: 'list'; element: 'number' | 'string' | 'point' | 'record'; fields: string[]; parts: Scalar[] };
 
 type Doc = Record<string, unknown>;
 
@@ -35,20 +39,24 @@ interface PointColumn {
   lat: Float64Array;
   lng: Float64Array;
 }
+/** One scalar part of a list's elements (a record's field, a point's latitude), in a pool shared by all slots. */
+type Part = { kind: 'number'; pool: Float64Array } | { kind: 'string'; pool: Int32Array; dictionary: StringDictionary };
 /**
- * A list per slot: `count[slot]` elements from `start[slot]` in the pool (numbers, or dictionary ids of
- * strings: a million events name a few thousand performers); a count of -1 is no list. A rewrite that fits
- * stays in place, a longer one moves to the pool's end, and the pool is compacted once half of it is stale.
+ * A list per slot: `count[slot]` elements from `start[slot]` in every part's pool (numbers, or dictionary ids
+ * of strings: a million events name a few thousand performers); a count of -1 is no list. A rewrite that fits
+ * stays in place, a longer one moves to the pools' end, and the pools are compacted when they fill up.
  */
 interface ListColumn {
-  kind: 'numbers' | 'strings';
+  kind: 'list';
+  element: 'number' | 'string' | 'point' | 'record';
+  /** A record's field per part. */
+  fields: string[];
+  parts: Part[];
   start: Int32Array;
   count: Int32Array;
-  pool: Float64Array | Int32Array;
   /** Pool positions in use, and how many of them no slot points at any more. */
   used: number;
   stale: number;
-  dictionary: StringDictionary;
 }
 interface ValueColumn {
   kind: 'value';
@@ -79,26 +87,47 @@ export class StringDictionary {
   }
 }
 
-/** The column kind a zod field schema stores as (a nullable number or string keeps its kind; null is NaN or -1). */
-function columnKindOf(schema: z.ZodType): ColumnKind {
-  let def = (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
-  while (def.type === 'nullable' || def.type === 'optional' || def.type === 'default') def = def.innerType!._zod.def;
-  if (def.type === 'number') return 'number';
-  if (def.type === 'string' || def.type === 'enum') return 'string';
-  if (def.type === 'tuple' && def.items?.length === 2 && def.items.every((i) => i._zod.def.type === 'number')) return 'point';
+/** How a zod field schema is stored (a nullable number or string keeps its kind; null is NaN or -1). */
+function specOf(schema: ZodSchema): ColumnSpec {
+  const def = unwrap(schema);
+  if (def.type === 'number' || def.type === 'string') return { kind: def.type };
+  if (def.type === 'enum') return { kind: 'string' };
+  if (isPoint(def)) return { kind: 'point' };
   if (def.type === 'array') {
-    const element = columnKindOf(def.element as never);
-    if (element === 'number') return 'numbers';
-    if (element === 'string') return 'strings';
+    const element = unwrap(def.element!);
+    if (element.type === 'number' || element.type === 'string' || element.type === 'enum') {
+      const scalar = element.type === 'number' ? 'number' : 'string';
+      return { kind: 'list', element: scalar, fields: [], parts: [scalar] };
+    }
+    if (isPoint(element)) return { kind: 'list', element: 'point', fields: [], parts: ['number', 'number'] };
+    if (element.type === 'object') {
+      const fields = Object.keys(element.shape!);
+      const parts = fields.map((f) => specOf(element.shape![f]!).kind);
+      if (parts.every((k) => k === 'number' || k === 'string')) return { kind: 'list', element: 'record', fields, parts: parts as Scalar[] };
+    }
   }
-  return 'value';
+  return { kind: 'value' };
 }
 
+interface ZodSchema {
+  _zod: { def: ZodDef };
+}
 interface ZodDef {
   type: string;
-  innerType?: { _zod: { def: ZodDef } };
-  items?: { _zod: { def: ZodDef } }[];
-  element?: { _zod: { def: ZodDef } };
+  innerType?: ZodSchema;
+  items?: ZodSchema[];
+  element?: ZodSchema;
+  shape?: Record<string, ZodSchema>;
+}
+
+function unwrap(schema: ZodSchema): ZodDef {
+  let def = schema._zod.def;
+  while (def.type === 'nullable' || def.type === 'optional' || def.type === 'default') def = def.innerType!._zod.def;
+  return def;
+}
+
+function isPoint(def: ZodDef): boolean {
+  return def.type === 'tuple' && def.items?.length === 2 && def.items.every((i) => unwrap(i).type === 'number');
 }
 
 const INITIAL_CAPACITY = 1024;
@@ -117,11 +146,16 @@ export class ColumnStore {
 
   constructor(shape: Record<string, z.ZodType>) {
     this.fields = Object.keys(shape);
-    for (const [field, schema] of Object.entries(shape)) this.columns.set(field, emptyColumn(columnKindOf(schema), INITIAL_CAPACITY));
+    const specs = Object.entries(shape).map(([field, schema]) => [field, specOf(schema as never)] as const);
+    for (const [field, spec] of specs) this.columns.set(field, emptyColumn(spec, INITIAL_CAPACITY));
+    this.layout = JSON.stringify(specs);
     const idColumn = this.columns.get('id');
     if (idColumn?.kind !== 'string') throw new Error('a collection needs a string id');
     this.ids = idColumn.dictionary;
   }
+
+  /** How each field is stored, for telling whether a snapshot was laid out the same way. */
+  readonly layout: string;
 
   slotOf(id: string): number | undefined {
     return this.ids.idOf(id);
@@ -194,15 +228,16 @@ export class ColumnStore {
           return { kind: c.kind, data: writer.array(c.data.subarray(0, n)), strings: c.dictionary.strings };
         case 'point':
           return { kind: c.kind, lat: writer.array(c.lat.subarray(0, n)), lng: writer.array(c.lng.subarray(0, n)) };
-        case 'numbers':
-        case 'strings':
+        case 'list':
           return {
             kind: c.kind,
             start: writer.array(c.start.subarray(0, n)),
             count: writer.array(c.count.subarray(0, n)),
-            pool: writer.array(c.pool.subarray(0, c.used)),
+            parts: c.parts.map((part) => ({
+              pool: writer.array(part.pool.subarray(0, c.used)),
+              strings: part.kind === 'string' ? part.dictionary.strings : null,
+            })),
             stale: c.stale,
-            strings: c.dictionary.strings,
           };
         case 'value':
           return { kind: c.kind, data: c.data.slice(0, n).map((v) => v ?? null) };
@@ -218,10 +253,10 @@ export class ColumnStore {
     const n = state.size;
     this.fields.forEach((field, i) => {
       const c = state.columns[i]!;
-      const kind = this.columns.get(field)!.kind;
-      if (c.kind !== kind) throw new SnapshotError(`${field} is a ${String(c.kind)} column in the snapshot, a ${kind} column here`);
+      const column = this.columns.get(field)!;
+      if (c.kind !== column.kind) throw new SnapshotError(`${field} is a ${String(c.kind)} column in the snapshot, a ${column.kind} column here`);
       // In place: indexes hold column objects (see `numbers`).
-      Object.assign(this.columns.get(field)!, restoreColumn(kind, c, reader));
+      restoreColumn(column, c, reader);
     });
     this.live = reader.array(state.live, Uint8Array);
     if (this.live.length !== n) throw new SnapshotError('the snapshot has columns of unequal length');
@@ -240,47 +275,61 @@ export class ColumnStore {
   }
 }
 
-function restoreColumn(kind: ColumnKind, c: Record<string, unknown>, reader: SnapshotReader): Column {
-  const dictionary = () => new StringDictionary(c.strings as string[]);
-  switch (kind) {
+/** Points a column at a snapshot's arrays (its kind already checked). */
+function restoreColumn(column: Column, c: Record<string, unknown>, reader: SnapshotReader): void {
+  switch (column.kind) {
     case 'number':
-      return { kind, data: reader.array(c.data, Float64Array) };
+      column.data = reader.array(c.data, Float64Array);
+      return;
     case 'string':
-      return { kind, data: reader.array(c.data, Int32Array), dictionary: dictionary() };
+      column.data = reader.array(c.data, Int32Array);
+      column.dictionary = new StringDictionary(c.strings as string[]);
+      return;
     case 'point':
-      return { kind, lat: reader.array(c.lat, Float64Array), lng: reader.array(c.lng, Float64Array) };
-    case 'numbers':
-    case 'strings': {
-      const pool = kind === 'numbers' ? reader.array(c.pool, Float64Array) : reader.array(c.pool, Int32Array);
-      const start = reader.array(c.start, Int32Array);
-      return { kind, start, count: reader.array(c.count, Int32Array), pool, used: pool.length, stale: c.stale as number, dictionary: dictionary() };
+      column.lat = reader.array(c.lat, Float64Array);
+      column.lng = reader.array(c.lng, Float64Array);
+      return;
+    case 'list': {
+      const parts = c.parts as { pool: unknown; strings: string[] | null }[];
+      if (parts.length !== column.parts.length) throw new SnapshotError('the snapshot has a list of other elements');
+      column.parts = column.parts.map((part, i): Part => {
+        const stored = parts[i]!;
+        return part.kind === 'number'
+          ? { kind: 'number', pool: reader.array(stored.pool, Float64Array) }
+          : { kind: 'string', pool: reader.array(stored.pool, Int32Array), dictionary: new StringDictionary(stored.strings ?? []) };
+      });
+      column.start = reader.array(c.start, Int32Array);
+      column.count = reader.array(c.count, Int32Array);
+      column.used = column.parts[0]?.pool.length ?? 0;
+      column.stale = c.stale as number;
+      return;
     }
     case 'value':
-      return { kind, data: c.data as unknown[] };
+      column.data = c.data as unknown[];
   }
 }
 
-function emptyColumn(kind: ColumnKind, capacity: number): Column {
-  switch (kind) {
+function emptyColumn(spec: ColumnSpec, capacity: number): Column {
+  switch (spec.kind) {
     case 'number':
-      return { kind, data: new Float64Array(capacity) };
+      return { kind: spec.kind, data: new Float64Array(capacity) };
     case 'string':
-      return { kind, data: new Int32Array(capacity), dictionary: new StringDictionary() };
+      return { kind: spec.kind, data: new Int32Array(capacity), dictionary: new StringDictionary() };
     case 'point':
-      return { kind, lat: new Float64Array(capacity), lng: new Float64Array(capacity) };
-    case 'numbers':
-    case 'strings':
+      return { kind: spec.kind, lat: new Float64Array(capacity), lng: new Float64Array(capacity) };
+    case 'list':
       return {
-        kind,
+        kind: spec.kind,
+        element: spec.element,
+        fields: spec.fields,
+        parts: spec.parts.map((kind): Part => (kind === 'number' ? { kind, pool: new Float64Array(capacity) } : { kind, pool: new Int32Array(capacity), dictionary: new StringDictionary() })),
         start: new Int32Array(capacity),
         count: new Int32Array(capacity).fill(NO_LIST),
-        pool: kind === 'numbers' ? new Float64Array(capacity) : new Int32Array(capacity),
         used: 0,
         stale: 0,
-        dictionary: new StringDictionary(),
       };
     case 'value':
-      return { kind, data: [] };
+      return { kind: spec.kind, data: [] };
   }
 }
 
@@ -300,8 +349,7 @@ function grow(column: Column, capacity: number): void {
       column.lat = larger(column.lat);
       column.lng = larger(column.lng);
       return;
-    case 'numbers':
-    case 'strings': {
+    case 'list': {
       const filled = column.count.length;
       column.start = larger(column.start);
       column.count = larger(column.count);
@@ -313,7 +361,7 @@ function grow(column: Column, capacity: number): void {
   }
 }
 
-/** Writes a slot's list: in place when it fits, else at the pool's end (compacting or growing the pool first). */
+/** Writes a slot's list: in place when it fits, else at the pools' end (compacting or growing them first). */
 function writeList(column: ListColumn, slot: number, value: unknown): void {
   const old = column.count[slot]!;
   if (!Array.isArray(value)) {
@@ -326,31 +374,60 @@ function writeList(column: ListColumn, slot: number, value: unknown): void {
   if (n <= old) column.stale += old - n;
   else {
     if (old > 0) column.stale += old;
-    if (column.used + n > column.pool.length) makeRoom(column, n);
+    if (column.used + n > column.parts[0]!.pool.length) makeRoom(column, n);
     at = column.used;
     column.used += n;
   }
-  for (let i = 0; i < n; i++) column.pool[at + i] = column.kind === 'strings' ? column.dictionary.intern(String(value[i])) : Number(value[i]);
+  for (let i = 0; i < n; i++) {
+    const element = value[i] as unknown;
+    column.parts.forEach((part, p) => {
+      const v = column.element === 'record' ? (element as Doc | null)?.[column.fields[p]!] : column.element === 'point' ? (element as unknown[])[p] : element;
+      if (part.kind === 'number') part.pool[at + i] = typeof v === 'number' ? v : MISSING;
+      else part.pool[at + i] = typeof v === 'string' ? part.dictionary.intern(v) : NO_STRING;
+    });
+  }
   column.start[slot] = at;
   column.count[slot] = n;
 }
 
+/** Moves every live run to the front of pools big enough for `n` more (twice what is live). */
 function makeRoom(column: ListColumn, n: number): void {
   const live = column.used - column.stale;
-  const length = Math.max(column.pool.length, 2 * (live + n));
-  const pool = new (column.pool.constructor as new (n: number) => Float64Array | Int32Array)(length);
+  const length = Math.max(column.parts[0]!.pool.length, 2 * (live + n));
+  const pools = column.parts.map((part) => new (part.pool.constructor as new (n: number) => Float64Array | Int32Array)(length));
   let used = 0;
   for (let slot = 0; slot < column.count.length; slot++) {
     const count = column.count[slot]!;
     if (count <= 0) continue;
     const start = column.start[slot]!;
-    pool.set(column.pool.subarray(start, start + count), used);
+    column.parts.forEach((part, p) => pools[p]!.set(part.pool.subarray(start, start + count), used));
     column.start[slot] = used;
     used += count;
   }
-  column.pool = pool;
+  column.parts.forEach((part, p) => (part.pool = pools[p]! as never));
   column.used = used;
   column.stale = 0;
+}
+
+/** Element `i` of the list at `at`, as the document held it. */
+function readElement(column: ListColumn, at: number): unknown {
+  const scalar = (part: Part) => {
+    const v = part.pool[at]!;
+    if (part.kind === 'number') return Number.isNaN(v) ? null : v;
+    return v === NO_STRING ? null : part.dictionary.strings[v];
+  };
+  switch (column.element) {
+    case 'number':
+    case 'string':
+      return scalar(column.parts[0]!);
+    case 'point':
+      return [column.parts[0]!.pool[at], column.parts[1]!.pool[at]];
+    case 'record': {
+      const record: Doc = {};
+      column.parts.forEach((part, p) => (record[column.fields[p]!] = scalar(part)));
+      return record;
+    }
+  }
 }
 
 function write(column: Column, slot: number, value: unknown): void {
@@ -367,8 +444,7 @@ function write(column: Column, slot: number, value: unknown): void {
       column.lng[slot] = point[1];
       return;
     }
-    case 'numbers':
-    case 'strings':
+    case 'list':
       writeList(column, slot, value);
       return;
     case 'value':
@@ -388,13 +464,12 @@ function read(column: Column, slot: number): unknown {
     }
     case 'point':
       return [column.lat[slot], column.lng[slot]];
-    case 'numbers':
-    case 'strings': {
+    case 'list': {
       const count = column.count[slot]!;
       if (count === NO_LIST) return null;
       const at = column.start[slot]!;
       const list = new Array<unknown>(count);
-      for (let i = 0; i < count; i++) list[i] = column.kind === 'strings' ? column.dictionary.strings[column.pool[at + i]!] : column.pool[at + i];
+      for (let i = 0; i < count; i++) list[i] = readElement(column, at + i);
       return list;
     }
     case 'value':

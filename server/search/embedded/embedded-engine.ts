@@ -77,7 +77,7 @@ function engineFingerprint(): Promise<string> {
     for (const file of (await readdir(dir)).filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.includes('.test.')).sort()) {
       hash.update(`${file}\n`).update(await readFile(path.join(dir, file)));
     }
-    const columns = COLLECTION_NAMES.map((name) => [name, [...new ColumnStore(COLLECTION_SCHEMAS[name].shape as never).columns].map(([f, c]) => `${f}:${c.kind}`)]);
+    const columns = COLLECTION_NAMES.map((name) => [name, new ColumnStore(COLLECTION_SCHEMAS[name].shape as never).layout]);
     hash.update(JSON.stringify({ searchable: SEARCHABLE_FIELDS, ranked: RANKED, columns }));
     return hash.digest('hex');
   })();
@@ -127,14 +127,6 @@ export class EmbeddedEngine implements SearchEngine {
 
   count(collection: CollectionName): number {
     return this.indexes.get(collection)!.store.liveCount;
-  }
-
-  /** Every live document of a collection, in slot order. */
-  documents<C extends CollectionName>(collection: C): CollectionDocuments[C][] {
-    const { store } = this.indexes.get(collection)!;
-    const docs: CollectionDocuments[C][] = [];
-    for (let slot = 0; slot < store.size; slot++) if (store.live[slot]) docs.push(store.document(slot) as CollectionDocuments[C]);
-    return docs;
   }
 
   /**

@@ -142,6 +142,22 @@ export function compileDistance(store: ColumnStore, geo: GeoFilter): (slot: numb
   }
   // A bounding box in degrees skips the trigonometry for points plainly out of range.
   const latSpan = latitudeSpan(geo.radiusMiles);
+  if (column?.kind === 'list' && column.element === 'point') {
+    // A list of points (a performer's venues): read from the pools, nothing built per slot.
+    return (slot) => {
+      const count = column.count[slot]!;
+      const at = column.start[slot]!;
+      const lats = column.parts[0]!.pool;
+      const lngs = column.parts[1]!.pool;
+      let best = Infinity;
+      for (let i = at; i < at + count; i++) {
+        if (Math.abs(lats[i]! - geo.lat) > latSpan) continue;
+        const d = haversineMiles(geo.lat, geo.lng, lats[i]!, lngs[i]!);
+        if (d < best) best = d;
+      }
+      return best;
+    };
+  }
   return (slot) => {
     const raw = column?.kind === 'value' ? column.data[slot] : undefined;
     if (!Array.isArray(raw) || raw.length === 0) return Infinity;
