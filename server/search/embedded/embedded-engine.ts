@@ -23,7 +23,7 @@ import { ColumnStore } from './columns.js';
 import { compileDistance, compileFilter, compileOrder, type SlotTest } from './filters.js';
 import { cellOf, coveringCells, haversineMiles } from './geo.js';
 import { PartitionIndex, type PartitionPlan, type Selection } from './partitions.js';
-import { SlotList } from './slot-list.js';
+import { packLists, SlotList, unpackLists } from './slot-list.js';
 import { readSnapshot, SnapshotError, SnapshotWriter, writeSnapshot, type SnapshotReader } from './snapshot.js';
 import { queryTerms, TextIndex, type TextMatches } from './text-index.js';
 
@@ -521,41 +521,18 @@ function union(lists: Int32Array[]): Int32Array {
   return all.subarray(0, out);
 }
 
-/**
- * A map of slot lists (or single slots) as its keys, and its lists in one array with their end offsets (the
- * layout of `packLists`), without an object per entry: the event ids are a million single slots.
- */
+/** A map of slot lists (or single slots) as its keys and its lists packed (see `packLists`). */
 function packMap<K>(map: Map<K, number | SlotList>, writer: SnapshotWriter): unknown {
-  const ends = new Int32Array(map.size);
-  let total = 0;
-  let i = 0;
-  for (const v of map.values()) ends[i++] = total += typeof v === 'number' ? 1 : v.length;
-  const slots = new Int32Array(total);
-  let at = 0;
-  for (const v of map.values()) {
-    if (typeof v === 'number') slots[at++] = v;
-    else {
-      slots.set(v.view(), at);
-      at += v.length;
-    }
-  }
-  return { keys: [...map.keys()], lists: { ends: writer.array(ends), slots: writer.array(slots) } };
+  return { keys: [...map.keys()], lists: packLists([...map.values()], writer) };
 }
 
 /** The entries `packMap` stored: a one-slot list comes back as the slot when `single` says so. */
 function unpackMap(tree: unknown, reader: SnapshotReader, single: boolean): [string | number, number | SlotList][] {
   if (!tree) throw new SnapshotError('the snapshot lacks an index');
-  const { keys, lists } = tree as { keys: (string | number)[]; lists: { ends: unknown; slots: unknown } };
-  const ends = reader.array(lists.ends, Int32Array);
-  const slots = reader.array(lists.slots, Int32Array);
-  if (ends.length !== keys.length) throw new SnapshotError('the snapshot has an index of unequal length');
-  let start = 0;
-  return keys.map((key, i) => {
-    const end = ends[i]!;
-    const entry: [string | number, number | SlotList] = [key, single && end - start === 1 ? slots[start]! : SlotList.over(slots.subarray(start, end))];
-    start = end;
-    return entry;
-  });
+  const { keys, lists } = tree as { keys: (string | number)[]; lists: unknown };
+  const unpacked = single ? unpackLists(lists, reader, true) : unpackLists(lists, reader);
+  if (unpacked.length !== keys.length) throw new SnapshotError('the snapshot has an index of unequal length');
+  return keys.map((key, i) => [key, unpacked[i] ?? new SlotList()]);
 }
 
 function listAt<K>(map: Map<K, SlotList>, key: K): SlotList {

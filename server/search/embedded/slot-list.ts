@@ -69,25 +69,34 @@ export class SlotList {
 
 const ascending = (a: number, b: number) => a < b;
 
-/** Many lists as one array of slots and their end offsets (an absent list is empty). */
-export function packLists(lists: readonly (SlotList | undefined)[], writer: SnapshotWriter) {
+/** Many lists as one array of slots and their end offsets (an absent list is empty, a number a one-slot list). */
+export function packLists(lists: readonly (SlotList | number | undefined)[], writer: SnapshotWriter) {
+  const lengthOf = (list: SlotList | number | undefined) => (list === undefined ? 0 : typeof list === 'number' ? 1 : list.length);
   const ends = new Int32Array(lists.length);
   let total = 0;
-  lists.forEach((list, i) => (ends[i] = total += list?.length ?? 0));
+  lists.forEach((list, i) => (ends[i] = total += lengthOf(list)));
   const slots = new Int32Array(total);
-  lists.forEach((list, i) => list && slots.set(list.view(), ends[i]! - list.length));
+  lists.forEach((list, i) => {
+    if (typeof list === 'number') slots[ends[i]! - 1] = list;
+    else if (list) slots.set(list.view(), ends[i]! - list.length);
+  });
   return { ends: writer.array(ends), slots: writer.array(slots) };
 }
 
-/** The lists `packLists` stored, as views of the snapshot; an empty one comes back undefined. */
-export function unpackLists(state: unknown, reader: SnapshotReader): (SlotList | undefined)[] {
+/**
+ * The lists `packLists` stored, as views of the snapshot; an empty one comes back undefined, and with `single`
+ * a one-slot list comes back as its slot (no object for each of a million ids).
+ */
+export function unpackLists(state: unknown, reader: SnapshotReader): (SlotList | undefined)[];
+export function unpackLists(state: unknown, reader: SnapshotReader, single: true): (SlotList | number | undefined)[];
+export function unpackLists(state: unknown, reader: SnapshotReader, single = false): (SlotList | number | undefined)[] {
   const { ends: endsRef, slots: slotsRef } = state as Record<'ends' | 'slots', unknown>;
   const ends = reader.array(endsRef, Int32Array);
   const slots = reader.array(slotsRef, Int32Array);
-  const lists: (SlotList | undefined)[] = [];
+  const lists: (SlotList | number | undefined)[] = [];
   let start = 0;
   for (const end of ends) {
-    lists.push(end > start ? SlotList.over(slots.subarray(start, end)) : undefined);
+    lists.push(end === start ? undefined : single && end - start === 1 ? slots[start]! : SlotList.over(slots.subarray(start, end)));
     start = end;
   }
   return lists;
