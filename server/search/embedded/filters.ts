@@ -158,18 +158,8 @@ export function compileDistance(store: ColumnStore, geo: GeoFilter): (slot: numb
       return best;
     };
   }
-  return (slot) => {
-    const raw = column?.kind === 'value' ? column.data[slot] : undefined;
-    if (!Array.isArray(raw) || raw.length === 0) return Infinity;
-    const points = typeof raw[0] === 'number' ? [raw as number[]] : (raw as number[][]);
-    let best = Infinity;
-    for (const [pLat, pLng] of points as [number, number][]) {
-      if (Math.abs(pLat - geo.lat) > latSpan) continue;
-      const d = haversineMiles(geo.lat, geo.lng, pLat, pLng);
-      if (d < best) best = d;
-    }
-    return best;
-  };
+  // A field that holds no points (every geopoint field is one of the two kinds above) is never in range.
+  return () => Infinity;
 }
 
 /**
