@@ -150,11 +150,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async capture(authorizationId: string): Promise<SettlementResult> {
-    const auth = this.ledger.get(authorizationId);
-    if (!auth) return { status: 'error', reason: 'unknown_authorization' };
-    if (auth.status === 'voided') return { status: 'error', reason: 'already_voided' };
-    auth.status = 'captured';
-    return { status: 'captured' };
+    return this.settle(authorizationId, 'captured');
   }
 
   async findAuthorization(idempotencyKey: string): Promise<string | null> {
@@ -163,11 +159,16 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async void(authorizationId: string): Promise<SettlementResult> {
+    return this.settle(authorizationId, 'voided');
+  }
+
+  /** An authorization ends captured or voided once: the same end again is a no-op, the other one an error. */
+  private settle(authorizationId: string, end: 'captured' | 'voided'): SettlementResult {
     const auth = this.ledger.get(authorizationId);
     if (!auth) return { status: 'error', reason: 'unknown_authorization' };
-    if (auth.status === 'captured') return { status: 'error', reason: 'already_captured' };
-    auth.status = 'voided';
-    return { status: 'voided' };
+    if (auth.status !== 'authorized' && auth.status !== end) return { status: 'error', reason: `already_${auth.status}` };
+    auth.status = end;
+    return { status: end };
   }
 
   private attempt(input: AuthorizeInput): AuthorizationResult {
