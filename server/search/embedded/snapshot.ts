@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 
 /**
  * The binary container an engine's state is persisted in, so a restart maps typed arrays back instead of
@@ -7,9 +7,12 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
  *
  *   bytes 0–7    magic `EVSNAP01`
  *   bytes 8–11   header length (uint32 LE)
+ *   bytes 12–15  meta length (uint32 LE), the header's first part
  *   bytes 16–47  SHA-256 of every byte from 48 on (header and arrays)
- *   then         the header: JSON of `{ meta, arrays, tree }`
+ *   then         the header: JSON of the meta (what the snapshot was made from and by), then of `{ arrays, tree }`
  *   then         each typed array's bytes, at offsets that are multiples of 8
+ *
+ * A snapshot of another catalog or engine is refused from its meta alone, before the rest is read.
  *
  * `tree` is the state as plain JSON in which every typed array is a `{ "$a": n }` reference to `arrays[n]`
  * (its type, offset and length). Restored arrays are views into the one buffer the file was read into.
@@ -70,11 +73,13 @@ export async function writeSnapshot(file: string, meta: unknown, tree: unknown, 
     offset += padded(a.byteLength);
     return entry;
   });
-  const header = Buffer.from(JSON.stringify({ meta, arrays, tree }), 'utf8');
+  const metaBytes = Buffer.from(JSON.stringify(meta), 'utf8');
+  const header = Buffer.concat([metaBytes, Buffer.from(JSON.stringify({ arrays, tree }), 'utf8')]);
   const headerPadded = padded(PREFIX_BYTES + header.length) - PREFIX_BYTES;
   const prefix = Buffer.alloc(PREFIX_BYTES);
   MAGIC.copy(prefix, 0);
   prefix.writeUInt32LE(header.length, 8);
+  prefix.writeUInt32LE(metaBytes.length, 12);
   const hash = createHash('sha256').update(header).update(Buffer.alloc(headerPadded - header.length));
   const parts: Uint8Array[] = [header, Buffer.alloc(headerPadded - header.length)];
   for (const a of writer.arrays) {
@@ -103,26 +108,39 @@ export async function writeSnapshot(file: string, meta: unknown, tree: unknown, 
  * Reads a snapshot whose `meta` equals `expected` (compared as JSON), after checking its checksum; throws a
  * `SnapshotError` saying why it cannot be used.
  */
-export async function readSnapshot(file: string, expected: unknown): Promise<{ tree: unknown; reader: SnapshotReader; bytes: number }> {
-  let buffer: Buffer;
+export async function readSnapshot(file: string, expected: unknown): Promise<{ tree: unknown; reader: SnapshotReader }> {
+  let handle: FileHandle;
   try {
-    buffer = await readFile(file);
+    handle = await open(file, 'r');
   } catch (error) {
     throw new SnapshotError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  if (buffer.length < PREFIX_BYTES || !buffer.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotError(`${file} is not an engine snapshot`);
+  let buffer: Buffer;
+  try {
+    const prefix = Buffer.alloc(PREFIX_BYTES);
+    const { bytesRead } = await handle.read(prefix, 0, PREFIX_BYTES, 0);
+    if (bytesRead < PREFIX_BYTES || !prefix.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotError(`${file} is not an engine snapshot`);
+    const metaLength = prefix.readUInt32LE(12);
+    if (metaLength > prefix.readUInt32LE(8)) throw new SnapshotError(`${file} has a damaged header`);
+    const meta = Buffer.alloc(metaLength);
+    if ((await handle.read(meta, 0, metaLength, PREFIX_BYTES)).bytesRead < metaLength) throw new SnapshotError(`${file} is truncated`);
+    if (meta.toString('utf8') !== JSON.stringify(expected)) throw new SnapshotError(`${file} was made from another catalog or engine`);
+    buffer = await handle.readFile();
+  } finally {
+    await handle.close();
+  }
   const headerLength = buffer.readUInt32LE(8);
+  const metaLength = buffer.readUInt32LE(12);
   const bodyStart = padded(PREFIX_BYTES + headerLength);
   if (bodyStart > buffer.length) throw new SnapshotError(`${file} is truncated`);
-  let header: { meta: unknown; arrays: ArrayEntry[]; tree: unknown };
+  const digest = createHash('sha256').update(buffer.subarray(PREFIX_BYTES)).digest();
+  if (!digest.equals(buffer.subarray(16, PREFIX_BYTES))) throw new SnapshotError(`${file} fails its checksum`);
+  let header: { arrays: ArrayEntry[]; tree: unknown };
   try {
-    header = JSON.parse(buffer.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerLength));
+    header = JSON.parse(buffer.toString('utf8', PREFIX_BYTES + metaLength, PREFIX_BYTES + headerLength));
   } catch {
     throw new SnapshotError(`${file} has a damaged header`);
   }
-  if (JSON.stringify(header.meta) !== JSON.stringify(expected)) throw new SnapshotError(`${file} was made from another catalog or engine`);
-  const digest = createHash('sha256').update(buffer.subarray(PREFIX_BYTES)).digest();
-  if (!digest.equals(buffer.subarray(16, PREFIX_BYTES))) throw new SnapshotError(`${file} fails its checksum`);
   // A file read whole has a buffer of its own starting at 0; should it not, copy it so views are aligned.
   if (buffer.byteOffset % ALIGN !== 0) {
     const copy = new Uint8Array(buffer.length);
@@ -134,7 +152,7 @@ export async function readSnapshot(file: string, expected: unknown): Promise<{ t
     if (!Type || offset + length * Type.BYTES_PER_ELEMENT > buffer.length - bodyStart) throw new SnapshotError(`${file} has an array out of bounds`);
     return new Type(buffer.buffer as ArrayBuffer, buffer.byteOffset + bodyStart + offset, length);
   });
-  return { tree: header.tree, reader: new SnapshotReader(resolved), bytes: buffer.length };
+  return { tree: header.tree, reader: new SnapshotReader(resolved) };
 }
 
 function padded(n: number): number {
