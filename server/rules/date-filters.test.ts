@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DATE_FILTER_NAMES } from './constants.js';
-import { dateWindow, isDateFilterName, type DateFilterName } from './date-filters.js';
+import { computeDateWindow, dateWindow, isDateFilterName, type DateFilterName } from './date-filters.js';
 import { zonedDateTime } from './local-time.js';
 
 const s = (iso: string) => Date.parse(iso) / 1000;
@@ -140,6 +140,25 @@ describe('dateWindow (spec §9 date filter names and windows)', () => {
           }
         }),
       );
+    });
+
+    it('a remembered window is the one worked out afresh, across midnights and clock changes', () => {
+      // Instants close together (within a few days), so the same zone's day is often reused and often left.
+      const steps = fc.array(fc.integer({ min: 0, max: 3 * 86_400_000 }), { minLength: 20, maxLength: 60 });
+      fc.assert(
+        fc.property(instants, steps, zone, fc.constantFrom(...DATE_FILTER_NAMES), (start, gaps, z, name) => {
+          let ms = start;
+          for (const gap of gaps) {
+            ms += gap;
+            expect(dateWindow(name, new Date(ms), z)).toEqual(computeDateWindow(name, new Date(ms), z));
+          }
+        }),
+        { numRuns: 300 },
+      );
+      // Either side of New York's midnight, and of a spring-forward midnight in Santiago.
+      for (const iso of ['2027-04-15T03:59:59.999Z', '2027-04-15T04:00:00Z', '2024-09-08T03:59:59Z', '2024-09-08T04:00:00Z']) {
+        for (const z of ['America/New_York', 'America/Santiago']) expect(dateWindow('all', new Date(iso), z)).toEqual(computeDateWindow('all', new Date(iso), z));
+      }
     });
 
     it('windows are ordered: all starts today, the others tomorrow, and they nest by length', () => {

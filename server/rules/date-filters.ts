@@ -29,6 +29,43 @@ export function isDateFilterName(name: unknown): name is DateFilterName {
 }
 
 /**
+ * The windows of one local day in one zone, and the instants that day spans: every window stays the same from
+ * its first to its last instant, so a day's answer is worked out once (the Intl calls cost more than a row query).
+ */
+interface ZoneDay {
+  starts: number;
+  ends: number;
+  windows: Map<DateFilterName, DateWindow>;
+}
+const days = new Map<string, ZoneDay>();
+/** Zones remembered at once; a shopper's zone is checked with `isTimeZone` first, so this bounds memory only. */
+const ZONES_KEPT = 512;
+
+/**
+ * Spec §9's date filters as windows of whole local days in the shopper's IANA zone (`computeDateWindow`),
+ * remembered for the rest of the local day. Spec §5: an unknown name is ignored, so it gives null rather than an
+ * error. An unknown zone throws a RangeError; check it first with `isTimeZone` (local-time.ts).
+ */
+export function dateWindow(name: string, now: Date, zone: string): DateWindow | null {
+  if (!isDateFilterName(name)) return null;
+  const ms = now.getTime();
+  let day = days.get(zone);
+  if (!day || ms < day.starts || ms >= day.ends) {
+    const today = zonedDateTime(ms, zone);
+    day = {
+      starts: zonedToEpochMs({ ...today, hour: 0, minute: 0, second: 0 }, zone),
+      ends: zonedToEpochMs({ ...addDays(today, 1), hour: 0, minute: 0, second: 0 }, zone),
+      windows: new Map(),
+    };
+    if (days.size >= ZONES_KEPT) days.clear();
+    days.set(zone, day);
+  }
+  let window = day.windows.get(name);
+  if (!window) day.windows.set(name, (window = computeDateWindow(name, now, zone)!));
+  return window;
+}
+
+/**
  * Spec §9's date filters as windows of whole local days in the shopper's IANA zone. `from` is the first
  * second of its day; `to` is the last second (23:59:59) of its day, so that day counts in full.
  *
@@ -41,10 +78,9 @@ export function isDateFilterName(name: unknown): name is DateFilterName {
  * - next_7_days: tomorrow to the end of today + 8 days (the spec's figure, kept as written).
  * - next_30_days, next_60_days: tomorrow to the end of today + 30 or + 60 days.
  *
- * Spec §5: an unknown name is ignored, so it gives null rather than an error. An unknown zone throws a
- * RangeError; check it first with `isTimeZone` (local-time.ts).
+ * Unknown names give null; an unknown zone throws a RangeError.
  */
-export function dateWindow(name: string, now: Date, zone: string): DateWindow | null {
+export function computeDateWindow(name: string, now: Date, zone: string): DateWindow | null {
   if (!isDateFilterName(name)) return null;
   const today = zonedDateTime(now.getTime(), zone);
   const tomorrow = addDays(today, 1);
