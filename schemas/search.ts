@@ -74,6 +74,19 @@ export const SearchRequestSchema = z
 export type SearchRequest = z.input<typeof SearchRequestSchema>;
 export type ParsedSearchRequest = z.output<typeof SearchRequestSchema>;
 
+const parsedRequests = new WeakSet<object>();
+
+/**
+ * A request validated, defaults filled. What this returned passes through it again unchanged (frozen, so it
+ * cannot have changed): the result cache parses each request once and hands the engine the parsed one.
+ */
+export function parseSearchRequest(input: unknown): ParsedSearchRequest {
+  if (typeof input === 'object' && input !== null && parsedRequests.has(input)) return input as ParsedSearchRequest;
+  const parsed = Object.freeze(SearchRequestSchema.parse(input));
+  parsedRequests.add(parsed);
+  return parsed;
+}
+
 export interface SearchHit<D> {
   document: D;
   /** Relevance: higher is better; 0 for a match-all query. Engines scale differently; only order is shared. */

@@ -8,10 +8,10 @@ function fakeEngine() {
   const engine: SearchEngine = {
     kind: 'embedded',
     async search(request) {
-      state.calls++;
+      const n = ++state.calls;
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       if (state.fail) throw new Error('engine down');
-      return { hits: [{ document: { q: request.q, n: state.calls } as never, textMatch: 1 }], found: 1, page: 1, searchTimeMs: 1 } as SearchResult<never>;
+      return { hits: [{ document: { q: request.q, n } as never, textMatch: 1 }], found: 1, page: 1, searchTimeMs: 1 } as SearchResult<never>;
     },
     async health() {
       return { ok: !state.fail, detail: '' };
@@ -70,6 +70,34 @@ describe('CachedEngine', () => {
     expect(cached.invalidate('Performer')).toBe(2);
     await cached.search(request('b'));
     expect(state.calls).toBe(4);
+  });
+
+  it('keeps no answer of a call that was under way when its entries were invalidated', async () => {
+    const { engine, state } = fakeEngine();
+    state.delayMs = 30;
+    const cached = new CachedEngine(engine);
+    const before = cached.search(request('jets'));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(cached.invalidate('Performer')).toBe(1);
+    // Asked again after the change: a call of its own, not the one under way.
+    const after = cached.search(request('jets'));
+    expect(((await before).hits[0]!.document as { n: number }).n).toBe(1);
+    expect(((await after).hits[0]!.document as { n: number }).n).toBe(2);
+    expect(((await cached.search(request('jets'))).hits[0]!.document as { n: number }).n).toBe(2);
+    expect(state.calls).toBe(2);
+  });
+
+  it('counts an engine that throws at once as a failed call', async () => {
+    const engine: SearchEngine = {
+      kind: 'embedded',
+      search: () => {
+        throw new Error('broken at once');
+      },
+      health: async () => ({ ok: false, detail: '' }),
+    };
+    const cached = new CachedEngine(engine);
+    await expect(cached.search(request('x'))).rejects.toThrow('broken at once');
+    expect(cached.failuresWithin(60_000)).toBe(1);
   });
 
   it('stays within its size bound', async () => {

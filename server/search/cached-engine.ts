@@ -1,11 +1,10 @@
 import { LRUCache } from 'lru-cache';
 import type { CollectionName } from '../../schemas/documents.js';
-import { SearchRequestSchema, type SearchResult } from '../../schemas/search.js';
+import { parseSearchRequest, type SearchResult } from '../../schemas/search.js';
 import { SEARCH_CACHE_TTL_SECONDS } from '../rules/constants.js';
 import type { SearchEngine, SearchRequestFor } from './search-engine.js';
 
 type AnyResult = SearchResult<unknown>;
-type FetchContext = { request: SearchRequestFor<CollectionName> };
 
 export interface CachedEngineOptions {
   /** Upper bound of the cache in bytes of serialised results. */
@@ -33,7 +32,9 @@ export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export class CachedEngine implements SearchEngine {
   readonly kind: SearchEngine['kind'];
-  private readonly cache: LRUCache<string, AnyResult, FetchContext>;
+  private readonly cache: LRUCache<string, AnyResult>;
+  /** Engine calls under way, by key: identical queries meanwhile wait for the same call. */
+  private readonly inFlight = new Map<string, Promise<AnyResult>>();
   private readonly tags = new Map<string, Set<string>>();
   private readonly stats = { hits: 0, misses: 0, staleServed: 0 };
   private readonly failures: number[] = [];
@@ -47,18 +48,8 @@ export class CachedEngine implements SearchEngine {
       maxSize: options.maxBytes ?? DEFAULT_CACHE_BYTES,
       sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length),
       ttl: options.ttlMs ?? SEARCH_CACHE_TTL_SECONDS * 1000,
-      allowStaleOnFetchRejection: true,
-      noDeleteOnFetchRejection: true,
-      fetchMethod: async (_key, _stale, { context }) => {
-        this.stats.misses++;
-        try {
-          return (await this.engine.search(context.request)) as AnyResult;
-        } catch (err) {
-          this.failures.push(Date.now());
-          if (this.failures.length > MAX_FAILURES_KEPT) this.failures.shift();
-          throw err;
-        }
-      },
+      // An expired entry stays until it is replaced or pushed out: it answers when the engine fails.
+      noDeleteOnStaleGet: true,
       dispose: (_value, key) => {
         for (const keys of this.tags.values()) keys.delete(key);
       },
@@ -67,19 +58,54 @@ export class CachedEngine implements SearchEngine {
 
   async search<C extends CollectionName>(request: SearchRequestFor<C>, tags: readonly string[] = []) {
     // The parsed request is the key, so two spellings of the same query share an entry.
-    const parsed = SearchRequestSchema.parse(request);
+    const parsed = parseSearchRequest(request);
     const key = JSON.stringify(parsed);
     for (const tag of [parsed.collection, ...tags]) {
       let keys = this.tags.get(tag);
       if (!keys) this.tags.set(tag, (keys = new Set()));
       keys.add(key);
     }
-    const status: LRUCache.Status<string, AnyResult, FetchContext> = {};
-    const result = await this.cache.fetch(key, { context: { request }, status });
-    if (status.fetch === 'hit') this.stats.hits++;
-    if (status.returnedStale) this.stats.staleServed++;
-    if (!result) throw status.fetchError ?? new Error('search failed and no earlier answer is cached');
-    return result as SearchResult<never>;
+    const fresh = this.cache.get(key);
+    if (fresh) {
+      this.stats.hits++;
+      return fresh as SearchResult<never>;
+    }
+    let call = this.inFlight.get(key);
+    if (!call) {
+      this.stats.misses++;
+      call = this.call(key, parsed as SearchRequestFor<C>);
+      this.inFlight.set(key, call);
+    }
+    try {
+      return (await call) as SearchResult<never>;
+    } catch (err) {
+      const stale = this.cache.get(key, { allowStale: true });
+      if (!stale) throw err;
+      this.stats.staleServed++;
+      return stale as SearchResult<never>;
+    }
+  }
+
+  /** One engine call; its answer is kept unless the key was invalidated while it ran. */
+  private call(key: string, request: SearchRequestFor<CollectionName>): Promise<AnyResult> {
+    // The callbacks run after `call` is assigned, even when the engine throws at once.
+    const call: Promise<AnyResult> = Promise.resolve()
+      .then(() => this.engine.search(request) as Promise<AnyResult>)
+      .then(
+        (result) => {
+          if (this.inFlight.get(key) === call) this.cache.set(key, result);
+          return result;
+        },
+        (err: unknown) => {
+          this.failures.push(Date.now());
+          if (this.failures.length > MAX_FAILURES_KEPT) this.failures.shift();
+          throw err;
+        },
+      )
+      .finally(() => {
+        if (this.inFlight.get(key) === call) this.inFlight.delete(key);
+      });
+    return call;
   }
 
   /** Drops every entry carrying the tag (a collection name, or a tag a caller gave). */
@@ -87,7 +113,11 @@ export class CachedEngine implements SearchEngine {
     const keys = this.tags.get(tag);
     if (!keys) return 0;
     const n = keys.size;
-    for (const key of [...keys]) this.cache.delete(key);
+    for (const key of [...keys]) {
+      this.cache.delete(key);
+      // A call under way was answered from the documents before the change: its answer is not kept.
+      this.inFlight.delete(key);
+    }
     this.tags.delete(tag);
     return n;
   }

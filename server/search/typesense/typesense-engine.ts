@@ -3,7 +3,7 @@ import type { SearchResponse } from 'typesense';
 import type { CollectionDocuments, CollectionName } from '../../../schemas/documents.js';
 import {
   MATCH_ALL,
-  SearchRequestSchema,
+  parseSearchRequest,
   type ParsedSearchRequest,
   type SearchHit,
   type SearchResult,
@@ -52,7 +52,7 @@ export class TypesenseEngine implements SearchEngine {
   }
 
   async search<C extends CollectionName>(input: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
-    const request = SearchRequestSchema.parse(input);
+    const request = parseSearchRequest(input);
     const params = compileSearch(request);
     const alias = aliasName(this.prefix, request.collection);
     let response: SearchResponse<Doc>;
