@@ -16,24 +16,54 @@ export interface ReplayableAnswer {
   cacheControl: string;
   /** The request headers the answer depends on besides the URL, as for `Vary`. */
   vary: readonly string[];
+  /** The body in each encoding it went out in, made on first use (`encodedBody`). */
+  readonly encodings: Map<Encoding | 'identity', Buffer>;
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A JSON body with its weak ETag, hashed once so that no repeat hashes it again. */
 export function replayableJson(body: string, headers: { cacheControl: string; vary: readonly string[] }): ReplayableAnswer {
-  return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`, ...headers };
+  return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`, ...headers, encodings: new Map() };
 }
 
-/** Sends a replayable answer from the app with the headers the lane sends it with: the two paths agree. */
+/** The answer's body in an encoding, compressed on first use and kept: each answer is compressed at most once per encoding. */
+export function encodedBody(answer: ReplayableAnswer, encoding: Encoding | 'identity'): Buffer {
+  let body = answer.encodings.get(encoding);
+  if (!body) {
+    const raw = Buffer.from(answer.body, 'utf8');
+    body =
+      encoding === 'br'
+        ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        : encoding === 'gzip'
+          ? gzipSync(raw)
+          : raw;
+    answer.encodings.set(encoding, body);
+  }
+  return body;
+}
+
+/** The encoding a request gets an answer in: none below `COMPRESS_FROM_BYTES`, as the app's compression does. */
+function encodingFor(req: IncomingMessage, answer: ReplayableAnswer): Encoding | 'identity' {
+  return (answer.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req.headers['accept-encoding']) : undefined) ?? 'identity';
+}
+
+/**
+ * Sends a replayable answer from the app with the headers and bytes the lane sends it with: the two paths agree.
+ * The body is compressed here, once per encoding, and goes out whole with its length in one write (the app's
+ * streaming compression leaves an answer already encoded alone).
+ */
 export function sendReplayable(req: Request, res: Response, answer: ReplayableAnswer): void {
-  for (const name of answer.vary) res.vary(name);
+  for (const name of [...answer.vary, 'Accept-Encoding']) res.vary(name);
   res.set('Cache-Control', answer.cacheControl).set('ETag', answer.etag);
   if (req.fresh) {
     res.status(304).end();
     return;
   }
-  res.type(JSON_TYPE).send(answer.body);
+  const encoding = encodingFor(req, answer);
+  const body = encodedBody(answer, encoding);
+  if (encoding !== 'identity') res.set('Content-Encoding', encoding);
+  res.type(JSON_TYPE).set('Content-Length', String(body.length)).end(body);
 }
 
 /**
@@ -83,17 +113,11 @@ class Entry {
     this.notModified = rawHeaders({ ...common, vary: varyOf(common, answer.vary), 'cache-control': answer.cacheControl, etag: answer.etag });
   }
 
-  /** The body in an encoding, compressed on first use and kept: each entry is compressed at most once per encoding. */
+  /** The body in an encoding with its headers, made on first use and kept. */
   variant(encoding: Encoding | 'identity') {
     let found = this.encoded.get(encoding);
     if (!found) {
-      const raw = Buffer.from(this.answer.body, 'utf8');
-      const body =
-        encoding === 'br'
-          ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
-          : encoding === 'gzip'
-            ? gzipSync(raw)
-            : raw;
+      const body = encodedBody(this.answer, encoding);
       found = {
         body,
         headers: [
@@ -243,8 +267,7 @@ export class FastLane {
       res.end();
       return;
     }
-    const encoding = entry.answer.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req.headers['accept-encoding']) : undefined;
-    const out = entry.variant(encoding ?? 'identity');
+    const out = entry.variant(encodingFor(req, entry.answer));
     res.writeHead(200, [...out.headers, REQUEST_ID_HEADER, id]);
     res.end(out.body);
   }
