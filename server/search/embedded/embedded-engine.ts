@@ -10,7 +10,7 @@ import {
 } from '../../../schemas/documents.js';
 import {
   MATCH_ALL,
-  SearchRequestSchema,
+  parseSearchRequest,
   TEXT_MATCH,
   type ParsedSearchRequest,
   type SearchHit,
@@ -21,8 +21,9 @@ import { EVENT_SORTS } from '../queries.js';
 import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../search-engine.js';
 import { ColumnStore } from './columns.js';
 import { compileDistance, compileFilter, compileOrder, type SlotTest } from './filters.js';
-import { cellOf, coveringCells, haversineMiles } from './geo.js';
+import { haversineMiles } from './geo.js';
 import { PartitionIndex, type PartitionPlan, type Selection } from './partitions.js';
+import { PointIndex } from './points.js';
 import { packLists, SlotList, unpackLists } from './slot-list.js';
 import { readSnapshot, SnapshotError, SnapshotWriter, writeSnapshot, type SnapshotReader } from './snapshot.js';
 import { queryTerms, TextIndex, type TextMatches } from './text-index.js';
@@ -37,8 +38,8 @@ type Doc = Record<string, unknown>;
 interface IndexPlan {
   /** Exact-value postings for `eq`/`in` lookups: entity pages, carts, the menu. */
   postings?: readonly string[];
-  /** Point fields indexed by 1° cell, for "near me" over small collections. */
-  cells?: readonly string[];
+  /** Point fields indexed by distinct point (`points.ts`), for "near me" over venues, performers and cities. */
+  points?: readonly string[];
   /** Partition plans, tried in order: the first that can answer a query does. */
   partitions?: readonly PartitionPlan[];
 }
@@ -58,9 +59,9 @@ const INDEX_PLANS: { [C in CollectionName]?: IndexPlan } = {
       { keys: ['category', 'major_category', 'event_status'], order: 'event_timestamp', ranked: RANKED },
     ],
   },
-  Performer: { postings: ['performer_id', 'category'], cells: ['venue_locations'] },
-  Venue: { postings: ['venue_id'], cells: ['venue_location'] },
-  USCity: { cells: ['location'] },
+  Performer: { postings: ['performer_id', 'category'], points: ['venue_locations'] },
+  Venue: { postings: ['venue_id'], points: ['venue_location'] },
+  USCity: { points: ['location'] },
   ZipEventDetermination: { postings: ['key'] },
   TSImage: { postings: ['id'] },
 };
@@ -84,6 +85,8 @@ function engineFingerprint(): Promise<string> {
   return fingerprint;
 }
 
+/** An exact filter's list this short is tested whole rather than going through the point index for a radius. */
+const FEW_LISTED = 256;
 /** Below this many documents in the date windows, a popularity row gathers them all instead of merging. */
 const GATHER_BELOW = 2_000;
 /** Documents added between yields to the event loop while building, so the server keeps answering. */
@@ -160,7 +163,7 @@ export class EmbeddedEngine implements SearchEngine {
 
   async search<C extends CollectionName>(input: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
     const began = performance.now();
-    const request = SearchRequestSchema.parse(input);
+    const request = parseSearchRequest(input);
     const { found, slots, index, relevance, distance } = this.indexes.get(request.collection)!.query(request);
     const start = (request.page - 1) * request.perPage;
     const hits = [] as SearchHit<Partial<CollectionDocuments[C]>>[];
@@ -190,11 +193,14 @@ class CollectionIndex {
   private readonly text: TextIndex | null;
   /** A value held by one document maps to its slot, by several to a list (ids are a million single slots). */
   private readonly postings = new Map<string, Map<string | number, number | SlotList>>();
-  private readonly cells = new Map<string, Map<string, SlotList>>();
+  private readonly points = new Map<string, PointIndex>();
   private readonly partitions: PartitionIndex[];
   /** Per-slot scratch for one query's relevance and distance. */
   private relevanceOf = new Float64Array(0);
   private distanceOf = new Float64Array(0);
+  /** Per-slot mark of the query that last saw it (a radius visits a performer once per venue in range). */
+  private seenBy = new Uint32Array(0);
+  private seenMark = 0;
 
   constructor(name: CollectionName) {
     this.store = new ColumnStore(COLLECTION_SCHEMAS[name].shape as never);
@@ -202,7 +208,7 @@ class CollectionIndex {
     this.text = this.textFields.length > 0 ? new TextIndex(this.textFields) : null;
     const plan = INDEX_PLANS[name] ?? {};
     for (const field of plan.postings ?? []) this.postings.set(field, new Map());
-    for (const field of plan.cells ?? []) this.cells.set(field, new Map());
+    for (const field of plan.points ?? []) this.points.set(field, new PointIndex());
     this.partitions = (plan.partitions ?? []).map((p) => new PartitionIndex(this.store, p));
   }
 
@@ -211,17 +217,17 @@ class CollectionIndex {
       store: this.store.snapshot(writer),
       text: this.text?.snapshot(writer) ?? null,
       postings: Object.fromEntries([...this.postings].map(([field, map]) => [field, packMap(map, writer)])),
-      cells: Object.fromEntries([...this.cells].map(([field, map]) => [field, packMap(map, writer)])),
+      points: Object.fromEntries([...this.points].map(([field, index]) => [field, index.snapshot(writer)])),
       partitions: this.partitions.map((p) => p.snapshot(writer)),
     };
   }
 
   restore(tree: unknown, reader: SnapshotReader): void {
-    const state = tree as { store: unknown; text: unknown; postings: Record<string, unknown>; cells: Record<string, unknown>; partitions: unknown[] };
+    const state = tree as { store: unknown; text: unknown; postings: Record<string, unknown>; points: Record<string, unknown>; partitions: unknown[] };
     this.store.restore(state.store, reader);
     if (this.text) this.text.restore(state.text, reader);
     for (const [field, map] of this.postings) for (const [key, posting] of unpackMap(state.postings[field], reader, true)) map.set(key, posting);
-    for (const [field, map] of this.cells) for (const [key, list] of unpackMap(state.cells[field], reader, false)) map.set(key as string, list as SlotList);
+    for (const [field, index] of this.points) index.restore(state.points?.[field], reader);
     if (state.partitions.length !== this.partitions.length) throw new SnapshotError('the snapshot has other partitions');
     this.partitions.forEach((p, i) => p.restore(state.partitions[i], reader));
   }
@@ -244,7 +250,7 @@ class CollectionIndex {
   private index(slot: number): void {
     this.text?.add(slot, this.texts(slot));
     for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) addPosting(map, key, slot);
-    for (const [field, map] of this.cells) for (const key of this.cellKeys(slot, field)) listAt(map, key).insert(slot);
+    for (const [field, index] of this.points) index.add(slot, this.pointsOf(slot, field));
     for (const p of this.partitions) p.add(slot);
   }
 
@@ -252,7 +258,7 @@ class CollectionIndex {
   private unindex(slot: number): void {
     this.text?.remove(slot, this.texts(slot));
     for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) dropPosting(map, key, slot);
-    for (const [field, map] of this.cells) for (const key of this.cellKeys(slot, field)) dropFrom(map, key, slot);
+    for (const [field, index] of this.points) index.remove(slot, this.pointsOf(slot, field));
     for (const p of this.partitions) p.remove(slot);
   }
 
@@ -271,13 +277,18 @@ class CollectionIndex {
     return keys;
   }
 
-  private cellKeys(slot: number, field: string): Set<string> {
+  /** The distinct points a slot holds in a point field (one, or a list). */
+  private pointsOf(slot: number, field: string): [number, number][] {
     const raw = this.store.value(slot, field);
-    const keys = new Set<string>();
-    if (!Array.isArray(raw) || raw.length === 0) return keys;
-    const points = typeof raw[0] === 'number' ? [raw as number[]] : (raw as number[][]);
-    for (const [lat, lng] of points) keys.add(cellOf(lat!, lng!));
-    return keys;
+    if (!Array.isArray(raw) || raw.length === 0) return [];
+    const points = typeof raw[0] === 'number' ? [raw as [number, number]] : (raw as [number, number][]);
+    const seen = new Set<string>();
+    return points.filter(([lat, lng]) => {
+      const key = `${lat},${lng}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
   }
 
   query(request: ParsedSearchRequest): Answer {
@@ -285,6 +296,7 @@ class CollectionIndex {
     if (this.relevanceOf.length < size) {
       this.relevanceOf = new Float64Array(Math.max(size, this.relevanceOf.length * 2));
       this.distanceOf = new Float64Array(this.relevanceOf.length);
+      this.seenBy = new Uint32Array(this.relevanceOf.length);
     }
     const relevanceOf = this.relevanceOf;
     const distanceOf = this.distanceOf;
@@ -310,6 +322,8 @@ class CollectionIndex {
       }
       const listed = this.smallestListed(request);
       if (selection && (!listed || selection.total <= listed.length)) return this.fromPartitions(by!, request, selection, answer);
+      const near = request.geo && this.points.get(request.geo.field);
+      if (near && (!listed || listed.length > FEW_LISTED)) return this.fromPoints(near, request, answer);
       candidates = listed;
     }
 
@@ -343,7 +357,41 @@ class CollectionIndex {
     return this.text.match(terms, fields, weights, this.store.size);
   }
 
-  /** The shortest slot list an exact filter or a radius narrows the query to, when an index has one. */
+  /**
+   * A radius over a point index: each point in range is measured once and its documents tested once (a
+   * document seen again through another point only takes the smaller distance), then the page's worth ordered.
+   */
+  private fromPoints(near: PointIndex, request: ParsedSearchRequest, respond: (found: number, slots: number[]) => Answer): Answer {
+    const tests = request.filters.map((f) => compileFilter(this.store, f));
+    const distanceOf = this.distanceOf;
+    const seenBy = this.seenBy;
+    if (++this.seenMark === 2 ** 32) {
+      seenBy.fill(0);
+      this.seenMark = 1;
+    }
+    const mark = this.seenMark;
+    const matched: number[] = [];
+    near.within(request.geo!, (slots, length, miles) => {
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        if (seenBy[slot] === mark) {
+          if (miles < distanceOf[slot]!) distanceOf[slot] = miles;
+          continue;
+        }
+        seenBy[slot] = mark;
+        distanceOf[slot] = miles;
+        let passes = true;
+        for (const test of tests) if (!test(slot)) passes = false;
+        if (passes) matched.push(slot);
+      }
+    });
+    const needed = request.page * request.perPage;
+    if (needed === 0) return respond(matched.length, []);
+    const order = compileOrder(this.store, request.sort, () => 0, (slot) => distanceOf[slot]!);
+    return respond(matched.length, firstInOrder(matched, needed, order));
+  }
+
+  /** The shortest slot list an exact filter narrows the query to, when an index has one. */
   private smallestListed(request: ParsedSearchRequest): Int32Array | null {
     let best: Int32Array | null = null;
     for (const f of request.filters) {
@@ -356,12 +404,6 @@ class CollectionIndex {
       });
       const list = union(lists);
       if (!best || list.length < best.length) best = list;
-    }
-    const grid = request.geo && this.cells.get(request.geo.field);
-    const cells = grid && coveringCells(request.geo!);
-    if (grid && cells) {
-      const near = union(cells.flatMap((cell) => grid.get(cell)?.view() ?? []));
-      if (!best || near.length < best.length) best = near;
     }
     return best;
   }
@@ -535,11 +577,6 @@ function unpackMap(tree: unknown, reader: SnapshotReader, single: boolean): [str
   return keys.map((key, i) => [key, unpacked[i] ?? new SlotList()]);
 }
 
-function listAt<K>(map: Map<K, SlotList>, key: K): SlotList {
-  let list = map.get(key);
-  if (!list) map.set(key, (list = new SlotList(1)));
-  return list;
-}
 
 function addPosting<K>(map: Map<K, number | SlotList>, key: K, slot: number): void {
   const posting = map.get(key);
@@ -564,12 +601,6 @@ function dropPosting<K>(map: Map<K, number | SlotList>, key: K, slot: number): v
   if (posting.length === 1) map.set(key, posting.data[0]!);
 }
 
-function dropFrom<K>(map: Map<K, SlotList>, key: K, slot: number): void {
-  const list = map.get(key);
-  if (!list) return;
-  list.remove(slot);
-  if (list.length === 0) map.delete(key);
-}
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
