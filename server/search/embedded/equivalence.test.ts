@@ -79,7 +79,17 @@ function arbitraries() {
       fc.tuple(near, fc.constantFrom(5, 25, 50, 100, 250, 1500)).map(([[lat, lng], radiusMiles]) => ({ field, lat, lng, radiusMiles })),
       { freq: 2 },
     );
-  const time = fc.integer({ min: first - 86_400, max: last + 86_400 });
+  // Times between events, and the first and last time of each venue's run of a category (where an index may
+  // stop its search), so that open and closed bounds differ where it shows.
+  const runEnds = new Map<string, [number, number]>();
+  for (const e of events) {
+    if (e.event_timestamp === null) continue;
+    const key = [e.venue_id, e.category, e.event_status].join('|');
+    const [lo, hi] = runEnds.get(key) ?? [Infinity, -Infinity];
+    runEnds.set(key, [Math.min(lo, e.event_timestamp), Math.max(hi, e.event_timestamp)]);
+  }
+  const edges = [...new Set([...runEnds.values()].flat())];
+  const time = fc.oneof(fc.integer({ min: first - 86_400, max: last + 86_400 }), fc.constantFrom(...edges));
   const page = fc.record({ page: fc.integer({ min: 1, max: 3 }), perPage: fc.constantFrom(0, 1, 3, 5, 10, 25, 100) });
 
   const eventFilter: fc.Arbitrary<Filter> = fc.oneof(
@@ -178,12 +188,35 @@ function arbitraries() {
     ...paging,
   }));
 
-  return { eventRequest, performerRequest, venueRequest, cityRequest, events: fc.constantFrom(...events), venues: fc.constantFrom(...venues), categories, time };
+  return { eventRequest, performerRequest, venueRequest, cityRequest, events: fc.constantFrom(...events), venues: fc.constantFrom(...venues), categories, time, runEnds };
 }
 
 describe('EmbeddedEngine against a brute-force reference', () => {
   it('answers random event requests alike', async () => {
     await fc.assert(fc.asyncProperty(arbitraries().eventRequest, (request) => expectSameAnswer(engine, reference, request)), { numRuns: 1500 });
+  });
+
+  it('counts and pages alike at the first and last time of each venue\'s run, with open and closed bounds', async () => {
+    const { runEnds } = arbitraries();
+    const venues = new Map(catalog.Venue.map((v) => [v.venue_id, v]));
+    for (const [key, [firstAt, lastAt]] of [...runEnds].slice(0, 150)) {
+      const [venueId, category, status] = key.split('|') as [string, string, EventDocument['event_status']];
+      const [lat, lng] = venues.get(Number(venueId))!.venue_location;
+      for (const bound of [
+        { op: 'gt', value: firstAt },
+        { op: 'gte', value: firstAt },
+        { op: 'lt', value: lastAt },
+        { op: 'lte', value: lastAt },
+      ] as const) {
+        await expectSameAnswer(engine, reference, {
+          collection: 'Event',
+          filters: [{ ...bound, field: 'event_timestamp' }, { op: 'in', field: 'category', values: [category] }, { op: 'eq', field: 'event_status', value: status }],
+          geo: { field: 'venue_location', lat, lng, radiusMiles: 5 },
+          sort: [{ by: 'event_timestamp', order: 'asc' }],
+          perPage: 3,
+        });
+      }
+    }
   });
 
   it('answers random performer, venue and city requests alike', async () => {

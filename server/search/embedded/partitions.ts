@@ -29,6 +29,9 @@ export interface PartitionPlan {
 export class Partition {
   /** Its place in its index's list of partitions. */
   number = 0;
+  /** The order values of its first and last document (NaN when missing), kept as it changes. */
+  first = NaN;
+  last = NaN;
   constructor(
     readonly key: string,
     readonly lat: number,
@@ -56,6 +59,8 @@ export interface Selection {
   inWindow: (slot: number) => boolean;
 }
 
+/** Key filters whose verdicts are kept at once (a row's category list, a status); past it they start afresh. */
+const VERDICTS_KEPT = 256;
 const RANGE_OPS = new Set(['between', 'gt', 'gte', 'lt', 'lte', 'eq']);
 const KEY_OPS = new Set(['eq', 'neq', 'in', 'nin']);
 
@@ -69,6 +74,11 @@ export class PartitionIndex {
   readonly orderBefore: (a: number, b: number) => boolean;
   readonly rankedBefore: ((a: number, b: number) => boolean)[];
   private readonly order: { readonly data: Float64Array };
+  /**
+   * Each key filter's verdict on each partition, by the filter as JSON and the partition's number (0: not yet
+   * known, 1: passes, 2: fails). A partition's keys never change, so a verdict holds for its whole life.
+   */
+  private readonly verdicts = new Map<string, Uint8Array>();
 
   constructor(
     private readonly store: ColumnStore,
@@ -84,6 +94,14 @@ export class PartitionIndex {
     this.file(slot, partition);
     partition.byOrder.insert(slot, this.orderBefore);
     partition.ranked.forEach((list, i) => list.insert(slot, this.rankedBefore[i]));
+    this.measure(partition);
+  }
+
+  /** Notes the order values at a partition's two ends, so a window covering it whole needs no search. */
+  private measure(partition: Partition): void {
+    const list = partition.byOrder;
+    partition.first = list.length > 0 ? this.order.data[list.data[0]!]! : NaN;
+    partition.last = list.length > 0 ? this.order.data[list.data[list.length - 1]!]! : NaN;
   }
 
   /** Takes a slot out, while its columns still hold the values it was filed under. */
@@ -93,6 +111,7 @@ export class PartitionIndex {
     this.slotPartition[slot] = 0;
     partition.byOrder.remove(slot, this.orderBefore);
     partition.ranked.forEach((list, i) => list.remove(slot, this.rankedBefore[i]));
+    this.measure(partition);
     if (partition.byOrder.length === 0) {
       this.numbered[partition.number] = undefined;
       this.partitions.delete(partition.key);
@@ -126,6 +145,7 @@ export class PartitionIndex {
       if (lists.some((l) => !l)) throw new SnapshotError(`partition ${key} is empty in the snapshot`);
       const partition = new Partition(key, lat[i]!, lng[i]!, this.plan.lookup ? state.lookupValues[i] : undefined, byOrder[i]!, ranked.map((r) => r[i]!));
       this.register(partition);
+      this.measure(partition);
       const slots = partition.byOrder.data;
       for (let p = 0; p < partition.byOrder.length; p++) this.file(slots[p]!, partition);
     });
@@ -156,14 +176,14 @@ export class PartitionIndex {
       if (!named) return null;
       lookupValues = named.op === 'eq' ? [named.value] : named.op === 'in' ? named.values : [];
     }
-    const keyTests: SlotTest[] = [];
+    const keyTests: { test: SlotTest; verdicts: Uint8Array }[] = [];
     const residual: Filter[] = [];
     let from = -Infinity;
     let to = Infinity;
     let fromOpen = false;
     let toOpen = false;
     for (const f of filters) {
-      if (this.plan.keys.includes(f.field) && KEY_OPS.has(f.op)) keyTests.push(compileFilter(this.store, f));
+      if (this.plan.keys.includes(f.field) && KEY_OPS.has(f.op)) keyTests.push({ test: compileFilter(this.store, f), verdicts: this.verdictsOf(f) });
       else if (f.field === this.plan.order && RANGE_OPS.has(f.op) && (f.op !== 'eq' || typeof f.value === 'number')) {
         const [min, max, minOpen, maxOpen] = bounds(f);
         if (min > from || (min === from && minOpen)) [from, fromOpen] = [min, minOpen];
@@ -182,14 +202,20 @@ export class PartitionIndex {
       const list = partition.byOrder;
       if (list.length === 0) continue;
       if (geo && Math.abs(partition.lat - geo.lat) > latSpan) continue;
-      const sample = list.data[0]!;
       let keep = true;
-      for (const test of keyTests) if (!test(sample)) keep = false;
+      for (const { test, verdicts } of keyTests) {
+        let verdict = verdicts[partition.number]!;
+        if (verdict === 0) verdicts[partition.number] = verdict = test(list.data[0]!) ? 1 : 2;
+        if (verdict === 2) keep = false;
+      }
       if (!keep) continue;
       const distance = geo ? haversineMiles(geo.lat, geo.lng, partition.lat, partition.lng) : 0;
       if (geo && !(distance <= geo.radiusMiles)) continue;
-      const lo = ranged ? lowerBound(list, order, from, fromOpen) : 0;
-      const hi = ranged ? lowerBound(list, order, to, !toOpen) : list.length;
+      // Most partitions lie wholly inside a date window: their ends say so without a search.
+      const wholeFrom = fromOpen ? partition.first > from : partition.first >= from;
+      const wholeTo = toOpen ? partition.last < to : partition.last <= to;
+      const lo = !ranged || wholeFrom ? 0 : lowerBound(list, order, from, fromOpen);
+      const hi = !ranged || wholeTo ? list.length : lowerBound(list, order, to, !toOpen);
       if (hi > lo) {
         windows.push({ partition, lo, hi });
         total += hi - lo;
@@ -197,6 +223,19 @@ export class PartitionIndex {
     }
     const inWindow = ranged ? (slot: number) => !Number.isNaN(order[slot]!) && !below(slot) && notAbove(slot) : () => true;
     return { windows, total, residual, inWindow };
+  }
+
+  /** The verdicts of a key filter, sized for every partition number given so far. */
+  private verdictsOf(filter: Filter): Uint8Array {
+    const key = JSON.stringify(filter);
+    let verdicts = this.verdicts.get(key);
+    if (!verdicts || verdicts.length < this.numbered.length) {
+      if (this.verdicts.size >= VERDICTS_KEPT) this.verdicts.clear();
+      const larger = new Uint8Array(Math.max(this.numbered.length, 2 * (verdicts?.length ?? 0)));
+      if (verdicts) larger.set(verdicts);
+      this.verdicts.set(key, (verdicts = larger));
+    }
+    return verdicts;
   }
 
   private candidates(geo: GeoFilter | undefined, lookupValues: unknown[] | undefined): Partition[] {
