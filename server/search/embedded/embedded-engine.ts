@@ -310,7 +310,7 @@ class CollectionIndex {
     let candidates: ArrayLike<number> | null = null;
     if (textual) {
       const matches = this.match(request, q);
-      matches.slots.forEach((slot, i) => (relevanceOf[slot] = matches.scores[i]!));
+      for (let i = 0; i < matches.slots.length; i++) relevanceOf[matches.slots[i]!] = matches.scores[i]!;
       candidates = matches.slots;
     } else {
       let selection: Selection | null = null;

@@ -5,6 +5,8 @@ import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snaps
 import { foldText, tokenize } from './text.js';
 
 
+/** A match holding at least 1/16 of the collection is put in slot order by one pass over the slots. */
+const SCAN_ABOVE_SHARE = 16;
 /** Texts whose words are remembered while indexing. */
 const WORD_CACHE_SIZE = 50_000;
 
@@ -53,6 +55,7 @@ export class TextIndex {
   private hits = new Uint16Array(0);
   private seen = new Int32Array(0);
   private rowOf = new Int32Array(0);
+  private touched = new Int32Array(0);
   private stamp = 0;
   private readonly wordCache = new Map<string, string[]>();
 
@@ -188,7 +191,8 @@ export class TextIndex {
 
     // Every position must match: count positions per slot, smallest position first so the rest only confirm.
     const order = lists.map((l, i) => ({ i, total: l.reduce((n, e) => n + e.list.length, 0) })).sort((a, b) => a.total - b.total);
-    const touched: number[] = [];
+    const touched = this.touched;
+    let touchedCount = 0;
     order.forEach(({ i }, rank) => {
       const stamp = ++this.stamp;
       for (const { list } of lists[i]!) {
@@ -199,16 +203,26 @@ export class TextIndex {
           this.seen[slot] = stamp;
           if (rank === 0) {
             this.hits[slot] = 1;
-            touched.push(slot);
+            touched[touchedCount++] = slot;
           } else if (this.hits[slot] === rank) this.hits[slot] = rank + 1;
         }
       }
     });
     const positions = terms.length;
-    const matched = touched.filter((slot) => this.hits[slot] === positions).sort((a, b) => a - b);
-    for (const slot of touched) this.hits[slot] = 0;
-    const slots = Int32Array.from(matched);
-    slots.forEach((slot, row) => (this.rowOf[slot] = row));
+    // The slots every position matched, ascending. When a short prefix matches a good part of the collection,
+    // one pass over the counts in slot order is cheaper than sorting what it matched.
+    let count = 0;
+    for (let t = 0; t < touchedCount; t++) if (this.hits[touched[t]!] === positions) count++;
+    const slots = new Int32Array(count);
+    let at = 0;
+    if (count * SCAN_ABOVE_SHARE >= size) {
+      for (let slot = 0; slot < size; slot++) if (this.hits[slot] === positions) slots[at++] = slot;
+    } else {
+      for (let t = 0; t < touchedCount; t++) if (this.hits[touched[t]!] === positions) slots[at++] = touched[t]!;
+      slots.sort();
+    }
+    for (let t = 0; t < touchedCount; t++) this.hits[touched[t]!] = 0;
+    for (let row = 0; row < slots.length; row++) this.rowOf[slots[row]!] = row;
 
     // Relevance: per position, the best (field weight × kind) over every derived word the document holds.
     const best = new Float64Array(slots.length * positions);
@@ -257,6 +271,7 @@ export class TextIndex {
     this.hits = new Uint16Array(capacity);
     this.seen = new Int32Array(capacity);
     this.rowOf = new Int32Array(capacity);
+    this.touched = new Int32Array(capacity);
     this.stamp = 0;
   }
 }
