@@ -78,6 +78,8 @@ export class StringDictionary {
   /** Open addressing, a power of two at most half full: id + 1, or 0 for an empty place. */
   private table: Int32Array;
   private text: Buffer;
+  /** Strings made lately, by id: a page of performers reads the same venue names over and over. */
+  private readonly made = new Map<number, string>();
   /** Strings held. */
   size = 0;
 
@@ -120,7 +122,13 @@ export class StringDictionary {
 
   /** The string of an id. */
   get(id: number): string {
-    return this.text.toString('utf8', this.endOf(id - 1), this.ends[id]!);
+    let value = this.made.get(id);
+    if (value === undefined) {
+      value = this.text.toString('utf8', this.endOf(id - 1), this.ends[id]!);
+      if (this.made.size >= STRINGS_MADE_KEPT) this.made.clear();
+      this.made.set(id, value);
+    }
+    return value;
   }
 
   snapshot(writer: SnapshotWriter): unknown {
@@ -187,6 +195,9 @@ export class StringDictionary {
     for (let id = 0; id < this.size; id++) this.place(id);
   }
 }
+
+/** Strings a dictionary keeps made at once (per field); past it, it starts afresh. */
+const STRINGS_MADE_KEPT = 16_384;
 
 /** UTF-8 of the string last encoded (grown as needed). */
 let scratch = new Uint8Array(1024);
