@@ -427,7 +427,6 @@ export class CommerceService {
       abandonedBefore: new Date(now.getTime() - ABANDONED_AFTER_MS),
     });
     for (const p of open) {
-      await breathe();
       await this.settle(p.id).catch(async (err: unknown) => {
         this.options.logger.warn({ err, payment: p.id }, 'payment not settled yet; retried later');
         await this.store.touchPayment(p.id, this.now()).catch(() => {});
@@ -474,27 +473,20 @@ export class CommerceService {
   async tick(): Promise<void> {
     const now = this.now();
     await this.store.releaseExpired(now);
-    await breathe();
     await this.settlePayments(now).catch((err: unknown) => this.options.logger.warn({ err }, 'settling payments failed; retried next tick'));
-    await breathe();
     await this.idempotency.freePending();
     const delay = this.options.sellerDelayMs ?? SANDBOX_SELLER_DELAY_MS;
     for (const o of await this.store.paidOrdersAwaitingSeller(new Date(now.getTime() - delay))) {
-      await breathe();
       await this.store.advance(o.id, 'pending_seller_confirmation', 'confirmed', now, 'The seller confirmed your tickets');
     }
-    await breathe();
     for (const o of await this.store.ordersIn('confirmed', now)) {
-      await breathe();
       const { listing, event } = await this.listingWithEvent(o.listing_id).catch(() => ({ listing: null, event: null }));
       if (!listing || !event) continue;
       if (listing.deliveryMethod === 'eticket' || listing.deliveryMethod === 'mobile_transfer') {
         await this.store.advance(o.id, 'confirmed', 'delivered', now, listing.deliveryMethod === 'eticket' ? 'Your eTickets are ready' : 'Your tickets were transferred to your phone');
       }
     }
-    await breathe();
     for (const o of await this.store.ordersIn('delivered', now)) {
-      await breathe();
       const event = await this.event(o.event_id).catch(() => null);
       if (event?.event_timestamp && event.event_timestamp * 1000 <= now.getTime()) {
         await this.store.advance(o.id, 'delivered', 'completed', now, 'Enjoy the show');
@@ -517,14 +509,6 @@ export class CommerceService {
     timer.unref();
     return () => clearInterval(timer);
   }
-}
-
-/**
- * Lets waiting requests in between two steps of housekeeping: the embedded store answers on this thread, and
- * its answers resolve at once, so without a pause a whole tick would run as one long task.
- */
-function breathe(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function declineMessage(reason: string): string {
