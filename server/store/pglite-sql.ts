@@ -62,6 +62,7 @@ export async function openPglite(dir: string | null): Promise<Sql> {
 
   const call = (body: Body): Promise<unknown[]> => {
     if (gone) return Promise.reject(gone);
+    if (closed) return Promise.reject(new StoreUnavailableError(new Error('PGlite was closed')));
     const id = nextId++;
     return new Promise((resolve, reject) => {
       if (pending.size === 0) worker.ref();
@@ -92,8 +93,8 @@ export async function openPglite(dir: string | null): Promise<Sql> {
     },
     async close() {
       if (closed) return;
-      closed = true;
       await call({ op: 'close' }).catch(() => {});
+      closed = true;
       await worker.terminate();
     },
     // In-process: it is there as long as its worker is.
