@@ -78,8 +78,12 @@ export class StringDictionary {
   /** Open addressing, a power of two at most half full: id + 1, or 0 for an empty place. */
   private table: Int32Array;
   private text: Buffer;
-  /** Strings made lately, by id: a page of performers reads the same venue names over and over. */
-  private readonly made = new Map<number, string>();
+  /**
+   * Strings made lately, in a direct-mapped cache by id (place `id % STRINGS_MADE_KEPT`): a page of performers
+   * reads the same venue names over and over.
+   */
+  private readonly madeIds = new Int32Array(STRINGS_MADE_KEPT).fill(-1);
+  private readonly made: string[] = new Array<string>(STRINGS_MADE_KEPT).fill('');
   /** Strings held. */
   size = 0;
 
@@ -122,12 +126,11 @@ export class StringDictionary {
 
   /** The string of an id. */
   get(id: number): string {
-    let value = this.made.get(id);
-    if (value === undefined) {
-      value = this.text.toString('utf8', this.endOf(id - 1), this.ends[id]!);
-      if (this.made.size >= STRINGS_MADE_KEPT) this.made.clear();
-      this.made.set(id, value);
-    }
+    const place = id & (STRINGS_MADE_KEPT - 1);
+    if (this.madeIds[place] === id) return this.made[place]!;
+    const value = this.text.toString('utf8', this.endOf(id - 1), this.ends[id]!);
+    this.madeIds[place] = id;
+    this.made[place] = value;
     return value;
   }
 
@@ -196,8 +199,8 @@ export class StringDictionary {
   }
 }
 
-/** Strings a dictionary keeps made at once (per field); past it, it starts afresh. */
-const STRINGS_MADE_KEPT = 16_384;
+/** Places in a dictionary's cache of strings made (a power of two). */
+const STRINGS_MADE_KEPT = 8_192;
 
 /** UTF-8 of the string last encoded (grown as needed). */
 let scratch = new Uint8Array(1024);
