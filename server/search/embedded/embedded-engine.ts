@@ -201,6 +201,8 @@ class CollectionIndex {
   /** Per-slot mark of the query that last saw it (a radius visits a performer once per venue in range). */
   private seenBy = new Uint32Array(0);
   private seenMark = 0;
+  /** Scratch for the slots a gathering query keeps (a short prefix keeps hundreds of thousands). */
+  private gathered = new Int32Array(0);
 
   constructor(name: CollectionName) {
     this.store = new ColumnStore(COLLECTION_SCHEMAS[name].shape as never);
@@ -297,6 +299,7 @@ class CollectionIndex {
       this.relevanceOf = new Float64Array(Math.max(size, this.relevanceOf.length * 2));
       this.distanceOf = new Float64Array(this.relevanceOf.length);
       this.seenBy = new Uint32Array(this.relevanceOf.length);
+      this.gathered = new Int32Array(this.relevanceOf.length);
     }
     const relevanceOf = this.relevanceOf;
     const distanceOf = this.distanceOf;
@@ -331,7 +334,8 @@ class CollectionIndex {
     const tests = request.filters.map((f) => compileFilter(this.store, f));
     const measure = request.geo ? compileDistance(this.store, request.geo) : null;
     const radius = request.geo?.radiusMiles ?? 0;
-    const matched: number[] = [];
+    const matched = this.gathered;
+    let found = 0;
     const consider = (slot: number) => {
       for (const test of tests) if (!test(slot)) return;
       if (measure) {
@@ -339,13 +343,15 @@ class CollectionIndex {
         if (!(d <= radius)) return;
         distanceOf[slot] = d;
       }
-      matched.push(slot);
+      matched[found++] = slot;
     };
     if (candidates) for (let i = 0; i < candidates.length; i++) consider(candidates[i]!);
     else for (let slot = 0; slot < size; slot++) if (this.store.live[slot]) consider(slot);
-    if (needed === 0) return answer(matched.length, []);
+    if (needed === 0) return answer(found, []);
     const order = compileOrder(this.store, request.sort, relevance, distance);
-    return answer(matched.length, firstInOrder(matched, needed, order));
+    // Ranked by relevance first (suggestions, results): a slot less relevant than the last one kept is out at once.
+    const lead = request.sort[0]?.by === TEXT_MATCH && request.sort[0].order === 'desc' ? relevance : undefined;
+    return answer(found, firstInOrder(matched.subarray(0, found), needed, order, lead));
   }
 
   private match(request: ParsedSearchRequest, q: string): TextMatches {
@@ -529,10 +535,12 @@ function mergeInOrder(
 }
 
 /** The first `needed` slots in order: a bounded insertion when few of many are wanted, else a full sort. */
-function firstInOrder(slots: number[], needed: number, order: (a: number, b: number) => number): number[] {
-  if (needed * 8 >= slots.length) return slots.sort(order).slice(0, needed);
+function firstInOrder(slots: number[] | Int32Array, needed: number, order: (a: number, b: number) => number, lead?: (slot: number) => number): number[] {
+  if (needed * 8 >= slots.length) return Array.from(slots).sort(order).slice(0, needed);
   const top: number[] = [];
   for (const slot of slots) {
+    // `lead` is the order's first key, descending: a lower value sorts after the last kept whatever follows.
+    if (top.length === needed && lead && lead(slot) < lead(top[needed - 1]!)) continue;
     if (top.length === needed && order(slot, top[needed - 1]!) >= 0) continue;
     let lo = 0;
     let hi = top.length;

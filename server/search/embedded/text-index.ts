@@ -31,6 +31,7 @@ interface Term {
   postings: (SlotList | undefined)[];
 }
 
+/** A match's slots and relevance: views of the index's scratch, good until its next match. */
 export interface TextMatches {
   /** Matching slots, ascending. */
   slots: Int32Array;
@@ -56,6 +57,13 @@ export class TextIndex {
   private seen = new Int32Array(0);
   private rowOf = new Int32Array(0);
   private touched = new Int32Array(0);
+  private matchedSlots = new Int32Array(0);
+  /** Per slot, its best weight in a one-word match. */
+  private bestOf = new Float64Array(0);
+  private matchedScores = new Float64Array(0);
+  /** Per matched slot and query word: its best weight and whether it held the word itself. */
+  private best = new Float64Array(0);
+  private exact = new Uint8Array(0);
   private stamp = 0;
   private readonly wordCache = new Map<string, string[]>();
 
@@ -188,6 +196,7 @@ export class TextIndex {
     );
     if (lists.some((l) => l.length === 0)) return { slots: new Int32Array(0), scores: new Float64Array(0) };
     this.ensureScratch(size);
+    if (terms.length === 1) return this.single(terms[0]!, lists[0]!, weightOf, size);
 
     // Every position must match: count positions per slot, smallest position first so the rest only confirm.
     const order = lists.map((l, i) => ({ i, total: l.reduce((n, e) => n + e.list.length, 0) })).sort((a, b) => a.total - b.total);
@@ -213,7 +222,9 @@ export class TextIndex {
     // one pass over the counts in slot order is cheaper than sorting what it matched.
     let count = 0;
     for (let t = 0; t < touchedCount; t++) if (this.hits[touched[t]!] === positions) count++;
-    const slots = new Int32Array(count);
+    // Scratch, not new arrays: a short prefix matches hundreds of thousands, and arrays of that size for every
+    // keystroke kept the garbage collector busy for longer than the match took.
+    const slots = this.matchedSlots.subarray(0, count);
     let at = 0;
     if (count * SCAN_ABOVE_SHARE >= size) {
       for (let slot = 0; slot < size; slot++) if (this.hits[slot] === positions) slots[at++] = slot;
@@ -225,8 +236,15 @@ export class TextIndex {
     for (let row = 0; row < slots.length; row++) this.rowOf[slots[row]!] = row;
 
     // Relevance: per position, the best (field weight × kind) over every derived word the document holds.
-    const best = new Float64Array(slots.length * positions);
-    const exact = new Uint8Array(slots.length * positions);
+    const cells = slots.length * positions;
+    if (this.best.length < cells) {
+      this.best = new Float64Array(Math.max(cells, 2 * this.best.length));
+      this.exact = new Uint8Array(this.best.length);
+    }
+    const best = this.best;
+    const exact = this.exact;
+    best.fill(0, 0, cells);
+    exact.fill(0, 0, cells);
     const scoreStamp = ++this.stamp;
     for (const slot of slots) this.seen[slot] = scoreStamp;
     const derived = new Map<string, { field: number; list: SlotList }[]>();
@@ -252,7 +270,7 @@ export class TextIndex {
         }
       }
     }
-    const scores = new Float64Array(slots.length);
+    const scores = this.matchedScores.subarray(0, slots.length);
     for (let row = 0; row < slots.length; row++) {
       let exactWords = 0;
       let quality = 0;
@@ -265,6 +283,49 @@ export class TextIndex {
     return { slots, scores };
   }
 
+  /**
+   * `run` for a one-word query (what a shopper typing a first word asks): one pass over the word's lists keeps
+   * each slot's best weight and whether it held the word itself, so the lists are not read a second time.
+   */
+  private single(term: string, entries: { word: string; field: number; list: SlotList }[], weightOf: Map<number, number>, size: number): TextMatches {
+    const hits = this.hits;
+    const bestOf = this.bestOf;
+    const touched = this.touched;
+    let count = 0;
+    for (const { word, field, list } of entries) {
+      const held = word === term;
+      const value = weightOf.get(field)! * (held ? 1 : word.startsWith(term) ? 0.6 : 0.4);
+      const data = list.data;
+      for (let p = 0; p < list.length; p++) {
+        const slot = data[p]!;
+        const mark = hits[slot]!;
+        if (mark === 0) {
+          hits[slot] = held ? 2 : 1;
+          bestOf[slot] = value;
+          touched[count++] = slot;
+          continue;
+        }
+        if (held) hits[slot] = 2;
+        if (value > bestOf[slot]!) bestOf[slot] = value;
+      }
+    }
+    const slots = this.matchedSlots.subarray(0, count);
+    if (count * SCAN_ABOVE_SHARE >= size) {
+      let at = 0;
+      for (let slot = 0; slot < size; slot++) if (hits[slot] !== 0) slots[at++] = slot;
+    } else {
+      slots.set(touched.subarray(0, count));
+      slots.sort();
+    }
+    const scores = this.matchedScores.subarray(0, count);
+    for (let row = 0; row < count; row++) {
+      const slot = slots[row]!;
+      scores[row] = (hits[slot] === 2 ? 1e6 : 0) + Math.round(bestOf[slot]! * 1e3);
+    }
+    for (let t = 0; t < count; t++) hits[touched[t]!] = 0;
+    return { slots, scores };
+  }
+
   private ensureScratch(size: number): void {
     if (this.seen.length >= size) return;
     const capacity = Math.max(size, this.seen.length * 2);
@@ -272,6 +333,9 @@ export class TextIndex {
     this.seen = new Int32Array(capacity);
     this.rowOf = new Int32Array(capacity);
     this.touched = new Int32Array(capacity);
+    this.matchedSlots = new Int32Array(capacity);
+    this.bestOf = new Float64Array(capacity);
+    this.matchedScores = new Float64Array(capacity);
     this.stamp = 0;
   }
 }
