@@ -80,14 +80,17 @@ describe.skipIf(!havePostgres())('npm test stopped by a signal (scripts/test.mjs
   /** Not a spec figure: how long the runner is seen holding out after the first Ctrl-C. */
   const HOLDING_OUT_MS = 300;
 
-  /** What `npm test` does around its runner: the throwaway PostgreSQL, then a child it waits for. */
+  /**
+   * What `npm test` does around its runner: the throwaway PostgreSQL, then a child it waits for. The runner sets
+   * its signal handlers before it says its pid, so no signal the test sends can arrive before them.
+   */
   const testRun = (runner: string, graceMs?: number) => `
     import { run, stopOnSignals } from ${scriptUrl('lib.mjs')};
     import { startTestPostgres } from ${scriptUrl('postgres.mjs')};
     stopOnSignals(${graceMs === undefined ? '' : `{ graceMs: ${graceMs} }`});
     const postgres = await startTestPostgres();
     console.log(JSON.stringify({ dir: postgres.dir, postmaster: postgres.pid() }));
-    await run(process.execPath, ['-e', ${JSON.stringify(`console.log(JSON.stringify({ runner: process.pid })); ${runner}; setInterval(() => {}, 1000);`)}]);
+    await run(process.execPath, ['-e', ${JSON.stringify(`${runner}; console.log(JSON.stringify({ runner: process.pid })); setInterval(() => {}, 1000);`)}]);
     console.log(JSON.stringify({ continued: true }));
   `;
 
