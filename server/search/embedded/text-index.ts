@@ -10,6 +10,19 @@ const SCAN_ABOVE_SHARE = 16;
 /** Texts whose words are remembered while indexing. */
 const WORD_CACHE_SIZE = 50_000;
 
+/**
+ * How much of a field's weight a document word earns for a query word: all of it for the word itself, less for
+ * a completion of the last (prefix) word, least for a typo.
+ */
+function wordKind(word: string, term: string, isLast: boolean): number {
+  return word === term ? 1 : isLast && word.startsWith(term) ? 0.6 : 0.4;
+}
+
+/** Relevance: query words matched exactly first, then the sum of each word's best weight. */
+function relevanceOf(exactWords: number, quality: number): number {
+  return exactWords * 1e6 + Math.round(quality * 1e3);
+}
+
 /** Typos a query word may carry (tried only when the exact words find nothing). */
 export function typoBudget(term: string): number | false {
   if (term.length >= TYPO_MIN_LENGTH_2) return 2;
@@ -218,20 +231,8 @@ export class TextIndex {
       }
     });
     const positions = terms.length;
-    // The slots every position matched, ascending. When a short prefix matches a good part of the collection,
-    // one pass over the counts in slot order is cheaper than sorting what it matched.
-    let count = 0;
-    for (let t = 0; t < touchedCount; t++) if (this.hits[touched[t]!] === positions) count++;
-    // Scratch, not new arrays: a short prefix matches hundreds of thousands, and arrays of that size for every
-    // keystroke kept the garbage collector busy for longer than the match took.
-    const slots = this.matchedSlots.subarray(0, count);
-    let at = 0;
-    if (count * SCAN_ABOVE_SHARE >= size) {
-      for (let slot = 0; slot < size; slot++) if (this.hits[slot] === positions) slots[at++] = slot;
-    } else {
-      for (let t = 0; t < touchedCount; t++) if (this.hits[touched[t]!] === positions) slots[at++] = touched[t]!;
-      slots.sort();
-    }
+    // The slots every position matched (a count reaches `positions` only then), ascending.
+    const slots = this.marked(touchedCount, positions, size);
     for (let t = 0; t < touchedCount; t++) this.hits[touched[t]!] = 0;
     for (let row = 0; row < slots.length; row++) this.rowOf[slots[row]!] = row;
 
@@ -254,7 +255,7 @@ export class TextIndex {
       derived.set(entry.word, entries);
     }
     for (const [word, entries] of derived) {
-      const kinds = terms.map((term, q) => (word === term ? 1 : q === positions - 1 && word.startsWith(term) ? 0.6 : 0.4));
+      const kinds = terms.map((term, q) => wordKind(word, term, q === positions - 1));
       for (const { field, list } of entries) {
         const weight = weightOf.get(field)!;
         const data = list.data;
@@ -278,7 +279,7 @@ export class TextIndex {
         exactWords += exact[row * positions + q]!;
         quality += best[row * positions + q]!;
       }
-      scores[row] = exactWords * 1e6 + Math.round(quality * 1e3);
+      scores[row] = relevanceOf(exactWords, quality);
     }
     return { slots, scores };
   }
@@ -294,7 +295,7 @@ export class TextIndex {
     let count = 0;
     for (const { word, field, list } of entries) {
       const held = word === term;
-      const value = weightOf.get(field)! * (held ? 1 : word.startsWith(term) ? 0.6 : 0.4);
+      const value = weightOf.get(field)! * wordKind(word, term, true);
       const data = list.data;
       for (let p = 0; p < list.length; p++) {
         const slot = data[p]!;
@@ -309,21 +310,35 @@ export class TextIndex {
         if (value > bestOf[slot]!) bestOf[slot] = value;
       }
     }
-    const slots = this.matchedSlots.subarray(0, count);
-    if (count * SCAN_ABOVE_SHARE >= size) {
-      let at = 0;
-      for (let slot = 0; slot < size; slot++) if (hits[slot] !== 0) slots[at++] = slot;
-    } else {
-      slots.set(touched.subarray(0, count));
-      slots.sort();
-    }
+    const slots = this.marked(count, 1, size);
     const scores = this.matchedScores.subarray(0, count);
     for (let row = 0; row < count; row++) {
       const slot = slots[row]!;
-      scores[row] = (hits[slot] === 2 ? 1e6 : 0) + Math.round(bestOf[slot]! * 1e3);
+      scores[row] = relevanceOf(hits[slot] === 2 ? 1 : 0, bestOf[slot]!);
     }
     for (let t = 0; t < count; t++) hits[touched[t]!] = 0;
     return { slots, scores };
+  }
+
+  /**
+   * The slots among the first `touchedCount` of `touched` whose mark in `hits` is at least `min`, ascending, in
+   * scratch (a short prefix matches hundreds of thousands, and new arrays of that size on every keystroke kept
+   * the garbage collector busy for longer than the match took). When they are a good part of the collection,
+   * one pass over the marks in slot order is cheaper than sorting them.
+   */
+  private marked(touchedCount: number, min: number, size: number): Int32Array {
+    const { hits, touched } = this;
+    let count = 0;
+    for (let t = 0; t < touchedCount; t++) if (hits[touched[t]!]! >= min) count++;
+    const slots = this.matchedSlots.subarray(0, count);
+    let at = 0;
+    if (count * SCAN_ABOVE_SHARE >= size) {
+      for (let slot = 0; slot < size; slot++) if (hits[slot]! >= min) slots[at++] = slot;
+    } else {
+      for (let t = 0; t < touchedCount; t++) if (hits[touched[t]!]! >= min) slots[at++] = touched[t]!;
+      slots.sort();
+    }
+    return slots;
   }
 
   private ensureScratch(size: number): void {
