@@ -228,7 +228,7 @@ class CollectionIndex {
     const state = tree as { store: unknown; text: unknown; postings: Record<string, unknown>; points: Record<string, unknown>; partitions: unknown[] };
     this.store.restore(state.store, reader);
     if (this.text) this.text.restore(state.text, reader);
-    for (const [field, map] of this.postings) for (const [key, posting] of unpackMap(state.postings[field], reader, true)) map.set(key, posting);
+    for (const [field, map] of this.postings) for (const [key, posting] of unpackMap(state.postings[field], reader)) map.set(key, posting);
     for (const [field, index] of this.points) index.restore(state.points?.[field], reader);
     if (state.partitions.length !== this.partitions.length) throw new SnapshotError('the snapshot has other partitions');
     this.partitions.forEach((p, i) => p.restore(state.partitions[i], reader));
@@ -279,18 +279,11 @@ class CollectionIndex {
     return keys;
   }
 
-  /** The distinct points a slot holds in a point field (one, or a list). */
+  /** The points a slot holds in a point field (one, or a list; a point named twice is filed once). */
   private pointsOf(slot: number, field: string): [number, number][] {
     const raw = this.store.value(slot, field);
     if (!Array.isArray(raw) || raw.length === 0) return [];
-    const points = typeof raw[0] === 'number' ? [raw as [number, number]] : (raw as [number, number][]);
-    const seen = new Set<string>();
-    return points.filter(([lat, lng]) => {
-      const key = `${lat},${lng}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+    return typeof raw[0] === 'number' ? [raw as [number, number]] : (raw as [number, number][]);
   }
 
   query(request: ParsedSearchRequest): Answer {
@@ -576,11 +569,11 @@ function packMap<K>(map: Map<K, number | SlotList>, writer: SnapshotWriter): unk
   return { keys: [...map.keys()], lists: packLists([...map.values()], writer) };
 }
 
-/** The entries `packMap` stored: a one-slot list comes back as the slot when `single` says so. */
-function unpackMap(tree: unknown, reader: SnapshotReader, single: boolean): [string | number, number | SlotList][] {
+/** The entries `packMap` stored; a one-slot list comes back as the slot. */
+function unpackMap(tree: unknown, reader: SnapshotReader): [string | number, number | SlotList][] {
   if (!tree) throw new SnapshotError('the snapshot lacks an index');
   const { keys, lists } = tree as { keys: (string | number)[]; lists: unknown };
-  const unpacked = single ? unpackLists(lists, reader, true) : unpackLists(lists, reader);
+  const unpacked = unpackLists(lists, reader, true);
   if (unpacked.length !== keys.length) throw new SnapshotError('the snapshot has an index of unequal length');
   return keys.map((key, i) => [key, unpacked[i] ?? new SlotList()]);
 }
