@@ -82,8 +82,8 @@ export class StringDictionary {
    * Strings made lately, in a direct-mapped cache by id (place `id % STRINGS_MADE_KEPT`): a page of performers
    * reads the same venue names over and over.
    */
-  private readonly madeIds = new Int32Array(STRINGS_MADE_KEPT).fill(-1);
-  private readonly made: string[] = new Array<string>(STRINGS_MADE_KEPT).fill('');
+  private madeIds: Int32Array | null = null;
+  private made: string[] = [];
   /** Strings held. */
   size = 0;
 
@@ -126,6 +126,11 @@ export class StringDictionary {
 
   /** The string of an id. */
   get(id: number): string {
+    // Made on the first read: most dictionaries (ids, timestamps) are read only for a page of hits.
+    if (!this.madeIds) {
+      this.madeIds = new Int32Array(STRINGS_MADE_KEPT).fill(-1);
+      this.made = new Array<string>(STRINGS_MADE_KEPT).fill('');
+    }
     const place = id & (STRINGS_MADE_KEPT - 1);
     if (this.madeIds[place] === id) return this.made[place]!;
     const value = this.text.toString('utf8', this.endOf(id - 1), this.ends[id]!);
