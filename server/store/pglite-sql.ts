@@ -60,10 +60,10 @@ export async function openPglite(dir: string | null): Promise<Sql> {
   worker.on('error', fail);
   worker.on('exit', (code) => fail(new Error(`the PGlite worker exited (${code})`)));
 
-  const call = (body: Body): Promise<unknown[]> => {
+  /** Sends one request under `id` (a fresh one unless given) and waits for its reply. */
+  const call = (body: Body, id = nextId++): Promise<unknown[]> => {
     if (gone) return Promise.reject(gone);
     if (closed) return Promise.reject(new StoreUnavailableError(new Error('PGlite was closed')));
-    const id = nextId++;
     return new Promise((resolve, reject) => {
       if (pending.size === 0) worker.ref();
       pending.set(id, { resolve, reject });
@@ -78,8 +78,8 @@ export async function openPglite(dir: string | null): Promise<Sql> {
     query,
     async transaction(fn) {
       // The id of the `begin` call names the transaction.
-      const tx = nextId;
-      await call({ op: 'begin' }).catch(classifyStoreError);
+      const tx = nextId++;
+      await call({ op: 'begin' }, tx).catch(classifyStoreError);
       const scoped: SqlTx = { query: async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await call({ op: 'query', text, params, tx })) as R[] };
       let result;
       try {
