@@ -30,3 +30,15 @@ describe('prefix expansion (Typesense max_candidates)', () => {
     expect([...found.slots]).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });
+
+describe('turns of the event loop', () => {
+  it('runs concurrent queries each in a task of its own, with what came due between them', async () => {
+    const engine = new EmbeddedEngine();
+    const request = { collection: 'Venue' as const, q: '*', queryBy: ['venue_name'] };
+    const seen: string[] = [];
+    const queries = ['first', 'second', 'third'].map((name) => engine.search(request).then(() => seen.push(name)));
+    setImmediate(() => seen.push('a task queued after them'));
+    await Promise.all(queries);
+    expect(seen).toEqual(['first', 'a task queued after them', 'second', 'third']);
+  });
+});

@@ -21,7 +21,6 @@ import { EVENT_SORTS } from '../queries.js';
 import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../search-engine.js';
 import { ColumnStore } from './columns.js';
 import { compileDistance, compileFilter, compileOrder, type SlotTest } from './filters.js';
-import { haversineMiles } from './geo.js';
 import { PartitionIndex, type PartitionPlan, type Selection } from './partitions.js';
 import { PointIndex } from './points.js';
 import { packLists, SlotList, unpackLists } from './slot-list.js';
@@ -89,6 +88,12 @@ function engineFingerprint(): Promise<string> {
 const FEW_LISTED = 256;
 /** Below this many documents in the date windows, a popularity row gathers them all instead of merging. */
 const GATHER_BELOW = 2_000;
+
+/** Where the engine switches between ways of answering; the answers are the same either side. */
+export interface EngineTuning {
+  /** Documents in the date windows below which a popularity row gathers them all instead of merging. */
+  gatherBelow?: number;
+}
 /** Documents added between yields to the event loop while building, so the server keeps answering. */
 const BUILD_CHUNK = 2_000;
 
@@ -100,14 +105,16 @@ const BUILD_CHUNK = 2_000;
 export class EmbeddedEngine implements SearchEngine {
   readonly kind = 'embedded' as const;
   private readonly indexes = new Map<CollectionName, CollectionIndex>();
+  /** Queries take turns, one per turn of the event loop, so a page's dozen row queries are a dozen short tasks. */
+  private readonly turns = new Turns();
 
-  constructor() {
-    for (const name of COLLECTION_NAMES) this.indexes.set(name, new CollectionIndex(name));
+  constructor(tuning: EngineTuning = {}) {
+    for (const name of COLLECTION_NAMES) this.indexes.set(name, new CollectionIndex(name, tuning.gatherBelow ?? GATHER_BELOW));
   }
 
   /** An engine over whole collections, yielding to the event loop every few thousand documents. */
-  static async build(collections: { [C in CollectionName]?: readonly CollectionDocuments[C][] }): Promise<EmbeddedEngine> {
-    const engine = new EmbeddedEngine();
+  static async build(collections: { [C in CollectionName]?: readonly CollectionDocuments[C][] }, tuning: EngineTuning = {}): Promise<EmbeddedEngine> {
+    const engine = new EmbeddedEngine(tuning);
     for (const name of COLLECTION_NAMES) {
       const docs = collections[name] ?? [];
       for (let i = 0; i < docs.length; i++) {
@@ -146,9 +153,9 @@ export class EmbeddedEngine implements SearchEngine {
    * The engine saved in `file`, provided it was saved from `source` by this engine's code and is intact;
    * otherwise a `SnapshotError` saying why not.
    */
-  static async open(file: string, source: unknown): Promise<EmbeddedEngine> {
+  static async open(file: string, source: unknown, tuning: EngineTuning = {}): Promise<EmbeddedEngine> {
     const { tree, reader } = await readSnapshot(file, { engine: await engineFingerprint(), source });
-    const engine = new EmbeddedEngine();
+    const engine = new EmbeddedEngine(tuning);
     const state = tree as Record<string, unknown>;
     for (const [name, index] of engine.indexes) {
       if (!state[name]) throw new SnapshotError(`the snapshot has no ${name} collection`);
@@ -162,6 +169,7 @@ export class EmbeddedEngine implements SearchEngine {
   }
 
   async search<C extends CollectionName>(input: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
+    await this.turns.next();
     const began = performance.now();
     const request = parseSearchRequest(input);
     const { found, slots, index, relevance, distance } = this.indexes.get(request.collection)!.query(request);
@@ -204,7 +212,10 @@ class CollectionIndex {
   /** Scratch for the slots a gathering query keeps (a short prefix keeps hundreds of thousands). */
   private gathered = new Int32Array(0);
 
-  constructor(name: CollectionName) {
+  constructor(
+    name: CollectionName,
+    private readonly gatherBelow: number,
+  ) {
     this.store = new ColumnStore(COLLECTION_SCHEMAS[name].shape as never);
     this.textFields = SEARCHABLE_FIELDS[name] as readonly string[];
     this.text = this.textFields.length > 0 ? new TextIndex(this.textFields) : null;
@@ -416,10 +427,7 @@ class CollectionIndex {
     const geo = request.geo;
     // Every document of a partition is at its point: distance is the partition's.
     const distance = geo
-      ? (slot: number) => {
-          const p = partitions.partitionOf(slot)!;
-          return haversineMiles(geo.lat, geo.lng, p.lat, p.lng);
-        }
+      ? (slot: number) => partitions.distanceOf(slot, geo.lat, geo.lng)
       : () => 0;
     const residual = selection.residual.map((f) => compileFilter(this.store, f));
     const passes = (slot: number) => residual.every((test) => test(slot));
@@ -428,7 +436,7 @@ class CollectionIndex {
     if (residual.length > 0) {
       found = 0;
       for (const w of selection.windows) {
-        const data = w.partition.byOrder.data;
+        const data = w.partition.slots;
         for (let p = w.lo; p < w.hi; p++) if (passes(data[p]!)) found++;
       }
     }
@@ -438,21 +446,22 @@ class CollectionIndex {
     const plan = partitions.plan;
     // Soonest first: merge the windows by start time.
     if (keys[0]?.by === plan.order && keys[0].order === 'asc') {
-      const sources = selection.windows.map((w) => ({ data: w.partition.byOrder.data, at: w.lo, end: w.hi }));
+      const sources = selection.windows.map((w) => ({ data: w.partition.slots, at: w.lo, end: w.hi }));
       const tie = tieRule(this.store, keys, [{ by: plan.order, order: 'asc' }]);
       return respond(found, mergeInOrder(sources, partitions.orderBefore, passes, needed, tie, order), distance);
     }
     // Most popular first: merge the partitions' popularity lists, keeping what falls in the window.
     const ranked = plan.ranked.findIndex((listKeys) => tieLength(keys, listKeys) > 0);
-    if (ranked >= 0 && found > GATHER_BELOW) {
+    if (ranked >= 0 && found > this.gatherBelow) {
       const tie = tieRule(this.store, keys, plan.ranked[ranked]!);
-      const sources = selection.windows.map((w) => ({ data: w.partition.ranked[ranked]!.data, at: 0, end: w.partition.ranked[ranked]!.length }));
+      // List 0 is by start time; ranked order r is list r + 1.
+      const sources = selection.windows.map(({ partition: p }) => ({ data: p.slots, at: p.start(ranked + 1), end: p.start(ranked + 1) + p.length }));
       const accept = (slot: number) => selection.inWindow(slot) && passes(slot);
       return respond(found, mergeInOrder(sources, partitions.rankedBefore[ranked]!, accept, needed, tie, order), distance);
     }
     const matched: number[] = [];
     for (const w of selection.windows) {
-      const data = w.partition.byOrder.data;
+      const data = w.partition.slots;
       for (let p = w.lo; p < w.hi; p++) if (passes(data[p]!)) matched.push(data[p]!);
     }
     return respond(found, firstInOrder(matched, needed, order), distance);
@@ -602,6 +611,30 @@ function dropPosting<K>(map: Map<K, number | SlotList>, key: K, slot: number): v
   if (posting.length === 1) map.set(key, posting.data[0]!);
 }
 
+
+/**
+ * Hands out turns of the event loop one at a time, in order: each waiter resumes in a task of its own, after the
+ * timers and I/O that came due meanwhile (a row deadline among them).
+ */
+class Turns {
+  private readonly waiting: (() => void)[] = [];
+  private head = 0;
+
+  next(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.waiting.push(resolve) - this.head === 1) setImmediate(this.give);
+    });
+  }
+
+  private readonly give = (): void => {
+    const resolve = this.waiting[this.head++]!;
+    if (this.head === this.waiting.length) {
+      this.waiting.length = 0;
+      this.head = 0;
+    } else setImmediate(this.give);
+    resolve();
+  };
+}
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

@@ -2,7 +2,6 @@ import type { Filter, GeoFilter, SortKey } from '../../../schemas/search.js';
 import type { ColumnStore } from './columns.js';
 import { compileFilter, compareNumbers, type SlotTest } from './filters.js';
 import { cellOf, coveringCells, haversineMiles, latitudeSpan } from './geo.js';
-import { packLists, SlotList, unpackLists } from './slot-list.js';
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 
 /**
@@ -26,25 +25,84 @@ export interface PartitionPlan {
   ranked: readonly (readonly SortKey[])[];
 }
 
+/**
+ * One partition's documents, in every order its index keeps: list 0 by the plan's order, then one list per
+ * ranked order. Every list holds the same slots, so the lists share one length and live as runs of `capacity`
+ * places in one array: a partition is two objects however many orders there are.
+ */
 export class Partition {
-  /** Its place in its index's list of partitions. */
+  /** Its place in its index's list of partitions (and in the index's arrays of partition values). */
   number = 0;
-  /** The order values of its first and last document (NaN when missing), kept as it changes. */
-  first = NaN;
-  last = NaN;
+  capacity: number;
+
   constructor(
     readonly key: string,
-    readonly lat: number,
-    readonly lng: number,
     readonly lookupValue: unknown,
-    readonly byOrder: SlotList,
-    readonly ranked: SlotList[],
-  ) {}
+    /** How many lists: 1 + the plan's ranked orders. */
+    readonly lists: number,
+    public slots: Int32Array = new Int32Array(lists * 4),
+    public length = 0,
+  ) {
+    this.capacity = slots.length / lists;
+  }
+
+  /** Where list `list` starts in `slots`. */
+  start(list: number): number {
+    return list * this.capacity;
+  }
+
+  /** Files a slot in every list, each under its order (`before[list]`). */
+  insert(slot: number, before: readonly ((a: number, b: number) => boolean)[]): void {
+    if (this.length === this.capacity) this.grow();
+    for (let list = 0; list < this.lists; list++) {
+      const start = this.start(list);
+      const at = this.lowerBound(start, slot, before[list]!);
+      this.slots.copyWithin(at + 1, at, start + this.length);
+      this.slots[at] = slot;
+    }
+    this.length++;
+  }
+
+  /**
+   * Takes a slot out of every list; each order must be the one it was filed under, with its values as they
+   * were then. False (and nothing changed) when a list does not hold it.
+   */
+  remove(slot: number, before: readonly ((a: number, b: number) => boolean)[]): boolean {
+    const places: number[] = [];
+    for (let list = 0; list < this.lists; list++) {
+      const at = this.lowerBound(this.start(list), slot, before[list]!);
+      if (at >= this.start(list) + this.length || this.slots[at] !== slot) return false;
+      places.push(at);
+    }
+    places.forEach((at, list) => this.slots.copyWithin(at, at + 1, this.start(list) + this.length));
+    this.length--;
+    return true;
+  }
+
+  /** The first place in the list starting at `start` whose slot does not sort before `slot`. */
+  private lowerBound(start: number, slot: number, before: (a: number, b: number) => boolean): number {
+    let lo = start;
+    let hi = start + this.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (before(this.slots[mid]!, slot)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private grow(): void {
+    const capacity = Math.max(4, this.capacity * 2);
+    const slots = new Int32Array(this.lists * capacity);
+    for (let list = 0; list < this.lists; list++) slots.set(this.slots.subarray(this.start(list), this.start(list) + this.length), list * capacity);
+    this.slots = slots;
+    this.capacity = capacity;
+  }
 }
 
 export interface Window {
   partition: Partition;
-  /** The date window's positions in `byOrder`: [lo, hi). */
+  /** The date window's positions in the partition's list 0 (by the plan's order): [lo, hi). */
   lo: number;
   hi: number;
 }
@@ -71,8 +129,18 @@ export class PartitionIndex {
   /** Each slot's partition, as a number into `numbered` (0: none), so a million slots are one typed array. */
   private slotPartition = new Int32Array(1024);
   private readonly numbered: (Partition | undefined)[] = [undefined];
+  /**
+   * Each partition's point, and the order values of its first and last document (NaN when missing, kept as it
+   * changes), by partition number: numbers in typed arrays rather than four boxed numbers per partition.
+   */
+  private lat = new Float64Array(64);
+  private lng = new Float64Array(64);
+  private first = new Float64Array(64);
+  private last = new Float64Array(64);
   readonly orderBefore: (a: number, b: number) => boolean;
   readonly rankedBefore: ((a: number, b: number) => boolean)[];
+  /** Every list's order: `orderBefore`, then `rankedBefore`. */
+  private readonly listsBefore: ((a: number, b: number) => boolean)[];
   private readonly order: { readonly data: Float64Array };
   /**
    * Each key filter's verdict on each partition, by the filter as JSON and the partition's number (0: not yet
@@ -87,21 +155,27 @@ export class PartitionIndex {
     this.order = store.numbers(plan.order);
     this.orderBefore = listOrder(store, [{ by: plan.order, order: 'asc' }]);
     this.rankedBefore = plan.ranked.map((keys) => listOrder(store, keys));
+    this.listsBefore = [this.orderBefore, ...this.rankedBefore];
   }
 
   add(slot: number): void {
     const partition = this.partitionFor(slot);
     this.file(slot, partition);
-    partition.byOrder.insert(slot, this.orderBefore);
-    partition.ranked.forEach((list, i) => list.insert(slot, this.rankedBefore[i]));
+    partition.insert(slot, this.listsBefore);
     this.measure(partition);
   }
 
   /** Notes the order values at a partition's two ends, so a window covering it whole needs no search. */
   private measure(partition: Partition): void {
-    const list = partition.byOrder;
-    partition.first = list.length > 0 ? this.order.data[list.data[0]!]! : NaN;
-    partition.last = list.length > 0 ? this.order.data[list.data[list.length - 1]!]! : NaN;
+    const { slots, length, number } = partition;
+    this.first[number] = length > 0 ? this.order.data[slots[0]!]! : NaN;
+    this.last[number] = length > 0 ? this.order.data[slots[length - 1]!]! : NaN;
+  }
+
+  /** The miles from a point to the point of a slot's partition (every document of a partition is at it). */
+  distanceOf(slot: number, lat: number, lng: number): number {
+    const number = this.slotPartition[slot]!;
+    return haversineMiles(lat, lng, this.lat[number]!, this.lng[number]!);
   }
 
   /** Takes a slot out, while its columns still hold the values it was filed under. */
@@ -109,49 +183,61 @@ export class PartitionIndex {
     const partition = this.partitionOf(slot);
     if (!partition) return;
     this.slotPartition[slot] = 0;
-    partition.byOrder.remove(slot, this.orderBefore);
-    partition.ranked.forEach((list, i) => list.remove(slot, this.rankedBefore[i]));
+    partition.remove(slot, this.listsBefore);
     this.measure(partition);
-    if (partition.byOrder.length === 0) {
+    if (partition.length === 0) {
       this.numbered[partition.number] = undefined;
       this.partitions.delete(partition.key);
-      this.cells.get(this.cellOf(partition.lat, partition.lng))?.get(partition.lookupValue)?.delete(partition);
+      this.cells.get(this.cellOf(this.lat[partition.number]!, this.lng[partition.number]!))?.get(partition.lookupValue)?.delete(partition);
     }
   }
 
-  /** The partitions as a snapshot tree: keys and points, and each order's lists packed into one array. */
+  /**
+   * The partitions as a snapshot tree: keys, points, lengths, and every partition's lists one after another
+   * in one array (each list exactly its length).
+   */
   snapshot(writer: SnapshotWriter): unknown {
     const all = [...this.partitions.values()];
+    const lists = 1 + this.plan.ranked.length;
+    const slots = new Int32Array(all.reduce((sum, p) => sum + lists * p.length, 0));
+    let at = 0;
+    for (const p of all) {
+      for (let list = 0; list < lists; list++, at += p.length) slots.set(p.slots.subarray(p.start(list), p.start(list) + p.length), at);
+    }
     return {
       keys: all.map((p) => p.key),
-      lat: writer.array(Float64Array.from(all, (p) => p.lat)),
-      lng: writer.array(Float64Array.from(all, (p) => p.lng)),
+      lat: writer.array(Float64Array.from(all, (p) => this.lat[p.number]!)),
+      lng: writer.array(Float64Array.from(all, (p) => this.lng[p.number]!)),
       lookupValues: all.map((p) => p.lookupValue ?? null),
-      byOrder: packLists(all.map((p) => p.byOrder), writer),
-      ranked: this.plan.ranked.map((_, i) => packLists(all.map((p) => p.ranked[i]), writer)),
+      lists,
+      lengths: writer.array(Int32Array.from(all, (p) => p.length)),
+      slots: writer.array(slots),
     };
   }
 
   /** Takes the partitions of a snapshot tree (into an empty index over the restored columns). */
   restore(tree: unknown, reader: SnapshotReader): void {
-    const state = tree as { keys: string[]; lat: unknown; lng: unknown; lookupValues: unknown[]; byOrder: unknown; ranked: unknown[] };
-    if (state.ranked.length !== this.plan.ranked.length) throw new SnapshotError('the snapshot keeps other orders');
+    const state = tree as { keys: string[]; lat: unknown; lng: unknown; lookupValues: unknown[]; lists: number; lengths: unknown; slots: unknown };
+    const lists = 1 + this.plan.ranked.length;
+    if (state.lists !== lists) throw new SnapshotError('the snapshot keeps other orders');
     const lat = reader.array(state.lat, Float64Array);
     const lng = reader.array(state.lng, Float64Array);
-    const byOrder = unpackLists(state.byOrder, reader);
-    const ranked = state.ranked.map((r) => unpackLists(r, reader));
+    const lengths = reader.array(state.lengths, Int32Array);
+    const slots = reader.array(state.slots, Int32Array);
+    let at = 0;
     state.keys.forEach((key, i) => {
-      const lists = [byOrder[i], ...ranked.map((r) => r[i])];
-      if (lists.some((l) => !l)) throw new SnapshotError(`partition ${key} is empty in the snapshot`);
-      const partition = new Partition(key, lat[i]!, lng[i]!, this.plan.lookup ? state.lookupValues[i] : undefined, byOrder[i]!, ranked.map((r) => r[i]!));
-      this.register(partition);
+      const length = lengths[i]!;
+      if (!(length > 0) || at + lists * length > slots.length) throw new SnapshotError(`partition ${key} is damaged in the snapshot`);
+      // A view of the snapshot: the partition's first insert moves it to an array of its own.
+      const view = slots.subarray(at, (at += lists * length));
+      const partition = new Partition(key, this.plan.lookup ? state.lookupValues[i] : undefined, lists, view, length);
+      this.register(partition, lat[i]!, lng[i]!);
       this.measure(partition);
-      const slots = partition.byOrder.data;
-      for (let p = 0; p < partition.byOrder.length; p++) this.file(slots[p]!, partition);
+      for (let p = 0; p < length; p++) this.file(view[p]!, partition);
     });
   }
 
-  partitionOf(slot: number): Partition | undefined {
+  private partitionOf(slot: number): Partition | undefined {
     return slot < this.slotPartition.length ? this.numbered[this.slotPartition[slot]!] : undefined;
   }
 
@@ -199,23 +285,22 @@ export class PartitionIndex {
     // Partitions plainly out of range in latitude skip the trigonometry.
     const latSpan = geo ? latitudeSpan(geo.radiusMiles) : 0;
     for (const partition of this.candidates(geo, lookupValues)) {
-      const list = partition.byOrder;
-      if (list.length === 0) continue;
-      if (geo && Math.abs(partition.lat - geo.lat) > latSpan) continue;
+      const { number, slots, length } = partition;
+      if (length === 0) continue;
+      if (geo && Math.abs(this.lat[number]! - geo.lat) > latSpan) continue;
       let keep = true;
       for (const { test, verdicts } of keyTests) {
-        let verdict = verdicts[partition.number]!;
-        if (verdict === 0) verdicts[partition.number] = verdict = test(list.data[0]!) ? 1 : 2;
+        let verdict = verdicts[number]!;
+        if (verdict === 0) verdicts[number] = verdict = test(slots[0]!) ? 1 : 2;
         if (verdict === 2) keep = false;
       }
       if (!keep) continue;
-      const distance = geo ? haversineMiles(geo.lat, geo.lng, partition.lat, partition.lng) : 0;
-      if (geo && !(distance <= geo.radiusMiles)) continue;
+      if (geo && !(haversineMiles(geo.lat, geo.lng, this.lat[number]!, this.lng[number]!) <= geo.radiusMiles)) continue;
       // Most partitions lie wholly inside a date window: their ends say so without a search.
-      const wholeFrom = fromOpen ? partition.first > from : partition.first >= from;
-      const wholeTo = toOpen ? partition.last < to : partition.last <= to;
-      const lo = !ranged || wholeFrom ? 0 : lowerBound(list, order, from, fromOpen);
-      const hi = !ranged || wholeTo ? list.length : lowerBound(list, order, to, !toOpen);
+      const wholeFrom = fromOpen ? this.first[number]! > from : this.first[number]! >= from;
+      const wholeTo = toOpen ? this.last[number]! < to : this.last[number]! <= to;
+      const lo = !ranged || wholeFrom ? 0 : lowerBound(slots, length, order, from, fromOpen);
+      const hi = !ranged || wholeTo ? length : lowerBound(slots, length, order, to, !toOpen);
       if (hi > lo) {
         windows.push({ partition, lo, hi });
         total += hi - lo;
@@ -261,19 +346,28 @@ export class PartitionIndex {
     let partition = this.partitions.get(key);
     if (!partition) {
       const lookupValue = this.plan.lookup ? this.store.value(slot, this.plan.lookup) : undefined;
-      const ranked = this.plan.ranked.map(() => new SlotList());
-      partition = new Partition(key, point[0]!, point[1]!, lookupValue, new SlotList(), ranked);
-      this.register(partition);
+      partition = new Partition(key, lookupValue, 1 + this.plan.ranked.length);
+      this.register(partition, point[0]!, point[1]!);
     }
     return partition;
   }
 
   /** Files a new partition under its key, and its cell and lookup value. */
-  private register(partition: Partition): void {
+  private register(partition: Partition, lat: number, lng: number): void {
     partition.number = this.numbered.length;
     this.numbered.push(partition);
+    if (partition.number >= this.lat.length) {
+      const grown = (values: Float64Array) => {
+        const larger = new Float64Array(2 * values.length);
+        larger.set(values);
+        return larger;
+      };
+      [this.lat, this.lng, this.first, this.last] = [grown(this.lat), grown(this.lng), grown(this.first), grown(this.last)];
+    }
+    this.lat[partition.number] = lat;
+    this.lng[partition.number] = lng;
     this.partitions.set(partition.key, partition);
-    const cellName = this.cellOf(partition.lat, partition.lng);
+    const cellName = this.cellOf(lat, lng);
     let cell = this.cells.get(cellName);
     if (!cell) this.cells.set(cellName, (cell = new Map()));
     let set = cell.get(partition.lookupValue);
@@ -319,10 +413,9 @@ function bounds(f: Filter): [number, number, boolean, boolean] {
  * The first position whose order value is above `bound` (or at it, unless `past`): the list is ascending with
  * missing values (NaN) last, which count as above everything.
  */
-function lowerBound(list: SlotList, order: Float64Array, bound: number, past: boolean): number {
-  const data = list.data;
+function lowerBound(data: Int32Array, length: number, order: Float64Array, bound: number, past: boolean): number {
   let lo = 0;
-  let hi = list.length;
+  let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     const v = order[data[mid]!]!;
