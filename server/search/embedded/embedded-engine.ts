@@ -26,6 +26,7 @@ import { PointIndex } from './points.js';
 import { packLists, SlotList, unpackLists } from './slot-list.js';
 import { readSnapshot, SnapshotError, SnapshotWriter, writeSnapshot, type SnapshotReader } from './snapshot.js';
 import { queryTerms, TextIndex, type TextMatches } from './text-index.js';
+import { Turns } from './turns.js';
 
 type Doc = Record<string, unknown>;
 
@@ -105,7 +106,7 @@ const BUILD_CHUNK = 2_000;
 export class EmbeddedEngine implements SearchEngine {
   readonly kind = 'embedded' as const;
   private readonly indexes = new Map<CollectionName, CollectionIndex>();
-  /** Queries take turns, one per turn of the event loop, so a page's dozen row queries are a dozen short tasks. */
+  /** Queries are answered in slices of the event loop (`turns.ts`), so no burst of them is one long task. */
   private readonly turns = new Turns();
 
   constructor(tuning: EngineTuning = {}) {
@@ -168,8 +169,11 @@ export class EmbeddedEngine implements SearchEngine {
     return { ok: true, detail: `${this.count('Event')} events indexed in process` };
   }
 
-  async search<C extends CollectionName>(input: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
-    await this.turns.next();
+  search<C extends CollectionName>(input: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
+    return this.turns.run(() => this.answer(input));
+  }
+
+  private answer<C extends CollectionName>(input: SearchRequestFor<C>): SearchResult<Partial<CollectionDocuments[C]>> {
     const began = performance.now();
     const request = parseSearchRequest(input);
     const { found, slots, index, relevance, distance } = this.indexes.get(request.collection)!.query(request);
@@ -611,30 +615,6 @@ function dropPosting<K>(map: Map<K, number | SlotList>, key: K, slot: number): v
   if (posting.length === 1) map.set(key, posting.data[0]!);
 }
 
-
-/**
- * Hands out turns of the event loop one at a time, in order: each waiter resumes in a task of its own, after the
- * timers and I/O that came due meanwhile (a row deadline among them).
- */
-class Turns {
-  private readonly waiting: (() => void)[] = [];
-  private head = 0;
-
-  next(): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.waiting.push(resolve) - this.head === 1) setImmediate(this.give);
-    });
-  }
-
-  private readonly give = (): void => {
-    const resolve = this.waiting[this.head++]!;
-    if (this.head === this.waiting.length) {
-      this.waiting.length = 0;
-      this.head = 0;
-    } else setImmediate(this.give);
-    resolve();
-  };
-}
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
