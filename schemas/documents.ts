@@ -206,6 +206,25 @@ export type CollectionName = keyof typeof COLLECTION_SCHEMAS;
 export const COLLECTION_NAMES = Object.keys(COLLECTION_SCHEMAS) as CollectionName[];
 export const CollectionNameSchema = z.enum(COLLECTION_NAMES as [CollectionName, ...CollectionName[]]);
 
+/**
+ * Collections whose documents are entities, with the field holding the entity's number: such a document's `id`
+ * is that number as a string (`"100001"` for event 100001), so an id alone finds the entity.
+ */
+export const ENTITY_ID_FIELDS: Partial<Record<CollectionName, string>> = {
+  Event: 'event_id',
+  Performer: 'performer_id',
+  Venue: 'venue_id',
+  Banner: 'banner_id',
+  ZipEvent: 'event_id',
+};
+
+/** Why a document's `id` does not match its entity's number, or undefined when it does (or has none). */
+export function idProblem(collection: CollectionName, doc: { id: string } & Record<string, unknown>): string | undefined {
+  const field = ENTITY_ID_FIELDS[collection];
+  if (!field || doc.id === String(doc[field])) return undefined;
+  return `Field \`id\` must be the ${field} as a string ("${String(doc[field])}"), not ${JSON.stringify(doc.id)}.`;
+}
+
 export interface CollectionDocuments {
   Performer: PerformerDocument;
   Venue: VenueDocument;

@@ -40,6 +40,8 @@ import { sessionRoutes } from './sessions/routes.js';
 import type { SessionTokens } from './sessions/session-tokens.js';
 import type { SearchService } from './search/search-service.js';
 import type { Sql } from './store/sql.js';
+import type { LiveCatalog } from './catalog/live/live-catalog.js';
+import { catalogAdminRoutes, noCatalogAdmin } from './catalog/live/routes.js';
 
 export interface AppDeps {
   env: Env;
@@ -52,6 +54,8 @@ export interface AppDeps {
   activity: RecentActivity;
   flags: FlagService;
   commerce: CommerceService;
+  /** The live catalog, written through the operators' API at /api/admin when `CATALOG_ADMIN_KEY` is set. */
+  catalog?: LiveCatalog;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
   /**
@@ -115,6 +119,13 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
   app.use(compressResponses());
   app.use(security);
   app.use(healthRoutes(deps.readiness));
+  // The operators' catalog API, before the JSON parser: it reads its own bodies (JSON Lines) with its limits.
+  app.use(
+    '/api/admin',
+    env.CATALOG_ADMIN_KEY && deps.catalog
+      ? catalogAdminRoutes(deps.catalog, env.CATALOG_ADMIN_KEY, limit('catalog-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'catalog'))
+      : noCatalogAdmin,
+  );
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();

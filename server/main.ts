@@ -22,6 +22,9 @@ import { searchDegradation } from './search/cached-engine.js';
 import { openCatalog, SearchStartError } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
 import { SearchService } from './search/search-service.js';
+import { ChangeLog } from './catalog/live/change-log.js';
+import { invalidateCaches } from './catalog/live/invalidation.js';
+import { LiveCatalog } from './catalog/live/live-catalog.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
@@ -73,7 +76,13 @@ async function main() {
   }
   const activity = new RecentActivity(sql);
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger });
-  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql });
+  const catalog = new LiveCatalog({
+    log: new ChangeLog(sql),
+    engine: () => search.catalog,
+    onApplied: (changes) => invalidateCaches(changes, { engine: search.engine, layout, fastLane: app.fastLane }),
+    logger,
+  });
+  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
@@ -95,6 +104,7 @@ async function main() {
   let stopHousekeeping = () => {};
   exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger, () => {
     stopHousekeeping();
+    catalog.stop();
     flags.close();
     segments.close();
   });
@@ -104,9 +114,23 @@ async function main() {
     await ensureCatalog({ dir: env.catalogDir, events: env.CATALOG_EVENTS, seed: env.CATALOG_SEED, logger });
     const began = performance.now();
     // The catalog streams into the engine as it is read: loaded and indexed are one step.
-    const { manifest, engine, embedded } = await openCatalog(env, env.catalogDir);
-    readiness.set('catalog', true, `${manifest.counts.Event} events`);
-    search.set(engine);
+    const { manifest, engine, writable, embedded } = await openCatalog(env, env.catalogDir);
+    search.set(engine, writable);
+    // The changes operators made since the catalog files, before the first shopper sees a page.
+    let changes = 0;
+    while (writable) {
+      try {
+        changes = await catalog.sync();
+        break;
+      } catch (err) {
+        // Serving the files without the changes operators were told are saved would show what they removed.
+        readiness.set('catalog', false, 'waiting for the store to read the catalog changes');
+        logger.warn({ err }, 'cannot read the catalog changes yet; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    }
+    if (writable) catalog.start();
+    readiness.set('catalog', true, `${manifest.counts.Event} events, ${changes} changes applied`);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
     logger.info({ counts: manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) }, 'search ready');

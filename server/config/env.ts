@@ -53,6 +53,13 @@ export const EnvSchema = z.object({
   SERVE_SOURCE_MAPS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Upper bound of the search result cache. */
   SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  /**
+   * The operators' key to the catalog documents API at /api/admin (sent as `X-TYPESENSE-API-KEY`); unset, the
+   * API does not exist. At least 16 characters: it guards every event, price and venue shoppers see.
+   */
+  CATALOG_ADMIN_KEY: z.string().min(16, 'CATALOG_ADMIN_KEY must be at least 16 characters').optional(),
+  /** Requests per minute per client to the catalog documents API (an import of thousands of lines is one). */
+  RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });
 
 /**

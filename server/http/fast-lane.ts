@@ -5,6 +5,8 @@ import { constants, brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Request, RequestHandler, Response } from 'express';
 import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
+import { TagIndex } from '../cache/tag-index.js';
+import type { CollectionName } from '../../schemas/documents.js';
 import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
 import { REQUEST_ID_HEADER, redactUrl, requestIdOf } from './logger.js';
@@ -21,6 +23,9 @@ export interface ReplayableAnswer {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The tag of kept answers read from a collection (`remember`'s tags): a change to it drops them. */
+export const collectionTag = (collection: CollectionName) => `collection:${collection}`;
 
 /** A JSON body with its weak ETag, hashed once so that no repeat hashes it again. */
 export function replayableJson(body: string, headers: { cacheControl: string; vary: readonly string[] }): ReplayableAnswer {
@@ -187,13 +192,15 @@ export interface FastLaneOptions {
 export class FastLane {
   private readonly routes: { prefix: string; exact: boolean; key: ReplayKey; gate: LaneGate | undefined }[] = [];
   private readonly answers: LRUCache<string, Entry>;
+  /** What each kept answer was made from (a collection, a layout row), to drop it when that changes. */
+  private readonly tags = new TagIndex();
   private readonly common: OutgoingHttpHeaders;
   /** Requests answered here rather than by the app. */
   served = 0;
 
   constructor(private readonly options: FastLaneOptions) {
     this.common = { ...options.headers };
-    this.answers = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (e) => e.bytes });
+    this.answers = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (e) => e.bytes, dispose: (_entry, key) => this.tags.untag(key) });
   }
 
   /**
@@ -205,13 +212,24 @@ export class FastLane {
     return this;
   }
 
-  /** Keeps an answer for `ttlMs` under `key`; later requests with that key get it without reaching the app. */
-  remember(key: string, answer: ReplayableAnswer, ttlMs: number): void {
+  /**
+   * Keeps an answer for `ttlMs` under `key`; later requests with that key get it without reaching the app,
+   * until `forget` is called with one of its `tags`.
+   */
+  remember(key: string, answer: ReplayableAnswer, ttlMs: number, tags: readonly string[] = []): void {
     if (this.answers.get(key)?.answer.etag === answer.etag) return;
     // Room for the body and the compressed copies it may gain (each smaller than the body).
     const bytes = Buffer.byteLength(answer.body) * 2 + 512;
     if (bytes > this.options.maxBytes / 10) return;
     this.answers.set(key, new Entry(answer, this.common, bytes), { ttl: ttlMs });
+    this.tags.tag(key, tags);
+  }
+
+  /** Drops every kept answer tagged `tag`; how many there were. */
+  forget(tag: string): number {
+    const keys = this.tags.take(tag);
+    for (const key of keys) this.answers.delete(key);
+    return keys.length;
   }
 
   get size(): number {

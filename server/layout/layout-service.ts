@@ -4,7 +4,10 @@ import type { LayoutResponse, LayoutRow, RowStatus } from '../../schemas/layout.
 import type { Brand, PageName, RowSpec } from '../../schemas/segments.js';
 import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
 import { AppError } from '../http/errors.js';
+import type { CollectionName } from '../../schemas/documents.js';
+import { parseSearchRequest, type ParsedSearchRequest } from '../../schemas/search.js';
 import { queryClock } from '../search/query-clock.js';
+import { requestTouches } from '../search/request-touches.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import { GROUP_PAGES } from '../segments/segment-repository.js';
@@ -33,6 +36,12 @@ export interface LayoutServiceOptions {
 
 export type PageRequest = { page: 'home' } | { page: 'category'; slug: string };
 
+/** A catalog document as a change left it or found it, for telling which rows it touches. */
+export interface ChangedDocument {
+  collection: CollectionName;
+  document: Record<string, unknown>;
+}
+
 class RowTimeout extends Error {}
 
 /**
@@ -42,7 +51,13 @@ class RowTimeout extends Error {}
  */
 export class LayoutService {
   private readonly cache: LRUCache<string, RowItems>;
+  /** The search requests each cached row was made from: a catalog change that could match one makes it stale. */
+  private readonly scopes = new Map<string, readonly ParsedSearchRequest[]>();
+  /** Counts invalidations, so a row resolved from the catalog as it was before one is not kept. */
+  private changes = 0;
   private readonly inFlight = new Map<string, Promise<RowItems>>();
+  /** Told the keys of rows gone stale, to drop what was built from them (page answers). */
+  private readonly staleListeners: ((rowKeys: readonly string[]) => void)[] = [];
   private readonly specHashes = new WeakMap<RowSpec, string>();
 
   /** How long a resolved row (and so a whole page answer) may be reused. */
@@ -50,7 +65,14 @@ export class LayoutService {
 
   constructor(private readonly options: LayoutServiceOptions) {
     this.rowCacheTtlMs = options.rowCacheTtlMs ?? ROW_CACHE_TTL_MS;
-    this.cache = new LRUCache({ max: ROW_CACHE_ENTRIES, ttl: this.rowCacheTtlMs, noDeleteOnStaleGet: true });
+    this.cache = new LRUCache({
+      max: ROW_CACHE_ENTRIES,
+      ttl: this.rowCacheTtlMs,
+      noDeleteOnStaleGet: true,
+      dispose: (_items, key, reason) => {
+        if (reason !== 'set') this.scopes.delete(key);
+      },
+    });
   }
 
   /** Which segment page answers a request, or a 404 naming what is unknown. */
@@ -66,9 +88,15 @@ export class LayoutService {
     request: PageRequest,
     brand: Brand,
     location: ShopperLocation,
-    options: { variant?: string; experiments?: LayoutResponse['experiments']; timings?: Map<string, number> } = {},
+    options: {
+      variant?: string;
+      experiments?: LayoutResponse['experiments'];
+      timings?: Map<string, number>;
+      /** Filled with the cache key of every row of the page (what `invalidate` names when one goes stale). */
+      rowKeys?: string[];
+    } = {},
   ): Promise<LayoutResponse> {
-    const { timings } = options;
+    const { timings, rowKeys } = options;
     const { page, category } = this.pageFor(request);
     const resolved = this.options.segments.page(brand.id, page, options.variant);
     if (!resolved) throw new AppError(404, 'page_not_found', `Brand "${brand.id}" has no ${page} page`);
@@ -89,6 +117,7 @@ export class LayoutService {
     const rows = await Promise.all(
       resolved.rows.map(async (spec) => {
         const began = performance.now();
+        rowKeys?.push(this.key(spec, ctx));
         const row = await this.row(spec, ctx, categoryName);
         timings?.set(spec.id, performance.now() - began);
         return row;
@@ -132,11 +161,17 @@ export class LayoutService {
   private resolve(key: string, spec: RowSpec, ctx: RowContext): Promise<RowItems> {
     const running = this.inFlight.get(key);
     if (running) return running;
+    const changesBefore = this.changes;
+    const requests: ParsedSearchRequest[] = [];
+    const recording: RowContext = { ...ctx, engine: recordingEngine(ctx.engine, requests) };
     const work = (async () => {
-      let items = await resolveRowItems(spec, ctx);
+      let items = await resolveRowItems(spec, recording);
       const wider = spec.empty === 'widen' ? widened(spec) : null;
-      if (wider && isEmpty(items)) items = await resolveRowItems(wider, ctx);
-      this.cache.set(key, items);
+      if (wider && isEmpty(items)) items = await resolveRowItems(wider, recording);
+      if (this.changes === changesBefore) {
+        this.cache.set(key, items);
+        this.scopes.set(key, requests);
+      }
       return items;
     })().finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, work);
@@ -167,6 +202,44 @@ export class LayoutService {
   clearCache(): void {
     this.cache.clear();
   }
+
+  /**
+   * Drops the rows a catalog change could show differently: those with a search the changed documents (as they
+   * were and as they are) could match. Returns their keys, for the page answers built from them.
+   */
+  invalidate(documents: readonly ChangedDocument[]): string[] {
+    this.changes++;
+    const stale: string[] = [];
+    for (const [key, requests] of this.scopes) {
+      if (requests.some((request) => documents.some((d) => requestTouches(request, d.collection, d.document)))) stale.push(key);
+    }
+    for (const key of stale) this.cache.delete(key);
+    if (stale.length > 0) for (const listener of this.staleListeners) listener(stale);
+    return stale;
+  }
+
+  /** How many invalidations there have been: an answer built while this moved may hold stale rows. */
+  get invalidations(): number {
+    return this.changes;
+  }
+
+  /** Calls `listener` with the keys of the rows each invalidation drops. */
+  onStaleRows(listener: (rowKeys: readonly string[]) => void): void {
+    this.staleListeners.push(listener);
+  }
+}
+
+/** The engine as a row sees it: every request it makes is noted in `requests` on its way. */
+function recordingEngine(engine: SearchEngine, requests: ParsedSearchRequest[]): SearchEngine {
+  return {
+    kind: engine.kind,
+    health: () => engine.health(),
+    search: (request) => {
+      const parsed = parseSearchRequest(request);
+      requests.push(parsed);
+      return engine.search(parsed as typeof request);
+    },
+  };
 }
 
 function isEmpty(items: RowItems): boolean {

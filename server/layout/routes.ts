@@ -1,6 +1,7 @@
 import { parse as parseQueryString } from 'node:querystring';
 import { Router, type Request } from 'express';
 import { LRUCache } from 'lru-cache';
+import { TagIndex } from '../cache/tag-index.js';
 import { z } from 'zod';
 import type { Brand } from '../../schemas/segments.js';
 import { deviceTypeFromUserAgent, FORCE_PARAM, parseForcedVariations, type FlagService } from '../flags/flag-service.js';
@@ -95,6 +96,9 @@ function homeExperiments(flags: FlagService) {
  * The key of a layout answer as the request spelled it: the same URL, site and experiment assignment with
  * the same segment files give the same bytes.
  */
+/** The tag of the page answers built from a row. */
+const rowTag = (rowKey: string) => `row:${rowKey}`;
+
 function replayKey(url: string, site: string | undefined, experiment: Experiment, segmentsLoadedAt: string): string {
   return JSON.stringify([url, site ?? null, experiment.variant ?? null, experiment.experiments, segmentsLoadedAt]);
 }
@@ -102,7 +106,22 @@ function replayKey(url: string, site: string | undefined, experiment: Experiment
 export function layoutRoutes(layout: LayoutService, segments: SegmentRepository, search: SearchService, flags: FlagService, tokens: SessionTokens, fastLane?: FastLane): Router {
   const router = Router();
   const homeExperiment = homeExperiments(flags);
-  const responses = new LRUCache<string, ReplayableAnswer>({ max: RESPONSE_CACHE_ENTRIES, ttl: layout.rowCacheTtlMs });
+  // Page answers, each tagged with its rows' keys: a row a catalog change makes stale takes its pages along,
+  // here and in the fast lane.
+  const pageTags = new TagIndex();
+  const responses = new LRUCache<string, ReplayableAnswer>({
+    max: RESPONSE_CACHE_ENTRIES,
+    ttl: layout.rowCacheTtlMs,
+    dispose: (_answer, key, reason) => {
+      if (reason !== 'set') pageTags.untag(key);
+    },
+  });
+  layout.onStaleRows((rowKeys) => {
+    for (const rowKey of rowKeys) {
+      for (const key of pageTags.take(rowTag(rowKey))) responses.delete(key);
+      fastLane?.forget(rowTag(rowKey));
+    }
+  });
 
   // A repeat of an answer this route has given goes out from the fast lane, without Express, when everything
   // the answer depends on can be read off the request at once: its URL, site header and, for a guest whose
@@ -145,12 +164,20 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
     let cached = responses.get(key);
     if (!cached) {
       const location = await resolveLocation(query, search.engine);
-      cached = replayableJson(JSON.stringify(await layout.layout(page, brand, location, { variant, experiments })), LAYOUT_HEADERS);
-      // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try.
-      if (!/"status":"(timeout|error)"/.test(cached.body)) responses.set(key, cached);
+      const rowKeys: string[] = [];
+      const invalidations = layout.invalidations;
+      cached = replayableJson(JSON.stringify(await layout.layout(page, brand, location, { variant, experiments, rowKeys })), LAYOUT_HEADERS);
+      // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try. Nor is a
+      // page that a catalog change may have overtaken while it was built.
+      if (!/"status":"(timeout|error)"/.test(cached.body) && layout.invalidations === invalidations) {
+        responses.set(key, cached);
+        pageTags.tag(key, rowKeys.map(rowTag));
+      }
     }
     // Replayed for as long as the response cache keeps it; never when it was not kept.
-    if (responses.has(key)) fastLane?.remember(replayKey(req.originalUrl, req.get(SITE_ID_HEADER), experiment, segments.current.loadedAt), cached, responses.getRemainingTTL(key));
+    if (responses.has(key)) {
+      fastLane?.remember(replayKey(req.originalUrl, req.get(SITE_ID_HEADER), experiment, segments.current.loadedAt), cached, responses.getRemainingTTL(key), pageTags.tagsOf(key));
+    }
     sendReplayable(req, res, cached);
   };
   router.get('/layout/home', (req, res) => answer(req, res, { page: 'home' }));

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { TagIndex } from '../cache/tag-index.js';
 import type { CollectionName } from '../../schemas/documents.js';
 import { parseSearchRequest, type SearchResult } from '../../schemas/search.js';
 import { SEARCH_CACHE_TTL_SECONDS } from '../rules/constants.js';
@@ -35,7 +36,7 @@ export class CachedEngine implements SearchEngine {
   private readonly cache: LRUCache<string, AnyResult>;
   /** Engine calls under way, by key: identical queries meanwhile wait for the same call. */
   private readonly inFlight = new Map<string, Promise<AnyResult>>();
-  private readonly tags = new Map<string, Set<string>>();
+  private readonly tags = new TagIndex();
   private readonly stats = { hits: 0, misses: 0, staleServed: 0 };
   private readonly failures: number[] = [];
 
@@ -50,8 +51,9 @@ export class CachedEngine implements SearchEngine {
       ttl: options.ttlMs ?? SEARCH_CACHE_TTL_SECONDS * 1000,
       // An expired entry stays until it is replaced or pushed out: it answers when the engine fails.
       noDeleteOnStaleGet: true,
-      dispose: (_value, key) => {
-        for (const keys of this.tags.values()) keys.delete(key);
+      // Replaced by a fresh answer, a key keeps its tags; pushed out or dropped, it leaves them.
+      dispose: (_value, key, reason) => {
+        if (reason !== 'set') this.tags.untag(key);
       },
     });
   }
@@ -60,11 +62,8 @@ export class CachedEngine implements SearchEngine {
     // The parsed request is the key, so two spellings of the same query share an entry.
     const parsed = parseSearchRequest(request);
     const key = JSON.stringify(parsed);
-    for (const tag of [parsed.collection, ...tags]) {
-      let keys = this.tags.get(tag);
-      if (!keys) this.tags.set(tag, (keys = new Set()));
-      keys.add(key);
-    }
+    // Tagged before the engine is asked, so an invalidation while it answers finds the call too.
+    this.tags.tag(key, [parsed.collection, ...tags]);
     const fresh = this.cache.get(key);
     if (fresh) {
       this.stats.hits++;
@@ -110,16 +109,13 @@ export class CachedEngine implements SearchEngine {
 
   /** Drops every entry carrying the tag (a collection name, or a tag a caller gave). */
   invalidate(tag: string): number {
-    const keys = this.tags.get(tag);
-    if (!keys) return 0;
-    const n = keys.size;
-    for (const key of [...keys]) {
+    const keys = this.tags.take(tag);
+    for (const key of keys) {
       this.cache.delete(key);
       // A call under way was answered from the documents before the change: its answer is not kept.
       this.inFlight.delete(key);
     }
-    this.tags.delete(tag);
-    return n;
+    return keys.length;
   }
 
   health() {

@@ -14,6 +14,8 @@ export const SNAPSHOT_FILE = 'engine.snapshot';
 export interface OpenedCatalog {
   manifest: CatalogManifest;
   engine: CachedEngine;
+  /** The embedded engine itself, which catalog changes are written to; absent for Typesense. */
+  writable?: EmbeddedEngine;
   /** How the embedded engine got its documents, and why not from its snapshot; absent for Typesense. */
   embedded?: { from: 'snapshot' | 'files'; note: string };
 }
@@ -39,7 +41,7 @@ export async function openCatalog(env: Env, dir: string): Promise<OpenedCatalog>
   try {
     if (!source || !manifest) throw new SnapshotError(`no catalog in ${dir}`);
     const embedded = await EmbeddedEngine.open(file, source);
-    return { manifest, engine: cached(env, embedded), embedded: { from: 'snapshot', note: `opened ${file}` } };
+    return { manifest, engine: cached(env, embedded), writable: embedded, embedded: { from: 'snapshot', note: `opened ${file}` } };
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     note = error.message;
@@ -54,7 +56,7 @@ export async function openCatalog(env: Env, dir: string): Promise<OpenedCatalog>
       (error: Error) => `${note}; built from the files, could not save ${file}: ${error.message}`,
     );
   } else note = `${note}; built from the files, which changed while they were read: not saved`;
-  return { manifest: loaded.manifest, engine: cached(env, embedded), embedded: { from: 'files', note } };
+  return { manifest: loaded.manifest, engine: cached(env, embedded), writable: embedded, embedded: { from: 'files', note } };
 }
 
 /** The engine over a catalog already in memory (tests and tools that hold the whole catalog). */

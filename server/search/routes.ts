@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { SuggestQuerySchema } from '../../schemas/suggest.js';
 import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
-import { replayableJson, sendReplayable, type FastLane, type LaneGate } from '../http/fast-lane.js';
+import { collectionTag, replayableJson, sendReplayable, type FastLane, type LaneGate } from '../http/fast-lane.js';
 import { performerCard } from '../rules/performer-card.js';
 import { trendingPerformers } from './queries.js';
 import { QUERY_CLOCK_GRANULARITY_MS, queryClock } from './query-clock.js';
 import type { SearchService } from './search-service.js';
-import { suggest } from './suggest.js';
+import { suggest, SUGGEST_COLLECTIONS } from './suggest.js';
 
 export interface SearchRouteOptions {
   /** "Now" as queries see it. */
@@ -34,7 +34,7 @@ export function searchRoutes(search: SearchService, options: SearchRouteOptions 
     const clock = now();
     const answer = replayableJson(JSON.stringify(await suggest(search.engine, q, extra, clock)), SUGGEST_HEADERS);
     const untilNextStep = clock.getTime() + QUERY_CLOCK_GRANULARITY_MS - Date.now();
-    if (untilNextStep > 0) fastLane?.remember(replayKey(req.originalUrl, clock), answer, untilNextStep);
+    if (untilNextStep > 0) fastLane?.remember(replayKey(req.originalUrl, clock), answer, untilNextStep, SUGGEST_COLLECTIONS.map(collectionTag));
     sendReplayable(req, res, answer);
   });
 

@@ -1,4 +1,4 @@
-import type { EventDocument, PerformerDocument, USCityDocument, VenueDocument } from '../../schemas/documents.js';
+import type { CollectionName, EventDocument, PerformerDocument, USCityDocument, VenueDocument } from '../../schemas/documents.js';
 import type { SuggestResponse } from '../../schemas/suggest.js';
 import { eventWhen } from '../rules/event-card.js';
 import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
@@ -6,6 +6,9 @@ import { entitySlug, slugify } from '../rules/slug.js';
 import { cityRegion } from '../rules/address.js';
 import { suggestRequests } from './queries.js';
 import type { SearchEngine } from './search-engine.js';
+
+/** The collections suggestions read (those of `suggestRequests`): a change to one makes replayed answers stale. */
+export const SUGGEST_COLLECTIONS: readonly CollectionName[] = ['Performer', 'Venue', 'USCity', 'Event'];
 
 /**
  * The search box's suggestions (spec §2, §7): performers and venues, plus cities and events with extra

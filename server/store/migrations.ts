@@ -118,6 +118,19 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX rate_limit_hits_by_reset ON rate_limit_hits (reset_at);
     `,
   },
+  {
+    id: 4,
+    name: 'catalog change log',
+    sql: `
+      CREATE TABLE catalog_changes (
+        seq        bigserial   PRIMARY KEY,
+        collection text        NOT NULL,
+        doc_id     text        NOT NULL,
+        document   jsonb,
+        at         timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */

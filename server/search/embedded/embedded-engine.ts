@@ -136,6 +136,11 @@ export class EmbeddedEngine implements SearchEngine {
     return this.indexes.get(collection)!.delete(id);
   }
 
+  /** The stored document with this id, or undefined when there is none. */
+  document<C extends CollectionName>(collection: C, id: string): CollectionDocuments[C] | undefined {
+    return this.indexes.get(collection)!.document(id) as CollectionDocuments[C] | undefined;
+  }
+
   count(collection: CollectionName): number {
     return this.indexes.get(collection)!.store.liveCount;
   }
@@ -254,6 +259,11 @@ class CollectionIndex {
     if (existing !== undefined && this.store.live[existing]) this.unindex(existing);
     const slot = this.store.put(doc);
     this.index(slot);
+  }
+
+  document(id: string): Doc | undefined {
+    const slot = this.store.slotOf(id);
+    return slot !== undefined && this.store.live[slot] ? this.store.document(slot) : undefined;
   }
 
   delete(id: string): boolean {

@@ -1,0 +1,80 @@
+import type { CollectionName } from '../../../schemas/documents.js';
+import type { Sql, SqlTx } from '../../store/sql.js';
+import type { Doc } from './document-writes.js';
+
+/** One acknowledged change to the catalog: a document as it now stands, or its deletion (`document: null`). */
+export interface CatalogChange {
+  seq: number;
+  collection: CollectionName;
+  id: string;
+  document: Doc | null;
+}
+
+/** The advisory lock writers hold from reading the log to committing their changes (any number no other code uses). */
+const WRITERS_LOCK = 22_791_002;
+/** Rows per INSERT: one statement per thousand changes keeps an import to a few round trips. */
+const INSERT_CHUNK = 1_000;
+
+/**
+ * The ordered log of catalog changes in the store (`catalog_changes`), which every node applies in order.
+ * Writers take turns under one lock, so sequence numbers commit in order: a reader that has seen change n
+ * has seen every change before it, and reading everything after the last applied number never skips one.
+ */
+export class ChangeLog {
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * Runs `fn` as the only writer: inside one transaction holding the writers' lock. What `fn` appends
+   * commits with it, or not at all.
+   */
+  write<T>(fn: (writer: LogWriter) => Promise<T>): Promise<T> {
+    return this.sql.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [WRITERS_LOCK]);
+      return fn(new LogWriter(tx));
+    });
+  }
+
+  /** Changes after `seq`, in order, at most `limit`. */
+  after(seq: number, limit: number): Promise<CatalogChange[]> {
+    return readAfter(this.sql, seq, limit);
+  }
+}
+
+/** The log as seen by the one writer of a transaction. */
+export class LogWriter {
+  constructor(private readonly tx: SqlTx) {}
+
+  after(seq: number, limit: number): Promise<CatalogChange[]> {
+    return readAfter(this.tx, seq, limit);
+  }
+
+  /** Appends changes in order; their sequence numbers, in the same order. */
+  async append(changes: readonly Omit<CatalogChange, 'seq'>[]): Promise<number[]> {
+    const seqs: number[] = [];
+    for (let at = 0; at < changes.length; at += INSERT_CHUNK) {
+      const chunk = changes.slice(at, at + INSERT_CHUNK);
+      const rows = await this.tx.query<{ seq: string | number }>(
+        `INSERT INTO catalog_changes (collection, doc_id, document)
+         SELECT c, i, d::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(c, i, d, n) ORDER BY n
+         RETURNING seq`,
+        [chunk.map((c) => c.collection), chunk.map((c) => c.id), chunk.map((c) => (c.document ? JSON.stringify(c.document) : null))],
+      );
+      // RETURNING gives no order of its own; the numbers were drawn in insert order, so sorted they match it.
+      seqs.push(...rows.map((r) => Number(r.seq)).sort((a, b) => a - b));
+    }
+    return seqs;
+  }
+}
+
+async function readAfter(sql: Pick<Sql, 'query'>, seq: number, limit: number): Promise<CatalogChange[]> {
+  const rows = await sql.query<{ seq: string | number; collection: string; doc_id: string; document: unknown }>(
+    'SELECT seq, collection, doc_id, document FROM catalog_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+    [seq, limit],
+  );
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    collection: r.collection as CollectionName,
+    id: r.doc_id,
+    document: (typeof r.document === 'string' ? JSON.parse(r.document) : r.document) as Doc | null,
+  }));
+}
