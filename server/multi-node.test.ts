@@ -22,6 +22,7 @@ import {
 } from './test/processes.js';
 
 const SESSIONS_PER_MINUTE = 10;
+const CATALOG_ADMIN_KEY = 'stack-operator-key-0123456789';
 
 const codeOf = (a: Answer) => a.body?.error?.code as string | undefined;
 const count = (answers: Answer[], status: number) => answers.filter((a) => a.status === status).length;
@@ -40,7 +41,7 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
   beforeAll(async () => {
     stack = await startStack({
       nodes: 3,
-      env: { RATE_LIMIT_SESSIONS_PER_MINUTE: String(SESSIONS_PER_MINUTE), RATE_LIMIT_CARTS_PER_MINUTE: '1000' },
+      env: { RATE_LIMIT_SESSIONS_PER_MINUTE: String(SESSIONS_PER_MINUTE), RATE_LIMIT_CARTS_PER_MINUTE: '1000', CATALOG_ADMIN_KEY },
     });
     ({ db, catalog, nodes } = stack);
   });
@@ -258,6 +259,33 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
       expect(await db.query(`SELECT count(*)::int AS n FROM payments WHERE hold_id = $1 AND status = 'captured'`, [cart.body.id])).toEqual([{ n: 1 }]);
       expect(paymentLog(nodes).captured.filter((r) => r.cart === cart.body.id)).toHaveLength(1);
     }
+  });
+
+  it('shows a catalog change sent to one node on all three: an event renamed through node A is found on A, B and C', async () => {
+    const event = catalog.collections.Event.find((e) => !usedEvents.has(e.event_id) && e.event_status === 'scheduled')!;
+    usedEvents.add(event.event_id);
+    const name = 'Aurora Borealis Nights Live';
+    const imported = await fetch(`${node(0).url}/api/admin/collections/Event/documents/import?action=update`, {
+      method: 'POST',
+      headers: { 'X-TYPESENSE-API-KEY': CATALOG_ADMIN_KEY, 'Content-Type': 'text/plain' },
+      body: JSON.stringify({ id: event.id, event_name: name }),
+    });
+    expect(imported.status).toBe(200);
+    expect(await imported.text()).toBe('{"success":true}');
+    const seen = await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        // Each node reads the log every half second; this waits far longer than that, and stops once it shows.
+        for (let tries = 0; tries < 100; tries++) {
+          const found = await call(node(i).url, 'GET', `/api/events/${event.event_id}`);
+          if (found.body?.event?.name === name) return true;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        return false;
+      }),
+    );
+    expect(seen).toEqual([true, true, true]);
+    const logged = await db.query<{ collection: string; doc_id: string }>('SELECT collection, doc_id FROM catalog_changes');
+    expect(logged).toEqual([{ collection: 'Event', doc_id: event.id }]);
   });
 
   it('leaves the shared database consistent after all of the above: orders and purchased holds one to one, one capture each, no payment left authorized', async () => {
