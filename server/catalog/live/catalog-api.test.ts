@@ -14,6 +14,7 @@ import { SearchService } from '../../search/search-service.js';
 import { migrate } from '../../store/migrations.js';
 import { openPglite } from '../../store/pglite-sql.js';
 import type { Sql } from '../../store/sql.js';
+import { StoreUnavailableError } from '../../store/store-errors.js';
 import { catalogFixture, type CatalogFixture } from '../../test/catalog-fixture.js';
 import { testAppWithSegments } from '../../test/test-app.js';
 import { ChangeLog } from './change-log.js';
@@ -198,6 +199,43 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
     const wrongId = await request(app).post('/api/admin/collections/Event/documents?action=upsert').set('X-TYPESENSE-API-KEY', KEY).send({ ...events()[6]!, id: '12' });
     expect(wrongId.status).toBe(400);
     expect(wrongId.body.message).toMatch(/`id` must be the event_id as a string/);
+  });
+});
+
+describe('the store failing under an import', () => {
+  it('answers 503 and applies none of it; the next import goes through whole', async () => {
+    let failing = true;
+    // The same store, but an insert into the log fails as a store that went away does.
+    const flaky: Sql = {
+      ...sql,
+      kind: sql.kind,
+      query: (text, params) => sql.query(text, params),
+      close: () => sql.close(),
+      transaction: (fn) =>
+        sql.transaction((tx) =>
+          fn({
+            query: (text, params) => (failing && text.includes('INSERT INTO catalog_changes') ? Promise.reject(new StoreUnavailableError(new Error('connection lost'))) : tx.query(text, params)),
+          }),
+        ),
+    };
+    const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
+    const search = new SearchService();
+    search.set(new CachedEngine(embedded), embedded);
+    const catalog = new LiveCatalog({ log: new ChangeLog(flaky), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+    await catalog.sync();
+    const { app: flakyApp } = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }), search, catalog, sql: flaky });
+    const [a, b] = [events()[10]!, events()[11]!];
+    const body = jsonl([{ ...a, event_name: 'Half Applied A' }, { ...b, event_name: 'Half Applied B' }]);
+    const send = () => request(flakyApp).post('/api/admin/collections/Event/documents/import?action=upsert').set('X-TYPESENSE-API-KEY', KEY).set('Content-Type', 'text/plain').send(body);
+    const refused = await send();
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toMatch(/unavailable/);
+    expect(embedded.document('Event', a.id)!.event_name).toBe(live.document('Event', a.id)!.event_name);
+    expect(embedded.document('Event', b.id)!.event_name).not.toBe('Half Applied B');
+    failing = false;
+    const accepted = await send();
+    expect(accepted.text).toBe('{"success":true}\n{"success":true}');
+    expect([embedded.document('Event', a.id)!.event_name, embedded.document('Event', b.id)!.event_name]).toEqual(['Half Applied A', 'Half Applied B']);
   });
 });
 
