@@ -116,6 +116,7 @@ async function main() {
     // The catalog streams into the engine as it is read: loaded and indexed are one step.
     const { manifest, engine, writable, embedded } = await openCatalog(env, env.catalogDir);
     search.set(engine, writable);
+    catalog.attach(manifest.generatedAt);
     // The changes operators made since the catalog files, before the first shopper sees a page.
     let changes = 0;
     while (writable) {

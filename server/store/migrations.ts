@@ -124,11 +124,13 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
     sql: `
       CREATE TABLE catalog_changes (
         seq        bigserial   PRIMARY KEY,
+        catalog    text        NOT NULL,
         collection text        NOT NULL,
         doc_id     text        NOT NULL,
         document   jsonb,
         at         timestamptz NOT NULL DEFAULT now()
       );
+      CREATE INDEX catalog_changes_by_catalog ON catalog_changes (catalog, seq);
     `,
   },
 ];

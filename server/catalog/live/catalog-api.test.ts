@@ -40,7 +40,9 @@ async function openLive(): Promise<{ search: SearchService; live: LiveCatalog; e
   const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
   const search = new SearchService();
   search.set(new CachedEngine(embedded), embedded);
-  return { search, embedded, live: new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) }) };
+  const live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+  live.attach(fixture.catalog.manifest.generatedAt);
+  return { search, embedded, live };
 }
 
 beforeAll(async () => {
@@ -52,6 +54,7 @@ beforeAll(async () => {
   search.set(new CachedEngine(embedded), embedded);
   let caches: Parameters<typeof invalidateCaches>[1] | undefined;
   live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: (changes) => invalidateCaches(changes, caches!), logger: pino({ level: 'silent' }) });
+  live.attach(fixture.catalog.manifest.generatedAt);
   const made = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }), search, catalog: live, sql });
   app = made.app;
   layout = made.deps.layout;
@@ -222,6 +225,7 @@ describe('the store failing under an import', () => {
     const search = new SearchService();
     search.set(new CachedEngine(embedded), embedded);
     const catalog = new LiveCatalog({ log: new ChangeLog(flaky), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+    catalog.attach(fixture.catalog.manifest.generatedAt);
     await catalog.sync();
     const { app: flakyApp } = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }), search, catalog, sql: flaky });
     const [a, b] = [events()[10]!, events()[11]!];
@@ -286,5 +290,12 @@ describe('a catalog change on the storefront', () => {
     expect(restarted.embedded.document('Event', '9900020')).toBeUndefined();
     // Applying it again changes nothing.
     expect(await restarted.live.sync()).toBe(0);
+  });
+
+  it('leaves the changes made over other catalog files out: a catalog generated or imported anew starts from its files', async () => {
+    const other = await openLive();
+    other.live.attach('2030-01-01T00:00:00.000Z');
+    expect(await other.live.sync()).toBe(0);
+    expect(other.embedded.document('Event', '9900001')).toBeUndefined();
   });
 });

@@ -19,6 +19,8 @@ const INSERT_CHUNK = 1_000;
  * The ordered log of catalog changes in the store (`catalog_changes`), which every node applies in order.
  * Writers take turns under one lock, so sequence numbers commit in order: a reader that has seen change n
  * has seen every change before it, and reading everything after the last applied number never skips one.
+ * Each change names the catalog files it was made over (`catalog`, the manifest's `generatedAt`): a catalog
+ * generated or imported anew starts from its own files, and the changes to the one before no longer apply.
  */
 export class ChangeLog {
   constructor(private readonly sql: Sql) {}
@@ -27,25 +29,28 @@ export class ChangeLog {
    * Runs `fn` as the only writer: inside one transaction holding the writers' lock. What `fn` appends
    * commits with it, or not at all.
    */
-  write<T>(fn: (writer: LogWriter) => Promise<T>): Promise<T> {
+  write<T>(catalog: string, fn: (writer: LogWriter) => Promise<T>): Promise<T> {
     return this.sql.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [WRITERS_LOCK]);
-      return fn(new LogWriter(tx));
+      return fn(new LogWriter(tx, catalog));
     });
   }
 
-  /** Changes after `seq`, in order, at most `limit`. */
-  after(seq: number, limit: number): Promise<CatalogChange[]> {
-    return readAfter(this.sql, seq, limit);
+  /** Changes to `catalog` after `seq`, in order, at most `limit`. */
+  after(catalog: string, seq: number, limit: number): Promise<CatalogChange[]> {
+    return readAfter(this.sql, catalog, seq, limit);
   }
 }
 
 /** The log as seen by the one writer of a transaction. */
 export class LogWriter {
-  constructor(private readonly tx: SqlTx) {}
+  constructor(
+    private readonly tx: SqlTx,
+    private readonly catalog: string,
+  ) {}
 
   after(seq: number, limit: number): Promise<CatalogChange[]> {
-    return readAfter(this.tx, seq, limit);
+    return readAfter(this.tx, this.catalog, seq, limit);
   }
 
   /** Appends changes in order; their sequence numbers, in the same order. */
@@ -54,10 +59,10 @@ export class LogWriter {
     for (let at = 0; at < changes.length; at += INSERT_CHUNK) {
       const chunk = changes.slice(at, at + INSERT_CHUNK);
       const rows = await this.tx.query<{ seq: string | number }>(
-        `INSERT INTO catalog_changes (collection, doc_id, document)
-         SELECT c, i, d::jsonb FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(c, i, d, n) ORDER BY n
+        `INSERT INTO catalog_changes (catalog, collection, doc_id, document)
+         SELECT $1, c, i, d::jsonb FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(c, i, d, n) ORDER BY n
          RETURNING seq`,
-        [chunk.map((c) => c.collection), chunk.map((c) => c.id), chunk.map((c) => (c.document ? JSON.stringify(c.document) : null))],
+        [this.catalog, chunk.map((c) => c.collection), chunk.map((c) => c.id), chunk.map((c) => (c.document ? JSON.stringify(c.document) : null))],
       );
       // RETURNING gives no order of its own; the numbers were drawn in insert order, so sorted they match it.
       seqs.push(...rows.map((r) => Number(r.seq)).sort((a, b) => a - b));
@@ -66,10 +71,10 @@ export class LogWriter {
   }
 }
 
-async function readAfter(sql: Pick<Sql, 'query'>, seq: number, limit: number): Promise<CatalogChange[]> {
+async function readAfter(sql: Pick<Sql, 'query'>, catalog: string, seq: number, limit: number): Promise<CatalogChange[]> {
   const rows = await sql.query<{ seq: string | number; collection: string; doc_id: string; document: unknown }>(
-    'SELECT seq, collection, doc_id, document FROM catalog_changes WHERE seq > $1 ORDER BY seq LIMIT $2',
-    [seq, limit],
+    'SELECT seq, collection, doc_id, document FROM catalog_changes WHERE catalog = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+    [catalog, seq, limit],
   );
   return rows.map((r) => ({
     seq: Number(r.seq),

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { CollectionName } from '../../../schemas/documents.js';
+import { AppError } from '../../http/errors.js';
 import type { CatalogChange, ChangeLog } from './change-log.js';
 import { prepareWrite, type DirtyValues, type Doc, type PreparedWrite, type RefusedWrite, type WriteAction } from './document-writes.js';
 
@@ -53,6 +54,8 @@ export interface WriteItem {
 export class LiveCatalog {
   /** The sequence number of the last change applied here. */
   private applied = 0;
+  /** The catalog files the engine was filled from (their manifest's `generatedAt`), once opened. */
+  private base: string | undefined;
   /** Writes and syncs run one at a time on a node, in order. */
   private queue: Promise<unknown> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
@@ -63,9 +66,20 @@ export class LiveCatalog {
     return this.applied;
   }
 
+  /** Names the catalog files the engine now holds; the changes made over them are the ones applied. */
+  attach(base: string): void {
+    this.base = base;
+    this.applied = 0;
+  }
+
+  private get catalog(): string {
+    if (this.base === undefined) throw new AppError(503, 'catalog_unavailable', 'The catalog is still opening; try again in a moment');
+    return this.base;
+  }
+
   /** Applies every change logged after the last one applied here; how many there were. */
   sync(): Promise<number> {
-    return this.serial(() => this.catchUp(this.deps.log));
+    return this.serial(() => this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit)));
   }
 
   /** Syncs every `SYNC_INTERVAL_MS` until `stop`; a store that cannot answer is tried again on the next tick. */
@@ -121,8 +135,8 @@ export class LiveCatalog {
     deleting = false,
   ): Promise<(PreparedWrite | RefusedWrite)[]> {
     return this.serial(async () => {
-      const { outcomes, changes } = await this.deps.log.write(async (writer) => {
-        await this.catchUp(writer);
+      const { outcomes, changes } = await this.deps.log.write(this.catalog, async (writer) => {
+        await this.catchUp((seq, limit) => writer.after(seq, limit));
         // Later items see earlier ones: two lines with one id behave as two requests in a row.
         const pending = new Map<string, Doc | null>();
         const engine = this.deps.engine();
@@ -145,10 +159,10 @@ export class LiveCatalog {
     });
   }
 
-  private async catchUp(reader: { after(seq: number, limit: number): Promise<CatalogChange[]> }): Promise<number> {
+  private async catchUp(after: (seq: number, limit: number) => Promise<CatalogChange[]>): Promise<number> {
     let count = 0;
     for (;;) {
-      const changes = await reader.after(this.applied, READ_CHUNK);
+      const changes = await after(this.applied, READ_CHUNK);
       if (changes.length === 0) return count;
       await this.apply(changes);
       count += changes.length;
