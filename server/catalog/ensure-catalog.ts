@@ -15,10 +15,13 @@ export interface EnsureCatalogOptions {
 
 /**
  * Generates the catalog when none is in `dir`, or when the one there was generated for a schedule that
- * started more than 30 days ago. An existing, current catalog is left alone, whatever its size.
+ * started more than 30 days ago. An existing, current catalog is left alone, whatever its size, and an
+ * imported one always.
  */
 export async function ensureCatalog({ dir, events, seed, logger, now = new Date() }: EnsureCatalogOptions): Promise<'kept' | 'generated'> {
   const manifest = await readManifest(dir);
+  // An operator's own catalog is theirs to renew (`npm run catalog -- import`), whatever its dates.
+  if (manifest?.source === 'import') return 'kept';
   if (manifest) {
     const ageDays = (now.getTime() - Date.parse(`${manifest.start}T00:00:00Z`)) / 86_400_000;
     if (ageDays <= CATALOG_MAX_AGE_DAYS) return 'kept';

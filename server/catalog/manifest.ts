@@ -13,7 +13,10 @@ export const CatalogManifestSchema = z.object({
   events: z.number().int().positive(),
   /** First day of the schedule window (`YYYY-MM-DD`, UTC). */
   start: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  /** When the files were written: the change log's changes are made over these files, named by it. */
   generatedAt: z.string(),
+  /** Generated (the demo catalog, renewed when its schedule is a month old) or imported by an operator (kept). */
+  source: z.enum(['generated', 'import']).optional(),
   counts: z.record(z.enum(COLLECTION_NAMES as [CollectionName, ...CollectionName[]]), z.number().int().min(0)),
 });
 export type CatalogManifest = z.infer<typeof CatalogManifestSchema>;

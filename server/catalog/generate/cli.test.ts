@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** `npm run catalog -- …`, as the command line runs it. */
 const catalogCli = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'server/catalog/generate/cli.ts', ...args], { encoding: 'utf8' });
+  spawnSync(process.execPath, ['--import', 'tsx', 'server/catalog/cli.ts', ...args], { encoding: 'utf8' });
 
 describe('npm run catalog -- --start', () => {
   let tmp: string;
@@ -22,7 +22,7 @@ describe('npm run catalog -- --start', () => {
     expect(result.status).toBe(2);
     expect(result.stderr.split('\n')).toEqual([
       '--start: start must be a real date, YYYY-MM-DD',
-      'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]',
+      'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]   (or: npm run catalog -- import DIR|FILE…)',
       '',
     ]);
     expect(existsSync(out)).toBe(false);

@@ -11,18 +11,27 @@ const ArgsSchema = z.object({
   out: z.string().min(1).default(path.join(process.env.DATA_DIR ?? 'data', 'catalog')),
 });
 
-const usage = 'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]';
+const usage = 'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]   (or: npm run catalog -- import DIR|FILE…)';
 
-async function main() {
-  const { values } = parseArgs({
-    options: { events: { type: 'string' }, seed: { type: 'string' }, start: { type: 'string' }, out: { type: 'string' } },
-    strict: true,
-  });
+/** `npm run catalog -- [--events N] …` (run from `../cli.ts`): generates the demo catalog; the exit code. */
+export async function runGenerateCli(args: string[]): Promise<number> {
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({
+      args,
+      options: { events: { type: 'string' }, seed: { type: 'string' }, start: { type: 'string' }, out: { type: 'string' } },
+      strict: true,
+    }).values;
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : err);
+    console.error(usage);
+    return 2;
+  }
   const parsed = ArgsSchema.safeParse(values);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) console.error(`--${issue.path.join('.')}: ${issue.message}`);
     console.error(usage);
-    process.exit(2);
+    return 2;
   }
   const { events, seed, start, out } = parsed.data;
   const began = performance.now();
@@ -32,10 +41,5 @@ async function main() {
   const seconds = ((performance.now() - began) / 1000).toFixed(1);
   const peak = Math.round(Math.max(heapBefore, process.memoryUsage().rss) / 2 ** 20);
   console.log(`done in ${seconds} s (rss ${peak} MiB):`, JSON.stringify(manifest.counts));
+  return 0;
 }
-
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  console.error(usage);
-  process.exit(1);
-});

@@ -1,0 +1,149 @@
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { COLLECTION_NAMES, COLLECTION_SCHEMAS, type CollectionName } from '../../schemas/documents.js';
+import { prepareWrite, type Doc } from './live/document-writes.js';
+import { JsonlWriter } from './jsonl.js';
+import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE, readManifest, type CatalogManifest } from './manifest.js';
+
+/** A line that cannot be imported: where it is and what is wrong with it (field path and value included). */
+export interface ImportProblem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export interface ImportReport {
+  /** Documents read and valid, by collection imported. */
+  counts: Partial<Record<CollectionName, number>>;
+  /** Every bad line, in file and line order. */
+  problems: ImportProblem[];
+  /** Whether the catalog in the output folder was replaced (only when no line was bad). */
+  applied: boolean;
+}
+
+/** The import's input files could not be used at all (a name that is no collection, a missing file). */
+export class ImportInputError extends Error {}
+
+/**
+ * Imports an operator's catalog from JSON Lines files into the catalog folder `outDir`, where the server reads
+ * it at its next start. Each file holds one collection, named by the start of its file name (`Event.jsonl`,
+ * `Event.part-2.jsonl`); a folder stands for every `.jsonl` file in it. Every line is checked as the documents
+ * API checks a document (`prepareWrite`: schema, known fields, the id rule), and an id given twice is a
+ * problem too. The collections named replace the folder's; the others stay as they were.
+ *
+ * All or nothing: when any line is bad the folder is left untouched and every bad line is reported. Replacing
+ * a catalog with part of a feed would silently take the missing events off sale; a report of every bad line
+ * lets the operator fix the feed and run again. (Changes while serving go through the documents API, which
+ * applies each good line, as Typesense does.)
+ */
+export async function importCatalog(inputs: readonly string[], outDir: string, now = new Date()): Promise<ImportReport> {
+  const files = await inputFiles(inputs);
+  const workDir = `${outDir}.importing-${process.pid}`;
+  await rm(workDir, { recursive: true, force: true });
+  await mkdir(workDir, { recursive: true });
+  try {
+    const counts: Partial<Record<CollectionName, number>> = {};
+    const problems: ImportProblem[] = [];
+    for (const collection of COLLECTION_NAMES) {
+      const own = files.filter((f) => f.collection === collection);
+      if (own.length === 0) continue;
+      counts[collection] = await importCollection(collection, own.map((f) => f.file), path.join(workDir, `${collection}.jsonl`), problems);
+    }
+    if (problems.length > 0) return { counts, problems, applied: false };
+    const before = await readManifest(outDir);
+    const finalCounts = {} as Record<CollectionName, number>;
+    for (const collection of COLLECTION_NAMES) {
+      if (counts[collection] !== undefined) finalCounts[collection] = counts[collection];
+      else if (before) {
+        await copyFile(collectionFile(outDir, collection), collectionFile(workDir, collection));
+        finalCounts[collection] = before.counts[collection] ?? 0;
+      } else {
+        await writeFile(collectionFile(workDir, collection), '');
+        finalCounts[collection] = 0;
+      }
+    }
+    const manifest: CatalogManifest = {
+      version: CATALOG_FORMAT_VERSION,
+      seed: before?.seed ?? 0,
+      events: Math.max(1, finalCounts.Event),
+      start: now.toISOString().slice(0, 10),
+      // A new name for new files: the change log's changes to the catalog before no longer apply.
+      generatedAt: now.toISOString(),
+      source: 'import',
+      counts: finalCounts,
+    };
+    await writeFile(path.join(workDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+    // The old folder goes aside before the new one takes its name, so a reader never sees half of either.
+    const old = `${outDir}.replaced-${process.pid}`;
+    const hadOld = await stat(outDir).then(() => true, () => false);
+    await mkdir(path.dirname(outDir), { recursive: true });
+    if (hadOld) await rename(outDir, old);
+    await rename(workDir, outDir);
+    if (hadOld) await rm(old, { recursive: true, force: true });
+    return { counts, problems, applied: true };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function inputFiles(inputs: readonly string[]): Promise<{ file: string; collection: CollectionName }[]> {
+  if (inputs.length === 0) throw new ImportInputError('name at least one file or folder to import');
+  const files: string[] = [];
+  for (const input of inputs) {
+    const found = await stat(input).catch(() => null);
+    if (!found) throw new ImportInputError(`${input}: no such file or folder`);
+    if (found.isDirectory()) {
+      const inside = (await readdir(input)).filter((name) => name.endsWith('.jsonl')).sort();
+      if (inside.length === 0) throw new ImportInputError(`${input}: no .jsonl files in this folder`);
+      files.push(...inside.map((name) => path.join(input, name)));
+    } else files.push(input);
+  }
+  return files.map((file) => {
+    const name = path.basename(file).split('.')[0]!;
+    const collection = COLLECTION_NAMES.find((c) => c === name);
+    if (!collection || !file.endsWith('.jsonl')) {
+      throw new ImportInputError(`${file}: a file's name must be a collection's, ending in .jsonl (${COLLECTION_NAMES.map((c) => `${c}.jsonl`).join(', ')})`);
+    }
+    return { file, collection };
+  });
+}
+
+/** Checks every line of a collection's files, writing the good ones to `out`; how many were good. */
+async function importCollection(collection: CollectionName, files: readonly string[], out: string, problems: ImportProblem[]): Promise<number> {
+  const writer = new JsonlWriter(out, COLLECTION_SCHEMAS[collection], collection);
+  // Where each id was first seen, as a file number and line, to name it when the id comes again.
+  const seen = new Map<string, number>();
+  const place = (at: number) => `${files[Math.floor(at / 2 ** 32)]}:${at % 2 ** 32}`;
+  for (const [fileNumber, file] of files.entries()) {
+    const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    let line = 0;
+    for await (const text of lines) {
+      line++;
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        problems.push({ file, line, message: `not valid JSON: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}` });
+        continue;
+      }
+      const prepared = prepareWrite(collection, 'upsert', value, () => undefined, 'reject');
+      if (!prepared.ok) {
+        problems.push({ file, line, message: prepared.error });
+        continue;
+      }
+      const first = seen.get(prepared.id);
+      if (first !== undefined) {
+        problems.push({ file, line, message: `id ${JSON.stringify(prepared.id)} was already given at ${place(first)}` });
+        continue;
+      }
+      seen.set(prepared.id, fileNumber * 2 ** 32 + line);
+      writer.write(prepared.document as Doc as never);
+      await writer.settle();
+    }
+  }
+  await writer.close();
+  return writer.count;
+}
