@@ -113,3 +113,20 @@ describe('npm run catalog -- import', () => {
     expect(cli(path.join(tmp, 'Concerts.jsonl'), '--out', out).status).toBe(2);
   });
 });
+
+describe("the README's example lines", () => {
+  it('are documents the import and the documents API accept', async () => {
+    const readme = await readFile('README.md', 'utf8');
+    const block = readme.slice(readme.indexOf('```jsonl') + '```jsonl'.length, readme.indexOf('```', readme.indexOf('```jsonl') + 8)).trim().split('\n');
+    const zipEvent = /`ZipEvent` \(`(\{.*?\})`\)/.exec(readme)![1]!;
+    const dir = path.join(tmp, 'readme');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'Venue.jsonl'), block[0] + '\n');
+    await writeFile(path.join(dir, 'Performer.jsonl'), block[1] + '\n');
+    await writeFile(path.join(dir, 'Event.jsonl'), block[2] + '\n');
+    await writeFile(path.join(dir, 'ZipEvent.jsonl'), zipEvent + '\n');
+    const report = await importCatalog([dir], path.join(tmp, 'readme-out'));
+    expect(report.problems).toEqual([]);
+    expect(report.counts).toEqual({ Venue: 1, Performer: 1, Event: 1, ZipEvent: 1 });
+  });
+});
