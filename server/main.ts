@@ -25,6 +25,7 @@ import { SearchService } from './search/search-service.js';
 import { ChangeLog } from './catalog/live/change-log.js';
 import { invalidateCaches } from './catalog/live/invalidation.js';
 import { LiveCatalog } from './catalog/live/live-catalog.js';
+import { DemandSignals } from './catalog/live/demand.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
@@ -83,6 +84,7 @@ async function main() {
     logger,
   });
   const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog });
+  const demand = new DemandSignals({ sql, catalog, engine: () => search.engine, logger });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
@@ -105,6 +107,7 @@ async function main() {
   exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger, () => {
     stopHousekeeping();
     catalog.stop();
+    demand.stop();
     flags.close();
     segments.close();
   });
@@ -130,7 +133,10 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
     }
-    if (writable) catalog.start();
+    if (writable) {
+      catalog.start();
+      demand.start();
+    }
     readiness.set('catalog', true, `${manifest.counts.Event} events, ${changes} changes applied`);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');

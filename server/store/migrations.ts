@@ -120,7 +120,7 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
   },
   {
     id: 4,
-    name: 'catalog change log',
+    name: 'catalog change log, demand signals',
     sql: `
       CREATE TABLE catalog_changes (
         seq        bigserial   PRIMARY KEY,
@@ -131,6 +131,25 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         at         timestamptz NOT NULL DEFAULT now()
       );
       CREATE INDEX catalog_changes_by_catalog ON catalog_changes (catalog, seq);
+      CREATE TABLE demand_baselines (
+        collection text  NOT NULL,
+        doc_id     text  NOT NULL,
+        baseline   jsonb NOT NULL,
+        written    jsonb NOT NULL,
+        PRIMARY KEY (collection, doc_id)
+      );
+      CREATE TABLE demand_progress (
+        id       integer     PRIMARY KEY CHECK (id = 1),
+        last_run timestamptz NOT NULL
+      );
+      INSERT INTO demand_progress (id, last_run) VALUES (1, now());
+      CREATE INDEX holds_by_event_created ON holds (event_id, created_at);
+      CREATE INDEX holds_by_created ON holds (created_at);
+      CREATE INDEX holds_by_expiry ON holds (expires_at);
+      CREATE INDEX orders_by_event_created ON orders (event_id, created_at);
+      CREATE INDEX orders_by_created ON orders (created_at);
+      CREATE INDEX recent_activity_by_entity ON recent_activity (entity_type, entity_id, viewed_at);
+      CREATE INDEX recent_activity_by_time ON recent_activity (viewed_at);
     `,
   },
 ];

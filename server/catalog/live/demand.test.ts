@@ -1,0 +1,140 @@
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CartSchema } from '../../../schemas/commerce.js';
+import type { EventDocument } from '../../../schemas/documents.js';
+import { CommerceService } from '../../commerce/commerce-service.js';
+import { CommerceStore } from '../../commerce/commerce-store.js';
+import { isPairsOnly, listingsForEvent } from '../../commerce/domain/listings.js';
+import { SandboxPaymentProvider } from '../../commerce/domain/payments.js';
+import { PURCHASE_LIMITS } from '../../commerce/domain/purchase-limits.js';
+import { parseEnv } from '../../config/env.js';
+import { entitySlug } from '../../rules/slug.js';
+import { CachedEngine } from '../../search/cached-engine.js';
+import { EmbeddedEngine } from '../../search/embedded/embedded-engine.js';
+import { SearchService } from '../../search/search-service.js';
+import { migrate } from '../../store/migrations.js';
+import { openPglite } from '../../store/pglite-sql.js';
+import type { Sql } from '../../store/sql.js';
+import { catalogFixture, type CatalogFixture } from '../../test/catalog-fixture.js';
+import { checkoutBody } from '../../test/documents.js';
+import { testAppWithSegments } from '../../test/test-app.js';
+import { ChangeLog } from './change-log.js';
+import { DemandSignals } from './demand.js';
+import { invalidateCaches } from './invalidation.js';
+import { LiveCatalog } from './live-catalog.js';
+
+const logger = pino({ level: 'silent' });
+let fixture: CatalogFixture;
+let sql: Sql;
+let live: LiveCatalog;
+let demand: DemandSignals;
+let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
+const used = new Set<number>();
+
+beforeAll(async () => {
+  fixture = await catalogFixture(1500, 23);
+  sql = await openPglite(null);
+  await migrate(sql);
+  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
+  const search = new SearchService();
+  search.set(new CachedEngine(embedded), embedded);
+  let caches: Parameters<typeof invalidateCaches>[1] | undefined;
+  live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: (changes) => invalidateCaches(changes, caches!), logger });
+  live.attach(fixture.catalog.manifest.generatedAt);
+  demand = new DemandSignals({ sql, catalog: live, engine: () => search.engine, logger });
+  // Every shopper here comes from supertest's one address: the per-address share is widened.
+  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0, limits: { ...PURCHASE_LIMITS, guestsPerAddress: 1000 } });
+  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000', RATE_LIMIT_CARTS_PER_MINUTE: '1000', RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000' });
+  const made = await testAppWithSegments({ env, search, commerce, sql, catalog: live });
+  app = made.app;
+  caches = { engine: search.engine, layout: made.deps.layout, fastLane: app.fastLane };
+}, 60_000);
+
+afterAll(async () => {
+  await sql?.close();
+  await fixture?.cleanup();
+});
+
+const guest = async () => `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+const card = { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' };
+const eventPage = async (e: EventDocument) => (await request(app).get(`/api/events/${entitySlug(e.event_name, e.event_id)}`)).body as { event: { badges: { type: string; label: string }[] } };
+
+/** An upcoming event no test used, with no badge today, that passes `test`. */
+function quietEvent(test: (e: EventDocument) => boolean): EventDocument {
+  const soon = Date.now() / 1000 + 3 * 86_400;
+  const event = fixture.catalog.collections.Event.find(
+    (e) => !used.has(e.event_id) && e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > soon && e.event_orders_d1 === 0 && e.event_cart_d1 === 0 && e.event_mpv_d1 < 10 && test(e),
+  );
+  if (!event) throw new Error('no such event in the catalog');
+  used.add(event.event_id);
+  return event;
+}
+
+async function cart(auth: string, listingId: number, quantity: number) {
+  const res = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId, quantity });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return CartSchema.parse(res.body);
+}
+
+async function buy(auth: string, cartId: string) {
+  const res = await request(app).post('/api/checkout').set('Authorization', auth).send({ ...checkoutBody(cartId), payment: card });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+describe('demand signals from what shoppers do', () => {
+  it('makes an event with five carts and an order in the last day "Selling fast" on its next page', async () => {
+    const event = quietEvent((e) => listingsForEvent(e).filter((l) => l.splits.includes(2)).length >= 5);
+    expect((await eventPage(event)).event.badges.map((b) => b.type)).not.toContain('hotEvent');
+    const listings = listingsForEvent(event).filter((l) => l.splits.includes(2)).slice(0, 5);
+    const carts = [];
+    for (const l of listings) {
+      const auth = await guest();
+      carts.push({ auth, cart: await cart(auth, l.id, 2) });
+    }
+    await buy(carts[0]!.auth, carts[0]!.cart.id);
+    expect(await demand.run()).toBeGreaterThan(0);
+    const after = await eventPage(event);
+    expect(after.event.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
+    expect(live.document('Event', event.id)).toMatchObject({ event_cart_d1: 5, event_orders_d1: 1, event_orders_d7: event.event_orders_d7 + 1, event_orders_t12: event.event_orders_t12 + 1 });
+    // The performers' order counts follow.
+    const performer = live.document('Performer', String(event.performer_ids[0]))!;
+    const before = fixture.catalog.collections.Performer.find((p) => p.performer_id === event.performer_ids[0])!;
+    expect(performer.performer_orders_t12).toBe(before.performer_orders_t12 + 1);
+    // Nothing moved since: a second run writes nothing.
+    expect(await demand.run()).toBe(0);
+  });
+
+  it('shows "Only 2 tickets left" once shoppers have bought all but two tickets', async () => {
+    const fits = (l: ReturnType<typeof listingsForEvent>[number]) => l.quantity >= 4 && l.splits.includes(2) && !isPairsOnly(l.splits);
+    const event = quietEvent((e) => e.tickets_available >= 100 && listingsForEvent(e).some(fits));
+    const listings = listingsForEvent(event);
+    const last = listings.find(fits)!;
+    // Every other listing sold out, and all but four seats of the last one.
+    for (const l of listings) {
+      await sql.query('INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)', [l.id, event.event_id, l.quantity, l === last ? l.quantity - 4 : l.quantity]);
+    }
+    const auth = await guest();
+    await buy(auth, (await cart(auth, last.id, 2)).id);
+    await demand.run();
+    expect(live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1 });
+    expect((await eventPage(event)).event.badges).toContainEqual({ type: 'ticketLeft', label: 'Only 2 tickets left' });
+  });
+
+  it('keeps an operator\'s own figures as the new baseline when a feed rewrites them', async () => {
+    const single = (l: ReturnType<typeof listingsForEvent>[number]) => l.splits.includes(1) && l.quantity >= 5;
+    const event = quietEvent((e) => listingsForEvent(e).some(single));
+    const listing = listingsForEvent(event).find(single)!;
+    const auth = await guest();
+    await cart(auth, listing.id, 1);
+    await demand.run();
+    expect(live.document('Event', event.id)!.event_cart_d1).toBe(1);
+    // The operator's feed says 40 carts in the last day (its own count, from before this storefront).
+    await live.write('Event', 'update', [{ text: '', value: { id: event.id, event_cart_d1: 40 } }]);
+    const another = await guest();
+    await cart(another, listing.id, 1);
+    await demand.run();
+    // 40 as the feed said, plus the two carts of the last day.
+    expect(live.document('Event', event.id)!.event_cart_d1).toBe(42);
+  });
+});

@@ -1,0 +1,249 @@
+import type { Logger } from 'pino';
+import type { EventDocument, PerformerDocument } from '../../../schemas/documents.js';
+import { listingsForEvent } from '../../commerce/domain/listings.js';
+import type { SearchEngine } from '../../search/search-engine.js';
+import type { Sql } from '../../store/sql.js';
+import type { Doc } from './document-writes.js';
+import type { LiveCatalog } from './live-catalog.js';
+
+/** How often the signals are brought up to date (one node does it per period). */
+export const DEMAND_INTERVAL_MS = 5_000;
+/** Events refreshed per round trip. */
+const CHUNK = 500;
+
+/**
+ * The windows of the demand fields the badges and trending rows read (spec §4, §7): `d1` the last day, `d7` the
+ * last seven days, `t12` the trailing twelve months.
+ */
+const WINDOWS = { d1: '1 day', d7: '7 days', t12: '365 days' } as const;
+
+const EVENT_COUNTERS = ['event_orders_d1', 'event_cart_d1', 'event_mpv_d1', 'event_orders_d7', 'event_orders_t12'] as const;
+const PERFORMER_COUNTERS = ['performer_orders_d7', 'performer_orders_t12'] as const;
+type Counters = Record<string, number>;
+/** Per document: the counters before live activity, and the counters written from them. */
+interface Baselines {
+  collection: 'Event' | 'Performer';
+  rows: { id: string; baseline: Counters; written: Counters }[];
+}
+
+export interface DemandDeps {
+  sql: Sql;
+  catalog: LiveCatalog;
+  /** Searches (for a performer's events). */
+  engine: () => SearchEngine;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/**
+ * Demand signals from what shoppers do. Carts (holds), orders and event page views in the store are counted in
+ * their windows and added to the counts the catalog had for the time before (its "baseline", kept in
+ * `demand_baselines`, and taken afresh whenever someone else, an operator's feed, rewrites them); tickets held
+ * and sold set `tickets_available` and `ticket_groups_available` from the event's listings. What changed is
+ * written through the live catalog like any other change, so it reaches every node, its caches and its badges.
+ * Every figure is recomputed from the store, never incremented: running a period twice writes the same values.
+ */
+export class DemandSignals {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: DemandDeps) {}
+
+  start(intervalMs = DEMAND_INTERVAL_MS): void {
+    this.timer ??= setInterval(() => {
+      this.run().catch((err: unknown) => this.deps.logger.warn({ err }, 'demand signals could not be refreshed; retrying'));
+    }, intervalMs).unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /**
+   * Claims the period since the last run (so that one node refreshes each period) and refreshes the events
+   * whose signals moved in it: new carts, orders and views, holds ending, and activity leaving a window.
+   * Returns the number of documents changed.
+   */
+  async run(): Promise<number> {
+    const { sql } = this.deps;
+    const until = (this.deps.now?.() ?? new Date()).toISOString();
+    const claimed = await sql.query<{ since: string | Date }>(
+      `WITH old AS (SELECT last_run FROM demand_progress WHERE id = 1 FOR UPDATE)
+       UPDATE demand_progress d SET last_run = $1::timestamptz FROM old WHERE d.id = 1 AND old.last_run < $1::timestamptz
+       RETURNING old.last_run AS since`,
+      [until],
+    );
+    if (claimed.length === 0) return 0;
+    const since = new Date(claimed[0]!.since).toISOString();
+    const touched = await this.touchedEvents(since, until);
+    let changed = 0;
+    for (let at = 0; at < touched.length; at += CHUNK) changed += await this.refresh(touched.slice(at, at + CHUNK), until);
+    return changed;
+  }
+
+  private async touchedEvents(since: string, until: string): Promise<number[]> {
+    // Activity in the period, or leaving a window in it (its time plus the window falls in the period).
+    const moved = (table: string, column: string, windows: readonly string[]) =>
+      windows.map((w) => {
+        const id = table === 'recent_activity' ? "entity_id AS id FROM recent_activity WHERE entity_type = 'event' AND" : `event_id AS id FROM ${table} WHERE`;
+        return `SELECT ${id} ${column} > $1::timestamptz - interval '${w}' AND ${column} <= $2::timestamptz - interval '${w}'`;
+      });
+    const parts = [
+      ...moved('holds', 'created_at', ['0 days', WINDOWS.d1]),
+      ...moved('holds', 'expires_at', ['0 days']),
+      ...moved('orders', 'created_at', ['0 days', WINDOWS.d1, WINDOWS.d7, WINDOWS.t12]),
+      ...moved('recent_activity', 'viewed_at', ['0 days', WINDOWS.d1]),
+    ];
+    const rows = await this.deps.sql.query<{ id: string | number }>(parts.join(' UNION '), [since, until]);
+    return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  }
+
+  /** Recomputes the signals of some events (and their performers' order counts); the documents changed. */
+  private async refresh(eventIds: number[], now: string): Promise<number> {
+    const { sql, catalog } = this.deps;
+    const docs = eventIds.flatMap((id) => {
+      const doc = catalog.document('Event', String(id)) as EventDocument | undefined;
+      return doc ? [doc] : [];
+    });
+    if (docs.length === 0) return 0;
+    const ids = docs.map((d) => d.event_id);
+    const [carts, orders, views, inventory] = await Promise.all([
+      sql.query<{ id: string; n: string }>(`SELECT event_id AS id, count(*) AS n FROM holds WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.d1}' GROUP BY event_id`, [ids, now]),
+      sql.query<{ id: string; d1: string; d7: string; t12: string }>(
+        `SELECT event_id AS id,
+                count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d1}') AS d1,
+                count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d7}') AS d7,
+                count(*) AS t12
+         FROM orders WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.t12}' GROUP BY event_id`,
+        [ids, now],
+      ),
+      sql.query<{ id: string; n: string }>(
+        `SELECT entity_id AS id, count(*) AS n FROM recent_activity WHERE entity_type = 'event' AND entity_id = ANY($1) AND viewed_at > $2::timestamptz - interval '${WINDOWS.d1}' GROUP BY entity_id`,
+        [ids, now],
+      ),
+      sql.query<{ event_id: string; listing_id: string; held: number; sold: number }>('SELECT event_id, listing_id, held, sold FROM listing_inventory WHERE event_id = ANY($1)', [ids]),
+    ]);
+    const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [Number(r.id), r]));
+    const cartsOf = byId(carts);
+    const ordersOf = byId(orders);
+    const viewsOf = byId(views);
+    const takenOf = new Map<number, Map<number, number>>();
+    for (const r of inventory) {
+      const event = Number(r.event_id);
+      if (!takenOf.has(event)) takenOf.set(event, new Map());
+      takenOf.get(event)!.set(Number(r.listing_id), Number(r.held) + Number(r.sold));
+    }
+    const live = new Map<number, Counters>(
+      docs.map((d) => {
+        const o = ordersOf.get(d.event_id);
+        return [
+          d.event_id,
+          {
+            event_orders_d1: Number(o?.d1 ?? 0),
+            event_cart_d1: Number(cartsOf.get(d.event_id)?.n ?? 0),
+            event_mpv_d1: Number(viewsOf.get(d.event_id)?.n ?? 0),
+            event_orders_d7: Number(o?.d7 ?? 0),
+            event_orders_t12: Number(o?.t12 ?? 0),
+          },
+        ];
+      }),
+    );
+    const { updates, saved } = await this.withBaselines('Event', docs, EVENT_COUNTERS, (d) => live.get((d as EventDocument).event_id)!);
+    for (const d of docs) {
+      const taken = takenOf.get(d.event_id);
+      if (!taken) continue;
+      // The event's listings are its inventory: what is neither held nor sold is available.
+      const left = listingsForEvent(d).map((l) => Math.max(0, l.quantity - (taken.get(l.id) ?? 0)));
+      const tickets = { tickets_available: left.reduce((a, b) => a + b, 0), ticket_groups_available: left.filter((n) => n > 0).length };
+      const update = updates.get(d.id) ?? { id: d.id };
+      if (tickets.tickets_available !== d.tickets_available || tickets.ticket_groups_available !== d.ticket_groups_available) updates.set(d.id, { ...update, ...tickets });
+    }
+    let changed = await this.write('Event', [...updates.values()], saved);
+    // Performers of events with orders in the last twelve months: new orders, and orders leaving the 7 days.
+    const performerIds = [...new Set(docs.filter((d) => ordersOf.has(d.event_id)).flatMap((d) => d.performer_ids))];
+    changed += await this.refreshPerformers(performerIds, now);
+    return changed;
+  }
+
+  /** Performers' order counts over all their events. */
+  private async refreshPerformers(performerIds: number[], now: string): Promise<number> {
+    if (performerIds.length === 0) return 0;
+    const docs: PerformerDocument[] = [];
+    const live = new Map<string, Counters>();
+    for (const id of performerIds) {
+      const doc = this.deps.catalog.document('Performer', String(id)) as PerformerDocument | undefined;
+      if (!doc) continue;
+      const eventIds = await this.eventsOf(id);
+      const [row] = await this.deps.sql.query<{ d7: string; t12: string }>(
+        `SELECT count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d7}') AS d7, count(*) AS t12
+         FROM orders WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.t12}'`,
+        [eventIds, now],
+      );
+      docs.push(doc);
+      live.set(doc.id, { performer_orders_d7: Number(row?.d7 ?? 0), performer_orders_t12: Number(row?.t12 ?? 0) });
+    }
+    const { updates, saved } = await this.withBaselines('Performer', docs, PERFORMER_COUNTERS, (d) => live.get(d.id)!);
+    return this.write('Performer', [...updates.values()], saved);
+  }
+
+  /** Every event id of a performer, through the search engine. */
+  private async eventsOf(performerId: number): Promise<number[]> {
+    const ids: number[] = [];
+    for (let page = 1; ; page++) {
+      const result = await this.deps.engine().search({ collection: 'Event', filters: [{ op: 'eq', field: 'performer_ids', value: performerId }], includeFields: ['event_id'], perPage: 250, page });
+      ids.push(...result.hits.map((h) => h.document.event_id!));
+      if (ids.length >= result.found || result.hits.length === 0) return ids;
+    }
+  }
+
+  /**
+   * Baseline plus live counts for each document, as updates of the counters that differ. A document whose
+   * counters are not what was last written here was rewritten by someone else: its counters become the baseline.
+   */
+  private async withBaselines<D extends Doc | EventDocument | PerformerDocument>(
+    collection: 'Event' | 'Performer',
+    docs: readonly D[],
+    fields: readonly string[],
+    liveOf: (doc: D) => Counters,
+  ): Promise<{ updates: Map<string, Doc>; saved: Baselines }> {
+    const rows = await this.deps.sql.query<{ doc_id: string; baseline: Counters | string; written: Counters | string }>(
+      'SELECT doc_id, baseline, written FROM demand_baselines WHERE collection = $1 AND doc_id = ANY($2)',
+      [collection, docs.map((d) => d.id)],
+    );
+    const json = (v: Counters | string): Counters => (typeof v === 'string' ? (JSON.parse(v) as Counters) : v);
+    const kept = new Map(rows.map((r) => [r.doc_id, { baseline: json(r.baseline), written: json(r.written) }]));
+    const updates = new Map<string, Doc>();
+    const saved: Baselines = { collection, rows: [] };
+    for (const doc of docs) {
+      const current = Object.fromEntries(fields.map((f) => [f, Number((doc as Record<string, unknown>)[f] ?? 0)]));
+      const row = kept.get(doc.id);
+      const ours = row && fields.every((f) => row.written[f] === current[f]);
+      const baseline = ours ? row.baseline : current;
+      const live = liveOf(doc);
+      const next = Object.fromEntries(fields.map((f) => [f, (baseline[f] ?? 0) + (live[f] ?? 0)]));
+      saved.rows.push({ id: doc.id, baseline, written: next });
+      const changed = fields.filter((f) => next[f] !== current[f]);
+      if (changed.length > 0) updates.set(doc.id, { id: doc.id, ...Object.fromEntries(changed.map((f) => [f, next[f]])) });
+    }
+    return { updates, saved };
+  }
+
+  /** Writes the updates through the live catalog, then the baselines they were computed from (once written). */
+  private async write(collection: 'Event' | 'Performer', updates: Doc[], saved: Baselines): Promise<number> {
+    let written = 0;
+    if (updates.length > 0) {
+      const outcomes = await this.deps.catalog.write(collection, 'update', updates.map((u) => ({ text: JSON.stringify(u), value: u })));
+      const refused = outcomes.filter((o) => !o.ok);
+      if (refused.length > 0) this.deps.logger.warn({ collection, refused: refused.length, first: refused[0] }, 'demand signals refused by the catalog');
+      written = outcomes.length - refused.length;
+    }
+    const { rows } = saved;
+    await this.deps.sql.query(
+      `INSERT INTO demand_baselines (collection, doc_id, baseline, written)
+       SELECT $1, i, b::jsonb, w::jsonb FROM unnest($2::text[], $3::text[], $4::text[]) AS t(i, b, w)
+       ON CONFLICT (collection, doc_id) DO UPDATE SET baseline = EXCLUDED.baseline, written = EXCLUDED.written`,
+      [collection, rows.map((s) => s.id), rows.map((s) => JSON.stringify(s.baseline)), rows.map((s) => JSON.stringify(s.written))],
+    );
+    return written;
+  }
+}
