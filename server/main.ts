@@ -33,6 +33,12 @@ const clientDir = here.endsWith(path.join('dist', 'server'))
   ? path.resolve(here, '../client')
   : path.resolve(here, '../dist/client');
 
+/**
+ * Catalog changes applied at start beyond which they are folded into the engine snapshot before serving, so
+ * the next start applies only what came after (about a second of applying at most).
+ */
+const FOLD_AFTER_CHANGES = 10_000;
+
 function readEnv(): Env {
   try {
     return parseEnv();
@@ -77,8 +83,9 @@ async function main() {
   }
   const activity = new RecentActivity(sql);
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger });
+  const changeLog = new ChangeLog(sql);
   const catalog = new LiveCatalog({
-    log: new ChangeLog(sql),
+    log: changeLog,
     engine: () => search.catalog,
     onApplied: (changes) => invalidateCaches(changes, { engine: search.engine, layout, fastLane: app.fastLane }),
     logger,
@@ -117,21 +124,28 @@ async function main() {
     await ensureCatalog({ dir: env.catalogDir, events: env.CATALOG_EVENTS, seed: env.CATALOG_SEED, logger });
     const began = performance.now();
     // The catalog streams into the engine as it is read: loaded and indexed are one step.
-    const { manifest, engine, writable, embedded } = await openCatalog(env, env.catalogDir);
-    search.set(engine, writable);
-    catalog.attach(manifest.generatedAt);
-    // The changes operators made since the catalog files, before the first shopper sees a page.
-    let changes = 0;
-    while (writable) {
-      try {
-        changes = await catalog.sync();
-        break;
-      } catch (err) {
-        // Serving the files without the changes operators were told are saved would show what they removed.
-        readiness.set('catalog', false, 'waiting for the store to read the catalog changes');
-        logger.warn({ err }, 'cannot read the catalog changes yet; retrying');
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Serving the files without the changes operators were told are saved would show what they removed: the
+    // store must answer first.
+    const whenStoreAnswers = async <T>(what: () => Promise<T>): Promise<T> => {
+      for (;;) {
+        try {
+          return await what();
+        } catch (err) {
+          readiness.set('catalog', false, 'waiting for the store to read the catalog changes');
+          logger.warn({ err }, 'cannot read the catalog changes yet; retrying');
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
       }
+    };
+    const logName = env.typesense ? undefined : await whenStoreAnswers(() => changeLog.identity());
+    const { manifest, engine, writable, embedded, folded, fold } = await openCatalog(env, env.catalogDir, { changeLog: logName });
+    search.set(engine, writable);
+    catalog.attach(manifest.generatedAt, folded?.through ?? 0);
+    // The changes operators made since the catalog files (or since those folded into the snapshot).
+    const changes = writable ? await whenStoreAnswers(() => catalog.sync()) : 0;
+    if (fold && logName && changes >= FOLD_AFTER_CHANGES) {
+      const bytes = await fold({ log: logName, through: catalog.appliedThrough });
+      logger.info({ changes, through: catalog.appliedThrough, bytes }, 'catalog changes folded into the engine snapshot');
     }
     if (writable) {
       catalog.start();

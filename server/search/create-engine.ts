@@ -3,7 +3,7 @@ import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
 import { catalogFingerprint, readManifest, type CatalogManifest } from '../catalog/manifest.js';
 import type { Env } from '../config/env.js';
 import { CachedEngine } from './cached-engine.js';
-import { EmbeddedEngine } from './embedded/embedded-engine.js';
+import { EmbeddedEngine, type FoldedChanges } from './embedded/embedded-engine.js';
 import { SnapshotError } from './embedded/snapshot.js';
 import type { SearchEngine } from './search-engine.js';
 import { TypesenseEngine } from './typesense/typesense-engine.js';
@@ -18,6 +18,15 @@ export interface OpenedCatalog {
   writable?: EmbeddedEngine;
   /** How the embedded engine got its documents, and why not from its snapshot; absent for Typesense. */
   embedded?: { from: 'snapshot' | 'files'; note: string };
+  /** The catalog changes the engine's documents already include (folded into its snapshot). */
+  folded?: FoldedChanges;
+  /** Saves the engine's snapshot again with the changes applied so far folded in (embedded engine only). */
+  fold?: (folded: FoldedChanges) => Promise<number>;
+}
+
+export interface OpenOptions {
+  /** The change log the store keeps: a snapshot with changes of another log folded in is not used. */
+  changeLog?: string;
 }
 
 /**
@@ -27,7 +36,7 @@ export interface OpenedCatalog {
  * else it is fed document by document as the files are read and validated, and saves a new snapshot. Pages
  * read every document through the engine, so none is kept anywhere else.
  */
-export async function openCatalog(env: Env, dir: string): Promise<OpenedCatalog> {
+export async function openCatalog(env: Env, dir: string, options: OpenOptions = {}): Promise<OpenedCatalog> {
   if (env.typesense) {
     const engine = await typesense(env);
     const manifest = await readManifest(dir);
@@ -41,7 +50,10 @@ export async function openCatalog(env: Env, dir: string): Promise<OpenedCatalog>
   try {
     if (!source || !manifest) throw new SnapshotError(`no catalog in ${dir}`);
     const embedded = await EmbeddedEngine.open(file, source);
-    return { manifest, engine: cached(env, embedded), writable: embedded, embedded: { from: 'snapshot', note: `opened ${file}` } };
+    // Changes of another log (a store that was reset or replaced) cannot be told apart from the files' documents.
+    if (embedded.folded && embedded.folded.log !== options.changeLog) throw new SnapshotError(`${file} holds changes of another change log`);
+    const fold = (folded: FoldedChanges) => embedded.save(file, source, folded);
+    return { manifest, engine: cached(env, embedded), writable: embedded, embedded: { from: 'snapshot', note: `opened ${file}` }, folded: embedded.folded, fold };
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     note = error.message;
@@ -56,7 +68,8 @@ export async function openCatalog(env: Env, dir: string): Promise<OpenedCatalog>
       (error: Error) => `${note}; built from the files, could not save ${file}: ${error.message}`,
     );
   } else note = `${note}; built from the files, which changed while they were read: not saved`;
-  return { manifest: loaded.manifest, engine: cached(env, embedded), writable: embedded, embedded: { from: 'files', note } };
+  const fold = (folded: FoldedChanges) => (source ? embedded.save(file, source, folded) : Promise.resolve(0));
+  return { manifest: loaded.manifest, engine: cached(env, embedded), writable: embedded, embedded: { from: 'files', note }, fold };
 }
 
 /** The engine over a catalog already in memory (tests and tools that hold the whole catalog). */

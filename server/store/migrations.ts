@@ -131,6 +131,8 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         at         timestamptz NOT NULL DEFAULT now()
       );
       CREATE INDEX catalog_changes_by_catalog ON catalog_changes (catalog, seq);
+      CREATE TABLE catalog_log (id text PRIMARY KEY);
+      INSERT INTO catalog_log (id) VALUES (gen_random_uuid()::text);
       CREATE TABLE demand_baselines (
         collection text  NOT NULL,
         doc_id     text  NOT NULL,

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -9,6 +10,7 @@ import { LayoutResponseSchema } from '../../../schemas/layout.js';
 import { parseEnv } from '../../config/env.js';
 import type { LayoutService } from '../../layout/layout-service.js';
 import { CachedEngine } from '../../search/cached-engine.js';
+import { openCatalog } from '../../search/create-engine.js';
 import { EmbeddedEngine } from '../../search/embedded/embedded-engine.js';
 import { SearchService } from '../../search/search-service.js';
 import { migrate } from '../../store/migrations.js';
@@ -291,6 +293,32 @@ describe('a catalog change on the storefront', () => {
     // Applying it again changes nothing.
     expect(await restarted.live.sync()).toBe(0);
   });
+
+  it('folds the applied changes into the engine snapshot: the next start opens them with it and applies only what came after', async () => {
+    const dir = path.join(fixture.dir, 'catalog');
+    const logName = await new ChangeLog(sql).identity();
+    const env = parseEnv({ NODE_ENV: 'test' });
+    const first = await openCatalog(env, dir, { changeLog: logName });
+    const search = new SearchService();
+    search.set(first.engine, first.writable);
+    const starting = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+    starting.attach(first.manifest.generatedAt, first.folded?.through ?? 0);
+    expect(await starting.sync()).toBeGreaterThan(0);
+    await first.fold!({ log: logName, through: starting.appliedThrough });
+
+    const second = await openCatalog(env, dir, { changeLog: logName });
+    expect(second.embedded?.from).toBe('snapshot');
+    expect(second.folded).toEqual({ log: logName, through: starting.appliedThrough });
+    expect(second.writable!.document('Event', '9900001')).toEqual(live.document('Event', '9900001'));
+    const again = new LiveCatalog({ log: new ChangeLog(sql), engine: () => second.writable!, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+    again.attach(second.manifest.generatedAt, second.folded!.through);
+    expect(await again.sync()).toBe(0);
+
+    // A store with another log (reset, replaced) cannot use those folded changes: the files are read again.
+    const other = await openCatalog(env, dir, { changeLog: 'another-log' });
+    expect(other.embedded?.from).toBe('files');
+    expect(other.writable!.document('Event', '9900001')).toBeUndefined();
+  }, 60_000);
 
   it('leaves the changes made over other catalog files out: a catalog generated or imported anew starts from its files', async () => {
     const other = await openLive();

@@ -36,6 +36,13 @@ export class ChangeLog {
     });
   }
 
+  /** This log's name, made once with the table: a snapshot with changes folded in says which log they came from. */
+  async identity(): Promise<string> {
+    const [row] = await this.sql.query<{ id: string }>('SELECT id FROM catalog_log');
+    if (!row) throw new Error('the store has no catalog_log row: its migrations did not run');
+    return row.id;
+  }
+
   /** Changes to `catalog` after `seq`, in order, at most `limit`. */
   after(catalog: string, seq: number, limit: number): Promise<CatalogChange[]> {
     return readAfter(this.sql, catalog, seq, limit);

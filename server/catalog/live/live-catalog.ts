@@ -66,10 +66,13 @@ export class LiveCatalog {
     return this.applied;
   }
 
-  /** Names the catalog files the engine now holds; the changes made over them are the ones applied. */
-  attach(base: string): void {
+  /**
+   * Names the catalog files the engine now holds; the changes made over them are the ones applied, after
+   * `through` when the engine already includes those (folded into its snapshot).
+   */
+  attach(base: string, through = 0): void {
     this.base = base;
-    this.applied = 0;
+    this.applied = through;
   }
 
   private get catalog(): string {

@@ -90,6 +90,12 @@ const FEW_LISTED = 256;
 /** Below this many documents in the date windows, a popularity row gathers them all instead of merging. */
 const GATHER_BELOW = 2_000;
 
+/** Catalog changes folded into a snapshot: those of one change log, up to a sequence number. */
+export interface FoldedChanges {
+  log: string;
+  through: number;
+}
+
 /** Where the engine switches between ways of answering; the answers are the same either side. */
 export interface EngineTuning {
   /** Documents in the date windows below which a popularity row gathers them all instead of merging. */
@@ -146,13 +152,22 @@ export class EmbeddedEngine implements SearchEngine {
   }
 
   /**
-   * Persists every collection's columns and indexes to `file` (see `snapshot.ts`), labelled with `source` (what
-   * the documents came from) and this engine's code; returns the bytes written.
+   * The catalog changes this engine's documents include beyond its source files: those of change log `log`
+   * up to `through` (set when they were folded into a snapshot, and by opening one).
    */
-  async save(file: string, source: unknown): Promise<number> {
+  folded: FoldedChanges | undefined;
+
+  /**
+   * Persists every collection's columns and indexes to `file` (see `snapshot.ts`), labelled with `source` (what
+   * the documents came from) and this engine's code, and with the changes folded in; returns the bytes written.
+   */
+  async save(file: string, source: unknown, folded?: FoldedChanges): Promise<number> {
     const writer = new SnapshotWriter();
-    const tree = Object.fromEntries([...this.indexes].map(([name, index]) => [name, index.snapshot(writer)]));
-    return writeSnapshot(file, { engine: await engineFingerprint(), source }, tree, writer);
+    const tree: Record<string, unknown> = Object.fromEntries([...this.indexes].map(([name, index]) => [name, index.snapshot(writer)]));
+    if (folded) tree.$folded = folded;
+    const bytes = await writeSnapshot(file, { engine: await engineFingerprint(), source }, tree, writer);
+    this.folded = folded;
+    return bytes;
   }
 
   /**
@@ -167,6 +182,7 @@ export class EmbeddedEngine implements SearchEngine {
       if (!state[name]) throw new SnapshotError(`the snapshot has no ${name} collection`);
       index.restore(state[name], reader);
     }
+    engine.folded = state.$folded as FoldedChanges | undefined;
     return engine;
   }
 
