@@ -14,6 +14,10 @@
  *   npm run bench -- --cold               only cold layouts at 20,000, 200,000 and 1,000,000 events (bench/cold.ts):
  *                                         time to ready, RSS, one-at-a-time medians, event-loop delay, 50
  *                                         connections against the ceiling; written between the bench:cold markers
+ *   npm run bench -- --catalog            only the live catalog at 1,000,000 events (bench/catalog-live.ts; --sizes N for
+ *                                         another size): the import command, documents API imports, cached layouts
+ *                                         during an import, and how soon an update on one node shows on another;
+ *                                         written between the bench:catalog markers
  *   npm run bench -- --faults             only the store fault run (bench/faults.ts): PostgreSQL crashed under a
  *                                         burst of carts and checkouts; written between the bench:faults markers
  *   --rounds 5 --seconds 2 --warmup 3     rounds of measured seconds per endpoint, after one discarded warm-up
@@ -32,6 +36,7 @@ import { lighthousePages, type PageScore } from './lighthouse-pages.js';
 import { DEGRADED_ROW, loadInChild, rotate, sequential, summarize, usGridPoints, type ChildLoadOptions, type LoadResult, type LoadSummary } from './load.js';
 import { gitState, machineLine, replaceSection } from './results-file.js';
 import { runColdBench } from './cold.js';
+import { runCatalogBench } from './catalog-live.js';
 import { runFaultBench } from './faults.js';
 import { hostilePaths } from '../server/test/hostile-input.js';
 
@@ -46,6 +51,7 @@ const { values } = parseArgs({
     engine: { type: 'boolean', default: false },
     faults: { type: 'boolean', default: false },
     cold: { type: 'boolean', default: false },
+    catalog: { type: 'boolean', default: false },
     'no-lighthouse': { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     'time-limit': { type: 'string' },
@@ -522,6 +528,9 @@ async function main() {
 try {
   if (values.faults) {
     if (!(await runFaultBench({ command, write: !values['no-write'], log }))) process.exitCode = 1;
+  } else if (values.catalog) {
+    await ensureBuild();
+    console.log(await runCatalogBench({ events: values.sizes ? sizes.at(-1)! : 1_000_000, command, write: !values['no-write'], log }));
   } else if (values.cold) {
     await ensureBuild();
     console.log(await runColdBench({ sizes, command, write: !values['no-write'], log }));
