@@ -22,7 +22,7 @@ test('the server is ready, with the generated catalog loaded', async ({ request 
   const ready = await request.get('/readyz');
   expect(ready.status()).toBe(200);
   const body = await ready.json();
-  expect(body.components.catalog.detail).toMatch(/^\d+ events$/);
+  expect(body.components.catalog.detail).toMatch(/^\d+ events, \d+ catalog changes applied$/);
   expect(body.components.search.ready).toBe(true);
   const missing = await request.get('/api/does-not-exist');
   expect(missing.status()).toBe(404);

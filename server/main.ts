@@ -151,7 +151,7 @@ async function main() {
       catalog.start();
       demand.start();
     }
-    readiness.set('catalog', true, `${manifest.counts.Event} events, ${changes} changes applied`);
+    readiness.set('catalog', true, `${manifest.counts.Event} events, ${changes} catalog changes applied`);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
     logger.info({ counts: manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) }, 'search ready');
