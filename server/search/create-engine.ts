@@ -5,7 +5,8 @@ import type { Env } from '../config/env.js';
 import { CachedEngine } from './cached-engine.js';
 import { EmbeddedEngine, type FoldedChanges } from './embedded/embedded-engine.js';
 import { SnapshotError } from './embedded/snapshot.js';
-import type { SearchEngine } from './search-engine.js';
+import type { CatalogEngine, SearchEngine } from './search-engine.js';
+import { EmbeddedCatalog } from './embedded/embedded-catalog.js';
 import { TypesenseEngine } from './typesense/typesense-engine.js';
 
 /** The embedded engine's state, saved beside the catalog it was built from. */
@@ -14,8 +15,8 @@ export const SNAPSHOT_FILE = 'engine.snapshot';
 export interface OpenedCatalog {
   manifest: CatalogManifest;
   engine: CachedEngine;
-  /** The embedded engine itself, which catalog changes are written to; absent for Typesense. */
-  writable?: EmbeddedEngine;
+  /** The engine catalog changes are written to. */
+  writable?: CatalogEngine;
   /** How the embedded engine got its documents, and why not from its snapshot; absent for Typesense. */
   embedded?: { from: 'snapshot' | 'files'; note: string };
   /** The catalog changes the engine's documents already include (folded into its snapshot). */
@@ -53,7 +54,7 @@ export async function openCatalog(env: Env, dir: string, options: OpenOptions = 
     // Changes of another log (a store that was reset or replaced) cannot be told apart from the files' documents.
     if (embedded.folded && embedded.folded.log !== options.changeLog) throw new SnapshotError(`${file} holds changes of another change log`);
     const fold = (folded: FoldedChanges) => embedded.save(file, source, folded);
-    return { manifest, engine: cached(env, embedded), writable: embedded, embedded: { from: 'snapshot', note: `opened ${file}` }, folded: embedded.folded, fold };
+    return { manifest, engine: cached(env, embedded), writable: new EmbeddedCatalog(embedded), embedded: { from: 'snapshot', note: `opened ${file}` }, folded: embedded.folded, fold };
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     note = error.message;
@@ -69,7 +70,7 @@ export async function openCatalog(env: Env, dir: string, options: OpenOptions = 
     );
   } else note = `${note}; built from the files, which changed while they were read: not saved`;
   const fold = (folded: FoldedChanges) => (source ? embedded.save(file, source, folded) : Promise.resolve(0));
-  return { manifest: loaded.manifest, engine: cached(env, embedded), writable: embedded, embedded: { from: 'files', note }, fold };
+  return { manifest: loaded.manifest, engine: cached(env, embedded), writable: new EmbeddedCatalog(embedded), embedded: { from: 'files', note }, fold };
 }
 
 /** The engine over a catalog already in memory (tests and tools that hold the whole catalog). */

@@ -36,3 +36,26 @@ export const GEO_FIELDS: Partial<Record<CollectionName, string>> = {
   ZipEventDetermination: 'location',
   USCity: 'location',
 };
+
+/** A document as the catalog holds it: any collection's, with its string id. */
+export type CatalogDocument = Record<string, unknown> & { id: string };
+
+/** One change to apply: a document as it now stands, or its deletion (`document: null`). */
+export interface DocumentChange {
+  collection: CollectionName;
+  id: string;
+  document: CatalogDocument | null;
+}
+
+/**
+ * The catalog's write port: the live catalog reads documents through it and applies changes to it. The
+ * embedded engine is each node's own; Typesense is one engine that every node reads (`shared`), so only the
+ * node taking a write applies it there.
+ */
+export interface CatalogEngine {
+  readonly shared: boolean;
+  /** The stored documents among `ids` (those that exist), by id. */
+  documents(collection: CollectionName, ids: readonly string[]): Promise<Map<string, CatalogDocument>>;
+  /** Applies changes in order; fails whole or leaves each applied change applied (applying one again is harmless). */
+  apply(changes: readonly DocumentChange[]): Promise<void>;
+}

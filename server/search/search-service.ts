@@ -1,6 +1,6 @@
-import type { CatalogEngine } from '../catalog/live/live-catalog.js';
 import { AppError } from '../http/errors.js';
 import type { CachedEngine } from './cached-engine.js';
+import type { CatalogEngine } from './search-engine.js';
 
 /** Holds the search engine once it is built; until then routes that need it answer 503. */
 export class SearchService {

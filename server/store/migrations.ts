@@ -128,6 +128,7 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         collection text        NOT NULL,
         doc_id     text        NOT NULL,
         document   jsonb,
+        previous   jsonb,
         at         timestamptz NOT NULL DEFAULT now()
       );
       CREATE INDEX catalog_changes_by_catalog ON catalog_changes (catalog, seq);

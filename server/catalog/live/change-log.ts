@@ -2,12 +2,16 @@ import type { CollectionName } from '../../../schemas/documents.js';
 import type { Sql, SqlTx } from '../../store/sql.js';
 import type { Doc } from './document-writes.js';
 
-/** One acknowledged change to the catalog: a document as it now stands, or its deletion (`document: null`). */
+/**
+ * One acknowledged change to the catalog: a document as it now stands, or its deletion (`document: null`), with
+ * the document it replaced (`previous`, null for a new one), so that every node can tell what it touched.
+ */
 export interface CatalogChange {
   seq: number;
   collection: CollectionName;
   id: string;
   document: Doc | null;
+  previous?: Doc | null;
 }
 
 /** The advisory lock writers hold from reading the log to committing their changes (any number no other code uses). */
@@ -66,10 +70,10 @@ export class LogWriter {
     for (let at = 0; at < changes.length; at += INSERT_CHUNK) {
       const chunk = changes.slice(at, at + INSERT_CHUNK);
       const rows = await this.tx.query<{ seq: string | number }>(
-        `INSERT INTO catalog_changes (catalog, collection, doc_id, document)
-         SELECT $1, c, i, d::jsonb FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS t(c, i, d, n) ORDER BY n
+        `INSERT INTO catalog_changes (catalog, collection, doc_id, document, previous)
+         SELECT $1, c, i, d::jsonb, p::jsonb FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS t(c, i, d, p, n) ORDER BY n
          RETURNING seq`,
-        [this.catalog, chunk.map((c) => c.collection), chunk.map((c) => c.id), chunk.map((c) => (c.document ? JSON.stringify(c.document) : null))],
+        [this.catalog, chunk.map((c) => c.collection), chunk.map((c) => c.id), chunk.map((c) => json(c.document)), chunk.map((c) => json(c.previous ?? null))],
       );
       // RETURNING gives no order of its own; the numbers were drawn in insert order, so sorted they match it.
       seqs.push(...rows.map((r) => Number(r.seq)).sort((a, b) => a - b));
@@ -79,14 +83,18 @@ export class LogWriter {
 }
 
 async function readAfter(sql: Pick<Sql, 'query'>, catalog: string, seq: number, limit: number): Promise<CatalogChange[]> {
-  const rows = await sql.query<{ seq: string | number; collection: string; doc_id: string; document: unknown }>(
-    'SELECT seq, collection, doc_id, document FROM catalog_changes WHERE catalog = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+  const rows = await sql.query<{ seq: string | number; collection: string; doc_id: string; document: unknown; previous: unknown }>(
+    'SELECT seq, collection, doc_id, document, previous FROM catalog_changes WHERE catalog = $1 AND seq > $2 ORDER BY seq LIMIT $3',
     [catalog, seq, limit],
   );
-  return rows.map((r) => ({
-    seq: Number(r.seq),
-    collection: r.collection as CollectionName,
-    id: r.doc_id,
-    document: (typeof r.document === 'string' ? JSON.parse(r.document) : r.document) as Doc | null,
-  }));
+  const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Doc | null;
+  return rows.map((r) => ({ seq: Number(r.seq), collection: r.collection as CollectionName, id: r.doc_id, document: parsed(r.document), previous: parsed(r.previous) }));
+}
+
+const json = (doc: Doc | null) => (doc ? JSON.stringify(doc) : null);
+
+/** The sequence number of the last change to `catalog` (0 when there is none). */
+export async function lastSeq(sql: Pick<Sql, 'query'>, catalog: string): Promise<number> {
+  const [row] = await sql.query<{ seq: string | number | null }>('SELECT max(seq) AS seq FROM catalog_changes WHERE catalog = $1', [catalog]);
+  return Number(row?.seq ?? 0);
 }

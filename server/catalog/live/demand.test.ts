@@ -11,6 +11,7 @@ import { PURCHASE_LIMITS } from '../../commerce/domain/purchase-limits.js';
 import { parseEnv } from '../../config/env.js';
 import { entitySlug } from '../../rules/slug.js';
 import { CachedEngine } from '../../search/cached-engine.js';
+import { EmbeddedCatalog } from '../../search/embedded/embedded-catalog.js';
 import { EmbeddedEngine } from '../../search/embedded/embedded-engine.js';
 import { SearchService } from '../../search/search-service.js';
 import { migrate } from '../../store/migrations.js';
@@ -38,7 +39,7 @@ beforeAll(async () => {
   await migrate(sql);
   const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
   const search = new SearchService();
-  search.set(new CachedEngine(embedded), embedded);
+  search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
   let caches: Parameters<typeof invalidateCaches>[1] | undefined;
   live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: (changes) => invalidateCaches(changes, caches!), logger });
   live.attach(fixture.catalog.manifest.generatedAt);
@@ -96,9 +97,9 @@ describe('demand signals from what shoppers do', () => {
     expect(await demand.run()).toBeGreaterThan(0);
     const after = await eventPage(event);
     expect(after.event.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
-    expect(live.document('Event', event.id)).toMatchObject({ event_cart_d1: 5, event_orders_d1: 1, event_orders_d7: event.event_orders_d7 + 1, event_orders_t12: event.event_orders_t12 + 1 });
+    expect(await live.document('Event', event.id)).toMatchObject({ event_cart_d1: 5, event_orders_d1: 1, event_orders_d7: event.event_orders_d7 + 1, event_orders_t12: event.event_orders_t12 + 1 });
     // The performers' order counts follow.
-    const performer = live.document('Performer', String(event.performer_ids[0]))!;
+    const performer = (await live.document('Performer', String(event.performer_ids[0])))!;
     const before = fixture.catalog.collections.Performer.find((p) => p.performer_id === event.performer_ids[0])!;
     expect(performer.performer_orders_t12).toBe(before.performer_orders_t12 + 1);
     // Nothing moved since: a second run writes nothing.
@@ -117,7 +118,7 @@ describe('demand signals from what shoppers do', () => {
     const auth = await guest();
     await buy(auth, (await cart(auth, last.id, 2)).id);
     await demand.run();
-    expect(live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1 });
+    expect(await live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1 });
     expect((await eventPage(event)).event.badges).toContainEqual({ type: 'ticketLeft', label: 'Only 2 tickets left' });
   });
 
@@ -128,13 +129,13 @@ describe('demand signals from what shoppers do', () => {
     const auth = await guest();
     await cart(auth, listing.id, 1);
     await demand.run();
-    expect(live.document('Event', event.id)!.event_cart_d1).toBe(1);
+    expect((await live.document('Event', event.id))!.event_cart_d1).toBe(1);
     // The operator's feed says 40 carts in the last day (its own count, from before this storefront).
     await live.write('Event', 'update', [{ text: '', value: { id: event.id, event_cart_d1: 40 } }]);
     const another = await guest();
     await cart(another, listing.id, 1);
     await demand.run();
     // 40 as the feed said, plus the two carts of the last day.
-    expect(live.document('Event', event.id)!.event_cart_d1).toBe(42);
+    expect((await live.document('Event', event.id))!.event_cart_d1).toBe(42);
   });
 });

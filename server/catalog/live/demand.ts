@@ -101,10 +101,11 @@ export class DemandSignals {
   /** Recomputes the signals of some events (and their performers' order counts); the documents changed. */
   private async refresh(eventIds: number[], now: string): Promise<number> {
     const { sql, catalog } = this.deps;
-    const docs = eventIds.flatMap((id) => {
-      const doc = catalog.document('Event', String(id)) as EventDocument | undefined;
-      return doc ? [doc] : [];
-    });
+    const docs: EventDocument[] = [];
+    for (const id of eventIds) {
+      const doc = (await catalog.document('Event', String(id))) as EventDocument | undefined;
+      if (doc) docs.push(doc);
+    }
     if (docs.length === 0) return 0;
     const ids = docs.map((d) => d.event_id);
     const [carts, orders, views, inventory] = await Promise.all([
@@ -171,7 +172,7 @@ export class DemandSignals {
     const docs: PerformerDocument[] = [];
     const live = new Map<string, Counters>();
     for (const id of performerIds) {
-      const doc = this.deps.catalog.document('Performer', String(id)) as PerformerDocument | undefined;
+      const doc = (await this.deps.catalog.document('Performer', String(id))) as PerformerDocument | undefined;
       if (!doc) continue;
       const eventIds = await this.eventsOf(id);
       const [row] = await this.deps.sql.query<{ d7: string; t12: string }>(

@@ -92,6 +92,13 @@ function refuse(code: RefusedWrite['code'], error: string): RefusedWrite {
   return { ok: false, code, error };
 }
 
+/** The id a document given as `input` would be written under, when it names a usable one. */
+export function documentIdOf(collection: CollectionName, input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const id = documentId(collection, input as Record<string, unknown>);
+  return typeof id === 'string' ? id : undefined;
+}
+
 /** The document's id: as given (a string), or its entity id as a string when it has one and no id. */
 function documentId(collection: CollectionName, doc: Record<string, unknown>): string | { error: string } {
   const id = doc.id;

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { CollectionName } from '../../../schemas/documents.js';
 import { AppError } from '../../http/errors.js';
+import type { CatalogEngine } from '../../search/search-engine.js';
 import type { CatalogChange, ChangeLog } from './change-log.js';
-import { prepareWrite, type DirtyValues, type Doc, type PreparedWrite, type RefusedWrite, type WriteAction } from './document-writes.js';
+import { documentIdOf, prepareWrite, type DirtyValues, type Doc, type PreparedWrite, type RefusedWrite, type WriteAction } from './document-writes.js';
 
 /**
  * How often each node reads the change log for changes other nodes made. Issue 16 asks for a change to show
@@ -13,13 +14,6 @@ export const SYNC_INTERVAL_MS = 500;
 const READ_CHUNK = 5_000;
 /** Changes applied to the engine between yields to the event loop, so an import never stalls the pages. */
 const APPLY_CHUNK = 250;
-
-/** The engine the catalog is applied to (the embedded engine, or any that can be written one document at a time). */
-export interface CatalogEngine {
-  upsert(collection: CollectionName, doc: Doc): void;
-  delete(collection: CollectionName, id: string): boolean;
-  document(collection: CollectionName, id: string): Doc | undefined;
-}
 
 /** A change as applied on this node, with the document it replaced, so caches can tell what it touched. */
 export interface AppliedChange {
@@ -46,10 +40,14 @@ export interface WriteItem {
 
 /**
  * The catalog as operators change it while the storefront serves. A write is prepared against the documents as
- * they stand (Typesense's semantics, `document-writes.ts`), appended to the change log, and acknowledged only
- * once the log has committed it; then it is applied here. Every node applies the log in order, its own
- * writes and others' alike (`sync`, every `SYNC_INTERVAL_MS`), so each converges on the same catalog; a
- * restart applies the whole log again over the catalog files, and applying a change twice leaves the same state.
+ * they stand (Typesense's semantics, `document-writes.ts`) and appended to the change log, with the document it
+ * replaces; it is acknowledged only once the log has committed it. Every node applies the log in order, its
+ * own writes and others' alike (`sync`, every `SYNC_INTERVAL_MS`), so each converges on the same catalog; a
+ * restart applies the log again over the catalog files, and applying a change twice leaves the same state.
+ *
+ * A shared engine (Typesense, read by every node) is written by the node taking the write, inside the log's
+ * transaction: a write Typesense refuses is not logged, and one the log cannot commit was sent to Typesense by
+ * a request that failed, which the feed sends again. The other nodes only clear their caches.
  */
 export class LiveCatalog {
   /** The sequence number of the last change applied here. */
@@ -68,7 +66,7 @@ export class LiveCatalog {
 
   /**
    * Names the catalog files the engine now holds; the changes made over them are the ones applied, after
-   * `through` when the engine already includes those (folded into its snapshot).
+   * `through` when the engine already includes those (folded into its snapshot, or a shared engine's own).
    */
   attach(base: string, through = 0): void {
     this.base = base;
@@ -97,9 +95,9 @@ export class LiveCatalog {
     this.timer = undefined;
   }
 
-  /** The document as this node has it. */
-  document(collection: CollectionName, id: string): Doc | undefined {
-    return this.deps.engine().document(collection, id);
+  /** The document as the engine has it. */
+  async document(collection: CollectionName, id: string): Promise<Doc | undefined> {
+    return (await this.deps.engine().documents(collection, [id])).get(id);
   }
 
   /**
@@ -107,7 +105,11 @@ export class LiveCatalog {
    * The accepted ones are durable when this resolves; it rejects (and nothing is written) when the store fails.
    */
   write(collection: CollectionName, action: WriteAction, items: readonly WriteItem[], dirty?: DirtyValues): Promise<(PreparedWrite | RefusedWrite)[]> {
-    return this.commit(collection, items.length, (i, current) => {
+    const ids = items.flatMap((item) => {
+      const id = item.value === undefined ? undefined : documentIdOf(collection, item.value);
+      return id ? [id] : [];
+    });
+    return this.commit(collection, items.length, ids, (i, current) => {
       const value = items[i]!.value;
       return value === undefined ? { ok: false, code: 400, error: 'Bad JSON: the line is not valid JSON.' } : prepareWrite(collection, action, value, current, dirty);
     });
@@ -118,6 +120,7 @@ export class LiveCatalog {
     const [outcome] = await this.commit(
       collection,
       1,
+      [id],
       (_i, current) => {
         const existing = current(id);
         return existing ? { ok: true, id, document: existing, replaced: true } : { ok: false, code: 404, error: `Could not find a document with id: ${id}` };
@@ -129,21 +132,24 @@ export class LiveCatalog {
 
   /**
    * Prepares writes as the only writer (under the log's lock, after applying what others committed first),
-   * appends the accepted ones (as deletions with `deleting`), and applies them here once committed.
+   * appends the accepted ones (as deletions with `deleting`), and applies them here once committed (a shared
+   * engine before the commit).
    */
   private commit(
     collection: CollectionName,
     count: number,
+    ids: readonly string[],
     prepare: (i: number, current: (id: string) => Doc | undefined) => PreparedWrite | RefusedWrite,
     deleting = false,
   ): Promise<(PreparedWrite | RefusedWrite)[]> {
     return this.serial(async () => {
+      const engine = this.deps.engine();
       const { outcomes, changes } = await this.deps.log.write(this.catalog, async (writer) => {
         await this.catchUp((seq, limit) => writer.after(seq, limit));
+        const stored = await engine.documents(collection, [...new Set(ids)]);
         // Later items see earlier ones: two lines with one id behave as two requests in a row.
         const pending = new Map<string, Doc | null>();
-        const engine = this.deps.engine();
-        const current = (id: string) => (pending.has(id) ? (pending.get(id) ?? undefined) : engine.document(collection, id));
+        const current = (id: string) => (pending.has(id) ? (pending.get(id) ?? undefined) : stored.get(id));
         const outcomes: (PreparedWrite | RefusedWrite)[] = [];
         const accepted: Omit<CatalogChange, 'seq'>[] = [];
         for (let i = 0; i < count; i++) {
@@ -151,10 +157,11 @@ export class LiveCatalog {
           outcomes.push(outcome);
           if (!outcome.ok) continue;
           const document = deleting ? null : outcome.document;
+          accepted.push({ collection, id: outcome.id, document, previous: current(outcome.id) ?? null });
           pending.set(outcome.id, document);
-          accepted.push({ collection, id: outcome.id, document });
         }
         const seqs = accepted.length > 0 ? await writer.append(accepted) : [];
+        if (engine.shared && accepted.length > 0) await engine.apply(accepted);
         return { outcomes, changes: accepted.map((c, i): CatalogChange => ({ ...c, seq: seqs[i]! })) };
       });
       await this.apply(changes);
@@ -172,22 +179,19 @@ export class LiveCatalog {
     }
   }
 
-  /** Applies changes in log order, a chunk per turn of the event loop. */
+  /**
+   * Applies changes in log order, a chunk per turn of the event loop, and tells what they touched. A shared
+   * engine already holds them (its writer applied them): only the caches here need to hear of them.
+   */
   private async apply(changes: readonly CatalogChange[]): Promise<void> {
-    const { onApplied } = this.deps;
     const engine = this.deps.engine();
     for (let at = 0; at < changes.length; at += APPLY_CHUNK) {
       if (at > 0) await new Promise((resolve) => setImmediate(resolve));
-      const applied: AppliedChange[] = [];
-      for (const change of changes.slice(at, at + APPLY_CHUNK)) {
-        if (change.seq <= this.applied) continue;
-        const before = engine.document(change.collection, change.id);
-        if (change.document) engine.upsert(change.collection, change.document);
-        else engine.delete(change.collection, change.id);
-        this.applied = change.seq;
-        applied.push({ collection: change.collection, id: change.id, before, after: change.document });
-      }
-      if (applied.length > 0) onApplied(applied);
+      const chunk = changes.slice(at, at + APPLY_CHUNK).filter((c) => c.seq > this.applied);
+      if (chunk.length === 0) continue;
+      if (!engine.shared) await engine.apply(chunk);
+      this.applied = chunk[chunk.length - 1]!.seq;
+      this.deps.onApplied(chunk.map((c) => ({ collection: c.collection, id: c.id, before: c.previous ?? undefined, after: c.document })));
     }
   }
 

@@ -52,9 +52,9 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiter:
     res.status(action === 'create' ? 201 : 200).json(outcome.document);
   });
 
-  router.get('/collections/:collection/documents/:id', (req, res) => {
+  router.get('/collections/:collection/documents/:id', async (req, res) => {
     const collection = collectionOf(req);
-    const found = live.document(collection, String(req.params.id));
+    const found = await live.document(collection, String(req.params.id));
     if (!found) throw missing(req);
     res.json(found);
   });
