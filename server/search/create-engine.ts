@@ -8,6 +8,9 @@ import { SnapshotError } from './embedded/snapshot.js';
 import type { CatalogEngine, SearchEngine } from './search-engine.js';
 import { EmbeddedCatalog } from './embedded/embedded-catalog.js';
 import { TypesenseEngine } from './typesense/typesense-engine.js';
+import { TypesenseCatalog } from './typesense/typesense-catalog.js';
+import { clientOptions } from './typesense/config.js';
+import { Client } from 'typesense';
 
 /** The embedded engine's state, saved beside the catalog it was built from. */
 export const SNAPSHOT_FILE = 'engine.snapshot';
@@ -42,7 +45,8 @@ export async function openCatalog(env: Env, dir: string, options: OpenOptions = 
     const engine = await typesense(env);
     const manifest = await readManifest(dir);
     if (!manifest) throw new Error(`no catalog in ${dir}: run \`npm run catalog\` first`);
-    return { manifest, engine: cached(env, engine) };
+    const writable = new TypesenseCatalog(new Client(clientOptions(env.typesense)), env.typesense.collectionPrefix);
+    return { manifest, engine: cached(env, engine), writable };
   }
   const file = path.join(dir, SNAPSHOT_FILE);
   const source = await catalogFingerprint(dir).catch(() => null);

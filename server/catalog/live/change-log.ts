@@ -1,4 +1,5 @@
 import type { CollectionName } from '../../../schemas/documents.js';
+import type { ReindexChanges } from '../../search/typesense/reindex.js';
 import type { Sql, SqlTx } from '../../store/sql.js';
 import type { Doc } from './document-writes.js';
 
@@ -38,6 +39,14 @@ export class ChangeLog {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [WRITERS_LOCK]);
       return fn(new LogWriter(tx, catalog));
     });
+  }
+
+  /** The log as a reindex replays it: read, and read again with writes held while the aliases move. */
+  reindexChanges(): ReindexChanges {
+    return {
+      after: (catalog, seq, limit) => this.after(catalog, seq, limit),
+      exclusive: (catalog, fn) => this.write(catalog, (writer) => fn((seq, limit) => writer.after(seq, limit))),
+    };
   }
 
   /** This log's name, made once with the table: a snapshot with changes folded in says which log they came from. */

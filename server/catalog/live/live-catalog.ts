@@ -161,7 +161,12 @@ export class LiveCatalog {
           pending.set(outcome.id, document);
         }
         const seqs = accepted.length > 0 ? await writer.append(accepted) : [];
-        if (engine.shared && accepted.length > 0) await engine.apply(accepted);
+        if (engine.shared && accepted.length > 0) {
+          await engine.apply(accepted).catch((err: unknown) => {
+            // The transaction rolls back: nothing of this write is logged or acknowledged.
+            throw new AppError(503, 'search_write_failed', `The search engine did not take the change, so nothing was saved; try again (${err instanceof Error ? err.message : String(err)})`);
+          });
+        }
         return { outcomes, changes: accepted.map((c, i): CatalogChange => ({ ...c, seq: seqs[i]! })) };
       });
       await this.apply(changes);

@@ -2,12 +2,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'typesense';
 import { clientOptions, describeTypesenseConfig, parseTypesenseConfig, type TypesenseConfig } from './config.js';
-import { reindexCatalog, type ReindexClient } from './reindex.js';
+import { reindexCatalog, type ReindexChanges, type ReindexClient } from './reindex.js';
+import { ChangeLog } from '../../catalog/live/change-log.js';
+import { openStore } from '../../store/open-store.js';
+import type { Sql } from '../../store/sql.js';
 
 export interface IndexCliIo {
   out: (line: string) => void;
   err: (line: string) => void;
   createClient?: (config: TypesenseConfig) => ReindexClient;
+  /** The change log to replay (by default the store of `DATABASE_URL`, when set). */
+  changes?: ReindexChanges;
 }
 
 /**
@@ -29,9 +34,18 @@ export async function runIndexCli(env: NodeJS.ProcessEnv, io: IndexCliIo): Promi
   const catalogDir = path.resolve(env.DATA_DIR?.trim() || 'data', 'catalog');
   io.out(`Indexing ${catalogDir} into ${describeTypesenseConfig(config)}`);
   const client = io.createClient ? io.createClient(config) : new Client(clientOptions(config));
+  // The documents API's writes live in the store's change log: with a shared PostgreSQL it is replayed into
+  // the new collections. PGlite belongs to the running server alone and cannot be opened beside it.
+  let store: Sql | undefined;
+  let changes = io.changes;
   try {
+    if (!changes && env.DATABASE_URL) {
+      store = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR?.trim() || 'data' });
+      changes = new ChangeLog(store).reindexChanges();
+    }
+    if (!changes) io.out('DATABASE_URL is not set: changes made through the documents API are not replayed into the new collections.');
     const started = Date.now();
-    const report = await reindexCatalog({ client, catalogDir, prefix: config.collectionPrefix, log: io.out });
+    const report = await reindexCatalog({ client, catalogDir, prefix: config.collectionPrefix, log: io.out, changes });
     for (const item of report) {
       const kept = item.previous ? `, kept ${item.previous} for rollback` : '';
       const deleted = item.deleted.length > 0 ? `, deleted ${item.deleted.join(', ')}` : '';
@@ -42,6 +56,8 @@ export async function runIndexCli(env: NodeJS.ProcessEnv, io: IndexCliIo): Promi
   } catch (err) {
     io.err(`Indexing failed: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
+  } finally {
+    await store?.close();
   }
 }
 

@@ -4,6 +4,8 @@ import type { CollectionCreateSchema, DocumentImportParameters } from 'typesense
 import { COLLECTION_NAMES, type CollectionName } from '../../../schemas/documents.js';
 import { collectionFile, readManifest } from '../../catalog/manifest.js';
 import { aliasName, COLLECTION_PREFIX_PATTERN, collectionSchema, versionOf, versionedName } from './collections.js';
+import type { DocumentChange } from '../search-engine.js';
+import { writeChanges } from './typesense-catalog.js';
 
 /** The part of the `typesense` Client the reindexer uses; tests pass a fake of this shape. */
 export interface ReindexClient {
@@ -12,7 +14,7 @@ export interface ReindexClient {
     retrieve(): Promise<readonly { name: string }[]>;
   };
   collections(name: string): {
-    documents(): { import(jsonl: string, options: DocumentImportParameters): Promise<unknown> };
+    documents(): { import(jsonl: string, options: DocumentImportParameters): Promise<unknown>; delete(options: { filter_by: string }): Promise<unknown> };
     delete(): Promise<unknown>;
   };
   aliases(): { upsert(name: string, mapping: { collection_name: string }): Promise<unknown> };
@@ -28,7 +30,25 @@ export interface ReindexOptions {
   log?: (line: string) => void;
   /** The version suffix of the new collections; the current time in milliseconds by default. */
   version?: number;
+  /**
+   * The change log of the catalog being indexed (the documents API's writes since its files): replayed into the
+   * new collections before the aliases move, the last of it while no write can commit, so none is lost.
+   */
+  changes?: ReindexChanges;
 }
+
+/** A logged change with its place in the log. */
+export type LoggedChange = DocumentChange & { seq: number };
+
+export interface ReindexChanges {
+  /** The changes to the catalog whose manifest says `generatedAt` = `catalog`, after `seq`, at most `limit`. */
+  after(catalog: string, seq: number, limit: number): Promise<LoggedChange[]>;
+  /** Runs `fn` while no catalog write can commit (holding the writers' lock), reading the log through `after`. */
+  exclusive<T>(catalog: string, fn: (after: (seq: number, limit: number) => Promise<LoggedChange[]>) => Promise<T>): Promise<T>;
+}
+
+/** Changes replayed per request. */
+const REPLAY_CHUNK = 1_000;
 
 export interface ReindexedCollection {
   collection: CollectionName;
@@ -95,13 +115,27 @@ export async function reindexCatalog(options: ReindexOptions): Promise<Reindexed
   }
 
   const swapped: { alias: string; previous: string | null }[] = [];
-  try {
+  const targets = new Map(imported.map((item) => [item.collection, item.target]));
+  const swap = async () => {
     for (const item of imported) {
       const previous = await aliasTarget(client, item.alias);
       await client.aliases().upsert(item.alias, { collection_name: item.target });
       swapped.push({ alias: item.alias, previous });
       log(`${item.collection}: alias ${item.alias} → ${item.target}${previous ? ` (was ${previous})` : ''}`);
     }
+  };
+  try {
+    if (options.changes) {
+      const { changes } = options;
+      // Most of the log while writes go on, then the rest with writes held, and the aliases moved at once.
+      const through = await replay(client, targets, (seq, limit) => changes.after(manifest.generatedAt, seq, limit), 0);
+      const last = await changes.exclusive(manifest.generatedAt, async (after) => {
+        const all = await replay(client, targets, after, through);
+        await swap();
+        return all;
+      });
+      log(`replayed the change log through change ${last}`);
+    } else await swap();
   } catch (err) {
     await restoreAliases(client, swapped, log);
     await dropAll(client, created, log);
@@ -134,6 +168,17 @@ export async function reindexCatalog(options: ReindexOptions): Promise<Reindexed
     report.push({ ...item, previous, deleted });
   }
   return report;
+}
+
+/** Writes the logged changes after `from` into the new collections; the last change replayed. */
+async function replay(client: ReindexClient, targets: ReadonlyMap<CollectionName, string>, after: (seq: number, limit: number) => Promise<LoggedChange[]>, from: number): Promise<number> {
+  let through = from;
+  for (;;) {
+    const changes = await after(through, REPLAY_CHUNK);
+    if (changes.length === 0) return through;
+    await writeChanges(client, async (collection) => targets.get(collection)!, changes);
+    through = changes[changes.length - 1]!.seq;
+  }
 }
 
 /** Streams a JSON Lines file into a collection `batchSize` documents per request; returns how many went in. */
