@@ -208,6 +208,26 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
   });
 });
 
+describe('concurrent imports and the rate limit', () => {
+  it('creates a document once when two imports of it race: one success, one "already exists"', async () => {
+    const doc: EventDocument = { ...events()[7]!, id: '9900030', event_id: 9_900_030 };
+    const send = () => client.collections('Event').documents().import(jsonl([doc]), { action: 'create' });
+    const answers = (await Promise.all([send(), send(), send()])).map((a) => results(a as unknown as string)[0]!);
+    expect(answers.filter((a) => a.success)).toHaveLength(1);
+    expect(answers.filter((a) => !a.success).map((a) => a.error)).toEqual(['A document with id 9900030 already exists.', 'A document with id 9900030 already exists.']);
+  });
+
+  it('answers 429 in Typesense\'s shape past RATE_LIMIT_ADMIN_PER_MINUTE', async () => {
+    const { app: limited } = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY, RATE_LIMIT_ADMIN_PER_MINUTE: '2' }), catalog: live, sql });
+    const get = () => request(limited).get(`/api/admin/collections/Event/documents/${events()[0]!.id}`).set('X-TYPESENSE-API-KEY', KEY);
+    expect((await get()).status).toBe(200);
+    expect((await get()).status).toBe(200);
+    const third = await get();
+    expect(third.status).toBe(429);
+    expect(third.body.message).toMatch(/Too many catalog requests/);
+  });
+});
+
 describe('the store failing under an import', () => {
   it('answers 503 and applies none of it; the next import goes through whole', async () => {
     let failing = true;
