@@ -16,7 +16,7 @@ import { eventCard } from '../rules/event-card.js';
 import { idFromSlug } from '../rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow, type OrderWithEvents } from './commerce-store.js';
-import { availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, type GeneratedListing } from './domain/listings.js';
+import { asListed, availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, type GeneratedListing } from './domain/listings.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
 import type { PaymentProvider } from './domain/payments.js';
@@ -159,8 +159,8 @@ export class CommerceService {
     const event = await this.eventBySlug(slug);
     const sale = saleState(event, this.now());
     if (!sale.onSale) return { eventId: event.event_id, listings: [], fees: FEES, sale: { onSale: false, code: sale.code, message: sale.message } };
-    const usage = await this.stored('listings', () => this.store.usage(event.event_id));
-    let listings = listingsForEvent(event).map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0));
+    const [usage, listed] = await this.stored('listings', () => Promise.all([this.store.usage(event.event_id), this.store.listedAvailability(event.event_id)]));
+    let listings = listingsForEvent(asListed(event, listed)).map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0));
     // A listing whose seats left are no quantity its seller sells (one seat of a pairs-only seller) is not shown.
     listings = listings.filter((l) => l.quantityAvailable > 0 && l.splits.length > 0);
     if (query.quantity) listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
@@ -179,7 +179,8 @@ export class CommerceService {
       if (err instanceof AppError && err.status === 404) throw notFound(`Listing ${listingId}`);
       throw err;
     });
-    const listing = listingsForEvent(event).find((l) => l.id === listingId);
+    const listed = await this.stored('listings', () => this.store.listedAvailability(eventId));
+    const listing = listingsForEvent(asListed(event, listed)).find((l) => l.id === listingId);
     if (!listing) throw notFound(`Listing ${listingId}`);
     return { listing, event };
   }

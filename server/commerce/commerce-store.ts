@@ -1,7 +1,7 @@
 import type { OrderStatus } from '../../schemas/commerce.js';
 import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
-import { quantityRefusal } from './domain/listings.js';
+import { quantityRefusal, type ListedAvailability } from './domain/listings.js';
 import { TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';
 import { purchaseLimitRefusal, type BuyerUsage, type PurchaseLimits } from './domain/purchase-limits.js';
 
@@ -133,6 +133,19 @@ export class CommerceStore {
   async usage(eventId: number): Promise<Map<number, { listed: number; taken: number }>> {
     const rows = await this.sql.query('SELECT listing_id, listed, held, sold FROM listing_inventory WHERE event_id = $1', [eventId]);
     return new Map(rows.map((r) => [num(r.listing_id), { listed: num(r.listed), taken: num(r.held) + num(r.sold) }]));
+  }
+
+  /**
+   * The event's availability as it was listed, once demand signals have recorded it (`demand_baselines`):
+   * its listings are generated from that, not from the availability its document shows now.
+   */
+  async listedAvailability(eventId: number): Promise<ListedAvailability | undefined> {
+    const [row] = await this.sql.query<{ baseline: unknown }>("SELECT baseline FROM demand_baselines WHERE collection = 'Event' AND doc_id = $1", [String(eventId)]);
+    if (!row) return undefined;
+    const baseline = (typeof row.baseline === 'string' ? JSON.parse(row.baseline) : row.baseline) as Partial<ListedAvailability>;
+    return typeof baseline.tickets_available === 'number' && typeof baseline.ticket_groups_available === 'number'
+      ? { tickets_available: baseline.tickets_available, ticket_groups_available: baseline.ticket_groups_available }
+      : undefined;
   }
 
   /**

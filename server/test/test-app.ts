@@ -24,7 +24,7 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
   const logger = pino({ level: 'silent' });
   const search = overrides.search ?? new SearchService();
   const segments = overrides.segments ?? new SegmentRepository(path.resolve('segments'), logger);
-  const sql = lazySql(async () => {
+  const sql = overrides.sql ?? lazySql(async () => {
     const opened = await openPglite(null);
     await migrate(opened);
     return opened;

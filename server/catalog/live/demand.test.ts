@@ -120,6 +120,14 @@ describe('demand signals from what shoppers do', () => {
     await demand.run();
     expect(await live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1 });
     expect((await eventPage(event)).event.badges).toContainEqual({ type: 'ticketLeft', label: 'Only 2 tickets left' });
+    // The listings are still the ones listed (generated from the event as listed, not as it shows now): the
+    // last one, with its two seats.
+    const listed = (await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}/listings`)).body as { listings: { id: number; quantityAvailable: number }[] };
+    expect(listed.listings.map((l) => [l.id, l.quantityAvailable])).toEqual([[last.id, 2]]);
+    // And the figures hold when the event is refreshed again (a shopper viewing it).
+    await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}`).set('Authorization', await guest());
+    await demand.run();
+    expect(await live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1, event_mpv_d1: event.event_mpv_d1 + 1 });
   });
 
   it('keeps an operator\'s own figures as the new baseline when a feed rewrites them', async () => {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { EventDocument, PerformerDocument } from '../../../schemas/documents.js';
-import { listingsForEvent } from '../../commerce/domain/listings.js';
+import { asListed, listingsForEvent } from '../../commerce/domain/listings.js';
 import type { SearchEngine } from '../../search/search-engine.js';
 import type { Sql } from '../../store/sql.js';
 import type { Doc } from './document-writes.js';
@@ -19,6 +19,8 @@ const WINDOWS = { d1: '1 day', d7: '7 days', t12: '365 days' } as const;
 
 const EVENT_COUNTERS = ['event_orders_d1', 'event_cart_d1', 'event_mpv_d1', 'event_orders_d7', 'event_orders_t12'] as const;
 const PERFORMER_COUNTERS = ['performer_orders_d7', 'performer_orders_t12'] as const;
+/** What the event had on sale as listed: its baseline, from which its listings are generated. */
+const LISTED_FIELDS = ['tickets_available', 'ticket_groups_available'] as const;
 type Counters = Record<string, number>;
 /** Per document: the counters before live activity, and the counters written from them. */
 interface Baselines {
@@ -149,16 +151,17 @@ export class DemandSignals {
         ];
       }),
     );
-    const { updates, saved } = await this.withBaselines('Event', docs, EVENT_COUNTERS, (d) => live.get((d as EventDocument).event_id)!);
-    for (const d of docs) {
-      const taken = takenOf.get(d.event_id);
-      if (!taken) continue;
-      // The event's listings are its inventory: what is neither held nor sold is available.
-      const left = listingsForEvent(d).map((l) => Math.max(0, l.quantity - (taken.get(l.id) ?? 0)));
-      const tickets = { tickets_available: left.reduce((a, b) => a + b, 0), ticket_groups_available: left.filter((n) => n > 0).length };
-      const update = updates.get(d.id) ?? { id: d.id };
-      if (tickets.tickets_available !== d.tickets_available || tickets.ticket_groups_available !== d.ticket_groups_available) updates.set(d.id, { ...update, ...tickets });
-    }
+    const { updates, saved } = await this.withBaselines('Event', docs, [...EVENT_COUNTERS, ...LISTED_FIELDS], (d, baseline) => {
+      const event = d as EventDocument;
+      const next: Counters = Object.fromEntries(EVENT_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get(event.event_id)![f]!]));
+      const taken = takenOf.get(event.event_id);
+      // The event's listings are its inventory, generated from the event as listed (the baseline's availability):
+      // what is neither held nor sold of them is available now.
+      const left = taken ? listingsForEvent(asListed(event, { tickets_available: baseline.tickets_available!, ticket_groups_available: baseline.ticket_groups_available! })).map((l) => Math.max(0, l.quantity - (taken.get(l.id) ?? 0))) : undefined;
+      next.tickets_available = left ? left.reduce((a, b) => a + b, 0) : baseline.tickets_available!;
+      next.ticket_groups_available = left ? left.filter((n) => n > 0).length : baseline.ticket_groups_available!;
+      return next;
+    });
     let changed = await this.write('Event', [...updates.values()], saved);
     // Performers of events with orders in the last twelve months: new orders, and orders leaving the 7 days.
     const performerIds = [...new Set(docs.filter((d) => ordersOf.has(d.event_id)).flatMap((d) => d.performer_ids))];
@@ -183,7 +186,9 @@ export class DemandSignals {
       docs.push(doc);
       live.set(doc.id, { performer_orders_d7: Number(row?.d7 ?? 0), performer_orders_t12: Number(row?.t12 ?? 0) });
     }
-    const { updates, saved } = await this.withBaselines('Performer', docs, PERFORMER_COUNTERS, (d) => live.get(d.id)!);
+    const { updates, saved } = await this.withBaselines('Performer', docs, PERFORMER_COUNTERS, (d, baseline) =>
+      Object.fromEntries(PERFORMER_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get(d.id)![f]!])),
+    );
     return this.write('Performer', [...updates.values()], saved);
   }
 
@@ -198,14 +203,15 @@ export class DemandSignals {
   }
 
   /**
-   * Baseline plus live counts for each document, as updates of the counters that differ. A document whose
-   * counters are not what was last written here was rewritten by someone else: its counters become the baseline.
+   * The fields' new values for each document (`next`, from its baseline), as updates of those that differ. A
+   * document whose fields are not what was last written here was rewritten by someone else (an operator's
+   * feed): its values become the baseline.
    */
   private async withBaselines<D extends Doc | EventDocument | PerformerDocument>(
     collection: 'Event' | 'Performer',
     docs: readonly D[],
     fields: readonly string[],
-    liveOf: (doc: D) => Counters,
+    next: (doc: D, baseline: Counters) => Counters,
   ): Promise<{ updates: Map<string, Doc>; saved: Baselines }> {
     const rows = await this.deps.sql.query<{ doc_id: string; baseline: Counters | string; written: Counters | string }>(
       'SELECT doc_id, baseline, written FROM demand_baselines WHERE collection = $1 AND doc_id = ANY($2)',
@@ -220,11 +226,10 @@ export class DemandSignals {
       const row = kept.get(doc.id);
       const ours = row && fields.every((f) => row.written[f] === current[f]);
       const baseline = ours ? row.baseline : current;
-      const live = liveOf(doc);
-      const next = Object.fromEntries(fields.map((f) => [f, (baseline[f] ?? 0) + (live[f] ?? 0)]));
-      saved.rows.push({ id: doc.id, baseline, written: next });
-      const changed = fields.filter((f) => next[f] !== current[f]);
-      if (changed.length > 0) updates.set(doc.id, { id: doc.id, ...Object.fromEntries(changed.map((f) => [f, next[f]])) });
+      const values = next(doc, baseline);
+      saved.rows.push({ id: doc.id, baseline, written: values });
+      const changed = fields.filter((f) => values[f] !== current[f]);
+      if (changed.length > 0) updates.set(doc.id, { id: doc.id, ...Object.fromEntries(changed.map((f) => [f, values[f]])) });
     }
     return { updates, saved };
   }

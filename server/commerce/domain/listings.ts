@@ -288,9 +288,24 @@ function quantities(rng: Random, count: number, event: EventDocument): number[] 
 
 const toCents = (dollars: number) => Math.round(dollars * 100);
 
+/** An event's availability as it was listed, before shoppers held and bought from it. */
+export interface ListedAvailability {
+  tickets_available: number;
+  ticket_groups_available: number;
+}
+
+/**
+ * The event as its listings are generated from: with its availability as listed when it is known (demand
+ * signals lower the document's as tickets are held and sold, and the listings must stay the same ones).
+ */
+export function asListed(event: EventDocument, listed: ListedAvailability | undefined): EventDocument {
+  return listed ? { ...event, tickets_available: listed.tickets_available, ticket_groups_available: listed.ticket_groups_available } : event;
+}
+
 /**
  * The ticket groups of an event, the same on every call and machine (seeded by the event id). None when the
- * event is sold out, has no groups, or has no price: a listing must have one.
+ * event is sold out, has no groups, or has no price: a listing must have one. Give it the event as listed
+ * (`asListed`), not as its availability stands now.
  */
 export function listingsForEvent(event: EventDocument): GeneratedListing[] {
   const floorCents = toCents(event.min_ticket_price);
