@@ -19,9 +19,9 @@ import { openPglite } from '../../store/pglite-sql.js';
 import type { Sql } from '../../store/sql.js';
 import { StoreUnavailableError } from '../../store/store-errors.js';
 import { catalogFixture, type CatalogFixture } from '../../test/catalog-fixture.js';
+import { liveCatalogOver } from '../../test/live-catalog.js';
 import { testAppWithSegments } from '../../test/test-app.js';
 import { ChangeLog } from './change-log.js';
-import { invalidateCaches } from './invalidation.js';
 import { LiveCatalog } from './live-catalog.js';
 
 const KEY = 'operator-key-0123456789';
@@ -39,29 +39,21 @@ function typesenseClient(port: number, apiKey: string) {
   return new Client({ nodes: [{ host: '127.0.0.1', port, protocol: 'http', path: '/api/admin' }], apiKey, connectionTimeoutSeconds: 10, numRetries: 0, logLevel: 'silent' });
 }
 
-async function openLive(): Promise<{ search: SearchService; live: LiveCatalog; embedded: EmbeddedEngine }> {
-  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
-  const search = new SearchService();
-  search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
-  const live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) });
-  live.attach(fixture.catalog.manifest.generatedAt);
-  return { search, embedded, live };
+async function openLive() {
+  return liveCatalogOver(fixture, sql);
 }
 
 beforeAll(async () => {
   fixture = await catalogFixture(800, 16);
   sql = await openPglite(null);
   await migrate(sql);
-  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
-  const search = new SearchService();
-  search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
-  let caches: Parameters<typeof invalidateCaches>[1] | undefined;
-  live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: (changes) => invalidateCaches(changes, caches!), logger: pino({ level: 'silent' }) });
-  live.attach(fixture.catalog.manifest.generatedAt);
+  const opened = await liveCatalogOver(fixture, sql);
+  live = opened.live;
+  const search = opened.search;
   const made = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }), search, catalog: live, sql });
   app = made.app;
   layout = made.deps.layout;
-  caches = { engine: search.engine, layout, fastLane: app.fastLane };
+  opened.connect({ engine: search.engine, layout, fastLane: app.fastLane });
   server = createServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   client = typesenseClient((server.address() as AddressInfo).port, KEY);

@@ -10,19 +10,14 @@ import { SandboxPaymentProvider } from '../../commerce/domain/payments.js';
 import { PURCHASE_LIMITS } from '../../commerce/domain/purchase-limits.js';
 import { parseEnv } from '../../config/env.js';
 import { entitySlug } from '../../rules/slug.js';
-import { CachedEngine } from '../../search/cached-engine.js';
-import { EmbeddedCatalog } from '../../search/embedded/embedded-catalog.js';
-import { EmbeddedEngine } from '../../search/embedded/embedded-engine.js';
-import { SearchService } from '../../search/search-service.js';
 import { migrate } from '../../store/migrations.js';
 import { openPglite } from '../../store/pglite-sql.js';
 import type { Sql } from '../../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../../test/catalog-fixture.js';
+import { liveCatalogOver } from '../../test/live-catalog.js';
 import { checkoutBody } from '../../test/documents.js';
 import { testAppWithSegments } from '../../test/test-app.js';
-import { ChangeLog } from './change-log.js';
 import { DemandSignals } from './demand.js';
-import { invalidateCaches } from './invalidation.js';
 import { LiveCatalog } from './live-catalog.js';
 
 const logger = pino({ level: 'silent' });
@@ -37,19 +32,16 @@ beforeAll(async () => {
   fixture = await catalogFixture(1500, 23);
   sql = await openPglite(null);
   await migrate(sql);
-  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
-  const search = new SearchService();
-  search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
-  let caches: Parameters<typeof invalidateCaches>[1] | undefined;
-  live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: (changes) => invalidateCaches(changes, caches!), logger });
-  live.attach(fixture.catalog.manifest.generatedAt);
+  const opened = await liveCatalogOver(fixture, sql);
+  live = opened.live;
+  const search = opened.search;
   demand = new DemandSignals({ sql, catalog: live, engine: () => search.engine, logger });
   // Every shopper here comes from supertest's one address: the per-address share is widened.
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0, limits: { ...PURCHASE_LIMITS, guestsPerAddress: 1000 } });
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000', RATE_LIMIT_CARTS_PER_MINUTE: '1000', RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000' });
   const made = await testAppWithSegments({ env, search, commerce, sql, catalog: live });
   app = made.app;
-  caches = { engine: search.engine, layout: made.deps.layout, fastLane: app.fastLane };
+  opened.connect({ engine: search.engine, layout: made.deps.layout, fastLane: app.fastLane });
 }, 60_000);
 
 afterAll(async () => {

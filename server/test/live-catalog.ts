@@ -1,0 +1,30 @@
+import { pino } from 'pino';
+import { ChangeLog } from '../catalog/live/change-log.js';
+import { invalidateCaches, type Caches } from '../catalog/live/invalidation.js';
+import { LiveCatalog } from '../catalog/live/live-catalog.js';
+import { CachedEngine } from '../search/cached-engine.js';
+import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
+import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
+import { SearchService } from '../search/search-service.js';
+import type { Sql } from '../store/sql.js';
+import type { CatalogFixture } from './catalog-fixture.js';
+
+/**
+ * A node's live catalog over a fixture's catalog files, as the server wires it: the embedded engine behind
+ * the result cache, the change log in `sql`. Its changes clear `caches` once `connect` names them (the app's,
+ * made after it).
+ */
+export async function liveCatalogOver(fixture: CatalogFixture, sql: Sql) {
+  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
+  const search = new SearchService();
+  search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
+  let caches: Caches | undefined;
+  const live = new LiveCatalog({
+    log: new ChangeLog(sql),
+    engine: () => search.catalog,
+    onApplied: (changes) => caches && invalidateCaches(changes, caches),
+    logger: pino({ level: 'silent' }),
+  });
+  live.attach(fixture.catalog.manifest.generatedAt);
+  return { embedded, search, live, connect: (to: Caches) => void (caches = to) };
+}
