@@ -12,6 +12,34 @@ export const DELIVERY_LABELS: Record<(typeof DELIVERY_METHODS)[number], string> 
   physical_mail: 'Shipped by mail',
 };
 
+/**
+ * An operator's own ticket group, as `Listing.jsonl` in an imported catalog holds it (the demo generates its
+ * listings instead). `listing_id` is the event's id times 1,000 plus the group's number (0–999), so a listing's
+ * id alone finds its event, and `id` is that number as a string, as for the other catalog documents.
+ */
+export const ListingDocumentSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    listing_id: z.number().int().positive(),
+    event_id: z.number().int().positive(),
+    section: z.string().min(1).max(60),
+    row: z.string().max(20),
+    /** Seats the seller lists, 1–12. */
+    quantity: z.number().int().min(1).max(12),
+    /** Before fees, in US dollars. */
+    price_per_ticket: z.number().positive().max(100_000),
+    /** The seller sells in pairs only (even quantities). */
+    pairs_only: z.boolean(),
+    delivery_method: DeliveryMethodSchema,
+    seller_notes: z.string().max(300),
+    /** When the seller has the tickets (YYYY-MM-DD). */
+    in_hand_date: z.iso.date(),
+  })
+  .strict()
+  .refine((l) => Math.floor(l.listing_id / 1000) === l.event_id, { message: 'listing_id must be the event_id times 1000 plus the group number (0–999)', path: ['listing_id'] })
+  .refine((l) => l.id === String(l.listing_id), { message: 'id must be the listing_id as a string', path: ['id'] });
+export type ListingDocument = z.infer<typeof ListingDocumentSchema>;
+
 /** One seller's ticket group for an event. Prices in US dollars. */
 export const ListingSchema = z.object({
   id: z.number().int().positive(),

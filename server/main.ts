@@ -26,6 +26,8 @@ import { ChangeLog, lastSeq } from './catalog/live/change-log.js';
 import { invalidateCaches } from './catalog/live/invalidation.js';
 import { LiveCatalog } from './catalog/live/live-catalog.js';
 import { DemandSignals } from './catalog/live/demand.js';
+import { LISTINGS_FILE } from './catalog/manifest.js';
+import { loadOperatorListings } from './commerce/operator-listings.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
@@ -91,7 +93,7 @@ async function main() {
     logger,
   });
   const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog });
-  const demand = new DemandSignals({ sql, catalog, engine: () => search.engine, logger });
+  const demand = new DemandSignals({ sql, catalog, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
@@ -145,6 +147,12 @@ async function main() {
     catalog.attach(manifest.generatedAt, through);
     // The changes operators made since the catalog files (or since those folded into the snapshot).
     const changes = writable ? await whenStoreAnswers(() => catalog.sync()) : 0;
+    // An imported catalog may bring its own listings: into the store, where every node sells them from.
+    if (manifest.listings !== undefined) {
+      const listings = manifest.listings;
+      await whenStoreAnswers(() => loadOperatorListings(sql, manifest.generatedAt, path.join(env.catalogDir, LISTINGS_FILE), listings));
+      commerce.useOperatorListings(manifest.generatedAt);
+    }
     if (fold && logName && changes >= FOLD_AFTER_CHANGES) {
       const bytes = await fold({ log: logName, through: catalog.appliedThrough });
       logger.info({ changes, through: catalog.appliedThrough, bytes }, 'catalog changes folded into the engine snapshot');

@@ -91,6 +91,52 @@ describe('importCatalog', () => {
   });
 });
 
+describe('importing listings', () => {
+  const listing = (eventId: number, n: number, extra: Record<string, unknown> = {}) => ({
+    id: String(eventId * 1000 + n),
+    listing_id: eventId * 1000 + n,
+    event_id: eventId,
+    section: `Floor ${n}`,
+    row: 'A',
+    quantity: 4,
+    price_per_ticket: 120,
+    pairs_only: false,
+    delivery_method: 'eticket',
+    seller_notes: '',
+    in_hand_date: '2027-01-01',
+    ...extra,
+  });
+
+  it("brings the operator's own listings for the catalog's events, and refuses ones that name no event or break the id rule", async () => {
+    const out = await target('listings');
+    const [a, b] = demo.Event;
+    const good = path.join(tmp, 'listings-good', 'Listing.jsonl');
+    await mkdir(path.dirname(good), { recursive: true });
+    await writeFile(good, jsonl([listing(a!.event_id, 0), listing(a!.event_id, 1), listing(b!.event_id, 0)]));
+    const report = await importCatalog([good], out);
+    expect(report).toMatchObject({ applied: true, counts: { Listing: 3 } });
+    expect((await readManifest(out))?.listings).toBe(3);
+    // Importing other collections keeps them, while the events stay.
+    const venues = path.join(tmp, 'listings-venues', 'Venue.jsonl');
+    await mkdir(path.dirname(venues), { recursive: true });
+    await writeFile(venues, jsonl(demo.Venue));
+    await importCatalog([venues], out);
+    expect((await readManifest(out))?.listings).toBe(3);
+
+    const bad = path.join(tmp, 'listings-bad', 'Listing.jsonl');
+    await mkdir(path.dirname(bad), { recursive: true });
+    await writeFile(bad, jsonl([listing(a!.event_id, 0), listing(99_999_999, 0), { ...listing(a!.event_id, 2), listing_id: 5 }, listing(a!.event_id, 0), listing(a!.event_id, 3, { quantity: 0 })]));
+    const refused = await importCatalog([bad], out);
+    expect(refused.applied).toBe(false);
+    expect(refused.problems.map((p) => [p.line, p.message])).toEqual([
+      [2, 'Field `event_id`: no event 99999999 in the catalog.'],
+      [3, expect.stringMatching(/^Field `listing_id`: listing_id must be the event_id times 1000/)],
+      [4, `listing_id ${a!.event_id * 1000} was already given at ${bad}:1`],
+      [5, expect.stringMatching(/^Field `quantity`: .* \(found 0\)\.$/)],
+    ]);
+  });
+});
+
 describe('npm run catalog -- import', () => {
   const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'server/catalog/cli.ts', 'import', ...args], { encoding: 'utf8' });
 
@@ -125,8 +171,10 @@ describe("the README's example lines", () => {
     await writeFile(path.join(dir, 'Performer.jsonl'), block[1] + '\n');
     await writeFile(path.join(dir, 'Event.jsonl'), block[2] + '\n');
     await writeFile(path.join(dir, 'ZipEvent.jsonl'), zipEvent + '\n');
+    const listingsAt = readme.indexOf('```jsonl', readme.indexOf('```jsonl') + 8);
+    await writeFile(path.join(dir, 'Listing.jsonl'), readme.slice(listingsAt + 8, readme.indexOf('```', listingsAt + 8)).trim() + '\n');
     const report = await importCatalog([dir], path.join(tmp, 'readme-out'));
     expect(report.problems).toEqual([]);
-    expect(report.counts).toEqual({ Venue: 1, Performer: 1, Event: 1, ZipEvent: 1 });
+    expect(report.counts).toEqual({ Venue: 1, Performer: 1, Event: 1, ZipEvent: 1, Listing: 1 });
   });
 });

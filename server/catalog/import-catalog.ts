@@ -3,9 +3,11 @@ import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { COLLECTION_NAMES, COLLECTION_SCHEMAS, type CollectionName } from '../../schemas/documents.js';
-import { prepareWrite, type Doc } from './live/document-writes.js';
-import { JsonlWriter } from './jsonl.js';
-import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE, readManifest, type CatalogManifest } from './manifest.js';
+import { z } from 'zod';
+import { ListingDocumentSchema } from '../../schemas/commerce.js';
+import { describeIssue, prepareWrite, type Doc } from './live/document-writes.js';
+import { JsonlWriter, readJsonl } from './jsonl.js';
+import { CATALOG_FORMAT_VERSION, collectionFile, LISTINGS_FILE, MANIFEST_FILE, readManifest, type CatalogManifest } from './manifest.js';
 
 /** A line that cannot be imported: where it is and what is wrong with it (field path and value included). */
 export interface ImportProblem {
@@ -15,8 +17,8 @@ export interface ImportProblem {
 }
 
 export interface ImportReport {
-  /** Documents read and valid, by collection imported. */
-  counts: Partial<Record<CollectionName, number>>;
+  /** Documents read and valid, by collection imported (and `Listing`, the operator's own listings). */
+  counts: Partial<Record<CollectionName | 'Listing', number>>;
   /** Every bad line, in file and line order. */
   problems: ImportProblem[];
   /** Whether the catalog in the output folder was replaced (only when no line was bad). */
@@ -44,15 +46,26 @@ export async function importCatalog(inputs: readonly string[], outDir: string, n
   await rm(workDir, { recursive: true, force: true });
   await mkdir(workDir, { recursive: true });
   try {
-    const counts: Partial<Record<CollectionName, number>> = {};
+    const counts: ImportReport['counts'] = {};
     const problems: ImportProblem[] = [];
+    const before = await readManifest(outDir);
+    const eventIds = new Set<number>();
     for (const collection of COLLECTION_NAMES) {
       const own = files.filter((f) => f.collection === collection);
       if (own.length === 0) continue;
-      counts[collection] = await importCollection(collection, own.map((f) => f.file), path.join(workDir, `${collection}.jsonl`), problems);
+      counts[collection] = await importCollection(collection, own.map((f) => f.file), path.join(workDir, `${collection}.jsonl`), problems, collection === 'Event' ? eventIds : undefined);
+    }
+    // Listings belong to events: those of this import, or the catalog's when its events stay.
+    const listingFiles = files.filter((f) => f.collection === 'Listing').map((f) => f.file);
+    let listings: number | undefined;
+    if (listingFiles.length > 0) {
+      if (counts.Event === undefined && before) for await (const e of readJsonl(collectionFile(outDir, 'Event'), EventIdSchema)) eventIds.add(e.event_id);
+      listings = counts.Listing = await importListings(listingFiles, path.join(workDir, LISTINGS_FILE), eventIds, problems);
+    } else if (counts.Event === undefined && before?.listings !== undefined) {
+      await copyFile(path.join(outDir, LISTINGS_FILE), path.join(workDir, LISTINGS_FILE));
+      listings = before.listings;
     }
     if (problems.length > 0) return { counts, problems, applied: false };
-    const before = await readManifest(outDir);
     const finalCounts = {} as Record<CollectionName, number>;
     for (const collection of COLLECTION_NAMES) {
       if (counts[collection] !== undefined) finalCounts[collection] = counts[collection];
@@ -72,6 +85,7 @@ export async function importCatalog(inputs: readonly string[], outDir: string, n
       // A new name for new files: the change log's changes to the catalog before no longer apply.
       generatedAt: now.toISOString(),
       source: 'import',
+      ...(listings !== undefined ? { listings } : {}),
       counts: finalCounts,
     };
     await writeFile(path.join(workDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
@@ -88,7 +102,7 @@ export async function importCatalog(inputs: readonly string[], outDir: string, n
   }
 }
 
-async function inputFiles(inputs: readonly string[]): Promise<{ file: string; collection: CollectionName }[]> {
+async function inputFiles(inputs: readonly string[]): Promise<{ file: string; collection: CollectionName | 'Listing' }[]> {
   if (inputs.length === 0) throw new ImportInputError('name at least one file or folder to import');
   const files: string[] = [];
   for (const input of inputs) {
@@ -102,16 +116,55 @@ async function inputFiles(inputs: readonly string[]): Promise<{ file: string; co
   }
   return files.map((file) => {
     const name = path.basename(file).split('.')[0]!;
-    const collection = COLLECTION_NAMES.find((c) => c === name);
+    const collection = name === 'Listing' ? name : COLLECTION_NAMES.find((c) => c === name);
     if (!collection || !file.endsWith('.jsonl')) {
-      throw new ImportInputError(`${file}: a file's name must be a collection's, ending in .jsonl (${COLLECTION_NAMES.map((c) => `${c}.jsonl`).join(', ')})`);
+      throw new ImportInputError(`${file}: a file's name must be a collection's, ending in .jsonl (${[...COLLECTION_NAMES, 'Listing'].map((c) => `${c}.jsonl`).join(', ')})`);
     }
     return { file, collection };
   });
 }
 
-/** Checks every line of a collection's files, writing the good ones to `out`; how many were good. */
-async function importCollection(collection: CollectionName, files: readonly string[], out: string, problems: ImportProblem[]): Promise<number> {
+const EventIdSchema = z.object({ event_id: z.number() });
+
+/** Checks every listing line (its schema, a new id, an event that exists), writing the good ones to `out`. */
+async function importListings(files: readonly string[], out: string, eventIds: ReadonlySet<number>, problems: ImportProblem[]): Promise<number> {
+  const writer = new JsonlWriter(out, ListingDocumentSchema, 'Listing');
+  const seen = new Map<number, string>();
+  for (const file of files) {
+    const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+    let line = 0;
+    for await (const text of lines) {
+      line++;
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        problems.push({ file, line, message: `not valid JSON: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}` });
+        continue;
+      }
+      const parsed = ListingDocumentSchema.safeParse(value);
+      if (!parsed.success) {
+        problems.push({ file, line, message: describeIssue(parsed.error.issues[0]!, value) });
+        continue;
+      }
+      const listing = parsed.data;
+      const first = seen.get(listing.listing_id);
+      if (first) problems.push({ file, line, message: `listing_id ${listing.listing_id} was already given at ${first}` });
+      else if (!eventIds.has(listing.event_id)) problems.push({ file, line, message: `Field \`event_id\`: no event ${listing.event_id} in the catalog.` });
+      else {
+        seen.set(listing.listing_id, `${file}:${line}`);
+        writer.write(listing);
+        await writer.settle();
+      }
+    }
+  }
+  await writer.close();
+  return writer.count;
+}
+
+/** Checks every line of a collection's files, writing the good ones to `out` (and events' ids to `eventIds`); how many were good. */
+async function importCollection(collection: CollectionName, files: readonly string[], out: string, problems: ImportProblem[], eventIds?: Set<number>): Promise<number> {
   const writer = new JsonlWriter(out, COLLECTION_SCHEMAS[collection], collection);
   // Where each id was first seen, as a file number and line, to name it when the id comes again.
   const seen = new Map<string, number>();
@@ -140,6 +193,7 @@ async function importCollection(collection: CollectionName, files: readonly stri
         continue;
       }
       seen.set(prepared.id, fileNumber * 2 ** 32 + line);
+      eventIds?.add(prepared.document.event_id as number);
       writer.write(prepared.document as Doc as never);
       await writer.settle();
     }

@@ -17,6 +17,8 @@ export const CatalogManifestSchema = z.object({
   generatedAt: z.string(),
   /** Generated (the demo catalog, renewed when its schedule is a month old) or imported by an operator (kept). */
   source: z.enum(['generated', 'import']).optional(),
+  /** Ticket groups in `Listing.jsonl` (an operator's own inventory); absent: listings are generated. */
+  listings: z.number().int().min(0).optional(),
   counts: z.record(z.enum(COLLECTION_NAMES as [CollectionName, ...CollectionName[]]), z.number().int().min(0)),
 });
 export type CatalogManifest = z.infer<typeof CatalogManifestSchema>;
@@ -24,6 +26,9 @@ export type CatalogManifest = z.infer<typeof CatalogManifestSchema>;
 export const MANIFEST_FILE = 'manifest.json';
 
 export const collectionFile = (dir: string, collection: CollectionName) => path.join(dir, `${collection}.jsonl`);
+
+/** An imported catalog's own listings, beside its collections. */
+export const LISTINGS_FILE = 'Listing.jsonl';
 
 /** The manifest of the catalog in `dir`, or null when there is none (or it is unreadable). */
 export async function readManifest(dir: string): Promise<CatalogManifest | null> {

@@ -16,7 +16,7 @@ import { eventCard } from '../rules/event-card.js';
 import { idFromSlug } from '../rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow, type OrderWithEvents } from './commerce-store.js';
-import { asListed, availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, type GeneratedListing } from './domain/listings.js';
+import { asListed, availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
 import type { PaymentProvider } from './domain/payments.js';
@@ -99,6 +99,8 @@ export class CommerceService {
   private readonly settleSoon = new Set<string>();
 
   private readonly idempotency: IdempotencyStore;
+  /** The imported catalog whose own listings are sold (`useOperatorListings`); undefined: generated listings. */
+  private operatorCatalog: string | undefined;
 
   constructor(private readonly options: CommerceServiceOptions) {
     this.now = options.now ?? (() => new Date());
@@ -159,8 +161,8 @@ export class CommerceService {
     const event = await this.eventBySlug(slug);
     const sale = saleState(event, this.now());
     if (!sale.onSale) return { eventId: event.event_id, listings: [], fees: FEES, sale: { onSale: false, code: sale.code, message: sale.message } };
-    const [usage, listed] = await this.stored('listings', () => Promise.all([this.store.usage(event.event_id), this.store.listedAvailability(event.event_id)]));
-    let listings = listingsForEvent(asListed(event, listed)).map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0));
+    const [usage, generated] = await this.stored('listings', () => Promise.all([this.store.usage(event.event_id), this.listingsOf(event)]));
+    let listings = generated.map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0));
     // A listing whose seats left are no quantity its seller sells (one seat of a pairs-only seller) is not shown.
     listings = listings.filter((l) => l.quantityAvailable > 0 && l.splits.length > 0);
     if (query.quantity) listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
@@ -173,14 +175,33 @@ export class CommerceService {
     return { eventId: event.event_id, listings, fees: FEES, sale: { onSale: true, dateToBeAnnounced: sale.dateToBeAnnounced } };
   }
 
+  /**
+   * Sells an imported catalog's own listings (loaded into the store under the catalog's name) instead of
+   * generated ones; undefined goes back to generated.
+   */
+  useOperatorListings(catalog: string | undefined): void {
+    this.operatorCatalog = catalog;
+  }
+
+  /** An event's listings as listed: the operator's own, or generated from the event as it was listed. */
+  private async listingsOf(event: EventDocument): Promise<GeneratedListing[]> {
+    if (this.operatorCatalog) return this.store.operatorListings(this.operatorCatalog, event.event_id);
+    return listingsForEvent(asListed(event, await this.store.listedAvailability(event.event_id)));
+  }
+
+  /** The same, given the availability as listed (the demand signals keep it): what tickets there are to sell. */
+  listingsAsListed(event: EventDocument, listed: ListedAvailability): Promise<GeneratedListing[]> {
+    if (this.operatorCatalog) return this.store.operatorListings(this.operatorCatalog, event.event_id);
+    return Promise.resolve(listingsForEvent(asListed(event, listed)));
+  }
+
   private async listingWithEvent(listingId: number): Promise<{ listing: GeneratedListing; event: EventDocument }> {
     const eventId = eventIdOfListing(listingId);
     const event = await this.event(eventId).catch((err: unknown) => {
       if (err instanceof AppError && err.status === 404) throw notFound(`Listing ${listingId}`);
       throw err;
     });
-    const listed = await this.stored('listings', () => this.store.listedAvailability(eventId));
-    const listing = listingsForEvent(asListed(event, listed)).find((l) => l.id === listingId);
+    const listing = (await this.stored('listings', () => this.listingsOf(event))).find((l) => l.id === listingId);
     if (!listing) throw notFound(`Listing ${listingId}`);
     return { listing, event };
   }

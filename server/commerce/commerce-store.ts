@@ -1,7 +1,9 @@
 import type { OrderStatus } from '../../schemas/commerce.js';
 import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
-import { quantityRefusal, type ListedAvailability } from './domain/listings.js';
+import type { ListingDocument } from '../../schemas/commerce.js';
+import { quantityRefusal, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
+import { listingFromDocument } from './operator-listings.js';
 import { TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';
 import { purchaseLimitRefusal, type BuyerUsage, type PurchaseLimits } from './domain/purchase-limits.js';
 
@@ -133,6 +135,12 @@ export class CommerceStore {
   async usage(eventId: number): Promise<Map<number, { listed: number; taken: number }>> {
     const rows = await this.sql.query('SELECT listing_id, listed, held, sold FROM listing_inventory WHERE event_id = $1', [eventId]);
     return new Map(rows.map((r) => [num(r.listing_id), { listed: num(r.listed), taken: num(r.held) + num(r.sold) }]));
+  }
+
+  /** The operator's own listings of an event in catalog `catalog` (loaded from its `Listing.jsonl`). */
+  async operatorListings(catalog: string, eventId: number): Promise<GeneratedListing[]> {
+    const rows = await this.sql.query<{ document: unknown }>('SELECT document FROM catalog_listings WHERE catalog = $1 AND event_id = $2 ORDER BY listing_id', [catalog, eventId]);
+    return rows.map((r) => listingFromDocument((typeof r.document === 'string' ? JSON.parse(r.document) : r.document) as ListingDocument));
   }
 
   /**

@@ -133,6 +133,14 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       );
       CREATE INDEX catalog_changes_by_catalog ON catalog_changes (catalog, seq);
       CREATE TABLE catalog_log (id text PRIMARY KEY);
+      CREATE TABLE catalog_listings (
+        catalog    text   NOT NULL,
+        listing_id bigint NOT NULL,
+        event_id   bigint NOT NULL,
+        document   jsonb  NOT NULL,
+        PRIMARY KEY (catalog, listing_id)
+      );
+      CREATE INDEX catalog_listings_by_event ON catalog_listings (catalog, event_id);
       INSERT INTO catalog_log (id) VALUES (gen_random_uuid()::text);
       CREATE TABLE demand_baselines (
         collection text  NOT NULL,

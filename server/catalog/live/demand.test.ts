@@ -35,9 +35,9 @@ beforeAll(async () => {
   const opened = await liveCatalogOver(fixture, sql);
   live = opened.live;
   const search = opened.search;
-  demand = new DemandSignals({ sql, catalog: live, engine: () => search.engine, logger });
   // Every shopper here comes from supertest's one address: the per-address share is widened.
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0, limits: { ...PURCHASE_LIMITS, guestsPerAddress: 1000 } });
+  demand = new DemandSignals({ sql, catalog: live, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger });
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000', RATE_LIMIT_CARTS_PER_MINUTE: '1000', RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000' });
   const made = await testAppWithSegments({ env, search, commerce, sql, catalog: live });
   app = made.app;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { EventDocument, PerformerDocument } from '../../../schemas/documents.js';
-import { asListed, listingsForEvent } from '../../commerce/domain/listings.js';
+import type { GeneratedListing, ListedAvailability } from '../../commerce/domain/listings.js';
 import type { SearchEngine } from '../../search/search-engine.js';
 import type { Sql } from '../../store/sql.js';
 import type { Doc } from './document-writes.js';
@@ -31,6 +31,8 @@ interface Baselines {
 export interface DemandDeps {
   sql: Sql;
   catalog: LiveCatalog;
+  /** An event's listings given its availability as listed (`CommerceService.listingsAsListed`). */
+  listings: (event: EventDocument, listed: ListedAvailability) => Promise<GeneratedListing[]>;
   /** Searches (for a performer's events). */
   engine: () => SearchEngine;
   logger: Logger;
@@ -151,13 +153,14 @@ export class DemandSignals {
         ];
       }),
     );
-    const { updates, saved } = await this.withBaselines('Event', docs, [...EVENT_COUNTERS, ...LISTED_FIELDS], (d, baseline) => {
+    const { updates, saved } = await this.withBaselines('Event', docs, [...EVENT_COUNTERS, ...LISTED_FIELDS], async (d, baseline) => {
       const event = d as EventDocument;
       const next: Counters = Object.fromEntries(EVENT_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get(event.event_id)![f]!]));
       const taken = takenOf.get(event.event_id);
-      // The event's listings are its inventory, generated from the event as listed (the baseline's availability):
-      // what is neither held nor sold of them is available now.
-      const left = taken ? listingsForEvent(asListed(event, { tickets_available: baseline.tickets_available!, ticket_groups_available: baseline.ticket_groups_available! })).map((l) => Math.max(0, l.quantity - (taken.get(l.id) ?? 0))) : undefined;
+      // The event's listings are its inventory (as listed: the baseline's availability): what is neither held nor
+      // sold of them is available now.
+      const listed = { tickets_available: baseline.tickets_available!, ticket_groups_available: baseline.ticket_groups_available! };
+      const left = taken ? (await this.deps.listings(event, listed)).map((l) => Math.max(0, l.quantity - (taken.get(l.id) ?? 0))) : undefined;
       next.tickets_available = left ? left.reduce((a, b) => a + b, 0) : baseline.tickets_available!;
       next.ticket_groups_available = left ? left.filter((n) => n > 0).length : baseline.ticket_groups_available!;
       return next;
@@ -211,7 +214,7 @@ export class DemandSignals {
     collection: 'Event' | 'Performer',
     docs: readonly D[],
     fields: readonly string[],
-    next: (doc: D, baseline: Counters) => Counters,
+    next: (doc: D, baseline: Counters) => Counters | Promise<Counters>,
   ): Promise<{ updates: Map<string, Doc>; saved: Baselines }> {
     const rows = await this.deps.sql.query<{ doc_id: string; baseline: Counters | string; written: Counters | string }>(
       'SELECT doc_id, baseline, written FROM demand_baselines WHERE collection = $1 AND doc_id = ANY($2)',
@@ -226,7 +229,7 @@ export class DemandSignals {
       const row = kept.get(doc.id);
       const ours = row && fields.every((f) => row.written[f] === current[f]);
       const baseline = ours ? row.baseline : current;
-      const values = next(doc, baseline);
+      const values = await next(doc, baseline);
       saved.rows.push({ id: doc.id, baseline, written: values });
       const changed = fields.filter((f) => values[f] !== current[f]);
       if (changed.length > 0) updates.set(doc.id, { id: doc.id, ...Object.fromEntries(changed.map((f) => [f, values[f]])) });

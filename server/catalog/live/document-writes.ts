@@ -181,7 +181,7 @@ function typeName(spec: FieldSpec): string {
 }
 
 /** One schema issue as a sentence naming the field path and the value found there. */
-function describeIssue(issue: z.core.$ZodIssue, doc: Record<string, unknown>): string {
+export function describeIssue(issue: z.core.$ZodIssue, doc: unknown): string {
   const path = issue.path.map(String);
   let value: unknown = doc;
   for (const key of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];

@@ -1,0 +1,88 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ListingsResponseSchema } from '../../schemas/commerce.js';
+import type { EventDocument } from '../../schemas/documents.js';
+import { importCatalog } from '../catalog/import-catalog.js';
+import { LISTINGS_FILE, readManifest } from '../catalog/manifest.js';
+import { parseEnv } from '../config/env.js';
+import { entitySlug } from '../rules/slug.js';
+import { migrate } from '../store/migrations.js';
+import { openPglite } from '../store/pglite-sql.js';
+import type { Sql } from '../store/sql.js';
+import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
+import { testApp } from '../test/test-app.js';
+import { CommerceService } from './commerce-service.js';
+import { CommerceStore } from './commerce-store.js';
+import { SandboxPaymentProvider } from './domain/payments.js';
+import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
+import { loadOperatorListings } from './operator-listings.js';
+
+let fixture: CatalogFixture;
+let sql: Sql;
+let app: ReturnType<typeof testApp>['app'];
+let withOwn: EventDocument;
+let without: EventDocument;
+
+const listing = (eventId: number, n: number, quantity: number, price: number) => ({
+  id: String(eventId * 1000 + n),
+  listing_id: eventId * 1000 + n,
+  event_id: eventId,
+  section: `Orchestra ${n}`,
+  row: 'C',
+  quantity,
+  price_per_ticket: price,
+  pairs_only: false,
+  delivery_method: 'mobile_transfer',
+  seller_notes: 'Aisle seats',
+  in_hand_date: '2027-02-01',
+});
+
+beforeAll(async () => {
+  fixture = await catalogFixture(600, 31);
+  const soon = Date.now() / 1000 + 3 * 86_400;
+  const upcoming = fixture.catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > soon);
+  [withOwn, without] = [upcoming[0]!, upcoming[1]!];
+  const feed = path.join(fixture.dir, 'feed', 'Listing.jsonl');
+  await mkdir(path.dirname(feed), { recursive: true });
+  await writeFile(feed, [listing(withOwn.event_id, 0, 6, 80), listing(withOwn.event_id, 1, 2, 150)].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  const catalogDir = path.join(fixture.dir, 'catalog');
+  expect((await importCatalog([feed], catalogDir)).applied).toBe(true);
+  const manifest = (await readManifest(catalogDir))!;
+  sql = await openPglite(null);
+  await migrate(sql);
+  expect(await loadOperatorListings(sql, manifest.generatedAt, path.join(catalogDir, LISTINGS_FILE), manifest.listings!)).toBe(2);
+  // Every node may load them at start: once they are there, nothing more is written.
+  expect(await loadOperatorListings(sql, manifest.generatedAt, path.join(catalogDir, LISTINGS_FILE), manifest.listings!)).toBe(0);
+  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => fixture.search.engine, payments: new SandboxPaymentProvider(), logger: pino({ level: 'silent' }), sellerDelayMs: 0, limits: PURCHASE_LIMITS });
+  commerce.useOperatorListings(manifest.generatedAt);
+  ({ app } = testApp({ search: fixture.search, commerce, sql, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_CARTS_PER_MINUTE: '1000' }) }));
+}, 60_000);
+
+afterAll(async () => {
+  await sql?.close();
+  await fixture?.cleanup();
+});
+
+const listingsOf = async (e: EventDocument) => ListingsResponseSchema.parse((await request(app).get(`/api/events/${entitySlug(e.event_name, e.event_id)}/listings`)).body).listings;
+
+describe("an imported catalog's own listings", () => {
+  it('are what an event sells, cheapest first, and an event the feed gave none sells nothing', async () => {
+    const listings = await listingsOf(withOwn);
+    expect(listings.map((l) => [l.id, l.section, l.quantityAvailable, l.pricePerTicket, l.deliveryMethod])).toEqual([
+      [withOwn.event_id * 1000, 'Orchestra 0', 6, 80, 'mobile_transfer'],
+      [withOwn.event_id * 1000 + 1, 'Orchestra 1', 2, 150, 'mobile_transfer'],
+    ]);
+    expect(listings[0]!.allInPricePerTicket).toBeGreaterThan(80);
+    expect(await listingsOf(without)).toEqual([]);
+  });
+
+  it('take carts like any listing, and show what is left', async () => {
+    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+    const cart = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: withOwn.event_id * 1000, quantity: 2 });
+    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+    expect((await listingsOf(withOwn))[0]!.quantityAvailable).toBe(4);
+  });
+});
