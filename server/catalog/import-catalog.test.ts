@@ -164,17 +164,18 @@ describe("the README's example lines", () => {
   it('are documents the import and the documents API accept', async () => {
     const readme = await readFile('README.md', 'utf8');
     const block = readme.slice(readme.indexOf('```jsonl') + '```jsonl'.length, readme.indexOf('```', readme.indexOf('```jsonl') + 8)).trim().split('\n');
-    const zipEvent = /`ZipEvent` \(`(\{.*?\})`\)/.exec(readme)![1]!;
+    const table = [...readme.matchAll(/^\| `(\w+)\.jsonl` \| `(\{.*\})` \|$/gm)].map((m) => [m[1]!, m[2]!] as const);
+    expect(table.map(([name]) => name)).toEqual(['ZipEvent', 'Banner', 'Explore', 'ZipEventDetermination', 'USCity', 'TSImage']);
     const dir = path.join(tmp, 'readme');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'Venue.jsonl'), block[0] + '\n');
     await writeFile(path.join(dir, 'Performer.jsonl'), block[1] + '\n');
     await writeFile(path.join(dir, 'Event.jsonl'), block[2] + '\n');
-    await writeFile(path.join(dir, 'ZipEvent.jsonl'), zipEvent + '\n');
+    for (const [name, line] of table) await writeFile(path.join(dir, `${name}.jsonl`), line + '\n');
     const listingsAt = readme.indexOf('```jsonl', readme.indexOf('```jsonl') + 8);
     await writeFile(path.join(dir, 'Listing.jsonl'), readme.slice(listingsAt + 8, readme.indexOf('```', listingsAt + 8)).trim() + '\n');
     const report = await importCatalog([dir], path.join(tmp, 'readme-out'));
     expect(report.problems).toEqual([]);
-    expect(report.counts).toEqual({ Venue: 1, Performer: 1, Event: 1, ZipEvent: 1, Listing: 1 });
+    expect(report.counts).toEqual({ Venue: 1, Performer: 1, Event: 1, ZipEvent: 1, Banner: 1, Explore: 1, ZipEventDetermination: 1, USCity: 1, TSImage: 1, Listing: 1 });
   });
 });
