@@ -195,13 +195,14 @@ export class CommerceService {
     return Promise.resolve(listingsForEvent(asListed(event, listed)));
   }
 
-  private async listingWithEvent(listingId: number): Promise<{ listing: GeneratedListing; event: EventDocument }> {
+  /** A listing and its event; `during` says what the shopper is told should the store not answer. */
+  private async listingWithEvent(listingId: number, during: keyof typeof STORE_UNAVAILABLE_MESSAGES = 'listings'): Promise<{ listing: GeneratedListing; event: EventDocument }> {
     const eventId = eventIdOfListing(listingId);
     const event = await this.event(eventId).catch((err: unknown) => {
       if (err instanceof AppError && err.status === 404) throw notFound(`Listing ${listingId}`);
       throw err;
     });
-    const listing = (await this.stored('listings', () => this.listingsOf(event))).find((l) => l.id === listingId);
+    const listing = (await this.stored(during, () => this.listingsOf(event))).find((l) => l.id === listingId);
     if (!listing) throw notFound(`Listing ${listingId}`);
     return { listing, event };
   }
@@ -228,7 +229,7 @@ export class CommerceService {
   }
 
   async createCart(buyer: Buyer, input: { listingId: number; quantity: number }): Promise<Cart> {
-    const { listing, event } = await this.listingWithEvent(input.listingId);
+    const { listing, event } = await this.listingWithEvent(input.listingId, 'createCart');
     const now = this.now();
     assertOnSale(event, now);
     const hold = await this.stored('createCart', () =>
@@ -256,7 +257,7 @@ export class CommerceService {
 
   async cart(guestId: string, cartId: string): Promise<Cart> {
     const hold = await this.ownHold(guestId, cartId, 'cart');
-    const { listing } = await this.listingWithEvent(hold.listing_id);
+    const { listing } = await this.listingWithEvent(hold.listing_id, 'cart');
     return this.cartOf(hold, listing);
   }
 
@@ -289,7 +290,7 @@ export class CommerceService {
    */
   private async checkout(guestId: string, request: CheckoutRequest, attempt: string): Promise<{ order: Order; created: boolean }> {
     const hold = await this.ownHold(guestId, request.cartId, 'checkout');
-    const { listing, event } = await this.listingWithEvent(hold.listing_id);
+    const { listing, event } = await this.listingWithEvent(hold.listing_id, 'checkout');
     if (hold.status === 'purchased') return this.existingOrder(hold.id, event, listing);
     const now = this.now();
     assertOnSale(event, now);
@@ -457,7 +458,7 @@ export class CommerceService {
   }
 
   private async orderView({ order: row, events }: OrderWithEvents, event?: EventDocument, listing?: GeneratedListing): Promise<Order> {
-    const resolved = event && listing ? { event, listing } : await this.listingWithEvent(row.listing_id);
+    const resolved = event && listing ? { event, listing } : await this.listingWithEvent(row.listing_id, 'order');
     const quote = quoteCart({
       pricePerTicket: (row.subtotal_cents / row.quantity) / 100,
       quantity: row.quantity,
