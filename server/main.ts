@@ -18,6 +18,7 @@ import { LayoutService } from './layout/layout-service.js';
 import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
 import { openStore, storeDegradation } from './store/open-store.js';
 import type { Sql } from './store/sql.js';
+import { isStoreUnavailable } from './store/store-errors.js';
 import { searchDegradation } from './search/cached-engine.js';
 import { openCatalog, SearchStartError } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
@@ -133,6 +134,8 @@ async function main() {
         try {
           return await what();
         } catch (err) {
+          // A store that is away is waited for; any other failure (a query that is wrong) fails the catalog.
+          if (!isStoreUnavailable(err)) throw err;
           readiness.set('catalog', false, 'waiting for the store to read the catalog changes');
           logger.warn({ err }, 'cannot read the catalog changes yet; retrying');
           await new Promise((resolve) => setTimeout(resolve, 1_000));
