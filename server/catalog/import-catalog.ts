@@ -1,12 +1,10 @@
-import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { COLLECTION_NAMES, COLLECTION_SCHEMAS, type CollectionName } from '../../schemas/documents.js';
 import { z } from 'zod';
 import { ListingDocumentSchema } from '../../schemas/commerce.js';
 import { describeIssue, prepareWrite, type Doc } from './live/document-writes.js';
-import { JsonlWriter, readJsonl } from './jsonl.js';
+import { jsonLines, JsonlWriter, readJsonl } from './jsonl.js';
 import { CATALOG_FORMAT_VERSION, collectionFile, LISTINGS_FILE, MANIFEST_FILE, readManifest, type CatalogManifest } from './manifest.js';
 
 /** A line that cannot be imported: where it is and what is wrong with it (field path and value included). */
@@ -126,39 +124,43 @@ async function inputFiles(inputs: readonly string[]): Promise<{ file: string; co
 
 const EventIdSchema = z.object({ event_id: z.number() });
 
+/**
+ * Reads every line of `files` in order: a line that is not JSON is a problem, and every other goes to `take`,
+ * which answers the problem with it, or nothing when the line is good. `take` is told the line's place, as
+ * the file's number and the line (for naming where an id was first given) and as text.
+ */
+async function eachLine(
+  files: readonly string[],
+  problems: ImportProblem[],
+  take: (value: unknown, at: { file: string; line: number; place: number }) => string | undefined | Promise<string | undefined>,
+): Promise<void> {
+  for (const [fileNumber, file] of files.entries()) {
+    for await (const { line, text, parsed } of jsonLines(file)) {
+      const problem = parsed ? await take(parsed.value, { file, line, place: fileNumber * 2 ** 32 + line }) : `not valid JSON: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
+      if (problem !== undefined) problems.push({ file, line, message: problem });
+    }
+  }
+}
+
+/** Names a place `eachLine` gave, as file:line. */
+const placeName = (files: readonly string[], place: number) => `${files[Math.floor(place / 2 ** 32)]}:${place % 2 ** 32}`;
+
 /** Checks every listing line (its schema, a new id, an event that exists), writing the good ones to `out`. */
 async function importListings(files: readonly string[], out: string, eventIds: ReadonlySet<number>, problems: ImportProblem[]): Promise<number> {
   const writer = new JsonlWriter(out, ListingDocumentSchema, 'Listing');
-  const seen = new Map<number, string>();
-  for (const file of files) {
-    const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-    let line = 0;
-    for await (const text of lines) {
-      line++;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        problems.push({ file, line, message: `not valid JSON: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}` });
-        continue;
-      }
-      const parsed = ListingDocumentSchema.safeParse(value);
-      if (!parsed.success) {
-        problems.push({ file, line, message: describeIssue(parsed.error.issues[0]!, value) });
-        continue;
-      }
-      const listing = parsed.data;
-      const first = seen.get(listing.listing_id);
-      if (first) problems.push({ file, line, message: `listing_id ${listing.listing_id} was already given at ${first}` });
-      else if (!eventIds.has(listing.event_id)) problems.push({ file, line, message: `Field \`event_id\`: no event ${listing.event_id} in the catalog.` });
-      else {
-        seen.set(listing.listing_id, `${file}:${line}`);
-        writer.write(listing);
-        await writer.settle();
-      }
-    }
-  }
+  const seen = new Map<number, number>();
+  await eachLine(files, problems, async (value, { place }) => {
+    const parsed = ListingDocumentSchema.safeParse(value);
+    if (!parsed.success) return describeIssue(parsed.error.issues[0]!, value);
+    const listing = parsed.data;
+    const first = seen.get(listing.listing_id);
+    if (first !== undefined) return `listing_id ${listing.listing_id} was already given at ${placeName(files, first)}`;
+    if (!eventIds.has(listing.event_id)) return `Field \`event_id\`: no event ${listing.event_id} in the catalog.`;
+    seen.set(listing.listing_id, place);
+    writer.write(listing);
+    await writer.settle();
+    return undefined;
+  });
   await writer.close();
   return writer.count;
 }
@@ -166,38 +168,19 @@ async function importListings(files: readonly string[], out: string, eventIds: R
 /** Checks every line of a collection's files, writing the good ones to `out` (and events' ids to `eventIds`); how many were good. */
 async function importCollection(collection: CollectionName, files: readonly string[], out: string, problems: ImportProblem[], eventIds?: Set<number>): Promise<number> {
   const writer = new JsonlWriter(out, COLLECTION_SCHEMAS[collection], collection);
-  // Where each id was first seen, as a file number and line, to name it when the id comes again.
+  // Where each id was first given, to name it when the id comes again.
   const seen = new Map<string, number>();
-  const place = (at: number) => `${files[Math.floor(at / 2 ** 32)]}:${at % 2 ** 32}`;
-  for (const [fileNumber, file] of files.entries()) {
-    const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-    let line = 0;
-    for await (const text of lines) {
-      line++;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        problems.push({ file, line, message: `not valid JSON: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}` });
-        continue;
-      }
-      const prepared = prepareWrite(collection, 'upsert', value, () => undefined, 'reject');
-      if (!prepared.ok) {
-        problems.push({ file, line, message: prepared.error });
-        continue;
-      }
-      const first = seen.get(prepared.id);
-      if (first !== undefined) {
-        problems.push({ file, line, message: `id ${JSON.stringify(prepared.id)} was already given at ${place(first)}` });
-        continue;
-      }
-      seen.set(prepared.id, fileNumber * 2 ** 32 + line);
-      eventIds?.add(prepared.document.event_id as number);
-      writer.write(prepared.document as Doc as never);
-      await writer.settle();
-    }
-  }
+  await eachLine(files, problems, async (value, { place }) => {
+    const prepared = prepareWrite(collection, 'upsert', value, () => undefined, 'reject');
+    if (!prepared.ok) return prepared.error;
+    const first = seen.get(prepared.id);
+    if (first !== undefined) return `id ${JSON.stringify(prepared.id)} was already given at ${placeName(files, first)}`;
+    seen.set(prepared.id, place);
+    eventIds?.add(prepared.document.event_id as number);
+    writer.write(prepared.document as Doc as never);
+    await writer.settle();
+    return undefined;
+  });
   await writer.close();
   return writer.count;
 }

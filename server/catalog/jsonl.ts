@@ -60,24 +60,39 @@ export class JsonlWriter<S extends z.ZodType> {
   }
 }
 
+/** One non-blank line of a JSON Lines file: its number, its text, and what it parses to (absent: not JSON). */
+export interface JsonLine {
+  line: number;
+  text: string;
+  parsed?: { value: unknown };
+}
+
+/** The non-blank lines of a JSON Lines file, each parsed when it is JSON. */
+export async function* jsonLines(file: string): AsyncGenerator<JsonLine> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    if (text.trim() === '') continue;
+    let parsed: JsonLine['parsed'];
+    try {
+      parsed = { value: JSON.parse(text) as unknown };
+    } catch {
+      parsed = undefined;
+    }
+    yield { line, text, ...(parsed ? { parsed } : {}) };
+  }
+}
+
 /** Reads a JSON Lines file document by document; a bad line names its file and line number. */
 export async function* readJsonl<S extends z.ZodType>(file: string, schema: S): AsyncGenerator<z.output<S>> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let lineNo = 0;
-  for await (const line of lines) {
-    lineNo++;
-    if (line.trim() === '') continue;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      throw new Error(`${file}:${lineNo}: not valid JSON`);
+  for await (const { line, parsed } of jsonLines(file)) {
+    if (!parsed) throw new Error(`${file}:${line}: not valid JSON`);
+    const checked = schema.safeParse(parsed.value);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      throw new Error(`${file}:${line}: ${issue.path.join('.')}: ${issue.message}`);
     }
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new Error(`${file}:${lineNo}: ${issue.path.join('.')}: ${issue.message}`);
-    }
-    yield parsed.data;
+    yield checked.data;
   }
 }
