@@ -116,8 +116,6 @@ async function main() {
   let stopHousekeeping = () => {};
   exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger, () => {
     stopHousekeeping();
-    catalog.stop();
-    demand.stop();
     flags.close();
     segments.close();
   });
@@ -160,15 +158,13 @@ async function main() {
       const bytes = await fold({ log: logName, through: catalog.appliedThrough });
       logger.info({ changes, through: catalog.appliedThrough, bytes }, 'catalog changes folded into the engine snapshot');
     }
-    if (writable) {
-      catalog.start();
-      demand.start();
-    }
+    const stopCatalog = writable ? [catalog.start(), demand.start()] : [];
     readiness.set('catalog', true, `${manifest.counts.Event} events, ${changes} catalog changes applied`);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
     logger.info({ counts: manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) }, 'search ready');
-    stopHousekeeping = commerce.start();
+    const stopOrders = commerce.start();
+    stopHousekeeping = () => [stopOrders, ...stopCatalog].forEach((stop) => stop());
   } catch (err) {
     const failed = err instanceof SearchStartError ? 'search' : 'catalog';
     readiness.set(failed, false, err instanceof Error ? err.message : String(err));

@@ -11,6 +11,7 @@ import type { EventDocument } from '../../schemas/documents.js';
 import { AppError, notFound } from '../http/errors.js';
 import { IdempotencyStore, type StoredAnswer } from '../http/idempotency.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
+import { repeat } from '../background/repeat.js';
 import { purchaseTrackingEvent } from '../rules/commerce.js';
 import { eventCard } from '../rules/event-card.js';
 import { idFromSlug } from '../rules/slug.js';
@@ -519,18 +520,7 @@ export class CommerceService {
 
   /** Runs `tick` every `intervalMs` until stopped; a failing tick is logged and retried next time. */
   start(intervalMs = 1_000): () => void {
-    let running = false;
-    const timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      this.tick()
-        .catch((err: unknown) => this.options.logger.warn({ err }, 'order housekeeping failed; retrying'))
-        .finally(() => {
-          running = false;
-        });
-    }, intervalMs);
-    timer.unref();
-    return () => clearInterval(timer);
+    return repeat(() => this.tick(), intervalMs, (err) => this.options.logger.warn({ err }, 'order housekeeping failed; retrying'));
   }
 }
 

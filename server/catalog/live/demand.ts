@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { repeat } from '../../background/repeat.js';
 import type { EventDocument, PerformerDocument } from '../../../schemas/documents.js';
 import type { GeneratedListing, ListedAvailability } from '../../commerce/domain/listings.js';
 import type { SearchEngine } from '../../search/search-engine.js';
@@ -48,19 +49,11 @@ export interface DemandDeps {
  * Every figure is recomputed from the store, never incremented: running a period twice writes the same values.
  */
 export class DemandSignals {
-  private timer: NodeJS.Timeout | undefined;
-
   constructor(private readonly deps: DemandDeps) {}
 
-  start(intervalMs = DEMAND_INTERVAL_MS): void {
-    this.timer ??= setInterval(() => {
-      this.run().catch((err: unknown) => this.deps.logger.warn({ err }, 'demand signals could not be refreshed; retrying'));
-    }, intervalMs).unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+  /** Runs every `DEMAND_INTERVAL_MS` until the returned function is called. */
+  start(intervalMs = DEMAND_INTERVAL_MS): () => void {
+    return repeat(() => this.run(), intervalMs, (err) => this.deps.logger.warn({ err }, 'demand signals could not be refreshed; retrying'));
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { CollectionName } from '../../../schemas/documents.js';
+import { repeat } from '../../background/repeat.js';
 import { AppError } from '../../http/errors.js';
 import type { CatalogEngine } from '../../search/search-engine.js';
 import type { CatalogChange, ChangeLog } from './change-log.js';
@@ -56,7 +57,6 @@ export class LiveCatalog {
   private base: string | undefined;
   /** Writes and syncs run one at a time on a node, in order. */
   private queue: Promise<unknown> = Promise.resolve();
-  private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: LiveCatalogDeps) {}
 
@@ -83,16 +83,9 @@ export class LiveCatalog {
     return this.serial(() => this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit)));
   }
 
-  /** Syncs every `SYNC_INTERVAL_MS` until `stop`; a store that cannot answer is tried again on the next tick. */
-  start(intervalMs = SYNC_INTERVAL_MS): void {
-    this.timer ??= setInterval(() => {
-      this.sync().catch((err: unknown) => this.deps.logger.warn({ err }, 'catalog sync failed; retrying'));
-    }, intervalMs).unref();
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.timer = undefined;
+  /** Syncs every `SYNC_INTERVAL_MS` until the returned function is called; a store that cannot answer is tried again on the next tick. */
+  start(intervalMs = SYNC_INTERVAL_MS): () => void {
+    return repeat(() => this.sync(), intervalMs, (err) => this.deps.logger.warn({ err }, 'catalog sync failed; retrying'));
   }
 
   /** The document as the engine has it. */
