@@ -6,6 +6,8 @@ export const MAX_PER_PAGE = 250;
 /** Beyond this, deep pagination is refused rather than scanned. */
 export const MAX_PAGE = 1000;
 export const MAX_QUERY_LENGTH = 200;
+/** Values an `in`/`nin` filter may list. */
+export const MAX_IN_VALUES = 250;
 export const MAX_SORT_KEYS = 3;
 /** The query that matches every document. */
 export const MATCH_ALL = '*';
@@ -17,8 +19,8 @@ const scalar = z.union([z.string().max(200), z.number().finite(), z.boolean()]);
 export const FilterSchema = z.discriminatedUnion('op', [
   z.object({ op: z.literal('eq'), field: FieldNameSchema, value: scalar }),
   z.object({ op: z.literal('neq'), field: FieldNameSchema, value: scalar }),
-  z.object({ op: z.literal('in'), field: FieldNameSchema, values: z.array(scalar).min(1).max(250) }),
-  z.object({ op: z.literal('nin'), field: FieldNameSchema, values: z.array(scalar).min(1).max(250) }),
+  z.object({ op: z.literal('in'), field: FieldNameSchema, values: z.array(scalar).min(1).max(MAX_IN_VALUES) }),
+  z.object({ op: z.literal('nin'), field: FieldNameSchema, values: z.array(scalar).min(1).max(MAX_IN_VALUES) }),
   z.object({ op: z.enum(['gt', 'gte', 'lt', 'lte']), field: FieldNameSchema, value: z.number().finite() }),
   /** Inclusive on both ends. */
   z.object({ op: z.literal('between'), field: FieldNameSchema, min: z.number().finite(), max: z.number().finite() }),

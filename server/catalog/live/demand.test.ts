@@ -26,6 +26,8 @@ let fixture: CatalogFixture;
 let sql: Sql;
 let live: LiveCatalog;
 let demand: DemandSignals;
+/** The demand signals as a node whose clock says `now` runs them. */
+let demandAt: (now: () => Date) => DemandSignals;
 let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
 const used = new Set<number>();
 
@@ -38,7 +40,8 @@ beforeAll(async () => {
   const search = opened.search;
   // Every shopper here comes from supertest's one address: the per-address share is widened.
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0, limits: { ...PURCHASE_LIMITS, guestsPerAddress: 1000 } });
-  demand = new DemandSignals({ sql, catalog: live, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger });
+  demandAt = (now) => new DemandSignals({ sql, catalog: live, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger, now });
+  demand = demandAt(() => new Date());
   const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000', RATE_LIMIT_CARTS_PER_MINUTE: '1000', RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000' });
   const made = await testAppWithSegments({ env, search, commerce, sql, catalog: live });
   app = made.app;
@@ -107,10 +110,11 @@ describe('demand signals from what shoppers do', () => {
     expect(after.event.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
     expect((await homeCard(event))?.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
     expect(await live.document('Event', event.id)).toMatchObject({ event_cart_d1: 5, event_orders_d1: 1, event_orders_d7: event.event_orders_d7 + 1, event_orders_t12: event.event_orders_t12 + 1 });
-    // The performers' order counts follow.
-    const performer = (await live.document('Performer', String(event.performer_ids[0])))!;
-    const before = fixture.catalog.collections.Performer.find((p) => p.performer_id === event.performer_ids[0])!;
-    expect(performer.performer_orders_t12).toBe(before.performer_orders_t12 + 1);
+    // Every performer's order counts follow.
+    for (const id of event.performer_ids) {
+      const before = fixture.catalog.collections.Performer.find((p) => p.performer_id === id)!;
+      expect(await live.document('Performer', String(id))).toMatchObject({ performer_orders_d7: before.performer_orders_d7 + 1, performer_orders_t12: before.performer_orders_t12 + 1 });
+    }
     // Nothing moved since: a second run writes nothing.
     expect(await demand.run()).toBe(0);
   });
@@ -154,5 +158,25 @@ describe('demand signals from what shoppers do', () => {
     await demand.run();
     // 40 as the feed said, plus the two carts of the last day.
     expect((await live.document('Event', event.id))!.event_cart_d1).toBe(42);
+  });
+
+  // Runs last: its clock moves the demand period days ahead.
+  it('lets carts and orders go as they leave their windows: a day for carts and the day\'s orders, 7 days for the week\'s', async () => {
+    const event = quietEvent((e) => listingsForEvent(e).some((l) => l.splits.includes(2)));
+    const auth = await guest();
+    await buy(auth, (await cart(auth, listingsForEvent(event).find((l) => l.splits.includes(2))!.id, 2)).id);
+    await demand.run();
+    const counts = async () => {
+      const doc = (await live.document('Event', event.id))!;
+      return [doc.event_cart_d1, doc.event_orders_d1, doc.event_orders_d7, doc.event_orders_t12];
+    };
+    expect(await counts()).toEqual([1, 1, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
+    const hours = (h: number) => () => new Date(Date.now() + h * 3_600_000);
+    await demandAt(hours(23)).run();
+    expect(await counts()).toEqual([1, 1, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
+    await demandAt(hours(25)).run();
+    expect(await counts()).toEqual([0, 0, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
+    await demandAt(hours(7 * 24 + 1)).run();
+    expect(await counts()).toEqual([0, 0, event.event_orders_d7, event.event_orders_t12 + 1]);
   });
 });

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { MAX_IN_VALUES, MAX_PER_PAGE } from '../../../schemas/search.js';
 import { repeat } from '../../background/repeat.js';
 import type { EventDocument, PerformerDocument } from '../../../schemas/documents.js';
 import type { GeneratedListing, ListedAvailability } from '../../commerce/domain/listings.js';
@@ -98,11 +99,7 @@ export class DemandSignals {
   /** Recomputes the signals of some events (and their performers' order counts); the documents changed. */
   private async refresh(eventIds: number[], now: string): Promise<number> {
     const { sql, catalog } = this.deps;
-    const docs: EventDocument[] = [];
-    for (const id of eventIds) {
-      const doc = (await catalog.document('Event', String(id))) as EventDocument | undefined;
-      if (doc) docs.push(doc);
-    }
+    const docs = [...(await catalog.documents('Event', eventIds.map(String))).values()] as EventDocument[];
     if (docs.length === 0) return 0;
     const ids = docs.map((d) => d.event_id);
     const [carts, orders, views, inventory] = await Promise.all([
@@ -168,34 +165,46 @@ export class DemandSignals {
   /** Performers' order counts over all their events. */
   private async refreshPerformers(performerIds: number[], now: string): Promise<number> {
     if (performerIds.length === 0) return 0;
-    const docs: PerformerDocument[] = [];
-    const live = new Map<string, Counters>();
-    for (const id of performerIds) {
-      const doc = (await this.deps.catalog.document('Performer', String(id))) as PerformerDocument | undefined;
-      if (!doc) continue;
-      const eventIds = await this.eventsOf(id);
-      const [row] = await this.deps.sql.query<{ d7: string; t12: string }>(
-        `SELECT count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d7}') AS d7, count(*) AS t12
-         FROM orders WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.t12}'`,
-        [eventIds, now],
-      );
-      docs.push(doc);
-      live.set(doc.id, { performer_orders_d7: Number(row?.d7 ?? 0), performer_orders_t12: Number(row?.t12 ?? 0) });
+    const docs = [...(await this.deps.catalog.documents('Performer', performerIds.map(String))).values()] as PerformerDocument[];
+    // Every event of these performers, then their orders counted per event in one query, summed per performer.
+    const events = await this.eventsOf(docs.map((p) => p.performer_id));
+    const rows = await this.deps.sql.query<{ id: string; d7: string; t12: string }>(
+      `SELECT event_id AS id, count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d7}') AS d7, count(*) AS t12
+       FROM orders WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.t12}' GROUP BY event_id`,
+      [events.map((e) => e.event_id), now],
+    );
+    const ordersOf = new Map(rows.map((r) => [Number(r.id), r]));
+    const live = new Map<number, Counters>(docs.map((p) => [p.performer_id, { performer_orders_d7: 0, performer_orders_t12: 0 }]));
+    for (const e of events) {
+      const o = ordersOf.get(e.event_id);
+      if (!o) continue;
+      for (const id of e.performer_ids) {
+        const counts = live.get(id);
+        if (!counts) continue;
+        counts.performer_orders_d7! += Number(o.d7);
+        counts.performer_orders_t12! += Number(o.t12);
+      }
     }
     const { updates, saved } = await this.withBaselines('Performer', docs, PERFORMER_COUNTERS, (d, baseline) =>
-      Object.fromEntries(PERFORMER_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get(d.id)![f]!])),
+      Object.fromEntries(PERFORMER_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get((d as PerformerDocument).performer_id)![f]!])),
     );
     return this.write('Performer', [...updates.values()], saved);
   }
 
-  /** Every event id of a performer, through the search engine. */
-  private async eventsOf(performerId: number): Promise<number[]> {
-    const ids: number[] = [];
-    for (let page = 1; ; page++) {
-      const result = await this.deps.engine().search({ collection: 'Event', filters: [{ op: 'eq', field: 'performer_ids', value: performerId }], includeFields: ['event_id'], perPage: 250, page });
-      ids.push(...result.hits.map((h) => h.document.event_id!));
-      if (ids.length >= result.found || result.hits.length === 0) return ids;
+  /** Every event of these performers (its id and performers), through the search engine. */
+  private async eventsOf(performerIds: readonly number[]): Promise<{ event_id: number; performer_ids: number[] }[]> {
+    const events = new Map<number, { event_id: number; performer_ids: number[] }>();
+    // An `in` filter takes at most MAX_IN_VALUES values.
+    for (let at = 0; at < performerIds.length; at += MAX_IN_VALUES) {
+      const values = performerIds.slice(at, at + MAX_IN_VALUES);
+      for (let page = 1, seen = 0; ; page++) {
+        const result = await this.deps.engine().search({ collection: 'Event', filters: [{ op: 'in', field: 'performer_ids', values }], includeFields: ['event_id', 'performer_ids'], perPage: MAX_PER_PAGE, page });
+        for (const { document } of result.hits) events.set(document.event_id!, { event_id: document.event_id!, performer_ids: document.performer_ids! });
+        seen += result.hits.length;
+        if (seen >= result.found || result.hits.length === 0) break;
+      }
     }
+    return [...events.values()];
   }
 
   /**

@@ -90,7 +90,12 @@ export class LiveCatalog {
 
   /** The document as the engine has it. */
   async document(collection: CollectionName, id: string): Promise<Doc | undefined> {
-    return (await this.deps.engine().documents(collection, [id])).get(id);
+    return (await this.documents(collection, [id])).get(id);
+  }
+
+  /** The documents among `ids` that exist, by id, in one read of the engine. */
+  documents(collection: CollectionName, ids: readonly string[]): Promise<Map<string, Doc>> {
+    return this.deps.engine().documents(collection, ids);
   }
 
   /**
