@@ -4,15 +4,14 @@ import type { LayoutResponse, LayoutRow, RowStatus } from '../../schemas/layout.
 import type { Brand, PageName, RowSpec } from '../../schemas/segments.js';
 import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
 import { AppError } from '../http/errors.js';
-import type { CollectionName } from '../../schemas/documents.js';
 import { parseSearchRequest, type ParsedSearchRequest } from '../../schemas/search.js';
 import { queryClock } from '../search/query-clock.js';
-import { requestTouches } from '../search/request-touches.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import { GROUP_PAGES } from '../segments/segment-repository.js';
 import { type ShopperLocation } from './location.js';
 import { resolveRowItems, widened, type RowContext, type RowItems } from './rows.js';
+import { RowScopes, type ChangedDocument } from './row-scopes.js';
 
 /** Nearby shoppers share rows: coordinates are rounded to 0.1° (about 7 miles) before querying. */
 export const LOCATION_PRECISION = 10;
@@ -36,12 +35,6 @@ export interface LayoutServiceOptions {
 
 export type PageRequest = { page: 'home' } | { page: 'category'; slug: string };
 
-/** A catalog document as a change left it or found it, for telling which rows it touches. */
-export interface ChangedDocument {
-  collection: CollectionName;
-  document: Record<string, unknown>;
-}
-
 class RowTimeout extends Error {}
 
 /**
@@ -52,7 +45,7 @@ class RowTimeout extends Error {}
 export class LayoutService {
   private readonly cache: LRUCache<string, RowItems>;
   /** The search requests each cached row was made from: a catalog change that could match one makes it stale. */
-  private readonly scopes = new Map<string, readonly ParsedSearchRequest[]>();
+  private readonly scopes = new RowScopes();
   /** Counts invalidations, so a row resolved from the catalog as it was before one is not kept. */
   private changes = 0;
   private readonly inFlight = new Map<string, Promise<RowItems>>();
@@ -70,7 +63,7 @@ export class LayoutService {
       ttl: this.rowCacheTtlMs,
       noDeleteOnStaleGet: true,
       dispose: (_items, key, reason) => {
-        if (reason !== 'set') this.scopes.delete(key);
+        if (reason !== 'set') this.scopes.remove(key);
       },
     });
   }
@@ -170,7 +163,7 @@ export class LayoutService {
       if (wider && isEmpty(items)) items = await resolveRowItems(wider, recording);
       if (this.changes === changesBefore) {
         this.cache.set(key, items);
-        this.scopes.set(key, requests);
+        this.scopes.add(key, requests);
       }
       return items;
     })().finally(() => this.inFlight.delete(key));
@@ -209,10 +202,7 @@ export class LayoutService {
    */
   invalidate(documents: readonly ChangedDocument[]): string[] {
     this.changes++;
-    const stale: string[] = [];
-    for (const [key, requests] of this.scopes) {
-      if (requests.some((request) => documents.some((d) => requestTouches(request, d.collection, d.document)))) stale.push(key);
-    }
+    const stale = [...this.scopes.stale(documents)];
     for (const key of stale) this.cache.delete(key);
     if (stale.length > 0) for (const listener of this.staleListeners) listener(stale);
     return stale;
