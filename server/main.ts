@@ -23,7 +23,7 @@ import { searchDegradation } from './search/cached-engine.js';
 import { openCatalog, SearchStartError } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
 import { SearchService } from './search/search-service.js';
-import { ChangeLog, lastSeq } from './catalog/live/change-log.js';
+import { ChangeLog } from './catalog/live/change-log.js';
 import { invalidateCaches } from './catalog/live/invalidation.js';
 import { LiveCatalog } from './catalog/live/live-catalog.js';
 import { DemandSignals } from './catalog/live/demand.js';
@@ -144,7 +144,7 @@ async function main() {
     const { manifest, engine, writable, embedded, folded, fold } = await openCatalog(env, env.catalogDir, { changeLog: logName });
     search.set(engine, writable);
     // A shared engine (Typesense) already holds every logged change: its writers applied them before committing.
-    const through = writable?.shared ? await whenStoreAnswers(() => lastSeq(sql, manifest.generatedAt)) : (folded?.through ?? 0);
+    const through = writable?.shared ? await whenStoreAnswers(() => changeLog.lastSeq(manifest.generatedAt)) : (folded?.through ?? 0);
     catalog.attach(manifest.generatedAt, through);
     // The changes operators made since the catalog files (or since those folded into the snapshot).
     const changes = writable ? await whenStoreAnswers(() => catalog.sync()) : 0;

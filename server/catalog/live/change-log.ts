@@ -56,6 +56,12 @@ export class ChangeLog {
     return row.id;
   }
 
+  /** The sequence number of the last change to `catalog` (0 when there is none). */
+  async lastSeq(catalog: string): Promise<number> {
+    const [row] = await this.sql.query<{ seq: string | number | null }>('SELECT max(seq) AS seq FROM catalog_changes WHERE catalog = $1', [catalog]);
+    return Number(row?.seq ?? 0);
+  }
+
   /** Changes to `catalog` after `seq`, in order, at most `limit`. */
   after(catalog: string, seq: number, limit: number): Promise<CatalogChange[]> {
     return readAfter(this.sql, catalog, seq, limit);
@@ -102,8 +108,3 @@ async function readAfter(sql: Pick<Sql, 'query'>, catalog: string, seq: number, 
 
 const json = (doc: Doc | null) => (doc ? JSON.stringify(doc) : null);
 
-/** The sequence number of the last change to `catalog` (0 when there is none). */
-export async function lastSeq(sql: Pick<Sql, 'query'>, catalog: string): Promise<number> {
-  const [row] = await sql.query<{ seq: string | number | null }>('SELECT max(seq) AS seq FROM catalog_changes WHERE catalog = $1', [catalog]);
-  return Number(row?.seq ?? 0);
-}
