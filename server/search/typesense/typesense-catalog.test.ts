@@ -110,6 +110,9 @@ describe('TypesenseCatalog', () => {
       const other = new LiveCatalog({ log: new ChangeLog(sql), engine: () => engine, onApplied: (changes) => seen.push(...changes.map((c) => c.id)), logger: pino({ level: 'silent' }) });
       other.attach('catalog-a');
       expect(await other.sync()).toBe(1);
+      // A node starting on a shared engine attaches at the log's end: the engine already holds every change.
+      expect(await new ChangeLog(sql).lastSeq('catalog-a')).toBe(other.appliedThrough);
+      expect(await new ChangeLog(sql).lastSeq('catalog-b')).toBe(0);
       expect(seen).toEqual(['12']);
       expect(ts.calls.slice(before)).toEqual([]);
     } finally {
