@@ -14,10 +14,11 @@ export const SYNC_INTERVAL_MS = 500;
 /** Changes read from the log at once. */
 const READ_CHUNK = 5_000;
 /**
- * Changes applied to the engine between yields to the event loop, so an import never stalls the pages: at a
- * million events a hundred upserts and the cache invalidation they bring take a few milliseconds.
+ * Changes applied to the engine between yields to the event loop, so an import never stalls the pages. Each
+ * chunk also clears the caches it touches: smaller chunks rebuild the same cached rows more often while an
+ * import runs (100 took the cached home layout's p99 from 4 to 43 ms at a million events, bench/RESULTS.md).
  */
-const APPLY_CHUNK = 100;
+const APPLY_CHUNK = 250;
 
 /** A change as applied on this node, with the document it replaced, so caches can tell what it touched. */
 export interface AppliedChange {
