@@ -31,7 +31,7 @@ export const EventCardSchema = z.object({
   /** `2027`; empty when the date is TBD. */
   year: z.string(),
   url: cardUrl,
-  /** Cheapest ticket, only when there is a positive price. */
+  /** The lowest all-in price per ticket (fees included), only when there is a price. */
   minPrice: z.number().positive().optional(),
   detail: EventDocumentSchema.optional(),
 });
@@ -43,7 +43,7 @@ export const PerformerCardSchema = z.object({
   /** `0 Events`, `1 Event`, `1,234 Events`. */
   eventCount: z.string().min(1),
   pathPicture: z.string(),
-  /** The first venue's cheapest ticket, else 0. */
+  /** The first venue's lowest all-in price per ticket (fees included), else 0. */
   minPrice: z.number().min(0),
   url: cardUrl,
   detail: PerformerDocumentSchema.optional(),

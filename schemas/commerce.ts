@@ -51,8 +51,15 @@ export const ListingSchema = z.object({
   /** The quantities the seller allows a buyer to take (no single seat left behind). */
   splits: z.array(z.number().int().positive()),
   pricePerTicket: z.number().positive(),
-  /** Price per ticket with every fee included: what is shown first. */
+  /**
+   * Price per ticket with every mandatory fee included: what is shown first, and what the cards' "From" is the
+   * lowest of (`server/rules/all-in-price.ts`). Shipping, when the tickets are mailed, is outside it.
+   */
   allInPricePerTicket: z.number().positive(),
+  /** The service fee inside the all-in price, per ticket. */
+  serviceFeePerTicket: z.number().min(0),
+  /** Shipping per ticket, added on top of the all-in price in the cart (mailed tickets only; else 0). */
+  shippingPerTicket: z.number().min(0),
   deliveryMethod: DeliveryMethodSchema,
   sellerNotes: z.string(),
   /** When the seller has the tickets (ISO date). */
@@ -108,8 +115,13 @@ export const CartSchema = z.object({
   /** The hold on these tickets ends then; shown to the shopper as a countdown. */
   expiresAt: z.string(),
   status: z.enum(['active', 'expired', 'released', 'purchased']),
+  /** The promo code these figures apply (asked for with `?promoCode=`), null for none. */
+  promoCode: z.string().nullable(),
 });
 export type Cart = z.infer<typeof CartSchema>;
+
+/** `GET /api/cart/:id?promoCode=FF20`: the cart priced with a promo code, before paying. */
+export const CartQuerySchema = z.object({ promoCode: z.string().trim().max(32, 'promoCode must be at most 32 characters').optional() });
 
 /**
  * Text a person typed: no control characters (a NUL cannot even be stored) and no half of a surrogate pair
@@ -155,6 +167,11 @@ export const CheckoutSchema = z.object({
   cartId: z.string().uuid('cartId must be a cart id'),
   billingAddress: BillingAddressSchema,
   promoCode: z.string().trim().max(32).optional(),
+  /**
+   * The total the shopper was shown (the cart priced with this promo code). When it is sent and the order
+   * would cost anything else, the checkout is refused with 409 `price_changed` and nothing is charged.
+   */
+  expectedTotal: z.number({ error: 'expectedTotal must be an amount in dollars' }).min(0).max(10_000_000).optional(),
   payment: PaymentSchema,
   email: z.email('Enter an email address for your tickets').max(200),
 });

@@ -23,7 +23,8 @@ import { orderDetailEntries } from './domain/order-detail.js';
 import type { PaymentProvider } from './domain/payments.js';
 import { PURCHASE_LIMITS, type PurchaseLimits } from './domain/purchase-limits.js';
 import { assertOnSale, saleState } from './domain/sale-window.js';
-import { allInPrice, fulfillmentFeePerTicket, PromoCodeError, quoteCart, SERVICE_FEE_RATE } from './domain/pricing.js';
+import { SERVICE_FEE_RATE } from '../rules/all-in-price.js';
+import { formatMoney, fulfillmentFeePerTicket, perTicketPrices, PromoCodeError, quoteCart } from './domain/pricing.js';
 
 /** How long a cart holds its tickets (product decision: long enough to pay, short enough not to block others). */
 export const HOLD_MINUTES = 10;
@@ -94,6 +95,16 @@ function randomCode(length: number): string {
  * store (one checkout at a time, on any node), the card is then authorized, the order is written, and only
  * then is the authorization captured; when the order cannot be written, the authorization is voided.
  */
+/** What a hold costs, at the price per ticket it was taken at; an unknown promo code is a 400 naming it. */
+function quoteHold(hold: HoldRow, listing: GeneratedListing, promoCode?: string | null) {
+  try {
+    return quoteCart({ pricePerTicket: hold.price_per_ticket_cents / 100, quantity: hold.quantity, deliveryMethod: listing.deliveryMethod, promoCode });
+  } catch (err) {
+    if (err instanceof PromoCodeError) throw new AppError(400, 'invalid_promo_code', `“${err.promoCode}” is not a valid promo code`, [{ path: 'promoCode', message: 'This promo code is not valid' }]);
+    throw err;
+  }
+}
+
 export class CommerceService {
   private readonly now: () => Date;
   /** Payments of this node's checkouts that ended without their last step: settled on the next tick. */
@@ -154,7 +165,7 @@ export class CommerceService {
       ...rest,
       quantityAvailable,
       splits: availableSplits(listing.splits, quantityAvailable),
-      allInPricePerTicket: allInPrice(listing.pricePerTicket, listing.deliveryMethod),
+      ...perTicketPrices(listing),
     };
   }
 
@@ -214,8 +225,12 @@ export class CommerceService {
     return { listing: this.withAvailability(listing, usage.get(listing.id)?.taken ?? 0), event: eventCard(event), fees: FEES };
   }
 
-  private cartOf(hold: HoldRow, listing: GeneratedListing): Cart {
-    const quote = quoteCart({ pricePerTicket: hold.price_per_ticket_cents / 100, quantity: hold.quantity, deliveryMethod: listing.deliveryMethod });
+  /**
+   * The cart as charged: the price per ticket held with the tickets (whatever the listing costs now), so the
+   * price shown is the price paid for as long as the hold lasts; with a promo code when one is given.
+   */
+  private cartOf(hold: HoldRow, listing: GeneratedListing, promoCode?: string): Cart {
+    const quote = quoteHold(hold, listing, promoCode);
     const expired = hold.status === 'active' && new Date(hold.expires_at).getTime() <= this.now().getTime();
     return {
       id: hold.id,
@@ -226,6 +241,7 @@ export class CommerceService {
       lineItems: quote.lineItems,
       expiresAt: hold.expires_at,
       status: expired ? 'expired' : hold.status,
+      promoCode: quote.promoCode,
     };
   }
 
@@ -256,10 +272,10 @@ export class CommerceService {
     return hold;
   }
 
-  async cart(guestId: string, cartId: string): Promise<Cart> {
+  async cart(guestId: string, cartId: string, promoCode?: string): Promise<Cart> {
     const hold = await this.ownHold(guestId, cartId, 'cart');
     const { listing } = await this.listingWithEvent(hold.listing_id, 'cart');
-    return this.cartOf(hold, listing);
+    return this.cartOf(hold, listing, promoCode);
   }
 
   async releaseCart(guestId: string, cartId: string): Promise<void> {
@@ -295,12 +311,9 @@ export class CommerceService {
     if (hold.status === 'purchased') return this.existingOrder(hold.id, event, listing);
     const now = this.now();
     assertOnSale(event, now);
-    let quote;
-    try {
-      quote = quoteCart({ pricePerTicket: hold.price_per_ticket_cents / 100, quantity: hold.quantity, deliveryMethod: listing.deliveryMethod, promoCode: request.promoCode });
-    } catch (err) {
-      if (err instanceof PromoCodeError) throw new AppError(400, 'invalid_promo_code', `“${request.promoCode}” is not a valid promo code`, [{ path: 'promoCode', message: 'This promo code is not valid' }]);
-      throw err;
+    const quote = quoteHold(hold, listing, request.promoCode);
+    if (request.expectedTotal !== undefined && Math.round(request.expectedTotal * 100) !== quote.cents.total) {
+      throw new AppError(409, 'price_changed', `The total is ${formatMoney(quote.total)}, not the ${formatMoney(request.expectedTotal)} shown; check it and pay again`, { total: quote.total });
     }
 
     // The whole checkout runs inside `stored('checkout')` (checkoutOnce): store calls here need no wrapping of their own.

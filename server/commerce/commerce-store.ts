@@ -151,9 +151,12 @@ export class CommerceStore {
     const [row] = await this.sql.query<{ baseline: unknown }>("SELECT baseline FROM demand_baselines WHERE collection = 'Event' AND doc_id = $1", [String(eventId)]);
     if (!row) return undefined;
     const baseline = (typeof row.baseline === 'string' ? JSON.parse(row.baseline) : row.baseline) as Partial<ListedAvailability>;
-    return typeof baseline.tickets_available === 'number' && typeof baseline.ticket_groups_available === 'number'
-      ? { tickets_available: baseline.tickets_available, ticket_groups_available: baseline.ticket_groups_available }
-      : undefined;
+    if (typeof baseline.tickets_available !== 'number' || typeof baseline.ticket_groups_available !== 'number') return undefined;
+    return {
+      tickets_available: baseline.tickets_available,
+      ticket_groups_available: baseline.ticket_groups_available,
+      ...(typeof baseline.min_ticket_price === 'number' ? { min_ticket_price: baseline.min_ticket_price } : {}),
+    };
   }
 
   /**

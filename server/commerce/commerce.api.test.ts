@@ -90,6 +90,21 @@ describe('listings (all-in prices, quantity, sort and price filter)', () => {
     expect(one.listing).toEqual(body.listings[0]);
   });
 
+  it('shows on the event card the lowest all-in price per ticket, the cheapest listing’s, and a cart of it charges that per ticket', async () => {
+    const { event } = eventWithListing((l) => l.deliveryMethod !== 'physical_mail' && l.splits.includes(1));
+    const page = (await request(app).get(`/api/events/${slug(event)}`)).body as { event: { minPrice: number } };
+    const listings = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body).listings;
+    expect(page.event.minPrice).toBe(listings[0]!.allInPricePerTicket);
+    expect(page.event.minPrice).toBeGreaterThan(event.min_ticket_price);
+    const cheapest = listings[0]!;
+    const auth = await guest();
+    const quantity = cheapest.splits[0]!;
+    const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: cheapest.id, quantity })).body);
+    used.add(cheapest.id);
+    expect(cart.totalPrice.value).toBeCloseTo((cheapest.allInPricePerTicket + cheapest.shippingPerTicket) * quantity, 2);
+    await request(app).delete(`/api/cart/${cart.id}`).set('Authorization', auth);
+  });
+
   it('filters by quantity and price, and sorts by section', async () => {
     const event = upcoming().find((e) => listingsForEvent(e).length > 5)!;
     const all = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body).listings;
@@ -192,6 +207,30 @@ describe('checkout and orders', () => {
     const ok = OrderSchema.parse((await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: cart.id, email: 'a@example.com', billingAddress: billing, promoCode: 'ff20', payment: card('4242424242424242') })).body);
     expect(ok.lineItems.some((i) => i.key.includes('FF20') && i.value.startsWith('-$'))).toBe(true);
     expect(ok.totalPrice.value).toBeLessThan(cart.totalPrice.value);
+  });
+
+  it('prices a cart with a promo code before paying, charges exactly that, and refuses to charge a total the shopper was not shown', async () => {
+    const auth = await guest();
+    const cart = await cartFor(auth);
+    const priced = CartSchema.parse((await request(app).get(`/api/cart/${cart.id}?promoCode=ff20`).set('Authorization', auth)).body);
+    expect(priced.promoCode).toBe('FF20');
+    expect(priced.totalPrice.value).toBeLessThan(cart.totalPrice.value);
+    expect(priced.lineItems.at(-1)).toEqual({ key: 'Total', value: `$${priced.totalPrice.value.toLocaleString('en-US', { minimumFractionDigits: priced.totalPrice.value % 1 ? 2 : 0 })}` });
+    const unknown = await request(app).get(`/api/cart/${cart.id}?promoCode=FREE`).set('Authorization', auth);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toMatchObject({ code: 'invalid_promo_code', details: [{ path: 'promoCode' }] });
+    expect(unknown.body.error.message).toContain('FREE');
+
+    const charged = payments.charges.length;
+    const body = { cartId: cart.id, email: 'a@example.com', billingAddress: billing, promoCode: 'ff20', payment: card('4242424242424242') };
+    // The total shown without the code, sent with it: nothing is charged and the answer names the real total.
+    const stale = await request(app).post('/api/checkout').set('Authorization', auth).send({ ...body, expectedTotal: cart.totalPrice.value });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error).toMatchObject({ code: 'price_changed', details: { total: priced.totalPrice.value } });
+    expect(payments.charges.length).toBe(charged);
+    const paid = OrderSchema.parse((await request(app).post('/api/checkout').set('Authorization', auth).send({ ...body, expectedTotal: priced.totalPrice.value })).body);
+    expect(paid.totalPrice.value).toBe(priced.totalPrice.value);
+    expect(payments.charges.at(-1)!.amountCents).toBe(Math.round(priced.totalPrice.value * 100));
   });
 
   it('names each invalid billing field', async () => {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { CheckoutSchema, CreateCartSchema, ListingsQuerySchema } from '../../schemas/commerce.js';
+import { CartQuerySchema, CheckoutSchema, CreateCartSchema, ListingsQuerySchema } from '../../schemas/commerce.js';
 import { SlugParamsSchema } from '../../schemas/entities.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
 import { clientKeyOf } from '../http/security.js';
@@ -38,7 +38,8 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
   router.get('/cart/:id', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
     const { id } = CartParamSchema.parse(req.params);
-    res.set('Cache-Control', 'no-store').json(await commerce.cart(guestId, id));
+    const { promoCode } = CartQuerySchema.parse(req.query);
+    res.set('Cache-Control', 'no-store').json(await commerce.cart(guestId, id, promoCode));
   });
 
   router.delete('/cart/:id', async (req, res) => {

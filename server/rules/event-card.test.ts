@@ -17,7 +17,8 @@ describe('eventCard (spec §3 event card)', () => {
       time: '07:30 PM',
       year: '2027',
       url: '/events/new-york-rangers-vs-boston-bruins-501',
-      minPrice: 89,
+      // The lowest all-in price: $89 plus the 18% service fee.
+      minPrice: 105.02,
     });
     expect(EventCardSchema.parse(card)).toEqual(card);
   });

@@ -1,6 +1,7 @@
 import type { EventCard } from '../../schemas/cards.js';
 import type { EventDocument } from '../../schemas/documents.js';
 import { venueAddress } from './address.js';
+import { lowestAllInPrice } from './all-in-price.js';
 import { eventBadges } from './badges.js';
 import { TBD_LOCAL_TIME } from './constants.js';
 import { parseLocalTimestamp, weekday, type LocalDateTime } from './local-time.js';
@@ -31,8 +32,12 @@ export function eventWhen(localTimestamp: string | null): Pick<EventCard, 'day' 
   };
 }
 
-/** Spec §3: the event card. The raw document rides along as `detail` only when asked for. */
+/**
+ * Spec §3: the event card. Its "From" price is the lowest all-in price per ticket (`all-in-price.ts`). The raw
+ * document rides along as `detail` only when asked for.
+ */
 export function eventCard(doc: EventDocument, { includeDetail = false }: { includeDetail?: boolean } = {}): EventCard {
+  const minPrice = lowestAllInPrice(doc.min_ticket_price);
   return {
     id: doc.event_id,
     name: doc.event_name,
@@ -40,7 +45,7 @@ export function eventCard(doc: EventDocument, { includeDetail = false }: { inclu
     address: venueAddress(doc),
     ...eventWhen(doc.event_local_timestamp),
     url: `/events/${entitySlug(doc.event_name, doc.event_id)}`,
-    ...(doc.min_ticket_price > 0 ? { minPrice: doc.min_ticket_price } : {}),
+    ...(minPrice !== undefined ? { minPrice } : {}),
     ...(includeDetail ? { detail: doc } : {}),
   };
 }

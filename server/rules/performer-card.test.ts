@@ -17,14 +17,15 @@ describe('eventCountLabel (spec §3: 0 Events, 1 Event, N Events)', () => {
 });
 
 describe('performerCard (spec §3 performer card)', () => {
-  it('builds the card; minPrice is the first venue’s, not the lowest', () => {
+  it('builds the card; minPrice is the first venue’s, not the lowest, all in', () => {
     const card = performerCard(performerDoc());
     expect(card).toEqual({
       id: 1001,
       name: 'Dallas Cowboys',
       eventCount: '12 Events',
       pathPicture: '/media/performers/1001.svg',
-      minPrice: 64,
+      // The first venue's $64 all in (18% service fee).
+      minPrice: 75.52,
       url: '/performers/dallas-cowboys-1001',
     });
     expect(PerformerCardSchema.parse(card)).toEqual(card);

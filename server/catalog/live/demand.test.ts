@@ -55,7 +55,7 @@ afterAll(async () => {
 
 const guest = async () => `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
 const card = { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' };
-const eventPage = async (e: EventDocument) => (await request(app).get(`/api/events/${entitySlug(e.event_name, e.event_id)}`)).body as { event: { badges: { type: string; label: string }[] } };
+const eventPage = async (e: EventDocument) => (await request(app).get(`/api/events/${entitySlug(e.event_name, e.event_id)}`)).body as { event: { badges: { type: string; label: string }[]; minPrice?: number } };
 
 /** An upcoming event no test used, with no badge today, that passes `test`. */
 function quietEvent(test: (e: EventDocument) => boolean): EventDocument {
@@ -120,10 +120,11 @@ describe('demand signals from what shoppers do', () => {
   });
 
   it('shows "Only 2 tickets left" once shoppers have bought all but two tickets', async () => {
-    const fits = (l: ReturnType<typeof listingsForEvent>[number]) => l.quantity >= 4 && l.splits.includes(2) && !isPairsOnly(l.splits);
-    const event = quietEvent((e) => e.tickets_available >= 100 && listingsForEvent(e).some(fits));
+    // A listing dearer than the event's cheapest, so the lowest price has to move when the rest sell out.
+    const fits = (l: ReturnType<typeof listingsForEvent>[number], e: EventDocument) => l.quantity >= 4 && l.splits.includes(2) && !isPairsOnly(l.splits) && l.pricePerTicket > e.min_ticket_price;
+    const event = quietEvent((e) => e.tickets_available >= 100 && listingsForEvent(e).some((l) => fits(l, e)));
     const listings = listingsForEvent(event);
-    const last = listings.find(fits)!;
+    const last = listings.find((l) => fits(l, event))!;
     // Every other listing sold out, and all but four seats of the last one.
     for (const l of listings) {
       await sql.query('INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)', [l.id, event.event_id, l.quantity, l === last ? l.quantity - 4 : l.quantity]);
@@ -131,12 +132,16 @@ describe('demand signals from what shoppers do', () => {
     const auth = await guest();
     await buy(auth, (await cart(auth, last.id, 2)).id);
     await demand.run();
-    expect(await live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1 });
-    expect((await eventPage(event)).event.badges).toContainEqual({ type: 'ticketLeft', label: 'Only 2 tickets left' });
+    // The lowest price is now the last listing's: the cards' "From" follows what is left to buy.
+    expect(last.pricePerTicket).toBeGreaterThan(event.min_ticket_price);
+    expect(await live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1, min_ticket_price: last.pricePerTicket });
+    const page = await eventPage(event);
+    expect(page.event.badges).toContainEqual({ type: 'ticketLeft', label: 'Only 2 tickets left' });
     // The listings are still the ones listed (generated from the event as listed, not as it shows now): the
-    // last one, with its two seats.
-    const listed = (await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}/listings`)).body as { listings: { id: number; quantityAvailable: number }[] };
+    // last one, with its two seats, at the all-in price the card shows.
+    const listed = (await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}/listings`)).body as { listings: { id: number; quantityAvailable: number; allInPricePerTicket: number }[] };
     expect(listed.listings.map((l) => [l.id, l.quantityAvailable])).toEqual([[last.id, 2]]);
+    expect(page.event.minPrice).toBe(listed.listings[0]!.allInPricePerTicket);
     // And the figures hold when the event is refreshed again (a shopper viewing it).
     await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}`).set('Authorization', await guest());
     await demand.run();

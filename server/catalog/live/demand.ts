@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { MAX_IN_VALUES, MAX_PER_PAGE } from '../../../schemas/search.js';
 import { repeat } from '../../background/repeat.js';
 import type { EventDocument, PerformerDocument } from '../../../schemas/documents.js';
-import type { GeneratedListing, ListedAvailability } from '../../commerce/domain/listings.js';
+import { availableSplits, type GeneratedListing, type ListedAvailability } from '../../commerce/domain/listings.js';
 import type { SearchEngine } from '../../search/search-engine.js';
 import type { Sql } from '../../store/sql.js';
 import type { Doc } from './document-writes.js';
@@ -22,7 +22,7 @@ const WINDOWS = { d1: '1 day', d7: '7 days', t12: '365 days' } as const;
 const EVENT_COUNTERS = ['event_orders_d1', 'event_cart_d1', 'event_mpv_d1', 'event_orders_d7', 'event_orders_t12'] as const;
 const PERFORMER_COUNTERS = ['performer_orders_d7', 'performer_orders_t12'] as const;
 /** What the event had on sale as listed: its baseline, from which its listings are generated. */
-const LISTED_FIELDS = ['tickets_available', 'ticket_groups_available'] as const;
+const LISTED_FIELDS = ['tickets_available', 'ticket_groups_available', 'min_ticket_price'] as const;
 type Counters = Record<string, number>;
 /** Per document: the counters before live activity, and the counters written from them. */
 interface Baselines {
@@ -149,10 +149,15 @@ export class DemandSignals {
       const taken = takenOf.get(event.event_id);
       // The event's listings are its inventory (as listed: the baseline's availability): what is neither held nor
       // sold of them is available now.
-      const listed = { tickets_available: baseline.tickets_available!, ticket_groups_available: baseline.ticket_groups_available! };
-      const left = taken ? (await this.deps.listings(event, listed)).map((l) => Math.max(0, l.quantity - (taken.get(l.id) ?? 0))) : undefined;
-      next.tickets_available = left ? left.reduce((a, b) => a + b, 0) : baseline.tickets_available!;
-      next.ticket_groups_available = left ? left.filter((n) => n > 0).length : baseline.ticket_groups_available!;
+      const listed = { tickets_available: baseline.tickets_available!, ticket_groups_available: baseline.ticket_groups_available!, min_ticket_price: baseline.min_ticket_price! };
+      const listings = taken ? await this.deps.listings(event, listed) : [];
+      const left = listings.map((l) => Math.max(0, l.quantity - (taken?.get(l.id) ?? 0)));
+      next.tickets_available = taken ? left.reduce((a, b) => a + b, 0) : baseline.tickets_available!;
+      next.ticket_groups_available = taken ? left.filter((n) => n > 0).length : baseline.ticket_groups_available!;
+      // The cards' "From" price is the cheapest listing still on sale (all in, `rules/all-in-price.ts`); with
+      // nothing left it stays the listed one.
+      const onSale = listings.filter((l, i) => availableSplits(l.splits, left[i]!).length > 0).map((l) => l.pricePerTicket);
+      next.min_ticket_price = onSale.length > 0 ? Math.min(...onSale) : baseline.min_ticket_price!;
       return next;
     });
     let changed = await this.write('Event', [...updates.values()], saved);

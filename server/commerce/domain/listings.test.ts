@@ -17,7 +17,7 @@ import {
   splitsFor,
   type GeneratedListing,
 } from './listings.js';
-import { allInPrice } from './pricing.js';
+import { perTicketPrices } from './pricing.js';
 
 /** The no-single-seat-left rule, checked from scratch for one listing. */
 function splitsRuleHolds(l: GeneratedListing): boolean {
@@ -200,7 +200,7 @@ describe('listingsForEvent', () => {
           expect(Math.round(l.pricePerTicket * 100) / 100).toBe(l.pricePerTicket);
           expect(day === undefined ? l.inHandDate === '' : l.inHandDate <= day).toBe(true);
           const { quantity, ...rest } = l;
-          ListingSchema.parse({ ...rest, quantityAvailable: quantity, allInPricePerTicket: allInPrice(l.pricePerTicket, l.deliveryMethod) });
+          ListingSchema.parse({ ...rest, quantityAvailable: quantity, ...perTicketPrices(l) });
         }
       }),
       { numRuns: 300 },

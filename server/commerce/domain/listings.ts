@@ -5,7 +5,7 @@ import { Random } from '../../catalog/generate/random.js';
 import { addDays, parseLocalTimestamp } from '../../rules/local-time.js';
 
 /** A seller's ticket group as listed, before holds and sales, and before fees. */
-export type GeneratedListing = Omit<Listing, 'quantityAvailable' | 'allInPricePerTicket'> & {
+export type GeneratedListing = Omit<Listing, 'quantityAvailable' | 'allInPricePerTicket' | 'serviceFeePerTicket' | 'shippingPerTicket'> & {
   /** Tickets the seller listed. */
   quantity: number;
 };
@@ -288,18 +288,23 @@ function quantities(rng: Random, count: number, event: EventDocument): number[] 
 
 const toCents = (dollars: number) => Math.round(dollars * 100);
 
-/** An event's availability as it was listed, before shoppers held and bought from it. */
+/** An event's availability and lowest price as it was listed, before shoppers held and bought from it. */
 export interface ListedAvailability {
   tickets_available: number;
   ticket_groups_available: number;
+  /** The cheapest listing's price as listed (absent in baselines kept before it was). */
+  min_ticket_price?: number;
 }
 
 /**
- * The event as its listings are generated from: with its availability as listed when it is known (demand
- * signals lower the document's as tickets are held and sold, and the listings must stay the same ones).
+ * The event as its listings are generated from: with its availability and lowest price as listed when they are
+ * known (demand signals lower the document's availability and raise its lowest price as tickets are held and
+ * sold, and the listings must stay the same ones).
  */
 export function asListed(event: EventDocument, listed: ListedAvailability | undefined): EventDocument {
-  return listed ? { ...event, tickets_available: listed.tickets_available, ticket_groups_available: listed.ticket_groups_available } : event;
+  if (!listed) return event;
+  const asWas = { ...event, tickets_available: listed.tickets_available, ticket_groups_available: listed.ticket_groups_available };
+  return listed.min_ticket_price === undefined ? asWas : { ...asWas, min_ticket_price: listed.min_ticket_price };
 }
 
 /**

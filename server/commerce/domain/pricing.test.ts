@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DELIVERY_METHODS } from '../../../schemas/commerce.js';
 import { FF20_DISCOUNT_FACTOR } from '../../rules/constants.js';
+import { SERVICE_FEE_RATE, allInPrice, lowestAllInPrice } from '../../rules/all-in-price.js';
 import {
   FULFILLMENT_FEE_PER_TICKET,
+  FULFILLMENT_FEES,
   PromoCodeError,
-  SERVICE_FEE_RATE,
-  allInPrice,
   formatMoney,
+  perTicketPrices,
   normalizePromoCode,
   quoteCart,
   type QuoteInput,
@@ -28,18 +29,44 @@ describe('fee constants (product decisions)', () => {
 });
 
 describe('allInPrice', () => {
-  it.each<[number, (typeof DELIVERY_METHODS)[number], number]>([
-    [100, 'eticket', 118],
-    [129.98, 'mobile_transfer', 153.38],
-    [50, 'physical_mail', 61.5],
-    [0.25, 'will_call', 0.3],
-    [0.01, 'eticket', 0.01],
-  ])('%d by %s → %d', (price, method, allIn) => {
-    expect(allInPrice(price, method)).toBe(allIn);
+  it.each<[number, number]>([
+    [100, 118],
+    [129.98, 153.38],
+    [50, 59],
+    [0.25, 0.3],
+    [0.01, 0.01],
+  ])('%d → %d', (price, allIn) => {
+    expect(allInPrice(price)).toBe(allIn);
   });
 
   it.each([0, -5, NaN, Infinity, 0.004])('refuses a price of %d', (price) => {
-    expect(() => allInPrice(price, 'eticket')).toThrow(RangeError);
+    expect(() => allInPrice(price)).toThrow(RangeError);
+  });
+
+  it('is the lowest all-in price of a document whose cheapest ticket costs that much, and none without a price', () => {
+    expect(lowestAllInPrice(206.51)).toBe(243.68);
+    expect(lowestAllInPrice(0)).toBeUndefined();
+    expect(lowestAllInPrice(NaN)).toBeUndefined();
+  });
+});
+
+describe('perTicketPrices', () => {
+  it('puts the service fee inside the all-in price and shipping beside it, for mailed tickets only', () => {
+    expect(perTicketPrices({ pricePerTicket: 50, deliveryMethod: 'physical_mail' })).toEqual({ allInPricePerTicket: 59, serviceFeePerTicket: 9, shippingPerTicket: 2.5 });
+    for (const deliveryMethod of DELIVERY_METHODS.filter((m) => m !== 'physical_mail')) {
+      expect(perTicketPrices({ pricePerTicket: 129.98, deliveryMethod })).toEqual({ allInPricePerTicket: 153.38, serviceFeePerTicket: 23.4, shippingPerTicket: 0 });
+    }
+  });
+
+  it('adds up, times the quantity, to the cart total without a promo', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 12 }), fc.constantFrom(...DELIVERY_METHODS), (cents, quantity, deliveryMethod) => {
+        const p = perTicketPrices({ pricePerTicket: cents / 100, deliveryMethod });
+        const quote = quoteCart({ pricePerTicket: cents / 100, quantity, deliveryMethod });
+        expect(quote.cents.total).toBe((Math.round(p.allInPricePerTicket * 100) + Math.round(p.shippingPerTicket * 100)) * quantity);
+        expect(Math.round(p.allInPricePerTicket * 100)).toBe(cents + Math.round(p.serviceFeePerTicket * 100));
+      }),
+    );
   });
 });
 
@@ -143,7 +170,7 @@ describe('quoteCart', () => {
           const lines = new Map(q.lineItems.map((l) => [l.key, money(l.value)]));
           const parts = q.lineItems.filter((l) => l.key !== 'Total').reduce((s, l) => s + money(l.value), 0);
           expect(parts).toBe(lines.get('Total'));
-          if (!promoCode) expect(c.total).toBe(Math.round(allInPrice(priceCents / 100, deliveryMethod) * 100) * quantity);
+          if (!promoCode) expect(c.total).toBe((Math.round(allInPrice(priceCents / 100) * 100) + Math.round(FULFILLMENT_FEES[deliveryMethod] * 100)) * quantity);
         },
       ),
       { numRuns: 500 },

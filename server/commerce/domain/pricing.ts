@@ -1,4 +1,5 @@
 import { DELIVERY_METHODS } from '../../../schemas/commerce.js';
+import { allInPrice, priceCents, serviceFeePerTicketCents } from '../../rules/all-in-price.js';
 import { applyPromo } from '../../rules/commerce.js';
 import { FF20_PROMO_CODE } from '../../rules/constants.js';
 import { formatPrice } from '../../rules/format.js';
@@ -6,15 +7,9 @@ import { formatPrice } from '../../rules/format.js';
 type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
 /**
- * Product decision (the spec gives no fee figures): the marketplace's service fee is 18% of what the buyer
- * pays for the tickets, after any promo. It is charged per ticket in whole cents, so the all-in price shown
- * first, times the quantity, is exactly the total without a promo.
- */
-export const SERVICE_FEE_RATE = 0.18;
-
-/**
  * Product decision: shipping paper tickets costs $2.50 per ticket. Digital delivery (eTicket, mobile
- * transfer) and will call are free.
+ * transfer) and will call are free. Shipping is the one charge outside the all-in price (16 CFR 464 lets a
+ * shipping charge be disclosed beside it); the listing says it and the cart adds it.
  */
 export const FULFILLMENT_FEE_PER_TICKET = 2.5;
 
@@ -32,9 +27,6 @@ export const LINE_ITEM_KEYS = {
   promo: `Promo ${FF20_PROMO_CODE}`,
   total: 'Total',
 } as const;
-
-const BASIS_POINTS = 10_000;
-const serviceFeeBasisPoints = Math.round(SERVICE_FEE_RATE * BASIS_POINTS);
 
 /** A promo code other than the known one: the caller answers 400. */
 export class PromoCodeError extends Error {
@@ -54,31 +46,17 @@ export function normalizePromoCode(code: string | null | undefined): typeof FF20
   throw new PromoCodeError(text);
 }
 
-/** n / d rounded half up, for non-negative integers (exact, unlike rounding a float product). */
-function divRound(n: number, d: number): number {
-  return Math.floor((2 * n + d) / (2 * d));
-}
-
-function priceCents(pricePerTicket: number): number {
-  if (!Number.isFinite(pricePerTicket) || pricePerTicket <= 0) throw new RangeError(`price per ticket must be a positive amount, got ${pricePerTicket}`);
-  const cents = Math.round(pricePerTicket * 100);
-  if (cents <= 0) throw new RangeError(`price per ticket must be at least one cent, got ${pricePerTicket}`);
-  return cents;
-}
-
-/** Service fee of one ticket, in cents, when `subtotalCents` is paid for `quantity` tickets. */
-function serviceFeePerTicketCents(subtotalCents: number, quantity: number): number {
-  return divRound(subtotalCents * serviceFeeBasisPoints, quantity * BASIS_POINTS);
-}
-
 export function fulfillmentFeePerTicket(deliveryMethod: DeliveryMethod): number {
   return FULFILLMENT_FEES[deliveryMethod];
 }
 
-/** Spec §3 listing: the price per ticket with every fee included, in dollars. */
-export function allInPrice(pricePerTicket: number, deliveryMethod: DeliveryMethod): number {
-  const cents = priceCents(pricePerTicket);
-  return (cents + serviceFeePerTicketCents(cents, 1) + Math.round(fulfillmentFeePerTicket(deliveryMethod) * 100)) / 100;
+/** What a listing shows per ticket: the all-in price, the service fee inside it, and shipping beside it. */
+export function perTicketPrices(listing: { pricePerTicket: number; deliveryMethod: DeliveryMethod }): { allInPricePerTicket: number; serviceFeePerTicket: number; shippingPerTicket: number } {
+  return {
+    allInPricePerTicket: allInPrice(listing.pricePerTicket),
+    serviceFeePerTicket: serviceFeePerTicketCents(priceCents(listing.pricePerTicket)) / 100,
+    shippingPerTicket: fulfillmentFeePerTicket(listing.deliveryMethod),
+  };
 }
 
 /** "$1,234.50", "$12", "-$40" (spec §5 thousands separators). */

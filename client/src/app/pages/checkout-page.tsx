@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import type { Cart } from '../../../../schemas/commerce.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { CartSummary } from '../../features/buying/cart-summary.js';
 import { CheckoutForm } from '../../features/buying/checkout-form.js';
@@ -15,6 +16,8 @@ export function CheckoutPage() {
   const queryClient = useQueryClient();
   const [holdEnded, setHoldEnded] = useState(false);
   const [releasing, setReleasing] = useState(false);
+  // The cart priced with the promo code the shopper applied: what the summary and the Pay button show.
+  const [priced, setPriced] = useState<Cart | null>(null);
   const cart = useQuery({ queryKey: ['cart', cartId], queryFn: ({ signal }) => buyingApi.cart(cartId, signal), staleTime: 0, retry: false });
   const listingId = cart.data?.listingId;
   const detail = useQuery({
@@ -39,6 +42,7 @@ export function CheckoutPage() {
   }
 
   const data = cart.data;
+  const shown = priced && priced.id === data.id ? { ...data, lineItems: priced.lineItems, totalPrice: priced.totalPrice, promoCode: priced.promoCode } : data;
   const event = detail.data?.event;
   const backTo = event ? `${event.url}?quantity=${data.quantitySelected}` : '/';
   const ended = holdEnded || data.status === 'expired' || data.status === 'released';
@@ -70,7 +74,7 @@ export function CheckoutPage() {
       <h1 id="checkout-title">Checkout</h1>
       <div className="checkout-layout">
         <div className="checkout-layout__summary">
-          <CartSummary quantity={data.quantitySelected} lineItems={data.lineItems} total={data.totalPrice.value} event={event} listing={detail.data?.listing}>
+          <CartSummary quantity={data.quantitySelected} lineItems={shown.lineItems} total={shown.totalPrice.value} event={event} listing={detail.data?.listing}>
             {ended ? <HoldEnded backTo={backTo} /> : <HoldCountdown expiresAt={data.expiresAt} onEnd={() => setHoldEnded(true)} backTo={backTo} />}
             {!ended && (
               <button type="button" className="link-button" onClick={() => void release()} disabled={releasing}>
@@ -80,7 +84,7 @@ export function CheckoutPage() {
           </CartSummary>
         </div>
         <div className="checkout-layout__form">
-          <CheckoutForm cart={data} disabled={ended} onHoldEnded={() => setHoldEnded(true)} />
+          <CheckoutForm cart={shown} disabled={ended} onHoldEnded={() => setHoldEnded(true)} onPriced={setPriced} />
         </div>
       </div>
     </section>

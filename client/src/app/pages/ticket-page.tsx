@@ -87,7 +87,8 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   const quantity = chosen ?? (allowed.includes(requested) ? requested : null);
   const backToListings = `${event.url}?quantity=${quantity ?? (requested || 1)}`;
   const taken = (hold.error instanceof BuyingApiError && hold.error.code === 'not_enough_tickets') || allowed.length === 0;
-  const perTicketCents = Math.round(listing.allInPricePerTicket * 100);
+  // The all-in price and any shipping, per ticket: what the cart charges (`server/commerce/domain/pricing.ts`).
+  const perTicketCents = Math.round(listing.allInPricePerTicket * 100) + Math.round(listing.shippingPerTicket * 100);
 
   const submit = () => {
     if (quantity === null) {
@@ -162,7 +163,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
             {quantity !== null && (
               <p className="ticket-total">
                 Total for {quantity} {quantity === 1 ? 'ticket' : 'tickets'}: <strong>{formatMoney((perTicketCents * quantity) / 100)}</strong>
-                <span className="ticket-total__note">Fees included. Add a promo code at checkout.</span>
+                <span className="ticket-total__note">{listing.shippingPerTicket > 0 ? 'Fees and shipping included.' : 'Fees included.'} Add a promo code at checkout.</span>
               </p>
             )}
             {hold.isError && (

@@ -78,7 +78,9 @@ export const buyingApi = {
   listing: (id: number, signal?: AbortSignal) => request(`/api/listings/${id}`, ListingDetailSchema, { signal }),
   createCart: (listingId: number, quantity: number) =>
     request('/api/cart', CartSchema, { method: 'POST', body: JSON.stringify({ listingId, quantity }), guest: true }),
-  cart: (id: string, signal?: AbortSignal) => request(`/api/cart/${encodeURIComponent(id)}`, CartSchema, { signal, guest: true }),
+  /** The cart, priced with a promo code when one is given (an unknown code is a 400 `invalid_promo_code`). */
+  cart: (id: string, signal?: AbortSignal, promoCode?: string) =>
+    request(`/api/cart/${encodeURIComponent(id)}${promoCode ? `?promoCode=${encodeURIComponent(promoCode)}` : ''}`, CartSchema, { signal, guest: true }),
   releaseCart: (id: string) => request(`/api/cart/${encodeURIComponent(id)}`, null, { method: 'DELETE', guest: true }),
   /** One checkout attempt; the key makes its retries safe (see checkout-attempt.ts). */
   checkout: (body: CheckoutRequest, idempotencyKey: string) =>

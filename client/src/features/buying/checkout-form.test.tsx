@@ -2,7 +2,8 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { userEvent, type UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CheckoutRequest } from '../../../../schemas/commerce.js';
+import { useState } from 'react';
+import type { Cart, CheckoutRequest } from '../../../../schemas/commerce.js';
 import { CheckoutForm } from './checkout-form.js';
 import { validateCheckout, EMPTY_VALUES } from './checkout-validation.js';
 import { apiError, cart, CART_ID, json, mockFetch, order, renderAt, storeGuestToken, type Handler } from './test-utils.js';
@@ -10,11 +11,36 @@ import { PAYMENT_FAILURE_TRACKING_FAILURE, PURCHASE_TRACKING_FAILURE } from './t
 
 const NEXT_YEAR = String(new Date().getFullYear() + 1);
 
+/** FF20 on the default cart (2 × $100): $160 of tickets, $28.80 service fee. */
+const WITH_FF20 = cart({
+  promoCode: 'FF20',
+  totalPrice: { value: 188.8 },
+  lineItems: [
+    { key: 'Tickets (2 × $100)', value: '$200' },
+    { key: 'Service Fee', value: '$28.80' },
+    { key: 'Promo FF20', value: '-$40' },
+    { key: 'Total', value: '$188.80' },
+  ],
+});
+
+/** The cart as the server prices it: FF20 in any case, no code, or a 400 for any other code. */
+const priceCart: Handler = (url) => {
+  const code = url.searchParams.get('promoCode');
+  if (code === null) return json(cart());
+  return code.toUpperCase() === 'FF20' ? json(WITH_FF20) : apiError(400, 'invalid_promo_code', `“${code}” is not a valid promo code`, [{ path: 'promoCode', message: 'This promo code is not valid' }]);
+};
+
+/** The form with the checkout page's part: the cart it shows is the one last priced. */
+function PricedForm({ onHoldEnded }: { onHoldEnded: () => void }) {
+  const [priced, setPriced] = useState<Cart | null>(null);
+  return <CheckoutForm cart={priced ?? cart()} onHoldEnded={onHoldEnded} onPriced={setPriced} />;
+}
+
 function setup(checkout: Handler = () => json(order(), 201), props: { onHoldEnded?: () => void } = {}) {
-  const fetchMock = mockFetch({ 'POST /api/checkout': checkout });
+  const fetchMock = mockFetch({ 'POST /api/checkout': checkout, 'GET /api/cart/': priceCart });
   const user = userEvent.setup();
   const onHoldEnded = props.onHoldEnded ?? vi.fn();
-  renderAt(<CheckoutForm cart={cart()} onHoldEnded={onHoldEnded} />, { route: `/checkout/${CART_ID}` });
+  renderAt(<PricedForm onHoldEnded={onHoldEnded} />, { route: `/checkout/${CART_ID}` });
   const sent = () => fetchMock.mock.calls.filter(([u]) => String(u) === '/api/checkout').map(([, init]) => JSON.parse(String(init?.body)) as CheckoutRequest);
   return { fetchMock, user, sent, onHoldEnded };
 }
@@ -61,7 +87,7 @@ afterEach(() => {
 describe('checkout form validation', () => {
   it('shows a clear message on each invalid field, wires it with aria-describedby and focuses the first', async () => {
     const { user, fetchMock } = setup();
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
 
     const email = field('Email');
     expect(email.getAttribute('aria-invalid')).toBe('true');
@@ -96,7 +122,7 @@ describe('checkout form validation', () => {
     const { user } = setup();
     await fillAddress(user, { 'ZIP code': '1045' });
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     const zip = field('ZIP code');
     expect(zip.getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByText('Enter a 5-digit ZIP code')).toBeTruthy();
@@ -132,7 +158,7 @@ describe('checkout form validation', () => {
     );
     await fillAddress(user);
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     await screen.findByText('That postal code does not match the city');
     const zip = field('ZIP code');
     expect(zip.getAttribute('aria-invalid')).toBe('true');
@@ -141,16 +167,17 @@ describe('checkout form validation', () => {
     await waitFor(() => expect(document.activeElement).toBe(zip));
   });
 
-  it('shows an unknown promo code on the promo field', async () => {
-    const { user, sent } = setup(() => apiError(400, 'invalid_promo_code', 'Promo code "NOPE" is not valid', [{ path: 'promoCode', message: 'That promo code is not valid' }]));
+  it('shows an unknown promo code on the promo field, and pays nothing', async () => {
+    const { user, sent } = setup();
     await fillAddress(user);
     await user.type(field('Promo code (optional)'), 'NOPE');
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
-    await screen.findByText('That promo code is not valid');
+    await user.click(screen.getByRole('button', { name: 'Pay $236' }));
+    await screen.findByText('“NOPE” is not a valid promo code');
     expect(field('Promo code (optional)').getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(document.activeElement).toBe(field('Promo code (optional)')));
-    expect(sent()[0]?.promoCode).toBe('NOPE');
+    expect(sent()).toEqual([]);
+    expect(screen.getByRole('button', { name: 'Pay $236' })).toBeTruthy();
   });
 });
 
@@ -159,8 +186,10 @@ describe('paying', () => {
     const { user, sent } = setup();
     await fillAddress(user);
     await user.type(field('Promo code (optional)'), 'ff20');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('Code FF20 applied: your total is now $188.80.')).toBeTruthy();
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: 'Pay $188.80' }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
     expect(sent()).toEqual([
       {
@@ -168,10 +197,34 @@ describe('paying', () => {
         email: 'fan@example.com',
         billingAddress: { name: 'Pat Fan', address1: '1 E 161st St', city: 'Bronx', state: 'NY', countryCode: 'US', postalCode: '10451', phoneNumber: '+1 212 555 0100' },
         promoCode: 'ff20',
+        expectedTotal: 188.8,
         payment: { method: 'card', cardNumber: '4242424242424242', expMonth: 12, expYear: Number(NEXT_YEAR), cvc: '123' },
       },
     ]);
     expect(window.dataLayer).toEqual([{ event: 'purchase', phet: 22420 }]);
+  });
+
+  it('prices a code typed but not applied before paying: the first press shows the new total, the second pays it', async () => {
+    const { user, sent } = setup();
+    await fillAddress(user);
+    await user.type(field('Promo code (optional)'), 'FF20');
+    await fillCard(user);
+    await user.click(screen.getByRole('button', { name: 'Pay $236' }));
+    expect(await screen.findByText('Code FF20 applied: your total is now $188.80. Check it, then pay.')).toBeTruthy();
+    expect(sent()).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Pay $188.80' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
+    expect(sent().map((r) => [r.promoCode, r.expectedTotal])).toEqual([['FF20', 188.8]]);
+  });
+
+  it('shows the server’s total again when the price changed under the shopper', async () => {
+    const { user, sent } = setup(() => apiError(409, 'price_changed', 'The total is $188.80, not the $236 shown; check it and pay again'));
+    await fillAddress(user);
+    await fillCard(user);
+    await user.click(screen.getByRole('button', { name: 'Pay $236' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('The total is $188.80, not the $236 shown');
+    expect(sent()).toHaveLength(1);
+    expect(window.dataLayer).toEqual([]);
   });
 
   it('retries a checkout whose answer was lost with the same Idempotency-Key, so the order is made once', async () => {
@@ -179,7 +232,7 @@ describe('paying', () => {
     const { user, fetchMock } = setup(() => (++calls === 1 ? json({ error: { code: 'store_unavailable', message: 'Orders cannot be placed for a moment.' } }, 503) : json(order(), 201)));
     await fillAddress(user);
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'), { timeout: 5_000 });
     const keys = fetchMock.mock.calls
       .filter(([u]) => String(u) === '/api/checkout')
@@ -194,7 +247,7 @@ describe('paying', () => {
     const { user } = setup(() => json({ ...order(), tracking: undefined, totalPrice: { value: 12.34 } }, 201));
     await fillAddress(user);
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     await waitFor(() => expect(window.dataLayer).toEqual([{ event: 'purchase', phet: 1172.3 }]));
   });
 
@@ -208,7 +261,7 @@ describe('paying', () => {
     const { user } = setup();
     await fillAddress(user);
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
     expect(error).toHaveBeenCalledWith(PURCHASE_TRACKING_FAILURE, expect.any(Error));
   });
@@ -217,14 +270,14 @@ describe('paying', () => {
     const { user } = setup(() => apiError(402, 'payment_declined', 'Your card was declined.'));
     await fillAddress(user);
     await fillCard(user, '4000 0000 0000 0002');
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Your card was declined.');
     expect(window.dataLayer).toEqual([{ event: 'card_failed', reason: 'payment_declined' }]);
     expect(screen.getByTestId('location').textContent).toBe(`/checkout/${CART_ID}`);
     expect(field('Email').value).toBe('fan@example.com');
     expect(field('Card number').value).toBe('4000 0000 0000 0002');
-    expect((screen.getByRole('button', { name: 'Pay now' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: /^Pay \$/ }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('logs a failed payment-failure tracking and still shows the message', async () => {
@@ -237,7 +290,7 @@ describe('paying', () => {
     const { user } = setup(() => apiError(502, 'payment_error', 'The payment service is not answering. You were not charged.'));
     await fillAddress(user);
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     expect((await screen.findByRole('alert')).textContent).toContain('The payment service is not answering.');
     expect(error).toHaveBeenCalledWith(PAYMENT_FAILURE_TRACKING_FAILURE, expect.any(Error));
   });
@@ -247,7 +300,7 @@ describe('paying', () => {
     const { user } = setup(() => apiError(410, 'hold_expired', 'The hold on these tickets has ended'), { onHoldEnded });
     await fillAddress(user);
     await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay now' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     await waitFor(() => expect(onHoldEnded).toHaveBeenCalledTimes(1));
     expect(window.dataLayer).toEqual([]);
   });
@@ -258,19 +311,19 @@ describe('Apple Pay', () => {
 
   it('is not offered without ApplePaySession', () => {
     setup();
-    expect(screen.queryByRole('button', { name: 'Pay with Apple Pay' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ })).toBeNull();
   });
 
   it('is not offered without version 3 support', () => {
     window.ApplePaySession = session(false, true);
     setup();
-    expect(screen.queryByRole('button', { name: 'Pay with Apple Pay' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ })).toBeNull();
   });
 
   it('is not offered when the device cannot make payments', () => {
     window.ApplePaySession = session(true, false);
     setup();
-    expect(screen.queryByRole('button', { name: 'Pay with Apple Pay' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ })).toBeNull();
   });
 
   it('is not offered when the session throws', () => {
@@ -281,14 +334,14 @@ describe('Apple Pay', () => {
       canMakePayments: () => true,
     };
     setup();
-    expect(screen.queryByRole('button', { name: 'Pay with Apple Pay' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ })).toBeNull();
   });
 
   it('is offered with version 3 and a device that can pay, and sends the Apple Pay token without card fields', async () => {
     window.ApplePaySession = session(true, true);
     const { user, sent } = setup();
     await fillAddress(user);
-    await user.click(screen.getByRole('button', { name: 'Pay with Apple Pay' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
     expect(sent()[0]?.payment).toEqual({ method: 'applepay', token: 'applepay-success' });
     expect(window.dataLayer).toEqual([{ event: 'purchase', phet: 22420 }]);
@@ -298,7 +351,7 @@ describe('Apple Pay', () => {
     window.ApplePaySession = session(true, true);
     const { user } = setup(() => apiError(402, 'payment_declined', 'Apple Pay was declined.'));
     await fillAddress(user);
-    await user.click(screen.getByRole('button', { name: 'Pay with Apple Pay' }));
+    await user.click(screen.getByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ }));
     expect((await screen.findByRole('alert')).textContent).toContain('Apple Pay was declined.');
     expect(window.dataLayer).toEqual([{ event: 'applepay_failed', reason: 'payment_declined' }]);
   });

@@ -4,6 +4,7 @@ import type { Cart, Order } from '../../../../schemas/commerce.js';
 import { applePayAvailable } from './apple-pay.js';
 import { buyingApi, BuyingApiError } from './buying-api.js';
 import { placeOrder } from './checkout-attempt.js';
+import { formatMoney } from './money.js';
 import { EMPTY_VALUES, mapServerIssues, validateCheckout, type CheckoutValues, type FieldErrors, type FieldName } from './checkout-validation.js';
 import { trackPaymentFailure, trackPurchase, type PaymentType } from './tracking.js';
 import './buying.css';
@@ -66,10 +67,12 @@ export interface CheckoutFormProps {
   /** The hold ran out: nothing more can be sent. */
   disabled?: boolean;
   onHoldEnded: () => void;
+  /** The cart priced with the promo code just applied (null: none), for the summary beside the form. */
+  onPriced?: (cart: Cart | null) => void;
 }
 
 /** Spec §3 billing address and email, a promo code and payment; spec §5 Apple Pay; spec §7, §8 tracking. */
-export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFormProps) {
+export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: CheckoutFormProps) {
   const navigate = useNavigate();
   const idPrefix = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -80,6 +83,8 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
   const [paymentError, setPaymentError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState<PaymentType | null>(null);
   const [focusRequest, setFocusRequest] = useState(0);
+  const [pricing, setPricing] = useState(false);
+  const [priceNote, setPriceNote] = useState<string | null>(null);
   const [applePay] = useState(applePayAvailable);
   const [countries] = useState(countryOptions);
   const [years] = useState(() => Array.from({ length: EXPIRY_YEARS_AHEAD + 1 }, (_, i) => String(new Date().getFullYear() + i)));
@@ -101,10 +106,43 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
     if (Object.keys(next).length > 0) setFocusRequest((n) => n + 1);
   };
 
+  /**
+   * Prices the cart with the promo code as typed (none when blank), so the summary and the Pay button show the
+   * exact total before the shopper pays. Returns the priced cart, or null when the code was refused or the
+   * price could not be had.
+   */
+  const applyPromo = async (): Promise<Cart | null> => {
+    const code = values.promoCode.trim();
+    setPricing(true);
+    try {
+      const priced = await buyingApi.cart(cart.id, undefined, code || undefined);
+      onPriced?.(code ? priced : null);
+      setErrors(({ promoCode: _gone, ...rest }) => rest);
+      setPriceNote(code ? `Code ${priced.promoCode ?? code} applied: your total is now ${formatMoney(priced.totalPrice.value)}.` : `No promo code: your total is ${formatMoney(priced.totalPrice.value)}.`);
+      return priced;
+    } catch (err) {
+      if (err instanceof BuyingApiError && err.code === 'invalid_promo_code') {
+        setErrors((e) => ({ ...e, promoCode: err.message }));
+        setFocusRequest((n) => n + 1);
+      } else {
+        setFormError(err instanceof BuyingApiError ? err.message : 'We could not price your tickets. Check your connection and try again.');
+      }
+      return null;
+    } finally {
+      setPricing(false);
+    }
+  };
+
   const pay = async (method: PaymentType) => {
-    if (busy.current || disabled) return;
+    if (busy.current || disabled || pricing) return;
     setPaymentError(null);
     setFormError(null);
+    // A code typed but not yet applied would change the total: price it and let the shopper see it first.
+    if (values.promoCode.trim().toUpperCase() !== (cart.promoCode ?? '').toUpperCase()) {
+      const priced = await applyPromo();
+      if (priced) setPriceNote(`${priced.promoCode ? `Code ${priced.promoCode} applied` : 'Promo code removed'}: your total is now ${formatMoney(priced.totalPrice.value)}. Check it, then pay.`);
+      return;
+    }
     const checked = validateCheckout(values, cart.id, method);
     if (!checked.ok) {
       showFieldErrors(checked.errors, checked.rest);
@@ -114,7 +152,7 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
     busy.current = true;
     setSubmitting(method);
     try {
-      const order = await placeOrder(checked.request, { send: buyingApi.checkout });
+      const order = await placeOrder({ ...checked.request, expectedTotal: cart.totalPrice.value }, { send: buyingApi.checkout });
       trackPurchase(order);
       void navigate(orderUrl(order), { replace: true });
     } catch (err) {
@@ -125,6 +163,9 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
         trackPaymentFailure(method, err.code);
       } else if (err.status === 410) {
         onHoldEnded();
+      } else if (err.status === 409 && err.code === 'price_changed') {
+        setFormError(err.message);
+        void applyPromo();
       } else if (err.status === 400) {
         const { errors: mapped, rest } = mapServerIssues(err.details);
         if (err.code === 'invalid_promo_code') mapped.promoCode ??= err.message;
@@ -209,9 +250,19 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
 
         <section className="checkout-section" aria-labelledby={`${idPrefix}-promo`}>
           <h2 id={`${idPrefix}-promo`}>Promo code</h2>
-          <Field field="promoCode" label="Promo code (optional)" hint="A valid code is applied to the ticket price when you pay." error={errors.promoCode} {...common}>
-            {input('promoCode', { autoComplete: 'off', autoCapitalize: 'characters', spellCheck: false, maxLength: 32 })}
+          <Field field="promoCode" label="Promo code (optional)" hint="Apply a code to see your new total before you pay." error={errors.promoCode} {...common}>
+            {(props) => (
+              <span className="promo-entry">
+                {input('promoCode', { autoComplete: 'off', autoCapitalize: 'characters', spellCheck: false, maxLength: 32 })(props)}
+                <button type="button" className="button" onClick={() => void applyPromo()} disabled={pricing || submitting !== null}>
+                  {pricing ? 'Applying…' : 'Apply'}
+                </button>
+              </span>
+            )}
           </Field>
+          <p className="promo-note" role="status">
+            {priceNote}
+          </p>
         </section>
 
         <section className="checkout-section" aria-labelledby={`${idPrefix}-payment`}>
@@ -219,7 +270,7 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
           {applePay && (
             <div className="express-pay">
               <button type="button" className="apple-pay-button" onClick={() => void pay('applepay')} disabled={submitting !== null}>
-                {submitting === 'applepay' ? 'Processing…' : 'Pay with Apple Pay'}
+                {submitting === 'applepay' ? 'Processing…' : `Pay ${formatMoney(cart.totalPrice.value)} with Apple Pay`}
               </button>
               <p className="divider">
                 <span>or pay by card</span>
@@ -267,7 +318,7 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded }: CheckoutFo
             </div>
           )}
           <button type="submit" className="button button--primary button--wide" disabled={submitting !== null}>
-            {submitting === 'card' ? 'Processing…' : 'Pay now'}
+            {submitting === 'card' ? 'Processing…' : `Pay ${formatMoney(cart.totalPrice.value)}`}
           </button>
         </section>
       </fieldset>

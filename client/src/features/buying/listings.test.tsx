@@ -3,11 +3,11 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListingsPanel } from './listings.js';
-import { feeBreakdown, seatLabel } from './money.js';
+import { seatLabel } from './money.js';
 import { json, listing, listingsBody, mockFetch, renderAt, SLUG, urlsOf } from './test-utils.js';
 
 const CHEAP = listing({ id: 11, section: '112', row: 'F', pricePerTicket: 100, allInPricePerTicket: 118 });
-const SHIPPED = listing({ id: 12, section: '305', row: 'B', pricePerTicket: 50, allInPricePerTicket: 61.5, deliveryMethod: 'physical_mail', sellerNotes: '' });
+const SHIPPED = listing({ id: 12, section: '305', row: 'B', pricePerTicket: 50, allInPricePerTicket: 59, deliveryMethod: 'physical_mail', sellerNotes: '' });
 
 function setup(answer: (url: URL) => unknown = () => listingsBody([CHEAP, SHIPPED]), route = `/events/${SLUG}`) {
   const fetchMock = mockFetch({ [`GET /api/events/${SLUG}/listings`]: (url) => json(answer(url)) });
@@ -65,8 +65,9 @@ describe('listings', () => {
     const fees = within(panel);
     expect(fees.getByText('Ticket price').nextElementSibling?.textContent).toBe('$50');
     expect(fees.getByText('Service fee (18%)').nextElementSibling?.textContent).toBe('$9');
-    expect(fees.getByText('Delivery (Shipped by mail)').nextElementSibling?.textContent).toBe('$2.50');
-    expect(fees.getByText('All-in per ticket').nextElementSibling?.textContent).toBe('$61.50');
+    expect(fees.getByText('All-in per ticket').nextElementSibling?.textContent).toBe('$59');
+    expect(fees.getByText('Delivery (Shipped by mail)').nextElementSibling?.textContent).toBe('$2.50 shipping per ticket, added at checkout');
+    expect(within(item).getByText('+ $2.50 shipping')).toBeTruthy();
     expect(within(item).getByRole('button', { name: 'Hide fees' })).toBe(toggle);
   });
 
@@ -172,12 +173,7 @@ describe('listings', () => {
   });
 });
 
-describe('feeBreakdown', () => {
-  it('splits the all-in price into price, service fee and delivery that add up exactly', () => {
-    expect(feeBreakdown({ pricePerTicket: 50, allInPricePerTicket: 61.5 }, 0.18)).toEqual({ price: 50, serviceFee: 9, deliveryFee: 2.5, allIn: 61.5 });
-    expect(feeBreakdown({ pricePerTicket: 33.33, allInPricePerTicket: 39.33 }, 0.18)).toEqual({ price: 33.33, serviceFee: 6, deliveryFee: 0, allIn: 39.33 });
-  });
-});
+
 
 describe('seatLabel', () => {
   it('names a bare section number, and keeps a section already named in words', () => {

@@ -2,7 +2,7 @@ import { useDeferredValue, useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { DELIVERY_LABELS, type Listing } from '../../../../schemas/commerce.js';
 import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
-import { feeBreakdown, formatCalendarDate, formatMoney, formatRate, seatLabel } from './money.js';
+import { formatCalendarDate, formatMoney, formatRate, seatLabel } from './money.js';
 import { useAllListings, useListings } from './use-buying.js';
 import './buying.css';
 
@@ -47,30 +47,18 @@ export function ticketPageUrl(slug: string, listingId: number, quantity: number)
   return `/tickets/${slug}?listing=${listingId}&quantity=${quantity}`;
 }
 
+/** What makes up one ticket's all-in price, as the server priced it (`server/rules/all-in-price.ts`), and shipping beside it. */
 export function FeeDetails({ listing, serviceFeeRate, id }: { listing: Listing; serviceFeeRate: number | undefined; id: string }) {
-  if (serviceFeeRate === undefined) {
-    return (
-      <dl className="fee-list" id={id}>
-        <dt>Ticket price</dt>
-        <dd>{formatMoney(listing.pricePerTicket)}</dd>
-        <dt>Fees</dt>
-        <dd>{formatMoney(Math.max(listing.allInPricePerTicket - listing.pricePerTicket, 0))}</dd>
-        <dt>All-in per ticket</dt>
-        <dd>{formatMoney(listing.allInPricePerTicket)}</dd>
-      </dl>
-    );
-  }
-  const fees = feeBreakdown(listing, serviceFeeRate);
   return (
     <dl className="fee-list" id={id}>
       <dt>Ticket price</dt>
-      <dd>{formatMoney(fees.price)}</dd>
-      <dt>Service fee ({formatRate(serviceFeeRate)})</dt>
-      <dd>{formatMoney(fees.serviceFee)}</dd>
-      <dt>Delivery ({DELIVERY_LABELS[listing.deliveryMethod]})</dt>
-      <dd>{fees.deliveryFee > 0 ? formatMoney(fees.deliveryFee) : 'Free'}</dd>
+      <dd>{formatMoney(listing.pricePerTicket)}</dd>
+      <dt>Service fee{serviceFeeRate === undefined ? '' : ` (${formatRate(serviceFeeRate)})`}</dt>
+      <dd>{formatMoney(listing.serviceFeePerTicket)}</dd>
       <dt>All-in per ticket</dt>
-      <dd>{formatMoney(fees.allIn)}</dd>
+      <dd>{formatMoney(listing.allInPricePerTicket)}</dd>
+      <dt>Delivery ({DELIVERY_LABELS[listing.deliveryMethod]})</dt>
+      <dd>{listing.shippingPerTicket > 0 ? `${formatMoney(listing.shippingPerTicket)} shipping per ticket, added at checkout` : 'Free'}</dd>
     </dl>
   );
 }
@@ -94,6 +82,7 @@ function ListingItem({ listing, slug, quantity, serviceFeeRate }: { listing: Lis
       <div className="listing__price">
         <p className="listing__all-in">
           <strong>{formatMoney(listing.allInPricePerTicket)}</strong> <span>each, fees included</span>
+          {listing.shippingPerTicket > 0 && <span className="listing__shipping"> + {formatMoney(listing.shippingPerTicket)} shipping</span>}
         </p>
         <button type="button" className="link-button" aria-expanded={showFees} aria-controls={feesId} onClick={() => setShowFees((v) => !v)}>
           {showFees ? 'Hide fees' : 'See fees'}

@@ -14,29 +14,6 @@ export function formatRate(rate: number): string {
   return `${Math.round(rate * 1000) / 10}%`;
 }
 
-export interface FeeBreakdown {
-  price: number;
-  serviceFee: number;
-  deliveryFee: number;
-  allIn: number;
-}
-
-const cents = (n: number) => Math.round(n * 100);
-
-/**
- * What makes up one ticket's all-in price. The service fee is the rate on the seller's price in whole cents;
- * delivery is whatever remains of the all-in price, so the three parts always add up to the price shown first.
- */
-export function feeBreakdown(listing: Pick<Listing, 'pricePerTicket' | 'allInPricePerTicket'>, serviceFeeRate: number): FeeBreakdown {
-  const price = cents(listing.pricePerTicket);
-  const allIn = cents(listing.allInPricePerTicket);
-  // Half-up in basis points, as exact integers: a float product can land a cent off.
-  const basisPoints = Math.round(serviceFeeRate * 10_000);
-  const serviceFee = Math.min(Math.max(allIn - price, 0), Math.floor((2 * price * basisPoints + 10_000) / 20_000));
-  const deliveryFee = Math.max(allIn - price - serviceFee, 0);
-  return { price: price / 100, serviceFee: serviceFee / 100, deliveryFee: deliveryFee / 100, allIn: allIn / 100 };
-}
-
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** "Nov 21, 2026" for an ISO date or date-time, read as a calendar date (no time-zone shift). */

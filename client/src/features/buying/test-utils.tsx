@@ -112,7 +112,7 @@ export const EVENT: EventCard = {
 export const SLUG = 'new-york-yankees-vs-boston-red-sox-501';
 
 export function listing(overrides: Partial<Listing> = {}): Listing {
-  return {
+  const base: Omit<Listing, 'serviceFeePerTicket' | 'shippingPerTicket'> & Partial<Listing> = {
     id: 11,
     eventId: 501,
     section: '112',
@@ -126,6 +126,8 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
     inHandDate: '2026-12-20',
     ...overrides,
   };
+  const feeCents = Math.round(base.allInPricePerTicket * 100) - Math.round(base.pricePerTicket * 100);
+  return { serviceFeePerTicket: Math.max(0, feeCents) / 100, shippingPerTicket: base.deliveryMethod === 'physical_mail' ? 2.5 : 0, ...base };
 }
 
 export const FEES = { serviceFeeRate: 0.18, fulfillmentFeePerTicket: 2.5 };
@@ -165,6 +167,7 @@ export function cart(overrides: Partial<Cart> = {}): Cart {
     ],
     expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
     status: 'active',
+    promoCode: null,
     ...overrides,
   };
 }

@@ -34,7 +34,7 @@ export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?
       <span className="card__body">
         <span className="card__title">{card.name}</span>
         <span className="card__meta">{card.eventCount}</span>
-        {card.minPrice > 0 && <span className="card__price">From ${formatPrice(card.minPrice)}</span>}
+        {card.minPrice > 0 && <span className="card__price">From ${formatPrice(card.minPrice)} <small>incl. fees</small></span>}
       </span>
     </Link>
   );
@@ -62,7 +62,11 @@ export function EventCard({ card }: { card: EventCardData }) {
           </span>
         )}
       </span>
-      {card.minPrice !== undefined && <span className="event-card__price">From ${formatPrice(card.minPrice)}</span>}
+      {card.minPrice !== undefined && (
+        <span className="event-card__price">
+          From ${formatPrice(card.minPrice)} <small>incl. fees</small>
+        </span>
+      )}
     </Link>
   );
 }
