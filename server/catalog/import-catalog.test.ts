@@ -112,10 +112,16 @@ describe('importing listings', () => {
     const [a, b] = demo.Event;
     const good = path.join(tmp, 'listings-good', 'Listing.jsonl');
     await mkdir(path.dirname(good), { recursive: true });
-    await writeFile(good, jsonl([listing(a!.event_id, 0), listing(a!.event_id, 1), listing(b!.event_id, 0)]));
+    await writeFile(good, jsonl([listing(a!.event_id, 0), listing(a!.event_id, 1, { price_per_ticket: 87.5 }), listing(b!.event_id, 0)]));
     const report = await importCatalog([good], out);
     expect(report).toMatchObject({ applied: true, counts: { Listing: 3 } });
     expect((await readManifest(out))?.listings).toBe(3);
+    // Each event's lowest price (the cards' "From") is its cheapest listing's; the other events keep theirs.
+    const events = new Map((await loadCatalog(out)).collections.Event.map((e) => [e.event_id, e]));
+    expect(events.get(a!.event_id)!.min_ticket_price).toBe(87.5);
+    expect(events.get(b!.event_id)!.min_ticket_price).toBe(120);
+    const other = demo.Event.find((e) => e.event_id !== a!.event_id && e.event_id !== b!.event_id)!;
+    expect(events.get(other.event_id)).toEqual(other);
     // Importing other collections keeps them, while the events stay.
     const venues = path.join(tmp, 'listings-venues', 'Venue.jsonl');
     await mkdir(path.dirname(venues), { recursive: true });

@@ -1,6 +1,6 @@
 import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { COLLECTION_NAMES, COLLECTION_SCHEMAS, type CollectionName } from '../../schemas/documents.js';
+import { COLLECTION_NAMES, COLLECTION_SCHEMAS, EventDocumentSchema, type CollectionName } from '../../schemas/documents.js';
 import { z } from 'zod';
 import { ListingDocumentSchema } from '../../schemas/commerce.js';
 import { describeIssue, prepareWrite, type Doc } from './live/document-writes.js';
@@ -56,9 +56,10 @@ export async function importCatalog(inputs: readonly string[], outDir: string, n
     // Listings belong to events: those of this import, or the catalog's when its events stay.
     const listingFiles = files.filter((f) => f.collection === 'Listing').map((f) => f.file);
     let listings: number | undefined;
+    const cheapest = new Map<number, number>();
     if (listingFiles.length > 0) {
       if (counts.Event === undefined && before) for await (const e of readJsonl(collectionFile(outDir, 'Event'), EventIdSchema)) eventIds.add(e.event_id);
-      listings = counts.Listing = await importListings(listingFiles, path.join(workDir, LISTINGS_FILE), eventIds, problems);
+      listings = counts.Listing = await importListings(listingFiles, path.join(workDir, LISTINGS_FILE), eventIds, problems, cheapest);
     } else if (counts.Event === undefined && before?.listings !== undefined) {
       await copyFile(path.join(outDir, LISTINGS_FILE), path.join(workDir, LISTINGS_FILE));
       listings = before.listings;
@@ -75,6 +76,7 @@ export async function importCatalog(inputs: readonly string[], outDir: string, n
         finalCounts[collection] = 0;
       }
     }
+    if (cheapest.size > 0) await priceEventsFromListings(collectionFile(workDir, 'Event'), cheapest);
     const manifest: CatalogManifest = {
       version: CATALOG_FORMAT_VERSION,
       seed: before?.seed ?? 0,
@@ -145,8 +147,11 @@ async function eachLine(
 /** Names a place `eachLine` gave, as file:line. */
 const placeName = (files: readonly string[], place: number) => `${files[Math.floor(place / 2 ** 32)]}:${place % 2 ** 32}`;
 
-/** Checks every listing line (its schema, a new id, an event that exists), writing the good ones to `out`. */
-async function importListings(files: readonly string[], out: string, eventIds: ReadonlySet<number>, problems: ImportProblem[]): Promise<number> {
+/**
+ * Checks every listing line (its schema, a new id, an event that exists), writing the good ones to `out` and
+ * each event's cheapest price to `cheapest`.
+ */
+async function importListings(files: readonly string[], out: string, eventIds: ReadonlySet<number>, problems: ImportProblem[], cheapest: Map<number, number>): Promise<number> {
   const writer = new JsonlWriter(out, ListingDocumentSchema, 'Listing');
   const seen = new Map<number, number>();
   await eachLine(files, problems, async (value, { place }) => {
@@ -157,12 +162,30 @@ async function importListings(files: readonly string[], out: string, eventIds: R
     if (first !== undefined) return `listing_id ${listing.listing_id} was already given at ${placeName(files, first)}`;
     if (!eventIds.has(listing.event_id)) return `Field \`event_id\`: no event ${listing.event_id} in the catalog.`;
     seen.set(listing.listing_id, place);
+    cheapest.set(listing.event_id, Math.min(cheapest.get(listing.event_id) ?? Infinity, listing.price_per_ticket));
     writer.write(listing);
     await writer.settle();
     return undefined;
   });
   await writer.close();
   return writer.count;
+}
+
+/**
+ * Sets each event's `min_ticket_price` to its cheapest listing's price, when the operator sells their own
+ * listings: the cards' "From" (the lowest all-in price, `rules/all-in-price.ts`) must be a ticket a shopper can
+ * buy, whatever the event feed said.
+ */
+async function priceEventsFromListings(eventFile: string, cheapest: ReadonlyMap<number, number>): Promise<void> {
+  const priced = `${eventFile}.priced`;
+  const writer = new JsonlWriter(priced, EventDocumentSchema, 'Event');
+  for await (const event of readJsonl(eventFile, EventDocumentSchema)) {
+    const min = cheapest.get(event.event_id);
+    writer.write(min === undefined ? event : { ...event, min_ticket_price: min });
+    await writer.settle();
+  }
+  await writer.close();
+  await rename(priced, eventFile);
 }
 
 /** Checks every line of a collection's files, writing the good ones to `out` (and events' ids to `eventIds`); how many were good. */
