@@ -148,6 +148,24 @@ describe('demand signals from what shoppers do', () => {
     expect(await live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1, event_mpv_d1: event.event_mpv_d1 + 1 });
   });
 
+  it('charges a held cart the price it was held at when the operator reprices the event meanwhile, and shows the new price to everyone else', async () => {
+    const event = quietEvent((e) => listingsForEvent(e).some((l) => l.splits.includes(2)));
+    const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
+    const auth = await guest();
+    const held = await cart(auth, listing.id, 2);
+    // The feed doubles the event's prices: its generated listings are dearer from now on.
+    await live.write('Event', 'update', [{ text: '', value: { id: event.id, min_ticket_price: event.min_ticket_price * 2 } }]);
+    const page = await eventPage(event);
+    expect(page.event.minPrice).toBeGreaterThan(held.totalPrice.value / 2);
+    const now = (await request(app).get(`/api/listings/${listing.id}`)).body as { listing: { allInPricePerTicket: number } };
+    expect(now.listing.allInPricePerTicket * 2).toBeGreaterThan(held.totalPrice.value);
+    // The hold's price stands until it ends: the cart, and what is charged.
+    expect(CartSchema.parse((await request(app).get(`/api/cart/${held.id}`).set('Authorization', auth)).body).totalPrice).toEqual(held.totalPrice);
+    const paid = await request(app).post('/api/checkout').set('Authorization', auth).send({ ...checkoutBody(held.id), payment: card, expectedTotal: held.totalPrice.value });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    expect(paid.body.totalPrice).toEqual(held.totalPrice);
+  });
+
   it('keeps an operator\'s own figures as the new baseline when a feed rewrites them', async () => {
     const single = (l: ReturnType<typeof listingsForEvent>[number]) => l.splits.includes(1) && l.quantity >= 5;
     const event = quietEvent((e) => listingsForEvent(e).some(single));
