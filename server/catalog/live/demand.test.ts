@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CartSchema } from '../../../schemas/commerce.js';
 import { LayoutResponseSchema } from '../../../schemas/layout.js';
-import type { EventDocument } from '../../../schemas/documents.js';
+import type { EventDocument, PerformerDocument } from '../../../schemas/documents.js';
 import { CommerceService } from '../../commerce/commerce-service.js';
 import { CommerceStore } from '../../commerce/commerce-store.js';
 import { isPairsOnly, listingsForEvent } from '../../commerce/domain/listings.js';
@@ -142,6 +142,13 @@ describe('demand signals from what shoppers do', () => {
     const listed = (await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}/listings`)).body as { listings: { id: number; quantityAvailable: number; allInPricePerTicket: number }[] };
     expect(listed.listings.map((l) => [l.id, l.quantityAvailable])).toEqual([[last.id, 2]]);
     expect(page.event.minPrice).toBe(listed.listings[0]!.allInPricePerTicket);
+    // Its performers' price at this venue is again the lowest of their events there (the performer card's "From").
+    for (const performerId of event.performer_ids) {
+      const there = fixture.catalog.collections.Event.filter((e) => e.venue_id === event.venue_id && e.performer_ids.includes(performerId) && e.min_ticket_price > 0);
+      const prices = await Promise.all(there.map(async (e) => ((await live.document('Event', e.id)) as EventDocument).min_ticket_price));
+      const performer = (await live.document('Performer', String(performerId))) as PerformerDocument;
+      expect(performer.venues.find((v) => v.venue_id === event.venue_id)?.min_ticket_price).toBe(Math.min(...prices));
+    }
     // And the figures hold when the event is refreshed again (a shopper viewing it).
     await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}`).set('Authorization', await guest());
     await demand.run();

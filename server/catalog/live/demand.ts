@@ -161,6 +161,9 @@ export class DemandSignals {
       return next;
     });
     let changed = await this.write('Event', [...updates.values()], saved);
+    // A performer card's "From" is its first venue's lowest price: the venues of events whose price moved follow.
+    const repriced = docs.filter((d) => updates.get(d.id)?.min_ticket_price !== undefined);
+    changed += await this.repricePerformers(repriced);
     // Performers of events with orders in the last twelve months: new orders, and orders leaving the 7 days.
     const performerIds = [...new Set(docs.filter((d) => ordersOf.has(d.event_id)).flatMap((d) => d.performer_ids))];
     changed += await this.refreshPerformers(performerIds, now);
@@ -194,6 +197,52 @@ export class DemandSignals {
       Object.fromEntries(PERFORMER_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get((d as PerformerDocument).performer_id)![f]!])),
     );
     return this.write('Performer', [...updates.values()], saved);
+  }
+
+  /**
+   * The performers' venue prices (`venues[].min_ticket_price`, the performer card's "From") at the venues of
+   * these events, recomputed as the lowest price of the performer's events there, as the catalog defines it.
+   */
+  private async repricePerformers(events: readonly EventDocument[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const venuesOf = new Map<number, Set<number>>();
+    for (const e of events) {
+      for (const id of e.performer_ids) {
+        if (!venuesOf.has(id)) venuesOf.set(id, new Set());
+        venuesOf.get(id)!.add(e.venue_id);
+      }
+    }
+    const docs = [...(await this.deps.catalog.documents('Performer', [...venuesOf.keys()].map(String))).values()] as PerformerDocument[];
+    const updates: Doc[] = [];
+    for (const performer of docs) {
+      const at = venuesOf.get(performer.performer_id)!;
+      let moved = false;
+      const venues = [];
+      for (const venue of performer.venues) {
+        if (!at.has(venue.venue_id)) {
+          venues.push(venue);
+          continue;
+        }
+        const { hits } = await this.deps.engine().search({
+          collection: 'Event',
+          filters: [
+            { op: 'in', field: 'performer_ids', values: [performer.performer_id] },
+            { op: 'eq', field: 'venue_id', value: venue.venue_id },
+            { op: 'gt', field: 'min_ticket_price', value: 0 },
+          ],
+          sort: [{ by: 'min_ticket_price', order: 'asc' }],
+          perPage: 1,
+          includeFields: ['min_ticket_price'],
+        });
+        const lowest = hits[0]?.document.min_ticket_price;
+        moved ||= lowest !== undefined && lowest !== venue.min_ticket_price;
+        venues.push(lowest === undefined ? venue : { ...venue, min_ticket_price: lowest });
+      }
+      if (moved) updates.push({ id: performer.id, venues });
+    }
+    if (updates.length === 0) return 0;
+    const outcomes = await this.deps.catalog.write('Performer', 'update', updates.map((u) => ({ text: JSON.stringify(u), value: u })));
+    return outcomes.filter((o) => o.ok).length;
   }
 
   /** Every event of these performers (its id and performers), through the search engine. */
