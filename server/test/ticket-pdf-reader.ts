@@ -1,7 +1,11 @@
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFArray, decodePDFRawStream, type PDFObject } from 'pdf-lib';
 
 /** One page of a tickets PDF as a person or a scanner reads it: its text, and the QR code its image holds. */
+// A CommonJS package typed as an ES module: under Node's ES modules its default import is `module.exports`.
+type Decode = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQR: Decode = ((jsQRModule as unknown as { default?: Decode }).default ?? jsQRModule) as Decode;
+
 export interface ReadPage {
   text: string;
   barcode: string | null;
