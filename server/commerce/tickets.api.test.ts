@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import request from 'supertest';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CartSchema, ListingDetailSchema, OrderSchema, type Order } from '../../schemas/commerce.js';
 import type { EventDocument } from '../../schemas/documents.js';
@@ -220,6 +221,26 @@ describe('the scanner endpoint', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBeTruthy();
     }
+  });
+
+  it('answers any body and any order path with a 4xx or an answer, never a 5xx', async () => {
+    const bodies = fc.oneof(fc.jsonValue(), fc.record({ barcode: fc.oneof(fc.string({ maxLength: 300 }), fc.anything()) }));
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const res = await request(app).post('/api/tickets/scan').set(SCANNER_KEY_HEADER, SCANNER_KEY).set('Content-Type', 'application/json').send(JSON.stringify(body));
+        expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+        if (res.status === 200) expect(res.body).toEqual({ result: 'unknown' });
+      }),
+      { numRuns: 150 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 40 }), fc.string({ maxLength: 30 }), async (id, code) => {
+        const res = await request(app).get(`/api/orders/${encodeURIComponent(id)}/tickets.pdf?code=${encodeURIComponent(code)}`);
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('does not exist without a scanner key', async () => {
