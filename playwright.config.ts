@@ -48,6 +48,6 @@ export default defineConfig({
     url: `${baseURL}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, CATALOG_EVENTS: '3000', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only' },
+    env: { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, CATALOG_EVENTS: '3000', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only', TICKET_SCANNER_KEY: 'e2e-only-scanner-key' },
   },
 });

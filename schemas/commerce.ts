@@ -213,6 +213,31 @@ export const OrderDetailEntrySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('rowSubtitle'), title: z.string(), subtitle: z.string() }),
 ]);
 
+/** One ticket of an order, as the order page shows it (see server/commerce/domain/delivery.ts). */
+export const TICKET_STATES = ['awaiting_seller', 'scheduled', 'ready', 'used', 'void'] as const;
+export const OrderTicketSchema = z.object({
+  id: z.string(),
+  section: z.string(),
+  row: z.string(),
+  /** Null for general admission. */
+  seat: z.number().int().positive().nullable(),
+  state: z.enum(TICKET_STATES),
+  /** What the state means for this delivery method, in a sentence. */
+  stateText: z.string(),
+});
+export type OrderTicket = z.infer<typeof OrderTicketSchema>;
+
+/** How and when the order's tickets reach the buyer. */
+export const OrderDeliverySchema = z.object({
+  method: DeliveryMethodSchema,
+  /** The venue-local day the tickets are ready (ISO date); null while the event's date is not set. */
+  readyBy: z.string().nullable(),
+  /** The in-hand rule, in a sentence. */
+  rule: z.string(),
+  /** The eTickets' PDF can be fetched now (`GET /api/orders/:id/tickets.pdf`). */
+  downloadable: z.boolean(),
+});
+
 export const OrderSchema = z.object({
   id: z.string(),
   accessCode: z.string().optional(),
@@ -224,6 +249,8 @@ export const OrderSchema = z.object({
   lineItems: z.array(LineItemSchema),
   detail: z.array(OrderDetailEntrySchema),
   timeline: z.array(z.object({ status: OrderStatusSchema, at: z.string(), note: z.string() })),
+  tickets: z.array(OrderTicketSchema).default([]),
+  delivery: OrderDeliverySchema.optional(),
   /** Spec §7: the purchase tracking payload (95 × total under phet). */
   tracking: z.object({ event: z.literal('purchase'), phet: z.number() }).optional(),
 });

@@ -29,6 +29,7 @@ import type { SegmentRepository } from './segments/segment-repository.js';
 import type { RecentActivity } from './activity/recent-activity.js';
 import type { CommerceService } from './commerce/commerce-service.js';
 import { commerceRoutes } from './commerce/routes.js';
+import { scannerRoutes } from './commerce/scanner-routes.js';
 import { entityRoutes } from './entities/routes.js';
 import type { FlagService } from './flags/flag-service.js';
 import { flagRoutes } from './flags/routes.js';
@@ -141,6 +142,8 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
   api.use(clientErrorRoutes(deps.logger, limit('client-errors', ERROR_REPORTS_PER_MINUTE, 'error report')));
   api.use(searchRoutes(deps.search, { fastLane: lane, suggestGate: limiterGate(suggestLimiter) }));
   api.use(jsonpRoutes(deps.search, deps.tokens));
+  // Venue scanners: the endpoint exists only with TICKET_SCANNER_KEY set (a 404 otherwise, like /api/admin).
+  if (env.TICKET_SCANNER_KEY) api.use(scannerRoutes(deps.commerce, env.TICKET_SCANNER_KEY, limit('ticket-scans', env.RATE_LIMIT_SCANS_PER_MINUTE, 'scan')));
   api.use(commerceRoutes(deps.commerce, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(deps.layout, deps.segments, deps.search, deps.flags, deps.tokens, lane));

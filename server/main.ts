@@ -16,6 +16,7 @@ import { createFlagSource } from './flags/config.js';
 import { FlagService } from './flags/flag-service.js';
 import { LayoutService } from './layout/layout-service.js';
 import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
+import { TicketBarcodes } from './commerce/domain/ticket-barcode.js';
 import { openStore, storeDegradation } from './store/open-store.js';
 import type { Sql } from './store/sql.js';
 import { isStoreUnavailable } from './store/store-errors.js';
@@ -69,13 +70,14 @@ async function main() {
   if (env.SEGMENTS_WATCH) segments.watch();
   const layout = new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
   let tokens: SessionTokens;
+  let barcodes: TicketBarcodes;
   let sql: Sql;
   let flags: FlagService;
   try {
-    tokens = new SessionTokens(
-      await sessionSecret({ secret: env.SESSION_SECRET, dataDir: env.dataDir, production: env.NODE_ENV === 'production' }),
-      env.SESSION_TTL_DAYS * 86_400,
-    );
+    const secret = await sessionSecret({ secret: env.SESSION_SECRET, dataDir: env.dataDir, production: env.NODE_ENV === 'production' });
+    tokens = new SessionTokens(secret, env.SESSION_TTL_DAYS * 86_400);
+    // Ticket barcodes: their own secret, or one derived from the session secret, the same on every node.
+    barcodes = new TicketBarcodes(TicketBarcodes.derivedKey(env.TICKET_SIGNING_SECRET ?? secret));
     sql = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, logger });
     readiness.set('store', true, sql.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)');
     readiness.probe('store', storeDegradation(sql));
@@ -85,7 +87,7 @@ async function main() {
     process.exit(1);
   }
   const activity = new RecentActivity(sql);
-  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger });
+  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, barcodes });
   const changeLog = new ChangeLog(sql);
   const catalog = new LiveCatalog({
     log: changeLog,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import {
+  DELIVERY_LABELS,
   ListingsQuerySchema,
   type Cart,
   type CheckoutRequest,
@@ -16,10 +17,16 @@ import { purchaseTrackingEvent } from '../rules/commerce.js';
 import { eventCard } from '../rules/event-card.js';
 import { idFromSlug } from '../rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
-import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow, type OrderWithEvents } from './commerce-store.js';
+import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow, type OrderWithEvents, type TicketRow } from './commerce-store.js';
+import { ADMITTED_STATUSES, IN_HAND_RULE, displayDate, eventDay, eventStartText, isReady, readyByDate, ticketState, ticketStateText, venueDay } from './domain/delivery.js';
+import { venueAddress } from '../rules/address.js';
+import { GENERAL_ADMISSION_ROW, seatBlockStart } from './domain/seats.js';
+import { TicketBarcodes } from './domain/ticket-barcode.js';
+import { ticketsPdf, type PrintedTicket } from './ticket-pdf.js';
 import { asListed, availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
+import { ORDER_STATUS_LABELS } from './domain/order-lifecycle.js';
 import type { PaymentProvider } from './domain/payments.js';
 import { PURCHASE_LIMITS, type PurchaseLimits } from './domain/purchase-limits.js';
 import { assertOnSale, saleState } from './domain/sale-window.js';
@@ -48,7 +55,14 @@ export interface CommerceServiceOptions {
   sellerDelayMs?: number;
   /** The fair-share limits (tests narrow or widen them). */
   limits?: PurchaseLimits;
+  /** Signs and checks ticket barcodes; a random key per process when absent (tests). */
+  barcodes?: TicketBarcodes;
 }
+
+/** What a venue's scanner is told of a barcode (`POST /api/tickets/scan`). */
+export type ScanAnswer =
+  | { result: 'valid' | 'already_used'; ticket: { id: string; event: string; venue: string; date: string; section: string; row: string; seat: string }; firstScannedAt: string }
+  | { result: 'unknown' };
 
 /** Who asks: the guest, and the client address their request came from (for the per-address limits). */
 export interface Buyer {
@@ -70,6 +84,7 @@ const STORE_UNAVAILABLE_MESSAGES = {
   checkoutUnconfirmed:
     'Your order could not be confirmed just now. You are only charged for an order that is confirmed; please try again in a moment and you will not be charged twice.',
   order: 'Your order is safe, but it cannot be shown for a moment; please try again shortly.',
+  scan: 'Tickets cannot be checked for a moment; try the scan again shortly.',
 } as const;
 
 /** How long a payment may stay authorized (its order written) or voiding before the housekeeping finishes it. */
@@ -111,6 +126,7 @@ export class CommerceService {
   private readonly settleSoon = new Set<string>();
 
   private readonly idempotency: IdempotencyStore;
+  private readonly barcodes: TicketBarcodes;
   /** The imported catalog whose own listings are sold (`useOperatorListings`); undefined: generated listings. */
   private operatorCatalog: string | undefined;
 
@@ -118,6 +134,7 @@ export class CommerceService {
     this.now = options.now ?? (() => new Date());
     // Checkout keys live in the order store's own database, shared by every node like the orders.
     this.idempotency = new IdempotencyStore(options.store.sql, this.now);
+    this.barcodes = options.barcodes ?? new TicketBarcodes(new Uint8Array(randomBytes(32)));
   }
 
   private get store() {
@@ -158,11 +175,14 @@ export class CommerceService {
     return this.event(id);
   }
 
-  private withAvailability(listing: GeneratedListing, taken: number): Listing {
+  private withAvailability(listing: GeneratedListing, taken: number, event: EventDocument): Listing {
     const quantityAvailable = Math.max(0, listing.quantity - taken);
     const { quantity: _listed, ...rest } = listing;
+    // The in-hand rule with today as the order day: a listing never shows an in-hand date already gone.
+    const inHand = readyByDate({ inHandDate: listing.inHandDate, orderDay: venueDay(this.now(), event.venue_time_zone_offset), eventDay: eventDay(event.event_local_timestamp) });
     return {
       ...rest,
+      inHandDate: inHand ?? listing.inHandDate,
       quantityAvailable,
       splits: availableSplits(listing.splits, quantityAvailable),
       ...perTicketPrices(listing),
@@ -174,7 +194,7 @@ export class CommerceService {
     const sale = saleState(event, this.now());
     if (!sale.onSale) return { eventId: event.event_id, listings: [], fees: FEES, sale: { onSale: false, code: sale.code, message: sale.message } };
     const [usage, generated] = await this.stored('listings', () => Promise.all([this.store.usage(event.event_id), this.listingsOf(event)]));
-    let listings = generated.map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0));
+    let listings = generated.map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0, event));
     // A listing whose seats left are no quantity its seller sells (one seat of a pairs-only seller) is not shown.
     listings = listings.filter((l) => l.quantityAvailable > 0 && l.splits.length > 0);
     if (query.quantity) listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
@@ -208,21 +228,25 @@ export class CommerceService {
   }
 
   /** A listing and its event; `during` says what the shopper is told should the store not answer. */
-  private async listingWithEvent(listingId: number, during: keyof typeof STORE_UNAVAILABLE_MESSAGES = 'listings'): Promise<{ listing: GeneratedListing; event: EventDocument }> {
+  private async listingWithEvent(
+    listingId: number,
+    during: keyof typeof STORE_UNAVAILABLE_MESSAGES = 'listings',
+  ): Promise<{ listing: GeneratedListing; event: EventDocument; seatBlockStart: number | null }> {
     const eventId = eventIdOfListing(listingId);
     const event = await this.event(eventId).catch((err: unknown) => {
       if (err instanceof AppError && err.status === 404) throw notFound(`Listing ${listingId}`);
       throw err;
     });
-    const listing = (await this.stored(during, () => this.listingsOf(event))).find((l) => l.id === listingId);
+    const all = await this.stored(during, () => this.listingsOf(event));
+    const listing = all.find((l) => l.id === listingId);
     if (!listing) throw notFound(`Listing ${listingId}`);
-    return { listing, event };
+    return { listing, event, seatBlockStart: seatBlockStart(all, listingId) };
   }
 
   async listing(listingId: number) {
     const { listing, event } = await this.listingWithEvent(listingId);
     const usage = await this.stored('listings', () => this.store.usage(event.event_id));
-    return { listing: this.withAvailability(listing, usage.get(listing.id)?.taken ?? 0), event: eventCard(event), fees: FEES };
+    return { listing: this.withAvailability(listing, usage.get(listing.id)?.taken ?? 0, event), event: eventCard(event), fees: FEES };
   }
 
   /**
@@ -307,7 +331,7 @@ export class CommerceService {
    */
   private async checkout(guestId: string, request: CheckoutRequest, attempt: string): Promise<{ order: Order; created: boolean }> {
     const hold = await this.ownHold(guestId, request.cartId, 'checkout');
-    const { listing, event } = await this.listingWithEvent(hold.listing_id, 'checkout');
+    const { listing, event, seatBlockStart: firstSeat } = await this.listingWithEvent(hold.listing_id, 'checkout');
     if (hold.status === 'purchased') return this.existingOrder(hold.id, event, listing);
     const now = this.now();
     assertOnSale(event, now);
@@ -351,7 +375,7 @@ export class CommerceService {
     const orderId = `ORD-${randomCode(10)}`;
     const accessCode = randomCode(20);
     const lifecycle = transition(newOrder(now, 'Tickets held'), 'pending_seller_confirmation', now, 'Payment received; waiting for the seller to confirm');
-    let row: OrderRow;
+    let row: OrderRow & { tickets: TicketRow[] };
     try {
       row = await this.store.purchase({
         holdId: hold.id,
@@ -376,6 +400,7 @@ export class CommerceService {
         },
         history: lifecycle.history.map((h) => ({ status: h.status, at: new Date(h.at), note: h.note })),
         payment: { id: paymentId, authorizationId: auth.authorizationId },
+        seatBlockStart: firstSeat,
       });
     } catch (err) {
       // Written or not, the payment row says so once the store answers: captured if the order is there, else voided.
@@ -395,7 +420,7 @@ export class CommerceService {
     );
     this.options.logger.info({ orderId, eventId: event.event_id, quantity: hold.quantity, totalCents: quote.cents.total }, 'order placed');
     const events = lifecycle.history.map((h, i) => ({ seq: i + 1, status: h.status, at: new Date(h.at).toISOString(), note: h.note }));
-    const order = await this.orderView({ order: row, events }, event, listing);
+    const order = await this.orderView({ order: row, events, tickets: row.tickets }, event, listing);
     return { order: { ...order, accessCode, tracking: purchaseTrackingEvent(quote.total) }, created: true };
   }
 
@@ -471,7 +496,14 @@ export class CommerceService {
     }
   }
 
-  private async orderView({ order: row, events }: OrderWithEvents, event?: EventDocument, listing?: GeneratedListing): Promise<Order> {
+  /** The order's ready-by day (the in-hand rule) and today, both venue-local. */
+  private delivery(row: Pick<OrderRow, 'created_at'>, event: EventDocument, listing: GeneratedListing): { readyBy: string | null; today: string } {
+    const offset = event.venue_time_zone_offset;
+    const readyBy = readyByDate({ inHandDate: listing.inHandDate, orderDay: venueDay(row.created_at, offset), eventDay: eventDay(event.event_local_timestamp) });
+    return { readyBy, today: venueDay(this.now(), offset) };
+  }
+
+  private async orderView({ order: row, events, tickets = [] }: OrderWithEvents, event?: EventDocument, listing?: GeneratedListing): Promise<Order> {
     const resolved = event && listing ? { event, listing } : await this.listingWithEvent(row.listing_id, 'order');
     const quote = quoteCart({
       pricePerTicket: (row.subtotal_cents / row.quantity) / 100,
@@ -479,6 +511,8 @@ export class CommerceService {
       deliveryMethod: resolved.listing.deliveryMethod,
       promoCode: row.promo_code,
     });
+    const { readyBy, today } = this.delivery(row, resolved.event, resolved.listing);
+    const method = resolved.listing.deliveryMethod;
     return {
       id: row.id,
       status: row.status,
@@ -487,19 +521,104 @@ export class CommerceService {
       quantity: row.quantity,
       totalPrice: { value: row.total_cents / 100 },
       lineItems: quote.lineItems,
-      detail: orderDetailEntries({ event: resolved.event, listing: resolved.listing, order: { id: row.id, status: row.status, createdAt: row.created_at } }),
+      detail: orderDetailEntries({
+        event: resolved.event,
+        // The detail's "ready by" is the order's ready-by day, not the seller's in-hand date.
+        listing: { ...resolved.listing, inHandDate: readyBy ?? '' },
+        order: { id: row.id, status: row.status, createdAt: row.created_at },
+      }),
       timeline: events.map((e) => ({ status: e.status, at: e.at, note: e.note })),
+      tickets: tickets.map((t) => {
+        const state = ticketState({ orderStatus: row.status, readyBy, today, scannedAt: t.scanned_at });
+        return {
+          id: t.id,
+          section: resolved.listing.section,
+          row: resolved.listing.row,
+          seat: t.seat,
+          state,
+          stateText: ticketStateText({ method, state, readyBy, email: row.email, eventLocalTimestamp: resolved.event.event_local_timestamp, orderStatusLabel: ORDER_STATUS_LABELS[row.status] }),
+        };
+      }),
+      delivery: {
+        method,
+        readyBy,
+        rule: IN_HAND_RULE,
+        downloadable: method === 'eticket' && tickets.length > 0 && ADMITTED_STATUSES.includes(row.status) && isReady(readyBy, today),
+      },
     };
   }
 
-  /** An order, for the guest who placed it or anyone holding its access code; otherwise as if it did not exist. */
-  async order(id: string, access: { guestId?: string; code?: string }): Promise<Order> {
+  /** The order, for the guest who placed it or anyone holding its access code; otherwise a 404 as if it did not exist. */
+  private async authorizedOrder(id: string, access: { guestId?: string; code?: string }): Promise<OrderWithEvents> {
     const found = await this.stored('order', () => this.store.order(id));
     if (!found) throw notFound('Order');
     const byGuest = access.guestId !== undefined && access.guestId === found.order.guest_id;
     const byCode = access.code !== undefined && safeEqual(sha256(access.code), found.order.access_code_hash);
     if (!byGuest && !byCode) throw notFound('Order');
-    return this.orderView(found);
+    return found;
+  }
+
+  /** An order, for the guest who placed it or anyone holding its access code; otherwise as if it did not exist. */
+  async order(id: string, access: { guestId?: string; code?: string }): Promise<Order> {
+    return this.orderView(await this.authorizedOrder(id, access));
+  }
+
+  /**
+   * The order's eTickets as one PDF, a page per ticket, for whoever may see the order: a 404 for an order whose
+   * tickets are not eTickets, a 409 saying when while they are not ready (the in-hand rule) or no longer valid.
+   */
+  async ticketsPdf(id: string, access: { guestId?: string; code?: string }): Promise<{ filename: string; pdf: Uint8Array }> {
+    const found = await this.authorizedOrder(id, access);
+    const { order: row, tickets = [] } = found;
+    const { event, listing } = await this.listingWithEvent(row.listing_id, 'order');
+    if (listing.deliveryMethod !== 'eticket') {
+      throw new AppError(404, 'not_etickets', `This order’s tickets are not eTickets (${DELIVERY_LABELS[listing.deliveryMethod].toLowerCase()}): the order page says how they reach you`);
+    }
+    const { readyBy, today } = this.delivery(row, event, listing);
+    const state = ticketState({ orderStatus: row.status, readyBy, today, scannedAt: null });
+    if (state === 'void') throw new AppError(409, 'tickets_void', `This order is ${ORDER_STATUS_LABELS[row.status].toLowerCase()}: its tickets are no longer valid`);
+    if (state === 'awaiting_seller') throw new AppError(409, 'tickets_not_ready', 'The seller has not confirmed this order yet; your eTickets can be downloaded once they do.');
+    if (state === 'scheduled') {
+      throw new AppError(409, 'tickets_not_ready', readyBy ? `Your eTickets can be downloaded from ${displayDate(readyBy)}.` : 'Your eTickets can be downloaded once the event’s date is set.', { readyBy });
+    }
+    if (tickets.length === 0) throw new AppError(409, 'tickets_not_issued', 'This order has no eTickets to download; contact support with your order id.');
+    const printed: PrintedTicket[] = tickets.map((t) => ({
+      barcode: this.barcodes.sign(t.id),
+      eventName: event.event_name,
+      venue: venueAddress(event),
+      when: eventStartText(event.event_local_timestamp),
+      section: listing.section,
+      row: listing.row,
+      seat: t.seat === null ? GENERAL_ADMISSION_ROW : String(t.seat),
+      orderId: row.id,
+      holder: row.billing.name ?? '',
+    }));
+    return { filename: `tickets-${row.id}.pdf`, pdf: await ticketsPdf(printed, `Tickets ${row.id}: ${event.event_name}`) };
+  }
+
+  /**
+   * A venue scanner's check of a barcode: `valid` the first time a signed ticket of a standing order is
+   * scanned (recorded at once, on any node), `already_used` after that, `unknown` for anything else.
+   */
+  async scan(barcode: string): Promise<ScanAnswer> {
+    const ticketId = this.barcodes.verify(barcode);
+    if (!ticketId) return { result: 'unknown' };
+    const outcome = await this.stored('scan', () => this.store.scanTicket(ticketId, this.now(), ADMITTED_STATUSES));
+    if (outcome.result === 'unknown') return outcome;
+    const { event, listing } = await this.listingWithEvent(outcome.order.listing_id, 'scan');
+    return {
+      result: outcome.result,
+      ticket: {
+        id: outcome.ticket.id,
+        event: event.event_name,
+        venue: venueAddress(event),
+        date: eventStartText(event.event_local_timestamp),
+        section: listing.section,
+        row: listing.row,
+        seat: outcome.ticket.seat === null ? GENERAL_ADMISSION_ROW : String(outcome.ticket.seat),
+      },
+      firstScannedAt: outcome.ticket.scanned_at!,
+    };
   }
 
   /**
@@ -519,6 +638,8 @@ export class CommerceService {
     for (const o of await this.store.ordersIn('confirmed', now)) {
       const { listing, event } = await this.listingWithEvent(o.listing_id).catch(() => ({ listing: null, event: null }));
       if (!listing || !event) continue;
+      // Delivered on the ready-by day (the in-hand rule), not before.
+      if (!isReady(this.delivery(o, event, listing).readyBy, venueDay(now, event.venue_time_zone_offset))) continue;
       if (listing.deliveryMethod === 'eticket' || listing.deliveryMethod === 'mobile_transfer') {
         await this.store.advance(o.id, 'confirmed', 'delivered', now, listing.deliveryMethod === 'eticket' ? 'Your eTickets are ready' : 'Your tickets were transferred to your phone');
       }

@@ -5,6 +5,7 @@ import type { ListingDocument } from '../../schemas/commerce.js';
 import { quantityRefusal, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
 import { listingFromDocument } from './operator-listings.js';
 import { TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';
+import { newTicketId } from './domain/ticket-barcode.js';
 import { purchaseLimitRefusal, type BuyerUsage, type PurchaseLimits } from './domain/purchase-limits.js';
 
 /**
@@ -83,7 +84,27 @@ const liveClaimsSince = (now: Date) => new Date(now.getTime() - CHECKOUT_CLAIM_S
 export interface OrderWithEvents {
   order: OrderRow;
   events: OrderEventRow[];
+  /** One per ticket, in order (`seq`); orders written before tickets were issued have none. */
+  tickets?: TicketRow[];
 }
+
+/** One ticket of an order: its place in the listing's seat block (see domain/seats.ts) and its first scan. */
+export interface TicketRow {
+  id: string;
+  order_id: string;
+  listing_id: number;
+  seq: number;
+  seat_index: number;
+  /** The seat number in the row; null for general admission. */
+  seat: number | null;
+  scanned_at: string | null;
+}
+
+/** What a scan found: the ticket admitted now, one admitted before, or nothing a venue admits. */
+export type ScanOutcome =
+  | { result: 'valid'; ticket: TicketRow; order: OrderRow }
+  | { result: 'already_used'; ticket: TicketRow; order: OrderRow }
+  | { result: 'unknown' };
 
 export interface OrderEventRow {
   seq: number;
@@ -94,6 +115,18 @@ export interface OrderEventRow {
 
 const iso = (v: unknown) => new Date(v as string).toISOString();
 const num = (v: unknown) => Number(v);
+
+function ticketRow(r: Record<string, unknown>): TicketRow {
+  return {
+    id: String(r.id),
+    order_id: String(r.order_id),
+    listing_id: num(r.listing_id),
+    seq: num(r.seq),
+    seat_index: num(r.seat_index),
+    seat: r.seat == null ? null : num(r.seat),
+    scanned_at: r.scanned_at == null ? null : iso(r.scanned_at),
+  };
+}
 
 function holdRow(r: Record<string, unknown>): HoldRow {
   return {
@@ -272,7 +305,9 @@ export class CommerceStore {
     history: { status: OrderStatus; at: Date; note: string }[];
     /** The payment row of this attempt, and the processor's authorization it now carries. */
     payment: { id: string; authorizationId: string };
-  }): Promise<OrderRow> {
+    /** The first seat number of the listing's block (domain/seats.ts); null or absent for general admission. */
+    seatBlockStart?: number | null;
+  }): Promise<OrderRow & { tickets: TicketRow[] }> {
     return this.sql.transaction(async (tx) => {
       const held = await tx.query(
         "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 AND status = 'active' AND checkout_attempt = $3 AND checkout_started_at > $4 RETURNING *",
@@ -280,7 +315,7 @@ export class CommerceStore {
       );
       if (held.length === 0) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
       const hold = holdRow(held[0]!);
-      await tx.query('UPDATE listing_inventory SET held = held - $2, sold = sold + $2 WHERE listing_id = $1', [hold.listing_id, hold.quantity]);
+      const inventory = await tx.query('UPDATE listing_inventory SET held = held - $2, sold = sold + $2 WHERE listing_id = $1 RETURNING listed', [hold.listing_id, hold.quantity]);
       const o = input.order;
       const rows = await tx.query(
         `INSERT INTO orders (id, access_code_hash, guest_id, hold_id, event_id, listing_id, quantity, status, subtotal_cents, discount_cents,
@@ -301,7 +336,8 @@ export class CommerceStore {
       );
       // Settled meanwhile (the attempt was taken for dead and its authorization voided): no order without money.
       if (paid.length === 0) throw new AppError(409, 'payment_interrupted', 'The payment could not be confirmed in time; nothing was charged. Please pay again.');
-      return orderRow(rows[0]!);
+      const tickets = await issueTickets(tx, { orderId: o.id, listingId: hold.listing_id, listed: num(inventory[0]?.listed ?? hold.quantity), quantity: hold.quantity, seatBlockStart: input.seatBlockStart ?? null });
+      return { ...orderRow(rows[0]!), tickets };
     });
   }
 
@@ -359,7 +395,32 @@ export class CommerceStore {
     if (!rows[0]) return null;
     const id = String(rows[0].id);
     const events = await this.sql.query('SELECT seq, status, at, note FROM order_events WHERE order_id = $1 ORDER BY seq', [id]);
-    return { order: orderRow(rows[0]), events: events.map((e) => ({ seq: num(e.seq), status: e.status as OrderStatus, at: iso(e.at), note: String(e.note) })) };
+    const tickets = await this.sql.query('SELECT * FROM tickets WHERE order_id = $1 ORDER BY seq', [id]);
+    return {
+      order: orderRow(rows[0]),
+      events: events.map((e) => ({ seq: num(e.seq), status: e.status as OrderStatus, at: iso(e.at), note: String(e.note) })),
+      tickets: tickets.map(ticketRow),
+    };
+  }
+
+  /**
+   * Admits a ticket once: one conditional update marks its first scan, so two scanners (on any node) cannot
+   * both admit it. Only tickets of orders in `admitted` statuses are admitted; any other is `unknown`.
+   */
+  async scanTicket(ticketId: string, now: Date, admitted: readonly OrderStatus[]): Promise<ScanOutcome> {
+    const first = await this.sql.query(
+      `UPDATE tickets t SET scanned_at = $2 FROM orders o
+       WHERE t.id = $1 AND o.id = t.order_id AND t.scanned_at IS NULL AND o.status = ANY ($3)
+       RETURNING t.*`,
+      [ticketId, now.toISOString(), admitted],
+    );
+    const rows = await this.sql.query('SELECT t.id AS ticket_id, t.scanned_at, o.* FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.id = $1', [ticketId]);
+    const r = rows[0];
+    if (!r || !admitted.includes(r.status as OrderStatus)) return { result: 'unknown' };
+    const ticket = first[0] ? ticketRow(first[0]) : ticketRow({ ...r, id: r.ticket_id, order_id: r.id });
+    const order = orderRow({ ...r, id: r.id });
+    if (first[0]) return { result: 'valid', ticket, order };
+    return r.scanned_at == null ? { result: 'unknown' } : { result: 'already_used', ticket, order };
   }
 
   /** Orders in a status since before `before` (for the seller and delivery steps). */
@@ -389,6 +450,33 @@ export class CommerceStore {
       return true;
     });
   }
+}
+
+/**
+ * Issues an order's tickets inside its purchase: the lowest seat indexes of the listing's block (0 to
+ * `listed` - 1) that no standing order holds. The listing's inventory row is locked by the purchase's update,
+ * so two purchases of one listing take their seats one after the other.
+ */
+async function issueTickets(tx: SqlTx, input: { orderId: string; listingId: number; listed: number; quantity: number; seatBlockStart: number | null }): Promise<TicketRow[]> {
+  const ids = Array.from({ length: input.quantity }, () => newTicketId());
+  const rows = await tx.query(
+    `INSERT INTO tickets (id, order_id, listing_id, seq, seat_index, seat)
+     SELECT ($4::text[])[free.n], $1, $2, free.n, free.idx, $7::int + free.idx
+     FROM (
+       SELECT idx, row_number() OVER (ORDER BY idx) AS n
+       FROM generate_series(0, $3::int - 1) AS idx
+       WHERE idx NOT IN (
+         SELECT t.seat_index FROM tickets t JOIN orders o ON o.id = t.order_id
+         WHERE t.listing_id = $2 AND o.id <> $1 AND o.status <> ALL ($5)
+       )
+     ) AS free
+     WHERE free.n <= $6
+     RETURNING *`,
+    [input.orderId, input.listingId, input.listed, ids, TICKETS_RETURNED_STATUSES, input.quantity, input.seatBlockStart],
+  );
+  // The inventory's CHECK (held + sold <= listed) keeps a free seat for every ticket sold.
+  if (rows.length !== input.quantity) throw new Error(`listing ${input.listingId} has ${rows.length} free seats for ${input.quantity} tickets`);
+  return rows.map(ticketRow).sort((a, b) => a.seq - b.seq);
 }
 
 async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise<number> {

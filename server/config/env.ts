@@ -60,6 +60,15 @@ export const EnvSchema = z.object({
   CATALOG_ADMIN_KEY: z.string().min(16, 'CATALOG_ADMIN_KEY must be at least 16 characters').optional(),
   /** Requests per minute per client to the catalog documents API (an import of thousands of lines is one). */
   RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Signs ticket barcodes; at least 32 bytes. Unset: derived from the session secret (so every node agrees). */
+  TICKET_SIGNING_SECRET: z.string().min(32, 'TICKET_SIGNING_SECRET must be at least 32 bytes').optional(),
+  /**
+   * The venue scanners' key to `POST /api/tickets/scan` (sent as `X-Scanner-Key`); unset, that endpoint does not
+   * exist. At least 16 characters: whoever holds it can use up tickets.
+   */
+  TICKET_SCANNER_KEY: z.string().min(16, 'TICKET_SCANNER_KEY must be at least 16 characters').optional(),
+  /** Scans per scanner address per minute (a gate scans a ticket every second or two). */
+  RATE_LIMIT_SCANS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });
 
 /**

@@ -163,6 +163,23 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX recent_activity_by_time ON recent_activity (viewed_at);
     `,
   },
+  {
+    id: 5,
+    name: 'tickets',
+    sql: `
+      CREATE TABLE tickets (
+        id         text        PRIMARY KEY,
+        order_id   text        NOT NULL REFERENCES orders (id),
+        listing_id bigint      NOT NULL,
+        seq        integer     NOT NULL CHECK (seq > 0),
+        seat_index integer     NOT NULL CHECK (seat_index >= 0),
+        seat       integer     CHECK (seat > 0),
+        scanned_at timestamptz,
+        UNIQUE (order_id, seq)
+      );
+      CREATE INDEX tickets_by_listing ON tickets (listing_id, seat_index)
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */

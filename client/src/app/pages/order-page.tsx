@@ -5,7 +5,7 @@ import type { Order } from '../../../../schemas/commerce.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { LineItems } from '../../features/buying/cart-summary.js';
 import { ORDER_STATUS_LABELS } from '../../../../schemas/commerce.js';
-import { OrderDetail, Timeline } from '../../features/buying/order-view.js';
+import { OrderDetail, TicketList, Timeline } from '../../features/buying/order-view.js';
 import { PageLoading } from './page-states.js';
 import '../../features/buying/buying.css';
 
@@ -61,6 +61,7 @@ export function OrderPage() {
       <p className={`order-status order-status--${order.status}`} role="status">
         <strong>{ORDER_STATUS_LABELS[order.status]}.</strong> {STATUS_MESSAGES[order.status] ?? ''}
       </p>
+      <TicketList order={order} code={code} />
       <div className="order-layout">
         <OrderDetail entries={order.detail} />
         <div>

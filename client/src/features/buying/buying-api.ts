@@ -87,4 +87,14 @@ export const buyingApi = {
     request('/api/checkout', OrderSchema, { method: 'POST', body: JSON.stringify(body), guest: true, extraHeaders: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } }),
   order: (id: string, code: string | null, signal?: AbortSignal) =>
     request(`/api/orders/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}`, OrderSchema, { signal, guest: true }),
+  /** The order's eTickets as a PDF, with the same access as the order (the guest token, or the access code). */
+  ticketsPdf: async (id: string, code: string | null): Promise<Blob> => {
+    await ensureGuestSession();
+    const res = await fetch(`/api/orders/${encodeURIComponent(id)}/tickets.pdf${code ? `?code=${encodeURIComponent(code)}` : ''}`, { headers: apiHeaders(true) });
+    if (!res.ok) {
+      const error = ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null)?.error;
+      throw new BuyingApiError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`, []);
+    }
+    return res.blob();
+  },
 };

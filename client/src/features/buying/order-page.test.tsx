@@ -53,6 +53,54 @@ describe('order page', () => {
     expect(within(screen.getByRole('region', { name: 'Payment' })).getByText('Service Fee').nextElementSibling?.textContent).toBe('$36');
   });
 
+  it('lists each ticket with its seat and state, states the in-hand rule, and offers the PDF only once it is ready', async () => {
+    mockFetch({ 'GET /api/orders/ord_123': () => json(order()) });
+    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+    const region = await screen.findByRole('region', { name: 'Your tickets' });
+    const items = within(region).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('strong')?.textContent)).toEqual(['Ticket 1: Section 112, Row F, Seat 7', 'Ticket 2: Section 112, Row F, Seat 8']);
+    expect(items[0]?.textContent).toContain('Waiting for the seller to confirm; ready by Dec 20, 2026');
+    expect(within(region).getByText(/never before the day you ordered/)).toBeTruthy();
+    expect(within(region).queryByRole('button')).toBeNull();
+  });
+
+  it('downloads the eTickets PDF with the order’s access', async () => {
+    const ready = confirmed();
+    const downloadable: Order = {
+      ...ready,
+      tickets: ready.tickets.map((t) => ({ ...t, state: 'ready', stateText: 'Ready: download your eTickets below' })),
+      delivery: { ...ready.delivery!, downloadable: true },
+    };
+    const fetchMock = mockFetch({
+      'GET /api/orders/ord_123/tickets.pdf': () => new Response(new Blob(['%PDF-1.7'], { type: 'application/pdf' }), { status: 200 }),
+      'GET /api/orders/ord_123': () => json(downloadable),
+    });
+    const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:tickets');
+    const revoked = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+    const clicks: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicks.push(this.download);
+    });
+    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+    const button = await screen.findByRole('button', { name: 'Download eTickets (PDF, 2 pages)' });
+    await act(async () => button.click());
+    await vi.waitFor(() => expect(clicks).toEqual(['tickets-ord_123.pdf']));
+    expect(urlsOf(fetchMock, '/api/orders/ord_123/tickets.pdf')[0]?.searchParams.get('code')).toBe('ACCESS-9');
+    expect(created).toHaveBeenCalledTimes(1);
+    for (const spy of [click, created, revoked]) spy.mockRestore();
+  });
+
+  it('says why the eTickets cannot be downloaded', async () => {
+    const ready = confirmed();
+    mockFetch({
+      'GET /api/orders/ord_123/tickets.pdf': () => json({ error: { code: 'tickets_not_ready', message: 'Your eTickets can be downloaded from Dec 20, 2026.' } }, 409),
+      'GET /api/orders/ord_123': () => json({ ...ready, delivery: { ...ready.delivery!, downloadable: true } }),
+    });
+    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+    await act(async () => (await screen.findByRole('button', { name: /Download eTickets/ })).click());
+    expect((await screen.findByRole('alert')).textContent).toBe('Your eTickets can be downloaded from Dec 20, 2026.');
+  });
+
   it('refetches every 2 s while the seller has not confirmed, and stops once the status changes', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     let answers = 0;

@@ -1,6 +1,7 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
-import { ORDER_STATUS_LABELS, type Order, type OrderDetailEntrySchema } from '../../../../schemas/commerce.js';
+import { ORDER_STATUS_LABELS, type Order, type OrderDetailEntrySchema, type OrderTicket } from '../../../../schemas/commerce.js';
+import { buyingApi } from './buying-api.js';
 
 type Entry = z.infer<typeof OrderDetailEntrySchema>;
 
@@ -120,6 +121,61 @@ export function Timeline({ timeline }: { timeline: Order['timeline'] }) {
           </li>
         ))}
       </ol>
+    </section>
+  );
+}
+
+const seatText = (t: OrderTicket) => `Section ${t.section}, Row ${t.row}, ${t.seat === null ? 'general admission' : `Seat ${t.seat}`}`;
+
+/** Saves a file the page fetched (the eTickets PDF) under its name. */
+function saveFile(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Each ticket with its seat and state, the in-hand rule, and the eTickets' download once they are ready. */
+export function TicketList({ order, code }: { order: Order; code: string | null }) {
+  const headingId = useId();
+  const [downloading, setDownloading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (order.tickets.length === 0) return null;
+  const download = async () => {
+    setDownloading(true);
+    setError(null);
+    try {
+      saveFile(await buyingApi.ticketsPdf(order.id, code), `tickets-${order.id}.pdf`);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'The tickets could not be downloaded. Please try again.');
+    } finally {
+      setDownloading(false);
+    }
+  };
+  return (
+    <section className="order-tickets" aria-labelledby={headingId}>
+      <h2 id={headingId}>Your tickets</h2>
+      <ol className="order-tickets__list">
+        {order.tickets.map((t, i) => (
+          <li key={t.id} className={`order-ticket order-ticket--${t.state}`}>
+            <strong>
+              Ticket {i + 1}: {seatText(t)}
+            </strong>
+            <span>{t.stateText}</span>
+          </li>
+        ))}
+      </ol>
+      {order.delivery?.downloadable && (
+        <button type="button" className="button button--primary order-tickets__download" onClick={() => void download()} disabled={downloading} aria-busy={downloading}>
+          {downloading ? 'Preparing your eTickets…' : `Download eTickets (PDF, ${order.tickets.length} ${order.tickets.length === 1 ? 'page' : 'pages'})`}
+        </button>
+      )}
+      {error && <p role="alert" className="form-alert">{error}</p>}
+      {order.delivery && <p className="order-tickets__rule">{order.delivery.rule}</p>}
     </section>
   );
 }

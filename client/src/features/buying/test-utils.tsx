@@ -195,6 +195,11 @@ export function order(overrides: Partial<Order> = {}): Order {
       { type: 'rowSubtitle', title: 'eTicket', subtitle: 'Tickets ready by Dec 20, 2026' },
       { type: 'rowSubtitle', title: 'Method', subtitle: 'Download your tickets from this page.' },
     ],
+    tickets: [
+      { id: 'TAAAAAAAAAAAAA2', section: '112', row: 'F', seat: 7, state: 'awaiting_seller', stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026' },
+      { id: 'TAAAAAAAAAAAAA3', section: '112', row: 'F', seat: 8, state: 'awaiting_seller', stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026' },
+    ],
+    delivery: { method: 'eticket', readyBy: '2026-12-20', rule: 'Tickets are ready on the seller’s in-hand date, never before the day you ordered and never after the event day.', downloadable: false },
     timeline: [
       { status: 'pending_seller_confirmation', at: '2026-12-01T15:00:05.000Z', note: 'Payment received' },
       { status: 'reserved', at: '2026-12-01T15:00:00.000Z', note: 'Tickets held' },

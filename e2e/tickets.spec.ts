@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { readTicketsPdf } from '../server/test/ticket-pdf-reader.js';
+
+/** The scanner key playwright.config.ts gives the server. */
+const SCANNER_KEY = 'e2e-only-scanner-key';
+const SITE = { 'X-Site-Id': '22791' };
+
+interface Candidate {
+  eventUrl: string;
+  listingId: number;
+  quantity: number;
+}
+
+/**
+ * An eTicket listing of a soon event near the shopper whose seller already has the tickets: the listing shows
+ * today's date (venue-local) as its in-hand date, so its tickets are ready as soon as the seller confirms.
+ */
+async function readyETicketListing(request: APIRequestContext): Promise<Candidate> {
+  const layout = await (await request.get('/api/layout/home', { headers: SITE })).json();
+  const row = layout.rows.find((r: { id: string }) => r.id === 'local-events');
+  const urls: string[] = [...new Set<string>((row?.items ?? []).map((e: { url: string }) => e.url))];
+  for (const tab of row?.tabs ?? []) for (const e of tab.items ?? []) urls.push(e.url);
+  for (const url of [...new Set(urls)].slice(0, 20)) {
+    const slug = url.replace('/events/', '');
+    const page = await (await request.get(`/api/events/${slug}`, { headers: SITE })).json();
+    const detail = page.event?.detail;
+    // On sale for a while yet, so the purchase does not race the event's start.
+    if (!detail?.event_timestamp || detail.event_timestamp * 1000 < Date.now() + 3 * 3_600_000) continue;
+    const venueToday = new Date(Date.now() + detail.venue_time_zone_offset * 3_600_000).toISOString().slice(0, 10);
+    const body = await (await request.get(`/api/events/${slug}/listings`, { headers: SITE })).json();
+    for (const quantity of [2, 1]) {
+      const listing = body.listings.find(
+        (l: { deliveryMethod: string; inHandDate: string; splits: number[] }) => l.deliveryMethod === 'eticket' && l.inHandDate === venueToday && l.splits.includes(quantity),
+      );
+      if (listing) return { eventUrl: url, listingId: listing.id, quantity };
+    }
+  }
+  throw new Error('no eTicket listing ready today among the local events');
+}
+
+async function fillCheckout(page: Page) {
+  await page.getByLabel('Email').fill('fan@example.com');
+  await page.getByLabel('Full name').fill('Pat Fan');
+  await page.getByLabel('Street address').fill('1 E 161st St');
+  await page.getByLabel('City').fill('Bronx');
+  await page.getByLabel('State or region').fill('NY');
+  await page.getByLabel('Country').selectOption('US');
+  await page.getByLabel('ZIP code').fill('10451');
+  await page.getByLabel('Phone number').fill('+1 718 555 0100');
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry month').selectOption('12');
+  await page.getByLabel('Expiry year').selectOption(String(new Date().getFullYear() + 2));
+  await page.getByLabel('Security code (CVC)').fill('123');
+}
+
+const scan = (request: APIRequestContext, barcode: string) =>
+  request.post('/api/tickets/scan', { headers: { ...SITE, 'X-Scanner-Key': SCANNER_KEY }, data: { barcode } });
+
+test('a shopper buys eTickets, downloads the PDF from the order page, and the venue admits each ticket once', async ({ page, request }) => {
+  const { eventUrl, listingId, quantity } = await readyETicketListing(request);
+  await page.goto(eventUrl);
+  const tickets = page.getByRole('region', { name: 'Tickets' });
+  await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
+  const link = page.locator(`a[href*="listing=${listingId}&"]`);
+  const item = tickets.getByRole('listitem').filter({ has: link });
+  await expect(item).toContainText('eTicket · In hand by');
+  await item.locator(link).click();
+  await page.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+  await fillCheckout(page);
+  await page.getByRole('button', { name: 'Pay now' }).click();
+  await expect(page).toHaveURL(/\/orders\/ORD-[A-Z0-9]+\?code=[A-Z0-9]+$/, { timeout: 15_000 });
+  const orderId = /\/orders\/(ORD-[A-Z0-9]+)/.exec(page.url())![1]!;
+
+  const yours = page.getByRole('region', { name: 'Your tickets' });
+  await expect(yours.getByRole('listitem')).toHaveCount(quantity);
+  await expect(yours.getByText(/never before the day you ordered/)).toBeVisible();
+  const download = yours.getByRole('button', { name: /^Download eTickets/ });
+  await expect(download).toBeVisible({ timeout: 20_000 });
+  await expect(yours.getByRole('listitem').first()).toContainText('Ready');
+
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+
+  const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+  expect(file.suggestedFilename()).toBe(`tickets-${orderId}.pdf`);
+  const pages = await readTicketsPdf(new Uint8Array(await readFile((await file.path())!)));
+  expect(pages).toHaveLength(quantity);
+  for (const p of pages) {
+    expect(p.text).toContain(`Order: ${orderId}`);
+    expect(p.text).toContain('Holder: Pat Fan');
+    expect(p.barcode).toMatch(/^T[A-Z0-9]{14}\.[A-Za-z0-9_-]{22}$/);
+  }
+
+  const barcode = pages[0]!.barcode!;
+  const first = await (await scan(request, barcode)).json();
+  expect(first).toMatchObject({ result: 'valid', ticket: { id: barcode.split('.')[0] } });
+  expect(await (await scan(request, barcode)).json()).toMatchObject({ result: 'already_used', firstScannedAt: first.firstScannedAt });
+  const forged = `${barcode.slice(0, -2)}${barcode.endsWith('AA') ? 'BB' : 'AA'}`;
+  expect(await (await scan(request, forged)).json()).toEqual({ result: 'unknown' });
+
+  // The order page shows the scanned ticket as used.
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Your tickets' }).getByRole('listitem').first()).toContainText('Used');
+});

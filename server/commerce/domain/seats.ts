@@ -1,0 +1,37 @@
+/**
+ * Seat numbers (product decision; the spec is silent). The listings of an event that share a section and a
+ * row sit side by side in that row: each takes a block of as many seats as it lists, in listing order, from
+ * seat 1. An order takes the lowest seats of its listing's block not held by a standing order (the store does
+ * that at purchase), so a listing's seats stay inside its block and two orders never share a seat.
+ * General admission has no seats.
+ */
+
+export const GENERAL_ADMISSION_ROW = 'GA';
+
+interface SeatedListing {
+  id: number;
+  section: string;
+  row: string;
+  quantity: number;
+}
+
+export function isGeneralAdmission(row: string): boolean {
+  return row.trim().toUpperCase() === GENERAL_ADMISSION_ROW;
+}
+
+/** The first seat number of a listing's block, or null for general admission or a listing not in `listings`. */
+export function seatBlockStart(listings: readonly SeatedListing[], listingId: number): number | null {
+  const listing = listings.find((l) => l.id === listingId);
+  if (!listing || isGeneralAdmission(listing.row)) return null;
+  let start = 1;
+  for (const l of listings) {
+    if (l.id === listingId) return start;
+    if (l.section === listing.section && l.row === listing.row) start += l.quantity;
+  }
+  return null;
+}
+
+/** A ticket's seat: its block's start plus its index in the block (0-based), or null for general admission. */
+export function seatNumber(blockStart: number | null, seatIndex: number): number | null {
+  return blockStart === null ? null : blockStart + seatIndex;
+}

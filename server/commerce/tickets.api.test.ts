@@ -1,0 +1,250 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import request from 'supertest';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CartSchema, ListingDetailSchema, OrderSchema, type Order } from '../../schemas/commerce.js';
+import type { EventDocument } from '../../schemas/documents.js';
+import { generateCatalog } from '../catalog/generate/generate-catalog.js';
+import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
+import { parseEnv } from '../config/env.js';
+import { createSearchEngine } from '../search/create-engine.js';
+import { SearchService } from '../search/search-service.js';
+import { migrate } from '../store/migrations.js';
+import { openPglite } from '../store/pglite-sql.js';
+import { readTicketsPdf } from '../test/ticket-pdf-reader.js';
+import { testApp } from '../test/test-app.js';
+import { CommerceService } from './commerce-service.js';
+import { CommerceStore } from './commerce-store.js';
+import { displayDate, eventDay, readyByDate, venueDay } from './domain/delivery.js';
+import { listingsForEvent, type GeneratedListing } from './domain/listings.js';
+import { SandboxPaymentProvider } from './domain/payments.js';
+import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
+import { isGeneralAdmission, seatBlockStart } from './domain/seats.js';
+import { TicketBarcodes, newTicketId } from './domain/ticket-barcode.js';
+import { SCANNER_KEY_HEADER } from './scanner-routes.js';
+
+const logger = pino({ level: 'silent' });
+const SCANNER_KEY = 'gate-scanner-key-0001';
+let tmp: string;
+let catalog: Catalog;
+const search = new SearchService();
+let app: ReturnType<typeof testApp>['app'];
+let deps: ReturnType<typeof testApp>['deps'];
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'tickets-'));
+  await generateCatalog({ events: 3000, seed: 47, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
+  catalog = await loadCatalog(path.join(tmp, 'catalog'));
+  search.set(await createSearchEngine(parseEnv({}), catalog));
+  const sql = await openPglite(path.join(tmp, 'db'));
+  await migrate(sql);
+  const limits = { ...PURCHASE_LIMITS, guestsPerAddress: 1000 };
+  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0, limits });
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    TICKET_SCANNER_KEY: SCANNER_KEY,
+    RATE_LIMIT_SESSIONS_PER_MINUTE: '1000',
+    RATE_LIMIT_CARTS_PER_MINUTE: '1000',
+    RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000',
+    RATE_LIMIT_LISTINGS_PER_MINUTE: '1000',
+  });
+  ({ app, deps } = testApp({ search, commerce, env, sql }));
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+const guest = async () => `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+const billing = { name: 'Ada Lovelace', address1: '1 Main St', city: 'Newark', state: 'NJ', countryCode: 'US', postalCode: '07102', phoneNumber: '+1 973 555 0100' };
+const card = { method: 'card', cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' };
+const today = (e: EventDocument) => venueDay(Date.now(), e.venue_time_zone_offset);
+/** On sale for at least a day more. */
+const onSale = () => catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp * 1000 > Date.now() + 86_400_000);
+const used = new Set<number>();
+
+function find(test: (l: GeneratedListing, e: EventDocument) => boolean): { event: EventDocument; listing: GeneratedListing } {
+  for (const event of onSale()) {
+    const listing = listingsForEvent(event).find((l) => !used.has(l.id) && test(l, event));
+    if (listing) {
+      used.add(listing.id);
+      return { event, listing };
+    }
+  }
+  throw new Error('no such listing in the catalog');
+}
+/** An eTicket listing whose seller already has the tickets: ready the day it is bought. */
+const readyNow = (l: GeneratedListing, e: EventDocument) => l.deliveryMethod === 'eticket' && l.inHandDate < today(e);
+
+async function buy(auth: string, listingId: number, quantity = 2, email = 'ada@example.com'): Promise<Order> {
+  const cart = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId, quantity });
+  expect(cart.status).toBe(201);
+  const res = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: CartSchema.parse(cart.body).id, email, billingAddress: billing, payment: card });
+  expect(res.status).toBe(201);
+  return OrderSchema.parse(res.body);
+}
+const orderOf = async (id: string, auth: string) => OrderSchema.parse((await request(app).get(`/api/orders/${id}`).set('Authorization', auth)).body);
+const scan = (barcode: unknown, key: string | null = SCANNER_KEY) => {
+  const r = request(app).post('/api/tickets/scan');
+  return (key === null ? r : r.set(SCANNER_KEY_HEADER, key)).send({ barcode });
+};
+
+describe('eTickets', () => {
+  it('are downloadable by the buyer once the seller confirms, one page per ticket, with barcodes a scanner admits once', async () => {
+    const auth = await guest();
+    const { event, listing } = find((l, e) => readyNow(l, e) && l.splits.includes(2) && !isGeneralAdmission(l.row));
+    const placed = await buy(auth, listing.id);
+    expect(placed.tickets.map((t) => t.state)).toEqual(['awaiting_seller', 'awaiting_seller']);
+    expect(placed.delivery).toMatchObject({ method: 'eticket', readyBy: today(event), downloadable: false });
+    const early = await request(app).get(`/api/orders/${placed.id}/tickets.pdf`).set('Authorization', auth);
+    expect(early.status).toBe(409);
+    expect(early.body.error.code).toBe('tickets_not_ready');
+
+    await deps.commerce.tick();
+    await deps.commerce.tick();
+    const order = await orderOf(placed.id, auth);
+    expect(order.status).toBe('delivered');
+    expect(order.tickets.map((t) => t.state)).toEqual(['ready', 'ready']);
+    expect(order.delivery?.downloadable).toBe(true);
+    expect(order.detail).toContainEqual({ type: 'rowSubtitle', title: 'eTicket', subtitle: `Tickets ready by ${displayDate(today(event))}` });
+
+    // Only the buyer: no token is 401, another guest or a wrong code is a 404, as for the order itself.
+    expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf`)).status).toBe(401);
+    expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf`).set('Authorization', await guest())).status).toBe(404);
+    expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${'A'.repeat(20)}`)).status).toBe(404);
+    expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${placed.accessCode}`)).status).toBe(200);
+    expect((await request(app).get('/api/orders/ORD-nope/tickets.pdf').set('Authorization', auth)).status).toBe(400);
+
+    const pdf = await request(app).get(`/api/orders/${order.id}/tickets.pdf`).set('Authorization', auth).buffer(true).parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe(`attachment; filename="tickets-${order.id}.pdf"`);
+    const pages = await readTicketsPdf(new Uint8Array(pdf.body as Buffer));
+    expect(pages).toHaveLength(2);
+    pages.forEach((page, i) => {
+      const t = order.tickets[i]!;
+      for (const text of [`Section ${listing.section}    Row ${listing.row}    Seat ${t.seat}`, `Order: ${order.id}`, 'Holder: Ada Lovelace', event.venue_name]) expect(page.text).toContain(text);
+      expect(page.barcode).toMatch(new RegExp(`^${t.id}\\.`));
+    });
+
+    const [first, second] = pages.map((p) => p.barcode!) as [string, string];
+    const valid = await scan(first);
+    expect(valid.status).toBe(200);
+    expect(valid.body).toMatchObject({ result: 'valid', ticket: { id: order.tickets[0]!.id, event: event.event_name, section: listing.section, row: listing.row, seat: String(order.tickets[0]!.seat) } });
+    const again = await scan(first);
+    expect(again.body).toMatchObject({ result: 'already_used', firstScannedAt: valid.body.firstScannedAt });
+    expect((await orderOf(order.id, auth)).tickets.map((t) => t.state)).toEqual(['used', 'ready']);
+
+    // Two gates scanning the same ticket at once: exactly one admits it.
+    const together = await Promise.all(Array.from({ length: 6 }, () => scan(second)));
+    expect(together.map((r) => r.body.result).sort()).toEqual(['already_used', 'already_used', 'already_used', 'already_used', 'already_used', 'valid']);
+
+    // Forged and tampered values are unknown; so is a real ticket id signed with another key.
+    const tampered = first.slice(0, -1) + (first.endsWith('A') ? 'B' : 'A');
+    expect((await scan(tampered)).body).toEqual({ result: 'unknown' });
+    expect((await scan(new TicketBarcodes(TicketBarcodes.derivedKey('k'.repeat(32))).sign(order.tickets[0]!.id))).body).toEqual({ result: 'unknown' });
+    expect((await scan(`${newTicketId()}.${'x'.repeat(22)}`)).body).toEqual({ result: 'unknown' });
+    expect((await scan('hello')).body).toEqual({ result: 'unknown' });
+  });
+
+  it('are not ready before the in-hand date, and the page says when', async () => {
+    const auth = await guest();
+    const { event, listing } = find((l, e) => l.deliveryMethod === 'eticket' && l.inHandDate > today(e) && l.splits.includes(1));
+    const placed = await buy(auth, listing.id, 1);
+    await deps.commerce.tick();
+    const order = await orderOf(placed.id, auth);
+    expect(order.status).toBe('confirmed');
+    const readyBy = readyByDate({ inHandDate: listing.inHandDate, orderDay: today(event), eventDay: eventDay(event.event_local_timestamp) })!;
+    expect(readyBy).toBe(listing.inHandDate);
+    expect(order.tickets[0]).toMatchObject({ state: 'scheduled', stateText: `Ready to download on ${displayDate(readyBy)}` });
+    expect(order.delivery).toMatchObject({ readyBy, downloadable: false });
+    const res = await request(app).get(`/api/orders/${order.id}/tickets.pdf`).set('Authorization', auth);
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 'tickets_not_ready', message: `Your eTickets can be downloaded from ${displayDate(readyBy)}.` });
+  });
+});
+
+describe('other delivery methods', () => {
+  it('say where and when a mobile transfer arrives, and have no PDF', async () => {
+    const auth = await guest();
+    const { listing } = find((l) => l.deliveryMethod === 'mobile_transfer' && l.splits.includes(1));
+    const placed = await buy(auth, listing.id, 1, 'grace@example.com');
+    await deps.commerce.tick();
+    const order = await orderOf(placed.id, auth);
+    expect(order.tickets[0]!.stateText).toContain('grace@example.com');
+    expect(order.tickets[0]!.stateText).toMatch(/team or venue app/);
+    const res = await request(app).get(`/api/orders/${order.id}/tickets.pdf`).set('Authorization', auth);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_etickets');
+  });
+});
+
+describe('seats', () => {
+  it('are assigned per ticket inside the listing’s block, distinct across orders of the listing', async () => {
+    const { event, listing } = find((l) => !isGeneralAdmission(l.row) && l.quantity >= 5 && l.splits.includes(2) && l.splits.includes(1));
+    const start = seatBlockStart(listingsForEvent(event), listing.id)!;
+    const a = await buy(await guest(), listing.id, 2);
+    const b = await buy(await guest(), listing.id, 1);
+    const seats = [...a.tickets, ...b.tickets].map((t) => t.seat!);
+    expect(new Set(seats).size).toBe(3);
+    expect(seats).toEqual([start, start + 1, start + 2]);
+    for (const t of [...a.tickets, ...b.tickets]) expect(t).toMatchObject({ section: listing.section, row: listing.row });
+    // Reading the order again gives the same seats: they are kept, not recomputed.
+    expect((await request(app).get(`/api/orders/${a.id}?code=${a.accessCode}`)).body.tickets.map((t: { seat: number }) => t.seat)).toEqual([start, start + 1]);
+  });
+
+  it('are none for general admission', async () => {
+    const { listing } = find((l) => isGeneralAdmission(l.row) && l.splits.includes(1));
+    const order = await buy(await guest(), listing.id, 1);
+    expect(order.tickets[0]).toMatchObject({ row: 'GA', seat: null });
+  });
+});
+
+describe('listings', () => {
+  it('never show an in-hand date before today', async () => {
+    const { event, listing } = find((l, e) => l.inHandDate < today(e));
+    const shown = ListingDetailSchema.parse((await request(app).get(`/api/listings/${listing.id}`)).body).listing;
+    expect(shown.inHandDate).toBe(today(event));
+  });
+});
+
+describe('the scanner endpoint', () => {
+  it('wants the scanner key and a barcode', async () => {
+    expect((await scan('x', null)).status).toBe(401);
+    expect((await scan('x', 'wrong-key-wrong-key')).status).toBe(401);
+    for (const bad of [undefined, 42, '', ' ', 'x'.repeat(201), { value: 'x' }]) {
+      const res = await scan(bad);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBeTruthy();
+    }
+  });
+
+  it('answers any body and any order path with a 4xx or an answer, never a 5xx', async () => {
+    const bodies = fc.oneof(fc.jsonValue(), fc.record({ barcode: fc.oneof(fc.string({ maxLength: 300 }), fc.anything()) }));
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        const res = await request(app).post('/api/tickets/scan').set(SCANNER_KEY_HEADER, SCANNER_KEY).set('Content-Type', 'application/json').send(JSON.stringify(body));
+        expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+        if (res.status === 200) expect(res.body).toEqual({ result: 'unknown' });
+      }),
+      { numRuns: 150 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 40 }), fc.string({ maxLength: 30 }), async (id, code) => {
+        const res = await request(app).get(`/api/orders/${encodeURIComponent(id)}/tickets.pdf?code=${encodeURIComponent(code)}`);
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.status).toBeLessThan(500);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('does not exist without a scanner key', async () => {
+    const { app: bare } = testApp();
+    expect((await request(bare).post('/api/tickets/scan').set(SCANNER_KEY_HEADER, SCANNER_KEY).send({ barcode: 'x' })).status).toBe(404);
+  });
+});
