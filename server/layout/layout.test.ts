@@ -105,6 +105,20 @@ describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
     expect((await getLayout('/api/layout/home?zip=00501')).location).toMatchObject({ source: 'default', zip: '00501' });
   });
 
+  it('checks a ZIP code the shopper typed: its market, or a 404 naming a ZIP no market knows, and a 400 for no ZIP', async () => {
+    const known = await request(app).get('/api/location?zip=60614');
+    expect(known.status).toBe(200);
+    expect(known.body).toMatchObject({ source: 'zip', city: 'Chicago', zip: '60614' });
+    const unknown = await request(app).get('/api/location?zip=00000');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 'unknown_zip', message: 'ZIP code 00000 is not a US ZIP code we know' });
+    for (const bad of ['/api/location', '/api/location?zip=1234', '/api/location?zip=abcde']) {
+      const res = await request(app).get(bad);
+      expect(res.status, bad).toBe(400);
+      expect(JSON.stringify(res.body.error)).toContain('zip');
+    }
+  });
+
   it('serves the second brand its Explore variant with Promos and Top Categories', async () => {
     const byParam = await getLayout('/api/layout/home?brand=encore');
     expect(byParam.brand).toEqual({ id: 'encore', name: 'Encore Seats' });

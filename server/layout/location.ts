@@ -108,6 +108,15 @@ async function lookup(query: LocationQuery, engine: SearchEngine, logger?: Error
   return defaultLocation(query.zip);
 }
 
+/**
+ * A ZIP code's market as the layout finds it (spec §4: 3-digit prefix, then 2-digit), or null when no market
+ * knows the ZIP: the shopper is told so, rather than silently shown New York.
+ */
+export async function zipLocation(zip: string, engine: SearchEngine, logger?: ErrorLogger): Promise<ShopperLocation | null> {
+  const found = await lookup({ zip }, engine, logger);
+  return found.source === 'zip' ? found : null;
+}
+
 async function nearestCity(engine: SearchEngine, lat: number, lng: number): Promise<USCityDocument | undefined> {
   const result = await engine.search({
     collection: 'USCity',

@@ -12,7 +12,7 @@ import { replayableJson, sendReplayable, type FastLane, type ReplayableAnswer } 
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { LayoutService, PageRequest } from './layout-service.js';
-import { LocationQuerySchema, resolveLocation } from './location.js';
+import { LocationQuerySchema, resolveLocation, zipLocation } from './location.js';
 
 import { SITE_ID_HEADER } from '../http/client-headers.js';
 
@@ -187,6 +187,15 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
     const query = z.object({ brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional() }).parse(req.query);
     const brand = brandFor(req, segments, query.brand);
     res.set('Vary', 'X-Site-Id').set('Cache-Control', 'public, max-age=300').json(brand);
+  });
+
+  // A ZIP code the shopper typed, checked before the pages use it: its market, or a 404 naming it.
+  router.get('/location', async (req, res) => {
+    const { zip } = z.object({ zip: z.string({ error: 'zip is required' }).regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code') }).parse(req.query);
+    const found = await zipLocation(zip, search.engine);
+    if (!found) throw new AppError(404, 'unknown_zip', `ZIP code ${zip} is not a US ZIP code we know`);
+    const { timeZone: _zone, ...location } = found;
+    res.set('Cache-Control', 'public, max-age=3600').json(location);
   });
 
   router.get('/segments/status', (_req, res) => {

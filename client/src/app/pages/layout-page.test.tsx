@@ -42,3 +42,36 @@ describe('layout page', () => {
     expect(screen.getByText('Chicago, IL')).toBeTruthy();
   });
 });
+
+describe('choosing a place by ZIP code', () => {
+  const place = { lat: 34.05, lng: -118.24, city: 'Los Angeles', state: 'CA', country: 'US', source: 'zip', zip: '90012', market: 'LAX' };
+
+  async function changeTo(zip: string) {
+    const { userEvent } = await import('@testing-library/user-event');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Change location' }));
+    await user.type(screen.getByLabelText('ZIP code'), zip);
+    await user.click(screen.getByRole('button', { name: 'Show events' }));
+  }
+
+  it('tells the shopper about a ZIP code nobody knows and keeps the place they had', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/layout/home': () => json(layout),
+      'GET /api/location': (url) => (url.searchParams.get('zip') === '90012' ? json(place) : json({ error: { code: 'unknown_zip', message: 'ZIP code 00000 is not a US ZIP code we know' } }, 404)),
+    });
+    renderAt(<LayoutPage kind="home" />);
+    await changeTo('00000');
+    expect(await screen.findByText('We don’t know ZIP code 00000. Still showing events near Chicago, IL.')).toBeTruthy();
+    expect(localStorage.getItem('shopperLocation')).toBeNull();
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('zip=00000') && String(u).startsWith('/api/layout'))).toBe(false);
+  });
+
+  it('moves to a ZIP code it knows', async () => {
+    const fetchMock = mockFetch({ 'GET /api/layout/home': () => json(layout), 'GET /api/location': () => json(place) });
+    renderAt(<LayoutPage kind="home" />);
+    await changeTo('90012');
+    await screen.findByRole('button', { name: 'Change location' });
+    expect(JSON.parse(localStorage.getItem('shopperLocation') ?? 'null')).toEqual({ zip: '90012' });
+    expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/layout/home?zip=90012')).toBe(true);
+  });
+});

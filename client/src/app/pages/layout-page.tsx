@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { z } from 'zod';
-import { LayoutResponseSchema } from '../../../../schemas/layout.js';
+import { LayoutResponseSchema, ResolvedLocationSchema } from '../../../../schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
 import { api, ApiError } from '../../lib/api.js';
@@ -81,9 +81,17 @@ function LocationPicker({ city, state, onChoose }: { city: string; state: string
       { maximumAge: 600_000, timeout: 10_000 },
     );
   };
-  const submit = (e: FormEvent) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!/^\d{5}$/.test(zip)) return setMessage('Enter a 5-digit ZIP code.');
+    // An unknown ZIP would quietly become New York: check it first, and keep the current place if it is unknown.
+    try {
+      await api(`/api/location?zip=${zip}`, ResolvedLocationSchema);
+    } catch (err) {
+      const here = city ? `${city}${state ? `, ${state}` : ''}` : 'your current place';
+      return setMessage(err instanceof ApiError && err.status === 404 ? `We don’t know ZIP code ${zip}. Still showing events near ${here}.` : 'We could not check that ZIP code. Please try again.');
+    }
+    setMessage('');
     onChoose({ zip });
     setEditing(false);
   };
@@ -97,7 +105,7 @@ function LocationPicker({ city, state, onChoose }: { city: string; state: string
           Change location
         </button>
       ) : (
-        <form onSubmit={submit} className="location-form">
+        <form onSubmit={(e) => void submit(e)} className="location-form">
           <label htmlFor="zip-input">ZIP code</label>
           <input id="zip-input" inputMode="numeric" autoComplete="postal-code" maxLength={5} value={zip} onChange={(e) => setZip(e.target.value.replace(/\D/g, ''))} />
           <button type="submit">Show events</button>
