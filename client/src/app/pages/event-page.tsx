@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
 import { EventList, PerformerCard } from '../../features/cards/cards.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
@@ -20,6 +20,29 @@ function placeLine(event: EventCardData): string {
   const d = event.detail;
   if (!d) return event.address;
   return [d.venue_city, d.venue_state_province_short || d.venue_country_short].filter(Boolean).join(', ');
+}
+
+/**
+ * Back to where the shopper came from when that was a page of this site (the router keeps that entry); a shopper
+ * who landed here from outside goes up to the event's category instead.
+ */
+function BackLink({ event }: { event: EventCardData }) {
+  const { key } = useLocation();
+  const navigate = useNavigate();
+  const cameFromHere = key !== 'default';
+  const category = event.detail?.category;
+  return (
+    <Link
+      to={category ? `/category/${category}` : '/'}
+      onClick={(e) => {
+        if (!cameFromHere) return;
+        e.preventDefault();
+        void navigate(-1);
+      }}
+    >
+      {cameFromHere ? '← Back' : category ? '← More events like this' : '← All events'}
+    </Link>
+  );
 }
 
 /** Spec §2: an /events/ page, shown without the site header and footer. */
@@ -44,7 +67,7 @@ export function EventPage() {
     <article className="event-page buying-page">
       <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd) }} />
       <p className="back-link">
-        <Link to="/">← All events</Link>
+        <BackLink event={event} />
       </p>
       <header className="event-hero">
         <h1>{event.name}</h1>

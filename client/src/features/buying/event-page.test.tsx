@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventPage } from '../../app/pages/event-page.js';
 import { eventJsonLd, formatOffset, jsonLdText, startDateWithOffset } from './event-jsonld.js';
@@ -53,6 +54,27 @@ describe('event JSON-LD', () => {
 });
 
 describe('event page', () => {
+  const pageApi = () =>
+    mockFetch({
+      [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody([listing()])),
+      [`GET /api/events/${SLUG}`]: () => json({ event: EVENT, venue: VENUE, performers: PERFORMERS, morePerformerEvents: [], moreVenueEvents: [] }),
+    });
+
+  it('goes back where the shopper came from on this site', async () => {
+    pageApi();
+    renderAt(<EventPage />, { route: `/events/${SLUG}`, path: 'events/*', from: '/performers/new-york-yankees-1?page=2' });
+    const back = await screen.findByRole('link', { name: '← Back' });
+    await userEvent.setup().click(back);
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/performers/new-york-yankees-1?page=2'));
+  });
+
+  it('goes up to the event’s category for a shopper who arrived from elsewhere', async () => {
+    pageApi();
+    renderAt(<EventPage />, { route: `/events/${SLUG}`, path: 'events/*' });
+    const up = await screen.findByRole('link', { name: '← More events like this' });
+    expect(up.getAttribute('href')).toBe(`/category/${EVENT.detail!.category}`);
+  });
+
   it('shows the event, its venue and badges, the listings, and schema.org Event JSON-LD', async () => {
     mockFetch({
       [`GET /api/events/${SLUG}/listings`]: (url) =>

@@ -49,11 +49,12 @@ function LocationProbe() {
   return <output data-testid="location">{location.pathname + location.search}</output>;
 }
 
-export function renderAt(ui: ReactElement, { route = '/', path = '*' }: { route?: string; path?: string } = {}) {
+/** Renders `ui` at `route`; `from` puts a page of the site before it in the history, as following a link would. */
+export function renderAt(ui: ReactElement, { route = '/', path = '*', from }: { route?: string; path?: string; from?: string } = {}) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
   const view = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[route]}>
+      <MemoryRouter initialEntries={from ? [from, route] : [route]}>
         <Routes>
           <Route path={path} element={ui} />
           <Route path="*" element={<p>elsewhere</p>} />
