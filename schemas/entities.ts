@@ -13,16 +13,30 @@ export const RELATED_EVENTS_SHOWN = 6;
 export const RESULTS_PER_PAGE = 10;
 export const MAX_RESULTS_PAGE = 100;
 
-export const PerformerPageSchema = z.object({
-  performer: PerformerCardSchema,
-  events: z.array(EventCardSchema),
-  eventsFound: z.number().int(),
+/** `?page=` of a performer's or venue's schedule, UPCOMING_EVENTS_SHOWN dates a page. */
+export const MAX_SCHEDULE_PAGE = 200;
+export const SchedulePageQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: 'page must be a number' })
+    .int('page must be a whole number')
+    .min(1, 'page starts at 1')
+    .max(MAX_SCHEDULE_PAGE, `page must be at most ${MAX_SCHEDULE_PAGE}`)
+    .default(1),
 });
 
-export const VenuePageSchema = z.object({
-  venue: VenueCardSchema.extend({ detail: z.record(z.string(), z.unknown()) }),
+/** One page of a schedule: its events, soonest first, with how many there are in all. */
+const schedule = {
   events: z.array(EventCardSchema),
   eventsFound: z.number().int(),
+  page: z.number().int().min(1),
+  perPage: z.number().int().min(1),
+};
+
+export const PerformerPageSchema = z.object({ performer: PerformerCardSchema, ...schedule });
+
+export const VenuePageSchema = z.object({
+  venue: VenueCardSchema.extend({ pathPicture: z.string(), detail: z.record(z.string(), z.unknown()) }),
+  ...schedule,
 });
 
 export const EventPageSchema = z.object({

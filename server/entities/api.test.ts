@@ -98,11 +98,41 @@ describe('performer, venue and event pages', () => {
     expect(body.morePerformerEvents.every((e) => e.id !== body.event.id)).toBe(true);
   });
 
-  it('answers a venue with its upcoming events', async () => {
+  it('answers a venue with its upcoming events, its address and its artwork', async () => {
     const venue = catalog.collections.Venue.find((v) => v.venue_name === 'Madison Square Garden')!;
     const body = VenuePageSchema.parse((await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}`)).body);
     expect(body.venue.address).toBe('New York, NY');
+    expect(body.venue.detail).toMatchObject({ venue_zip: venue.venue_zip, venue_location: venue.venue_location });
+    expect(body.venue.pathPicture).toBe(`/media/venues/${venue.venue_id}.svg`);
+    expect((await request(app).get(body.venue.pathPicture)).headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(body.events.length).toBeGreaterThan(0);
+  });
+
+  it('pages through the whole schedule of a performer with more dates than a page holds, and of a venue', async () => {
+    const busiest = [...catalog.collections.Performer].sort((a, b) => b.events_available - a.events_available)[0]!;
+    const first = PerformerPageSchema.parse((await request(app).get(`/api/performers/${slugOf(busiest)}`)).body);
+    expect(first.eventsFound).toBeGreaterThan(first.perPage);
+    expect(first).toMatchObject({ page: 1, perPage: 50 });
+    const seen: number[] = [];
+    for (let page = 1; page <= Math.ceil(first.eventsFound / first.perPage); page++) {
+      const body = PerformerPageSchema.parse((await request(app).get(`/api/performers/${slugOf(busiest)}?page=${page}`)).body);
+      expect(body.page).toBe(page);
+      seen.push(...body.events.map((e) => e.id));
+    }
+    // Every upcoming date once, in one order across the pages.
+    expect(seen).toHaveLength(first.eventsFound);
+    expect(new Set(seen).size).toBe(seen.length);
+    const beyond = PerformerPageSchema.parse((await request(app).get(`/api/performers/${slugOf(busiest)}?page=${Math.ceil(first.eventsFound / 50) + 1}`)).body);
+    expect(beyond.events).toEqual([]);
+    for (const bad of ['0', '-1', '1.5', 'two', '201']) {
+      const res = await request(app).get(`/api/performers/${slugOf(busiest)}?page=${bad}`);
+      expect(res.status, bad).toBe(400);
+      expect(res.body.error.message).toMatch(/^page: /);
+    }
+    const venue = catalog.collections.Venue.find((v) => v.venue_name === 'Madison Square Garden')!;
+    const second = await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2`);
+    expect(VenuePageSchema.parse(second.body).page).toBe(2);
+    expect((await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=x`)).status).toBe(400);
   });
 
   it('is 404 for an unknown id and 400 for a slug that is not one', async () => {

@@ -15,7 +15,7 @@ import { eventCard } from '../rules/event-card.js';
 import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
 import { performerCard } from '../rules/performer-card.js';
 import { entitySlug, idFromSlug } from '../rules/slug.js';
-import { venueCard } from '../rules/venue-card.js';
+import { venueCard, venueImage } from '../rules/venue-card.js';
 import { performerSearch } from '../search/queries.js';
 import { popularPerformers } from '../search/ranking.js';
 import type { SearchEngine } from '../search/search-engine.js';
@@ -47,26 +47,29 @@ async function byId<D>(engine: SearchEngine, collection: 'Performer' | 'Venue' |
   return doc;
 }
 
-async function upcomingEvents(engine: SearchEngine, filter: Filter, now: Date, perPage: number, exclude?: number) {
+async function upcomingEvents(engine: SearchEngine, filter: Filter, now: Date, perPage: number, exclude?: number, page = 1) {
   const result = await engine.search({
     collection: 'Event',
     filters: [filter, ...upcomingFilters(now), ...(exclude ? [{ op: 'neq' as const, field: 'event_id', value: exclude }] : [])],
     sort: [{ by: 'event_timestamp', order: 'asc' }],
     perPage,
+    page,
   });
   return { events: result.hits.map((h) => eventCard(h.document as EventDocument)), found: result.found };
 }
 
-export async function performerPage(engine: SearchEngine, slug: string, now: Date) {
+/** A performer and one page of their upcoming events (the whole schedule, UPCOMING_EVENTS_SHOWN a page). */
+export async function performerPage(engine: SearchEngine, slug: string, now: Date, page = 1) {
   const doc = await byId<PerformerDocument>(engine, 'Performer', 'performer_id', slug, 'Performer');
-  const { events, found } = await upcomingEvents(engine, { op: 'eq', field: 'performer_ids', value: doc.performer_id }, now, UPCOMING_EVENTS_SHOWN);
-  return { performer: performerCard(doc, { includeDetail: true }), events, eventsFound: found, doc };
+  const { events, found } = await upcomingEvents(engine, { op: 'eq', field: 'performer_ids', value: doc.performer_id }, now, UPCOMING_EVENTS_SHOWN, undefined, page);
+  return { performer: performerCard(doc, { includeDetail: true }), events, eventsFound: found, page, perPage: UPCOMING_EVENTS_SHOWN, doc };
 }
 
-export async function venuePage(engine: SearchEngine, slug: string, now: Date) {
+/** A venue (its document rides along for the address) and one page of its upcoming events. */
+export async function venuePage(engine: SearchEngine, slug: string, now: Date, page = 1) {
   const doc = await byId<VenueDocument>(engine, 'Venue', 'venue_id', slug, 'Venue');
-  const { events, found } = await upcomingEvents(engine, { op: 'eq', field: 'venue_id', value: doc.venue_id }, now, UPCOMING_EVENTS_SHOWN);
-  return { venue: { ...venueCard(doc), detail: doc }, events, eventsFound: found };
+  const { events, found } = await upcomingEvents(engine, { op: 'eq', field: 'venue_id', value: doc.venue_id }, now, UPCOMING_EVENTS_SHOWN, undefined, page);
+  return { venue: { ...venueCard(doc), pathPicture: venueImage(doc.venue_id), detail: doc }, events, eventsFound: found, page, perPage: UPCOMING_EVENTS_SHOWN };
 }
 
 export async function eventPage(engine: SearchEngine, slug: string, now: Date) {

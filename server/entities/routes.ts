@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { SearchResultsQuerySchema, SlugParamsSchema } from '../../schemas/entities.js';
+import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } from '../../schemas/entities.js';
 import type { RecentActivity } from '../activity/recent-activity.js';
 import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
 import { queryClock } from '../search/query-clock.js';
@@ -29,7 +29,8 @@ export function entityRoutes(search: SearchService, tokens: SessionTokens, activ
 
   router.get('/performers/:slug', async (req, res) => {
     const { slug } = SlugParamsSchema.parse(req.params);
-    const { doc, ...page } = await performerPage(search.engine, slug, now());
+    const { page: schedulePage } = SchedulePageQuerySchema.parse(req.query);
+    const { doc, ...page } = await performerPage(search.engine, slug, now(), schedulePage);
     await remember(req, res, { type: 'performer', id: doc.performer_id, name: doc.performer_name, url: page.performer.url, image: doc.image });
     res.json(page);
   });
@@ -43,7 +44,8 @@ export function entityRoutes(search: SearchService, tokens: SessionTokens, activ
 
   router.get('/venues/:slug', edgeCacheable, async (req, res) => {
     const { slug } = SlugParamsSchema.parse(req.params);
-    res.json(await venuePage(search.engine, slug, now()));
+    const { page } = SchedulePageQuerySchema.parse(req.query);
+    res.json(await venuePage(search.engine, slug, now(), page));
   });
 
   // Spec §7: GET {backend}/Searches/get with q and page (default 1).

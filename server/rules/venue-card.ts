@@ -3,6 +3,11 @@ import type { VenueDocument } from '../../schemas/documents.js';
 import { cityRegion } from './address.js';
 import { entitySlug } from './slug.js';
 
+/** A venue's artwork (drawn by the media routes from its name): its picture in search and on its page. */
+export function venueImage(venueId: number): string {
+  return `/media/venues/${venueId}.svg`;
+}
+
 /** Spec §3: the venue card; address is the city, then the state (US) or country code. */
 export function venueCard(doc: VenueDocument): VenueCard {
   return {

@@ -36,6 +36,8 @@ describe('GET /api/suggest', () => {
     expect(body.cities!.map((c) => c.text)).toEqual(['New York, NY', 'New Orleans, LA', 'New Haven, CT']);
     // Venues and events with upcoming events: which ones depends on the hour the catalog is generated at.
     expect(body.venues).toHaveLength(3);
+    // Venues come with their artwork, as performers do.
+    for (const v of body.venues) expect(v.pathPicture).toBe(`/media/venues/${v.id}.svg`);
     expect(body.events).toHaveLength(3);
     for (const item of [...body.venues, ...body.events!]) expect(item.text).toMatch(/\bnew/i);
   });

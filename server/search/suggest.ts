@@ -4,6 +4,7 @@ import { eventWhen } from '../rules/event-card.js';
 import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
 import { entitySlug, slugify } from '../rules/slug.js';
 import { cityRegion } from '../rules/address.js';
+import { venueImage } from '../rules/venue-card.js';
 import { suggestRequests } from './queries.js';
 import type { SearchEngine } from './search-engine.js';
 
@@ -32,7 +33,7 @@ export async function suggest(engine: SearchEngine, rawQuery: string, extraSourc
     }),
     venues: venues.hits.map(({ document }) => {
       const v = document as VenueDocument;
-      return { id: v.venue_id, text: v.venue_name, subtitle: cityRegion(v), url: `/venues/${entitySlug(v.venue_name, v.venue_id)}` };
+      return { id: v.venue_id, text: v.venue_name, subtitle: cityRegion(v), url: `/venues/${entitySlug(v.venue_name, v.venue_id)}`, pathPicture: venueImage(v.venue_id) };
     }),
     ...(cities
       ? {

@@ -1,27 +1,68 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
+import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
 import { PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
 import { EventList, PerformerCard, VenueCard } from '../../features/cards/cards.js';
 import { api } from '../../lib/api.js';
 import { formatPrice } from '../../../../server/rules/format.js';
 import { PageLoading, usePageAnswer } from './page-states.js';
 
-function useEntity<S extends z.ZodType>(kind: string, slug: string, schema: S) {
-  return useQuery({ queryKey: [kind, slug], queryFn: ({ signal }) => api(`/api/${kind}/${encodeURIComponent(slug)}`, schema, { signal }) });
+function useEntity<S extends z.ZodType>(kind: string, slug: string, schema: S, page = 1) {
+  return useQuery({
+    queryKey: [kind, slug, page],
+    queryFn: ({ signal }) => api(`/api/${kind}/${encodeURIComponent(slug)}${page > 1 ? `?page=${page}` : ''}`, schema, { signal }),
+  });
+}
+
+/** The schedule page in the address (`?page=2`), 1 when absent or not a page number. */
+function useSchedulePage(): number {
+  const [params] = useSearchParams();
+  const page = Number(params.get('page') ?? '1');
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+interface Schedule {
+  events: EventCardData[];
+  eventsFound: number;
+  page: number;
+  perPage: number;
+}
+
+/** "Upcoming events (51–100 of 161)" over one page of a schedule, with links to the dates before and after it. */
+function ScheduleSection({ id, schedule, empty }: { id: string; schedule: Schedule; empty: string }) {
+  const { events, eventsFound, page, perPage } = schedule;
+  const first = (page - 1) * perPage + 1;
+  const last = first + events.length - 1;
+  const pages = Math.ceil(eventsFound / perPage);
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>Upcoming events{eventsFound > perPage && events.length > 0 ? ` (${first}–${last} of ${eventsFound})` : eventsFound > 0 ? ` (${eventsFound})` : ''}</h2>
+      <EventList events={events} empty={page > 1 ? 'No more dates on this page.' : empty} />
+      {pages > 1 && (
+        <nav className="pager" aria-label="Schedule pages">
+          {page > 1 && <Link to={`?page=${page - 1}`}>← Earlier dates</Link>}
+          <span>
+            Page {Math.min(page, pages)} of {pages}
+          </span>
+          {page < pages && <Link to={`?page=${page + 1}`}>Later dates →</Link>}
+        </nav>
+      )}
+    </section>
+  );
 }
 
 export function PerformerPage() {
   const params = useParams();
   const slug = params.slug ?? '';
-  const q = useEntity('performers', slug, PerformerPageSchema);
+  const q = useEntity('performers', slug, PerformerPageSchema, useSchedulePage());
   useEffect(() => {
     if (q.data) document.title = `${q.data.performer.name} tickets`;
   }, [q.data]);
   const page = usePageAnswer(q);
   if (page.fallback) return page.fallback;
-  const { performer, events, eventsFound } = page.data;
+  const { performer } = page.data;
   return (
     <article className="entity-page">
       <header className="entity-hero">
@@ -34,32 +75,57 @@ export function PerformerPage() {
           </p>
         </div>
       </header>
-      <section aria-labelledby="performer-events">
-        <h2 id="performer-events">Upcoming events{eventsFound > events.length ? ` (${events.length} of ${eventsFound})` : ''}</h2>
-        <EventList events={events} empty="No upcoming events right now. Check back soon." />
-      </section>
+      <ScheduleSection id="performer-events" schedule={page.data} empty="No upcoming events right now. Check back soon." />
     </article>
   );
 }
 
 export function VenuePage() {
   const { slug = '' } = useParams();
-  const q = useEntity('venues', slug, VenuePageSchema);
+  const q = useEntity('venues', slug, VenuePageSchema, useSchedulePage());
   useEffect(() => {
     if (q.data) document.title = `${q.data.venue.name} tickets`;
   }, [q.data]);
   const page = usePageAnswer(q);
   if (page.fallback) return page.fallback;
-  const { venue, events } = page.data;
+  const { venue } = page.data;
   return (
     <article className="entity-page">
-      <h1>{venue.name}</h1>
-      <p>{venue.address}</p>
-      <section aria-labelledby="venue-events">
-        <h2 id="venue-events">Upcoming events</h2>
-        <EventList events={events} empty="No upcoming events at this venue right now." />
-      </section>
+      <header className="entity-hero">
+        <img src={venue.pathPicture} alt="" width={640} height={360} />
+        <div>
+          <h1>{venue.name}</h1>
+          <VenueAddress name={venue.name} detail={venue.detail} fallback={venue.address} />
+        </div>
+      </header>
+      <ScheduleSection id="venue-events" schedule={page.data} empty="No upcoming events at this venue right now." />
     </article>
+  );
+}
+
+/** The venue's postal address as the catalog knows it, and a link to a map with directions. */
+function VenueAddress({ name, detail, fallback }: { name: string; detail: Record<string, unknown>; fallback: string }) {
+  const text = (key: string) => (typeof detail[key] === 'string' ? (detail[key] as string) : '');
+  const city = text('venue_city');
+  const region = [text('venue_state_province_short'), text('venue_zip')].filter(Boolean).join(' ');
+  const country = text('venue_country_short');
+  const point = Array.isArray(detail.venue_location) ? (detail.venue_location as unknown[]) : [];
+  const [lat, lng] = point.map(Number);
+  const mapUrl = lat !== undefined && lng !== undefined && Number.isFinite(lat) && Number.isFinite(lng) ? `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}` : null;
+  return (
+    <>
+      <address className="venue-address">
+        {city ? [city, region].filter(Boolean).join(', ') : fallback}
+        {country && country !== 'US' ? `, ${country}` : ''}
+      </address>
+      {mapUrl && (
+        <p>
+          <a href={mapUrl} rel="noopener noreferrer">
+            Map and directions to {name}
+          </a>
+        </p>
+      )}
+    </>
   );
 }
 

@@ -94,6 +94,7 @@ export function suggestionGroups(baseId: string, data: SuggestResponse): SearchG
         kind: 'venue' as const,
         label: v.text,
         ...(v.subtitle ? { detail: v.subtitle } : {}),
+        ...(v.pathPicture ? { image: v.pathPicture } : {}),
         url: v.url,
       })),
     },
