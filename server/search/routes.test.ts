@@ -29,6 +29,18 @@ describe('GET /api/suggest', () => {
     expect(body.cities).toBeUndefined();
   });
 
+  it('reads "ny" and "la" as their cities: the city, its teams and its venues, in either case', async () => {
+    for (const [typed, city, state] of [['ny', 'New York', 'NY'], ['LA', 'Los Angeles', 'CA']] as const) {
+      const body = SuggestResponseSchema.parse((await request(app).get(`/api/suggest?q=${typed}`)).body);
+      expect(body.cities?.[0]?.text, typed).toBe(`${city}, ${state}`);
+      // The city's own first; what the letters match as a prefix ("LA Clippers", "Las Vegas") after them.
+      expect(body.performers[0]?.text.startsWith(city), typed).toBe(true);
+      expect(body.venues[0]?.subtitle, typed).toBe(`${city}, ${state}`);
+    }
+    // Other short queries are read as they are.
+    expect(SuggestResponseSchema.parse((await request(app).get('/api/suggest?q=ca')).body).cities).toBeUndefined();
+  });
+
   it('adds cities and events with extra sources, and trims the other groups', async () => {
     const body = SuggestResponseSchema.parse((await request(app).get('/api/suggest?q=new&extra=true')).body);
     // Spec §9: 5 performers with extra sources, and 3 of each other kind.

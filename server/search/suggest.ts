@@ -5,8 +5,10 @@ import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
 import { entitySlug, slugify } from '../rules/slug.js';
 import { cityRegion } from '../rules/address.js';
 import { venueImage } from '../rules/venue-card.js';
+import { cityForAbbreviation } from '../rules/city-abbreviations.js';
 import { suggestRequests } from './queries.js';
 import type { SearchEngine } from './search-engine.js';
+import type { SearchResult } from '../../schemas/search.js';
 
 /** The collections suggestions read (those of `suggestRequests`): a change to one makes replayed answers stale. */
 export const SUGGEST_COLLECTIONS: readonly CollectionName[] = ['Performer', 'Venue', 'USCity', 'Event'];
@@ -15,16 +17,35 @@ export const SUGGEST_COLLECTIONS: readonly CollectionName[] = ['Performer', 'Ven
  * The search box's suggestions (spec §2, §7): performers and venues, plus cities and events with extra
  * sources. The query is lower-cased and an empty one answers empty groups without searching (spec §5).
  */
+/** `first`'s hits, then `then`'s not among them, at most `limit`. */
+function merged<D extends { id?: string }>(first: SearchResult<D> | null, then: SearchResult<D> | null, limit = 10): SearchResult<D> {
+  const hits = [...(first?.hits ?? []), ...(then?.hits ?? [])];
+  const seen = new Set<string | undefined>();
+  const unique = hits.filter((h) => !seen.has(h.document.id) && seen.add(h.document.id));
+  return { found: unique.length, hits: unique.slice(0, limit), page: 1, searchTimeMs: (first?.searchTimeMs ?? 0) + (then?.searchTimeMs ?? 0) };
+}
+
 export async function suggest(engine: SearchEngine, rawQuery: string, extraSources: boolean, now: Date): Promise<SuggestResponse> {
   const query = normalizeSearchQuery(rawQuery);
   if (!shouldSearch(query)) return { query, performers: [], venues: [], ...(extraSources ? { cities: [], events: [] } : {}) };
-  const requests = suggestRequests(query, extraSources, Math.floor(now.getTime() / 1000));
-  const [performers, venues, cities, events] = await Promise.all([
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  // "ny", "la": the city's teams and venues first, then whatever the letters themselves match, and the city.
+  const city = cityForAbbreviation(query);
+  const requests = suggestRequests(query, extraSources, nowSeconds);
+  const forCity = city ? suggestRequests(city.toLowerCase(), true, nowSeconds) : null;
+  const [own, venuesOwn, citiesOwn, events, cityPerformers, cityVenues, cityCities] = await Promise.all([
     engine.search(requests.performers),
     engine.search(requests.venues),
     requests.cities ? engine.search(requests.cities) : null,
     requests.events ? engine.search(requests.events) : null,
+    forCity ? engine.search(forCity.performers) : null,
+    // The city's venues by how much is on there (a venue's name seldom says its city).
+    forCity ? engine.search({ ...forCity.venues, q: '*', queryBy: [], filters: [...(forCity.venues.filters ?? []), { op: 'eq', field: 'venue_city', value: city! }], sort: [{ by: 'events_available', order: 'desc' }] }) : null,
+    forCity ? engine.search({ ...forCity.cities!, perPage: 1 }) : null,
   ]);
+  const performers = merged(cityPerformers, own, requests.performers.perPage);
+  const venues = merged(cityVenues, venuesOwn, requests.venues.perPage);
+  const cities = cityCities ? merged(cityCities, citiesOwn, forCity!.cities!.perPage) : citiesOwn;
   return {
     query,
     performers: performers.hits.map(({ document }) => {

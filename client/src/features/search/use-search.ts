@@ -15,7 +15,7 @@ import {
 } from './search-api.js';
 import { useRecentTrending } from './use-recent-trending.js';
 
-export type SearchOptionKind = 'performer' | 'venue' | 'recent' | 'trending';
+export type SearchOptionKind = 'city' | 'performer' | 'venue' | 'recent' | 'trending';
 
 export interface SearchOption {
   /** DOM id, also the value of aria-activedescendant. */
@@ -74,6 +74,12 @@ export function moveActiveIndex(current: number, count: number, delta: 1 | -1): 
 
 export function suggestionGroups(baseId: string, data: SuggestResponse): SearchGroup[] {
   const groups: SearchGroup[] = [
+    {
+      // A city the query names ("ny", "la"): its results page.
+      id: `${baseId}-cities`,
+      label: 'Cities',
+      options: (data.cities ?? []).map((c) => ({ id: `${baseId}-city-${c.id}`, kind: 'city' as const, label: c.text, url: c.url })),
+    },
     {
       id: `${baseId}-performers`,
       label: 'Performers',
