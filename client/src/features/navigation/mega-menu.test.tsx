@@ -56,6 +56,63 @@ describe('MegaMenu', () => {
     expect(screen.getAllByRole('button', { expanded: true })).toHaveLength(1);
   });
 
+  describe('menu aim', () => {
+    // The bar is 48 px high; every open panel spans 1200 px under it.
+    beforeEach(() => {
+      vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+        return this.classList.contains('mega-menu__panel') ? ({ left: 0, right: 1200, top: 48, bottom: 600, width: 1200, height: 552, x: 0, y: 48 } as DOMRect) : new DOMRect();
+      });
+    });
+    afterEach(() => vi.restoreAllMocks());
+
+    const move = (x: number, y: number) => fireEvent.mouseMove(screen.getByRole('navigation'), { clientX: x, clientY: y });
+
+    it('keeps the open panel while the pointer crosses another category on its way down into it, then lets that one open if the pointer rests', async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const { sports, concerts } = await renderMenu();
+      move(500, 20);
+      fireEvent.mouseEnter(concerts.parentElement!);
+      expect(concerts.getAttribute('aria-expanded')).toBe('true');
+      // Down and to the left, across Sports, toward the panel.
+      move(460, 30);
+      fireEvent.mouseLeave(concerts.parentElement!);
+      move(420, 40);
+      fireEvent.mouseEnter(sports.parentElement!);
+      expect(concerts.getAttribute('aria-expanded')).toBe('true');
+      expect(sports.getAttribute('aria-expanded')).toBe('false');
+      // Into the panel (it belongs to Concerts' item): Concerts stays open for good.
+      fireEvent.mouseLeave(sports.parentElement!);
+      fireEvent.mouseEnter(concerts.parentElement!);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(1000);
+      });
+      expect(concerts.getAttribute('aria-expanded')).toBe('true');
+      expect(sports.getAttribute('aria-expanded')).toBe('false');
+
+      // The same crossing, but the pointer stops on Sports: it opens after the aim delay.
+      for (const [x, y] of [[420, 6], [410, 12], [400, 18], [380, 30]] as const) move(x, y);
+      fireEvent.mouseLeave(concerts.parentElement!);
+      fireEvent.mouseEnter(sports.parentElement!);
+      expect(sports.getAttribute('aria-expanded')).toBe('false');
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(300);
+      });
+      expect(sports.getAttribute('aria-expanded')).toBe('true');
+      expect(concerts.getAttribute('aria-expanded')).toBe('false');
+    });
+
+    it('switches at once when the pointer moves along the bar', async () => {
+      const { sports, concerts } = await renderMenu();
+      move(500, 24);
+      fireEvent.mouseEnter(concerts.parentElement!);
+      move(300, 24);
+      fireEvent.mouseLeave(concerts.parentElement!);
+      fireEvent.mouseEnter(sports.parentElement!);
+      expect(sports.getAttribute('aria-expanded')).toBe('true');
+      expect(concerts.getAttribute('aria-expanded')).toBe('false');
+    });
+  });
+
   it('closes 200 ms after the mouse leaves, not before', async () => {
     const { sports } = await renderMenu();
     vi.useFakeTimers();

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ChevronIcon } from './icons.js';
+import { headingInto, MENU_AIM_DELAY_MS, type Point } from './menu-aim.js';
 import { MENU_CLOSE_DELAY_MS, MENU_COLUMNS, TOP_CATEGORY_LINKS, useMenu, type MenuCategory, type MenuLink } from './menu-data.js';
 import './navigation.css';
 
@@ -22,11 +23,19 @@ export function MegaMenu() {
   const buttonRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const baseId = useId();
   const location = useLocation();
+  // Menu aim: the pointer's last positions, the category under it, and a switch waiting to see where it goes.
+  const trail = useRef<Point[]>([]);
+  const hovered = useRef<number | null>(null);
+  const switchTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const cancelClose = useCallback(() => {
     if (closeTimer.current !== null) {
       clearTimeout(closeTimer.current);
       closeTimer.current = null;
+    }
+    if (switchTimer.current !== null) {
+      clearTimeout(switchTimer.current);
+      switchTimer.current = null;
     }
   }, []);
 
@@ -77,17 +86,43 @@ export function MegaMenu() {
     );
   }
 
+  const openByHover = (index: number) => {
+    openedByHover.current = true;
+    setOpenIndex(index);
+  };
+
+  /** Whether the pointer's recent path heads into the open panel (so a category it crosses waits). */
+  const aimingAtOpenPanel = () => {
+    const panel = openIndex === null ? null : document.getElementById(`${baseId}-panel-${openIndex}`);
+    const [from, to] = [trail.current[0], trail.current.at(-1)];
+    return !!panel && !!from && !!to && headingInto(from, to, panel.getBoundingClientRect());
+  };
+
   const onHoverStart = (index: number) => {
     cancelClose();
-    if (openIndex !== index) {
-      openedByHover.current = true;
-      setOpenIndex(index);
+    hovered.current = index;
+    if (openIndex === index) return;
+    if (openIndex !== null && aimingAtOpenPanel()) {
+      // Crossed on the way into the open panel: open only if the pointer stays here.
+      switchTimer.current = setTimeout(() => {
+        switchTimer.current = null;
+        if (hovered.current === index) openByHover(index);
+      }, MENU_AIM_DELAY_MS);
+      return;
     }
+    openByHover(index);
   };
 
   const onHoverEnd = () => {
     cancelClose();
+    hovered.current = null;
     closeTimer.current = setTimeout(close, MENU_CLOSE_DELAY_MS);
+  };
+
+  const onPointerMove = (event: MouseEvent<HTMLElement>) => {
+    const points = trail.current;
+    points.push({ x: event.clientX, y: event.clientY });
+    if (points.length > 4) points.shift();
   };
 
   const onTriggerClick = (index: number, event: MouseEvent<HTMLButtonElement>) => {
@@ -107,7 +142,7 @@ export function MegaMenu() {
   };
 
   return (
-    <nav className="mega-menu" aria-label="Categories" ref={navRef}>
+    <nav className="mega-menu" aria-label="Categories" ref={navRef} onMouseMove={onPointerMove}>
       <ul className="mega-menu__bar">
         {data.categories.map((category, index) => {
           const open = openIndex === index;
