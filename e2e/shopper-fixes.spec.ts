@@ -1,0 +1,160 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+
+const isPhone = (name: string) => name === 'phone';
+
+async function noAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+}
+
+/** The tops of a list's visible items, grouped into lines: how many items each line holds. */
+async function lineCounts(list: Locator): Promise<number[]> {
+  const tops = await list.evaluate((ul) =>
+    [...ul.children].filter((li) => (li as HTMLElement).offsetParent !== null).map((li) => Math.round(li.getBoundingClientRect().top)),
+  );
+  const lines = new Map<number, number>();
+  for (const top of tops) lines.set(top, (lines.get(top) ?? 0) + 1);
+  return [...lines.values()];
+}
+
+test('layout rows fill their lines on a desktop and scroll sideways on a phone, never leaving a lone card', async ({ page }, testInfo) => {
+  await page.goto('/');
+  await expect(page.locator('section.row:not(.row--skeleton)').first()).toBeVisible();
+  const lists = page.locator('section.row:not(.row--skeleton) :is(ul.cards, ul.venue-list)');
+  await expect(lists.first()).toBeVisible();
+  const count = await lists.count();
+  expect(count).toBeGreaterThan(1);
+  for (let i = 0; i < count; i++) {
+    const lines = await lineCounts(lists.nth(i));
+    if (isPhone(testInfo.project.name)) {
+      // One line, scrolled sideways when it holds more than the screen.
+      expect(lines).toHaveLength(1);
+    } else {
+      // Every line as full as the first.
+      expect(new Set(lines).size, `row ${i}: ${lines.join(', ')}`).toBe(1);
+    }
+  }
+  await noAxeViolations(page);
+});
+
+test('the mega-menu keeps the open panel while the mouse crosses another category on its way into it', async ({ page }, testInfo) => {
+  test.skip(isPhone(testInfo.project.name), 'the mega-menu is the desktop navigation');
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: 'Categories' });
+  const sports = nav.getByRole('button', { name: 'Sports' });
+  const concerts = nav.getByRole('button', { name: 'Concerts' });
+  await concerts.hover();
+  await expect(concerts).toHaveAttribute('aria-expanded', 'true');
+  // From Concerts, diagonally down and to the left, across Sports, into the Concerts panel.
+  const from = (await concerts.boundingBox())!;
+  const over = (await sports.boundingBox())!;
+  const panel = (await page.locator('.mega-menu__panel:not([hidden])').boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + 4);
+  const target = { x: over.x + over.width / 2 - 40, y: panel.y + 40 };
+  await page.mouse.move(target.x, target.y, { steps: 12 });
+  await expect(concerts).toHaveAttribute('aria-expanded', 'true');
+  await page.waitForTimeout(400);
+  await expect(concerts).toHaveAttribute('aria-expanded', 'true');
+  await expect(sports).toHaveAttribute('aria-expanded', 'false');
+  // Resting on Sports opens it.
+  await page.mouse.move(over.x + over.width / 2, over.y + over.height / 2, { steps: 4 });
+  await expect(sports).toHaveAttribute('aria-expanded', 'true');
+});
+
+test('an unknown ZIP code is named and the page stays where it was', async ({ page }) => {
+  await page.goto('/');
+  const near = page.locator('.location-picker strong');
+  await expect(near).toBeVisible();
+  const before = await near.textContent();
+  await page.getByRole('button', { name: 'Change location' }).click();
+  await page.getByLabel('ZIP code').fill('00000');
+  await page.getByRole('button', { name: 'Show events' }).click();
+  await expect(page.getByText(`We don’t know ZIP code 00000. Still showing events near ${before}.`)).toBeVisible();
+  await expect(near).toHaveText(before!);
+  await page.getByLabel('ZIP code').fill('60614');
+  await page.getByRole('button', { name: 'Show events' }).click();
+  await expect(near).toHaveText('Chicago, IL');
+});
+
+test('"ny" suggests New York, its teams and its venues, with pictures', async ({ page }, testInfo) => {
+  await page.goto('/');
+  if (isPhone(testInfo.project.name)) await page.getByRole('button', { name: /search/i }).first().click();
+  await page.getByRole('combobox').fill('ny');
+  const listbox = page.getByRole('listbox');
+  await expect(listbox.getByRole('group', { name: 'Cities' }).getByRole('option', { name: /New York, NY/ })).toBeVisible();
+  await expect(listbox.getByRole('group', { name: 'Performers' }).getByRole('option').first()).toContainText('New York');
+  const venue = listbox.getByRole('group', { name: 'Venues' }).getByRole('option').first();
+  await expect(venue).toContainText('New York, NY');
+  const picture = venue.locator('img');
+  await expect(picture).toHaveAttribute('src', /^\/media\/venues\/\d+\.svg$/);
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+});
+
+test('a venue page shows its address and its whole schedule a page at a time; back returns there from an event', async ({ page, request }) => {
+  // The venue with the most upcoming events.
+  const suggestions = await (await request.get('/api/suggest?q=madison')).json();
+  const msg = suggestions.venues[0].url as string;
+  await page.goto(msg);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('address')).toContainText(/New York, NY \d{5}/);
+  await expect(page.getByRole('link', { name: /Map and directions/ })).toHaveAttribute('href', /openstreetmap\.org/);
+  const heading = page.getByRole('heading', { level: 2, name: /Upcoming events/ });
+  await expect(heading).toBeVisible();
+  // Paged when the venue has more than 50 upcoming dates (the e2e catalog is small; see the performer test).
+  const later = page.getByRole('link', { name: 'Later dates →' });
+  if (await later.count()) {
+    const firstEvent = await page.locator('.event-list a').first().getAttribute('href');
+    await later.click();
+    await expect(page).toHaveURL(/\?page=2$/);
+    await expect(heading).toContainText(/\(51–/);
+    await expect(page.locator('.event-list a').first()).not.toHaveAttribute('href', firstEvent!);
+  }
+  await noAxeViolations(page);
+  const here = page.url();
+  await page.locator('.event-list a').first().click();
+  await expect(page).toHaveURL(/\/events\//);
+  await page.getByRole('link', { name: '← Back' }).click();
+  await expect(page).toHaveURL(here);
+});
+
+test('a performer with more dates than a page holds shows them all, page by page', async ({ page, request }) => {
+  // The e2e catalog is small, so this performer's schedule is stretched to 120 dates: each page of the
+  // answer repeats the real first dates under new ids (the paging itself is covered against a 5,000-event
+  // catalog in server/entities/api.test.ts).
+  const suggestions = await (await request.get('/api/suggest?q=yank')).json();
+  const url = suggestions.performers[0].url as string;
+  const real = await (await request.get(`/api${url}`)).json();
+  const TOTAL = 120;
+  await page.route(`**/api${url}*`, async (route) => {
+    const n = Number(new URL(route.request().url()).searchParams.get('page') ?? '1');
+    const count = Math.max(0, Math.min(50, TOTAL - (n - 1) * 50));
+    const events = Array.from({ length: count }, (_, i) => ({ ...real.events[i % real.events.length], id: 900_000 + (n - 1) * 50 + i }));
+    await route.fulfill({ json: { ...real, events, eventsFound: TOTAL, page: n, perPage: 50 } });
+  });
+  await page.goto(url);
+  const heading = page.getByRole('heading', { level: 2, name: /Upcoming events/ });
+  await expect(heading).toHaveText('Upcoming events (1–50 of 120)');
+  await expect(page.getByText('Page 1 of 3')).toBeVisible();
+  let seen = await page.locator('.event-list > li').count();
+  const later = page.getByRole('link', { name: 'Later dates →' });
+  while (await later.count()) {
+    await later.click();
+    await expect(page.getByRole('link', { name: '← Earlier dates' })).toBeVisible();
+    seen += await page.locator('.event-list > li').count();
+  }
+  expect(seen).toBe(TOTAL);
+  await expect(heading).toHaveText('Upcoming events (101–120 of 120)');
+  await page.getByRole('link', { name: '← Earlier dates' }).click();
+  await expect(heading).toHaveText('Upcoming events (51–100 of 120)');
+  await noAxeViolations(page);
+});
+
+test('an event opened from outside goes up to its category', async ({ page, request }) => {
+  const suggestions = await (await request.get('/api/suggest?q=yank&extra=true')).json();
+  await page.goto(suggestions.events[0].url);
+  const up = page.getByRole('link', { name: '← More events like this' });
+  await expect(up).toHaveAttribute('href', /^\/category\/[a-z-]+$/);
+  await up.click();
+  await expect(page).toHaveURL(/\/category\//);
+});
