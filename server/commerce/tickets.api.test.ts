@@ -33,13 +33,14 @@ let catalog: Catalog;
 const search = new SearchService();
 let app: ReturnType<typeof testApp>['app'];
 let deps: ReturnType<typeof testApp>['deps'];
+let sql: Awaited<ReturnType<typeof openPglite>>;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'tickets-'));
   await generateCatalog({ events: 3000, seed: 47, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
   catalog = await loadCatalog(path.join(tmp, 'catalog'));
   search.set(await createSearchEngine(parseEnv({}), catalog));
-  const sql = await openPglite(path.join(tmp, 'db'));
+  sql = await openPglite(path.join(tmp, 'db'));
   await migrate(sql);
   const limits = { ...PURCHASE_LIMITS, guestsPerAddress: 1000 };
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0, limits });
@@ -83,6 +84,17 @@ async function buy(auth: string, listingId: number, quantity = 2, email = 'ada@e
   expect(res.status).toBe(201);
   return OrderSchema.parse(res.body);
 }
+/** The tickets PDF of an order, its bytes kept whole in `body`. */
+const pdfOf = (id: string, auth: string) =>
+  request(app)
+    .get(`/api/orders/${id}/tickets.pdf`)
+    .set('Authorization', auth)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
 const orderOf = async (id: string, auth: string) => OrderSchema.parse((await request(app).get(`/api/orders/${id}`).set('Authorization', auth)).body);
 const scan = (barcode: unknown, key: string | null = SCANNER_KEY) => {
   const r = request(app).post('/api/tickets/scan');
@@ -115,11 +127,7 @@ describe('eTickets', () => {
     expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${placed.accessCode}`)).status).toBe(200);
     expect((await request(app).get('/api/orders/ORD-nope/tickets.pdf').set('Authorization', auth)).status).toBe(400);
 
-    const pdf = await request(app).get(`/api/orders/${order.id}/tickets.pdf`).set('Authorization', auth).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const pdf = await pdfOf(order.id, auth);
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.headers['content-disposition']).toBe(`attachment; filename="tickets-${order.id}.pdf"`);
@@ -165,6 +173,24 @@ describe('eTickets', () => {
     const res = await request(app).get(`/api/orders/${order.id}/tickets.pdf`).set('Authorization', auth);
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 'tickets_not_ready', message: `Your eTickets can be downloaded from ${displayDate(readyBy)}.` });
+  });
+
+  it('are void once their order is refunded: no PDF, and a scanner does not admit them', async () => {
+    const auth = await guest();
+    const { listing } = find((l, e) => readyNow(l, e) && l.splits.includes(1));
+    const placed = await buy(auth, listing.id, 1);
+    await deps.commerce.tick();
+    const pdf = await pdfOf(placed.id, auth);
+    expect(pdf.status).toBe(200);
+    const [page] = await readTicketsPdf(new Uint8Array(pdf.body as Buffer));
+    await sql.query("UPDATE orders SET status = 'refunded' WHERE id = $1", [placed.id]);
+    const order = await orderOf(placed.id, auth);
+    expect(order.tickets[0]).toMatchObject({ state: 'void', stateText: 'No longer valid: the order is refunded' });
+    expect(order.delivery?.downloadable).toBe(false);
+    const again = await request(app).get(`/api/orders/${placed.id}/tickets.pdf`).set('Authorization', auth);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('tickets_void');
+    expect((await scan(page!.barcode)).body).toEqual({ result: 'unknown' });
   });
 });
 
