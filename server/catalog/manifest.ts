@@ -3,8 +3,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { COLLECTION_NAMES, type CollectionName } from '../../schemas/documents.js';
 
-/** Bumped whenever a document schema changes: an older catalog is then generated anew. */
-export const CATALOG_FORMAT_VERSION = 2;
+/**
+ * Bumped whenever a document schema or the generator's schedule changes: an older catalog is then generated
+ * anew (3: league seasons as real schedules).
+ */
+export const CATALOG_FORMAT_VERSION = 3;
 
 export const CatalogManifestSchema = z.object({
   version: z.literal(CATALOG_FORMAT_VERSION),
