@@ -12,7 +12,7 @@ import { TEAMS } from '../data/teams.js';
 import type { League, VenueKind } from '../data/types.js';
 import { VENUES } from '../data/venues.js';
 import { JsonlWriter } from '../jsonl.js';
-import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE, type CatalogManifest } from '../manifest.js';
+import { CATALOG_FORMAT_VERSION, CATALOG_GENERATOR_VERSION, collectionFile, MANIFEST_FILE, type CatalogManifest } from '../manifest.js';
 import { CATEGORIES, CATEGORY_BY_SLUG, categoryImageCode, type CategoryDefinition } from '../taxonomy.js';
 import { TBD_LOCAL_TIME } from '../../rules/constants.js';
 import { entitySlug } from '../../rules/slug.js';
@@ -527,7 +527,7 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   await Promise.all(Object.values(writers).map((w) => w.close()));
   const counts = Object.fromEntries(Object.entries(writers).map(([c, w]) => [c, w.count])) as Record<CollectionName, number>;
   const manifest: CatalogManifest = {
-    version: CATALOG_FORMAT_VERSION, seed, events: target, start, generatedAt: new Date().toISOString(), counts,
+    version: CATALOG_FORMAT_VERSION, generator: CATALOG_GENERATOR_VERSION, seed, events: target, start, generatedAt: new Date().toISOString(), counts,
   };
   await writeFile(path.join(workDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
   await rm(outDir, { recursive: true, force: true });
