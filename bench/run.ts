@@ -38,6 +38,7 @@ import { gitState, machineLine, replaceSection } from './results-file.js';
 import { runColdBench } from './cold.js';
 import { runCatalogBench } from './catalog-live.js';
 import { runFaultBench } from './faults.js';
+import { CATALOG_GENERATOR_VERSION } from '../server/catalog/manifest.js';
 import { hostilePaths } from '../server/test/hostile-input.js';
 
 const { values } = parseArgs({
@@ -139,8 +140,8 @@ interface ServerRun {
 
 async function catalogOnDisk(dataDir: string, events: number): Promise<boolean> {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'catalog', 'manifest.json'), 'utf8')) as { events?: number };
-    return manifest.events === events;
+    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'catalog', 'manifest.json'), 'utf8')) as { events?: number; generator?: number };
+    return manifest.events === events && manifest.generator === CATALOG_GENERATOR_VERSION;
   } catch {
     return false;
   }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateCatalog } from '../server/catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../server/catalog/load-catalog.js';
-import { readManifest } from '../server/catalog/manifest.js';
+import { CATALOG_GENERATOR_VERSION, readManifest } from '../server/catalog/manifest.js';
 import { CATEGORY_RADIUS_MILES, LOCAL_RADIUS_MILES } from '../server/rules/constants.js';
 import { EmbeddedEngine } from '../server/search/embedded/embedded-engine.js';
 import { ScanningEngine } from './scanning-engine.js';
@@ -39,7 +39,8 @@ async function time(engine: SearchEngine, batches: SearchRequestFor<CollectionNa
 
 async function benchSize(events: number) {
   const dir = path.resolve('bench/out', `catalog-${events}`);
-  if (!existsSync(path.join(dir, 'manifest.json')) || (await readManifest(dir))?.events !== events) {
+  const manifest = existsSync(path.join(dir, 'manifest.json')) ? await readManifest(dir) : null;
+  if (manifest?.events !== events || manifest.generator !== CATALOG_GENERATOR_VERSION) {
     await generateCatalog({ events, seed: 22791, start: START, outDir: dir });
   }
   global.gc?.();

@@ -59,7 +59,8 @@ test('the mega-menu leads to a category page', async ({ page }, testInfo) => {
   await page.goto('/');
   const nav = page.getByRole('navigation', { name: /categories|main/i }).first();
   await nav.getByRole('button', { name: 'Sports' }).hover();
-  const nfl = page.getByRole('link', { name: 'Dallas Cowboys' });
+  // Exactly the team: a home-page event card may name the Cowboys too.
+  const nfl = page.getByRole('link', { name: 'Dallas Cowboys', exact: true });
   await expect(nfl).toBeVisible();
   await nav.getByRole('button', { name: 'Concerts' }).hover();
   await expect(nfl).toBeHidden();
@@ -69,6 +70,16 @@ test('the mega-menu leads to a category page', async ({ page }, testInfo) => {
   await expect(page.getByRole('heading', { level: 1, name: 'Broadway' })).toBeVisible();
   await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
   await snapshot(page, 'category');
+});
+
+test('the sports page opens its events row on the tab the server names (a league in season)', async ({ page }) => {
+  const answer = page.waitForResponse((r) => r.url().includes('/api/layout/category/sports') && r.ok());
+  await page.goto('/category/sports');
+  const layout = await (await answer).json();
+  const row = layout.rows.find((r: { id: string }) => r.id === 'sports-events-coming-up');
+  const expected = row.tabs.find((t: { id: string }) => t.id === row.defaultTab).title;
+  await expect(page.getByRole('tab', { name: expected })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { selected: true })).toHaveCount(1);
 });
 
 test('the phone search overlay locks page scrolling while open', async ({ page }, testInfo) => {
@@ -96,6 +107,7 @@ test('the home page lists the layout rows and a guest session', async ({ page })
 for (const [name, path] of [
   ['home', '/'],
   ['category', '/category/nfl'],
+  ['sports', '/category/sports'],
   ['performer', null],
   ['search results', '/results-general?kwds=new+york'],
 ] as const) {

@@ -38,7 +38,14 @@ function tabbed<T extends z.ZodType>(item: T) {
 
 export const LayoutRowSchema = z.discriminatedUnion('type', [
   z.object({ ...rowCommon, type: z.literal('performers'), items: z.array(PerformerCardSchema) }),
-  z.object({ ...rowCommon, type: z.literal('events'), items: z.array(EventCardSchema), tabs: tabbed(EventCardSchema).optional() }),
+  z.object({
+    ...rowCommon,
+    type: z.literal('events'),
+    items: z.array(EventCardSchema),
+    tabs: tabbed(EventCardSchema).optional(),
+    /** The tab shown first (a league in season); `items` are its items. */
+    defaultTab: z.string().optional(),
+  }),
   z.object({ ...rowCommon, type: z.literal('venues'), items: z.array(VenueCardSchema) }),
   z.object({ ...rowCommon, type: z.literal('categories'), items: z.array(CategoryTileSchema) }),
   z.object({ ...rowCommon, type: z.literal('promos'), items: z.array(PromoCardSchema) }),

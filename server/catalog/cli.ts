@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { checkCatalogInvariants } from './generate/check-catalog.js';
 import { runGenerateCli } from './generate/cli.js';
 import { importCatalog, ImportInputError } from './import-catalog.js';
 
@@ -41,8 +42,24 @@ async function runImportCli(args: string[]): Promise<number> {
   }
 }
 
+/** `npm run catalog -- check DIR`: streams a catalog and lists every broken invariant; exit 1 when there is one. */
+async function runCheckCli(args: string[]): Promise<number> {
+  const dir = args[0] ?? path.join(process.env.DATA_DIR ?? 'data', 'catalog');
+  if (args.length > 1 || dir.startsWith('--')) {
+    console.error('usage: npm run catalog -- check [DIR]');
+    return 2;
+  }
+  const began = performance.now();
+  const result = await checkCatalogInvariants(dir);
+  const seconds = ((performance.now() - began) / 1000).toFixed(1);
+  for (const v of result.violations) console.error(`${v.rule}: ${v.message}`);
+  const broken = Object.entries(result.counts).map(([rule, n]) => `${rule} ${n}`).join(', ');
+  console.log(`checked ${result.events} events (${result.leagueGames} league games) in ${seconds} s: ${broken || 'no violations'}`);
+  return broken ? 1 : 0;
+}
+
 const [command, ...rest] = process.argv.slice(2);
-const run = command === 'import' ? runImportCli(rest) : runGenerateCli(process.argv.slice(2));
+const run = command === 'import' ? runImportCli(rest) : command === 'check' ? runCheckCli(rest) : runGenerateCli(process.argv.slice(2));
 run.then(
   (code) => process.exit(code),
   (err: unknown) => {

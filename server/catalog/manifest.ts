@@ -6,9 +6,18 @@ import { COLLECTION_NAMES, type CollectionName } from '../../schemas/documents.j
 /** Bumped whenever a document schema changes: an older catalog is then generated anew. */
 export const CATALOG_FORMAT_VERSION = 2;
 
+/**
+ * Bumped whenever the demo generator writes a different catalog from the same options: a generated catalog of
+ * an older generator is generated anew (an imported one is the operator's and stays). 2: league seasons as real
+ * schedules. A manifest without the field is of generator 1.
+ */
+export const CATALOG_GENERATOR_VERSION = 2;
+
 export const CatalogManifestSchema = z.object({
   version: z.literal(CATALOG_FORMAT_VERSION),
   seed: z.number().int(),
+  /** The demo generator that wrote the catalog (absent: generator 1, or an import). */
+  generator: z.number().int().positive().optional(),
   /** The number of events asked for; `counts.Event` is what was written. */
   events: z.number().int().positive(),
   /** First day of the schedule window (`YYYY-MM-DD`, UTC). */

@@ -10,7 +10,7 @@ import type { SearchEngine } from '../search/search-engine.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import { GROUP_PAGES } from '../segments/segment-repository.js';
 import { type ShopperLocation } from './location.js';
-import { resolveRowItems, widened, type RowContext, type RowItems } from './rows.js';
+import { nationalTitle, resolveRowItems, widened, type RowContext, type RowItems } from './rows.js';
 import { RowScopes, type ChangedDocument } from './row-scopes.js';
 
 /** Nearby shoppers share rows: coordinates are rounded to 0.1° (about 7 miles) before querying. */
@@ -146,7 +146,8 @@ export class LayoutService {
       if (spec.empty === 'hide') return null;
       status = 'empty';
     }
-    const title = spec.title.replaceAll('{category}', categoryName);
+    const named = spec.title.replaceAll('{category}', categoryName);
+    const title = items?.national ? nationalTitle(named) : named;
     return toLayoutRow(spec, title, status, items);
   }
 
@@ -160,7 +161,8 @@ export class LayoutService {
     const work = (async () => {
       let items = await resolveRowItems(spec, recording);
       const wider = spec.empty === 'widen' ? widened(spec) : null;
-      if (wider && isEmpty(items)) items = await resolveRowItems(wider, recording);
+      // Nothing near: the row is filled nationally and says so in its title.
+      if (wider && isEmpty(items)) items = { ...(await resolveRowItems(wider, recording)), national: true };
       if (this.changes === changesBefore) {
         this.cache.set(key, items);
         this.scopes.add(key, requests);
@@ -249,8 +251,10 @@ function toLayoutRow(spec: RowSpec, title: string, status: RowStatus, items: Row
       ...common,
       type: 'events',
       items: items.items,
+      ...(items.defaultTab ? { defaultTab: items.defaultTab } : {}),
       tabs: items.tabs.map((t) => ({ ...t, status: status !== 'ok' && status !== 'empty' ? status : t.items.length ? 'ok' : 'empty' })),
     };
   }
-  return { ...common, ...items } as LayoutRow;
+  const { national: _national, ...answer } = items;
+  return { ...common, ...answer } as LayoutRow;
 }

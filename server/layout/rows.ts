@@ -30,15 +30,25 @@ export interface RowContext {
   stale?: { clock: Date; logger: WarnLogger };
 }
 
-export type RowItems =
+/** A row's answer, and whether it was widened to the whole nation because nothing near qualified. */
+export type RowItems = RowItemsOf & { national?: true };
+
+type RowItemsOf =
   | { type: 'performers'; items: PerformerCard[] }
-  | { type: 'events'; items: EventCard[]; tabs?: { id: string; title: string; items: EventCard[] }[] }
+  | { type: 'events'; items: EventCard[]; tabs?: { id: string; title: string; items: EventCard[] }[]; defaultTab?: string }
   | { type: 'venues'; items: VenueCard[] }
   | { type: 'categories'; items: CategoryTile[] }
   | { type: 'promos'; items: PromoCard[] };
 
-/** Performers with events in a date window are found through those events; this many are read for it. */
+/** Local performers are found through their events near the shopper; this many events are read for it. */
 const EVENTS_READ_FOR_PERFORMERS = 100;
+/** Up to this many pages of them, until there are this many candidates per place in the row. */
+const EVENT_PAGES_FOR_PERFORMERS = 4;
+const CANDIDATES_PER_PLACE = 2;
+/** At most this many of those events' performers are ranked by popularity for the row. */
+const PERFORMERS_RANKED = 50;
+/** Product decision: a tab whose events start within three weeks is in season, and a tabbed row opens on it. */
+export const IN_SEASON_DAYS = 21;
 const GROUP_PARENT: Record<string, string> = { sports: 'SPORTS', concerts: 'CONCERTS', theater: 'THEATRE' };
 
 /** A category route slug, or a group page (sports, concerts, theater), as the category slugs it covers. */
@@ -55,13 +65,13 @@ export async function resolveRowItems(spec: RowSpec, ctx: RowContext): Promise<R
     case 'events': {
       if (!spec.tabs) return { type: 'events', items: await events(spec.filter, spec.sort, spec.size, spec.radiusMiles, ctx) };
       const tabs = await Promise.all(
-        spec.tabs.map(async (tab) => ({
-          id: tab.id,
-          title: tab.title,
-          items: await events({ ...spec.filter, ...tab.filter }, spec.sort, spec.size, spec.radiusMiles, ctx),
-        })),
+        spec.tabs.map(async (tab) => {
+          const docs = await eventDocs({ ...spec.filter, ...tab.filter }, spec.sort, spec.size, spec.radiusMiles, ctx);
+          return { id: tab.id, title: tab.title, items: docs.map((doc) => eventCard(doc)), docs };
+        }),
       );
-      return { type: 'events', items: tabs[0]!.items, tabs };
+      const shown = tabs[defaultTabIndex(tabs.map((t) => t.docs), ctx.now)]!;
+      return { type: 'events', items: shown.items, tabs: tabs.map(({ docs: _docs, ...tab }) => tab), defaultTab: shown.id };
     }
     case 'venues':
       return { type: 'venues', items: await venues(spec.size, spec.radiusMiles, ctx) };
@@ -109,7 +119,27 @@ function eventFilters(filter: RowFilter, ctx: RowContext): Filter[] {
   return filters;
 }
 
+/**
+ * The tab a tabbed row opens on: the first whose events start within the coming weeks (a league in season),
+ * else the first with any events, else the first.
+ */
+export function defaultTabIndex(tabs: readonly (readonly Pick<EventDocument, 'event_timestamp'>[])[], now: Date): number {
+  const soon = Math.floor(now.getTime() / 1000) + IN_SEASON_DAYS * 86_400;
+  const inSeason = tabs.findIndex((docs) => docs.some((d) => d.event_timestamp !== null && d.event_timestamp <= soon));
+  if (inSeason >= 0) return inSeason;
+  return Math.max(0, tabs.findIndex((docs) => docs.length > 0));
+}
+
+/** The row's title when it was widened to the whole nation: "Popular Local Sports" → "Popular Sports Nationally". */
+export function nationalTitle(title: string): string {
+  return `${title.replace(/\blocal\s+/i, '').trim()} Nationally`;
+}
+
 async function events(filter: RowFilter, sort: keyof typeof EVENT_SORTS, size: number, radiusMiles: number | undefined, ctx: RowContext) {
+  return (await eventDocs(filter, sort, size, radiusMiles, ctx)).map((doc) => eventCard(doc));
+}
+
+async function eventDocs(filter: RowFilter, sort: keyof typeof EVENT_SORTS, size: number, radiusMiles: number | undefined, ctx: RowContext) {
   const result = await ctx.engine.search({
     collection: 'Event',
     filters: eventFilters(filter, ctx),
@@ -119,26 +149,46 @@ async function events(filter: RowFilter, sort: keyof typeof EVENT_SORTS, size: n
   });
   const docs = result.hits.map((h) => h.document as EventDocument);
   if (ctx.stale) logStaleEvents(docs, ctx.stale.clock, ctx.stale.logger);
-  return docs.map((doc) => eventCard(doc));
+  return docs;
 }
 
 async function performers(filter: RowFilter, sort: 'popular' | 'trending', size: number, radiusMiles: number | undefined, ctx: RowContext) {
   const orderBy: SortKey = { by: sort === 'popular' ? 'performer_orders_t12' : 'performer_orders_d7', order: 'desc' };
-  if (filter.dateFilter) {
-    // Performers with an event in the window near the shopper: read those events, keep their performers in order.
-    const found = await ctx.engine.search({
-      collection: 'Event',
-      filters: eventFilters(filter, ctx),
-      geo: geo('venue_location', radiusMiles, ctx),
-      sort: [{ by: sort === 'popular' ? 'event_orders_t12' : 'event_orders_d7', order: 'desc' }],
-      perPage: EVENTS_READ_FOR_PERFORMERS,
-      includeFields: ['performer_ids'],
-    });
-    const ids = [...new Set(found.hits.flatMap((h) => (h.document as Pick<EventDocument, 'performer_ids'>).performer_ids))].slice(0, size);
+  if (filter.dateFilter || radiusMiles !== undefined) {
+    // Performers with an event near the shopper in the window (upcoming when the row has none): found through
+    // those events, the most popular first, then ranked by their own popularity. A performer whose venues are
+    // near but whose events are not (a team out of season, a tour elsewhere) is not local.
+    // Residencies play eight shows a week, so a page of events may hold few performers: read a few more pages
+    // (a bounded number) until there are enough to rank.
+    const found = new Set<number>();
+    const filters = eventFilters(filter, ctx);
+    for (let page = 1; page <= EVENT_PAGES_FOR_PERFORMERS && found.size < size * CANDIDATES_PER_PLACE; page++) {
+      const result = await ctx.engine.search({
+        collection: 'Event',
+        filters,
+        geo: geo('venue_location', radiusMiles, ctx),
+        sort: EVENT_SORTS[sort],
+        page,
+        perPage: EVENTS_READ_FOR_PERFORMERS,
+        includeFields: ['performer_ids'],
+      });
+      // Product decision: an event makes its headliner local (the home team, the headlining act), not the
+      // visiting team or the opener, whose home is elsewhere.
+      for (const hit of result.hits) {
+        const headliner = (hit.document as Pick<EventDocument, 'performer_ids'>).performer_ids[0];
+        if (headliner !== undefined) found.add(headliner);
+      }
+      if (result.hits.length < EVENTS_READ_FOR_PERFORMERS) break;
+    }
+    const ids = [...found].slice(0, PERFORMERS_RANKED);
     if (ids.length === 0) return [];
-    const docs = await ctx.engine.search({ collection: 'Performer', filters: [{ op: 'in', field: 'performer_id', values: ids }], perPage: ids.length });
-    const byId = new Map(docs.hits.map((h) => [(h.document as PerformerDocument).performer_id, h.document as PerformerDocument]));
-    return ids.flatMap((id) => (byId.has(id) ? [performerCard(byId.get(id)!)] : []));
+    const docs = await ctx.engine.search({
+      collection: 'Performer',
+      filters: [{ op: 'in', field: 'performer_id', values: ids }],
+      sort: [orderBy, { by: 'order_rank', order: 'asc' }],
+      perPage: size,
+    });
+    return docs.hits.map((h) => performerCard(h.document as PerformerDocument));
   }
   const filters: Filter[] = [{ op: 'gt', field: 'events_available', value: 0 }];
   const categories = resolveCategories(filter, ctx);
@@ -147,7 +197,6 @@ async function performers(filter: RowFilter, sort: 'popular' | 'trending', size:
   const result = await ctx.engine.search({
     collection: 'Performer',
     filters,
-    geo: geo('venue_locations', radiusMiles, ctx),
     sort: [orderBy, { by: 'order_rank', order: 'asc' }],
     perPage: size,
   });

@@ -14,6 +14,16 @@ beforeAll(async () => {
 });
 afterAll(() => fixture.cleanup());
 
+/**
+ * The best-known performers whose name has a word starting with `prefix`. The catalog starts today and league
+ * schedules follow the calendar, so which team has the most orders depends on the day: the test asks the catalog.
+ */
+const bestKnown = (prefix: RegExp, count: number) =>
+  fixture.catalog.collections.Explore.filter((x) => x.entity_type === 'performer' && prefix.test(x.text))
+    .sort((a, b) => b.rank - a.rank || a._oid - b._oid)
+    .slice(0, count)
+    .map((x) => x.text);
+
 describe('GET /api/suggest', () => {
   it('suggests performers and venues for a typed prefix, with edge caching', async () => {
     const res = await request(app).get('/api/suggest?q=New%20Y');
@@ -22,9 +32,8 @@ describe('GET /api/suggest', () => {
     const body = SuggestResponseSchema.parse(res.body);
     expect(body.query).toBe('new y');
     // Six, the spec §9 figure without extra sources, best-known first.
-    expect(body.performers.map((p) => p.text)).toEqual([
-      'New York Yankees', 'New York Mets', 'New York City FC', 'New York Knicks', 'New York Jets', 'New York Rangers',
-    ]);
+    expect(body.performers.map((p) => p.text)).toEqual(bestKnown(/\bnew y/i, 6));
+    expect(body.performers.map((p) => p.text)).toContain('New York Yankees');
     expect(body.performers[0]!.url).toMatch(/^\/performers\/new-york-[a-z-]+-\d+$/);
     expect(body.cities).toBeUndefined();
   });
@@ -44,7 +53,7 @@ describe('GET /api/suggest', () => {
   it('adds cities and events with extra sources, and trims the other groups', async () => {
     const body = SuggestResponseSchema.parse((await request(app).get('/api/suggest?q=new&extra=true')).body);
     // Spec §9: 5 performers with extra sources, and 3 of each other kind.
-    expect(body.performers.map((p) => p.text)).toEqual(['New York Yankees', 'New York Mets', 'New England Revolution', 'New York City FC', 'New Orleans Saints']);
+    expect(body.performers.map((p) => p.text)).toEqual(bestKnown(/\bnew/i, 5));
     expect(body.cities!.map((c) => c.text)).toEqual(['New York, NY', 'New Orleans, LA', 'New Haven, CT']);
     // Venues and events with upcoming events: which ones depends on the hour the catalog is generated at.
     expect(body.venues).toHaveLength(3);

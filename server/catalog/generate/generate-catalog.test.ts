@@ -6,6 +6,7 @@ import { COLLECTION_NAMES, type EventDocument } from '../../../schemas/documents
 import { loadCatalog, type Catalog } from '../load-catalog.js';
 import { collectionFile } from '../manifest.js';
 import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryPath } from '../taxonomy.js';
+import { checkCatalogInvariants } from './check-catalog.js';
 import { generateCatalog } from './generate-catalog.js';
 
 const START = '2026-11-21';
@@ -27,6 +28,25 @@ describe('generateCatalog at the default size', () => {
   it('writes exactly the events asked for, every collection non-empty and re-validated on load', () => {
     expect(catalog.manifest.counts.Event).toBe(20_000);
     for (const name of COLLECTION_NAMES) expect(catalog.collections[name].length, name).toBeGreaterThan(0);
+  });
+
+  it('keeps every catalog invariant: league rhythm, venues, documents agreeing with their events, dates', async () => {
+    const result = await checkCatalogInvariants(path.join(tmp, 'default'));
+    expect(result.violations).toEqual([]);
+    expect(result.events).toBe(20_000);
+    expect(result.leagueGames).toBeGreaterThan(5_000);
+  });
+
+  it('plays NFL games on Sundays, Monday and Thursday nights only, MLB in series, no team twice a day', () => {
+    const nfl = events().filter((e) => e.category === 'nfl');
+    const weekdays = new Set(nfl.map((e) => new Date(`${e.event_local_timestamp!.slice(0, 10)}T00:00:00Z`).getUTCDay()));
+    expect([...weekdays].sort()).toEqual([0, 1, 4]);
+    expect(nfl.filter((e) => e.event_local_timestamp!.endsWith('T13:00:00')).every((e) => new Date(`${e.event_local_timestamp}Z`).getUTCDay() === 0)).toBe(true);
+    const yankees = events()
+      .filter((e) => e.category === 'mlb' && e.event_name.includes('New York Yankees'))
+      .map((e) => e.event_local_timestamp!.slice(0, 10));
+    expect(new Set(yankees).size).toBe(yankees.length);
+    expect(yankees.length).toBeGreaterThan(140);
   });
 
   it('has every real team of the four leagues, each with home games at its real venue', () => {

@@ -12,10 +12,11 @@ import { TEAMS } from '../data/teams.js';
 import type { League, VenueKind } from '../data/types.js';
 import { VENUES } from '../data/venues.js';
 import { JsonlWriter } from '../jsonl.js';
-import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE, type CatalogManifest } from '../manifest.js';
+import { CATALOG_FORMAT_VERSION, CATALOG_GENERATOR_VERSION, collectionFile, MANIFEST_FILE, type CatalogManifest } from '../manifest.js';
 import { CATEGORIES, CATEGORY_BY_SLUG, categoryImageCode, type CategoryDefinition } from '../taxonomy.js';
 import { TBD_LOCAL_TIME } from '../../rules/constants.js';
 import { entitySlug } from '../../rules/slug.js';
+import { LEAGUES, scheduleLeague, shortenSeason, VenueDays } from './league-schedule.js';
 import { NameSource } from './names.js';
 import { Random } from './random.js';
 import { addDays, formatLocal, zonedToUtc, type LocalDateTime } from './zoned-time.js';
@@ -48,26 +49,6 @@ const MIN_PERFORMERS_PER_CATEGORY = 12;
 /** At most this share of a catalog is league games; a full season of every league fits from about 19,000 events. */
 const LEAGUE_SHARE = 0.3;
 const TOP_PERFORMER_SHARE = 0.05;
-
-interface LeagueRule {
-  slug: string;
-  homeGames: number;
-  /** Season as [month, day] from and to, inclusive; may wrap the year end. */
-  season: [[number, number], [number, number]];
-  weekdays?: readonly number[];
-  times: readonly [number, number][];
-  kind: VenueKind;
-  basePrice: number;
-  versus: 'at' | 'vs';
-}
-
-const LEAGUES: Record<League, LeagueRule> = {
-  NFL: { slug: 'nfl', homeGames: 9, season: [[9, 4], [1, 4]], weekdays: [0, 0, 0, 0, 0, 0, 4, 1], times: [[13, 0], [16, 25], [20, 20]], kind: 'stadium', basePrice: 110, versus: 'at' },
-  MLB: { slug: 'mlb', homeGames: 81, season: [[3, 26], [9, 27]], times: [[19, 5], [19, 10], [13, 5], [18, 40]], kind: 'stadium', basePrice: 24, versus: 'at' },
-  NBA: { slug: 'nba', homeGames: 41, season: [[10, 21], [4, 12]], times: [[19, 30], [19, 0], [20, 0]], kind: 'arena', basePrice: 58, versus: 'at' },
-  NHL: { slug: 'nhl', homeGames: 41, season: [[10, 7], [4, 16]], times: [[19, 0], [19, 30]], kind: 'arena', basePrice: 48, versus: 'at' },
-  MLS: { slug: 'soccer', homeGames: 17, season: [[2, 21], [10, 18]], weekdays: [6, 6, 6, 0, 3], times: [[19, 30], [19, 0], [17, 0]], kind: 'stadium', basePrice: 32, versus: 'vs' },
-};
 
 const BASE_PRICE: Record<string, number> = {
   classical: 42, comedy: 38, festivals: 149, broadway: 89, 'off-broadway': 59, 'west-end': 45, 'las-vegas-shows': 69,
@@ -119,7 +100,7 @@ interface EmitInput {
   venue: VenueRec;
   category: CategoryDefinition;
   day: DayInfo;
-  time: [number, number];
+  time: readonly [number, number];
   basePrice: number;
   /** Non-league events may be turned into one of the deliberate edge cases. */
   ordinal?: number;
@@ -203,11 +184,17 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
     teamsByLeague.set(t.league, [...(teamsByLeague.get(t.league) ?? []), rec]);
   }
 
-  // League seasons are fixed by the calendar; a small catalog plays a shortened one so the rest still fits.
-  const fullSeason = TEAMS.reduce((n, t) => n + LEAGUES[t.league].homeGames, 0);
-  const leagueEvents = Math.min(fullSeason, Math.round(target * LEAGUE_SHARE));
-  const gamesByTeam = shareOut(leagueEvents, TEAMS.map((t) => LEAGUES[t.league].homeGames));
-  const homeGames = new Map(TEAMS.map((t, i) => [t.name, gamesByTeam[i]!]));
+  // League seasons are real schedules fixed by the calendar; a small catalog plays a shortened one so the rest
+  // still fits. A venue-day with a league game is kept free of everything else.
+  const venueDays = new VenueDays();
+  const fullSeasons = (['MLB', 'NFL', 'NBA', 'NHL', 'MLS'] as const).map((league) => ({
+    league,
+    games: scheduleLeague(league, (teamsByLeague.get(league) ?? []).map((t) => ({ venueId: t.home!.id })), days, rng, venueDays),
+  }));
+  const fullSeason = fullSeasons.reduce((n, s) => n + s.games.length, 0);
+  const seasonShares = shareOut(Math.min(fullSeason, Math.round(target * LEAGUE_SHARE)), fullSeasons.map((s) => s.games.length));
+  const seasons = fullSeasons.map((s, i) => ({ league: s.league, games: shortenSeason(s.games, seasonShares[i]!, rng) }));
+  const leagueEvents = seasons.reduce((n, s) => n + s.games.length, 0);
   const otherBudget = target - leagueEvents;
 
   const other = CATEGORIES.filter((c) => c.schedule !== 'league');
@@ -348,27 +335,17 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   };
 
   // ---- league seasons ---------------------------------------------------------------------------------
-  const occupied = new Set<string>();
-  for (const league of Object.keys(LEAGUES) as League[]) {
+  for (const { league, games } of seasons) {
     const rule = LEAGUES[league];
-    const teams = teamsByLeague.get(league) ?? [];
-    const inSeason = days.filter((d) => inRange(d, rule.season) && (!rule.weekdays || rule.weekdays.includes(d.weekday)));
-    for (const team of teams) {
-      const venue = team.home!;
-      const free = inSeason.filter((d) => !occupied.has(`${venue.id}|${d.index}`));
-      const dates = rng.sample(free, homeGames.get(team.name)!).sort((a, b) => a.index - b.index);
-      for (const day of dates) {
-        occupied.add(`${venue.id}|${day.index}`);
-        const opponent = rng.pick(teams.filter((t) => t !== team));
-        const weekend = day.weekday === 0 || day.weekday === 6;
-        let time = rule.times[weekend && league === 'MLB' && rng.chance(0.6) ? 2 : rng.int(0, rule.times.length - 1)]!;
-        // Late-season NFL kickoffs are set only a few weeks ahead ("flex" scheduling): time to be announced.
-        if (league === 'NFL' && day.index > 21 && (day.month === 12 || day.month === 1)) time = [TBD_TIME.hour, TBD_TIME.minute];
-        await emit({
-          name: rule.versus === 'at' ? `${opponent.name} at ${team.name}` : `${team.name} vs. ${opponent.name}`,
-          performers: [team, opponent], venue, category: team.category, day, time, basePrice: rule.basePrice,
-        });
-      }
+    const teams = teamsByLeague.get(league)!;
+    for (const game of games) {
+      const team = teams[game.home]!;
+      const opponent = teams[game.away]!;
+      await emit({
+        name: rule.versus === 'at' ? `${opponent.name} at ${team.name}` : `${team.name} vs. ${opponent.name}`,
+        performers: [team, opponent], venue: team.home!, category: team.category, day: days[game.day]!, time: game.time,
+        basePrice: rule.basePrice,
+      });
     }
   }
   log(`league events: ${leagueEvents}`);
@@ -401,6 +378,20 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
     return pool[Math.min(pool.length - 1, Math.max(0, lo + Math.round(rng.gauss() * spread)))]!;
   };
 
+  /** A venue of the pool without a league game that day: near the act's size first, else the first free one. */
+  const freeVenue = (pool: VenueRec[], pop: number, day: number) => {
+    for (let tries = 0; tries < 8; tries++) {
+      const venue = pickVenue(pool, pop);
+      if (!venueDays.has(venue.id, day)) return venue;
+    }
+    const from = rng.int(0, pool.length - 1);
+    for (let k = 0; k < pool.length; k++) {
+      const venue = pool[(from + k) % pool.length]!;
+      if (!venueDays.has(venue.id, day)) return venue;
+    }
+    return pool[from]!;
+  };
+
   let ordinal = 0;
   for (const category of other) {
     const budget = budgets.get(category)!;
@@ -428,8 +419,10 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
     for (let i = 0; i < acts.length; i++) {
       const act = acts[i]!;
       for (const slot of schedule(rng, category, counts[i]!, days)) {
-        const venue = slot.newVenue || !act.home ? pickVenue(pool, act.popularity) : act.home;
-        act.home = venue;
+        const home = slot.newVenue || !act.home ? pickVenue(pool, act.popularity) : act.home;
+        act.home = home;
+        // A league game that day at this venue: this one date plays elsewhere.
+        const venue = venueDays.has(home.id, slot.day.index) ? freeVenue(pool, act.popularity, slot.day.index) : home;
         let lineup = [act];
         let name = act.name;
         if (category.schedule === 'tour' && acts.length > 1 && rng.chance(0.12)) {
@@ -534,7 +527,7 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   await Promise.all(Object.values(writers).map((w) => w.close()));
   const counts = Object.fromEntries(Object.entries(writers).map(([c, w]) => [c, w.count])) as Record<CollectionName, number>;
   const manifest: CatalogManifest = {
-    version: CATALOG_FORMAT_VERSION, seed, events: target, start, generatedAt: new Date().toISOString(), counts,
+    version: CATALOG_FORMAT_VERSION, generator: CATALOG_GENERATOR_VERSION, seed, events: target, start, generatedAt: new Date().toISOString(), counts,
   };
   await writeFile(path.join(workDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
   await rm(outDir, { recursive: true, force: true });
@@ -555,13 +548,6 @@ export function shareOut(total: number, weights: readonly number[]): number[] {
   const byRemainder = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
   for (let k = 0; left > 0; k = (k + 1) % byRemainder.length, left--) parts[byRemainder[k]!.i]!++;
   return parts;
-}
-
-function inRange(day: { month: number; day: number }, [[fm, fd], [tm, td]]: LeagueRule['season']): boolean {
-  const x = day.month * 100 + day.day;
-  const from = fm * 100 + fd;
-  const to = tm * 100 + td;
-  return from <= to ? x >= from && x <= to : x >= from || x <= to;
 }
 
 /** Where a category's events may take place, beyond the venue kind. */

@@ -65,4 +65,17 @@ describe('the row registry', () => {
     expect(screen.getByRole('tab', { name: 'This Week' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByText('No events in this range yet.')).toBeTruthy();
   });
+
+  it('opens on the tab the server names as the default, keeping the tab order', () => {
+    render(
+      <MemoryRouter>
+        <LayoutRows rows={[{ ...events, tabs: [events.tabs[1], events.tabs[0]], defaultTab: 'all' }]} />
+      </MemoryRouter>,
+    );
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs.map((t) => t.textContent)).toEqual(['This Week', 'All Events']);
+    expect(screen.getByRole('tab', { name: 'All Events' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'All Events' }).tabIndex).toBe(0);
+    expect(screen.getByText('Selling fast')).toBeTruthy();
+  });
 });

@@ -45,7 +45,8 @@ function RowEvents({ items }: { items: RowOf<'events'>['items'] }) {
 
 /** Tabs follow the WAI-ARIA tabs pattern: arrow keys move between tabs, one tab stop. */
 function EventsRow({ row }: RowProps<'events'>) {
-  const [active, setActive] = useState(0);
+  // The server names the tab to open on (a league in season); the merchandiser's order is kept.
+  const [active, setActive] = useState(() => Math.max(0, row.tabs?.findIndex((t) => t.id === row.defaultTab) ?? 0));
   const base = useId();
   const tabs = row.tabs;
   if (!tabs || tabs.length === 0) {
