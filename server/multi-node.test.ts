@@ -284,7 +284,8 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
       }),
     );
     expect(seen).toEqual([true, true, true]);
-    const logged = await db.query<{ collection: string; doc_id: string }>('SELECT collection, doc_id FROM catalog_changes');
+    // Logged once (the demand signals of the carts and orders above may log changes of their own events too).
+    const logged = await db.query<{ collection: string; doc_id: string }>('SELECT collection, doc_id FROM catalog_changes WHERE doc_id = $1', [event.id]);
     expect(logged).toEqual([{ collection: 'Event', doc_id: event.id }]);
   });
 
