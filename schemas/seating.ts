@@ -150,8 +150,8 @@ function ringZone(b: Builder, id: string, name: string, sections: readonly strin
   ringSections(b, name, sections, ring);
 }
 
-function shapeSection(b: Builder, zoneName: string, name: string, d: string, labelX: number, labelY: number, roomy = true): void {
-  b.sections.push({ name, zone: zoneName, d, labelX, labelY, shortLabel: shortLabelOf(name), roomy });
+function shapeSection(b: Builder, zoneName: string, name: string, d: string, labelX: number, labelY: number, roomy = true, shortLabel = shortLabelOf(name)): void {
+  b.sections.push({ name, zone: zoneName, d, labelX, labelY, shortLabel, roomy });
 }
 
 function rectSection(b: Builder, zoneName: string, name: string, x: number, y: number, w: number, h: number, roomy = true): void {
@@ -181,16 +181,16 @@ const BUILDERS: Record<LayoutName, (b: Builder) => { width: number; height: numb
   },
   ballpark(b) {
     // Home plate at the centre; the stands wrap from the right-field line behind home plate to the left-field line.
-    const home = { cx: 500, cy: 420 };
+    const home = { cx: 500, cy: 430 };
     const [lx, ly] = polar(home.cx, home.cy, 320, -45, 1);
     const [rx, ry] = polar(home.cx, home.cy, 320, 45, 1);
     const [cfx, cfy] = polar(home.cx, home.cy, 330, 0, 1);
     feature(b, 'field', 'Field', pathOf([[home.cx, home.cy], [rx, ry], [cfx + 110, cfy + 15], [cfx, cfy], [cfx - 110, cfy + 15], [lx, ly]]), home.cx, home.cy - 170);
     const stands = { ...home, from: 45, to: 315 };
-    ringZone(b, 'lower', 'Lower Level', numberedSections('Section ', 101, 150), { ...stands, inner: 60, outer: 130 });
-    ringZone(b, 'club', 'Club Level', numberedSections('Club ', 201, 240), { ...stands, inner: 136, outer: 166 });
-    ringZone(b, 'mezzanine', 'Mezzanine', numberedSections('Mezzanine ', 201, 250), { ...stands, inner: 172, outer: 222 });
-    ringZone(b, 'upper', 'Upper Level', numberedSections('Upper Level ', 301, 350), { ...stands, inner: 228, outer: 300 });
+    ringZone(b, 'lower', 'Lower Level', numberedSections('Section ', 101, 150), { ...stands, inner: 110, outer: 170 });
+    ringZone(b, 'club', 'Club Level', numberedSections('Club ', 201, 240), { ...stands, inner: 175, outer: 200 });
+    ringZone(b, 'mezzanine', 'Mezzanine', numberedSections('Mezzanine ', 201, 250), { ...stands, inner: 205, outer: 250 });
+    ringZone(b, 'upper', 'Upper Level', numberedSections('Upper Level ', 301, 350), { ...stands, inner: 255, outer: 315 });
     return { width: 1000, height: 760 };
   },
   'stadium-concert'(b) {
@@ -270,7 +270,7 @@ const BUILDERS: Record<LayoutName, (b: Builder) => { width: number; height: numb
     rectSection(b, 'General Admission', 'General Admission', 260, 120, 480, 330);
     zone(b, 'vip', 'VIP', ['VIP Balcony', 'VIP Mezzanine']);
     rectSection(b, 'VIP', 'VIP Balcony', 260, 470, 480, 70);
-    shapeSection(b, 'VIP', 'VIP Mezzanine', `${rectPath(170, 120, 70, 330)}${rectPath(760, 120, 70, 330)}`, 205, 285, false);
+    shapeSection(b, 'VIP', 'VIP Mezzanine', `${rectPath(170, 120, 70, 330)}${rectPath(760, 120, 70, 330)}`, 205, 285, false, 'VIP Mezz.');
     return { width: 1000, height: 580 };
   },
   festival(b) {
@@ -291,7 +291,7 @@ const BUILDERS: Record<LayoutName, (b: Builder) => { width: number; height: numb
       for (let a = 180; a <= 360; a += 10) pts.push(polar(300, 300, r, a, 1));
       return pathOf(pts);
     };
-    feature(b, 'track', 'Track', `${oval(170)}${oval(120)}`, 500, 145);
+    feature(b, 'track', 'Track', `${oval(170)}${oval(120)}`, 500, 155);
     zone(b, 'infield', 'Infield', ['Infield']);
     shapeSection(b, 'Infield', 'Infield', oval(112), 500, 300);
     zone(b, 'backstretch', 'Backstretch grandstands', ['Grandstand A', 'Grandstand B', 'Grandstand C']);
@@ -299,9 +299,9 @@ const BUILDERS: Record<LayoutName, (b: Builder) => { width: number; height: numb
     zone(b, 'frontstretch', 'Frontstretch grandstands', ['Start/Finish Grandstand', 'Turn 1 Grandstand', 'Turn 4 Grandstand']);
     rectSection(b, 'Frontstretch grandstands', 'Start/Finish Grandstand', 330, 485, 340, 60);
     const turn1 = wedge({ cx: 700, cy: 300, inner: 180, outer: 235, from: 100, to: 160 }, 100, 160);
-    shapeSection(b, 'Frontstretch grandstands', 'Turn 1 Grandstand', turn1.d, turn1.labelX, turn1.labelY);
+    shapeSection(b, 'Frontstretch grandstands', 'Turn 1 Grandstand', turn1.d, turn1.labelX, turn1.labelY, true, 'Turn 1');
     const turn4 = wedge({ cx: 300, cy: 300, inner: 180, outer: 235, from: 200, to: 260 }, 200, 260);
-    shapeSection(b, 'Frontstretch grandstands', 'Turn 4 Grandstand', turn4.d, turn4.labelX, turn4.labelY);
+    shapeSection(b, 'Frontstretch grandstands', 'Turn 4 Grandstand', turn4.d, turn4.labelX, turn4.labelY, true, 'Turn 4');
     return { width: 1000, height: 580 };
   },
   grounds(b) {

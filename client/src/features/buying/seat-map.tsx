@@ -203,7 +203,7 @@ export function SeatMap({ layout, sections, selected, highlighted, preview: list
       >
         {s.zone !== null && <span className="section-choice__swatch" style={{ background: BAND_COLOURS[bandOf(bands, s.lowest)] }} aria-hidden="true" />}
         <span className="section-choice__text">
-          <span className="section-choice__name">{s.name}</span>, from {formatMoney(s.lowest)}, {listingsText(s.count)}
+          {s.name}, from {formatMoney(s.lowest)}, {listingsText(s.count)}
           {s.accessible && (
             <>
               , <span aria-hidden="true">♿ </span>accessible seating
