@@ -30,7 +30,18 @@ async function openEvent(page: Page, url: string) {
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   const tickets = page.getByRole('region', { name: 'Tickets' });
   await expect(tickets.getByText(/\d+ listings? for 1 ticket/)).toBeVisible();
+  await expect(page.locator('.seat-map__svg')).toBeVisible();
   return tickets;
+}
+
+/** Opens the list of sections (closed when it is long) from the keyboard. */
+async function openSectionList(page: Page) {
+  const summary = page.getByText(/^Choose sections from a list/);
+  if ((await page.locator('details.section-list').getAttribute('open')) === null) {
+    await summary.focus();
+    await page.keyboard.press('Enter');
+  }
+  await expect(page.locator('details.section-list')).toHaveAttribute('open', '');
 }
 
 const listingTitles = (page: Page) => page.getByRole('region', { name: 'Tickets' }).locator('.listing__title');
@@ -65,6 +76,7 @@ test('the seat map filters the listings by mouse, and a listing outlines its sec
   }
   await mapSection(page, section).locator('text').first().click({ force: true });
   await expect(mapSection(page, section)).toHaveAttribute('data-selected', 'true');
+  await openSectionList(page);
   await expect(tickets.getByRole('button', { name: new RegExp(`^${section}, from`) })).toHaveAttribute('aria-pressed', 'true');
   const expected = listings.filter((l) => l.section === section).length;
   await expect(listingTitles(page)).toHaveCount(expected);
@@ -87,6 +99,7 @@ test('the section list is the keyboard path: select a section, show a listing on
   const tickets = await openEvent(page, url);
   const total = await listingTitles(page).count();
 
+  await openSectionList(page);
   const choice = tickets.getByRole('button', { name: new RegExp(`^${first}, from \\$[\\d,.]+, \\d+ listings?`) });
   await choice.focus();
   await page.keyboard.press('Enter');
@@ -132,7 +145,7 @@ test('zoom and pan buttons move the map, and Reset shows all of it', async ({ pa
 test('no accessibility violations on an event page with its seat map, a section chosen', async ({ page, request }) => {
   const { url, listings } = await eventWithSections(request);
   const tickets = await openEvent(page, url);
-  await expect(page.locator('.seat-map__svg')).toBeVisible();
+  await openSectionList(page);
   await tickets.getByRole('button', { name: new RegExp(`^${listings[0]!.section}, from`) }).click();
   await page.waitForLoadState('networkidle');
   const results = await new AxeBuilder({ page }).analyze();

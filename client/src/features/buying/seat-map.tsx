@@ -9,6 +9,9 @@ import { bandOf, panBy, PAN_STEP, priceBands, viewBoxOf, wholeMap, zoomBy, ZOOM_
  */
 export const BAND_COLOURS = ['#1b7a3a', '#0a66c2', '#7c3aed', '#b4235a'] as const;
 
+/** Product decision: a list of up to this many sections starts open. */
+export const LIST_OPEN_MAX = 8;
+
 const listingsText = (n: number) => `${n} ${n === 1 ? 'listing' : 'listings'}`;
 
 /** A section's name in the list and on the map: its name, lowest all-in price, listing count and marks. */
@@ -188,6 +191,8 @@ export function SeatMap({ layout, sections, selected, highlighted, preview: list
     return [...groups];
   }, [onMap]);
   const outlined = highlighted ?? listingPreview ?? preview;
+  // A long list would push the tickets far down a phone's screen: it starts closed, one press away.
+  const [listOpen, setListOpen] = useState(sections.length <= LIST_OPEN_MAX);
 
   const sectionButton = (s: SectionSummary) => (
     <li key={s.name}>
@@ -259,8 +264,10 @@ export function SeatMap({ layout, sections, selected, highlighted, preview: list
           </>
         )}
       </p>
-      <details className="section-list" open>
-        <summary id={listHeadingId}>Choose sections from a list</summary>
+      <details className="section-list" open={listOpen} onToggle={(e) => setListOpen(e.currentTarget.open)}>
+        <summary id={listHeadingId}>
+          Choose sections from a list ({sections.length} {sections.length === 1 ? 'section' : 'sections'} with tickets)
+        </summary>
         {zones.map(([zone, list]) => (
           <div key={zone} className="section-list__zone">
             <p className="section-list__zone-name">{zone}</p>
