@@ -240,8 +240,8 @@ export function ListingsPanel({ slug, headingLevel = 2, withSeatMap = false }: {
   const [params, setParams] = useSearchParams();
   const filter = readListingsFilter(params);
   // The sections chosen on the seat map live in the address too (`section`, repeated).
-  const sectionParams = params.getAll(SECTION_PARAM);
-  const selected = useMemo(() => new Set(sectionParams), [sectionParams.join('\n')]);
+  const sectionKey = params.getAll(SECTION_PARAM).join('\n');
+  const selected = useMemo(() => new Set(sectionKey === '' ? [] : sectionKey.split('\n')), [sectionKey]);
   const [shownListing, setShownListing] = useState<number | null>(null);
   const [previewSection, setPreviewSection] = useState<string | null>(null);
   const listings = useListings(slug, filter);
