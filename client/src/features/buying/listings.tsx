@@ -90,7 +90,8 @@ export const DEAL_RULE_TEXT =
 function dealBasis(listing: Listing): string {
   const { median, comparedWith } = listing.dealRating;
   const diff = Math.round((listing.allInPricePerTicket / median - 1) * 100);
-  const against = `the median ${formatMoney(median)} of ${comparedWith}`;
+  // A level's name ("Upper Level"), or "the whole event" when the level had too few listings.
+  const against = comparedWith.startsWith('the ') ? `${comparedWith}'s median (${formatMoney(median)})` : `the ${comparedWith} median (${formatMoney(median)})`;
   return diff === 0 ? `at ${against}` : `${Math.abs(diff)}% ${diff < 0 ? 'below' : 'above'} ${against}`;
 }
 
@@ -137,20 +138,19 @@ function ListingItem({ listing, slug, quantity, serviceFeeRate, map }: { listing
             )}
           </p>
         )}
-        <p className="listing__deal">
-          <span className={`deal deal--${rating}`}>{DEAL_RATING_LABELS[rating]}</span> <span className="listing__deal-basis">{dealBasis(listing)}</span>
-        </p>
-        {map && (
-          <p className="listing__map">
-            {map.onMap ? (
-              <button type="button" className="link-button" aria-pressed={map.shown} onClick={map.onShow}>
+        <div className="listing__extras">
+          <p className="listing__deal">
+            <span className={`deal deal--${rating}`}>{DEAL_RATING_LABELS[rating]}</span> <span className="listing__deal-basis">{dealBasis(listing)}</span>
+          </p>
+          {map &&
+            (map.onMap ? (
+              <button type="button" className="link-button listing__map" aria-pressed={map.shown} onClick={map.onShow}>
                 Show {listing.section} on the map
               </button>
             ) : (
               <span className="listing__off-map">Other section: not on the map</span>
-            )}
-          </p>
-        )}
+            ))}
+        </div>
       </div>
       <div className="listing__price">
         <p className="listing__all-in">

@@ -57,7 +57,7 @@ describe('the seat map on the listings', () => {
     const panel = await renderPanel();
     const item = within(panel).getByRole('listitem', { name: 'Section 101, Row 3' });
     expect(within(item).getByText('Great deal')).toBeTruthy();
-    expect(within(item).getByText('20% below the median $100 of Lower Level')).toBeTruthy();
+    expect(within(item).getByText('20% below the Lower Level median ($100)')).toBeTruthy();
     expect(within(item).getByText('Accessible seating')).toBeTruthy();
     expect(within(panel).getByText(/Deal ratings compare each listing's price per ticket, fees included, with the median/)).toBeTruthy();
     const show = within(item).getByRole('button', { name: 'Show Section 101 on the map' });
