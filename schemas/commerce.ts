@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EventCardSchema } from './cards.js';
+import { LAYOUT_NAMES } from './seating.js';
 
 /** Listings, carts, checkout and orders (spec §3 cart, billing address and order detail), as the API speaks them. */
 
@@ -34,11 +35,38 @@ export const ListingDocumentSchema = z
     seller_notes: z.string().max(300),
     /** When the seller has the tickets (YYYY-MM-DD). */
     in_hand_date: z.iso.date(),
+    /** Wheelchair-accessible seats; left out, read from the seller's notes ("Wheelchair accessible"). */
+    accessible: z.boolean().optional(),
+    /** A view blocked in part; left out, read from the seller's notes ("Obstructed view", "Limited view"). */
+    obstructed_view: z.boolean().optional(),
   })
   .strict()
   .refine((l) => Math.floor(l.listing_id / 1000) === l.event_id, { message: 'listing_id must be the event_id times 1000 plus the group number (0–999)', path: ['listing_id'] })
   .refine((l) => l.id === String(l.listing_id), { message: 'id must be the listing_id as a string', path: ['id'] });
 export type ListingDocument = z.infer<typeof ListingDocumentSchema>;
+
+export const DEAL_RATINGS = ['great', 'good', 'fair', 'high'] as const;
+export type DealRatingName = (typeof DEAL_RATINGS)[number];
+export const DEAL_RATING_LABELS: Readonly<Record<DealRatingName, string>> = { great: 'Great deal', good: 'Good deal', fair: 'Fair price', high: 'Priced high' };
+/**
+ * Product decision: a listing's deal rating is its all-in price per ticket as a share of the median all-in
+ * price of the event's listings in the same level (zone of the seat map); at most `great` of it is a great
+ * deal, at most `good` a good one, at most `fair` a fair price, and above that priced high.
+ */
+export const DEAL_RATING_LIMITS = { great: 0.85, good: 0.95, fair: 1.1 } as const;
+/** Product decision: a level with fewer listings than this is compared with the whole event instead. */
+export const DEAL_MIN_COMPARABLE = 3;
+
+export const DealRatingSchema = z.object({
+  rating: z.enum(DEAL_RATINGS),
+  /** The median all-in price per ticket it was compared with. */
+  median: z.number().positive(),
+  /** What the median is of: a level's name, or "the whole event". */
+  comparedWith: z.string(),
+  /** How many listings that median is of (this one included). */
+  comparables: z.number().int().positive(),
+});
+export type DealRating = z.infer<typeof DealRatingSchema>;
 
 /** One seller's ticket group for an event. Prices in US dollars. */
 export const ListingSchema = z.object({
@@ -64,6 +92,12 @@ export const ListingSchema = z.object({
   sellerNotes: z.string(),
   /** When the seller has the tickets (ISO date). */
   inHandDate: z.string(),
+  /** Wheelchair-accessible seats. */
+  accessible: z.boolean(),
+  /** The view of the stage or field is blocked in part. */
+  obstructedView: z.boolean(),
+  /** How its all-in price compares with comparable listings of the same event (`DEAL_RATING_LIMITS`). */
+  dealRating: DealRatingSchema,
 });
 export type Listing = z.infer<typeof ListingSchema>;
 
@@ -87,8 +121,12 @@ export const SaleStateSchema = z.discriminatedUnion('onSale', [
 ]);
 export type SaleState = z.infer<typeof SaleStateSchema>;
 
+/** Which seat map the event's venue is drawn with (`schemas/seating.ts`). */
+export const SeatMapInfoSchema = z.object({ layout: z.enum(LAYOUT_NAMES) });
+
 export const ListingsResponseSchema = z.object({
   eventId: z.number().int(),
+  seatMap: SeatMapInfoSchema,
   listings: z.array(ListingSchema),
   fees: FeesSchema,
   sale: SaleStateSchema,

@@ -23,7 +23,9 @@ import { venueAddress } from '../rules/address.js';
 import { GENERAL_ADMISSION_ROW, seatBlockStart } from './domain/seats.js';
 import { TicketBarcodes } from './domain/ticket-barcode.js';
 import { ticketsPdf, type PrintedTicket } from './ticket-pdf.js';
-import { asListed, availableSplits, canBuyQuantity, eventIdOfListing, listingsForEvent, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
+import { asListed, availableSplits, canBuyQuantity, eventIdOfListing, layoutFor, listingsForEvent, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
+import { dealRatings } from './domain/deal-rating.js';
+import { zoneOfSection } from '../../schemas/seating.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
 import { ORDER_STATUS_LABELS } from './domain/order-lifecycle.js';
@@ -175,7 +177,7 @@ export class CommerceService {
     return this.event(id);
   }
 
-  private withAvailability(listing: GeneratedListing, taken: number, event: EventDocument): Listing {
+  private withAvailability(listing: GeneratedListing, taken: number, event: EventDocument): Omit<Listing, 'dealRating'> {
     const quantityAvailable = Math.max(0, listing.quantity - taken);
     const { quantity: _listed, ...rest } = listing;
     // The in-hand rule with today as the order day: a listing never shows an in-hand date already gone.
@@ -189,14 +191,25 @@ export class CommerceService {
     };
   }
 
+  /**
+   * An event's listings as they stand (`usage`: seats held and sold), with a deal rating against the others
+   * on offer. A listing whose seats left are no quantity its seller sells (one seat of a pairs-only seller)
+   * is not on offer; `keep` is a listing to answer for all the same (the ticket page of a listing just sold).
+   */
+  private onOffer(event: EventDocument, generated: readonly GeneratedListing[], usage: Map<number, { taken: number }>, keep?: number): Listing[] {
+    const offered = generated.map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0, event)).filter((l) => (l.quantityAvailable > 0 && l.splits.length > 0) || l.id === keep);
+    const layout = layoutFor(event);
+    const ratings = dealRatings(offered, (l) => zoneOfSection(layout, l.section));
+    return offered.map((l, i) => ({ ...l, dealRating: ratings[i]! }));
+  }
+
   async listings(slug: string, query: ListingsQuery) {
     const event = await this.eventBySlug(slug);
     const sale = saleState(event, this.now());
-    if (!sale.onSale) return { eventId: event.event_id, listings: [], fees: FEES, sale: { onSale: false, code: sale.code, message: sale.message } };
+    const seatMap = { layout: layoutFor(event) };
+    if (!sale.onSale) return { eventId: event.event_id, seatMap, listings: [], fees: FEES, sale: { onSale: false, code: sale.code, message: sale.message } };
     const [usage, generated] = await this.stored('listings', () => Promise.all([this.store.usage(event.event_id), this.listingsOf(event)]));
-    let listings = generated.map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0, event));
-    // A listing whose seats left are no quantity its seller sells (one seat of a pairs-only seller) is not shown.
-    listings = listings.filter((l) => l.quantityAvailable > 0 && l.splits.length > 0);
+    let listings = this.onOffer(event, generated, usage);
     if (query.quantity) listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
     if (query.minPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket >= query.minPrice!);
     if (query.maxPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket <= query.maxPrice!);
@@ -204,7 +217,7 @@ export class CommerceService {
     listings.sort(
       query.sort === 'section' ? bySection : query.sort === 'price_desc' ? (a, b) => b.allInPricePerTicket - a.allInPricePerTicket || a.id - b.id : (a, b) => a.allInPricePerTicket - b.allInPricePerTicket || a.id - b.id,
     );
-    return { eventId: event.event_id, listings, fees: FEES, sale: { onSale: true, dateToBeAnnounced: sale.dateToBeAnnounced } };
+    return { eventId: event.event_id, seatMap, listings, fees: FEES, sale: { onSale: true, dateToBeAnnounced: sale.dateToBeAnnounced } };
   }
 
   /**
@@ -244,9 +257,11 @@ export class CommerceService {
   }
 
   async listing(listingId: number) {
-    const { listing, event } = await this.listingWithEvent(listingId);
-    const usage = await this.stored('listings', () => this.store.usage(event.event_id));
-    return { listing: this.withAvailability(listing, usage.get(listing.id)?.taken ?? 0, event), event: eventCard(event), fees: FEES };
+    const { event } = await this.listingWithEvent(listingId);
+    const [usage, generated] = await this.stored('listings', () => Promise.all([this.store.usage(event.event_id), this.listingsOf(event)]));
+    const listing = this.onOffer(event, generated, usage, listingId).find((l) => l.id === listingId);
+    if (!listing) throw notFound(`Listing ${listingId}`);
+    return { listing, event: eventCard(event), fees: FEES };
   }
 
   /**

@@ -18,6 +18,7 @@ import { testApp } from '../test/test-app.js';
 import { CommerceService } from './commerce-service.js';
 import { CommerceStore } from './commerce-store.js';
 import { listingsForEvent } from './domain/listings.js';
+import { seatMapTemplate } from '../../schemas/seating.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
 import { MAX_TICKETS_PER_EVENT, PURCHASE_LIMITS } from './domain/purchase-limits.js';
 
@@ -103,6 +104,19 @@ describe('listings (all-in prices, quantity, sort and price filter)', () => {
     used.add(cheapest.id);
     expect(cart.totalPrice.value).toBeCloseTo((cheapest.allInPricePerTicket + cheapest.shippingPerTicket) * quantity, 2);
     await request(app).delete(`/api/cart/${cart.id}`).set('Authorization', auth);
+  });
+
+  it('names the seat map of the event, whose sections are every listing\'s, and rates each listing against its level', async () => {
+    for (const event of upcoming().slice(0, 40)) {
+      const body = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body);
+      const map = seatMapTemplate(body.seatMap.layout);
+      const sections = new Set(map.sections.map((s) => s.name));
+      for (const l of body.listings) {
+        expect(sections.has(l.section), `${l.section} on the ${body.seatMap.layout} map`).toBe(true);
+        expect(l.dealRating.comparables).toBeGreaterThanOrEqual(1);
+        if (l.dealRating.comparedWith !== 'the whole event') expect(map.sections.find((s) => s.name === l.section)!.zone).toBe(l.dealRating.comparedWith);
+      }
+    }
   });
 
   it('filters by quantity and price, and sorts by section', async () => {

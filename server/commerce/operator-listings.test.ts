@@ -26,7 +26,7 @@ let app: ReturnType<typeof testApp>['app'];
 let withOwn: EventDocument;
 let without: EventDocument;
 
-const listing = (eventId: number, n: number, quantity: number, price: number) => ({
+const listing = (eventId: number, n: number, quantity: number, price: number, extra: object = {}) => ({
   id: String(eventId * 1000 + n),
   listing_id: eventId * 1000 + n,
   event_id: eventId,
@@ -38,6 +38,7 @@ const listing = (eventId: number, n: number, quantity: number, price: number) =>
   delivery_method: 'mobile_transfer',
   seller_notes: 'Aisle seats',
   in_hand_date: '2027-02-01',
+  ...extra,
 });
 
 beforeAll(async () => {
@@ -47,7 +48,7 @@ beforeAll(async () => {
   [withOwn, without] = [upcoming[0]!, upcoming[1]!];
   const feed = path.join(fixture.dir, 'feed', 'Listing.jsonl');
   await mkdir(path.dirname(feed), { recursive: true });
-  await writeFile(feed, [listing(withOwn.event_id, 0, 6, 80), listing(withOwn.event_id, 1, 2, 150)].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  await writeFile(feed, [listing(withOwn.event_id, 0, 6, 80), listing(withOwn.event_id, 1, 2, 150, { accessible: true, seller_notes: 'Limited view' })].map((l) => JSON.stringify(l)).join('\n') + '\n');
   const catalogDir = path.join(fixture.dir, 'catalog');
   expect((await importCatalog([feed], catalogDir)).applied).toBe(true);
   const manifest = (await readManifest(catalogDir))!;
@@ -77,6 +78,17 @@ describe("an imported catalog's own listings", () => {
     ]);
     expect(listings[0]!.allInPricePerTicket).toBeGreaterThan(80);
     expect(await listingsOf(without)).toEqual([]);
+  });
+
+  it('carry accessible seating and obstructed views as stated, or as their notes say, and a deal rating', async () => {
+    const listings = await listingsOf(withOwn);
+    expect(listings.map((l) => [l.accessible, l.obstructedView])).toEqual([
+      [false, false],
+      [true, true],
+    ]);
+    // Two listings in sections off any seat map: compared with the whole event.
+    expect(listings.map((l) => l.dealRating.comparedWith)).toEqual(['the whole event', 'the whole event']);
+    expect(listings[0]!.dealRating.rating).toBe('great');
   });
 
   it('take carts like any listing, and show what is left', async () => {

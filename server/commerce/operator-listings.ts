@@ -1,13 +1,15 @@
 import { ListingDocumentSchema, type ListingDocument } from '../../schemas/commerce.js';
 import { readJsonl } from '../catalog/jsonl.js';
 import type { Sql } from '../store/sql.js';
-import { splitsFor, type GeneratedListing } from './domain/listings.js';
+import { seatingFromNotes, splitsFor, type GeneratedListing } from './domain/listings.js';
 
 /** Rows per INSERT when loading. */
 const LOAD_CHUNK = 1_000;
 
 /** An operator's listing document as the storefront sells it. */
 export function listingFromDocument(doc: ListingDocument): GeneratedListing {
+  // What the document does not state is read from the seller's notes, as for generated listings.
+  const fromNotes = seatingFromNotes(doc.seller_notes);
   return {
     id: doc.listing_id,
     eventId: doc.event_id,
@@ -19,6 +21,8 @@ export function listingFromDocument(doc: ListingDocument): GeneratedListing {
     deliveryMethod: doc.delivery_method,
     sellerNotes: doc.seller_notes,
     inHandDate: doc.in_hand_date,
+    accessible: doc.accessible ?? fromNotes.accessible,
+    obstructedView: doc.obstructed_view ?? fromNotes.obstructedView,
   };
 }
 

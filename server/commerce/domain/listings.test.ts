@@ -12,12 +12,15 @@ import {
   isPairsOnly,
   listingId,
   listingIndexOf,
+  layoutFor,
   listingsForEvent,
   quantityRefusal,
+  seatingFromNotes,
   splitsFor,
   type GeneratedListing,
 } from './listings.js';
 import { perTicketPrices } from './pricing.js';
+import { LAYOUT_NAMES, seatMapTemplate } from '../../../schemas/seating.js';
 
 /** The no-single-seat-left rule, checked from scratch for one listing. */
 function splitsRuleHolds(l: GeneratedListing): boolean {
@@ -41,6 +44,9 @@ const CATEGORIES: Pick<EventDocument, 'category' | 'major_category' | 'venue_nam
   { category: 'racing', major_category: 'OTHER', venue_name: 'Daytona International Speedway' },
   { category: 'mma', major_category: 'OTHER', venue_name: 'T-Mobile Arena' },
   { category: 'festivals', major_category: 'CONCERTS', venue_name: 'Empire Polo Club' },
+  { category: 'mlb', major_category: 'SPORTS', venue_name: 'Fenway Park' },
+  { category: 'nba', major_category: 'SPORTS', venue_name: 'Chase Center' },
+  { category: 'pop', major_category: 'CONCERTS', venue_name: 'MetLife Stadium' },
 ];
 
 const eventArb = fc
@@ -200,11 +206,62 @@ describe('listingsForEvent', () => {
           expect(Math.round(l.pricePerTicket * 100) / 100).toBe(l.pricePerTicket);
           expect(day === undefined ? l.inHandDate === '' : l.inHandDate <= day).toBe(true);
           const { quantity, ...rest } = l;
-          ListingSchema.parse({ ...rest, quantityAvailable: quantity, ...perTicketPrices(l) });
+          ListingSchema.parse({
+            ...rest,
+            quantityAvailable: quantity,
+            ...perTicketPrices(l),
+            dealRating: { rating: 'fair', median: 1, comparedWith: 'the whole event', comparables: 1 },
+          });
         }
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('listings on the seat map', () => {
+  it('sells only sections of the event\'s seat map, for many random events of every layout (property)', () => {
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(eventArb, (ev) => {
+        const layout = layoutFor(ev);
+        seen.add(layout);
+        const onMap = new Set(seatMapTemplate(layout).sections.map((s) => s.name));
+        for (const l of listingsForEvent(ev)) expect(onMap.has(l.section), `${l.section} on the ${layout} map`).toBe(true);
+      }),
+      { numRuns: 400 },
+    );
+    expect([...seen].sort()).toEqual([...LAYOUT_NAMES].sort());
+  });
+
+  it.each<[Partial<EventDocument>, string]>([
+    [{ category: 'nfl', venue_name: 'State Farm Stadium' }, 'stadium'],
+    [{ category: 'mlb', venue_name: 'Fenway Park' }, 'ballpark'],
+    [{ category: 'nba', venue_name: 'Chase Center' }, 'court'],
+    [{ category: 'nhl', venue_name: 'TD Garden' }, 'arena-sports'],
+    [{ category: 'nhl', venue_name: 'Wrigley Field' }, 'stadium'],
+    [{ category: 'mma', venue_name: 'T-Mobile Arena' }, 'fight'],
+    [{ category: 'pop', major_category: 'CONCERTS', venue_name: 'MetLife Stadium' }, 'stadium-concert'],
+    [{ category: 'pop', major_category: 'CONCERTS', venue_name: 'Barclays Center' }, 'arena-concert'],
+    [{ category: 'pop', major_category: 'CONCERTS', venue_name: 'Red Rocks Amphitheatre' }, 'amphitheater'],
+    [{ category: 'pop', major_category: 'CONCERTS', venue_name: 'Bowery Ballroom' }, 'club'],
+    [{ category: 'broadway', major_category: 'THEATRE', venue_name: 'Gershwin Theatre' }, 'theater'],
+    [{ category: 'festivals', major_category: 'CONCERTS', venue_name: 'Empire Polo Club' }, 'festival'],
+    [{ category: 'racing', major_category: 'OTHER', venue_name: 'Daytona International Speedway' }, 'speedway'],
+    [{ category: 'golf', major_category: 'OTHER', venue_name: 'TPC Scottsdale' }, 'grounds'],
+  ])('%j is drawn as a %s', (kind, layout) => {
+    expect(layoutFor(eventDocument(kind))).toBe(layout);
+  });
+
+  it('marks accessible seating and obstructed views as the seller notes say them', () => {
+    expect(seatingFromNotes('Wheelchair accessible')).toEqual({ accessible: true, obstructedView: false });
+    expect(seatingFromNotes('Obstructed view')).toEqual({ accessible: false, obstructedView: true });
+    expect(seatingFromNotes('Limited view')).toEqual({ accessible: false, obstructedView: true });
+    expect(seatingFromNotes('Aisle seats')).toEqual({ accessible: false, obstructedView: false });
+    const listings = Array.from({ length: 30 }, (_, i) => listingsForEvent(eventDocument({ event_id: 7000 + i, tickets_available: 400, ticket_groups_available: 40 }))).flat();
+    for (const l of listings) expect({ accessible: l.accessible, obstructedView: l.obstructedView }).toEqual(seatingFromNotes(l.sellerNotes));
+    expect(listings.some((l) => l.accessible)).toBe(true);
+    expect(listings.some((l) => l.obstructedView)).toBe(true);
   });
 });
 

@@ -3,9 +3,10 @@ import { DELIVERY_METHODS, type Listing } from '../../../schemas/commerce.js';
 import type { EventDocument } from '../../../schemas/documents.js';
 import { Random } from '../../catalog/generate/random.js';
 import { addDays, parseLocalTimestamp } from '../../rules/local-time.js';
+import { zoneSections, type LayoutName } from '../../../schemas/seating.js';
 
 /** A seller's ticket group as listed, before holds and sales, and before fees. */
-export type GeneratedListing = Omit<Listing, 'quantityAvailable' | 'allInPricePerTicket' | 'serviceFeePerTicket' | 'shippingPerTicket'> & {
+export type GeneratedListing = Omit<Listing, 'quantityAvailable' | 'allInPricePerTicket' | 'serviceFeePerTicket' | 'shippingPerTicket' | 'dealRating'> & {
   /** Tickets the seller listed. */
   quantity: number;
 };
@@ -102,13 +103,12 @@ interface Zone {
   /** Price multiple of the cheapest zone (1). */
   factor: readonly [number, number];
   weight: number;
-  section(rng: Random): string;
+  /** The seat map zone (`schemas/seating.ts`) whose sections it sells, so every section sold is on the map. */
+  zone: string;
   /** Row label and how far forward it is (1 front … 0 back). */
   row(rng: Random): { label: string; front: number };
   notes?: readonly string[];
 }
-
-type LayoutName = 'stadium' | 'stadium-concert' | 'arena-sports' | 'court' | 'arena-concert' | 'fight' | 'theater' | 'amphitheater' | 'club' | 'festival' | 'speedway' | 'grounds';
 
 // Theaters skip I and O, which read as 1 and 0.
 const ROW_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -122,79 +122,79 @@ const lettered = (max: number) => (rng: Random) => {
   return { label: ROW_LETTERS[n - 1]!, front: 1 - (n - 1) / max };
 };
 const generalAdmission = () => ({ label: 'GA', front: 0 });
-const sectionIn = (prefix: string, from: number, to: number) => (rng: Random) => `${prefix}${rng.int(from, to)}`;
-const fixed = (name: string) => () => name;
-const oneOf = (names: readonly string[]) => (rng: Random) => rng.pick(names);
+
+const STADIUM_ZONES: readonly Zone[] = [
+  { factor: [1, 1.3], weight: 40, zone: 'upper', row: numbered(30) },
+    { factor: [1.5, 2.1], weight: 20, zone: 'mezzanine', row: numbered(20) },
+    { factor: [1.9, 2.8], weight: 30, zone: 'lower', row: numbered(40) },
+    { factor: [3, 4.5], weight: 10, zone: 'club', row: numbered(15), notes: ['Includes club lounge access'] },
+];
 
 const LAYOUTS: Record<LayoutName, readonly Zone[]> = {
-  stadium: [
-    { factor: [1, 1.3], weight: 40, section: sectionIn('Upper Level ', 301, 350), row: numbered(30) },
-    { factor: [1.5, 2.1], weight: 20, section: sectionIn('Mezzanine ', 201, 250), row: numbered(20) },
-    { factor: [1.9, 2.8], weight: 30, section: sectionIn('Section ', 101, 150), row: numbered(40) },
-    { factor: [3, 4.5], weight: 10, section: sectionIn('Club ', 201, 240), row: numbered(15), notes: ['Includes club lounge access'] },
-  ],
+  stadium: STADIUM_ZONES,
+  ballpark: STADIUM_ZONES,
   'stadium-concert': [
-    { factor: [1, 1.3], weight: 35, section: sectionIn('Upper Level ', 301, 350), row: numbered(30) },
-    { factor: [1.6, 2.4], weight: 35, section: sectionIn('Section ', 101, 150), row: numbered(40) },
-    { factor: [2.8, 4.2], weight: 20, section: oneOf(['Floor A', 'Floor B', 'Floor C', 'Floor D', 'Floor E', 'Floor F']), row: numbered(40) },
-    { factor: [4.5, 6.5], weight: 10, section: fixed('Pit'), row: generalAdmission, notes: ['Standing room only'] },
+    { factor: [1, 1.3], weight: 35, zone: 'upper', row: numbered(30) },
+    { factor: [1.6, 2.4], weight: 35, zone: 'lower', row: numbered(40) },
+    { factor: [2.8, 4.2], weight: 20, zone: 'floor', row: numbered(40) },
+    { factor: [4.5, 6.5], weight: 10, zone: 'pit', row: generalAdmission, notes: ['Standing room only'] },
   ],
   'arena-sports': [
-    { factor: [1, 1.4], weight: 45, section: sectionIn('Section ', 201, 232), row: numbered(20) },
-    { factor: [1.8, 2.8], weight: 45, section: sectionIn('Section ', 101, 124), row: numbered(25) },
-    { factor: [3.5, 5], weight: 10, section: oneOf(['Club Level', 'Lower Level Club']), row: numbered(6), notes: ['Includes club lounge access'] },
+    { factor: [1, 1.4], weight: 45, zone: 'upper', row: numbered(20) },
+    { factor: [1.8, 2.8], weight: 45, zone: 'lower', row: numbered(25) },
+    { factor: [3.5, 5], weight: 10, zone: 'club', row: numbered(6), notes: ['Includes club lounge access'] },
   ],
   court: [
-    { factor: [1, 1.4], weight: 45, section: sectionIn('Section ', 201, 232), row: numbered(20) },
-    { factor: [1.8, 2.8], weight: 40, section: sectionIn('Section ', 101, 124), row: numbered(25) },
-    { factor: [3.5, 5], weight: 10, section: fixed('Club Level'), row: numbered(6), notes: ['Includes club lounge access'] },
-    { factor: [8, 12], weight: 5, section: fixed('Courtside'), row: numbered(2), notes: ['Includes club lounge access'] },
+    { factor: [1, 1.4], weight: 45, zone: 'upper', row: numbered(20) },
+    { factor: [1.8, 2.8], weight: 40, zone: 'lower', row: numbered(25) },
+    { factor: [3.5, 5], weight: 10, zone: 'club', row: numbered(6), notes: ['Includes club lounge access'] },
+    { factor: [8, 12], weight: 5, zone: 'courtside', row: numbered(2), notes: ['Includes club lounge access'] },
   ],
   'arena-concert': [
-    { factor: [1, 1.4], weight: 40, section: sectionIn('Section ', 201, 232), row: numbered(20) },
-    { factor: [1.6, 2.3], weight: 35, section: sectionIn('Section ', 101, 124), row: numbered(25) },
-    { factor: [2.5, 3.8], weight: 25, section: oneOf(['Floor A', 'Floor B', 'Floor C', 'Floor D']), row: numbered(30) },
+    { factor: [1, 1.4], weight: 40, zone: 'upper', row: numbered(20) },
+    { factor: [1.6, 2.3], weight: 35, zone: 'lower', row: numbered(25) },
+    { factor: [2.5, 3.8], weight: 25, zone: 'floor', row: numbered(30) },
   ],
   fight: [
-    { factor: [1, 1.4], weight: 45, section: sectionIn('Section ', 201, 232), row: numbered(20) },
-    { factor: [1.8, 2.8], weight: 40, section: sectionIn('Section ', 101, 124), row: numbered(25) },
-    { factor: [5, 8], weight: 15, section: fixed('Ringside'), row: numbered(8) },
+    { factor: [1, 1.4], weight: 45, zone: 'upper', row: numbered(20) },
+    { factor: [1.8, 2.8], weight: 40, zone: 'lower', row: numbered(25) },
+    { factor: [5, 8], weight: 15, zone: 'ringside', row: numbered(8) },
   ],
   theater: [
-    { factor: [1, 1.3], weight: 25, section: fixed('Balcony'), row: lettered(12), notes: ['Steep incline', 'Obstructed view'] },
-    { factor: [1.3, 1.8], weight: 30, section: oneOf(['Mezzanine', 'Rear Mezzanine']), row: lettered(14) },
-    { factor: [1.9, 2.5], weight: 15, section: fixed('Front Mezzanine'), row: lettered(6) },
-    { factor: [1.8, 2.8], weight: 30, section: oneOf(['Orchestra', 'Orchestra Left', 'Orchestra Center', 'Orchestra Right']), row: lettered(24) },
+    { factor: [1, 1.3], weight: 25, zone: 'balcony', row: lettered(12), notes: ['Steep incline', 'Obstructed view'] },
+    { factor: [1.3, 1.8], weight: 30, zone: 'mezzanine', row: lettered(14) },
+    { factor: [1.9, 2.5], weight: 15, zone: 'front-mezzanine', row: lettered(6) },
+    { factor: [1.8, 2.8], weight: 30, zone: 'orchestra', row: lettered(24) },
   ],
   amphitheater: [
-    { factor: [1, 1.2], weight: 35, section: fixed('Lawn'), row: generalAdmission, notes: ['Lawn seating: bring a blanket, no chairs'] },
-    { factor: [1.5, 2.2], weight: 35, section: sectionIn('Section ', 201, 210), row: numbered(30) },
-    { factor: [2.2, 3.2], weight: 20, section: sectionIn('Section ', 101, 106), row: numbered(25) },
-    { factor: [3.2, 4.8], weight: 10, section: fixed('Pit'), row: generalAdmission, notes: ['Standing room only'] },
+    { factor: [1, 1.2], weight: 35, zone: 'lawn', row: generalAdmission, notes: ['Lawn seating: bring a blanket, no chairs'] },
+    { factor: [1.5, 2.2], weight: 35, zone: 'upper', row: numbered(30) },
+    { factor: [2.2, 3.2], weight: 20, zone: 'lower', row: numbered(25) },
+    { factor: [3.2, 4.8], weight: 10, zone: 'pit', row: generalAdmission, notes: ['Standing room only'] },
   ],
   club: [
-    { factor: [1, 1.25], weight: 80, section: fixed('General Admission'), row: generalAdmission, notes: ['Standing room only'] },
-    { factor: [1.6, 2.4], weight: 20, section: oneOf(['VIP Balcony', 'VIP Mezzanine']), row: generalAdmission, notes: ['Includes VIP bar access'] },
+    { factor: [1, 1.25], weight: 80, zone: 'ga', row: generalAdmission, notes: ['Standing room only'] },
+    { factor: [1.6, 2.4], weight: 20, zone: 'vip', row: generalAdmission, notes: ['Includes VIP bar access'] },
   ],
   festival: [
-    { factor: [1, 1.2], weight: 70, section: fixed('General Admission'), row: generalAdmission },
-    { factor: [1.8, 2.6], weight: 25, section: fixed('GA+'), row: generalAdmission },
-    { factor: [3.5, 5], weight: 5, section: fixed('VIP'), row: generalAdmission, notes: ['Includes VIP lounge access'] },
+    { factor: [1, 1.2], weight: 70, zone: 'ga', row: generalAdmission },
+    { factor: [1.8, 2.6], weight: 25, zone: 'ga-plus', row: generalAdmission },
+    { factor: [3.5, 5], weight: 5, zone: 'vip', row: generalAdmission, notes: ['Includes VIP lounge access'] },
   ],
   speedway: [
-    { factor: [1, 1.3], weight: 40, section: oneOf(['Grandstand A', 'Grandstand B', 'Grandstand C']), row: numbered(40) },
-    { factor: [1.4, 2], weight: 40, section: oneOf(['Start/Finish Grandstand', 'Turn 1 Grandstand', 'Turn 4 Grandstand']), row: numbered(50) },
-    { factor: [2.5, 3.5], weight: 20, section: fixed('Infield'), row: generalAdmission, notes: ['Includes pit pass'] },
+    { factor: [1, 1.3], weight: 40, zone: 'backstretch', row: numbered(40) },
+    { factor: [1.4, 2], weight: 40, zone: 'frontstretch', row: numbered(50) },
+    { factor: [2.5, 3.5], weight: 20, zone: 'infield', row: generalAdmission, notes: ['Includes pit pass'] },
   ],
   grounds: [
-    { factor: [1, 1.2], weight: 80, section: fixed('Grounds Pass'), row: generalAdmission },
-    { factor: [2.5, 4], weight: 20, section: oneOf(['Clubhouse Pavilion', '18th Green Skybox']), row: generalAdmission, notes: ['Includes food and drink'] },
+    { factor: [1, 1.2], weight: 80, zone: 'grounds', row: generalAdmission },
+    { factor: [2.5, 4], weight: 20, zone: 'hospitality', row: generalAdmission, notes: ['Includes food and drink'] },
   ],
 };
 
 const LAYOUT_BY_CATEGORY: Readonly<Record<string, LayoutName>> = {
   nfl: 'stadium',
-  mlb: 'stadium',
+  mlb: 'ballpark',
   soccer: 'stadium',
   nba: 'court',
   nhl: 'arena-sports',
@@ -215,8 +215,13 @@ const ARENA_NAME = /arena|garden|forum|dome|fieldhouse|center|centre|coliseum|co
 // "Center" alone names as many performing-arts halls as arenas; a stage show needs a plainer arena name.
 const STRICT_ARENA_NAME = /arena|garden|forum|dome|fieldhouse|coliseum/i;
 
-/** The seating layout of the event's venue, read from its category and, for touring acts, the venue name. */
-function layoutFor(event: EventDocument): LayoutName {
+/**
+ * The seating layout of the event's venue (and so its seat map), read from its category and, for touring acts,
+ * the venue name: a league's category fixes the layout (a baseball game: a ballpark; an NBA game: a court),
+ * except that an arena sport played in a stadium is drawn as a stadium; otherwise the venue's name says
+ * stadium, amphitheater, theater or arena, and a concert anywhere else is in a club.
+ */
+export function layoutFor(event: EventDocument): LayoutName {
   const byCategory = LAYOUT_BY_CATEGORY[event.category];
   const name = event.venue_name;
   if ((byCategory === 'arena-sports' || byCategory === 'court') && STADIUM_NAME.test(name)) return 'stadium';
@@ -253,6 +258,18 @@ function sellerNotes(rng: Random, layout: LayoutName, zone: Zone): string {
   if (rng.chance(NO_NOTES_SHARE)) return '';
   const pool = [...(zone.notes ?? []), ...(VENUE_NOTES[layout] ?? []), ...(zone.row === generalAdmission ? [] : COMMON_NOTES)];
   return pool.length === 0 ? '' : rng.pick(pool);
+}
+
+const ACCESSIBLE_NOTE = /wheelchair|accessible seat/i;
+const OBSTRUCTED_NOTE = /obstructed|limited view/i;
+
+/**
+ * Accessible seating and an obstructed view, as a seller's notes say them ("Wheelchair accessible",
+ * "Obstructed view", "Limited view"): generated listings carry what their notes say, and an operator's
+ * listing that does not state them is read the same way.
+ */
+export function seatingFromNotes(notes: string): { accessible: boolean; obstructedView: boolean } {
+  return { accessible: ACCESSIBLE_NOTE.test(notes), obstructedView: OBSTRUCTED_NOTE.test(notes) };
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -324,12 +341,13 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
 
   const listings = sizes.map((quantity, index): GeneratedListing => {
     const zone = rng.weighted(zones, (z) => z.weight);
-    const section = zone.section(rng);
+    const section = rng.pick(zoneSections(layout, zone.zone));
     const row = zone.row(rng);
     const [lo, hi] = zone.factor;
     const factor = (lo + (hi - lo) * rng.next()) * (1 + 0.3 * row.front) * (1 + 0.08 * rng.next());
     const deliveryMethod = rng.weighted(DELIVERY_METHODS, (m) => DELIVERY_METHOD_WEIGHTS[m]);
     const pairsOnly = quantity % 2 === 0 && quantity > 2 && rng.chance(PAIRS_ONLY_SHARE);
+    const notes = sellerNotes(rng, layout, zone);
     return {
       id: listingId(event.event_id, index),
       eventId: event.event_id,
@@ -339,7 +357,8 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
       splits: splitsFor(quantity, pairsOnly),
       pricePerTicket: Math.max(floorCents, Math.round(floorCents * factor)) / 100,
       deliveryMethod,
-      sellerNotes: sellerNotes(rng, layout, zone),
+      sellerNotes: notes,
+      ...seatingFromNotes(notes),
       inHandDate: inHandDate(rng, event, deliveryMethod),
     };
   });

@@ -97,7 +97,7 @@ export function EventPage() {
           {lowest !== undefined ? `See tickets from ${formatMoney(lowest)}` : 'See tickets'}
         </Link>
       </header>
-      <ListingsPanel slug={slug} />
+      <ListingsPanel slug={slug} withSeatMap />
       {performers.length > 0 && (
         <section aria-labelledby="event-performers">
           <h2 id="event-performers">Performers</h2>

@@ -1,8 +1,11 @@
-import { useDeferredValue, useId, useState, type FormEvent } from 'react';
+import { useDeferredValue, useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { DELIVERY_LABELS, type Listing } from '../../../../schemas/commerce.js';
+import { DEAL_MIN_COMPARABLE, DEAL_RATING_LABELS, DEAL_RATING_LIMITS, DELIVERY_LABELS, type Listing } from '../../../../schemas/commerce.js';
+import { seatMapTemplate } from '../../../../schemas/seating.js';
 import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
 import { formatCalendarDate, formatMoney, formatRate, seatLabel } from './money.js';
+import { SeatMap } from './seat-map.js';
+import { summarizeSections } from './seat-map-model.js';
 import { useAllListings, useListings } from './use-buying.js';
 import './buying.css';
 
@@ -63,13 +66,44 @@ export function FeeDetails({ listing, serviceFeeRate, id }: { listing: Listing; 
   );
 }
 
-function ListingItem({ listing, slug, quantity, serviceFeeRate }: { listing: Listing; slug: string; quantity: number; serviceFeeRate: number | undefined }) {
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** The deal rating rule as the page states it, from the same limits the server rates with. */
+export const DEAL_RULE_TEXT =
+  `Deal ratings compare each listing's price per ticket, fees included, with the median price of this event's listings in the same level ` +
+  `(or of the whole event when a level has fewer than ${DEAL_MIN_COMPARABLE}): ` +
+  `${percent(DEAL_RATING_LIMITS.great)} of it or less is a great deal, up to ${percent(DEAL_RATING_LIMITS.good)} a good deal, ` +
+  `up to ${percent(DEAL_RATING_LIMITS.fair)} a fair price, and above that priced high.`;
+
+function dealBasis(listing: Listing): string {
+  const { median, comparedWith } = listing.dealRating;
+  const diff = Math.round((listing.allInPricePerTicket / median - 1) * 100);
+  // A level's name ("Upper Level"), or "the whole event" when the level had too few listings.
+  const against = comparedWith.startsWith('the ') ? `${comparedWith}'s median (${formatMoney(median)})` : `the ${comparedWith} median (${formatMoney(median)})`;
+  return diff === 0 ? `at ${against}` : `${Math.abs(diff)}% ${diff < 0 ? 'below' : 'above'} ${against}`;
+}
+
+interface MapLink {
+  /** The listing's section is on the map. */
+  onMap: boolean;
+  shown: boolean;
+  onShow: () => void;
+  onPreview: (section: string | null) => void;
+}
+
+function ListingItem({ listing, slug, quantity, serviceFeeRate, map }: { listing: Listing; slug: string; quantity: number; serviceFeeRate: number | undefined; map?: MapLink }) {
   const [showFees, setShowFees] = useState(false);
   const feesId = useId();
   const titleId = useId();
   const title = seatLabel(listing);
+  const rating = listing.dealRating.rating;
   return (
-    <li className="listing" aria-labelledby={titleId}>
+    <li
+      className={`listing${map?.shown ? ' listing--shown' : ''}`}
+      aria-labelledby={titleId}
+      onMouseEnter={map?.onMap ? () => map.onPreview(listing.section) : undefined}
+      onMouseLeave={map?.onMap ? () => map.onPreview(null) : undefined}
+    >
       <div className="listing__where">
         <h3 className="listing__title" id={titleId}>
           {title}
@@ -78,6 +112,33 @@ function ListingItem({ listing, slug, quantity, serviceFeeRate }: { listing: Lis
           {DELIVERY_LABELS[listing.deliveryMethod]} · In hand by {formatCalendarDate(listing.inHandDate)}
         </p>
         {listing.sellerNotes.trim() !== '' && <p className="listing__notes">{listing.sellerNotes}</p>}
+        {(listing.accessible || listing.obstructedView) && (
+          <p className="listing__seating">
+            {listing.accessible && (
+              <span className="seating-mark">
+                <span aria-hidden="true">♿</span> Accessible seating
+              </span>
+            )}
+            {listing.obstructedView && (
+              <span className="seating-mark">
+                <span aria-hidden="true">⚠</span> Obstructed view
+              </span>
+            )}
+          </p>
+        )}
+        <div className="listing__extras">
+          <p className="listing__deal">
+            <span className={`deal deal--${rating}`}>{DEAL_RATING_LABELS[rating]}</span> <span className="listing__deal-basis">{dealBasis(listing)}</span>
+          </p>
+          {map &&
+            (map.onMap ? (
+              <button type="button" className="link-button listing__map" aria-pressed={map.shown} onClick={map.onShow}>
+                Show {listing.section} on the map
+              </button>
+            ) : (
+              <span className="listing__off-map">Other section: not on the map</span>
+            ))}
+        </div>
       </div>
       <div className="listing__price">
         <p className="listing__all-in">
@@ -160,29 +221,38 @@ function PriceFilter({ minPrice, maxPrice, onApply }: { minPrice?: number; maxPr
 }
 
 const NO_LISTINGS: readonly never[] = [];
+/** The address parameter of the sections chosen on the seat map. */
+export const SECTION_PARAM = 'section';
 
 /** Spec §3 listings: quantity, sort and an all-in price filter, each refetching from the server. */
-export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headingLevel?: 2 | 3 }) {
+export function ListingsPanel({ slug, headingLevel = 2, withSeatMap = false }: { slug: string; headingLevel?: 2 | 3; withSeatMap?: boolean }) {
   const [params, setParams] = useSearchParams();
   const filter = readListingsFilter(params);
+  // The sections chosen on the seat map live in the address too (`section`, repeated).
+  const sectionKey = params.getAll(SECTION_PARAM).join('\n');
+  const selected = useMemo(() => new Set(sectionKey === '' ? [] : sectionKey.split('\n')), [sectionKey]);
+  const [shownListing, setShownListing] = useState<number | null>(null);
+  const [previewSection, setPreviewSection] = useState<string | null>(null);
   const listings = useListings(slug, filter);
   const all = useAllListings(slug);
   const headingId = useId();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
 
-  const update = (changes: Record<string, string | undefined>) => {
+  const update = (changes: Record<string, string | readonly string[] | undefined>) => {
     setParams(
       (prev) => {
         const next = new URLSearchParams(prev);
         for (const [key, value] of Object.entries(changes)) {
-          if (value === undefined) next.delete(key);
-          else next.set(key, value);
+          next.delete(key);
+          if (typeof value === 'string') next.set(key, value);
+          else for (const v of value ?? []) next.append(key, v);
         }
         return next;
       },
       { replace: true },
     );
   };
+  const toggleSection = (section: string) => update({ [SECTION_PARAM]: selected.has(section) ? [...selected].filter((s) => s !== section) : [...selected, section] });
 
   const serviceFeeRate = (listings.data ?? all.data)?.fees.serviceFeeRate;
   // Not on sale (started or cancelled): the server says why, and that is all the panel shows.
@@ -196,6 +266,12 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
   const latest = listings.data?.listings ?? NO_LISTINGS;
   const shown = useDeferredValue(latest);
   const pending = listings.isPending || shown !== latest;
+  const layout = (listings.data ?? all.data)?.seatMap.layout;
+  const template = withSeatMap && layout ? seatMapTemplate(layout) : null;
+  const sections = useMemo(() => (template ? summarizeSections(shown, template) : []), [shown, template]);
+  const onMap = useMemo(() => new Set(template?.sections.map((s) => s.name)), [template]);
+  const visible = selected.size === 0 || !template ? shown : shown.filter((l) => selected.has(l.section));
+  const highlighted = shown.find((l) => l.id === shownListing && onMap.has(l.section))?.section ?? null;
 
   return (
     <section className="listings" id="listings" aria-labelledby={headingId}>
@@ -231,6 +307,17 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
           />
         </div>
       )}
+      {template && layout && !closed && !soldOut && !listings.isError && (
+        <SeatMap
+          layout={layout}
+          sections={sections}
+          selected={selected}
+          highlighted={highlighted}
+          preview={previewSection}
+          onToggle={toggleSection}
+          onClear={() => update({ [SECTION_PARAM]: undefined })}
+        />
+      )}
       {dateToBeAnnounced && <p className="listings__note">Date to be announced: tickets bought now are good for the new date.</p>}
       <div aria-busy={listings.isFetching} aria-live="polite" className={`listings__status${pending ? ' listings__status--pending' : ''}`}>
         {pending ? (
@@ -251,6 +338,10 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
             No tickets for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}
             {filtered ? ' in that price range' : ''}. Try a different number of tickets{filtered ? ' or clear the price filter' : ''}.
           </p>
+        ) : visible.length < shown.length ? (
+          <p className="listings__count">
+            {visible.length} of {shown.length} listings for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}, in the sections chosen
+          </p>
         ) : (
           <p className="listings__count">
             {shown.length} {shown.length === 1 ? 'listing' : 'listings'} for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}
@@ -258,11 +349,30 @@ export function ListingsPanel({ slug, headingLevel = 2 }: { slug: string; headin
         )}
       </div>
       {!listings.isError && shown.length > 0 && !soldOut && !closed && (
-        <ul className="listing-list">
-          {shown.map((l) => (
-            <ListingItem key={l.id} listing={l} slug={slug} quantity={filter.quantity} serviceFeeRate={serviceFeeRate} />
-          ))}
-        </ul>
+        <>
+          <p className="deal-rule">{DEAL_RULE_TEXT}</p>
+          <ul className="listing-list">
+            {visible.map((l) => (
+              <ListingItem
+                key={l.id}
+                listing={l}
+                slug={slug}
+                quantity={filter.quantity}
+                serviceFeeRate={serviceFeeRate}
+                map={
+                  template
+                    ? {
+                        onMap: onMap.has(l.section),
+                        shown: shownListing === l.id,
+                        onShow: () => setShownListing((id) => (id === l.id ? null : l.id)),
+                        onPreview: setPreviewSection,
+                      }
+                    : undefined
+                }
+              />
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );

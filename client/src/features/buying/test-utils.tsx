@@ -116,7 +116,7 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
   const base: Omit<Listing, 'serviceFeePerTicket' | 'shippingPerTicket'> & Partial<Listing> = {
     id: 11,
     eventId: 501,
-    section: '112',
+    section: 'Section 112',
     row: 'F',
     quantityAvailable: 4,
     splits: [1, 2, 4],
@@ -125,6 +125,9 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
     deliveryMethod: 'eticket',
     sellerNotes: 'Aisle seats',
     inHandDate: '2026-12-20',
+    accessible: false,
+    obstructedView: false,
+    dealRating: { rating: 'fair', median: 118, comparedWith: 'Lower Level', comparables: 3 },
     ...overrides,
   };
   const feeCents = Math.round(base.allInPricePerTicket * 100) - Math.round(base.pricePerTicket * 100);
@@ -134,7 +137,7 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
 export const FEES = { serviceFeeRate: 0.18, fulfillmentFeePerTicket: 2.5 };
 
 export function listingsBody(listings: Listing[]) {
-  return { eventId: 501, listings, fees: FEES, sale: { onSale: true as const, dateToBeAnnounced: false } };
+  return { eventId: 501, seatMap: { layout: 'ballpark' as const }, listings, fees: FEES, sale: { onSale: true as const, dateToBeAnnounced: false } };
 }
 
 /** `GET /api/listings/:id`: one listing, its event and the fee breakdown. */
