@@ -50,7 +50,7 @@ describe('choosing a place by ZIP code', () => {
     const { userEvent } = await import('@testing-library/user-event');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Change location' }));
-    await user.type(screen.getByLabelText('ZIP code'), zip);
+    await user.type(await screen.findByLabelText('ZIP code'), zip);
     await user.click(screen.getByRole('button', { name: 'Show events' }));
   }
 

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useEffect, useRef, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useLocation, useParams } from 'react-router';
 import { z } from 'zod';
-import { LayoutResponseSchema, ResolvedLocationSchema } from '../../../../schemas/layout.js';
+import { LayoutResponseSchema } from '../../../../schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
 import { api, ApiError } from '../../lib/api.js';
@@ -66,35 +66,11 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   );
 }
 
+// The form to change place opens on demand: its code stays out of the first page's script.
+const LocationForm = lazy(() => import('./location-form.js').then((m) => ({ default: m.LocationForm })));
+
 function LocationPicker({ city, state, onChoose }: { city: string; state: string; onChoose: (l: ShopperLocation) => void }) {
   const [editing, setEditing] = useState(false);
-  const [zip, setZip] = useState('');
-  const [message, setMessage] = useState('');
-  const useMine = () => {
-    if (!navigator.geolocation) return setMessage('Your browser cannot share its location; enter a ZIP code instead.');
-    navigator.geolocation.getCurrentPosition(
-      (pos) => {
-        onChoose({ lat: pos.coords.latitude, lng: pos.coords.longitude });
-        setEditing(false);
-      },
-      () => setMessage('Location is turned off; enter a ZIP code instead.'),
-      { maximumAge: 600_000, timeout: 10_000 },
-    );
-  };
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!/^\d{5}$/.test(zip)) return setMessage('Enter a 5-digit ZIP code.');
-    // An unknown ZIP would quietly become New York: check it first, and keep the current place if it is unknown.
-    try {
-      await api(`/api/location?zip=${zip}`, ResolvedLocationSchema);
-    } catch (err) {
-      const here = city ? `${city}${state ? `, ${state}` : ''}` : 'your current place';
-      return setMessage(err instanceof ApiError && err.status === 404 ? `We don’t know ZIP code ${zip}. Still showing events near ${here}.` : 'We could not check that ZIP code. Please try again.');
-    }
-    setMessage('');
-    onChoose({ zip });
-    setEditing(false);
-  };
   return (
     <div className="location-picker">
       <span>
@@ -105,15 +81,16 @@ function LocationPicker({ city, state, onChoose }: { city: string; state: string
           Change location
         </button>
       ) : (
-        <form onSubmit={(e) => void submit(e)} className="location-form">
-          <label htmlFor="zip-input">ZIP code</label>
-          <input id="zip-input" inputMode="numeric" autoComplete="postal-code" maxLength={5} value={zip} onChange={(e) => setZip(e.target.value.replace(/\D/g, ''))} />
-          <button type="submit">Show events</button>
-          <button type="button" className="link-button" onClick={useMine}>
-            Use my location
-          </button>
-          {message && <span role="status">{message}</span>}
-        </form>
+        <Suspense fallback={null}>
+          <LocationForm
+            city={city}
+            state={state}
+            onChoose={(next) => {
+              onChoose(next);
+              setEditing(false);
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );
