@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { fillCheckout } from './checkout-form.js';
 
 const isPhone = (name: string) => name === 'phone';
 
@@ -63,21 +64,6 @@ async function holdFirstListing(page: Page, quantity: number) {
     await page.getByRole('link', { name: 'See other tickets for this event' }).click();
   }
   throw new Error('every listing tried was taken');
-}
-
-async function fillCheckout(page: Page, card: string) {
-  await page.getByLabel('Email').fill('fan@example.com');
-  await page.getByLabel('Full name').fill('Pat Fan');
-  await page.getByLabel('Street address').fill('1 E 161st St');
-  await page.getByLabel('City').fill('Bronx');
-  await page.getByLabel('State or region').fill('NY');
-  await page.getByLabel('Country').selectOption('US');
-  await page.getByLabel('ZIP code').fill('10451');
-  await page.getByLabel('Phone number').fill('+1 718 555 0100');
-  await page.getByLabel('Card number').fill(card);
-  await page.getByLabel('Expiry month').selectOption('12');
-  await page.getByLabel('Expiry year').selectOption(String(new Date().getFullYear() + 2));
-  await page.getByLabel('Security code (CVC)').fill('123');
 }
 
 const dataLayerEvents = (page: Page) => page.evaluate(() => (window.dataLayer ?? []).map((e) => ({ ...e })));

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { fillCheckout } from './checkout-form.js';
 import { readTicketsPdf } from '../server/test/ticket-pdf-reader.js';
 
 /** The scanner key playwright.config.ts gives the server. */
@@ -38,21 +39,6 @@ async function readyETicketListing(request: APIRequestContext): Promise<Candidat
     }
   }
   throw new Error('no eTicket listing ready today among the local events');
-}
-
-async function fillCheckout(page: Page) {
-  await page.getByLabel('Email').fill('fan@example.com');
-  await page.getByLabel('Full name').fill('Pat Fan');
-  await page.getByLabel('Street address').fill('1 E 161st St');
-  await page.getByLabel('City').fill('Bronx');
-  await page.getByLabel('State or region').fill('NY');
-  await page.getByLabel('Country').selectOption('US');
-  await page.getByLabel('ZIP code').fill('10451');
-  await page.getByLabel('Phone number').fill('+1 718 555 0100');
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry month').selectOption('12');
-  await page.getByLabel('Expiry year').selectOption(String(new Date().getFullYear() + 2));
-  await page.getByLabel('Security code (CVC)').fill('123');
 }
 
 const scan = (request: APIRequestContext, barcode: string) =>
