@@ -67,7 +67,6 @@ async function main() {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   }
-  if (env.SEGMENTS_WATCH) segments.watch();
   const layout = new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
   let tokens: SessionTokens;
   let barcodes: TicketBarcodes;
@@ -119,7 +118,6 @@ async function main() {
   exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger, () => {
     stopHousekeeping();
     flags.close();
-    segments.close();
   });
 
   // The server answers /healthz at once and /readyz with 503 until the catalog is in memory.
