@@ -180,6 +180,21 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX tickets_by_listing ON tickets (listing_id, seat_index)
     `,
   },
+  {
+    id: 6,
+    name: 'segment versions',
+    sql: `
+      CREATE TABLE segment_versions (
+        version       integer     PRIMARY KEY CHECK (version > 0),
+        published_at  timestamptz NOT NULL DEFAULT now(),
+        author        text,
+        note          text        NOT NULL,
+        restored_from integer,
+        digest        text        NOT NULL,
+        files         jsonb       NOT NULL
+      )
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */
