@@ -43,6 +43,8 @@ import type { SearchService } from './search/search-service.js';
 import type { Sql } from './store/sql.js';
 import type { LiveCatalog } from './catalog/live/live-catalog.js';
 import { catalogAdminRoutes, noCatalogAdmin } from './catalog/live/routes.js';
+import type { StudioService } from './studio/studio-service.js';
+import { studioAccess, studioRoutes } from './studio/routes.js';
 
 export interface AppDeps {
   env: Env;
@@ -57,6 +59,8 @@ export interface AppDeps {
   commerce: CommerceService;
   /** The live catalog, written through the operators' API at /api/admin when `CATALOG_ADMIN_KEY` is set. */
   catalog?: LiveCatalog;
+  /** The merchandisers' studio (drafts, preview, publish); at /studio and /api/studio when `studioAccess` allows. */
+  studio?: StudioService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
   /**
@@ -127,6 +131,9 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
       ? catalogAdminRoutes(deps.catalog, env.CATALOG_ADMIN_KEY, limit('catalog-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'catalog'))
       : noCatalogAdmin,
   );
+  // The studio reads its own bodies (whole segment files, larger than the API's limit).
+  const studio = studioAccess(env);
+  app.use('/api/studio', studio.enabled && deps.studio ? studioRoutes(deps.studio, studio) : apiNotFound);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();
@@ -163,7 +170,14 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
       '/assets',
       express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),
     );
+    app.use('/studio.html', (_req, _res, next) => next(studio.enabled ? undefined : httpError(404)));
     app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
+    // The studio is a page of its own, with its own script: nothing of it reaches the shoppers' pages.
+    const studioFile = path.join(deps.clientDir, 'studio.html');
+    app.get(['/studio', '/studio/{*path}'], (_req, res, next) => {
+      if (!studio.enabled || !deps.studio || !existsSync(studioFile)) return next(httpError(404));
+      res.set('Cache-Control', 'no-cache').sendFile(studioFile);
+    });
     // Every other GET is a client route: the app shell answers it and the router decides what to show.
     app.get('/{*path}', (_req, res) => {
       res.set('Cache-Control', 'no-cache').sendFile(indexFile);

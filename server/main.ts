@@ -23,6 +23,9 @@ import { isStoreUnavailable } from './store/store-errors.js';
 import { searchDegradation } from './search/cached-engine.js';
 import { openCatalog, SearchStartError } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
+import { SegmentPublisher } from './segments/segment-publisher.js';
+import { FileVersionStore, SqlVersionStore } from './segments/segment-versions.js';
+import { StudioService } from './studio/studio-service.js';
 import { SearchService } from './search/search-service.js';
 import { ChangeLog } from './catalog/live/change-log.js';
 import { invalidateCaches } from './catalog/live/invalidation.js';
@@ -85,6 +88,15 @@ async function main() {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   }
+  // Published segment versions: in the shared store when nodes share PostgreSQL, else as files beside the data.
+  const publisher = new SegmentPublisher({
+    versions: sql.kind === 'postgres' ? new SqlVersionStore(sql) : new FileVersionStore(env.segmentVersionsDir),
+    live: segments,
+    liveDir: env.segmentsDir,
+    logger,
+  });
+  const stopPublishing = publisher.start();
+  const studio = new StudioService({ draftsDir: env.segmentDraftsDir, publisher, live: segments, engine: () => search.engine, flags, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
   const activity = new RecentActivity(sql);
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, barcodes });
   const changeLog = new ChangeLog(sql);
@@ -94,7 +106,7 @@ async function main() {
     onApplied: (changes) => invalidateCaches(changes, { engine: search.engine, layout, fastLane: app.fastLane }),
     logger,
   });
-  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog });
+  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog, studio });
   const demand = new DemandSignals({ sql, catalog, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);
@@ -117,6 +129,7 @@ async function main() {
   let stopHousekeeping = () => {};
   exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger, () => {
     stopHousekeeping();
+    stopPublishing();
     flags.close();
   });
 

@@ -17,10 +17,17 @@ export const EnvSchema = z.object({
   /** Size of the catalog `npm start` generates when none exists. */
   CATALOG_EVENTS: z.coerce.number().int().min(100).max(5_000_000).default(20_000),
   CATALOG_SEED: z.coerce.number().int().min(0).default(22791),
-  /** Where the brand registry and segment files live. */
+  /** The live (published) brand registry and segment files, rewritten by each publish. */
   SEGMENTS_DIR: z.string().min(1).default('segments'),
-  /** Reload segment files when they change on disk. */
+  /** The drafts the studio edits; unset: `segment-drafts` beside SEGMENTS_DIR. */
+  SEGMENT_DRAFTS_DIR: z.string().min(1).optional(),
+  /** Reload flags.json when it changes on disk. */
   SEGMENTS_WATCH: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  /**
+   * The merchandisers' key to the studio (/studio and /api/studio), sent as `X-Studio-Key`. Set, the studio
+   * asks for it everywhere; unset, the studio is open outside production and absent in production.
+   */
+  STUDIO_KEY: z.string().min(16, 'STUDIO_KEY must be at least 16 characters').optional(),
   /** How long one layout row may take before the page answers without it. */
   LAYOUT_ROW_DEADLINE_MS: z.coerce.number().int().min(10).max(30_000).default(800),
   /** Signs guest session tokens; at least 32 bytes. Outside production one is generated and kept in DATA_DIR. */
@@ -114,6 +121,9 @@ export type Env = z.infer<typeof EnvSchema> & {
   dataDir: string;
   catalogDir: string;
   segmentsDir: string;
+  segmentDraftsDir: string;
+  /** Published segment versions without a shared store (DATA_DIR/segment-versions). */
+  segmentVersionsDir: string;
   /** Typesense settings (`TYPESENSE_*`), or null to search with the embedded engine. */
   typesense: TypesenseConfig | null;
   /** Flags: the embedded file, or a GrowthBook host (`FLAGS_*`, `GROWTHBOOK_*`). */
@@ -137,7 +147,19 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const flags = collect(() => parseFlagsConfig(source));
   if (!result.success || !flags || problems.length > 0) throw new EnvError(problems);
   const dataDir = path.resolve(result.data.DATA_DIR);
-  return { ...result.data, dataDir, catalogDir: path.join(dataDir, 'catalog'), segmentsDir: path.resolve(result.data.SEGMENTS_DIR), typesense, flags };
+  const segmentsDir = path.resolve(result.data.SEGMENTS_DIR);
+  // Beside the live folder, at the same depth, so the files' relative `$schema` links hold in drafts too.
+  const segmentDraftsDir = path.resolve(result.data.SEGMENT_DRAFTS_DIR ?? path.join(path.dirname(segmentsDir), 'segment-drafts'));
+  return {
+    ...result.data,
+    dataDir,
+    catalogDir: path.join(dataDir, 'catalog'),
+    segmentsDir,
+    segmentDraftsDir,
+    segmentVersionsDir: path.join(dataDir, 'segment-versions'),
+    typesense,
+    flags,
+  };
 }
 
 export { EnvError };

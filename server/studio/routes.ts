@@ -1,0 +1,112 @@
+import { timingSafeEqual } from 'node:crypto';
+import express, { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
+import { AppError } from '../http/errors.js';
+import { LocationQuerySchema } from '../layout/location.js';
+import { DRAFT_MAX_BYTES, type StudioService } from './studio-service.js';
+
+/** The header the studio sends its key in. */
+export const STUDIO_KEY_HEADER = 'X-Studio-Key';
+
+export interface StudioAccess {
+  /** Whether the studio exists on this server at all. */
+  enabled: boolean;
+  /** The key every studio API call must present; none outside production without `STUDIO_KEY`. */
+  key?: string;
+}
+
+/** Issue 18: on by default outside production; in production only with `STUDIO_KEY` set (and presented). */
+export function studioAccess(env: { NODE_ENV: string; STUDIO_KEY?: string | undefined }): StudioAccess {
+  if (env.STUDIO_KEY) return { enabled: true, key: env.STUDIO_KEY };
+  return { enabled: env.NODE_ENV !== 'production' };
+}
+
+const slug = z.string().regex(/^[a-z0-9-]{1,64}$/);
+const PreviewQuerySchema = LocationQuerySchema.and(
+  z.object({
+    brand: slug.optional(),
+    page: z.string({ error: 'page is required: home, a group page or a category slug' }).regex(/^[a-z0-9-]{1,64}$/, 'page must be home, a group page or a category slug such as "nfl"'),
+    city: z.string().trim().min(2, 'city must name a city, e.g. "Chicago, IL"').max(80).optional(),
+    variation: z.coerce.number({ error: 'variation must be a variation index: 0, 1…' }).int('variation must be a variation index: 0, 1…').min(0, 'variation must be a variation index: 0, 1…').optional(),
+  }),
+);
+const FileBodySchema = z.object({ text: z.string({ error: 'text is required: the whole file' }) }).strict();
+const PublishBodySchema = z
+  .object({
+    note: z.string({ error: 'note is required: say in a line what this publish changes' }).trim().min(1, 'note is required: say in a line what this publish changes').max(200),
+    author: z.string().trim().max(80).optional(),
+  })
+  .strict();
+const RestoreBodySchema = z.object({ note: z.string().trim().max(200).optional(), author: z.string().trim().max(80).optional() }).strict();
+const VersionParamsSchema = z.object({ n: z.coerce.number().int().min(1, 'a version number is 1 or more') });
+
+const sameKey = (given: string, key: string) => {
+  const a = Buffer.from(given);
+  const b = Buffer.from(key);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+/** Refuses studio calls without the key when there is one. */
+function requireKey(key: string | undefined): RequestHandler {
+  return (req, _res, next) => {
+    if (!key) return next();
+    const given = req.get(STUDIO_KEY_HEADER);
+    if (!given) return next(new AppError(401, 'studio_key_required', `The studio asks for its key (${STUDIO_KEY_HEADER})`));
+    if (!sameKey(given, key)) return next(new AppError(401, 'studio_key_invalid', 'That is not the studio key'));
+    next();
+  };
+}
+
+const filePath = (params: Record<string, unknown>) => (Array.isArray(params.file) ? params.file.join('/') : String(params.file ?? ''));
+
+/** The studio's API (`/api/studio`): drafts, preview, experiments, publish, history, rollback. */
+export function studioRoutes(studio: StudioService, access: StudioAccess): Router {
+  const router = Router();
+  router.use(requireKey(access.key));
+  router.use(express.json({ limit: DRAFT_MAX_BYTES + 4096 }));
+  router.use((_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+
+  router.get('/state', async (_req, res) => {
+    res.json(await studio.state());
+  });
+  router.put('/files/*file', async (req, res) => {
+    const { text } = FileBodySchema.parse(req.body ?? {});
+    res.json(await studio.save(filePath(req.params), text));
+  });
+  router.delete('/files/*file', async (req, res) => {
+    res.json(await studio.remove(filePath(req.params)));
+  });
+  router.post('/discard', async (_req, res) => {
+    res.json(await studio.discard());
+  });
+  router.get('/diff', async (_req, res) => {
+    res.json({ diff: await studio.diff() });
+  });
+  router.get('/preview', async (req, res) => {
+    res.json(await studio.preview(PreviewQuerySchema.parse(req.query)));
+  });
+  router.get('/experiments', async (req, res) => {
+    const { brand } = z.object({ brand: slug.optional() }).parse(req.query);
+    res.json({ experiments: await studio.experiments(brand ?? (await studio.state()).brands[0]!.id) });
+  });
+  router.post('/publish', async (req, res) => {
+    const input = PublishBodySchema.parse(req.body ?? {});
+    res.status(201).json({ version: await studio.publish(input) });
+  });
+  router.get('/versions', async (_req, res) => {
+    res.json(await studio.versions());
+  });
+  router.get('/versions/:n', async (req, res) => {
+    res.json(await studio.version(VersionParamsSchema.parse(req.params).n));
+  });
+  router.post('/versions/:n/restore', async (req, res) => {
+    const { n } = VersionParamsSchema.parse(req.params);
+    res.status(201).json({ version: await studio.restore(n, RestoreBodySchema.parse(req.body ?? {})) });
+  });
+  router.use((req, _res, next) => next(new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)));
+  return router;
+}
+

@@ -1,0 +1,303 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { LayoutResponse } from '../../schemas/layout.js';
+import { PAGE_NAMES, type PageName } from '../../schemas/segments.js';
+import { CATEGORIES } from '../catalog/taxonomy.js';
+import type { FlagService } from '../flags/flag-service.js';
+import { AppError } from '../http/errors.js';
+import { LayoutService, type PageRequest } from '../layout/layout-service.js';
+import { resolveLocation, type LocationQuery } from '../layout/location.js';
+import { HOME_LAYOUT_FEATURE } from '../layout/routes.js';
+import type { SearchEngine } from '../search/search-engine.js';
+import { writeSegmentDir, type PublishInput, type SegmentPublisher, type VersionSummary } from '../segments/segment-publisher.js';
+import { SegmentRepository } from '../segments/segment-repository.js';
+import { compileSegments, GROUP_PAGES, pageKey, readSegmentDir, REGISTRY_FILE, SEGMENT_FILE, type SegmentFiles, type SegmentProblem } from '../segments/segment-set.js';
+import { filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
+
+/** Product decision: a segment file is a few kilobytes; a draft above this is a paste gone wrong. */
+export const DRAFT_MAX_BYTES = 256 * 1024;
+
+export interface DraftFile {
+  path: string;
+  text: string;
+  status: 'unchanged' | 'changed' | 'added';
+}
+
+export interface StudioState {
+  live: VersionSummary | null;
+  files: DraftFile[];
+  removed: string[];
+  problems: SegmentProblem[];
+  skipped: unknown[];
+  brands: { id: string; name: string }[];
+  pages: { value: string; label: string }[];
+}
+
+export interface PreviewQuery extends LocationQuery {
+  brand?: string;
+  page: string;
+  city?: string;
+  variation?: number;
+}
+
+export interface PreviewRow {
+  id: string;
+  status: 'ok' | 'empty' | 'timeout' | 'error' | 'hidden';
+  items: number;
+  ms: number;
+  file: string;
+  via: string;
+}
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** The experiments whose value names a page variation, and the page they change. */
+const PAGE_EXPERIMENTS: { feature: string; page: 'home'; segmentPage: PageName }[] = [{ feature: HOME_LAYOUT_FEATURE, page: 'home', segmentPage: 'explore' }];
+
+/**
+ * The merchandisers' studio: draft segment files in a folder of their own (edited here or in any editor),
+ * previewed exactly as shoppers will see them, and published as versions. Nothing in the drafts reaches
+ * shoppers until it is published.
+ */
+export class StudioService {
+  /** The drafts' pages, rebuilt when the draft files change, with a layout service of their own. */
+  private readonly drafts: SegmentRepository;
+  private readonly layout: LayoutService;
+  private draftsDigest = '';
+  private compiled: ReturnType<typeof compileSegments> | null = null;
+
+  constructor(
+    private readonly options: {
+      draftsDir: string;
+      publisher: SegmentPublisher;
+      live: SegmentRepository;
+      engine: () => SearchEngine;
+      flags: FlagService;
+      logger: Logger;
+      rowDeadlineMs: number;
+    },
+  ) {
+    this.drafts = new SegmentRepository(options.draftsDir);
+    this.layout = new LayoutService({ segments: this.drafts, engine: options.engine, logger: options.logger, rowDeadlineMs: options.rowDeadlineMs });
+  }
+
+  /** The draft files; a studio opened for the first time starts from the live set. */
+  async draftFiles(): Promise<SegmentFiles> {
+    const dir = this.options.draftsDir;
+    if (!existsSync(dir)) {
+      await mkdir(dir, { recursive: true });
+      await writeSegmentDir(dir, this.options.live.current.files);
+    }
+    return readSegmentDir(dir);
+  }
+
+  private async refresh(): Promise<{ files: SegmentFiles; compiled: ReturnType<typeof compileSegments> }> {
+    const files = await this.draftFiles();
+    const digest = filesDigest(files);
+    if (digest !== this.draftsDigest || !this.compiled) {
+      this.compiled = compileSegments(files);
+      this.draftsDigest = digest;
+      if (this.compiled.registry) this.drafts.use(files);
+    }
+    return { files, compiled: this.compiled };
+  }
+
+  async state(): Promise<StudioState> {
+    const { files, compiled } = await this.refresh();
+    const live = this.options.live.current.files;
+    const liveVersion = this.options.publisher.live;
+    const summary = liveVersion === null ? null : (await this.options.publisher.history(1)).versions.find((v) => v.version === liveVersion) ?? null;
+    const registry = compiled.registry ?? this.options.live.current.registry;
+    return {
+      live: summary,
+      files: [...files].map(([file, text]) => ({ path: file, text, status: !live.has(file) ? 'added' : live.get(file) === text ? 'unchanged' : 'changed' })),
+      removed: [...live.keys()].filter((f) => !files.has(f)).sort(),
+      problems: compiled.problems,
+      skipped: (compiled as { skipped?: unknown[] }).skipped ?? [],
+      brands: registry.brands.map((b) => ({ id: b.id, name: b.name })),
+      pages: [
+        { value: 'home', label: 'Home' },
+        ...GROUP_PAGES.map((g) => ({ value: g, label: g[0]!.toUpperCase() + g.slice(1) })),
+        ...CATEGORIES.filter((c) => !(GROUP_PAGES as readonly string[]).includes(c.slug)).map((c) => ({ value: c.slug, label: c.name })),
+      ],
+    };
+  }
+
+  async save(file: string, text: string): Promise<StudioState> {
+    checkPath(file);
+    if (Buffer.byteLength(text) > DRAFT_MAX_BYTES) throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
+    await this.draftFiles();
+    const target = path.join(this.options.draftsDir, file);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(temp, text);
+    await rename(temp, target);
+    return this.state();
+  }
+
+  async remove(file: string): Promise<StudioState> {
+    checkPath(file);
+    if (file === REGISTRY_FILE) throw new AppError(400, 'invalid_path', `${REGISTRY_FILE} cannot be removed: every set needs its brand registry`);
+    await this.draftFiles();
+    try {
+      await unlink(path.join(this.options.draftsDir, file));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(404, 'draft_not_found', `There is no draft ${file}`);
+      throw err;
+    }
+    return this.state();
+  }
+
+  async discard(): Promise<StudioState> {
+    await this.draftFiles();
+    await writeSegmentDir(this.options.draftsDir, this.options.live.current.files);
+    return this.state();
+  }
+
+  async diff(): Promise<string> {
+    return setDiff(this.options.live.current.files, await this.draftFiles());
+  }
+
+  async publish(input: PublishInput): Promise<VersionSummary> {
+    return this.summary((await this.options.publisher.publish(await this.draftFiles(), input)).version);
+  }
+
+  private async summary(n: number): Promise<VersionSummary> {
+    const { diff: _diff, ...summary } = await this.options.publisher.version(n);
+    return summary;
+  }
+
+  /** A page drawn from the drafts, as a shopper at that place (in that variation) would see it. */
+  async preview(query: PreviewQuery): Promise<{ layout: LayoutResponse; rows: PreviewRow[]; variant: string | null; problems: SegmentProblem[] }> {
+    const { compiled } = await this.refresh();
+    if (!compiled.registry) throw new AppError(422, 'draft_invalid', `${REGISTRY_FILE} has problems: no page can be drawn`, compiled.problems);
+    const brand = this.drafts.brand(query.brand ?? this.drafts.defaultBrand.id);
+    if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${query.brand}" in the drafts`);
+    const request: PageRequest = query.page === 'home' ? { page: 'home' } : { page: 'category', slug: query.page };
+    const { page } = this.layout.pageFor(request);
+    const variant = query.variation === undefined ? undefined : await this.forcedVariant(brand.id, page, query.variation);
+    const resolved = this.drafts.page(brand.id, page, variant);
+    if (!resolved || !compiled.pages.has(pageKey(brand.id, page))) {
+      throw new AppError(422, 'draft_invalid', `The ${query.page} page of ${brand.id} cannot be drawn from the drafts: fix the problems first`, compiled.problems);
+    }
+    const location = await this.place(query);
+    const timings = new Map<string, number>();
+    const layout = await this.layout.layout(request, brand, location, { ...(variant ? { variant } : {}), timings });
+    const shown = new Map(layout.rows.map((r) => [r.id, r]));
+    const rows = resolved.rows.map((spec, i): PreviewRow => {
+      const row = shown.get(spec.id);
+      const items = !row ? 0 : 'tabs' in row && row.tabs ? row.tabs.reduce((n, t) => n + t.items.length, 0) : row.items.length;
+      const origin = resolved.origins[i]!;
+      return { id: spec.id, status: row ? row.status : 'hidden', items, ms: Math.round((timings.get(spec.id) ?? 0) * 10) / 10, file: origin.file, via: origin.via };
+    });
+    return { layout, rows, variant: variant ?? null, problems: compiled.problems };
+  }
+
+  /** The page variation a forced experiment variation shows, the way a shopper's `?<experiment>=<index>` does. */
+  private async forcedVariant(brand: string, page: PageName, index: number): Promise<string | undefined> {
+    const experiment = (await this.experiments(brand)).find((e) => PAGE_EXPERIMENTS.some((p) => p.feature === e.feature && p.segmentPage === page));
+    if (!experiment) throw new AppError(400, 'invalid_request', `variation: the ${page === 'explore' ? 'home' : page} page has no experiment`);
+    const evaluation = this.options.flags.evaluate({ id: '', brand, deviceType: 'desktop', url: '' }, { [experiment.key]: index });
+    const value = evaluation.value(experiment.feature, 'base');
+    return value === 'base' ? undefined : value;
+  }
+
+  /** A ZIP, coordinates, or a city ("Chicago, IL" or "Chicago"): the city's ZIP, then as shoppers are placed. */
+  private async place(query: PreviewQuery) {
+    const engine = this.options.engine();
+    if (query.city) {
+      const [name, state] = query.city.split(',').map((s) => s.trim());
+      const found = await engine.search({
+        collection: 'USCity',
+        q: name!,
+        queryBy: ['city'],
+        filters: state ? [{ op: 'eq', field: 'state_id', value: state.toUpperCase() }] : [],
+        sort: [{ by: 'population', order: 'desc' }],
+        perPage: 10,
+      });
+      const city = found.hits.map((h) => h.document as { city: string; zip: string; location: [number, number] }).find((c) => c.city.toLowerCase() === name!.toLowerCase());
+      if (!city) throw new AppError(404, 'unknown_city', `No US city "${query.city}" in the catalog`);
+      return resolveLocation({ lat: city.location[0], lng: city.location[1] }, engine);
+    }
+    return resolveLocation(query, engine);
+  }
+
+  /** The experiments that swap a page's layout, with their split and the rule that assigns guests. */
+  async experiments(brand: string): Promise<ExperimentView[]> {
+    await this.refresh();
+    const payload = this.options.flags.payload();
+    const files = this.drafts.current.files;
+    const out: ExperimentView[] = [];
+    for (const { feature, page, segmentPage } of PAGE_EXPERIMENTS) {
+      for (const rule of payload.features[feature]?.rules ?? []) {
+        if (!('variations' in rule) || !Array.isArray(rule.variations)) continue;
+        const key = (rule.key as string | undefined) ?? feature;
+        const weights = (rule.weights as number[] | undefined) ?? rule.variations.map(() => 1 / rule.variations!.length);
+        const meta = (rule.meta as { key?: string; name?: string }[] | undefined) ?? [];
+        const coverage = (rule.coverage as number | undefined) ?? 1;
+        const hashAttribute = (rule.hashAttribute as string | undefined) ?? 'id';
+        const variations = rule.variations.map((value, index) => {
+          const variant = String(value);
+          const own = [`${brand}/${segmentPage}~${variant}.json`, `${this.drafts.current.registry.defaultBrand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
+          return { index, key: meta[index]?.key ?? String(index), name: meta[index]?.name ?? variant, value: variant, weight: weights[index] ?? 0, file: variant === 'base' ? null : (own ?? null) };
+        });
+        const split = variations.map((v) => `${Math.round(v.weight * 100)}% ${v.name}`).join(', ');
+        const condition = (rule.condition as object | undefined) ?? null;
+        out.push({
+          key,
+          feature,
+          name: (rule.name as string | undefined) ?? key,
+          page,
+          hashAttribute,
+          coverage,
+          condition,
+          rule: `Guests are split by their ${hashAttribute === 'id' ? 'guest id' : hashAttribute} (hash version ${(rule.hashVersion as number | undefined) ?? 1}): ${split}; ${Math.round(coverage * 100)}% of guests take part${condition ? `, only those matching ${JSON.stringify(condition)}` : ''}. Guests outside it see ${String(payload.features[feature]?.defaultValue ?? 'base')}.`,
+          variations,
+        });
+      }
+    }
+    return out;
+  }
+
+  versions() {
+    return this.options.publisher.history();
+  }
+
+  version(n: number) {
+    return this.options.publisher.version(n);
+  }
+
+  async restore(n: number, input: Partial<PublishInput>): Promise<VersionSummary> {
+    return this.summary((await this.options.publisher.restore(n, input)).version);
+  }
+
+  /** What the drafts change against the live set. */
+  async changes() {
+    return setChanges(this.options.live.current.files, await this.draftFiles());
+  }
+}
+
+export interface ExperimentView {
+  key: string;
+  feature: string;
+  name: string;
+  page: 'home';
+  hashAttribute: string;
+  coverage: number;
+  condition: object | null;
+  rule: string;
+  variations: { index: number; key: string; name: string; value: string; weight: number; file: string | null }[];
+}
+
+function checkPath(file: string): void {
+  if (!SEGMENT_FILE.test(file) || file.includes('..')) {
+    throw new AppError(400, 'invalid_path', `"${file.slice(0, 100)}" is not a segment file: use ${REGISTRY_FILE} or <brand>/<page>.json (pages: ${PAGE_NAMES.join(', ')}), or <brand>/<page>~<variant>.json`);
+  }
+}
+

@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LayoutResponseSchema } from '../../schemas/layout.js';
+import { generateCatalog } from '../catalog/generate/generate-catalog.js';
+import { loadCatalog } from '../catalog/load-catalog.js';
+import { parseEnv } from '../config/env.js';
+import { FlagService } from '../flags/flag-service.js';
+import { StaticFlagSource } from '../flags/flags-file.js';
+import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
+import { SearchService } from '../search/search-service.js';
+import { SegmentPublisher } from '../segments/segment-publisher.js';
+import { SegmentRepository } from '../segments/segment-repository.js';
+import { FileVersionStore } from '../segments/segment-versions.js';
+import { testApp } from '../test/test-app.js';
+import { StudioService } from './studio-service.js';
+
+const logger = pino({ level: 'silent' });
+let tmp: string;
+let search: SearchService;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'studio-'));
+  await generateCatalog({ events: 3000, seed: 7, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
+  search = new SearchService();
+  search.set(await EmbeddedEngine.build((await loadCatalog(path.join(tmp, 'catalog'))).collections));
+}, 120_000);
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+let studios = 0;
+/** A node with its own live folder, drafts and version folder, and the studio on it. */
+async function studioNode(env: Record<string, string> = {}) {
+  const root = path.join(tmp, `node-${++studios}`);
+  const liveDir = path.join(root, 'segments');
+  await cp(path.resolve('segments'), liveDir, { recursive: true });
+  const segments = new SegmentRepository(liveDir, logger);
+  await segments.load();
+  const flags = new FlagService(new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8'))));
+  const publisher = new SegmentPublisher({ versions: new FileVersionStore(path.join(root, 'versions')), live: segments, liveDir });
+  await publisher.sync();
+  const studio = new StudioService({ draftsDir: path.join(root, 'segment-drafts'), publisher, live: segments, engine: () => search.engine, flags, logger, rowDeadlineMs: 5_000 });
+  const { app } = testApp({ search, segments, flags, studio, env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }) });
+  return { app, root, liveDir, publisher };
+}
+
+const explore = (text: string) => JSON.parse(text) as { rows: { id: string; kind: string; title: string }[] };
+const venuesTitle = (layout: unknown) => LayoutResponseSchema.parse(layout).rows.find((r) => r.id === 'local-venues')?.title;
+
+describe('the studio: drafts, preview, publish, history and rollback', () => {
+  it('keeps drafts from shoppers until published, previews them at a place in each variation, and rolls back', async () => {
+    const { app, liveDir } = await studioNode();
+    const state = (await request(app).get('/api/studio/state').expect(200)).body;
+    expect(state.live).toMatchObject({ version: 1, author: null });
+    expect(state.problems).toEqual([]);
+    expect(state.files.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining(['brands.json', 'base/explore.json', 'encore/explore.json', 'base/explore~promos.json']));
+    expect(state.files.every((f: { status: string }) => f.status === 'unchanged')).toBe(true);
+    expect(state.brands).toEqual([{ id: 'base', name: 'Ticket Storefront' }, { id: 'encore', name: 'Encore Seats' }]);
+    expect(state.pages.map((p: { value: string }) => p.value)).toEqual(expect.arrayContaining(['home', 'sports', 'concerts', 'theater', 'nfl', 'broadway']));
+    const original = state.files.find((f: { path: string }) => f.path === 'base/explore.json').text as string;
+    const liveBefore = venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body);
+
+    // A broken row: reported with its file, previewing the page is refused, and shoppers see nothing of it.
+    const broken = original.replace('"kind": "venues"', '"kind": "venus"');
+    const afterBreak = (await request(app).put('/api/studio/files/base/explore.json').send({ text: broken }).expect(200)).body;
+    expect(afterBreak.files.find((f: { path: string }) => f.path === 'base/explore.json').status).toBe('changed');
+    expect(afterBreak.problems).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'base/explore.json' })]));
+    const refused = await request(app).get('/api/studio/preview?page=home').expect(422);
+    expect(refused.body.error.code).toBe('draft_invalid');
+    await request(app).post('/api/studio/publish').send({ note: 'broken' }).expect(422);
+    expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(liveBefore);
+
+    // Repaired with a new title: the preview at a Chicago ZIP and by city name draws it, in both variations.
+    const page = explore(original);
+    page.rows.find((r) => r.id === 'local-venues')!.title = 'Venues Near You';
+    await request(app).put('/api/studio/files/base/explore.json').send({ text: `${JSON.stringify(page, null, 2)}\n` }).expect(200);
+    const base = (await request(app).get('/api/studio/preview?page=home&zip=60601&variation=0').expect(200)).body;
+    expect(base.variant).toBeNull();
+    expect(base.layout.location.city).toBe('Chicago');
+    expect(venuesTitle(base.layout)).toBe('Venues Near You');
+    expect(base.rows[0]).toMatchObject({ id: 'popular-local-performers', file: 'base/explore.json', via: 'base' });
+    expect(base.rows.map((r: { status: string }) => r.status).every((s: string) => ['ok', 'empty', 'hidden'].includes(s))).toBe(true);
+    const promos = (await request(app).get('/api/studio/preview?page=home&city=Chicago,%20IL&variation=1').expect(200)).body;
+    expect(promos.variant).toBe('promos');
+    expect(promos.layout.location.city).toBe('Chicago');
+    expect(promos.rows.slice(0, 2)).toEqual([
+      expect.objectContaining({ id: 'promos', file: 'base/explore~promos.json', via: 'insertBefore' }),
+      expect.objectContaining({ id: 'top-categories', file: 'base/explore~promos.json', via: 'insertAfter' }),
+    ]);
+    expect(venuesTitle(promos.layout)).toBe('Venues Near You');
+    expect((await request(app).get('/api/studio/preview?page=home&variation=7').expect(400)).body.error.message).toMatch(/home-layout.*0 to 1/);
+    expect((await request(app).get('/api/studio/preview?page=nfl&brand=encore').expect(200)).body.layout).toMatchObject({ page: 'category', category: 'nfl', brand: { id: 'encore' } });
+    await request(app).get('/api/studio/preview?page=no-such-page').expect(404);
+    await request(app).get('/api/studio/preview?page=home&city=Atlantis').expect(404);
+    expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(liveBefore);
+    expect((await request(app).get('/api/studio/diff').expect(200)).body.diff).toContain('+      "title": "Venues Near You"');
+
+    // Published: live at once, written to the live folder, listed in history with its diff.
+    expect((await request(app).post('/api/studio/publish').send({}).expect(400)).body.error.message).toMatch(/note is required/);
+    const published = (await request(app).post('/api/studio/publish').send({ note: 'Rename the venues row', author: 'Ana' }).expect(201)).body.version;
+    expect(published).toMatchObject({ version: 2, note: 'Rename the venues row', author: 'Ana', changes: { changed: ['base/explore.json'], added: [], removed: [] } });
+    expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe('Venues Near You');
+    expect(await readFile(path.join(liveDir, 'base/explore.json'), 'utf8')).toContain('Venues Near You');
+    expect((await request(app).get('/api/studio/diff').expect(200)).body.diff).toBe('');
+    await request(app).post('/api/studio/publish').send({ note: 'again' }).expect(409);
+    const history = (await request(app).get('/api/studio/versions').expect(200)).body;
+    expect(history.live).toBe(2);
+    expect(history.versions.map((v: { version: number }) => v.version)).toEqual([2, 1]);
+    expect((await request(app).get('/api/studio/versions/2').expect(200)).body.diff).toContain('+      "title": "Venues Near You"');
+    await request(app).get('/api/studio/versions/9').expect(404);
+    await request(app).get('/api/studio/versions/zero').expect(400);
+
+    // Rolled back in one step: a new version with version 1's files.
+    const restored = (await request(app).post('/api/studio/versions/1/restore').send({ author: 'Ana' }).expect(201)).body.version;
+    expect(restored).toMatchObject({ version: 3, restoredFrom: 1, note: 'Restored version 1' });
+    expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(liveBefore);
+    // The drafts keep the work; discarding them brings back the live set.
+    expect((await request(app).get('/api/studio/state').expect(200)).body.files.find((f: { path: string }) => f.path === 'base/explore.json').status).toBe('changed');
+    const discarded = (await request(app).post('/api/studio/discard').expect(200)).body;
+    expect(discarded.files.every((f: { status: string }) => f.status === 'unchanged')).toBe(true);
+  });
+
+  it('describes the home experiment: its variations, their files and split, and the rule that assigns them', async () => {
+    const { app } = await studioNode();
+    const { experiments } = (await request(app).get('/api/studio/experiments?brand=base').expect(200)).body;
+    expect(experiments).toEqual([
+      expect.objectContaining({
+        key: 'home-layout',
+        feature: 'home_layout',
+        page: 'home',
+        hashAttribute: 'id',
+        coverage: 1,
+        variations: [
+          { index: 0, key: '0', name: 'base', value: 'base', weight: 0.5, file: null },
+          { index: 1, key: '1', name: 'promos', value: 'promos', weight: 0.5, file: 'base/explore~promos.json' },
+        ],
+      }),
+    ]);
+    expect(experiments[0].rule).toMatch(/guest id.*50% base, 50% promos; 100% of guests take part/);
+  });
+
+  it('adds and removes draft files, and refuses paths, sizes and bodies it cannot take with a 4xx naming the problem', async () => {
+    const { app } = await studioNode();
+    const added = (await request(app).put('/api/studio/files/encore/sports.json').send({ text: '{ "extends": "base", "operations": [{ "op": "remove", "id": "nope" }] }' }).expect(200)).body;
+    expect(added.files.find((f: { path: string }) => f.path === 'encore/sports.json').status).toBe('added');
+    expect(added.problems).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'encore/sports.json' })]));
+    const removed = (await request(app).delete('/api/studio/files/encore/sports.json').expect(200)).body;
+    expect(removed.problems).toEqual([]);
+    for (const bad of ['../etc/passwd', 'base/../../x.json', 'flags.json', 'base/explore.txt', 'Base/explore.json']) {
+      const res = await request(app).put(`/api/studio/files/${bad}`).send({ text: '{}' });
+      expect([400, 404]).toContain(res.status);
+    }
+    expect((await request(app).put('/api/studio/files/flags.json').send({ text: '{}' }).expect(400)).body.error.code).toBe('invalid_path');
+    await request(app).delete('/api/studio/files/brands.json').expect(400);
+    await request(app).delete('/api/studio/files/base/nothing.json').expect(404);
+    await request(app).put('/api/studio/files/base/explore.json').send({ text: 5 }).expect(400);
+    await request(app).put('/api/studio/files/base/explore.json').send({ text: 'x'.repeat(300 * 1024) }).expect(413);
+    await request(app).put('/api/studio/files/base/explore.json').set('Content-Type', 'application/json').send('{"text":').expect(400);
+    await request(app).get('/api/studio/preview').expect(400);
+    await request(app).get('/api/studio/preview?page=home&zip=abc').expect(400);
+    await request(app).get('/api/studio/preview?page=home&variation=-1').expect(400);
+    await request(app).get('/api/studio/nothing').expect(404);
+  });
+
+  it('asks for STUDIO_KEY when one is set, and is absent in production without one', async () => {
+    const keyed = (await studioNode({ STUDIO_KEY: 'k'.repeat(24) })).app;
+    expect((await request(keyed).get('/api/studio/state').expect(401)).body.error.code).toBe('studio_key_required');
+    expect((await request(keyed).get('/api/studio/state').set('X-Studio-Key', 'wrong').expect(401)).body.error.code).toBe('studio_key_invalid');
+    await request(keyed).get('/api/studio/state').set('X-Studio-Key', 'k'.repeat(24)).expect(200);
+    const production = (await studioNode({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) })).app;
+    await request(production).get('/api/studio/state').expect(404);
+    const keyedProduction = (await studioNode({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(24) })).app;
+    await request(keyedProduction).get('/api/studio/state').set('X-Studio-Key', 'k'.repeat(24)).expect(200);
+  });
+});
