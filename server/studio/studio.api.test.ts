@@ -11,6 +11,7 @@ import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
 import { FlagService } from '../flags/flag-service.js';
 import { StaticFlagSource } from '../flags/flags-file.js';
+import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { SearchService } from '../search/search-service.js';
 import { SegmentPublisher } from '../segments/segment-publisher.js';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'studio-'));
   await generateCatalog({ events: 3000, seed: 7, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
   search = new SearchService();
-  search.set(await EmbeddedEngine.build((await loadCatalog(path.join(tmp, 'catalog'))).collections));
+  search.set(new CachedEngine(await EmbeddedEngine.build((await loadCatalog(path.join(tmp, 'catalog'))).collections)));
 }, 120_000);
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
