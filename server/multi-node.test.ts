@@ -289,6 +289,43 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
     expect(logged).toEqual([{ collection: 'Event', doc_id: event.id }]);
   });
 
+  it('serves a segment set published through the studio of node A on A, B and C, and a rollback through C on all three', async () => {
+    const titleOn = async (n: ServerNode) => {
+      const answer = await call(n.url, 'GET', '/api/layout/home');
+      return (answer.body?.rows as { id: string; title: string }[] | undefined)?.find((r) => r.id === 'local-venues')?.title;
+    };
+    const everyNode = async (title: string) => {
+      const began = Date.now();
+      // Generous: a test never asserts on time; the propagation time is logged for the record.
+      const deadline = began + 20_000;
+      let seen: (string | undefined)[] = [];
+      while (Date.now() < deadline) {
+        seen = await Promise.all(nodes.map(titleOn));
+        if (seen.every((t) => t === title)) return Date.now() - began;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`not on every node: ${JSON.stringify(seen)}`);
+    };
+    const before = await titleOn(node(0));
+    expect(before).toBe('Local Venues');
+    const state = await call(node(0).url, 'GET', '/api/studio/state');
+    expect(state.status).toBe(200);
+    const file = (state.body.files as { path: string; text: string }[]).find((f) => f.path === 'base/explore.json')!;
+    const saved = await call(node(0).url, 'PUT', '/api/studio/files/base/explore.json', { body: { text: file.text.replace('"Local Venues"', '"Venues Across Nodes"') } });
+    expect(saved.status).toBe(200);
+    // A draft is not published: every node still serves the old title.
+    expect(await Promise.all(nodes.map(titleOn))).toEqual([before, before, before]);
+    const published = await call(node(0).url, 'POST', '/api/studio/publish', { body: { note: 'Rename on every node' } });
+    expect(published.status).toBe(201);
+    const publishMs = await everyNode('Venues Across Nodes');
+    const history = await call(node(1).url, 'GET', '/api/studio/versions');
+    expect((history.body.versions as { version: number; note: string }[])[0]).toMatchObject({ version: published.body.version.version, note: 'Rename on every node' });
+    const restored = await call(node(2).url, 'POST', `/api/studio/versions/${published.body.version.version - 1}/restore`, { body: {} });
+    expect(restored.status).toBe(201);
+    const rollbackMs = await everyNode(before!);
+    console.log(`segment publish reached all 3 nodes in ${publishMs} ms, the rollback in ${rollbackMs} ms`);
+  });
+
   it('leaves the shared database consistent after all of the above: orders and purchased holds one to one, one capture each, no payment left authorized', async () => {
     expect(await settledPayments(db)).toBe(0);
     const state = await storeInvariants(db, presetListings);

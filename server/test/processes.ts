@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -307,7 +307,10 @@ export async function startStack(options: { nodes: number; env?: Readonly<Record
     cluster = await startPostgres();
     db = await createDatabase(cluster.url);
     const catalog = await prepareCatalog(dataDir);
+    // The nodes' live segment folder: a copy, since a publish writes to it.
+    cpSync(path.join(ROOT, 'segments'), path.join(dataDir, 'segments'), { recursive: true });
     nodes = await startNodes(options.nodes, {
+      SEGMENTS_DIR: path.join(dataDir, 'segments'),
       DATABASE_URL: db.url,
       DATA_DIR: dataDir,
       CATALOG_EVENTS: String(STACK_CATALOG_EVENTS),
