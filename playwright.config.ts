@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
@@ -21,10 +21,16 @@ if (!process.env.E2E_DATA_DIR) {
   // Each run starts with no orders or holds (the catalog is kept: generating it is the slow part), so the
   // fair-share limits and the schema always meet a new database.
   rmSync(path.join(process.env.E2E_DATA_DIR, 'db'), { recursive: true, force: true });
+  // The studio's tests publish: the server's live segment folder, drafts and versions start anew from the
+  // shipped files each run, and the shipped files are never written.
+  for (const dir of ['segments', 'segment-drafts', 'segment-versions']) rmSync(path.join(process.env.E2E_DATA_DIR, dir), { recursive: true, force: true });
+  cpSync('segments', path.join(process.env.E2E_DATA_DIR, 'segments'), { recursive: true });
 }
 const port = Number(process.env.E2E_PORT);
 const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
+// The e2e server runs as in production, where the studio asks for its key; the studio's spec reads it here.
+process.env.E2E_STUDIO_KEY ??= 'e2e-only-studio-key-0123456789';
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -48,6 +54,6 @@ export default defineConfig({
     url: `${baseURL}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, CATALOG_EVENTS: '3000', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only', TICKET_SCANNER_KEY: 'e2e-only-scanner-key' },
+    env: { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, CATALOG_EVENTS: '3000', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only', TICKET_SCANNER_KEY: 'e2e-only-scanner-key', STUDIO_KEY: process.env.E2E_STUDIO_KEY, SEGMENTS_DIR: path.join(dataDir, 'segments') },
   },
 });
