@@ -17,7 +17,8 @@ FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    SEGMENT_DRAFTS_DIR=/data/segment-drafts
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
@@ -25,7 +26,8 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/segments ./segments
 RUN mkdir -p /data && chown node:node /data
 USER node
-# Catalog, generated on first start when absent, and anything else the server keeps.
+# Catalog, generated on first start when absent, the studio's drafts, published segment versions (without
+# DATABASE_URL) and anything else the server keeps. The image's segments/ seed the first version.
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
