@@ -4,6 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../config/env.js';
+import type { AppDeps } from '../app.js';
 import { testApp } from '../test/test-app.js';
 import { toErrorResponse } from './errors.js';
 
@@ -74,5 +75,25 @@ describe('toErrorResponse for errors the app did not make', () => {
   it("keeps body-parser's own code and message, which describe the request body", () => {
     const parseFailed = Object.assign(new Error('Unexpected end of JSON input'), { status: 400, type: 'entity.parse.failed' });
     expect(toErrorResponse(parseFailed)).toEqual({ status: 400, body: { error: { code: 'entity_parse_failed', message: 'Unexpected end of JSON input' } } });
+  });
+});
+
+describe('the studio page', () => {
+  const studioApp = (env: Record<string, string>) =>
+    // Only whether a studio exists matters to the page's route.
+    testApp({ env: parseEnv({ LOG_LEVEL: 'silent', ...env }), clientDir, studio: {} as NonNullable<AppDeps['studio']> }).app;
+  beforeAll(() => writeFile(path.join(clientDir, 'studio.html'), '<!doctype html><title>studio</title>'));
+
+  it('is served at /studio outside production and in production with STUDIO_KEY, and is a 404 in production without it', async () => {
+    for (const env of [{ NODE_ENV: 'development' }, { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) }]) {
+      const page = await request(studioApp(env)).get('/studio');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('<title>studio</title>');
+      expect(page.headers['cache-control']).toBe('no-cache');
+    }
+    const closed = studioApp({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) });
+    for (const url of ['/studio', '/studio/anything', '/studio.html', '/api/studio/state']) expect((await request(closed).get(url)).status, url).toBe(404);
+    // The shoppers' shell never is the studio.
+    expect((await request(studioApp({ NODE_ENV: 'development' })).get('/')).text).toContain('<title>shell</title>');
   });
 });
