@@ -85,7 +85,8 @@ describe('the studio page', () => {
   beforeAll(() => writeFile(path.join(clientDir, 'studio.html'), '<!doctype html><title>studio</title>'));
 
   it('is served at /studio outside production and in production with STUDIO_KEY, and is a 404 in production without it', async () => {
-    for (const env of [{ NODE_ENV: 'development' }, { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) }]) {
+    const open: Record<string, string>[] = [{ NODE_ENV: 'development' }, { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) }];
+    for (const env of open) {
       const page = await request(studioApp(env)).get('/studio');
       expect(page.status).toBe(200);
       expect(page.text).toContain('<title>studio</title>');
