@@ -103,7 +103,10 @@ async function main() {
   const catalog = new LiveCatalog({
     log: changeLog,
     engine: () => search.catalog,
-    onApplied: (changes) => invalidateCaches(changes, { engine: search.engine, layout, fastLane: app.fastLane }),
+    onApplied: (changes) => {
+      invalidateCaches(changes, { engine: search.engine, layout, fastLane: app.fastLane });
+      studio.catalogChanged();
+    },
     logger,
   });
   const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog, studio });

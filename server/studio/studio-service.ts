@@ -277,6 +277,11 @@ export class StudioService {
     return this.summary((await this.options.publisher.restore(n, input)).version);
   }
 
+  /** The catalog changed: previews draw their rows afresh (they are few; dropping them all is simplest). */
+  catalogChanged(): void {
+    this.layout.clearCache();
+  }
+
   /** What the drafts change against the live set. */
   async changes() {
     return setChanges(this.options.live.current.files, await this.draftFiles());
