@@ -31,6 +31,7 @@ const PreviewQuerySchema = LocationQuerySchema.and(
   }),
 );
 const FileBodySchema = z.object({ text: z.string({ error: 'text is required: the whole file' }) }).strict();
+const CheckBodySchema = z.object({ path: z.string({ error: 'path is required: the file being edited' }).max(200), text: z.string({ error: 'text is required: the whole file' }) }).strict();
 const PublishBodySchema = z
   .object({
     note: z.string({ error: 'note is required: say in a line what this publish changes' }).trim().min(1, 'note is required: say in a line what this publish changes').max(200),
@@ -78,6 +79,10 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
   });
   router.delete('/files/*file', async (req, res) => {
     res.json(await studio.remove(filePath(req.params)));
+  });
+  router.post('/check', async (req, res) => {
+    const { path: file, text } = CheckBodySchema.parse(req.body ?? {});
+    res.json(await studio.check(file, text));
   });
   router.post('/discard', async (_req, res) => {
     res.json(await studio.discard());

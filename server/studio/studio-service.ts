@@ -3,7 +3,7 @@ import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { LayoutResponse } from '../../schemas/layout.js';
-import { PAGE_NAMES, type PageName } from '../../schemas/segments.js';
+import { PAGE_NAMES, type Brand, type PageName } from '../../schemas/segments.js';
 import { CATEGORIES } from '../catalog/taxonomy.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { AppError } from '../http/errors.js';
@@ -31,7 +31,7 @@ export interface StudioState {
   removed: string[];
   problems: SegmentProblem[];
   skipped: unknown[];
-  brands: { id: string; name: string }[];
+  brands: { id: string; name: string; theme: Brand['theme'] }[];
   pages: { value: string; label: string }[];
 }
 
@@ -120,7 +120,7 @@ export class StudioService {
       removed: [...live.keys()].filter((f) => !files.has(f)).sort(),
       problems: compiled.problems,
       skipped: (compiled as { skipped?: unknown[] }).skipped ?? [],
-      brands: registry.brands.map((b) => ({ id: b.id, name: b.name })),
+      brands: registry.brands.map((b) => ({ id: b.id, name: b.name, theme: b.theme })),
       pages: [
         { value: 'home', label: 'Home' },
         ...GROUP_PAGES.map((g) => ({ value: g, label: g[0]!.toUpperCase() + g.slice(1) })),
@@ -139,6 +139,19 @@ export class StudioService {
     await writeFile(temp, text);
     await rename(temp, target);
     return this.state();
+  }
+
+  /**
+   * The problems the drafts would have with `file` as `text`, without saving it: what the studio's editor
+   * marks as the merchandiser types, the same problems `check` reports.
+   */
+  async check(file: string, text: string): Promise<Pick<StudioState, 'problems' | 'skipped'>> {
+    checkPath(file);
+    if (Buffer.byteLength(text) > DRAFT_MAX_BYTES) throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
+    const files = new Map(await this.draftFiles());
+    files.set(file, text);
+    const compiled = compileSegments(files);
+    return { problems: compiled.problems, skipped: (compiled as { skipped?: unknown[] }).skipped ?? [] };
   }
 
   async remove(file: string): Promise<StudioState> {

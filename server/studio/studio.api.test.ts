@@ -61,13 +61,23 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
     expect(state.problems).toEqual([]);
     expect(state.files.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining(['brands.json', 'base/explore.json', 'encore/explore.json', 'base/explore~promos.json']));
     expect(state.files.every((f: { status: string }) => f.status === 'unchanged')).toBe(true);
-    expect(state.brands).toEqual([{ id: 'base', name: 'Ticket Storefront' }, { id: 'encore', name: 'Encore Seats' }]);
+    expect(state.brands).toEqual([
+      { id: 'base', name: 'Ticket Storefront', theme: expect.objectContaining({ primary: expect.stringMatching(/^#/) }) },
+      { id: 'encore', name: 'Encore Seats', theme: expect.objectContaining({ primary: expect.stringMatching(/^#/) }) },
+    ]);
     expect(state.pages.map((p: { value: string }) => p.value)).toEqual(expect.arrayContaining(['home', 'sports', 'concerts', 'theater', 'nfl', 'broadway']));
     const original = state.files.find((f: { path: string }) => f.path === 'base/explore.json').text as string;
     const liveBefore = venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body);
 
     // A broken row: reported with its file, previewing the page is refused, and shoppers see nothing of it.
     const broken = original.replace('"kind": "venues"', '"kind": "venus"');
+    // Checked as typed, before it is saved: the same problems, and the draft is untouched.
+    const checked = (await request(app).post('/api/studio/check').send({ path: 'base/explore.json', text: broken }).expect(200)).body;
+    expect(checked.problems).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'base/explore.json' })]));
+    expect((await request(app).post('/api/studio/check').send({ path: 'base/explore.json', text: original }).expect(200)).body.problems).toEqual([]);
+    expect((await request(app).get('/api/studio/state').expect(200)).body.files.find((f: { path: string }) => f.path === 'base/explore.json').status).toBe('unchanged');
+    await request(app).post('/api/studio/check').send({ path: '../etc/passwd', text: '{}' }).expect(400);
+    await request(app).post('/api/studio/check').send({ path: 'base/explore.json' }).expect(400);
     const afterBreak = (await request(app).put('/api/studio/files/base/explore.json').send({ text: broken }).expect(200)).body;
     expect(afterBreak.files.find((f: { path: string }) => f.path === 'base/explore.json').status).toBe('changed');
     expect(afterBreak.problems).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'base/explore.json' })]));
@@ -195,6 +205,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
     };
     await fc.assert(
       fc.asyncProperty(files, drafts, async (file, text) => {
+        ok(await request(app).post('/api/studio/check').send({ path: file, text }), `check ${file}: ${text}`);
         ok(await request(app).put(`/api/studio/files/${file}`).send({ text }), `${file}: ${text}`);
         ok(await request(app).get('/api/studio/preview?page=home&variation=1'), `preview after ${file}: ${text}`);
         ok(await request(app).get('/api/studio/experiments'), `experiments after ${file}: ${text}`);
@@ -215,6 +226,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
         }
         ok(await request(app).put(`/api/studio/files/${value}`).send({ text: v }), `put ${value}`);
         ok(await request(app).delete(`/api/studio/files/${value}`), `delete ${value}`);
+        ok(await request(app).post('/api/studio/check').send({ path: v, text: v }), `check ${value}`);
       }),
       { numRuns: 60 },
     );
