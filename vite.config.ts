@@ -1,17 +1,25 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? '3000'}`;
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   root: 'client',
   plugins: [react()],
   // Maps are written beside the bundles (for an error tracker) but not referenced from them; the server
   // publishes them only with SERVE_SOURCE_MAPS=true.
-  build: { outDir: '../dist/client', emptyOutDir: true, sourcemap: 'hidden' },
+  //
+  // The studio is built on its own (`vite build --mode studio`, into the same folder), so the storefront's
+  // bundles are exactly what they are without it: nothing of the studio, its editor above all, and no chunk
+  // split differently because a second page shares modules with the first.
+  build:
+    mode === 'studio'
+      ? { outDir: '../dist/client', emptyOutDir: false, sourcemap: 'hidden', rollupOptions: { input: fileURLToPath(new URL('client/studio.html', import.meta.url)) } }
+      : { outDir: '../dist/client', emptyOutDir: true, sourcemap: 'hidden' },
   server: {
     host: '127.0.0.1',
     port: Number(process.env.VITE_PORT ?? 5173),
     proxy: { '/api': apiTarget, '/media': apiTarget, '/sub': apiTarget, '/healthz': apiTarget, '/readyz': apiTarget },
   },
-});
+}));

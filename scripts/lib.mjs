@@ -124,6 +124,7 @@ export async function build() {
   console.log('Building server and client…');
   await must(bin('tsc'), ['-p', 'tsconfig.build.json']);
   await must(bin('vite'), ['build', '--logLevel', 'warn']);
+  await must(bin('vite'), ['build', '--mode', 'studio', '--logLevel', 'warn']);
 }
 
 /**

@@ -1,0 +1,195 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
+import type { LayoutRow } from '../../../../schemas/layout.js';
+import { PreviewSchema, type ExperimentView, type PreviewRowView, type StudioStateView } from '../../../../schemas/studio.js';
+import { parseRows } from '../../features/rows/layout-rows.js';
+import { ROW_COMPONENTS } from '../../features/rows/rows.js';
+import { studioApi } from '../../features/studio/studio-api.js';
+import { useExperiments } from '../../features/studio/use-studio.js';
+
+type PlaceKind = 'zip' | 'city' | 'coordinates';
+interface Place {
+  kind: PlaceKind;
+  value: string;
+}
+/** The preview's variation: none forced (the base page), one variation, or every variation side by side. */
+type VariationChoice = 'none' | 'all' | number;
+
+const PLACE_HINTS: Record<PlaceKind, { label: string; placeholder: string }> = {
+  zip: { label: 'ZIP code', placeholder: '60601' },
+  city: { label: 'City', placeholder: 'Chicago, IL' },
+  coordinates: { label: 'Coordinates (lat, lng)', placeholder: '41.88, -87.63' },
+};
+
+function placeParams(place: Place): Record<string, string> {
+  const value = place.value.trim();
+  if (!value) return {};
+  if (place.kind === 'zip') return { zip: value };
+  if (place.kind === 'city') return { city: value };
+  const [lat = '', lng = ''] = value.split(',').map((s) => s.trim());
+  return { lat, lng };
+}
+
+export function PreviewPanel({ state }: { state: StudioStateView }) {
+  const ids = { brand: useId(), page: useId(), kind: useId(), place: useId(), variation: useId() };
+  const [brand, setBrand] = useState(state.brands[0]?.id ?? 'base');
+  const [page, setPage] = useState('home');
+  const [draftPlace, setDraftPlace] = useState<Place>({ kind: 'zip', value: '' });
+  const [place, setPlace] = useState<Place>(draftPlace);
+  const [variation, setVariation] = useState<VariationChoice>('none');
+  const experiments = useExperiments(brand);
+  const experiment = experiments.data?.experiments.find((e) => e.page === page);
+  const theme = state.brands.find((b) => b.id === brand)?.theme;
+  const style = theme
+    ? ({ '--brand': theme.primary, '--brand-contrast': theme.primaryContrast, '--ink': theme.ink, '--surface': theme.surface, '--accent': theme.accent } as CSSProperties)
+    : undefined;
+
+  const columns: (number | undefined)[] = !experiment || variation === 'none' ? [undefined] : variation === 'all' ? experiment.variations.map((v) => v.index) : [variation];
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setPlace(draftPlace);
+  };
+
+  return (
+    <section className="studio-panel preview" aria-labelledby="preview-heading">
+      <h2 id="preview-heading">Preview of the drafts</h2>
+      <form className="preview__controls" onSubmit={submit}>
+        <div>
+          <label htmlFor={ids.brand}>Brand</label>
+          <select id={ids.brand} value={brand} onChange={(e) => setBrand(e.target.value)}>
+            {state.brands.map((b) => (
+              <option key={b.id} value={b.id}>
+                {b.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={ids.page}>Page</label>
+          <select id={ids.page} value={page} onChange={(e) => (setPage(e.target.value), setVariation('none'))}>
+            {state.pages.map((p) => (
+              <option key={p.value} value={p.value}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={ids.kind}>Place by</label>
+          <select id={ids.kind} value={draftPlace.kind} onChange={(e) => setDraftPlace({ kind: e.target.value as PlaceKind, value: '' })}>
+            {(Object.keys(PLACE_HINTS) as PlaceKind[]).map((k) => (
+              <option key={k} value={k}>
+                {PLACE_HINTS[k].label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={ids.place}>{PLACE_HINTS[draftPlace.kind].label}</label>
+          <input id={ids.place} value={draftPlace.value} placeholder={PLACE_HINTS[draftPlace.kind].placeholder} onChange={(e) => setDraftPlace({ ...draftPlace, value: e.target.value })} />
+        </div>
+        <button type="submit">Show this place</button>
+        {experiment && (
+          <div>
+            <label htmlFor={ids.variation}>Variation</label>
+            <select id={ids.variation} value={String(variation)} onChange={(e) => setVariation(e.target.value === 'none' || e.target.value === 'all' ? e.target.value : Number(e.target.value))}>
+              <option value="none">Base page (no experiment)</option>
+              {experiment.variations.map((v) => (
+                <option key={v.index} value={v.index}>
+                  {v.index}: {v.name}
+                </option>
+              ))}
+              <option value="all">All variations side by side</option>
+            </select>
+          </div>
+        )}
+      </form>
+      {experiment && <ExperimentSummary experiment={experiment} />}
+      <div className={`preview__columns preview__columns--${columns.length}`} style={style}>
+        {columns.map((index) => (
+          <PreviewColumn key={index ?? 'base'} brand={brand} page={page} place={place} index={index} experiment={experiment} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function ExperimentSummary({ experiment }: { experiment: ExperimentView }) {
+  return (
+    <div className="experiment">
+      <h3>
+        Experiment <code>{experiment.key}</code> ({experiment.name})
+      </h3>
+      <p>{experiment.rule}</p>
+      <p>
+        Shoppers can see a variation by adding <code>?{experiment.key}=N</code> to the page address.
+      </p>
+    </div>
+  );
+}
+
+function PreviewColumn({ brand, page, place, index, experiment }: { brand: string; page: string; place: Place; index: number | undefined; experiment: ExperimentView | undefined }) {
+  const params = new URLSearchParams({ brand, page, ...placeParams(place), ...(index !== undefined ? { variation: String(index) } : {}) });
+  const preview = useQuery({ queryKey: ['studio', 'preview', params.toString()], queryFn: ({ signal }) => studioApi(`preview?${params}`, PreviewSchema, { signal }), retry: false });
+  const v = index === undefined ? undefined : experiment?.variations.find((x) => x.index === index);
+  const heading = v ? `Variation ${v.index}: ${v.name} (${Math.round(v.weight * 100)}% of guests)` : 'Base page';
+  const rows = useMemo(() => (preview.data ? parseRows(preview.data.layout.rows).rows : []), [preview.data]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return (
+    <article className="preview__column" aria-label={heading}>
+      <h3>{heading}</h3>
+      {v && <p className="preview__file">{v.file ? `Rows from ${v.file}` : 'The base page itself'}</p>}
+      {preview.isPending && <p>Drawing the page…</p>}
+      {preview.isError && (
+        <p role="alert" className="preview__error">
+          {preview.error.message}
+        </p>
+      )}
+      {preview.data && (
+        <>
+          <p className="preview__place">
+            {preview.data.layout.title} for {preview.data.layout.brand.name}, near {preview.data.layout.location.city || 'you'}
+            {preview.data.layout.location.state ? `, ${preview.data.layout.location.state}` : ''}
+          </p>
+          {preview.data.rows.map((meta) => (
+            <PreviewRow key={meta.id} meta={meta} row={byId.get(meta.id)} />
+          ))}
+        </>
+      )}
+    </article>
+  );
+}
+
+const STATUS_WORDS: Record<PreviewRowView['status'], string> = {
+  ok: 'shown',
+  empty: 'shown empty',
+  timeout: 'timed out',
+  error: 'failed',
+  hidden: 'hidden: found nothing',
+};
+
+function PreviewRow({ meta, row }: { meta: PreviewRowView; row: LayoutRow | undefined }) {
+  const Row = row ? (ROW_COMPONENTS[row.type] as React.ComponentType<{ row: LayoutRow; eager: boolean }>) : null;
+  return (
+    <div className={`preview-row preview-row--${meta.status}`}>
+      <p className="preview-row__meta">
+        <code>{meta.id}</code>
+        <span className={`tag tag--${meta.status}`}>{STATUS_WORDS[meta.status]}</span>
+        <span>
+          {meta.items} item{meta.items === 1 ? '' : 's'}
+        </span>
+        <span>{meta.ms} ms</span>
+        <span>
+          from <code>{meta.file}</code>
+          {meta.via !== 'base' && (
+            <>
+              {' '}
+              by <code>{meta.via}</code>
+            </>
+          )}
+        </span>
+      </p>
+      {Row && row && <Row row={row} eager={false} />}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { MemoryRouter } from 'react-router';
+import { DraftsPanel } from '../../features/studio/drafts-panel.js';
+import { PublishPanel } from '../../features/studio/publish-panel.js';
+import { needsKey, setStudioKey, studioKey } from '../../features/studio/studio-api.js';
+import { useStudioState } from '../../features/studio/use-studio.js';
+import { createQueryClient } from '../../lib/query-client.js';
+import { PreviewPanel } from './preview-panel.js';
+
+/** Asks for the studio's key where the server wants one (production with `STUDIO_KEY`). */
+function KeyForm({ wrong }: { wrong: boolean }) {
+  const id = useId();
+  const [value, setValue] = useState('');
+  const client = useQueryClient();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setStudioKey(value.trim());
+    void client.invalidateQueries({ queryKey: ['studio'] });
+  };
+  return (
+    <form className="studio-key" onSubmit={submit}>
+      <h2>This studio asks for its key</h2>
+      {wrong && <p role="alert">That key was not accepted.</p>}
+      <label htmlFor={id}>Studio key</label>
+      <input id={id} type="password" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="current-password" required />
+      <button type="submit" className="primary">
+        Open the studio
+      </button>
+    </form>
+  );
+}
+
+function Studio() {
+  const state = useStudioState();
+  if (state.isPending) return <p>Loading the drafts…</p>;
+  if (state.isError) {
+    if (needsKey(state.error)) return <KeyForm wrong={studioKey() !== null} />;
+    return <p role="alert">The studio could not load: {state.error.message}</p>;
+  }
+  return (
+    <div className="studio-grid">
+      <DraftsPanel state={state.data} />
+      <PreviewPanel state={state.data} />
+      <PublishPanel state={state.data} />
+    </div>
+  );
+}
+
+/**
+ * The merchandisers' studio: drafts edited and checked, previewed with the storefront's own rows, published
+ * and rolled back. Cards link within the preview only (a memory router), never away from the studio.
+ */
+export function StudioApp() {
+  const [client] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={client}>
+      <MemoryRouter>
+        <header className="studio-header">
+          <h1>Segment studio</h1>
+          <a href="/" target="_blank" rel="noopener">
+            Open the storefront in a new tab
+          </a>
+        </header>
+        <main id="main" className="studio-main">
+          <Studio />
+        </main>
+      </MemoryRouter>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,155 @@
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import brandsSchema from '../../../../schemas/json/brands.schema.json' with { type: 'json' };
+import overrideSchema from '../../../../schemas/json/segment-override.schema.json' with { type: 'json' };
+import pageSchema from '../../../../schemas/json/segment-page.schema.json' with { type: 'json' };
+import type { SegmentProblemView, StudioStateView } from '../../../../schemas/studio.js';
+import type { JsonEditorHandle } from './json-editor.js';
+import type { JsonSchema } from './schema-assist.js';
+import { checkDraft, useSaveDraft } from './use-studio.js';
+
+// CodeMirror is the studio's largest part; the file list and the problems show while it loads.
+const JsonEditor = lazy(() => import('./json-editor.js').then((m) => ({ default: m.JsonEditor })));
+
+/** How long typing pauses before a draft is saved. */
+const AUTOSAVE_MS = 600;
+
+/** The schema a file is checked against: the registry's, an override's (it `extends` a brand), or a page's. */
+export function schemaFor(path: string, text: string): JsonSchema {
+  if (path === 'brands.json') return brandsSchema as JsonSchema;
+  return /"extends"\s*:/.test(text) ? (overrideSchema as unknown as JsonSchema) : (pageSchema as unknown as JsonSchema);
+}
+
+/** `base/explore.json:12:17`: where a problem is, as `npm run segments -- check` prints it. */
+export const problemPlace = (p: SegmentProblemView) => (p.line !== undefined ? `${p.file}:${p.line}:${p.column ?? 1}` : p.path ? `${p.file} (${p.path})` : p.file);
+
+export function DraftsPanel({ state }: { state: StudioStateView }) {
+  const [current, setCurrent] = useState(() => state.files.find((f) => f.path.endsWith('/explore.json'))?.path ?? state.files[0]?.path ?? 'brands.json');
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const editor = useRef<JsonEditorHandle>(null);
+  const pendingReveal = useRef<SegmentProblemView | null>(null);
+  const save = useSaveDraft();
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const file = state.files.find((f) => f.path === current);
+  const text = edits[current] ?? file?.text ?? '';
+  const unsaved = Object.keys(edits).length > 0 || save.isPending;
+
+  // Edits are saved as drafts a moment after typing stops; the draft answer replaces the local copy.
+  const change = (path: string, next: string) => {
+    setEdits((e) => ({ ...e, [path]: next }));
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      save.mutate(
+        { path, text: next },
+        {
+          onSuccess: (saved) =>
+            setEdits((e) => {
+              if (e[path] !== next || saved.files.find((f) => f.path === path)?.text !== next) return e;
+              const { [path]: _done, ...rest } = e;
+              return rest;
+            }),
+        },
+      );
+    }, AUTOSAVE_MS);
+  };
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const open = (problem: SegmentProblemView) => {
+    if (problem.file !== current && state.files.some((f) => f.path === problem.file)) {
+      pendingReveal.current = problem;
+      setCurrent(problem.file);
+    } else {
+      editor.current?.reveal(problem);
+    }
+  };
+  useEffect(() => {
+    if (!pendingReveal.current) return;
+    // The editor for the new file mounts lazily; reveal once it is there.
+    const problem = pendingReveal.current;
+    const id = setInterval(() => {
+      if (!editor.current) return;
+      editor.current.reveal(problem);
+      pendingReveal.current = null;
+      clearInterval(id);
+    }, 50);
+    return () => clearInterval(id);
+  }, [current]);
+
+  const counts = new Map<string, number>();
+  for (const p of state.problems) counts.set(p.file, (counts.get(p.file) ?? 0) + 1);
+
+  return (
+    <section className="studio-panel drafts" aria-labelledby="drafts-heading">
+      <h2 id="drafts-heading">Drafts</h2>
+      <div className="drafts__body">
+        <nav aria-label="Draft files" className="drafts__files">
+          <ul>
+            {state.files.map((f) => (
+              <li key={f.path}>
+                <button type="button" className="file-button" aria-current={f.path === current ? 'true' : undefined} onClick={() => setCurrent(f.path)}>
+                  <span className="file-button__path">{f.path}</span>
+                  {f.status !== 'unchanged' && <span className={`tag tag--${f.status}`}>{f.status}</span>}
+                  {counts.has(f.path) && <span className="tag tag--problem">{counts.get(f.path)} problem{counts.get(f.path) === 1 ? '' : 's'}</span>}
+                </button>
+              </li>
+            ))}
+            {state.removed.map((path) => (
+              <li key={path} className="file-removed">
+                {path} <span className="tag tag--removed">removed</span>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="drafts__editor">
+          <div className="drafts__editor-head">
+            <h3>{current}</h3>
+            <span className="save-state" role="status">
+              {save.isError ? `Not saved: ${save.error.message}` : unsaved ? 'Saving…' : 'Draft saved'}
+            </span>
+          </div>
+          <Suspense fallback={<p>Loading the editor…</p>}>
+            <JsonEditor ref={editor} path={current} text={text} schema={schemaFor(current, text)} onChange={(next) => change(current, next)} check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))} />
+          </Suspense>
+        </div>
+      </div>
+      <ProblemList problems={state.problems} skipped={state.skipped} onOpen={open} />
+    </section>
+  );
+}
+
+function ProblemList({ problems, skipped, onOpen }: { problems: SegmentProblemView[]; skipped: StudioStateView['skipped']; onOpen(p: SegmentProblemView): void }) {
+  return (
+    <div className="problems" role="region" aria-labelledby="problems-heading">
+      <h3 id="problems-heading">{problems.length === 0 ? 'No problems: the drafts can be published' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}</h3>
+      {problems.length > 0 && (
+        <ul>
+          {problems.map((p, i) => (
+            <li key={i}>
+              <button type="button" className="problem" onClick={() => onOpen(p)}>
+                <code>{problemPlace(p)}</code> {p.message}
+                {p.value !== undefined && !p.message.includes(p.value) && (
+                  <>
+                    {' '}
+                    (found <code>{p.value}</code>)
+                  </>
+                )}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {skipped.length > 0 && (
+        <>
+          <h4>Not checked until those are fixed</h4>
+          <ul>
+            {skipped.map((s, i) => (
+              <li key={i}>
+                <code>{s.file}</code> is skipped because <code>{s.because}</code> has problems.
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}

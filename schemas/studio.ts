@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { LayoutResponseSchema } from './layout.js';
+import { BrandSchema } from './segments.js';
+
+/** What the studio's API answers (`/api/studio/*`); the studio parses every answer with these. */
+
+/** One mistake in a segment file, where it is and what is allowed instead. */
+export const SegmentProblemSchema = z.object({
+  file: z.string(),
+  path: z.string(),
+  message: z.string(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+  value: z.string().optional(),
+});
+export type SegmentProblemView = z.infer<typeof SegmentProblemSchema>;
+
+/** A page left out because a file it is built from has problems of its own. */
+export const SkippedPageSchema = z.object({ file: z.string(), page: z.string().optional(), because: z.string() });
+export type SkippedPageView = z.infer<typeof SkippedPageSchema>;
+
+export const SetChangesSchema = z.object({ added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) });
+
+export const VersionSummarySchema = z.object({
+  version: z.number().int(),
+  publishedAt: z.string(),
+  author: z.string().nullable(),
+  note: z.string(),
+  restoredFrom: z.number().int().nullable(),
+  files: z.number().int(),
+  changes: SetChangesSchema,
+});
+export type VersionSummaryView = z.infer<typeof VersionSummarySchema>;
+
+export const StudioStateSchema = z.object({
+  live: VersionSummarySchema.nullable(),
+  files: z.array(z.object({ path: z.string(), text: z.string(), status: z.enum(['unchanged', 'changed', 'added']) })),
+  removed: z.array(z.string()),
+  problems: z.array(SegmentProblemSchema),
+  skipped: z.array(SkippedPageSchema),
+  brands: z.array(BrandSchema.pick({ id: true, name: true, theme: true })),
+  pages: z.array(z.object({ value: z.string(), label: z.string() })),
+});
+export type StudioStateView = z.infer<typeof StudioStateSchema>;
+
+export const CheckResultSchema = StudioStateSchema.pick({ problems: true, skipped: true });
+
+export const PreviewRowSchema = z.object({
+  id: z.string(),
+  status: z.enum(['ok', 'empty', 'timeout', 'error', 'hidden']),
+  items: z.number().int(),
+  ms: z.number(),
+  file: z.string(),
+  via: z.string(),
+});
+export type PreviewRowView = z.infer<typeof PreviewRowSchema>;
+
+export const PreviewSchema = z.object({
+  // Rows are parsed one by one by the row registry, as on the storefront.
+  layout: LayoutResponseSchema.extend({ rows: z.array(z.unknown()) }),
+  rows: z.array(PreviewRowSchema),
+  variant: z.string().nullable(),
+  problems: z.array(SegmentProblemSchema),
+});
+export type PreviewView = z.infer<typeof PreviewSchema>;
+
+export const ExperimentViewSchema = z.object({
+  key: z.string(),
+  feature: z.string(),
+  name: z.string(),
+  page: z.string(),
+  hashAttribute: z.string(),
+  coverage: z.number(),
+  condition: z.record(z.string(), z.unknown()).nullable(),
+  rule: z.string(),
+  variations: z.array(z.object({ index: z.number().int(), key: z.string(), name: z.string(), value: z.string(), weight: z.number(), file: z.string().nullable() })),
+});
+export type ExperimentView = z.infer<typeof ExperimentViewSchema>;
+export const ExperimentsSchema = z.object({ experiments: z.array(ExperimentViewSchema) });
+
+export const HistorySchema = z.object({ live: z.number().int().nullable(), versions: z.array(VersionSummarySchema) });
+export const VersionDetailSchema = VersionSummarySchema.extend({ diff: z.string() });
+export const PublishedSchema = z.object({ version: VersionSummarySchema });
+export const DiffSchema = z.object({ diff: z.string() });
