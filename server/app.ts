@@ -44,7 +44,7 @@ import type { Sql } from './store/sql.js';
 import type { LiveCatalog } from './catalog/live/live-catalog.js';
 import { catalogAdminRoutes, noCatalogAdmin } from './catalog/live/routes.js';
 import type { StudioService } from './studio/studio-service.js';
-import { studioAccess, studioRoutes } from './studio/routes.js';
+import { studioAccess, studioPage, studioRoutes } from './studio/routes.js';
 
 export interface AppDeps {
   env: Env;
@@ -170,14 +170,12 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
       '/assets',
       express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),
     );
-    app.use('/studio.html', (_req, _res, next) => next(studio.enabled ? undefined : httpError(404)));
-    app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
     // The studio is a page of its own, with its own script: nothing of it reaches the shoppers' pages.
     const studioFile = path.join(deps.clientDir, 'studio.html');
-    app.get(['/studio', '/studio/{*path}'], (_req, res, next) => {
-      if (!studio.enabled || !deps.studio || !existsSync(studioFile)) return next(httpError(404));
-      res.set('Cache-Control', 'no-cache').sendFile(studioFile);
-    });
+    const studioOpen = studio.enabled && deps.studio !== undefined && existsSync(studioFile);
+    app.use('/studio.html', (_req, res, next) => (studioOpen ? res.redirect(301, '/studio') : next(httpError(404))));
+    app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
+    app.get(['/studio', '/studio/{*path}'], studioOpen ? studioPage(studioFile) : (_req, _res, next) => next(httpError(404)));
     // Every other GET is a client route: the app shell answers it and the router decides what to show.
     app.get('/{*path}', (_req, res) => {
       res.set('Cache-Control', 'no-cache').sendFile(indexFile);

@@ -82,7 +82,7 @@ describe('the studio page', () => {
   const studioApp = (env: Record<string, string>) =>
     // Only whether a studio exists matters to the page's route.
     testApp({ env: parseEnv({ LOG_LEVEL: 'silent', ...env }), clientDir, studio: {} as NonNullable<AppDeps['studio']> }).app;
-  beforeAll(() => writeFile(path.join(clientDir, 'studio.html'), '<!doctype html><title>studio</title>'));
+  beforeAll(() => writeFile(path.join(clientDir, 'studio.html'), '<!doctype html><meta name="csp-nonce" content="" /><title>studio</title>'));
 
   it('is served at /studio outside production and in production with STUDIO_KEY, and is a 404 in production without it', async () => {
     const open: Record<string, string>[] = [{ NODE_ENV: 'development' }, { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) }];
@@ -90,7 +90,15 @@ describe('the studio page', () => {
       const page = await request(studioApp(env)).get('/studio');
       expect(page.status).toBe(200);
       expect(page.text).toContain('<title>studio</title>');
-      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers['cache-control']).toBe('no-store');
+      // The editor's styles are allowed by a nonce of this answer only; scripts stay 'self'.
+      const nonce = /<meta name="csp-nonce" content="([^"]+)" \/>/.exec(page.text)?.[1];
+      expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+      expect(page.headers['content-security-policy']).toContain(`style-src 'self' 'nonce-${nonce}'`);
+      expect(page.headers['content-security-policy']).toContain("script-src 'self';");
+      const again = await request(studioApp(env)).get('/studio');
+      expect(again.text).not.toContain(nonce);
+      expect((await request(studioApp(env)).get('/studio.html')).headers.location).toBe('/studio');
     }
     const closed = studioApp({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) });
     for (const url of ['/studio', '/studio/anything', '/studio.html', '/api/studio/state']) expect((await request(closed).get(url)).status, url).toBe(404);

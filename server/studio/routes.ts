@@ -1,4 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../http/errors.js';
@@ -115,3 +116,18 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
   return router;
 }
 
+
+/**
+ * The studio's page. Its editor (CodeMirror) writes its styles into `<style>` elements, which the site's
+ * `style-src 'self'` forbids; each answer carries a fresh nonce, allowed for styles on this page only and
+ * handed to the editor in a meta tag. Scripts stay `'self'` only.
+ */
+export function studioPage(file: string): RequestHandler {
+  const html = readFileSync(file, 'utf8');
+  return (_req, res) => {
+    const nonce = randomBytes(16).toString('base64');
+    const csp = String(res.getHeader('Content-Security-Policy') ?? '');
+    if (csp) res.setHeader('Content-Security-Policy', csp.replace(/style-src ([^;]*)/, `style-src $1 'nonce-${nonce}'`));
+    res.set('Cache-Control', 'no-store').type('html').send(html.replace('<meta name="csp-nonce" content="" />', `<meta name="csp-nonce" content="${nonce}" />`));
+  };
+}

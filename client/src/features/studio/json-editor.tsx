@@ -105,6 +105,7 @@ export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEdito
           lint,
           autocompletion({ override: [complete] }),
           hover,
+          EditorView.cspNonce.of(document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? ''),
           EditorView.contentAttributes.of({ 'aria-label': `Draft of ${path}`, 'aria-multiline': 'true' }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) latest.current.onChange(update.state.doc.toString());
