@@ -177,7 +177,7 @@ export const CategoriesRowSchema = z
 export const PromosRowSchema = z
   .object({
     ...rowBase,
-    kind: z.literal('promos').meta(doc('promos: a row of the brand\'s promotion cards (spec §2: the second Explore variant\'s Promos row).', ['promos'])),
+    kind: z.literal('promos').meta(doc('promos: a row of the catalog\'s promo banners for the brand (spec §2: the Promos row of the second Explore variant).', ['promos'])),
     size: size(12).meta(sizeDoc('promotion cards', 12, '', [6])),
   })
   .strict()
