@@ -2,6 +2,7 @@ import { copyFile, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/prom
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FlagsFileSchema, FlagPayloadSchema, STOREFRONT_FEATURES } from '../../schemas/flags.js';
 import { FlagFileError, FlagStore, nextDateUpdated, StaticFlagSource, Subscribers, validatePayload, type FlagPayload } from './flags-file.js';
 
 const SHIPPED = path.resolve('segments/flags.json');
@@ -54,6 +55,39 @@ describe('the flags payload schema', () => {
 
   it('names the reason as well as the path', () => {
     expect(problemsOf(payload({ f: { defaultValue: false, rules: [{ force: 'true' }] } }))[0]?.message).toBe('expected a boolean like defaultValue, got a string');
+  });
+});
+
+describe('the flags file schema (schemas/json/flags.schema.json)', () => {
+  it('accepts the shipped segments/flags.json, $schema line included, and names the features the storefront reads', async () => {
+    const raw = JSON.parse(await readFile(SHIPPED, 'utf8'));
+    expect(raw.$schema).toBe('../schemas/json/flags.schema.json');
+    expect(FlagsFileSchema.safeParse(raw).error).toBeUndefined();
+    expect(Object.keys(STOREFRONT_FEATURES).sort()).toEqual(['home_layout', 'isABSearch', 'recent_trending_search']);
+  });
+
+  it('serves the shipped payload without its $schema line, and otherwise as written', async () => {
+    const raw = JSON.parse(await readFile(SHIPPED, 'utf8'));
+    const result = validatePayload(raw);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.payload).not.toHaveProperty('$schema');
+    expect(result.payload).toEqual({ features: raw.features, dateUpdated: raw.dateUpdated });
+  });
+
+  it('accepts and refuses what the server does', () => {
+    const cases: unknown[] = [
+      payload({ f: { defaultValue: 'a', rules: [{ variations: ['a', 'b'], weights: [0.7, 0.7] }] } }),
+      payload({ home_layout: { defaultValue: 'base', rules: [{ variations: ['base', 2] }] } }),
+      payload({ isABSearch: { defaultValue: false, rules: [{ force: true, variations: [true, false] }] } }),
+      payload({ 'bad key': { defaultValue: true } }),
+      payload({ f: { defaultValue: true, rules: [{ force: true, coverage: 0.5, ranges: [[0, 0.5]], namespace: ['ns', 0, 0.5] }] } }),
+      payload({ recent_trending_search: { defaultValue: true, rules: [{ condition: { brand: 'encore' }, force: false }] } }, { $schema: 'x' }),
+      { ...payload({}), encryptedFeatures: 'abc' },
+    ];
+    for (const raw of cases) {
+      expect(FlagsFileSchema.safeParse(raw).success, JSON.stringify(raw)).toBe(FlagPayloadSchema.safeParse(raw).success);
+    }
   });
 });
 

@@ -2,7 +2,9 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeatureDefinitions, SavedGroupsPayload } from '@growthbook/growthbook';
-import { z } from 'zod';
+import { FlagPayloadSchema } from '../../schemas/flags.js';
+
+export { FlagPayloadSchema };
 
 /** What `GET /api/features/{clientKey}` answers: the GrowthBook SDK payload, unencrypted. */
 export interface FlagPayload {
@@ -43,102 +45,6 @@ export interface FlagLogger {
 }
 
 export const RELOAD_DEBOUNCE_MS = 100;
-
-/** The character set GrowthBook allows in feature keys. */
-const FEATURE_KEY = /^[A-Za-z0-9_.:|-]+$/;
-/** GrowthBook treats weights off by more than this as a mistake and splits evenly instead. */
-const WEIGHT_SUM_TOLERANCE = 0.01;
-
-type ValueKind = 'null' | 'boolean' | 'number' | 'string' | 'json';
-const kindOf = (value: unknown): ValueKind =>
-  value === null ? 'null' : typeof value === 'object' ? 'json' : (typeof value as 'boolean' | 'number' | 'string');
-
-const VariationMetaSchema = z.looseObject({
-  key: z.string().min(1).optional(),
-  name: z.string().optional(),
-  passthrough: z.boolean().optional(),
-});
-
-const RuleSchema = z
-  .looseObject({
-    id: z.string().optional(),
-    condition: z.record(z.string(), z.unknown()).optional(),
-    force: z.json().optional(),
-    variations: z.array(z.json()).min(2, 'an experiment needs at least 2 variations').optional(),
-    weights: z.array(z.number().min(0).max(1)).optional(),
-    key: z.string().min(1).optional(),
-    name: z.string().optional(),
-    coverage: z.number().min(0).max(1).optional(),
-    hashAttribute: z.string().min(1).optional(),
-    hashVersion: z.union([z.literal(1), z.literal(2)]).optional(),
-    seed: z.string().optional(),
-    meta: z.array(VariationMetaSchema).optional(),
-  })
-  .superRefine((rule, ctx) => {
-    const forces = 'force' in rule;
-    const experiment = rule.variations !== undefined;
-    if (forces && experiment) {
-      ctx.addIssue({ code: 'custom', path: ['variations'], message: 'a rule has either `force` or `variations`, not both' });
-    }
-    if (!forces && !experiment && !('contextualVariations' in rule)) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'a rule needs `force` (a fixed value) or `variations` (an experiment)' });
-    }
-    if (!rule.variations) return;
-    const n = rule.variations.length;
-    if (rule.weights) {
-      if (rule.weights.length !== n) {
-        ctx.addIssue({ code: 'custom', path: ['weights'], message: `${rule.weights.length} weights for ${n} variations` });
-      } else {
-        const sum = rule.weights.reduce((a, b) => a + b, 0);
-        if (Math.abs(sum - 1) > WEIGHT_SUM_TOLERANCE) {
-          ctx.addIssue({ code: 'custom', path: ['weights'], message: `weights add up to ${sum}, not 1` });
-        }
-      }
-    }
-    if (rule.meta && rule.meta.length !== n) {
-      ctx.addIssue({ code: 'custom', path: ['meta'], message: `${rule.meta.length} meta entries for ${n} variations` });
-    }
-  });
-
-const FeatureSchema = z
-  .looseObject({
-    defaultValue: z.json().optional(),
-    rules: z.array(RuleSchema).optional(),
-  })
-  .superRefine((feature, ctx) => {
-    // A boolean flag forced to "true" (a string) would evaluate as on for everyone, whatever the string says.
-    const expected = feature.defaultValue === undefined ? 'null' : kindOf(feature.defaultValue);
-    if (expected === 'null') return;
-    const check = (value: unknown, at: (string | number)[]) => {
-      const kind = kindOf(value);
-      if (kind !== 'null' && kind !== expected) {
-        ctx.addIssue({ code: 'custom', path: at, message: `expected a ${expected} like defaultValue, got a ${kind}` });
-      }
-    };
-    feature.rules?.forEach((rule, i) => {
-      if ('force' in rule) check(rule.force, ['rules', i, 'force']);
-      rule.variations?.forEach((v, j) => check(v, ['rules', i, 'variations', j]));
-    });
-  });
-
-/**
- * The subset of GrowthBook's SDK payload this service reads, checked strictly; fields it does not read pass
- * through untouched (GrowthBook adds new ones over time).
- */
-export const FlagPayloadSchema = z
-  .looseObject({
-    features: z.record(
-      z.string().regex(FEATURE_KEY, 'a feature key uses letters, digits and _ . : | - only'),
-      FeatureSchema,
-    ),
-    dateUpdated: z.iso.datetime({ offset: true }),
-    savedGroups: z.record(z.string(), z.unknown()).optional(),
-  })
-  .superRefine((payload, ctx) => {
-    if ('encryptedFeatures' in payload) {
-      ctx.addIssue({ code: 'custom', path: ['encryptedFeatures'], message: 'encrypted payloads are not supported: turn encryption off for this SDK connection' });
-    }
-  });
 
 export function jsonPath(parts: readonly PropertyKey[]): string {
   return parts.reduce<string>(
