@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+
+const STUDIO_KEY = process.env.E2E_STUDIO_KEY!;
+
+/** Every axe violation, of any impact, named with where it is. */
+async function axeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`);
+}
+
+/** The live home page's row headings, as a new shopper (no cache, no stored guest) sees them. */
+async function liveRowTitles(browser: Browser): Promise<string[]> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page.locator('section.row h2').first()).toBeVisible();
+  const titles = await page.locator('section.row h2').allTextContents();
+  await context.close();
+  return titles;
+}
+
+/** Puts the caret just inside the closing quote of the first editor line holding `text`. */
+async function caretBeforeClosingQuote(page: Page, text: string) {
+  const line = page.locator('.cm-line', { hasText: text }).first();
+  await line.click();
+  await page.keyboard.press('End');
+  // `"value",` or `"value"`: step back over the comma and the quote.
+  const content = (await line.textContent()) ?? '';
+  await page.keyboard.press('ArrowLeft');
+  if (content.trimEnd().endsWith(',')) await page.keyboard.press('ArrowLeft');
+}
+
+test.describe('the studio', () => {
+  // One merchandiser at a time: the flow publishes to the one live set every other test reads.
+  test.beforeEach(({}, testInfo) => {
+    test.skip(testInfo.project.name !== 'desktop', 'the studio flow runs once, on the desktop project');
+  });
+
+  test('a merchandiser breaks a row, sees the error with its line and a fix, repairs it, previews both variations in another city, publishes and rolls back', async ({ page, browser }) => {
+    test.setTimeout(120_000);
+    const before = await liveRowTitles(browser);
+    expect(before).toContain('Local Venues');
+
+    // The studio asks for its key in production.
+    await page.goto('/studio');
+    await page.getByLabel('Studio key').fill(STUDIO_KEY);
+    await page.getByRole('button', { name: 'Open the studio' }).click();
+    await expect(page.getByRole('heading', { name: 'Segment studio' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'base/explore.json' })).toHaveAttribute('aria-current', 'true');
+    const editor = page.getByRole('textbox', { name: 'Draft of base/explore.json' });
+    await expect(editor).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No problems: the drafts can be published' })).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Break a row: "venues" becomes "venue". One problem, at its line and column, with the fix offered.
+    await caretBeforeClosingQuote(page, '"kind": "venues"');
+    await page.keyboard.press('Backspace');
+    const problems = page.getByRole('region', { name: /problem/ });
+    await expect(problems.getByRole('heading', { name: '1 problem' })).toBeVisible();
+    const problem = problems.getByRole('button', { name: /base\/explore\.json:\d+:\d+/ });
+    await expect(problem).toContainText('did you mean "venues"');
+    const [, line] = /base\/explore\.json:(\d+):\d+/.exec((await problem.textContent()) ?? '')!;
+    // The line it names is the broken one.
+    await expect(page.locator('.cm-line').nth(Number(line) - 1)).toContainText('"kind": "venue"');
+    // The page that extends it is skipped, not reported as a second error.
+    await expect(problems).toContainText('encore/explore.json is skipped because base/explore.json has problems');
+    // Marked in the editor too, and nothing can be published.
+    await expect(page.locator('.cm-lintRange-error').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Publish' })).toBeDisabled();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Repair it with the fix the editor offers.
+    await problem.click();
+    await page.locator('.cm-lintRange-error').first().hover();
+    await page.getByRole('button', { name: 'Use "venues"' }).click();
+    await expect(page.getByRole('heading', { name: 'No problems: the drafts can be published' })).toBeVisible();
+
+    // A change shoppers will see: the venues row gets a new title.
+    await caretBeforeClosingQuote(page, '"title": "Local Venues"');
+    await page.keyboard.type(' Near You');
+    await expect(page.getByRole('status').filter({ hasText: 'Draft saved' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
+
+    // Preview the home page for a Chicago ZIP, both variations side by side.
+    await page.getByLabel('Place by').selectOption('zip');
+    await page.getByLabel('ZIP code').fill('60601');
+    await page.getByRole('button', { name: 'Show this place' }).click();
+    await page.getByLabel('Variation').selectOption('all');
+    const base = page.getByRole('article', { name: /^Variation 0: base/ });
+    const promos = page.getByRole('article', { name: /^Variation 1: promos/ });
+    for (const column of [base, promos]) {
+      await expect(column).toContainText('near Chicago, IL');
+      await expect(column.getByRole('heading', { name: 'Local Venues Near You' })).toBeVisible();
+    }
+    await expect(promos.getByRole('heading', { name: 'Top Categories' })).toBeVisible();
+    await expect(base.getByRole('heading', { name: 'Top Categories' })).toHaveCount(0);
+    // Beside each row: its status, count, time and where it came from.
+    await expect(promos.getByText('from base/explore~promos.json by insertBefore')).toBeVisible();
+    await expect(base.locator('.preview-row__meta').first()).toContainText(/shown|hidden/);
+    await expect(base.locator('.preview-row__meta').first()).toContainText(/\d+ items? .*ms/);
+    expect(await axeViolations(page)).toEqual([]);
+    // Shoppers still see the live set.
+    expect(await liveRowTitles(browser)).toEqual(before);
+
+    // Publish: live at once.
+    await page.getByLabel('What this publish changes (one line)').fill('Venues row: Local Venues Near You');
+    await page.getByLabel('Your name (optional)').fill('Ana');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect(page.getByText(/Published version \d+\. Shoppers see it now\./)).toBeVisible();
+    expect(await liveRowTitles(browser)).toContain('Local Venues Near You');
+
+    // Roll back to the version before, in one step.
+    const history = page.getByRole('list').filter({ has: page.getByText(/Venues row: Local Venues Near You/) });
+    const previous = history.getByRole('button', { name: /^Restore version \d+$/ }).first();
+    await previous.click();
+    await expect(page.getByText(/Restored version \d+ as version \d+\. Shoppers see it now\./)).toBeVisible();
+    expect(await liveRowTitles(browser)).toEqual(before);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The drafts keep the work until discarded.
+    await page.getByRole('button', { name: 'Discard drafts' }).click();
+    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
+  });
+
+  test("the storefront's pages load nothing of the studio", async ({ page }) => {
+    // Every script the shopper's page can reach, statically or on demand, from its entry in index.html.
+    const dist = path.resolve('dist/client');
+    const seen = new Set<string>();
+    const queue = [...readFileSync(path.join(dist, 'index.html'), 'utf8').matchAll(/\/assets\/([^"]+\.js)/g)].map((m) => m[1]!);
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const code = readFileSync(path.join(dist, 'assets', file), 'utf8');
+      for (const m of code.matchAll(/["'`(/]\.?\/?([A-Za-z0-9_-]+-[A-Za-z0-9_-]{8}\.js)/g)) queue.push(m[1]!);
+    }
+    expect(seen.size).toBeGreaterThan(5);
+    for (const file of seen) {
+      const code = readFileSync(path.join(dist, 'assets', file), 'utf8');
+      expect(code, file).not.toMatch(/cm-editor|@codemirror|Segment studio|X-Studio-Key/);
+    }
+    // And in the browser: the home page asks for no studio file.
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    await page.goto('/');
+    await expect(page.locator('section.row h2').first()).toBeVisible();
+    expect(requested.filter((u) => /studio|json-editor/.test(u))).toEqual([]);
+  });
+});
