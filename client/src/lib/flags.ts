@@ -24,6 +24,7 @@ export function createGrowthBook(): GrowthBook {
     apiHost: window.location.origin,
     clientKey: FLAGS_CLIENT_KEY,
     attributes: { id: guestId(getStoredToken()), deviceType: deviceType(), url: window.location.href },
+    forcedVariations: gbForceVariations(window.location.search),
     trackingCallback: (experiment, result) => pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed),
   });
   onGuestToken((token) => void gb.setAttributes({ ...gb.getAttributes(), id: guestId(token) }));
@@ -44,6 +45,7 @@ export function useGrowthBookUrl(): void {
     const url = window.location.href;
     if (gb.getAttributes().url === url) return;
     void gb.setURL(url);
+    void gb.setForcedVariations(gbForceVariations(window.location.search));
     void gb.setAttributes({ ...gb.getAttributes(), url });
   }, [gb, pathname, search, hash]);
 }
@@ -62,4 +64,18 @@ export function pageQueryForLayout(search: string): string {
   const params = new URLSearchParams(search);
   for (const name of new Set(params.keys())) if (LAYOUT_API_PARAMS.has(name)) params.delete(name);
   return params.toString();
+}
+
+/**
+ * The `gb_force=key:index[,key:index]` alias of a page URL as GrowthBook forced variations, for the client's
+ * own evaluations (the SDK reads `?<experiment-key>=<index>` itself). What is not that format is ignored here,
+ * as the SDK ignores an override it cannot use; the layout request, which carries it too, answers it with a 400.
+ */
+export function gbForceVariations(search: string): Record<string, number> {
+  const forced: Record<string, number> = {};
+  for (const part of (new URLSearchParams(search).get('gb_force') ?? '').split(',')) {
+    const match = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(0|[1-9][0-9]{0,5})$/.exec(part);
+    if (match && match[1] !== '__proto__') forced[match[1]!] = Number(match[2]);
+  }
+  return forced;
 }

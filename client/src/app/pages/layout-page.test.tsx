@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { json, mockFetch, renderAt, usePageTestLifecycle } from '../../features/buying/test-utils.js';
-import { pageQueryForLayout } from '../../lib/flags.js';
+import { gbForceVariations, pageQueryForLayout } from '../../lib/flags.js';
 import { LayoutPage } from './layout-page.js';
 
 const layout = {
@@ -125,5 +125,12 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
     expect(pageQueryForLayout('?home-layout=1')).toBe('home-layout=1');
     expect(pageQueryForLayout('?lat=1&lng=2&zip=10001&brand=x&lat=3')).toBe('');
     expect(pageQueryForLayout('?utm_campaign=spring&home-layout=abc&ab-search=1')).toBe('utm_campaign=spring&home-layout=abc&ab-search=1');
+  });
+
+  it('reads the gb_force alias for the client\'s own GrowthBook evaluations, ignoring what it cannot use', () => {
+    expect(gbForceVariations('')).toEqual({});
+    expect(gbForceVariations('?gb_force=home-layout:1,ab-search:0')).toEqual({ 'home-layout': 1, 'ab-search': 0 });
+    expect(gbForceVariations('?gb_force=home-layout%3A1&x=1')).toEqual({ 'home-layout': 1 });
+    expect(gbForceVariations('?gb_force=home-layout:x,:1,__proto__:1,ab-search:1')).toEqual({ 'ab-search': 1 });
   });
 });
