@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError, toErrorResponse } from '../http/errors.js';
-import { deviceTypeFromUserAgent, FlagService, parseForcedVariations, type GuestAttributes } from './flag-service.js';
+import { checkVariationIndex, deviceTypeFromUserAgent, FlagService, forcedVariationsFromQuery, parseForcedVariations, type GuestAttributes } from './flag-service.js';
 import { FlagStore, StaticFlagSource, type FlagPayload } from './flags-file.js';
 
 const guest = (id: string, extra: Partial<GuestAttributes> = {}): GuestAttributes => ({
@@ -93,7 +93,7 @@ describe('FlagService.evaluate with the shipped flags', () => {
     expect(forced.exposures).toEqual([]);
   });
 
-  it('refuses forcing an unknown experiment or a variation that does not exist, naming gb_force', () => {
+  it('refuses forcing an unknown experiment or a variation that does not exist, naming the experiment', () => {
     const svc = service();
     const fail = (forced: Record<string, number>) => {
       try {
@@ -103,9 +103,9 @@ describe('FlagService.evaluate with the shipped flags', () => {
       }
       throw new Error('expected evaluate to throw');
     };
-    expect(fail({ 'no-such': 0 })).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', details: [{ path: 'gb_force' }] } } });
-    expect(fail({ 'no-such': 0 }).body.error.message).toBe('gb_force: no experiment "no-such" (experiments: ab-search, home-layout)');
-    expect(fail({ 'home-layout': 2 }).body.error.message).toBe('gb_force: "home-layout" has variations 0 to 1, not 2');
+    expect(fail({ 'no-such': 0 })).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', details: [{ path: 'no-such' }] } } });
+    expect(fail({ 'no-such': 0 }).body.error.message).toBe('no-such: no experiment "no-such" (experiments: ab-search, home-layout)');
+    expect(fail({ 'home-layout': 2 }).body.error.message).toBe('home-layout: experiment "home-layout" has variations 0 to 1, not 2');
   });
 
   it('evaluates the new flags after a change, without a restart', () => {
@@ -129,10 +129,21 @@ describe('FlagService.evaluate with the shipped flags', () => {
     expect(svc.evaluate(guest('g', { brand: 'base', deviceType: 'mobile' })).value('promo_bar', false)).toBe(false);
   });
 
-  it('ignores GrowthBook\'s own query-string forcing in the page URL', () => {
+  it('takes forcing only through `forced`: the URL attribute\'s query is read by forcedVariations, not a second time by the SDK', () => {
     const svc = service();
     const id = Array.from({ length: 100 }, (_, i) => `guest-${i}`).find((g) => svc.evaluate(guest(g)).value('home_layout', '') === 'base')!;
     expect(svc.evaluate(guest(id, { url: 'https://tickets.example/?home-layout=1' })).value('home_layout', '')).toBe('base');
+    expect(svc.evaluate(guest(id, { url: 'https://tickets.example/?home-layout=1' }), svc.forcedVariations({ 'home-layout': '1' })).value('home_layout', '')).toBe('promos');
+  });
+
+  it('forces a variation for a request without a guest, as the SDK does before it looks for the hash attribute', () => {
+    const svc = service();
+    const anonymous = svc.evaluate(guest(''), { 'home-layout': 1 });
+    expect(anonymous.value('home_layout', 'base')).toBe('promos');
+    expect(anonymous.exposures).toEqual([]);
+    const plain = svc.evaluate(guest(''));
+    expect(plain.value('home_layout', 'base')).toBe('base');
+    expect(plain.exposures).toEqual([]);
   });
 });
 
@@ -200,5 +211,67 @@ describe('parseForcedVariations (gb_force)', () => {
     expect(Object.getPrototypeOf(forced)).toBeNull();
     expect(forced).toEqual({ constructor: 0, toString: 1 });
     expect(() => parseForcedVariations('toString:1,toString:0')).toThrow('forced twice');
+  });
+});
+
+describe('forcedVariationsFromQuery (GrowthBook\'s ?<experiment-key>=<index>, and gb_force)', () => {
+  const experiments = new Map([
+    ['home-layout', 2],
+    ['ab-search', 2],
+    ['three-way', 3],
+  ]);
+  const fail = (query: Record<string, unknown>) => {
+    try {
+      forcedVariationsFromQuery(query, experiments);
+    } catch (err) {
+      return toErrorResponse(err);
+    }
+    throw new Error('expected a 400');
+  };
+
+  it('reads each experiment key as a parameter, ignoring every other parameter', () => {
+    expect(forcedVariationsFromQuery({}, experiments)).toEqual({});
+    expect(forcedVariationsFromQuery({ 'home-layout': '1', lat: '41.88', utm_source: 'x', 'other-exp': '9', homelayout: 'abc' }, experiments)).toEqual({ 'home-layout': 1 });
+    expect(forcedVariationsFromQuery({ 'home-layout': '0', 'three-way': '2' }, experiments)).toEqual({ 'home-layout': 0, 'three-way': 2 });
+  });
+
+  it('takes gb_force as an alias for several at once, agreeing with the parameters', () => {
+    expect(forcedVariationsFromQuery({ gb_force: 'home-layout:1,ab-search:0' }, experiments)).toEqual({ 'home-layout': 1, 'ab-search': 0 });
+    expect(forcedVariationsFromQuery({ gb_force: 'home-layout:1', 'home-layout': '1', 'ab-search': '1' }, experiments)).toEqual({ 'home-layout': 1, 'ab-search': 1 });
+    expect(fail({ gb_force: 'home-layout:1', 'home-layout': '0' }).body.error.message).toBe('gb_force: experiment "home-layout" is forced to 1 here and to 0 by ?home-layout=');
+    expect(fail({ gb_force: 'no-such:0' }).body.error.message).toBe('gb_force: no experiment "no-such" (experiments: home-layout, ab-search, three-way)');
+    expect(fail({ gb_force: 'three-way:3' }).body.error).toEqual({
+      code: 'invalid_request',
+      message: 'gb_force: experiment "three-way" has variations 0 to 2, not 3',
+      details: [{ path: 'gb_force', message: 'experiment "three-way" has variations 0 to 2, not 3' }],
+    });
+  });
+
+  it.each([['2'], ['7'], ['-1'], ['1.0'], ['1.5'], [' 1'], ['1abc'], ['abc'], [''], ['99999999999999999999'], [['1', '0']], [['1', '1']], [{ a: '1' }]])(
+    'refuses ?home-layout=%j with a 400 naming the experiment and its indexes',
+    (value) => {
+      const { status, body } = fail({ 'home-layout': value });
+      expect(status).toBe(400);
+      expect(body.error.code).toBe('invalid_request');
+      expect(body.error.message).toMatch(/^home-layout: experiment "home-layout" has variations 0 to 1, not /);
+      expect(body.error.details).toEqual([{ path: 'home-layout', message: expect.stringContaining('0 to 1') }]);
+    },
+  );
+
+  it('checks one index for an experiment, for other server code', () => {
+    expect(checkVariationIndex(experiments, 'three-way', '2')).toBe(2);
+    expect(checkVariationIndex(experiments, 'three-way', 0)).toBe(0);
+    expect(() => checkVariationIndex(experiments, 'three-way', 3, 'variation')).toThrow('variation: experiment "three-way" has variations 0 to 2, not 3');
+    expect(() => checkVariationIndex(experiments, 'nope', 0)).toThrow('no experiment "nope"');
+    const svc = service();
+    expect(svc.variationIndex('home-layout', '1')).toBe(1);
+    expect(() => svc.variationIndex('home-layout', '2')).toThrow(AppError);
+    expect([...svc.experiments()]).toEqual([['ab-search', 2], ['home-layout', 2]]);
+  });
+
+  it('cannot be used to reach an object prototype', () => {
+    const forced = forcedVariationsFromQuery(Object.assign(Object.create(null) as Record<string, unknown>, { constructor: '1', __proto__: '1' }), experiments);
+    expect(Object.getPrototypeOf(forced)).toBeNull();
+    expect(forced).toEqual({});
   });
 });

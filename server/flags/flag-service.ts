@@ -32,11 +32,59 @@ export interface FlagEvaluation {
   readonly exposures: Exposure[];
 }
 
-/** The QA query parameter that forces variations: `experimentKey:variationIndex[,key:index]`. */
+/**
+ * The query parameter that forces several experiments at once, `experimentKey:variationIndex[,key:index]`: an
+ * alias of GrowthBook's own `?<experiment-key>=<variation index>`, one parameter per experiment.
+ */
 export const FORCE_PARAM = 'gb_force';
 
-const forceError = (message: string) =>
-  new AppError(400, 'invalid_request', `${FORCE_PARAM}: ${message}`, [{ path: FORCE_PARAM, message }]);
+/** Experiment key → its number of variations, for every experiment rule of a flag payload. */
+export type ExperimentVariations = ReadonlyMap<string, number>;
+
+const forceError = (param: string, message: string) => new AppError(400, 'invalid_request', `${param}: ${message}`, [{ path: param, message }]);
+
+const shown = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value.length > 24 ? `${value.slice(0, 24)}…` : value) : typeof value === 'number' ? String(value) : Array.isArray(value) ? `${value.length} values` : typeof value);
+
+/**
+ * The variation index `value` names for experiment `experimentKey` (a number, or a string of decimal digits as
+ * a query spells it), or a 400 whose message and `details[0].path` name `param` (the query parameter it came
+ * from; the experiment key when not given), and which names the experiment and its indexes: `home-layout:
+ * experiment "home-layout" has variations 0 to 1, not "7"`. An unknown experiment is a 400 listing the known ones.
+ */
+export function checkVariationIndex(experiments: ExperimentVariations, experimentKey: string, value: unknown, param: string = experimentKey): number {
+  const count = experiments.get(experimentKey);
+  if (count === undefined) {
+    const known = [...experiments.keys()].join(', ') || 'none';
+    throw forceError(param, `no experiment "${experimentKey}" (experiments: ${known})`);
+  }
+  const index = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(index) || index < 0 || index >= count) {
+    throw forceError(param, `experiment "${experimentKey}" has variations 0 to ${count - 1}, not ${shown(value)}`);
+  }
+  return index;
+}
+
+/**
+ * The variations a request's query forces, as GrowthBook's SDK reads its URL: `?<experiment-key>=<index>` for
+ * each experiment the payload defines, plus the `gb_force` alias for several at once. Parameters that name no
+ * experiment are ignored, as the SDK ignores them. Unlike the SDK, which silently ignores an index it cannot use,
+ * an index out of range, not an integer or repeated is a 400 naming the experiment and its indexes (QA should
+ * know their link is wrong); so are a malformed `gb_force`, one naming an unknown experiment, and one
+ * disagreeing with the experiment's own parameter. `query` is a parsed query (Express's or `node:querystring`'s).
+ */
+export function forcedVariationsFromQuery(query: Readonly<Record<string, unknown>>, experiments: ExperimentVariations): Record<string, number> {
+  const forced: Record<string, number> = Object.create(null) as Record<string, number>;
+  for (const key of experiments.keys()) {
+    if (!Object.hasOwn(query, key)) continue;
+    forced[key] = checkVariationIndex(experiments, key, query[key]);
+  }
+  for (const [key, index] of Object.entries(parseForcedVariations(query[FORCE_PARAM]))) {
+    checkVariationIndex(experiments, key, index, FORCE_PARAM);
+    if (key in forced && forced[key] !== index) throw forceError(FORCE_PARAM, `experiment "${key}" is forced to ${index} here and to ${forced[key]} by ?${key}=`);
+    forced[key] = index;
+  }
+  return forced;
+}
 
 /**
  * Evaluates the flags for one guest with GrowthBook's SDK. One `GrowthBookClient` holds the current payload
@@ -77,30 +125,39 @@ export class FlagService {
     this.source.close();
   }
 
+  /** The experiments of the current payload: experiment key → number of variations. */
+  experiments(): ExperimentVariations {
+    this.currentClient();
+    return this.variationCounts;
+  }
+
+  /** `forcedVariationsFromQuery` against the current payload: the variations a request's query forces. */
+  forcedVariations(query: Readonly<Record<string, unknown>>): Record<string, number> {
+    return forcedVariationsFromQuery(query, this.experiments());
+  }
+
+  /** `checkVariationIndex` against the current payload: the index `value` names for the experiment, or a 400. */
+  variationIndex(experimentKey: string, value: unknown, param?: string): number {
+    return checkVariationIndex(this.experiments(), experimentKey, value, param);
+  }
+
   /**
-   * `forced` maps an experiment key to a variation index (QA). Exposures follow GrowthBook's tracking
-   * callback: a forced variation is not an exposure, so QA sessions stay out of the experiment's data.
+   * `forced` maps an experiment key to a variation index (from `forcedVariations`, or the studio's preview);
+   * an unknown experiment or an index out of range is a 400. A forced variation is applied as GrowthBook's SDK
+   * applies a query-string or forced variation (`runExperiment` steps 3 and 4): `inExperiment` true,
+   * `hashUsed` false, and returned before the tracking callback, so it is no exposure and QA sessions stay out
+   * of the experiment's data.
    */
   evaluate(attributes: GuestAttributes, forced: Record<string, number> = {}): FlagEvaluation {
     const client = this.currentClient();
     const forcedVariations: Record<string, number> = Object.create(null) as Record<string, number>;
-    for (const [key, index] of Object.entries(forced)) {
-      const count = this.variationCounts.get(key);
-      if (count === undefined) {
-        const known = [...this.variationCounts.keys()].join(', ') || 'none';
-        throw forceError(`no experiment "${key}" (experiments: ${known})`);
-      }
-      if (!Number.isInteger(index) || index < 0 || index >= count) {
-        throw forceError(`"${key}" has variations 0 to ${count - 1}, not ${index}`);
-      }
-      forcedVariations[key] = index;
-    }
+    for (const [key, index] of Object.entries(forced)) forcedVariations[key] = checkVariationIndex(this.variationCounts, key, index);
 
     const exposures: Exposure[] = [];
     const user: UserContext = {
       attributes: { ...attributes },
-      // Without the query string, so GrowthBook's own `?experiment-key=1` forcing stays off: gb_force,
-      // validated above, is the one way to force a variation.
+      // Without the query string: GrowthBook's own `?experiment-key=1` is read (and checked) by
+      // `forcedVariations` and comes in through `forced`, so the SDK does not read it a second, laxer way.
       url: attributes.url.split(/[?#]/, 1)[0] ?? '',
       forcedVariations,
       trackingCallback: (experiment, result) => {
@@ -176,19 +233,19 @@ const FORCE_ENTRY = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(0|[1-9][0-9]*)$/;
 /**
  * Parses the `gb_force` query parameter, `experimentKey:variationIndex[,key:index]`. Absent gives `{}`;
  * anything else that is not exactly that format (repeated parameter, blanks, duplicates) is a 400 naming
- * `gb_force`. Whether the experiments exist is checked by `FlagService.evaluate`.
+ * `gb_force`. Whether the experiments and variations exist is checked by `forcedVariationsFromQuery`.
  */
 export function parseForcedVariations(query: unknown): Record<string, number> {
   if (query === undefined) return {};
-  if (typeof query !== 'string') throw forceError('give it once, as experimentKey:variationIndex[,key:index]');
+  if (typeof query !== 'string') throw forceError(FORCE_PARAM, 'give it once, as experimentKey:variationIndex[,key:index]');
   const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const part of query.split(',')) {
     const match = FORCE_ENTRY.exec(part);
-    if (!match) throw forceError(`"${part}" is not experimentKey:variationIndex`);
+    if (!match) throw forceError(FORCE_PARAM, `"${part}" is not experimentKey:variationIndex`);
     const [, key, digits] = match as unknown as [string, string, string];
     const index = Number(digits);
-    if (!Number.isSafeInteger(index)) throw forceError(`"${part}": the variation index is too large`);
-    if (key in out) throw forceError(`"${key}" is forced twice`);
+    if (!Number.isSafeInteger(index)) throw forceError(FORCE_PARAM, `"${part}": the variation index is too large`);
+    if (key in out) throw forceError(FORCE_PARAM, `"${key}" is forced twice`);
     out[key] = index;
   }
   return out;

@@ -308,6 +308,102 @@ describe('the home layout experiment (flag home_layout)', () => {
   });
 });
 
+describe("forcing a variation with GrowthBook's ?<experiment-key>=<index>", () => {
+  const token = async () => (await request(app).post('/api/customers/session')).body.sessionToken as string;
+  /** A guest GrowthBook's hashing puts in the given variation of home-layout, with their token. */
+  const guestIn = async (variationId: '0' | '1') => {
+    for (let i = 0; i < 40; i++) {
+      const auth = { Authorization: `Bearer ${await token()}` };
+      if ((await getLayout('/api/layout/home', auth)).experiments[0]?.variationId === variationId) return auth;
+    }
+    throw new Error(`no guest in variation ${variationId}`);
+  };
+  const cases = async () => [
+    ['without a guest token', {}],
+    ['with a guest token', { Authorization: `Bearer ${await token()}` }],
+  ] as const;
+
+  it('shows the forced variation with or without a guest token, and lists no exposure', async () => {
+    for (const [who, auth] of await cases()) {
+      const promos = await getLayout('/api/layout/home?home-layout=1', auth);
+      expect([promos.rows[0]!.id, promos.experiments], who).toEqual(['promos', []]);
+      expect(promos.rows.map((r) => r.title), who).toContain('Top Categories');
+      const base = await getLayout('/api/layout/home?home-layout=0', auth);
+      expect([base.rows[0]!.id, base.experiments], who).toEqual(['popular-local-performers', []]);
+      expect(base.rows.map((r) => r.title), who).toContain('Browse By Category');
+    }
+  });
+
+  it('is no exposure for a guest forced into the variation they are assigned, while their plain view is one', async () => {
+    const auth = await guestIn('1');
+    expect((await getLayout('/api/layout/home', auth)).experiments).toEqual([{ key: 'home-layout', variationId: '1' }]);
+    const forced = await getLayout('/api/layout/home?home-layout=1', auth);
+    expect([forced.rows[0]!.id, forced.experiments]).toEqual(['promos', []]);
+  });
+
+  it('refuses an index out of range or not an integer with a 400 naming the experiment and its indexes, with or without a token', async () => {
+    for (const [who, auth] of await cases()) {
+      for (const url of ['/api/layout/home?home-layout=7', '/api/layout/home?home-layout=abc', '/api/layout/home?home-layout=1.5', '/api/layout/home?home-layout=-1', '/api/layout/home?home-layout=', '/api/layout/home?home-layout=1&home-layout=0', '/api/layout/category/nfl?home-layout=2']) {
+        const res = await request(app).get(url).set(auth);
+        expect(res.status, `${who} ${url}`).toBe(400);
+        expect(res.body.error.code).toBe('invalid_request');
+        expect(res.body.error.message, `${who} ${url}`).toMatch(/^home-layout: experiment "home-layout" has variations 0 to 1, not /);
+        expect(res.body.error.details).toEqual([{ path: 'home-layout', message: expect.stringContaining('0 to 1') }]);
+      }
+    }
+  });
+
+  it('keeps gb_force as an alias that behaves the same with or without a token', async () => {
+    for (const [who, auth] of await cases()) {
+      const forced = await getLayout('/api/layout/home?gb_force=home-layout:1,ab-search:1', auth);
+      expect([forced.rows[0]!.id, forced.experiments], who).toEqual(['promos', []]);
+      for (const [url, message] of [
+        ['/api/layout/home?gb_force=home-layout:7', 'gb_force: experiment "home-layout" has variations 0 to 1, not 7'],
+        ['/api/layout/home?gb_force=no-such:0', 'gb_force: no experiment "no-such" (experiments: ab-search, home-layout)'],
+        ['/api/layout/home?gb_force=home-layout:1&home-layout=0', 'gb_force: experiment "home-layout" is forced to 1 here and to 0 by ?home-layout='],
+      ] as const) {
+        const res = await request(app).get(url).set(auth);
+        expect([res.status, res.body.error?.message], `${who} ${url}`).toEqual([400, message]);
+      }
+    }
+  });
+
+  it('ignores parameters that are not experiment keys, as before', async () => {
+    for (const [who, auth] of await cases()) {
+      const layout = await getLayout('/api/layout/home?homelayout=1&home_layout=1&utm_source=mail&Home-Layout=1&x=%20', auth);
+      expect(layout.experiments, who).toEqual('Authorization' in auth ? [{ key: 'home-layout', variationId: expect.stringMatching(/^[01]$/) }] : []);
+    }
+    expect((await getLayout('/api/layout/home?homelayout=1&utm_source=mail')).rows[0]!.id).toBe('popular-local-performers');
+  });
+
+  it('never serves a forced view, from the app or the fast lane, to a request that did not force it', async () => {
+    const url = '/api/layout/home?lat=39.95&lng=-75.17';
+    const plainGuest = await guestIn('0');
+    const promosGuest = await guestIn('1');
+    // The forced views first, each twice so the second comes from the fast lane.
+    for (const auth of [{}, plainGuest, promosGuest]) {
+      for (let i = 0; i < 2; i++) {
+        const lanes = app.fastLane.served;
+        const res = await request(app).get(`${url}&home-layout=1`).set(auth);
+        expect(res.status).toBe(200);
+        expect([res.body.rows[0].id, res.body.experiments]).toEqual(['promos', []]);
+        expect(res.headers['cache-control']).toBe('private, max-age=60');
+        expect(res.headers.vary).toMatch(/^X-Site-Id, Authorization/);
+        if (i === 1) expect(app.fastLane.served - lanes).toBe(1);
+      }
+    }
+    // Then the same place without the override, twice each: everyone gets what they would have got.
+    for (let i = 0; i < 2; i++) {
+      const anonymous = await getLayout(url);
+      expect([anonymous.rows[0]!.id, anonymous.experiments]).toEqual(['popular-local-performers', []]);
+      const base = await getLayout(url, plainGuest);
+      expect([base.rows[0]!.id, base.experiments]).toEqual(['popular-local-performers', [{ key: 'home-layout', variationId: '0' }]]);
+      const promos = await getLayout(url, promosGuest);
+      expect([promos.rows[0]!.id, promos.experiments]).toEqual(['promos', [{ key: 'home-layout', variationId: '1' }]]);
+    }
+  });
+});
+
 describe('GET /api/features/:clientKey (GrowthBook payload)', () => {
   it('serves the flags with SSE support announced', async () => {
     const res = await request(app).get('/api/features/sdk-storefront');
@@ -394,9 +490,9 @@ describe('repeated layout answers (the fast lane in front of Express)', () => {
       expect((await getLayout(forced, auth)).rows[0]!.id).toBe(firstRow);
       expect(served() - lanes).toBe(1);
     }
-    // An anonymous request for the same URL is not given the guest's answer.
+    // A request without a token is forced the same way, and neither lists an exposure.
     const anonymous = await getLayout(`${url}&gb_force=home-layout:1`, asStorefront);
-    expect([anonymous.experiments, anonymous.rows[0]!.id]).toEqual([[], 'popular-local-performers']);
+    expect([anonymous.experiments, anonymous.rows[0]!.id]).toEqual([[], 'promos']);
   });
 });
 

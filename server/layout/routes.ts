@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { TagIndex } from '../cache/tag-index.js';
 import { z } from 'zod';
 import type { Brand } from '../../schemas/segments.js';
-import { deviceTypeFromUserAgent, FORCE_PARAM, parseForcedVariations, type FlagService } from '../flags/flag-service.js';
+import { deviceTypeFromUserAgent, FORCE_PARAM, type FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { AppError } from '../http/errors.js';
@@ -62,27 +62,31 @@ interface Experiment {
 /** Guests whose assignment is remembered: evaluating GrowthBook's rules costs as much as sending the answer. */
 const ASSIGNMENTS = 20_000;
 
+const NO_EXPERIMENT: Experiment = Object.freeze({ variant: undefined, experiments: Object.freeze([]) as unknown as Experiment['experiments'] });
+
 /**
  * The home-layout variation of a guest, remembered for the same guest, brand, device type and URL (forced
  * variations included) until the flag payload changes: GrowthBook's hashing gives the same answer for the
  * same inputs. The whole URL, since a rule may look at its query (a campaign's `utm_` parameters).
- * Experiments follow the guest (spec §7): without a guest there is no one to assign, so the base layout.
+ * Experiments follow the guest (spec §7): without a guest there is no one to assign, so the base layout,
+ * unless the request forces a variation (`?home-layout=1`), which GrowthBook applies before it looks for the
+ * hash attribute: a forced view needs no guest, and is no exposure.
  */
 function homeExperiments(flags: FlagService) {
   const assignments = new LRUCache<string, Experiment>({ max: ASSIGNMENTS });
   let assignedWith: unknown = null;
   return (guestId: string | undefined, brand: Brand, userAgent: string | undefined, url: string, forced: Record<string, number>): Experiment => {
-    if (!guestId) return { variant: undefined, experiments: [] };
+    if (!guestId && Object.keys(forced).length === 0) return NO_EXPERIMENT;
     const payload = flags.payload();
     if (payload !== assignedWith) {
       assignments.clear();
       assignedWith = payload;
     }
     const deviceType = deviceTypeFromUserAgent(userAgent);
-    const key = JSON.stringify([guestId, brand.id, deviceType, url]);
+    const key = JSON.stringify([guestId ?? '', brand.id, deviceType, url]);
     let experiment = assignments.get(key);
     if (!experiment) {
-      const evaluation = flags.evaluate({ id: guestId, brand: brand.id, deviceType, url }, forced);
+      const evaluation = flags.evaluate({ id: guestId ?? '', brand: brand.id, deviceType, url }, forced);
       const value = evaluation.value(HOME_LAYOUT_FEATURE, 'base');
       // Shared by every request of this guest from now on: frozen, so nothing can change one for the others.
       experiment = Object.freeze({ variant: value === 'base' ? undefined : value, experiments: Object.freeze(evaluation.exposures.map((e) => Object.freeze(e))) as Experiment['experiments'] });
@@ -139,12 +143,16 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
     }
     const site = req.headers[SITE_ID_HEADER];
     if (Array.isArray(site)) return undefined;
-    let experiment: Experiment = { variant: undefined, experiments: [] };
-    if (page === 'home' && guestId) {
+    let experiment = NO_EXPERIMENT;
+    if (queryString || (page === 'home' && guestId)) {
       const query = parseQueryString(queryString);
       try {
-        const brand = resolveBrand(segments, typeof query.brand === 'string' ? query.brand : undefined, site);
-        experiment = homeExperiment(guestId, brand, req.headers['user-agent'], req.url ?? '', parseForcedVariations(query[FORCE_PARAM]));
+        // Checked here too, on every layout page: a variation a payload change has made invalid is the app's 400.
+        const forced = flags.forcedVariations(query);
+        if (page === 'home' && (guestId || Object.keys(forced).length > 0)) {
+          const brand = resolveBrand(segments, typeof query.brand === 'string' ? query.brand : undefined, site);
+          experiment = homeExperiment(guestId, brand, req.headers['user-agent'], req.url ?? '', forced);
+        }
       } catch {
         return undefined;
       }
@@ -156,10 +164,16 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
     const query = LayoutQuerySchema.parse(req.query);
     const brand = brandFor(req, segments, query.brand);
     layout.pageFor(page);
-    const forced = parseForcedVariations(query[FORCE_PARAM]);
+    // GrowthBook's `?<experiment-key>=<index>` and the `gb_force` alias, checked on every layout page, with or
+    // without a guest token, before the token is looked at.
+    const forced = flags.forcedVariations(req.query as Record<string, unknown>);
     const session = await optionalSession(req, tokens);
-    const experiment = page.page === 'home' ? homeExperiment(session?.guestId, brand, req.get('user-agent'), req.originalUrl, forced) : { variant: undefined, experiments: [] };
+    const experiment = page.page === 'home' ? homeExperiment(session?.guestId, brand, req.get('user-agent'), req.originalUrl, forced) : NO_EXPERIMENT;
     const { variant, experiments } = experiment;
+    // Keyed by what the answer is made of, the variation and the exposures listed: a forced view (no exposure)
+    // and a guest assigned the same variation (its exposure listed) are different entries, and the one a
+    // plain anonymous request shares (base rows, no exposure) is the same bytes whoever asked. The fast lane and
+    // the browser key by URL as well, and a forced view's URL carries its override.
     const key = JSON.stringify([page, brand.id, query.lat, query.lng, query.zip, variant, experiments, segments.current.loadedAt]);
     let cached = responses.get(key);
     if (!cached) {

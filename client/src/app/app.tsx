@@ -8,7 +8,7 @@ import { SiteHeader } from '../features/navigation/site-header.js';
 import { RowSkeleton } from '../features/rows/rows.js';
 import { SearchBox } from '../features/search/search-box.js';
 import { api } from '../lib/api.js';
-import { createGrowthBook } from '../lib/flags.js';
+import { createGrowthBook, useGrowthBookUrl } from '../lib/flags.js';
 import { createQueryClient } from '../lib/query-client.js';
 import { ensureGuestSession } from '../lib/session.js';
 import { isBarePage } from './layout-rule.js';
@@ -47,6 +47,7 @@ function useBrand(): Brand | undefined {
 function SiteShell() {
   const { pathname } = useLocation();
   const brand = useBrand();
+  useGrowthBookUrl();
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);

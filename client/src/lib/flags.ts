@@ -1,4 +1,6 @@
-import { GrowthBook } from '@growthbook/growthbook-react';
+import { GrowthBook, useGrowthBook } from '@growthbook/growthbook-react';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 import { pushExposures } from './data-layer.js';
 import { getStoredToken, onGuestToken, tokenClaims } from './session.js';
 
@@ -10,13 +12,19 @@ export function deviceType(): 'mobile' | 'tablet' | 'desktop' {
   return w < 768 ? 'mobile' : w < 1024 ? 'tablet' : 'desktop';
 }
 
-/** Spec §7: the experiment service, with the guest id, viewport and URL as attributes. */
+/**
+ * Spec §7: the experiment service, with the guest id, viewport and URL as attributes. Its `url` option is left
+ * unset, so the SDK reads `window.location.href` at each evaluation, and a page URL's `?<experiment-key>=<index>`
+ * forces client-evaluated features as it forces the layout; a forced result is not tracked by the SDK, so it is
+ * no exposure in `window.dataLayer` either. `useGrowthBookUrl` keeps it current across in-app navigation.
+ */
 export function createGrowthBook(): GrowthBook {
   const exposed = new Set<string>();
   const gb = new GrowthBook({
     apiHost: window.location.origin,
     clientKey: FLAGS_CLIENT_KEY,
     attributes: { id: guestId(getStoredToken()), deviceType: deviceType(), url: window.location.href },
+    forcedVariations: gbForceVariations(window.location.search),
     trackingCallback: (experiment, result) => pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed),
   });
   onGuestToken((token) => void gb.setAttributes({ ...gb.getAttributes(), id: guestId(token) }));
@@ -26,4 +34,48 @@ export function createGrowthBook(): GrowthBook {
 
 function guestId(token: string | null): string {
   return (token && tokenClaims(token)?.sub) || '';
+}
+
+/** After each in-app navigation, tells GrowthBook the page URL (as its SDK asks of single-page apps). */
+export function useGrowthBookUrl(): void {
+  const gb = useGrowthBook();
+  const { pathname, search, hash } = useLocation();
+  useEffect(() => {
+    if (!gb) return;
+    const url = window.location.href;
+    if (gb.getAttributes().url === url) return;
+    void gb.setURL(url);
+    void gb.setForcedVariations(gbForceVariations(window.location.search));
+    void gb.setAttributes({ ...gb.getAttributes(), url });
+  }, [gb, pathname, search, hash]);
+}
+
+/** The layout API's own parameters: a page URL's are not passed on (the shopper's place is chosen in the page). */
+const LAYOUT_API_PARAMS = new Set(['brand', 'lat', 'lng', 'zip']);
+
+/**
+ * The page URL's query, passed on to `/api/layout/*` as GrowthBook's SDK reads the page URL at each evaluation:
+ * `?home-layout=1` (or the `gb_force` alias) forces the server's evaluation of the layout as it forces the
+ * client's, and the server ignores every parameter that names no experiment, as the SDK does. Everything but
+ * the layout API's own parameters goes, in the page's order, so a rule on the URL (a campaign's `utm_`
+ * parameters) sees the page's too. `search` is the current location's (`?a=1&b=2` or empty).
+ */
+export function pageQueryForLayout(search: string): string {
+  const params = new URLSearchParams(search);
+  for (const name of new Set(params.keys())) if (LAYOUT_API_PARAMS.has(name)) params.delete(name);
+  return params.toString();
+}
+
+/**
+ * The `gb_force=key:index[,key:index]` alias of a page URL as GrowthBook forced variations, for the client's
+ * own evaluations (the SDK reads `?<experiment-key>=<index>` itself). What is not that format is ignored here,
+ * as the SDK ignores an override it cannot use; the layout request, which carries it too, answers it with a 400.
+ */
+export function gbForceVariations(search: string): Record<string, number> {
+  const forced: Record<string, number> = {};
+  for (const part of (new URLSearchParams(search).get('gb_force') ?? '').split(',')) {
+    const match = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(0|[1-9][0-9]{0,5})$/.exec(part);
+    if (match && match[1] !== '__proto__') forced[match[1]!] = Number(match[2]);
+  }
+  return forced;
 }

@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { json, mockFetch, renderAt, usePageTestLifecycle } from '../../features/buying/test-utils.js';
+import { gbForceVariations, pageQueryForLayout } from '../../lib/flags.js';
 import { LayoutPage } from './layout-page.js';
 
 const layout = {
@@ -73,5 +75,62 @@ describe('choosing a place by ZIP code', () => {
     await screen.findByRole('button', { name: 'Change location' });
     expect(JSON.parse(localStorage.getItem('shopperLocation') ?? 'null')).toEqual({ zip: '90012' });
     expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/layout/home?zip=90012')).toBe(true);
+  });
+});
+
+describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<index>)", () => {
+  const layoutCalls = (fetchMock: ReturnType<typeof mockFetch>) => fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith('/api/layout/'));
+
+  it('goes with the layout request, without the page URL\'s own place or brand', async () => {
+    const fetchMock = mockFetch({ 'GET /api/layout/home': () => json(layout) });
+    renderAt(<LayoutPage kind="home" />, { route: '/?home-layout=1&zip=10001&utm_source=mail&brand=encore' });
+    await screen.findByRole('heading', { name: 'Popular Local Performers' });
+    expect(layoutCalls(fetchMock)).toEqual(['/api/layout/home?home-layout=1&utm_source=mail']);
+  });
+
+  it('follows the current page URL as the shopper moves within the page, and stays with a new place', async () => {
+    function Nav() {
+      const navigate = useNavigate();
+      return (
+        <>
+          <button type="button" onClick={() => void navigate('/?home-layout=0')}>base</button>
+          <button type="button" onClick={() => void navigate('/')}>plain</button>
+        </>
+      );
+    }
+    const fetchMock = mockFetch({ 'GET /api/layout/home': () => json(layout), 'GET /api/location': () => json({ lat: 34.05, lng: -118.24, city: 'Los Angeles', state: 'CA', country: 'US', source: 'zip', zip: '90012', market: 'LAX' }) });
+    renderAt(
+      <>
+        <LayoutPage kind="home" />
+        <Nav />
+      </>,
+      { route: '/?gb_force=home-layout:1' },
+    );
+    await screen.findByRole('heading', { name: 'Popular Local Performers' });
+    fireEvent.click(screen.getByRole('button', { name: 'base' }));
+    await waitFor(() => expect(layoutCalls(fetchMock)).toContain('/api/layout/home?home-layout=0'));
+    const { userEvent } = await import('@testing-library/user-event');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Change location' }));
+    await user.type(await screen.findByLabelText('ZIP code'), '90012');
+    await user.click(screen.getByRole('button', { name: 'Show events' }));
+    await waitFor(() => expect(layoutCalls(fetchMock)).toContain('/api/layout/home?zip=90012&home-layout=0'));
+    fireEvent.click(screen.getByRole('button', { name: 'plain' }));
+    await waitFor(() => expect(layoutCalls(fetchMock)).toContain('/api/layout/home?zip=90012'));
+    expect(layoutCalls(fetchMock)[0]).toBe('/api/layout/home?gb_force=home-layout%3A1');
+  });
+
+  it('passes on everything but the layout API\'s own parameters', () => {
+    expect(pageQueryForLayout('')).toBe('');
+    expect(pageQueryForLayout('?home-layout=1')).toBe('home-layout=1');
+    expect(pageQueryForLayout('?lat=1&lng=2&zip=10001&brand=x&lat=3')).toBe('');
+    expect(pageQueryForLayout('?utm_campaign=spring&home-layout=abc&ab-search=1')).toBe('utm_campaign=spring&home-layout=abc&ab-search=1');
+  });
+
+  it('reads the gb_force alias for the client\'s own GrowthBook evaluations, ignoring what it cannot use', () => {
+    expect(gbForceVariations('')).toEqual({});
+    expect(gbForceVariations('?gb_force=home-layout:1,ab-search:0')).toEqual({ 'home-layout': 1, 'ab-search': 0 });
+    expect(gbForceVariations('?gb_force=home-layout%3A1&x=1')).toEqual({ 'home-layout': 1 });
+    expect(gbForceVariations('?gb_force=home-layout:x,:1,__proto__:1,ab-search:1')).toEqual({ 'ab-search': 1 });
   });
 });

@@ -7,6 +7,7 @@ import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
 import { api, ApiError } from '../../lib/api.js';
 import { pushExposures } from '../../lib/data-layer.js';
+import { pageQueryForLayout } from '../../lib/flags.js';
 import { locationParams, storedLocation, storeLocation, type ShopperLocation } from '../../lib/location.js';
 import { useGuestSession } from '../../lib/use-guest-session.js';
 import { NotFoundPage } from './not-found-page.js';
@@ -19,12 +20,16 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   const routerLocation = useLocation();
   const [where, setWhere] = useState<ShopperLocation>(() => storedLocation());
   const params = locationParams(where);
+  // The current page URL's experiment overrides (`?home-layout=1`), as GrowthBook reads them: the server forces
+  // the variation, lists no exposure for it, and ignores what names no experiment.
+  const pageQuery = pageQueryForLayout(routerLocation.search);
+  const search = [params, pageQuery].filter(Boolean).join('&');
   const path = kind === 'home' ? '/api/layout/home' : `/api/layout/category/${encodeURIComponent(slug)}`;
   // The layout waits for the guest session so the home experiment can follow the guest (spec §4, §7).
   const session = useGuestSession();
   const query = useQuery({
-    queryKey: ['layout', path, params, session.token !== null],
-    queryFn: ({ signal }) => api(`${path}${params ? `?${params}` : ''}`, LayoutEnvelopeSchema, { signal }),
+    queryKey: ['layout', path, params, pageQuery, session.token !== null],
+    queryFn: ({ signal }) => api(`${path}${search ? `?${search}` : ''}`, LayoutEnvelopeSchema, { signal }),
     enabled: session.settled,
   });
 

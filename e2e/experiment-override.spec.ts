@@ -1,0 +1,54 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// GrowthBook's own override, `?<experiment-key>=<variation index>`, from the page URL through to the layout:
+// the home-layout experiment's variation 1 is the Promos page (segments/base/explore~promos.json: the Promos and
+// Top Categories rows, no Browse By Category), variation 0 the base Explore page. As in GrowthBook's SDK, a
+// forced view is no exposure: nothing reaches window.dataLayer for it, while a plain view is counted once.
+
+const exposures = (page: Page) =>
+  page.evaluate(() => (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`));
+const rowHeading = (page: Page, name: string) => page.locator('.layout-page').getByRole('heading', { level: 2, name, exact: true });
+
+async function open(page: Page, url: string) {
+  const layoutRequest = page.waitForRequest((req) => new URL(req.url()).pathname === '/api/layout/home');
+  await page.goto(url);
+  return new URL((await layoutRequest).url());
+}
+
+test('/?home-layout=1 shows the Promos variation, and the forced view is no exposure', async ({ page }) => {
+  const request = await open(page, '/?home-layout=1');
+  expect(request.searchParams.get('home-layout')).toBe('1');
+  await expect(rowHeading(page, 'Top Categories')).toBeVisible();
+  await expect(rowHeading(page, 'Promos')).toBeVisible();
+  await expect(rowHeading(page, 'Local Events')).toBeVisible();
+  await expect(rowHeading(page, 'Browse By Category')).toHaveCount(0);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('guestToken'))).toMatch(/^ey/);
+  await page.waitForLoadState('networkidle');
+  expect(await exposures(page)).toEqual([]);
+
+  // Back home through the header, within the app: the page URL has no override now, so neither has the
+  // layout request, and the guest sees their own variation, counted once.
+  const plain = page.waitForRequest((req) => new URL(req.url()).pathname === '/api/layout/home');
+  await page.locator('a.nav-header__logo').click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(new URL((await plain).url()).searchParams.has('home-layout')).toBe(false);
+  await expect.poll(() => exposures(page)).toEqual([expect.stringMatching(/^home-layout:[01]$/)]);
+  const variation = (await exposures(page))[0]!.endsWith(':1') ? 'Top Categories' : 'Browse By Category';
+  await expect(rowHeading(page, variation)).toBeVisible();
+
+  // A page load without the override counts the view again (a new page view), and only once.
+  await open(page, '/');
+  await expect(rowHeading(page, variation)).toBeVisible();
+  await expect.poll(() => exposures(page)).toEqual([expect.stringMatching(/^home-layout:[01]$/)]);
+});
+
+test('/?home-layout=0 shows the base rows, and no exposure', async ({ page }) => {
+  const request = await open(page, '/?home-layout=0');
+  expect(request.searchParams.get('home-layout')).toBe('0');
+  await expect(rowHeading(page, 'Browse By Category')).toBeVisible();
+  await expect(rowHeading(page, 'Popular Local Performers')).toBeVisible();
+  await expect(rowHeading(page, 'Top Categories')).toHaveCount(0);
+  await expect(rowHeading(page, 'Promos')).toHaveCount(0);
+  await page.waitForLoadState('networkidle');
+  expect(await exposures(page)).toEqual([]);
+});
