@@ -22,15 +22,21 @@ async function liveRowTitles(browser: Browser): Promise<string[]> {
   return titles;
 }
 
-/** Puts the caret just inside the closing quote of the first editor line holding `text`. */
+/**
+ * Puts the caret just inside the closing quote of the first `text` in the editor, found as a person finds it:
+ * the editor's search (Ctrl+F), Enter, Escape.
+ */
 async function caretBeforeClosingQuote(page: Page, text: string) {
-  const line = page.locator('.cm-line', { hasText: text }).first();
-  await line.click();
-  await page.keyboard.press('End');
-  // `"value",` or `"value"`: step back over the comma and the quote.
-  const content = (await line.textContent()) ?? '';
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+f');
+  const find = page.getByRole('textbox', { name: 'Find' });
+  await expect(find).toBeFocused();
+  await page.keyboard.type(text);
+  await find.press('Enter');
+  await find.press('Escape');
+  // The match is selected: step to its end, then back over its closing quote.
+  await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowLeft');
-  if (content.trimEnd().endsWith(',')) await page.keyboard.press('ArrowLeft');
 }
 
 test.describe('the studio', () => {
@@ -63,8 +69,10 @@ test.describe('the studio', () => {
     const problem = problems.getByRole('button', { name: /base\/explore\.json:\d+:\d+/ });
     await expect(problem).toContainText('did you mean "venues"');
     const [, line] = /base\/explore\.json:(\d+):\d+/.exec((await problem.textContent()) ?? '')!;
-    // The line it names is the broken one.
-    await expect(page.locator('.cm-line').nth(Number(line) - 1)).toContainText('"kind": "venue"');
+    // The line it names is the broken one: the editor shows it as the line the caret is on.
+    await problem.click();
+    await expect(page.locator('.cm-activeLineGutter')).toHaveText(line!);
+    await expect(page.locator('.cm-activeLine')).toContainText('"kind": "venue"');
     // The page that extends it is skipped, not reported as a second error.
     await expect(problems).toContainText('encore/explore.json is skipped because base/explore.json has problems');
     // Marked in the editor too, and nothing can be published.
@@ -73,7 +81,6 @@ test.describe('the studio', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     // Repair it with the fix the editor offers.
-    await problem.click();
     await page.locator('.cm-lintRange-error').first().hover();
     await page.getByRole('button', { name: 'Use "venues"' }).click();
     await expect(page.getByRole('heading', { name: 'No problems: the drafts can be published' })).toBeVisible();

@@ -145,7 +145,7 @@ function PreviewColumn({ brand, page, place, index, experiment }: { brand: strin
           {preview.error.message}
         </p>
       )}
-      {preview.data && (
+      {preview.data && !preview.isError && (
         <>
           <p className="preview__place">
             {preview.data.layout.title} for {preview.data.layout.brand.name}, near {preview.data.layout.location.city || 'you'}

@@ -101,6 +101,7 @@ export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEdito
         extensions: [
           basicSetup,
           json(),
+          EditorView.lineWrapping,
           lintGutter(),
           lint,
           autocompletion({ override: [complete] }),
@@ -113,6 +114,9 @@ export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEdito
         ],
       }),
     });
+    // The scrolling box is reachable by keyboard too (WCAG 2.1.1), not only the text inside it.
+    editor.scrollDOM.tabIndex = 0;
+    editor.scrollDOM.setAttribute('aria-label', `Scroll the draft of ${path}`);
     view.current = editor;
     return () => {
       editor.destroy();
