@@ -216,7 +216,9 @@ export class StudioService {
   private async forcedVariant(brand: string, page: PageName, index: number): Promise<string | undefined> {
     const experiment = (await this.experiments(brand)).find((e) => PAGE_EXPERIMENTS.some((p) => p.feature === e.feature && p.segmentPage === page));
     if (!experiment) throw new AppError(400, 'invalid_request', `variation: the ${page === 'explore' ? 'home' : page} page has no experiment`);
-    const evaluation = this.options.flags.evaluate({ id: '', brand, deviceType: 'desktop', url: '' }, { [experiment.key]: index });
+    // The same check and forcing as a shopper's `?<experiment-key>=<index>` (GrowthBook's URL override).
+    const forced = { [experiment.key]: this.options.flags.variationIndex(experiment.key, index, 'variation') };
+    const evaluation = this.options.flags.evaluate({ id: '', brand, deviceType: 'desktop', url: '' }, forced);
     const value = evaluation.value(experiment.feature, 'base');
     return value === 'base' ? undefined : value;
   }
