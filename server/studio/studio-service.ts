@@ -13,7 +13,7 @@ import { HOME_LAYOUT_FEATURE } from '../layout/routes.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { writeSegmentDir, type PublishInput, type SegmentPublisher, type VersionSummary } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
-import { compileSegments, GROUP_PAGES, pageKey, readSegmentDir, REGISTRY_FILE, SEGMENT_FILE, type SegmentFiles, type SegmentProblem } from '../segments/segment-set.js';
+import { compileSegments, GROUP_PAGES, pageKey, readSegmentDir, REGISTRY_FILE, SEGMENT_FILE, type SegmentFiles, type SegmentProblem, type SkippedPage } from '../segments/segment-set.js';
 import { filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
 
 /** Product decision: a segment file is a few kilobytes; a draft above this is a paste gone wrong. */
@@ -29,8 +29,10 @@ export interface StudioState {
   live: VersionSummary | null;
   files: DraftFile[];
   removed: string[];
+  /** One per mistake in the drafts, at `file:line:column`, as `npm run segments -- check` prints them. */
   problems: SegmentProblem[];
-  skipped: unknown[];
+  /** Draft pages not built because a file they extend has problems. */
+  skipped: SkippedPage[];
   brands: { id: string; name: string }[];
   pages: { value: string; label: string }[];
 }
@@ -119,7 +121,7 @@ export class StudioService {
       files: [...files].map(([file, text]) => ({ path: file, text, status: !live.has(file) ? 'added' : live.get(file) === text ? 'unchanged' : 'changed' })),
       removed: [...live.keys()].filter((f) => !files.has(f)).sort(),
       problems: compiled.problems,
-      skipped: (compiled as { skipped?: unknown[] }).skipped ?? [],
+      skipped: compiled.skipped,
       brands: registry.brands.map((b) => ({ id: b.id, name: b.name })),
       pages: [
         { value: 'home', label: 'Home' },
