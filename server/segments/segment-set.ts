@@ -103,9 +103,10 @@ export function compileSegments(files: SegmentFiles): CompiledSegments {
   const problems: SegmentProblem[] = [];
   const skipped: SkippedPage[] = [];
   const registryText = files.get(REGISTRY_FILE);
-  const registry = registryText === undefined
-    ? (problems.push(new SegmentSource(REGISTRY_FILE, '').whole(`there is no ${REGISTRY_FILE}: every set needs its brand registry`)), undefined)
-    : check(new SegmentSource(REGISTRY_FILE, registryText), BrandRegistrySchema, REGISTRY_FILE, problems);
+  const registrySource = new SegmentSource(REGISTRY_FILE, registryText ?? '');
+  if (registryText === undefined) problems.push(registrySource.whole(`there is no ${REGISTRY_FILE}: every set needs its brand registry`));
+  const registryJson = registryText === undefined ? undefined : parseFile(registrySource, problems);
+  const registry = registryJson && check(registrySource, registryJson.value, BrandRegistrySchema, REGISTRY_FILE, problems);
   if (!registry) return { registry: null, pages: new Map(), problems: problems.sort(byPlace), skipped };
   const brandIds = registry.brands.map((b) => b.id);
   const notABrand = (brand: string) => `"${brand}" is not a brand in ${REGISTRY_FILE}. Brands: ${brandIds.join(', ')}.${didYouMean(brand, brandIds)}`;
@@ -128,17 +129,14 @@ export function compileSegments(files: SegmentFiles): CompiledSegments {
       problems.push(source.whole(`"${page}" is not a page. Pages: ${PAGE_NAMES.join(', ')}.${didYouMean(page, PAGE_NAMES)}`, shortValue(page)));
       continue;
     }
-    const content = source.parse();
-    if ('problem' in content) {
-      problems.push(content.problem);
-      continue;
-    }
+    const content = parseFile(source, problems);
+    if (!content) continue;
     const raw = content.value;
     if (typeof raw === 'object' && raw !== null && 'extends' in raw) {
-      const override = check(source, OverrideFileSchema, 'an override file', problems, (o) => checkRows(o.operations.map((op) => ('row' in op ? op.row : undefined)), page, (k) => ['operations', k, 'row']), raw);
+      const override = check(source, raw, OverrideFileSchema, 'an override file', problems, (o) => checkRows(o.operations.map((op) => ('row' in op ? op.row : undefined)), page, (k) => ['operations', k, 'row']));
       if (override) parsed.set(file, { kind: 'override', override, source });
     } else {
-      const pageFile = check(source, PageFileSchema, 'a page file', problems, (p) => checkPage(p, page), raw);
+      const pageFile = check(source, raw, PageFileSchema, 'a page file', problems, (p) => checkPage(p, page));
       if (pageFile) parsed.set(file, { kind: 'page', page: pageFile, source });
     }
   }
@@ -234,27 +232,27 @@ function merge(base: ResolvedPage, override: OverrideFile, source: SegmentSource
   return { problems: found.map((p) => source.place({ at: inOverride(p.at), message: `with the operations applied, ${p.message}` })) };
 }
 
+/** Checks a parsed file against its schema (and `extra`, once the schema passes); its problems go in `problems`. */
 function check<S extends z.ZodType>(
   source: SegmentSource,
+  raw: unknown,
   schema: S,
   root: string,
   problems: SegmentProblem[],
   extra?: (value: z.output<S>) => PathProblem[],
-  raw?: unknown,
 ): z.output<S> | undefined {
-  let value = raw;
-  if (raw === undefined) {
-    const content = source.parse();
-    if ('problem' in content) {
-      problems.push(content.problem);
-      return undefined;
-    }
-    value = content.value;
-  }
-  const result = schema.safeParse(value);
-  const found = result.success ? (extra?.(result.data) ?? []) : describeIssues(result.error.issues, value, schema, root);
+  const result = schema.safeParse(raw);
+  const found = result.success ? (extra?.(result.data) ?? []) : describeIssues(result.error.issues, raw, schema, root);
   problems.push(...found.map((p) => source.place(p)));
   return found.length === 0 && result.success ? result.data : undefined;
+}
+
+/** The file's JSON, or undefined with its syntax error in `problems`. */
+function parseFile(source: SegmentSource, problems: SegmentProblem[]): { value: unknown } | undefined {
+  const content = source.parse();
+  if ('value' in content) return content;
+  problems.push(content.problem);
+  return undefined;
 }
 
 const KNOWN_SLUGS = [...CATEGORY_BY_SLUG.keys(), ...GROUP_PAGES];
