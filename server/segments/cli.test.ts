@@ -76,7 +76,7 @@ describe('npm run segments -- preview | explain', () => {
     const dir = path.resolve('segments');
     const nfl = await cli(dir, 'explain', '--brand', 'encore', '--page', 'nfl');
     expect(nfl.code).toBe(0);
-    expect(nfl.stdout.split('\n')[0]).toBe('encore / category (nfl): "{category}"');
+    expect(nfl.stdout.split('\n')[0]).toBe('encore / category (nfl): "NFL Football"');
     expect(nfl.stdout).toContain('base/category.json');
     expect((await cli(dir, 'explain', '--page', 'sports')).stdout).toMatch(/^base \/ sports: /);
     const home = await cli(dir, 'explain', '--brand', 'encore', '--page', 'home');

@@ -104,7 +104,8 @@ async function command(
       await segments.load();
       const brand = brandArgument(values.brand, segments);
       const page = segments.page(brand, target.page)!;
-      console.log(`${brand} / ${target.page}${target.category ? ` (${target.category})` : ''}: "${page.title}"`);
+      const title = target.category ? page.title.replaceAll('{category}', CATEGORY_BY_SLUG.get(target.category)!.name) : page.title;
+      console.log(`${brand} / ${target.page}${target.category ? ` (${target.category})` : ''}: "${title}"`);
       page.origins.forEach((o, i) => console.log(`  ${String(i + 1).padStart(2)}. ${o.id.padEnd(32)} ${o.via.padEnd(12)} ${o.file}`));
       return 0;
     }
