@@ -232,9 +232,10 @@ export class StudioService {
 
   /** The experiments that swap a page's layout, with their split and the rule that assigns guests. */
   async experiments(brand: string): Promise<ExperimentView[]> {
-    await this.refresh();
+    // From the drafts' files, not their built pages: drafts whose first version has a broken registry have none.
+    const { files, compiled } = await this.refresh();
+    const defaultBrand = (compiled.registry ?? this.options.live.current.registry).defaultBrand;
     const payload = this.options.flags.payload();
-    const files = this.drafts.current.files;
     const out: ExperimentView[] = [];
     for (const { feature, page, segmentPage } of PAGE_EXPERIMENTS) {
       for (const rule of payload.features[feature]?.rules ?? []) {
@@ -246,7 +247,7 @@ export class StudioService {
         const hashAttribute = (rule.hashAttribute as string | undefined) ?? 'id';
         const variations = rule.variations.map((value, index) => {
           const variant = String(value);
-          const own = [`${brand}/${segmentPage}~${variant}.json`, `${this.drafts.current.registry.defaultBrand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
+          const own = [`${brand}/${segmentPage}~${variant}.json`, `${defaultBrand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
           return { index, key: meta[index]?.key ?? String(index), name: meta[index]?.name ?? variant, value: variant, weight: weights[index] ?? 0, file: variant === 'base' ? null : (own ?? null) };
         });
         const split = variations.map((v) => `${Math.round(v.weight * 100)}% ${v.name}`).join(', ');

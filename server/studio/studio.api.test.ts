@@ -143,6 +143,14 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
     }
   });
 
+  it('describes the experiments even when the first draft breaks the brand registry', async () => {
+    const { app } = await studioNode();
+    await request(app).put('/api/studio/files/brands.json').send({ text: '{"extends":"0","operations":[]}' }).expect(200);
+    const { experiments } = (await request(app).get('/api/studio/experiments?brand=base').expect(200)).body;
+    expect(experiments[0].variations[1]).toMatchObject({ value: 'promos', file: 'base/explore~promos.json' });
+    expect((await request(app).get('/api/studio/preview?page=home').expect(422)).body.error.code).toBe('draft_invalid');
+  });
+
   it('describes the home experiment: its variations, their files and split, and the rule that assigns them', async () => {
     const { app } = await studioNode();
     const { experiments } = (await request(app).get('/api/studio/experiments?brand=base').expect(200)).body;
