@@ -30,7 +30,7 @@ const NOUNS: Record<string, [string, string]> = {
   dateFilter: ['date filter', 'date filters'],
   parents: ['parent category', 'parent categories'],
 };
-const nouns = (field: string): [string, string] => NOUNS[field] ?? [`value for "${field}"`, 'values'];
+const nouns = (field: string): [string, string] => (Object.hasOwn(NOUNS, field) ? NOUNS[field]! : [`value for "${field}"`, 'values']);
 
 /** Edit distance, ignoring case: insertions, deletions, substitutions and swaps of neighbours ("titel"). */
 export function editDistance(a: string, b: string): number {
@@ -194,7 +194,8 @@ function schemaAt(root: Schema, raw: unknown, at: readonly (string | number)[]):
     if (i === at.length) return s;
     const part = at[i++]!;
     value = (value as Record<string | number, unknown> | null | undefined)?.[part];
-    const next: Schema | undefined = def.type === 'object' ? (def.shape as Record<string, Schema>)[String(part)] : def.type === 'array' ? (def.element as Schema) : undefined;
+    const shape = def.shape as Record<string, Schema>;
+    const next: Schema | undefined = def.type === 'object' ? (Object.hasOwn(shape, part) ? shape[part] : undefined) : def.type === 'array' ? (def.element as Schema) : undefined;
     if (!next) return undefined;
     s = next;
   }
@@ -202,7 +203,8 @@ function schemaAt(root: Schema, raw: unknown, at: readonly (string | number)[]):
 
 function literalValues(object: Schema, key: string): unknown[] {
   const def = defOf(object);
-  const field = def.type === 'object' ? (def.shape as Record<string, Schema>)[key] : undefined;
+  const shape = def.shape as Record<string, Schema>;
+  const field = def.type === 'object' && Object.hasOwn(shape, key) ? shape[key] : undefined;
   return field ? ((defOf(unwrap(field)).values as unknown[] | undefined) ?? []) : [];
 }
 
