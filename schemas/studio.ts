@@ -9,14 +9,14 @@ export const SegmentProblemSchema = z.object({
   file: z.string(),
   path: z.string(),
   message: z.string(),
-  line: z.number().int().optional(),
-  column: z.number().int().optional(),
+  line: z.number().int(),
+  column: z.number().int(),
   value: z.string().optional(),
 });
 export type SegmentProblemView = z.infer<typeof SegmentProblemSchema>;
 
 /** A page left out because a file it is built from has problems of its own. */
-export const SkippedPageSchema = z.object({ file: z.string(), page: z.string().optional(), because: z.string() });
+export const SkippedPageSchema = z.object({ file: z.string(), page: z.string(), because: z.string() });
 export type SkippedPageView = z.infer<typeof SkippedPageSchema>;
 
 export const SetChangesSchema = z.object({ added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) });

@@ -1,26 +1,32 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { parseEnv, type Env } from '../config/env.js';
 import { AppError } from '../http/errors.js';
 import { openStore } from '../store/open-store.js';
+import type { LayoutRow } from '../../schemas/layout.js';
+import type { PageName } from '../../schemas/segments.js';
+import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
 import { resolveLocation } from '../layout/location.js';
 import { openCatalog } from '../search/create-engine.js';
 import { renderJsonSchema, segmentJsonSchemas } from './json-schema.js';
 import { SegmentPublisher } from './segment-publisher.js';
 import { SegmentRepository } from './segment-repository.js';
-import { readSegmentDir } from './segment-set.js';
+import { closest, formatProblem } from './segment-problems.js';
+import { compileSegments, GROUP_PAGES, readSegmentDir, type CompiledSegments, type SegmentProblem } from './segment-set.js';
 import { FileVersionStore, setDiff, SqlVersionStore } from './segment-versions.js';
 
 const USAGE = `usage:
   npm run segments -- check                                   validate every brand's files
-  npm run segments -- preview --brand B --page P [--zip Z | --lat L --lng G]
-                                                              resolve a page's rows (P: home, or a category slug)
-  npm run segments -- explain --brand B --page P              which file and override made each row
+  npm run segments -- preview --brand B --page P [--zip Z | --lat L --lng G] [--items]
+                                                              resolve a page's rows (P: home, a group page or a
+                                                              category slug; --items: each row's items too)
+  npm run segments -- explain --brand B --page P              which file and override made each row (P as for preview)
   npm run segments -- schema [--check]                        write (or check) schemas/json/
   npm run segments -- publish --note "what changed" [--author A] [--from DIR]
                                                               publish the drafts (or DIR) as a new version
@@ -30,7 +36,8 @@ const USAGE = `usage:
 
 export const SCHEMA_DIR = path.resolve('schemas/json');
 
-async function main(argv: string[]): Promise<number> {
+/** Runs one command and answers its exit code; prints to the console. */
+export async function main(argv: string[], processEnv: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -44,18 +51,34 @@ async function main(argv: string[]): Promise<number> {
       note: { type: 'string' },
       author: { type: 'string' },
       from: { type: 'string' },
+      items: { type: 'boolean', default: false },
     },
   });
-  const env = parseEnv({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
+  const env = parseEnv({ ...processEnv, LOG_LEVEL: processEnv.LOG_LEVEL ?? 'silent' });
   const logger = pino({ level: env.LOG_LEVEL });
   const segments = new SegmentRepository(env.segmentsDir);
+  try {
+    return await command(positionals, values, env, segments, logger);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(err.message);
+    return 1;
+  }
+}
+
+async function command(
+  positionals: string[],
+  values: { page?: string; brand?: string; zip?: string; lat?: string; lng?: string; check?: boolean; items?: boolean; note?: string; author?: string; from?: string },
+  env: Env,
+  segments: SegmentRepository,
+  logger: Logger,
+): Promise<number> {
   switch (positionals[0]) {
     case 'check': {
-      await segments.load();
-      const { problems } = segments.status();
-      for (const p of problems) console.log(`${p.file}: ${p.path || '(file)'}: ${p.message}`);
-      console.log(problems.length ? `${problems.length} problem(s)` : `all segment files are valid (${env.segmentsDir})`);
-      return problems.length ? 1 : 0;
+      const compiled = compileSegments(await readSegmentDir(env.segmentsDir));
+      if (report(compiled)) return 1;
+      console.log(`all segment files are valid (${env.segmentsDir})`);
+      return 0;
     }
     case 'schema': {
       let stale = 0;
@@ -76,23 +99,25 @@ async function main(argv: string[]): Promise<number> {
       return stale ? 1 : 0;
     }
     case 'explain': {
+      const target = pageArgument(values.page);
+      if (report(compileSegments(await readSegmentDir(env.segmentsDir)))) return 1;
       await segments.load();
-      const { brand, pageName } = pageArgs(values.brand, values.page, segments);
-      const page = segments.page(brand, pageName);
-      if (!page) throw new Error(`brand ${brand} has no ${pageName} page`);
-      console.log(`${brand} / ${pageName}: "${page.title}"`);
+      const brand = brandArgument(values.brand, segments);
+      const page = segments.page(brand, target.page)!;
+      const title = target.category ? page.title.replaceAll('{category}', CATEGORY_BY_SLUG.get(target.category)!.name) : page.title;
+      console.log(`${brand} / ${target.page}${target.category ? ` (${target.category})` : ''}: "${title}"`);
       page.origins.forEach((o, i) => console.log(`  ${String(i + 1).padStart(2)}. ${o.id.padEnd(32)} ${o.via.padEnd(12)} ${o.file}`));
       return 0;
     }
     case 'preview': {
+      const target = pageArgument(values.page);
+      if (report(compileSegments(await readSegmentDir(env.segmentsDir)))) return 1;
       await segments.load();
-      const brand = segments.brand(values.brand ?? segments.defaultBrand.id);
-      if (!brand) throw new Error(`no brand "${values.brand}"`);
+      const brand = segments.brand(brandArgument(values.brand, segments))!;
       const began = performance.now();
       const { engine } = await openCatalog(env, env.catalogDir);
       console.log(`search ready in ${Math.round(performance.now() - began)} ms (${engine.kind})`);
       const layout = new LayoutService({ segments, engine: () => engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
-      const request: PageRequest = !values.page || values.page === 'home' || values.page === 'explore' ? { page: 'home' } : { page: 'category', slug: values.page };
       const location = await resolveLocation(
         {
           ...(values.zip ? { zip: values.zip } : {}),
@@ -102,11 +127,12 @@ async function main(argv: string[]): Promise<number> {
       );
       const timings = new Map<string, number>();
       const t = performance.now();
-      const answer = await layout.layout(request, brand, location, { timings });
+      const answer = await layout.layout(target.request, brand, location, { timings });
       console.log(`${brand.id} / ${answer.page}${answer.category ? ` (${answer.category})` : ''}: "${answer.title}" near ${location.city || '?'} ${location.state} (${location.source}) in ${Math.round(performance.now() - t)} ms`);
       for (const row of answer.rows) {
         const tabs = 'tabs' in row && row.tabs ? `  tabs: ${row.tabs.map((tab) => `${tab.id}=${tab.items.length}`).join(' ')}` : '';
         console.log(`  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ${String(row.items.length).padStart(3)} items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`);
+        if (values.items) for (const line of itemLines(row)) console.log(`      ${line}`);
       }
       return 0;
     }
@@ -180,7 +206,7 @@ async function versionCommand(positionals: string[], values: { note?: string; au
   } catch (err) {
     if (err instanceof AppError) {
       console.error(err.message);
-      for (const p of (Array.isArray(err.details) ? err.details : []) as { file: string; path: string; message: string }[]) console.error(`  ${p.file}: ${p.path || '(file)'}: ${p.message}`);
+      for (const p of (Array.isArray(err.details) ? err.details : []) as SegmentProblem[]) console.error(`  ${formatProblem(p)}`);
       return 1;
     }
     throw err;
@@ -195,15 +221,65 @@ class UsageError extends AppError {
   }
 }
 
-function pageArgs(brand: string | undefined, page: string | undefined, segments: SegmentRepository) {
-  const pageName = (!page || page === 'home' ? 'explore' : page) as Parameters<SegmentRepository['page']>[1];
-  return { brand: brand ?? segments.defaultBrand.id, pageName };
+/**
+ * Prints a set's problems, one line each at `file:line:column`, then the pages skipped because of them and a
+ * count; answers whether there were any.
+ */
+function report({ problems, skipped }: CompiledSegments): boolean {
+  for (const p of problems) console.log(formatProblem(p));
+  for (const s of skipped) console.log(`skipped ${s.file}: because ${s.because} has errors`);
+  if (problems.length === 0) return false;
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  console.log(`${plural(problems.length, 'problem')}${skipped.length ? `; ${plural(skipped.length, 'file')} skipped until ${problems.length === 1 ? 'it is' : 'they are'} fixed` : ''}`);
+  return true;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  },
-);
+const PAGE_ARGUMENTS = ['home', ...GROUP_PAGES, ...CATEGORY_BY_SLUG.keys()];
+
+/** `--page` for preview and explain alike: home (or explore), a group page, or any category slug. */
+export function pageArgument(page: string | undefined): { request: PageRequest; page: PageName; category?: string } {
+  if (!page || page === 'home' || page === 'explore') return { request: { page: 'home' }, page: 'explore' };
+  if ((GROUP_PAGES as readonly string[]).includes(page)) return { request: { page: 'category', slug: page }, page: page as PageName };
+  if (CATEGORY_BY_SLUG.has(page)) return { request: { page: 'category', slug: page }, page: 'category', category: page };
+  const meant = closest(page, PAGE_ARGUMENTS);
+  throw new UsageError(`--page "${page}" is not a page: use home, ${GROUP_PAGES.join(', ')} or a category slug such as nfl${meant ? `. Did you mean "${meant}"?` : ''}`);
+}
+
+function brandArgument(brand: string | undefined, segments: SegmentRepository): string {
+  if (brand === undefined) return segments.defaultBrand.id;
+  if (segments.brand(brand)) return brand;
+  const ids = segments.current.registry.brands.map((b) => b.id);
+  const meant = closest(brand, ids);
+  throw new UsageError(`--brand "${brand}" is not a brand: ${ids.join(', ')}${meant ? `. Did you mean "${meant}"?` : ''}`);
+}
+
+/** `preview --items`: what each of a row's cards shows, one line each (a tabbed row's items under each tab). */
+export function itemLines(row: LayoutRow): string[] {
+  switch (row.type) {
+    case 'events': {
+      const event = (e: (typeof row.items)[number]) => `${e.name} · ${[e.day, e.date, e.year, e.time].filter(Boolean).join(' ')} · ${e.address}`;
+      if (!row.tabs) return row.items.map(event);
+      return row.tabs.flatMap((tab) => [`[${tab.id}] ${tab.title}`, ...tab.items.map((e) => `  ${event(e)}`)]);
+    }
+    case 'performers':
+      return row.items.map((p) => p.name);
+    case 'venues':
+      return row.items.map((v) => `${v.name} · ${v.address}`);
+    case 'categories':
+      return row.items.map((c) => c.title);
+    case 'promos':
+      return row.items.map((p) => p.title);
+  }
+}
+
+const script = process.argv[1] && existsSync(process.argv[1]) ? realpathSync(process.argv[1]) : '';
+// Imported (by the tests), it only exports; run as `tsx server/segments/cli.ts`, it runs.
+if (script === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,4 +1,5 @@
 import type { OverrideFile, PageFile, RowSpec } from '../../schemas/segments.js';
+import { didYouMean } from './segment-problems.js';
 
 /** Where a row of a merged page came from, for `segments explain`. */
 export interface RowOrigin {
@@ -29,11 +30,12 @@ export function applyOverride(
   const origins: RowOrigin[] = [...base.origins];
   const indexOf = (id: string, at: number) => {
     const i = rows.findIndex((r) => r.id === id);
-    if (i === -1) throw new MergeError(['operations', at, 'id'], `no row "${id}" to change (rows: ${rows.map((r) => r.id).join(', ')})`);
+    const ids = rows.map((r) => r.id);
+    if (i === -1) throw new MergeError(['operations', at, 'id'], `there is no row "${id}" on the page this extends.${didYouMean(id, ids)} Rows: ${ids.join(', ')}`);
     return i;
   };
   const ensureNew = (row: RowSpec, at: number) => {
-    if (rows.some((r) => r.id === row.id)) throw new MergeError(['operations', at, 'row', 'id'], `row id "${row.id}" is already on the page`);
+    if (rows.some((r) => r.id === row.id)) throw new MergeError(['operations', at, 'row', 'id'], `row id "${row.id}" is already on the page: give the new row an id of its own`);
   };
   override.operations.forEach((op, at) => {
     switch (op.op) {

@@ -1,4 +1,5 @@
 import type { Brand, BrandRegistry, PageName } from '../../schemas/segments.js';
+import { formatProblem } from './segment-problems.js';
 import { compileSegments, pageKey, readSegmentDir, type ResolvedPage, type SegmentFiles, type SegmentProblem } from './segment-set.js';
 
 export { GROUP_PAGES, REGISTRY_FILE, checkPage, jsonPath, type ResolvedPage, type SegmentProblem } from './segment-set.js';
@@ -36,10 +37,10 @@ export class SegmentRepository {
   /** Builds the pages of `files` and serves them from now on; throws, keeping what was served, when none can be built. */
   use(files: SegmentFiles): SegmentSnapshot {
     const { registry, pages, problems } = compileSegments(files);
-    if (!registry) throw new Error(`segments: ${problems.map((p) => `${p.file}: ${p.path}: ${p.message}`).join('; ')}`);
+    if (!registry) throw new Error(`segments: ${problems.map(formatProblem).join('; ')}`);
     this.problems = problems;
     this.snapshot = { registry, pages, files, loadedAt: new Date().toISOString() };
-    for (const p of problems) this.logger?.warn({ file: p.file, path: p.path }, `segment rejected: ${p.message}`);
+    for (const p of problems) this.logger?.warn({ file: p.file, line: p.line, column: p.column, path: p.path }, `segment rejected: ${p.message}`);
     return this.snapshot;
   }
 

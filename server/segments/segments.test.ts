@@ -1,10 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PageFile, RowSpec } from '../../schemas/segments.js';
 import { applyOverride, MergeError } from './merge.js';
+import { compileSegments, readSegmentDir } from './segment-set.js';
 
 const row = (id: string): RowSpec => ({ id, kind: 'venues', title: id, size: 8, empty: 'hide' });
 const base = () => {
@@ -36,34 +34,55 @@ describe('applyOverride (a brand changes the base page by row id)', () => {
   it('fails naming the operation when a row id is missing or taken', () => {
     const missing = () => applyOverride(base(), { extends: 'base', operations: [{ op: 'remove', id: 'zz' }] }, 'x');
     expect(missing).toThrow(MergeError);
-    expect(missing).toThrow(expect.objectContaining({ path: ['operations', 0, 'id'], message: 'no row "zz" to change (rows: a, b, c)' }));
+    expect(missing).toThrow(expect.objectContaining({ path: ['operations', 0, 'id'], message: 'there is no row "zz" on the page this extends. Rows: a, b, c' }));
+    expect(() => applyOverride(base(), { extends: 'base', operations: [{ op: 'remove', id: 'bb' }] }, 'x')).toThrow('there is no row "bb" on the page this extends. Did you mean "b"? Rows: a, b, c');
     const taken = () => applyOverride(base(), { extends: 'base', operations: [{ op: 'append', row: row('a') }] }, 'x');
     expect(taken).toThrow(MergeError);
-    expect(taken).toThrow(expect.objectContaining({ path: ['operations', 0, 'row', 'id'], message: 'row id "a" is already on the page' }));
+    expect(taken).toThrow(expect.objectContaining({ path: ['operations', 0, 'row', 'id'], message: 'row id "a" is already on the page: give the new row an id of its own' }));
   });
 });
 
-describe('npm run segments -- check', () => {
-  let tmp: string | undefined;
-  afterAll(() => (tmp ? rm(tmp, { recursive: true, force: true }) : undefined));
-  const check = (dir: string) =>
-    spawnSync(path.resolve('node_modules/.bin/tsx'), ['server/segments/cli.ts', 'check'], { env: { ...process.env, SEGMENTS_DIR: dir }, encoding: 'utf8' });
+describe('compileSegments: one problem per mistake', () => {
+  const shipped = async () => readSegmentDir(path.resolve('segments'));
+  const replace = (files: Map<string, string>, file: string, from: string, to: string) => new Map(files).set(file, files.get(file)!.replace(from, to));
 
-  it('passes on the shipped files and fails with file: path: message lines on a broken one', async () => {
-    expect(check(path.resolve('segments')).status).toBe(0);
-    tmp = await mkdtemp(path.join(os.tmpdir(), 'segments-cli-'));
-    await cp(path.resolve('segments'), tmp, { recursive: true });
-    const file = path.join(tmp, 'base', 'theater.json');
-    const page = JSON.parse(await readFile(file, 'utf8'));
-    page.rows[1].tabs[0].filter.categories = ['kids'];
-    page.rows[0].radiusMiles = -5;
-    await writeFile(file, JSON.stringify(page));
-    const out = check(tmp);
-    expect(out.status).toBe(1);
-    expect(out.stdout).toContain('base/theater.json: rows[0].radiusMiles:');
-    const semantic = JSON.parse(await readFile(file, 'utf8'));
-    semantic.rows[0].radiusMiles = 50;
-    await writeFile(file, JSON.stringify(semantic));
-    expect(check(tmp).stdout).toContain('base/theater.json: rows[1].tabs[0].filter.categories[0]: unknown category "kids"');
+  it('lists pages extending a broken file as skipped because of it, with no problem of their own', async () => {
+    const { problems, skipped, pages } = compileSegments(replace(await shipped(), 'base/explore.json', '"kind": "venues"', '"kind": "venue"'));
+    expect(problems.map((p) => `${p.file}:${p.line}:${p.column}`)).toEqual(['base/explore.json:42:15']);
+    expect(skipped).toEqual([
+      { file: 'encore/explore.json', page: 'encore/explore', because: 'base/explore.json' },
+      { file: 'base/explore~promos.json', page: 'base/explore~promos', because: 'base/explore.json' },
+    ]);
+    expect(pages.has('encore/sports')).toBe(true);
+    expect(pages.has('encore/explore')).toBe(false);
+  });
+
+  it('names the root file through a chain of overrides', async () => {
+    const files = await shipped();
+    files.set('encore/sports.json', JSON.stringify({ extends: 'base', operations: [{ op: 'remove', id: 'popular-local-sports' }] }));
+    files.set('base/sports.json', files.get('base/sports.json')!.replace('"title"', '"titel"'));
+    const { problems, skipped } = compileSegments(files);
+    expect(problems.map((p) => p.file)).toEqual(['base/sports.json']);
+    expect(skipped).toEqual([{ file: 'encore/sports.json', page: 'encore/sports', because: 'base/sports.json' }]);
+  });
+
+  it('still reports a base page with no file at all, and an override of a page no brand has', async () => {
+    const files = await shipped();
+    files.delete('base/sports.json');
+    files.set('encore/sports.json', JSON.stringify({ extends: 'base', operations: [{ op: 'remove', id: 'x' }] }));
+    const { problems, skipped } = compileSegments(files);
+    expect(problems.map((p) => `${p.file}:${p.path}: ${p.message}`)).toEqual([
+      'base/sports.json:: there is no base/sports.json: the default brand, base, must define every page (explore, theater, concerts, sports, category)',
+      'encore/sports.json:extends: brand "base" has no sports page to extend: there is no base/sports.json',
+    ]);
+    expect(skipped).toEqual([]);
+  });
+
+  it('places a problem of the merged page at the operation that brought the row', async () => {
+    const files = await shipped();
+    const rows = Array.from({ length: 25 }, (_, i) => ({ op: 'append', row: { id: `extra-${i}`, kind: 'promos', title: 'Promos', size: 4 } }));
+    files.set('encore/explore.json', JSON.stringify({ extends: 'base', operations: rows }, null, 2));
+    const { problems } = compileSegments(files);
+    expect(problems).toEqual([expect.objectContaining({ file: 'encore/explore.json', line: 3, column: 17, path: 'operations', message: 'with the operations applied, rows has 31 items; the most is 30' })]);
   });
 });

@@ -13,7 +13,7 @@ import { HOME_LAYOUT_FEATURE } from '../layout/routes.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { writeSegmentDir, type PublishInput, type SegmentPublisher, type VersionSummary } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
-import { compileSegments, GROUP_PAGES, pageKey, readSegmentDir, REGISTRY_FILE, SEGMENT_FILE, type SegmentFiles, type SegmentProblem } from '../segments/segment-set.js';
+import { compileSegments, GROUP_PAGES, pageKey, readSegmentDir, REGISTRY_FILE, SEGMENT_FILE, type SegmentFiles, type SegmentProblem, type SkippedPage } from '../segments/segment-set.js';
 import { filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
 
 /** Product decision: a segment file is a few kilobytes; a draft above this is a paste gone wrong. */
@@ -29,8 +29,10 @@ export interface StudioState {
   live: VersionSummary | null;
   files: DraftFile[];
   removed: string[];
+  /** One per mistake in the drafts, at `file:line:column`, as `npm run segments -- check` prints them. */
   problems: SegmentProblem[];
-  skipped: unknown[];
+  /** Draft pages not built because a file they extend has problems. */
+  skipped: SkippedPage[];
   brands: { id: string; name: string; theme: Brand['theme'] }[];
   pages: { value: string; label: string }[];
 }
@@ -119,7 +121,7 @@ export class StudioService {
       files: [...files].map(([file, text]) => ({ path: file, text, status: !live.has(file) ? 'added' : live.get(file) === text ? 'unchanged' : 'changed' })),
       removed: [...live.keys()].filter((f) => !files.has(f)).sort(),
       problems: compiled.problems,
-      skipped: (compiled as { skipped?: unknown[] }).skipped ?? [],
+      skipped: compiled.skipped,
       brands: registry.brands.map((b) => ({ id: b.id, name: b.name, theme: b.theme })),
       pages: [
         { value: 'home', label: 'Home' },
@@ -151,7 +153,7 @@ export class StudioService {
     const files = new Map(await this.draftFiles());
     files.set(file, text);
     const compiled = compileSegments(files);
-    return { problems: compiled.problems, skipped: (compiled as { skipped?: unknown[] }).skipped ?? [] };
+    return { problems: compiled.problems, skipped: compiled.skipped };
   }
 
   async remove(file: string): Promise<StudioState> {
@@ -245,9 +247,10 @@ export class StudioService {
 
   /** The experiments that swap a page's layout, with their split and the rule that assigns guests. */
   async experiments(brand: string): Promise<ExperimentView[]> {
-    await this.refresh();
+    // From the drafts' files, not their built pages: drafts whose first version has a broken registry have none.
+    const { files, compiled } = await this.refresh();
+    const defaultBrand = (compiled.registry ?? this.options.live.current.registry).defaultBrand;
     const payload = this.options.flags.payload();
-    const files = this.drafts.current.files;
     const out: ExperimentView[] = [];
     for (const { feature, page, segmentPage } of PAGE_EXPERIMENTS) {
       for (const rule of payload.features[feature]?.rules ?? []) {
@@ -259,7 +262,7 @@ export class StudioService {
         const hashAttribute = (rule.hashAttribute as string | undefined) ?? 'id';
         const variations = rule.variations.map((value, index) => {
           const variant = String(value);
-          const own = [`${brand}/${segmentPage}~${variant}.json`, `${this.drafts.current.registry.defaultBrand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
+          const own = [`${brand}/${segmentPage}~${variant}.json`, `${defaultBrand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
           return { index, key: meta[index]?.key ?? String(index), name: meta[index]?.name ?? variant, value: variant, weight: weights[index] ?? 0, file: variant === 'base' ? null : (own ?? null) };
         });
         const split = variations.map((v) => `${Math.round(v.weight * 100)}% ${v.name}`).join(', ');

@@ -17,6 +17,7 @@ import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { SearchService } from '../search/search-service.js';
 import { SegmentPublisher } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
+import { PROBLEM_CASES } from '../segments/segment-problems.cases.js';
 import { FileVersionStore } from '../segments/segment-versions.js';
 import { testApp } from '../test/test-app.js';
 import { hostile } from '../test/hostile-input.js';
@@ -134,6 +135,30 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
     expect((await request(app).get('/api/studio/state').expect(200)).body.files.find((f: { path: string }) => f.path === 'base/explore.json').status).toBe('changed');
     const discarded = (await request(app).post('/api/studio/discard').expect(200)).body;
     expect(discarded.files.every((f: { status: string }) => f.status === 'unchanged')).toBe(true);
+  });
+
+  it('reports each mistake in the drafts once, at file:line:column with its value, as the CLI does, and the pages it skips', async () => {
+    const { app } = await studioNode();
+    for (const c of PROBLEM_CASES) {
+      for (const [file, text] of Object.entries(c.files)) {
+        if (text === null) await request(app).delete(`/api/studio/files/${file}`).expect(200);
+        else await request(app).put(`/api/studio/files/${file}`).send({ text }).expect(200);
+      }
+      const state = (await request(app).get('/api/studio/state').expect(200)).body;
+      expect(state.problems, c.name).toEqual(
+        c.problems.map(({ message, ...at }) => ({ ...at, path: expect.any(String), ...(at.value === undefined ? {} : { value: at.value }), message: expect.stringContaining(message) })),
+      );
+      expect(state.skipped, c.name).toEqual(c.skipped);
+      await request(app).post('/api/studio/discard').expect(200);
+    }
+  });
+
+  it('describes the experiments even when the first draft breaks the brand registry', async () => {
+    const { app } = await studioNode();
+    await request(app).put('/api/studio/files/brands.json').send({ text: '{"extends":"0","operations":[]}' }).expect(200);
+    const { experiments } = (await request(app).get('/api/studio/experiments?brand=base').expect(200)).body;
+    expect(experiments[0].variations[1]).toMatchObject({ value: 'promos', file: 'base/explore~promos.json' });
+    expect((await request(app).get('/api/studio/preview?page=home').expect(422)).body.error.code).toBe('draft_invalid');
   });
 
   it('describes the home experiment: its variations, their files and split, and the rule that assigns them', async () => {

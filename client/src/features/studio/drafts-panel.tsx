@@ -20,7 +20,7 @@ export function schemaFor(path: string, text: string): JsonSchema {
 }
 
 /** `base/explore.json:12:17`: where a problem is, as `npm run segments -- check` prints it. */
-export const problemPlace = (p: SegmentProblemView) => (p.line !== undefined ? `${p.file}:${p.line}:${p.column ?? 1}` : p.path ? `${p.file} (${p.path})` : p.file);
+export const problemPlace = (p: SegmentProblemView) => `${p.file}:${p.line}:${p.column}`;
 
 export function DraftsPanel({ state }: { state: StudioStateView }) {
   const [current, setCurrent] = useState(() => state.files.find((f) => f.path.endsWith('/explore.json'))?.path ?? state.files[0]?.path ?? 'brands.json');

@@ -33,7 +33,7 @@ function diagnostics(text: string, problems: SegmentProblemView[]): Diagnostic[]
       from,
       to,
       severity: 'error',
-      source: problem.line !== undefined ? `${problem.file}:${problem.line}:${problem.column ?? 1}` : problem.file,
+      source: `${problem.file}:${problem.line}:${problem.column}`,
       message: problem.message,
       ...(fix && quoted
         ? { actions: [{ name: `Use "${fix}"`, apply: (view: EditorView, start: number, end: number) => view.dispatch({ changes: { from: start, to: end, insert: JSON.stringify(fix) } }) }] }

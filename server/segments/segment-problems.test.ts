@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { closest, editDistance, formatProblem, lineColumn, SegmentSource, shortValue } from './segment-problems.js';
+
+describe('closest: the allowed spelling a merchandiser probably meant', () => {
+  it('suggests a candidate one small slip away, ignoring case', () => {
+    expect(closest('venue', ['performers', 'events', 'venues', 'categories', 'promos'])).toBe('venues');
+    expect(closest('sizee', ['id', 'title', 'size', 'sort'])).toBe('size');
+    expect(closest('Broadway', ['broadway', 'off-broadway'])).toBe('broadway');
+    expect(closest('popular-local-performer', ['popular-local-performers', 'local-events'])).toBe('popular-local-performers');
+  });
+
+  it('suggests nothing when no candidate is close enough', () => {
+    expect(closest('delete', ['replace', 'remove', 'insertBefore', 'insertAfter', 'append'])).toBeUndefined();
+    expect(closest('xyzzy', ['nfl', 'nba', 'broadway'])).toBeUndefined();
+    expect(closest('anything', [])).toBeUndefined();
+  });
+
+  it('counts insertions, deletions, substitutions and swapped neighbours', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('', 'abc')).toBe(3);
+    expect(editDistance('same', 'SAME')).toBe(0);
+    expect(editDistance('titel', 'title')).toBe(1);
+  });
+});
+
+describe('lineColumn: an offset as the 1-based line and column an editor shows', () => {
+  it('counts lines by newline and columns from the line start', () => {
+    const text = '{\n  "a": 1,\n  "b": x\n}';
+    expect(lineColumn(text, 0)).toEqual({ line: 1, column: 1 });
+    expect(lineColumn(text, text.indexOf('"a"'))).toEqual({ line: 2, column: 3 });
+    expect(lineColumn(text, text.indexOf('x'))).toEqual({ line: 3, column: 8 });
+    expect(lineColumn(text, text.length)).toEqual({ line: 4, column: 2 });
+  });
+
+  it('treats CRLF line ends like LF ones', () => {
+    expect(lineColumn('{\r\n  "a": 1\r\n}', 7)).toEqual({ line: 2, column: 5 });
+  });
+});
+
+describe('SegmentSource: placing problems in a file', () => {
+  const source = new SegmentSource('base/x.json', '{\n  "rows": [\n    { "kind": "venue", "size": 5 }\n  ]\n}\n');
+
+  it('points at a value, at an unknown field name, or at the object missing a field', () => {
+    expect(source.place({ at: ['rows', 0, 'kind'], message: 'm' })).toEqual({ file: 'base/x.json', line: 3, column: 15, path: 'rows[0].kind', value: '"venue"', message: 'm' });
+    expect(source.place({ at: ['rows', 0, 'size'], anchor: 'key', value: '"size"', message: 'm' })).toMatchObject({ line: 3, column: 24, value: '"size"' });
+    const missing = source.place({ at: ['rows', 0, 'title'], message: 'm' });
+    expect(missing).toMatchObject({ line: 3, column: 5, path: 'rows[0].title' });
+    expect(missing).not.toHaveProperty('value');
+  });
+
+  it('gives the first syntax error as one sentence at its place', () => {
+    const broken = new SegmentSource('base/x.json', '{\n  "a": 1\n  "b": 2\n}');
+    expect(broken.parse()).toEqual({ problem: { file: 'base/x.json', line: 3, column: 3, path: '', value: '"\\"b\\""', message: 'not valid JSON: a comma (or a closing bracket) is missing before this' } });
+    expect(new SegmentSource('x.json', '{"a": 1} // note').parse()).toMatchObject({ problem: { line: 1, column: 10, message: 'not valid JSON: JSON has no comments: remove this one' } });
+  });
+
+  it('shortens long values and formats a problem for a terminal', () => {
+    expect(shortValue('x'.repeat(100))).toBe(`"${'x'.repeat(38)}…`);
+    expect(formatProblem({ file: 'a.json', line: 2, column: 3, path: 'size', value: '40', message: 'size 40 is more than the most, 24' })).toBe('a.json:2:3: size 40 is more than the most, 24');
+    expect(formatProblem({ file: 'a.json', line: 2, column: 3, path: 'size', value: '"5"', message: 'size must be a whole number from 1 to 24, not text' })).toBe('a.json:2:3: size must be a whole number from 1 to 24, not text (found "5")');
+  });
+});
