@@ -79,3 +79,16 @@ export const LayoutResponseSchema = z.object({
   rows: z.array(LayoutRowSchema),
 });
 export type LayoutResponse = z.infer<typeof LayoutResponseSchema>;
+
+/**
+ * What `/api/brand` answers: a brand of the registry as the storefront shows it. Its own schema, without the
+ * registry's editor documentation (`schemas/segments.ts`), which has no place in the shoppers' script.
+ */
+export const BrandAnswerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  siteId: z.number().int(),
+  partnerBaseUrl: z.string(),
+  theme: z.object({ primary: z.string(), primaryContrast: z.string(), ink: z.string(), surface: z.string(), accent: z.string(), logo: z.string() }),
+});
+export type BrandAnswer = z.infer<typeof BrandAnswerSchema>;

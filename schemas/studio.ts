@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { LayoutResponseSchema } from './layout.js';
-import { BrandSchema } from './segments.js';
+import { BrandAnswerSchema, LayoutResponseSchema } from './layout.js';
 
 /** What the studio's API answers (`/api/studio/*`); the studio parses every answer with these. */
 
@@ -38,7 +37,7 @@ export const StudioStateSchema = z.object({
   removed: z.array(z.string()),
   problems: z.array(SegmentProblemSchema),
   skipped: z.array(SkippedPageSchema),
-  brands: z.array(BrandSchema.pick({ id: true, name: true, theme: true })),
+  brands: z.array(BrandAnswerSchema.pick({ id: true, name: true, theme: true })),
   pages: z.array(z.object({ value: z.string(), label: z.string() })),
 });
 export type StudioStateView = z.infer<typeof StudioStateSchema>;

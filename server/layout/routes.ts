@@ -3,6 +3,7 @@ import { Router, type Request } from 'express';
 import { LRUCache } from 'lru-cache';
 import { TagIndex } from '../cache/tag-index.js';
 import { z } from 'zod';
+import type { BrandAnswer } from '../../schemas/layout.js';
 import type { Brand } from '../../schemas/segments.js';
 import { deviceTypeFromUserAgent, FORCE_PARAM, type FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
@@ -200,7 +201,8 @@ export function layoutRoutes(layout: LayoutService, segments: SegmentRepository,
   router.get('/brand', (req, res) => {
     const query = z.object({ brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional() }).parse(req.query);
     const brand = brandFor(req, segments, query.brand);
-    res.set('Vary', 'X-Site-Id').set('Cache-Control', 'public, max-age=300').json(brand);
+    const answer: BrandAnswer = brand;
+    res.set('Vary', 'X-Site-Id').set('Cache-Control', 'public, max-age=300').json(answer);
   });
 
   // A ZIP code the shopper typed, checked before the pages use it: its market, or a 404 naming it.

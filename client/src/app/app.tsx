@@ -2,7 +2,7 @@ import { GrowthBookProvider } from '@growthbook/growthbook-react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
-import { BrandSchema, type Brand } from '../../../schemas/segments.js';
+import { BrandAnswerSchema, type BrandAnswer } from '../../../schemas/layout.js';
 import { SiteFooter } from '../features/navigation/site-footer.js';
 import { SiteHeader } from '../features/navigation/site-header.js';
 import { RowSkeleton } from '../features/rows/rows.js';
@@ -29,8 +29,8 @@ const ContactPage = lazy(() => infoPages().then((m) => ({ default: m.ContactPage
 const FaqPage = lazy(() => infoPages().then((m) => ({ default: m.FaqPage })));
 const PoliciesPage = lazy(() => infoPages().then((m) => ({ default: m.PoliciesPage })));
 
-function useBrand(): Brand | undefined {
-  const { data } = useQuery({ queryKey: ['brand'], queryFn: ({ signal }) => api('/api/brand', BrandSchema, { signal, token: false }), staleTime: Infinity });
+function useBrand(): BrandAnswer | undefined {
+  const { data } = useQuery({ queryKey: ['brand'], queryFn: ({ signal }) => api('/api/brand', BrandAnswerSchema, { signal, token: false }), staleTime: Infinity });
   useEffect(() => {
     if (!data) return;
     const root = document.documentElement.style;

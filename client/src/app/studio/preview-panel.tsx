@@ -3,7 +3,7 @@ import { useId, useMemo, useState, type CSSProperties, type FormEvent } from 're
 import type { LayoutRow } from '../../../../schemas/layout.js';
 import { PreviewSchema, type ExperimentView, type PreviewRowView, type StudioStateView } from '../../../../schemas/studio.js';
 import { parseRows } from '../../features/rows/layout-rows.js';
-import { ROW_COMPONENTS } from '../../features/rows/rows.js';
+import { ROW_COMPONENTS, RowSetLabel } from '../../features/rows/rows.js';
 import { studioApi } from '../../features/studio/studio-api.js';
 import { useExperiments } from '../../features/studio/use-studio.js';
 
@@ -135,9 +135,10 @@ function PreviewColumn({ brand, page, place, index, experiment }: { brand: strin
   const heading = v ? `Variation ${v.index}: ${v.name} (${Math.round(v.weight * 100)}% of guests)` : 'Base page';
   const rows = useMemo(() => (preview.data ? parseRows(preview.data.layout.rows).rows : []), [preview.data]);
   const byId = new Map(rows.map((r) => [r.id, r]));
+  const headingId = useId();
   return (
-    <article className="preview__column" aria-label={heading}>
-      <h3>{heading}</h3>
+    <article className="preview__column" aria-labelledby={headingId}>
+      <h3 id={headingId}>{heading}</h3>
       {v && <p className="preview__file">{v.file ? `Rows from ${v.file}` : 'The base page itself'}</p>}
       {preview.isPending && <p>Drawing the page…</p>}
       {preview.isError && (
@@ -151,9 +152,11 @@ function PreviewColumn({ brand, page, place, index, experiment }: { brand: strin
             {preview.data.layout.title} for {preview.data.layout.brand.name}, near {preview.data.layout.location.city || 'you'}
             {preview.data.layout.location.state ? `, ${preview.data.layout.location.state}` : ''}
           </p>
-          {preview.data.rows.map((meta) => (
-            <PreviewRow key={meta.id} meta={meta} row={byId.get(meta.id)} />
-          ))}
+          <RowSetLabel value={headingId}>
+            {preview.data.rows.map((meta) => (
+              <PreviewRow key={meta.id} meta={meta} row={byId.get(meta.id)} />
+            ))}
+          </RowSetLabel>
         </>
       )}
     </article>
@@ -173,12 +176,11 @@ function PreviewRow({ meta, row }: { meta: PreviewRowView; row: LayoutRow | unde
   return (
     <div className={`preview-row preview-row--${meta.status}`}>
       <p className="preview-row__meta">
-        <code>{meta.id}</code>
-        <span className={`tag tag--${meta.status}`}>{STATUS_WORDS[meta.status]}</span>
-        <span>
-          {meta.items} item{meta.items === 1 ? '' : 's'}
-        </span>
-        <span>{meta.ms} ms</span>
+        <code>{meta.id}</code> <span className={`tag tag--${meta.status}`}>{STATUS_WORDS[meta.status]}</span>
+        {' · '}
+        {meta.items} item{meta.items === 1 ? '' : 's'}
+        {' · '}
+        {meta.ms} ms{' · '}
         <span>
           from <code>{meta.file}</code>
           {meta.via !== 'base' && (

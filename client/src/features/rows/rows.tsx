@@ -1,4 +1,4 @@
-import { useId, useState, type ComponentType, type KeyboardEvent } from 'react';
+import { createContext, useContext, useId, useState, type ComponentType, type KeyboardEvent } from 'react';
 import type { LayoutRow } from '../../../../schemas/layout.js';
 import { CategoryTile, EventList, PerformerCard, PromoCard, VenueCard } from '../cards/cards.js';
 
@@ -9,10 +9,17 @@ export interface RowProps<T extends LayoutRow['type']> {
   eager: boolean;
 }
 
+/**
+ * The id of a heading that names a whole set of rows, where one page shows several sets of the same rows (the
+ * studio's variations side by side): each row is then named by both, so no two rows share a name.
+ */
+export const RowSetLabel = createContext<string | undefined>(undefined);
+
 function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode }) {
   const headingId = useId();
+  const setLabel = useContext(RowSetLabel);
   return (
-    <section className={`row row--${row.type}`} aria-labelledby={headingId} data-row-id={row.id}>
+    <section className={`row row--${row.type}`} aria-labelledby={setLabel ? `${setLabel} ${headingId}` : headingId} data-row-id={row.id}>
       <h2 id={headingId}>{row.title}</h2>
       {row.status === 'timeout' || row.status === 'error' ? (
         row.items.length > 0 ? children : <p className="row__note">This list is taking a moment. Please try again shortly.</p>
