@@ -153,7 +153,8 @@ export function suggest(root: JsonSchema, text: string, offset: number): Suggest
   const previous = location.previousNode;
   const replacing = previous && offset >= previous.offset && offset <= previous.offset + previous.length;
   const from = replacing ? previous.offset : offset;
-  const to = replacing ? previous.offset + previous.length : offset;
+  // The rest of the word being typed and its closing quote; not the rest of an unterminated string.
+  const to = replacing ? Math.min(previous.offset + previous.length, offset + (/^[\w$-]*"?/.exec(text.slice(offset))?.[0].length ?? 0)) : offset;
 
   if (location.isAtPropertyKey) {
     const objectPath = location.path.slice(0, -1);
