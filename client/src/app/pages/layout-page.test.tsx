@@ -2,7 +2,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { json, mockFetch, renderAt, usePageTestLifecycle } from '../../features/buying/test-utils.js';
+import { apiError, json, mockFetch, renderAt, usePageTestLifecycle } from '../../features/buying/test-utils.js';
 import { gbForceVariations, pageQueryForLayout } from '../../lib/flags.js';
 import { LayoutPage } from './layout-page.js';
 
@@ -86,6 +86,14 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
     renderAt(<LayoutPage kind="home" />, { route: '/?home-layout=1&zip=10001&utm_source=mail&brand=encore' });
     await screen.findByRole('heading', { name: 'Popular Local Performers' });
     expect(layoutCalls(fetchMock)).toEqual(['/api/layout/home?home-layout=1&utm_source=mail']);
+  });
+
+  it('says what an address asks for that it cannot show (a variation that does not exist), with a way home', async () => {
+    const message = 'home-layout: experiment "home-layout" has variations 0 to 1, not "7"';
+    mockFetch({ 'GET /api/layout/home': () => apiError(400, 'invalid_request', message) });
+    renderAt(<LayoutPage kind="home" />, { route: '/?home-layout=7' });
+    expect((await screen.findByRole('alert')).textContent).toBe(`This address asks for something the page cannot show: ${message}. See the home page`);
+    expect(screen.getByRole('link', { name: 'See the home page' }).getAttribute('href')).toBe('/');
   });
 
   it('follows the current page URL as the shopper moves within the page, and stays with a new place', async () => {

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
-import { useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { z } from 'zod';
 import { LayoutResponseSchema } from '../../../../schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
@@ -63,9 +63,15 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
         {data && <LocationPicker city={data.location.city} state={data.location.state} onChoose={choose} />}
       </div>
       {!data && !query.isError && [0, 1, 2].map((i) => <RowSkeleton key={i} />)}
-      {query.isError && !(query.error instanceof ApiError && query.error.status === 404) && (
-        <p role="alert">We could not load this page. Please check your connection and try again.</p>
-      )}
+      {query.isError && !(query.error instanceof ApiError && query.error.status === 404) &&
+        (query.error instanceof ApiError && query.error.status === 400 ? (
+          // An address the page cannot follow (a variation that does not exist, say): say what, not "try again".
+          <p role="alert">
+            This address asks for something the page cannot show: {query.error.message}. <Link to="/">See the home page</Link>
+          </p>
+        ) : (
+          <p role="alert">We could not load this page. Please check your connection and try again.</p>
+        ))}
       {data && <LayoutRows rows={data.rows} />}
     </div>
   );
