@@ -35,3 +35,17 @@ test('category artwork is drawn by the server', async ({ request }) => {
   expect(image.headers()['content-type']).toContain('image/svg+xml');
   expect(await image.text()).toContain('<svg');
 });
+
+test("the storefront's pages keep to their Content-Security-Policy (zod parses without eval)", async ({ page }) => {
+  // What the browser reports as a violation, caught or not (zod's eval probe is caught, so no error shows).
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
+  for (const url of ['/', '/category/nfl']) {
+    await page.goto(url);
+    await expect(page.locator('section.row h2').first()).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), url).toEqual([]);
+  }
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { EventDocumentSchema, PerformerDocumentSchema } from './documents.js';
 
 /** The display-ready cards of spec §3, as the server sends them and the client parses them. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { EventCardSchema } from './cards.js';
 import { LAYOUT_NAMES } from './seating.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /**
  * The search documents of every collection (spec §3, §7). Field names follow the hosted search service's

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { EventCardSchema, PerformerCardSchema, VenueCardSchema } from './cards.js';
 import { MAX_QUERY_LENGTH } from './search.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /**
  * `segments/flags.json`: the GrowthBook SDK payload served at `/api/features/:clientKey` (spec §7). The

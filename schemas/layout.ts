@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { EventCardSchema, PerformerCardSchema, VenueCardSchema } from './cards.js';
 
 /** What `GET /api/layout/*` answers: a page of typed, display-ready rows. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { CollectionNameSchema } from './documents.js';
 
 /** Spec §7 and Typesense's own ceiling: at most 250 hits a page. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 import { BrandAnswerSchema, LayoutResponseSchema } from './layout.js';
 
 /** What the studio's API answers (`/api/studio/*`); the studio parses every answer with these. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../../schemas/zod.js';
 
 /** Spec §4 guest session: one token per browser, requested on first load and kept in localStorage. */
 export const TOKEN_KEY = 'guestToken';

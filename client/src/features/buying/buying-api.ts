@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../../../../schemas/zod.js';
 import { CartSchema, IDEMPOTENCY_KEY_HEADER, ListingDetailSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../schemas/commerce.js';
 import { EventPageSchema } from '../../../../schemas/entities.js';
 import { apiHeaders, ApiError } from '../../lib/api.js';

@@ -1,0 +1,12 @@
+import { config, z } from 'zod';
+
+/**
+ * The one `z` every shared schema and every client schema is built with. In a browser, zod runs jitless:
+ * compiling object parsers needs `new Function`, and even zod's probe for it is reported as a violation of
+ * the pages' CSP (`script-src 'self'`, no 'unsafe-eval'). zod reads the setting as each object schema is built,
+ * so it is set here, before any schema: every module that builds one imports `z` from this file. The server
+ * keeps the compiled parsers.
+ */
+if (typeof document !== 'undefined') config({ jitless: true });
+
+export { z };
