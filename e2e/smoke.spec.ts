@@ -10,9 +10,9 @@ test('the home page shows the resale banner, the header and the money-back foote
   await page.screenshot({ path: test.info().outputPath('home.png'), fullPage: true });
 });
 
-test('an unknown route shows the not-found page inside the site layout', async ({ page }) => {
+test('an unknown route answers 404 with the not-found page inside the site layout', async ({ page }) => {
   const response = await page.goto('/no/such/page');
-  expect(response?.status()).toBe(200);
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
   await page.getByRole('link', { name: 'Back to the home page' }).click();
   await expect(page).toHaveURL(/\/$/);

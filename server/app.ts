@@ -45,6 +45,7 @@ import type { LiveCatalog } from './catalog/live/live-catalog.js';
 import { catalogAdminRoutes, noCatalogAdmin } from './catalog/live/routes.js';
 import type { StudioService } from './studio/studio-service.js';
 import { studioAccess, studioPage, studioRoutes } from './studio/routes.js';
+import { shellStatus } from './pages/page-status.js';
 
 export interface AppDeps {
   env: Env;
@@ -176,9 +177,15 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
     app.use('/studio.html', (_req, res, next) => (studioOpen ? res.redirect(301, '/studio') : next(httpError(404))));
     app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
     app.get(['/studio', '/studio/{*path}'], studioOpen ? studioPage(studioFile) : (_req, _res, next) => next(httpError(404)));
-    // Every other GET is a client route: the app shell answers it and the router decides what to show.
-    app.get('/{*path}', (_req, res) => {
-      res.set('Cache-Control', 'no-cache').sendFile(indexFile);
+    // Every other GET is a client route: the app shell answers it and the router decides what to show, with
+    // the address's real status (404 for no such page or entity, 301 to a renamed entity's current address).
+    app.get('/{*path}', async (req, res) => {
+      const verdict = await shellStatus(req.path, deps.search, deps.logger);
+      if (verdict.status === 301) {
+        const query = req.originalUrl.indexOf('?');
+        return res.redirect(301, verdict.location + (query >= 0 ? req.originalUrl.slice(query) : ''));
+      }
+      res.status(verdict.status).set('Cache-Control', 'no-cache').sendFile(indexFile);
     });
   }
 

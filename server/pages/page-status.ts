@@ -1,0 +1,71 @@
+import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
+import { entitySlug, idFromSlug } from '../rules/slug.js';
+import type { SearchEngine } from '../search/search-engine.js';
+import type { SearchService } from '../search/search-service.js';
+import { GROUP_PAGES } from '../segments/segment-set.js';
+
+/** What the server answers a page address with, before the client draws it. */
+export type PageVerdict = { status: 200 } | { status: 404 } | { status: 301; location: string };
+
+/** Spec §2: the routes the storefront links to that hold no entity. */
+const PLAIN_PAGES = new Set(['/', '/results-general', '/contact-us', '/faq', '/policies']);
+/** A shopper's own cart and order pages: judged by the page itself, which holds the guest's token. */
+const PRIVATE_PAGE = /^\/(?:checkout|orders)\/[^/]+\/?$/;
+/** Spec §2: team and performer pages are also linked at the site root by their slug (name plus id). */
+const ROOT_PERFORMER = /^\/([a-z0-9-]+-\d+)$/;
+
+const ENTITIES = {
+  performers: { collection: 'Performer', id: 'performer_id', name: 'performer_name' },
+  venues: { collection: 'Venue', id: 'venue_id', name: 'venue_name' },
+  events: { collection: 'Event', id: 'event_id', name: 'event_name' },
+  tickets: { collection: 'Event', id: 'event_id', name: 'event_name' },
+} as const;
+type EntityRoute = keyof typeof ENTITIES;
+
+const ok: PageVerdict = { status: 200 };
+const missing: PageVerdict = { status: 404 };
+
+/** The entity's current slug, or null when no entity has the id the slug ends in. */
+async function currentSlug(engine: SearchEngine, route: EntityRoute, slug: string): Promise<string | null> {
+  const id = idFromSlug(slug);
+  if (id === null) return null;
+  const { collection, id: field, name } = ENTITIES[route];
+  const found = await engine.search({ collection, filters: [{ op: 'eq', field, value: id }], perPage: 1, includeFields: [name] });
+  const value = (found.hits[0]?.document as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? entitySlug(value, id) : null;
+}
+
+/**
+ * The status of a page address: 404 for an address the storefront has no page for, or an entity that does
+ * not exist; a 301 to the current address when an entity's name changed (the id in the slug decides); else
+ * 200. Crawlers get real answers instead of the app's page for everything.
+ */
+export async function pageStatus(pathname: string, engine: SearchEngine): Promise<PageVerdict> {
+  if (PLAIN_PAGES.has(pathname) || PRIVATE_PAGE.test(pathname)) return ok;
+  const category = /^\/category\/([^/]+)\/?$/.exec(pathname);
+  if (category) return CATEGORY_BY_SLUG.has(category[1]!) || (GROUP_PAGES as readonly string[]).includes(category[1]!) ? ok : missing;
+
+  // Event and ticket pages take the last segment of whatever follows (spec §2: paths containing /events/).
+  const entity = /^\/(performers|venues)\/([^/]+)\/?$/.exec(pathname) ?? /^\/(events|tickets)\/(?:[^/]+\/)*([^/]+)\/?$/.exec(pathname);
+  const root = ROOT_PERFORMER.exec(pathname);
+  if (!entity && !root) return missing;
+  const [route, slug] = entity ? ([entity[1] as EntityRoute, entity[2]!] as const) : (['performers', root![1]!] as const);
+  const current = await currentSlug(engine, route, slug);
+  if (current === null) return missing;
+  if (current === slug) return ok;
+  return { status: 301, location: entity ? `/${route}/${current}` : `/${current}` };
+}
+
+/**
+ * The status the app shell is sent with. Before the catalog is in memory, or when the engine fails, an address
+ * cannot be judged: the page answers 200 and shows what it finds, rather than telling a crawler a live page is gone.
+ */
+export async function shellStatus(pathname: string, search: SearchService, logger: { warn(obj: object, msg: string): void }): Promise<PageVerdict> {
+  if (!search.ready) return ok;
+  try {
+    return await pageStatus(pathname, search.engine);
+  } catch (err) {
+    logger.warn({ err, pathname }, 'page status unknown: the engine failed');
+    return ok;
+  }
+}
