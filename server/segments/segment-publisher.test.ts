@@ -65,6 +65,33 @@ describe.each(STORES)('published segment versions ($name)', ({ open }) => {
     }
   });
 
+  it('publishes one of two sets published at the same moment and refuses the other, on one node or two', async () => {
+    const { store, close } = await open();
+    try {
+      const dirA = await liveDir();
+      const dirB = await liveDir();
+      const a = new SegmentRepository(dirA);
+      const b = new SegmentRepository(dirB);
+      await Promise.all([a.load(), b.load()]);
+      const nodeA = new SegmentPublisher({ versions: store, live: a, liveDir: dirA });
+      const nodeB = new SegmentPublisher({ versions: store, live: b, liveDir: dirB });
+      await Promise.all([nodeA.sync(), nodeB.sync()]);
+      const results = await Promise.allSettled([
+        nodeA.publish(withTitle(a.current.files, 'Venues A'), { note: 'a' }),
+        nodeA.publish(withTitle(a.current.files, 'Venues A2'), { note: 'a2' }),
+        nodeB.publish(withTitle(b.current.files, 'Venues B'), { note: 'b' }),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results.filter((r) => r.status === 'rejected')) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: 'live_changed' });
+      expect(await store.latest()).toBe(2);
+      // Once caught up, a node publishes on top of the new version.
+      await nodeB.sync();
+      expect((await nodeB.publish(withTitle(b.current.files, 'Venues B again'), { note: 'b again' })).version).toBe(3);
+    } finally {
+      await close();
+    }
+  });
+
   it('publishes a whole valid set to every node, refuses a broken or unchanged one, and rolls back as a new version', async () => {
     const { store, close } = await open();
     try {

@@ -132,6 +132,8 @@ export class SegmentPublisher {
   }
 
   private async serve(version: SegmentVersion): Promise<void> {
+    // A poll that read an older version may land after this node's own publish: never step back.
+    if (this.liveVersion !== null && version.version <= this.liveVersion) return;
     const files = new Map(Object.entries(version.files));
     this.options.live.use(files);
     this.liveVersion = version.version;
@@ -153,7 +155,12 @@ export class SegmentPublisher {
       throw new AppError(409, 'nothing_to_publish', restoredFrom === null ? 'The drafts are the same as the live segment set: there is nothing to publish' : `Version ${restoredFrom} is what is live: there is nothing to restore`);
     }
     const record: NewVersion = { files: Object.fromEntries(files), note: input.note, author: input.author ?? null, restoredFrom };
-    const version = (await this.options.versions.append(record))!;
+    // Added only on top of the version this set was compared with: of two publishes at once, the second is
+    // refused rather than stacked as a copy (or an undoing) of the first.
+    const version = await this.options.versions.append(record, { after: this.liveVersion });
+    if (!version) {
+      throw new AppError(409, 'live_changed', 'Another version was published meanwhile: look at what the drafts change now, then publish again');
+    }
     // Swapped in here at once; other nodes (and this one, if a newer version came meanwhile) catch up on their poll.
     if (this.liveVersion === null || version.version > this.liveVersion) await this.serve(version);
     return version;
