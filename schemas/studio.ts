@@ -81,3 +81,33 @@ export const HistorySchema = z.object({ live: z.number().int().nullable(), versi
 export const VersionDetailSchema = VersionSummarySchema.extend({ diff: z.string() });
 export const PublishedSchema = z.object({ version: VersionSummarySchema });
 export const DiffSchema = z.object({ diff: z.string() });
+
+/** The header the studio sends its key in (`STUDIO_KEY`). */
+export const STUDIO_KEY_HEADER = 'X-Studio-Key';
+/** Product decisions: a publish note is one line; a name is a name. */
+export const NOTE_MAX_LENGTH = 200;
+export const AUTHOR_MAX_LENGTH = 80;
+/** Versions are numbered in a PostgreSQL `integer`. */
+export const VERSION_MAX = 2_147_483_647;
+
+// A line of text a person typed: no control characters (PostgreSQL's text refuses NUL; none belongs in a note).
+const line = (what: string, max: number, required?: string) =>
+  z
+    .string(required ? { error: required } : undefined)
+    .trim()
+    .min(required ? 1 : 0, required)
+    .max(max, `${what} has at most ${max} characters`)
+    .regex(/^[^\p{Cc}]*$/u, `${what} is one line of text, without control characters`);
+
+export const PublishBodySchema = z
+  .object({
+    note: line('note', NOTE_MAX_LENGTH, 'note is required: say in a line what this publish changes'),
+    author: line('author', AUTHOR_MAX_LENGTH).optional(),
+  })
+  .strict();
+export const RestoreBodySchema = z.object({ note: line('note', NOTE_MAX_LENGTH).optional(), author: line('author', AUTHOR_MAX_LENGTH).optional() }).strict();
+export const VersionParamsSchema = z.object({
+  n: z.string().regex(/^[0-9]{1,10}$/, 'a version number is a whole number such as 3').transform(Number).pipe(z.number().int().min(1, 'a version number is 1 or more').max(VERSION_MAX, `a version number is at most ${VERSION_MAX}`)),
+});
+export const FileBodySchema = z.object({ text: z.string({ error: 'text is required: the whole file' }) }).strict();
+export const CheckBodySchema = z.object({ path: z.string({ error: 'path is required: the file being edited' }).max(200), text: z.string({ error: 'text is required: the whole file' }) }).strict();

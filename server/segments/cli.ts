@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino, type Logger } from 'pino';
 import { parseEnv, type Env } from '../config/env.js';
+import { VERSION_MAX } from '../../schemas/studio.js';
 import { AppError } from '../http/errors.js';
 import { openStore } from '../store/open-store.js';
 import type { LayoutRow } from '../../schemas/layout.js';
@@ -154,10 +155,10 @@ async function versionCommand(positionals: string[], values: { note?: string; au
   const sql = env.DATABASE_URL ? await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }) : null;
   const versions = sql ? new SqlVersionStore(sql) : new FileVersionStore(env.segmentVersionsDir);
   const publisher = new SegmentPublisher({ versions, live, liveDir: env.segmentsDir });
-  const author = values.author ?? os.userInfo().username;
+  const author = values.author ?? whoAmI();
   const number = (text: string | undefined, what: string) => {
-    const n = Number(text);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${what} must be a version number (1, 2…), not ${JSON.stringify(text ?? '')}`);
+    const n = /^[0-9]{1,10}$/.test(text ?? '') ? Number(text) : NaN;
+    if (!Number.isInteger(n) || n < 1 || n > VERSION_MAX) throw new UsageError(`${what} must be a version number (1, 2…), not ${JSON.stringify(text ?? '')}`);
     return n;
   };
   try {
@@ -282,4 +283,13 @@ if (script === fileURLToPath(import.meta.url)) {
       process.exit(1);
     },
   );
+}
+
+/** Who publishes from a terminal: the login name, when the system has one (a container's user may have none). */
+function whoAmI(): string | null {
+  try {
+    return os.userInfo().username || null;
+  } catch {
+    return null;
+  }
 }

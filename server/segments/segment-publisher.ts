@@ -227,7 +227,8 @@ export async function writeSegmentDir(dir: string, files: SegmentFiles): Promise
   for (const [temp, target] of staged) await rename(temp, target);
   const existing = await readSegmentDir(dir).catch(() => new Map<string, string>());
   for (const name of existing.keys()) {
-    if (!files.has(name) && SEGMENT_FILE.test(name) && name !== REGISTRY_FILE) await unlink(path.join(dir, name)).catch(() => {});
+    // Every file the folder's set is read from, stray ones (`explore copy.json`) too, so the folder holds the set.
+    if (!files.has(name) && name !== REGISTRY_FILE) await unlink(path.join(dir, name)).catch(() => {});
   }
   // Brand folders left empty go too.
   for (const entry of await readdir(dir, { withFileTypes: true })) {

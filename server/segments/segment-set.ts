@@ -68,7 +68,9 @@ export interface CompiledSegments {
 }
 
 /** The files a segment set is made of: the registry and `<brand>/<page>[~<variant>].json`. */
-export const SEGMENT_FILE = /^(?:brands\.json|[a-z0-9]+(?:-[a-z0-9]+)*\/[a-z]+(?:~[^/]+)?\.json)$/;
+export const SEGMENT_FILE = /^(?:brands\.json|[a-z0-9]+(?:-[a-z0-9]+)*\/[a-z]+(?:~[^/\0]{1,64})?\.json)$/;
+/** A name a segment file may be written under: a well-formed variant, and a brand id of at most 64 characters. */
+export const WRITABLE_SEGMENT_FILE = /^(?:brands\.json|[a-z0-9][a-z0-9-]{0,63}\/[a-z]{1,20}(?:~[a-z0-9]+(?:-[a-z0-9]+)*)?\.json)$/;
 
 export { jsonPath };
 

@@ -4,10 +4,9 @@ import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../http/errors.js';
 import { LocationQuerySchema } from '../layout/location.js';
+import { CheckBodySchema, FileBodySchema, PublishBodySchema, RestoreBodySchema, STUDIO_KEY_HEADER, VersionParamsSchema } from '../../schemas/studio.js';
 import { DRAFT_MAX_BYTES, type StudioService } from './studio-service.js';
 
-/** The header the studio sends its key in. */
-export const STUDIO_KEY_HEADER = 'X-Studio-Key';
 
 export interface StudioAccess {
   /** Whether the studio exists on this server at all. */
@@ -31,17 +30,6 @@ const PreviewQuerySchema = LocationQuerySchema.and(
     variation: z.coerce.number({ error: 'variation must be a variation index: 0, 1…' }).int('variation must be a variation index: 0, 1…').min(0, 'variation must be a variation index: 0, 1…').optional(),
   }),
 );
-const FileBodySchema = z.object({ text: z.string({ error: 'text is required: the whole file' }) }).strict();
-const CheckBodySchema = z.object({ path: z.string({ error: 'path is required: the file being edited' }).max(200), text: z.string({ error: 'text is required: the whole file' }) }).strict();
-const PublishBodySchema = z
-  .object({
-    note: z.string({ error: 'note is required: say in a line what this publish changes' }).trim().min(1, 'note is required: say in a line what this publish changes').max(200),
-    author: z.string().trim().max(80).optional(),
-  })
-  .strict();
-const RestoreBodySchema = z.object({ note: z.string().trim().max(200).optional(), author: z.string().trim().max(80).optional() }).strict();
-const VersionParamsSchema = z.object({ n: z.coerce.number().int().min(1, 'a version number is 1 or more') });
-
 const sameKey = (given: string, key: string) => {
   const a = Buffer.from(given);
   const b = Buffer.from(key);
@@ -59,12 +47,27 @@ function requireKey(key: string | undefined): RequestHandler {
   };
 }
 
+/**
+ * A change to the drafts or to what is live comes from the studio's own page only: as JSON (a form or a
+ * `text/plain` post from another site cannot be), and not from another site where the browser says so. With no
+ * key (outside production), this is all that keeps a page on another site from publishing or rolling back.
+ */
+const sameSiteJson: RequestHandler = (req, _res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD') return next();
+  const site = req.get('Sec-Fetch-Site');
+  if (site && site !== 'same-origin' && site !== 'none') return next(new AppError(403, 'cross_site_refused', 'The studio takes changes from its own page only'));
+  // A DELETE cannot come from a form, and another site's script needs the CORS preflight the studio never passes.
+  if (req.method !== 'DELETE' && !req.is('application/json')) return next(new AppError(415, 'json_required', 'Send studio changes as JSON (Content-Type: application/json)'));
+  next();
+};
+
 const filePath = (params: Record<string, unknown>) => (Array.isArray(params.file) ? params.file.join('/') : String(params.file ?? ''));
 
 /** The studio's API (`/api/studio`): drafts, preview, experiments, publish, history, rollback. */
 export function studioRoutes(studio: StudioService, access: StudioAccess): Router {
   const router = Router();
   router.use(requireKey(access.key));
+  router.use(sameSiteJson);
   router.use(express.json({ limit: DRAFT_MAX_BYTES + 4096 }));
   router.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
@@ -96,7 +99,7 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
   });
   router.get('/experiments', async (req, res) => {
     const { brand } = z.object({ brand: slug.optional() }).parse(req.query);
-    res.json({ experiments: await studio.experiments(brand ?? (await studio.state()).brands[0]!.id) });
+    res.json({ experiments: await studio.experiments(brand) });
   });
   router.post('/publish', async (req, res) => {
     const input = PublishBodySchema.parse(req.body ?? {});

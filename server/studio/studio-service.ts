@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { LayoutResponse } from '../../schemas/layout.js';
@@ -13,8 +13,8 @@ import { HOME_LAYOUT_FEATURE } from '../layout/routes.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { writeSegmentDir, type PublishInput, type SegmentPublisher, type VersionSummary } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
-import { compileSegments, GROUP_PAGES, pageKey, readSegmentDir, REGISTRY_FILE, SEGMENT_FILE, type SegmentFiles, type SegmentProblem, type SkippedPage } from '../segments/segment-set.js';
-import { filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
+import { compileSegments, GROUP_PAGES, pageKey, readSegmentDir, REGISTRY_FILE, WRITABLE_SEGMENT_FILE, type SegmentFiles, type SegmentProblem, type SkippedPage } from '../segments/segment-set.js';
+import { filesDigest, setDiff } from '../segments/segment-versions.js';
 
 /** Product decision: a segment file is a few kilobytes; a draft above this is a paste gone wrong. */
 export const DRAFT_MAX_BYTES = 256 * 1024;
@@ -93,13 +93,29 @@ export class StudioService {
   async draftFiles(): Promise<SegmentFiles> {
     const dir = this.options.draftsDir;
     if (!existsSync(dir)) {
-      await mkdir(dir, { recursive: true });
-      await writeSegmentDir(dir, this.options.live.current.files);
+      // Made whole beside it, then renamed into place: no request (or crash) ever sees half a set.
+      const staging = `${dir}.${randomBytes(6).toString('hex')}.tmp`;
+      await mkdir(staging, { recursive: true });
+      await writeSegmentDir(staging, this.options.live.current.files);
+      await rename(staging, dir).catch(async (err: NodeJS.ErrnoException) => {
+        await rm(staging, { recursive: true, force: true });
+        // Another request made it first.
+        if (err.code !== 'ENOTEMPTY' && err.code !== 'EEXIST') throw err;
+      });
     }
     return readSegmentDir(dir);
   }
 
-  private async refresh(): Promise<{ files: SegmentFiles; compiled: ReturnType<typeof compileSegments> }> {
+  private refreshing: Promise<unknown> = Promise.resolve();
+
+  /** One at a time, so a slower read of older drafts never replaces the pages of newer ones. */
+  private refresh(): Promise<{ files: SegmentFiles; compiled: ReturnType<typeof compileSegments> }> {
+    const next = this.refreshing.then(() => this.compileDrafts());
+    this.refreshing = next.catch(() => {});
+    return next;
+  }
+
+  private async compileDrafts(): Promise<{ files: SegmentFiles; compiled: ReturnType<typeof compileSegments> }> {
     const files = await this.draftFiles();
     const digest = filesDigest(files);
     if (digest !== this.draftsDigest || !this.compiled) {
@@ -132,8 +148,7 @@ export class StudioService {
   }
 
   async save(file: string, text: string): Promise<StudioState> {
-    checkPath(file);
-    if (Buffer.byteLength(text) > DRAFT_MAX_BYTES) throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
+    checkDraft(file, text);
     await this.draftFiles();
     const target = path.join(this.options.draftsDir, file);
     await mkdir(path.dirname(target), { recursive: true });
@@ -148,24 +163,22 @@ export class StudioService {
    * marks as the merchandiser types, the same problems `check` reports.
    */
   async check(file: string, text: string): Promise<Pick<StudioState, 'problems' | 'skipped'>> {
-    checkPath(file);
-    if (Buffer.byteLength(text) > DRAFT_MAX_BYTES) throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
+    checkDraft(file, text);
     const files = new Map(await this.draftFiles());
     files.set(file, text);
     const compiled = compileSegments(files);
     return { problems: compiled.problems, skipped: compiled.skipped };
   }
 
+  /** Removes a draft: any file the drafts are read from, a stray `explore copy.json` as well as a page. */
   async remove(file: string): Promise<StudioState> {
-    checkPath(file);
     if (file === REGISTRY_FILE) throw new AppError(400, 'invalid_path', `${REGISTRY_FILE} cannot be removed: every set needs its brand registry`);
-    await this.draftFiles();
-    try {
-      await unlink(path.join(this.options.draftsDir, file));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AppError(404, 'draft_not_found', `There is no draft ${file}`);
-      throw err;
+    const drafts = await this.draftFiles();
+    if (!drafts.has(file)) {
+      checkPath(file);
+      throw new AppError(404, 'draft_not_found', `There is no draft ${file}`);
     }
+    await unlink(path.join(this.options.draftsDir, file));
     return this.state();
   }
 
@@ -190,7 +203,7 @@ export class StudioService {
 
   /** A page drawn from the drafts, as a shopper at that place (in that variation) would see it. */
   async preview(query: PreviewQuery): Promise<{ layout: LayoutResponse; rows: PreviewRow[]; variant: string | null; problems: SegmentProblem[] }> {
-    const { compiled } = await this.refresh();
+    const { files, compiled } = await this.refresh();
     if (!compiled.registry) throw new AppError(422, 'draft_invalid', `${REGISTRY_FILE} has problems: no page can be drawn`, compiled.problems);
     const brand = this.drafts.brand(query.brand ?? this.drafts.defaultBrand.id);
     if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${query.brand}" in the drafts`);
@@ -200,6 +213,11 @@ export class StudioService {
     const resolved = this.drafts.page(brand.id, page, variant);
     if (!resolved || !compiled.pages.has(pageKey(brand.id, page))) {
       throw new AppError(422, 'draft_invalid', `The ${query.page} page of ${brand.id} cannot be drawn from the drafts: fix the problems first`, compiled.problems);
+    }
+    // A variation with a file of its own that does not build is not drawn as the base page in its place.
+    const variantFile = variant && `${pageKey(brand.id, page, variant)}.json`;
+    if (variantFile && files.has(variantFile) && !compiled.pages.has(pageKey(brand.id, page, variant))) {
+      throw new AppError(422, 'draft_invalid', `${variantFile} has problems: the ${variant} variation cannot be drawn until they are fixed`, compiled.problems);
     }
     const location = await this.place(query);
     const timings = new Map<string, number>();
@@ -246,10 +264,10 @@ export class StudioService {
   }
 
   /** The experiments that swap a page's layout, with their split and the rule that assigns guests. */
-  async experiments(brand: string): Promise<ExperimentView[]> {
+  async experiments(brandId?: string): Promise<ExperimentView[]> {
     // From the drafts' files, not their built pages: drafts whose first version has a broken registry have none.
     const { files, compiled } = await this.refresh();
-    const defaultBrand = (compiled.registry ?? this.options.live.current.registry).defaultBrand;
+    const brand = brandId ?? (compiled.registry ?? this.options.live.current.registry).defaultBrand;
     const payload = this.options.flags.payload();
     const out: ExperimentView[] = [];
     for (const { feature, page, segmentPage } of PAGE_EXPERIMENTS) {
@@ -262,7 +280,8 @@ export class StudioService {
         const hashAttribute = (rule.hashAttribute as string | undefined) ?? 'id';
         const variations = rule.variations.map((value, index) => {
           const variant = String(value);
-          const own = [`${brand}/${segmentPage}~${variant}.json`, `${defaultBrand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
+          // A brand without a file of its own for the variation shows guests in it its base page.
+          const own = [`${brand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
           return { index, key: meta[index]?.key ?? String(index), name: meta[index]?.name ?? variant, value: variant, weight: weights[index] ?? 0, file: variant === 'base' ? null : (own ?? null) };
         });
         const split = variations.map((v) => `${Math.round(v.weight * 100)}% ${v.name}`).join(', ');
@@ -299,11 +318,6 @@ export class StudioService {
   catalogChanged(): void {
     this.layout.clearCache();
   }
-
-  /** What the drafts change against the live set. */
-  async changes() {
-    return setChanges(this.options.live.current.files, await this.draftFiles());
-  }
 }
 
 export interface ExperimentView {
@@ -319,8 +333,12 @@ export interface ExperimentView {
 }
 
 function checkPath(file: string): void {
-  if (!SEGMENT_FILE.test(file) || file.includes('..')) {
-    throw new AppError(400, 'invalid_path', `"${file.slice(0, 100)}" is not a segment file: use ${REGISTRY_FILE} or <brand>/<page>.json (pages: ${PAGE_NAMES.join(', ')}), or <brand>/<page>~<variant>.json`);
+  if (!WRITABLE_SEGMENT_FILE.test(file) || file.length > 200) {
+    throw new AppError(400, 'invalid_path', `"${file.slice(0, 100)}" is not a segment file: use ${REGISTRY_FILE} or <brand>/<page>.json (pages: ${PAGE_NAMES.join(', ')}), or <brand>/<page>~<variant>.json with a variant of lower-case words joined by hyphens`);
   }
 }
 
+function checkDraft(file: string, text: string): void {
+  checkPath(file);
+  if (Buffer.byteLength(text) > DRAFT_MAX_BYTES) throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
+}

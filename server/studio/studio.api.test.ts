@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -133,7 +133,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
     expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(liveBefore);
     // The drafts keep the work; discarding them brings back the live set.
     expect((await request(app).get('/api/studio/state').expect(200)).body.files.find((f: { path: string }) => f.path === 'base/explore.json').status).toBe('changed');
-    const discarded = (await request(app).post('/api/studio/discard').expect(200)).body;
+    const discarded = (await request(app).post('/api/studio/discard').send({}).expect(200)).body;
     expect(discarded.files.every((f: { status: string }) => f.status === 'unchanged')).toBe(true);
   });
 
@@ -149,7 +149,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
         c.problems.map(({ message, ...at }) => ({ ...at, path: expect.any(String), ...(at.value === undefined ? {} : { value: at.value }), message: expect.stringContaining(message) })),
       );
       expect(state.skipped, c.name).toEqual(c.skipped);
-      await request(app).post('/api/studio/discard').expect(200);
+      await request(app).post('/api/studio/discard').send({}).expect(200);
     }
   });
 
@@ -178,6 +178,59 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
       }),
     ]);
     expect(experiments[0].rule).toMatch(/guest id.*50% base, 50% promos; 100% of guests take part/);
+    // A brand with no page of its own for a variation shows guests in it its base page: no file is named.
+    const encore = (await request(app).get('/api/studio/experiments?brand=encore').expect(200)).body.experiments;
+    expect(encore[0].variations[1]).toMatchObject({ value: 'promos', file: null });
+  });
+
+  it('takes changes as JSON from its own page only: a form or a cross-site post changes nothing', async () => {
+    const { app } = await studioNode();
+    const form = await request(app).post('/api/studio/versions/1/restore').type('form').send('note=x');
+    expect(form.status).toBe(415);
+    expect(form.body.error.code).toBe('json_required');
+    await request(app).post('/api/studio/discard').set('Content-Type', 'text/plain').send('x').expect(415);
+    const crossSite = await request(app).post('/api/studio/publish').set('Sec-Fetch-Site', 'cross-site').send({ note: 'from elsewhere' });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.error.code).toBe('cross_site_refused');
+    await request(app).delete('/api/studio/files/base/sports.json').set('Sec-Fetch-Site', 'same-site').expect(403);
+    expect((await request(app).get('/api/studio/versions').expect(200)).body.versions).toHaveLength(1);
+  });
+
+  it('refuses names, notes and version numbers no store can hold with a 400 naming the problem', async () => {
+    const { app } = await studioNode();
+    for (const name of ['base/explore~a%00b.json', `base/explore~${'a'.repeat(300)}.json`, 'base/explore~Promos.json', 'base/explore%20copy.json']) {
+      const res = await request(app).put(`/api/studio/files/${name}`).send({ text: '{}' });
+      expect(res.status, name).toBe(400);
+      expect(res.body.error.code, name).toBe('invalid_path');
+    }
+    await request(app).put('/api/studio/files/base/explore.json').send({ text: '{ "title": "Explore", "rows": [] }' }).expect(200);
+    for (const body of [{ note: 'a\u0000b' }, { note: 'two\nlines' }, { note: 'ok', author: 'Ana\u0000' }, { note: 'x'.repeat(201) }, { note: '   ' }]) {
+      const res = await request(app).post('/api/studio/publish').send(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+    }
+    for (const n of ['2147483648', '1e3', '0x10', '0', '-1']) {
+      expect((await request(app).get(`/api/studio/versions/${n}`)).status, n).toBe(400);
+      expect((await request(app).post(`/api/studio/versions/${n}/restore`).send({})).status, n).toBe(400);
+    }
+  });
+
+  it('refuses to draw a variation whose own file is broken, rather than drawing the base page in its place', async () => {
+    const { app } = await studioNode();
+    await request(app).put('/api/studio/files/base/explore~promos.json').send({ text: '{ "extends": "base", "operations": [' }).expect(200);
+    const refused = (await request(app).get('/api/studio/preview?page=home&variation=1').expect(422)).body.error;
+    expect(refused.message).toBe('base/explore~promos.json has problems: the promos variation cannot be drawn until they are fixed');
+    await request(app).get('/api/studio/preview?page=home&variation=0').expect(200);
+  });
+
+  it('removes a stray file the drafts are read from, and discarding the drafts removes it too', async () => {
+    const { app, root } = await studioNode();
+    await request(app).get('/api/studio/state').expect(200);
+    await writeFile(path.join(root, 'segment-drafts', 'base', 'explore copy.json'), '{}');
+    const state = (await request(app).get('/api/studio/state').expect(200)).body;
+    expect(state.problems.map((p: { file: string }) => p.file)).toContain('base/explore copy.json');
+    await request(app).delete('/api/studio/files/base/explore%20copy.json').expect(200);
+    await writeFile(path.join(root, 'segment-drafts', 'base', 'explore copy.json'), '{}');
+    expect((await request(app).post('/api/studio/discard').set('Content-Type', 'application/json').send({}).expect(200)).body.problems).toEqual([]);
   });
 
   it('adds and removes draft files, and refuses paths, sizes and bodies it cannot take with a 4xx naming the problem', async () => {
@@ -238,7 +291,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
         ok(publish, `publish after ${file}: ${text}`);
         // Whatever was published was a whole valid set; put the drafts back for the next case.
         if (publish.status === 201) await request(app).post(`/api/studio/versions/1/restore`).send({}).expect(201);
-        await request(app).post('/api/studio/discard').expect(200);
+        await request(app).post('/api/studio/discard').send({}).expect(200);
       }),
       { numRuns: 60 },
     );

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { StudioStateView, VersionSummaryView } from '../../../../schemas/studio.js';
+import { AUTHOR_MAX_LENGTH, NOTE_MAX_LENGTH, type StudioStateView, type VersionSummaryView } from '../../../../schemas/studio.js';
 import { useDiscardDrafts, useDraftDiff, useHistory, usePublish, useRestore, useVersion } from './use-studio.js';
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -49,9 +49,9 @@ export function PublishPanel({ state }: { state: StudioStateView }) {
       </details>
       <form onSubmit={submit} className="publish__form">
         <label htmlFor={noteId}>What this publish changes (one line)</label>
-        <input id={noteId} value={note} onChange={(e) => setNote(e.target.value)} maxLength={200} required />
+        <input id={noteId} value={note} onChange={(e) => setNote(e.target.value)} maxLength={NOTE_MAX_LENGTH} required />
         <label htmlFor={authorId}>Your name (optional)</label>
-        <input id={authorId} value={author} onChange={(e) => setAuthor(e.target.value)} maxLength={80} autoComplete="name" />
+        <input id={authorId} value={author} onChange={(e) => setAuthor(e.target.value)} maxLength={AUTHOR_MAX_LENGTH} autoComplete="name" />
         <div className="publish__actions">
           <button type="submit" className="primary" disabled={publish.isPending || !changed || state.problems.length > 0}>
             Publish

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
+import { STUDIO_KEY_HEADER } from '../../../../schemas/studio.js';
 import { ApiError } from '../../lib/api.js';
 
-/** The header the studio's key travels in (the server's `STUDIO_KEY_HEADER`). */
-const KEY_HEADER = 'X-Studio-Key';
 const KEY_STORAGE = 'studio-key';
 
 /** The studio's key lasts as long as the tab: it is never written where another site or a later visit reads it. */
@@ -30,20 +29,23 @@ export const needsKey = (error: unknown) => error instanceof ApiError && error.s
 export async function studioApi<S extends z.ZodType>(path: string, schema: S, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<z.output<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const key = studioKey();
-  if (key) headers[KEY_HEADER] = key;
-  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (key) headers[STUDIO_KEY_HEADER] = key;
+  const method = init.method ?? 'GET';
+  // Every change goes as JSON, even with nothing to say: the server takes changes as JSON only.
+  const body = init.body ?? (method === 'GET' || method === 'DELETE' ? undefined : {});
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
   const res = await fetch(`/api/studio/${path}`, {
-    method: init.method ?? 'GET',
+    method,
     headers,
-    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     ...(init.signal ? { signal: init.signal } : {}),
   });
-  const body: unknown = await res.json().catch(() => null);
+  const answer: unknown = await res.json().catch(() => null);
   if (!res.ok) {
-    const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
+    const error = (answer as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
     throw new StudioError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`, error?.details);
   }
-  return schema.parse(body);
+  return schema.parse(answer);
 }
 
 /** A refused studio call, with the problems the server listed (a broken draft set, say). */
