@@ -6,6 +6,9 @@ describe('closest: the allowed spelling a merchandiser probably meant', () => {
     expect(closest('venue', ['performers', 'events', 'venues', 'categories', 'promos'])).toBe('venues');
     expect(closest('sizee', ['id', 'title', 'size', 'sort'])).toBe('size');
     expect(closest('Broadway', ['broadway', 'off-broadway'])).toBe('broadway');
+    // A word far longer or shorter than every candidate is no misspelling of one (and is never compared).
+    expect(closest('b'.repeat(200_000), ['broadway', 'nfl'])).toBeUndefined();
+    expect(closest('v', ['venues'])).toBeUndefined();
     expect(closest('popular-local-performer', ['popular-local-performers', 'local-events'])).toBe('popular-local-performers');
   });
 

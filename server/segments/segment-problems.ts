@@ -55,6 +55,8 @@ export function closest(input: string, candidates: readonly string[]): string | 
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
+    // A candidate whose length alone puts it too far is never compared: the comparison costs length × length.
+    if (Math.abs(c.length - input.length) > Math.max(1, Math.floor(Math.max(input.length, c.length) / 4))) continue;
     const d = editDistance(input, c);
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }

@@ -271,7 +271,7 @@ function checkRows(rows: readonly (RowSpec | undefined)[], name: PageName, at: (
       if (name !== 'category') problems.push({ at: path, message: '"$category" only works in the category template (category.json)' });
     } else if (!KNOWN_SLUGS.includes(slug)) {
       const hint = didYouMean(slug, KNOWN_SLUGS) || ' Use a category slug such as "nfl" or "broadway", or sports, concerts or theater.';
-      problems.push({ at: path, message: `"${slug}" is not a category.${hint}` });
+      problems.push({ at: path, message: `${shortValue(slug)} is not a category.${hint}` });
     }
   };
   rows.forEach((row, i) => {
