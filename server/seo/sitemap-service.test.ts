@@ -54,14 +54,27 @@ describe('building event sitemap files', () => {
 
   it('keeps a built file until a change to its kind, and builds it anew after one', async () => {
     const sitemaps = service(300);
+    const engineReads = () => engine.cacheStats().misses;
     const first = await sitemaps.file('events-1.xml', ORIGIN);
-    expect(await sitemaps.file('events-1.xml', ORIGIN)).toBe(first);
+    const afterBuild = engineReads();
+    expect(await sitemaps.file('events-1.xml', ORIGIN)).toEqual(first);
     sitemaps.catalogChanged([{ collection: 'Venue' }]);
-    expect(await sitemaps.file('events-1.xml', ORIGIN)).toBe(first);
+    expect(await sitemaps.file('events-1.xml', ORIGIN)).toEqual(first);
+    expect(engineReads()).toBe(afterBuild);
     sitemaps.catalogChanged([{ collection: 'Event' }]);
-    const rebuilt = await sitemaps.file('events-1.xml', ORIGIN);
-    expect(rebuilt).not.toBe(first);
-    expect(rebuilt!.body).toBe(first!.body);
+    expect(await sitemaps.file('events-1.xml', ORIGIN)).toEqual(first);
+    expect(engineReads()).toBeGreaterThan(afterBuild);
+  });
+
+  it('builds a file once whatever origin it is asked on, and writes each answer in its own origin', async () => {
+    const sitemaps = service(300);
+    const here = await sitemaps.file('events-2.xml', ORIGIN);
+    const reads = engine.cacheStats().misses;
+    const there = await sitemaps.file('events-2.xml', 'http://localhost:3000');
+    expect(engine.cacheStats().misses).toBe(reads);
+    expect(there!.body).toBe(here!.body.replaceAll(ORIGIN, 'http://localhost:3000'));
+    expect(there!.etag).not.toBe(here!.etag);
+    expect(locsOf(there!.body).every((loc) => loc.startsWith('http://localhost:3000/events/'))).toBe(true);
   });
 
   it('refuses a file size beyond the protocol’s 50,000 addresses', () => {

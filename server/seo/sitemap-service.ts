@@ -6,7 +6,7 @@ import { upcomingFilters } from '../entities/entity-service.js';
 import { EDGE_CACHE_SECONDS } from '../rules/constants.js';
 import type { CachedEngine } from '../search/cached-engine.js';
 import type { CatalogTimes, PagedCollection } from './catalog-times.js';
-import { MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP, sitemapIndex, URLSET_CLOSE, URLSET_OPEN, urlEntry } from './sitemap-protocol.js';
+import { escapeXml, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP, sitemapIndex, URLSET_CLOSE, URLSET_OPEN, urlEntry } from './sitemap-protocol.js';
 import { categoryPath, eventPath, performerPath, venuePath } from './site-paths.js';
 
 export const SITEMAP_KINDS = ['events', 'performers', 'venues', 'categories'] as const;
@@ -17,8 +17,8 @@ export const SITEMAP_FILE = /^(events|performers|venues|categories)-([1-9]\d{0,5
 export const sitemapFilePath = (kind: SitemapKind, n: number) => `/sitemaps/${kind}-${n}.xml`;
 
 /**
- * Bound on the sitemap files kept built. A file of 50,000 event addresses is about 6 MB, so a million events
- * (20 files) fit whole; past that the least asked-for are built again when asked.
+ * Bound on the sitemap files kept built. A file of 50,000 event addresses is 6 to 8 MB, so this keeps most of a
+ * million events' 20 files; past it the least recently asked-for are built again when asked.
  */
 export const SITEMAP_CACHE_BYTES = 128 * 1024 * 1024;
 /**
@@ -32,11 +32,26 @@ const SITEMAP_SEARCH_TAG = 'sitemap';
 /** The collection a kind's pages come from. */
 const KIND_COLLECTION: Record<Exclude<SitemapKind, 'categories'>, PagedCollection> = { events: 'Event', performers: 'Performer', venues: 'Venue' };
 
-export interface BuiltSitemap {
+/** A sitemap file as served: its XML at one origin, and its entity tag. */
+export interface SitemapFile {
   body: string;
   etag: string;
   urls: number;
 }
+
+/**
+ * A built file, its addresses relative to an origin not yet named (`ORIGIN_MARK` where the origin goes): a file
+ * is built once whatever host it is asked on, and each answer writes its origin in (a few milliseconds for
+ * 50,000 addresses, against the hundreds of engine reads a build takes).
+ */
+interface BuiltSitemap {
+  template: string;
+  tag: string;
+  urls: number;
+}
+
+/** Stands for the origin in a built file: a character no path, date or markup of it holds (nor XML allows). */
+const ORIGIN_MARK = '\u0000';
 
 export interface SitemapServiceOptions {
   engine: () => CachedEngine;
@@ -76,7 +91,7 @@ export class SitemapService {
   private readonly now: () => Date;
   private readonly built = new LRUCache<string, BuiltSitemap>({
     maxSize: SITEMAP_CACHE_BYTES,
-    sizeCalculation: (b) => Math.max(1, b.body.length),
+    sizeCalculation: (b) => Math.max(1, b.template.length),
     ttl: SITEMAP_CACHE_TTL_MS,
   });
   /** Builds under way, by cache key: concurrent requests for one file share one build. */
@@ -99,18 +114,29 @@ export class SitemapService {
   }
 
   /** A sitemap file by name (`events-2.xml`), or undefined when there is no such file. */
-  async file(name: string, origin: string): Promise<BuiltSitemap | undefined> {
+  async file(name: string, origin: string): Promise<SitemapFile | undefined> {
+    const built = await this.builtFile(name);
+    if (!built) return undefined;
+    return {
+      body: built.template.replaceAll(ORIGIN_MARK, escapeXml(origin)),
+      etag: `"${built.tag}-${createHash('sha256').update(origin).digest('base64url').slice(0, 12)}"`,
+      urls: built.urls,
+    };
+  }
+
+  /** The built file of that name (building it if it is not kept), or undefined when there is no such file. */
+  private async builtFile(name: string): Promise<BuiltSitemap | undefined> {
     const match = SITEMAP_FILE.exec(name);
     if (!match) return undefined;
     const kind = match[1] as SitemapKind;
     const n = Number(match[2]);
-    const key = JSON.stringify([kind, n, origin]);
+    const key = JSON.stringify([kind, n]);
     const kept = this.built.get(key);
     if (kept) return kept;
     let build = this.building.get(key);
     if (!build) {
       const generation = this.generations.get(kind)!;
-      build = this.build(kind, n, origin)
+      build = this.build(kind, n)
         .then((built) => {
           if (built && this.generations.get(kind) === generation) this.built.set(key, built);
           return built;
@@ -146,14 +172,14 @@ export class SitemapService {
     return this.countBetween(listing, listing.min, listing.max);
   }
 
-  private async build(kind: SitemapKind, n: number, origin: string): Promise<BuiltSitemap | undefined> {
+  private async build(kind: SitemapKind, n: number): Promise<BuiltSitemap | undefined> {
     const offset = (n - 1) * this.urlsPerFile;
     const parts: string[] = [URLSET_OPEN];
     if (kind === 'categories') {
       const slugs = this.options.categories().slice(offset, offset + this.urlsPerFile);
       if (slugs.length === 0) return undefined;
       const lastmod = this.options.times.latest;
-      for (const slug of slugs) parts.push(urlEntry(`${origin}${categoryPath(slug)}`, lastmod));
+      for (const slug of slugs) parts.push(urlEntry(`${ORIGIN_MARK}${categoryPath(slug)}`, lastmod));
       return finish(parts, slugs.length);
     }
     const listing = this.listing(kind);
@@ -161,7 +187,7 @@ export class SitemapService {
     try {
       let urls = 0;
       for await (const doc of this.walk(engine, listing, offset, this.urlsPerFile)) {
-        parts.push(urlEntry(`${origin}${listing.path(doc)}`, this.options.times.of(listing.collection, String(doc.id))));
+        parts.push(urlEntry(`${ORIGIN_MARK}${listing.path(doc)}`, this.options.times.of(listing.collection, String(doc.id))));
         urls++;
       }
       return urls === 0 ? undefined : finish(parts, urls);
@@ -264,6 +290,6 @@ function idListing(collection: PagedCollection, idField: string, nameField: stri
 
 function finish(parts: string[], urls: number): BuiltSitemap {
   parts.push(URLSET_CLOSE);
-  const body = parts.join('');
-  return { body, urls, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  const template = parts.join('');
+  return { template, urls, tag: createHash('sha256').update(template).digest('base64url').slice(0, 27) };
 }
