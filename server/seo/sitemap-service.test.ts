@@ -77,6 +77,23 @@ describe('building event sitemap files', () => {
     expect(locsOf(there!.body).every((loc) => loc.startsWith('http://localhost:3000/events/'))).toBe(true);
   });
 
+  it('splits one list as of one moment across files built minutes apart, and moves that moment on hourly', async () => {
+    let clock = (at - 600) * 1000;
+    const sitemaps = new SitemapService({ engine: () => engine, times, categories: () => [], urlsPerFile: 300, now: () => new Date(clock) });
+    const first = locsOf((await sitemaps.file('events-1.xml', ORIGIN))!.body);
+    // Ten minutes on, the 700 events of one instant have started; the next file still continues the first.
+    clock = (at + 1) * 1000;
+    const second = locsOf((await sitemaps.file('events-2.xml', ORIGIN))!.body);
+    const inOrder = [...events].sort((a, b) => a.event_timestamp! - b.event_timestamp! || a.event_id - b.event_id);
+    expect([...first, ...second]).toEqual(inOrder.slice(0, 600).map((e) => `${ORIGIN}${eventPath(e.event_name, e.event_id)}`));
+    // An hour on, the files list what is upcoming then.
+    clock = (at + 3_600) * 1000;
+    const index = parseXml(await sitemaps.index(ORIGIN)).children.map((c) => childTexts(c, 'loc')[0]);
+    expect(index).toEqual([`${ORIGIN}/sitemaps/events-1.xml`]);
+    const later = inOrder.filter((e) => e.event_timestamp! >= at + 3_600);
+    expect(locsOf((await sitemaps.file('events-1.xml', ORIGIN))!.body)).toEqual(later.map((e) => `${ORIGIN}${eventPath(e.event_name, e.event_id)}`));
+  });
+
   it('refuses a file size beyond the protocol’s 50,000 addresses', () => {
     expect(() => service(MAX_URLS_PER_SITEMAP + 1)).toThrow();
     expect(() => service(0)).toThrow();

@@ -98,6 +98,12 @@ export class SitemapService {
   private readonly building = new Map<string, Promise<BuiltSitemap | undefined>>();
   /** Bumped per kind by every catalog change to it: a build overtaken by one is answered but not kept. */
   private readonly generations = new Map<SitemapKind, number>(SITEMAP_KINDS.map((k) => [k, 0]));
+  /**
+   * The moment the events files list the upcoming events of (ms), the same for the index and every events file
+   * until they are dropped: files built minutes apart still split one list, with no event skipped or repeated
+   * where one file ends and the next begins as events start.
+   */
+  private eventsAsOf: number | undefined;
 
   constructor(private readonly options: SitemapServiceOptions) {
     this.urlsPerFile = options.urlsPerFile ?? MAX_URLS_PER_SITEMAP;
@@ -157,9 +163,22 @@ export class SitemapService {
       if (kind) kinds.add(kind).add('categories');
     }
     if (kinds.size === 0) return;
+    this.drop(kinds);
+  }
+
+  private drop(kinds: ReadonlySet<SitemapKind>): void {
     for (const kind of kinds) this.generations.set(kind, this.generations.get(kind)! + 1);
     for (const key of [...this.built.keys()]) if (kinds.has(JSON.parse(key)[0])) this.built.delete(key);
     for (const key of [...this.building.keys()]) if (kinds.has(JSON.parse(key)[0])) this.building.delete(key);
+    if (kinds.has('events')) this.eventsAsOf = undefined;
+  }
+
+  /** The moment events are listed as of: set when first needed, and moved on (the events files dropped) hourly. */
+  private listedAsOf(): Date {
+    const now = this.now().getTime();
+    if (this.eventsAsOf !== undefined && now - this.eventsAsOf >= SITEMAP_CACHE_TTL_MS) this.drop(new Set(['events']));
+    this.eventsAsOf ??= now;
+    return new Date(this.eventsAsOf);
   }
 
   private files(count: number): number {
@@ -202,7 +221,7 @@ export class SitemapService {
       case 'events': {
         // Listed as the performer and venue pages list events: upcoming, dated, not cancelled, within 10 years
         // (spec §4). Walked by start time, the order the engine keeps events in.
-        const upcoming = upcomingFilters(this.now());
+        const upcoming = upcomingFilters(this.listedAsOf());
         const range = upcoming.find((f): f is Extract<Filter, { op: 'between' }> => f.op === 'between' && f.field === 'event_timestamp');
         if (!range) throw new Error('the upcoming-events filters no longer bound event_timestamp');
         const others = upcoming.filter((f) => f !== range);
