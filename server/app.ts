@@ -46,6 +46,8 @@ import { catalogAdminRoutes, noCatalogAdmin } from './catalog/live/routes.js';
 import type { StudioService } from './studio/studio-service.js';
 import { studioAccess, studioPage, studioRoutes } from './studio/routes.js';
 import { shellStatus } from './pages/page-status.js';
+import type { SitemapService } from './seo/sitemap-service.js';
+import { seoRoutes } from './seo/routes.js';
 
 export interface AppDeps {
   env: Env;
@@ -62,6 +64,8 @@ export interface AppDeps {
   catalog?: LiveCatalog;
   /** The merchandisers' studio (drafts, preview, publish); at /studio and /api/studio when `studioAccess` allows. */
   studio?: StudioService;
+  /** The sitemaps at /sitemap.xml and /sitemaps/*; without it those answer 404 (robots.txt is served either way). */
+  sitemaps?: SitemapService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
   /**
@@ -162,6 +166,8 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
   app.use(flagRoutes(deps.flags, env.flags.clientKey));
   app.use('/api', api);
   app.use(mediaRoutes(deps.search));
+  // Before the built client's files and the app shell: crawlers get these, never the shell in their place.
+  app.use(seoRoutes(deps.sitemaps, env.PUBLIC_BASE_URL));
 
   if (deps.clientDir && existsSync(path.join(deps.clientDir, 'index.html'))) {
     const indexFile = path.join(deps.clientDir, 'index.html');

@@ -33,6 +33,9 @@ import { LiveCatalog } from './catalog/live/live-catalog.js';
 import { DemandSignals } from './catalog/live/demand.js';
 import { LISTINGS_FILE } from './catalog/manifest.js';
 import { loadOperatorListings } from './commerce/operator-listings.js';
+import { CatalogTimes, loggedChangeTimes } from './seo/catalog-times.js';
+import { categoryPages } from './seo/category-pages.js';
+import { SitemapService } from './seo/sitemap-service.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
@@ -100,16 +103,20 @@ async function main() {
   const activity = new RecentActivity(sql);
   const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, barcodes });
   const changeLog = new ChangeLog(sql);
+  const catalogTimes = new CatalogTimes();
+  const sitemaps = new SitemapService({ engine: () => search.engine, times: catalogTimes, categories: () => categoryPages(layout, segments) });
   const catalog = new LiveCatalog({
     log: changeLog,
     engine: () => search.catalog,
     onApplied: (changes) => {
       invalidateCaches(changes, { engine: search.engine, layout, fastLane: app.fastLane });
       studio.catalogChanged();
+      catalogTimes.record(changes);
+      sitemaps.catalogChanged(changes);
     },
     logger,
   });
-  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog, studio });
+  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog, studio, sitemaps });
   const demand = new DemandSignals({ sql, catalog, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);
@@ -164,6 +171,8 @@ async function main() {
     catalog.attach(manifest.generatedAt, through);
     // The changes operators made since the catalog files (or since those folded into the snapshot).
     const changes = writable ? await whenStoreAnswers(() => catalog.sync()) : 0;
+    // The sitemaps' lastmod: each changed document's time from the log, the others the catalog files' own.
+    await whenStoreAnswers(() => catalogTimes.attach(manifest.generatedAt, () => loggedChangeTimes(sql, manifest.generatedAt)));
     // An imported catalog may bring its own listings: into the store, where every node sells them from.
     if (manifest.listings !== undefined) {
       const listings = manifest.listings;

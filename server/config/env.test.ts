@@ -89,3 +89,17 @@ describe('parseEnv for the other hardening settings', () => {
     expect(() => parseEnv({ RATE_LIMIT_CHECKOUT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_CHECKOUT_PER_MINUTE/);
   });
 });
+
+describe('parseEnv with PUBLIC_BASE_URL', () => {
+  it('is unset by default, and reads an http(s) origin with or without its final slash', () => {
+    expect(parseEnv({}).PUBLIC_BASE_URL).toBeUndefined();
+    expect(parseEnv({ PUBLIC_BASE_URL: 'https://Tickets.Example.com/' }).PUBLIC_BASE_URL).toBe('https://tickets.example.com');
+    expect(parseEnv({ PUBLIC_BASE_URL: 'http://localhost:3000' }).PUBLIC_BASE_URL).toBe('http://localhost:3000');
+  });
+
+  it('refuses another scheme, a path, a query or something that is not a URL, naming the variable', () => {
+    for (const value of ['ftp://tickets.example.com', 'https://tickets.example.com/shop', 'https://tickets.example.com/?a=1', 'tickets.example.com']) {
+      expect(() => parseEnv({ PUBLIC_BASE_URL: value }), value).toThrow(/PUBLIC_BASE_URL/);
+    }
+  });
+});

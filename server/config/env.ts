@@ -54,6 +54,16 @@ export const EnvSchema = z.object({
   RATE_LIMIT_LISTINGS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
   /** Checkout attempts per client per minute: enough to fix a typo, too few to test stolen cards. */
   RATE_LIMIT_CHECKOUT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
+  /**
+   * The storefront's public origin (`https://tickets.example.com`), for the absolute addresses robots.txt and the
+   * sitemaps give search engines; unset, each answer names the origin it was asked on (`TRUST_PROXY` decides
+   * whether a proxy's `X-Forwarded-Proto`/`-Host` count).
+   */
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'PUBLIC_BASE_URL must be an http(s) origin such as https://tickets.example.com' })
+    .refine((u) => /^https?:\/\/[^/?#]+\/?$/i.test(u), 'PUBLIC_BASE_URL must be an origin alone, without a path, query or fragment')
+    .transform((u) => new URL(u).origin)
+    .optional(),
   /** Which proxies' `X-Forwarded-For` to believe: none, a hop count, or their addresses (see `parseTrustProxy`). */
   TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   /** Serve the client's `*.map` files; off by default, so the shipped sources stay unpublished. */
