@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { DraftsPanel } from '../../features/studio/drafts-panel.js';
 import { PublishPanel } from '../../features/studio/publish-panel.js';
 import { needsKey, setStudioKey, studioKey } from '../../features/studio/studio-api.js';
+import { useDraftEdits } from '../../features/studio/use-draft-edits.js';
 import { useStudioState } from '../../features/studio/use-studio.js';
 import { createQueryClient } from '../../lib/query-client.js';
 import { PreviewPanel } from './preview-panel.js';
@@ -33,6 +34,7 @@ function KeyForm({ wrong }: { wrong: boolean }) {
 
 function Studio() {
   const state = useStudioState();
+  const drafts = useDraftEdits();
   if (state.isPending) return <p>Loading the drafts…</p>;
   if (state.isError) {
     if (needsKey(state.error)) return <KeyForm wrong={studioKey() !== null} />;
@@ -40,9 +42,9 @@ function Studio() {
   }
   return (
     <div className="studio-grid">
-      <DraftsPanel state={state.data} />
+      <DraftsPanel state={state.data} drafts={drafts} />
       <PreviewPanel state={state.data} />
-      <PublishPanel state={state.data} />
+      <PublishPanel state={state.data} drafts={drafts} />
     </div>
   );
 }

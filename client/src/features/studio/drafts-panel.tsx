@@ -5,13 +5,11 @@ import pageSchema from '../../../../schemas/json/segment-page.schema.json' with 
 import type { SegmentProblemView, StudioStateView } from '../../../../schemas/studio.js';
 import type { JsonEditorHandle } from './json-editor.js';
 import type { JsonSchema } from './schema-assist.js';
-import { checkDraft, useSaveDraft } from './use-studio.js';
+import type { DraftEdits } from './use-draft-edits.js';
+import { checkDraft } from './use-studio.js';
 
 // CodeMirror is the studio's largest part; the file list and the problems show while it loads.
 const JsonEditor = lazy(() => import('./json-editor.js').then((m) => ({ default: m.JsonEditor })));
-
-/** How long typing pauses before a draft is saved. */
-const AUTOSAVE_MS = 600;
 
 /** The schema a file is checked against: the registry's, an override's (it `extends` a brand), or a page's. */
 export function schemaFor(path: string, text: string): JsonSchema {
@@ -22,37 +20,13 @@ export function schemaFor(path: string, text: string): JsonSchema {
 /** `base/explore.json:12:17`: where a problem is, as `npm run segments -- check` prints it. */
 export const problemPlace = (p: SegmentProblemView) => `${p.file}:${p.line}:${p.column}`;
 
-export function DraftsPanel({ state }: { state: StudioStateView }) {
+export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts: DraftEdits }) {
   const [current, setCurrent] = useState(() => state.files.find((f) => f.path.endsWith('/explore.json'))?.path ?? state.files[0]?.path ?? 'brands.json');
-  const [edits, setEdits] = useState<Record<string, string>>({});
   const editor = useRef<JsonEditorHandle>(null);
   const pendingReveal = useRef<SegmentProblemView | null>(null);
-  const save = useSaveDraft();
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const file = state.files.find((f) => f.path === current);
-  const text = edits[current] ?? file?.text ?? '';
-  const unsaved = Object.keys(edits).length > 0 || save.isPending;
-
-  // Edits are saved as drafts a moment after typing stops; the draft answer replaces the local copy.
-  const change = (path: string, next: string) => {
-    setEdits((e) => ({ ...e, [path]: next }));
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      save.mutate(
-        { path, text: next },
-        {
-          onSuccess: (saved) =>
-            setEdits((e) => {
-              if (e[path] !== next || saved.files.find((f) => f.path === path)?.text !== next) return e;
-              const { [path]: _done, ...rest } = e;
-              return rest;
-            }),
-        },
-      );
-    }, AUTOSAVE_MS);
-  };
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const text = drafts.edits[current] ?? file?.text ?? '';
 
   const open = (problem: SegmentProblemView) => {
     if (problem.file !== current && state.files.some((f) => f.path === problem.file)) {
@@ -104,11 +78,11 @@ export function DraftsPanel({ state }: { state: StudioStateView }) {
           <div className="drafts__editor-head">
             <h3>{current}</h3>
             <span className="save-state" role="status">
-              {save.isError ? `Not saved: ${save.error.message}` : unsaved ? 'Saving…' : 'Draft saved'}
+              {drafts.error ? `Not saved: ${drafts.error.message}` : drafts.pending ? 'Saving…' : 'Draft saved'}
             </span>
           </div>
           <Suspense fallback={<p>Loading the editor…</p>}>
-            <JsonEditor ref={editor} path={current} text={text} schema={schemaFor(current, text)} onChange={(next) => change(current, next)} check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))} />
+            <JsonEditor ref={editor} path={current} text={text} schema={schemaFor(current, text)} onChange={(next) => drafts.change(current, next)} check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))} />
           </Suspense>
         </div>
       </div>

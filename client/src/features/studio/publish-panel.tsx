@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { AUTHOR_MAX_LENGTH, NOTE_MAX_LENGTH, type StudioStateView, type VersionSummaryView } from '../../../../schemas/studio.js';
+import type { DraftEdits } from './use-draft-edits.js';
 import { useDiscardDrafts, useDraftDiff, useHistory, usePublish, useRestore, useVersion } from './use-studio.js';
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -19,7 +20,7 @@ function Diff({ text, label }: { text: string; label: string }) {
   );
 }
 
-export function PublishPanel({ state }: { state: StudioStateView }) {
+export function PublishPanel({ state, drafts }: { state: StudioStateView; drafts: DraftEdits }) {
   const noteId = useId();
   const authorId = useId();
   const [note, setNote] = useState('');
@@ -32,7 +33,11 @@ export function PublishPanel({ state }: { state: StudioStateView }) {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (author) localStorage.setItem('studio-author', author);
-    publish.mutate({ note, ...(author.trim() ? { author: author.trim() } : {}) }, { onSuccess: () => setNote('') });
+    // What was typed last is saved first: what is published is what the editor shows.
+    void drafts.flush().then(
+      () => publish.mutate({ note, ...(author.trim() ? { author: author.trim() } : {}) }, { onSuccess: () => setNote('') }),
+      () => {},
+    );
   };
 
   return (
@@ -53,10 +58,13 @@ export function PublishPanel({ state }: { state: StudioStateView }) {
         <label htmlFor={authorId}>Your name (optional)</label>
         <input id={authorId} value={author} onChange={(e) => setAuthor(e.target.value)} maxLength={AUTHOR_MAX_LENGTH} autoComplete="name" />
         <div className="publish__actions">
-          <button type="submit" className="primary" disabled={publish.isPending || !changed || state.problems.length > 0}>
+          <button type="submit" className="primary" disabled={publish.isPending || (!changed && !drafts.pending) || state.problems.length > 0}>
             Publish
           </button>
-          <button type="button" disabled={discard.isPending || !changed} onClick={() => discard.mutate()}>
+          <button type="button" disabled={discard.isPending || !changed} onClick={() => {
+              drafts.clear();
+              discard.mutate();
+            }}>
             Discard drafts
           </button>
         </div>
