@@ -23,11 +23,12 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/segments ./segments
+COPY --from=build --chown=node:node /app/segments ./segments
 RUN mkdir -p /data && chown node:node /data
 USER node
 # Catalog, generated on first start when absent, the studio's drafts, published segment versions (without
-# DATABASE_URL) and anything else the server keeps. The image's segments/ seed the first version.
+# DATABASE_URL) and anything else the server keeps. The image's segments/ seed the first version; the server
+# (as node) rewrites them to each version it serves, so they are its own.
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
