@@ -7,6 +7,6 @@ import { config, z } from 'zod';
  * so it is set here, before any schema: every module that builds one imports `z` from this file. The server
  * keeps the compiled parsers.
  */
-if (typeof document !== 'undefined') config({ jitless: true });
+if ('document' in globalThis) config({ jitless: true });
 
 export { z };
