@@ -8,8 +8,8 @@ import { EVENT, json, listing, listingsBody, mockFetch, renderAt, SLUG } from '.
 
 const VENUE = { id: 7, name: 'Yankee Stadium', address: 'Bronx, NY', url: '/venues/yankee-stadium-7' };
 const PERFORMERS = [
-  { id: 1, name: 'New York Yankees', eventCount: '81 Events', pathPicture: '', minPrice: 20, url: '/performers/new-york-yankees-1' },
-  { id: 2, name: 'Boston Red Sox', eventCount: '81 Events', pathPicture: '', minPrice: 25, url: '/performers/boston-red-sox-2' },
+  { id: 1, name: 'New York Yankees', eventCount: '81 Events', pathPicture: '', minPrice: 20, url: '/performers/new-york-yankees-1', kind: 'team' as const },
+  { id: 2, name: 'Boston Red Sox', eventCount: '81 Events', pathPicture: '', minPrice: 25, url: '/performers/boston-red-sox-2', kind: 'team' as const },
 ];
 
 function readJsonLd(): Record<string, unknown> {
