@@ -39,10 +39,19 @@ export const VenuePageSchema = z.object({
   ...schedule,
 });
 
+/** A performer's make-up as the catalog can tell it (`server/rules/performer-kind.ts`): a league's team, or an act. */
+export const PERFORMER_KINDS = ['team', 'group'] as const;
+export const PerformerKindSchema = z.enum(PERFORMER_KINDS);
+export type PerformerKind = z.infer<typeof PerformerKindSchema>;
+
+export const EventPerformerSchema = PerformerCardSchema.extend({ kind: PerformerKindSchema });
+export type EventPerformer = z.infer<typeof EventPerformerSchema>;
+
 export const EventPageSchema = z.object({
   event: EventCardSchema,
   venue: VenueCardSchema.nullable(),
-  performers: z.array(PerformerCardSchema),
+  /** The event's performers in billing order, each with its kind (for the page's structured data). */
+  performers: z.array(EventPerformerSchema),
   /** More dates of the headliner, then more events at the venue. */
   morePerformerEvents: z.array(EventCardSchema),
   moreVenueEvents: z.array(EventCardSchema),

@@ -95,6 +95,8 @@ describe('performer, venue and event pages', () => {
     expect(body.event.detail).toMatchObject({ event_id: perf.events[0]!.id });
     expect(body.venue).not.toBeNull();
     expect(body.performers.map((p) => p.name)).toContain('Chicago Cubs');
+    // Baseball is a league: its performers are teams (`server/rules/performer-kind.ts`).
+    expect(body.performers.every((p) => p.kind === 'team')).toBe(true);
     expect(body.morePerformerEvents.every((e) => e.id !== body.event.id)).toBe(true);
   });
 

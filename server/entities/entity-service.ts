@@ -14,6 +14,7 @@ import { MAX_YEARS_AHEAD } from '../rules/constants.js';
 import { eventCard } from '../rules/event-card.js';
 import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
 import { performerCard } from '../rules/performer-card.js';
+import { performerKind } from '../rules/performer-kind.js';
 import { entitySlug, idFromSlug } from '../rules/slug.js';
 import { venueCard, venueImage } from '../rules/venue-card.js';
 import { performerSearch } from '../search/queries.js';
@@ -85,7 +86,10 @@ export async function eventPage(engine: SearchEngine, slug: string, now: Date) {
   return {
     event: eventCard(doc, { includeDetail: true }),
     venue: venueDoc ? (venueCard(venueDoc) satisfies VenueCard) : null,
-    performers: doc.performer_ids.flatMap((id) => (performerDocs.has(id) ? [performerCard(performerDocs.get(id)!)] : [])),
+    performers: doc.performer_ids.flatMap((id) => {
+      const performer = performerDocs.get(id);
+      return performer ? [{ ...performerCard(performer), kind: performerKind(performer) }] : [];
+    }),
     morePerformerEvents: morePerformer.events,
     moreVenueEvents: moreVenue.events,
     doc,

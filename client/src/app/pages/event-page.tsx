@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
 import { EventList, PerformerCard } from '../../features/cards/cards.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
-import { eventJsonLd, jsonLdText, startDateWithOffset } from '../../features/buying/event-jsonld.js';
+import { eventJsonLd, eventPlace, eventStartDate, jsonLdText, ticketPrices } from '../../features/buying/event-jsonld.js';
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { formatMoney } from '../../features/buying/money.js';
 import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
@@ -14,13 +14,6 @@ const STATUS_NOTICES: Partial<Record<string, string>> = {
   rescheduled: 'This event has been rescheduled. Check the date and time above.',
   cancelled: 'This event is cancelled.',
 };
-
-/** The place line under the venue link: city and region (or country), from the event document when there is one. */
-function placeLine(event: EventCardData): string {
-  const d = event.detail;
-  if (!d) return event.address;
-  return [d.venue_city, d.venue_state_province_short || d.venue_country_short].filter(Boolean).join(', ');
-}
 
 /**
  * Back to where the shopper came from when that was a page of this site (the router keeps that entry); a shopper
@@ -58,14 +51,15 @@ export function EventPage() {
   const page = usePageAnswer(q);
   if (page.fallback) return page.fallback;
   const { event, venue, performers, morePerformerEvents, moreVenueEvents } = page.data;
-  const start = startDateWithOffset(event.detail);
+  const start = eventStartDate(event);
   const notice = event.detail ? STATUS_NOTICES[event.detail.event_status] : undefined;
-  const lowest = all.data?.listings.filter((l) => l.quantityAvailable > 0).reduce<number | undefined>((min, l) => (min === undefined || l.allInPricePerTicket < min ? l.allInPricePerTicket : min), undefined);
-  const jsonLd = eventJsonLd({ event, venue, performers, listings: all.data?.listings, origin: window.location.origin });
+  // The "from" price and the JSON-LD offer read the same listings through the same function, so they agree.
+  const lowest = all.data ? ticketPrices(all.data.listings)?.lowPrice : undefined;
+  const jsonLd = eventJsonLd({ event, venue, performers, listings: all.data, origin: window.location.origin });
 
   return (
     <article className="event-page buying-page">
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd) }} />
+      {jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd) }} />}
       <p className="back-link">
         <BackLink event={event} />
       </p>
@@ -77,7 +71,7 @@ export function EventPage() {
         </p>
         <p className="event-hero__where">
           {venue ? <Link to={venue.url}>{venue.name}</Link> : <span>{event.detail?.venue_name ?? event.address}</span>}
-          <span className="event-hero__place">{placeLine(event)}</span>
+          <span className="event-hero__place">{eventPlace(event)}</span>
         </p>
         {event.badges.length > 0 && (
           <p className="badges">

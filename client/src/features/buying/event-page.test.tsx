@@ -3,13 +3,14 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventPage } from '../../app/pages/event-page.js';
-import { eventJsonLd, formatOffset, jsonLdText, startDateWithOffset } from './event-jsonld.js';
+import type { EventCard } from '../../../../schemas/cards.js';
+import type { Listing, SaleState } from '../../../../schemas/commerce.js';
 import { EVENT, json, listing, listingsBody, mockFetch, renderAt, SLUG } from './test-utils.js';
 
 const VENUE = { id: 7, name: 'Yankee Stadium', address: 'Bronx, NY', url: '/venues/yankee-stadium-7' };
 const PERFORMERS = [
-  { id: 1, name: 'New York Yankees', eventCount: '81 Events', pathPicture: '', minPrice: 20, url: '/performers/new-york-yankees-1' },
-  { id: 2, name: 'Boston Red Sox', eventCount: '81 Events', pathPicture: '', minPrice: 25, url: '/performers/boston-red-sox-2' },
+  { id: 1, name: 'New York Yankees', eventCount: '81 Events', pathPicture: '/media/performers/1.svg', minPrice: 20, url: '/performers/new-york-yankees-1', kind: 'team' as const },
+  { id: 2, name: 'Boston Red Sox', eventCount: '81 Events', pathPicture: '/media/performers/2.svg', minPrice: 25, url: '/performers/boston-red-sox-2', kind: 'team' as const },
 ];
 
 function readJsonLd(): Record<string, unknown> {
@@ -17,40 +18,12 @@ function readJsonLd(): Record<string, unknown> {
   return JSON.parse(script?.textContent ?? 'null') as Record<string, unknown>;
 }
 
+/** `$1,234.50` → 1234.5. */
+const dollars = (text: string) => Number(text.replace(/[$,]/g, ''));
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
-});
-
-describe('event JSON-LD', () => {
-  it('writes the start with the venue offset, and none without a timestamp', () => {
-    expect(formatOffset(-5)).toBe('-05:00');
-    expect(formatOffset(5.5)).toBe('+05:30');
-    expect(formatOffset(0)).toBe('+00:00');
-    expect(startDateWithOffset(EVENT.detail)).toBe('2027-01-02T19:30:00-05:00');
-    expect(startDateWithOffset({ event_local_timestamp: null, venue_time_zone_offset: -5 })).toBeUndefined();
-    const doc = eventJsonLd({ event: { ...EVENT, detail: { ...EVENT.detail!, event_local_timestamp: null } }, venue: VENUE, performers: [], listings: [], origin: 'https://t.example' });
-    expect(doc).not.toHaveProperty('startDate');
-  });
-
-  it('maps the event status and the offers, sold out when nothing is available', () => {
-    const base = { event: EVENT, venue: VENUE, performers: PERFORMERS, origin: 'https://t.example' };
-    expect(eventJsonLd({ ...base, event: { ...EVENT, detail: { ...EVENT.detail!, event_status: 'postponed' } }, listings: undefined })).toMatchObject({ eventStatus: 'https://schema.org/EventPostponed' });
-    expect(eventJsonLd({ ...base, listings: undefined })).not.toHaveProperty('offers');
-    expect(eventJsonLd({ ...base, listings: [listing({ quantityAvailable: 0 })] }).offers).toEqual({
-      '@type': 'AggregateOffer',
-      priceCurrency: 'USD',
-      offerCount: 0,
-      availability: 'https://schema.org/SoldOut',
-      url: `https://t.example${EVENT.url}`,
-    });
-  });
-
-  it('cannot be closed early by a name containing a script end tag', () => {
-    const text = jsonLdText({ name: '</script><script>alert(1)</script>' });
-    expect(text).not.toContain('</script');
-    expect(JSON.parse(text)).toEqual({ name: '</script><script>alert(1)</script>' });
-  });
 });
 
 describe('event page', () => {
@@ -97,27 +70,78 @@ describe('event page', () => {
       '@type': 'Event',
       name: EVENT.name,
       url: `${window.location.origin}${EVENT.url}`,
+      description: 'New York Yankees and Boston Red Sox at Yankee Stadium in Bronx, NY on Jan 2, 2027 at 07:30 PM.',
       startDate: '2027-01-02T19:30:00-05:00',
       eventStatus: 'https://schema.org/EventScheduled',
+      eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
+      image: [`${window.location.origin}/media/performers/1.svg`, `${window.location.origin}/media/performers/2.svg`],
       location: {
         '@type': 'Place',
         name: 'Yankee Stadium',
         url: `${window.location.origin}/venues/yankee-stadium-7`,
-        address: { '@type': 'PostalAddress', addressLocality: 'Bronx', addressRegion: 'NY', addressCountry: 'US' },
+        address: { '@type': 'PostalAddress', addressLocality: 'Bronx', addressRegion: 'NY', postalCode: '10451', addressCountry: 'US' },
       },
       performer: [
-        { '@type': 'PerformingGroup', name: 'New York Yankees' },
-        { '@type': 'PerformingGroup', name: 'Boston Red Sox' },
+        { '@type': 'SportsTeam', name: 'New York Yankees', url: `${window.location.origin}/performers/new-york-yankees-1` },
+        { '@type': 'SportsTeam', name: 'Boston Red Sox', url: `${window.location.origin}/performers/boston-red-sox-2` },
       ],
       offers: {
         '@type': 'AggregateOffer',
         priceCurrency: 'USD',
         lowPrice: 61.5,
+        highPrice: 118,
         offerCount: 2,
         availability: 'https://schema.org/InStock',
         url: `${window.location.origin}${EVENT.url}`,
       },
     });
+  });
+
+  /** The event page for `event` with these listings; the quantity-filtered answer keeps those with tickets left, as the server does. */
+  const pageWith = (event: EventCard, listings: Listing[], sale: SaleState = { onSale: true, dateToBeAnnounced: false }) => {
+    mockFetch({
+      [`GET /api/events/${SLUG}/listings`]: (url) => json({ ...listingsBody(url.searchParams.has('quantity') ? listings.filter((l) => l.quantityAvailable > 0) : listings), sale }),
+      [`GET /api/events/${SLUG}`]: () => json({ event, venue: VENUE, performers: PERFORMERS, morePerformerEvents: [], moreVenueEvents: [] }),
+    });
+    renderAt(<EventPage />, { route: `/events/${SLUG}`, path: 'events/*' });
+  };
+
+  it('offers in its JSON-LD the lowest and highest price the page shows, fees included', async () => {
+    const listings = [
+      listing({ id: 21, allInPricePerTicket: 236, pricePerTicket: 200 }),
+      listing({ id: 22, allInPricePerTicket: 70.8, pricePerTicket: 60, section: 'Section 320' }),
+      listing({ id: 23, allInPricePerTicket: 1180, pricePerTicket: 1000, section: 'Section 14' }),
+      listing({ id: 24, quantityAvailable: 0, allInPricePerTicket: 11.8, pricePerTicket: 10 }),
+    ];
+    pageWith(EVENT, listings);
+    const from = await screen.findByRole('link', { name: /^See tickets from / });
+    await screen.findAllByRole('link', { name: /^Select / }, { timeout: 5000 });
+    await waitFor(() => expect(readJsonLd()).toHaveProperty('offers'));
+    const shown = [...document.querySelectorAll('.listing__all-in strong')].map((el) => dollars(el.textContent ?? ''));
+    expect(shown).toHaveLength(3);
+    const offers = readJsonLd().offers as { lowPrice: number; highPrice: number; offerCount: number };
+    expect(offers.lowPrice).toBe(dollars(from.textContent!.replace('See tickets from ', '')));
+    expect(offers.lowPrice).toBe(Math.min(...shown));
+    expect(offers.highPrice).toBe(Math.max(...shown));
+    expect(offers.offerCount).toBe(shown.length);
+    // The artwork is the performers' pictures the page shows, absolute.
+    const pictures = [...document.querySelectorAll('.event-page .card__image')].map((img) => new URL(img.getAttribute('src')!, window.location.origin).href);
+    expect(pictures).toHaveLength(2);
+    expect(readJsonLd().image).toEqual(pictures);
+  });
+
+  it('marks a cancelled event up as cancelled, with no offer, as the page sells nothing', async () => {
+    pageWith({ ...EVENT, detail: { ...EVENT.detail!, event_status: 'cancelled' } }, [], { onSale: false, code: 'event_cancelled', message: 'This event is cancelled; its tickets are no longer sold' });
+    expect(await screen.findByText('This event is cancelled; its tickets are no longer sold.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'See tickets' })).toBeTruthy();
+    expect(readJsonLd()).toMatchObject({ '@type': 'Event', eventStatus: 'https://schema.org/EventCancelled', startDate: '2027-01-02T19:30:00-05:00' });
+    expect(readJsonLd()).not.toHaveProperty('offers');
+  });
+
+  it('writes no JSON-LD for an event with no date yet', async () => {
+    pageWith({ ...EVENT, day: '', date: 'TBD', time: '', year: '', detail: { ...EVENT.detail!, event_local_timestamp: null, event_timestamp: null } }, [listing()]);
+    expect(await screen.findByText('Date to be announced')).toBeTruthy();
+    expect(document.querySelector('script[type="application/ld+json"]')).toBeNull();
   });
 
   it('shows the not-found page for an unknown event', async () => {
