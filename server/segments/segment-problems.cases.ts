@@ -51,7 +51,7 @@ export const PROBLEM_CASES: ProblemCase[] = [
   {
     name: 'a size above the most a row shows',
     files: edit('base/explore.json', '"size": 5,\n      "radiusMiles": 50,\n      "empty": "show"', '"size": 40,\n      "radiusMiles": 50,\n      "empty": "show"'),
-    problems: [{ file: 'base/explore.json', line: 19, column: 15, value: '40', message: 'size 40 is more than the most, 24' }],
+    problems: [{ file: 'base/explore.json', line: 19, column: 15, value: '40', message: 'size 40 is more than 24, the most allowed' }],
     skipped: exploreSkipped,
   },
   {

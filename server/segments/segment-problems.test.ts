@@ -59,7 +59,7 @@ describe('SegmentSource: placing problems in a file', () => {
 
   it('shortens long values and formats a problem for a terminal', () => {
     expect(shortValue('x'.repeat(100))).toBe(`"${'x'.repeat(38)}…`);
-    expect(formatProblem({ file: 'a.json', line: 2, column: 3, path: 'size', value: '40', message: 'size 40 is more than the most, 24' })).toBe('a.json:2:3: size 40 is more than the most, 24');
+    expect(formatProblem({ file: 'a.json', line: 2, column: 3, path: 'size', value: '40', message: 'size 40 is more than 24, the most allowed' })).toBe('a.json:2:3: size 40 is more than 24, the most allowed');
     expect(formatProblem({ file: 'a.json', line: 2, column: 3, path: 'size', value: '"5"', message: 'size must be a whole number from 1 to 24, not text' })).toBe('a.json:2:3: size must be a whole number from 1 to 24, not text (found "5")');
   });
 });

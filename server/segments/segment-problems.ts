@@ -343,7 +343,7 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown, schema: Sch
       const limit = Number(big ? (issue as { maximum: number | bigint }).maximum : (issue as { minimum: number | bigint }).minimum);
       const inclusive = issue.inclusive !== false;
       if (issue.origin === 'number' || issue.origin === 'int') {
-        const message = inclusive ? `${field} ${shortValue(value)} is ${big ? 'more than the most' : 'less than the least'}, ${limit}` : `${field} ${shortValue(value)} must be ${big ? 'less' : 'more'} than ${limit}`;
+        const message = inclusive ? `${field} ${shortValue(value)} is ${big ? 'more than' : 'less than'} ${limit}, the ${big ? 'most' : 'least'} allowed` : `${field} ${shortValue(value)} must be ${big ? 'less' : 'more'} than ${limit}`;
         return [{ at, message }];
       }
       const unit = issue.origin === 'string' ? 'character' : 'item';

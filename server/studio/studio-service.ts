@@ -8,7 +8,7 @@ import { CATEGORIES } from '../catalog/taxonomy.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { AppError } from '../http/errors.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
-import { resolveLocation, type LocationQuery } from '../layout/location.js';
+import { resolveLocation, zipLocation, type LocationQuery } from '../layout/location.js';
 import { HOME_LAYOUT_FEATURE } from '../layout/routes.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { writeSegmentDir, type PublishInput, type SegmentPublisher, type VersionSummary } from '../segments/segment-publisher.js';
@@ -260,6 +260,12 @@ export class StudioService {
       if (!city) throw new AppError(404, 'unknown_city', `No US city "${query.city}" in the catalog`);
       return resolveLocation({ lat: city.location[0], lng: city.location[1] }, engine);
     }
+    if (query.zip && query.lat === undefined) {
+      // A ZIP nobody knows is said so, as the storefront's place form says it, not drawn as New York.
+      const found = await zipLocation(query.zip, engine);
+      if (!found) throw new AppError(404, 'unknown_zip', `We don't know ZIP code ${query.zip}`);
+      return found;
+    }
     return resolveLocation(query, engine);
   }
 
@@ -310,8 +316,16 @@ export class StudioService {
     return this.options.publisher.version(n);
   }
 
+  /**
+   * Publishes version `n` again. Drafts that held nothing but the set live until now follow it, so the next
+   * publish starts from what shoppers see rather than quietly undoing the restore; drafts with changes of
+   * their own keep them (the diff shows them against the restored set).
+   */
   async restore(n: number, input: Partial<PublishInput>): Promise<VersionSummary> {
-    return this.summary((await this.options.publisher.restore(n, input)).version);
+    const unchanged = filesDigest(await this.draftFiles()) === filesDigest(this.options.live.current.files);
+    const restored = await this.options.publisher.restore(n, input);
+    if (unchanged) await writeSegmentDir(this.options.draftsDir, this.options.live.current.files);
+    return this.summary(restored.version);
   }
 
   /** The catalog changed: previews draw their rows afresh (they are few; dropping them all is simplest). */

@@ -109,6 +109,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
     expect((await request(app).get('/api/studio/preview?page=nfl&brand=encore').expect(200)).body.layout).toMatchObject({ page: 'category', category: 'nfl', brand: { id: 'encore' } });
     await request(app).get('/api/studio/preview?page=no-such-page').expect(404);
     await request(app).get('/api/studio/preview?page=home&city=Atlantis').expect(404);
+    expect((await request(app).get('/api/studio/preview?page=home&zip=00000').expect(404)).body.error).toMatchObject({ code: 'unknown_zip', message: "We don't know ZIP code 00000" });
     expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(liveBefore);
     expect((await request(app).get('/api/studio/diff').expect(200)).body.diff).toContain('+      "title": "Venues Near You"');
 
@@ -127,11 +128,18 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
     await request(app).get('/api/studio/versions/9').expect(404);
     await request(app).get('/api/studio/versions/zero').expect(400);
 
-    // Rolled back in one step: a new version with version 1's files.
+    // Rolled back in one step: a new version with version 1's files. The drafts held only what was live, so
+    // they follow: the next publish starts from what shoppers see, not from the version rolled back.
     const restored = (await request(app).post('/api/studio/versions/1/restore').send({ author: 'Ana' }).expect(201)).body.version;
     expect(restored).toMatchObject({ version: 3, restoredFrom: 1, note: 'Restored version 1' });
     expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(liveBefore);
-    // The drafts keep the work; discarding them brings back the live set.
+    expect((await request(app).get('/api/studio/state').expect(200)).body.files.every((f: { status: string }) => f.status === 'unchanged')).toBe(true);
+    await request(app).post('/api/studio/publish').send({ note: 'nothing new' }).expect(409);
+    // Drafts with work of their own keep it through a restore; discarding them brings back the live set.
+    await request(app).put('/api/studio/files/base/explore.json').send({ text: `${JSON.stringify(page, null, 2)}\n` }).expect(200);
+    await request(app).post('/api/studio/versions/2/restore').send({}).expect(201);
+    await request(app).put('/api/studio/files/base/explore.json').send({ text: original.replace('"Local Venues"', '"Venues Tonight"') }).expect(200);
+    await request(app).post('/api/studio/versions/1/restore').send({}).expect(201);
     expect((await request(app).get('/api/studio/state').expect(200)).body.files.find((f: { path: string }) => f.path === 'base/explore.json').status).toBe('changed');
     const discarded = (await request(app).post('/api/studio/discard').send({}).expect(200)).body;
     expect(discarded.files.every((f: { status: string }) => f.status === 'unchanged')).toBe(true);
