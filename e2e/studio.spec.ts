@@ -115,7 +115,7 @@ test.describe('the studio', () => {
     expect(await liveRowTitles(browser)).toEqual(before);
 
     // Publish: live at once.
-    await page.getByLabel('What this publish changes (one line)').fill('Venues row: Local Venues Near You');
+    await page.getByLabel('What this publish changes (one line, required)').fill('Venues row: Local Venues Near You');
     await page.getByLabel('Your name (optional)').fill('Ana');
     await page.getByRole('button', { name: 'Publish' }).click();
     await expect(page.getByText(/Published version \d+\. Shoppers see it now\./)).toBeVisible();
@@ -124,14 +124,29 @@ test.describe('the studio', () => {
     // Roll back to the version before, in one step.
     const history = page.getByRole('list').filter({ has: page.getByText(/Venues row: Local Venues Near You/) });
     const previous = history.getByRole('button', { name: /^Restore version \d+$/ }).first();
+    const n = (await previous.textContent())!.replace('Restore version ', '');
     await previous.click();
+    // It asks once more before shoppers see it.
+    await page.getByRole('button', { name: `Yes, restore version ${n}` }).click();
     await expect(page.getByText(/Restored version \d+ as version \d+\. Shoppers see it now\./)).toBeVisible();
     expect(await liveRowTitles(browser)).toEqual(before);
     expect(await axeViolations(page)).toEqual([]);
 
-    // The drafts keep the work until discarded.
-    await page.getByRole('button', { name: 'Discard drafts' }).click();
+    // The drafts held only what was live, so they follow the restore: the next publish cannot undo it.
     await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
+    await expect(page.locator('.cm-content')).not.toContainText('Local Venues Near You');
+
+    // New work is kept until discarded, and discarding asks first.
+    await caretBeforeClosingQuote(page, '"title": "Local Venues"');
+    await page.keyboard.type(' Tonight');
+    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Discard drafts' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Discard drafts' }).click();
+    await page.getByRole('button', { name: 'Yes, discard the drafts' }).click();
+    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
+    await expect(page.getByText('The drafts are the live set again.')).toBeVisible();
   });
 
   test("the storefront's pages load nothing of the studio", async ({ page }) => {

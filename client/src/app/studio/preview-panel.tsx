@@ -21,6 +21,20 @@ const PLACE_HINTS: Record<PlaceKind, { label: string; placeholder: string }> = {
   coordinates: { label: 'Coordinates (lat, lng)', placeholder: '41.88, -87.63' },
 };
 
+/** What is wrong with a place as typed, in words, or null; empty means the default place (New York). */
+export function checkPlace(place: Place): string | null {
+  const value = place.value.trim();
+  if (!value) return null;
+  if (place.kind === 'zip') return /^\d{5}$/.test(value) ? null : 'A ZIP code is 5 digits, such as 60601.';
+  if (place.kind === 'city') return value.length >= 2 ? null : 'Name a city, such as Chicago, IL.';
+  const parts = value.split(',').map((s) => s.trim());
+  const [lat, lng] = parts.map(Number);
+  if (parts.length !== 2 || parts.some((p) => p === '') || !Number.isFinite(lat) || !Number.isFinite(lng)) return 'Give a latitude and a longitude separated by a comma, such as 41.88, -87.63.';
+  if (Math.abs(lat!) > 90) return 'A latitude is between -90 and 90.';
+  if (Math.abs(lng!) > 180) return 'A longitude is between -180 and 180.';
+  return null;
+}
+
 function placeParams(place: Place): Record<string, string> {
   const value = place.value.trim();
   if (!value) return {};
@@ -31,7 +45,7 @@ function placeParams(place: Place): Record<string, string> {
 }
 
 export function PreviewPanel({ state }: { state: StudioStateView }) {
-  const ids = { brand: useId(), page: useId(), kind: useId(), place: useId(), variation: useId() };
+  const ids = { brand: useId(), page: useId(), kind: useId(), place: useId(), placeError: useId(), variation: useId() };
   const [brand, setBrand] = useState(state.brands[0]?.id ?? 'base');
   const [page, setPage] = useState('home');
   const [draftPlace, setDraftPlace] = useState<Place>({ kind: 'zip', value: '' });
@@ -45,14 +59,17 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
     : undefined;
 
   const columns: (number | undefined)[] = !experiment || variation === 'none' ? [undefined] : variation === 'all' ? experiment.variations.map((v) => v.index) : [variation];
+  const placeProblem = checkPlace(draftPlace);
+  const [showProblem, setShowProblem] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setPlace(draftPlace);
+    setShowProblem(placeProblem !== null);
+    if (placeProblem === null) setPlace(draftPlace);
   };
 
   return (
     <section className="studio-panel preview" aria-labelledby="preview-heading">
-      <h2 id="preview-heading">Preview of the drafts</h2>
+      <h2 id="preview-heading" tabIndex={-1}>Preview of the drafts</h2>
       <form className="preview__controls" onSubmit={submit}>
         <div>
           <label htmlFor={ids.brand}>Brand</label>
@@ -86,7 +103,21 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
         </div>
         <div>
           <label htmlFor={ids.place}>{PLACE_HINTS[draftPlace.kind].label}</label>
-          <input id={ids.place} value={draftPlace.value} placeholder={PLACE_HINTS[draftPlace.kind].placeholder} onChange={(e) => setDraftPlace({ ...draftPlace, value: e.target.value })} />
+          <input
+            id={ids.place}
+            value={draftPlace.value}
+            placeholder={`e.g. ${PLACE_HINTS[draftPlace.kind].placeholder}`}
+            onChange={(e) => {
+              setDraftPlace({ ...draftPlace, value: e.target.value });
+              setShowProblem(false);
+            }}
+            {...(showProblem && placeProblem ? { 'aria-invalid': true, 'aria-describedby': ids.placeError } : {})}
+          />
+          {showProblem && placeProblem && (
+            <p id={ids.placeError} className="field-error" role="alert">
+              {placeProblem}
+            </p>
+          )}
         </div>
         <button type="submit">Show this place</button>
         {experiment && (
@@ -105,7 +136,11 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
         )}
       </form>
       {experiment && <ExperimentSummary experiment={experiment} />}
-      <div className={`preview__columns preview__columns--${columns.length}`} style={style}>
+      <div
+        className={`preview__columns preview__columns--${columns.length}`}
+        style={style}
+        {...(columns.length > 1 ? { role: 'region', 'aria-label': 'Variations side by side', tabIndex: 0 } : {})}
+      >
         {columns.map((index) => (
           <PreviewColumn key={index ?? 'base'} brand={brand} page={page} place={place} index={index} experiment={experiment} />
         ))}
@@ -139,7 +174,11 @@ function PreviewColumn({ brand, page, place, index, experiment }: { brand: strin
   return (
     <article className="preview__column" aria-labelledby={headingId}>
       <h3 id={headingId}>{heading}</h3>
-      {v && <p className="preview__file">{v.file ? `Rows from ${v.file}` : 'The base page itself'}</p>}
+      {v && (
+        <p className="preview__file">
+          {v.file ? `Rows from ${v.file}` : v.value === 'base' ? "The brand's own page, without the experiment's changes" : "This brand has no page for this variation: guests in it see the brand's own page"}
+        </p>
+      )}
       {preview.isPending && <p>Drawing the page…</p>}
       {preview.isError && (
         <p role="alert" className="preview__error">

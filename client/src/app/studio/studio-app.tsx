@@ -12,7 +12,8 @@ import { PreviewPanel } from './preview-panel.js';
 /** Asks for the studio's key where the server wants one (production with `STUDIO_KEY`). */
 function KeyForm({ wrong }: { wrong: boolean }) {
   const id = useId();
-  const [value, setValue] = useState('');
+  const errorId = useId();
+  const [value, setValue] = useState(() => (wrong ? (studioKey() ?? '') : ''));
   const client = useQueryClient();
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -22,9 +23,22 @@ function KeyForm({ wrong }: { wrong: boolean }) {
   return (
     <form className="studio-key" onSubmit={submit}>
       <h2>This studio asks for its key</h2>
-      {wrong && <p role="alert">That key was not accepted.</p>}
+      {wrong && (
+        <p role="alert" id={errorId}>
+          That key was not accepted.
+        </p>
+      )}
       <label htmlFor={id}>Studio key</label>
-      <input id={id} type="password" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="current-password" required />
+      <input
+        id={id}
+        type="password"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        autoComplete="current-password"
+        required
+        autoFocus
+        {...(wrong ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
+      />
       <button type="submit" className="primary">
         Open the studio
       </button>
@@ -41,11 +55,16 @@ function Studio() {
     return <p role="alert">The studio could not load: {state.error.message}</p>;
   }
   return (
-    <div className="studio-grid">
+    <>
+      <nav className="studio-skip" aria-label="Studio sections">
+        <a href="#drafts-heading">Drafts</a> <a href="#preview-heading">Preview</a> <a href="#publish-heading">Publish and history</a>
+      </nav>
+      <div className="studio-grid">
       <DraftsPanel state={state.data} drafts={drafts} />
       <PreviewPanel state={state.data} />
       <PublishPanel state={state.data} drafts={drafts} />
-    </div>
+      </div>
+    </>
   );
 }
 

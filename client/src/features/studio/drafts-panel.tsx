@@ -54,7 +54,7 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
 
   return (
     <section className="studio-panel drafts" aria-labelledby="drafts-heading">
-      <h2 id="drafts-heading">Drafts</h2>
+      <h2 id="drafts-heading" tabIndex={-1}>Drafts</h2>
       <div className="drafts__body">
         <nav aria-label="Draft files" className="drafts__files">
           <ul>
@@ -78,7 +78,7 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
           <div className="drafts__editor-head">
             <h3>{current}</h3>
             <span className="save-state" role="status">
-              {drafts.error ? `Not saved: ${drafts.error.message}` : drafts.pending ? 'Saving…' : 'Draft saved'}
+              {drafts.error ? `Not saved: ${drafts.error.message}` : drafts.pending ? 'Saving drafts…' : 'Draft saved'}
             </span>
           </div>
           <Suspense fallback={<p>Loading the editor…</p>}>

@@ -116,6 +116,7 @@ export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEdito
     });
     // The scrolling box is reachable by keyboard too (WCAG 2.1.1), not only the text inside it.
     editor.scrollDOM.tabIndex = 0;
+    editor.scrollDOM.setAttribute('role', 'region');
     editor.scrollDOM.setAttribute('aria-label', `Scroll the draft of ${path}`);
     view.current = editor;
     return () => {

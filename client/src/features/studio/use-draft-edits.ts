@@ -73,6 +73,14 @@ export function useDraftEdits(): DraftEdits {
   }, []);
 
   useEffect(() => () => clear(), [clear]);
+  const pending = Object.keys(edits).length > 0 || save.isPending;
+  // Leaving the page (a reload, a closed tab) with text not yet saved asks first.
+  useEffect(() => {
+    if (!pending) return;
+    const ask = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [pending]);
 
-  return { edits, pending: Object.keys(edits).length > 0 || save.isPending, error: save.error, change, flush, clear };
+  return { edits, pending, error: save.error, change, flush, clear };
 }
