@@ -43,6 +43,15 @@ const withTitle = (files: ReadonlyMap<string, string>, title: string) => {
 };
 const liveTitle = (repo: SegmentRepository) => repo.page('base', 'explore')!.rows.find((r) => r.id === 'local-venues')!.title;
 
+/** Two nodes on one version store, each with its own live folder loaded from the shipped files. */
+async function twoNodes(store: ConstructorParameters<typeof SegmentPublisher>[0]['versions']) {
+  const [dirA, dirB] = await Promise.all([liveDir(), liveDir()]);
+  const a = new SegmentRepository(dirA);
+  const b = new SegmentRepository(dirB);
+  await Promise.all([a.load(), b.load()]);
+  return { dirA, dirB, a, b, nodeA: new SegmentPublisher({ versions: store, live: a, liveDir: dirA }), nodeB: new SegmentPublisher({ versions: store, live: b, liveDir: dirB }) };
+}
+
 describe.each(STORES)('published segment versions ($name)', ({ open }) => {
   it('numbers versions in order, once each, even when published at the same moment', async () => {
     const { store, close } = await open();
@@ -68,13 +77,7 @@ describe.each(STORES)('published segment versions ($name)', ({ open }) => {
   it('publishes one of two sets published at the same moment and refuses the other, on one node or two', async () => {
     const { store, close } = await open();
     try {
-      const dirA = await liveDir();
-      const dirB = await liveDir();
-      const a = new SegmentRepository(dirA);
-      const b = new SegmentRepository(dirB);
-      await Promise.all([a.load(), b.load()]);
-      const nodeA = new SegmentPublisher({ versions: store, live: a, liveDir: dirA });
-      const nodeB = new SegmentPublisher({ versions: store, live: b, liveDir: dirB });
+      const { a, b, nodeA, nodeB } = await twoNodes(store);
       await Promise.all([nodeA.sync(), nodeB.sync()]);
       const results = await Promise.allSettled([
         nodeA.publish(withTitle(a.current.files, 'Venues A'), { note: 'a' }),
@@ -95,14 +98,7 @@ describe.each(STORES)('published segment versions ($name)', ({ open }) => {
   it('publishes a whole valid set to every node, refuses a broken or unchanged one, and rolls back as a new version', async () => {
     const { store, close } = await open();
     try {
-      const dirA = await liveDir();
-      const dirB = await liveDir();
-      const a = new SegmentRepository(dirA);
-      const b = new SegmentRepository(dirB);
-      await a.load();
-      await b.load();
-      const nodeA = new SegmentPublisher({ versions: store, live: a, liveDir: dirA });
-      const nodeB = new SegmentPublisher({ versions: store, live: b, liveDir: dirB });
+      const { dirA, dirB, a, b, nodeA, nodeB } = await twoNodes(store);
       // Both nodes start on the same files: the first to ask publishes them as version 1, the other finds it.
       await Promise.all([nodeA.sync(), nodeB.sync()]);
       expect(await store.latest()).toBe(1);
