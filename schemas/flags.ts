@@ -152,8 +152,11 @@ export const FlagPayloadSchema = z
   .superRefine(refuseEncrypted);
 
 /** The features the storefront reads, with what each does; any other key is a feature of the same shape. */
+/** The feature whose value names the home page's layout variation (`<brand>/explore~<value>.json`). */
+export const HOME_LAYOUT_FEATURE = 'home_layout';
+
 export const STOREFRONT_FEATURES = {
-  home_layout: FlagFeatureSchema.meta(doc(
+  [HOME_LAYOUT_FEATURE]: FlagFeatureSchema.meta(doc(
     'The home page (Explore) layout a guest sees, read by the server: "base" for the brand\'s explore.json, or a variant name such as "promos" that has a <brand>/explore~<variant>.json file (or the default brand\'s). A string. Shipped as the home-layout experiment, base against promos.',
     [{ defaultValue: 'base', rules: [{ key: 'home-layout', variations: ['base', 'promos'], weights: [0.5, 0.5], coverage: 1, hashAttribute: 'id', hashVersion: 2 }] }],
   )),

@@ -8,7 +8,7 @@ import { parseSearchRequest, type ParsedSearchRequest } from '../../schemas/sear
 import { queryClock } from '../search/query-clock.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
-import { GROUP_PAGES } from '../segments/segment-repository.js';
+import { GROUP_PAGES } from '../segments/segment-set.js';
 import { type ShopperLocation } from './location.js';
 import { nationalTitle, resolveRowItems, widened, type RowContext, type RowItems } from './rows.js';
 import { RowScopes, type ChangedDocument } from './row-scopes.js';

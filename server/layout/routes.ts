@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { TagIndex } from '../cache/tag-index.js';
 import { z } from 'zod';
 import type { BrandAnswer } from '../../schemas/layout.js';
+import { HOME_LAYOUT_FEATURE } from '../../schemas/flags.js';
 import type { Brand } from '../../schemas/segments.js';
 import { deviceTypeFromUserAgent, FORCE_PARAM, type FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
@@ -24,8 +25,6 @@ const LayoutQuerySchema = LocationQuerySchema.and(
   }),
 );
 
-/** The home page's layout experiment: its value names the segment variation to show. */
-export const HOME_LAYOUT_FEATURE = 'home_layout';
 const CategoryParamsSchema = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,64}$/, 'slug must be a category slug such as "nfl"') });
 
 /** The brand of a request: `?brand=` first, then the site-id header, then the default brand. */

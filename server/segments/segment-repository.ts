@@ -2,7 +2,6 @@ import type { Brand, BrandRegistry, PageName } from '../../schemas/segments.js';
 import { formatProblem } from './segment-problems.js';
 import { compileSegments, pageKey, readSegmentDir, type ResolvedPage, type SegmentFiles, type SegmentProblem } from './segment-set.js';
 
-export { GROUP_PAGES, REGISTRY_FILE, checkPage, jsonPath, type ResolvedPage, type SegmentProblem } from './segment-set.js';
 
 export interface SegmentSnapshot {
   registry: BrandRegistry;

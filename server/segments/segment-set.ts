@@ -72,7 +72,6 @@ export const SEGMENT_FILE = /^(?:brands\.json|[a-z0-9]+(?:-[a-z0-9]+)*\/[a-z]+(?
 /** A name a segment file may be written under: a well-formed variant, and a brand id of at most 64 characters. */
 export const WRITABLE_SEGMENT_FILE = /^(?:brands\.json|[a-z0-9][a-z0-9-]{0,63}\/[a-z]{1,20}(?:~[a-z0-9]+(?:-[a-z0-9]+)*)?\.json)$/;
 
-export { jsonPath };
 
 /** `explore` or, for an experiment's variation, `explore~promos`. */
 export const pageKey = (brand: string, page: PageName, variant?: string) => `${brand}/${page}${variant ? `~${variant}` : ''}`;

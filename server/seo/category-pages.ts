@@ -1,6 +1,7 @@
 import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
 import type { LayoutService } from '../layout/layout-service.js';
-import { GROUP_PAGES, type SegmentRepository } from '../segments/segment-repository.js';
+import type { SegmentRepository } from '../segments/segment-repository.js';
+import { GROUP_PAGES } from '../segments/segment-set.js';
 
 /**
  * The category pages the storefront answers for its default brand: the group pages (sports, concerts, theater)

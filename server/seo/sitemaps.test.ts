@@ -18,7 +18,7 @@ import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { SearchService } from '../search/search-service.js';
-import { GROUP_PAGES } from '../segments/segment-repository.js';
+import { GROUP_PAGES } from '../segments/segment-set.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';

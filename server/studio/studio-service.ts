@@ -9,7 +9,7 @@ import type { FlagService } from '../flags/flag-service.js';
 import { AppError } from '../http/errors.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
 import { resolveLocation, zipLocation, type LocationQuery } from '../layout/location.js';
-import { HOME_LAYOUT_FEATURE } from '../layout/routes.js';
+import { HOME_LAYOUT_FEATURE } from '../../schemas/flags.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { writeSegmentDir, type PublishInput, type SegmentPublisher, type VersionSummary } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
