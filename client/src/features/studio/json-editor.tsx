@@ -59,13 +59,18 @@ export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEdito
       const found = suggest(latest.current.schema, doc, context.pos);
       if (found.length === 0 || (!context.explicit && !context.matchBefore(/["\w-]+$/))) return null;
       const from = Math.min(...found.map((s) => s.from));
-      const to = Math.max(...found.map((s) => s.to));
       return {
+        // Matched against what is typed up to the cursor; applying replaces the whole word, its closing quote too.
         from,
-        to,
         filter: true,
         options: found.map(
-          (s): Completion => ({ label: s.type === 'property' ? JSON.stringify(s.label) : s.label, apply: s.insert, type: s.type, ...(s.detail ? { detail: s.detail } : {}), ...(s.info ? { info: s.info } : {}) }),
+          (s): Completion => ({
+            label: s.type === 'property' ? JSON.stringify(s.label) : s.label,
+            apply: (view, _completion, start, end) => view.dispatch({ changes: { from: start, to: Math.max(end, s.to), insert: s.insert }, selection: { anchor: start + s.insert.length } }),
+            type: s.type,
+            ...(s.detail ? { detail: s.detail } : {}),
+            ...(s.info ? { info: s.info } : {}),
+          }),
         ),
       };
     };
