@@ -136,9 +136,19 @@ test.describe('the studio', () => {
     await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
     await expect(page.locator('.cm-content')).not.toContainText('Local Venues Near You');
 
+    // Completion from the schema: a performers row is offered the one field it lacks, with what it does.
+    await caretBeforeClosingQuote(page, '"empty": "widen"');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.type(',');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('"fi');
+    await page.keyboard.press('Control+Space');
+    const options = page.locator('.cm-tooltip-autocomplete li');
+    await expect(options).toHaveText(['"filter"']);
+    await options.first().click();
+    await expect(page.locator('.cm-activeLine')).toHaveText(/^\s*"filter": \{\}$/);
+
     // New work is kept until discarded, and discarding asks first.
-    await caretBeforeClosingQuote(page, '"title": "Local Venues"');
-    await page.keyboard.type(' Tonight');
     await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
     await page.getByRole('button', { name: 'Discard drafts' }).click();
     await page.getByRole('button', { name: 'Cancel' }).click();
