@@ -191,6 +191,7 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
         const query = req.originalUrl.indexOf('?');
         return res.redirect(301, verdict.location + (query >= 0 ? req.originalUrl.slice(query) : ''));
       }
+      if (verdict.status === 410) res.set('X-Robots-Tag', 'noindex');
       res.status(verdict.status).set('Cache-Control', 'no-cache').sendFile(indexFile);
     });
   }

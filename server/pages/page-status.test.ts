@@ -17,7 +17,9 @@ import { pageStatus } from './page-status.js';
 let tmp: string;
 let search: SearchService;
 let engine: SearchEngine;
-const first = async (collection: 'Performer' | 'Venue' | 'Event') => (await engine.search({ collection, perPage: 1 })).hits[0]!.document as Record<string, unknown>;
+const first = async (collection: 'Performer' | 'Venue' | 'Event') =>
+  (await engine.search({ collection, perPage: 1, filters: collection === 'Event' ? [{ op: 'eq', field: 'event_status', value: 'scheduled' }, { op: 'between', field: 'event_timestamp', min: Math.floor(Date.now() / 1000) + 86_400, max: 4_102_444_800 }] : [] })).hits[0]!
+    .document as Record<string, unknown>;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'page-status-'));
@@ -74,6 +76,19 @@ describe('the status of a page address', () => {
   });
 });
 
+describe('an event that cannot be attended', () => {
+  it('is 410 Gone, kept out of indexes, once it has started or when it is cancelled', async () => {
+    const event = await first('Event');
+    const address = `/events/${entitySlug(event.event_name as string, event.event_id as number)}`;
+    const started = new Date(((event.event_timestamp as number) + 60) * 1000);
+    expect(await pageStatus(address, engine, started)).toEqual({ status: 410, noindex: true, reason: 'started' });
+    expect(await pageStatus(address.replace('/events/', '/tickets/'), engine, started)).toEqual({ status: 410, noindex: true, reason: 'started' });
+    const cancelled = (await engine.search({ collection: 'Event', perPage: 1, filters: [{ op: 'eq', field: 'event_status', value: 'cancelled' }] })).hits[0]?.document as Record<string, unknown> | undefined;
+    expect(cancelled, 'the generated catalog has cancelled events').toBeDefined();
+    expect(await pageStatus(`/events/${entitySlug(cancelled!.event_name as string, cancelled!.event_id as number)}`, engine)).toEqual({ status: 410, noindex: true, reason: 'cancelled' });
+  });
+});
+
 describe('the app shell', () => {
   it('is sent with the address status, and a 301 keeps the query', async () => {
     const { app } = testApp({ env: parseEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) }), clientDir: path.join(tmp, 'client'), search });
@@ -85,6 +100,11 @@ describe('the app shell', () => {
     expect(moved.status).toBe(301);
     expect(moved.headers.location).toBe(`/performers/${entitySlug(performer.performer_name as string, performer.performer_id as number)}?utm_source=mail`);
     expect((await request(app).get('/category/nfl')).status).toBe(200);
+    const cancelled = (await engine.search({ collection: 'Event', perPage: 1, filters: [{ op: 'eq', field: 'event_status', value: 'cancelled' }] })).hits[0]!.document as Record<string, unknown>;
+    const gone = await request(app).get(`/events/${entitySlug(cancelled.event_name as string, cancelled.event_id as number)}`);
+    expect(gone.status).toBe(410);
+    expect(gone.headers['x-robots-tag']).toBe('noindex');
+    expect(gone.text).toContain('<title>shell</title>');
   });
 
   it('answers 200 while the catalog is still loading, when no address can be judged', async () => {

@@ -5,7 +5,7 @@ import type { SearchService } from '../search/search-service.js';
 import { GROUP_PAGES } from '../segments/segment-set.js';
 
 /** What the server answers a page address with, before the client draws it. */
-export type PageVerdict = { status: 200 } | { status: 404 } | { status: 301; location: string };
+export type PageVerdict = { status: 200 } | { status: 404 } | { status: 301; location: string } | { status: 410; noindex: true; reason: 'cancelled' | 'started' };
 
 /** Spec §2: the routes the storefront links to that hold no entity. */
 const PLAIN_PAGES = new Set(['/', '/results-general', '/contact-us', '/faq', '/policies']);
@@ -25,22 +25,35 @@ type EntityRoute = keyof typeof ENTITIES;
 const ok: PageVerdict = { status: 200 };
 const missing: PageVerdict = { status: 404 };
 
-/** The entity's current slug, or null when no entity has the id the slug ends in. */
-async function currentSlug(engine: SearchEngine, route: EntityRoute, slug: string): Promise<string | null> {
+/** The entity the slug's id names: its current slug and, for an event, whether it can still be attended. */
+async function lookUp(engine: SearchEngine, route: EntityRoute, slug: string): Promise<{ slug: string; doc: Record<string, unknown> } | null> {
   const id = idFromSlug(slug);
   if (id === null) return null;
   const { collection, id: field, name } = ENTITIES[route];
-  const found = await engine.search({ collection, filters: [{ op: 'eq', field, value: id }], perPage: 1, includeFields: [name] });
-  const value = (found.hits[0]?.document as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? entitySlug(value, id) : null;
+  const includeFields = collection === 'Event' ? [name, 'event_status', 'event_timestamp'] : [name];
+  const found = await engine.search({ collection, filters: [{ op: 'eq', field, value: id }], perPage: 1, includeFields });
+  const doc = found.hits[0]?.document as Record<string, unknown> | undefined;
+  const value = doc?.[name];
+  return typeof value === 'string' ? { slug: entitySlug(value, id), doc: doc! } : null;
+}
+
+/**
+ * An event page whose event is cancelled, or has started (its tickets are no longer sold, and the catalog keeps
+ * no end time): 410 Gone, kept out of search indexes. The page itself says which.
+ */
+function gone(doc: Record<string, unknown>, now: Date): PageVerdict | null {
+  if (doc.event_status === 'cancelled') return { status: 410, noindex: true, reason: 'cancelled' };
+  const start = doc.event_timestamp;
+  if (typeof start === 'number' && start * 1000 <= now.getTime()) return { status: 410, noindex: true, reason: 'started' };
+  return null;
 }
 
 /**
  * The status of a page address: 404 for an address the storefront has no page for, or an entity that does
- * not exist; a 301 to the current address when an entity's name changed (the id in the slug decides); else
- * 200. Crawlers get real answers instead of the app's page for everything.
+ * not exist; a 301 to the current address when an entity's name changed (the id in the slug decides); 410 for
+ * an event that is cancelled or has started; else 200. Crawlers get real answers instead of the app's page for everything.
  */
-export async function pageStatus(pathname: string, engine: SearchEngine): Promise<PageVerdict> {
+export async function pageStatus(pathname: string, engine: SearchEngine, now = new Date()): Promise<PageVerdict> {
   if (PLAIN_PAGES.has(pathname) || PRIVATE_PAGE.test(pathname)) return ok;
   const category = /^\/category\/([^/]+)\/?$/.exec(pathname);
   if (category) return CATEGORY_BY_SLUG.has(category[1]!) || (GROUP_PAGES as readonly string[]).includes(category[1]!) ? ok : missing;
@@ -50,10 +63,10 @@ export async function pageStatus(pathname: string, engine: SearchEngine): Promis
   const root = ROOT_PERFORMER.exec(pathname);
   if (!entity && !root) return missing;
   const [route, slug] = entity ? ([entity[1] as EntityRoute, entity[2]!] as const) : (['performers', root![1]!] as const);
-  const current = await currentSlug(engine, route, slug);
-  if (current === null) return missing;
-  if (current === slug) return ok;
-  return { status: 301, location: entity ? `/${route}/${current}` : `/${current}` };
+  const found = await lookUp(engine, route, slug);
+  if (found === null) return missing;
+  if (found.slug !== slug) return { status: 301, location: entity ? `/${route}/${found.slug}` : `/${found.slug}` };
+  return (ENTITIES[route].collection === 'Event' && gone(found.doc, now)) || ok;
 }
 
 /**
