@@ -15,11 +15,12 @@ import { eventCard } from '../rules/event-card.js';
 import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
 import { performerCard } from '../rules/performer-card.js';
 import { performerKind } from '../rules/performer-kind.js';
-import { entitySlug, idFromSlug } from '../rules/slug.js';
+import { idFromSlug } from '../rules/slug.js';
 import { venueCard, venueImage } from '../rules/venue-card.js';
 import { performerSearch } from '../search/queries.js';
 import { popularPerformers } from '../search/ranking.js';
 import type { SearchEngine } from '../search/search-engine.js';
+import { categoryPath, performerPath } from '../rules/site-paths.js';
 
 /** Upcoming, dated, not cancelled and not more than 10 years ahead (spec §4). */
 export function upcomingFilters(now: Date): Filter[] {
@@ -158,12 +159,12 @@ export async function menu(engine: SearchEngine): Promise<Menu> {
       });
       return {
         name,
-        url: `/category/${slug}`,
+        url: categoryPath(slug),
         links: [
-          { name: 'All', url: `/category/${slug}` },
+          { name: 'All', url: categoryPath(slug) },
           ...teams.hits.map((h) => {
             const p = h.document as Pick<PerformerDocument, 'performer_id' | 'performer_name'>;
-            return { name: p.performer_name, url: `/performers/${entitySlug(p.performer_name, p.performer_id)}` };
+            return { name: p.performer_name, url: performerPath(p.performer_name, p.performer_id) };
           }),
         ],
       };
@@ -174,8 +175,8 @@ export async function menu(engine: SearchEngine): Promise<Menu> {
       { name: 'Sports', url: '/category/sports', sections },
       ...GROUPS.map(({ name, group }) => ({
         name,
-        ...(group === 'other' ? {} : { url: `/category/${group}` }),
-        links: CATEGORIES.filter((c) => c.group === group && c.inMenu !== false).map((c) => ({ name: c.name, url: `/category/${c.slug}` })),
+        ...(group === 'other' ? {} : { url: categoryPath(group) }),
+        links: CATEGORIES.filter((c) => c.group === group && c.inMenu !== false).map((c) => ({ name: c.name, url: categoryPath(c.slug) })),
       })),
     ],
   };

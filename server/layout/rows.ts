@@ -14,6 +14,7 @@ import { performerCard } from '../rules/performer-card.js';
 import { venueCard } from '../rules/venue-card.js';
 import { EVENT_SORTS } from '../search/queries.js';
 import type { SearchEngine } from '../search/search-engine.js';
+import { categoryPath } from '../rules/site-paths.js';
 
 export interface RowContext {
   engine: SearchEngine;
@@ -225,7 +226,7 @@ async function categoryTile(slug: string, title: string, radiusMiles: number | u
   const category = CATEGORY_BY_SLUG.get(resolved);
   const parent = GROUP_PARENT[resolved] ?? category?.parent ?? '';
   const image = category ? categoryImageUrl(category.parent, category.child, category.grandchild) : categoryImageUrl(parent);
-  return { slug: resolved, title, url: `/category/${resolved}`, image, eventCount: count.found };
+  return { slug: resolved, title, url: categoryPath(resolved), image, eventCount: count.found };
 }
 
 async function promos(size: number, ctx: RowContext): Promise<PromoCard[]> {

@@ -5,7 +5,7 @@ import { lowestAllInPrice } from './all-in-price.js';
 import { eventBadges } from './badges.js';
 import { TBD_LOCAL_TIME } from './constants.js';
 import { parseLocalTimestamp, weekday, type LocalDateTime } from './local-time.js';
-import { entitySlug } from './slug.js';
+import { eventPath } from './site-paths.js';
 
 const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
@@ -44,7 +44,7 @@ export function eventCard(doc: EventDocument, { includeDetail = false }: { inclu
     badges: eventBadges(doc),
     address: venueAddress(doc),
     ...eventWhen(doc.event_local_timestamp),
-    url: `/events/${entitySlug(doc.event_name, doc.event_id)}`,
+    url: eventPath(doc.event_name, doc.event_id),
     ...(minPrice !== undefined ? { minPrice } : {}),
     ...(includeDetail ? { detail: doc } : {}),
   };

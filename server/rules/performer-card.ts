@@ -2,7 +2,7 @@ import type { PerformerCard } from '../../schemas/cards.js';
 import type { PerformerDocument } from '../../schemas/documents.js';
 import { lowestAllInPrice } from './all-in-price.js';
 import { formatCount } from './format.js';
-import { entitySlug } from './slug.js';
+import { performerPath } from './site-paths.js';
 
 /** Spec §3: "0 Events", "1 Event", "N Events" (N grouped by thousands). */
 export function eventCountLabel(count: number): string {
@@ -20,7 +20,7 @@ export function performerCard(doc: PerformerDocument, { includeDetail = false }:
     eventCount: eventCountLabel(doc.events_available),
     pathPicture: doc.image,
     minPrice: lowestAllInPrice(doc.venues[0]?.min_ticket_price ?? 0) ?? 0,
-    url: `/performers/${entitySlug(doc.performer_name, doc.performer_id)}`,
+    url: performerPath(doc.performer_name, doc.performer_id),
     ...(includeDetail ? { detail: doc } : {}),
   };
 }

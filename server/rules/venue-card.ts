@@ -1,7 +1,7 @@
 import type { VenueCard } from '../../schemas/cards.js';
 import type { VenueDocument } from '../../schemas/documents.js';
 import { cityRegion } from './address.js';
-import { entitySlug } from './slug.js';
+import { venuePath } from './site-paths.js';
 
 /** A venue's artwork (drawn by the media routes from its name): its picture in search and on its page. */
 export function venueImage(venueId: number): string {
@@ -14,6 +14,6 @@ export function venueCard(doc: VenueDocument): VenueCard {
     id: doc.venue_id,
     name: doc.venue_name,
     address: cityRegion(doc),
-    url: `/venues/${entitySlug(doc.venue_name, doc.venue_id)}`,
+    url: venuePath(doc.venue_name, doc.venue_id),
   };
 }

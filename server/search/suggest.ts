@@ -2,13 +2,14 @@ import type { CollectionName, EventDocument, PerformerDocument, USCityDocument, 
 import type { SuggestResponse } from '../../schemas/suggest.js';
 import { eventWhen } from '../rules/event-card.js';
 import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
-import { entitySlug, slugify } from '../rules/slug.js';
+import { slugify } from '../rules/slug.js';
 import { cityRegion } from '../rules/address.js';
 import { venueImage } from '../rules/venue-card.js';
 import { cityForAbbreviation } from '../rules/city-abbreviations.js';
 import { suggestRequests } from './queries.js';
 import type { SearchEngine } from './search-engine.js';
 import type { SearchResult } from '../../schemas/search.js';
+import { eventPath, performerPath, venuePath } from '../rules/site-paths.js';
 
 /** The collections suggestions read (those of `suggestRequests`): a change to one makes replayed answers stale. */
 export const SUGGEST_COLLECTIONS: readonly CollectionName[] = ['Performer', 'Venue', 'USCity', 'Event'];
@@ -50,11 +51,11 @@ export async function suggest(engine: SearchEngine, rawQuery: string, extraSourc
     query,
     performers: performers.hits.map(({ document }) => {
       const p = document as PerformerDocument;
-      return { id: p.performer_id, text: p.performer_name, url: `/performers/${entitySlug(p.performer_name, p.performer_id)}`, pathPicture: p.image };
+      return { id: p.performer_id, text: p.performer_name, url: performerPath(p.performer_name, p.performer_id), pathPicture: p.image };
     }),
     venues: venues.hits.map(({ document }) => {
       const v = document as VenueDocument;
-      return { id: v.venue_id, text: v.venue_name, subtitle: cityRegion(v), url: `/venues/${entitySlug(v.venue_name, v.venue_id)}`, pathPicture: venueImage(v.venue_id) };
+      return { id: v.venue_id, text: v.venue_name, subtitle: cityRegion(v), url: venuePath(v.venue_name, v.venue_id), pathPicture: venueImage(v.venue_id) };
     }),
     ...(cities
       ? {
@@ -69,7 +70,7 @@ export async function suggest(engine: SearchEngine, rawQuery: string, extraSourc
           events: events.hits.map(({ document }) => {
             const e = document as EventDocument;
             const when = eventWhen(e.event_local_timestamp);
-            return { id: e.event_id, text: e.event_name, subtitle: `${when.date} · ${e.venue_name}`, url: `/events/${entitySlug(e.event_name, e.event_id)}` };
+            return { id: e.event_id, text: e.event_name, subtitle: `${when.date} · ${e.venue_name}`, url: eventPath(e.event_name, e.event_id) };
           }),
         }
       : {}),

@@ -6,7 +6,7 @@ import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js'
 import { CatalogTimes } from './catalog-times.js';
 import { escapeXml, MAX_URLS_PER_SITEMAP, urlEntry, w3cDatetime } from './sitemap-protocol.js';
 import { SitemapService } from './sitemap-service.js';
-import { eventPath } from './site-paths.js';
+import { eventPath } from '../rules/site-paths.js';
 import { childTexts, parseXml } from './xml-for-tests.js';
 
 const ORIGIN = 'https://tickets.example.com';

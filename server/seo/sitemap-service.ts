@@ -7,7 +7,7 @@ import { EDGE_CACHE_SECONDS } from '../rules/constants.js';
 import type { CachedEngine } from '../search/cached-engine.js';
 import type { CatalogTimes, PagedCollection } from './catalog-times.js';
 import { escapeXml, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP, sitemapIndex, URLSET_CLOSE, URLSET_OPEN, urlEntry } from './sitemap-protocol.js';
-import { categoryPath, eventPath, performerPath, venuePath } from './site-paths.js';
+import { categoryPath, eventPath, performerPath, venuePath } from '../rules/site-paths.js';
 
 export const SITEMAP_KINDS = ['events', 'performers', 'venues', 'categories'] as const;
 export type SitemapKind = (typeof SITEMAP_KINDS)[number];

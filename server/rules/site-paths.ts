@@ -1,0 +1,12 @@
+import { entitySlug } from './slug.js';
+
+/*
+ * Spec §2: the storefront's page addresses. Performer, venue and event pages take the entity's slug (its name
+ * and id); category pages the category's route slug. Cards, suggestions, the menu, the sitemaps and the page
+ * status all build addresses here, so a sitemap lists exactly what the pages link to.
+ */
+
+export const eventPath = (name: string, id: number) => `/events/${entitySlug(name, id)}`;
+export const performerPath = (name: string, id: number) => `/performers/${entitySlug(name, id)}`;
+export const venuePath = (name: string, id: number) => `/venues/${entitySlug(name, id)}`;
+export const categoryPath = (slug: string) => `/category/${slug}`;
