@@ -93,17 +93,26 @@ export function jsonPath(parts: readonly PropertyKey[]): string {
 
 /** One segment file's text, parsed once, to place problems in it. */
 export class SegmentSource {
-  readonly tree: Node | undefined;
+  private parsedTree: Node | undefined | null = null;
 
   constructor(
     readonly file: string,
     readonly text: string,
-  ) {
-    this.tree = parseTree(text);
+  ) {}
+
+  /** The file's syntax tree, built only when a problem must be placed: a valid set never needs one. */
+  private get tree(): Node | undefined {
+    if (this.parsedTree === null) this.parsedTree = parseTree(this.text);
+    return this.parsedTree;
   }
 
   /** The file's JSON, or the first syntax error as a problem (what follows one is seldom a mistake of its own). */
   parse(): { value: unknown } | { problem: SegmentProblem } {
+    try {
+      return { value: JSON.parse(this.text) as unknown };
+    } catch {
+      // Not JSON: the tolerant parser says where and why, in words.
+    }
     const errors: ParseError[] = [];
     const value: unknown = parse(this.text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
     const first = errors[0];
