@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import brandsSchema from '../../../../schemas/json/brands.schema.json' with { type: 'json' };
 import overrideSchema from '../../../../schemas/json/segment-override.schema.json' with { type: 'json' };
 import pageSchema from '../../../../schemas/json/segment-page.schema.json' with { type: 'json' };
@@ -30,24 +30,13 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
 
   const open = (problem: SegmentProblemView) => {
     if (problem.file !== current && state.files.some((f) => f.path === problem.file)) {
+      // The other file's editor puts its cursor on the problem once it is built.
       pendingReveal.current = problem;
       setCurrent(problem.file);
     } else {
       editor.current?.reveal(problem);
     }
   };
-  useEffect(() => {
-    if (!pendingReveal.current) return;
-    // The editor for the new file mounts lazily; reveal once it is there.
-    const problem = pendingReveal.current;
-    const id = setInterval(() => {
-      if (!editor.current) return;
-      editor.current.reveal(problem);
-      pendingReveal.current = null;
-      clearInterval(id);
-    }, 50);
-    return () => clearInterval(id);
-  }, [current]);
 
   const counts = new Map<string, number>();
   for (const p of state.problems) counts.set(p.file, (counts.get(p.file) ?? 0) + 1);
@@ -60,7 +49,11 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
           <ul>
             {state.files.map((f) => (
               <li key={f.path}>
-                <button type="button" className="file-button" aria-current={f.path === current ? 'true' : undefined} onClick={() => setCurrent(f.path)}>
+                <button type="button" className="file-button" aria-current={f.path === current ? 'true' : undefined} onClick={() => {
+                    pendingReveal.current = null;
+                    setCurrent(f.path);
+                  }}
+                >
                   <span className="file-button__path">{f.path}</span>
                   {f.status !== 'unchanged' && <span className={`tag tag--${f.status}`}>{f.status}</span>}
                   {counts.has(f.path) && <span className="tag tag--problem">{counts.get(f.path)} problem{counts.get(f.path) === 1 ? '' : 's'}</span>}
@@ -82,7 +75,7 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
             </span>
           </div>
           <Suspense fallback={<p>Loading the editor…</p>}>
-            <JsonEditor ref={editor} path={current} text={text} schema={schemaFor(current, text)} onChange={(next) => drafts.change(current, next)} check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))} />
+            <JsonEditor ref={editor} path={current} text={text} revealFirst={pendingReveal.current?.file === current ? pendingReveal.current : null} schema={schemaFor(current, text)} onChange={(next) => drafts.change(current, next)} check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))} />
           </Suspense>
         </div>
       </div>

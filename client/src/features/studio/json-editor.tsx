@@ -22,6 +22,15 @@ interface Props {
   onChange(text: string): void;
   /** The problems this text has, asked of the server: the same ones `npm run segments -- check` prints. */
   check(text: string): Promise<SegmentProblemView[]>;
+  /** A problem to put the cursor on once the editor for this file is built (one chosen in another file). */
+  revealFirst?: SegmentProblemView | null;
+}
+
+/** Puts the cursor on a problem's place, scrolled to the middle of the editor. */
+function revealIn(editor: EditorView, problem: SegmentProblemView): void {
+  const { from } = problemRange(editor.state.doc.toString(), problem);
+  editor.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
+  editor.focus();
 }
 
 function diagnostics(text: string, problems: SegmentProblemView[]): Diagnostic[] {
@@ -46,12 +55,12 @@ function diagnostics(text: string, problems: SegmentProblemView[]): Diagnostic[]
  * A draft segment file in CodeMirror 6: JSON highlighting, completion and hover documentation from the
  * segment JSON Schema, and the server's own problems marked inline as they are typed.
  */
-export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEditor({ path, text, schema, onChange, check }, ref) {
+export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEditor({ path, text, schema, onChange, check, revealFirst }, ref) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // The editor is built once per file; the callbacks it calls are read fresh each time.
-  const latest = useRef({ schema, onChange, check });
-  latest.current = { schema, onChange, check };
+  const latest = useRef({ schema, onChange, check, revealFirst });
+  latest.current = { schema, onChange, check, revealFirst };
 
   useEffect(() => {
     const complete = (context: CompletionContext) => {
@@ -124,6 +133,8 @@ export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEdito
     editor.scrollDOM.setAttribute('role', 'region');
     editor.scrollDOM.setAttribute('aria-label', `Scroll the draft of ${path}`);
     view.current = editor;
+    const first = latest.current.revealFirst;
+    if (first) revealIn(editor, first);
     return () => {
       editor.destroy();
       view.current = null;
@@ -142,11 +153,7 @@ export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEdito
 
   useImperativeHandle(ref, () => ({
     reveal(problem) {
-      const editor = view.current;
-      if (!editor) return;
-      const { from } = problemRange(editor.state.doc.toString(), problem);
-      editor.dispatch({ selection: { anchor: from }, effects: EditorView.scrollIntoView(from, { y: 'center' }) });
-      editor.focus();
+      if (view.current) revealIn(view.current, problem);
     },
   }));
 
