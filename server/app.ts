@@ -46,6 +46,11 @@ import { catalogAdminRoutes, noCatalogAdmin } from './catalog/live/routes.js';
 import type { StudioService } from './studio/studio-service.js';
 import { studioAccess, studioPage, studioRoutes } from './studio/routes.js';
 import { shellStatus } from './pages/page-status.js';
+import { LayoutAnswers } from './layout/layout-answers.js';
+import { PageAnswers } from './pages/page-answers.js';
+import { PageDocument } from './pages/page-document.js';
+import type { PageRenderer } from './pages/page-renderer.js';
+import { PageService } from './pages/page-service.js';
 import type { SitemapService } from './seo/sitemap-service.js';
 import { seoRoutes } from './seo/routes.js';
 
@@ -68,6 +73,11 @@ export interface AppDeps {
   sitemaps?: SitemapService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
   clientDir?: string;
+  /**
+   * The client's server renderer (`dist/ssr/entry-server.js`): with it and `clientDir`, landing pages are sent
+   * rendered; without it, every page is the app shell the client draws.
+   */
+  renderer?: PageRenderer;
   /**
    * The database the stores use. With `DATABASE_URL` set (nodes sharing one PostgreSQL) the rate limits count
    * in it, so every node counts a client against one limit; otherwise, or without it, each limit counts in
@@ -121,6 +131,8 @@ interface Shared {
 function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggestLimiter }: Shared): Express {
   const { env } = deps;
   const app = express();
+  // Layout answers are built and kept once, for the layout API and the rendered pages alike.
+  const layoutAnswers = new LayoutAnswers(deps.layout, deps.segments, deps.search, deps.flags);
   app.disable('x-powered-by');
   app.set('trust proxy', trust);
   app.set('query parser', 'simple');
@@ -158,7 +170,7 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
   if (env.TICKET_SCANNER_KEY) api.use(scannerRoutes(deps.commerce, env.TICKET_SCANNER_KEY, limit('ticket-scans', env.RATE_LIMIT_SCANS_PER_MINUTE, 'scan')));
   api.use(commerceRoutes(deps.commerce, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
-  api.use(layoutRoutes(deps.layout, deps.segments, deps.search, deps.flags, deps.tokens, lane));
+  api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane));
   api.use(apiNotFound);
   // Flags first: `/api/features/:clientKey` sits under /api, whose router ends in a 404. Their paths are
   // data like the rest of the API, so they follow the same CORS allow-list (preflights included).
@@ -171,6 +183,20 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
 
   if (deps.clientDir && existsSync(path.join(deps.clientDir, 'index.html'))) {
     const indexFile = path.join(deps.clientDir, 'index.html');
+    const pages = deps.renderer
+      ? new PageService({
+          renderer: deps.renderer,
+          document: new PageDocument(deps.clientDir),
+          answers: new PageAnswers(deps.segments, deps.search, layoutAnswers, deps.commerce),
+          search: deps.search,
+          segments: deps.segments,
+          tokens: deps.tokens,
+          activity: deps.activity,
+          logger: deps.logger,
+          fastLane: lane,
+          publicBaseUrl: env.PUBLIC_BASE_URL,
+        })
+      : undefined;
     // The bundles' source maps are built beside them but published only when asked (`SERVE_SOURCE_MAPS`).
     if (!env.SERVE_SOURCE_MAPS) app.use((req, _res, next) => next(req.path.endsWith('.map') ? httpError(404) : undefined));
     app.use(
@@ -183,14 +209,16 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
     app.use('/studio.html', (_req, res, next) => (studioOpen ? res.redirect(301, '/studio') : next(httpError(404))));
     app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
     app.get(['/studio', '/studio/{*path}'], studioOpen ? studioPage(studioFile) : (_req, _res, next) => next(httpError(404)));
-    // Every other GET is a client route: the app shell answers it and the router decides what to show, with
-    // the address's real status (404 for no such page or entity, 301 to a renamed entity's current address).
+    // Every other GET is a page, with the address's real status (404 for no such page or entity, 301 to a renamed
+    // entity's current address, 410 for an event that is over). Landing pages go rendered; the rest (and every
+    // page, without a renderer) is the app shell, and the client's router decides what to show.
     app.get('/{*path}', async (req, res) => {
       const verdict = await shellStatus(req.path, deps.search, deps.logger);
       if (verdict.status === 301) {
         const query = req.originalUrl.indexOf('?');
         return res.redirect(301, verdict.location + (query >= 0 ? req.originalUrl.slice(query) : ''));
       }
+      if (pages && (await pages.answer(req, res, verdict))) return;
       if (verdict.status === 410) res.set('X-Robots-Tag', 'noindex');
       res.status(verdict.status).set('Cache-Control', 'no-cache').sendFile(indexFile);
     });

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
+import { loadPageRenderer } from './pages/page-renderer.js';
 import { ensureCatalog } from './catalog/ensure-catalog.js';
 import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
@@ -116,7 +117,10 @@ async function main() {
     },
     logger,
   });
-  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog, studio, sitemaps });
+  // The client's server renderer, built beside the client (`dist/ssr`); without it the client draws every page.
+  const renderer = await loadPageRenderer(path.resolve(clientDir, '../ssr/entry-server.js'));
+  if (!renderer) logger.warn('no server renderer built (dist/ssr): pages are drawn by the client alone');
+  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog, studio, sitemaps, renderer });
   const demand = new DemandSignals({ sql, catalog, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);

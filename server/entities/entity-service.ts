@@ -97,6 +97,16 @@ export async function eventPage(engine: SearchEngine, slug: string, now: Date) {
   };
 }
 
+/** What a guest's view of a performer page adds to their recent activity. */
+export function performerActivity({ doc, performer }: Awaited<ReturnType<typeof performerPage>>) {
+  return { type: 'performer', id: doc.performer_id, name: doc.performer_name, url: performer.url, image: doc.image } as const;
+}
+
+/** What a guest's view of an event page adds to their recent activity. */
+export function eventActivity({ doc, event, performers }: Awaited<ReturnType<typeof eventPage>>) {
+  return { type: 'event', id: doc.event_id, name: doc.event_name, url: event.url, image: performers[0]?.pathPicture ?? null } as const;
+}
+
 /** `/results-general?kwds=`: performers, venues and upcoming events for a query, 10 of each a page. */
 export async function searchResults(engine: SearchEngine, rawQuery: string, page: number, now: Date): Promise<SearchResults> {
   const query = normalizeSearchQuery(rawQuery);

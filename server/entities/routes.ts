@@ -6,7 +6,7 @@ import { queryClock } from '../search/query-clock.js';
 import type { SearchService } from '../search/search-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import type { SessionTokens } from '../sessions/session-tokens.js';
-import { eventPage, menu, performerPage, searchResults, venuePage } from './entity-service.js';
+import { eventActivity, eventPage, menu, performerActivity, performerPage, searchResults, venuePage } from './entity-service.js';
 
 interface Logger {
   warn(obj: object, msg: string): void;
@@ -30,15 +30,17 @@ export function entityRoutes(search: SearchService, tokens: SessionTokens, activ
   router.get('/performers/:slug', async (req, res) => {
     const { slug } = SlugParamsSchema.parse(req.params);
     const { page: schedulePage } = SchedulePageQuerySchema.parse(req.query);
-    const { doc, ...page } = await performerPage(search.engine, slug, now(), schedulePage);
-    await remember(req, res, { type: 'performer', id: doc.performer_id, name: doc.performer_name, url: page.performer.url, image: doc.image });
+    const found = await performerPage(search.engine, slug, now(), schedulePage);
+    await remember(req, res, performerActivity(found));
+    const { doc: _doc, ...page } = found;
     res.json(page);
   });
 
   router.get('/events/:slug', async (req, res) => {
     const { slug } = SlugParamsSchema.parse(req.params);
-    const { doc, ...page } = await eventPage(search.engine, slug, now());
-    await remember(req, res, { type: 'event', id: doc.event_id, name: doc.event_name, url: page.event.url, image: page.performers[0]?.pathPicture ?? null });
+    const found = await eventPage(search.engine, slug, now());
+    await remember(req, res, eventActivity(found));
+    const { doc: _doc, ...page } = found;
     res.json(page);
   });
 

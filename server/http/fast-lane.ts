@@ -11,9 +11,11 @@ import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
 import { REQUEST_ID_HEADER, redactUrl, requestIdOf } from './logger.js';
 
-/** A JSON answer the app built once and that any request with the same key may get again, byte for byte. */
+/** An answer (JSON, or a rendered page) the app built once and that any request with the same key may get again, byte for byte. */
 export interface ReplayableAnswer {
   body: string;
+  /** The media type; JSON when absent. */
+  type?: string;
   etag: string;
   cacheControl: string;
   /** The request headers the answer depends on besides the URL, as for `Vary`. */
@@ -30,6 +32,11 @@ export const collectionTag = (collection: CollectionName) => `collection:${colle
 /** A JSON body with its weak ETag, hashed once so that no repeat hashes it again. */
 export function replayableJson(body: string, headers: { cacheControl: string; vary: readonly string[] }): ReplayableAnswer {
   return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`, ...headers, encodings: new Map() };
+}
+
+/** A rendered page with its weak ETag, replayed like a JSON answer. */
+export function replayableHtml(body: string, headers: { cacheControl: string; vary: readonly string[] }): ReplayableAnswer {
+  return { ...replayableJson(body, headers), type: 'text/html; charset=utf-8' };
 }
 
 /** The answer's body in an encoding, compressed on first use and kept: each answer is compressed at most once per encoding. */
@@ -68,7 +75,7 @@ export function sendReplayable(req: Request, res: Response, answer: ReplayableAn
   const encoding = encodingFor(req, answer);
   const body = encodedBody(answer, encoding);
   if (encoding !== 'identity') res.set('Content-Encoding', encoding);
-  res.type(JSON_TYPE).set('Content-Length', String(body.length)).end(body);
+  res.type(answer.type ?? JSON_TYPE).set('Content-Length', String(body.length)).end(body);
 }
 
 /**
@@ -128,7 +135,7 @@ class Entry {
         headers: [
           ...this.notModified,
           'content-type',
-          JSON_TYPE,
+          this.answer.type ?? JSON_TYPE,
           'content-length',
           String(body.length),
           ...(encoding === 'identity' ? [] : ['content-encoding', encoding]),
@@ -194,6 +201,7 @@ export class FastLane {
   private readonly answers: LRUCache<string, Entry>;
   /** What each kept answer was made from (a collection, a layout row), to drop it when that changes. */
   private readonly tags = new TagIndex();
+  private readonly forgetListeners: ((tag: string) => void)[] = [];
   private readonly common: OutgoingHttpHeaders;
   /** Requests answered here rather than by the app. */
   served = 0;
@@ -225,11 +233,20 @@ export class FastLane {
     this.tags.tag(key, tags);
   }
 
-  /** Drops every kept answer tagged `tag`; how many there were. */
+  /**
+   * Drops every kept answer tagged `tag`; how many there were. Other caches keyed by the same tags (the
+   * rendered pages) hear of it through `onForget`: one change, one invalidation, wherever answers were kept.
+   */
   forget(tag: string): number {
     const keys = this.tags.take(tag);
     for (const key of keys) this.answers.delete(key);
+    for (const listener of this.forgetListeners) listener(tag);
     return keys.length;
+  }
+
+  /** Calls `listener` with each tag `forget` drops. */
+  onForget(listener: (tag: string) => void): void {
+    this.forgetListeners.push(listener);
   }
 
   get size(): number {

@@ -1,5 +1,5 @@
-import { GrowthBookProvider } from '@growthbook/growthbook-react';
-import { QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { GrowthBookProvider, type GrowthBook } from '@growthbook/growthbook-react';
+import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
 import { BrandAnswerSchema, type BrandAnswer } from '../../../schemas/layout.js';
@@ -12,6 +12,7 @@ import { createGrowthBook, useGrowthBookUrl } from '../lib/flags.js';
 import { createQueryClient } from '../lib/query-client.js';
 import { ensureGuestSession } from '../lib/session.js';
 import { isBarePage } from './layout-rule.js';
+import { PageContext, useLandedNotFound, type PageContextValue } from './page-context.js';
 import { LayoutPage } from './pages/layout-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 
@@ -29,8 +30,11 @@ const ContactPage = lazy(() => infoPages().then((m) => ({ default: m.ContactPage
 const FaqPage = lazy(() => infoPages().then((m) => ({ default: m.FaqPage })));
 const PoliciesPage = lazy(() => infoPages().then((m) => ({ default: m.PoliciesPage })));
 
+/** The brand's query: key and API address (the server renders with it too). */
+export const brandQuery = { queryKey: ['brand'], path: '/api/brand' } as const;
+
 function useBrand(): BrandAnswer | undefined {
-  const { data } = useQuery({ queryKey: ['brand'], queryFn: ({ signal }) => api('/api/brand', BrandAnswerSchema, { signal, token: false }), staleTime: Infinity });
+  const { data } = useQuery({ queryKey: brandQuery.queryKey, queryFn: ({ signal }) => api(brandQuery.path, BrandAnswerSchema, { signal, token: false }), staleTime: Infinity });
   useEffect(() => {
     if (!data) return;
     const root = document.documentElement.style;
@@ -51,12 +55,11 @@ function SiteShell() {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);
+  const page = useLandedNotFound() ? <NotFoundPage /> : <Outlet />;
   if (isBarePage(pathname)) {
     return (
       <main id="main" className="bare-main">
-        <Suspense fallback={<RowSkeleton />}>
-          <Outlet />
-        </Suspense>
+        <Suspense fallback={<RowSkeleton />}>{page}</Suspense>
       </main>
     );
   }
@@ -72,9 +75,7 @@ function SiteShell() {
         mobileSearch={<SearchBox variant="overlay" />}
       />
       <main id="main" className="site-main">
-        <Suspense fallback={<RowSkeleton />}>
-          <Outlet />
-        </Suspense>
+        <Suspense fallback={<RowSkeleton />}>{page}</Suspense>
       </main>
       <SiteFooter />
     </>
@@ -87,17 +88,23 @@ function RootSlugPage() {
   return /^\/[a-z0-9-]+-\d+$/.test(pathname) ? <PerformerPage /> : <NotFoundPage />;
 }
 
-export function App() {
-  const [queryClient] = useState(createQueryClient);
-  const [growthbook] = useState(createGrowthBook);
+export interface StorefrontProps {
+  queryClient: QueryClient;
+  growthbook: GrowthBook;
+  /** What the server knew of the page it rendered; absent when the client renders alone. */
+  page?: PageContextValue;
+}
+
+/** The storefront's providers and routes, inside whichever router the caller gives (the browser's, or the server's). */
+export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
   useEffect(() => {
     // Spec §4: a guest token is requested on first load, only when none is stored.
     void ensureGuestSession();
   }, []);
   return (
-    <QueryClientProvider client={queryClient}>
-      <GrowthBookProvider growthbook={growthbook}>
-        <BrowserRouter>
+    <PageContext value={page ?? null}>
+      <QueryClientProvider client={queryClient}>
+        <GrowthBookProvider growthbook={growthbook}>
           <Routes>
             <Route element={<SiteShell />}>
               <Route index element={<LayoutPage kind="home" />} />
@@ -116,8 +123,19 @@ export function App() {
               <Route path="*" element={<NotFoundPage />} />
             </Route>
           </Routes>
-        </BrowserRouter>
-      </GrowthBookProvider>
-    </QueryClientProvider>
+        </GrowthBookProvider>
+      </QueryClientProvider>
+    </PageContext>
+  );
+}
+
+/** The storefront in the browser; `queryClient` and `page` come filled when hydrating a server-rendered page. */
+export function App({ queryClient: given, page }: { queryClient?: QueryClient; page?: PageContextValue } = {}) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
+  const [growthbook] = useState(createGrowthBook);
+  return (
+    <BrowserRouter>
+      <Storefront queryClient={queryClient} growthbook={growthbook} page={page} />
+    </BrowserRouter>
   );
 }

@@ -1,7 +1,20 @@
 import { z } from '../../../schemas/zod.js';
+import { documentCookies, readCookie, writeCookie } from './cookies.js';
 
 /** Spec §4 guest session: one token per browser, requested on first load and kept in localStorage. */
 export const TOKEN_KEY = 'guestToken';
+/**
+ * The token is mirrored in a cookie of this name so the server renders a landing page with the guest's
+ * experiment variation (spec §7); the API still takes it only as a bearer token.
+ */
+export const TOKEN_COOKIE = 'guestToken';
+
+/** Writes the token's cookie, living as long as the token. */
+function mirrorTokenCookie(token: string): void {
+  if (readCookie(documentCookies(), TOKEN_COOKIE) === token) return;
+  const exp = tokenClaims(token)?.exp;
+  if (exp) writeCookie(TOKEN_COOKIE, token, exp - Date.now() / 1000);
+}
 const SessionAnswerSchema = z.object({ sessionToken: z.string(), expiresAt: z.string() });
 
 type Listener = (token: string) => void;
@@ -32,12 +45,16 @@ export function tokenClaims(token: string): { sub?: string; exp?: number } | nul
 /** Resolves with the guest token, requesting one only when none is stored (spec §4); null when that failed. */
 export function ensureGuestSession(): Promise<string | null> {
   const stored = getStoredToken();
-  if (stored) return Promise.resolve(stored);
+  if (stored) {
+    mirrorTokenCookie(stored);
+    return Promise.resolve(stored);
+  }
   pending ??= fetch('/api/customers/session', { method: 'POST', headers: { 'X-Client-Id': 'storefront-web' } })
     .then(async (res) => {
       if (!res.ok) throw new Error(`session answered ${res.status}`);
       const { sessionToken } = SessionAnswerSchema.parse(await res.json());
       localStorage.setItem(TOKEN_KEY, sessionToken);
+      mirrorTokenCookie(sessionToken);
       for (const listener of listeners) listener(sessionToken);
       return sessionToken;
     })

@@ -9,18 +9,37 @@ import { api } from '../../lib/api.js';
 import { formatPrice } from '../../../../server/rules/format.js';
 import { PageLoading, usePageAnswer } from './page-states.js';
 
-function useEntity<S extends z.ZodType>(kind: string, slug: string, schema: S, page = 1) {
-  return useQuery({
-    queryKey: [kind, slug, page],
-    queryFn: ({ signal }) => api(`/api/${kind}/${encodeURIComponent(slug)}${page > 1 ? `?page=${page}` : ''}`, schema, { signal }),
-  });
+/** A performer's or venue's page query: its cache key and the API address it reads (the server renders with it too). */
+export const entityQuery = (kind: 'performers' | 'venues', slug: string, page: number) => ({
+  queryKey: [kind, slug, page],
+  path: `/api/${kind}/${encodeURIComponent(slug)}${page > 1 ? `?page=${page}` : ''}`,
+});
+
+/** The search results page's query. */
+export const resultsQuery = (kwds: string, page: number) => ({
+  queryKey: ['results', kwds, page],
+  path: `/api/Searches/get?q=${encodeURIComponent(kwds)}&page=${page}`,
+});
+
+function useEntity<S extends z.ZodType>(kind: 'performers' | 'venues', slug: string, schema: S, page = 1) {
+  const { queryKey, path } = entityQuery(kind, slug, page);
+  return useQuery({ queryKey, queryFn: ({ signal }) => api(path, schema, { signal }) });
 }
 
-/** The schedule page in the address (`?page=2`), 1 when absent or not a page number. */
-function useSchedulePage(): number {
-  const [params] = useSearchParams();
+/** The schedule page in an address's query (`?page=2`), 1 when absent or not a page number. */
+export function schedulePage(params: URLSearchParams): number {
   const page = Number(params.get('page') ?? '1');
   return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
+/** The results page in an address's query, 1 when absent or not a number. */
+export function resultsPage(params: URLSearchParams): number {
+  return Math.max(1, Math.floor(Number(params.get('page') ?? '1')) || 1);
+}
+
+function useSchedulePage(): number {
+  const [params] = useSearchParams();
+  return schedulePage(params);
 }
 
 interface Schedule {
@@ -130,14 +149,12 @@ function VenueAddress({ name, detail, fallback }: { name: string; detail: Record
 }
 
 export function ResultsPage() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   // Spec §5: an absent parameter reads as empty; plus signs read as spaces (URLSearchParams does both).
   const kwds = params.get('kwds') ?? '';
-  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
-  const q = useQuery({
-    queryKey: ['results', kwds, page],
-    queryFn: ({ signal }) => api(`/api/Searches/get?q=${encodeURIComponent(kwds)}&page=${page}`, SearchResultsSchema, { signal }),
-  });
+  const page = resultsPage(params);
+  const { queryKey, path } = resultsQuery(kwds, page);
+  const q = useQuery({ queryKey, queryFn: ({ signal }) => api(path, SearchResultsSchema, { signal }) });
   useEffect(() => {
     document.title = kwds ? `Results for “${kwds}”` : 'Search';
   }, [kwds]);
@@ -180,15 +197,10 @@ export function ResultsPage() {
             </section>
           )}
           <nav className="pager" aria-label="Result pages">
-            {page > 1 && (
-              <button type="button" onClick={() => setParams({ kwds, page: String(page - 1) })}>
-                Previous
-              </button>
-            )}
+            {/* Links, not buttons: the pages are addresses a crawler or a page without its script can follow. */}
+            {page > 1 && <Link to={`?${new URLSearchParams({ kwds, page: String(page - 1) })}`}>Previous</Link>}
             {Math.max(q.data.performers.found, q.data.venues.found, q.data.events.found) > page * q.data.perPage && (
-              <button type="button" onClick={() => setParams({ kwds, page: String(page + 1) })}>
-                Next
-              </button>
+              <Link to={`?${new URLSearchParams({ kwds, page: String(page + 1) })}`}>Next</Link>
             )}
           </nav>
         </>

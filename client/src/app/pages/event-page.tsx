@@ -7,6 +7,7 @@ import { eventJsonLd, eventPlace, eventStartDate, jsonLdText, ticketPrices } fro
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { formatMoney } from '../../features/buying/money.js';
 import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
+import { useSiteOrigin } from '../page-context.js';
 import { usePageAnswer } from './page-states.js';
 
 const STATUS_NOTICES: Partial<Record<string, string>> = {
@@ -45,6 +46,7 @@ export function EventPage() {
   const { search } = useLocation();
   const q = useEventPage(slug);
   const all = useAllListings(slug);
+  const origin = useSiteOrigin();
   useEffect(() => {
     if (q.data) document.title = `${q.data.event.name} tickets`;
   }, [q.data]);
@@ -55,7 +57,7 @@ export function EventPage() {
   const notice = event.detail ? STATUS_NOTICES[event.detail.event_status] : undefined;
   // The "from" price and the JSON-LD offer read the same listings through the same function, so they agree.
   const lowest = all.data ? ticketPrices(all.data.listings)?.lowPrice : undefined;
-  const jsonLd = eventJsonLd({ event, venue, performers, listings: all.data, origin: window.location.origin });
+  const jsonLd = eventJsonLd({ event, venue, performers, listings: all.data, origin });
 
   return (
     <article className="event-page buying-page">

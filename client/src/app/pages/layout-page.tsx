@@ -15,21 +15,31 @@ import { NotFoundPage } from './not-found-page.js';
 /** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
 const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
 
+/**
+ * A layout page's query: its cache key and the API address it reads, from the page, the shopper's place
+ * (`locationParams`) and the page URL's experiment overrides. The server renders a landing page with the
+ * same query, so the client finds its answer in the cache it hydrates.
+ */
+export function layoutQuery(kind: 'home' | 'category', slug: string, params: string, pageQuery: string) {
+  const path = kind === 'home' ? '/api/layout/home' : `/api/layout/category/${encodeURIComponent(slug)}`;
+  const search = [params, pageQuery].filter(Boolean).join('&');
+  return { queryKey: ['layout', path, params, pageQuery], path: `${path}${search ? `?${search}` : ''}` };
+}
+
 export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   const { slug = '' } = useParams();
   const routerLocation = useLocation();
   const [where, setWhere] = useState<ShopperLocation>(() => storedLocation());
-  const params = locationParams(where);
   // The current page URL's experiment overrides (`?home-layout=1`), as GrowthBook reads them: the server forces
   // the variation, lists no exposure for it, and ignores what names no experiment.
-  const pageQuery = pageQueryForLayout(routerLocation.search);
-  const search = [params, pageQuery].filter(Boolean).join('&');
-  const path = kind === 'home' ? '/api/layout/home' : `/api/layout/category/${encodeURIComponent(slug)}`;
-  // The layout waits for the guest session so the home experiment can follow the guest (spec §4, §7).
+  const { queryKey, path } = layoutQuery(kind, slug, locationParams(where), pageQueryForLayout(routerLocation.search));
+  // The layout waits for the guest session so the home experiment can follow the guest (spec §4, §7). A page
+  // the server rendered is already in the cache: it is shown as it came, never refetched for the session (the
+  // variation the guest saw first stays for this page view).
   const session = useGuestSession();
   const query = useQuery({
-    queryKey: ['layout', path, params, pageQuery, session.token !== null],
-    queryFn: ({ signal }) => api(`${path}${search ? `?${search}` : ''}`, LayoutEnvelopeSchema, { signal }),
+    queryKey,
+    queryFn: ({ signal }) => api(path, LayoutEnvelopeSchema, { signal }),
     enabled: session.settled,
   });
 

@@ -7,7 +7,8 @@ import { bandOf, panBy, PAN_STEP, priceBands, viewBoxOf, wholeMap, zoomBy, ZOOM_
  * Band colours, cheapest first. Each is at least 3:1 against the white map (WCAG 1.4.11; about 5:1 to 6:1)
  * and carries white text at 4.5:1 or more; the price is also written in each section's name in the list.
  */
-export const BAND_COLOURS = ['#1b7a3a', '#0a66c2', '#7c3aed', '#b4235a'] as const;
+/** The price bands' colours are classes (`.price-band--0` onwards, in buying.css), never inline styles: the CSP forbids those. */
+const bandClass = (band: number) => `price-band--${band}`;
 
 /** Product decision: a list of up to this many sections starts open. */
 export const LIST_OPEN_MAX = 8;
@@ -136,7 +137,7 @@ function MapDrawing({ template, sections, bands, selected, highlighted, onToggle
               onPointerLeave={() => onPreview(null)}
             >
               <title>{sectionLabel(summary)}</title>
-              <path d={s.d} fillRule="evenodd" fill={BAND_COLOURS[bandOf(bands, summary.lowest)]} />
+              <path d={s.d} fillRule="evenodd" className={bandClass(bandOf(bands, summary.lowest))} />
               <text x={s.labelX} y={s.labelY} className={s.roomy ? 'seat-map__label seat-map__label--roomy' : 'seat-map__label'}>
                 {s.shortLabel}
                 {s.roomy && (
@@ -206,7 +207,7 @@ export function SeatMap({ layout, sections, selected, highlighted, preview: list
         onFocus={() => setPreview(s.name)}
         onBlur={() => setPreview(null)}
       >
-        {s.zone !== null && <span className="section-choice__swatch" style={{ background: BAND_COLOURS[bandOf(bands, s.lowest)] }} aria-hidden="true" />}
+        {s.zone !== null && <span className={`section-choice__swatch ${bandClass(bandOf(bands, s.lowest))}`} aria-hidden="true" />}
         <span className="section-choice__text">
           {s.name}, from {formatMoney(s.lowest)}, {listingsText(s.count)}
           {s.accessible && (
@@ -236,7 +237,7 @@ export function SeatMap({ layout, sections, selected, highlighted, preview: list
         <ul className="seat-map__legend" aria-label="Price bands">
           {bands.map((b, i) => (
             <li key={i}>
-              <span className="seat-map__swatch" style={{ background: BAND_COLOURS[i] }} aria-hidden="true" />
+              <span className={`seat-map__swatch ${bandClass(i)}`} aria-hidden="true" />
               {bandText(b)}
             </li>
           ))}

@@ -1,8 +1,17 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { buyingApi, type ListingsFilter } from './buying-api.js';
+import { buyingApi, listingsQueryString, type ListingsFilter } from './buying-api.js';
+
+/** The event page's query: its cache key and the API address it reads (also what the server renders with). */
+export const eventQuery = (slug: string) => ({ queryKey: ['events', slug], path: `/api/events/${encodeURIComponent(slug)}` });
+
+/** An event's listings under a filter (`{}` for all of them): key and API address. */
+export const listingsQuery = (slug: string, filter: ListingsFilter) => ({
+  queryKey: ['listings', slug, filter],
+  path: `/api/events/${encodeURIComponent(slug)}/listings${listingsQueryString(filter)}`,
+});
 
 export function useEventPage(slug: string) {
-  return useQuery({ queryKey: ['events', slug], queryFn: ({ signal }) => buyingApi.event(slug, signal), enabled: slug !== '' });
+  return useQuery({ queryKey: eventQuery(slug).queryKey, queryFn: ({ signal }) => buyingApi.event(slug, signal), enabled: slug !== '' });
 }
 
 /** Listings change as shoppers buy: kept fresh for a short while only. */
@@ -10,7 +19,7 @@ const LISTINGS_STALE_MS = 15_000;
 
 export function useListings(slug: string, filter: ListingsFilter) {
   return useQuery({
-    queryKey: ['listings', slug, filter],
+    queryKey: listingsQuery(slug, filter).queryKey,
     queryFn: ({ signal }) => buyingApi.listings(slug, filter, signal),
     enabled: slug !== '',
     staleTime: LISTINGS_STALE_MS,
@@ -22,7 +31,7 @@ export function useListings(slug: string, filter: ListingsFilter) {
 /** Every listing of the event, unfiltered: for sold-out, the JSON-LD offer and the fee rates. */
 export function useAllListings(slug: string) {
   return useQuery({
-    queryKey: ['listings', slug, {}],
+    queryKey: listingsQuery(slug, {}).queryKey,
     queryFn: ({ signal }) => buyingApi.listings(slug, {}, signal),
     enabled: slug !== '',
     staleTime: LISTINGS_STALE_MS,

@@ -12,6 +12,8 @@ export const MENU_COLUMNS = 5;
 /** The menu changes only with the catalog and the server lets edges cache it for an hour (spec §9: 3600 s). */
 export const MENU_STALE_TIME_MS = 60 * 60_000;
 export const MENU_QUERY_KEY = ['menu'] as const;
+/** The menu's query: key and API address (the server renders with it too). */
+export const menuQuery = { queryKey: MENU_QUERY_KEY, path: '/api/menu' } as const;
 
 /** Phones and wide screens switch at this width (the same value as the CSS media queries). */
 export const WIDE_MEDIA_QUERY = '(min-width: 768px)';
@@ -21,7 +23,7 @@ export function useMenu() {
     queryKey: MENU_QUERY_KEY,
     // The menu is public and edge-cacheable, so no guest token goes with it.
     queryFn: ({ signal }) =>
-      api('/api/menu', MenuSchema, { signal, token: false }).catch((error: unknown) => {
+      api(menuQuery.path, MenuSchema, { signal, token: false }).catch((error: unknown) => {
         if (!signal.aborted) reportClientError(error, 'navigation menu');
         throw error;
       }),

@@ -1,0 +1,29 @@
+import { createContext, useContext } from 'react';
+import { useLocation } from 'react-router';
+
+/**
+ * What the server knew about the page it rendered, shared with the client that hydrates it: the site's public
+ * origin (for the absolute addresses in JSON-LD) and the page's status. Both sides read the same values, so the
+ * markup the client builds matches the server's.
+ */
+export interface PageContextValue {
+  origin: string;
+  /** The HTTP status the first page was answered with (404 for an address with nothing at it). */
+  status: number;
+}
+
+export const PageContext = createContext<PageContextValue | null>(null);
+
+/** The site's origin: the server's when it rendered the page, else the browser's. */
+export function useSiteOrigin(): string {
+  return useContext(PageContext)?.origin ?? window.location.origin;
+}
+
+/**
+ * Whether the server answered the address the browser first opened with 404: that page stays the not-found page
+ * (search included) until the shopper moves on. The router's first entry is the only one with key 'default'.
+ */
+export function useLandedNotFound(): boolean {
+  const status = useContext(PageContext)?.status;
+  return useLocation().key === 'default' && status === 404;
+}

@@ -1,0 +1,88 @@
+import { GrowthBook } from '@growthbook/growthbook-react';
+import { dehydrate, QueryClient } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { renderToPipeableStream } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import { Storefront } from './app/app.js';
+import type { PageContextValue } from './app/page-context.js';
+import { pageDataJson } from './app/page-data.js';
+import { pageHead, type PageHead } from './app/page-head.js';
+import type { PagePlan } from './app/page-queries.js';
+import { createQueryClient } from './lib/query-client.js';
+
+/**
+ * The storefront rendered on the server: the same components as in the browser, drawn from the API answers the
+ * server read through its own services. Built by Vite for Node (`vite build --ssr`) and loaded by the server.
+ */
+export { pagePlan, type PagePlan, type PageQuery, type RenderedPageKind } from './app/page-queries.js';
+export type { PageHead } from './app/page-head.js';
+export { PAGE_DATA_ID } from './app/page-data.js';
+export { SITE_ID } from './lib/api.js';
+
+export interface RenderInput {
+  /** The page's path and query (`/category/nfl?zip=10001`). */
+  url: string;
+  /** The page's plan (`pagePlan`), for its head. */
+  plan: PagePlan;
+  /** Each answer under the client's query key; a query the server could not answer is left out (the client asks). */
+  answers: readonly { queryKey: readonly unknown[]; data: unknown }[];
+  page: PageContextValue;
+}
+
+export interface RenderedPage {
+  head: PageHead;
+  /** The page data for the client (`<script type="application/json">`), escaped for use inside a script element. */
+  data: string;
+  /** Streams the page's markup into `destination`, which it ends; resolves when done. */
+  pipe(destination: NodeJS.WritableStream): void;
+}
+
+/** How long a render may take before it is given up (the server then sends the page without its markup). */
+const RENDER_TIMEOUT_MS = 5_000;
+
+/**
+ * Renders the page once everything in it is ready (`onAllReady`): the markup streams in order, with no
+ * suspended boundary to fill in later, which would need an inline script the CSP does not allow.
+ */
+export function renderPage(input: RenderInput): Promise<RenderedPage> {
+  const queryClient: QueryClient = createQueryClient();
+  for (const { queryKey, data } of input.answers) queryClient.setQueryData(queryKey, data);
+  const data = pageDataJson({ state: dehydrate(queryClient), page: input.page });
+  const head = pageHead(input.plan, (key) => queryClient.getQueryData(key), { origin: input.page.origin, url: new URL(input.url, input.page.origin), status: input.page.status });
+  // No features are fetched on the server: the layout's variation came with the layout answer.
+  const growthbook = new GrowthBook({});
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const stream = renderToPipeableStream(
+      <StrictMode>
+        <StaticRouter location={input.url}>
+          <Storefront queryClient={queryClient} growthbook={growthbook} page={input.page} />
+        </StaticRouter>
+      </StrictMode>,
+      {
+        // Never outline a boundary to fill in later: that takes an inline script, which the CSP does not allow.
+        progressiveChunkSize: Number.POSITIVE_INFINITY,
+        onAllReady() {
+          settled = true;
+          clearTimeout(timer);
+          resolve({ head, data, pipe: (destination) => stream.pipe(destination) });
+        },
+        onShellError(error) {
+          settled = true;
+          clearTimeout(timer);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+        onError(error) {
+          // A component that throws is drawn by the client instead; the server says why.
+          console.error('server render error', error);
+        },
+      },
+    );
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      stream.abort(new Error('render timed out'));
+      reject(new Error(`render of ${input.url} took over ${RENDER_TIMEOUT_MS} ms`));
+    }, RENDER_TIMEOUT_MS);
+  });
+}

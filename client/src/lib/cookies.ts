@@ -1,0 +1,39 @@
+/**
+ * Cookies the server reads to render a landing page as this browser will show it: the shopper's place and the
+ * guest token (whose id picks the experiment variation). Readable by the page's script, which writes them.
+ */
+
+/** The value of cookie `name` in a `Cookie` header or `document.cookie`, undefined when absent or unreadable. */
+export function readCookie(cookies: string, name: string): string | undefined {
+  for (const part of cookies.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Sets (or, with `null`, removes) a cookie for the whole site, sent on top-level navigations (SameSite=Lax). */
+export function writeCookie(name: string, value: string | null, maxAgeSeconds: number): void {
+  try {
+    const secure = location.protocol === 'https:' ? '; Secure' : '';
+    document.cookie =
+      value === null
+        ? `${name}=; Path=/; Max-Age=0; SameSite=Lax${secure}`
+        : `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; SameSite=Lax${secure}`;
+  } catch {
+    // No document (the server) or cookies refused: the page still works, rendered by the client.
+  }
+}
+
+export function documentCookies(): string {
+  try {
+    return document.cookie;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,179 @@
+import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
+import { HOME_LAYOUT_FEATURE } from '../../schemas/flags.js';
+import type { Brand } from '../../schemas/segments.js';
+import { TagIndex } from '../cache/tag-index.js';
+import { deviceTypeFromUserAgent, FORCE_PARAM, type FlagService } from '../flags/flag-service.js';
+import { SITE_ID_HEADER } from '../http/client-headers.js';
+import { AppError } from '../http/errors.js';
+import { replayableJson, type ReplayableAnswer } from '../http/fast-lane.js';
+import type { SearchService } from '../search/search-service.js';
+import type { SegmentRepository } from '../segments/segment-repository.js';
+import type { LayoutService, PageRequest } from './layout-service.js';
+import { LocationQuerySchema, resolveLocation } from './location.js';
+
+export const LayoutQuerySchema = LocationQuerySchema.and(
+  z.object({
+    brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional(),
+    [FORCE_PARAM]: z.unknown().optional(),
+  }),
+);
+
+/** The brand asked for: `?brand=` first, then the site id (the `X-Site-Id` header), then the default brand. */
+export function resolveBrand(segments: SegmentRepository, brandId: string | undefined, siteHeader: string | undefined): Brand {
+  if (brandId) {
+    const brand = segments.brand(brandId);
+    if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${brandId}"`);
+    return brand;
+  }
+  if (siteHeader !== undefined) {
+    const brand = /^\d{1,9}$/.test(siteHeader) ? segments.brandBySiteId(Number(siteHeader)) : undefined;
+    if (!brand) throw new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${siteHeader.slice(0, 20)}"`);
+    return brand;
+  }
+  return segments.defaultBrand;
+}
+
+/**
+ * Whole layout answers, serialised once: the same page for the same brand, place and experiment variation is
+ * the same bytes for a minute (the row cache's lifetime), sent with a precomputed ETag so a repeat costs
+ * neither building, serialising nor hashing.
+ */
+const RESPONSE_CACHE_ENTRIES = 2_000;
+const LAYOUT_HEADERS = { cacheControl: 'private, max-age=60', vary: ['X-Site-Id', 'Authorization'] } as const;
+
+export interface Experiment {
+  variant: string | undefined;
+  experiments: { key: string; variationId: string }[];
+}
+
+/** Guests whose assignment is remembered: evaluating GrowthBook's rules costs as much as sending the answer. */
+const ASSIGNMENTS = 20_000;
+
+export const NO_EXPERIMENT: Experiment = Object.freeze({ variant: undefined, experiments: Object.freeze([]) as unknown as Experiment['experiments'] });
+
+/** The tag of the answers (layout answers, rendered pages) built from a row. */
+export const rowTag = (rowKey: string) => `row:${rowKey}`;
+
+/** One layout request, as the API route or the page renderer read it off their request. */
+export interface LayoutAnswerRequest {
+  page: PageRequest;
+  /** The layout API's query, parsed as Express parses it. */
+  query: Record<string, unknown>;
+  /** The `X-Site-Id` header, when sent. */
+  siteHeader: string | undefined;
+  /** The verified guest, when there is one: the home experiment follows the guest (spec §7). */
+  guestId: string | undefined;
+  userAgent: string | undefined;
+  /** The layout API address as requested (path and query): GrowthBook's `url` attribute. */
+  url: string;
+}
+
+export interface LayoutAnswer {
+  answer: ReplayableAnswer;
+  experiment: Experiment;
+  /** Whether the answer is kept (and so may be replayed): rows that failed or were overtaken are not. */
+  kept: boolean;
+  /** How long it is kept for, in ms (0 when not kept). */
+  ttlMs: number;
+  /** The tags of the rows it was built from: a catalog change to one of them drops it. */
+  tags: string[];
+}
+
+/**
+ * The layout API's answers, built once and kept: the API route and the server-rendered pages read them here,
+ * so a page is drawn from the very bytes `/api/layout/*` answers, and both are dropped by the same changes.
+ */
+export class LayoutAnswers {
+  private readonly pageTags = new TagIndex();
+  private readonly responses: LRUCache<string, ReplayableAnswer>;
+  private readonly assignments = new LRUCache<string, Experiment>({ max: ASSIGNMENTS });
+  private assignedWith: unknown = null;
+  private readonly staleListeners: ((tags: readonly string[]) => void)[] = [];
+
+  constructor(
+    private readonly layout: LayoutService,
+    private readonly segments: SegmentRepository,
+    private readonly search: SearchService,
+    private readonly flags: FlagService,
+  ) {
+    this.responses = new LRUCache<string, ReplayableAnswer>({
+      max: RESPONSE_CACHE_ENTRIES,
+      ttl: layout.rowCacheTtlMs,
+      dispose: (_answer, key, reason) => {
+        if (reason !== 'set') this.pageTags.untag(key);
+      },
+    });
+    // A row a catalog change makes stale takes its answers along, here and wherever they were copied.
+    layout.onStaleRows((rowKeys) => {
+      const tags = rowKeys.map(rowTag);
+      for (const tag of tags) for (const key of this.pageTags.take(tag)) this.responses.delete(key);
+      for (const listener of this.staleListeners) listener(tags);
+    });
+  }
+
+  /** Calls `listener` with the row tags each catalog change makes stale (for copies kept elsewhere). */
+  onStaleTags(listener: (tags: readonly string[]) => void): void {
+    this.staleListeners.push(listener);
+  }
+
+  /**
+   * The home-layout variation of a guest, remembered for the same guest, brand, device type and URL (forced
+   * variations included) until the flag payload changes: GrowthBook's hashing gives the same answer for the
+   * same inputs. The whole URL, since a rule may look at its query (a campaign's `utm_` parameters).
+   * Experiments follow the guest (spec §7): without a guest there is no one to assign, so the base layout,
+   * unless the request forces a variation (`?home-layout=1`), which GrowthBook applies before it looks for the
+   * hash attribute: a forced view needs no guest, and is no exposure.
+   */
+  homeExperiment(guestId: string | undefined, brand: Brand, userAgent: string | undefined, url: string, forced: Record<string, number>): Experiment {
+    if (!guestId && Object.keys(forced).length === 0) return NO_EXPERIMENT;
+    const payload = this.flags.payload();
+    if (payload !== this.assignedWith) {
+      this.assignments.clear();
+      this.assignedWith = payload;
+    }
+    const deviceType = deviceTypeFromUserAgent(userAgent);
+    const key = JSON.stringify([guestId ?? '', brand.id, deviceType, url]);
+    let experiment = this.assignments.get(key);
+    if (!experiment) {
+      const evaluation = this.flags.evaluate({ id: guestId ?? '', brand: brand.id, deviceType, url }, forced);
+      const value = evaluation.value(HOME_LAYOUT_FEATURE, 'base');
+      // Shared by every request of this guest from now on: frozen, so nothing can change one for the others.
+      experiment = Object.freeze({ variant: value === 'base' ? undefined : value, experiments: Object.freeze(evaluation.exposures.map((e) => Object.freeze(e))) as Experiment['experiments'] });
+      this.assignments.set(key, experiment);
+    }
+    return experiment;
+  }
+
+  async answer(request: LayoutAnswerRequest): Promise<LayoutAnswer> {
+    const { page } = request;
+    const query = LayoutQuerySchema.parse(request.query);
+    const brand = resolveBrand(this.segments, query.brand, request.siteHeader);
+    this.layout.pageFor(page);
+    // GrowthBook's `?<experiment-key>=<index>` and the `gb_force` alias, checked on every layout page, with or
+    // without a guest token.
+    const forced = this.flags.forcedVariations(request.query);
+    const experiment = page.page === 'home' ? this.homeExperiment(request.guestId, brand, request.userAgent, request.url, forced) : NO_EXPERIMENT;
+    const { variant, experiments } = experiment;
+    // Keyed by what the answer is made of, the variation and the exposures listed: a forced view (no exposure)
+    // and a guest assigned the same variation (its exposure listed) are different entries, and the one a
+    // plain anonymous request shares (base rows, no exposure) is the same bytes whoever asked. The fast lane and
+    // the browser key by URL as well, and a forced view's URL carries its override.
+    const key = JSON.stringify([page, brand.id, query.lat, query.lng, query.zip, variant, experiments, this.segments.current.loadedAt]);
+    let answer = this.responses.get(key);
+    if (!answer) {
+      const location = await resolveLocation(query, this.search.engine);
+      const rowKeys: string[] = [];
+      const invalidations = this.layout.invalidations;
+      answer = replayableJson(JSON.stringify(await this.layout.layout(page, brand, location, { variant, experiments, rowKeys })), LAYOUT_HEADERS);
+      // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try. Nor is a
+      // page that a catalog change may have overtaken while it was built.
+      if (!/"status":"(timeout|error)"/.test(answer.body) && this.layout.invalidations === invalidations) {
+        this.responses.set(key, answer);
+        this.pageTags.tag(key, rowKeys.map(rowTag));
+      }
+    }
+    const kept = this.responses.has(key);
+    return { answer, experiment, kept, ttlMs: kept ? this.responses.getRemainingTTL(key) : 0, tags: kept ? this.pageTags.tagsOf(key) : [] };
+  }
+}

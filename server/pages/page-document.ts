@@ -1,0 +1,127 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Brand } from '../../schemas/segments.js';
+import type { PageHead } from './page-renderer.js';
+
+/** Text safe in HTML text and in a double-quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+
+/** The parts of a rendered page around the markup React streams into `#root`. */
+export interface DocumentParts {
+  /** Everything up to and including `<div id="root">`. */
+  start: string;
+  /** `</div>`, the page data and the rest of the document. */
+  end: string;
+  /** The `style-src` sources the page's inline stylesheet needs (its hash). */
+  styleSources: string[];
+}
+
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="\/assets\/([^"]+\.css)"[^>]*>\s*/;
+const ROOT = '<div id="root"></div>';
+
+/**
+ * The built client's `index.html` as the frame of every server-rendered page. Its stylesheet is inlined (with
+ * the brand's colours) so the first paint waits for no request; the CSP allows that one element by its hash.
+ * A page's own module (the event page, say) is preloaded with its stylesheet, so hydration does not wait for it.
+ */
+export class PageDocument {
+  private readonly head: string;
+  private readonly tail: string;
+  private readonly css: string;
+  private readonly manifest: Record<string, ManifestChunk>;
+  /** Each brand's inline stylesheet and its CSP source, built once. */
+  private readonly brandStyles = new Map<string, { element: string; source: string }>();
+
+  constructor(clientDir: string) {
+    let template = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+    const link = STYLESHEET_LINK.exec(template);
+    this.css = link ? readFileSync(path.join(clientDir, 'assets', link[1]!), 'utf8') : '';
+    if (link) template = template.replace(link[0], '');
+    template = template.replace(/\s*<title>[^<]*<\/title>/, '').replace(/\s*<meta name="description"[^>]*>/, '');
+    const root = template.indexOf(ROOT);
+    const headEnd = template.indexOf('</head>');
+    if (root < 0 || headEnd < 0) throw new Error(`${clientDir}/index.html has no ${ROOT} or </head>`);
+    this.head = template.slice(0, headEnd);
+    this.tail = template.slice(headEnd, root);
+    this.rest = template.slice(root + ROOT.length);
+    const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
+    this.manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>) : {};
+  }
+
+  private readonly rest: string;
+
+  /** The inline stylesheet: the app's styles, then the brand's theme (spec §2 theming) over their defaults. */
+  private brandStyle(brand: Brand): { element: string; source: string } {
+    const t = brand.theme;
+    const key = `${brand.id}\n${t.primary}${t.primaryContrast}${t.ink}${t.surface}${t.accent}`;
+    let style = this.brandStyles.get(key);
+    if (!style) {
+      // The colours are validated as #rrggbb by the segment schema; nothing else reaches the stylesheet.
+      const theme = `:root{--brand:${t.primary};--brand-contrast:${t.primaryContrast};--ink:${t.ink};--surface:${t.surface};--accent:${t.accent}}`;
+      const text = `${this.css}\n${theme}`.replace(/<\//g, '<\\/');
+      style = { element: `<style>${text}</style>`, source: `'sha256-${createHash('sha256').update(text).digest('base64')}'` };
+      this.brandStyles.set(key, style);
+    }
+    return style;
+  }
+
+  /** The script and stylesheet files a page's own module becomes, its imports' included. */
+  private moduleFiles(module: string | undefined): { scripts: string[]; styles: string[] } {
+    const scripts = new Set<string>();
+    const styles = new Set<string>();
+    const visit = (id: string) => {
+      const chunk = this.manifest[id];
+      if (!chunk || scripts.has(chunk.file)) return;
+      scripts.add(chunk.file);
+      for (const css of chunk.css ?? []) styles.add(css);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    if (module) visit(module);
+    // The entry's own files are in the template already.
+    const entry = Object.values(this.manifest).find((c) => (c as { isEntry?: boolean }).isEntry);
+    if (entry) {
+      scripts.delete(entry.file);
+      for (const css of entry.css ?? []) styles.delete(css);
+    }
+    return { scripts: [...scripts], styles: [...styles] };
+  }
+
+  /** The document around a page's markup; `data` (already escaped) goes into the element with id `dataId`. */
+  parts(head: PageHead, brand: Brand, module: string | undefined, data: { id: string; json: string }): DocumentParts {
+    const style = this.brandStyle(brand);
+    const { scripts, styles } = this.moduleFiles(module);
+    const meta = (attr: 'name' | 'property', name: string, content: string | null) => (content ? `<meta ${attr}="${name}" content="${escapeHtml(content)}" />` : '');
+    const tags = [
+      `<title>${escapeHtml(head.title)}</title>`,
+      meta('name', 'description', head.description),
+      head.noindex ? '<meta name="robots" content="noindex" />' : `<link rel="canonical" href="${escapeHtml(head.canonical)}" />`,
+      meta('property', 'og:site_name', head.siteName),
+      meta('property', 'og:type', head.type),
+      meta('property', 'og:title', head.title),
+      meta('property', 'og:description', head.description),
+      meta('property', 'og:url', head.canonical),
+      meta('property', 'og:image', head.image),
+      meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'),
+      meta('name', 'twitter:title', head.title),
+      meta('name', 'twitter:description', head.description),
+      meta('name', 'twitter:image', head.image),
+      style.element,
+      ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}" />`),
+      ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
+    ].filter(Boolean);
+    return {
+      start: `${this.head}${tags.map((t) => `    ${t}\n`).join('')}  ${this.tail}<div id="root">`,
+      end: `</div><script type="application/json" id="${escapeHtml(data.id)}">${data.json}</script>${this.rest}`,
+      styleSources: [style.source],
+    };
+  }
+}

@@ -1,0 +1,246 @@
+import { Writable } from 'node:stream';
+import type { Request, Response } from 'express';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from 'pino';
+import type { RecentActivity } from '../activity/recent-activity.js';
+import { TagIndex } from '../cache/tag-index.js';
+import { AppError } from '../http/errors.js';
+import { resolveBrand } from '../layout/layout-answers.js';
+import { replayableHtml, sendReplayable, type FastLane, type ReplayableAnswer } from '../http/fast-lane.js';
+import type { SearchService } from '../search/search-service.js';
+import type { SegmentRepository } from '../segments/segment-repository.js';
+import type { SessionTokens } from '../sessions/session-tokens.js';
+import { originOf } from '../seo/routes.js';
+import type { PageAnswer, PageAnswers } from './page-answers.js';
+import type { PageDocument } from './page-document.js';
+import type { PagePlan, PageRenderer } from './page-renderer.js';
+import type { PageVerdict } from './page-status.js';
+
+/** The cookie the client mirrors its guest token into (client/src/lib/session.ts). */
+const TOKEN_COOKIE = 'guestToken';
+
+/** Bound on the rendered pages kept (their compressed copies included). */
+const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+const PAGE_HEADERS = { cacheControl: 'no-cache', vary: ['Cookie'] } as const;
+
+interface KeptPage {
+  answer: ReplayableAnswer;
+  status: number;
+  styleSources: string[];
+  activity?: PageAnswer['activity'];
+}
+
+export interface PageServiceDeps {
+  renderer: PageRenderer;
+  document: PageDocument;
+  answers: PageAnswers;
+  search: SearchService;
+  segments: SegmentRepository;
+  tokens: SessionTokens;
+  activity: RecentActivity;
+  logger: Logger;
+  fastLane: FastLane;
+  publicBaseUrl: string | undefined;
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The page's CSP: the app's, with the page's inline stylesheet allowed by its hash. */
+function withStyleSources(csp: string, sources: readonly string[]): string {
+  return csp.replace(/style-src ([^;]*)/, `style-src $1 ${sources.join(' ')}`);
+}
+
+/**
+ * Server-rendered pages (spec §2's landing pages): the page's status, the API answers it draws with (through
+ * `PageAnswers`), the markup streamed by the client's own components, and the answers embedded for the client to
+ * hydrate from. A rendered page is kept and replayed like a layout answer: keyed by the same inputs, tagged with
+ * the rows and collections it was drawn from, dropped by the same changes (the fast lane's `forget`).
+ */
+export class PageService {
+  private readonly kept: LRUCache<string, KeptPage>;
+  private readonly tags = new TagIndex();
+
+  constructor(private readonly deps: PageServiceDeps) {
+    this.kept = new LRUCache<string, KeptPage>({
+      maxSize: PAGE_CACHE_BYTES,
+      sizeCalculation: (page) => Buffer.byteLength(page.answer.body) * 2 + 512,
+      dispose: (_page, key, reason) => {
+        if (reason !== 'set') this.tags.untag(key);
+      },
+    });
+    deps.fastLane.onForget((tag) => {
+      for (const key of this.tags.take(tag)) this.kept.delete(key);
+    });
+  }
+
+  get size(): number {
+    return this.kept.size;
+  }
+
+  /**
+   * Answers a page request: a redirect for a renamed entity, a rendered page, or (for pages the server does not
+   * render: tickets, checkout, orders) `undefined`, for the caller to send the app shell.
+   */
+  async answer(req: Request, res: Response, verdict: PageVerdict): Promise<boolean> {
+    const { renderer, segments } = this.deps;
+    const url = new URL(req.originalUrl, 'http://page.invalid');
+    const cookies = req.get('cookie') ?? '';
+    const planned = renderer.pagePlan(url, cookies);
+    if (!planned || verdict.status === 301) return false;
+    const status = verdict.status;
+    const plan: PagePlan = status === 404 ? { kind: 'not-found', shell: planned.shell, own: [] } : planned;
+    const origin = new URL(originOf(req, this.deps.publicBaseUrl)).origin;
+    const guestId = await this.guestOf(cookies);
+    const context = { siteHeader: renderer.SITE_ID, guestId, userAgent: req.get('user-agent') };
+
+    // The layout is read first: its answer (kept by the layout API) names the variation this guest sees, and so
+    // which rendered page is theirs.
+    const layoutQuery = plan.kind === 'home' || plan.kind === 'category' ? plan.own[0] : undefined;
+    let layout: PageAnswer | undefined;
+    if (layoutQuery) {
+      try {
+        layout = await this.deps.answers.read(layoutQuery.path, context);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        return this.render(req, res, { kind: 'not-found', shell: plan.shell, own: [] }, 404, origin, context, new Map());
+      }
+    }
+    // The same address, status, origin, segment set, API addresses (the shopper's place among them) and layout
+    // answer (its variation among them) make the same page.
+    const key = JSON.stringify([req.originalUrl, status, origin, segments.current.loadedAt, [...plan.shell, ...plan.own].map((q) => q.path), layout?.version ?? null]);
+    const kept = this.kept.get(key);
+    if (kept) {
+      this.record(guestId, kept.activity);
+      this.send(req, res, kept);
+      return true;
+    }
+    const known = new Map<string, PageAnswer>();
+    if (layout && layoutQuery) known.set(layoutQuery.path, layout);
+    return this.render(req, res, plan, status, origin, context, known, key);
+  }
+
+  private async guestOf(cookies: string): Promise<string | undefined> {
+    const token = cookieValue(cookies, TOKEN_COOKIE);
+    if (!token) return undefined;
+    try {
+      return (await this.deps.tokens.verify(token)).guestId;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private record(guestId: string | undefined, item: PageAnswer['activity']): void {
+    if (!guestId || !item) return;
+    // Best effort, as on the API: a store hiccup must not cost the shopper the page.
+    this.deps.activity.record(guestId, item).catch((err: unknown) => this.deps.logger.warn({ err }, 'could not record recent activity'));
+  }
+
+  private send(req: Request, res: Response, page: KeptPage): void {
+    res.status(page.status);
+    if (page.status === 410) res.set('X-Robots-Tag', 'noindex');
+    res.set('Content-Security-Policy', withStyleSources(String(res.getHeader('Content-Security-Policy') ?? ''), page.styleSources));
+    sendReplayable(req, res, page.answer);
+  }
+
+  private async render(
+    req: Request,
+    res: Response,
+    plan: PagePlan,
+    status: number,
+    origin: string,
+    context: { siteHeader: string; guestId: string | undefined; userAgent: string | undefined },
+    known: Map<string, PageAnswer>,
+    key?: string,
+  ): Promise<boolean> {
+    const { renderer, document } = this.deps;
+    // Every answer the page draws with, read at once. One the API would refuse (an unknown event) makes the page
+    // the not-found page; one that failed (the engine down) is left for the client to ask for, and the page is not kept.
+    let keep = key !== undefined;
+    let notFound = false;
+    const queries = [...plan.shell, ...plan.own];
+    const read = await Promise.all(
+      queries.map(async (query) => {
+        const found = known.get(query.path);
+        if (found) return found;
+        try {
+          return await this.deps.answers.read(query.path, context);
+        } catch (err) {
+          if (err instanceof AppError && err.status < 500) {
+            if (plan.own.includes(query)) notFound = true;
+          } else {
+            this.deps.logger.warn({ err, path: query.path }, 'a page answer failed: the client will ask for it');
+          }
+          keep = false;
+          return undefined;
+        }
+      }),
+    );
+    if (notFound && plan.kind !== 'not-found') return this.render(req, res, { kind: 'not-found', shell: plan.shell, own: [] }, 404, origin, context, known);
+
+    const answers = queries.flatMap((query, i) => (read[i] ? [{ queryKey: query.queryKey, data: read[i].data }] : []));
+    const brand = resolveBrand(this.deps.segments, undefined, renderer.SITE_ID);
+    let rendered;
+    try {
+      rendered = await renderer.renderPage({ url: req.originalUrl, plan, answers, page: { origin, status } });
+    } catch (err) {
+      this.deps.logger.error({ err, url: req.originalUrl }, 'server render failed: the app shell goes instead');
+      return false;
+    }
+    const parts = document.parts(rendered.head, brand, plan.module, { id: renderer.PAGE_DATA_ID, json: rendered.data });
+    const activity = read.find((a) => a?.activity)?.activity;
+    this.record(context.guestId, activity);
+
+    res.status(status);
+    if (status === 410) res.set('X-Robots-Tag', 'noindex');
+    res.set('Content-Security-Policy', withStyleSources(String(res.getHeader('Content-Security-Policy') ?? ''), parts.styleSources));
+    res.set('Cache-Control', PAGE_HEADERS.cacheControl).vary('Cookie').type('html');
+    // The head goes first, so the browser fetches the scripts while the markup is written.
+    res.write(parts.start);
+    (res as Response & { flush?: () => void }).flush?.();
+    const chunks: string[] = [parts.start];
+    await new Promise<void>((resolve, reject) => {
+      rendered.pipe(
+        new Writable({
+          write(chunk: Buffer | string, _encoding, done) {
+            const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+            chunks.push(text);
+            res.write(text);
+            done();
+          },
+          final(done) {
+            resolve();
+            done();
+          },
+          destroy(err, done) {
+            if (err) reject(err);
+            done(err);
+          },
+        }),
+      );
+    });
+    chunks.push(parts.end);
+    res.end(parts.end);
+
+    if (keep && key !== undefined) {
+      const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
+      if (ttl > 0) {
+        const answer = replayableHtml(chunks.join(''), PAGE_HEADERS);
+        this.kept.set(key, { answer, status, styleSources: parts.styleSources, activity }, { ttl: Number.isFinite(ttl) ? ttl : undefined });
+        this.tags.tag(key, [...new Set(read.flatMap((a) => a?.tags ?? []))]);
+      }
+    }
+    return true;
+  }
+}
