@@ -125,6 +125,7 @@ export async function build() {
   await must(bin('tsc'), ['-p', 'tsconfig.build.json']);
   await must(bin('vite'), ['build', '--logLevel', 'warn']);
   await must(bin('vite'), ['build', '--mode', 'studio', '--logLevel', 'warn']);
+  await must(bin('vite'), ['build', '--ssr', '--logLevel', 'warn']);
 }
 
 /**

@@ -1,0 +1,299 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as clientRenderer from '../../client/src/entry-server.js';
+import type { EventDocument } from '../../schemas/documents.js';
+import { parseEnv } from '../config/env.js';
+import type { LiveCatalog } from '../catalog/live/live-catalog.js';
+import { entitySlug } from '../rules/slug.js';
+import type { SearchService } from '../search/search-service.js';
+import { migrate } from '../store/migrations.js';
+import { openPglite } from '../store/pglite-sql.js';
+import type { Sql } from '../store/sql.js';
+import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
+import { liveCatalogOver } from '../test/live-catalog.js';
+import { testAppWithSegments } from '../test/test-app.js';
+import type { PageRenderer } from './page-renderer.js';
+
+// The client's renderer, from its sources, as the server uses the built one: it must fit the server's contract.
+const renderer: PageRenderer = clientRenderer;
+
+let tmp: string;
+let fixture: CatalogFixture;
+let sql: Sql;
+let search: SearchService;
+let live: LiveCatalog;
+let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
+
+/** A built client as Vite writes it: the template, its stylesheet and script, and the manifest. */
+async function writeClient(dir: string) {
+  await mkdir(path.join(dir, 'assets'), { recursive: true });
+  await mkdir(path.join(dir, '.vite'), { recursive: true });
+  await writeFile(
+    path.join(dir, 'index.html'),
+    `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="description" content="Shell description" />
+    <title>Shell title</title>
+    <script type="module" crossorigin src="/assets/index-t.js"></script>
+    <link rel="stylesheet" crossorigin href="/assets/index-t.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>
+`,
+  );
+  await writeFile(path.join(dir, 'assets', 'index-t.css'), 'body{margin:0}.row{display:block}');
+  await writeFile(path.join(dir, 'assets', 'index-t.js'), '');
+  await writeFile(
+    path.join(dir, '.vite', 'manifest.json'),
+    JSON.stringify({
+      'index.html': { file: 'assets/index-t.js', isEntry: true, css: ['assets/index-t.css'] },
+      'src/app/pages/event-page.tsx': { file: 'assets/event-page-t.js', css: ['assets/buying-t.css'], imports: ['_listings.js'] },
+      '_listings.js': { file: 'assets/listings-t.js' },
+    }),
+  );
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'rendered-pages-'));
+  await writeClient(path.join(tmp, 'client'));
+  fixture = await catalogFixture(600, 23);
+  sql = await openPglite(null);
+  await migrate(sql);
+  const opened = await liveCatalogOver(fixture, sql);
+  search = opened.search;
+  live = opened.live;
+  const made = await testAppWithSegments({
+    env: parseEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), PUBLIC_BASE_URL: 'https://tickets.example.com' }),
+    clientDir: path.join(tmp, 'client'),
+    search,
+    sql,
+    renderer,
+  });
+  app = made.app;
+  opened.connect({ engine: search.engine, layout: made.deps.layout, fastLane: app.fastLane });
+}, 120_000);
+
+afterAll(async () => {
+  await sql?.close();
+  await fixture?.cleanup();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** The page data a rendered page carries for the client. */
+function pageData(html: string): { state: { queries: { queryKey: unknown[]; state: { data: unknown } }[] }; page: { origin: string; status: number } } {
+  const match = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html);
+  expect(match, 'the page carries its data').not.toBeNull();
+  return JSON.parse(match![1]!) as ReturnType<typeof pageData>;
+}
+const answerFor = (html: string, key: unknown[]) => pageData(html).state.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(key))?.state.data;
+const meta = (html: string, attr: 'name' | 'property', name: string) => new RegExp(`<meta ${attr}="${name.replace(/[.:]/g, '\\$&')}" content="([^"]*)"`).exec(html)?.[1];
+const upcoming = () =>
+  fixture.catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > Date.now() / 1000 + 7 * 86_400);
+const eventPath = (e: EventDocument) => `/events/${entitySlug(e.event_name, e.event_id)}`;
+
+describe('a rendered landing page', () => {
+  it('is the home page drawn by the client components from the very answer the layout API gives', async () => {
+    const page = await request(app).get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers.vary).toMatch(/Cookie/);
+    const html = page.text;
+    // Rows with their cards, in the server's HTML.
+    expect(html).toMatch(/<section class="row row--[a-z-]+"[^>]*data-row-id="[^"]+"/);
+    expect(html).toMatch(/<a class="card" href="\/(performers|events|category)\//);
+    const api = await request(app).get('/api/layout/home');
+    expect(answerFor(html, ['layout', '/api/layout/home', '', ''])).toEqual(api.body);
+    expect(answerFor(html, ['brand'])).toEqual((await request(app).get('/api/brand')).body);
+    expect(pageData(html).page).toEqual({ origin: 'https://tickets.example.com', status: 200 });
+    // The head says what the page shows.
+    const city = (api.body as { location: { city: string } }).location.city;
+    expect(html).toContain(`<title>Tickets near ${city}</title>`);
+    expect(html).toContain('<link rel="canonical" href="https://tickets.example.com/" />');
+    expect(meta(html, 'property', 'og:title')).toBe(`Tickets near ${city}`);
+    expect(meta(html, 'property', 'og:url')).toBe('https://tickets.example.com/');
+    expect(meta(html, 'name', 'twitter:card')).toBeDefined();
+    expect(meta(html, 'name', 'description')).toContain(city);
+    expect(html).not.toContain('Shell title');
+  });
+
+  it('inlines the stylesheet with the brand colours, allowed by its hash and nothing looser', async () => {
+    const page = await request(app).get('/category/nfl');
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)![1]!;
+    expect(style).toContain('.row{display:block}');
+    expect(style).toMatch(/:root\{--brand:#[0-9a-f]{6};/);
+    expect(page.text).not.toContain('href="/assets/index-t.css"');
+    const csp = page.headers['content-security-policy'] as string;
+    expect(csp).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toMatch(/script-src 'self'[;]/);
+    // No inline script of any kind: the data is JSON the browser does not run.
+    expect(page.text.match(/<script(?![^>]*type="(module|application\/json|application\/ld\+json)")[^>]*>/g)).toBeNull();
+  });
+
+  it('draws the place in the shopper cookie, and a guest the variation the API gives that guest', async () => {
+    const chicago = await request(app).get('/').set('Cookie', 'shopperLocation=60601');
+    expect(chicago.text).toContain('<title>Tickets near Chicago</title>');
+    const layout = answerFor(chicago.text, ['layout', '/api/layout/home', 'zip=60601', '']) as { location: { city: string } };
+    expect(layout.location.city).toBe('Chicago');
+
+    const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as { sessionToken: string };
+    const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148';
+    const mine = await request(app).get('/').set('Cookie', `guestToken=${sessionToken}`).set('User-Agent', ua);
+    const api = await request(app).get('/api/layout/home').set('Authorization', `Bearer ${sessionToken}`).set('User-Agent', ua);
+    const drawn = answerFor(mine.text, ['layout', '/api/layout/home', '', '']) as { experiments: unknown[]; rows: { id: string }[] };
+    expect(drawn.experiments).toEqual(api.body.experiments);
+    expect(drawn.rows.map((r) => r.id)).toEqual((api.body as typeof drawn).rows.map((r) => r.id));
+    // A forced variation is drawn as the API draws it, for anyone.
+    const forced = await request(app).get('/?home-layout=1');
+    const forcedApi = await request(app).get('/api/layout/home?home-layout=1');
+    expect((answerFor(forced.text, ['layout', '/api/layout/home', '', 'home-layout=1']) as typeof drawn).rows.map((r) => r.id)).toEqual((forcedApi.body as typeof drawn).rows.map((r) => r.id));
+  });
+
+  it('is an event page with its title, price and structured data, the price the same in all three', async () => {
+    const event = upcoming()[0]!;
+    const page = await request(app).get(eventPath(event));
+    expect(page.status).toBe(200);
+    const html = page.text;
+    expect(html).toContain(`<h1>${event.event_name.replace(/&/g, '&amp;')}</h1>`);
+    const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!) as { '@type': string; name: string; offers?: { lowPrice: number; highPrice: number }; location: { address: { postalCode?: string } } };
+    expect(ld['@type']).toBe('Event');
+    expect(ld.name).toBe(event.event_name);
+    expect(ld.location.address.postalCode).toBeTruthy();
+    const shown = /See tickets from \$([\d,]+(?:\.\d\d)?)/.exec(html);
+    if (ld.offers) {
+      expect(shown, 'the page shows the lowest price').not.toBeNull();
+      expect(Number(shown![1]!.replace(/,/g, ''))).toBe(ld.offers.lowPrice);
+      expect(meta(html, 'name', 'description')).toContain(`$${shown![1]}`);
+    }
+    expect(html).toContain(`<link rel="canonical" href="https://tickets.example.com${eventPath(event)}" />`);
+    // The page's own module and its stylesheet are preloaded, so hydration does not wait for them.
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/event-page-t.js" />');
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/listings-t.js" />');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/buying-t.css" />');
+    // The listings the client would ask for are embedded, under its keys.
+    const slug = entitySlug(event.event_name, event.event_id);
+    expect(answerFor(html, ['listings', slug, {}])).toEqual((await request(app).get(`/api/events/${slug}/listings`)).body);
+    expect(answerFor(html, ['events', slug])).toEqual((await request(app).get(`/api/events/${slug}`)).body);
+  });
+
+  it('keeps the filters of the address: the filtered listings are drawn and embedded under the filter the client reads', async () => {
+    const event = upcoming()[1]!;
+    const slug = entitySlug(event.event_name, event.event_id);
+    const page = await request(app).get(`${eventPath(event)}?quantity=4&sort=price_desc`);
+    expect(answerFor(page.text, ['listings', slug, { quantity: 4, sort: 'price_desc' }])).toEqual((await request(app).get(`/api/events/${slug}/listings?quantity=4&sort=price_desc`)).body);
+  });
+
+  it('answers with the status the address has: 404 with a search, 301 for a renamed entity, 410 for a cancelled event', async () => {
+    for (const address of ['/no-such-page', '/events/x/nope-999999999', '/performers/nobody-999999999', '/category/no-such-category']) {
+      const missing = await request(app).get(address);
+      expect(missing.status, address).toBe(404);
+      expect(missing.text).toContain('<h1 id="nf-title">Page not found</h1>');
+      expect(missing.text).toMatch(/<form role="search"[^>]* action="\/results-general" method="get">/);
+      expect(missing.text).toContain('<meta name="robots" content="noindex" />');
+      expect(missing.text).not.toContain('rel="canonical"');
+      expect(pageData(missing.text).page.status).toBe(404);
+    }
+    const event = upcoming()[2]!;
+    const moved = await request(app).get(`/events/old-name-${event.event_id}?quantity=2`);
+    expect(moved.status).toBe(301);
+    expect(moved.headers.location).toBe(`${eventPath(event)}?quantity=2`);
+    const cancelled = fixture.catalog.collections.Event.find((e) => e.event_status === 'cancelled')!;
+    const gone = await request(app).get(eventPath(cancelled));
+    expect(gone.status).toBe(410);
+    expect(gone.headers['x-robots-tag']).toBe('noindex');
+    expect(gone.text).toContain('This event is cancelled.');
+    expect(gone.text).toContain('<meta name="robots" content="noindex" />');
+  });
+
+  it('draws performer, venue, results and information pages, and leaves tickets, checkout and orders to the client', async () => {
+    const performer = fixture.catalog.collections.Performer[0]!;
+    const slug = entitySlug(performer.performer_name, performer.performer_id);
+    for (const address of [`/performers/${slug}`, `/${slug}`]) {
+      const page = await request(app).get(address);
+      expect(page.status, address).toBe(200);
+      expect(page.text).toContain(`<title>${performer.performer_name.replace(/&/g, '&amp;')} tickets</title>`);
+      expect(meta(page.text, 'property', 'og:image')).toMatch(/^https:\/\/tickets\.example\.com\//);
+    }
+    const venue = fixture.catalog.collections.Venue[0]!;
+    const venuePage = await request(app).get(`/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2`);
+    expect(venuePage.text).toContain(`<link rel="canonical" href="https://tickets.example.com/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2" />`);
+    const faq = await request(app).get('/faq');
+    expect(faq.text).toContain('<title>Frequently asked questions</title>');
+    const results = await request(app).get('/results-general?kwds=new');
+    expect(results.text).toContain('<meta name="robots" content="noindex" />');
+    expect(answerFor(results.text, ['results', 'new', 1])).toEqual((await request(app).get('/api/Searches/get?q=new&page=1')).body);
+    const event = upcoming()[3]!;
+    const tickets = await request(app).get(`/tickets/${entitySlug(event.event_name, event.event_id)}`);
+    expect(tickets.status).toBe(200);
+    expect(tickets.text).toContain('<div id="root"></div>');
+    expect(tickets.text).not.toContain('id="page-data"');
+  });
+
+  it('cannot be broken out of by what the address carries', async () => {
+    const page = await request(app).get(`/results-general?kwds=${encodeURIComponent('</script><script>alert(1)</script>')}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('<script>alert(1)');
+    expect(answerFor(page.text, ['results', '</script><script>alert(1)</script>', 1])).toBeDefined();
+    expect(page.text).toContain('<title>Results for “&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;”</title>');
+  });
+});
+
+describe('a rendered page kept and replayed', () => {
+  it('goes again byte for byte with its ETag, and a revalidation is a 304', async () => {
+    const first = await request(app).get('/category/mlb');
+    // The first is streamed as it is rendered (no ETag yet); the repeat is the kept copy.
+    expect(first.headers.etag).toBeUndefined();
+    const again = await request(app).get('/category/mlb');
+    expect(again.text).toBe(first.text);
+    expect(again.headers.etag).toMatch(/^W\/"/);
+    const revalidated = await request(app).get('/category/mlb').set('If-None-Match', again.headers.etag as string);
+    expect(revalidated.status).toBe(304);
+    // The replay carries the same CSP as the render (the stylesheet's hash).
+    expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+  });
+
+  it('is dropped when the catalog changes what it shows: an event renamed shows its new name on the next request', async () => {
+    const event = upcoming()[4]!;
+    const address = eventPath(event);
+    const before = await request(app).get(address);
+    expect((await request(app).get(address)).headers.etag).toBe((await request(app).get(address)).headers.etag);
+    const renamed = { ...event, event_name: `${event.event_name} Encore` };
+    const outcome = await live.write('Event', 'upsert', [{ text: JSON.stringify(renamed), value: renamed }]);
+    expect(outcome[0]).toMatchObject({ ok: true });
+    // The name is in the slug, so the old address now moves; the page at the new one shows the new name.
+    expect((await request(app).get(address)).status).toBe(301);
+    const after = await request(app).get(eventPath(renamed));
+    expect(after.text).toContain(`<h1>${renamed.event_name.replace(/&/g, '&amp;')}</h1>`);
+    expect(after.text).not.toBe(before.text);
+    // A home page drawn from rows that showed an event is drawn again once the event changes.
+    const home = await request(app).get('/');
+    const shownId = Number(/href="\/events\/[^"]*-(\d+)"/.exec(home.text)![1]);
+    expect((await request(app).get('/')).text).toBe(home.text);
+    const shown = fixture.catalog.collections.Event.find((e) => e.event_id === shownId)!;
+    const retitled = { ...shown, event_name: 'Zanzibar Matinee Special' };
+    expect((await live.write('Event', 'upsert', [{ text: JSON.stringify(retitled), value: retitled }]))[0]).toMatchObject({ ok: true });
+    expect((await request(app).get('/')).text).toContain('Zanzibar Matinee Special');
+  });
+
+  it('records a guest’s view of an event in their recent activity, replayed or not', async () => {
+    const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as { sessionToken: string };
+    const event = upcoming()[5]!;
+    await request(app).get(eventPath(event));
+    await request(app).get(eventPath(event)).set('Cookie', `guestToken=${sessionToken}`);
+    let recent: { items?: { name: string }[] } = {};
+    for (let i = 0; i < 20; i++) {
+      recent = (await request(app).get('/api/CustomerActivity/recent-activities').set('X-Client-Id', 'storefront-web').set('Authorization', `Bearer ${sessionToken}`)).body as typeof recent;
+      if (JSON.stringify(recent).includes(event.event_name)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(JSON.stringify(recent)).toContain(JSON.stringify(event.event_name).slice(1, -1));
+  });
+});
