@@ -71,6 +71,8 @@ function withStyleSources(csp: string, sources: readonly string[]): string {
 export class PageService {
   private readonly kept: LRUCache<string, KeptPage>;
   private readonly tags = new TagIndex();
+  /** How many tags have been forgotten: a page drawn while this moved may hold what a change made stale. */
+  private forgets = 0;
 
   constructor(private readonly deps: PageServiceDeps) {
     this.kept = new LRUCache<string, KeptPage>({
@@ -81,6 +83,7 @@ export class PageService {
       },
     });
     deps.fastLane.onForget((tag) => {
+      this.forgets++;
       for (const key of this.tags.take(tag)) this.kept.delete(key);
     });
   }
@@ -100,6 +103,7 @@ export class PageService {
     const planned = renderer.pagePlan(url, cookies);
     if (!planned || verdict.status === 301) return false;
     const status = verdict.status;
+    const forgetsBefore = this.forgets;
     const plan: PagePlan = status === 404 ? { kind: 'not-found', shell: planned.shell, own: [] } : planned;
     const origin = new URL(originOf(req, this.deps.publicBaseUrl)).origin;
     const guestId = await this.guestOf(cookies);
@@ -128,7 +132,7 @@ export class PageService {
     }
     const known = new Map<string, PageAnswer>();
     if (layout && layoutQuery) known.set(layoutQuery.path, layout);
-    return this.render(req, res, plan, status, origin, context, known, key);
+    return this.render(req, res, plan, status, origin, context, known, key, forgetsBefore);
   }
 
   private async guestOf(cookies: string): Promise<string | undefined> {
@@ -163,6 +167,7 @@ export class PageService {
     context: { siteHeader: string; guestId: string | undefined; userAgent: string | undefined },
     known: Map<string, PageAnswer>,
     key?: string,
+    forgetsBefore = this.forgets,
   ): Promise<boolean> {
     const { renderer, document } = this.deps;
     // Every answer the page draws with, read at once. One the API would refuse (an unknown event) makes the page
@@ -233,7 +238,8 @@ export class PageService {
     chunks.push(parts.end);
     res.end(parts.end);
 
-    if (keep && key !== undefined) {
+    // Not kept when a change dropped anything while it was drawn: it may show what the change replaced.
+    if (keep && key !== undefined && this.forgets === forgetsBefore) {
       const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
       if (ttl > 0) {
         const answer = replayableHtml(chunks.join(''), PAGE_HEADERS);

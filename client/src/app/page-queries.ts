@@ -46,7 +46,9 @@ function segment(text: string | undefined): string {
  * shopper's place lives there). Null for pages the server does not render (tickets, checkout, orders).
  */
 export function pagePlan(url: URL, cookies: string): PagePlan | null {
-  const { pathname, searchParams, search } = url;
+  const { searchParams, search } = url;
+  // The router ignores a trailing slash (`/category/nfl/` is the category page), and so does the plan.
+  const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
   const shell: PageQuery[] = isBarePage(pathname) ? [brandQuery] : [brandQuery, menuQuery];
   const category = /^\/category\/([^/]+)$/.exec(pathname);
   if (pathname === '/' || category) {

@@ -64,7 +64,7 @@ describe('choosing a place by ZIP code', () => {
     renderAt(<LayoutPage kind="home" />);
     await changeTo('00000');
     expect(await screen.findByText('We don’t know ZIP code 00000. Still showing events near Chicago, IL.')).toBeTruthy();
-    expect(localStorage.getItem('shopperLocation')).toBeNull();
+    expect(document.cookie).not.toContain('shopperLocation');
     expect(fetchMock.mock.calls.some(([u]) => String(u).includes('zip=00000') && String(u).startsWith('/api/layout'))).toBe(false);
   });
 
@@ -73,7 +73,8 @@ describe('choosing a place by ZIP code', () => {
     renderAt(<LayoutPage kind="home" />);
     await changeTo('90012');
     await screen.findByRole('button', { name: 'Change location' });
-    expect(JSON.parse(localStorage.getItem('shopperLocation') ?? 'null')).toEqual({ zip: '90012' });
+    // Kept in a cookie, so the server draws the next page for the same place.
+    expect(document.cookie).toContain('shopperLocation=90012');
     expect(fetchMock.mock.calls.some(([u]) => String(u) === '/api/layout/home?zip=90012')).toBe(true);
   });
 });

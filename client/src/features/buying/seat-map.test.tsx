@@ -34,8 +34,8 @@ describe('the seat map on the listings', () => {
     expect(within(within(panel).getByRole('list', { name: 'Other sections' })).getByRole('button', { name: 'Dugout Box, from $400, 1 listing' })).toBeTruthy();
     expect(within(panel).getByText('Other section: not on the map')).toBeTruthy();
     // The cheapest section is in the first band, the dearest on the map in the last.
-    expect(mapSection(panel, 'Upper Level 320').querySelector('path')!.getAttribute('fill')).toBe('#1b7a3a');
-    expect(mapSection(panel, 'Section 101').querySelector('path')!.getAttribute('fill')).toBe('#0a66c2');
+    expect(mapSection(panel, 'Upper Level 320').querySelector('path')!.getAttribute('class')).toBe('price-band--0');
+    expect(mapSection(panel, 'Section 101').querySelector('path')!.getAttribute('class')).toBe('price-band--1');
     expect(mapSection(panel, 'Section 102').classList.contains('seat-map__section--empty')).toBe(true);
     expect(within(panel).getByRole('list', { name: 'Price bands' }).textContent).toContain('$40');
   });

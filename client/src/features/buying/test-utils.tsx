@@ -152,6 +152,11 @@ export function usePageTestLifecycle(): void {
     cleanup();
     vi.unstubAllGlobals();
     localStorage.clear();
+    // The cookies the page keeps (the place, the token's copy) go too.
+    for (const part of document.cookie.split(';')) {
+      const name = part.split('=')[0]!.trim();
+      if (name) document.cookie = `${name}=; Path=/; Max-Age=0`;
+    }
   });
 }
 
