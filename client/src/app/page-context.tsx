@@ -1,16 +1,12 @@
 import { createContext, useContext } from 'react';
 import { useLocation } from 'react-router';
+import type { PageContextValue } from '../../../schemas/page-render.js';
 
 /**
- * What the server knew about the page it rendered, shared with the client that hydrates it: the site's public
- * origin (for the absolute addresses in JSON-LD) and the page's status. Both sides read the same values, so the
- * markup the client builds matches the server's.
+ * What the server knew about the page it rendered (origin, status), shared with the client that hydrates it:
+ * both sides read the same values, so the markup the client builds matches the server's.
  */
-export interface PageContextValue {
-  origin: string;
-  /** The HTTP status the first page was answered with (404 for an address with nothing at it). */
-  status: number;
-}
+export type { PageContextValue };
 
 export const PageContext = createContext<PageContextValue | null>(null);
 

@@ -6,20 +6,9 @@ import { formatPrice } from '../../../server/rules/format.js';
 import { eventWhen } from '../features/buying/cart-summary.js';
 import { eventPlace, ticketPrices } from '../features/buying/event-jsonld.js';
 import { formatMoney } from '../features/buying/money.js';
-import type { PagePlan } from './page-queries.js';
+import type { PageHead, PagePlan } from '../../../schemas/page-render.js';
 
-/** A page's `<head>` as search engines and link previews read it (title, description, canonical, Open Graph, Twitter). */
-export interface PageHead {
-  title: string;
-  description: string;
-  /** The page's one address: its path (and schedule or results page), never filters, places or experiment overrides. */
-  canonical: string;
-  image: string | null;
-  /** Open Graph's type. */
-  type: 'website' | 'article';
-  siteName: string;
-  noindex: boolean;
-}
+export type { PageHead };
 
 const DEFAULT_DESCRIPTION = 'Resale tickets for concerts, sports and theater near you, with every fee shown up front.';
 const INFO_TITLES: Record<string, { title: string; description: string }> = {

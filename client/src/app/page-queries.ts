@@ -7,25 +7,9 @@ import { brandQuery } from './app.js';
 import { isBarePage } from './layout-rule.js';
 import { entityQuery, resultsPage, resultsQuery, schedulePage } from './pages/entity-pages.js';
 import { layoutQuery } from './pages/layout-page.js';
+import type { PagePlan, PageQuery, RenderedPageKind } from '../../../schemas/page-render.js';
 
-/** One API answer a page reads: the client's cache key for it and the address the client would fetch. */
-export interface PageQuery {
-  queryKey: readonly unknown[];
-  path: string;
-}
-
-/** The kinds of page the server renders (spec §2's landing pages); every other address is the client's alone. */
-export type RenderedPageKind = 'home' | 'category' | 'event' | 'performer' | 'venue' | 'results' | 'info' | 'not-found';
-
-export interface PagePlan {
-  kind: RenderedPageKind;
-  /** What the site's header and footer draw with (the brand, the menu): drawn on every page, a 404 included. */
-  shell: PageQuery[];
-  /** What the page itself draws with, its main answer first (for an event: the event, then all its listings). */
-  own: PageQuery[];
-  /** The page's own module, loaded on demand by the client: the server preloads it and its stylesheet. */
-  module?: string;
-}
+export type { PagePlan, PageQuery, RenderedPageKind };
 
 const ENTITY_MODULE = 'src/app/pages/entity-pages.tsx';
 const EVENT_MODULE = 'src/app/pages/event-page.tsx';

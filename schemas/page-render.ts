@@ -1,0 +1,44 @@
+/**
+ * What the server and the client's server renderer (`client/src/entry-server.tsx`) say to each other about a
+ * page: which API answers it draws with, and the head written for it. Types only, shared by both sides.
+ */
+
+/** One API answer a page reads: the client's cache key for it and the address the client would fetch. */
+export interface PageQuery {
+  queryKey: readonly unknown[];
+  path: string;
+}
+
+/** The kinds of page the server renders (spec §2's landing pages); every other address is the client's alone. */
+export type RenderedPageKind = 'home' | 'category' | 'event' | 'performer' | 'venue' | 'results' | 'info' | 'not-found';
+
+export interface PagePlan {
+  kind: RenderedPageKind;
+  /** What the site's header and footer draw with (the brand, the menu): drawn on every page, a 404 included. */
+  shell: PageQuery[];
+  /** What the page itself draws with, its main answer first (for an event: the event, then all its listings). */
+  own: PageQuery[];
+  /** The page's own module, loaded on demand by the client: the server preloads it and its stylesheet. */
+  module?: string;
+}
+
+/** A page's `<head>` as search engines and link previews read it (title, description, canonical, Open Graph, Twitter). */
+export interface PageHead {
+  title: string;
+  description: string;
+  /** The page's one address: its path (and schedule or results page), never filters, places or experiment overrides. */
+  canonical: string;
+  image: string | null;
+  /** Open Graph's type. */
+  type: 'website' | 'article';
+  siteName: string;
+  noindex: boolean;
+}
+
+/** What the server knew about the page it rendered, shared with the client that hydrates it. */
+export interface PageContextValue {
+  /** The site's public origin, for absolute addresses (JSON-LD). */
+  origin: string;
+  /** The HTTP status the first page was answered with (404 for an address with nothing at it). */
+  status: number;
+}
