@@ -17,7 +17,7 @@ export function SearchBox({ variant }: SearchBoxProps) {
 
 function SearchDropdown() {
   const search = useSearch();
-  const rootRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLFormElement>(null);
   const { open, closePanel } = search;
 
   // spec §2: closes on a click or touch outside
@@ -30,11 +30,16 @@ function SearchDropdown() {
     return () => document.removeEventListener('pointerdown', onPointerDown);
   }, [open, closePanel]);
 
+  // A form to the results page, so the search works on a server-rendered page before its script runs; once it
+  // runs, the keyboard handling below decides what Enter does and the form never submits itself.
   return (
-    <div
+    <form
       ref={rootRef}
       role="search"
+      action="/results-general"
+      method="get"
       className="search-box search-box--dropdown"
+      onSubmit={(event) => event.preventDefault()}
       onBlur={(event) => {
         const next = event.relatedTarget;
         if (next instanceof Node && !event.currentTarget.contains(next)) closePanel();
@@ -50,7 +55,7 @@ function SearchDropdown() {
         </div>
       )}
       <SearchStatus text={search.status} />
-    </div>
+    </form>
   );
 }
 
@@ -141,6 +146,7 @@ function SearchInput({
     <input
       ref={inputRef}
       id={search.ids.input}
+      name="kwds"
       className="search-box__input"
       type="text"
       role="combobox"
