@@ -31,17 +31,20 @@ const ROOT = '<div id="root"></div>';
 /**
  * The built client's `index.html` as the frame of every server-rendered page. Its stylesheet is inlined (with
  * the brand's colours) so the first paint waits for no request; the CSP allows that one element by its hash.
- * A page's own module (the event page, say) is preloaded with its stylesheet, so hydration does not wait for it.
+ * A page's own module (the event page, say) is preloaded and its stylesheet inlined too, so neither first paint
+ * nor hydration waits for them.
  */
 export class PageDocument {
   private readonly head: string;
   private readonly tail: string;
   private readonly css: string;
+  private readonly clientDir: string;
   private readonly manifest: Record<string, ManifestChunk>;
-  /** Each brand's inline stylesheet and its CSP source, built once. */
-  private readonly brandStyles = new Map<string, { element: string; source: string }>();
+  /** Each brand's and page module's inline stylesheet and its CSP source, built once. */
+  private readonly inlineStyles = new Map<string, { element: string; source: string }>();
 
   constructor(clientDir: string) {
+    this.clientDir = clientDir;
     let template = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
     const link = STYLESHEET_LINK.exec(template);
     this.css = link ? readFileSync(path.join(clientDir, 'assets', link[1]!), 'utf8') : '';
@@ -59,17 +62,21 @@ export class PageDocument {
 
   private readonly rest: string;
 
-  /** The inline stylesheet: the app's styles, then the brand's theme (spec §2 theming) over their defaults. */
-  private brandStyle(brand: Brand): { element: string; source: string } {
+  /**
+   * The inline stylesheet: the app's styles, the page module's own (the event page's, say: inlined too, so no
+   * stylesheet request holds the first paint), then the brand's theme (spec §2 theming) over their defaults.
+   */
+  private inlineStyle(brand: Brand, moduleStyles: readonly string[]): { element: string; source: string } {
     const t = brand.theme;
-    const key = `${brand.id}\n${t.primary}${t.primaryContrast}${t.ink}${t.surface}${t.accent}`;
-    let style = this.brandStyles.get(key);
+    const key = `${brand.id}\n${t.primary}${t.primaryContrast}${t.ink}${t.surface}${t.accent}\n${moduleStyles.join('\n')}`;
+    let style = this.inlineStyles.get(key);
     if (!style) {
+      const own = moduleStyles.map((file) => readFileSync(path.join(this.clientDir, file), 'utf8'));
       // The colours are validated as #rrggbb by the segment schema; nothing else reaches the stylesheet.
       const theme = `:root{--brand:${t.primary};--brand-contrast:${t.primaryContrast};--ink:${t.ink};--surface:${t.surface};--accent:${t.accent}}`;
-      const text = `${this.css}\n${theme}`.replace(/<\//g, '<\\/');
+      const text = [this.css, ...own, theme].join('\n').replace(/<\//g, '<\\/');
       style = { element: `<style>${text}</style>`, source: `'sha256-${createHash('sha256').update(text).digest('base64')}'` };
-      this.brandStyles.set(key, style);
+      this.inlineStyles.set(key, style);
     }
     return style;
   }
@@ -97,8 +104,8 @@ export class PageDocument {
 
   /** The document around a page's markup; `data` (already escaped) goes into the element with id `dataId`. */
   parts(head: PageHead, brand: Brand, module: string | undefined, data: { id: string; json: string }): DocumentParts {
-    const style = this.brandStyle(brand);
     const { scripts, styles } = this.moduleFiles(module);
+    const style = this.inlineStyle(brand, styles);
     const meta = (attr: 'name' | 'property', name: string, content: string | null) => (content ? `<meta ${attr}="${name}" content="${escapeHtml(content)}" />` : '');
     const tags = [
       `<title>${escapeHtml(head.title)}</title>`,
@@ -115,7 +122,6 @@ export class PageDocument {
       meta('name', 'twitter:description', head.description),
       meta('name', 'twitter:image', head.image),
       style.element,
-      ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}" />`),
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
     ].filter(Boolean);
     return {

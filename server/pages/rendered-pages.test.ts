@@ -51,6 +51,7 @@ async function writeClient(dir: string) {
   );
   await writeFile(path.join(dir, 'assets', 'index-t.css'), 'body{margin:0}.row{display:block}');
   await writeFile(path.join(dir, 'assets', 'index-t.js'), '');
+  await writeFile(path.join(dir, 'assets', 'buying-t.css'), '.buying-t{color:red}');
   await writeFile(
     path.join(dir, '.vite', 'manifest.json'),
     JSON.stringify({
@@ -177,7 +178,9 @@ describe('a rendered landing page', () => {
     // The page's own module and its stylesheet are preloaded, so hydration does not wait for them.
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/event-page-t.js" />');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/listings-t.js" />');
-    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/buying-t.css" />');
+    // Its stylesheet is inlined with the app's (one <style>, one hash), so no stylesheet request holds the paint.
+    expect(/<style>([\s\S]*?)<\/style>/.exec(html)![1]).toContain('.buying-t{color:red}');
+    expect(html).not.toContain('buying-t.css');
     // The listings the client would ask for are embedded, under its keys.
     const slug = entitySlug(event.event_name, event.event_id);
     expect(answerFor(html, ['listings', slug, {}])).toEqual((await request(app).get(`/api/events/${slug}/listings`)).body);
