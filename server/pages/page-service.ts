@@ -117,8 +117,12 @@ export class PageService {
       try {
         layout = await this.deps.answers.read(layoutQuery.path, context);
       } catch (err) {
-        if (!(err instanceof AppError) || err.status >= 500) throw err;
-        return this.render(req, res, { kind: 'not-found', shell: plan.shell, own: [] }, 404, origin, context, new Map());
+        if (err instanceof AppError && err.status === 404) return this.render(req, res, { kind: 'not-found', shell: plan.shell, own: [] }, 404, origin, context, new Map());
+        // An address the layout refuses (a variation that does not exist) is the client's 4xx to explain, with
+        // that status; a layout that failed is left for the client to ask for. Neither page is kept.
+        if (err instanceof AppError && err.status < 500) return this.render(req, res, { ...plan, own: [] }, err.status, origin, context, new Map());
+        this.deps.logger.warn({ err, path: layoutQuery.path }, 'a page answer failed: the client will ask for it');
+        return this.render(req, res, { ...plan, own: [] }, status, origin, context, new Map());
       }
     }
     // The same address, status, origin, segment set, API addresses (the shopper's place among them) and layout

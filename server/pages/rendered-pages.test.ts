@@ -216,6 +216,17 @@ describe('a rendered landing page', () => {
     expect(gone.text).toContain('<meta name="robots" content="noindex" />');
   });
 
+  it('answers an address the layout refuses (a variation that does not exist) with its 4xx, for the page to explain', async () => {
+    const api = await request(app).get('/api/layout/home?home-layout=99');
+    expect(api.status).toBe(400);
+    const page = await request(app).get('/?home-layout=99');
+    expect(page.status).toBe(400);
+    expect(page.text).toContain('<meta name="robots" content="noindex" />');
+    expect(pageData(page.text).page.status).toBe(400);
+    // The client asks for the layout itself and shows the API's message.
+    expect(answerFor(page.text, ['layout', '/api/layout/home', '', 'home-layout=99'])).toBeUndefined();
+  });
+
   it('draws performer, venue, results and information pages, and leaves tickets, checkout and orders to the client', async () => {
     const performer = fixture.catalog.collections.Performer[0]!;
     const slug = entitySlug(performer.performer_name, performer.performer_id);
