@@ -98,7 +98,8 @@ export class PageService {
    */
   async answer(req: Request, res: Response, verdict: PageVerdict): Promise<boolean> {
     const { renderer, segments } = this.deps;
-    const url = new URL(req.originalUrl, 'http://page.invalid');
+    // Appended, never resolved: `//host/x` stays a path on this site.
+    const url = new URL(`http://page.invalid${req.originalUrl}`);
     const cookies = req.get('cookie') ?? '';
     const planned = renderer.pagePlan(url, cookies);
     if (!planned || verdict.status === 301) return false;

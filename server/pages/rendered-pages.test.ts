@@ -252,6 +252,10 @@ describe('a rendered landing page', () => {
   });
 
   it('cannot be broken out of by what the address carries', async () => {
+    const elsewhere = await request(app).get('//evil.example/x');
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.text).not.toContain('evil.example"');
+    expect(meta(elsewhere.text, 'property', 'og:url')).toBe('https://tickets.example.com/evil.example/x');
     const page = await request(app).get(`/results-general?kwds=${encodeURIComponent('</script><script>alert(1)</script>')}`);
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('<script>alert(1)');

@@ -36,7 +36,8 @@ function sentence(text: string, max = 160): string {
  */
 export function pageHead(plan: PagePlan, read: Read, { origin, url, status }: { origin: string; url: URL; status: number }): PageHead {
   const brand = read(['brand']) as BrandAnswer | undefined;
-  const absolute = (path: string) => new URL(path, origin).href;
+  // Appended to the origin, never resolved against it: a path like `//elsewhere/x` stays on this site.
+  const absolute = (path: string) => `${origin}/${path.replace(/^\/+/, '')}`;
   const head: PageHead = {
     title: 'Tickets for concerts, sports and theater',
     description: DEFAULT_DESCRIPTION,
