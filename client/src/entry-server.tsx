@@ -4,7 +4,8 @@ import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { Storefront } from './app/app.js';
-import type { PageContextValue } from './app/page-context.js';
+import { RequestCookies } from './app/page-context.js';
+import type { PageContextValue } from '../../schemas/page-render.js';
 import { pageDataJson } from './app/page-data.js';
 import { pageHead, type PageHead } from './app/page-head.js';
 import type { PagePlan } from './app/page-queries.js';
@@ -27,6 +28,8 @@ export interface RenderInput {
   /** Each answer under the client's query key; a query the server could not answer is left out (the client asks). */
   answers: readonly { queryKey: readonly unknown[]; data: unknown }[];
   page: PageContextValue;
+  /** The request's `Cookie` header: the pages read the cookies they depend on from it, as the browser will. */
+  cookies: string;
 }
 
 export interface RenderedPage {
@@ -55,9 +58,11 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
     let settled = false;
     const stream = renderToPipeableStream(
       <StrictMode>
-        <StaticRouter location={input.url}>
-          <Storefront queryClient={queryClient} growthbook={growthbook} page={input.page} />
-        </StaticRouter>
+        <RequestCookies value={input.cookies}>
+          <StaticRouter location={input.url}>
+            <Storefront queryClient={queryClient} growthbook={growthbook} page={input.page} />
+          </StaticRouter>
+        </RequestCookies>
       </StrictMode>,
       {
         // Never outline a boundary to fill in later: that takes an inline script, which the CSP does not allow.

@@ -203,7 +203,7 @@ export class PageService {
     const brand = resolveBrand(this.deps.segments, undefined, renderer.SITE_ID);
     let rendered;
     try {
-      rendered = await renderer.renderPage({ url: req.originalUrl, plan, answers, page: { origin, status } });
+      rendered = await renderer.renderPage({ url: req.originalUrl, plan, answers, page: { origin, status }, cookies: req.get('cookie') ?? '' });
     } catch (err) {
       this.deps.logger.error({ err, url: req.originalUrl }, 'server render failed: the app shell goes instead');
       return false;

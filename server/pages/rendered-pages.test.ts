@@ -144,6 +144,9 @@ describe('a rendered landing page', () => {
     expect(chicago.text).toContain('<title>Tickets near Chicago</title>');
     const layout = answerFor(chicago.text, ['layout', '/api/layout/home', 'zip=60601', '']) as { location: { city: string } };
     expect(layout.location.city).toBe('Chicago');
+    // Drawn for that place, rows and all, as the browser will draw it from the same cookie.
+    expect(chicago.text).toContain('Near <strong>Chicago, IL</strong>');
+    expect(chicago.text).not.toContain('row--skeleton');
 
     const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as { sessionToken: string };
     const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148';

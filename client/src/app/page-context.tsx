@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useLocation } from 'react-router';
 import type { PageContextValue } from '../../../schemas/page-render.js';
+import { documentCookies } from '../lib/cookies.js';
 
 /**
  * What the server knew about the page it rendered (origin, status), shared with the client that hydrates it:
@@ -22,4 +23,15 @@ export function useSiteOrigin(): string {
 export function useLandedNotFound(): boolean {
   const status = useContext(PageContext)?.status;
   return useLocation().key === 'default' && status === 404;
+}
+
+/**
+ * The request's `Cookie` header while the server renders (never sent to the browser: it holds the guest token),
+ * so a page reads the cookies it depends on (the shopper's place) as the browser will when it hydrates.
+ */
+export const RequestCookies = createContext<string | null>(null);
+
+/** The cookies as the page sees them: the request's on the server, `document.cookie` in the browser. */
+export function useCookies(): string {
+  return useContext(RequestCookies) ?? documentCookies();
 }

@@ -28,10 +28,12 @@ export function cookieLocation(cookies: string): ShopperLocation {
   return parseLocation(readCookie(cookies, LOCATION_COOKIE));
 }
 
-export function storedLocation(): ShopperLocation {
-  const fromCookie = cookieLocation(documentCookies());
+/** The place kept in the cookies (`document.cookie` unless given the request's, on the server). */
+export function storedLocation(cookies = documentCookies()): ShopperLocation {
+  const fromCookie = cookieLocation(cookies);
   if (fromCookie) return fromCookie;
-  // A place chosen before the cookie existed is moved into it.
+  // A place chosen before the cookie existed is moved into it (in the browser; the server has no storage).
+  if (typeof localStorage === 'undefined') return null;
   try {
     const raw = JSON.parse(localStorage.getItem(LEGACY_KEY) ?? 'null') as Record<string, unknown> | null;
     const legacy =

@@ -11,6 +11,7 @@ import { pageQueryForLayout } from '../../lib/flags.js';
 import { locationParams, storedLocation, storeLocation, type ShopperLocation } from '../../lib/location.js';
 import { useGuestSession } from '../../lib/use-guest-session.js';
 import { NotFoundPage } from './not-found-page.js';
+import { useCookies } from '../page-context.js';
 
 /** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
 const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
@@ -29,7 +30,8 @@ export function layoutQuery(kind: 'home' | 'category', slug: string, params: str
 export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   const { slug = '' } = useParams();
   const routerLocation = useLocation();
-  const [where, setWhere] = useState<ShopperLocation>(() => storedLocation());
+  const cookies = useCookies();
+  const [where, setWhere] = useState<ShopperLocation>(() => storedLocation(cookies));
   // The current page URL's experiment overrides (`?home-layout=1`), as GrowthBook reads them: the server forces
   // the variation, lists no exposure for it, and ignores what names no experiment.
   const { queryKey, path } = layoutQuery(kind, slug, locationParams(where), pageQueryForLayout(routerLocation.search));
