@@ -9,10 +9,18 @@ const exposures = (page: Page) =>
   page.evaluate(() => (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`));
 const rowHeading = (page: Page, name: string) => page.locator('.layout-page').getByRole('heading', { level: 2, name, exact: true });
 
+/**
+ * Opens a page and gives the layout address it was drawn from: the server renders the page with the layout the
+ * client would ask for, and embeds it under the client's key (`['layout', path, place, page query]`).
+ */
 async function open(page: Page, url: string) {
-  const layoutRequest = page.waitForRequest((req) => new URL(req.url()).pathname === '/api/layout/home');
   await page.goto(url);
-  return new URL((await layoutRequest).url());
+  const key = await page.evaluate(() => {
+    const data = JSON.parse(document.getElementById('page-data')?.textContent ?? '{"state":{"queries":[]}}') as { state: { queries: { queryKey: string[] }[] } };
+    return data.state.queries.find((q) => q.queryKey[0] === 'layout')?.queryKey;
+  });
+  expect(key, 'the page carries the layout it was drawn from').toBeDefined();
+  return new URL(`${key![1]}?${[key![2], key![3]].filter(Boolean).join('&')}`, 'http://layout.invalid');
 }
 
 test('/?home-layout=1 shows the Promos variation, and the forced view is no exposure', async ({ page }) => {
