@@ -19,17 +19,27 @@ export function parseRows(rows: readonly unknown[]): { rows: LayoutRow[]; skippe
   return { rows: parsed, skipped };
 }
 
+/** The row types that draw pictures (cards with an image). */
+const PICTURE_ROWS: ReadonlySet<string> = new Set(['performers', 'categories', 'promos']);
+/** How many picture rows load their pictures at once, among how many first rows. */
+const EAGER_PICTURE_ROWS = 2;
+const EAGER_WITHIN_ROWS = 3;
+
 /** Memoised: while newer rows render in a transition, the page re-renders with the same rows for nothing. */
 export const LayoutRows = memo(function LayoutRows({ rows: raw }: { rows: readonly unknown[] }) {
   const { rows, skipped } = useMemo(() => parseRows(raw), [raw]);
   useEffect(() => {
     for (const type of skipped) reportClientError(new Error(`unknown row type "${type}"`), 'layout');
   }, [skipped]);
+  // The pictures of the first two rows that have any are loaded at once: on a phone both are on the first
+  // screen, and the largest paint is one of them (a lazy image there waits for layout before it is asked for).
+  let pictureRows = 0;
   return (
     <>
       {rows.map((row, i) => {
         const Row = ROW_COMPONENTS[row.type] as React.ComponentType<{ row: LayoutRow; eager: boolean }>;
-        return <Row key={row.id} row={row} eager={i === 0} />;
+        const eager = i < EAGER_WITHIN_ROWS && PICTURE_ROWS.has(row.type) && pictureRows++ < EAGER_PICTURE_ROWS;
+        return <Row key={row.id} row={row} eager={eager} />;
       })}
     </>
   );
