@@ -4,8 +4,9 @@
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 
 export interface Child {
   proc: ChildProcess;
@@ -124,17 +125,46 @@ export function waitForLine(child: Child, pattern: RegExp, timeoutMs: number): P
   });
 }
 
-export function httpGet(url: string, timeoutMs = 10_000): Promise<{ status: number; body: string }> {
+/**
+ * A GET with optional request headers; a compressed answer (gzip, deflate, br) is decoded, so `body` is the text
+ * a browser would see.
+ */
+export function httpGet(
+  url: string,
+  timeoutMs = 10_000,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const req = get(url, { timeout: timeoutMs }, (res) => {
+    const req = get(url, { timeout: timeoutMs, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => {
+        try {
+          resolve({ status: res.statusCode ?? 0, body: decode(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8'), headers: res.headers });
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      });
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
     req.on('error', reject);
   });
+}
+
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  switch ((encoding ?? 'identity').trim().toLowerCase()) {
+    case 'identity':
+      return body;
+    case 'br':
+      return brotliDecompressSync(body);
+    case 'gzip':
+      return gunzipSync(body);
+    case 'deflate':
+      return inflateSync(body);
+    default:
+      throw new Error(`cannot decode a ${encoding} answer`);
+  }
 }
 
 /** Polls `url` every 100 ms until it answers 200; bounded by `timeoutMs` and by the child exiting. */

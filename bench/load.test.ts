@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { rotate, summarize, usGridPoints, type LoadResult } from './load.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { load, rotate, summarize, usGridPoints, type LoadResult } from './load.js';
 
 const run = (rps: number, p99Ms: number, extra: Partial<LoadResult> = {}): LoadResult => ({
   connections: 50,
@@ -53,5 +55,25 @@ describe('rotate', () => {
   it('goes round the list from one cursor', () => {
     const next = rotate(['a', 'b']);
     expect([next(), next(), next()]).toEqual(['a', 'b', 'a']);
+  });
+});
+
+describe('load', () => {
+  it('sends each planned request with its own headers on top of the run\'s', async () => {
+    const seen = new Set<string>();
+    const server = createServer((req, res) => {
+      seen.add(`${req.url} ${req.headers.cookie ?? '-'} ${req.headers.accept ?? '-'}`);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const planned = rotate(['/a', { path: '/', headers: { cookie: 'shopperLocation=40.76,-73.99' } }]);
+      const r = await load({ url: `http://127.0.0.1:${port}`, connections: 2, seconds: 0.3, headers: { accept: 'text/html' }, paths: planned });
+      expect(r.requests).toBeGreaterThan(2);
+      expect([...seen].sort()).toEqual(['/ shopperLocation=40.76,-73.99 text/html', '/a - text/html']);
+    } finally {
+      server.close();
+    }
   });
 });

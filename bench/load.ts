@@ -8,12 +8,15 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { percentile } from './stats.js';
 
+/** One request of a list sent in turn: a path, or a path with headers of its own (added to the run's `headers`). */
+export type PlannedRequest = string | { path: string; headers: Record<string, string> };
+
 export interface LoadOptions {
   url: string;
   connections: number;
   seconds: number;
-  /** Paths to send in turn (one shared cursor across connections); the URL's own path when absent. */
-  paths?: () => string;
+  /** Requests to send in turn (one shared cursor across connections); the URL's own path when absent. */
+  paths?: () => PlannedRequest;
   /** Request headers sent with every request. */
   headers?: Record<string, string>;
   /** Sees every response body (costs the load generator a little CPU, so only where needed). */
@@ -42,7 +45,13 @@ export interface LoadResult {
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const req: autocannon.Request = { method: 'GET' };
   const { paths, inspect } = options;
-  if (paths) req.setupRequest = (r: autocannon.Request) => ({ ...r, path: paths() });
+  if (paths) {
+    req.setupRequest = (r: autocannon.Request) => {
+      const next = paths();
+      // autocannon has merged the run's headers into `r.headers` by now.
+      return typeof next === 'string' ? { ...r, path: next } : { ...r, path: next.path, headers: { ...r.headers, ...next.headers } };
+    };
+  }
   if (inspect) req.onResponse = (_status: number, body: string) => inspect(body);
   const r = await autocannon({
     url: options.url,
@@ -76,10 +85,10 @@ export interface ChildLoadOptions {
   seconds: number;
   /** Seconds of the same load first, thrown away: the new process's client warms up on this endpoint. */
   warmupSeconds: number;
-  /** Paths sent in turn; the URL's own path when absent. */
-  paths?: string[];
+  /** Paths (or paths with headers of their own) sent in turn; the URL's own path when absent. */
+  paths?: PlannedRequest[];
   /** Paths for the warm-up when they must differ (a cache-miss run must not warm its own keys). */
-  warmupPaths?: string[];
+  warmupPaths?: PlannedRequest[];
   headers?: Record<string, string>;
   /** A regular expression: the result says in how many bodies it matched. */
   countMatching?: string;
@@ -198,10 +207,10 @@ export async function sequential(base: string, paths: () => string, options: { m
 }
 
 /** Rotates through a list forever from one shared cursor. */
-export function rotate(paths: readonly string[]): () => string {
-  if (paths.length === 0) throw new Error('nothing to rotate through');
+export function rotate<T>(items: readonly T[]): () => T {
+  if (items.length === 0) throw new Error('nothing to rotate through');
   let i = 0;
-  return () => paths[i++ % paths.length]!;
+  return () => items[i++ % items.length]!;
 }
 
 /**
