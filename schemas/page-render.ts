@@ -42,3 +42,9 @@ export interface PageContextValue {
   /** The HTTP status the first page was answered with (404 for an address with nothing at it). */
   status: number;
 }
+
+/**
+ * The cookies the client writes for the server to render a page as the browser will show it: the shopper's place
+ * (a ZIP or `lat,lng`) and a copy of the guest token (whose guest picks the experiment variation, spec §7).
+ */
+export const PAGE_COOKIES = { location: 'shopperLocation', guestToken: 'guestToken' } as const;

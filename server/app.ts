@@ -92,7 +92,7 @@ export const JSON_BODY_LIMIT = '64kb';
 /** Bound on the answers the fast lane keeps (compressed copies included). */
 const FAST_LANE_BYTES = 64 * 1024 * 1024;
 
-export type App = RequestListener & { fastLane: FastLane };
+export type App = RequestListener & { fastLane: FastLane; pageLane?: FastLane };
 
 /** The storefront as a request listener: the fast lane for answers already built, then the Express app. */
 export function createApp(deps: AppDeps): App {
@@ -113,13 +113,19 @@ export function createApp(deps: AppDeps): App {
   });
   // One suggest limiter for the app and the lane: a client's requests count against one limit wherever answered.
   const suggestLimiter = limit('suggest', deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion');
-  const security = securityHeadersByPath(securityHeaders(), apiSecurity);
-  const app = expressApp(deps, { lane, security, cors, trust, limit, suggestLimiter });
-  return Object.assign(lane.in(app), { fastLane: lane });
+  const pageSecurity = securityHeaders();
+  const security = securityHeadersByPath(pageSecurity, apiSecurity);
+  // Rendered pages have a lane of their own, with the pages' headers and no client headers to check: a kept page
+  // goes out as a kept layout answer does, without Express.
+  const pageLane = deps.renderer ? new FastLane({ logger: deps.logger, headers: headersSetBy([pageSecurity]), maxBytes: FAST_LANE_BYTES }) : undefined;
+  const app = expressApp(deps, { lane, pageLane, security, cors, trust, limit, suggestLimiter });
+  const listener = lane.in(app);
+  return Object.assign(pageLane ? pageLane.in(listener) : listener, { fastLane: lane, pageLane });
 }
 
 interface Shared {
   lane: FastLane;
+  pageLane: FastLane | undefined;
   security: RequestHandler;
   cors: RequestHandler;
   /** Whose `X-Forwarded-For` is believed: Express's `req.ip` and the limiters' client are the same. */
@@ -128,7 +134,7 @@ interface Shared {
   suggestLimiter: RequestHandler;
 }
 
-function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggestLimiter }: Shared): Express {
+function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limit, suggestLimiter }: Shared): Express {
   const { env } = deps;
   const app = express();
   // Layout answers are built and kept once, for the layout API and the rendered pages alike.
@@ -194,6 +200,8 @@ function expressApp(deps: AppDeps, { lane, security, cors, trust, limit, suggest
           activity: deps.activity,
           logger: deps.logger,
           fastLane: lane,
+          pageLane,
+          flags: deps.flags,
           publicBaseUrl: env.PUBLIC_BASE_URL,
         })
       : undefined;

@@ -1,47 +1,11 @@
-import { hydrate } from '@tanstack/react-query';
-import { startTransition, StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app.js';
-import { readPageData } from './app/page-data.js';
-import { reportClientError } from './lib/api.js';
-import { createQueryClient } from './lib/query-client.js';
+import { PAGE_DATA_ID } from './app/page-data.js';
 import './styles.css';
 
-// Anything the page did not catch goes to the server's log (spec §7 error reporting), never to the shopper.
-window.addEventListener('error', (e) => reportClientError(e.error ?? e.message, 'window.onerror'));
-window.addEventListener('unhandledrejection', (e) => reportClientError(e.reason, 'unhandledrejection'));
-
-const container = document.getElementById('root')!;
-const served = readPageData(document);
-if (served) {
-  // A page the server rendered: the answers it rendered with fill the cache first, so the client draws exactly
-  // what the server did and asks for nothing again. Hydrating in a transition lets the browser paint between slices.
-  const queryClient = createQueryClient();
-  hydrate(queryClient, served.state);
-  startTransition(() => {
-    hydrateRoot(
-      container,
-      <StrictMode>
-        <App queryClient={queryClient} page={served.page} />
-      </StrictMode>,
-      {
-        // A markup mismatch is a defect to hear about, not something for the shopper to see.
-        onRecoverableError: (error) => {
-          console.error('Hydration error', error);
-          reportClientError(error, 'hydration');
-        },
-      },
-    );
-  });
-} else {
-  // A transition renders the first screen in slices that yield to the browser every few milliseconds, so
-  // starting the app never holds the main thread in one long task.
-  const root = createRoot(container);
-  startTransition(() => {
-    root.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    );
-  });
-}
+/**
+ * The page's entry, kept tiny: a page the server rendered is whole without script, so the app's script (React,
+ * the router, the data layer) is asked for only once the first frame is painted, and neither its download nor its
+ * start-up holds the first paint or the largest one. The app shell (tickets, checkout, orders) starts at once.
+ */
+const start = () => void import('./boot.js');
+if (document.getElementById(PAGE_DATA_ID)) requestAnimationFrame(() => setTimeout(start, 0));
+else start();

@@ -16,6 +16,8 @@ export interface ReplayableAnswer {
   body: string;
   /** The media type; JSON when absent. */
   type?: string;
+  /** Headers of this answer's own, over the common ones (a rendered page's CSP, with its stylesheet's hash). */
+  headers?: Readonly<Record<string, string>>;
   etag: string;
   cacheControl: string;
   /** The request headers the answer depends on besides the URL, as for `Vary`. */
@@ -35,8 +37,9 @@ export function replayableJson(body: string, headers: { cacheControl: string; va
 }
 
 /** A rendered page with its weak ETag, replayed like a JSON answer. */
-export function replayableHtml(body: string, headers: { cacheControl: string; vary: readonly string[] }): ReplayableAnswer {
-  return { ...replayableJson(body, headers), type: 'text/html; charset=utf-8' };
+export function replayableHtml(body: string, headers: { cacheControl: string; vary: readonly string[]; own?: Record<string, string> }): ReplayableAnswer {
+  const { own, ...common } = headers;
+  return { ...replayableJson(body, common), type: 'text/html; charset=utf-8', ...(own ? { headers: own } : {}) };
 }
 
 /** The answer's body in an encoding, compressed on first use and kept: each answer is compressed at most once per encoding. */
@@ -67,6 +70,7 @@ function encodingFor(req: IncomingMessage, answer: ReplayableAnswer): Encoding |
  */
 export function sendReplayable(req: Request, res: Response, answer: ReplayableAnswer): void {
   for (const name of [...answer.vary, 'Accept-Encoding']) res.vary(name);
+  if (answer.headers) res.set(answer.headers);
   res.set('Cache-Control', answer.cacheControl).set('ETag', answer.etag);
   if (req.fresh) {
     res.status(304).end();
@@ -122,7 +126,8 @@ class Entry {
     common: OutgoingHttpHeaders,
     readonly bytes: number,
   ) {
-    this.notModified = rawHeaders({ ...common, vary: varyOf(common, answer.vary), 'cache-control': answer.cacheControl, etag: answer.etag });
+    const own = Object.fromEntries(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+    this.notModified = rawHeaders({ ...common, ...own, vary: varyOf(common, answer.vary), 'cache-control': answer.cacheControl, etag: answer.etag });
   }
 
   /** The body in an encoding with its headers, made on first use and kept. */

@@ -11,8 +11,10 @@ export function escapeHtml(text: string): string {
 
 interface ManifestChunk {
   file: string;
+  isEntry?: boolean;
   css?: string[];
   imports?: string[];
+  dynamicImports?: string[];
 }
 
 /** The parts of a rendered page around the markup React streams into `#root`. */
@@ -46,9 +48,15 @@ export class PageDocument {
   constructor(clientDir: string) {
     this.clientDir = clientDir;
     let template = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
+    const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
+    this.manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>) : {};
+    this.app = this.appChunks();
     const link = STYLESHEET_LINK.exec(template);
-    this.css = link ? readFileSync(path.join(clientDir, 'assets', link[1]!), 'utf8') : '';
     if (link) template = template.replace(link[0], '');
+    // The app's styles: the entry's, then those of the app it starts (the components' own stylesheets).
+    const appStyles = [...new Set([...this.app].flatMap((id) => this.manifest[id]?.css ?? []))];
+    const styleFiles = appStyles.length > 0 ? appStyles : link ? [`assets/${link[1]!}`] : [];
+    this.css = styleFiles.map((file) => readFileSync(path.join(clientDir, file), 'utf8')).join('\n');
     template = template.replace(/\s*<title>[^<]*<\/title>/, '').replace(/\s*<meta name="description"[^>]*>/, '');
     const root = template.indexOf(ROOT);
     const headEnd = template.indexOf('</head>');
@@ -56,8 +64,25 @@ export class PageDocument {
     this.head = template.slice(0, headEnd);
     this.tail = template.slice(headEnd, root);
     this.rest = template.slice(root + ROOT.length);
-    const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
-    this.manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>) : {};
+  }
+
+  /** The manifest's ids that every page loads: the entry, the app it imports on start, and their imports. */
+  private readonly app: Set<string>;
+
+  private appChunks(): Set<string> {
+    const ids = new Set<string>();
+    const visit = (id: string) => {
+      if (ids.has(id) || !this.manifest[id]) return;
+      ids.add(id);
+      for (const imported of this.manifest[id].imports ?? []) visit(imported);
+    };
+    for (const [id, chunk] of Object.entries(this.manifest)) {
+      if (!chunk.isEntry) continue;
+      visit(id);
+      // The entry starts the app with one dynamic import (client/src/main.tsx): part of every page too.
+      for (const started of chunk.dynamicImports ?? []) visit(started);
+    }
+    return ids;
   }
 
   private readonly rest: string;
@@ -81,24 +106,23 @@ export class PageDocument {
     return style;
   }
 
-  /** The script and stylesheet files a page's own module becomes, its imports' included. */
+  /**
+   * The script and stylesheet files of a page's own module and its imports, but for the app's: those start after
+   * the first paint (client/src/main.tsx), and preloading them would put them ahead of it.
+   */
   private moduleFiles(module: string | undefined): { scripts: string[]; styles: string[] } {
     const scripts = new Set<string>();
     const styles = new Set<string>();
+    const seen = new Set<string>();
     const visit = (id: string) => {
       const chunk = this.manifest[id];
-      if (!chunk || scripts.has(chunk.file)) return;
+      if (!chunk || seen.has(id) || this.app.has(id)) return;
+      seen.add(id);
       scripts.add(chunk.file);
       for (const css of chunk.css ?? []) styles.add(css);
       for (const imported of chunk.imports ?? []) visit(imported);
     };
     if (module) visit(module);
-    // The entry's own files are in the template already.
-    const entry = Object.values(this.manifest).find((c) => (c as { isEntry?: boolean }).isEntry);
-    if (entry) {
-      scripts.delete(entry.file);
-      for (const css of entry.css ?? []) styles.delete(css);
-    }
     return { scripts: [...scripts], styles: [...styles] };
   }
 

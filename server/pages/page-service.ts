@@ -14,19 +14,22 @@ import { originOf } from '../seo/routes.js';
 import type { PageAnswer, PageAnswers } from './page-answers.js';
 import type { PageDocument } from './page-document.js';
 import type { PagePlan, PageRenderer } from './page-renderer.js';
+import { PAGE_COOKIES } from '../../schemas/page-render.js';
+import { deviceTypeFromUserAgent, type FlagService } from '../flags/flag-service.js';
+import type { IncomingMessage } from 'node:http';
+import type { URLParts } from '../http/fast-lane.js';
 import type { PageVerdict } from './page-status.js';
 
-/** The cookie the client mirrors its guest token into (client/src/lib/session.ts). */
-const TOKEN_COOKIE = 'guestToken';
 
 /** Bound on the rendered pages kept (their compressed copies included). */
 const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 const PAGE_HEADERS = { cacheControl: 'no-cache', vary: ['Cookie'] } as const;
+/** The longest a page is replayed from the lane without being looked at again. */
+const MAX_LANE_TTL_MS = 60 * 60_000;
 
 interface KeptPage {
   answer: ReplayableAnswer;
   status: number;
-  styleSources: string[];
   activity?: PageAnswer['activity'];
 }
 
@@ -39,7 +42,11 @@ export interface PageServiceDeps {
   tokens: SessionTokens;
   activity: RecentActivity;
   logger: Logger;
+  /** The API's lane: its `forget` is the one invalidation of kept answers, pages included. */
   fastLane: FastLane;
+  /** The pages' own lane, in front of Express: a kept page goes out from it as a kept layout answer does. */
+  pageLane?: FastLane;
+  flags: FlagService;
   publicBaseUrl: string | undefined;
 }
 
@@ -85,7 +92,57 @@ export class PageService {
     deps.fastLane.onForget((tag) => {
       this.forgets++;
       for (const key of this.tags.take(tag)) this.kept.delete(key);
+      deps.pageLane?.forget(tag);
     });
+    deps.pageLane?.route('/', (req, parts) => this.laneKey(req, parts));
+  }
+
+  private payloadSeen: unknown = null;
+  private payloadNumber = 0;
+
+  /** A number for the flag payload in use (a new payload is a new object): it may assign guests differently. */
+  private payloadId(): number {
+    const payload = this.deps.flags.payload();
+    if (payload !== this.payloadSeen) {
+      this.payloadSeen = payload;
+      this.payloadNumber++;
+    }
+    return this.payloadNumber;
+  }
+
+  /**
+   * The key a kept page is replayed under from the page lane, read straight off the request: the address, the
+   * origin's inputs, the shopper's place, and for the home page (the experiment's) the guest whose token was
+   * verified before and their device type, with the flag payload and segment set in use. Undefined when it cannot
+   * tell at once (a guest token not verified yet): the app answers, and verifies it.
+   */
+  laneKey(req: IncomingMessage, { pathname, search }: URLParts): string | undefined {
+    if (pathname.startsWith('/api/') || pathname.includes('.')) return undefined;
+    const cookies = req.headers.cookie ?? '';
+    let guest = '';
+    let device = '';
+    if (pathname === '/') {
+      const token = cookieValue(cookies, PAGE_COOKIES.guestToken);
+      if (token) {
+        const session = this.deps.tokens.peek(token);
+        if (!session) return undefined;
+        guest = session.guestId;
+      }
+      device = deviceTypeFromUserAgent(req.headers['user-agent']);
+    }
+    const origin = this.deps.publicBaseUrl ? '' : [req.headers.host, req.headers['x-forwarded-host'], req.headers['x-forwarded-proto']].join('|');
+    return JSON.stringify([pathname, search, origin, cookieValue(cookies, PAGE_COOKIES.location) ?? '', guest, device, this.payloadId(), this.deps.segments.current.loadedAt]);
+  }
+
+  /** Hands a kept page to the page lane, when it is the same for whoever sends the same key. */
+  private toLane(req: Request, page: KeptPage, key: string): void {
+    const { pageLane } = this.deps;
+    // Only plain 200 pages: a status or a recent-activity record is the app's to send and write.
+    if (!pageLane || page.status !== 200 || page.activity) return;
+    const q = req.originalUrl.indexOf('?');
+    const laneKey = this.laneKey(req, q < 0 ? { pathname: req.originalUrl, search: '' } : { pathname: req.originalUrl.slice(0, q), search: req.originalUrl.slice(q + 1) });
+    const ttl = this.kept.getRemainingTTL(key);
+    if (laneKey !== undefined && ttl > 0) pageLane.remember(laneKey, page.answer, Math.min(ttl, MAX_LANE_TTL_MS), this.tags.tagsOf(key));
   }
 
   get size(): number {
@@ -133,6 +190,7 @@ export class PageService {
     if (kept) {
       this.record(guestId, kept.activity);
       this.send(req, res, kept);
+      this.toLane(req, kept, key);
       return true;
     }
     const known = new Map<string, PageAnswer>();
@@ -141,7 +199,7 @@ export class PageService {
   }
 
   private async guestOf(cookies: string): Promise<string | undefined> {
-    const token = cookieValue(cookies, TOKEN_COOKIE);
+    const token = cookieValue(cookies, PAGE_COOKIES.guestToken);
     if (!token) return undefined;
     try {
       return (await this.deps.tokens.verify(token)).guestId;
@@ -159,7 +217,6 @@ export class PageService {
   private send(req: Request, res: Response, page: KeptPage): void {
     res.status(page.status);
     if (page.status === 410) res.set('X-Robots-Tag', 'noindex');
-    res.set('Content-Security-Policy', withStyleSources(String(res.getHeader('Content-Security-Policy') ?? ''), page.styleSources));
     sendReplayable(req, res, page.answer);
   }
 
@@ -214,7 +271,8 @@ export class PageService {
 
     res.status(status);
     if (status === 410) res.set('X-Robots-Tag', 'noindex');
-    res.set('Content-Security-Policy', withStyleSources(String(res.getHeader('Content-Security-Policy') ?? ''), parts.styleSources));
+    const csp = withStyleSources(String(res.getHeader('Content-Security-Policy') ?? ''), parts.styleSources);
+    res.set('Content-Security-Policy', csp);
     res.set('Cache-Control', PAGE_HEADERS.cacheControl).vary('Cookie').type('html');
     // The head goes first, so the browser fetches the scripts while the markup is written.
     res.write(parts.start);
@@ -247,9 +305,11 @@ export class PageService {
     if (keep && key !== undefined && this.forgets === forgetsBefore) {
       const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
       if (ttl > 0) {
-        const answer = replayableHtml(chunks.join(''), PAGE_HEADERS);
-        this.kept.set(key, { answer, status, styleSources: parts.styleSources, activity }, { ttl: Number.isFinite(ttl) ? ttl : undefined });
+        const answer = replayableHtml(chunks.join(''), { ...PAGE_HEADERS, own: { 'Content-Security-Policy': csp } });
+        const page = { answer, status, activity };
+        this.kept.set(key, page, { ttl: Number.isFinite(ttl) ? ttl : undefined });
         this.tags.tag(key, [...new Set(read.flatMap((a) => a?.tags ?? []))]);
+        this.toLane(req, page, key);
       }
     }
     return true;

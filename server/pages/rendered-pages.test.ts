@@ -52,11 +52,14 @@ async function writeClient(dir: string) {
   await writeFile(path.join(dir, 'assets', 'index-t.css'), 'body{margin:0}.row{display:block}');
   await writeFile(path.join(dir, 'assets', 'index-t.js'), '');
   await writeFile(path.join(dir, 'assets', 'buying-t.css'), '.buying-t{color:red}');
+  await writeFile(path.join(dir, 'assets', 'boot-t.css'), '.boot-t{color:blue}');
   await writeFile(
     path.join(dir, '.vite', 'manifest.json'),
     JSON.stringify({
-      'index.html': { file: 'assets/index-t.js', isEntry: true, css: ['assets/index-t.css'] },
-      'src/app/pages/event-page.tsx': { file: 'assets/event-page-t.js', css: ['assets/buying-t.css'], imports: ['_listings.js'] },
+      'index.html': { file: 'assets/index-t.js', isEntry: true, css: ['assets/index-t.css'], dynamicImports: ['src/boot.tsx'] },
+      'src/boot.tsx': { file: 'assets/boot-t.js', css: ['assets/boot-t.css'], imports: ['_react.js'] },
+      '_react.js': { file: 'assets/react-t.js' },
+      'src/app/pages/event-page.tsx': { file: 'assets/event-page-t.js', css: ['assets/buying-t.css'], imports: ['_listings.js', 'src/boot.tsx', '_react.js'] },
       '_listings.js': { file: 'assets/listings-t.js' },
     }),
   );
@@ -129,6 +132,8 @@ describe('a rendered landing page', () => {
     const page = await request(app).get('/category/nfl');
     const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)![1]!;
     expect(style).toContain('.row{display:block}');
+    // The app's own components' styles, which its entry starts after the first paint, are inlined too.
+    expect(style).toContain('.boot-t{color:blue}');
     expect(style).toMatch(/:root\{--brand:#[0-9a-f]{6};/);
     expect(page.text).not.toContain('href="/assets/index-t.css"');
     const csp = page.headers['content-security-policy'] as string;
@@ -181,6 +186,9 @@ describe('a rendered landing page', () => {
     // The page's own module and its stylesheet are preloaded, so hydration does not wait for them.
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/event-page-t.js" />');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/listings-t.js" />');
+    // Not the app's own script: it starts after the first paint, and a preload would put it ahead of it.
+    expect(html).not.toContain('boot-t.js');
+    expect(html).not.toContain('react-t.js');
     // Its stylesheet is inlined with the app's (one <style>, one hash), so no stylesheet request holds the paint.
     expect(/<style>([\s\S]*?)<\/style>/.exec(html)![1]).toContain('.buying-t{color:red}');
     expect(html).not.toContain('buying-t.css');
@@ -270,15 +278,31 @@ describe('a rendered landing page', () => {
 describe('a rendered page kept and replayed', () => {
   it('goes again byte for byte with its ETag, and a revalidation is a 304', async () => {
     const first = await request(app).get('/category/mlb');
-    // The first is streamed as it is rendered (no ETag yet); the repeat is the kept copy.
+    // The first is streamed as it is rendered (no ETag yet); the repeat is the kept copy, sent from the pages'
+    // lane without Express.
     expect(first.headers.etag).toBeUndefined();
+    const replayed = app.pageLane!.served;
     const again = await request(app).get('/category/mlb');
+    expect(app.pageLane!.served).toBe(replayed + 1);
     expect(again.text).toBe(first.text);
     expect(again.headers.etag).toMatch(/^W\/"/);
     const revalidated = await request(app).get('/category/mlb').set('If-None-Match', again.headers.etag as string);
     expect(revalidated.status).toBe(304);
     // The replay carries the same CSP as the render (the stylesheet's hash).
     expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+    expect(again.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(again.headers['x-frame-options']).toBe(first.headers['x-frame-options']);
+    // A guest's home page is theirs (their variation): another guest's request is not answered with it.
+    const [a, b] = await Promise.all([0, 1].map(async () => ((await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as { sessionToken: string }).sessionToken));
+    const homeA = await request(app).get('/').set('Cookie', `guestToken=${a}`);
+    await request(app).get('/').set('Cookie', `guestToken=${a}`);
+    // B's token verified first, so the lane could read B off the request at once.
+    const apiB = await request(app).get('/api/layout/home').set('Authorization', `Bearer ${b}`);
+    const servedBefore = app.pageLane!.served;
+    const homeB = await request(app).get('/').set('Cookie', `guestToken=${b}`);
+    expect(app.pageLane!.served).toBe(servedBefore);
+    expect(answerFor(homeB.text, ['layout', '/api/layout/home', '', ''])).toEqual(apiB.body);
+    expect(homeA.status).toBe(200);
   });
 
   it('is dropped when the catalog changes what it shows: an event renamed shows its new name on the next request', async () => {

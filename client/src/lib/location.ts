@@ -1,10 +1,11 @@
+import { PAGE_COOKIES } from '../../../schemas/page-render.js';
 import { documentCookies, readCookie, writeCookie } from './cookies.js';
 
 /** The shopper's chosen location, kept in this browser: coordinates from the browser, or a ZIP code. */
 export type ShopperLocation = { lat: number; lng: number } | { zip: string } | null;
 
 /** Kept in a cookie so the server renders a landing page for the same place the page then asks for. */
-export const LOCATION_COOKIE = 'shopperLocation';
+export const LOCATION_COOKIE = PAGE_COOKIES.location;
 const LEGACY_KEY = 'shopperLocation';
 const YEAR_SECONDS = 365 * 24 * 3600;
 

@@ -1,4 +1,5 @@
 import { z } from '../../../schemas/zod.js';
+import { PAGE_COOKIES } from '../../../schemas/page-render.js';
 import { documentCookies, readCookie, writeCookie } from './cookies.js';
 
 /** Spec §4 guest session: one token per browser, requested on first load and kept in localStorage. */
@@ -7,7 +8,7 @@ export const TOKEN_KEY = 'guestToken';
  * The token is mirrored in a cookie of this name so the server renders a landing page with the guest's
  * experiment variation (spec §7); the API still takes it only as a bearer token.
  */
-export const TOKEN_COOKIE = 'guestToken';
+export const TOKEN_COOKIE = PAGE_COOKIES.guestToken;
 
 /** Writes the token's cookie, living as long as the token. */
 function mirrorTokenCookie(token: string): void {
