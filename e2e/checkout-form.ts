@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page } from './fixtures.js';
 
 /** Fills the checkout form as a shopper in the Bronx would, paying with `card`. */
 export async function fillCheckout(page: Page, card = '4242 4242 4242 4242') {

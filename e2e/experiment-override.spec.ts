@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 
 // GrowthBook's own override, `?<experiment-key>=<variation index>`, from the page URL through to the layout:
 // the home-layout experiment's variation 1 is the Promos page (segments/base/explore~promos.json: the Promos and

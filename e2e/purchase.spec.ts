@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { fillCheckout } from './checkout-form.js';
 
 const isPhone = (name: string) => name === 'phone';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 
 test('the home page shows the resale banner, the header and the money-back footer', async ({ page }) => {
   await page.goto('/');

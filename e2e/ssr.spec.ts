@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type BrowserContext, type Page, type Request } from '@playwright/test';
+import { expect, test, type APIRequestContext, type BrowserContext, type Page, type Request } from './fixtures.js';
 
 // Server rendering of the landing pages: what the server's HTML holds before any script runs (markup, head
 // tags, JSON-LD, page data, status codes), and that the client takes it over as it is: no hydration mismatch,

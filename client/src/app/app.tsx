@@ -100,6 +100,8 @@ export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
   useEffect(() => {
     // Spec §4: a guest token is requested on first load, only when none is stored.
     void ensureGuestSession();
+    // The page is the app's from here on (a rendered page is hydrated): tools and tests can wait for this.
+    document.documentElement.dataset.ready = 'true';
   }, []);
   return (
     <PageContext value={page ?? null}>

@@ -142,9 +142,17 @@ function SearchInput({
   onKeyDown: (event: KeyboardEvent<HTMLInputElement>) => void;
   inputRef?: RefObject<HTMLInputElement | null>;
 }) {
+  const ownRef = useRef<HTMLInputElement>(null);
+  const ref = inputRef ?? ownRef;
+  const { setInputValue } = search;
+  // Words typed into the server-rendered box before the page's script ran are taken up once it has.
+  useEffect(() => {
+    const typed = ref.current?.value ?? '';
+    if (typed !== '' && ref.current === document.activeElement) setInputValue(typed);
+  }, [ref, setInputValue]);
   return (
     <input
-      ref={inputRef}
+      ref={ref}
       id={search.ids.input}
       name="kwds"
       className="search-box__input"

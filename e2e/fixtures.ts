@@ -1,0 +1,24 @@
+import { test as base } from '@playwright/test';
+
+export * from '@playwright/test';
+
+/**
+ * Playwright's `test`, with `page.goto` waiting until the storefront's script has taken the page over
+ * (`<html data-ready>`) on a page the server rendered: such a page is readable at once, but its buttons and the search box answer
+ * only once hydrated, and these tests are about what they do then. The page without script is tested in
+ * e2e/ssr.spec.ts, with JavaScript off (where there is nothing to wait for).
+ */
+export const test = base.extend({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) {
+      const goto = page.goto.bind(page);
+      page.goto = async (url, options) => {
+        const response = await goto(url, options);
+        // Only a page the server rendered (it carries its data) has a gap between being shown and being live.
+        await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' || !document.getElementById('page-data'), undefined, { timeout: 15_000 });
+        return response;
+      };
+    }
+    await use(page);
+  },
+});
