@@ -676,3 +676,24 @@ test("location: the server draws the rows for the cookie's place, and the client
   expect(rootMarkup(html)).toMatch(/<div class="location-picker"><span>Near <strong>Chicago, IL<\/strong>/);
   expect(serverRowIds(html)).toEqual(await pageRowIds(page));
 });
+
+test('words typed into the rendered search box before the script runs are searched once it has', async ({ context }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'the search field is in the wide header');
+  // A page of its own (not the fixture's, whose goto waits for the script): the app's script is held back
+  // until the shopper has typed, as on a slow phone.
+  const page = await context.newPage();
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/boot-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  const box = page.getByRole('combobox', { name: 'Search' });
+  await box.click();
+  await box.pressSequentially('yank');
+  expect(await page.evaluate(() => document.documentElement.dataset.ready)).toBeUndefined();
+  release();
+  await expect(page.getByRole('option', { name: /New York Yankees/ }).first()).toBeVisible();
+  await expect(box).toHaveValue('yank');
+});
