@@ -124,6 +124,12 @@ export type SaleState = z.infer<typeof SaleStateSchema>;
 /** Which seat map the event's venue is drawn with (`schemas/seating.ts`). */
 export const SeatMapInfoSchema = z.object({ layout: z.enum(LAYOUT_NAMES) });
 
+/**
+ * Listings change as shoppers buy: how long an answer counts as fresh, in the client's cache and in a rendered
+ * event page replayed by the server.
+ */
+export const LISTINGS_FRESH_MS = 15_000;
+
 export const ListingsResponseSchema = z.object({
   eventId: z.number().int(),
   seatMap: SeatMapInfoSchema,

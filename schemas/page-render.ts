@@ -1,6 +1,7 @@
 /**
  * What the server and the client's server renderer (`client/src/entry-server.tsx`) say to each other about a
- * page: which API answers it draws with, and the head written for it. Types only, shared by both sides.
+ * page: which API answers it draws with, the head written for it, and the cookies it depends on. Shared by both
+ * sides, with nothing in it that needs a browser or Node.
  */
 
 /** One API answer a page reads: the client's cache key for it and the address the client would fetch. */
@@ -48,3 +49,17 @@ export interface PageContextValue {
  * (a ZIP or `lat,lng`) and a copy of the guest token (whose guest picks the experiment variation, spec §7).
  */
 export const PAGE_COOKIES = { location: 'shopperLocation', guestToken: 'guestToken' } as const;
+
+/** The value of cookie `name` in a `Cookie` header or `document.cookie`; undefined when absent or unreadable. */
+export function readCookie(cookies: string, name: string): string | undefined {
+  for (const part of cookies.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}

@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { ListingsQuerySchema } from '../../schemas/commerce.js';
+import { LISTINGS_FRESH_MS, ListingsQuerySchema } from '../../schemas/commerce.js';
 import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } from '../../schemas/entities.js';
 import type { BrandAnswer } from '../../schemas/layout.js';
 import type { RecentActivityItem } from '../activity/recent-activity.js';
@@ -36,8 +36,6 @@ export interface AnswerContext {
 const CATALOG_TAGS = (['Event', 'Performer', 'Venue'] as const).map(collectionTag);
 /** How long a page drawn from the catalog is replayed at most (the layout rows' lifetime, spec §9 row cache). */
 const ENTITY_TTL_MS = 60_000;
-/** Listings change as shoppers buy: an event page is replayed no longer than the client keeps its listings fresh. */
-const LISTINGS_TTL_MS = 15_000;
 
 /**
  * The API's GET answers a page draws with, read through the same services (and the same caches) the API routes
@@ -87,7 +85,7 @@ export class PageAnswers {
       return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: eventActivity(found) };
     }
     if (first === 'events' && third === 'listings' && parts.length === 3) {
-      return { data: await this.commerce.listings(slugOf(second), ListingsQuerySchema.parse(query)), tags: CATALOG_TAGS, ttlMs: LISTINGS_TTL_MS };
+      return { data: await this.commerce.listings(slugOf(second), ListingsQuerySchema.parse(query)), tags: CATALOG_TAGS, ttlMs: LISTINGS_FRESH_MS };
     }
     if (first === 'performers' && parts.length === 2) {
       const found = await performerPage(engine, slugOf(second), now, SchedulePageQuerySchema.parse(query).page);

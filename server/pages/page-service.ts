@@ -14,7 +14,7 @@ import { originOf } from '../seo/routes.js';
 import type { PageAnswer, PageAnswers } from './page-answers.js';
 import type { PageDocument } from './page-document.js';
 import type { PagePlan, PageRenderer } from './page-renderer.js';
-import { PAGE_COOKIES } from '../../schemas/page-render.js';
+import { PAGE_COOKIES, readCookie } from '../../schemas/page-render.js';
 import { deviceTypeFromUserAgent, type FlagService } from '../flags/flag-service.js';
 import type { IncomingMessage } from 'node:http';
 import type { URLParts } from '../http/fast-lane.js';
@@ -48,20 +48,6 @@ export interface PageServiceDeps {
   pageLane?: FastLane;
   flags: FlagService;
   publicBaseUrl: string | undefined;
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 /** The page's CSP: the app's, with the page's inline stylesheet allowed by its hash. */
@@ -122,7 +108,7 @@ export class PageService {
     let guest = '';
     let device = '';
     if (pathname === '/') {
-      const token = cookieValue(cookies, PAGE_COOKIES.guestToken);
+      const token = readCookie(cookies, PAGE_COOKIES.guestToken);
       if (token) {
         const session = this.deps.tokens.peek(token);
         if (!session) return undefined;
@@ -131,7 +117,7 @@ export class PageService {
       device = deviceTypeFromUserAgent(req.headers['user-agent']);
     }
     const origin = this.deps.publicBaseUrl ? '' : [req.headers.host, req.headers['x-forwarded-host'], req.headers['x-forwarded-proto']].join('|');
-    return JSON.stringify([pathname, search, origin, cookieValue(cookies, PAGE_COOKIES.location) ?? '', guest, device, this.payloadId(), this.deps.segments.current.loadedAt]);
+    return JSON.stringify([pathname, search, origin, readCookie(cookies, PAGE_COOKIES.location) ?? '', guest, device, this.payloadId(), this.deps.segments.current.loadedAt]);
   }
 
   /** Hands a kept page to the page lane, when it is the same for whoever sends the same key. */
@@ -143,10 +129,6 @@ export class PageService {
     const laneKey = this.laneKey(req, q < 0 ? { pathname: req.originalUrl, search: '' } : { pathname: req.originalUrl.slice(0, q), search: req.originalUrl.slice(q + 1) });
     const ttl = this.kept.getRemainingTTL(key);
     if (laneKey !== undefined && ttl > 0) pageLane.remember(laneKey, page.answer, Math.min(ttl, MAX_LANE_TTL_MS), this.tags.tagsOf(key));
-  }
-
-  get size(): number {
-    return this.kept.size;
   }
 
   /**
@@ -199,7 +181,7 @@ export class PageService {
   }
 
   private async guestOf(cookies: string): Promise<string | undefined> {
-    const token = cookieValue(cookies, PAGE_COOKIES.guestToken);
+    const token = readCookie(cookies, PAGE_COOKIES.guestToken);
     if (!token) return undefined;
     try {
       return (await this.deps.tokens.verify(token)).guestId;

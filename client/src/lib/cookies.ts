@@ -3,19 +3,7 @@
  * guest token (whose id picks the experiment variation). Readable by the page's script, which writes them.
  */
 
-/** The value of cookie `name` in a `Cookie` header or `document.cookie`, undefined when absent or unreadable. */
-export function readCookie(cookies: string, name: string): string | undefined {
-  for (const part of cookies.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    try {
-      return decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
+export { readCookie } from '../../../schemas/page-render.js';
 
 /** Sets (or, with `null`, removes) a cookie for the whole site, sent on top-level navigations (SameSite=Lax). */
 export function writeCookie(name: string, value: string | null, maxAgeSeconds: number): void {

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { LISTINGS_FRESH_MS } from '../../../../schemas/commerce.js';
 import { buyingApi, listingsQueryString, type ListingsFilter } from './buying-api.js';
 
 /** The event page's query: its cache key and the API address it reads (also what the server renders with). */
@@ -14,15 +15,13 @@ export function useEventPage(slug: string) {
   return useQuery({ queryKey: eventQuery(slug).queryKey, queryFn: ({ signal }) => buyingApi.event(slug, signal), enabled: slug !== '' });
 }
 
-/** Listings change as shoppers buy: kept fresh for a short while only. */
-const LISTINGS_STALE_MS = 15_000;
 
 export function useListings(slug: string, filter: ListingsFilter) {
   return useQuery({
     queryKey: listingsQuery(slug, filter).queryKey,
     queryFn: ({ signal }) => buyingApi.listings(slug, filter, signal),
     enabled: slug !== '',
-    staleTime: LISTINGS_STALE_MS,
+    staleTime: LISTINGS_FRESH_MS,
     // The previous result stays on screen while a new quantity or filter loads.
     placeholderData: keepPreviousData,
   });
@@ -34,7 +33,7 @@ export function useAllListings(slug: string) {
     queryKey: listingsQuery(slug, {}).queryKey,
     queryFn: ({ signal }) => buyingApi.listings(slug, {}, signal),
     enabled: slug !== '',
-    staleTime: LISTINGS_STALE_MS,
+    staleTime: LISTINGS_FRESH_MS,
   });
 }
 
