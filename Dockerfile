@@ -6,7 +6,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json vite.config.ts ./
-COPY schemas ./schemas
+COPY shared ./shared
 COPY server ./server
 COPY client ./client
 COPY segments ./segments

@@ -136,7 +136,7 @@ export async function runCatalogBench(options: { events: number; command: string
     '## The live catalog',
     '',
     `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${options.command}\`. Machine: ${machineLine(loadAtStart)} (shared). ` +
-      `Server: \`node dist/server/main.js\` (${gitState(['server', 'schemas', 'segments'])}), production mode, embedded engine; PGlite for one node, a throwaway PostgreSQL for two.`,
+      `Server: \`node dist/server/main.js\` (${gitState(['server', 'shared', 'segments'])}), production mode, embedded engine; PGlite for one node, a throwaway PostgreSQL for two.`,
     '',
     '| what | figure |',
     '|---|---:|',

@@ -104,7 +104,7 @@ export async function runColdBench(options: { sizes: number[]; command: string; 
     '## Cold layouts at scale',
     '',
     `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${options.command}\`. Machine: ${machineLine(loadAtStart)} (shared). ` +
-      `Server: \`node dist/server/main.js\` (${gitState(['server', 'schemas', 'segments'])}), production mode, one process, embedded engine and PGlite.`,
+      `Server: \`node dist/server/main.js\` (${gitState(['server', 'shared', 'segments'])}), production mode, one process, embedded engine and PGlite.`,
     '',
     '| events | ready from the files (peak RSS) | ready from the snapshot | RSS ready / peak | cold home median / p95 | cold `/category/concerts` median / p95 | event loop p99 / max (one at a time) | cold home, 50 connections | of ceiling | event loop p99 / max (50 connections) |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -47,7 +47,7 @@ function faultSection(r: CrashScenarioReport, meta: { command: string; startedAt
     '',
     `Date: ${meta.startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${meta.command}\` (${(r.durationMs / 1000).toFixed(1)} s for the scenario). ` +
       `Machine: ${machineLine(meta.loadStart)} (shared). ` +
-      `Server: one node, \`node --import tsx server/main.ts\` (${gitState(['server', 'schemas'])}), \`DATABASE_URL\` on a private PostgreSQL ${meta.postgres} cluster on loopback (\`scripts/postgres.mjs\`, \`fsync=off\`), a ${n(STACK_CATALOG_EVENTS)}-event catalog, \`LOG_LEVEL=info\`.`,
+      `Server: one node, \`node --import tsx server/main.ts\` (${gitState(['server', 'shared'])}), \`DATABASE_URL\` on a private PostgreSQL ${meta.postgres} cluster on loopback (\`scripts/postgres.mjs\`, \`fsync=off\`), a ${n(STACK_CATALOG_EVENTS)}-event catalog, \`LOG_LEVEL=info\`.`,
     '',
     `Method (\`bench/faults.ts\`, the scenario of \`server/store/postgres-faults.test.ts\`, its figures in \`CRASH_SCENARIO\` of \`server/test/processes.ts\`): ${n(s.shoppers)} guests, each from its own client address, each put ${s.ticketsEach} tickets of a listing of its own in a cart and check out ` +
       `with an \`Idempotency-Key\`, ${s.concurrency} at a time; a 503 (or a 409 for a checkout still running) is retried after ${s.retryPauseMs} ms with the same key, up to ${s.cartAttempts} tries for a cart and ${s.checkoutAttempts} for a checkout, within ${n(s.maxRequests)} requests in all. ` +

@@ -667,7 +667,7 @@ async function main() {
     '',
     `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${command}\` (${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} minutes). ` +
       `Machine: ${machineLine(loadAtStart)} (other work shares the machine); shared and noisy, so read the ratios, not lone times. ` +
-      `Server: \`node dist/server/main.js\` (${build}, ${builtAt} UTC; ${gitState(['server', 'client', 'schemas', 'segments'])}), embedded search engine, PGlite store, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits raised to ${n(Number(UNLIMITED))} a minute, \`SEGMENTS_WATCH=false\`.`,
+      `Server: \`node dist/server/main.js\` (${build}, ${builtAt} UTC; ${gitState(['server', 'client', 'shared', 'segments'])}), embedded search engine, PGlite store, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits raised to ${n(Number(UNLIMITED))} a minute, \`SEGMENTS_WATCH=false\`.`,
     '',
     `Method: autocannon 9 drives each endpoint over 127.0.0.1 with ${CONNECTIONS} connections unless stated: ${warmupSeconds} s of warm-up per endpoint (discarded), then ${rounds} rounds of ${seconds} s, ` +
       'each round measuring the ceiling first and then every endpoint in turn, so a burst of other work on the machine weighs on the ceiling and the endpoints of the same round alike. ' +

@@ -3,7 +3,7 @@ import {
   COLLECTION_NAMES,
   type CollectionDocuments,
   type CollectionName,
-} from '../schemas/documents.js';
+} from '../shared/schemas/documents.js';
 import {
   GEO_DISTANCE,
   MATCH_ALL,
@@ -14,14 +14,14 @@ import {
   type ParsedSearchRequest,
   type SearchHit,
   type SearchResult,
-} from '../schemas/search.js';
+} from '../shared/schemas/search.js';
 import type { CatalogCollections } from '../server/catalog/load-catalog.js';
 import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../server/search/search-engine.js';
 import { haversineMiles } from '../server/search/embedded/geo.js';
 import { TermDictionary } from './term-dictionary.js';
 import { foldText, tokenize } from '../server/search/embedded/text.js';
 import { typoBudget } from '../server/search/embedded/text-index.js';
-import { MAX_PREFIX_CANDIDATES } from '../server/rules/constants.js';
+import { MAX_PREFIX_CANDIDATES } from '../shared/rules/constants.js';
 
 type Doc = Record<string, unknown>;
 

@@ -12,12 +12,12 @@ import { parseArgs } from 'node:util';
 import { generateCatalog } from '../server/catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../server/catalog/load-catalog.js';
 import { CATALOG_GENERATOR_VERSION, readManifest } from '../server/catalog/manifest.js';
-import { CATEGORY_RADIUS_MILES, LOCAL_RADIUS_MILES } from '../server/rules/constants.js';
+import { CATEGORY_RADIUS_MILES, LOCAL_RADIUS_MILES } from '../shared/rules/constants.js';
 import { EmbeddedEngine } from '../server/search/embedded/embedded-engine.js';
 import { ScanningEngine } from './scanning-engine.js';
 import { suggestRequests, trendingPoolRequest } from '../server/search/queries.js';
 import type { SearchEngine, SearchRequestFor } from '../server/search/search-engine.js';
-import type { CollectionName } from '../schemas/documents.js';
+import type { CollectionName } from '../shared/schemas/documents.js';
 import { percentile } from './stats.js';
 
 const START = '2026-11-21';

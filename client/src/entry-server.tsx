@@ -5,7 +5,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { Storefront } from './app/app.js';
 import { RequestCookies } from './app/page-context.js';
-import type { PageContextValue } from '../../schemas/page-render.js';
+import type { PageContextValue } from '../../shared/schemas/page-render.js';
 import { pageDataJson } from './app/page-data.js';
 import { pageHead, type PageHead } from './app/page-head.js';
 import type { PagePlan } from './app/page-queries.js';

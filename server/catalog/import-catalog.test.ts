@@ -144,7 +144,7 @@ describe('importing listings', () => {
 });
 
 describe('npm run catalog -- import', () => {
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'server/catalog/cli.ts', 'import', ...args], { encoding: 'utf8' });
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/catalog.ts', 'import', ...args], { encoding: 'utf8' });
 
   it('prints each bad line as file:line: problem and exits 1; imports a good feed and exits 0', async () => {
     const out = await target('cli');

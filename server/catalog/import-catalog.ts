@@ -1,9 +1,9 @@
 import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { COLLECTION_NAMES, COLLECTION_SCHEMAS, EventDocumentSchema, type CollectionName } from '../../schemas/documents.js';
+import { COLLECTION_NAMES, COLLECTION_SCHEMAS, EventDocumentSchema, type CollectionName } from '../../shared/schemas/documents.js';
 import { z } from 'zod';
-import { ListingDocumentSchema } from '../../schemas/commerce.js';
-import { describeIssue, prepareWrite, type Doc } from './live/document-writes.js';
+import { ListingDocumentSchema } from '../../shared/schemas/commerce.js';
+import { describeIssue, prepareWrite, type Doc } from '../live-catalog/document-writes.js';
 import { jsonLines, JsonlWriter, readJsonl } from './jsonl.js';
 import { CATALOG_FORMAT_VERSION, collectionFile, LISTINGS_FILE, MANIFEST_FILE, readManifest, type CatalogManifest } from './manifest.js';
 

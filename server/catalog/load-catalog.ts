@@ -3,7 +3,7 @@ import {
   COLLECTION_SCHEMAS,
   type CollectionDocuments,
   type CollectionName,
-} from '../../schemas/documents.js';
+} from '../../shared/schemas/documents.js';
 import { readJsonl } from './jsonl.js';
 import { collectionFile, readManifest, type CatalogManifest } from './manifest.js';
 

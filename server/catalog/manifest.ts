@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { readFile, stat } from 'node:fs/promises';
 import { z } from 'zod';
-import { COLLECTION_NAMES, type CollectionName } from '../../schemas/documents.js';
+import { COLLECTION_NAMES, type CollectionName } from '../../shared/schemas/documents.js';
 
 /** Bumped whenever a document schema changes: an older catalog is then generated anew. */
 export const CATALOG_FORMAT_VERSION = 2;

@@ -7,32 +7,32 @@ import {
   type CheckoutRequest,
   type Listing,
   type Order,
-} from '../../schemas/commerce.js';
-import type { EventDocument } from '../../schemas/documents.js';
+} from '../../shared/schemas/commerce.js';
+import type { EventDocument } from '../../shared/schemas/documents.js';
 import { AppError, notFound } from '../http/errors.js';
 import { IdempotencyStore, type StoredAnswer } from '../http/idempotency.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
 import { repeat } from '../background/repeat.js';
-import { purchaseTrackingEvent } from '../rules/commerce.js';
-import { eventCard } from '../rules/event-card.js';
-import { idFromSlug } from '../rules/slug.js';
+import { purchaseTrackingEvent } from '../../shared/rules/commerce.js';
+import { eventCard } from '../../shared/rules/event-card.js';
+import { idFromSlug } from '../../shared/rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow, type OrderWithEvents, type TicketRow } from './commerce-store.js';
 import { ADMITTED_STATUSES, IN_HAND_RULE, displayDate, eventDay, eventStartText, isReady, readyByDate, ticketState, ticketStateText, venueDay } from './domain/delivery.js';
-import { venueAddress } from '../rules/address.js';
+import { venueAddress } from '../../shared/rules/address.js';
 import { GENERAL_ADMISSION_ROW, seatBlockStart } from './domain/seats.js';
 import { TicketBarcodes } from './domain/ticket-barcode.js';
 import { ticketsPdf, type PrintedTicket } from './ticket-pdf.js';
 import { asListed, availableSplits, canBuyQuantity, eventIdOfListing, layoutFor, listingsForEvent, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
 import { dealRatings } from './domain/deal-rating.js';
-import { zoneOfSection } from '../../schemas/seating.js';
+import { zoneOfSection } from '../../shared/schemas/seating.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
 import { ORDER_STATUS_LABELS } from './domain/order-lifecycle.js';
 import type { PaymentProvider } from './domain/payments.js';
 import { PURCHASE_LIMITS, type PurchaseLimits } from './domain/purchase-limits.js';
 import { assertOnSale, saleState } from './domain/sale-window.js';
-import { SERVICE_FEE_RATE } from '../rules/all-in-price.js';
+import { SERVICE_FEE_RATE } from '../../shared/rules/all-in-price.js';
 import { formatMoney, fulfillmentFeePerTicket, perTicketPrices, PromoCodeError, quoteCart } from './domain/pricing.js';
 
 /** How long a cart holds its tickets (product decision: long enough to pay, short enough not to block others). */

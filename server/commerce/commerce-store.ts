@@ -1,7 +1,7 @@
-import type { OrderStatus } from '../../schemas/commerce.js';
+import type { OrderStatus } from '../../shared/schemas/commerce.js';
 import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
-import type { ListingDocument } from '../../schemas/commerce.js';
+import type { ListingDocument } from '../../shared/schemas/commerce.js';
 import { quantityRefusal, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
 import { listingFromDocument } from './operator-listings.js';
 import { TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';

@@ -1,4 +1,4 @@
-import { ListingDocumentSchema, type ListingDocument } from '../../schemas/commerce.js';
+import { ListingDocumentSchema, type ListingDocument } from '../../shared/schemas/commerce.js';
 import { readJsonl } from '../catalog/jsonl.js';
 import type { Sql } from '../store/sql.js';
 import { seatingFromNotes, splitsFor, type GeneratedListing } from './domain/listings.js';

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { CartQuerySchema, CheckoutSchema, CreateCartSchema, ListingsQuerySchema } from '../../schemas/commerce.js';
-import { SlugParamsSchema } from '../../schemas/entities.js';
+import { CartQuerySchema, CheckoutSchema, CreateCartSchema, ListingsQuerySchema } from '../../shared/schemas/commerce.js';
+import { SlugParamsSchema } from '../../shared/schemas/entities.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
 import { clientKeyOf } from '../http/security.js';
 import { SessionTokens } from '../sessions/session-tokens.js';

@@ -1,10 +1,10 @@
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventPageSchema, MenuSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../schemas/entities.js';
-import type { PerformerDocument } from '../../schemas/documents.js';
+import { EventPageSchema, MenuSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../shared/schemas/entities.js';
+import type { PerformerDocument } from '../../shared/schemas/documents.js';
 import type { Catalog } from '../catalog/load-catalog.js';
-import { entitySlug } from '../rules/slug.js';
+import { entitySlug } from '../../shared/rules/slug.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
 
@@ -95,7 +95,7 @@ describe('performer, venue and event pages', () => {
     expect(body.event.detail).toMatchObject({ event_id: perf.events[0]!.id });
     expect(body.venue).not.toBeNull();
     expect(body.performers.map((p) => p.name)).toContain('Chicago Cubs');
-    // Baseball is a league: its performers are teams (`server/rules/performer-kind.ts`).
+    // Baseball is a league: its performers are teams (`shared/rules/performer-kind.ts`).
     expect(body.performers.every((p) => p.kind === 'team')).toBe(true);
     expect(body.morePerformerEvents.every((e) => e.id !== body.event.id)).toBe(true);
   });

@@ -1,26 +1,26 @@
-import type { VenueCard } from '../../schemas/cards.js';
-import type { EventDocument, PerformerDocument, VenueDocument } from '../../schemas/documents.js';
+import type { VenueCard } from '../../shared/schemas/cards.js';
+import type { EventDocument, PerformerDocument, VenueDocument } from '../../shared/schemas/documents.js';
 import {
   RELATED_EVENTS_SHOWN,
   RESULTS_PER_PAGE,
   UPCOMING_EVENTS_SHOWN,
   type Menu,
   type SearchResults,
-} from '../../schemas/entities.js';
-import type { Filter } from '../../schemas/search.js';
-import { CATEGORIES } from '../catalog/taxonomy.js';
+} from '../../shared/schemas/entities.js';
+import type { Filter } from '../../shared/schemas/search.js';
+import { CATEGORIES } from '../../shared/catalog/taxonomy.js';
 import { notFound } from '../http/errors.js';
-import { MAX_YEARS_AHEAD } from '../rules/constants.js';
-import { eventCard } from '../rules/event-card.js';
-import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
-import { performerCard } from '../rules/performer-card.js';
-import { performerKind } from '../rules/performer-kind.js';
-import { idFromSlug } from '../rules/slug.js';
-import { venueCard, venueImage } from '../rules/venue-card.js';
+import { MAX_YEARS_AHEAD } from '../../shared/rules/constants.js';
+import { eventCard } from '../../shared/rules/event-card.js';
+import { normalizeSearchQuery, shouldSearch } from '../../shared/rules/format.js';
+import { performerCard } from '../../shared/rules/performer-card.js';
+import { performerKind } from '../../shared/rules/performer-kind.js';
+import { idFromSlug } from '../../shared/rules/slug.js';
+import { venueCard, venueImage } from '../../shared/rules/venue-card.js';
 import { performerSearch } from '../search/queries.js';
 import { popularPerformers } from '../search/ranking.js';
 import type { SearchEngine } from '../search/search-engine.js';
-import { categoryPath, performerPath } from '../rules/site-paths.js';
+import { categoryPath, performerPath } from '../../shared/rules/site-paths.js';
 
 /** Upcoming, dated, not cancelled and not more than 10 years ahead (spec §4). */
 export function upcomingFilters(now: Date): Filter[] {

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } from '../../schemas/entities.js';
+import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } from '../../shared/schemas/entities.js';
 import type { RecentActivity } from '../activity/recent-activity.js';
 import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
 import { queryClock } from '../search/query-clock.js';

@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/prom
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FlagsFileSchema, FlagPayloadSchema, STOREFRONT_FEATURES } from '../../schemas/flags.js';
+import { FlagsFileSchema, FlagPayloadSchema, STOREFRONT_FEATURES } from '../../shared/schemas/flags.js';
 import { FlagFileError, FlagStore, nextDateUpdated, StaticFlagSource, Subscribers, validatePayload, type FlagPayload } from './flags-file.js';
 
 const SHIPPED = path.resolve('segments/flags.json');
@@ -58,10 +58,10 @@ describe('the flags payload schema', () => {
   });
 });
 
-describe('the flags file schema (schemas/json/flags.schema.json)', () => {
+describe('the flags file schema (shared/schemas/json/flags.schema.json)', () => {
   it('accepts the shipped segments/flags.json, $schema line included, and names the features the storefront reads', async () => {
     const raw = JSON.parse(await readFile(SHIPPED, 'utf8'));
-    expect(raw.$schema).toBe('../schemas/json/flags.schema.json');
+    expect(raw.$schema).toBe('../shared/schemas/json/flags.schema.json');
     expect(FlagsFileSchema.safeParse(raw).error).toBeUndefined();
     expect(Object.keys(STOREFRONT_FEATURES).sort()).toEqual(['home_layout', 'isABSearch', 'recent_trending_search']);
   });

@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeatureDefinitions, SavedGroupsPayload } from '@growthbook/growthbook';
-import { FlagPayloadSchema } from '../../schemas/flags.js';
+import { FlagPayloadSchema } from '../../shared/schemas/flags.js';
 
 export { FlagPayloadSchema };
 

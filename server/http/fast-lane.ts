@@ -6,7 +6,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
 import { TagIndex } from '../cache/tag-index.js';
-import type { CollectionName } from '../../schemas/documents.js';
+import type { CollectionName } from '../../shared/schemas/documents.js';
 import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
 import { REQUEST_ID_HEADER, redactUrl, requestIdOf } from './logger.js';

@@ -3,7 +3,7 @@ import type { Sql } from '../store/sql.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { AppError } from './errors.js';
 import type { Request } from 'express';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../schemas/commerce.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/schemas/commerce.js';
 import { IDEMPOTENCY_KEY_HOURS, IDEMPOTENCY_LOCK_SECONDS, IdempotencyStore, idempotencyKeyOf, requestFingerprint } from './idempotency.js';
 
 describe.each(TEST_STORES)('IdempotencyStore on $name', ({ open }) => {

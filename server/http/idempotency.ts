@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { Sql } from '../store/sql.js';
 import { ExpiredRowSweeper } from '../store/sweeper.js';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../schemas/commerce.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../shared/schemas/commerce.js';
 import { AppError, toErrorResponse } from './errors.js';
 
 /**

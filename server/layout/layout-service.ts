@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { LayoutResponse, LayoutRow, RowStatus } from '../../schemas/layout.js';
-import type { Brand, PageName, RowSpec } from '../../schemas/segments.js';
-import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
+import type { LayoutResponse, LayoutRow, RowStatus } from '../../shared/schemas/layout.js';
+import type { Brand, PageName, RowSpec } from '../../shared/schemas/segments.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
 import { AppError } from '../http/errors.js';
-import { parseSearchRequest, type ParsedSearchRequest } from '../../schemas/search.js';
+import { parseSearchRequest, type ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { queryClock } from '../search/query-clock.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';

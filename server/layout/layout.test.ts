@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LayoutResponseSchema, type LayoutResponse } from '../../schemas/layout.js';
+import { LayoutResponseSchema, type LayoutResponse } from '../../shared/schemas/layout.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { FlagService } from '../flags/flag-service.js';
@@ -54,7 +54,7 @@ describe('the shipped segment files', () => {
 
   it('match the generated JSON Schemas they reference', async () => {
     for (const [file, schema] of Object.entries(segmentJsonSchemas())) {
-      const onDisk = await readFile(path.resolve('schemas/json', file), 'utf8');
+      const onDisk = await readFile(path.resolve('shared/schemas/json', file), 'utf8');
       expect(onDisk, `${file} is out of date: run npm run segments -- schema`).toBe(renderJsonSchema(schema));
     }
   });

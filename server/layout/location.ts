@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { USCityDocument, ZipEventDeterminationDocument } from '../../schemas/documents.js';
-import type { ResolvedLocation } from '../../schemas/layout.js';
-import { DEFAULT_LOCATION, resolveMarket } from '../rules/location.js';
-import type { ErrorLogger } from '../rules/logger.js';
+import type { USCityDocument, ZipEventDeterminationDocument } from '../../shared/schemas/documents.js';
+import type { ResolvedLocation } from '../../shared/schemas/layout.js';
+import { DEFAULT_LOCATION, resolveMarket } from '../../shared/rules/location.js';
+import type { ErrorLogger } from '../../shared/rules/logger.js';
 import { zipDeterminationRequest } from '../search/queries.js';
 import type { SearchEngine } from '../search/search-engine.js';
 

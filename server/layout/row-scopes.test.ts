@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventDocument } from '../../schemas/documents.js';
-import { parseSearchRequest, type Filter, type ParsedSearchRequest } from '../../schemas/search.js';
+import type { EventDocument } from '../../shared/schemas/documents.js';
+import { parseSearchRequest, type Filter, type ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { compileTouches } from '../search/request-touches.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';

@@ -1,5 +1,5 @@
-import type { CollectionName } from '../../schemas/documents.js';
-import type { ParsedSearchRequest } from '../../schemas/search.js';
+import type { CollectionName } from '../../shared/schemas/documents.js';
+import type { ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { cellOf, coveringCells } from '../search/embedded/geo.js';
 import { compileTouches, pointsAt, type Touches } from '../search/request-touches.js';
 

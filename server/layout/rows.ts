@@ -1,20 +1,20 @@
-import type { EventCard, PerformerCard, VenueCard } from '../../schemas/cards.js';
-import type { BannerDocument, EventDocument, PerformerDocument, VenueDocument } from '../../schemas/documents.js';
-import type { CategoryTile, PromoCard } from '../../schemas/layout.js';
-import type { Filter, GeoFilter, SortKey } from '../../schemas/search.js';
-import type { RowFilter, RowSpec } from '../../schemas/segments.js';
-import { CATEGORIES, CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
-import { categoryImageUrl } from '../rules/category-image.js';
-import { MAX_YEARS_AHEAD } from '../rules/constants.js';
-import { dateWindow } from '../rules/date-filters.js';
-import { eventCard } from '../rules/event-card.js';
-import { logStaleEvents } from '../rules/lists.js';
-import type { WarnLogger } from '../rules/logger.js';
-import { performerCard } from '../rules/performer-card.js';
-import { venueCard } from '../rules/venue-card.js';
+import type { EventCard, PerformerCard, VenueCard } from '../../shared/schemas/cards.js';
+import type { BannerDocument, EventDocument, PerformerDocument, VenueDocument } from '../../shared/schemas/documents.js';
+import type { CategoryTile, PromoCard } from '../../shared/schemas/layout.js';
+import type { Filter, GeoFilter, SortKey } from '../../shared/schemas/search.js';
+import type { RowFilter, RowSpec } from '../../shared/schemas/segments.js';
+import { CATEGORIES, CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import { categoryImageUrl } from '../../shared/rules/category-image.js';
+import { MAX_YEARS_AHEAD } from '../../shared/rules/constants.js';
+import { dateWindow } from '../../shared/rules/date-filters.js';
+import { eventCard } from '../../shared/rules/event-card.js';
+import { logStaleEvents } from '../../shared/rules/lists.js';
+import type { WarnLogger } from '../../shared/rules/logger.js';
+import { performerCard } from '../../shared/rules/performer-card.js';
+import { venueCard } from '../../shared/rules/venue-card.js';
 import { EVENT_SORTS } from '../search/queries.js';
 import type { SearchEngine } from '../search/search-engine.js';
-import { categoryPath } from '../rules/site-paths.js';
+import { categoryPath } from '../../shared/rules/site-paths.js';
 
 export interface RowContext {
   engine: SearchEngine;

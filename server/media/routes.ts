@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError, notFound } from '../http/errors.js';
-import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryImageCode } from '../catalog/taxonomy.js';
+import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryImageCode } from '../../shared/catalog/taxonomy.js';
 import { artworkLabel } from '../entities/entity-service.js';
 import type { SearchService } from '../search/search-service.js';
 import { artworkSvg } from './artwork.js';

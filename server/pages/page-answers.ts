@@ -1,7 +1,7 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { LISTINGS_FRESH_MS, ListingsQuerySchema } from '../../schemas/commerce.js';
-import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } from '../../schemas/entities.js';
-import type { BrandAnswer } from '../../schemas/layout.js';
+import { LISTINGS_FRESH_MS, ListingsQuerySchema } from '../../shared/schemas/commerce.js';
+import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } from '../../shared/schemas/entities.js';
+import type { BrandAnswer } from '../../shared/schemas/layout.js';
 import type { RecentActivityItem } from '../activity/recent-activity.js';
 import type { CommerceService } from '../commerce/commerce-service.js';
 import { eventActivity, eventPage, menu, performerActivity, performerPage, searchResults, venuePage } from '../entities/entity-service.js';

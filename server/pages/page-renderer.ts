@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { PageContextValue, PageHead, PagePlan } from '../../schemas/page-render.js';
+import type { PageContextValue, PageHead, PagePlan } from '../../shared/schemas/page-render.js';
 
-export type { PageHead, PagePlan, PageQuery, RenderedPageKind } from '../../schemas/page-render.js';
+export type { PageHead, PagePlan, PageQuery, RenderedPageKind } from '../../shared/schemas/page-render.js';
 
 export interface RenderedPage {
   head: PageHead;

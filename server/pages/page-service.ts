@@ -14,7 +14,7 @@ import { originOf } from '../seo/routes.js';
 import type { PageAnswer, PageAnswers } from './page-answers.js';
 import type { PageDocument } from './page-document.js';
 import type { PagePlan, PageRenderer } from './page-renderer.js';
-import { PAGE_COOKIES, readCookie } from '../../schemas/page-render.js';
+import { PAGE_COOKIES, readCookie } from '../../shared/schemas/page-render.js';
 import { deviceTypeFromUserAgent, type FlagService } from '../flags/flag-service.js';
 import type { IncomingMessage } from 'node:http';
 import type { URLParts } from '../http/fast-lane.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
-import { entitySlug } from '../rules/slug.js';
+import { entitySlug } from '../../shared/rules/slug.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import type { SearchEngine } from '../search/search-engine.js';

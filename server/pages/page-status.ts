@@ -1,5 +1,5 @@
-import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
-import { entitySlug, idFromSlug } from '../rules/slug.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import { entitySlug, idFromSlug } from '../../shared/rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SearchService } from '../search/search-service.js';
 import { GROUP_PAGES } from '../segments/segment-set.js';

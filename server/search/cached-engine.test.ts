@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchResult } from '../../schemas/search.js';
+import type { SearchResult } from '../../shared/schemas/search.js';
 import { CachedEngine } from './cached-engine.js';
 import type { SearchEngine } from './search-engine.js';
 

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { TagIndex } from '../cache/tag-index.js';
-import type { CollectionName } from '../../schemas/documents.js';
-import { parseSearchRequest, type SearchResult } from '../../schemas/search.js';
-import { SEARCH_CACHE_TTL_SECONDS } from '../rules/constants.js';
+import type { CollectionName } from '../../shared/schemas/documents.js';
+import { parseSearchRequest, type SearchResult } from '../../shared/schemas/search.js';
+import { SEARCH_CACHE_TTL_SECONDS } from '../../shared/rules/constants.js';
 import type { SearchEngine, SearchRequestFor } from './search-engine.js';
 
 type AnyResult = SearchResult<unknown>;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { parseEnv } from '../config/env.js';
 import { freePort } from '../test/processes.js';
-import { COLLECTION_NAMES } from '../../schemas/documents.js';
+import { COLLECTION_NAMES } from '../../shared/schemas/documents.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { openCatalog, SearchStartError, SNAPSHOT_FILE } from './create-engine.js';
 

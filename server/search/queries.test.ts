@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PerformerDocument } from '../../schemas/documents.js';
+import type { PerformerDocument } from '../../shared/schemas/documents.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { EmbeddedEngine } from './embedded/embedded-engine.js';

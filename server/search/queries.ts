@@ -1,5 +1,5 @@
-import type { PerformerDocument, ZipEventDeterminationDocument } from '../../schemas/documents.js';
-import { TEXT_MATCH, type SortKey } from '../../schemas/search.js';
+import type { PerformerDocument, ZipEventDeterminationDocument } from '../../shared/schemas/documents.js';
+import { TEXT_MATCH, type SortKey } from '../../shared/schemas/search.js';
 import {
   PERFORMER_SEARCH_PER_PAGE,
   SUGGEST_CITIES,
@@ -16,7 +16,7 @@ import {
   VENUE_ROW_MIN_EVENTS_EXCLUSIVE,
   ZIP_DETERMINATION_HITS,
   ZIP_DETERMINATION_MIN_GTV,
-} from '../rules/constants.js';
+} from '../../shared/rules/constants.js';
 import { rankTrending } from './ranking.js';
 import type { SearchEngine, SearchRequestFor } from './search-engine.js';
 

@@ -1,5 +1,5 @@
-import type { PerformerDocument } from '../../schemas/documents.js';
-import { POPULAR_PERFORMERS_MAX, POPULAR_PERFORMERS_MIN_SHARE, TRENDING_SHOWN } from '../rules/constants.js';
+import type { PerformerDocument } from '../../shared/schemas/documents.js';
+import { POPULAR_PERFORMERS_MAX, POPULAR_PERFORMERS_MIN_SHARE, TRENDING_SHOWN } from '../../shared/rules/constants.js';
 
 type Orders = Pick<PerformerDocument, 'performer_orders_d7' | 'performer_orders_t12'>;
 

@@ -1,4 +1,4 @@
-import type { Filter, ParsedSearchRequest } from '../../schemas/search.js';
+import type { Filter, ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { haversineMiles, latitudeSpan } from './embedded/geo.js';
 
 /** Whether a document (of the request's collection) could be among a request's answers. */

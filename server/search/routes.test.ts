@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SuggestResponseSchema } from '../../schemas/suggest.js';
+import { SuggestResponseSchema } from '../../shared/schemas/suggest.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { parseEnv } from '../config/env.js';
 import { testApp, testAppWithSegments } from '../test/test-app.js';

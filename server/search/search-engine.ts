@@ -1,5 +1,5 @@
-import type { CollectionDocuments, CollectionName } from '../../schemas/documents.js';
-import type { SearchRequest, SearchResult } from '../../schemas/search.js';
+import type { CollectionDocuments, CollectionName } from '../../shared/schemas/documents.js';
+import type { SearchRequest, SearchResult } from '../../shared/schemas/search.js';
 
 export type SearchRequestFor<C extends CollectionName> = SearchRequest & { collection: C };
 

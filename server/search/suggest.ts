@@ -1,15 +1,15 @@
-import type { CollectionName, EventDocument, PerformerDocument, USCityDocument, VenueDocument } from '../../schemas/documents.js';
-import type { SuggestResponse } from '../../schemas/suggest.js';
-import { eventWhen } from '../rules/event-card.js';
-import { normalizeSearchQuery, shouldSearch } from '../rules/format.js';
-import { slugify } from '../rules/slug.js';
-import { cityRegion } from '../rules/address.js';
-import { venueImage } from '../rules/venue-card.js';
-import { cityForAbbreviation } from '../rules/city-abbreviations.js';
+import type { CollectionName, EventDocument, PerformerDocument, USCityDocument, VenueDocument } from '../../shared/schemas/documents.js';
+import type { SuggestResponse } from '../../shared/schemas/suggest.js';
+import { eventWhen } from '../../shared/rules/event-card.js';
+import { normalizeSearchQuery, shouldSearch } from '../../shared/rules/format.js';
+import { slugify } from '../../shared/rules/slug.js';
+import { cityRegion } from '../../shared/rules/address.js';
+import { venueImage } from '../../shared/rules/venue-card.js';
+import { cityForAbbreviation } from '../../shared/rules/city-abbreviations.js';
 import { suggestRequests } from './queries.js';
 import type { SearchEngine } from './search-engine.js';
-import type { SearchResult } from '../../schemas/search.js';
-import { eventPath, performerPath, venuePath } from '../rules/site-paths.js';
+import type { SearchResult } from '../../shared/schemas/search.js';
+import { eventPath, performerPath, venuePath } from '../../shared/rules/site-paths.js';
 
 /** The collections suggestions read (those of `suggestRequests`): a change to one makes replayed answers stale. */
 export const SUGGEST_COLLECTIONS: readonly CollectionName[] = ['Performer', 'Venue', 'USCity', 'Event'];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { FlagsFileSchema } from '../../schemas/flags.js';
-import { BrandRegistrySchema, OverrideFileSchema, PageFileSchema } from '../../schemas/segments.js';
+import { FlagsFileSchema } from '../../shared/schemas/flags.js';
+import { BrandRegistrySchema, OverrideFileSchema, PageFileSchema } from '../../shared/schemas/segments.js';
 
 /** The JSON Schemas editors use for segment files and flags.json (`$schema` in each), generated from the zod schemas. */
 export function segmentJsonSchemas(): Record<string, unknown> {

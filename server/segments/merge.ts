@@ -1,4 +1,4 @@
-import type { OverrideFile, PageFile, RowSpec } from '../../schemas/segments.js';
+import type { OverrideFile, PageFile, RowSpec } from '../../shared/schemas/segments.js';
 import { didYouMean } from './segment-problems.js';
 
 /** Where a row of a merged page came from, for `segments explain`. */

@@ -1,4 +1,4 @@
-import type { Brand, BrandRegistry, PageName } from '../../schemas/segments.js';
+import type { Brand, BrandRegistry, PageName } from '../../shared/schemas/segments.js';
 import { formatProblem } from './segment-problems.js';
 import { compileSegments, pageKey, readSegmentDir, type ResolvedPage, type SegmentFiles, type SegmentProblem } from './segment-set.js';
 

@@ -11,8 +11,8 @@ import {
   type PageFile,
   type PageName,
   type RowSpec,
-} from '../../schemas/segments.js';
-import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
+} from '../../shared/schemas/segments.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
 import { applyOverride, MergeError, type RowOrigin } from './merge.js';
 import { describeIssues, didYouMean, jsonPath, SegmentSource, shortValue, type PathProblem } from './segment-problems.js';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PageFile, RowSpec } from '../../schemas/segments.js';
+import type { PageFile, RowSpec } from '../../shared/schemas/segments.js';
 import { applyOverride, MergeError } from './merge.js';
 import { compileSegments, readSegmentDir } from './segment-set.js';
 

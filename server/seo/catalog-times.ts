@@ -1,4 +1,4 @@
-import type { CollectionName } from '../../schemas/documents.js';
+import type { CollectionName } from '../../shared/schemas/documents.js';
 import { AppError } from '../http/errors.js';
 import type { Sql } from '../store/sql.js';
 
@@ -74,7 +74,7 @@ export class CatalogTimes {
 
 /**
  * The last change time of each document changed over catalog `catalog`, read from the change log's table
- * (`server/catalog/live/change-log.ts` writes it; `at` is the commit time the store gave each change).
+ * (`server/live-catalog/change-log.ts` writes it; `at` is the commit time the store gave each change).
  */
 export async function loggedChangeTimes(sql: Pick<Sql, 'query'>, catalog: string): Promise<ChangeTime[]> {
   const rows = await sql.query<{ collection: string; doc_id: string; at: Date | string }>(

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventDocument } from '../../schemas/documents.js';
+import type { EventDocument } from '../../shared/schemas/documents.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { CatalogTimes } from './catalog-times.js';
 import { escapeXml, MAX_URLS_PER_SITEMAP, urlEntry, w3cDatetime } from './sitemap-protocol.js';
 import { SitemapService } from './sitemap-service.js';
-import { eventPath } from '../rules/site-paths.js';
+import { eventPath } from '../../shared/rules/site-paths.js';
 import { childTexts, parseXml } from './xml-for-tests.js';
 
 const ORIGIN = 'https://tickets.example.com';

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { CollectionName } from '../../schemas/documents.js';
-import { MAX_PAGE, MAX_PER_PAGE, type Filter, type SortKey } from '../../schemas/search.js';
+import type { CollectionName } from '../../shared/schemas/documents.js';
+import { MAX_PAGE, MAX_PER_PAGE, type Filter, type SortKey } from '../../shared/schemas/search.js';
 import { upcomingFilters } from '../entities/entity-service.js';
-import { EDGE_CACHE_SECONDS } from '../rules/constants.js';
+import { EDGE_CACHE_SECONDS } from '../../shared/rules/constants.js';
 import type { CachedEngine } from '../search/cached-engine.js';
 import type { CatalogTimes, PagedCollection } from './catalog-times.js';
 import { escapeXml, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP, sitemapIndex, URLSET_CLOSE, URLSET_OPEN, urlEntry } from './sitemap-protocol.js';
-import { categoryPath, eventPath, performerPath, venuePath } from '../rules/site-paths.js';
+import { categoryPath, eventPath, performerPath, venuePath } from '../../shared/rules/site-paths.js';
 
 export const SITEMAP_KINDS = ['events', 'performers', 'venues', 'categories'] as const;
 export type SitemapKind = (typeof SITEMAP_KINDS)[number];

@@ -4,7 +4,7 @@ import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../http/errors.js';
 import { LocationQuerySchema } from '../layout/location.js';
-import { CheckBodySchema, FileBodySchema, PublishBodySchema, RestoreBodySchema, STUDIO_KEY_HEADER, VersionParamsSchema } from '../../schemas/studio.js';
+import { CheckBodySchema, FileBodySchema, PublishBodySchema, RestoreBodySchema, STUDIO_KEY_HEADER, VersionParamsSchema } from '../../shared/schemas/studio.js';
 import { DRAFT_MAX_BYTES, type StudioService } from './studio-service.js';
 
 

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LayoutResponseSchema } from '../../schemas/layout.js';
+import { LayoutResponseSchema } from '../../shared/schemas/layout.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';

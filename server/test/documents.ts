@@ -5,7 +5,7 @@ import {
   type EventDocument,
   type PerformerDocument,
   type VenueDocument,
-} from '../../schemas/documents.js';
+} from '../../shared/schemas/documents.js';
 
 /** Schema-checked search documents for tests: sensible defaults, any field overridden. */
 

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
-import { ChangeLog } from '../catalog/live/change-log.js';
-import { invalidateCaches, type Caches } from '../catalog/live/invalidation.js';
-import { LiveCatalog } from '../catalog/live/live-catalog.js';
+import { ChangeLog } from '../live-catalog/change-log.js';
+import { invalidateCaches, type Caches } from '../live-catalog/invalidation.js';
+import { LiveCatalog } from '../live-catalog/live-catalog.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pg from 'pg';
-import type { EventDocument } from '../../schemas/documents.js';
+import type { EventDocument } from '../../shared/schemas/documents.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
 import { listingsForEvent, type GeneratedListing } from '../commerce/domain/listings.js';

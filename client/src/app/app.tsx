@@ -2,7 +2,7 @@ import { GrowthBookProvider, type GrowthBook } from '@growthbook/growthbook-reac
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
-import { BrandAnswerSchema, type BrandAnswer } from '../../../schemas/layout.js';
+import { BrandAnswerSchema, type BrandAnswer } from '../../../shared/schemas/layout.js';
 import { SiteFooter } from '../features/navigation/site-footer.js';
 import { SiteHeader } from '../features/navigation/site-header.js';
 import { RowSkeleton } from '../features/rows/rows.js';

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { useLocation } from 'react-router';
-import type { PageContextValue } from '../../../schemas/page-render.js';
+import type { PageContextValue } from '../../../shared/schemas/page-render.js';
 import { documentCookies } from '../lib/cookies.js';
 
 /**

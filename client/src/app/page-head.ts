@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import type { ListingsResponseSchema } from '../../../schemas/commerce.js';
-import type { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../schemas/entities.js';
-import type { BrandAnswer, LayoutResponse } from '../../../schemas/layout.js';
-import { formatPrice } from '../../../server/rules/format.js';
+import type { ListingsResponseSchema } from '../../../shared/schemas/commerce.js';
+import type { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../shared/schemas/entities.js';
+import type { BrandAnswer, LayoutResponse } from '../../../shared/schemas/layout.js';
+import { formatPrice } from '../../../shared/rules/format.js';
 import { eventWhen } from '../features/buying/cart-summary.js';
 import { eventPlace, ticketPrices } from '../features/buying/event-jsonld.js';
 import { formatMoney } from '../features/buying/money.js';
-import type { PageHead, PagePlan } from '../../../schemas/page-render.js';
+import type { PageHead, PagePlan } from '../../../shared/schemas/page-render.js';
 
 export type { PageHead };
 

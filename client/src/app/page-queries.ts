@@ -7,7 +7,7 @@ import { brandQuery } from './app.js';
 import { isBarePage } from './layout-rule.js';
 import { entityQuery, resultsPage, resultsQuery, schedulePage } from './pages/entity-pages.js';
 import { layoutQuery } from './pages/layout-page.js';
-import type { PagePlan, PageQuery, RenderedPageKind } from '../../../schemas/page-render.js';
+import type { PagePlan, PageQuery, RenderedPageKind } from '../../../shared/schemas/page-render.js';
 
 export type { PagePlan, PageQuery, RenderedPageKind };
 

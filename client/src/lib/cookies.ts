@@ -3,7 +3,7 @@
  * guest token (whose id picks the experiment variation). Readable by the page's script, which writes them.
  */
 
-export { readCookie } from '../../../schemas/page-render.js';
+export { readCookie } from '../../../shared/schemas/page-render.js';
 
 /** Sets (or, with `null`, removes) a cookie for the whole site, sent on top-level navigations (SameSite=Lax). */
 export function writeCookie(name: string, value: string | null, maxAgeSeconds: number): void {

@@ -1,4 +1,4 @@
-import { PAGE_COOKIES } from '../../../schemas/page-render.js';
+import { PAGE_COOKIES } from '../../../shared/schemas/page-render.js';
 import { documentCookies, readCookie, writeCookie } from './cookies.js';
 
 /** The shopper's chosen location, kept in this browser: coordinates from the browser, or a ZIP code. */

@@ -1,5 +1,5 @@
-import { z } from '../../../schemas/zod.js';
-import { PAGE_COOKIES } from '../../../schemas/page-render.js';
+import { z } from '../../../shared/schemas/zod.js';
+import { PAGE_COOKIES } from '../../../shared/schemas/page-render.js';
 import { documentCookies, readCookie, writeCookie } from './cookies.js';
 
 /** Spec §4 guest session: one token per browser, requested on first load and kept in localStorage. */

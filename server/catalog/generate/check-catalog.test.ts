@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventDocument } from '../../../schemas/documents.js';
+import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { collectionFile } from '../manifest.js';
 import { checkCatalogInvariants } from './check-catalog.js';
 import { generateCatalog } from './generate-catalog.js';

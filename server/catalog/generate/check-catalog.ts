@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { EventDocument, PerformerDocument, VenueDocument } from '../../../schemas/documents.js';
+import type { EventDocument, PerformerDocument, VenueDocument } from '../../../shared/schemas/documents.js';
 import type { League } from '../data/types.js';
 import { collectionFile, readManifest } from '../manifest.js';
-import { TBD_LOCAL_TIME } from '../../rules/constants.js';
+import { TBD_LOCAL_TIME } from '../../../shared/rules/constants.js';
 import {
   ARENA_MAX_DAYS_RUNNING,
   LEAGUE_BY_CATEGORY,

@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COLLECTION_NAMES, type EventDocument } from '../../../schemas/documents.js';
+import { COLLECTION_NAMES, type EventDocument } from '../../../shared/schemas/documents.js';
 import { loadCatalog, type Catalog } from '../load-catalog.js';
 import { collectionFile } from '../manifest.js';
-import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryPath } from '../taxonomy.js';
+import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryPath } from '../../../shared/catalog/taxonomy.js';
 import { checkCatalogInvariants } from './check-catalog.js';
 import { generateCatalog } from './generate-catalog.js';
 

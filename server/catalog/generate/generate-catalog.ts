@@ -6,16 +6,16 @@ import {
   type EventDocument,
   type PerformerDocument,
   type TopCategory,
-} from '../../../schemas/documents.js';
+} from '../../../shared/schemas/documents.js';
 import { US_CITIES } from '../data/cities.js';
 import { TEAMS } from '../data/teams.js';
 import type { League, VenueKind } from '../data/types.js';
 import { VENUES } from '../data/venues.js';
 import { JsonlWriter } from '../jsonl.js';
 import { CATALOG_FORMAT_VERSION, CATALOG_GENERATOR_VERSION, collectionFile, MANIFEST_FILE, type CatalogManifest } from '../manifest.js';
-import { CATEGORIES, CATEGORY_BY_SLUG, categoryImageCode, type CategoryDefinition } from '../taxonomy.js';
-import { TBD_LOCAL_TIME } from '../../rules/constants.js';
-import { entitySlug } from '../../rules/slug.js';
+import { CATEGORIES, CATEGORY_BY_SLUG, categoryImageCode, type CategoryDefinition } from '../../../shared/catalog/taxonomy.js';
+import { TBD_LOCAL_TIME } from '../../../shared/rules/constants.js';
+import { entitySlug } from '../../../shared/rules/slug.js';
 import { LEAGUES, scheduleLeague, shortenSeason, VenueDays } from './league-schedule.js';
 import { NameSource } from './names.js';
 import { Random } from './random.js';

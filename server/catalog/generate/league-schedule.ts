@@ -1,6 +1,6 @@
 import type { League, VenueKind } from '../data/types.js';
 import type { Random } from './random.js';
-import { TBD_LOCAL_TIME } from '../../rules/constants.js';
+import { TBD_LOCAL_TIME } from '../../../shared/rules/constants.js';
 
 /**
  * League seasons built as real schedules: rounds in which a team plays at most once a day, at the home team's

@@ -1,4 +1,4 @@
-import type { CategoryDefinition } from '../taxonomy.js';
+import type { CategoryDefinition } from '../../../shared/catalog/taxonomy.js';
 import type { Random } from './random.js';
 import { BAND_NAME_PARTS, PERSON_NAME_PARTS, SHOWS } from '../data/shows.js';
 

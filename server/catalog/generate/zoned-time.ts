@@ -1,4 +1,4 @@
-import { addDays as addLocalDays, wallClockMs, weekday, zonedToEpochMs } from '../../rules/local-time.js';
+import { addDays as addLocalDays, wallClockMs, weekday, zonedToEpochMs } from '../../../shared/rules/local-time.js';
 
 /**
  * Venue-local wall-clock times and their UTC instants for the generator. The zone maths is the rules'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEAL_MIN_COMPARABLE, DEAL_RATING_LIMITS } from '../../../schemas/commerce.js';
+import { DEAL_MIN_COMPARABLE, DEAL_RATING_LIMITS } from '../../../shared/schemas/commerce.js';
 import { dealRatings, ratingForRatio, WHOLE_EVENT } from './deal-rating.js';
 
 const at = (allInPricePerTicket: number, level?: string) => ({ allInPricePerTicket, level });

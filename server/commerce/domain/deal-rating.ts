@@ -1,4 +1,4 @@
-import { DEAL_MIN_COMPARABLE, DEAL_RATING_LIMITS, type DealRating, type DealRatingName } from '../../../schemas/commerce.js';
+import { DEAL_MIN_COMPARABLE, DEAL_RATING_LIMITS, type DealRating, type DealRatingName } from '../../../shared/schemas/commerce.js';
 
 /** The whole event, as what a listing was compared with. */
 export const WHOLE_EVENT = 'the whole event';

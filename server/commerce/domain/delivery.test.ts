@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TICKET_STATES } from '../../../schemas/commerce.js';
+import { TICKET_STATES } from '../../../shared/schemas/commerce.js';
 import { eventDay, eventStartText, isReady, readyByDate, ticketState, ticketStateText, venueDay, willCallOpens } from './delivery.js';
 
 describe('the in-hand rule: ready by max(in-hand date, order day), never after the event day', () => {

@@ -1,5 +1,5 @@
-import { TICKET_STATES, type DELIVERY_METHODS, type OrderStatus } from '../../../schemas/commerce.js';
-import { parseLocalTimestamp } from '../../rules/local-time.js';
+import { TICKET_STATES, type DELIVERY_METHODS, type OrderStatus } from '../../../shared/schemas/commerce.js';
+import { parseLocalTimestamp } from '../../../shared/rules/local-time.js';
 
 /**
  * When an order's tickets reach the buyer (product decisions; the spec is silent). All dates are venue-local

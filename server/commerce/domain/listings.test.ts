@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_METHODS, ListingSchema } from '../../../schemas/commerce.js';
-import type { EventDocument } from '../../../schemas/documents.js';
+import { DELIVERY_METHODS, ListingSchema } from '../../../shared/schemas/commerce.js';
+import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { eventDocument } from '../../test/documents.js';
 import {
   MAX_LISTINGS_PER_EVENT,
@@ -20,7 +20,7 @@ import {
   type GeneratedListing,
 } from './listings.js';
 import { perTicketPrices } from './pricing.js';
-import { LAYOUT_NAMES, seatMapTemplate } from '../../../schemas/seating.js';
+import { LAYOUT_NAMES, seatMapTemplate } from '../../../shared/schemas/seating.js';
 
 /** The no-single-seat-left rule, checked from scratch for one listing. */
 function splitsRuleHolds(l: GeneratedListing): boolean {

@@ -1,9 +1,9 @@
 import { AppError } from '../../http/errors.js';
-import { DELIVERY_METHODS, type Listing } from '../../../schemas/commerce.js';
-import type { EventDocument } from '../../../schemas/documents.js';
+import { DELIVERY_METHODS, type Listing } from '../../../shared/schemas/commerce.js';
+import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { Random } from '../../catalog/generate/random.js';
-import { addDays, parseLocalTimestamp } from '../../rules/local-time.js';
-import { zoneSections, type LayoutName } from '../../../schemas/seating.js';
+import { addDays, parseLocalTimestamp } from '../../../shared/rules/local-time.js';
+import { zoneSections, type LayoutName } from '../../../shared/schemas/seating.js';
 
 /** A seller's ticket group as listed, before holds and sales, and before fees. */
 export type GeneratedListing = Omit<Listing, 'quantityAvailable' | 'allInPricePerTicket' | 'serviceFeePerTicket' | 'shippingPerTicket' | 'dealRating'> & {
@@ -103,7 +103,7 @@ interface Zone {
   /** Price multiple of the cheapest zone (1). */
   factor: readonly [number, number];
   weight: number;
-  /** The seat map zone (`schemas/seating.ts`) whose sections it sells, so every section sold is on the map. */
+  /** The seat map zone (`shared/schemas/seating.ts`) whose sections it sells, so every section sold is on the map. */
   zone: string;
   /** Row label and how far forward it is (1 front … 0 back). */
   row(rng: Random): { label: string; front: number };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OrderDetailEntrySchema } from '../../../schemas/commerce.js';
+import { OrderDetailEntrySchema } from '../../../shared/schemas/commerce.js';
 import { eventDocument } from '../../test/documents.js';
 import { DEFAULT_IMPORTANT_NOTES, DELIVERY_INSTRUCTIONS, formatIsoDate, orderDateEntry, orderDetailEntries, type OrderDetailInput } from './order-detail.js';
 

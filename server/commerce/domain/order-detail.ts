@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import { DELIVERY_LABELS, DELIVERY_METHODS, type OrderDetailEntrySchema, type OrderStatus } from '../../../schemas/commerce.js';
-import type { EventDocument } from '../../../schemas/documents.js';
-import { venueAddress } from '../../rules/address.js';
-import { TBD_DATE, eventTime } from '../../rules/event-card.js';
-import { parseLocalTimestamp, zonedDateTime } from '../../rules/local-time.js';
+import { DELIVERY_LABELS, DELIVERY_METHODS, type OrderDetailEntrySchema, type OrderStatus } from '../../../shared/schemas/commerce.js';
+import type { EventDocument } from '../../../shared/schemas/documents.js';
+import { venueAddress } from '../../../shared/rules/address.js';
+import { TBD_DATE, eventTime } from '../../../shared/rules/event-card.js';
+import { parseLocalTimestamp, zonedDateTime } from '../../../shared/rules/local-time.js';
 import { ORDER_STATUS_LABELS } from './order-lifecycle.js';
 
 export type OrderDetailEntry = z.infer<typeof OrderDetailEntrySchema>;

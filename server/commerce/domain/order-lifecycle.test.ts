@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ORDER_STATUSES, type OrderStatus } from '../../../schemas/commerce.js';
-import { EVENT_STATUSES } from '../../../schemas/documents.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../../shared/schemas/commerce.js';
+import { EVENT_STATUSES } from '../../../shared/schemas/documents.js';
 import {
   ORDER_STATUS_LABELS,
   OrderTransitionError,

@@ -1,6 +1,6 @@
-import { ORDER_STATUSES, type OrderStatus } from '../../../schemas/commerce.js';
-export { ORDER_STATUS_LABELS } from '../../../schemas/commerce.js';
-import { EVENT_STATUSES } from '../../../schemas/documents.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../../shared/schemas/commerce.js';
+export { ORDER_STATUS_LABELS } from '../../../shared/schemas/commerce.js';
+import { EVENT_STATUSES } from '../../../shared/schemas/documents.js';
 
 /**
  * The order lifecycle (spec §4 leaves it unshown; these are product decisions). The buyer's card is charged

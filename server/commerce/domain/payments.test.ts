@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Payment } from '../../../schemas/commerce.js';
+import type { Payment } from '../../../shared/schemas/commerce.js';
 import {
   SANDBOX_APPLE_PAY_SUCCESS_TOKEN,
   SANDBOX_TEST_CARDS,

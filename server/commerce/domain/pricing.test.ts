@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_METHODS } from '../../../schemas/commerce.js';
-import { FF20_DISCOUNT_FACTOR } from '../../rules/constants.js';
-import { SERVICE_FEE_RATE, allInPrice, lowestAllInPrice } from '../../rules/all-in-price.js';
+import { DELIVERY_METHODS } from '../../../shared/schemas/commerce.js';
+import { FF20_DISCOUNT_FACTOR } from '../../../shared/rules/constants.js';
+import { SERVICE_FEE_RATE, allInPrice, lowestAllInPrice } from '../../../shared/rules/all-in-price.js';
 import {
   FULFILLMENT_FEE_PER_TICKET,
   FULFILLMENT_FEES,

@@ -1,8 +1,8 @@
-import { DELIVERY_METHODS } from '../../../schemas/commerce.js';
-import { allInPrice, priceCents, serviceFeePerTicketCents } from '../../rules/all-in-price.js';
-import { applyPromo } from '../../rules/commerce.js';
-import { FF20_PROMO_CODE } from '../../rules/constants.js';
-import { formatPrice } from '../../rules/format.js';
+import { DELIVERY_METHODS } from '../../../shared/schemas/commerce.js';
+import { allInPrice, priceCents, serviceFeePerTicketCents } from '../../../shared/rules/all-in-price.js';
+import { applyPromo } from '../../../shared/rules/commerce.js';
+import { FF20_PROMO_CODE } from '../../../shared/rules/constants.js';
+import { formatPrice } from '../../../shared/rules/format.js';
 
 type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 

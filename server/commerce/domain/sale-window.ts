@@ -1,7 +1,7 @@
-import type { SaleState } from '../../../schemas/commerce.js';
-import type { EventDocument } from '../../../schemas/documents.js';
+import type { SaleState } from '../../../shared/schemas/commerce.js';
+import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { AppError } from '../../http/errors.js';
-import { eventStartMs } from '../../rules/lists.js';
+import { eventStartMs } from '../../../shared/rules/lists.js';
 
 type SaleFields = Pick<EventDocument, 'event_status' | 'event_local_timestamp' | 'venue_time_zone_offset'>;
 

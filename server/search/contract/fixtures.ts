@@ -4,7 +4,7 @@ import {
   type PerformerDocument,
   type USCityDocument,
   type VenueDocument,
-} from '../../../schemas/documents.js';
+} from '../../../shared/schemas/documents.js';
 import type { CatalogCollections } from '../../catalog/load-catalog.js';
 import { eventDocument, performerDocument, venueDocument } from '../../test/documents.js';
 

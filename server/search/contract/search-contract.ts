@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { CollectionName } from '../../../schemas/documents.js';
-import type { SearchRequest } from '../../../schemas/search.js';
+import type { CollectionName } from '../../../shared/schemas/documents.js';
+import type { SearchRequest } from '../../../shared/schemas/search.js';
 import type { CatalogCollections } from '../../catalog/load-catalog.js';
 import { haversineMiles } from '../embedded/geo.js';
 import type { SearchEngine, SearchRequestFor } from '../search-engine.js';

@@ -1,4 +1,4 @@
-import type { CollectionName } from '../../../schemas/documents.js';
+import type { CollectionName } from '../../../shared/schemas/documents.js';
 import type { CatalogDocument, CatalogEngine, DocumentChange } from '../search-engine.js';
 import type { EmbeddedEngine } from './embedded-engine.js';
 

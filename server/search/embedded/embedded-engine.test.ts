@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeSearchContract } from '../contract/search-contract.js';
 import { EmbeddedEngine } from './embedded-engine.js';
-import { MAX_PREFIX_CANDIDATES } from '../../rules/constants.js';
+import { MAX_PREFIX_CANDIDATES } from '../../../shared/rules/constants.js';
 import { TextIndex, typoBudget } from './text-index.js';
 
 describeSearchContract('embedded', (catalog) => EmbeddedEngine.build(catalog));

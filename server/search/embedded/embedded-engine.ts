@@ -7,7 +7,7 @@ import {
   COLLECTION_SCHEMAS,
   type CollectionDocuments,
   type CollectionName,
-} from '../../../schemas/documents.js';
+} from '../../../shared/schemas/documents.js';
 import {
   MATCH_ALL,
   parseSearchRequest,
@@ -16,7 +16,7 @@ import {
   type SearchHit,
   type SearchResult,
   type SortKey,
-} from '../../../schemas/search.js';
+} from '../../../shared/schemas/search.js';
 import { EVENT_SORTS } from '../queries.js';
 import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../search-engine.js';
 import { ColumnStore } from './columns.js';

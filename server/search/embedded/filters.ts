@@ -1,4 +1,4 @@
-import { GEO_DISTANCE, TEXT_MATCH, type Filter, type GeoFilter, type SortKey } from '../../../schemas/search.js';
+import { GEO_DISTANCE, TEXT_MATCH, type Filter, type GeoFilter, type SortKey } from '../../../shared/schemas/search.js';
 import type { ColumnStore } from './columns.js';
 import { haversineMiles, latitudeSpan } from './geo.js';
 

@@ -1,4 +1,4 @@
-import type { Filter, GeoFilter, SortKey } from '../../../schemas/search.js';
+import type { Filter, GeoFilter, SortKey } from '../../../shared/schemas/search.js';
 import type { ColumnStore } from './columns.js';
 import { compileFilter, compareNumbers, type SlotTest } from './filters.js';
 import { cellOf, coveringCells, haversineMiles, latitudeSpan } from './geo.js';

@@ -1,4 +1,4 @@
-import type { GeoFilter } from '../../../schemas/search.js';
+import type { GeoFilter } from '../../../shared/schemas/search.js';
 import { cellOf, coveringCells, haversineMiles, latitudeSpan } from './geo.js';
 import { packLists, SlotList, unpackLists } from './slot-list.js';
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snapshot.js';

@@ -1,5 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
-import { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2 } from '../../rules/constants.js';
+import { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2 } from '../../../shared/rules/constants.js';
 import { packLists, SlotList, unpackLists } from './slot-list.js';
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 import { foldText, tokenize } from './text.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { COLLECTION_NAMES, COLLECTION_SCHEMAS, type CollectionName } from '../../../schemas/documents.js';
+import { COLLECTION_NAMES, COLLECTION_SCHEMAS, type CollectionName } from '../../../shared/schemas/documents.js';
 import { GEO_FIELDS, SEARCHABLE_FIELDS } from '../search-engine.js';
 import {
   aliasName,

@@ -4,7 +4,7 @@ import {
   type CollectionDocuments,
   type CollectionName,
   type PerformerDocument,
-} from '../../../schemas/documents.js';
+} from '../../../shared/schemas/documents.js';
 
 /** What a collection prefix may contain: it becomes part of collection and alias names in URLs. */
 export const COLLECTION_PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SearchRequestSchema, type ParsedSearchRequest, type SearchRequest } from '../../../schemas/search.js';
+import { SearchRequestSchema, type ParsedSearchRequest, type SearchRequest } from '../../../shared/schemas/search.js';
 import { AppError } from '../../http/errors.js';
 import { compileSearch, fieldWeights, quoteString, renderNumber, SearchCompileError, TEXT_MATCH_SETTINGS } from './compile.js';
 

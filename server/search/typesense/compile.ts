@@ -8,9 +8,9 @@ import {
   type GeoFilter,
   type ParsedSearchRequest,
   type SortKey,
-} from '../../../schemas/search.js';
+} from '../../../shared/schemas/search.js';
 import { AppError } from '../../http/errors.js';
-import { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2 } from '../../rules/constants.js';
+import { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2 } from '../../../shared/rules/constants.js';
 import { FIELD_TYPES, type FieldSpec } from './collections.js';
 
 /** The search parameters this adapter sends: a subset of Typesense's, always in this shape. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CollectionCreateSchema } from 'typesense';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COLLECTION_NAMES, type CollectionName } from '../../../schemas/documents.js';
+import { COLLECTION_NAMES, type CollectionName } from '../../../shared/schemas/documents.js';
 import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE } from '../../catalog/manifest.js';
 import { importFailures, reindexCatalog, ReindexError, type LoggedChange, type ReindexChanges, type ReindexClient } from './reindex.js';
 

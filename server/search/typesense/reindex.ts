@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { CollectionCreateSchema, DocumentImportParameters } from 'typesense';
-import { COLLECTION_NAMES, type CollectionName } from '../../../schemas/documents.js';
+import { COLLECTION_NAMES, type CollectionName } from '../../../shared/schemas/documents.js';
 import { collectionFile, readManifest } from '../../catalog/manifest.js';
 import { aliasName, COLLECTION_PREFIX_PATTERN, collectionSchema, versionOf, versionedName } from './collections.js';
 import type { DocumentChange } from '../search-engine.js';

@@ -1,5 +1,5 @@
 import type { DocumentImportParameters, SearchParams, SearchResponse } from 'typesense';
-import type { CollectionName } from '../../../schemas/documents.js';
+import type { CollectionName } from '../../../shared/schemas/documents.js';
 import type { CatalogDocument, CatalogEngine, DocumentChange } from '../search-engine.js';
 import { aliasName } from './collections.js';
 import { quoteString } from './compile.js';

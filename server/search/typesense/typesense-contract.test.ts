@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'typesense';
 import { afterAll, describe, it } from 'vitest';
-import { COLLECTION_NAMES } from '../../../schemas/documents.js';
+import { COLLECTION_NAMES } from '../../../shared/schemas/documents.js';
 import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE } from '../../catalog/manifest.js';
 import type { CatalogCollections } from '../../catalog/load-catalog.js';
 import { describeSearchContract } from '../contract/search-contract.js';

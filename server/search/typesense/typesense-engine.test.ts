@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchResponse } from 'typesense';
 import { ZodError } from 'zod';
-import { SearchRequestSchema } from '../../../schemas/search.js';
+import { SearchRequestSchema } from '../../../shared/schemas/search.js';
 import { AppError } from '../../http/errors.js';
 import { compileSearch, SearchCompileError, type TypesenseSearchParams } from './compile.js';
 import { parseTypesenseConfig } from './config.js';

@@ -1,13 +1,13 @@
 import { Client } from 'typesense';
 import type { SearchResponse } from 'typesense';
-import type { CollectionDocuments, CollectionName } from '../../../schemas/documents.js';
+import type { CollectionDocuments, CollectionName } from '../../../shared/schemas/documents.js';
 import {
   MATCH_ALL,
   parseSearchRequest,
   type ParsedSearchRequest,
   type SearchHit,
   type SearchResult,
-} from '../../../schemas/search.js';
+} from '../../../shared/schemas/search.js';
 import { AppError } from '../../http/errors.js';
 import type { SearchEngine, SearchRequestFor } from '../search-engine.js';
 import { aliasName } from './collections.js';

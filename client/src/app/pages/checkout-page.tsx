@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { Cart } from '../../../../schemas/commerce.js';
+import type { Cart } from '../../../../shared/schemas/commerce.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { CartSummary } from '../../features/buying/cart-summary.js';
 import { CheckoutForm } from '../../features/buying/checkout-form.js';

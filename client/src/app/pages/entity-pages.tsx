@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
-import { PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../schemas/entities.js';
+import type { EventCard as EventCardData } from '../../../../shared/schemas/cards.js';
+import { PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../shared/schemas/entities.js';
 import { EventList, PerformerCard, VenueCard } from '../../features/cards/cards.js';
 import { api } from '../../lib/api.js';
-import { formatPrice } from '../../../../server/rules/format.js';
+import { formatPrice } from '../../../../shared/rules/format.js';
 import { PageLoading, usePageAnswer } from './page-states.js';
 
 /** A performer's or venue's page query: its cache key and the API address it reads (the server renders with it too). */

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import type { EventCard as EventCardData } from '../../../../schemas/cards.js';
+import type { EventCard as EventCardData } from '../../../../shared/schemas/cards.js';
 import { EventList, PerformerCard } from '../../features/cards/cards.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
 import { eventJsonLd, eventPlace, eventStartDate, jsonLdText, ticketPrices } from '../../features/buying/event-jsonld.js';

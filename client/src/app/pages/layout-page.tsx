@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { z } from '../../../../schemas/zod.js';
-import { LayoutResponseSchema } from '../../../../schemas/layout.js';
+import { z } from '../../../../shared/schemas/zod.js';
+import { LayoutResponseSchema } from '../../../../shared/schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
 import { api, ApiError } from '../../lib/api.js';

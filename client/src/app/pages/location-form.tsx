@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ResolvedLocationSchema } from '../../../../schemas/layout.js';
+import { ResolvedLocationSchema } from '../../../../shared/schemas/layout.js';
 import { api, ApiError } from '../../lib/api.js';
 import type { ShopperLocation } from '../../lib/location.js';
 

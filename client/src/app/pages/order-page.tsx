@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { Order } from '../../../../schemas/commerce.js';
+import type { Order } from '../../../../shared/schemas/commerce.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { LineItems } from '../../features/buying/cart-summary.js';
-import { ORDER_STATUS_LABELS } from '../../../../schemas/commerce.js';
+import { ORDER_STATUS_LABELS } from '../../../../shared/schemas/commerce.js';
 import { OrderDetail, TicketList, Timeline } from '../../features/buying/order-view.js';
 import { PageLoading } from './page-states.js';
 import '../../features/buying/buying.css';

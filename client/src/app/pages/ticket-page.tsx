@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import type { EventCard } from '../../../../schemas/cards.js';
+import type { EventCard } from '../../../../shared/schemas/cards.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
 import { FeeDetails, ListingsPanel } from '../../features/buying/listings.js';
 import { allowedQuantities, formatCalendarDate, formatMoney, seatLabel } from '../../features/buying/money.js';
 import { slugFromSplat, useEventPage } from '../../features/buying/use-buying.js';
-import { DELIVERY_LABELS } from '../../../../schemas/commerce.js';
+import { DELIVERY_LABELS } from '../../../../shared/schemas/commerce.js';
 import { PageFailed, PageLoading, usePageAnswer } from './page-states.js';
 import '../../features/buying/buying.css';
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
-import type { LayoutRow } from '../../../../schemas/layout.js';
-import { PreviewSchema, type ExperimentView, type PreviewRowView, type StudioStateView } from '../../../../schemas/studio.js';
+import type { LayoutRow } from '../../../../shared/schemas/layout.js';
+import { PreviewSchema, type ExperimentView, type PreviewRowView, type StudioStateView } from '../../../../shared/schemas/studio.js';
 import { parseRows } from '../../features/rows/layout-rows.js';
 import { ROW_COMPONENTS, RowSetLabel } from '../../features/rows/rows.js';
 import { studioApi } from '../../features/studio/studio-api.js';

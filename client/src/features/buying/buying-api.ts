@@ -1,6 +1,6 @@
-import { z } from '../../../../schemas/zod.js';
-import { CartSchema, IDEMPOTENCY_KEY_HEADER, ListingDetailSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../schemas/commerce.js';
-import { EventPageSchema } from '../../../../schemas/entities.js';
+import { z } from '../../../../shared/schemas/zod.js';
+import { CartSchema, IDEMPOTENCY_KEY_HEADER, ListingDetailSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../shared/schemas/commerce.js';
+import { EventPageSchema } from '../../../../shared/schemas/entities.js';
 import { apiHeaders, ApiError } from '../../lib/api.js';
 import { ensureGuestSession } from '../../lib/session.js';
 

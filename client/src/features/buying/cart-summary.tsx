@@ -1,7 +1,7 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { EventCard } from '../../../../schemas/cards.js';
-import { DELIVERY_LABELS, type Listing } from '../../../../schemas/commerce.js';
+import type { EventCard } from '../../../../shared/schemas/cards.js';
+import { DELIVERY_LABELS, type Listing } from '../../../../shared/schemas/commerce.js';
 import { formatMoney, seatLabel } from './money.js';
 
 const TOTAL_KEY = 'Total';

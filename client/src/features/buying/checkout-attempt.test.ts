@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { CheckoutRequest, Order } from '../../../../schemas/commerce.js';
+import type { CheckoutRequest, Order } from '../../../../shared/schemas/commerce.js';
 import { BuyingApiError } from './buying-api.js';
 import { CHECKOUT_RETRY_DELAYS_MS, placeOrder } from './checkout-attempt.js';
 

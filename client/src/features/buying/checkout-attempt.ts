@@ -1,4 +1,4 @@
-import type { CheckoutRequest, Order } from '../../../../schemas/commerce.js';
+import type { CheckoutRequest, Order } from '../../../../shared/schemas/commerce.js';
 import { BuyingApiError } from './buying-api.js';
 
 /**

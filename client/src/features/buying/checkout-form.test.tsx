@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { userEvent, type UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
-import type { Cart, CheckoutRequest } from '../../../../schemas/commerce.js';
+import type { Cart, CheckoutRequest } from '../../../../shared/schemas/commerce.js';
 import { CheckoutForm } from './checkout-form.js';
 import { validateCheckout, EMPTY_VALUES } from './checkout-validation.js';
 import { apiError, cart, CART_ID, json, mockFetch, order, renderAt, storeGuestToken, type Handler } from './test-utils.js';

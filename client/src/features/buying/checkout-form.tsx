@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
-import type { Cart, Order } from '../../../../schemas/commerce.js';
+import type { Cart, Order } from '../../../../shared/schemas/commerce.js';
 import { applePayAvailable } from './apple-pay.js';
 import { buyingApi, BuyingApiError } from './buying-api.js';
 import { placeOrder } from './checkout-attempt.js';

@@ -1,4 +1,4 @@
-import { CheckoutSchema, type CheckoutRequest } from '../../../../schemas/commerce.js';
+import { CheckoutSchema, type CheckoutRequest } from '../../../../shared/schemas/commerce.js';
 import { SANDBOX_APPLE_PAY_TOKEN } from './apple-pay.js';
 import type { FieldIssue } from './buying-api.js';
 import type { PaymentType } from './tracking.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { EventCard } from '../../../../schemas/cards.js';
-import type { Listing, SaleState } from '../../../../schemas/commerce.js';
-import type { EventDocument } from '../../../../schemas/documents.js';
-import type { EventPerformer } from '../../../../schemas/entities.js';
+import type { EventCard } from '../../../../shared/schemas/cards.js';
+import type { Listing, SaleState } from '../../../../shared/schemas/commerce.js';
+import type { EventDocument } from '../../../../shared/schemas/documents.js';
+import type { EventPerformer } from '../../../../shared/schemas/entities.js';
 import {
   eventDescription,
   eventJsonLd,

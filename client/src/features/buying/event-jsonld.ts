@@ -1,7 +1,7 @@
-import type { EventCard, VenueCard } from '../../../../schemas/cards.js';
-import type { Listing, SaleState } from '../../../../schemas/commerce.js';
-import type { EventDocument } from '../../../../schemas/documents.js';
-import type { EventPerformer, PerformerKind } from '../../../../schemas/entities.js';
+import type { EventCard, VenueCard } from '../../../../shared/schemas/cards.js';
+import type { Listing, SaleState } from '../../../../shared/schemas/commerce.js';
+import type { EventDocument } from '../../../../shared/schemas/documents.js';
+import type { EventPerformer, PerformerKind } from '../../../../shared/schemas/entities.js';
 
 /**
  * The event page's schema.org Event (JSON-LD) with the fields Google's Event structured data requires (name,
@@ -19,7 +19,7 @@ const EVENT_STATUS: Record<EventDocument['event_status'], string> = {
   cancelled: 'https://schema.org/EventCancelled',
 };
 
-/** schema.org type of each performer kind the event API names (`server/rules/performer-kind.ts`). */
+/** schema.org type of each performer kind the event API names (`shared/rules/performer-kind.ts`). */
 const PERFORMER_TYPES: Record<PerformerKind, string> = {
   team: 'SportsTeam',
   group: 'PerformingGroup',
@@ -27,11 +27,11 @@ const PERFORMER_TYPES: Record<PerformerKind, string> = {
 
 /** Every event the storefront sells takes place at its venue, in person. */
 const ATTENDANCE_MODE = 'https://schema.org/OfflineEventAttendanceMode';
-/** Listing prices are US dollars (`schemas/commerce.ts`). */
+/** Listing prices are US dollars (`shared/schemas/commerce.ts`). */
 export const PRICE_CURRENCY = 'USD';
 const IN_STOCK = 'https://schema.org/InStock';
 const SOLD_OUT = 'https://schema.org/SoldOut';
-/** Spec §3: the card's date of an event not dated yet, and its time of a 03:30 AM start, "time not set" (`schemas/cards.ts`). */
+/** Spec §3: the card's date of an event not dated yet, and its time of a 03:30 AM start, "time not set" (`shared/schemas/cards.ts`). */
 const DATE_TBD = 'TBD';
 const TIME_TBD = '(TBD)';
 
@@ -104,7 +104,7 @@ export interface TicketPrices {
 }
 
 /**
- * The prices of the listings a shopper can take now (all-in per ticket, `server/rules/all-in-price.ts`), or
+ * The prices of the listings a shopper can take now (all-in per ticket, `shared/rules/all-in-price.ts`), or
  * undefined when none has a ticket left. The page's "See tickets from" and the JSON-LD offer both read this.
  */
 export function ticketPrices(listings: readonly Listing[]): TicketPrices | undefined {

@@ -3,8 +3,8 @@ import { cleanup, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventPage } from '../../app/pages/event-page.js';
-import type { EventCard } from '../../../../schemas/cards.js';
-import type { Listing, SaleState } from '../../../../schemas/commerce.js';
+import type { EventCard } from '../../../../shared/schemas/cards.js';
+import type { Listing, SaleState } from '../../../../shared/schemas/commerce.js';
 import { EVENT, json, listing, listingsBody, mockFetch, renderAt, SLUG } from './test-utils.js';
 
 const VENUE = { id: 7, name: 'Yankee Stadium', address: 'Bronx, NY', url: '/venues/yankee-stadium-7' };

@@ -1,7 +1,7 @@
 import { useDeferredValue, useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { DEAL_MIN_COMPARABLE, DEAL_RATING_LABELS, DEAL_RATING_LIMITS, DELIVERY_LABELS, type Listing } from '../../../../schemas/commerce.js';
-import { seatMapTemplate } from '../../../../schemas/seating.js';
+import { DEAL_MIN_COMPARABLE, DEAL_RATING_LABELS, DEAL_RATING_LIMITS, DELIVERY_LABELS, type Listing } from '../../../../shared/schemas/commerce.js';
+import { seatMapTemplate } from '../../../../shared/schemas/seating.js';
 import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
 import { formatCalendarDate, formatMoney, formatRate, seatLabel } from './money.js';
 import { SeatMap } from './seat-map.js';
@@ -50,7 +50,7 @@ export function ticketPageUrl(slug: string, listingId: number, quantity: number)
   return `/tickets/${slug}?listing=${listingId}&quantity=${quantity}`;
 }
 
-/** What makes up one ticket's all-in price, as the server priced it (`server/rules/all-in-price.ts`), and shipping beside it. */
+/** What makes up one ticket's all-in price, as the server priced it (`shared/rules/all-in-price.ts`), and shipping beside it. */
 export function FeeDetails({ listing, serviceFeeRate, id }: { listing: Listing; serviceFeeRate: number | undefined; id: string }) {
   return (
     <dl className="fee-list" id={id}>

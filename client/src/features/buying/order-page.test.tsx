@@ -2,7 +2,7 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OrderPage } from '../../app/pages/order-page.js';
-import type { Order } from '../../../../schemas/commerce.js';
+import type { Order } from '../../../../shared/schemas/commerce.js';
 import { json, mockFetch, order, renderAt, storeGuestToken, urlsOf } from './test-utils.js';
 
 function confirmed(): Order {

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
-import { ORDER_STATUS_LABELS, type Order, type OrderDetailEntrySchema, type OrderTicket } from '../../../../schemas/commerce.js';
+import { ORDER_STATUS_LABELS, type Order, type OrderDetailEntrySchema, type OrderTicket } from '../../../../shared/schemas/commerce.js';
 import { buyingApi } from './buying-api.js';
 
 type Entry = z.infer<typeof OrderDetailEntrySchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seatMapTemplate } from '../../../../schemas/seating.js';
+import { seatMapTemplate } from '../../../../shared/schemas/seating.js';
 import { bandOf, clampView, MAX_ZOOM, panBy, priceBands, summarizeSections, viewBoxOf, wholeMap, zoomBy } from './seat-map-model.js';
 import { listing } from './test-utils.js';
 

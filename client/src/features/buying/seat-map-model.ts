@@ -1,5 +1,5 @@
-import type { Listing } from '../../../../schemas/commerce.js';
-import type { SeatMapTemplate } from '../../../../schemas/seating.js';
+import type { Listing } from '../../../../shared/schemas/commerce.js';
+import type { SeatMapTemplate } from '../../../../shared/schemas/seating.js';
 
 /** What the map and the section list say about one section: its listings' lowest all-in price and count. */
 export interface SectionSummary {

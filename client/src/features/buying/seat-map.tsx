@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { LAYOUT_LABELS, seatMapTemplate, type LayoutName, type SeatMapTemplate } from '../../../../schemas/seating.js';
+import { LAYOUT_LABELS, seatMapTemplate, type LayoutName, type SeatMapTemplate } from '../../../../shared/schemas/seating.js';
 import { formatMoney } from './money.js';
 import { bandOf, panBy, PAN_STEP, priceBands, viewBoxOf, wholeMap, zoomBy, ZOOM_STEP, type MapView, type PriceBand, type SectionSummary } from './seat-map-model.js';
 

@@ -3,8 +3,8 @@ import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi, type Mock } from 'vitest';
-import type { EventCard } from '../../../../schemas/cards.js';
-import type { Cart, Listing, Order } from '../../../../schemas/commerce.js';
+import type { EventCard } from '../../../../shared/schemas/cards.js';
+import type { Cart, Listing, Order } from '../../../../shared/schemas/commerce.js';
 import { TOKEN_KEY } from '../../lib/session.js';
 
 export type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];

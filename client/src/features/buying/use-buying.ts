@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { LISTINGS_FRESH_MS } from '../../../../schemas/commerce.js';
+import { LISTINGS_FRESH_MS } from '../../../../shared/schemas/commerce.js';
 import { buyingApi, listingsQueryString, type ListingsFilter } from './buying-api.js';
 
 /** The event page's query: its cache key and the API address it reads (also what the server renders with). */

@@ -1,6 +1,6 @@
 import { memo, useEffect, useMemo } from 'react';
-import type { LayoutRow } from '../../../../schemas/layout.js';
-import { LayoutRowSchema } from '../../../../schemas/layout.js';
+import type { LayoutRow } from '../../../../shared/schemas/layout.js';
+import { LayoutRowSchema } from '../../../../shared/schemas/layout.js';
 import { reportClientError } from '../../lib/api.js';
 import { ROW_COMPONENTS } from './rows.js';
 

@@ -1,5 +1,5 @@
 import { createContext, useContext, useId, useState, type ComponentType, type KeyboardEvent } from 'react';
-import type { LayoutRow } from '../../../../schemas/layout.js';
+import type { LayoutRow } from '../../../../shared/schemas/layout.js';
 import { CategoryTile, EventList, PerformerCard, PromoCard, VenueCard } from '../cards/cards.js';
 
 type RowOf<T extends LayoutRow['type']> = Extract<LayoutRow, { type: T }>;

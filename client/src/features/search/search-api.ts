@@ -1,4 +1,4 @@
-import { z } from '../../../../schemas/zod.js';
+import { z } from '../../../../shared/schemas/zod.js';
 import { api, reportClientError } from '../../lib/api.js';
 import { SuggestResponseSchema, type SuggestResponse } from '../../lib/schemas.js';
 import { getStoredToken } from '../../lib/session.js';

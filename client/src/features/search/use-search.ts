@@ -2,7 +2,7 @@ import { useFeatureIsOn } from '@growthbook/growthbook-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { isSubmitKey, normalizeSearchQuery, shouldSearch } from '../../../../server/rules/format.js';
+import { isSubmitKey, normalizeSearchQuery, shouldSearch } from '../../../../shared/rules/format.js';
 import type { SuggestResponse } from '../../lib/schemas.js';
 import {
   RECENT_TRENDING_FLAG,

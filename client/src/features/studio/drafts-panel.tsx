@@ -1,8 +1,8 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import brandsSchema from '../../../../schemas/json/brands.schema.json' with { type: 'json' };
-import overrideSchema from '../../../../schemas/json/segment-override.schema.json' with { type: 'json' };
-import pageSchema from '../../../../schemas/json/segment-page.schema.json' with { type: 'json' };
-import type { SegmentProblemView, StudioStateView } from '../../../../schemas/studio.js';
+import brandsSchema from '../../../../shared/schemas/json/brands.schema.json' with { type: 'json' };
+import overrideSchema from '../../../../shared/schemas/json/segment-override.schema.json' with { type: 'json' };
+import pageSchema from '../../../../shared/schemas/json/segment-page.schema.json' with { type: 'json' };
+import type { SegmentProblemView, StudioStateView } from '../../../../shared/schemas/studio.js';
 import type { JsonEditorHandle } from './json-editor.js';
 import type { JsonSchema } from './schema-assist.js';
 import type { DraftEdits } from './use-draft-edits.js';

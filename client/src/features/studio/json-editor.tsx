@@ -5,7 +5,7 @@ import { EditorState } from '@codemirror/state';
 import { EditorView, hoverTooltip } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { forwardRef, useEffect, useImperativeHandle, useRef } from 'react';
-import type { SegmentProblemView } from '../../../../schemas/studio.js';
+import type { SegmentProblemView } from '../../../../shared/schemas/studio.js';
 import { hoverAt, problemRange, suggest, suggestedFix, type JsonSchema } from './schema-assist.js';
 
 export interface JsonEditorHandle {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { AUTHOR_MAX_LENGTH, NOTE_MAX_LENGTH, type StudioStateView, type VersionSummaryView } from '../../../../schemas/studio.js';
+import { AUTHOR_MAX_LENGTH, NOTE_MAX_LENGTH, type StudioStateView, type VersionSummaryView } from '../../../../shared/schemas/studio.js';
 import type { DraftEdits } from './use-draft-edits.js';
 import { useDiscardDrafts, useDraftDiff, useHistory, usePublish, useRestore, useVersion } from './use-studio.js';
 

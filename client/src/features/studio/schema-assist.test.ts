@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import brandsSchema from '../../../../schemas/json/brands.schema.json' with { type: 'json' };
-import overrideSchema from '../../../../schemas/json/segment-override.schema.json' with { type: 'json' };
-import pageSchema from '../../../../schemas/json/segment-page.schema.json' with { type: 'json' };
+import brandsSchema from '../../../../shared/schemas/json/brands.schema.json' with { type: 'json' };
+import overrideSchema from '../../../../shared/schemas/json/segment-override.schema.json' with { type: 'json' };
+import pageSchema from '../../../../shared/schemas/json/segment-page.schema.json' with { type: 'json' };
 import { hoverAt, parsePath, problemRange, suggest, suggestedFix, type JsonSchema } from './schema-assist.js';
 
 const page = pageSchema as unknown as JsonSchema;

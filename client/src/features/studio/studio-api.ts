@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { STUDIO_KEY_HEADER } from '../../../../schemas/studio.js';
+import { STUDIO_KEY_HEADER } from '../../../../shared/schemas/studio.js';
 import { ApiError } from '../../lib/api.js';
 
 const KEY_STORAGE = 'studio-key';

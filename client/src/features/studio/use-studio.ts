@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CheckResultSchema, DiffSchema, ExperimentsSchema, HistorySchema, PublishedSchema, StudioStateSchema, VersionDetailSchema, type StudioStateView } from '../../../../schemas/studio.js';
+import { CheckResultSchema, DiffSchema, ExperimentsSchema, HistorySchema, PublishedSchema, StudioStateSchema, VersionDetailSchema, type StudioStateView } from '../../../../shared/schemas/studio.js';
 import { filePath, studioApi } from './studio-api.js';
 
 export const STATE_KEY = ['studio', 'state'] as const;

@@ -1,0 +1,51 @@
+import type { EventCard } from '../schemas/cards.js';
+import type { EventDocument } from '../schemas/documents.js';
+import { venueAddress } from './address.js';
+import { lowestAllInPrice } from './all-in-price.js';
+import { eventBadges } from './badges.js';
+import { TBD_LOCAL_TIME } from './constants.js';
+import { parseLocalTimestamp, weekday, type LocalDateTime } from './local-time.js';
+import { eventPath } from './site-paths.js';
+
+const WEEKDAYS = ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] as const;
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+export const TBD_DATE = 'TBD';
+export const TBD_TIME = '(TBD)';
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** `hh:mm AM/PM` of a venue-local time; spec §3: 03:30 AM is the placeholder for "time not set". */
+export function eventTime(local: Pick<LocalDateTime, 'hour' | 'minute'>): string {
+  if (`${pad2(local.hour)}:${pad2(local.minute)}` === TBD_LOCAL_TIME) return TBD_TIME;
+  return `${pad2(local.hour % 12 || 12)}:${pad2(local.minute)} ${local.hour < 12 ? 'AM' : 'PM'}`;
+}
+
+/** Day, date, time and year of the card, all read from the venue-local wall clock (spec §3). */
+export function eventWhen(localTimestamp: string | null): Pick<EventCard, 'day' | 'date' | 'time' | 'year'> {
+  const local = parseLocalTimestamp(localTimestamp);
+  if (!local) return { day: '', date: TBD_DATE, time: '', year: '' };
+  return {
+    day: WEEKDAYS[weekday(local)]!,
+    date: `${MONTHS[local.month - 1]!} ${local.day}`,
+    time: eventTime(local),
+    year: String(local.year),
+  };
+}
+
+/**
+ * Spec §3: the event card. Its "From" price is the lowest all-in price per ticket (`all-in-price.ts`). The raw
+ * document rides along as `detail` only when asked for.
+ */
+export function eventCard(doc: EventDocument, { includeDetail = false }: { includeDetail?: boolean } = {}): EventCard {
+  const minPrice = lowestAllInPrice(doc.min_ticket_price);
+  return {
+    id: doc.event_id,
+    name: doc.event_name,
+    badges: eventBadges(doc),
+    address: venueAddress(doc),
+    ...eventWhen(doc.event_local_timestamp),
+    url: eventPath(doc.event_name, doc.event_id),
+    ...(minPrice !== undefined ? { minPrice } : {}),
+    ...(includeDetail ? { detail: doc } : {}),
+  };
+}

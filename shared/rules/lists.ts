@@ -1,0 +1,48 @@
+import type { EventDocument } from '../schemas/documents.js';
+import { MAX_YEARS_AHEAD } from './constants.js';
+import { parseLocalTimestamp, venueLocalToEpochMs } from './local-time.js';
+import type { WarnLogger } from './logger.js';
+
+export type DatedEvent = Pick<EventDocument, 'event_local_timestamp' | 'venue_time_zone_offset'>;
+
+/** The start instant (ms): the venue-local start minus the venue's offset; null when undated. */
+export function eventStartMs(event: DatedEvent): number | null {
+  const local = parseLocalTimestamp(event.event_local_timestamp);
+  return local ? venueLocalToEpochMs(local, event.venue_time_zone_offset) : null;
+}
+
+/** Spec §4, §9: events more than 10 years ahead are dropped; undated events stay. */
+export function dropFarFuture<E extends DatedEvent>(events: readonly E[], now: Date): E[] {
+  const horizon = new Date(now.getTime());
+  horizon.setUTCFullYear(horizon.getUTCFullYear() + MAX_YEARS_AHEAD);
+  const limit = horizon.getTime();
+  return events.filter((e) => {
+    const start = eventStartMs(e);
+    return start === null || start <= limit;
+  });
+}
+
+/** Spec §4: an event whose start, adjusted by the venue offset, is already past. */
+export function isStale(event: DatedEvent, now: Date): boolean {
+  const start = eventStartMs(event);
+  return start !== null && start < now.getTime();
+}
+
+export const STALE_EVENT_MESSAGE = 'stale event listed on the home page';
+
+/** Spec §4: each stale home-page event is logged and stays listed. */
+export function logStaleEvents<E extends DatedEvent & Pick<EventDocument, 'event_id'>>(
+  events: readonly E[],
+  now: Date,
+  logger: WarnLogger,
+): readonly E[] {
+  for (const event of events) {
+    if (isStale(event, now)) {
+      logger.warn(
+        { eventId: event.event_id, localStart: event.event_local_timestamp, venueOffsetHours: event.venue_time_zone_offset },
+        STALE_EVENT_MESSAGE,
+      );
+    }
+  }
+  return events;
+}

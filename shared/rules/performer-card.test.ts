@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { performerDocument as performerDoc } from '../../server/test/documents.js';
+import { PerformerCardSchema } from '../schemas/cards.js';
+import { eventCountLabel, performerCard } from './performer-card.js';
+
+describe('eventCountLabel (spec §3: 0 Events, 1 Event, N Events)', () => {
+  it.each([
+    [0, '0 Events'],
+    [1, '1 Event'],
+    [2, '2 Events'],
+    [999, '999 Events'],
+    [1000, '1,000 Events'],
+    [1_234_567, '1,234,567 Events'],
+  ])('%i → %s', (n, label) => {
+    expect(eventCountLabel(n)).toBe(label);
+  });
+});
+
+describe('performerCard (spec §3 performer card)', () => {
+  it('builds the card; minPrice is the first venue’s, not the lowest, all in', () => {
+    const card = performerCard(performerDoc());
+    expect(card).toEqual({
+      id: 1001,
+      name: 'Dallas Cowboys',
+      eventCount: '12 Events',
+      pathPicture: '/media/performers/1001.svg',
+      // The first venue's $64 all in (18% service fee).
+      minPrice: 75.52,
+      url: '/performers/dallas-cowboys-1001',
+    });
+    expect(PerformerCardSchema.parse(card)).toEqual(card);
+  });
+
+  it('minPrice is 0 without venues', () => {
+    expect(performerCard(performerDoc({ venues: [], events_available: 0 }))).toMatchObject({ minPrice: 0, eventCount: '0 Events' });
+  });
+
+  it('carries the document as detail only when asked', () => {
+    const doc = performerDoc();
+    expect(performerCard(doc)).not.toHaveProperty('detail');
+    expect(performerCard(doc, { includeDetail: true }).detail).toBe(doc);
+  });
+});

@@ -1,0 +1,306 @@
+import { z } from './zod.js';
+import { EventCardSchema } from './cards.js';
+import { LAYOUT_NAMES } from './seating.js';
+
+/** Listings, carts, checkout and orders (spec §3 cart, billing address and order detail), as the API speaks them. */
+
+export const DELIVERY_METHODS = ['eticket', 'mobile_transfer', 'will_call', 'physical_mail'] as const;
+export const DeliveryMethodSchema = z.enum(DELIVERY_METHODS);
+export const DELIVERY_LABELS: Record<(typeof DELIVERY_METHODS)[number], string> = {
+  eticket: 'eTicket',
+  mobile_transfer: 'Mobile transfer',
+  will_call: 'Will call',
+  physical_mail: 'Shipped by mail',
+};
+
+/**
+ * An operator's own ticket group, as `Listing.jsonl` in an imported catalog holds it (the demo generates its
+ * listings instead). `listing_id` is the event's id times 1,000 plus the group's number (0–999), so a listing's
+ * id alone finds its event, and `id` is that number as a string, as for the other catalog documents.
+ */
+export const ListingDocumentSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    listing_id: z.number().int().positive(),
+    event_id: z.number().int().positive(),
+    section: z.string().min(1).max(60),
+    row: z.string().max(20),
+    /** Seats the seller lists, 1–12. */
+    quantity: z.number().int().min(1).max(12),
+    /** Before fees, in US dollars. */
+    price_per_ticket: z.number().positive().max(100_000),
+    /** The seller sells in pairs only (even quantities). */
+    pairs_only: z.boolean(),
+    delivery_method: DeliveryMethodSchema,
+    seller_notes: z.string().max(300),
+    /** When the seller has the tickets (YYYY-MM-DD). */
+    in_hand_date: z.iso.date(),
+    /** Wheelchair-accessible seats; left out, read from the seller's notes ("Wheelchair accessible"). */
+    accessible: z.boolean().optional(),
+    /** A view blocked in part; left out, read from the seller's notes ("Obstructed view", "Limited view"). */
+    obstructed_view: z.boolean().optional(),
+  })
+  .strict()
+  .refine((l) => Math.floor(l.listing_id / 1000) === l.event_id, { message: 'listing_id must be the event_id times 1000 plus the group number (0–999)', path: ['listing_id'] })
+  .refine((l) => l.id === String(l.listing_id), { message: 'id must be the listing_id as a string', path: ['id'] });
+export type ListingDocument = z.infer<typeof ListingDocumentSchema>;
+
+export const DEAL_RATINGS = ['great', 'good', 'fair', 'high'] as const;
+export type DealRatingName = (typeof DEAL_RATINGS)[number];
+export const DEAL_RATING_LABELS: Readonly<Record<DealRatingName, string>> = { great: 'Great deal', good: 'Good deal', fair: 'Fair price', high: 'Priced high' };
+/**
+ * Product decision: a listing's deal rating is its all-in price per ticket as a share of the median all-in
+ * price of the event's listings in the same level (zone of the seat map); at most `great` of it is a great
+ * deal, at most `good` a good one, at most `fair` a fair price, and above that priced high.
+ */
+export const DEAL_RATING_LIMITS = { great: 0.85, good: 0.95, fair: 1.1 } as const;
+/** Product decision: a level with fewer listings than this is compared with the whole event instead. */
+export const DEAL_MIN_COMPARABLE = 3;
+
+export const DealRatingSchema = z.object({
+  rating: z.enum(DEAL_RATINGS),
+  /** The median all-in price per ticket it was compared with. */
+  median: z.number().positive(),
+  /** What the median is of: a level's name, or "the whole event". */
+  comparedWith: z.string(),
+  /** How many listings that median is of (this one included). */
+  comparables: z.number().int().positive(),
+});
+export type DealRating = z.infer<typeof DealRatingSchema>;
+
+/** One seller's ticket group for an event. Prices in US dollars. */
+export const ListingSchema = z.object({
+  id: z.number().int().positive(),
+  eventId: z.number().int().positive(),
+  section: z.string(),
+  row: z.string(),
+  /** Tickets a shopper can take now (listed minus held minus sold). */
+  quantityAvailable: z.number().int().min(0),
+  /** The quantities the seller allows a buyer to take (no single seat left behind). */
+  splits: z.array(z.number().int().positive()),
+  pricePerTicket: z.number().positive(),
+  /**
+   * Price per ticket with every mandatory fee included: what is shown first, and what the cards' "From" is the
+   * lowest of (`shared/rules/all-in-price.ts`). Shipping, when the tickets are mailed, is outside it.
+   */
+  allInPricePerTicket: z.number().positive(),
+  /** The service fee inside the all-in price, per ticket. */
+  serviceFeePerTicket: z.number().min(0),
+  /** Shipping per ticket, added on top of the all-in price in the cart (mailed tickets only; else 0). */
+  shippingPerTicket: z.number().min(0),
+  deliveryMethod: DeliveryMethodSchema,
+  sellerNotes: z.string(),
+  /** When the seller has the tickets (ISO date). */
+  inHandDate: z.string(),
+  /** Wheelchair-accessible seats. */
+  accessible: z.boolean(),
+  /** The view of the stage or field is blocked in part. */
+  obstructedView: z.boolean(),
+  /** How its all-in price compares with comparable listings of the same event (`DEAL_RATING_LIMITS`). */
+  dealRating: DealRatingSchema,
+});
+export type Listing = z.infer<typeof ListingSchema>;
+
+export const ListingsQuerySchema = z.object({
+  quantity: z.coerce.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1, 'quantity starts at 1').max(20, 'quantity must be at most 20').optional(),
+  sort: z.enum(['price_asc', 'price_desc', 'section']).default('price_asc'),
+  minPrice: z.coerce.number({ error: 'minPrice must be a number' }).min(0).max(100_000).optional(),
+  maxPrice: z.coerce.number({ error: 'maxPrice must be a number' }).min(0).max(100_000).optional(),
+});
+
+/** Fee breakdown behind the all-in price, one click away. */
+export const FeesSchema = z.object({ serviceFeeRate: z.number(), fulfillmentFeePerTicket: z.number() });
+
+/**
+ * Whether the event's tickets are sold: not once it has started or when it is cancelled (with a sentence for
+ * the shopper), and an event with no date yet sells with its date to be announced.
+ */
+export const SaleStateSchema = z.discriminatedUnion('onSale', [
+  z.object({ onSale: z.literal(true), dateToBeAnnounced: z.boolean() }),
+  z.object({ onSale: z.literal(false), code: z.enum(['event_started', 'event_cancelled']), message: z.string() }),
+]);
+export type SaleState = z.infer<typeof SaleStateSchema>;
+
+/** Which seat map the event's venue is drawn with (`shared/schemas/seating.ts`). */
+export const SeatMapInfoSchema = z.object({ layout: z.enum(LAYOUT_NAMES) });
+
+/**
+ * Listings change as shoppers buy: how long an answer counts as fresh, in the client's cache and in a rendered
+ * event page replayed by the server.
+ */
+export const LISTINGS_FRESH_MS = 15_000;
+
+export const ListingsResponseSchema = z.object({
+  eventId: z.number().int(),
+  seatMap: SeatMapInfoSchema,
+  listings: z.array(ListingSchema),
+  fees: FeesSchema,
+  sale: SaleStateSchema,
+});
+
+/** One listing with its event (the ticket page), and the same fee breakdown. */
+export const ListingDetailSchema = z.object({ listing: ListingSchema, event: EventCardSchema, fees: FeesSchema });
+
+export const LineItemSchema = z.object({ key: z.string(), value: z.string() });
+
+export const CreateCartSchema = z.object({
+  listingId: z.number({ error: 'listingId must be a number' }).int().positive(),
+  quantity: z.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1).max(20),
+});
+
+export const CartSchema = z.object({
+  id: z.string().uuid(),
+  eventId: z.number().int(),
+  listingId: z.number().int(),
+  quantitySelected: z.number().int(),
+  totalPrice: z.object({ value: z.number() }),
+  /** Spec §3: key and value; the "Service Fee" line carries a dollar-prefixed amount. */
+  lineItems: z.array(LineItemSchema),
+  /** The hold on these tickets ends then; shown to the shopper as a countdown. */
+  expiresAt: z.string(),
+  status: z.enum(['active', 'expired', 'released', 'purchased']),
+  /** The promo code these figures apply (asked for with `?promoCode=`), null for none. */
+  promoCode: z.string().nullable(),
+});
+export type Cart = z.infer<typeof CartSchema>;
+
+/** `GET /api/cart/:id?promoCode=FF20`: the cart priced with a promo code, before paying. */
+export const CartQuerySchema = z.object({ promoCode: z.string().trim().max(32, 'promoCode must be at most 32 characters').optional() });
+
+/**
+ * Text a person typed: no control characters (a NUL cannot even be stored) and no half of a surrogate pair
+ * (not a character at all), so what is kept and printed on tickets is what was meant.
+ */
+const typed = (schema: z.ZodString, what: string) =>
+  schema.refine((v) => !/[\u0000-\u001f\u007f-\u009f]/.test(v) && !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v), `${what} contains characters that cannot be used`);
+
+/** Spec §3 billing address, each field checked with a message a shopper can act on. */
+export const BillingAddressSchema = z.object({
+  name: typed(z.string().trim().min(2, 'Enter the cardholder’s full name').max(100, 'Name is too long'), 'Name'),
+  address1: typed(z.string().trim().min(3, 'Enter a street address').max(120, 'Street address is too long'), 'Street address'),
+  city: typed(z.string().trim().min(2, 'Enter a city').max(80, 'City is too long'), 'City'),
+  state: typed(z.string().trim().min(2, 'Enter a state or region').max(40, 'State is too long'), 'State'),
+  countryCode: z.string().trim().regex(/^[A-Z]{2}$/, 'Choose a country (two-letter code)'),
+  postalCode: typed(z.string().trim().min(3, 'Enter a postal code').max(12, 'Postal code is too long'), 'Postal code'),
+  phoneNumber: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{7,20}$/, 'Enter a phone number with 7 to 15 digits'),
+}).superRefine((a, ctx) => {
+  if (a.countryCode === 'US' && !/^\d{5}(-\d{4})?$/.test(a.postalCode)) {
+    ctx.addIssue({ code: 'custom', path: ['postalCode'], message: 'Enter a 5-digit ZIP code' });
+  }
+  const digits = a.phoneNumber.replace(/\D/g, '');
+  if (digits.length < 7 || digits.length > 15) ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'Enter a phone number with 7 to 15 digits' });
+});
+export type BillingAddress = z.infer<typeof BillingAddressSchema>;
+
+export const PaymentSchema = z.discriminatedUnion('method', [
+  z.object({
+    method: z.literal('card'),
+    cardNumber: z.string().regex(/^[0-9 ]{12,23}$/, 'Enter the card number'),
+    expMonth: z.number().int().min(1, 'Enter a valid month').max(12, 'Enter a valid month'),
+    expYear: z.number().int().min(2000).max(2100),
+    cvc: z.string().regex(/^\d{3,4}$/, 'Enter the 3 or 4 digit security code'),
+  }),
+  z.object({ method: z.literal('applepay'), token: z.string().min(1).max(4096) }),
+]);
+export type Payment = z.infer<typeof PaymentSchema>;
+
+export const CheckoutSchema = z.object({
+  cartId: z.string().uuid('cartId must be a cart id'),
+  billingAddress: BillingAddressSchema,
+  promoCode: z.string().trim().max(32).optional(),
+  /**
+   * The total the shopper was shown (the cart priced with this promo code). When it is sent and the order
+   * would cost anything else, the checkout is refused with 409 `price_changed` and nothing is charged.
+   */
+  expectedTotal: z.number({ error: 'expectedTotal must be an amount in dollars' }).min(0).max(10_000_000).optional(),
+  payment: PaymentSchema,
+  email: z.email('Enter an email address for your tickets').max(200),
+});
+export type CheckoutRequest = z.infer<typeof CheckoutSchema>;
+
+export const ORDER_STATUSES = [
+  'reserved',
+  'pending_seller_confirmation',
+  'confirmed',
+  'delivered',
+  'completed',
+  'rejected',
+  'expired',
+  'cancelled',
+  'refunded',
+] as const;
+export const OrderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof OrderStatusSchema>;
+
+/** How each status reads to a shopper (the order page and the Order Status row of the detail). */
+export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
+  reserved: 'Reserved',
+  pending_seller_confirmation: 'Awaiting Seller Confirmation',
+  confirmed: 'Confirmed',
+  delivered: 'Delivered',
+  completed: 'Completed',
+  rejected: 'Rejected by Seller',
+  expired: 'Expired',
+  cancelled: 'Cancelled',
+  refunded: 'Refunded',
+};
+
+
+/** Spec §3 order detail: a list of typed entries. */
+export const OrderDetailEntrySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('date'), month: z.string(), day: z.string(), time: z.string() }),
+  z.object({ type: z.literal('header'), title: z.string() }),
+  z.object({ type: z.literal('row'), title: z.string(), value: z.string() }),
+  z.object({ type: z.literal('rowSubtitle'), title: z.string(), subtitle: z.string() }),
+]);
+
+/** One ticket of an order, as the order page shows it (see server/commerce/domain/delivery.ts). */
+export const TICKET_STATES = ['awaiting_seller', 'scheduled', 'ready', 'used', 'void'] as const;
+export const OrderTicketSchema = z.object({
+  id: z.string(),
+  section: z.string(),
+  row: z.string(),
+  /** Null for general admission. */
+  seat: z.number().int().positive().nullable(),
+  state: z.enum(TICKET_STATES),
+  /** What the state means for this delivery method, in a sentence. */
+  stateText: z.string(),
+});
+export type OrderTicket = z.infer<typeof OrderTicketSchema>;
+
+/** How and when the order's tickets reach the buyer. */
+export const OrderDeliverySchema = z.object({
+  method: DeliveryMethodSchema,
+  /** The venue-local day the tickets are ready (ISO date); null while the event's date is not set. */
+  readyBy: z.string().nullable(),
+  /** The in-hand rule, in a sentence. */
+  rule: z.string(),
+  /** The eTickets' PDF can be fetched now (`GET /api/orders/:id/tickets.pdf`). */
+  downloadable: z.boolean(),
+});
+
+export const OrderSchema = z.object({
+  id: z.string(),
+  accessCode: z.string().optional(),
+  status: OrderStatusSchema,
+  eventId: z.number().int(),
+  eventName: z.string(),
+  quantity: z.number().int(),
+  totalPrice: z.object({ value: z.number() }),
+  lineItems: z.array(LineItemSchema),
+  detail: z.array(OrderDetailEntrySchema),
+  timeline: z.array(z.object({ status: OrderStatusSchema, at: z.string(), note: z.string() })),
+  tickets: z.array(OrderTicketSchema).default([]),
+  delivery: OrderDeliverySchema.optional(),
+  /** Spec §7: the purchase tracking payload (95 × total under phet). */
+  tracking: z.object({ event: z.literal('purchase'), phet: z.number() }).optional(),
+});
+export type Order = z.infer<typeof OrderSchema>;
+
+/** The header a checkout's retries repeat, so the server answers them as one request (IETF httpapi draft, as Stripe). */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Stripe's limit on a key's length. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

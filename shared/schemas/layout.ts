@@ -1,0 +1,94 @@
+import { z } from './zod.js';
+import { EventCardSchema, PerformerCardSchema, VenueCardSchema } from './cards.js';
+
+/** What `GET /api/layout/*` answers: a page of typed, display-ready rows. */
+
+export const CategoryTileSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  url: z.string(),
+  image: z.string().nullable(),
+  /** Events within the row's radius (or nationally). */
+  eventCount: z.number().int().min(0),
+});
+export type CategoryTile = z.infer<typeof CategoryTileSchema>;
+
+export const PromoCardSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  subtitle: z.string(),
+  image: z.string(),
+  url: z.string(),
+});
+export type PromoCard = z.infer<typeof PromoCardSchema>;
+
+export const ROW_STATUSES = ['ok', 'empty', 'error', 'timeout'] as const;
+export const RowStatusSchema = z.enum(ROW_STATUSES);
+export type RowStatus = z.infer<typeof RowStatusSchema>;
+
+const rowCommon = {
+  id: z.string(),
+  title: z.string(),
+  status: RowStatusSchema,
+};
+
+function tabbed<T extends z.ZodType>(item: T) {
+  return z.array(z.object({ id: z.string(), title: z.string(), status: RowStatusSchema, items: z.array(item) }));
+}
+
+export const LayoutRowSchema = z.discriminatedUnion('type', [
+  z.object({ ...rowCommon, type: z.literal('performers'), items: z.array(PerformerCardSchema) }),
+  z.object({
+    ...rowCommon,
+    type: z.literal('events'),
+    items: z.array(EventCardSchema),
+    tabs: tabbed(EventCardSchema).optional(),
+    /** The tab shown first (a league in season); `items` are its items. */
+    defaultTab: z.string().optional(),
+  }),
+  z.object({ ...rowCommon, type: z.literal('venues'), items: z.array(VenueCardSchema) }),
+  z.object({ ...rowCommon, type: z.literal('categories'), items: z.array(CategoryTileSchema) }),
+  z.object({ ...rowCommon, type: z.literal('promos'), items: z.array(PromoCardSchema) }),
+]);
+export type LayoutRow = z.infer<typeof LayoutRowSchema>;
+
+export const LOCATION_SOURCES = ['coordinates', 'zip', 'default'] as const;
+export const ResolvedLocationSchema = z.object({
+  lat: z.number(),
+  lng: z.number(),
+  city: z.string(),
+  state: z.string(),
+  country: z.string(),
+  /** How it was found: the shopper's coordinates, their zip's market, or the New York fallback. */
+  source: z.enum(LOCATION_SOURCES),
+  zip: z.string().optional(),
+  market: z.string().optional(),
+});
+export type ResolvedLocation = z.infer<typeof ResolvedLocationSchema>;
+
+export const ExperimentExposureSchema = z.object({ key: z.string(), variationId: z.string() });
+
+export const LayoutResponseSchema = z.object({
+  page: z.string(),
+  /** The category slug a category page shows. */
+  category: z.string().optional(),
+  title: z.string(),
+  brand: z.object({ id: z.string(), name: z.string() }),
+  location: ResolvedLocationSchema,
+  experiments: z.array(ExperimentExposureSchema),
+  rows: z.array(LayoutRowSchema),
+});
+export type LayoutResponse = z.infer<typeof LayoutResponseSchema>;
+
+/**
+ * What `/api/brand` answers: a brand of the registry as the storefront shows it. Its own schema, without the
+ * registry's editor documentation (`shared/schemas/segments.ts`), which has no place in the shoppers' script.
+ */
+export const BrandAnswerSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  siteId: z.number().int(),
+  partnerBaseUrl: z.string(),
+  theme: z.object({ primary: z.string(), primaryContrast: z.string(), ink: z.string(), surface: z.string(), accent: z.string(), logo: z.string() }),
+});
+export type BrandAnswer = z.infer<typeof BrandAnswerSchema>;
