@@ -23,7 +23,8 @@ if (!process.env.E2E_DATA_DIR) {
   rmSync(path.join(process.env.E2E_DATA_DIR, 'db'), { recursive: true, force: true });
   // The studio's tests publish: the server's live segment folder, drafts and versions start anew from the
   // shipped files each run, and the shipped files are never written.
-  for (const dir of ['segments', 'segment-drafts', 'segment-versions']) rmSync(path.join(process.env.E2E_DATA_DIR, dir), { recursive: true, force: true });
+  for (const dir of ['segments', 'segment-drafts', 'segment-versions'])
+    rmSync(path.join(process.env.E2E_DATA_DIR, dir), { recursive: true, force: true });
   cpSync('segments', path.join(process.env.E2E_DATA_DIR, 'segments'), { recursive: true });
 }
 const port = Number(process.env.E2E_PORT);
@@ -34,7 +35,15 @@ process.env.E2E_STUDIO_KEY ??= 'e2e-only-studio-key-0123456789';
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
 };
 
 export default defineConfig({
@@ -54,6 +63,17 @@ export default defineConfig({
     url: `${baseURL}/readyz`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, CATALOG_EVENTS: '3000', LOG_LEVEL: 'warn', NODE_ENV: 'production', SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only', TICKET_SCANNER_KEY: 'e2e-only-scanner-key', STUDIO_KEY: process.env.E2E_STUDIO_KEY, SEGMENTS_DIR: path.join(dataDir, 'segments') },
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      CATALOG_EVENTS: '3000',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only',
+      TICKET_SCANNER_KEY: 'e2e-only-scanner-key',
+      STUDIO_KEY: process.env.E2E_STUDIO_KEY,
+      SEGMENTS_DIR: path.join(dataDir, 'segments'),
+    },
   },
 });

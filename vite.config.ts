@@ -17,11 +17,25 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
   // bundles are exactly what they are without it: nothing of the studio, its editor above all, and no chunk
   // split differently because a second page shares modules with the first.
   build: isSsrBuild
-    ? { outDir: '../dist/ssr', emptyOutDir: true, sourcemap: true, copyPublicDir: false, rollupOptions: { input: fileURLToPath(new URL('client/src/entry-server.tsx', import.meta.url)), output: { entryFileNames: 'entry-server.js', codeSplitting: false } } }
+    ? {
+        outDir: '../dist/ssr',
+        emptyOutDir: true,
+        sourcemap: true,
+        copyPublicDir: false,
+        rollupOptions: {
+          input: fileURLToPath(new URL('client/src/entry-server.tsx', import.meta.url)),
+          output: { entryFileNames: 'entry-server.js', codeSplitting: false },
+        },
+      }
     : mode === 'studio'
-      ? { outDir: '../dist/client', emptyOutDir: false, sourcemap: 'hidden', rollupOptions: { input: fileURLToPath(new URL('client/studio.html', import.meta.url)) } }
-      // The manifest tells the server which script and stylesheet files each page's own module became.
-      : { outDir: '../dist/client', emptyOutDir: true, sourcemap: 'hidden', manifest: true },
+      ? {
+          outDir: '../dist/client',
+          emptyOutDir: false,
+          sourcemap: 'hidden',
+          rollupOptions: { input: fileURLToPath(new URL('client/studio.html', import.meta.url)) },
+        }
+      : // The manifest tells the server which script and stylesheet files each page's own module became.
+        { outDir: '../dist/client', emptyOutDir: true, sourcemap: 'hidden', manifest: true },
   server: {
     host: '127.0.0.1',
     port: Number(process.env.VITE_PORT ?? 5173),

@@ -23,13 +23,17 @@ for (const r of rows) console.log(`| ${r.file.replace(/-[A-Za-z0-9_-]{8}\./, '.'
 const html = readFileSync(path.resolve('dist/client/index.html'), 'utf8');
 const homeFiles = new Set([...html.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((m) => m[1]));
 type Chunk = { file: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[] };
-const manifest = JSON.parse(readFileSync(path.resolve('dist/client/.vite/manifest.json'), 'utf8')) as Record<string, Chunk>;
+const manifest = JSON.parse(readFileSync(path.resolve('dist/client/.vite/manifest.json'), 'utf8')) as Record<
+  string,
+  Chunk
+>;
 const add = (id: string) => {
   const chunk = manifest[id];
   if (!chunk || homeFiles.has(path.basename(chunk.file))) return;
   homeFiles.add(path.basename(chunk.file));
   for (const imported of chunk.imports ?? []) add(imported);
 };
-for (const chunk of Object.values(manifest).filter((c) => c.isEntry)) for (const started of chunk.dynamicImports ?? []) add(started);
+for (const chunk of Object.values(manifest).filter((c) => c.isEntry))
+  for (const started of chunk.dynamicImports ?? []) add(started);
 const home = rows.filter((r) => homeFiles.has(r.file)).reduce((n, r) => n + r.gzip, 0);
 console.log(`\nhome route JavaScript (gzip): ${kb(home)} of the 150 KB budget`);

@@ -42,7 +42,9 @@ async function firstLines(file: string, count: number): Promise<string[]> {
 
 async function importBatch(base: string, lines: string[], round: number): Promise<{ ms: number; failed: number }> {
   // Each round changes every document, so each write is a real change (and a cache invalidation).
-  const body = lines.map((line) => JSON.stringify({ ...JSON.parse(line), event_orders_t12: 1_000_000 + round })).join('\n');
+  const body = lines
+    .map((line) => JSON.stringify({ ...JSON.parse(line), event_orders_t12: 1_000_000 + round }))
+    .join('\n');
   const began = performance.now();
   const res = await fetch(`${base}/api/admin/collections/Event/documents/import?action=upsert`, {
     method: 'POST',
@@ -56,9 +58,15 @@ async function importBatch(base: string, lines: string[], round: number): Promis
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
-export async function runCatalogBench(options: { events: number; command: string; write: boolean; log: (m: string) => void }): Promise<string> {
+export async function runCatalogBench(options: {
+  events: number;
+  command: string;
+  write: boolean;
+  log: (m: string) => void;
+}): Promise<string> {
   const { events, log } = options;
   const startedAt = new Date();
   const loadAtStart = os.loadavg()[0]!;
@@ -78,7 +86,9 @@ export async function runCatalogBench(options: { events: number; command: string
 
   // 2. and 3. The documents API on the production server over that catalog.
   const lines = await firstLines(eventsFile, BATCH);
-  const { server, ready } = startStorefront(events, { env: { CATALOG_ADMIN_KEY: KEY, RATE_LIMIT_ADMIN_PER_MINUTE: '100000' } });
+  const { server, ready } = startStorefront(events, {
+    env: { CATALOG_ADMIN_KEY: KEY, RATE_LIMIT_ADMIN_PER_MINUTE: '100000' },
+  });
   let apiRounds: { ms: number; failed: number }[] = [];
   let alone: Awaited<ReturnType<typeof loadInChild>>;
   let during: Awaited<ReturnType<typeof loadInChild>>;
@@ -89,14 +99,22 @@ export async function runCatalogBench(options: { events: number; command: string
     await importBatch(base, lines, 0);
     for (let round = 1; round <= IMPORT_ROUNDS; round++) apiRounds.push(await importBatch(base, lines, round));
     log(`documents API: ${apiRounds.map((r) => `${Math.round(r.ms)} ms`).join(', ')} per ${BATCH} documents`);
-    const loadOptions = { url: base + HOME_CACHED, connections: CONNECTIONS, seconds: LOAD_SECONDS, warmupSeconds: 2, settlePid: server.proc.pid };
+    const loadOptions = {
+      url: base + HOME_CACHED,
+      connections: CONNECTIONS,
+      seconds: LOAD_SECONDS,
+      warmupSeconds: 2,
+      settlePid: server.proc.pid,
+    };
     alone = await loadInChild(loadOptions);
     const loading = loadInChild(loadOptions);
     // The import starts once the measured part of the load is under way (after its warm-up).
     await sleep(3_000);
     duringImport = await importBatch(base, lines, IMPORT_ROUNDS + 1);
     during = await loading;
-    log(`cached home p99 ${alone.p99Ms} ms alone, ${during.p99Ms} ms during an import of ${BATCH} (${Math.round(duringImport.ms)} ms)`);
+    log(
+      `cached home p99 ${alone.p99Ms} ms alone, ${during.p99Ms} ms during an import of ${BATCH} (${Math.round(duringImport.ms)} ms)`,
+    );
   } finally {
     await stop(server, 10_000);
   }
@@ -118,7 +136,9 @@ export async function runCatalogBench(options: { events: number; command: string
       if ((await sent.text()) !== '{"success":true}') throw new Error('an update was refused');
       const acknowledged = performance.now();
       for (;;) {
-        const seen = await fetch(`${b!.url}/api/admin/collections/Event/documents/${event.id}`, { headers: { 'X-TYPESENSE-API-KEY': KEY } });
+        const seen = await fetch(`${b!.url}/api/admin/collections/Event/documents/${event.id}`, {
+          headers: { 'X-TYPESENSE-API-KEY': KEY },
+        });
         if (((await seen.json()) as { event_name?: string }).event_name === name) break;
         if (performance.now() - acknowledged > 30_000) throw new Error('an update never showed on the other node');
         await sleep(5);
@@ -148,6 +168,10 @@ export async function runCatalogBench(options: { events: number; command: string
     '',
     'Each node reads the change log every 500 ms, so the visibility figures are mostly that wait. The import rounds upsert the same 10,000 events with a changed field each time, so every line is a real change that drops the caches it touches (the cached home layout among them, which is why its p99 moves during the import).',
   ].join('\n');
-  if (options.write) writeFileSync('bench/RESULTS.md', replaceSection(readFileSync('bench/RESULTS.md', 'utf8'), section, sectionMarkers('catalog')));
+  if (options.write)
+    writeFileSync(
+      'bench/RESULTS.md',
+      replaceSection(readFileSync('bench/RESULTS.md', 'utf8'), section, sectionMarkers('catalog')),
+    );
   return section;
 }

@@ -112,8 +112,12 @@ export function waitForLine(child: Child, pattern: RegExp, timeoutMs: number): P
       const match = pattern.exec(buffered);
       if (match) finish(() => resolve(match));
     };
-    const timer = setTimeout(() => finish(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${child.tail()}`))), timeoutMs);
-    const onExit = (code: number | null) => finish(() => reject(new Error(`exited (${code}) before ${pattern}:\n${child.tail()}`)));
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`no ${pattern} within ${timeoutMs} ms:\n${child.tail()}`))),
+      timeoutMs,
+    );
+    const onExit = (code: number | null) =>
+      finish(() => reject(new Error(`exited (${code}) before ${pattern}:\n${child.tail()}`)));
     const finish = (settle: () => void) => {
       clearTimeout(timer);
       child.proc.stdout?.off('data', onData);
@@ -140,7 +144,11 @@ export function httpGet(
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         try {
-          resolve({ status: res.statusCode ?? 0, body: decode(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8'), headers: res.headers });
+          resolve({
+            status: res.statusCode ?? 0,
+            body: decode(Buffer.concat(chunks), res.headers['content-encoding']).toString('utf8'),
+            headers: res.headers,
+          });
         } catch (err) {
           reject(err instanceof Error ? err : new Error(String(err)));
         }
@@ -171,8 +179,12 @@ function decode(body: Buffer, encoding: string | undefined): Buffer {
 export async function waitFor200(url: string, child: Child, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 0; attempt < Math.ceil(timeoutMs / 100) + 1 && Date.now() < deadline; attempt++) {
-    if (child.proc.exitCode !== null) throw new Error(`server exited (${child.proc.exitCode}) before ready:\n${child.tail()}`);
-    const status = await httpGet(url, 2_000).then((r) => r.status, () => 0);
+    if (child.proc.exitCode !== null)
+      throw new Error(`server exited (${child.proc.exitCode}) before ready:\n${child.tail()}`);
+    const status = await httpGet(url, 2_000).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     await sleep(100);
   }

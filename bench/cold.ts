@@ -49,7 +49,9 @@ async function firstStart(events: number, log: (m: string) => void) {
   try {
     const { readyMs } = await ready;
     const hwmMiB = rssMiB(pid, 'VmHWM');
-    log(`${events} events from the files: ready in ${(readyMs / 1000).toFixed(1)} s, peak RSS ${hwmMiB.toFixed(0)} MiB`);
+    log(
+      `${events} events from the files: ready in ${(readyMs / 1000).toFixed(1)} s, peak RSS ${hwmMiB.toFixed(0)} MiB`,
+    );
     return { readyMs, hwmMiB };
   } finally {
     await stop(server, 10_000);
@@ -66,29 +68,69 @@ async function benchSize(events: number, ceilingUrl: string, log: (m: string) =>
   try {
     const { base, readyMs } = await ready;
     const rssReadyMiB = rssMiB(pid);
-    log(`${events} events from the snapshot: ready in ${(readyMs / 1000).toFixed(1)} s, RSS ${rssReadyMiB.toFixed(0)} MiB`);
+    log(
+      `${events} events from the snapshot: ready in ${(readyMs / 1000).toFixed(1)} s, RSS ${rssReadyMiB.toFixed(0)} MiB`,
+    );
     // Distinct cells for each part, none asked for twice.
     const cells = usGridPoints(WARMUP + 2 * SEQUENTIAL + 20_000).map(([lat, lng]) => `lat=${lat}&lng=${lng}`);
-    const oneByOne = (paths: string[]) => sequential(base, rotate(paths), { maxRequests: paths.length, seconds: Infinity, countMatching: new RegExp(DEGRADED_ROW) });
+    const oneByOne = (paths: string[]) =>
+      sequential(base, rotate(paths), {
+        maxRequests: paths.length,
+        seconds: Infinity,
+        countMatching: new RegExp(DEGRADED_ROW),
+      });
     await oneByOne(cells.slice(0, WARMUP).map((c) => `/api/layout/home?${c}`));
     await loopDelay(server, loopFile);
     const home = await oneByOne(cells.slice(WARMUP, WARMUP + SEQUENTIAL).map((c) => `/api/layout/home?${c}`));
-    const category = await oneByOne(cells.slice(WARMUP + SEQUENTIAL, WARMUP + 2 * SEQUENTIAL).map((c) => `/api/layout/category/concerts?${c}`));
+    const category = await oneByOne(
+      cells.slice(WARMUP + SEQUENTIAL, WARMUP + 2 * SEQUENTIAL).map((c) => `/api/layout/category/concerts?${c}`),
+    );
     const loop = await loopDelay(server, loopFile);
-    const ceiling = await loadInChild({ url: ceilingUrl, connections: CONNECTIONS, seconds: CONCURRENT_SECONDS, warmupSeconds: 1 });
+    const ceiling = await loadInChild({
+      url: ceilingUrl,
+      connections: CONNECTIONS,
+      seconds: CONCURRENT_SECONDS,
+      warmupSeconds: 1,
+    });
     const concurrentPaths = cells.slice(WARMUP + 2 * SEQUENTIAL).map((c) => `/api/layout/home?${c}`);
-    const concurrent = await loadInChild({ url: base, connections: CONNECTIONS, seconds: CONCURRENT_SECONDS, warmupSeconds: 0, paths: concurrentPaths, settlePid: pid });
+    const concurrent = await loadInChild({
+      url: base,
+      connections: CONNECTIONS,
+      seconds: CONCURRENT_SECONDS,
+      warmupSeconds: 0,
+      paths: concurrentPaths,
+      settlePid: pid,
+    });
     const concurrentLoop = await loopDelay(server, loopFile);
     const hwmMiB = rssMiB(pid, 'VmHWM');
-    log(`cold home ${home.p50Ms.toFixed(1)} / ${home.p95Ms.toFixed(1)} ms one at a time, ${Math.round(concurrent.rps)} req/s under ${CONNECTIONS} connections`);
-    return { events, fromFiles, readyMs, rssReadyMiB, hwmMiB, home, category, loop, concurrent, concurrentLoop, ceiling };
+    log(
+      `cold home ${home.p50Ms.toFixed(1)} / ${home.p95Ms.toFixed(1)} ms one at a time, ${Math.round(concurrent.rps)} req/s under ${CONNECTIONS} connections`,
+    );
+    return {
+      events,
+      fromFiles,
+      readyMs,
+      rssReadyMiB,
+      hwmMiB,
+      home,
+      category,
+      loop,
+      concurrent,
+      concurrentLoop,
+      ceiling,
+    };
   } finally {
     await stop(server, 10_000);
   }
 }
 
 /** Runs every size and writes the section (unless `write` is false); returns the section's text. */
-export async function runColdBench(options: { sizes: number[]; command: string; write: boolean; log: (m: string) => void }): Promise<string> {
+export async function runColdBench(options: {
+  sizes: number[];
+  command: string;
+  write: boolean;
+  log: (m: string) => void;
+}): Promise<string> {
   const loadAtStart = os.loadavg()[0]!;
   const startedAt = new Date();
   const ceiling = await startCeiling();
@@ -119,6 +161,10 @@ export async function runColdBench(options: { sizes: number[]; command: string; 
       `The 50-connection run uses further fresh cells for ${CONCURRENT_SECONDS} s, right after the ceiling (a bare \`node:http\` server answering a fixed small JSON body) is measured with the same client. ` +
       'Under 50 connections the process is saturated, so its event-loop delay there is queueing behind other requests; the one-at-a-time figures show single long tasks.',
   ].join('\n');
-  if (options.write) writeFileSync('bench/RESULTS.md', replaceSection(readFileSync('bench/RESULTS.md', 'utf8'), section, sectionMarkers('cold')));
+  if (options.write)
+    writeFileSync(
+      'bench/RESULTS.md',
+      replaceSection(readFileSync('bench/RESULTS.md', 'utf8'), section, sectionMarkers('cold')),
+    );
   return section;
 }

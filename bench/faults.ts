@@ -22,7 +22,6 @@ import {
   type CrashScenarioReport,
 } from '../server/test/processes.js';
 
-
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const seconds = (ms: number) => `${ms / 1000} s`;
 const statuses = (counts: Record<string, number>) =>
@@ -35,13 +34,22 @@ const statuses = (counts: Record<string, number>) =>
 const summarizeGaveUp = (lines: string[]) => {
   const counts: Record<string, number> = {};
   for (const l of lines) counts[l] = (counts[l] ?? 0) + 1;
-  return Object.entries(counts).map(([l, k]) => `\`${l}\` × ${k}`).join(', ');
+  return Object.entries(counts)
+    .map(([l, k]) => `\`${l}\` × ${k}`)
+    .join(', ');
 };
 
-function faultSection(r: CrashScenarioReport, meta: { command: string; startedAt: Date; postgres: string; loadStart: number }): string {
+function faultSection(
+  r: CrashScenarioReport,
+  meta: { command: string; startedAt: Date; postgres: string; loadStart: number },
+): string {
   const s = CRASH_SCENARIO;
-  const all = (['before', 'down', 'after'] as const).reduce((sum, p) => sum + Object.values(r.answers[p]).reduce((a, b) => a + b, 0), 0);
-  const lost = r.unreadable.length + r.database.ordersWithoutPurchasedHold.length + r.database.purchasedHoldsWithoutOrder.length;
+  const all = (['before', 'down', 'after'] as const).reduce(
+    (sum, p) => sum + Object.values(r.answers[p]).reduce((a, b) => a + b, 0),
+    0,
+  );
+  const lost =
+    r.unreadable.length + r.database.ordersWithoutPurchasedHold.length + r.database.purchasedHoldsWithoutOrder.length;
   const lines = [
     '## Faults: PostgreSQL crashing under a burst of carts and checkouts',
     '',
@@ -78,7 +86,7 @@ function faultSection(r: CrashScenarioReport, meta: { command: string; startedAt
     lines.push(
       '',
       'A checkout cut off by the crash answered 503, but its `Idempotency-Key` could not be freed while the database was down, so retries with that key ' +
-        'are told `409 idempotency_key_in_use` until the key\'s lock runs out (`IDEMPOTENCY_LOCK_SECONDS`, 60 s), although nothing runs any more; the same cart checked out without the key goes through at once.',
+        "are told `409 idempotency_key_in_use` until the key's lock runs out (`IDEMPOTENCY_LOCK_SECONDS`, 60 s), although nothing runs any more; the same cart checked out without the key goes through at once.",
     );
   }
   const refusals = Object.entries(r.examples).filter(([key]) => !/→ 20\d$/.test(key));
@@ -86,17 +94,25 @@ function faultSection(r: CrashScenarioReport, meta: { command: string; startedAt
     lines.push('', 'The first answer of each kind that was not a success:', '');
     for (const [key, e] of refusals) {
       const message = (e.body as { error?: { message?: string } } | null)?.error?.message ?? JSON.stringify(e.body);
-      lines.push(`- \`${key}\` (sent ${e.phase === 'down' ? 'while PostgreSQL was down' : e.phase === 'before' ? 'before the crash' : 'after it came back'}): “${message}”`);
+      lines.push(
+        `- \`${key}\` (sent ${e.phase === 'down' ? 'while PostgreSQL was down' : e.phase === 'before' ? 'before the crash' : 'after it came back'}): “${message}”`,
+      );
     }
   }
   return lines.join('\n');
 }
 
 /** Runs the scenario once, prints its section and (unless `write` is false) records it in bench/RESULTS.md. */
-export async function runFaultBench(options: { command: string; write: boolean; log: (message: string) => void }): Promise<boolean> {
+export async function runFaultBench(options: {
+  command: string;
+  write: boolean;
+  log: (message: string) => void;
+}): Promise<boolean> {
   const { log } = options;
   if (!havePostgres()) {
-    log('PostgreSQL binaries not found (/usr/lib/postgresql/*/bin): install Debian\'s postgresql package to run the fault benchmark');
+    log(
+      "PostgreSQL binaries not found (/usr/lib/postgresql/*/bin): install Debian's postgresql package to run the fault benchmark",
+    );
     return false;
   }
   const startedAt = new Date();
@@ -118,7 +134,9 @@ export async function runFaultBench(options: { command: string; write: boolean; 
   const problems = crashScenarioProblems(report);
   if (problems.length) {
     console.log(`\nExpectations not met:\n${problems.map((p) => `- ${p}`).join('\n')}`);
-    console.log(`\nThe full report:\n${JSON.stringify({ ...report, ordersAnswered: report.ordersAnswered.length }, null, 2)}`);
+    console.log(
+      `\nThe full report:\n${JSON.stringify({ ...report, ordersAnswered: report.ordersAnswered.length }, null, 2)}`,
+    );
   }
   if (options.write) {
     const file = path.resolve('bench/RESULTS.md');

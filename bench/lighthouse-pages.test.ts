@@ -20,15 +20,36 @@ describe('medianRun', () => {
   });
 
   it('is an error when no run scored', () => {
-    expect(medianRun([{ ...page, error: 'NO_FCP: the page did not paint' }], page).error).toBe('NO_FCP: the page did not paint');
+    expect(medianRun([{ ...page, error: 'NO_FCP: the page did not paint' }], page).error).toBe(
+      'NO_FCP: the page did not paint',
+    );
   });
 });
 
 describe('failingAudits', () => {
   const categories = {
-    performance: { score: 0.97, auditRefs: [{ id: 'unused-javascript', weight: 0 }, { id: 'largest-contentful-paint', weight: 25 }, { id: 'server-response-time', weight: 0 }] },
-    accessibility: { score: 1, auditRefs: [{ id: 'color-contrast', weight: 7 }, { id: 'tabindex', weight: 0 }] },
-    'best-practices': { score: 0.96, auditRefs: [{ id: 'errors-in-console', weight: 1 }, { id: 'inspector-issues', weight: 0 }] },
+    performance: {
+      score: 0.97,
+      auditRefs: [
+        { id: 'unused-javascript', weight: 0 },
+        { id: 'largest-contentful-paint', weight: 25 },
+        { id: 'server-response-time', weight: 0 },
+      ],
+    },
+    accessibility: {
+      score: 1,
+      auditRefs: [
+        { id: 'color-contrast', weight: 7 },
+        { id: 'tabindex', weight: 0 },
+      ],
+    },
+    'best-practices': {
+      score: 0.96,
+      auditRefs: [
+        { id: 'errors-in-console', weight: 1 },
+        { id: 'inspector-issues', weight: 0 },
+      ],
+    },
     seo: { score: 1, auditRefs: [{ id: 'canonical', weight: 1 }] },
   };
   const audits = {
@@ -48,10 +69,27 @@ describe('failingAudits', () => {
         items: [{ url: 'http://127.0.0.1:4000/assets/index-abc.js', totalBytes: 143_000, wastedBytes: 74_752 }],
       },
     },
-    'largest-contentful-paint': { id: 'largest-contentful-paint', title: 'Largest Contentful Paint', score: 0.88, scoreDisplayMode: 'numeric', displayValue: '2.3 s' },
-    'server-response-time': { id: 'server-response-time', title: 'Document request latency', score: 1, scoreDisplayMode: 'metricSavings' },
+    'largest-contentful-paint': {
+      id: 'largest-contentful-paint',
+      title: 'Largest Contentful Paint',
+      score: 0.88,
+      scoreDisplayMode: 'numeric',
+      displayValue: '2.3 s',
+    },
+    'server-response-time': {
+      id: 'server-response-time',
+      title: 'Document request latency',
+      score: 1,
+      scoreDisplayMode: 'metricSavings',
+    },
     'color-contrast': { id: 'color-contrast', title: 'Contrast', score: null, scoreDisplayMode: 'notApplicable' },
-    tabindex: { id: 'tabindex', title: 'tabindex', score: null, scoreDisplayMode: 'error', errorMessage: 'gatherer failed' },
+    tabindex: {
+      id: 'tabindex',
+      title: 'tabindex',
+      score: null,
+      scoreDisplayMode: 'error',
+      errorMessage: 'gatherer failed',
+    },
     'errors-in-console': {
       id: 'errors-in-console',
       title: 'Browser errors were logged to the console',
@@ -63,19 +101,50 @@ describe('failingAudits', () => {
           { key: 'sourceLocation', valueType: 'source-location', label: 'Source' },
           { key: 'description', valueType: 'code', label: 'Description' },
         ],
-        items: [{ sourceLocation: { type: 'source-location', url: 'http://127.0.0.1:4000/assets/index-abc.js', urlProvider: 'network', line: 0, column: 9 }, description: 'Refused to apply inline style' }],
+        items: [
+          {
+            sourceLocation: {
+              type: 'source-location',
+              url: 'http://127.0.0.1:4000/assets/index-abc.js',
+              urlProvider: 'network',
+              line: 0,
+              column: 9,
+            },
+            description: 'Refused to apply inline style',
+          },
+        ],
       },
     },
-    'inspector-issues': { id: 'inspector-issues', title: 'Issues were logged', score: 0, scoreDisplayMode: 'informative' },
+    'inspector-issues': {
+      id: 'inspector-issues',
+      title: 'Issues were logged',
+      score: 0,
+      scoreDisplayMode: 'informative',
+    },
     canonical: { id: 'canonical', title: 'Document has a valid rel=canonical', score: 1, scoreDisplayMode: 'binary' },
   };
 
   it('lists audits below 1 by category, heaviest first, with their items, and leaves out informative and not-applicable ones', () => {
     const failing = failingAudits(categories, audits);
-    expect(failing.map((a) => a.id)).toEqual(['largest-contentful-paint', 'unused-javascript', 'tabindex', 'errors-in-console']);
-    expect(failing[1]).toMatchObject({ category: 'performance', displayValue: 'Est savings of 73 KiB', details: ['URL: /assets/index-abc.js, Transfer Size: 139.6 KiB, Est Savings: 73.0 KiB'] });
-    expect(failing[2]).toMatchObject({ category: 'accessibility', score: null, details: ['could not run: gatherer failed'] });
-    expect(failing[3]!.details).toEqual(['Source: /assets/index-abc.js:1:10, Description: Refused to apply inline style']);
+    expect(failing.map((a) => a.id)).toEqual([
+      'largest-contentful-paint',
+      'unused-javascript',
+      'tabindex',
+      'errors-in-console',
+    ]);
+    expect(failing[1]).toMatchObject({
+      category: 'performance',
+      displayValue: 'Est savings of 73 KiB',
+      details: ['URL: /assets/index-abc.js, Transfer Size: 139.6 KiB, Est Savings: 73.0 KiB'],
+    });
+    expect(failing[2]).toMatchObject({
+      category: 'accessibility',
+      score: null,
+      details: ['could not run: gatherer failed'],
+    });
+    expect(failing[3]!.details).toEqual([
+      'Source: /assets/index-abc.js:1:10, Description: Refused to apply inline style',
+    ]);
   });
 });
 
@@ -84,11 +153,30 @@ describe('summarizeDetails', () => {
     const lcp = {
       type: 'list',
       items: [
-        { type: 'table', headings: [{ key: 'node', valueType: 'node', label: 'Element' }], items: [{ node: { type: 'node', snippet: '<img class="hero" src="/a.webp">', selector: 'main > img.hero' } }] },
-        { type: 'table', headings: [{ key: 'phase', valueType: 'text', label: 'Phase' }, { key: 'timing', valueType: 'ms', label: 'Timing' }], items: [{ phase: 'TTFB', timing: 601.4 }] },
+        {
+          type: 'table',
+          headings: [{ key: 'node', valueType: 'node', label: 'Element' }],
+          items: [{ node: { type: 'node', snippet: '<img class="hero" src="/a.webp">', selector: 'main > img.hero' } }],
+        },
+        {
+          type: 'table',
+          headings: [
+            { key: 'phase', valueType: 'text', label: 'Phase' },
+            { key: 'timing', valueType: 'ms', label: 'Timing' },
+          ],
+          items: [{ phase: 'TTFB', timing: 601.4 }],
+        },
       ],
     };
-    expect(summarizeDetails(lcp)).toEqual(['Element: <img class="hero" src="/a.webp"> [main > img.hero]', 'Phase: TTFB, Timing: 601 ms']);
-    expect(summarizeDetails({ type: 'checklist', items: { a: { value: true, label: 'fetchpriority=high' }, b: { value: false, label: 'lazy load not applied' } } })).toEqual(['not met: lazy load not applied']);
+    expect(summarizeDetails(lcp)).toEqual([
+      'Element: <img class="hero" src="/a.webp"> [main > img.hero]',
+      'Phase: TTFB, Timing: 601 ms',
+    ]);
+    expect(
+      summarizeDetails({
+        type: 'checklist',
+        items: { a: { value: true, label: 'fetchpriority=high' }, b: { value: false, label: 'lazy load not applied' } },
+      }),
+    ).toEqual(['not met: lazy load not applied']);
   });
 });

@@ -116,7 +116,9 @@ export async function lighthousePages(
 
 /** The run with the median performance score (Lighthouse's own advice for variable runs); an error if none scored. */
 export function medianRun(runs: PageScore[], page: { name: string; path: string }): PageScore {
-  const scored = runs.filter((r) => r.performance !== undefined && !r.error).sort((a, b) => a.performance! - b.performance!);
+  const scored = runs
+    .filter((r) => r.performance !== undefined && !r.error)
+    .sort((a, b) => a.performance! - b.performance!);
   const chosen = scored[Math.floor((scored.length - 1) / 2)];
   if (!chosen) return runs.find((r) => r.error) ?? { ...page, error: 'no run scored' };
   const failedRuns = runs.filter((r) => !scored.includes(r)).map((r) => r.error ?? 'no performance score');
@@ -146,7 +148,10 @@ interface CategoryLike {
 }
 
 /** Every audit of the categories that scores below 1, heaviest first within each category. */
-export function failingAudits(categories: Partial<Record<string, CategoryLike>>, audits: Record<string, AuditLike | undefined>): FailingAudit[] {
+export function failingAudits(
+  categories: Partial<Record<string, CategoryLike>>,
+  audits: Record<string, AuditLike | undefined>,
+): FailingAudit[] {
   const seen = new Set<string>();
   const failing: FailingAudit[] = [];
   for (const category of CATEGORIES) {
@@ -183,7 +188,11 @@ const clip = (text: string, max = TEXT_MAX) => {
 function shortUrl(url: string): string {
   try {
     const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? (/^(127\.0\.0\.1|localhost)(:|$)/.test(u.host) ? `${u.pathname}${u.search}` : `${u.host}${u.pathname}${u.search}`) : clip(url, 80);
+    return u.protocol === 'http:' || u.protocol === 'https:'
+      ? /^(127\.0\.0\.1|localhost)(:|$)/.test(u.host)
+        ? `${u.pathname}${u.search}`
+        : `${u.host}${u.pathname}${u.search}`
+      : clip(url, 80);
   } catch {
     return clip(url, 80);
   }
@@ -195,13 +204,20 @@ function value(v: unknown, type: string | undefined): string | undefined {
     const o = v as Record<string, unknown>;
     switch (o.type) {
       case 'node': {
-        const label = typeof o.snippet === 'string' ? clip(o.snippet, 120) : typeof o.nodeLabel === 'string' ? clip(o.nodeLabel, 80) : undefined;
+        const label =
+          typeof o.snippet === 'string'
+            ? clip(o.snippet, 120)
+            : typeof o.nodeLabel === 'string'
+              ? clip(o.nodeLabel, 80)
+              : undefined;
         const selector = typeof o.selector === 'string' ? ` [${clip(o.selector, 80)}]` : '';
         const explanation = typeof o.explanation === 'string' ? ` (${clip(o.explanation, 200)})` : '';
         return label ? `${label}${selector}${explanation}` : undefined;
       }
       case 'source-location':
-        return typeof o.url === 'string' ? `${shortUrl(o.url)}:${Number(o.line) + 1}:${Number(o.column) + 1}` : undefined;
+        return typeof o.url === 'string'
+          ? `${shortUrl(o.url)}:${Number(o.line) + 1}:${Number(o.column) + 1}`
+          : undefined;
       case 'url':
         return typeof o.value === 'string' ? shortUrl(o.value) : undefined;
       case 'link':
@@ -228,7 +244,11 @@ function value(v: unknown, type: string | undefined): string | undefined {
 /** Milliseconds as Lighthouse shows them: `457 ms`, or a cache lifetime as `1 d`. */
 function duration(ms: number): string {
   if (ms < 10_000) return `${Math.round(ms)} ms`;
-  const units: [string, number][] = [['d', 86_400_000], ['h', 3_600_000], ['min', 60_000]];
+  const units: [string, number][] = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['min', 60_000],
+  ];
   for (const [unit, size] of units) if (ms >= size) return `${Number((ms / size).toFixed(1))} ${unit}`;
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
@@ -246,7 +266,9 @@ function chainLines(chains: Record<string, NetworkNode> | undefined, depth = 0, 
   for (const node of Object.values(chains ?? {})) {
     if (out.length >= ITEMS_SHOWN * 2) break;
     const size = node.transferSize ? `, ${(node.transferSize / 1024).toFixed(1)} KiB` : '';
-    out.push(`${'→ '.repeat(depth)}${shortUrl(node.url)} (ends at ${Math.round(node.navStartToEndTime)} ms${size})${node.isLongest ? ' [longest chain]' : ''}`);
+    out.push(
+      `${'→ '.repeat(depth)}${shortUrl(node.url)} (ends at ${Math.round(node.navStartToEndTime)} ms${size})${node.isLongest ? ' [longest chain]' : ''}`,
+    );
     chainLines(node.children, depth + 1, out);
   }
   return out;
@@ -287,7 +309,10 @@ export function summarizeDetails(details: unknown): string[] {
   switch (d.type) {
     case 'table':
     case 'opportunity':
-      return tableRows((d.headings as Heading[] | undefined) ?? [], (d.items as Record<string, unknown>[] | undefined) ?? []);
+      return tableRows(
+        (d.headings as Heading[] | undefined) ?? [],
+        (d.items as Record<string, unknown>[] | undefined) ?? [],
+      );
     case 'list':
       return ((d.items as unknown[] | undefined) ?? []).flatMap((item) => {
         const i = item as Record<string, unknown>;
@@ -306,21 +331,37 @@ export function summarizeDetails(details: unknown): string[] {
       return typeof d.value === 'string' ? [clip(d.value)] : [];
     case 'network-tree': {
       const longest = (d.longestChain as { duration?: number } | undefined)?.duration;
-      return [...(longest !== undefined ? [`longest chain ${Math.round(longest)} ms:`] : []), ...chainLines(d.chains as Record<string, NetworkNode> | undefined)];
+      return [
+        ...(longest !== undefined ? [`longest chain ${Math.round(longest)} ms:`] : []),
+        ...chainLines(d.chains as Record<string, NetworkNode> | undefined),
+      ];
     }
     case 'criticalrequestchain': {
       const chain = d.longestChain as { duration?: number; length?: number } | undefined;
-      return chain?.duration !== undefined ? [`longest chain ${Math.round(chain.duration)} ms${chain.length ? `, ${chain.length} requests` : ''}`] : [];
+      return chain?.duration !== undefined
+        ? [`longest chain ${Math.round(chain.duration)} ms${chain.length ? `, ${chain.length} requests` : ''}`]
+        : [];
     }
     default:
       return [];
   }
 }
 
-async function onePage(base: string, page: { name: string; path: string }, port: number, timeoutMs: number, file: string | undefined): Promise<PageScore> {
+async function onePage(
+  base: string,
+  page: { name: string; path: string },
+  port: number,
+  timeoutMs: number,
+  file: string | undefined,
+): Promise<PageScore> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    const run = lighthouse(base + page.path, { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] });
+    const run = lighthouse(base + page.path, {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: [...CATEGORIES],
+    });
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no result within ${timeoutMs / 1000} s`)), timeoutMs);
     });

@@ -33,7 +33,13 @@ describe('summarize', () => {
   });
 
   it('adds up errors and status codes', () => {
-    const s = summarize([run(10, 1, { errors: 2, non2xx: 1, statusCodes: { '200': 9, '503': 1 } }), run(10, 1, { timeouts: 1, errors: 1 })], [run(20, 1), run(20, 1)]);
+    const s = summarize(
+      [
+        run(10, 1, { errors: 2, non2xx: 1, statusCodes: { '200': 9, '503': 1 } }),
+        run(10, 1, { timeouts: 1, errors: 1 }),
+      ],
+      [run(20, 1), run(20, 1)],
+    );
     expect(s.errors).toBe(3);
     expect(s.timeouts).toBe(1);
     expect(s.statusCodes).toEqual({ '200': 19, '503': 1 });
@@ -59,7 +65,7 @@ describe('rotate', () => {
 });
 
 describe('load', () => {
-  it('sends each planned request with its own headers on top of the run\'s', async () => {
+  it("sends each planned request with its own headers on top of the run's", async () => {
     const seen = new Set<string>();
     const server = createServer((req, res) => {
       seen.add(`${req.url} ${req.headers.cookie ?? '-'} ${req.headers.accept ?? '-'}`);
@@ -69,7 +75,13 @@ describe('load', () => {
     try {
       const { port } = server.address() as AddressInfo;
       const planned = rotate(['/a', { path: '/', headers: { cookie: 'shopperLocation=40.76,-73.99' } }]);
-      const r = await load({ url: `http://127.0.0.1:${port}`, connections: 2, seconds: 0.3, headers: { accept: 'text/html' }, paths: planned });
+      const r = await load({
+        url: `http://127.0.0.1:${port}`,
+        connections: 2,
+        seconds: 0.3,
+        headers: { accept: 'text/html' },
+        paths: planned,
+      });
       expect(r.requests).toBeGreaterThan(2);
       expect([...seen].sort()).toEqual(['/ shopperLocation=40.76,-73.99 text/html', '/a - text/html']);
     } finally {

@@ -49,7 +49,9 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     req.setupRequest = (r: autocannon.Request) => {
       const next = paths();
       // autocannon has merged the run's headers into `r.headers` by now.
-      return typeof next === 'string' ? { ...r, path: next } : { ...r, path: next.path, headers: { ...r.headers, ...next.headers } };
+      return typeof next === 'string'
+        ? { ...r, path: next }
+        : { ...r, path: next.path, headers: { ...r.headers, ...next.headers } };
     };
   }
   if (inspect) req.onResponse = (_status: number, body: string) => inspect(body);
@@ -112,7 +114,8 @@ export function loadInChild(options: ChildLoadOptions): Promise<LoadResult & { m
     child.on('error', reject);
     child.on('exit', (code) => {
       const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{')) reject(new Error(`load child exited ${code}: ${err || out.slice(-2000)}`));
+      if (code !== 0 || !last.startsWith('{'))
+        reject(new Error(`load child exited ${code}: ${err || out.slice(-2000)}`));
       else resolve(JSON.parse(last) as LoadResult & { matched: number });
     });
     child.stdin.end(JSON.stringify(options));
@@ -139,13 +142,18 @@ export interface LoadSummary {
   bytesPerResponse: number;
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 /** `ceilings[i]` is the ceiling run of the round `runs[i]` was measured in. */
 export function summarize(runs: LoadResult[], ceilings: LoadResult[]): LoadSummary {
   const sum = (f: (r: LoadResult) => number) => runs.reduce((a, r) => a + f(r), 0);
   const statusCodes: Record<string, number> = {};
-  for (const r of runs) for (const [code, k] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + k;
+  for (const r of runs)
+    for (const [code, k] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + k;
   const requests = sum((r) => r.requests);
   return {
     connections: runs[0]?.connections ?? 0,
@@ -172,7 +180,11 @@ export function summarize(runs: LoadResult[], ceilings: LoadResult[]): LoadSumma
 /** A layout answer with a row marked `timeout` or `error`. */
 export const DEGRADED_ROW = '"status":"(timeout|error)"';
 
-export async function sequential(base: string, paths: () => string, options: { maxRequests: number; seconds: number; countMatching?: RegExp }) {
+export async function sequential(
+  base: string,
+  paths: () => string,
+  options: { maxRequests: number; seconds: number; countMatching?: RegExp },
+) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const samples: number[] = [];
   let failures = 0;
@@ -203,7 +215,14 @@ export async function sequential(base: string, paths: () => string, options: { m
     agent.destroy();
   }
   samples.sort((a, b) => a - b);
-  return { requests: samples.length + failures, failures, matched, p50Ms: percentile(samples, 50), p95Ms: percentile(samples, 95), p99Ms: percentile(samples, 99) };
+  return {
+    requests: samples.length + failures,
+    failures,
+    matched,
+    p50Ms: percentile(samples, 50),
+    p95Ms: percentile(samples, 95),
+    p99Ms: percentile(samples, 99),
+  };
 }
 
 /** Rotates through a list forever from one shared cursor. */

@@ -7,6 +7,13 @@ const histogram = monitorEventLoopDelay({ resolution: 5 });
 histogram.enable();
 process.on('SIGUSR2', () => {
   const ms = (ns) => Math.round(ns / 1e4) / 100;
-  writeFileSync(process.env.BENCH_LOOP_FILE, JSON.stringify({ p50Ms: ms(histogram.percentile(50)), p99Ms: ms(histogram.percentile(99)), maxMs: ms(histogram.max) }));
+  writeFileSync(
+    process.env.BENCH_LOOP_FILE,
+    JSON.stringify({
+      p50Ms: ms(histogram.percentile(50)),
+      p99Ms: ms(histogram.percentile(99)),
+      maxMs: ms(histogram.max),
+    }),
+  );
   histogram.reset();
 });

@@ -3,12 +3,16 @@ import { END_MARKER, replaceSection, sectionMarkers, START_MARKER } from './resu
 
 describe('replaceSection', () => {
   it('appends the markers and the section when they are absent', () => {
-    expect(replaceSection('# Results\n\n## Old\n', '## Load\n')).toBe(`# Results\n\n## Old\n\n${START_MARKER}\n## Load\n${END_MARKER}\n`);
+    expect(replaceSection('# Results\n\n## Old\n', '## Load\n')).toBe(
+      `# Results\n\n## Old\n\n${START_MARKER}\n## Load\n${END_MARKER}\n`,
+    );
   });
 
   it('replaces only what is between the markers', () => {
     const doc = `# Results\n\n${START_MARKER}\nold table\n${END_MARKER}\n\n## After\n`;
-    expect(replaceSection(doc, 'new table')).toBe(`# Results\n\n${START_MARKER}\nnew table\n${END_MARKER}\n\n## After\n`);
+    expect(replaceSection(doc, 'new table')).toBe(
+      `# Results\n\n${START_MARKER}\nnew table\n${END_MARKER}\n\n## After\n`,
+    );
   });
 
   it('is stable when run twice', () => {
@@ -17,8 +21,14 @@ describe('replaceSection', () => {
   });
 
   it('keeps named sections apart: replacing one leaves the others as they were', () => {
-    const doc = replaceSection(replaceSection('# Results\n', 'faults v1', sectionMarkers('faults')), 'cold v1', sectionMarkers('cold'));
+    const doc = replaceSection(
+      replaceSection('# Results\n', 'faults v1', sectionMarkers('faults')),
+      'cold v1',
+      sectionMarkers('cold'),
+    );
     const next = replaceSection(doc, 'cold v2', sectionMarkers('cold'));
-    expect(next).toBe('# Results\n\n<!-- bench:faults:start -->\nfaults v1\n<!-- bench:faults:end -->\n\n<!-- bench:cold:start -->\ncold v2\n<!-- bench:cold:end -->\n');
+    expect(next).toBe(
+      '# Results\n\n<!-- bench:faults:start -->\nfaults v1\n<!-- bench:faults:end -->\n\n<!-- bench:cold:start -->\ncold v2\n<!-- bench:cold:end -->\n',
+    );
   });
 });

@@ -36,7 +36,11 @@ export interface SectionMarkers {
  * Replaces the text between the markers (by default the load section's), or appends the markers and the
  * section when they are absent.
  */
-export function replaceSection(document: string, section: string, markers: SectionMarkers = { start: START_MARKER, end: END_MARKER }): string {
+export function replaceSection(
+  document: string,
+  section: string,
+  markers: SectionMarkers = { start: START_MARKER, end: END_MARKER },
+): string {
   const block = `${markers.start}\n${section.trim()}\n${markers.end}`;
   const start = document.indexOf(markers.start);
   const end = start === -1 ? -1 : document.indexOf(markers.end, start);

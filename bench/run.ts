@@ -35,9 +35,31 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { CEILING_BODY, httpGet, rssMiB, rssSampler, settle, SETTLE_MAX_MS, start, startCeiling, startStorefront, stop, stopAll } from './children.js';
+import {
+  CEILING_BODY,
+  httpGet,
+  rssMiB,
+  rssSampler,
+  settle,
+  SETTLE_MAX_MS,
+  start,
+  startCeiling,
+  startStorefront,
+  stop,
+  stopAll,
+} from './children.js';
 import { lighthousePages, type FailingAudit, type PageScore } from './lighthouse-pages.js';
-import { DEGRADED_ROW, loadInChild, rotate, sequential, summarize, usGridPoints, type ChildLoadOptions, type LoadResult, type LoadSummary } from './load.js';
+import {
+  DEGRADED_ROW,
+  loadInChild,
+  rotate,
+  sequential,
+  summarize,
+  usGridPoints,
+  type ChildLoadOptions,
+  type LoadResult,
+  type LoadSummary,
+} from './load.js';
 import { gitState, machineLine, replaceSection } from './results-file.js';
 import { runColdBench } from './cold.js';
 import { runCatalogBench } from './catalog-live.js';
@@ -94,7 +116,9 @@ const rounds = Math.round(positive('rounds'));
 const seconds = positive('seconds');
 const warmupSeconds = Number(values.warmup);
 const lighthouseRuns = Math.round(positive('lighthouse-runs'));
-const timeLimitMinutes = values['time-limit'] ? positive('time-limit') : 10 + sizes.reduce((m, events) => m + 3 + (20 * events) / 1_000_000, 0);
+const timeLimitMinutes = values['time-limit']
+  ? positive('time-limit')
+  : 10 + sizes.reduce((m, events) => m + 3 + (20 * events) / 1_000_000, 0);
 const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
 
 function positive(name: 'rounds' | 'seconds' | 'time-limit' | 'lighthouse-runs'): number {
@@ -122,7 +146,10 @@ async function ensureBuild(): Promise<string> {
   if (existsSync('dist/server/main.js') && existsSync('dist/client/index.html')) return 'existing build';
   log('dist/ missing: npm run build');
   const child = start('npm', ['run', 'build']);
-  const code = await Promise.race([child.exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 5 * 60_000).unref())]);
+  const code = await Promise.race([
+    child.exited,
+    new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 5 * 60_000).unref()),
+  ]);
   if (code !== 0) {
     await stop(child);
     throw new Error(`npm run build failed (${code}):\n${child.tail()}`);
@@ -130,7 +157,18 @@ async function ensureBuild(): Promise<string> {
   return 'built by this run';
 }
 
-type RowKey = 'healthz' | 'homeCached' | 'homeShopper' | 'homeCached200' | 'homeCold' | 'pageCached' | 'pageCold' | 'pageColdPlace' | 'category' | 'suggest' | 'search';
+type RowKey =
+  | 'healthz'
+  | 'homeCached'
+  | 'homeShopper'
+  | 'homeCached200'
+  | 'homeCold'
+  | 'pageCached'
+  | 'pageCold'
+  | 'pageColdPlace'
+  | 'category'
+  | 'suggest'
+  | 'search';
 
 interface ServerRun {
   events: number;
@@ -154,7 +192,10 @@ interface ServerRun {
 
 async function catalogOnDisk(dataDir: string, events: number): Promise<boolean> {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'catalog', 'manifest.json'), 'utf8')) as { events?: number; generator?: number };
+    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'catalog', 'manifest.json'), 'utf8')) as {
+      events?: number;
+      generator?: number;
+    };
     return manifest.events === events && manifest.generator === CATALOG_GENERATOR_VERSION;
   } catch {
     return false;
@@ -164,7 +205,10 @@ async function catalogOnDisk(dataDir: string, events: number): Promise<boolean> 
 /** The first performers of the catalog: their names typed letter by letter, and whole as searches. */
 async function performerNames(dataDir: string, count: number): Promise<string[]> {
   const names: string[] = [];
-  const lines = createInterface({ input: createReadStream(path.join(dataDir, 'catalog', 'Performer.jsonl')), crlfDelay: Infinity });
+  const lines = createInterface({
+    input: createReadStream(path.join(dataDir, 'catalog', 'Performer.jsonl')),
+    crlfDelay: Infinity,
+  });
   for await (const line of lines) {
     if (names.length >= count) break;
     if (line.trim()) names.push((JSON.parse(line) as { performer_name: string }).performer_name);
@@ -193,22 +237,39 @@ async function checkPages(base: string, [lat, lng]: [number, number]): Promise<v
             : mustInclude && !r.body.includes(mustInclude)
               ? `does not include ${mustInclude}`
               : undefined;
-    if (problem) throw new Error(`GET ${p} (${what}, ${JSON.stringify({ ...PAGE_REQUEST_HEADERS, ...headers })}) ${problem}: ${r.body.slice(0, 300)}`);
+    if (problem)
+      throw new Error(
+        `GET ${p} (${what}, ${JSON.stringify({ ...PAGE_REQUEST_HEADERS, ...headers })}) ${problem}: ${r.body.slice(0, 300)}`,
+      );
     return r;
   };
   await page('home page, first request', '/');
   const repeat = await page('home page, repeated', '/');
-  if (!repeat.headers.etag) throw new Error('GET / repeated came back without an ETag: it was rendered again, not replayed from the page cache, so pageCached would not measure a cached page');
+  if (!repeat.headers.etag)
+    throw new Error(
+      'GET / repeated came back without an ETag: it was rendered again, not replayed from the page cache, so pageCached would not measure a cached page',
+    );
   await page('home page at another address', '/?v=check');
-  await page('home page for a shopper place', '/', { cookie: `shopperLocation=${lat},${lng}` }, `lat=${lat.toFixed(2)}&lng=${lng.toFixed(2)}`);
+  await page(
+    'home page for a shopper place',
+    '/',
+    { cookie: `shopperLocation=${lat},${lng}` },
+    `lat=${lat.toFixed(2)}&lng=${lng.toFixed(2)}`,
+  );
 }
 
 async function benchSize(events: number, ceilingUrl: string, withLighthouse: boolean): Promise<ServerRun> {
   const dataDir = path.resolve('bench/out', `data-${events}`);
   const generated = !(await catalogOnDisk(dataDir, events));
-  log(`${events.toLocaleString('en-US')} events: starting the server${generated ? ' (generating the catalog first)' : ''}`);
+  log(
+    `${events.toLocaleString('en-US')} events: starting the server${generated ? ' (generating the catalog first)' : ''}`,
+  );
   const { server, pid, ready } = startStorefront(events, {
-    env: { RATE_LIMIT_SUGGEST_PER_MINUTE: UNLIMITED, RATE_LIMIT_SEARCH_PER_MINUTE: UNLIMITED, RATE_LIMIT_SESSIONS_PER_MINUTE: UNLIMITED },
+    env: {
+      RATE_LIMIT_SUGGEST_PER_MINUTE: UNLIMITED,
+      RATE_LIMIT_SEARCH_PER_MINUTE: UNLIMITED,
+      RATE_LIMIT_SESSIONS_PER_MINUTE: UNLIMITED,
+    },
   });
   const sampler = rssSampler(pid, 500);
   try {
@@ -219,8 +280,12 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
 
     const names = await performerNames(dataDir, 40);
     const typed = ['y', 'ya', 'yan', 'yank', 'bos', 'new york', 'tay', 'tayl', 'taylor'];
-    const prefixes = [...new Set([...typed, ...names.flatMap((n) => [1, 2, 3, 5, 8].map((k) => n.toLowerCase().slice(0, k)))])];
-    const queries = [...new Set([...names.map((n) => n.toLowerCase()), 'yankees', 'boston', 'new york', 'taylor swift'])];
+    const prefixes = [
+      ...new Set([...typed, ...names.flatMap((n) => [1, 2, 3, 5, 8].map((k) => n.toLowerCase().slice(0, k)))]),
+    ];
+    const queries = [
+      ...new Set([...names.map((n) => n.toLowerCase()), 'yankees', 'boston', 'new york', 'taylor swift']),
+    ];
     const suggestPaths = prefixes.map((q) => `/api/suggest?q=${encodeURIComponent(q)}`);
     const searchPaths = queries.map((q) => `/api/Searches/get?q=${encodeURIComponent(q)}`);
     const pointPath = ([lat, lng]: [number, number]) => `/api/layout/home?lat=${lat}&lng=${lng}`;
@@ -230,7 +295,10 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
     // drawn from the same kept layout answer), and at one address with a distinct shopper place each time.
     const pageColdPaths = Array.from({ length: PAGE_COLD_ADDRESSES }, (_, i) => `/?v=${i}`);
     const pageColdWarmupPaths = Array.from({ length: PAGE_COLD_WARMUP_ADDRESSES }, (_, i) => `/?v=w${i}`);
-    const placeRequest = ([lat, lng]: [number, number]) => ({ path: '/', headers: { cookie: `shopperLocation=${lat},${lng}` } });
+    const placeRequest = ([lat, lng]: [number, number]) => ({
+      path: '/',
+      headers: { cookie: `shopperLocation=${lat},${lng}` },
+    });
     const placePoints = usGridPoints(PLACE_POINTS + PLACE_WARMUP_POINTS, COLD_WARMUP_POINTS + COLD_POINTS);
     const placeRequests = placePoints.slice(0, PLACE_POINTS).map(placeRequest);
     const placeWarmupRequests = placePoints.slice(PLACE_POINTS).map(placeRequest);
@@ -260,11 +328,22 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
     let degraded = 0;
     const scenarios: Scenario[] = [
       // The app's middleware (request log, security headers) around a handler that does nothing: the floor.
-      { key: 'healthz', label: '`/healthz` (the middleware stack, no work)', url: base + '/healthz', connections: CONNECTIONS },
-      { key: 'homeCached', label: `home layout, cached (\`${HOME_CACHED}\`)`, url: base + HOME_CACHED, connections: CONNECTIONS },
+      {
+        key: 'healthz',
+        label: '`/healthz` (the middleware stack, no work)',
+        url: base + '/healthz',
+        connections: CONNECTIONS,
+      },
+      {
+        key: 'homeCached',
+        label: `home layout, cached (\`${HOME_CACHED}\`)`,
+        url: base + HOME_CACHED,
+        connections: CONNECTIONS,
+      },
       {
         key: 'homeShopper',
-        label: 'home layout, cached, as the storefront asks for it (guest token, site and client ids, `Accept-Encoding: gzip, deflate, br, zstd`)',
+        label:
+          'home layout, cached, as the storefront asks for it (guest token, site and client ids, `Accept-Encoding: gzip, deflate, br, zstd`)',
         url: base + HOME_CACHED,
         connections: CONNECTIONS,
         headers: shopperHeaders,
@@ -282,7 +361,8 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       },
       {
         key: 'pageCached',
-        label: 'home page, server-rendered, cached (`/` as a browser asks for it: `Accept: text/html`, `Accept-Encoding: gzip, deflate, br, zstd`; replayed from the page cache)',
+        label:
+          'home page, server-rendered, cached (`/` as a browser asks for it: `Accept: text/html`, `Accept-Encoding: gzip, deflate, br, zstd`; replayed from the page cache)',
         url: base + '/',
         connections: CONNECTIONS,
         headers: PAGE_REQUEST_HEADERS,
@@ -309,9 +389,26 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
         warmupPaths: placeWarmupRequests,
         cold: true,
       },
-      { key: 'category', label: 'category layout (`/api/layout/category/nfl`)', url: base + '/api/layout/category/nfl', connections: CONNECTIONS },
-      { key: 'suggest', label: `suggest (${prefixes.length} typed prefixes in turn)`, url: base, connections: CONNECTIONS, paths: suggestPaths },
-      { key: 'search', label: `search results (\`/api/Searches/get\`, ${queries.length} queries in turn)`, url: base, connections: CONNECTIONS, paths: searchPaths },
+      {
+        key: 'category',
+        label: 'category layout (`/api/layout/category/nfl`)',
+        url: base + '/api/layout/category/nfl',
+        connections: CONNECTIONS,
+      },
+      {
+        key: 'suggest',
+        label: `suggest (${prefixes.length} typed prefixes in turn)`,
+        url: base,
+        connections: CONNECTIONS,
+        paths: suggestPaths,
+      },
+      {
+        key: 'search',
+        label: `search results (\`/api/Searches/get\`, ${queries.length} queries in turn)`,
+        url: base,
+        connections: CONNECTIONS,
+        paths: searchPaths,
+      },
     ];
     const ceilingScenario = { url: ceilingUrl, connections: CONNECTIONS };
     const drains: Record<string, number> = {};
@@ -326,7 +423,12 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       log(`warm-up, ${warmupSeconds} s per endpoint…`);
       for (const sc of scenarios) {
         const { key: _key, label: _label, cold: _cold, warmupPaths, ...rest } = sc;
-        await loadInChild({ ...rest, ...(warmupPaths ? { paths: warmupPaths } : {}), seconds: warmupSeconds, warmupSeconds: 0 });
+        await loadInChild({
+          ...rest,
+          ...(warmupPaths ? { paths: warmupPaths } : {}),
+          seconds: warmupSeconds,
+          warmupSeconds: 0,
+        });
         await settle(pid, SETTLE_MAX_MS);
       }
     }
@@ -340,15 +442,26 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       for (const sc of scenarios) {
         const { key, label: _label, cold, ...options } = sc;
         const cursor = cursors.get(key) ?? 0;
-        const paths = cold && options.paths ? [...options.paths.slice(cursor), ...options.paths.slice(0, cursor)] : options.paths;
-        const result = await loadInChild({ ...options, ...(paths ? { paths } : {}), seconds, warmupSeconds: CLIENT_WARMUP_SECONDS, settlePid: pid });
+        const paths =
+          cold && options.paths ? [...options.paths.slice(cursor), ...options.paths.slice(0, cursor)] : options.paths;
+        const result = await loadInChild({
+          ...options,
+          ...(paths ? { paths } : {}),
+          seconds,
+          warmupSeconds: CLIENT_WARMUP_SECONDS,
+          settlePid: pid,
+        });
         if (cold && options.paths) cursors.set(key, (cursor + result.sent) % options.paths.length);
         if (key === 'homeCold') degraded += result.matched;
         measured.get(key)!.push(result);
         await drain(sc.label);
       }
     }
-    const rows = scenarios.map((sc) => ({ key: sc.key, label: sc.label, result: summarize(measured.get(sc.key)!, ceiling) }));
+    const rows = scenarios.map((sc) => ({
+      key: sc.key,
+      label: sc.label,
+      result: summarize(measured.get(sc.key)!, ceiling),
+    }));
     log('suggest, one request at a time…');
     const suggestOne = await sequential(base, rotate(suggestPaths), { maxRequests: SEQUENTIAL_REQUESTS, seconds: 10 });
 
@@ -356,9 +469,20 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
     log('hostile burst…');
     const rssBeforeBurstMiB = rssMiB(pid);
     const burstPaths = hostilePaths(BURST_PATHS);
-    const burstResult = await loadInChild({ url: base, connections: CONNECTIONS, seconds: BURST_SECONDS, warmupSeconds: 0, paths: burstPaths });
+    const burstResult = await loadInChild({
+      url: base,
+      connections: CONNECTIONS,
+      seconds: BURST_SECONDS,
+      warmupSeconds: 0,
+      paths: burstPaths,
+    });
     await drain('hostile burst');
-    const burst = { result: burstResult, distinct: new Set(burstPaths).size, rssBeforeMiB: rssBeforeBurstMiB, rssAfterMiB: rssMiB(pid) };
+    const burst = {
+      result: burstResult,
+      distinct: new Set(burstPaths).size,
+      rssBeforeMiB: rssBeforeBurstMiB,
+      rssAfterMiB: rssMiB(pid),
+    };
 
     const rssEndMiB = rssMiB(pid);
     const hwmMiB = rssMiB(pid, 'VmHWM');
@@ -367,7 +491,10 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
     let lighthouse: PageScore[] | undefined;
     if (withLighthouse) {
       log('Lighthouse: home, category, event…');
-      const suggestion = await httpGet(`${base}/api/suggest?q=yank&extra=true`).then((r) => JSON.parse(r.body) as { events?: { url: string }[] }, () => null);
+      const suggestion = await httpGet(`${base}/api/suggest?q=yank&extra=true`).then(
+        (r) => JSON.parse(r.body) as { events?: { url: string }[] },
+        () => null,
+      );
       const eventPath = suggestion?.events?.[0]?.url;
       const pages = [
         { name: 'home', path: '/' },
@@ -381,9 +508,18 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
         // Each page asked for once just before its runs, as a browser asks: the load runs above may have pushed it
         // out of the page cache, and Lighthouse should measure the page as shoppers mostly get it (kept), not its
         // first render (the load rows measure that).
-        warm: (page) => httpGet(base + page.path, 30_000, PAGE_REQUEST_HEADERS).then(() => undefined, () => undefined),
+        warm: (page) =>
+          httpGet(base + page.path, 30_000, PAGE_REQUEST_HEADERS).then(
+            () => undefined,
+            () => undefined,
+          ),
       });
-      if (!eventPath) lighthouse.push({ name: 'event', path: '(none)', error: '/api/suggest?q=yank&extra=true returned no event to open' });
+      if (!eventPath)
+        lighthouse.push({
+          name: 'event',
+          path: '(none)',
+          error: '/api/suggest?q=yank&extra=true returned no event to open',
+        });
     }
     return {
       events,
@@ -398,7 +534,9 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       suggestOne,
       burst,
       cold: { distinct: COLD_POINTS, degraded },
-      coldLists: Object.fromEntries(scenarios.filter((sc) => sc.cold && sc.paths).map((sc) => [sc.key, sc.paths!.length])),
+      coldLists: Object.fromEntries(
+        scenarios.filter((sc) => sc.cold && sc.paths).map((sc) => [sc.key, sc.paths!.length]),
+      ),
       drains,
       ...(lighthouse ? { lighthouse } : {}),
     };
@@ -409,21 +547,32 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
 }
 
 function bundleSizes(): string {
-  const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/bundle-sizes.ts'], { encoding: 'utf8', timeout: 60_000 });
-  if (out.status !== 0) return `bench/bundle-sizes.ts failed (${out.status ?? out.signal}): ${out.stderr.trim().split('\n')[0] ?? ''}`;
+  const out = spawnSync(process.execPath, ['--import', 'tsx', 'bench/bundle-sizes.ts'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (out.status !== 0)
+    return `bench/bundle-sizes.ts failed (${out.status ?? out.signal}): ${out.stderr.trim().split('\n')[0] ?? ''}`;
   return out.stdout.trim();
 }
 
 /** The engine benchmarks, each size in its own process so memory figures do not mix. */
 function engineBenchmarks(): string {
   const run = (script: string, args: string[]) => {
-    const out = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-old-space-size=8192', script, ...args], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      timeout: 20 * 60_000,
-    });
+    const out = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--expose-gc', '--max-old-space-size=8192', script, ...args],
+      {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+        timeout: 20 * 60_000,
+      },
+    );
     if (out.status !== 0) throw new Error(`${script} failed with exit ${out.status ?? out.signal}`);
-    return out.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    return out.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
   };
   const t = (x: unknown) => {
     const s = x as { medianMs: number; p99Ms: number };
@@ -436,11 +585,19 @@ function engineBenchmarks(): string {
   ];
   const results = sizes.flatMap((events) => run('bench/search-latency.ts', ['--events', String(events)]));
   for (const r of results) {
-    lines.push(`| ${r.events} | ${r.loadMs} ms | ${r.indexBuildMs} ms | ${r.rssMiB} MiB | ${t(r.suggest)} | ${t(r.suggestWithExtraSources)} | ${t(r.rows)} |`);
+    lines.push(
+      `| ${r.events} | ${r.loadMs} ms | ${r.indexBuildMs} ms | ${r.rssMiB} MiB | ${t(r.suggest)} | ${t(r.suggestWithExtraSources)} | ${t(r.rows)} |`,
+    );
   }
-  lines.push('\n## Row kinds: embedded engine against the scanning engine (same process, same requests, medians)\n', '| events | row kind | embedded | scanning | ratio |', '|---:|---|---:|---:|---:|');
+  lines.push(
+    '\n## Row kinds: embedded engine against the scanning engine (same process, same requests, medians)\n',
+    '| events | row kind | embedded | scanning | ratio |',
+    '|---:|---|---:|---:|---:|',
+  );
   for (const r of results) {
-    for (const [kind, f] of Object.entries(r.rowsAgainstScanning as Record<string, { embeddedMs: number; scanningMs: number; ratio: number }>)) {
+    for (const [kind, f] of Object.entries(
+      r.rowsAgainstScanning as Record<string, { embeddedMs: number; scanningMs: number; ratio: number }>,
+    )) {
       lines.push(`| ${r.events} | ${kind} | ${f.embeddedMs} ms | ${f.scanningMs} ms | ${f.ratio}× |`);
     }
   }
@@ -470,7 +627,9 @@ function pageNote(r: ServerRun): string {
     const repeats = Math.max(0, x.requests - distinct);
     return (
       `${what}: ${n(x.requests)} answers over ${n(distinct)} ${key === 'pageColdPlace' ? 'places' : 'addresses'}` +
-      (repeats ? `, so ${n(repeats)} (${((100 * repeats) / x.requests).toFixed(0)}%) asked for a page already rendered in this run` : ', each one a page the cache did not hold') +
+      (repeats
+        ? `, so ${n(repeats)} (${((100 * repeats) / x.requests).toFixed(0)}%) asked for a page already rendered in this run`
+        : ', each one a page the cache did not hold') +
       `, ${n(x.unanswered)} more still waiting when their round ended${x.rps > 0 ? ` (mean wait about connections ÷ req/s = ${(x.connections / x.rps).toFixed(1)} s)` : ''}`
     );
   };
@@ -484,7 +643,14 @@ function pageNote(r: ServerRun): string {
 
 function sizeSection(r: ServerRun): string {
   const row = (label: string, x: LoadSummary, ofCeiling: string) =>
-    `| ${label} | ${x.connections} | ${n(x.rps)} | ${ofCeiling} | ${x.p50Ms} | ${x.p99Ms} (${x.worstP99Ms}) | ${Number.isFinite(x.bytesPerResponse) ? n(x.bytesPerResponse) : '—'} | ${n(x.requests)} | ${x.errors}${x.timeouts ? ` (${x.timeouts} timeouts)` : ''} | ${x.non2xx}${x.non2xx ? ` (${Object.entries(x.statusCodes).filter(([c]) => !c.startsWith('2')).map(([c, k]) => `${c}×${k}`).join(', ')})` : ''} |`;
+    `| ${label} | ${x.connections} | ${n(x.rps)} | ${ofCeiling} | ${x.p50Ms} | ${x.p99Ms} (${x.worstP99Ms}) | ${Number.isFinite(x.bytesPerResponse) ? n(x.bytesPerResponse) : '—'} | ${n(x.requests)} | ${x.errors}${x.timeouts ? ` (${x.timeouts} timeouts)` : ''} | ${x.non2xx}${
+      x.non2xx
+        ? ` (${Object.entries(x.statusCodes)
+            .filter(([c]) => !c.startsWith('2'))
+            .map(([c, k]) => `${c}×${k}`)
+            .join(', ')})`
+        : ''
+    } |`;
   const lines = [
     `### ${n(r.events)} events`,
     '',
@@ -503,7 +669,9 @@ function sizeSection(r: ServerRun): string {
     `req/s, p50 and p99 are medians over the ${r.ceiling.length} rounds; "of the ceiling" is the median over rounds of req/s divided by the ceiling's req/s in the same round ` +
       `(ceiling per round: ${r.ceiling.map((c) => n(c.rps)).join(', ')} req/s). ` +
       `Cold home layout: ${n(cold.requests)} answers over ${n(r.cold.distinct)} cells (the warm-up used another ${n(COLD_WARMUP_POINTS)})` +
-      (repeats ? `, so ${n(repeats)} requests (${((100 * repeats) / cold.requests).toFixed(0)}%) came back to a cell already resolved in this run` : ', each one a row-cache miss') +
+      (repeats
+        ? `, so ${n(repeats)} requests (${((100 * repeats) / cold.requests).toFixed(0)}%) came back to a cell already resolved in this run`
+        : ', each one a row-cache miss') +
       `; ${n(r.cold.degraded)} of them answered 200 with a row marked \`timeout\` or \`error\`. ` +
       `Its latency columns count answered requests only: ${n(cold.unanswered)} more were still waiting when their round ended; ` +
       `with every connection always waiting, the mean wait is about connections ÷ req/s = ${(cold.connections / cold.rps).toFixed(1)} s.`,
@@ -514,11 +682,16 @@ function sizeSection(r: ServerRun): string {
       `median ${ms(r.suggestOne.p50Ms)} ms, p99 ${ms(r.suggestOne.p99Ms)} ms over ${n(r.suggestOne.requests)} requests, ${r.suggestOne.failures} failures.`,
   );
   const b = r.burst.result;
-  const fiveXX = Object.entries(b.statusCodes).filter(([code]) => code.startsWith('5')).reduce((sum, [, k]) => sum + k, 0);
+  const fiveXX = Object.entries(b.statusCodes)
+    .filter(([code]) => code.startsWith('5'))
+    .reduce((sum, [, k]) => sum + k, 0);
   lines.push(
     '',
     `Hostile burst (the property battery's generators, \`server/test/hostile-input.ts\`, seed 1): ${n(b.requests)} GETs over ${n(r.burst.distinct)} distinct hostile URLs in ${BURST_SECONDS} s at ${CONNECTIONS} connections, ` +
-      `${n(b.rps)} req/s; status codes ${Object.entries(b.statusCodes).sort().map(([code, k]) => `${code}×${n(k)}`).join(', ')}; ${fiveXX} answers 5xx, ${b.errors} errors, ${b.timeouts} timeouts. ` +
+      `${n(b.rps)} req/s; status codes ${Object.entries(b.statusCodes)
+        .sort()
+        .map(([code, k]) => `${code}×${n(k)}`)
+        .join(', ')}; ${fiveXX} answers 5xx, ${b.errors} errors, ${b.timeouts} timeouts. ` +
       `Server RSS ${mib(r.burst.rssBeforeMiB)} before it and ${mib(r.burst.rssAfterMiB)} after (the caches are bounded by size: rows, answers, fast lane, results).`,
   );
   const drains = Object.entries(r.drains);
@@ -526,7 +699,13 @@ function sizeSection(r: ServerRun): string {
     lines.push(
       '',
       'Still busy after autocannon stopped (answering requests whose client had gone; the runner waits for the server to go idle before the next run), longest wait: ' +
-        drains.map(([label, t]) => `${label.replace(/ \(.*$/, '')} ${(t / 1000).toFixed(1)} s${t >= SETTLE_MAX_MS ? ' (gave up waiting: later runs share the server with that backlog)' : ''}`).join(', ') + '.',
+        drains
+          .map(
+            ([label, t]) =>
+              `${label.replace(/ \(.*$/, '')} ${(t / 1000).toFixed(1)} s${t >= SETTLE_MAX_MS ? ' (gave up waiting: later runs share the server with that backlog)' : ''}`,
+          )
+          .join(', ') +
+        '.',
     );
   }
   return lines.join('\n');
@@ -549,7 +728,9 @@ function goalsSection(runs: ServerRun[]): string {
         `| suggest p99 < 10 ms at 20,000 events, one shopper (1 connection) | p99 ${ms(r.suggestOne.p99Ms)} ms (p50 ${ms(r.suggestOne.p50Ms)} ms) | ${yes(r.suggestOne.p99Ms < 10 && r.suggestOne.failures === 0)} |`,
       );
     }
-    lines.push(`| no request errors at ${HIGH_CONNECTIONS} concurrent connections, cached home (${n(r.events)} events) | ${high.errors} errors, ${high.timeouts} timeouts, ${high.non2xx} non-2xx of ${n(high.requests)} | ${yes(high.errors === 0 && high.non2xx === 0)} |`);
+    lines.push(
+      `| no request errors at ${HIGH_CONNECTIONS} concurrent connections, cached home (${n(r.events)} events) | ${high.errors} errors, ${high.timeouts} timeouts, ${high.non2xx} non-2xx of ${n(high.requests)} | ${yes(high.errors === 0 && high.non2xx === 0)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -560,18 +741,27 @@ const LIGHTHOUSE_GOALS = { performance: 98, accessibility: 100, bestPractices: 1
 /** The goals a page misses, as `performance 97 < 98`; empty when it meets them all. */
 function missedGoals(s: PageScore): string[] {
   const g = LIGHTHOUSE_GOALS;
-  const below = (name: string, v: number | undefined, goal: number) => (v === undefined || v < goal ? [`${name} ${v ?? '—'} < ${goal}`] : []);
+  const below = (name: string, v: number | undefined, goal: number) =>
+    v === undefined || v < goal ? [`${name} ${v ?? '—'} < ${goal}`] : [];
   return [
     ...below('performance', s.performance, g.performance),
     ...below('accessibility', s.accessibility, g.accessibility),
     ...below('best practices', s.bestPractices, g.bestPractices),
     ...below('SEO', s.seo, g.seo),
-    ...(s.lcpMs === undefined || s.lcpMs > g.lcpMs ? [`LCP ${((s.lcpMs ?? NaN) / 1000).toFixed(1)} s > ${g.lcpMs / 1000} s`] : []),
+    ...(s.lcpMs === undefined || s.lcpMs > g.lcpMs
+      ? [`LCP ${((s.lcpMs ?? NaN) / 1000).toFixed(1)} s > ${g.lcpMs / 1000} s`]
+      : []),
   ];
 }
 
-const CATEGORY_NAMES: Record<FailingAudit['category'], string> = { performance: 'performance', accessibility: 'accessibility', 'best-practices': 'best practices', seo: 'SEO' };
-const auditLine = (a: FailingAudit) => `${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}${a.score === null ? ' (could not run)' : ''}`;
+const CATEGORY_NAMES: Record<FailingAudit['category'], string> = {
+  performance: 'performance',
+  accessibility: 'accessibility',
+  'best-practices': 'best practices',
+  seo: 'SEO',
+};
+const auditLine = (a: FailingAudit) =>
+  `${a.title}${a.displayValue ? ` (${a.displayValue})` : ''}${a.score === null ? ' (could not run)' : ''}`;
 
 function lighthouseSection(scores: PageScore[] | undefined, events: number | undefined, skipped: boolean): string {
   if (skipped) return '### Lighthouse\n\nSkipped (`--no-lighthouse`).';
@@ -590,12 +780,20 @@ function lighthouseSection(scores: PageScore[] | undefined, events: number | und
   ];
   for (const s of scores) {
     if (s.error || s.performance === undefined) {
-      lines.push(`| ${s.name} | \`${s.path}\` | error | error | error | error | | | | | could not measure: \`${(s.error ?? 'no score').replaceAll('|', '\\|')}\` |`);
+      lines.push(
+        `| ${s.name} | \`${s.path}\` | error | error | error | error | | | | | could not measure: \`${(s.error ?? 'no score').replaceAll('|', '\\|')}\` |`,
+      );
       continue;
     }
-    const failed = s.failedRuns?.length ? `; ${s.failedRuns.length} of ${s.runs ?? lighthouseRuns} attempts failed and were replaced while attempts remained: ${s.failedRuns.map((e) => e.replace(/^(\w+): .*$/, '$1')).join(', ')}` : '';
+    const failed = s.failedRuns?.length
+      ? `; ${s.failedRuns.length} of ${s.runs ?? lighthouseRuns} attempts failed and were replaced while attempts remained: ${s.failedRuns.map((e) => e.replace(/^(\w+): .*$/, '$1')).join(', ')}`
+      : '';
     const missed = missedGoals(s);
-    const runs = s.performanceScores ? ` (performance runs: ${s.performanceScores.join(', ')}${failed})` : failed ? ` (${failed.slice(2)})` : '';
+    const runs = s.performanceScores
+      ? ` (performance runs: ${s.performanceScores.join(', ')}${failed})`
+      : failed
+        ? ` (${failed.slice(2)})`
+        : '';
     const goals = `${missed.length ? `**not met**: ${missed.join(', ')}` : '**met**'}${runs}`.replaceAll('|', '\\|');
     lines.push(
       `| ${s.name} | \`${s.path}\` | ${s.performance} | ${s.accessibility ?? '—'} | ${s.bestPractices ?? '—'} | ${s.seo ?? '—'} | ${((s.fcpMs ?? NaN) / 1000).toFixed(1)} s | ${((s.lcpMs ?? NaN) / 1000).toFixed(1)} s | ${n(s.tbtMs ?? NaN)} ms | ${(s.cls ?? NaN).toFixed(3)} | ${goals} |`,
@@ -614,7 +812,13 @@ function lighthouseSection(scores: PageScore[] | undefined, events: number | und
       ...(s.warnings?.length ? [`  - Lighthouse warnings: ${s.warnings.join('; ')}.`] : []),
     ];
   });
-  if (notes.length) lines.push('', 'Why a score is below 100 (the median run; each audit\'s items are in the run\'s output, and every run\'s whole report in `bench/out/lighthouse/`):', '', ...notes);
+  if (notes.length)
+    lines.push(
+      '',
+      "Why a score is below 100 (the median run; each audit's items are in the run's output, and every run's whole report in `bench/out/lighthouse/`):",
+      '',
+      ...notes,
+    );
   return lines.join('\n');
 }
 
@@ -633,7 +837,10 @@ function lighthouseDetails(scores: PageScore[] | undefined): string {
       `LCP element: ${s.lcpElement?.join('; ') || 'none reported'}`,
     );
     for (const a of s.failingAudits ?? []) {
-      lines.push(`- [${CATEGORY_NAMES[a.category]}] ${auditLine(a)}: score ${a.score ?? 'n/a'}, weight ${a.weight} (\`${a.id}\`)`, ...a.details.map((d) => `    - ${d}`));
+      lines.push(
+        `- [${CATEGORY_NAMES[a.category]}] ${auditLine(a)}: score ${a.score ?? 'n/a'}, weight ${a.weight} (\`${a.id}\`)`,
+        ...a.details.map((d) => `    - ${d}`),
+      );
     }
   }
   return lines.join('\n');
@@ -673,7 +880,7 @@ async function main() {
       'each round measuring the ceiling first and then every endpoint in turn, so a burst of other work on the machine weighs on the ceiling and the endpoints of the same round alike. ' +
       `Every run, the ceiling's too, has a load generator process of its own that first warms up on the same endpoint for ${CLIENT_WARMUP_SECONDS} s (discarded): in one long-lived generator, the endpoints measured before changed a later one's figures by nearly half. ` +
       `The server and the ceiling are separate child processes; on ${os.cpus().length} cores the load generator and the server each have about one. ` +
-      'Latencies are autocannon\'s whole milliseconds and include queueing behind the other connections; non-2xx answers are not in them.',
+      "Latencies are autocannon's whole milliseconds and include queueing behind the other connections; non-2xx answers are not in them.",
     '',
     ...runs.flatMap((r) => [sizeSection(r), '']),
     ...(failures.length ? ['Sizes that failed:', '', ...failures, ''] : []),
@@ -705,7 +912,14 @@ try {
     if (!(await runFaultBench({ command, write: !values['no-write'], log }))) process.exitCode = 1;
   } else if (values.catalog) {
     await ensureBuild();
-    console.log(await runCatalogBench({ events: values.sizes ? sizes.at(-1)! : 1_000_000, command, write: !values['no-write'], log }));
+    console.log(
+      await runCatalogBench({
+        events: values.sizes ? sizes.at(-1)! : 1_000_000,
+        command,
+        write: !values['no-write'],
+        log,
+      }),
+    );
   } else if (values.cold) {
     await ensureBuild();
     console.log(await runColdBench({ sizes, command, write: !values['no-write'], log }));

@@ -1,9 +1,5 @@
 import MiniSearch, { type SearchResult as MiniResult } from 'minisearch';
-import {
-  COLLECTION_NAMES,
-  type CollectionDocuments,
-  type CollectionName,
-} from '../shared/schemas/documents.js';
+import { COLLECTION_NAMES, type CollectionDocuments, type CollectionName } from '../shared/schemas/documents.js';
 import {
   GEO_DISTANCE,
   MATCH_ALL,
@@ -95,7 +91,9 @@ export class ScanningEngine implements SearchEngine {
     return { ok: true, detail: `${this.indexes.get('Event')?.docs.length ?? 0} events indexed in process` };
   }
 
-  async search<C extends CollectionName>(input: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
+  async search<C extends CollectionName>(
+    input: SearchRequestFor<C>,
+  ): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
     const began = performance.now();
     const request = SearchRequestSchema.parse(input);
     const index = this.indexes.get(request.collection)!;
@@ -133,7 +131,10 @@ export class ScanningEngine implements SearchEngine {
     const completions = index.terms.expand(last, MAX_PREFIX_CANDIDATES);
     let results: MiniResult[] = [];
     if (completions.length > 0) {
-      const query = { combineWith: 'AND' as const, queries: [...terms.slice(0, -1), { combineWith: 'OR' as const, queries: completions }] };
+      const query = {
+        combineWith: 'AND' as const,
+        queries: [...terms.slice(0, -1), { combineWith: 'OR' as const, queries: completions }],
+      };
       results = index.text.search(query, { ...base, prefix: false, fuzzy: false });
     }
     if (results.length === 0) {
@@ -175,7 +176,9 @@ export class ScanningEngine implements SearchEngine {
       }
       const textMatch = matches?.get(i) ?? 0;
       // Sort values are read once per hit, not once per comparison.
-      const sortValues = keys.map((k) => (k.by === TEXT_MATCH ? textMatch : k.by === GEO_DISTANCE ? (distance ?? Infinity) : readPath(doc, k.by)));
+      const sortValues = keys.map((k) =>
+        k.by === TEXT_MATCH ? textMatch : k.by === GEO_DISTANCE ? (distance ?? Infinity) : readPath(doc, k.by),
+      );
       hits.push({ i, textMatch, distance, sortValues });
     }
     const compare = (a: Hit, b: Hit) => {
@@ -193,7 +196,12 @@ export class ScanningEngine implements SearchEngine {
    * The documents worth testing: the text matches when there is a query, else the shortest posting list of
    * an exact filter, else everything.
    */
-  private candidates(index: CollectionIndex, filters: Filter[], matches: Map<number, number> | null, geo: GeoFilter | undefined): Iterable<number> {
+  private candidates(
+    index: CollectionIndex,
+    filters: Filter[],
+    matches: Map<number, number> | null,
+    geo: GeoFilter | undefined,
+  ): Iterable<number> {
     if (matches) return matches.keys();
     if (this.bruteForce) return index.docs.keys();
     let best: number[] | null = null;
@@ -202,7 +210,10 @@ export class ScanningEngine implements SearchEngine {
       const postings = this.postingsFor(index, f.field);
       const values = f.op === 'eq' ? [f.value] : f.values;
       // A document can match several values of an array field: list it once.
-      const list = values.length === 1 ? postings.get(valueKey(values[0]!)) ?? [] : [...new Set(values.flatMap((v) => postings.get(valueKey(v)) ?? []))].sort((a, b) => a - b);
+      const list =
+        values.length === 1
+          ? (postings.get(valueKey(values[0]!)) ?? [])
+          : [...new Set(values.flatMap((v) => postings.get(valueKey(v)) ?? []))].sort((a, b) => a - b);
       if (!best || list.length < best.length) best = list;
     }
     if (geo) {
@@ -231,7 +242,7 @@ export class ScanningEngine implements SearchEngine {
       index.grids.set(geo.field, grid);
     }
     const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
-    const cos = Math.max(0.01, Math.cos(((Math.min(89, Math.abs(geo.lat) + latSpan)) * Math.PI) / 180));
+    const cos = Math.max(0.01, Math.cos((Math.min(89, Math.abs(geo.lat) + latSpan) * Math.PI) / 180));
     const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
     const found = new Set<number>();
     for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
@@ -316,10 +327,12 @@ type Predicate = (doc: Doc) => boolean;
 
 /** Typesense semantics: on an array field a positive filter matches when any element does; `neq`/`nin` when none does. */
 export function compileFilter(filter: Filter): Predicate {
-  const any = (test: (v: unknown) => boolean): Predicate => (doc) => {
-    const raw = readPath(doc, filter.field);
-    return Array.isArray(raw) ? raw.some(test) : test(raw);
-  };
+  const any =
+    (test: (v: unknown) => boolean): Predicate =>
+    (doc) => {
+      const raw = readPath(doc, filter.field);
+      return Array.isArray(raw) ? raw.some(test) : test(raw);
+    };
   const num = (test: (v: number) => boolean) => any((v) => typeof v === 'number' && test(v));
   switch (filter.op) {
     case 'eq':

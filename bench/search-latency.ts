@@ -56,7 +56,9 @@ async function benchSize(events: number) {
 
   // Typed prefixes of real performer and venue names, as a shopper types them.
   const names = catalog.collections.Performer.slice(0, 40).map((p) => p.performer_name.toLowerCase());
-  const prefixes = names.flatMap((n) => [1, 2, 3, 5, 8].map((k) => n.slice(0, k)).filter((p, i, a) => a.indexOf(p) === i));
+  const prefixes = names.flatMap((n) =>
+    [1, 2, 3, 5, 8].map((k) => n.slice(0, k)).filter((p, i, a) => a.indexOf(p) === i),
+  );
   const now = Date.UTC(2026, 10, 21) / 1000;
   const suggest = prefixes.map((q) => {
     const r = suggestRequests(q, false, now);
@@ -66,17 +68,58 @@ async function benchSize(events: number) {
     const r = suggestRequests(q, true, now);
     return [r.performers, r.venues, r.cities!, r.events!] as SearchRequestFor<CollectionName>[];
   });
-  const metros: [number, number][] = [[40.7128, -74.006], [34.0522, -118.2437], [41.8781, -87.6298], [29.7604, -95.3698], [47.6062, -122.3321]];
+  const metros: [number, number][] = [
+    [40.7128, -74.006],
+    [34.0522, -118.2437],
+    [41.8781, -87.6298],
+    [29.7604, -95.3698],
+    [47.6062, -122.3321],
+  ];
   const near = (field: string, [lat, lng]: [number, number], radiusMiles: number) => ({ field, lat, lng, radiusMiles });
   const upcoming = { op: 'between' as const, field: 'event_timestamp', min: now, max: now + 3650 * 86400 };
   // The row queries a cold page makes, by kind.
   const kinds: Record<string, SearchRequestFor<CollectionName>[]> = {
-    'events near, soonest': metros.map((m) => ({ collection: 'Event', filters: [{ op: 'between', field: 'event_timestamp', min: now, max: now + 60 * 86400 }], geo: near('venue_location', m, LOCAL_RADIUS_MILES), sort: [{ by: 'event_timestamp', order: 'asc' }], perPage: 5 })),
-    'events near by category, popular': metros.map((m) => ({ collection: 'Event', filters: [{ op: 'eq', field: 'category', value: 'nba' }, { op: 'gte', field: 'event_timestamp', value: now }], geo: near('venue_location', m, CATEGORY_RADIUS_MILES), sort: [{ by: 'event_orders_t12', order: 'desc' }], perPage: 9 })),
-    'performers near, popular': metros.map((m) => ({ collection: 'Performer', geo: near('venue_locations', m, LOCAL_RADIUS_MILES), sort: [{ by: 'performer_orders_t12', order: 'desc' }], perPage: 4 })),
-    'venues near': metros.map((m) => ({ collection: 'Venue', filters: [{ op: 'gt', field: 'events_available', value: 0 }], geo: near('venue_location', m, LOCAL_RADIUS_MILES), sort: [{ by: 'events_available', order: 'desc' }], perPage: 8 })),
+    'events near, soonest': metros.map((m) => ({
+      collection: 'Event',
+      filters: [{ op: 'between', field: 'event_timestamp', min: now, max: now + 60 * 86400 }],
+      geo: near('venue_location', m, LOCAL_RADIUS_MILES),
+      sort: [{ by: 'event_timestamp', order: 'asc' }],
+      perPage: 5,
+    })),
+    'events near by category, popular': metros.map((m) => ({
+      collection: 'Event',
+      filters: [
+        { op: 'eq', field: 'category', value: 'nba' },
+        { op: 'gte', field: 'event_timestamp', value: now },
+      ],
+      geo: near('venue_location', m, CATEGORY_RADIUS_MILES),
+      sort: [{ by: 'event_orders_t12', order: 'desc' }],
+      perPage: 9,
+    })),
+    'performers near, popular': metros.map((m) => ({
+      collection: 'Performer',
+      geo: near('venue_locations', m, LOCAL_RADIUS_MILES),
+      sort: [{ by: 'performer_orders_t12', order: 'desc' }],
+      perPage: 4,
+    })),
+    'venues near': metros.map((m) => ({
+      collection: 'Venue',
+      filters: [{ op: 'gt', field: 'events_available', value: 0 }],
+      geo: near('venue_location', m, LOCAL_RADIUS_MILES),
+      sort: [{ by: 'events_available', order: 'desc' }],
+      perPage: 8,
+    })),
     'category tile counts': metros.flatMap((m) =>
-      ['nba', 'nfl', 'rock', 'broadway'].map((value): SearchRequestFor<'Event'> => ({ collection: 'Event', filters: [{ op: 'in', field: 'category', values: [value] }, upcoming, { op: 'neq', field: 'event_status', value: 'cancelled' }], geo: near('venue_location', m, LOCAL_RADIUS_MILES), perPage: 0 })),
+      ['nba', 'nfl', 'rock', 'broadway'].map((value): SearchRequestFor<'Event'> => ({
+        collection: 'Event',
+        filters: [
+          { op: 'in', field: 'category', values: [value] },
+          upcoming,
+          { op: 'neq', field: 'event_status', value: 'cancelled' },
+        ],
+        geo: near('venue_location', m, LOCAL_RADIUS_MILES),
+        perPage: 0,
+      })),
     ),
     'trending performers pool': [trendingPoolRequest()],
   };
@@ -93,7 +136,11 @@ async function benchSize(events: number) {
     rssGrowthMiB: Math.round((rssAfter - rssBefore) / 2 ** 20),
     suggest: await time(engine, suggest, 3),
     suggestWithExtraSources: await time(engine, suggestExtra, 3),
-    rows: await time(engine, rows.map((r) => [r]), 5),
+    rows: await time(
+      engine,
+      rows.map((r) => [r]),
+      5,
+    ),
   };
 
   // Each kind again on the scanning engine, in this process over the same requests: medians and their ratio.
@@ -101,8 +148,18 @@ async function benchSize(events: number) {
   const rowsAgainstScanning: Record<string, { embeddedMs: number; scanningMs: number; ratio: number }> = {};
   for (const [kind, requests] of Object.entries({ ...kinds, 'suggest with extra sources': suggestExtra.flat() })) {
     const median = async (e: SearchEngine) => {
-      await time(e, requests.map((r) => [r]), 1);
-      return (await time(e, requests.map((r) => [r]), 3)).medianMs;
+      await time(
+        e,
+        requests.map((r) => [r]),
+        1,
+      );
+      return (
+        await time(
+          e,
+          requests.map((r) => [r]),
+          3,
+        )
+      ).medianMs;
     };
     const embeddedMs = await median(engine);
     const scanningMs = await median(scanning);

@@ -35,7 +35,9 @@ export class TermDictionary {
     for (let i = lo; i < this.terms.length && this.terms[i]!.startsWith(prefix); i++) {
       found.push({ term: this.terms[i]!, df: this.frequency[i]! });
     }
-    found.sort((a, b) => Number(b.term === prefix) - Number(a.term === prefix) || b.df - a.df || (a.term < b.term ? -1 : 1));
+    found.sort(
+      (a, b) => Number(b.term === prefix) - Number(a.term === prefix) || b.df - a.df || (a.term < b.term ? -1 : 1),
+    );
     return found.slice(0, max).map((f) => f.term);
   }
 }

@@ -6,8 +6,13 @@ import { expect, test, type Page } from './fixtures.js';
 // forced view is no exposure: nothing reaches window.dataLayer for it, while a plain view is counted once.
 
 const exposures = (page: Page) =>
-  page.evaluate(() => (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`));
-const rowHeading = (page: Page, name: string) => page.locator('.layout-page').getByRole('heading', { level: 2, name, exact: true });
+  page.evaluate(() =>
+    (window.dataLayer ?? [])
+      .filter((e) => e.event === 'experiment_viewed')
+      .map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`),
+  );
+const rowHeading = (page: Page, name: string) =>
+  page.locator('.layout-page').getByRole('heading', { level: 2, name, exact: true });
 
 /**
  * Opens a page and gives the layout address it was drawn from: the server renders the page with the layout the
@@ -16,7 +21,9 @@ const rowHeading = (page: Page, name: string) => page.locator('.layout-page').ge
 async function open(page: Page, url: string) {
   await page.goto(url);
   const key = await page.evaluate(() => {
-    const data = JSON.parse(document.getElementById('page-data')?.textContent ?? '{"state":{"queries":[]}}') as { state: { queries: { queryKey: string[] }[] } };
+    const data = JSON.parse(document.getElementById('page-data')?.textContent ?? '{"state":{"queries":[]}}') as {
+      state: { queries: { queryKey: string[] }[] };
+    };
     return data.state.queries.find((q) => q.queryKey[0] === 'layout')?.queryKey;
   });
   expect(key, 'the page carries the layout it was drawn from').toBeDefined();

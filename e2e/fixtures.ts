@@ -15,7 +15,11 @@ export const test = base.extend({
       page.goto = async (url, options) => {
         const response = await goto(url, options);
         // Only a page the server rendered (it carries its data) has a gap between being shown and being live.
-        await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' || !document.getElementById('page-data'), undefined, { timeout: 15_000 });
+        await page.waitForFunction(
+          () => document.documentElement.dataset.ready === 'true' || !document.getElementById('page-data'),
+          undefined,
+          { timeout: 15_000 },
+        );
         return response;
       };
     }

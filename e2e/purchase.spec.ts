@@ -11,7 +11,10 @@ async function snapshot(page: Page, name: string) {
 async function yankeesEvents(page: Page, projectName: string): Promise<string[]> {
   await page.goto('/');
   if (isPhone(projectName)) {
-    await page.getByRole('button', { name: /search/i }).first().click();
+    await page
+      .getByRole('button', { name: /search/i })
+      .first()
+      .click();
     await expect(page.getByRole('dialog')).toBeVisible();
   }
   await page.getByRole('combobox').fill('Yank');
@@ -29,10 +32,19 @@ async function yankeesEvents(page: Page, projectName: string): Promise<string[]>
  * Opens events in turn until one has tickets for 2 (else 1), and returns how many were chosen. The first event
  * is clicked as a shopper would; later ones are opened directly when an earlier one is sold out.
  */
-async function openEventWithTickets(page: Page, projectName: string, sort: 'Price: low to high' | 'Price: high to low'): Promise<number> {
+async function openEventWithTickets(
+  page: Page,
+  projectName: string,
+  sort: 'Price: low to high' | 'Price: high to low',
+): Promise<number> {
   const hrefs = await yankeesEvents(page, projectName);
   for (const [i, href] of hrefs.slice(0, 8).entries()) {
-    if (i === 0) await page.getByRole('region', { name: /Upcoming events/ }).getByRole('link').first().click();
+    if (i === 0)
+      await page
+        .getByRole('region', { name: /Upcoming events/ })
+        .getByRole('link')
+        .first()
+        .click();
     else await page.goto(href);
     await expect(page).toHaveURL(/\/events\/[a-z0-9-]+-\d+/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -54,7 +66,10 @@ async function openEventWithTickets(page: Page, projectName: string, sort: 'Pric
 async function holdFirstListing(page: Page, quantity: number) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const tickets = page.getByRole('region', { name: 'Tickets' });
-    await tickets.getByRole('link', { name: new RegExp(`^Select .*, ${quantity} tickets? at`) }).first().click();
+    await tickets
+      .getByRole('link', { name: new RegExp(`^Select .*, ${quantity} tickets? at`) })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/tickets\/[a-z0-9-]+-\d+\?listing=\d+&quantity=\d+/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Tickets for');
     await page.getByRole('button', { name: 'Continue to checkout' }).click();
@@ -78,7 +93,11 @@ test('a shopper goes from the home page to a confirmed order', async ({ page }, 
   await snapshot(page, 'event');
 
   // The first listing (the seat map's legend and section list are lists of the same region too).
-  const firstListing = page.getByRole('region', { name: 'Tickets' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: /^Select / }) }).first();
+  const firstListing = page
+    .getByRole('region', { name: 'Tickets' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('link', { name: /^Select / }) })
+    .first();
   await firstListing.getByRole('button', { name: 'See fees' }).click();
   await expect(firstListing.getByText(/Service fee \(\d+(\.\d+)?%\)/)).toBeVisible();
 
@@ -96,7 +115,9 @@ test('a shopper goes from the home page to a confirmed order', async ({ page }, 
   const purchases = (await dataLayerEvents(page)).filter((e) => e.event === 'purchase');
   expect(purchases).toHaveLength(1);
   expect(purchases[0]?.phet).toBeGreaterThan(0);
-  await expect(page.getByRole('row', { name: /^Order Status/ })).toContainText(/Confirmed|Delivered/, { timeout: 20_000 });
+  await expect(page.getByRole('row', { name: /^Order Status/ })).toContainText(/Confirmed|Delivered/, {
+    timeout: 20_000,
+  });
   await expect(page.getByRole('heading', { name: 'Event Location' })).toBeVisible();
   await snapshot(page, 'order');
 
@@ -123,7 +144,9 @@ test('a declined card shows why and keeps the shopper on checkout', async ({ pag
 
 const money = (text: string) => Number(/\$([\d,]+(?:\.\d{1,2})?)/.exec(text)?.[1]?.replace(/,/g, '') ?? NaN);
 
-test('the all-in price per ticket on a card is the price on the event page, the listing, the Pay button and the order', async ({ page }, testInfo) => {
+test('the all-in price per ticket on a card is the price on the event page, the listing, the Pay button and the order', async ({
+  page,
+}, testInfo) => {
   await yankeesEvents(page, testInfo.project.name);
   // Later dates than the other purchase tests take, one set per project, so no other test buys these tickets first.
   const cards = page.getByRole('region', { name: /Upcoming events/ }).getByRole('link');
@@ -133,7 +156,10 @@ test('the all-in price per ticket on a card is the price on the event page, the 
     const price = cards.nth(i).locator('.event-card__price');
     if ((await price.count()) === 0) continue;
     await expect(price).toContainText('incl. fees');
-    candidates.push({ href: (await cards.nth(i).getAttribute('href')) ?? '', from: money((await price.textContent()) ?? '') });
+    candidates.push({
+      href: (await cards.nth(i).getAttribute('href')) ?? '',
+      from: money((await price.textContent()) ?? ''),
+    });
   }
   for (const { href, from } of candidates) {
     await page.goto(href);

@@ -12,7 +12,8 @@ interface ListingJson {
  */
 async function eventWithSections(request: APIRequestContext): Promise<{ url: string; listings: ListingJson[] }> {
   const suggestions = await (await request.get('/api/suggest?q=yankees')).json();
-  const performer = suggestions.performers.find((p: { name: string }) => /Yankees/.test(p.name)) ?? suggestions.performers[0];
+  const performer =
+    suggestions.performers.find((p: { name: string }) => /Yankees/.test(p.name)) ?? suggestions.performers[0];
   const slug = performer.url.split('/').at(-1);
   const page = await (await request.get(`/api/performers/${slug}`)).json();
   const events: { url: string }[] = page.events ?? page.upcomingEvents ?? [];
@@ -54,14 +55,26 @@ async function panTo(page: Page, section: string) {
     const frame = (await page.locator('.seat-map__svg').boundingBox())!;
     const [x, y] = [label.x + label.width / 2, label.y + label.height / 2];
     const margin = 12;
-    const direction = x < frame.x + margin ? 'Pan left' : x > frame.x + frame.width - margin ? 'Pan right' : y < frame.y + margin ? 'Pan up' : y > frame.y + frame.height - margin ? 'Pan down' : null;
+    const direction =
+      x < frame.x + margin
+        ? 'Pan left'
+        : x > frame.x + frame.width - margin
+          ? 'Pan right'
+          : y < frame.y + margin
+            ? 'Pan up'
+            : y > frame.y + frame.height - margin
+              ? 'Pan down'
+              : null;
     if (!direction) return;
     await page.getByRole('button', { name: direction }).click();
   }
   throw new Error(`could not pan to ${section}`);
 }
 
-test('the seat map filters the listings by mouse, and a listing outlines its section', async ({ page, request }, info) => {
+test('the seat map filters the listings by mouse, and a listing outlines its section', async ({
+  page,
+  request,
+}, info) => {
   const { url, listings } = await eventWithSections(request);
   const section = listings[0]!.section;
   const tickets = await openEvent(page, url);
@@ -77,13 +90,19 @@ test('the seat map filters the listings by mouse, and a listing outlines its sec
   await mapSection(page, section).locator('text').first().click({ force: true });
   await expect(mapSection(page, section)).toHaveAttribute('data-selected', 'true');
   await openSectionList(page);
-  await expect(tickets.getByRole('button', { name: new RegExp(`^${section}, from`) })).toHaveAttribute('aria-pressed', 'true');
+  await expect(tickets.getByRole('button', { name: new RegExp(`^${section}, from`) })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
   const expected = listings.filter((l) => l.section === section).length;
   await expect(listingTitles(page)).toHaveCount(expected);
   for (const title of await listingTitles(page).allTextContents()) expect(title).toContain(section);
   await expect(tickets.getByText(`Showing tickets in ${section}.`)).toBeVisible();
 
-  await tickets.getByRole('button', { name: `Show ${section} on the map` }).first().click();
+  await tickets
+    .getByRole('button', { name: `Show ${section} on the map` })
+    .first()
+    .click();
   await expect(mapSection(page, section)).toHaveClass(/seat-map__section--highlighted/);
   await expect(tickets.getByText(`${section} is outlined on the map.`)).toBeVisible();
 
@@ -92,7 +111,10 @@ test('the seat map filters the listings by mouse, and a listing outlines its sec
   await expect(mapSection(page, section)).toHaveAttribute('data-selected', 'false');
 });
 
-test('the section list is the keyboard path: select a section, show a listing on the map, clear', async ({ page, request }) => {
+test('the section list is the keyboard path: select a section, show a listing on the map, clear', async ({
+  page,
+  request,
+}) => {
   const { url, listings } = await eventWithSections(request);
   const sections = [...new Set(listings.map((l) => l.section))];
   const [first, second] = [sections[0]!, sections[1]!];
@@ -109,7 +131,9 @@ test('the section list is the keyboard path: select a section, show a listing on
   // A second section adds its listings.
   await tickets.getByRole('button', { name: new RegExp(`^${second}, from`) }).focus();
   await page.keyboard.press('Space');
-  await expect(listingTitles(page)).toHaveCount(listings.filter((l) => l.section === first || l.section === second).length);
+  await expect(listingTitles(page)).toHaveCount(
+    listings.filter((l) => l.section === first || l.section === second).length,
+  );
 
   const show = tickets.getByRole('button', { name: `Show ${first} on the map` }).first();
   await show.focus();
@@ -149,5 +173,13 @@ test('no accessibility violations on an event page with its seat map, a section 
   await tickets.getByRole('button', { name: new RegExp(`^${listings[0]!.section}, from`) }).click();
   await page.waitForLoadState('networkidle');
   const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+  expect(
+    results.violations.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join('; ')})`,
+    ),
+  ).toEqual([]);
 });

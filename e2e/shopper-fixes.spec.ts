@@ -5,20 +5,32 @@ const isPhone = (name: string) => name === 'phone';
 
 async function noAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+  expect(
+    results.violations.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join('; ')})`,
+    ),
+  ).toEqual([]);
 }
 
 /** The tops of a list's visible items, grouped into lines: how many items each line holds. */
 async function lineCounts(list: Locator): Promise<number[]> {
   const tops = await list.evaluate((ul) =>
-    [...ul.children].filter((li) => (li as HTMLElement).offsetParent !== null).map((li) => Math.round(li.getBoundingClientRect().top)),
+    [...ul.children]
+      .filter((li) => (li as HTMLElement).offsetParent !== null)
+      .map((li) => Math.round(li.getBoundingClientRect().top)),
   );
   const lines = new Map<number, number>();
   for (const top of tops) lines.set(top, (lines.get(top) ?? 0) + 1);
   return [...lines.values()];
 }
 
-test('layout rows fill their lines on a desktop and scroll sideways on a phone, never leaving a lone card', async ({ page }, testInfo) => {
+test('layout rows fill their lines on a desktop and scroll sideways on a phone, never leaving a lone card', async ({
+  page,
+}, testInfo) => {
   await page.goto('/');
   await expect(page.locator('section.row:not(.row--skeleton)').first()).toBeVisible();
   const lists = page.locator('section.row:not(.row--skeleton) :is(ul.cards, ul.venue-list)');
@@ -38,7 +50,9 @@ test('layout rows fill their lines on a desktop and scroll sideways on a phone, 
   await noAxeViolations(page);
 });
 
-test('the mega-menu keeps the open panel while the mouse crosses another category on its way into it', async ({ page }, testInfo) => {
+test('the mega-menu keeps the open panel while the mouse crosses another category on its way into it', async ({
+  page,
+}, testInfo) => {
   test.skip(isPhone(testInfo.project.name), 'the mega-menu is the desktop navigation');
   await page.goto('/');
   const nav = page.getByRole('navigation', { name: 'Categories' });
@@ -79,11 +93,19 @@ test('an unknown ZIP code is named and the page stays where it was', async ({ pa
 
 test('"ny" suggests New York, its teams and its venues, with pictures', async ({ page }, testInfo) => {
   await page.goto('/');
-  if (isPhone(testInfo.project.name)) await page.getByRole('button', { name: /search/i }).first().click();
+  if (isPhone(testInfo.project.name))
+    await page
+      .getByRole('button', { name: /search/i })
+      .first()
+      .click();
   await page.getByRole('combobox').fill('ny');
   const listbox = page.getByRole('listbox');
-  await expect(listbox.getByRole('group', { name: 'Cities' }).getByRole('option', { name: /New York, NY/ })).toBeVisible();
-  await expect(listbox.getByRole('group', { name: 'Performers' }).getByRole('option').first()).toContainText('New York');
+  await expect(
+    listbox.getByRole('group', { name: 'Cities' }).getByRole('option', { name: /New York, NY/ }),
+  ).toBeVisible();
+  await expect(listbox.getByRole('group', { name: 'Performers' }).getByRole('option').first()).toContainText(
+    'New York',
+  );
   const venue = listbox.getByRole('group', { name: 'Venues' }).getByRole('option').first();
   await expect(venue).toContainText('New York, NY');
   const picture = venue.locator('img');
@@ -91,7 +113,10 @@ test('"ny" suggests New York, its teams and its venues, with pictures', async ({
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 });
 
-test('a venue page shows its address and its whole schedule a page at a time; back returns there from an event', async ({ page, request }) => {
+test('a venue page shows its address and its whole schedule a page at a time; back returns there from an event', async ({
+  page,
+  request,
+}) => {
   // The venue with the most upcoming events.
   const suggestions = await (await request.get('/api/suggest?q=madison')).json();
   const msg = suggestions.venues[0].url as string;
@@ -129,7 +154,10 @@ test('a performer with more dates than a page holds shows them all, page by page
   await page.route(`**/api${url}*`, async (route) => {
     const n = Number(new URL(route.request().url()).searchParams.get('page') ?? '1');
     const count = Math.max(0, Math.min(50, TOTAL - (n - 1) * 50));
-    const events = Array.from({ length: count }, (_, i) => ({ ...real.events[i % real.events.length], id: 900_000 + (n - 1) * 50 + i }));
+    const events = Array.from({ length: count }, (_, i) => ({
+      ...real.events[i % real.events.length],
+      id: 900_000 + (n - 1) * 50 + i,
+    }));
     await route.fulfill({ json: { ...real, events, eventsFound: TOTAL, page: n, perPage: 50 } });
   });
   // A landing is drawn by the server from the real answer; the stretched schedule is the client's, so the page

@@ -6,7 +6,10 @@ test('the home page shows the resale banner, the header and the money-back foote
   await expect(page.getByText(/We are a resale marketplace/i)).toContainText(/prices may be above face value/i);
   await expect(page.getByRole('link', { name: /Storefront home$/ })).toHaveAttribute('href', '/');
   await expect(page.getByText('100% Money Back Guarantee', { exact: true })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Do Not Sell or Share My Info' })).toHaveAttribute('href', '/policies#optout');
+  await expect(page.getByRole('link', { name: 'Do Not Sell or Share My Info' })).toHaveAttribute(
+    'href',
+    '/policies#optout',
+  );
   await page.screenshot({ path: test.info().outputPath('home.png'), fullPage: true });
 });
 
@@ -41,11 +44,15 @@ test("the storefront's pages keep to their Content-Security-Policy (zod parses w
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   for (const url of ['/', '/category/nfl']) {
     await page.goto(url);
     await expect(page.locator('section.row h2').first()).toBeVisible();
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), url).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), url).toEqual(
+      [],
+    );
   }
 });

@@ -50,7 +50,9 @@ function titleOf(html: string): string | undefined {
 }
 
 function canonicalOf(html: string): string[] {
-  return [...headOf(html).matchAll(/<link\b[^>]*\brel="canonical"[^>]*>/g)].map((m) => decodeEntities(/\bhref="([^"]*)"/.exec(m[0])?.[1] ?? ''));
+  return [...headOf(html).matchAll(/<link\b[^>]*\brel="canonical"[^>]*>/g)].map((m) =>
+    decodeEntities(/\bhref="([^"]*)"/.exec(m[0])?.[1] ?? ''),
+  );
 }
 
 /** The rendered markup inside `<div id="root">`. */
@@ -64,12 +66,16 @@ function rootMarkup(html: string): string {
 
 /** The row ids (`data-row-id`) of the layout rows in the server's markup, in order. */
 function serverRowIds(html: string): string[] {
-  return [...rootMarkup(html).matchAll(/<section\b[^>]*\bclass="row\b[^"]*"[^>]*\bdata-row-id="([^"]*)"/g)].map((m) => m[1]!);
+  return [...rootMarkup(html).matchAll(/<section\b[^>]*\bclass="row\b[^"]*"[^>]*\bdata-row-id="([^"]*)"/g)].map(
+    (m) => m[1]!,
+  );
 }
 
 /** The row ids of the layout rows in the live page, in order. */
 function pageRowIds(page: Page): Promise<string[]> {
-  return page.locator('section.row[data-row-id]').evaluateAll((sections) => sections.map((s) => s.getAttribute('data-row-id') ?? ''));
+  return page
+    .locator('section.row[data-row-id]')
+    .evaluateAll((sections) => sections.map((s) => s.getAttribute('data-row-id') ?? ''));
 }
 
 interface PageData {
@@ -177,7 +183,8 @@ async function asReturningGuest(context: BrowserContext, request: APIRequestCont
 function watchErrors(page: Page): { console: string[]; page: string[] } {
   const seen = { console: [] as string[], page: [] as string[] };
   page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') seen.console.push(`${message.type()}: ${message.text()}`);
+    if (message.type() === 'error' || message.type() === 'warning')
+      seen.console.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => seen.page.push(`${error.name}: ${error.message}`));
   return seen;
@@ -201,10 +208,14 @@ function watchApi(page: Page): string[] {
  */
 async function hydrated(page: Page, selector: string): Promise<void> {
   await expect
-    .poll(() => page.evaluate((sel) => {
-      const element = document.querySelector(sel);
-      return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber$'));
-    }, selector), { message: `${selector} is hydrated` })
+    .poll(
+      () =>
+        page.evaluate((sel) => {
+          const element = document.querySelector(sel);
+          return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber$'));
+        }, selector),
+      { message: `${selector} is hydrated` },
+    )
     .toBe(true);
 }
 
@@ -215,10 +226,13 @@ async function recordCspViolations(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      seen.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
 }
-const cspViolations = (page: Page) => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+const cspViolations = (page: Page) =>
+  page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 
 // ---- 1. without JavaScript ---------------------------------------------------------------------------------
 
@@ -240,7 +254,10 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('.row--skeleton')).toHaveCount(0);
   });
 
-  test("an event page shows its name, its lowest price and the matching schema.org Event", async ({ page, request }) => {
+  test('an event page shows its name, its lowest price and the matching schema.org Event', async ({
+    page,
+    request,
+  }) => {
     const url = (await landing(request)).event;
     expect((await page.goto(url))?.status()).toBe(200);
     const h1 = page.getByRole('heading', { level: 1 });
@@ -327,7 +344,10 @@ test.describe('without JavaScript', () => {
 // ---- 2. head tags and status codes --------------------------------------------------------------------------
 
 test.describe('the server HTML', () => {
-  test('landing pages carry a title, description, canonical address, Open Graph and Twitter tags', async ({ request, baseURL }) => {
+  test('landing pages carry a title, description, canonical address, Open Graph and Twitter tags', async ({
+    request,
+    baseURL,
+  }) => {
     const origin = new URL(baseURL!).origin;
     const pages = await landing(request);
     for (const [kind, url] of Object.entries(pages)) {
@@ -348,7 +368,8 @@ test.describe('the server HTML', () => {
       const image = meta(html, 'og:image');
       expect(meta(html, 'twitter:image'), url).toBe(image);
       expect(meta(html, 'twitter:card'), url).toBe(image ? 'summary_large_image' : 'summary');
-      if (kind === 'event' || kind === 'performer') expect(image, url).toMatch(new RegExp(`^${origin}/media/performers/\\d+\\.svg$`));
+      if (kind === 'event' || kind === 'performer')
+        expect(image, url).toMatch(new RegExp(`^${origin}/media/performers/\\d+\\.svg$`));
 
       if (kind === 'results') {
         // Internal search results are for people: noindex, no canonical.
@@ -368,7 +389,10 @@ test.describe('the server HTML', () => {
     expect(titleOf(await (await request.get(pages.performer)).text())).toBe('New York Yankees tickets');
   });
 
-  test('the canonical address leaves out queries and overrides, and what a shopper typed is escaped in the head', async ({ request, baseURL }) => {
+  test('the canonical address leaves out queries and overrides, and what a shopper typed is escaped in the head', async ({
+    request,
+    baseURL,
+  }) => {
     const origin = new URL(baseURL!).origin;
     for (const [url, canonical] of [
       ['/?home-layout=1&utm_source=mail', `${origin}/`],
@@ -390,7 +414,9 @@ test.describe('the server HTML', () => {
     expect(JSON.stringify(pageDataOf(html))).toContain(typed);
   });
 
-  test("each rendered page's one inline stylesheet is allowed by its hash, and its data parses", async ({ request }) => {
+  test("each rendered page's one inline stylesheet is allowed by its hash, and its data parses", async ({
+    request,
+  }) => {
     for (const url of Object.values(await landing(request))) {
       const answer = await request.get(url);
       const html = await answer.text();
@@ -409,13 +435,23 @@ test.describe('the server HTML', () => {
       expect(data.page.status, url).toBe(200);
       const keys = data.state.queries.map((q) => JSON.stringify(q.queryKey));
       expect(keys, url).toContain('["brand"]');
-      expect(data.state.queries.every((q) => q.state.status === 'success'), url).toBe(true);
+      expect(
+        data.state.queries.every((q) => q.state.status === 'success'),
+        url,
+      ).toBe(true);
       expect(rootMarkup(html).length, url).toBeGreaterThan(1000);
     }
   });
 
-  test('an unknown address answers 404 with the not-found page: noindex, no canonical, a plain search form', async ({ request }) => {
-    for (const url of ['/no/such/page', '/events/x/nope-999999', '/performers/nobody-999999', '/category/no-such-category']) {
+  test('an unknown address answers 404 with the not-found page: noindex, no canonical, a plain search form', async ({
+    request,
+  }) => {
+    for (const url of [
+      '/no/such/page',
+      '/events/x/nope-999999',
+      '/performers/nobody-999999',
+      '/category/no-such-category',
+    ]) {
       const answer = await request.get(url);
       expect(answer.status(), url).toBe(404);
       const html = await answer.text();
@@ -446,7 +482,11 @@ test.describe('the server HTML', () => {
 
   test('a cancelled or started event answers 410 Gone, out of search indexes', async ({ request }) => {
     // The generated catalog always has a few of each; they are found in the catalog's own files.
-    const file = path.join(process.env.E2E_DATA_DIR ?? path.resolve('test-results', 'e2e-data'), 'catalog', 'Event.jsonl');
+    const file = path.join(
+      process.env.E2E_DATA_DIR ?? path.resolve('test-results', 'e2e-data'),
+      'catalog',
+      'Event.jsonl',
+    );
     test.skip(!existsSync(file), `no catalog at ${file}`);
     const now = Date.now() / 1000;
     let cancelled: number | undefined;
@@ -454,8 +494,20 @@ test.describe('the server HTML', () => {
     for (const line of readFileSync(file, 'utf8').split('\n')) {
       if (!line) continue;
       const event = JSON.parse(line) as { event_id: number; event_status: string; event_timestamp: number | null };
-      if (cancelled === undefined && event.event_status === 'cancelled' && event.event_timestamp !== null && event.event_timestamp > now + 86_400) cancelled = event.event_id;
-      if (started === undefined && event.event_status === 'scheduled' && event.event_timestamp !== null && event.event_timestamp < now - 3_600) started = event.event_id;
+      if (
+        cancelled === undefined &&
+        event.event_status === 'cancelled' &&
+        event.event_timestamp !== null &&
+        event.event_timestamp > now + 86_400
+      )
+        cancelled = event.event_id;
+      if (
+        started === undefined &&
+        event.event_status === 'scheduled' &&
+        event.event_timestamp !== null &&
+        event.event_timestamp < now - 3_600
+      )
+        started = event.event_id;
       if (cancelled !== undefined && started !== undefined) break;
     }
     test.skip(cancelled === undefined || started === undefined, 'the catalog has no cancelled or started event');
@@ -476,13 +528,20 @@ test.describe('the server HTML', () => {
       expect(rootMarkup(html), url).toContain(says);
       expect(rootMarkup(html), url).not.toContain('See tickets from');
       // Its JSON-LD says so, and offers nothing.
-      const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(rootMarkup(html))?.[1] ?? 'null') as { eventStatus?: string; offers?: unknown } | null;
+      const ld = JSON.parse(
+        /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(rootMarkup(html))?.[1] ?? 'null',
+      ) as { eventStatus?: string; offers?: unknown } | null;
       expect(ld?.eventStatus, url).toBe(status);
       expect(ld?.offers, url).toBeUndefined();
     }
   });
 
-  test('tickets, checkout and order pages are the empty app shell, and the client draws them', async ({ page, context, request, baseURL }) => {
+  test('tickets, checkout and order pages are the empty app shell, and the client draws them', async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     await asReturningGuest(context, request, baseURL!);
     const event = (await landing(request)).event;
     const tickets = event.replace(/^\/events\//, '/tickets/');
@@ -513,11 +572,21 @@ const EMBEDDED_API = /^\/api\/(brand|menu|layout\/|events\/|performers\/|venues\
 const HYDRATED_PAGES = [...LANDING_KINDS, 'filtered event', 'not-found'] as const;
 
 for (const kind of HYDRATED_PAGES) {
-  test(`hydration: the ${kind} page is taken over without a mismatch, a CSP violation or a second request for what it carries`, async ({ page, context, request, baseURL }) => {
+  test(`hydration: the ${kind} page is taken over without a mismatch, a CSP violation or a second request for what it carries`, async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     await asReturningGuest(context, request, baseURL!);
     await recordCspViolations(page);
     const pages = await landing(request);
-    const url = kind === 'filtered event' ? `${pages.event}?quantity=2&sort=price_desc&maxPrice=500` : kind === 'not-found' ? '/no/such/page' : pages[kind];
+    const url =
+      kind === 'filtered event'
+        ? `${pages.event}?quantity=2&sort=price_desc&maxPrice=500`
+        : kind === 'not-found'
+          ? '/no/such/page'
+          : pages[kind];
     const errors = watchErrors(page);
     const api = watchApi(page);
     const sessions: string[] = [];
@@ -542,13 +611,20 @@ for (const kind of HYDRATED_PAGES) {
     expect(sessions).toEqual([]);
     // The page the client drew is the one the server sent.
     const servedH1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(rootMarkup(html))?.[1] ?? '';
-    expect((await page.locator('h1').textContent())?.trim()).toBe(decodeEntities(servedH1.replace(/<[^>]*>/g, '')).trim());
+    expect((await page.locator('h1').textContent())?.trim()).toBe(
+      decodeEntities(servedH1.replace(/<[^>]*>/g, '')).trim(),
+    );
     // The brand and the menu at least (the site's shell), and the page's own answers.
     expect(data.state.queries.length).toBeGreaterThanOrEqual(kind === 'faq' || kind === 'not-found' ? 2 : 3);
   });
 }
 
-test('hydration: a rendered page is interactive, and its links navigate within the app', async ({ page, context, request, baseURL }, testInfo) => {
+test('hydration: a rendered page is interactive, and its links navigate within the app', async ({
+  page,
+  context,
+  request,
+  baseURL,
+}, testInfo) => {
   await asReturningGuest(context, request, baseURL!);
   const errors = watchErrors(page);
   await page.goto('/faq');
@@ -575,7 +651,10 @@ test('hydration: a rendered page is interactive, and its links navigate within t
 
   // A control that only a script drives: the phone's search overlay or the desktop's mega-menu.
   if (testInfo.project.name === 'phone') {
-    await page.getByRole('button', { name: /search/i }).first().click();
+    await page
+      .getByRole('button', { name: /search/i })
+      .first()
+      .click();
     await expect(page.getByRole('dialog')).toBeVisible();
   } else {
     const sports = page.getByRole('navigation', { name: 'Categories' }).getByRole('button', { name: 'Sports' });
@@ -588,7 +667,9 @@ test('hydration: a rendered page is interactive, and its links navigate within t
 
 // ---- 4. the home experiment --------------------------------------------------------------------------------
 
-test('experiment: a forced variation (?home-layout=1) is rendered by the server and kept by the client', async ({ page }) => {
+test('experiment: a forced variation (?home-layout=1) is rendered by the server and kept by the client', async ({
+  page,
+}) => {
   const errors = watchErrors(page);
   const api = watchApi(page);
   const response = await page.goto('/?home-layout=1');
@@ -609,7 +690,10 @@ test('experiment: a forced variation (?home-layout=1) is rendered by the server 
   expect(errors.page).toEqual([]);
 });
 
-test('experiment: a first visit keeps the rows the server drew once the guest session exists, and a return visit is drawn for the guest', async ({ page, context }) => {
+test('experiment: a first visit keeps the rows the server drew once the guest session exists, and a return visit is drawn for the guest', async ({
+  page,
+  context,
+}) => {
   await context.clearCookies();
   await recordCspViolations(page);
   const errors = watchErrors(page);
@@ -634,7 +718,11 @@ test('experiment: a first visit keeps the rows the server drew once the guest se
   await hydrated(page, 'section.row h2');
   await page.waitForLoadState('networkidle');
   expect(await pageRowIds(page)).toEqual(servedAgain);
-  const exposures = await page.evaluate(() => (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`));
+  const exposures = await page.evaluate(() =>
+    (window.dataLayer ?? [])
+      .filter((e) => e.event === 'experiment_viewed')
+      .map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`),
+  );
   expect(exposures).toEqual([expect.stringMatching(/^home-layout:[01]$/)]);
   // The variation counted is the one on screen: Promos is variation 1.
   expect(servedAgain.includes('promos')).toBe(exposures[0] === 'home-layout:1');
@@ -646,7 +734,12 @@ test('experiment: a first visit keeps the rows the server drew once the guest se
 
 // ---- 5. the shopper's place ----------------------------------------------------------------------------------
 
-test("location: the home page's head and its place are the shopper's cookie's (Chicago)", async ({ page, context, request, baseURL }) => {
+test("location: the home page's head and its place are the shopper's cookie's (Chicago)", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   await asReturningGuest(context, request, baseURL!);
   await context.addCookies([{ name: 'shopperLocation', value: '60601', url: baseURL! }]);
   const response = await page.goto('/');
@@ -664,7 +757,12 @@ test("location: the home page's head and its place are the shopper's cookie's (C
   await expect(page).toHaveTitle('Tickets near Chicago');
 });
 
-test("location: the server draws the rows for the cookie's place, and the client takes them over without a mismatch", async ({ page, context, request, baseURL }) => {
+test("location: the server draws the rows for the cookie's place, and the client takes them over without a mismatch", async ({
+  page,
+  context,
+  request,
+  baseURL,
+}) => {
   await asReturningGuest(context, request, baseURL!);
   const errors = watchErrors(page);
   await context.addCookies([{ name: 'shopperLocation', value: '60601', url: baseURL! }]);
@@ -677,7 +775,9 @@ test("location: the server draws the rows for the cookie's place, and the client
   expect(serverRowIds(html)).toEqual(await pageRowIds(page));
 });
 
-test('words typed into the rendered search box before the script runs are searched once it has', async ({ context }, testInfo) => {
+test('words typed into the rendered search box before the script runs are searched once it has', async ({
+  context,
+}, testInfo) => {
   test.skip(testInfo.project.name !== 'desktop', 'the search field is in the wide header');
   // A page of its own (not the fixture's, whose goto waits for the script): the app's script is held back
   // until the shopper has typed, as on a slow phone.

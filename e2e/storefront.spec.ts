@@ -5,7 +5,10 @@ const isPhone = (name: string) => name === 'phone';
 
 async function openSearch(page: Page, projectName: string) {
   if (isPhone(projectName)) {
-    await page.getByRole('button', { name: /search/i }).first().click();
+    await page
+      .getByRole('button', { name: /search/i })
+      .first()
+      .click();
     await expect(page.getByRole('dialog')).toBeVisible();
   }
   return page.getByRole('combobox');
@@ -76,8 +79,12 @@ test('the sports page opens its events row on the tab the server names (a league
   await page.goto('/category/sports');
   // The layout the server drew the page from, embedded for the client.
   const layout = await page.evaluate(() => {
-    const data = JSON.parse(document.getElementById('page-data')!.textContent!) as { state: { queries: { queryKey: string[]; state: { data: unknown } }[] } };
-    return data.state.queries.find((q) => q.queryKey[0] === 'layout')!.state.data as { rows: { id: string; defaultTab: string; tabs: { id: string; title: string }[] }[] };
+    const data = JSON.parse(document.getElementById('page-data')!.textContent!) as {
+      state: { queries: { queryKey: string[]; state: { data: unknown } }[] };
+    };
+    return data.state.queries.find((q) => q.queryKey[0] === 'layout')!.state.data as {
+      rows: { id: string; defaultTab: string; tabs: { id: string; title: string }[] }[];
+    };
   });
   const row = layout.rows.find((r: { id: string }) => r.id === 'sports-events-coming-up')!;
   const expected = row.tabs.find((t: { id: string }) => t.id === row.defaultTab)!.title;
@@ -99,7 +106,10 @@ test('the home page lists the layout rows and a guest session', async ({ page })
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 2, name: 'Local Events' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => localStorage.getItem('guestToken'))).toMatch(/^ey/);
-  const exposures = () => page.evaluate(() => (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => e.experiment_id));
+  const exposures = () =>
+    page.evaluate(() =>
+      (window.dataLayer ?? []).filter((e) => e.event === 'experiment_viewed').map((e) => e.experiment_id),
+    );
   // A first visit has no guest yet: the server draws the base layout, as the layout API answers a request
   // without one, and the page keeps it for this view (no exposure, and no switch once the token arrives).
   await page.waitForLoadState('networkidle');
@@ -130,6 +140,14 @@ for (const [name, path] of [
     await page.waitForLoadState('networkidle');
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+    expect(
+      serious.map(
+        (v) =>
+          `${v.id}: ${v.help} (${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join('; ')})`,
+      ),
+    ).toEqual([]);
   });
 }

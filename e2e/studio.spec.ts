@@ -8,7 +8,13 @@ const STUDIO_KEY = process.env.E2E_STUDIO_KEY!;
 /** Every axe violation, of any impact, named with where it is. */
 async function axeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`);
+  return results.violations.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join('; ')}`,
+  );
 }
 
 /**
@@ -48,7 +54,10 @@ test.describe('the studio', () => {
     test.skip(testInfo.project.name !== 'desktop', 'the studio flow runs once, on the desktop project');
   });
 
-  test('a merchandiser breaks a row, sees the error with its line and a fix, repairs it, previews both variations in another city, publishes and rolls back', async ({ page, browser }) => {
+  test('a merchandiser breaks a row, sees the error with its line and a fix, repairs it, previews both variations in another city, publishes and rolls back', async ({
+    page,
+    browser,
+  }) => {
     test.setTimeout(120_000);
     const before = await liveRowTitles(browser);
     expect(before).toContain('Local Venues');
@@ -70,7 +79,9 @@ test.describe('the studio', () => {
     const problems = page.getByRole('region', { name: /problem/ });
     await expect(problems.getByRole('heading', { name: '1 problem' })).toBeVisible();
     const problem = problems.getByRole('button', { name: /base\/explore\.json:\d+:\d+/ });
-    await expect(problem).toContainText('"venue" is not a row kind. Allowed kinds: performers, events, venues, categories, promos. Did you mean "venues"?');
+    await expect(problem).toContainText(
+      '"venue" is not a row kind. Allowed kinds: performers, events, venues, categories, promos. Did you mean "venues"?',
+    );
     const [, line] = /base\/explore\.json:(\d+):\d+/.exec((await problem.textContent()) ?? '')!;
     // The line it names is the broken one: the editor shows it as the line the caret is on.
     await problem.click();
@@ -109,7 +120,9 @@ test.describe('the studio', () => {
     await expect(base.getByRole('heading', { name: 'Top Categories' })).toHaveCount(0);
     // Beside each row: its status, count, time and where it came from.
     await expect(promos.getByText('from base/explore~promos.json by insertBefore')).toBeVisible();
-    await expect(base.locator('.preview-row__meta').first()).toHaveText(/^popular-local-performers (shown|hidden: found nothing) · \d+ items? · [\d.]+ ms · from base\/explore\.json$/);
+    await expect(base.locator('.preview-row__meta').first()).toHaveText(
+      /^popular-local-performers (shown|hidden: found nothing) · \d+ items? · [\d.]+ ms · from base\/explore\.json$/,
+    );
     expect(await axeViolations(page)).toEqual([]);
     // Shoppers still see the live set.
     expect(await liveRowTitles(browser)).toEqual(before);
@@ -163,7 +176,9 @@ test.describe('the studio', () => {
     // Every script the shopper's page can reach, statically or on demand, from its entry in index.html.
     const dist = path.resolve('dist/client');
     const seen = new Set<string>();
-    const queue = [...readFileSync(path.join(dist, 'index.html'), 'utf8').matchAll(/\/assets\/([^"]+\.js)/g)].map((m) => m[1]!);
+    const queue = [...readFileSync(path.join(dist, 'index.html'), 'utf8').matchAll(/\/assets\/([^"]+\.js)/g)].map(
+      (m) => m[1]!,
+    );
     while (queue.length > 0) {
       const file = queue.pop()!;
       if (seen.has(file)) continue;

@@ -33,7 +33,8 @@ async function readyETicketListing(request: APIRequestContext): Promise<Candidat
     const body = await (await request.get(`/api/events/${slug}/listings`, { headers: SITE })).json();
     for (const quantity of [2, 1]) {
       const listing = body.listings.find(
-        (l: { deliveryMethod: string; inHandDate: string; splits: number[] }) => l.deliveryMethod === 'eticket' && l.inHandDate === venueToday && l.splits.includes(quantity),
+        (l: { deliveryMethod: string; inHandDate: string; splits: number[] }) =>
+          l.deliveryMethod === 'eticket' && l.inHandDate === venueToday && l.splits.includes(quantity),
       );
       if (listing) return { eventUrl: url, listingId: listing.id, quantity };
     }
@@ -44,7 +45,10 @@ async function readyETicketListing(request: APIRequestContext): Promise<Candidat
 const scan = (request: APIRequestContext, barcode: string) =>
   request.post('/api/tickets/scan', { headers: { ...SITE, 'X-Scanner-Key': SCANNER_KEY }, data: { barcode } });
 
-test('a shopper buys eTickets, downloads the PDF from the order page, and the venue admits each ticket once', async ({ page, request }) => {
+test('a shopper buys eTickets, downloads the PDF from the order page, and the venue admits each ticket once', async ({
+  page,
+  request,
+}) => {
   const { eventUrl, listingId, quantity } = await readyETicketListing(request);
   await page.goto(eventUrl);
   const tickets = page.getByRole('region', { name: 'Tickets' });
@@ -68,7 +72,15 @@ test('a shopper buys eTickets, downloads the PDF from the order page, and the ve
   await expect(yours.getByRole('listitem').first()).toContainText('Ready');
 
   const axe = await new AxeBuilder({ page }).analyze();
-  expect(axe.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+  expect(
+    axe.violations.map(
+      (v) =>
+        `${v.id}: ${v.help} (${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join('; ')})`,
+    ),
+  ).toEqual([]);
 
   const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
   expect(file.suggestedFilename()).toBe(`tickets-${orderId}.pdf`);
@@ -83,7 +95,10 @@ test('a shopper buys eTickets, downloads the PDF from the order page, and the ve
   const barcode = pages[0]!.barcode!;
   const first = await (await scan(request, barcode)).json();
   expect(first).toMatchObject({ result: 'valid', ticket: { id: barcode.split('.')[0] } });
-  expect(await (await scan(request, barcode)).json()).toMatchObject({ result: 'already_used', firstScannedAt: first.firstScannedAt });
+  expect(await (await scan(request, barcode)).json()).toMatchObject({
+    result: 'already_used',
+    firstScannedAt: first.firstScannedAt,
+  });
   const forged = `${barcode.slice(0, -2)}${barcode.endsWith('AA') ? 'BB' : 'AA'}`;
   expect(await (await scan(request, forged)).json()).toEqual({ result: 'unknown' });
 

@@ -9,7 +9,9 @@ import path from 'node:path';
 function binDir() {
   const root = '/usr/lib/postgresql';
   if (!existsSync(root)) return null;
-  const versions = readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(root)
+    .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] ? path.join(root, versions[0], 'bin') : null;
 }
 
@@ -62,7 +64,10 @@ const alive = (pid) => {
 /** Immediate shutdown (SIGQUIT), then SIGKILL; synchronous, so it also works in an `exit` listener. */
 function killPostmaster(pid) {
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (const [signal, waitMs] of [['SIGQUIT', QUIT_WAIT_MS], ['SIGKILL', QUIT_WAIT_MS]]) {
+  for (const [signal, waitMs] of [
+    ['SIGQUIT', QUIT_WAIT_MS],
+    ['SIGKILL', QUIT_WAIT_MS],
+  ]) {
     try {
       process.kill(pid, signal);
     } catch {
@@ -83,7 +88,9 @@ export async function startTestPostgres() {
     bin = binDir();
   }
   if (!bin) {
-    console.log('PostgreSQL not found: the store tests run on PGlite only. Install it with: apt-get install -y postgresql');
+    console.log(
+      'PostgreSQL not found: the store tests run on PGlite only. Install it with: apt-get install -y postgresql',
+    );
     return null;
   }
   // The last await: from the folder's creation until `stop` listens for `exit` all is synchronous, so no signal
@@ -97,7 +104,17 @@ export async function startTestPostgres() {
     execFileSync(c, a, { stdio: ['ignore', 'ignore', 'inherit'] });
   };
   /** Starts the server on the cluster's data, port and socket folder; returns once it accepts connections. */
-  const start = () => run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      path.join(dir, 'log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+      'start',
+    ]);
   try {
     run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
     start();

@@ -40,9 +40,13 @@ const stage = async (name, fn) => {
 await stage('type-check (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', '.']));
 const postgres = await startTestPostgres();
 await stage(`unit and API tests (vitest; stores on PGlite${postgres ? ' and PostgreSQL' : ''})`, () =>
-  run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`], {
-    env: { ...process.env, ...(postgres ? { TEST_DATABASE_URL: postgres.url } : {}) },
-  }),
+  run(
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`],
+    {
+      env: { ...process.env, ...(postgres ? { TEST_DATABASE_URL: postgres.url } : {}) },
+    },
+  ),
 );
 postgres?.stop();
 const haveChromium = await ensureChromium();

@@ -49,7 +49,10 @@ describe('error model', () => {
   });
 
   it('answers malformed JSON with a 400, not a 500', async () => {
-    const res = await request(testApp().app).post('/api/anything').set('Content-Type', 'application/json').send('{"a":');
+    const res = await request(testApp().app)
+      .post('/api/anything')
+      .set('Content-Type', 'application/json')
+      .send('{"a":');
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('entity_parse_failed');
     expect(JSON.stringify(res.body)).not.toMatch(/at .*\.js/);
@@ -85,7 +88,9 @@ describe('error model', () => {
 
     const conflict = await request(app).get('/app-error');
     expect(conflict.status).toBe(409);
-    expect(conflict.body).toEqual({ error: { code: 'sold_out', message: 'Those tickets are gone', details: { listingId: 7 } } });
+    expect(conflict.body).toEqual({
+      error: { code: 'sold_out', message: 'Those tickets are gone', details: { listingId: 7 } },
+    });
 
     const boom = await request(app).get('/boom');
     expect(boom.status).toBe(500);
@@ -96,9 +101,13 @@ describe('error model', () => {
 describe('client error reports', () => {
   it('logs a report and answers 204; refuses an oversized one', async () => {
     const { app } = testApp();
-    const ok = await request(app).post('/api/client-errors').send({ context: 'search', message: 'TypeError: x', url: '/' });
+    const ok = await request(app)
+      .post('/api/client-errors')
+      .send({ context: 'search', message: 'TypeError: x', url: '/' });
     expect(ok.status).toBe(204);
-    const big = await request(app).post('/api/client-errors').send({ context: 'x', message: 'm'.repeat(3000), url: '/' });
+    const big = await request(app)
+      .post('/api/client-errors')
+      .send({ context: 'x', message: 'm'.repeat(3000), url: '/' });
     expect(big.status).toBe(400);
     expect(big.body.error.message).toMatch(/^message: /);
   });
@@ -107,16 +116,26 @@ describe('client error reports', () => {
 describe('compression', () => {
   it('compresses large answers but never the server-sent event stream', async () => {
     const { app } = testApp();
-    const big = await request(app).get(`/api/${'x'.repeat(2000)}`).set('Accept-Encoding', 'gzip');
+    const big = await request(app)
+      .get(`/api/${'x'.repeat(2000)}`)
+      .set('Accept-Encoding', 'gzip');
     expect(big.headers['content-encoding']).toBe('gzip');
     const server = createServer(app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const { port } = server.address() as import('node:net').AddressInfo;
     const headers = await new Promise<import('node:http').IncomingHttpHeaders>((resolve, reject) => {
-      const req = get({ host: '127.0.0.1', port, path: '/sub/sdk-storefront', headers: { 'Accept-Encoding': 'gzip', Accept: 'text/event-stream' } }, (res) => {
-        resolve(res.headers);
-        req.destroy();
-      });
+      const req = get(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/sub/sdk-storefront',
+          headers: { 'Accept-Encoding': 'gzip', Accept: 'text/event-stream' },
+        },
+        (res) => {
+          resolve(res.headers);
+          req.destroy();
+        },
+      );
       req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'ECONNRESET' ? undefined : reject(err)));
     });
     server.closeAllConnections();

@@ -117,7 +117,9 @@ export function createApp(deps: AppDeps): App {
   const security = securityHeadersByPath(pageSecurity, apiSecurity);
   // Rendered pages have a lane of their own, with the pages' headers and no client headers to check: a kept page
   // goes out as a kept layout answer does, without Express.
-  const pageLane = deps.renderer ? new FastLane({ logger: deps.logger, headers: headersSetBy([pageSecurity]), maxBytes: FAST_LANE_BYTES }) : undefined;
+  const pageLane = deps.renderer
+    ? new FastLane({ logger: deps.logger, headers: headersSetBy([pageSecurity]), maxBytes: FAST_LANE_BYTES })
+    : undefined;
   const app = expressApp(deps, { lane, pageLane, security, cors, trust, limit, suggestLimiter });
   const listener = lane.in(app);
   return Object.assign(pageLane ? pageLane.in(listener) : listener, { fastLane: lane, pageLane });
@@ -151,7 +153,11 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use(
     '/api/admin',
     env.CATALOG_ADMIN_KEY && deps.catalog
-      ? catalogAdminRoutes(deps.catalog, env.CATALOG_ADMIN_KEY, limit('catalog-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'catalog'))
+      ? catalogAdminRoutes(
+          deps.catalog,
+          env.CATALOG_ADMIN_KEY,
+          limit('catalog-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'catalog'),
+        )
       : noCatalogAdmin,
   );
   // The studio reads its own bodies (whole segment files, larger than the API's limit).
@@ -165,7 +171,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   api.post('/customers/session', limit('sessions', env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
   api.get(['/suggest', '/suggest/jsonp'], suggestLimiter);
   api.get('/Searches/get', limit('search', env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
-  api.get(['/events/:slug/listings', '/listings/:id'], limit('listings', env.RATE_LIMIT_LISTINGS_PER_MINUTE, 'listing'));
+  api.get(
+    ['/events/:slug/listings', '/listings/:id'],
+    limit('listings', env.RATE_LIMIT_LISTINGS_PER_MINUTE, 'listing'),
+  );
   api.post('/cart', limit('carts', env.RATE_LIMIT_CARTS_PER_MINUTE, 'cart'));
   api.post('/checkout', limit('checkout', env.RATE_LIMIT_CHECKOUT_PER_MINUTE, 'checkout'));
   api.use(sessionRoutes(deps.tokens, deps.activity));
@@ -173,7 +182,14 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   api.use(searchRoutes(deps.search, { fastLane: lane, suggestGate: limiterGate(suggestLimiter) }));
   api.use(jsonpRoutes(deps.search, deps.tokens));
   // Venue scanners: the endpoint exists only with TICKET_SCANNER_KEY set (a 404 otherwise, like /api/admin).
-  if (env.TICKET_SCANNER_KEY) api.use(scannerRoutes(deps.commerce, env.TICKET_SCANNER_KEY, limit('ticket-scans', env.RATE_LIMIT_SCANS_PER_MINUTE, 'scan')));
+  if (env.TICKET_SCANNER_KEY)
+    api.use(
+      scannerRoutes(
+        deps.commerce,
+        env.TICKET_SCANNER_KEY,
+        limit('ticket-scans', env.RATE_LIMIT_SCANS_PER_MINUTE, 'scan'),
+      ),
+    );
   api.use(commerceRoutes(deps.commerce, deps.tokens));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane));
@@ -206,7 +222,8 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
         })
       : undefined;
     // The bundles' source maps are built beside them but published only when asked (`SERVE_SOURCE_MAPS`).
-    if (!env.SERVE_SOURCE_MAPS) app.use((req, _res, next) => next(req.path.endsWith('.map') ? httpError(404) : undefined));
+    if (!env.SERVE_SOURCE_MAPS)
+      app.use((req, _res, next) => next(req.path.endsWith('.map') ? httpError(404) : undefined));
     app.use(
       '/assets',
       express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),
@@ -216,7 +233,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     const studioOpen = studio.enabled && deps.studio !== undefined && existsSync(studioFile);
     app.use('/studio.html', (_req, res, next) => (studioOpen ? res.redirect(301, '/studio') : next(httpError(404))));
     app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
-    app.get(['/studio', '/studio/{*path}'], studioOpen ? studioPage(studioFile) : (_req, _res, next) => next(httpError(404)));
+    app.get(
+      ['/studio', '/studio/{*path}'],
+      studioOpen ? studioPage(studioFile) : (_req, _res, next) => next(httpError(404)),
+    );
     // Every other GET is a page, with the address's real status (404 for no such page or entity, 301 to a renamed
     // entity's current address, 410 for an event that is over). Landing pages go rendered; the rest (and every
     // page, without a renderer) is the app shell, and the client's router decides what to show.

@@ -38,7 +38,12 @@ let embedded: EmbeddedEngine;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'faults-'));
-  await generateCatalog({ events: 3000, seed: 41, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
+  await generateCatalog({
+    events: 3000,
+    seed: 41,
+    start: new Date().toISOString().slice(0, 10),
+    outDir: path.join(tmp, 'catalog'),
+  });
   catalog = await loadCatalog(path.join(tmp, 'catalog'));
   embedded = await EmbeddedEngine.build(catalog.collections);
 });
@@ -66,7 +71,13 @@ describe('the search engine slow or failing', () => {
     readiness.set('catalog', true);
     readiness.set('search', true);
     readiness.probe('search', searchDegradation(engine));
-    const layout = new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 300, rowCacheTtlMs: 1 });
+    const layout = new LayoutService({
+      segments,
+      engine: () => search.engine,
+      logger,
+      rowDeadlineMs: 300,
+      rowCacheTtlMs: 1,
+    });
     const { app } = testApp({ search, segments, layout, readiness });
 
     const good = LayoutResponseSchema.parse((await request(app).get('/api/layout/home?lat=40.75&lng=-73.99')).body);
@@ -108,7 +119,10 @@ function delegating(sandbox: SandboxPaymentProvider, overrides: Partial<PaymentP
 async function faultyStore() {
   const real = await openPglite(null);
   await migrate(real);
-  const away = () => new StoreUnavailableError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+  const away = () =>
+    new StoreUnavailableError(
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+    );
   // 'down': every use fails. For the transaction that writes an order: 'lost', it commits and then its answer is
   // lost; 'rolled-back', it never commits; 'outage', the database goes away as it starts and stays away.
   let mode: 'up' | 'down' | 'lost' | 'rolled-back' | 'outage' = 'up';
@@ -124,30 +138,56 @@ async function faultyStore() {
       return result;
     },
     close: () => real.close(),
-    health: () => ({ available: mode !== 'down', since: new Date().toISOString(), detail: mode === 'down' ? 'PostgreSQL unavailable: connect ECONNREFUSED' : 'PostgreSQL reachable' }),
+    health: () => ({
+      available: mode !== 'down',
+      since: new Date().toISOString(),
+      detail: mode === 'down' ? 'PostgreSQL unavailable: connect ECONNREFUSED' : 'PostgreSQL reachable',
+    }),
   };
   return { real, sql, set: (next: typeof mode) => (mode = next) };
 }
 
 /** A shopper with a 2-ticket cart on a store that can fail, and a checkout of it (with a key, or without). */
-async function shop<P extends PaymentProvider = SandboxPaymentProvider>(options: { payments?: P; now?: () => Date } = {}) {
+async function shop<P extends PaymentProvider = SandboxPaymentProvider>(
+  options: { payments?: P; now?: () => Date } = {},
+) {
   const store = await faultyStore();
   const payments = (options.payments ?? new SandboxPaymentProvider()) as P;
   const search = new SearchService();
   search.set(new CachedEngine(embedded));
-  const make = () => new CommerceService({ store: new CommerceStore(store.sql), engine: () => search.engine, payments, logger, now: options.now, sellerDelayMs: 0 });
+  const make = () =>
+    new CommerceService({
+      store: new CommerceStore(store.sql),
+      engine: () => search.engine,
+      payments,
+      logger,
+      now: options.now,
+      sellerDelayMs: 0,
+    });
   const commerce = make();
-  const { app } = testApp({ search, commerce, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
+  const { app } = testApp({
+    search,
+    commerce,
+    env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }),
+  });
   const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
   const nowSeconds = Date.now() / 1000;
-  const event = catalog.collections.Event.find((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > nowSeconds + 86400 && listingsForEvent(e).some((l) => l.splits.includes(2)))!;
+  const event = catalog.collections.Event.find(
+    (e) =>
+      e.event_status === 'scheduled' &&
+      (e.event_timestamp ?? 0) > nowSeconds + 86400 &&
+      listingsForEvent(e).some((l) => l.splits.includes(2)),
+  )!;
   const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
-  const cart = CartSchema.parse((await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body);
+  const cart = CartSchema.parse(
+    (await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: listing.id, quantity: 2 })).body,
+  );
   const checkout = (key?: string, extra: Record<string, unknown> = {}) => {
     const req = request(app).post('/api/checkout').set('Authorization', auth);
     return (key === undefined ? req : req.set('Idempotency-Key', key)).send({ ...checkoutBody(cart.id), ...extra });
   };
-  const statuses = async () => (await store.real.query<{ status: string }>('SELECT status FROM payments ORDER BY status')).map((r) => r.status);
+  const statuses = async () =>
+    (await store.real.query<{ status: string }>('SELECT status FROM payments ORDER BY status')).map((r) => r.status);
   return { ...store, payments, app, auth, commerce, make, search, listing, cart, checkout, statuses };
 }
 
@@ -157,16 +197,24 @@ describe('the order store unavailable during checkout', () => {
     t.set('down');
     const failed = await t.checkout();
     expect(failed.status).toBe(503);
-    expect(failed.body.error).toMatchObject({ code: 'store_unavailable', message: expect.stringMatching(/held tickets are kept/) });
+    expect(failed.body.error).toMatchObject({
+      code: 'store_unavailable',
+      message: expect.stringMatching(/held tickets are kept/),
+    });
     // A shopper starting a cart is not told about a hold they do not have.
-    const newCart = await request(t.app).post('/api/cart').set('Authorization', t.auth).send({ listingId: t.listing.id, quantity: 2 });
+    const newCart = await request(t.app)
+      .post('/api/cart')
+      .set('Authorization', t.auth)
+      .send({ listingId: t.listing.id, quantity: 2 });
     expect(newCart.status).toBe(503);
     expect(newCart.body.error.message).toMatch(/cannot be reserved for a moment, and nothing was charged/);
     expect(newCart.body.error.message).not.toMatch(/still held/);
 
     t.set('up');
     expect(await t.real.query('SELECT id FROM orders')).toEqual([]);
-    expect((await request(t.app).get(`/api/cart/${t.cart.id}`).set('Authorization', t.auth)).body.status).toBe('active');
+    expect((await request(t.app).get(`/api/cart/${t.cart.id}`).set('Authorization', t.auth)).body.status).toBe(
+      'active',
+    );
     // The store failed before any charge could be taken; now the checkout goes through, charging once.
     const ok = await t.checkout();
     expect(ok.status).toBe(201);
@@ -183,9 +231,15 @@ describe('the store down for everything that needs it', () => {
     readiness.set('catalog', true);
     readiness.set('store', true, 'PostgreSQL');
     readiness.probe('store', storeDegradation(store.sql));
-    const { app } = testApp({ readiness, activity: new RecentActivity(store.sql), env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }) });
+    const { app } = testApp({
+      readiness,
+      activity: new RecentActivity(store.sql),
+      env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }),
+    });
     const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-    expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(200);
+    expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(
+      200,
+    );
 
     store.set('down');
     const during = await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth);
@@ -194,10 +248,15 @@ describe('the store down for everything that needs it', () => {
     expect(during.headers['retry-after']).toBe('5');
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'degraded', components: { store: { ready: true, degraded: true, detail: expect.stringMatching(/ECONNREFUSED/) } } });
+    expect(ready.body).toMatchObject({
+      status: 'degraded',
+      components: { store: { ready: true, degraded: true, detail: expect.stringMatching(/ECONNREFUSED/) } },
+    });
 
     store.set('up');
-    expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(200);
+    expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(
+      200,
+    );
     expect((await request(app).get('/readyz')).body.status).toBe('ready');
     await store.real.close();
   });
@@ -234,7 +293,10 @@ describe('the order store failing while an order is written', () => {
     await t.commerce.tick();
     expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
     expect(t.payments.charges).toHaveLength(1);
-    expect(await t.real.query('SELECT status FROM payments ORDER BY status')).toEqual([{ status: 'captured' }, { status: 'voided' }]);
+    expect(await t.real.query('SELECT status FROM payments ORDER BY status')).toEqual([
+      { status: 'captured' },
+      { status: 'voided' },
+    ]);
     await t.real.close();
   });
 
@@ -354,7 +416,9 @@ describe('payments that lose their way', () => {
 
   it('never confirms an order whose capture the processor refused; its payment ends capture_failed, out of the queue', async () => {
     const sandbox = new SandboxPaymentProvider();
-    const refusing = delegating(sandbox, { capture: async () => ({ status: 'error', reason: 'unknown_authorization' }) });
+    const refusing = delegating(sandbox, {
+      capture: async () => ({ status: 'error', reason: 'unknown_authorization' }),
+    });
     const t = await shop({ payments: refusing, now: () => new Date() });
     const placed = await t.checkout('refused-capture');
     expect(placed.status).toBe(201);
@@ -369,11 +433,23 @@ describe('payments that lose their way', () => {
   it('refuses control characters and broken text in the billing address with a 400, before any card is touched', async () => {
     const sandbox = new SandboxPaymentProvider();
     const t = await shop({ payments: sandbox, now: () => new Date() });
-    const billing = { name: 'Ada', address1: '1 Main St', city: 'Newark', state: 'NJ', countryCode: 'US', postalCode: '07102', phoneNumber: '+1 973 555 0100' };
+    const billing = {
+      name: 'Ada',
+      address1: '1 Main St',
+      city: 'Newark',
+      state: 'NJ',
+      countryCode: 'US',
+      postalCode: '07102',
+      phoneNumber: '+1 973 555 0100',
+    };
     for (const name of ['Ada\u0000Lovelace', 'Ada \ud800 Lovelace']) {
-      const res = await t.checkout(`bad-${name.length}-${name.charCodeAt(3)}`, { billingAddress: { ...billing, name } });
+      const res = await t.checkout(`bad-${name.length}-${name.charCodeAt(3)}`, {
+        billingAddress: { ...billing, name },
+      });
       expect(res.status).toBe(400);
-      expect(res.body.error.details).toEqual([{ path: 'billingAddress.name', message: 'Name contains characters that cannot be used' }]);
+      expect(res.body.error.details).toEqual([
+        { path: 'billingAddress.name', message: 'Name contains characters that cannot be used' },
+      ]);
     }
     expect(sandbox.authorizations).toEqual([]);
     await t.real.close();
@@ -383,7 +459,17 @@ describe('payments that lose their way', () => {
     const sandbox = new SandboxPaymentProvider();
     const t = await shop({ payments: sandbox, now: () => new Date() });
     let down = true;
-    const engine = new CachedEngine({ kind: 'embedded', health: () => embedded.health(), search: async (req) => { if (down) throw new Error('search node down'); return embedded.search(req); } }, { ttlMs: 1 });
+    const engine = new CachedEngine(
+      {
+        kind: 'embedded',
+        health: () => embedded.health(),
+        search: async (req) => {
+          if (down) throw new Error('search node down');
+          return embedded.search(req);
+        },
+      },
+      { ttlMs: 1 },
+    );
     t.search.set(engine);
     await new Promise((r) => setTimeout(r, 5));
     const during = await t.checkout('while-search-is-down');
@@ -400,7 +486,15 @@ describe('SIGTERM under load', () => {
   it('lets every accepted request finish; none is cut mid-answer', async () => {
     const dataDir = path.join(tmp, 'sigterm');
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, CATALOG_EVENTS: '2000', LOG_LEVEL: 'info', SEGMENTS_WATCH: 'false' },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        CATALOG_EVENTS: '2000',
+        LOG_LEVEL: 'info',
+        SEGMENTS_WATCH: 'false',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -416,20 +510,23 @@ describe('SIGTERM under load', () => {
     const get = (i: number) =>
       new Promise<{ status?: number; error?: string; complete: boolean }>((resolve) => {
         const lat = (30 + (i % 15)).toFixed(1);
-        const req = httpRequest({ host: '127.0.0.1', port, path: `/api/layout/home?lat=${lat}&lng=-${80 + (i % 20)}`, agent: false }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => {
-            let complete = false;
-            try {
-              complete = Array.isArray(JSON.parse(body).rows);
-            } catch {
-              complete = false;
-            }
-            resolve({ status: res.statusCode, complete });
-          });
-          res.on('error', (err) => resolve({ status: res.statusCode, error: err.message, complete: false }));
-        });
+        const req = httpRequest(
+          { host: '127.0.0.1', port, path: `/api/layout/home?lat=${lat}&lng=-${80 + (i % 20)}`, agent: false },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => {
+              let complete = false;
+              try {
+                complete = Array.isArray(JSON.parse(body).rows);
+              } catch {
+                complete = false;
+              }
+              resolve({ status: res.statusCode, complete });
+            });
+            res.on('error', (err) => resolve({ status: res.statusCode, error: err.message, complete: false }));
+          },
+        );
         req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message, complete: false }));
         req.end();
       });
@@ -444,6 +541,7 @@ describe('SIGTERM under load', () => {
     for (const r of answered) expect(r).toMatchObject({ status: 200, complete: true });
     // A request without a status line was never taken up: refused at connect, or still in the kernel's
     // accept queue when the listener closed. None was cut off after its answer had begun.
-    for (const r of results.filter((x) => x.status === undefined)) expect(['ECONNREFUSED', 'ECONNRESET']).toContain(r.error);
+    for (const r of results.filter((x) => x.status === undefined))
+      expect(['ECONNREFUSED', 'ECONNRESET']).toContain(r.error);
   });
 });

@@ -58,9 +58,17 @@ describe('the server process', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'main-test-'));
     tmpDirs.push(dataDir);
     try {
-      const server = startServer({ PORT: String(port), DATA_DIR: dataDir, CATALOG_EVENTS: '100', LOG_LEVEL: 'silent', SEGMENTS_WATCH: 'false' });
+      const server = startServer({
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        CATALOG_EVENTS: '100',
+        LOG_LEVEL: 'silent',
+        SEGMENTS_WATCH: 'false',
+      });
       expect(await server.exited).toBe(1);
-      expect(server.errors()).toBe(`Port ${port} on 127.0.0.1 is already in use: stop the other server or set PORT (PORT=0 picks a free one)\n`);
+      expect(server.errors()).toBe(
+        `Port ${port} on 127.0.0.1 is already in use: stop the other server or set PORT (PORT=0 picks a free one)\n`,
+      );
       expect(server.output()).not.toMatch(/Storefront running/);
     } finally {
       await new Promise((resolve) => holder.close(resolve));

@@ -74,13 +74,22 @@ async function main() {
     console.error(err instanceof Error ? err.message : err);
     process.exit(1);
   }
-  const layout = new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
+  const layout = new LayoutService({
+    segments,
+    engine: () => search.engine,
+    logger,
+    rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS,
+  });
   let tokens: SessionTokens;
   let barcodes: TicketBarcodes;
   let sql: Sql;
   let flags: FlagService;
   try {
-    const secret = await sessionSecret({ secret: env.SESSION_SECRET, dataDir: env.dataDir, production: env.NODE_ENV === 'production' });
+    const secret = await sessionSecret({
+      secret: env.SESSION_SECRET,
+      dataDir: env.dataDir,
+      production: env.NODE_ENV === 'production',
+    });
     tokens = new SessionTokens(secret, env.SESSION_TTL_DAYS * 86_400);
     // Ticket barcodes: their own secret, or one derived from the session secret, the same on every node.
     barcodes = new TicketBarcodes(TicketBarcodes.derivedKey(env.TICKET_SIGNING_SECRET ?? secret));
@@ -100,12 +109,30 @@ async function main() {
     logger,
   });
   const stopPublishing = publisher.start();
-  const studio = new StudioService({ draftsDir: env.segmentDraftsDir, publisher, live: segments, engine: () => search.engine, flags, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
+  const studio = new StudioService({
+    draftsDir: env.segmentDraftsDir,
+    publisher,
+    live: segments,
+    engine: () => search.engine,
+    flags,
+    logger,
+    rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS,
+  });
   const activity = new RecentActivity(sql);
-  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, barcodes });
+  const commerce = new CommerceService({
+    store: new CommerceStore(sql),
+    engine: () => search.engine,
+    payments: new SandboxPaymentProvider(),
+    logger,
+    barcodes,
+  });
   const changeLog = new ChangeLog(sql);
   const catalogTimes = new CatalogTimes();
-  const sitemaps = new SitemapService({ engine: () => search.engine, times: catalogTimes, categories: () => categoryPages(layout, segments) });
+  const sitemaps = new SitemapService({
+    engine: () => search.engine,
+    times: catalogTimes,
+    categories: () => categoryPages(layout, segments),
+  });
   const catalog = new LiveCatalog({
     log: changeLog,
     engine: () => search.catalog,
@@ -120,8 +147,31 @@ async function main() {
   // The client's server renderer, built beside the client (`dist/ssr`); without it the client draws every page.
   const renderer = await loadPageRenderer(path.resolve(clientDir, '../ssr/entry-server.js'));
   if (!renderer) logger.warn('no server renderer built (dist/ssr): pages are drawn by the client alone');
-  const app = createApp({ env, logger, readiness, search, segments, layout, tokens, activity, flags, commerce, clientDir, sql, catalog, studio, sitemaps, renderer });
-  const demand = new DemandSignals({ sql, catalog, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger });
+  const app = createApp({
+    env,
+    logger,
+    readiness,
+    search,
+    segments,
+    layout,
+    tokens,
+    activity,
+    flags,
+    commerce,
+    clientDir,
+    sql,
+    catalog,
+    studio,
+    sitemaps,
+    renderer,
+  });
+  const demand = new DemandSignals({
+    sql,
+    catalog,
+    listings: (event, listed) => commerce.listingsAsListed(event, listed),
+    engine: () => search.engine,
+    logger,
+  });
 
   const server: Server = createServer(app).listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
@@ -129,7 +179,9 @@ async function main() {
     server.once('listening', resolve);
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EADDRINUSE') return reject(err);
-      console.error(`Port ${env.PORT} on ${env.HOST} is already in use: stop the other server or set PORT (PORT=0 picks a free one)`);
+      console.error(
+        `Port ${env.PORT} on ${env.HOST} is already in use: stop the other server or set PORT (PORT=0 picks a free one)`,
+      );
       process.exit(1);
     });
   });
@@ -168,30 +220,44 @@ async function main() {
       }
     };
     const logName = env.typesense ? undefined : await whenStoreAnswers(() => changeLog.identity());
-    const { manifest, engine, writable, embedded, folded, fold } = await openCatalog(env, env.catalogDir, { changeLog: logName });
+    const { manifest, engine, writable, embedded, folded, fold } = await openCatalog(env, env.catalogDir, {
+      changeLog: logName,
+    });
     search.set(engine, writable);
     // A shared engine (Typesense) already holds every logged change: its writers applied them before committing.
-    const through = writable?.shared ? await whenStoreAnswers(() => changeLog.lastSeq(manifest.generatedAt)) : (folded?.through ?? 0);
+    const through = writable?.shared
+      ? await whenStoreAnswers(() => changeLog.lastSeq(manifest.generatedAt))
+      : (folded?.through ?? 0);
     catalog.attach(manifest.generatedAt, through);
     // The changes operators made since the catalog files (or since those folded into the snapshot).
     const changes = writable ? await whenStoreAnswers(() => catalog.sync()) : 0;
     // The sitemaps' lastmod: each changed document's time from the log, the others the catalog files' own.
-    await whenStoreAnswers(() => catalogTimes.attach(manifest.generatedAt, () => loggedChangeTimes(sql, manifest.generatedAt)));
+    await whenStoreAnswers(() =>
+      catalogTimes.attach(manifest.generatedAt, () => loggedChangeTimes(sql, manifest.generatedAt)),
+    );
     // An imported catalog may bring its own listings: into the store, where every node sells them from.
     if (manifest.listings !== undefined) {
       const listings = manifest.listings;
-      await whenStoreAnswers(() => loadOperatorListings(sql, manifest.generatedAt, path.join(env.catalogDir, LISTINGS_FILE), listings));
+      await whenStoreAnswers(() =>
+        loadOperatorListings(sql, manifest.generatedAt, path.join(env.catalogDir, LISTINGS_FILE), listings),
+      );
       commerce.useOperatorListings(manifest.generatedAt);
     }
     if (fold && logName && changes >= FOLD_AFTER_CHANGES) {
       const bytes = await fold({ log: logName, through: catalog.appliedThrough });
-      logger.info({ changes, through: catalog.appliedThrough, bytes }, 'catalog changes folded into the engine snapshot');
+      logger.info(
+        { changes, through: catalog.appliedThrough, bytes },
+        'catalog changes folded into the engine snapshot',
+      );
     }
     const stopCatalog = writable ? [catalog.start(), demand.start()] : [];
     readiness.set('catalog', true, `${manifest.counts.Event} events, ${changes} catalog changes applied`);
     readiness.probe('search', searchDegradation(engine));
     readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
-    logger.info({ counts: manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) }, 'search ready');
+    logger.info(
+      { counts: manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) },
+      'search ready',
+    );
     const stopOrders = commerce.start();
     stopHousekeeping = () => [stopOrders, ...stopCatalog].forEach((stop) => stop());
   } catch (err) {

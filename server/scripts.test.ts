@@ -54,11 +54,14 @@ function script(source: string, env: Record<string, string> = {}): Script {
     for (const line of out.split('\n')) if (line.startsWith('{')) Object.assign(merged, JSON.parse(line));
     return merged;
   };
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const until = async (...keys: string[]) => {
     const deadline = Date.now() + 60_000;
     while (!keys.every((k) => k in said())) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the script did not print ${keys.join(', ')}:\n${out}`);
+      if (child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the script did not print ${keys.join(', ')}:\n${out}`);
       await new Promise((r) => setTimeout(r, 25));
     }
     return said();
@@ -95,9 +98,17 @@ describe.skipIf(!havePostgres())('npm test stopped by a signal (scripts/test.mjs
   `;
 
   it('passes SIGTERM on to the runner, stops PostgreSQL, removes its folder and exits 143', async () => {
-    const run = script(testRun("process.on('SIGTERM', () => { console.log(JSON.stringify({ runnerGot: 'SIGTERM' })); process.exit(0); })"));
+    const run = script(
+      testRun(
+        "process.on('SIGTERM', () => { console.log(JSON.stringify({ runnerGot: 'SIGTERM' })); process.exit(0); })",
+      ),
+    );
     started.push(run.child);
-    const { dir, postmaster, runner } = (await run.until('dir', 'postmaster', 'runner')) as { dir: string; postmaster: number; runner: number };
+    const { dir, postmaster, runner } = (await run.until('dir', 'postmaster', 'runner')) as {
+      dir: string;
+      postmaster: number;
+      runner: number;
+    };
     pids.push(postmaster, runner);
     folders.push(dir);
     expect(existsSync(dir)).toBe(true);
@@ -117,7 +128,11 @@ describe.skipIf(!havePostgres())('npm test stopped by a signal (scripts/test.mjs
     // A grace far beyond the test's own time limit: only the second Ctrl-C can end the run in time.
     const run = script(testRun("process.on('SIGINT', () => {}); process.on('SIGTERM', () => {})", 3_600_000));
     started.push(run.child);
-    const { dir, postmaster, runner } = (await run.until('dir', 'postmaster', 'runner')) as { dir: string; postmaster: number; runner: number };
+    const { dir, postmaster, runner } = (await run.until('dir', 'postmaster', 'runner')) as {
+      dir: string;
+      postmaster: number;
+      runner: number;
+    };
     pids.push(postmaster, runner);
     folders.push(dir);
 
@@ -148,14 +163,22 @@ describe('npm start stopped by a signal (scripts/start.mjs)', () => {
       const server = runAttached(process.execPath, ['--import', 'tsx', 'server/main.ts']);
       console.log(JSON.stringify({ server: server.pid }));
     `,
-      { HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, CATALOG_EVENTS: '100', LOG_LEVEL: 'silent', SEGMENTS_WATCH: 'false' },
+      {
+        HOST: '127.0.0.1',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        CATALOG_EVENTS: '100',
+        LOG_LEVEL: 'silent',
+        SEGMENTS_WATCH: 'false',
+      },
     );
     started.push(run.child);
     const { server } = (await run.until('server')) as { server: number };
     pids.push(server);
     const deadline = Date.now() + 60_000;
     while (!/Storefront running at http:\/\/127\.0\.0\.1:\d+/.test(run.output())) {
-      if (run.child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start:\n${run.output()}`);
+      if (run.child.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the server did not start:\n${run.output()}`);
       await new Promise((r) => setTimeout(r, 25));
     }
     const port = Number(/127\.0\.0\.1:(\d+)/.exec(run.output())![1]);
@@ -169,14 +192,17 @@ describe('npm start stopped by a signal (scripts/start.mjs)', () => {
       probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
     });
 
-  it.each(['SIGTERM', 'SIGHUP'] as const)('stops the server gracefully on %s and exits with it, leaving the port free', async (signal) => {
-    const { run, server, port } = await startRun();
-    expect(await portIsFree(port)).toBe(false);
-    run.child.kill(signal);
-    expect(await run.exited).toEqual({ code: 0, signal: null });
-    expect(running(server)).toBe(false);
-    expect(await portIsFree(port)).toBe(true);
-  });
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    'stops the server gracefully on %s and exits with it, leaving the port free',
+    async (signal) => {
+      const { run, server, port } = await startRun();
+      expect(await portIsFree(port)).toBe(false);
+      run.child.kill(signal);
+      expect(await run.exited).toEqual({ code: 0, signal: null });
+      expect(running(server)).toBe(false);
+      expect(await portIsFree(port)).toBe(true);
+    },
+  );
 
   it('stops the server when killed outright, so no orphan holds the port', async () => {
     const { run, server, port } = await startRun();

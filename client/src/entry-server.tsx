@@ -51,7 +51,11 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
   const queryClient: QueryClient = createQueryClient();
   for (const { queryKey, data } of input.answers) queryClient.setQueryData(queryKey, data);
   const data = pageDataJson({ state: dehydrate(queryClient), page: input.page });
-  const head = pageHead(input.plan, (key) => queryClient.getQueryData(key), { origin: input.page.origin, url: new URL(`${input.page.origin}${input.url}`), status: input.page.status });
+  const head = pageHead(input.plan, (key) => queryClient.getQueryData(key), {
+    origin: input.page.origin,
+    url: new URL(`${input.page.origin}${input.url}`),
+    status: input.page.status,
+  });
   // No features are fetched on the server: the layout's variation came with the layout answer.
   const growthbook = new GrowthBook({});
   return new Promise((resolve, reject) => {

@@ -4,7 +4,13 @@ import type { Sql } from '../store/sql.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { RECENT_ACTIVITY_KEPT, RECENT_ACTIVITY_SHOWN, RecentActivity } from './recent-activity.js';
 
-const item = (id: number) => ({ type: 'performer' as const, id, name: `P${id}`, url: `/performers/p-${id}`, image: null });
+const item = (id: number) => ({
+  type: 'performer' as const,
+  id,
+  name: `P${id}`,
+  url: `/performers/p-${id}`,
+  image: null,
+});
 
 describe.each(TEST_STORES)('RecentActivity on $name', ({ open }) => {
   let sql: Sql;
@@ -21,7 +27,9 @@ describe.each(TEST_STORES)('RecentActivity on $name', ({ open }) => {
     const list = await activity.list('g1');
     expect(list).toHaveLength(RECENT_ACTIVITY_SHOWN);
     expect(list.map((x) => x.id).slice(0, 3)).toEqual([3, RECENT_ACTIVITY_KEPT + 10, RECENT_ACTIVITY_KEPT + 9]);
-    const kept = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM recent_activity WHERE guest_id = $1', ['g1']);
+    const kept = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM recent_activity WHERE guest_id = $1', [
+      'g1',
+    ]);
     expect(kept[0]!.n).toBe(RECENT_ACTIVITY_KEPT);
     expect(await activity.list('someone-else')).toEqual([]);
   });

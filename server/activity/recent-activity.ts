@@ -38,7 +38,14 @@ export class RecentActivity {
   }
 
   async list(guestId: string, limit = RECENT_ACTIVITY_SHOWN): Promise<RecentActivityItem[]> {
-    const rows = await this.sql.query<{ entity_type: 'performer' | 'event'; entity_id: string | number; name: string; url: string; image: string | null; viewed_at: Date | string }>(
+    const rows = await this.sql.query<{
+      entity_type: 'performer' | 'event';
+      entity_id: string | number;
+      name: string;
+      url: string;
+      image: string | null;
+      viewed_at: Date | string;
+    }>(
       `SELECT entity_type, entity_id, name, url, image, viewed_at FROM recent_activity
        WHERE guest_id = $1 ORDER BY viewed_at DESC, entity_type, entity_id LIMIT $2`,
       [guestId, limit],

@@ -18,12 +18,21 @@ export interface EnsureCatalogOptions {
  * started more than 30 days ago or by an older generator. An existing, current catalog is left alone, whatever its size, and an
  * imported one always.
  */
-export async function ensureCatalog({ dir, events, seed, logger, now = new Date() }: EnsureCatalogOptions): Promise<'kept' | 'generated'> {
+export async function ensureCatalog({
+  dir,
+  events,
+  seed,
+  logger,
+  now = new Date(),
+}: EnsureCatalogOptions): Promise<'kept' | 'generated'> {
   const manifest = await readManifest(dir);
   // An operator's own catalog is theirs to renew (`npm run catalog -- import`), whatever its dates.
   if (manifest?.source === 'import') return 'kept';
   if (manifest && (manifest.generator ?? 1) !== CATALOG_GENERATOR_VERSION) {
-    logger.info({ generator: manifest.generator ?? 1 }, 'catalog was written by an older generator: generating a new one');
+    logger.info(
+      { generator: manifest.generator ?? 1 },
+      'catalog was written by an older generator: generating a new one',
+    );
   } else if (manifest) {
     const ageDays = (now.getTime() - Date.parse(`${manifest.start}T00:00:00Z`)) / 86_400_000;
     if (ageDays <= CATALOG_MAX_AGE_DAYS) return 'kept';

@@ -17,7 +17,12 @@ const jsonl = (docs: unknown[]) => docs.map((d) => (typeof d === 'string' ? d : 
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'catalog-import-'));
-  await generateCatalog({ events: 300, seed: 5, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'demo') });
+  await generateCatalog({
+    events: 300,
+    seed: 5,
+    start: new Date().toISOString().slice(0, 10),
+    outDir: path.join(tmp, 'demo'),
+  });
   demo = (await loadCatalog(path.join(tmp, 'demo'))).collections;
 });
 
@@ -46,7 +51,9 @@ describe('importCatalog', () => {
     expect(loaded.manifest).toMatchObject({ source: 'import', counts: { Event: 40, Venue: demo.Venue.length } });
     // An imported catalog is the operator's: the server does not replace it when its dates grow old.
     const later = new Date(Date.now() + 90 * 86_400_000);
-    expect(await ensureCatalog({ dir: out, events: 300, seed: 5, logger: pino({ level: 'silent' }), now: later })).toBe('kept');
+    expect(await ensureCatalog({ dir: out, events: 300, seed: 5, logger: pino({ level: 'silent' }), now: later })).toBe(
+      'kept',
+    );
   });
 
   it('reports every bad line with its file, line, field path and value, and then imports nothing', async () => {
@@ -56,7 +63,16 @@ describe('importCatalog', () => {
     const [a, b, c] = demo.Event;
     await writeFile(
       file,
-      jsonl([a, { ...b, venue_location: [95, -70] }, '{"id": "1",', '', { ...c, id: 'abc' }, { ...c, seats: 4 }, a, { ...c, performer_ids: [] }]),
+      jsonl([
+        a,
+        { ...b, venue_location: [95, -70] },
+        '{"id": "1",',
+        '',
+        { ...c, id: 'abc' },
+        { ...c, seats: 4 },
+        a,
+        { ...c, performer_ids: [] },
+      ]),
     );
     const report = await importCatalog([file], out);
     expect(report.applied).toBe(false);
@@ -76,7 +92,9 @@ describe('importCatalog', () => {
     const stray = path.join(tmp, 'Concerts.jsonl');
     await writeFile(stray, '{}\n');
     await expect(importCatalog([stray], path.join(tmp, 'never'))).rejects.toThrow(ImportInputError);
-    await expect(importCatalog([path.join(tmp, 'nope.jsonl')], path.join(tmp, 'never'))).rejects.toThrow(/no such file/);
+    await expect(importCatalog([path.join(tmp, 'nope.jsonl')], path.join(tmp, 'never'))).rejects.toThrow(
+      /no such file/,
+    );
     await expect(importCatalog([], path.join(tmp, 'never'))).rejects.toThrow(/at least one/);
   });
 
@@ -112,7 +130,10 @@ describe('importing listings', () => {
     const [a, b] = demo.Event;
     const good = path.join(tmp, 'listings-good', 'Listing.jsonl');
     await mkdir(path.dirname(good), { recursive: true });
-    await writeFile(good, jsonl([listing(a!.event_id, 0), listing(a!.event_id, 1, { price_per_ticket: 87.5 }), listing(b!.event_id, 0)]));
+    await writeFile(
+      good,
+      jsonl([listing(a!.event_id, 0), listing(a!.event_id, 1, { price_per_ticket: 87.5 }), listing(b!.event_id, 0)]),
+    );
     const report = await importCatalog([good], out);
     expect(report).toMatchObject({ applied: true, counts: { Listing: 3 } });
     expect((await readManifest(out))?.listings).toBe(3);
@@ -131,7 +152,16 @@ describe('importing listings', () => {
 
     const bad = path.join(tmp, 'listings-bad', 'Listing.jsonl');
     await mkdir(path.dirname(bad), { recursive: true });
-    await writeFile(bad, jsonl([listing(a!.event_id, 0), listing(99_999_999, 0), { ...listing(a!.event_id, 2), listing_id: 5 }, listing(a!.event_id, 0), listing(a!.event_id, 3, { quantity: 0 })]));
+    await writeFile(
+      bad,
+      jsonl([
+        listing(a!.event_id, 0),
+        listing(99_999_999, 0),
+        { ...listing(a!.event_id, 2), listing_id: 5 },
+        listing(a!.event_id, 0),
+        listing(a!.event_id, 3, { quantity: 0 }),
+      ]),
+    );
     const refused = await importCatalog([bad], out);
     expect(refused.applied).toBe(false);
     expect(refused.problems.map((p) => [p.line, p.message])).toEqual([
@@ -144,7 +174,8 @@ describe('importing listings', () => {
 });
 
 describe('npm run catalog -- import', () => {
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/catalog.ts', 'import', ...args], { encoding: 'utf8' });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/catalog.ts', 'import', ...args], { encoding: 'utf8' });
 
   it('prints each bad line as file:line: problem and exits 1; imports a good feed and exits 0', async () => {
     const out = await target('cli');
@@ -169,9 +200,19 @@ describe('npm run catalog -- import', () => {
 describe("the README's example lines", () => {
   it('are documents the import and the documents API accept', async () => {
     const readme = await readFile('README.md', 'utf8');
-    const block = readme.slice(readme.indexOf('```jsonl') + '```jsonl'.length, readme.indexOf('```', readme.indexOf('```jsonl') + 8)).trim().split('\n');
+    const block = readme
+      .slice(readme.indexOf('```jsonl') + '```jsonl'.length, readme.indexOf('```', readme.indexOf('```jsonl') + 8))
+      .trim()
+      .split('\n');
     const table = [...readme.matchAll(/^\| `(\w+)\.jsonl` \| `(\{.*\})` \|$/gm)].map((m) => [m[1]!, m[2]!] as const);
-    expect(table.map(([name]) => name)).toEqual(['ZipEvent', 'Banner', 'Explore', 'ZipEventDetermination', 'USCity', 'TSImage']);
+    expect(table.map(([name]) => name)).toEqual([
+      'ZipEvent',
+      'Banner',
+      'Explore',
+      'ZipEventDetermination',
+      'USCity',
+      'TSImage',
+    ]);
     const dir = path.join(tmp, 'readme');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'Venue.jsonl'), block[0] + '\n');
@@ -179,9 +220,23 @@ describe("the README's example lines", () => {
     await writeFile(path.join(dir, 'Event.jsonl'), block[2] + '\n');
     for (const [name, line] of table) await writeFile(path.join(dir, `${name}.jsonl`), line + '\n');
     const listingsAt = readme.indexOf('```jsonl', readme.indexOf('```jsonl') + 8);
-    await writeFile(path.join(dir, 'Listing.jsonl'), readme.slice(listingsAt + 8, readme.indexOf('```', listingsAt + 8)).trim() + '\n');
+    await writeFile(
+      path.join(dir, 'Listing.jsonl'),
+      readme.slice(listingsAt + 8, readme.indexOf('```', listingsAt + 8)).trim() + '\n',
+    );
     const report = await importCatalog([dir], path.join(tmp, 'readme-out'));
     expect(report.problems).toEqual([]);
-    expect(report.counts).toEqual({ Venue: 1, Performer: 1, Event: 1, ZipEvent: 1, Banner: 1, Explore: 1, ZipEventDetermination: 1, USCity: 1, TSImage: 1, Listing: 1 });
+    expect(report.counts).toEqual({
+      Venue: 1,
+      Performer: 1,
+      Event: 1,
+      ZipEvent: 1,
+      Banner: 1,
+      Explore: 1,
+      ZipEventDetermination: 1,
+      USCity: 1,
+      TSImage: 1,
+      Listing: 1,
+    });
   });
 });

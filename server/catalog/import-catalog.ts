@@ -1,11 +1,23 @@
 import { copyFile, mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { COLLECTION_NAMES, COLLECTION_SCHEMAS, EventDocumentSchema, type CollectionName } from '../../shared/schemas/documents.js';
+import {
+  COLLECTION_NAMES,
+  COLLECTION_SCHEMAS,
+  EventDocumentSchema,
+  type CollectionName,
+} from '../../shared/schemas/documents.js';
 import { z } from 'zod';
 import { ListingDocumentSchema } from '../../shared/schemas/commerce.js';
 import { describeIssue, prepareWrite, type Doc } from '../live-catalog/document-writes.js';
 import { jsonLines, JsonlWriter, readJsonl } from './jsonl.js';
-import { CATALOG_FORMAT_VERSION, collectionFile, LISTINGS_FILE, MANIFEST_FILE, readManifest, type CatalogManifest } from './manifest.js';
+import {
+  CATALOG_FORMAT_VERSION,
+  collectionFile,
+  LISTINGS_FILE,
+  MANIFEST_FILE,
+  readManifest,
+  type CatalogManifest,
+} from './manifest.js';
 
 /** A line that cannot be imported: where it is and what is wrong with it (field path and value included). */
 export interface ImportProblem {
@@ -38,7 +50,11 @@ export class ImportInputError extends Error {}
  * lets the operator fix the feed and run again. (Changes while serving go through the documents API, which
  * applies each good line, as Typesense does.)
  */
-export async function importCatalog(inputs: readonly string[], outDir: string, now = new Date()): Promise<ImportReport> {
+export async function importCatalog(
+  inputs: readonly string[],
+  outDir: string,
+  now = new Date(),
+): Promise<ImportReport> {
   const files = await inputFiles(inputs);
   const workDir = `${outDir}.importing-${process.pid}`;
   await rm(workDir, { recursive: true, force: true });
@@ -51,15 +67,28 @@ export async function importCatalog(inputs: readonly string[], outDir: string, n
     for (const collection of COLLECTION_NAMES) {
       const own = files.filter((f) => f.collection === collection);
       if (own.length === 0) continue;
-      counts[collection] = await importCollection(collection, own.map((f) => f.file), path.join(workDir, `${collection}.jsonl`), problems, collection === 'Event' ? eventIds : undefined);
+      counts[collection] = await importCollection(
+        collection,
+        own.map((f) => f.file),
+        path.join(workDir, `${collection}.jsonl`),
+        problems,
+        collection === 'Event' ? eventIds : undefined,
+      );
     }
     // Listings belong to events: those of this import, or the catalog's when its events stay.
     const listingFiles = files.filter((f) => f.collection === 'Listing').map((f) => f.file);
     let listings: number | undefined;
     const cheapest = new Map<number, number>();
     if (listingFiles.length > 0) {
-      if (counts.Event === undefined && before) for await (const e of readJsonl(collectionFile(outDir, 'Event'), EventIdSchema)) eventIds.add(e.event_id);
-      listings = counts.Listing = await importListings(listingFiles, path.join(workDir, LISTINGS_FILE), eventIds, problems, cheapest);
+      if (counts.Event === undefined && before)
+        for await (const e of readJsonl(collectionFile(outDir, 'Event'), EventIdSchema)) eventIds.add(e.event_id);
+      listings = counts.Listing = await importListings(
+        listingFiles,
+        path.join(workDir, LISTINGS_FILE),
+        eventIds,
+        problems,
+        cheapest,
+      );
     } else if (counts.Event === undefined && before?.listings !== undefined) {
       await copyFile(path.join(outDir, LISTINGS_FILE), path.join(workDir, LISTINGS_FILE));
       listings = before.listings;
@@ -91,7 +120,10 @@ export async function importCatalog(inputs: readonly string[], outDir: string, n
     await writeFile(path.join(workDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
     // The old folder goes aside before the new one takes its name, so a reader never sees half of either.
     const old = `${outDir}.replaced-${process.pid}`;
-    const hadOld = await stat(outDir).then(() => true, () => false);
+    const hadOld = await stat(outDir).then(
+      () => true,
+      () => false,
+    );
     await mkdir(path.dirname(outDir), { recursive: true });
     if (hadOld) await rename(outDir, old);
     await rename(workDir, outDir);
@@ -102,7 +134,9 @@ export async function importCatalog(inputs: readonly string[], outDir: string, n
   }
 }
 
-async function inputFiles(inputs: readonly string[]): Promise<{ file: string; collection: CollectionName | 'Listing' }[]> {
+async function inputFiles(
+  inputs: readonly string[],
+): Promise<{ file: string; collection: CollectionName | 'Listing' }[]> {
   if (inputs.length === 0) throw new ImportInputError('name at least one file or folder to import');
   const files: string[] = [];
   for (const input of inputs) {
@@ -118,7 +152,9 @@ async function inputFiles(inputs: readonly string[]): Promise<{ file: string; co
     const name = path.basename(file).split('.')[0]!;
     const collection = name === 'Listing' ? name : COLLECTION_NAMES.find((c) => c === name);
     if (!collection || !file.endsWith('.jsonl')) {
-      throw new ImportInputError(`${file}: a file's name must be a collection's, ending in .jsonl (${[...COLLECTION_NAMES, 'Listing'].map((c) => `${c}.jsonl`).join(', ')})`);
+      throw new ImportInputError(
+        `${file}: a file's name must be a collection's, ending in .jsonl (${[...COLLECTION_NAMES, 'Listing'].map((c) => `${c}.jsonl`).join(', ')})`,
+      );
     }
     return { file, collection };
   });
@@ -134,24 +170,36 @@ const EventIdSchema = z.object({ event_id: z.number() });
 async function eachLine(
   files: readonly string[],
   problems: ImportProblem[],
-  take: (value: unknown, at: { file: string; line: number; place: number }) => string | undefined | Promise<string | undefined>,
+  take: (
+    value: unknown,
+    at: { file: string; line: number; place: number },
+  ) => string | undefined | Promise<string | undefined>,
 ): Promise<void> {
   for (const [fileNumber, file] of files.entries()) {
     for await (const { line, text, parsed } of jsonLines(file)) {
-      const problem = parsed ? await take(parsed.value, { file, line, place: fileNumber * 2 ** 32 + line }) : `not valid JSON: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
+      const problem = parsed
+        ? await take(parsed.value, { file, line, place: fileNumber * 2 ** 32 + line })
+        : `not valid JSON: ${text.length > 80 ? `${text.slice(0, 80)}…` : text}`;
       if (problem !== undefined) problems.push({ file, line, message: problem });
     }
   }
 }
 
 /** Names a place `eachLine` gave, as file:line. */
-const placeName = (files: readonly string[], place: number) => `${files[Math.floor(place / 2 ** 32)]}:${place % 2 ** 32}`;
+const placeName = (files: readonly string[], place: number) =>
+  `${files[Math.floor(place / 2 ** 32)]}:${place % 2 ** 32}`;
 
 /**
  * Checks every listing line (its schema, a new id, an event that exists), writing the good ones to `out` and
  * each event's cheapest price to `cheapest`.
  */
-async function importListings(files: readonly string[], out: string, eventIds: ReadonlySet<number>, problems: ImportProblem[], cheapest: Map<number, number>): Promise<number> {
+async function importListings(
+  files: readonly string[],
+  out: string,
+  eventIds: ReadonlySet<number>,
+  problems: ImportProblem[],
+  cheapest: Map<number, number>,
+): Promise<number> {
   const writer = new JsonlWriter(out, ListingDocumentSchema, 'Listing');
   const seen = new Map<number, number>();
   await eachLine(files, problems, async (value, { place }) => {
@@ -189,7 +237,13 @@ async function priceEventsFromListings(eventFile: string, cheapest: ReadonlyMap<
 }
 
 /** Checks every line of a collection's files, writing the good ones to `out` (and events' ids to `eventIds`); how many were good. */
-async function importCollection(collection: CollectionName, files: readonly string[], out: string, problems: ImportProblem[], eventIds?: Set<number>): Promise<number> {
+async function importCollection(
+  collection: CollectionName,
+  files: readonly string[],
+  out: string,
+  problems: ImportProblem[],
+  eventIds?: Set<number>,
+): Promise<number> {
   const writer = new JsonlWriter(out, COLLECTION_SCHEMAS[collection], collection);
   // Where each id was first given, to name it when the id comes again.
   const seen = new Map<string, number>();

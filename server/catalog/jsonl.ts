@@ -29,7 +29,9 @@ export class JsonlWriter<S extends z.ZodType> {
     const checked = this.schema.safeParse(doc);
     if (!checked.success) {
       const issue = checked.error.issues[0]!;
-      throw new Error(`${this.label} document ${this.count + 1} is invalid at ${issue.path.join('.')}: ${issue.message}`);
+      throw new Error(
+        `${this.label} document ${this.count + 1} is invalid at ${issue.path.join('.')}: ${issue.message}`,
+      );
     }
     const line = JSON.stringify(checked.data) + '\n';
     this.chunk.push(line);

@@ -37,7 +37,9 @@ export async function loadCatalog(dir: string, options: LoadOptions = {}): Promi
       if (!options.visit) docs.push(doc);
     }
     if (count !== manifest.counts[name]) {
-      throw new Error(`${collectionFile(dir, name)} holds ${count} documents, the manifest says ${manifest.counts[name]}`);
+      throw new Error(
+        `${collectionFile(dir, name)} holds ${count} documents, the manifest says ${manifest.counts[name]}`,
+      );
     }
   }
   return { manifest, collections: collections as CatalogCollections };

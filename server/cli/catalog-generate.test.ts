@@ -16,17 +16,20 @@ describe('npm run catalog -- --start', () => {
   });
   afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-  it.each(['2026-13-45', '2026-02-29', '2026-04-31', '2026-1-01'])('refuses %s, which is not a calendar day, with exit 2 and the usage', (start) => {
-    const out = path.join(tmp, start);
-    const result = catalogCli('--events', '100', '--start', start, '--out', out);
-    expect(result.status).toBe(2);
-    expect(result.stderr.split('\n')).toEqual([
-      '--start: start must be a real date, YYYY-MM-DD',
-      'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]   (or: npm run catalog -- import DIR|FILE…)',
-      '',
-    ]);
-    expect(existsSync(out)).toBe(false);
-  });
+  it.each(['2026-13-45', '2026-02-29', '2026-04-31', '2026-1-01'])(
+    'refuses %s, which is not a calendar day, with exit 2 and the usage',
+    (start) => {
+      const out = path.join(tmp, start);
+      const result = catalogCli('--events', '100', '--start', start, '--out', out);
+      expect(result.status).toBe(2);
+      expect(result.stderr.split('\n')).toEqual([
+        '--start: start must be a real date, YYYY-MM-DD',
+        'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]   (or: npm run catalog -- import DIR|FILE…)',
+        '',
+      ]);
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 
   it('generates from a leap day', () => {
     const out = path.join(tmp, 'leap');

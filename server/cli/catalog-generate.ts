@@ -7,11 +7,17 @@ const ArgsSchema = z.object({
   events: z.coerce.number().int().min(100).max(5_000_000).default(20_000),
   seed: z.coerce.number().int().min(0).default(22791),
   // A real calendar day: 2026-13-45 and 2026-02-29 have the shape and are refused.
-  start: z.iso.date({ error: 'start must be a real date, YYYY-MM-DD' }).default(() => new Date().toISOString().slice(0, 10)),
-  out: z.string().min(1).default(path.join(process.env.DATA_DIR ?? 'data', 'catalog')),
+  start: z.iso
+    .date({ error: 'start must be a real date, YYYY-MM-DD' })
+    .default(() => new Date().toISOString().slice(0, 10)),
+  out: z
+    .string()
+    .min(1)
+    .default(path.join(process.env.DATA_DIR ?? 'data', 'catalog')),
 });
 
-const usage = 'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]   (or: npm run catalog -- import DIR|FILE…)';
+const usage =
+  'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]   (or: npm run catalog -- import DIR|FILE…)';
 
 /** `npm run catalog -- [--events N] …` (run from `../cli.ts`): generates the demo catalog; the exit code. */
 export async function runGenerateCli(args: string[]): Promise<number> {
@@ -19,7 +25,12 @@ export async function runGenerateCli(args: string[]): Promise<number> {
   try {
     values = parseArgs({
       args,
-      options: { events: { type: 'string' }, seed: { type: 'string' }, start: { type: 'string' }, out: { type: 'string' } },
+      options: {
+        events: { type: 'string' },
+        seed: { type: 'string' },
+        start: { type: 'string' },
+        out: { type: 'string' },
+      },
       strict: true,
     }).values;
   } catch (err) {

@@ -24,14 +24,21 @@ async function runImportCli(args: string[]): Promise<number> {
     const report = await importCatalog(inputs, out);
     const seconds = (performance.now() - began) / 1000;
     for (const p of report.problems.slice(0, PROBLEMS_SHOWN)) console.error(`${p.file}:${p.line}: ${p.message}`);
-    if (report.problems.length > PROBLEMS_SHOWN) console.error(`… and ${report.problems.length - PROBLEMS_SHOWN} more bad lines`);
-    const read = Object.entries(report.counts).map(([c, n]) => `${c} ${n}`).join(', ');
+    if (report.problems.length > PROBLEMS_SHOWN)
+      console.error(`… and ${report.problems.length - PROBLEMS_SHOWN} more bad lines`);
+    const read = Object.entries(report.counts)
+      .map(([c, n]) => `${c} ${n}`)
+      .join(', ');
     if (!report.applied) {
-      console.error(`${report.problems.length} bad lines: nothing imported, ${path.resolve(out)} is unchanged (good lines: ${read})`);
+      console.error(
+        `${report.problems.length} bad lines: nothing imported, ${path.resolve(out)} is unchanged (good lines: ${read})`,
+      );
       return 1;
     }
     const total = Object.values(report.counts).reduce((a, b) => a + b, 0);
-    console.log(`imported into ${path.resolve(out)} in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} documents/s): ${read}`);
+    console.log(
+      `imported into ${path.resolve(out)} in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} documents/s): ${read}`,
+    );
     console.log('restart the storefront to serve it; change it while serving through the documents API (/api/admin)');
     return 0;
   } catch (err) {
@@ -53,13 +60,22 @@ async function runCheckCli(args: string[]): Promise<number> {
   const result = await checkCatalogInvariants(dir);
   const seconds = ((performance.now() - began) / 1000).toFixed(1);
   for (const v of result.violations) console.error(`${v.rule}: ${v.message}`);
-  const broken = Object.entries(result.counts).map(([rule, n]) => `${rule} ${n}`).join(', ');
-  console.log(`checked ${result.events} events (${result.leagueGames} league games) in ${seconds} s: ${broken || 'no violations'}`);
+  const broken = Object.entries(result.counts)
+    .map(([rule, n]) => `${rule} ${n}`)
+    .join(', ');
+  console.log(
+    `checked ${result.events} events (${result.leagueGames} league games) in ${seconds} s: ${broken || 'no violations'}`,
+  );
   return broken ? 1 : 0;
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const run = command === 'import' ? runImportCli(rest) : command === 'check' ? runCheckCli(rest) : runGenerateCli(process.argv.slice(2));
+const run =
+  command === 'import'
+    ? runImportCli(rest)
+    : command === 'check'
+      ? runCheckCli(rest)
+      : runGenerateCli(process.argv.slice(2));
 run.then(
   (code) => process.exit(code),
   (err: unknown) => {

@@ -28,7 +28,9 @@ describe('runIndexCli', () => {
   it('exits 1 with a clear message when no Typesense node is configured', async () => {
     const run = io();
     expect(await runIndexCli({}, run.io)).toBe(1);
-    expect(run.err).toEqual(['No Typesense node configured: set TYPESENSE_URL (or TYPESENSE_NODES) and TYPESENSE_API_KEY.']);
+    expect(run.err).toEqual([
+      'No Typesense node configured: set TYPESENSE_URL (or TYPESENSE_NODES) and TYPESENSE_API_KEY.',
+    ]);
     expect(run.clients).toEqual([]);
   });
 
@@ -42,10 +44,15 @@ describe('runIndexCli', () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'index-cli-'));
     try {
       const run = io();
-      const code = await runIndexCli({ TYPESENSE_URL: 'http://a:8108', TYPESENSE_API_KEY: 'secret-key', DATA_DIR: dataDir }, run.io);
+      const code = await runIndexCli(
+        { TYPESENSE_URL: 'http://a:8108', TYPESENSE_API_KEY: 'secret-key', DATA_DIR: dataDir },
+        run.io,
+      );
       expect(code).toBe(1);
       expect(run.out[0]).toBe(`Indexing ${path.join(dataDir, 'catalog')} into Typesense at http://a:8108`);
-      expect(run.err).toEqual([`Indexing failed: no catalog in ${path.join(dataDir, 'catalog')}: run \`npm run catalog\` first`]);
+      expect(run.err).toEqual([
+        `Indexing failed: no catalog in ${path.join(dataDir, 'catalog')}: run \`npm run catalog\` first`,
+      ]);
       expect([...run.out, ...run.err].join('\n')).not.toContain('secret-key');
     } finally {
       await rm(dataDir, { recursive: true, force: true });

@@ -1,7 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from 'typesense';
-import { clientOptions, describeTypesenseConfig, parseTypesenseConfig, type TypesenseConfig } from '../search/typesense/config.js';
+import {
+  clientOptions,
+  describeTypesenseConfig,
+  parseTypesenseConfig,
+  type TypesenseConfig,
+} from '../search/typesense/config.js';
 import { reindexCatalog, type ReindexChanges, type ReindexClient } from '../search/typesense/reindex.js';
 import { ChangeLog } from '../live-catalog/change-log.js';
 import { openStore } from '../store/open-store.js';
@@ -43,7 +48,10 @@ export async function runIndexCli(env: NodeJS.ProcessEnv, io: IndexCliIo): Promi
       store = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR?.trim() || 'data' });
       changes = new ChangeLog(store).reindexChanges();
     }
-    if (!changes) io.out('DATABASE_URL is not set: changes made through the documents API are not replayed into the new collections.');
+    if (!changes)
+      io.out(
+        'DATABASE_URL is not set: changes made through the documents API are not replayed into the new collections.',
+      );
     const started = Date.now();
     const report = await reindexCatalog({ client, catalogDir, prefix: config.collectionPrefix, log: io.out, changes });
     for (const item of report) {

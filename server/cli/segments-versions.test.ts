@@ -14,7 +14,9 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 const cli = async (...args: string[]) => {
   const { DATABASE_URL: _db, ...env } = process.env;
-  const { code, stdout, stderr } = await captureOutput(() => main(args, { ...env, SEGMENTS_DIR: path.join(tmp, 'segments'), DATA_DIR: path.join(tmp, 'data') }));
+  const { code, stdout, stderr } = await captureOutput(() =>
+    main(args, { ...env, SEGMENTS_DIR: path.join(tmp, 'segments'), DATA_DIR: path.join(tmp, 'data') }),
+  );
   return { status: code, stdout, stderr };
 };
 
@@ -49,7 +51,9 @@ describe('npm run segments -- publish | history | diff | rollback', () => {
     await writeFile(draft, (await readFile(draft, 'utf8')).replace('"kind": "venues"', '"kind": "venus"'));
     const refused = await cli('publish', '--note', 'broken');
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain('base/explore.json:42:15: "venus" is not a row kind. Allowed kinds: performers, events, venues, categories, promos. Did you mean "venues"?');
+    expect(refused.stderr).toContain(
+      'base/explore.json:42:15: "venus" is not a row kind. Allowed kinds: performers, events, venues, categories, promos. Did you mean "venues"?',
+    );
     expect((await cli('history')).stdout.split('\n')[0]).toMatch(/^\* +3 /);
     expect((await cli('rollback', 'x')).stderr).toMatch(/rollback N must be a version number/);
     expect((await cli('rollback', '9')).stderr).toMatch(/There is no version 9/);

@@ -19,7 +19,13 @@ import { renderJsonSchema, segmentJsonSchemas } from '../segments/json-schema.js
 import { SegmentPublisher } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 import { closest, formatProblem } from '../segments/segment-problems.js';
-import { compileSegments, GROUP_PAGES, readSegmentDir, type CompiledSegments, type SegmentProblem } from '../segments/segment-set.js';
+import {
+  compileSegments,
+  GROUP_PAGES,
+  readSegmentDir,
+  type CompiledSegments,
+  type SegmentProblem,
+} from '../segments/segment-set.js';
 import { FileVersionStore, setDiff, SqlVersionStore } from '../segments/segment-versions.js';
 
 const USAGE = `usage:
@@ -69,7 +75,18 @@ export async function main(argv: string[], processEnv: NodeJS.ProcessEnv = proce
 
 async function command(
   positionals: string[],
-  values: { page?: string; brand?: string; zip?: string; lat?: string; lng?: string; check?: boolean; items?: boolean; note?: string; author?: string; from?: string },
+  values: {
+    page?: string;
+    brand?: string;
+    zip?: string;
+    lat?: string;
+    lng?: string;
+    check?: boolean;
+    items?: boolean;
+    note?: string;
+    author?: string;
+    from?: string;
+  },
   env: Env,
   segments: SegmentRepository,
   logger: Logger,
@@ -105,9 +122,13 @@ async function command(
       await segments.load();
       const brand = brandArgument(values.brand, segments);
       const page = segments.page(brand, target.page)!;
-      const title = target.category ? page.title.replaceAll('{category}', CATEGORY_BY_SLUG.get(target.category)!.name) : page.title;
+      const title = target.category
+        ? page.title.replaceAll('{category}', CATEGORY_BY_SLUG.get(target.category)!.name)
+        : page.title;
       console.log(`${brand} / ${target.page}${target.category ? ` (${target.category})` : ''}: "${title}"`);
-      page.origins.forEach((o, i) => console.log(`  ${String(i + 1).padStart(2)}. ${o.id.padEnd(32)} ${o.via.padEnd(12)} ${o.file}`));
+      page.origins.forEach((o, i) =>
+        console.log(`  ${String(i + 1).padStart(2)}. ${o.id.padEnd(32)} ${o.via.padEnd(12)} ${o.file}`),
+      );
       return 0;
     }
     case 'preview': {
@@ -118,7 +139,12 @@ async function command(
       const began = performance.now();
       const { engine } = await openCatalog(env, env.catalogDir);
       console.log(`search ready in ${Math.round(performance.now() - began)} ms (${engine.kind})`);
-      const layout = new LayoutService({ segments, engine: () => engine, logger, rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS });
+      const layout = new LayoutService({
+        segments,
+        engine: () => engine,
+        logger,
+        rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS,
+      });
       const location = await resolveLocation(
         {
           ...(values.zip ? { zip: values.zip } : {}),
@@ -129,10 +155,17 @@ async function command(
       const timings = new Map<string, number>();
       const t = performance.now();
       const answer = await layout.layout(target.request, brand, location, { timings });
-      console.log(`${brand.id} / ${answer.page}${answer.category ? ` (${answer.category})` : ''}: "${answer.title}" near ${location.city || '?'} ${location.state} (${location.source}) in ${Math.round(performance.now() - t)} ms`);
+      console.log(
+        `${brand.id} / ${answer.page}${answer.category ? ` (${answer.category})` : ''}: "${answer.title}" near ${location.city || '?'} ${location.state} (${location.source}) in ${Math.round(performance.now() - t)} ms`,
+      );
       for (const row of answer.rows) {
-        const tabs = 'tabs' in row && row.tabs ? `  tabs: ${row.tabs.map((tab) => `${tab.id}=${tab.items.length}`).join(' ')}` : '';
-        console.log(`  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ${String(row.items.length).padStart(3)} items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`);
+        const tabs =
+          'tabs' in row && row.tabs
+            ? `  tabs: ${row.tabs.map((tab) => `${tab.id}=${tab.items.length}`).join(' ')}`
+            : '';
+        console.log(
+          `  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ${String(row.items.length).padStart(3)} items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`,
+        );
         if (values.items) for (const line of itemLines(row)) console.log(`      ${line}`);
       }
       return 0;
@@ -149,7 +182,11 @@ async function command(
 }
 
 /** `publish`, `history`, `diff` and `rollback`: the same versions the studio and every node use. */
-async function versionCommand(positionals: string[], values: { note?: string; author?: string; from?: string }, env: Env): Promise<number> {
+async function versionCommand(
+  positionals: string[],
+  values: { note?: string; author?: string; from?: string },
+  env: Env,
+): Promise<number> {
   const live = new SegmentRepository(env.segmentsDir);
   await live.load();
   const sql = env.DATABASE_URL ? await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }) : null;
@@ -158,7 +195,8 @@ async function versionCommand(positionals: string[], values: { note?: string; au
   const author = values.author ?? whoAmI();
   const number = (text: string | undefined, what: string) => {
     const n = /^[0-9]{1,10}$/.test(text ?? '') ? Number(text) : NaN;
-    if (!Number.isInteger(n) || n < 1 || n > VERSION_MAX) throw new UsageError(`${what} must be a version number (1, 2…), not ${JSON.stringify(text ?? '')}`);
+    if (!Number.isInteger(n) || n < 1 || n > VERSION_MAX)
+      throw new UsageError(`${what} must be a version number (1, 2…), not ${JSON.stringify(text ?? '')}`);
     return n;
   };
   try {
@@ -167,18 +205,29 @@ async function versionCommand(positionals: string[], values: { note?: string; au
       case 'publish': {
         if (!values.note?.trim()) throw new UsageError('publish needs --note "what this publish changes"');
         const from = path.resolve(values.from ?? env.segmentDraftsDir);
-        if (!existsSync(from)) throw new UsageError(`no drafts in ${from}: copy the live files there (or open the studio once), or pass --from DIR`);
+        if (!existsSync(from))
+          throw new UsageError(
+            `no drafts in ${from}: copy the live files there (or open the studio once), or pass --from DIR`,
+          );
         const version = await publisher.publish(await readSegmentDir(from), { note: values.note.trim(), author });
-        console.log(`published version ${version.version} from ${path.relative('.', from) || '.'} (${Object.keys(version.files).length} files): ${version.note}`);
+        console.log(
+          `published version ${version.version} from ${path.relative('.', from) || '.'} (${Object.keys(version.files).length} files): ${version.note}`,
+        );
         return 0;
       }
       case 'history': {
         const { live: current, versions: list } = await publisher.history();
         if (list.length === 0) console.log('nothing is published yet');
         for (const v of list) {
-          const changes = [...v.changes.added.map((f) => `+${f}`), ...v.changes.changed.map((f) => `~${f}`), ...v.changes.removed.map((f) => `-${f}`)];
+          const changes = [
+            ...v.changes.added.map((f) => `+${f}`),
+            ...v.changes.changed.map((f) => `~${f}`),
+            ...v.changes.removed.map((f) => `-${f}`),
+          ];
           const when = v.publishedAt.slice(0, 16).replace('T', ' ');
-          console.log(`${v.version === current ? '*' : ' '} ${String(v.version).padStart(4)}  ${when} UTC  ${(v.author ?? '-').padEnd(12)}  ${v.note}${v.restoredFrom ? ` (restores ${v.restoredFrom})` : ''}`);
+          console.log(
+            `${v.version === current ? '*' : ' '} ${String(v.version).padStart(4)}  ${when} UTC  ${(v.author ?? '-').padEnd(12)}  ${v.note}${v.restoredFrom ? ` (restores ${v.restoredFrom})` : ''}`,
+          );
           if (changes.length && v.version > 1) console.log(`        ${changes.join(' ')}`);
         }
         return 0;
@@ -207,7 +256,8 @@ async function versionCommand(positionals: string[], values: { note?: string; au
   } catch (err) {
     if (err instanceof AppError) {
       console.error(err.message);
-      for (const p of (Array.isArray(err.details) ? err.details : []) as SegmentProblem[]) console.error(`  ${formatProblem(p)}`);
+      for (const p of (Array.isArray(err.details) ? err.details : []) as SegmentProblem[])
+        console.error(`  ${formatProblem(p)}`);
       return 1;
     }
     throw err;
@@ -231,7 +281,9 @@ function report({ problems, skipped }: CompiledSegments): boolean {
   for (const s of skipped) console.log(`skipped ${s.file}: because ${s.because} has errors`);
   if (problems.length === 0) return false;
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-  console.log(`${plural(problems.length, 'problem')}${skipped.length ? `; ${plural(skipped.length, 'file')} skipped until ${problems.length === 1 ? 'it is' : 'they are'} fixed` : ''}`);
+  console.log(
+    `${plural(problems.length, 'problem')}${skipped.length ? `; ${plural(skipped.length, 'file')} skipped until ${problems.length === 1 ? 'it is' : 'they are'} fixed` : ''}`,
+  );
   return true;
 }
 
@@ -240,10 +292,14 @@ const PAGE_ARGUMENTS = ['home', ...GROUP_PAGES, ...CATEGORY_BY_SLUG.keys()];
 /** `--page` for preview and explain alike: home (or explore), a group page, or any category slug. */
 export function pageArgument(page: string | undefined): { request: PageRequest; page: PageName; category?: string } {
   if (!page || page === 'home' || page === 'explore') return { request: { page: 'home' }, page: 'explore' };
-  if ((GROUP_PAGES as readonly string[]).includes(page)) return { request: { page: 'category', slug: page }, page: page as PageName };
-  if (CATEGORY_BY_SLUG.has(page)) return { request: { page: 'category', slug: page }, page: 'category', category: page };
+  if ((GROUP_PAGES as readonly string[]).includes(page))
+    return { request: { page: 'category', slug: page }, page: page as PageName };
+  if (CATEGORY_BY_SLUG.has(page))
+    return { request: { page: 'category', slug: page }, page: 'category', category: page };
   const meant = closest(page, PAGE_ARGUMENTS);
-  throw new UsageError(`--page "${page}" is not a page: use home, ${GROUP_PAGES.join(', ')} or a category slug such as nfl${meant ? `. Did you mean "${meant}"?` : ''}`);
+  throw new UsageError(
+    `--page "${page}" is not a page: use home, ${GROUP_PAGES.join(', ')} or a category slug such as nfl${meant ? `. Did you mean "${meant}"?` : ''}`,
+  );
 }
 
 function brandArgument(brand: string | undefined, segments: SegmentRepository): string {
@@ -251,14 +307,17 @@ function brandArgument(brand: string | undefined, segments: SegmentRepository): 
   if (segments.brand(brand)) return brand;
   const ids = segments.current.registry.brands.map((b) => b.id);
   const meant = closest(brand, ids);
-  throw new UsageError(`--brand "${brand}" is not a brand: ${ids.join(', ')}${meant ? `. Did you mean "${meant}"?` : ''}`);
+  throw new UsageError(
+    `--brand "${brand}" is not a brand: ${ids.join(', ')}${meant ? `. Did you mean "${meant}"?` : ''}`,
+  );
 }
 
 /** `preview --items`: what each of a row's cards shows, one line each (a tabbed row's items under each tab). */
 export function itemLines(row: LayoutRow): string[] {
   switch (row.type) {
     case 'events': {
-      const event = (e: (typeof row.items)[number]) => `${e.name} · ${[e.day, e.date, e.year, e.time].filter(Boolean).join(' ')} · ${e.address}`;
+      const event = (e: (typeof row.items)[number]) =>
+        `${e.name} · ${[e.day, e.date, e.year, e.time].filter(Boolean).join(' ')} · ${e.address}`;
       if (!row.tabs) return row.items.map(event);
       return row.tabs.flatMap((tab) => [`[${tab.id}] ${tab.title}`, ...tab.items.map((e) => `  ${event(e)}`)]);
     }

@@ -17,13 +17,40 @@ import { purchaseTrackingEvent } from '../../shared/rules/commerce.js';
 import { eventCard } from '../../shared/rules/event-card.js';
 import { idFromSlug } from '../../shared/rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
-import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow, type OrderRow, type OrderWithEvents, type TicketRow } from './commerce-store.js';
-import { ADMITTED_STATUSES, IN_HAND_RULE, displayDate, eventDay, eventStartText, isReady, readyByDate, ticketState, ticketStateText, venueDay } from './domain/delivery.js';
+import {
+  CHECKOUT_CLAIM_SECONDS,
+  CommerceStore,
+  type HoldRow,
+  type OrderRow,
+  type OrderWithEvents,
+  type TicketRow,
+} from './commerce-store.js';
+import {
+  ADMITTED_STATUSES,
+  IN_HAND_RULE,
+  displayDate,
+  eventDay,
+  eventStartText,
+  isReady,
+  readyByDate,
+  ticketState,
+  ticketStateText,
+  venueDay,
+} from './domain/delivery.js';
 import { venueAddress } from '../../shared/rules/address.js';
 import { GENERAL_ADMISSION_ROW, seatBlockStart } from './domain/seats.js';
 import { TicketBarcodes } from './domain/ticket-barcode.js';
 import { ticketsPdf, type PrintedTicket } from './ticket-pdf.js';
-import { asListed, availableSplits, canBuyQuantity, eventIdOfListing, layoutFor, listingsForEvent, type GeneratedListing, type ListedAvailability } from './domain/listings.js';
+import {
+  asListed,
+  availableSplits,
+  canBuyQuantity,
+  eventIdOfListing,
+  layoutFor,
+  listingsForEvent,
+  type GeneratedListing,
+  type ListedAvailability,
+} from './domain/listings.js';
 import { dealRatings } from './domain/deal-rating.js';
 import { zoneOfSection } from '../../shared/schemas/seating.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
@@ -63,7 +90,11 @@ export interface CommerceServiceOptions {
 
 /** What a venue's scanner is told of a barcode (`POST /api/tickets/scan`). */
 export type ScanAnswer =
-  | { result: 'valid' | 'already_used'; ticket: { id: string; event: string; venue: string; date: string; section: string; row: string; seat: string }; firstScannedAt: string }
+  | {
+      result: 'valid' | 'already_used';
+      ticket: { id: string; event: string; venue: string; date: string; section: string; row: string; seat: string };
+      firstScannedAt: string;
+    }
   | { result: 'unknown' };
 
 /** Who asks: the guest, and the client address their request came from (for the per-address limits). */
@@ -82,7 +113,8 @@ const STORE_UNAVAILABLE_MESSAGES = {
   createCart: 'Tickets cannot be reserved for a moment, and nothing was charged. Please try again in a moment.',
   cart: 'Your cart cannot be loaded for a moment; if you were holding tickets, they are still held. Please try again shortly.',
   releaseCart: 'Your cart cannot be released for a moment; it is released on its own when its hold ends.',
-  checkout: 'Orders cannot be placed for a moment. Your held tickets are kept and you have not been charged; please try again in a moment.',
+  checkout:
+    'Orders cannot be placed for a moment. Your held tickets are kept and you have not been charged; please try again in a moment.',
   checkoutUnconfirmed:
     'Your order could not be confirmed just now. You are only charged for an order that is confirmed; please try again in a moment and you will not be charged twice.',
   order: 'Your order is safe, but it cannot be shown for a moment; please try again shortly.',
@@ -115,9 +147,17 @@ function randomCode(length: number): string {
 /** What a hold costs, at the price per ticket it was taken at; an unknown promo code is a 400 naming it. */
 function quoteHold(hold: HoldRow, listing: GeneratedListing, promoCode?: string | null) {
   try {
-    return quoteCart({ pricePerTicket: hold.price_per_ticket_cents / 100, quantity: hold.quantity, deliveryMethod: listing.deliveryMethod, promoCode });
+    return quoteCart({
+      pricePerTicket: hold.price_per_ticket_cents / 100,
+      quantity: hold.quantity,
+      deliveryMethod: listing.deliveryMethod,
+      promoCode,
+    });
   } catch (err) {
-    if (err instanceof PromoCodeError) throw new AppError(400, 'invalid_promo_code', `“${err.promoCode}” is not a valid promo code`, [{ path: 'promoCode', message: 'This promo code is not valid' }]);
+    if (err instanceof PromoCodeError)
+      throw new AppError(400, 'invalid_promo_code', `“${err.promoCode}” is not a valid promo code`, [
+        { path: 'promoCode', message: 'This promo code is not valid' },
+      ]);
     throw err;
   }
 }
@@ -159,12 +199,18 @@ export class CommerceService {
   private async event(eventId: number): Promise<EventDocument> {
     let result;
     try {
-      result = await this.options.engine().search({ collection: 'Event', filters: [{ op: 'eq', field: 'event_id', value: eventId }], perPage: 1 });
+      result = await this.options
+        .engine()
+        .search({ collection: 'Event', filters: [{ op: 'eq', field: 'event_id', value: eventId }], perPage: 1 });
     } catch (err) {
       // The catalog not answering is not the event being gone: a 503 a retry may get past, never a 404.
       if (err instanceof AppError) throw err;
       this.options.logger.warn({ err }, 'search engine unavailable for an event lookup');
-      throw new AppError(503, 'search_unavailable', 'Event details cannot be loaded for a moment; please try again shortly.');
+      throw new AppError(
+        503,
+        'search_unavailable',
+        'Event details cannot be loaded for a moment; please try again shortly.',
+      );
     }
     const doc = result.hits[0]?.document as EventDocument | undefined;
     if (!doc) throw notFound(`Event ${eventId}`);
@@ -177,11 +223,19 @@ export class CommerceService {
     return this.event(id);
   }
 
-  private withAvailability(listing: GeneratedListing, taken: number, event: EventDocument): Omit<Listing, 'dealRating'> {
+  private withAvailability(
+    listing: GeneratedListing,
+    taken: number,
+    event: EventDocument,
+  ): Omit<Listing, 'dealRating'> {
     const quantityAvailable = Math.max(0, listing.quantity - taken);
     const { quantity: _listed, ...rest } = listing;
     // The in-hand rule with today as the order day: a listing never shows an in-hand date already gone.
-    const inHand = readyByDate({ inHandDate: listing.inHandDate, orderDay: venueDay(this.now(), event.venue_time_zone_offset), eventDay: eventDay(event.event_local_timestamp) });
+    const inHand = readyByDate({
+      inHandDate: listing.inHandDate,
+      orderDay: venueDay(this.now(), event.venue_time_zone_offset),
+      eventDay: eventDay(event.event_local_timestamp),
+    });
     return {
       ...rest,
       inHandDate: inHand ?? listing.inHandDate,
@@ -196,8 +250,15 @@ export class CommerceService {
    * on offer. A listing whose seats left are no quantity its seller sells (one seat of a pairs-only seller)
    * is not on offer; `keep` is a listing to answer for all the same (the ticket page of a listing just sold).
    */
-  private onOffer(event: EventDocument, generated: readonly GeneratedListing[], usage: Map<number, { taken: number }>, keep?: number): Listing[] {
-    const offered = generated.map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0, event)).filter((l) => (l.quantityAvailable > 0 && l.splits.length > 0) || l.id === keep);
+  private onOffer(
+    event: EventDocument,
+    generated: readonly GeneratedListing[],
+    usage: Map<number, { taken: number }>,
+    keep?: number,
+  ): Listing[] {
+    const offered = generated
+      .map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0, event))
+      .filter((l) => (l.quantityAvailable > 0 && l.splits.length > 0) || l.id === keep);
     const layout = layoutFor(event);
     const ratings = dealRatings(offered, (l) => zoneOfSection(layout, l.section));
     return offered.map((l, i) => ({ ...l, dealRating: ratings[i]! }));
@@ -207,17 +268,39 @@ export class CommerceService {
     const event = await this.eventBySlug(slug);
     const sale = saleState(event, this.now());
     const seatMap = { layout: layoutFor(event) };
-    if (!sale.onSale) return { eventId: event.event_id, seatMap, listings: [], fees: FEES, sale: { onSale: false, code: sale.code, message: sale.message } };
-    const [usage, generated] = await this.stored('listings', () => Promise.all([this.store.usage(event.event_id), this.listingsOf(event)]));
+    if (!sale.onSale)
+      return {
+        eventId: event.event_id,
+        seatMap,
+        listings: [],
+        fees: FEES,
+        sale: { onSale: false, code: sale.code, message: sale.message },
+      };
+    const [usage, generated] = await this.stored('listings', () =>
+      Promise.all([this.store.usage(event.event_id), this.listingsOf(event)]),
+    );
     let listings = this.onOffer(event, generated, usage);
-    if (query.quantity) listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
+    if (query.quantity)
+      listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
     if (query.minPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket >= query.minPrice!);
     if (query.maxPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket <= query.maxPrice!);
-    const bySection = (a: Listing, b: Listing) => a.section.localeCompare(b.section, 'en', { numeric: true }) || a.row.localeCompare(b.row, 'en', { numeric: true });
+    const bySection = (a: Listing, b: Listing) =>
+      a.section.localeCompare(b.section, 'en', { numeric: true }) ||
+      a.row.localeCompare(b.row, 'en', { numeric: true });
     listings.sort(
-      query.sort === 'section' ? bySection : query.sort === 'price_desc' ? (a, b) => b.allInPricePerTicket - a.allInPricePerTicket || a.id - b.id : (a, b) => a.allInPricePerTicket - b.allInPricePerTicket || a.id - b.id,
+      query.sort === 'section'
+        ? bySection
+        : query.sort === 'price_desc'
+          ? (a, b) => b.allInPricePerTicket - a.allInPricePerTicket || a.id - b.id
+          : (a, b) => a.allInPricePerTicket - b.allInPricePerTicket || a.id - b.id,
     );
-    return { eventId: event.event_id, seatMap, listings, fees: FEES, sale: { onSale: true, dateToBeAnnounced: sale.dateToBeAnnounced } };
+    return {
+      eventId: event.event_id,
+      seatMap,
+      listings,
+      fees: FEES,
+      sale: { onSale: true, dateToBeAnnounced: sale.dateToBeAnnounced },
+    };
   }
 
   /**
@@ -258,7 +341,9 @@ export class CommerceService {
 
   async listing(listingId: number) {
     const { event } = await this.listingWithEvent(listingId);
-    const [usage, generated] = await this.stored('listings', () => Promise.all([this.store.usage(event.event_id), this.listingsOf(event)]));
+    const [usage, generated] = await this.stored('listings', () =>
+      Promise.all([this.store.usage(event.event_id), this.listingsOf(event)]),
+    );
     const listing = this.onOffer(event, generated, usage, listingId).find((l) => l.id === listingId);
     if (!listing) throw notFound(`Listing ${listingId}`);
     return { listing, event: eventCard(event), fees: FEES };
@@ -304,7 +389,11 @@ export class CommerceService {
     return this.cartOf(hold, listing);
   }
 
-  private async ownHold(guestId: string, cartId: string, during: 'cart' | 'releaseCart' | 'checkout'): Promise<HoldRow> {
+  private async ownHold(
+    guestId: string,
+    cartId: string,
+    during: 'cart' | 'releaseCart' | 'checkout',
+  ): Promise<HoldRow> {
     const hold = await this.stored(during, () => this.store.hold(cartId));
     // Another guest's cart is as unknown as a cart that does not exist.
     if (!hold || hold.guest_id !== guestId) throw notFound('Cart');
@@ -327,15 +416,22 @@ export class CommerceService {
    * runs, a repeat gets its answer. The order is 201 when this request wrote it, 200 when the cart had been
    * bought already. The key's attempt id lets a retry take the cart over from a run that died mid-way.
    */
-  async checkoutOnce(guestId: string, request: CheckoutRequest, key: { key?: string; fingerprint: string }): Promise<StoredAnswer> {
+  async checkoutOnce(
+    guestId: string,
+    request: CheckoutRequest,
+    key: { key?: string; fingerprint: string },
+  ): Promise<StoredAnswer> {
     const attempt = key.key === undefined ? randomUUID() : uuidFrom(`${guestId}\n${key.key}`);
     return this.stored('checkout', () =>
       // The access code goes to the first answer only: a replay (its first answer lost) shows the order to its
       // guest without it, so no code is ever kept in the clear.
-      this.idempotency.run({ scope: guestId, key: key.key, fingerprint: key.fingerprint, keep: withoutAccessCode }, async () => {
-        const { order, created } = await this.checkout(guestId, request, attempt);
-        return { status: created ? 201 : 200, body: order };
-      }),
+      this.idempotency.run(
+        { scope: guestId, key: key.key, fingerprint: key.fingerprint, keep: withoutAccessCode },
+        async () => {
+          const { order, created } = await this.checkout(guestId, request, attempt);
+          return { status: created ? 201 : 200, body: order };
+        },
+      ),
     );
   }
 
@@ -344,7 +440,11 @@ export class CommerceService {
    * (a retry whose first answer was lost gets that order). `attempt` names this checkout attempt: a retry
    * with the same idempotency key passes the same one and may take over the cart from a run that died.
    */
-  private async checkout(guestId: string, request: CheckoutRequest, attempt: string): Promise<{ order: Order; created: boolean }> {
+  private async checkout(
+    guestId: string,
+    request: CheckoutRequest,
+    attempt: string,
+  ): Promise<{ order: Order; created: boolean }> {
     const hold = await this.ownHold(guestId, request.cartId, 'checkout');
     const { listing, event, seatBlockStart: firstSeat } = await this.listingWithEvent(hold.listing_id, 'checkout');
     if (hold.status === 'purchased') return this.existingOrder(hold.id, event, listing);
@@ -352,44 +452,81 @@ export class CommerceService {
     assertOnSale(event, now);
     const quote = quoteHold(hold, listing, request.promoCode);
     if (request.expectedTotal !== undefined && Math.round(request.expectedTotal * 100) !== quote.cents.total) {
-      throw new AppError(409, 'price_changed', `The total is ${formatMoney(quote.total)}, not the ${formatMoney(request.expectedTotal)} shown; check it and pay again`, { total: quote.total });
+      throw new AppError(
+        409,
+        'price_changed',
+        `The total is ${formatMoney(quote.total)}, not the ${formatMoney(request.expectedTotal)} shown; check it and pay again`,
+        { total: quote.total },
+      );
     }
 
     // The whole checkout runs inside `stored('checkout')` (checkoutOnce): store calls here need no wrapping of their own.
     const claim = await this.store.claimCheckout({ holdId: hold.id, guestId, attempt, now });
     if ('purchased' in claim) return { order: await this.orderView(claim.purchased, event, listing), created: false };
-    if ('busy' in claim) throw new AppError(409, 'checkout_in_progress', 'This cart is already being paid for in another window or request; wait a moment and check your order');
-    if ('ended' in claim) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
+    if ('busy' in claim)
+      throw new AppError(
+        409,
+        'checkout_in_progress',
+        'This cart is already being paid for in another window or request; wait a moment and check your order',
+      );
+    if ('ended' in claim)
+      throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
 
     // The payment is on record before the processor is asked, so whatever happens next, some node settles it.
     const paymentId = `pay_${randomUUID()}`;
     const log = { payment: paymentId, cart: hold.id, amountCents: quote.cents.total };
-    await this.store.paymentIntent({ id: paymentId, holdId: hold.id, amountCents: quote.cents.total, now }).catch((err: unknown) => {
-      // Its row may have been written though the answer was lost: settled (to nothing) on the next tick.
-      this.settleSoon.add(paymentId);
-      throw err;
-    });
+    await this.store
+      .paymentIntent({ id: paymentId, holdId: hold.id, amountCents: quote.cents.total, now })
+      .catch((err: unknown) => {
+        // Its row may have been written though the answer was lost: settled (to nothing) on the next tick.
+        this.settleSoon.add(paymentId);
+        throw err;
+      });
     let auth;
     try {
-      auth = await this.options.payments.authorize({ amountCents: quote.cents.total, currency: 'USD', payment: request.payment, idempotencyKey: paymentId });
+      auth = await this.options.payments.authorize({
+        amountCents: quote.cents.total,
+        currency: 'USD',
+        payment: request.payment,
+        idempotencyKey: paymentId,
+      });
     } catch (err) {
       // No answer from the processor: whatever it may have reserved is found by its key and released.
       this.settleSoon.add(paymentId);
       this.options.logger.error({ err, ...log }, 'payment processor did not answer');
       await this.store.releaseClaim(hold.id, attempt).catch(() => {});
-      throw new AppError(502, 'payment_error', 'The payment service did not answer; nothing was charged, and anything reserved on your card is released. Please try again.', { reason: 'processor_unreachable', paymentType: request.payment.method });
+      throw new AppError(
+        502,
+        'payment_error',
+        'The payment service did not answer; nothing was charged, and anything reserved on your card is released. Please try again.',
+        { reason: 'processor_unreachable', paymentType: request.payment.method },
+      );
     }
     if (auth.status !== 'authorized') {
       await this.store.movePayment(paymentId, 'authorizing', 'failed', now).catch(() => this.settleSoon.add(paymentId));
       await this.store.releaseClaim(hold.id, attempt).catch(() => {});
-      if (auth.status === 'declined') throw new AppError(402, 'payment_declined', declineMessage(auth.reason), { reason: auth.reason, paymentType: request.payment.method });
-      throw new AppError(502, 'payment_error', 'The payment could not be processed; you have not been charged. Please try again.', { reason: auth.reason, paymentType: request.payment.method });
+      if (auth.status === 'declined')
+        throw new AppError(402, 'payment_declined', declineMessage(auth.reason), {
+          reason: auth.reason,
+          paymentType: request.payment.method,
+        });
+      throw new AppError(
+        502,
+        'payment_error',
+        'The payment could not be processed; you have not been charged. Please try again.',
+        { reason: auth.reason, paymentType: request.payment.method },
+      );
     }
     this.options.logger.info({ ...log, authorization: auth.authorizationId }, 'payment authorized');
 
     const orderId = `ORD-${randomCode(10)}`;
     const accessCode = randomCode(20);
-    const lifecycle = transition(newOrder(now, 'Tickets held'), 'pending_seller_confirmation', now, 'Payment received; waiting for the seller to confirm');
+    const lifecycle = transition(
+      newOrder(now, 'Tickets held'),
+      'pending_seller_confirmation',
+      now,
+      'Payment received; waiting for the seller to confirm',
+    );
     let row: OrderRow & { tickets: TicketRow[] };
     try {
       row = await this.store.purchase({
@@ -425,24 +562,46 @@ export class CommerceService {
         await this.settle(paymentId).catch(() => {});
         throw err;
       }
-      this.options.logger.warn({ err, ...log }, 'order store failed while writing an order; its payment is settled when the store answers');
-      if (isStoreUnavailable(err)) throw new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES.checkoutUnconfirmed);
+      this.options.logger.warn(
+        { err, ...log },
+        'order store failed while writing an order; its payment is settled when the store answers',
+      );
+      if (isStoreUnavailable(err))
+        throw new AppError(503, 'store_unavailable', STORE_UNAVAILABLE_MESSAGES.checkoutUnconfirmed);
       throw err;
     }
     // Its order is written and its authorization known: captured at once, without reading the row back.
-    await this.capture({ id: paymentId, hold_id: hold.id, amount_cents: quote.cents.total, authorization_id: auth.authorizationId }).catch((err: unknown) =>
+    await this.capture({
+      id: paymentId,
+      hold_id: hold.id,
+      amount_cents: quote.cents.total,
+      authorization_id: auth.authorizationId,
+    }).catch((err: unknown) =>
       this.options.logger.warn({ err, ...log }, 'capture not done yet; the housekeeping retries it'),
     );
-    this.options.logger.info({ orderId, eventId: event.event_id, quantity: hold.quantity, totalCents: quote.cents.total }, 'order placed');
-    const events = lifecycle.history.map((h, i) => ({ seq: i + 1, status: h.status, at: new Date(h.at).toISOString(), note: h.note }));
+    this.options.logger.info(
+      { orderId, eventId: event.event_id, quantity: hold.quantity, totalCents: quote.cents.total },
+      'order placed',
+    );
+    const events = lifecycle.history.map((h, i) => ({
+      seq: i + 1,
+      status: h.status,
+      at: new Date(h.at).toISOString(),
+      note: h.note,
+    }));
     const order = await this.orderView({ order: row, events, tickets: row.tickets }, event, listing);
     return { order: { ...order, accessCode, tracking: purchaseTrackingEvent(quote.total) }, created: true };
   }
 
   /** The order a cart already became (its access code went to the first answer and is not kept in the clear). */
-  private async existingOrder(holdId: string, event: EventDocument, listing: GeneratedListing): Promise<{ order: Order; created: boolean }> {
+  private async existingOrder(
+    holdId: string,
+    event: EventDocument,
+    listing: GeneratedListing,
+  ): Promise<{ order: Order; created: boolean }> {
     const found = await this.store.orderOfHold(holdId);
-    if (!found) throw new AppError(409, 'checkout_in_progress', 'This cart is being paid for; check your order in a moment');
+    if (!found)
+      throw new AppError(409, 'checkout_in_progress', 'This cart is being paid for; check your order in a moment');
     return { order: await this.orderView(found, event, listing), created: false };
   }
 
@@ -458,26 +617,38 @@ export class CommerceService {
     if (p.status === 'authorized') return this.capture({ ...p, authorization_id: p.authorization_id! });
     const log = { payment: p.id, cart: p.hold_id, amountCents: p.amount_cents };
     const now = () => this.now(); // each step at its own time: a processor call may take a while
-    if (p.status === 'authorizing' && !(await this.store.movePayment(p.id, 'authorizing', 'voiding', now()))) return this.settle(paymentId);
+    if (p.status === 'authorizing' && !(await this.store.movePayment(p.id, 'authorizing', 'voiding', now())))
+      return this.settle(paymentId);
     if (p.status !== 'authorizing' && p.status !== 'voiding') return;
     const authorizationId = p.authorization_id ?? (await this.options.payments.findAuthorization(p.id));
     if (authorizationId) {
       const result = await this.options.payments.void(authorizationId);
-      if (result.status === 'error' && result.reason !== 'unknown_authorization' && result.reason !== 'already_voided') {
+      if (
+        result.status === 'error' &&
+        result.reason !== 'unknown_authorization' &&
+        result.reason !== 'already_voided'
+      ) {
         this.options.logger.error({ ...log, result }, 'payment void refused');
         await this.store.touchPayment(p.id, now());
         return;
       }
     }
-    if ((await this.store.movePayment(p.id, 'voiding', 'voided', now())) && authorizationId) this.options.logger.info(log, 'payment voided');
+    if ((await this.store.movePayment(p.id, 'voiding', 'voided', now())) && authorizationId)
+      this.options.logger.info(log, 'payment voided');
   }
 
   /** Captures an authorized payment whose order is written; logged once, when its row moves. */
-  private async capture(p: { id: string; hold_id: string; amount_cents: number; authorization_id: string }): Promise<void> {
+  private async capture(p: {
+    id: string;
+    hold_id: string;
+    amount_cents: number;
+    authorization_id: string;
+  }): Promise<void> {
     const log = { payment: p.id, cart: p.hold_id, amountCents: p.amount_cents };
     const result = await this.options.payments.capture(p.authorization_id);
     if (result.status === 'captured') {
-      if (await this.store.movePayment(p.id, 'authorized', 'captured', this.now())) this.options.logger.info(log, 'payment captured');
+      if (await this.store.movePayment(p.id, 'authorized', 'captured', this.now()))
+        this.options.logger.info(log, 'payment captured');
       return;
     }
     // The processor will not take it (the authorization lapsed): the order is not confirmed without money.
@@ -512,16 +683,28 @@ export class CommerceService {
   }
 
   /** The order's ready-by day (the in-hand rule) and today, both venue-local. */
-  private delivery(row: Pick<OrderRow, 'created_at'>, event: EventDocument, listing: GeneratedListing): { readyBy: string | null; today: string } {
+  private delivery(
+    row: Pick<OrderRow, 'created_at'>,
+    event: EventDocument,
+    listing: GeneratedListing,
+  ): { readyBy: string | null; today: string } {
     const offset = event.venue_time_zone_offset;
-    const readyBy = readyByDate({ inHandDate: listing.inHandDate, orderDay: venueDay(row.created_at, offset), eventDay: eventDay(event.event_local_timestamp) });
+    const readyBy = readyByDate({
+      inHandDate: listing.inHandDate,
+      orderDay: venueDay(row.created_at, offset),
+      eventDay: eventDay(event.event_local_timestamp),
+    });
     return { readyBy, today: venueDay(this.now(), offset) };
   }
 
-  private async orderView({ order: row, events, tickets = [] }: OrderWithEvents, event?: EventDocument, listing?: GeneratedListing): Promise<Order> {
+  private async orderView(
+    { order: row, events, tickets = [] }: OrderWithEvents,
+    event?: EventDocument,
+    listing?: GeneratedListing,
+  ): Promise<Order> {
     const resolved = event && listing ? { event, listing } : await this.listingWithEvent(row.listing_id, 'order');
     const quote = quoteCart({
-      pricePerTicket: (row.subtotal_cents / row.quantity) / 100,
+      pricePerTicket: row.subtotal_cents / row.quantity / 100,
       quantity: row.quantity,
       deliveryMethod: resolved.listing.deliveryMethod,
       promoCode: row.promo_code,
@@ -551,14 +734,25 @@ export class CommerceService {
           row: resolved.listing.row,
           seat: t.seat,
           state,
-          stateText: ticketStateText({ method, state, readyBy, email: row.email, eventLocalTimestamp: resolved.event.event_local_timestamp, orderStatusLabel: ORDER_STATUS_LABELS[row.status] }),
+          stateText: ticketStateText({
+            method,
+            state,
+            readyBy,
+            email: row.email,
+            eventLocalTimestamp: resolved.event.event_local_timestamp,
+            orderStatusLabel: ORDER_STATUS_LABELS[row.status],
+          }),
         };
       }),
       delivery: {
         method,
         readyBy,
         rule: IN_HAND_RULE,
-        downloadable: method === 'eticket' && tickets.length > 0 && ADMITTED_STATUSES.includes(row.status) && isReady(readyBy, today),
+        downloadable:
+          method === 'eticket' &&
+          tickets.length > 0 &&
+          ADMITTED_STATUSES.includes(row.status) &&
+          isReady(readyBy, today),
       },
     };
   }
@@ -582,21 +776,50 @@ export class CommerceService {
    * The order's eTickets as one PDF, a page per ticket, for whoever may see the order: a 404 for an order whose
    * tickets are not eTickets, a 409 saying when while they are not ready (the in-hand rule) or no longer valid.
    */
-  async ticketsPdf(id: string, access: { guestId?: string; code?: string }): Promise<{ filename: string; pdf: Uint8Array }> {
+  async ticketsPdf(
+    id: string,
+    access: { guestId?: string; code?: string },
+  ): Promise<{ filename: string; pdf: Uint8Array }> {
     const found = await this.authorizedOrder(id, access);
     const { order: row, tickets = [] } = found;
     const { event, listing } = await this.listingWithEvent(row.listing_id, 'order');
     if (listing.deliveryMethod !== 'eticket') {
-      throw new AppError(404, 'not_etickets', `This order’s tickets are not eTickets (${DELIVERY_LABELS[listing.deliveryMethod].toLowerCase()}): the order page says how they reach you`);
+      throw new AppError(
+        404,
+        'not_etickets',
+        `This order’s tickets are not eTickets (${DELIVERY_LABELS[listing.deliveryMethod].toLowerCase()}): the order page says how they reach you`,
+      );
     }
     const { readyBy, today } = this.delivery(row, event, listing);
     const state = ticketState({ orderStatus: row.status, readyBy, today, scannedAt: null });
-    if (state === 'void') throw new AppError(409, 'tickets_void', `This order is ${ORDER_STATUS_LABELS[row.status].toLowerCase()}: its tickets are no longer valid`);
-    if (state === 'awaiting_seller') throw new AppError(409, 'tickets_not_ready', 'The seller has not confirmed this order yet; your eTickets can be downloaded once they do.');
+    if (state === 'void')
+      throw new AppError(
+        409,
+        'tickets_void',
+        `This order is ${ORDER_STATUS_LABELS[row.status].toLowerCase()}: its tickets are no longer valid`,
+      );
+    if (state === 'awaiting_seller')
+      throw new AppError(
+        409,
+        'tickets_not_ready',
+        'The seller has not confirmed this order yet; your eTickets can be downloaded once they do.',
+      );
     if (state === 'scheduled') {
-      throw new AppError(409, 'tickets_not_ready', readyBy ? `Your eTickets can be downloaded from ${displayDate(readyBy)}.` : 'Your eTickets can be downloaded once the event’s date is set.', { readyBy });
+      throw new AppError(
+        409,
+        'tickets_not_ready',
+        readyBy
+          ? `Your eTickets can be downloaded from ${displayDate(readyBy)}.`
+          : 'Your eTickets can be downloaded once the event’s date is set.',
+        { readyBy },
+      );
     }
-    if (tickets.length === 0) throw new AppError(409, 'tickets_not_issued', 'This order has no eTickets to download; contact support with your order id.');
+    if (tickets.length === 0)
+      throw new AppError(
+        409,
+        'tickets_not_issued',
+        'This order has no eTickets to download; contact support with your order id.',
+      );
     const printed: PrintedTicket[] = tickets.map((t) => ({
       barcode: this.barcodes.sign(t.id),
       eventName: event.event_name,
@@ -608,7 +831,10 @@ export class CommerceService {
       orderId: row.id,
       holder: row.billing.name ?? '',
     }));
-    return { filename: `tickets-${row.id}.pdf`, pdf: await ticketsPdf(printed, `Tickets ${row.id}: ${event.event_name}`) };
+    return {
+      filename: `tickets-${row.id}.pdf`,
+      pdf: await ticketsPdf(printed, `Tickets ${row.id}: ${event.event_name}`),
+    };
   }
 
   /**
@@ -644,19 +870,38 @@ export class CommerceService {
   async tick(): Promise<void> {
     const now = this.now();
     await this.store.releaseExpired(now);
-    await this.settlePayments(now).catch((err: unknown) => this.options.logger.warn({ err }, 'settling payments failed; retried next tick'));
+    await this.settlePayments(now).catch((err: unknown) =>
+      this.options.logger.warn({ err }, 'settling payments failed; retried next tick'),
+    );
     await this.idempotency.freePending();
     const delay = this.options.sellerDelayMs ?? SANDBOX_SELLER_DELAY_MS;
     for (const o of await this.store.paidOrdersAwaitingSeller(new Date(now.getTime() - delay))) {
-      await this.store.advance(o.id, 'pending_seller_confirmation', 'confirmed', now, 'The seller confirmed your tickets');
+      await this.store.advance(
+        o.id,
+        'pending_seller_confirmation',
+        'confirmed',
+        now,
+        'The seller confirmed your tickets',
+      );
     }
     for (const o of await this.store.ordersIn('confirmed', now)) {
-      const { listing, event } = await this.listingWithEvent(o.listing_id).catch(() => ({ listing: null, event: null }));
+      const { listing, event } = await this.listingWithEvent(o.listing_id).catch(() => ({
+        listing: null,
+        event: null,
+      }));
       if (!listing || !event) continue;
       // Delivered on the ready-by day (the in-hand rule), not before.
       if (!isReady(this.delivery(o, event, listing).readyBy, venueDay(now, event.venue_time_zone_offset))) continue;
       if (listing.deliveryMethod === 'eticket' || listing.deliveryMethod === 'mobile_transfer') {
-        await this.store.advance(o.id, 'confirmed', 'delivered', now, listing.deliveryMethod === 'eticket' ? 'Your eTickets are ready' : 'Your tickets were transferred to your phone');
+        await this.store.advance(
+          o.id,
+          'confirmed',
+          'delivered',
+          now,
+          listing.deliveryMethod === 'eticket'
+            ? 'Your eTickets are ready'
+            : 'Your tickets were transferred to your phone',
+        );
       }
     }
     for (const o of await this.store.ordersIn('delivered', now)) {
@@ -669,7 +914,11 @@ export class CommerceService {
 
   /** Runs `tick` every `intervalMs` until stopped; a failing tick is logged and retried next time. */
   start(intervalMs = 1_000): () => void {
-    return repeat(() => this.tick(), intervalMs, (err) => this.options.logger.warn({ err }, 'order housekeeping failed; retrying'));
+    return repeat(
+      () => this.tick(),
+      intervalMs,
+      (err) => this.options.logger.warn({ err }, 'order housekeeping failed; retrying'),
+    );
   }
 }
 

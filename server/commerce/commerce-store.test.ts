@@ -18,20 +18,42 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
 
   const now = new Date('2026-11-21T12:00:00Z');
   const later = (ms: number) => new Date(now.getTime() + ms);
-  const hold = (listingId: number, quantity: number, guest = 'g', expiresAt = later(600_000), options: { eventId?: number; listed?: number; client?: string; at?: Date } = {}) =>
+  const hold = (
+    listingId: number,
+    quantity: number,
+    guest = 'g',
+    expiresAt = later(600_000),
+    options: { eventId?: number; listed?: number; client?: string; at?: Date } = {},
+  ) =>
     store.createHold({
       id: randomUUID(),
       guestId: guest,
       clientKey: options.client ?? `client-of-${guest}`,
-      listing: { id: listingId, eventId: options.eventId ?? 1, listed: options.listed ?? 2, splits: splitsFor(options.listed ?? 2) },
+      listing: {
+        id: listingId,
+        eventId: options.eventId ?? 1,
+        listed: options.listed ?? 2,
+        splits: splitsFor(options.listed ?? 2),
+      },
       quantity,
       pricePerTicketCents: 5000,
       now: options.at ?? now,
       expiresAt,
     });
   const order = (id: string, chargeId = `ch_${id}`) => ({
-    id, access_code_hash: 'x', status: 'pending_seller_confirmation' as const, subtotal_cents: 10000, discount_cents: 0, service_fee_cents: 1800,
-    fulfillment_fee_cents: 0, total_cents: 11800, promo_code: null, email: 'a@b.co', billing: {}, payment_method: 'card', charge_id: chargeId,
+    id,
+    access_code_hash: 'x',
+    status: 'pending_seller_confirmation' as const,
+    subtotal_cents: 10000,
+    discount_cents: 0,
+    service_fee_cents: 1800,
+    fulfillment_fee_cents: 0,
+    total_cents: 11800,
+    promo_code: null,
+    email: 'a@b.co',
+    billing: {},
+    payment_method: 'card',
+    charge_id: chargeId,
   });
   /** A payment row waiting for its authorization, as a checkout writes it before asking the processor. */
   const pay = async (holdId: string, at = now) => {
@@ -43,11 +65,21 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     const attempt = randomUUID();
     const claim = await store.claimCheckout({ holdId: h.id, guestId: h.guest_id, attempt, now: at });
     if (!('claimed' in claim)) throw new Error(`not claimed: ${JSON.stringify(claim)}`);
-    return store.purchase({ holdId: h.id, guestId: h.guest_id, attempt, now: at, order: order(id), history: [], payment: await pay(h.id, at) });
+    return store.purchase({
+      holdId: h.id,
+      guestId: h.guest_id,
+      attempt,
+      now: at,
+      order: order(id),
+      history: [],
+      payment: await pay(h.id, at),
+    });
   };
 
   it('gives 20 concurrent shoppers of pairs exactly the 4 last tickets, the rest a clear 409', async () => {
-    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => hold(1001, 2, `guest-${i}`, undefined, { listed: 4 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => hold(1001, 2, `guest-${i}`, undefined, { listed: 4 })),
+    );
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(won).toHaveLength(2);
@@ -60,10 +92,14 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   });
 
   it('never strands a single seat, even when one-ticket carts race for the last four', async () => {
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => hold(1006, 1, `single-${i}`, undefined, { listed: 4 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => hold(1006, 1, `single-${i}`, undefined, { listed: 4 })),
+    );
     // 4 → 3 → 2; a third single would leave one seat nobody can buy alone.
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
-    const codes = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => (r.reason as AppError).code);
+    const codes = results
+      .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+      .map((r) => (r.reason as AppError).code);
     expect(new Set(codes)).toEqual(new Set(['invalid_quantity']));
     expect((await store.usage(1)).get(1006)).toEqual({ listed: 4, taken: 2 });
   });
@@ -71,21 +107,50 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   it('lets one checkout at a time claim a cart, and only the claimer write its order', async () => {
     const a = await hold(1002, 2, 'a');
     const attempts = Array.from({ length: 5 }, () => randomUUID());
-    const claims = await Promise.all(attempts.map((attempt) => store.claimCheckout({ holdId: a.id, guestId: 'a', attempt, now })));
+    const claims = await Promise.all(
+      attempts.map((attempt) => store.claimCheckout({ holdId: a.id, guestId: 'a', attempt, now })),
+    );
     expect(claims.filter((c) => 'claimed' in c)).toHaveLength(1);
     expect(claims.filter((c) => 'busy' in c)).toHaveLength(4);
     const winner = attempts[claims.findIndex((c) => 'claimed' in c)]!;
     const loser = attempts.find((x) => x !== winner)!;
     const losing = await pay(a.id);
-    await expect(store.purchase({ holdId: a.id, guestId: 'a', attempt: loser, now, order: order('ORD-LOSER'), history: [], payment: losing })).rejects.toMatchObject({ status: 410 });
+    await expect(
+      store.purchase({
+        holdId: a.id,
+        guestId: 'a',
+        attempt: loser,
+        now,
+        order: order('ORD-LOSER'),
+        history: [],
+        payment: losing,
+      }),
+    ).rejects.toMatchObject({ status: 410 });
     // The same attempt (a retry under the same idempotency key) may claim again.
     expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: winner, now })).toHaveProperty('claimed');
     const winning = await pay(a.id);
-    await store.purchase({ holdId: a.id, guestId: 'a', attempt: winner, now, order: order('ORD-WINNER'), history: [], payment: winning });
-    expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: loser, now })).toMatchObject({ purchased: { order: { id: 'ORD-WINNER' } } });
-    const rows = await sql.query<{ held: number; sold: number }>('SELECT held, sold FROM listing_inventory WHERE listing_id = 1002');
+    await store.purchase({
+      holdId: a.id,
+      guestId: 'a',
+      attempt: winner,
+      now,
+      order: order('ORD-WINNER'),
+      history: [],
+      payment: winning,
+    });
+    expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: loser, now })).toMatchObject({
+      purchased: { order: { id: 'ORD-WINNER' } },
+    });
+    const rows = await sql.query<{ held: number; sold: number }>(
+      'SELECT held, sold FROM listing_inventory WHERE listing_id = 1002',
+    );
     expect(rows[0]).toEqual({ held: 0, sold: 2 });
-    expect(await store.paymentOf(winning.id)).toMatchObject({ status: 'authorized', order_id: 'ORD-WINNER', authorization_id: winning.authorizationId, amount_cents: 11800 });
+    expect(await store.paymentOf(winning.id)).toMatchObject({
+      status: 'authorized',
+      order_id: 'ORD-WINNER',
+      authorization_id: winning.authorizationId,
+      amount_cents: 11800,
+    });
     expect(await store.paymentOf(losing.id)).toMatchObject({ status: 'authorizing', order_id: null });
   });
 
@@ -96,11 +161,29 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     const voided = await pay(h.id);
     // A settler took this payment for abandoned and began to void it: the commit that arrives after is refused.
     expect(await store.movePayment(voided.id, 'authorizing', 'voiding', now)).toBe(true);
-    await expect(store.purchase({ holdId: h.id, guestId: 'late-commit', attempt, now, order: order('ORD-TOO-LATE'), history: [], payment: voided })).rejects.toMatchObject({ status: 409, code: 'payment_interrupted' });
+    await expect(
+      store.purchase({
+        holdId: h.id,
+        guestId: 'late-commit',
+        attempt,
+        now,
+        order: order('ORD-TOO-LATE'),
+        history: [],
+        payment: voided,
+      }),
+    ).rejects.toMatchObject({ status: 409, code: 'payment_interrupted' });
     expect(await store.order('ORD-TOO-LATE')).toBeNull();
     // The other way round: once the order is written, the payment can no longer be moved to voiding.
     const kept = await pay(h.id);
-    await store.purchase({ holdId: h.id, guestId: 'late-commit', attempt, now, order: order('ORD-IN-TIME'), history: [], payment: kept });
+    await store.purchase({
+      holdId: h.id,
+      guestId: 'late-commit',
+      attempt,
+      now,
+      order: order('ORD-IN-TIME'),
+      history: [],
+      payment: kept,
+    });
     expect(await store.movePayment(kept.id, 'authorizing', 'voiding', now)).toBe(false);
     expect(await store.paymentOf(kept.id)).toMatchObject({ status: 'authorized', order_id: 'ORD-IN-TIME' });
   });
@@ -109,25 +192,55 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     const h = await hold(1013, 8, 'edge', later(1_000), { eventId: 30, listed: 10 });
     await store.claimCheckout({ holdId: h.id, guestId: 'edge', attempt: randomUUID(), now: later(900) });
     // Just after the expiry, the claimed hold may still become an order: no second share meanwhile.
-    await expect(hold(1014, 8, 'edge', later(600_000), { eventId: 30, listed: 10, at: later(2_000) })).rejects.toMatchObject({ code: 'ticket_limit' });
+    await expect(
+      hold(1014, 8, 'edge', later(600_000), { eventId: 30, listed: 10, at: later(2_000) }),
+    ).rejects.toMatchObject({ code: 'ticket_limit' });
   });
 
   it('gives a stale claim to the next checkout, and frees a released one at once', async () => {
     const h = await hold(1010, 2, 'stale');
-    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now })).toHaveProperty('claimed');
-    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now: later(1_000) })).toEqual({ busy: true });
+    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now })).toHaveProperty(
+      'claimed',
+    );
+    expect(
+      await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now: later(1_000) }),
+    ).toEqual({ busy: true });
     const next = randomUUID();
-    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: next, now: later(CHECKOUT_CLAIM_SECONDS * 1000 + 1) })).toHaveProperty('claimed');
+    expect(
+      await store.claimCheckout({
+        holdId: h.id,
+        guestId: 'stale',
+        attempt: next,
+        now: later(CHECKOUT_CLAIM_SECONDS * 1000 + 1),
+      }),
+    ).toHaveProperty('claimed');
     await store.releaseClaim(h.id, next);
-    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now: later(CHECKOUT_CLAIM_SECONDS * 1000 + 2) })).toHaveProperty('claimed');
+    expect(
+      await store.claimCheckout({
+        holdId: h.id,
+        guestId: 'stale',
+        attempt: randomUUID(),
+        now: later(CHECKOUT_CLAIM_SECONDS * 1000 + 2),
+      }),
+    ).toHaveProperty('claimed');
   });
 
   it('does not expire a hold under a checkout that claimed it in time', async () => {
     const h = await hold(1011, 2, 'paying', later(1_000));
     const attempt = randomUUID();
-    expect(await store.claimCheckout({ holdId: h.id, guestId: 'paying', attempt, now: later(900) })).toHaveProperty('claimed');
+    expect(await store.claimCheckout({ holdId: h.id, guestId: 'paying', attempt, now: later(900) })).toHaveProperty(
+      'claimed',
+    );
     await store.releaseExpired(later(2_000));
-    const written = await store.purchase({ holdId: h.id, guestId: 'paying', attempt, now: later(2_500), order: order('ORD-INTIME'), history: [], payment: await pay(h.id) });
+    const written = await store.purchase({
+      holdId: h.id,
+      guestId: 'paying',
+      attempt,
+      now: later(2_500),
+      order: order('ORD-INTIME'),
+      history: [],
+      payment: await pay(h.id),
+    });
     expect(written.id).toBe('ORD-INTIME');
   });
 
@@ -140,8 +253,20 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
 
   it('refuses to claim or purchase an expired hold, leaving no order', async () => {
     const h = await hold(1004, 2, 'late', later(1_000));
-    expect(await store.claimCheckout({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000) })).toEqual({ ended: true });
-    await expect(store.purchase({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000), order: order('ORD-LATE'), history: [], payment: await pay(h.id) })).rejects.toMatchObject({ status: 410 });
+    expect(
+      await store.claimCheckout({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000) }),
+    ).toEqual({ ended: true });
+    await expect(
+      store.purchase({
+        holdId: h.id,
+        guestId: 'late',
+        attempt: randomUUID(),
+        now: later(5_000),
+        order: order('ORD-LATE'),
+        history: [],
+        payment: await pay(h.id),
+      }),
+    ).rejects.toMatchObject({ status: 410 });
     expect(await store.order('ORD-LATE')).toBeNull();
   });
 
@@ -161,10 +286,14 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       await buy(bought, 'ORD-GREEDY');
       // Forty carts of one ticket each, all at once, on separate listings of the same event.
       const results = await Promise.allSettled(
-        Array.from({ length: 40 }, (_, i) => hold(2001 + i, 1, 'greedy', undefined, { eventId: 20, listed: 10, client: `addr-${i}` })),
+        Array.from({ length: 40 }, (_, i) =>
+          hold(2001 + i, 1, 'greedy', undefined, { eventId: 20, listed: 10, client: `addr-${i}` }),
+        ),
       );
       const won = results.filter((r) => r.status === 'fulfilled');
-      const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as AppError);
+      const refused = results
+        .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+        .map((r) => r.reason as AppError);
       // 2 bought, and open carts are capped before tickets are: 3 carts of 1 ticket.
       expect(won).toHaveLength(MAX_OPEN_CARTS);
       expect(new Set(refused.map((e) => e.code))).toEqual(new Set(['cart_limit']));
@@ -190,19 +319,29 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       let refusal: AppError | undefined;
       for (let i = 0; i < GUESTS_PER_ADDRESS * 2 && !refusal; i++) {
         try {
-          await hold(2300 + i, MAX_TICKETS_PER_EVENT, `minted-${i}`, undefined, { eventId: 23, listed: 10, client: 'one-address' });
+          await hold(2300 + i, MAX_TICKETS_PER_EVENT, `minted-${i}`, undefined, {
+            eventId: 23,
+            listed: 10,
+            client: 'one-address',
+          });
           held += MAX_TICKETS_PER_EVENT;
         } catch (err) {
           refusal = err as AppError;
         }
       }
       expect(held).toBe(perAddress);
-      expect(refusal).toMatchObject({ status: 409, code: 'ticket_limit', message: expect.stringMatching(/Shoppers on your network/) });
+      expect(refusal).toMatchObject({
+        status: 409,
+        code: 'ticket_limit',
+        message: expect.stringMatching(/Shoppers on your network/),
+      });
     });
 
     it('frees the share of a released cart', async () => {
       const h = await hold(2400, 8, 'undecided', undefined, { eventId: 24, listed: 10 });
-      await expect(hold(2401, 1, 'undecided', undefined, { eventId: 24, listed: 10 })).rejects.toMatchObject({ code: 'ticket_limit' });
+      await expect(hold(2401, 1, 'undecided', undefined, { eventId: 24, listed: 10 })).rejects.toMatchObject({
+        code: 'ticket_limit',
+      });
       await store.releaseHold(h.id, 'undecided');
       expect((await hold(2401, 1, 'undecided', undefined, { eventId: 24, listed: 10 })).status).toBe('active');
     });

@@ -59,7 +59,8 @@ export interface OrderRow {
  * `authorizing` to `voiding`, and an order only ever written while its row moves from `authorizing` to
  * `authorized`: the two conditional updates take the same row lock, so a void and a late commit can never both win.
  */
-export type PaymentStatus = 'authorizing' | 'authorized' | 'captured' | 'voiding' | 'voided' | 'failed' | 'capture_failed';
+export type PaymentStatus =
+  'authorizing' | 'authorized' | 'captured' | 'voiding' | 'voided' | 'failed' | 'capture_failed';
 
 export interface PaymentRow {
   /** Ours, and the processor's idempotency key for the authorization. */
@@ -156,7 +157,10 @@ function orderRow(r: Record<string, unknown>): OrderRow {
     service_fee_cents: num(r.service_fee_cents),
     fulfillment_fee_cents: num(r.fulfillment_fee_cents),
     total_cents: num(r.total_cents),
-    billing: typeof r.billing === 'string' ? (JSON.parse(r.billing) as Record<string, string>) : (r.billing as Record<string, string>),
+    billing:
+      typeof r.billing === 'string'
+        ? (JSON.parse(r.billing) as Record<string, string>)
+        : (r.billing as Record<string, string>),
     created_at: iso(r.created_at),
   };
 }
@@ -166,14 +170,22 @@ export class CommerceStore {
 
   /** Tickets held or sold per listing of an event (listings never touched have no row: all available). */
   async usage(eventId: number): Promise<Map<number, { listed: number; taken: number }>> {
-    const rows = await this.sql.query('SELECT listing_id, listed, held, sold FROM listing_inventory WHERE event_id = $1', [eventId]);
+    const rows = await this.sql.query(
+      'SELECT listing_id, listed, held, sold FROM listing_inventory WHERE event_id = $1',
+      [eventId],
+    );
     return new Map(rows.map((r) => [num(r.listing_id), { listed: num(r.listed), taken: num(r.held) + num(r.sold) }]));
   }
 
   /** The operator's own listings of an event in catalog `catalog` (loaded from its `Listing.jsonl`). */
   async operatorListings(catalog: string, eventId: number): Promise<GeneratedListing[]> {
-    const rows = await this.sql.query<{ document: unknown }>('SELECT document FROM catalog_listings WHERE catalog = $1 AND event_id = $2 ORDER BY listing_id', [catalog, eventId]);
-    return rows.map((r) => listingFromDocument((typeof r.document === 'string' ? JSON.parse(r.document) : r.document) as ListingDocument));
+    const rows = await this.sql.query<{ document: unknown }>(
+      'SELECT document FROM catalog_listings WHERE catalog = $1 AND event_id = $2 ORDER BY listing_id',
+      [catalog, eventId],
+    );
+    return rows.map((r) =>
+      listingFromDocument((typeof r.document === 'string' ? JSON.parse(r.document) : r.document) as ListingDocument),
+    );
   }
 
   /**
@@ -181,10 +193,16 @@ export class CommerceStore {
    * its listings are generated from that, not from the availability its document shows now.
    */
   async listedAvailability(eventId: number): Promise<ListedAvailability | undefined> {
-    const [row] = await this.sql.query<{ baseline: unknown }>("SELECT baseline FROM demand_baselines WHERE collection = 'Event' AND doc_id = $1", [String(eventId)]);
+    const [row] = await this.sql.query<{ baseline: unknown }>(
+      "SELECT baseline FROM demand_baselines WHERE collection = 'Event' AND doc_id = $1",
+      [String(eventId)],
+    );
     if (!row) return undefined;
-    const baseline = (typeof row.baseline === 'string' ? JSON.parse(row.baseline) : row.baseline) as Partial<ListedAvailability>;
-    if (typeof baseline.tickets_available !== 'number' || typeof baseline.ticket_groups_available !== 'number') return undefined;
+    const baseline = (
+      typeof row.baseline === 'string' ? JSON.parse(row.baseline) : row.baseline
+    ) as Partial<ListedAvailability>;
+    if (typeof baseline.tickets_available !== 'number' || typeof baseline.ticket_groups_available !== 'number')
+      return undefined;
     return {
       tickets_available: baseline.tickets_available,
       ticket_groups_available: baseline.ticket_groups_available,
@@ -215,7 +233,12 @@ export class CommerceStore {
       // Always guest first, then address: one order of locking, so two transactions never wait on each other.
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('guest:' || $1))", [input.guestId]);
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('client:' || $1))", [input.clientKey]);
-      const { guest, byAddress } = await buyerUsage(tx, { guestId: input.guestId, clientKey: input.clientKey, eventId: input.listing.eventId, now: input.now });
+      const { guest, byAddress } = await buyerUsage(tx, {
+        guestId: input.guestId,
+        clientKey: input.clientKey,
+        eventId: input.listing.eventId,
+        now: input.now,
+      });
       const refusal = purchaseLimitRefusal({ quantity: input.quantity, guest, byAddress, limits: input.limits });
       if (refusal) throw refusal;
       await releaseExpired(tx, input.now, input.listing.id);
@@ -230,11 +253,24 @@ export class CommerceStore {
       );
       const unavailable = quantityRefusal(input.listing.splits, num(left[0]?.left ?? 0), input.quantity);
       if (unavailable) throw unavailable;
-      await tx.query('UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1', [input.listing.id, input.quantity]);
+      await tx.query('UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1', [
+        input.listing.id,
+        input.quantity,
+      ]);
       const rows = await tx.query(
         `INSERT INTO holds (id, guest_id, client_key, listing_id, event_id, quantity, price_per_ticket_cents, status, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9) RETURNING *`,
-        [input.id, input.guestId, input.clientKey, input.listing.id, input.listing.eventId, input.quantity, input.pricePerTicketCents, input.now.toISOString(), input.expiresAt.toISOString()],
+        [
+          input.id,
+          input.guestId,
+          input.clientKey,
+          input.listing.id,
+          input.listing.eventId,
+          input.quantity,
+          input.pricePerTicketCents,
+          input.now.toISOString(),
+          input.expiresAt.toISOString(),
+        ],
       );
       return holdRow(rows[0]!);
     });
@@ -248,8 +284,15 @@ export class CommerceStore {
   /** The shopper lets go of a cart: its tickets are available again at once. */
   async releaseHold(id: string, guestId: string): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
-      const rows = await tx.query("UPDATE holds SET status = 'released' WHERE id = $1 AND guest_id = $2 AND status = 'active' RETURNING listing_id, quantity", [id, guestId]);
-      for (const r of rows) await tx.query('UPDATE listing_inventory SET held = held - $2 WHERE listing_id = $1', [r.listing_id, r.quantity]);
+      const rows = await tx.query(
+        "UPDATE holds SET status = 'released' WHERE id = $1 AND guest_id = $2 AND status = 'active' RETURNING listing_id, quantity",
+        [id, guestId],
+      );
+      for (const r of rows)
+        await tx.query('UPDATE listing_inventory SET held = held - $2 WHERE listing_id = $1', [
+          r.listing_id,
+          r.quantity,
+        ]);
       return rows.length > 0;
     });
   }
@@ -265,9 +308,12 @@ export class CommerceStore {
    * the cart keeps it for CHECKOUT_CLAIM_SECONDS; the same attempt (a retry with the same idempotency key)
    * may claim it again at once.
    */
-  async claimCheckout(input: { holdId: string; guestId: string; attempt: string; now: Date }): Promise<
-    { claimed: true } | { purchased: OrderWithEvents } | { busy: true } | { ended: true }
-  > {
+  async claimCheckout(input: {
+    holdId: string;
+    guestId: string;
+    attempt: string;
+    now: Date;
+  }): Promise<{ claimed: true } | { purchased: OrderWithEvents } | { busy: true } | { ended: true }> {
     const rows = await this.sql.query(
       `UPDATE holds SET checkout_attempt = $3, checkout_started_at = $4
        WHERE id = $1 AND guest_id = $2 AND status = 'active' AND expires_at > $4
@@ -287,7 +333,10 @@ export class CommerceStore {
 
   /** Lets go of a claim (the payment was declined), so the shopper can try another card at once. */
   async releaseClaim(holdId: string, attempt: string): Promise<void> {
-    await this.sql.query('UPDATE holds SET checkout_attempt = NULL, checkout_started_at = NULL WHERE id = $1 AND checkout_attempt = $2', [holdId, attempt]);
+    await this.sql.query(
+      'UPDATE holds SET checkout_attempt = NULL, checkout_started_at = NULL WHERE id = $1 AND checkout_attempt = $2',
+      [holdId, attempt],
+    );
   }
 
   /**
@@ -313,47 +362,86 @@ export class CommerceStore {
         "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 AND status = 'active' AND checkout_attempt = $3 AND checkout_started_at > $4 RETURNING *",
         [input.holdId, input.guestId, input.attempt, liveClaimsSince(input.now)],
       );
-      if (held.length === 0) throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
+      if (held.length === 0)
+        throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
       const hold = holdRow(held[0]!);
-      const inventory = await tx.query('UPDATE listing_inventory SET held = held - $2, sold = sold + $2 WHERE listing_id = $1 RETURNING listed', [hold.listing_id, hold.quantity]);
+      const inventory = await tx.query(
+        'UPDATE listing_inventory SET held = held - $2, sold = sold + $2 WHERE listing_id = $1 RETURNING listed',
+        [hold.listing_id, hold.quantity],
+      );
       const o = input.order;
       const rows = await tx.query(
         `INSERT INTO orders (id, access_code_hash, guest_id, hold_id, event_id, listing_id, quantity, status, subtotal_cents, discount_cents,
            service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, email, billing, payment_method, charge_id, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING *`,
-        [o.id, o.access_code_hash, input.guestId, hold.id, hold.event_id, hold.listing_id, hold.quantity, o.status, o.subtotal_cents, o.discount_cents,
-          o.service_fee_cents, o.fulfillment_fee_cents, o.total_cents, o.promo_code, o.email, JSON.stringify(o.billing), o.payment_method, o.charge_id,
-          input.now.toISOString()],
+        [
+          o.id,
+          o.access_code_hash,
+          input.guestId,
+          hold.id,
+          hold.event_id,
+          hold.listing_id,
+          hold.quantity,
+          o.status,
+          o.subtotal_cents,
+          o.discount_cents,
+          o.service_fee_cents,
+          o.fulfillment_fee_cents,
+          o.total_cents,
+          o.promo_code,
+          o.email,
+          JSON.stringify(o.billing),
+          o.payment_method,
+          o.charge_id,
+          input.now.toISOString(),
+        ],
       );
       await tx.query(
         `INSERT INTO order_events (order_id, seq, status, at, note)
          SELECT $1, e.seq, e.status, e.at, e.note FROM jsonb_to_recordset($2::jsonb) AS e(seq int, status text, at timestamptz, note text)`,
-        [o.id, JSON.stringify(input.history.map((h, i) => ({ seq: i + 1, status: h.status, at: h.at.toISOString(), note: h.note })))],
+        [
+          o.id,
+          JSON.stringify(
+            input.history.map((h, i) => ({ seq: i + 1, status: h.status, at: h.at.toISOString(), note: h.note })),
+          ),
+        ],
       );
       const paid = await tx.query(
         `UPDATE payments SET status = 'authorized', authorization_id = $2, order_id = $3, updated_at = $4 WHERE id = $1 AND status = 'authorizing' RETURNING id`,
         [input.payment.id, input.payment.authorizationId, o.id, input.now.toISOString()],
       );
       // Settled meanwhile (the attempt was taken for dead and its authorization voided): no order without money.
-      if (paid.length === 0) throw new AppError(409, 'payment_interrupted', 'The payment could not be confirmed in time; nothing was charged. Please pay again.');
-      const tickets = await issueTickets(tx, { orderId: o.id, listingId: hold.listing_id, listed: num(inventory[0]?.listed ?? hold.quantity), quantity: hold.quantity, seatBlockStart: input.seatBlockStart ?? null });
+      if (paid.length === 0)
+        throw new AppError(
+          409,
+          'payment_interrupted',
+          'The payment could not be confirmed in time; nothing was charged. Please pay again.',
+        );
+      const tickets = await issueTickets(tx, {
+        orderId: o.id,
+        listingId: hold.listing_id,
+        listed: num(inventory[0]?.listed ?? hold.quantity),
+        quantity: hold.quantity,
+        seatBlockStart: input.seatBlockStart ?? null,
+      });
       return { ...orderRow(rows[0]!), tickets };
     });
   }
 
   /** Records that a checkout is about to ask the processor for an authorization. */
   async paymentIntent(input: { id: string; holdId: string; amountCents: number; now: Date }): Promise<void> {
-    await this.sql.query(`INSERT INTO payments (id, hold_id, amount_cents, status, created_at, updated_at) VALUES ($1, $2, $3, 'authorizing', $4, $4)`, [
-      input.id,
-      input.holdId,
-      input.amountCents,
-      input.now.toISOString(),
-    ]);
+    await this.sql.query(
+      `INSERT INTO payments (id, hold_id, amount_cents, status, created_at, updated_at) VALUES ($1, $2, $3, 'authorizing', $4, $4)`,
+      [input.id, input.holdId, input.amountCents, input.now.toISOString()],
+    );
   }
 
   /** Moves a payment from one status to another; true when this call moved it. */
   async movePayment(id: string, from: PaymentStatus, to: PaymentStatus, now: Date): Promise<boolean> {
-    const moved = await this.sql.query('UPDATE payments SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id', [id, from, to, now.toISOString()]);
+    const moved = await this.sql.query(
+      'UPDATE payments SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id',
+      [id, from, to, now.toISOString()],
+    );
     return moved.length > 0;
   }
 
@@ -371,7 +459,11 @@ export class CommerceStore {
    * Payments the housekeeping should settle: authorized ones not yet captured, voids under way, and
    * authorizations asked for so long ago (`abandonedBefore`) that their checkout is over without an order.
    */
-  async unsettledPayments(input: { settledBefore: Date; abandonedBefore: Date; limit?: number }): Promise<PaymentRow[]> {
+  async unsettledPayments(input: {
+    settledBefore: Date;
+    abandonedBefore: Date;
+    limit?: number;
+  }): Promise<PaymentRow[]> {
     const rows = await this.sql.query(
       `SELECT * FROM payments
        WHERE (status IN ('authorized', 'voiding') AND updated_at <= $1) OR (status = 'authorizing' AND updated_at <= $2)
@@ -394,11 +486,19 @@ export class CommerceStore {
     const rows = await this.sql.query(`SELECT * FROM orders WHERE ${column} = $1`, [value]);
     if (!rows[0]) return null;
     const id = String(rows[0].id);
-    const events = await this.sql.query('SELECT seq, status, at, note FROM order_events WHERE order_id = $1 ORDER BY seq', [id]);
+    const events = await this.sql.query(
+      'SELECT seq, status, at, note FROM order_events WHERE order_id = $1 ORDER BY seq',
+      [id],
+    );
     const tickets = await this.sql.query('SELECT * FROM tickets WHERE order_id = $1 ORDER BY seq', [id]);
     return {
       order: orderRow(rows[0]),
-      events: events.map((e) => ({ seq: num(e.seq), status: e.status as OrderStatus, at: iso(e.at), note: String(e.note) })),
+      events: events.map((e) => ({
+        seq: num(e.seq),
+        status: e.status as OrderStatus,
+        at: iso(e.at),
+        note: String(e.note),
+      })),
       tickets: tickets.map(ticketRow),
     };
   }
@@ -414,7 +514,10 @@ export class CommerceStore {
        RETURNING t.*`,
       [ticketId, now.toISOString(), admitted],
     );
-    const rows = await this.sql.query('SELECT t.id AS ticket_id, t.scanned_at, o.* FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.id = $1', [ticketId]);
+    const rows = await this.sql.query(
+      'SELECT t.id AS ticket_id, t.scanned_at, o.* FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.id = $1',
+      [ticketId],
+    );
     const r = rows[0];
     if (!r || !admitted.includes(r.status as OrderStatus)) return { result: 'unknown' };
     const ticket = first[0] ? ticketRow(first[0]) : ticketRow({ ...r, id: r.ticket_id, order_id: r.id });
@@ -425,7 +528,10 @@ export class CommerceStore {
 
   /** Orders in a status since before `before` (for the seller and delivery steps). */
   async ordersIn(status: OrderStatus, before: Date, limit = 100): Promise<OrderRow[]> {
-    const rows = await this.sql.query('SELECT * FROM orders WHERE status = $1 AND created_at <= $2 ORDER BY created_at LIMIT $3', [status, before.toISOString(), limit]);
+    const rows = await this.sql.query(
+      'SELECT * FROM orders WHERE status = $1 AND created_at <= $2 ORDER BY created_at LIMIT $3',
+      [status, before.toISOString(), limit],
+    );
     return rows.map(orderRow);
   }
 
@@ -443,10 +549,22 @@ export class CommerceStore {
   /** Moves an order from `from` to `to`, recording the transition; false when it was no longer in `from`. */
   async advance(id: string, from: OrderStatus, to: OrderStatus, at: Date, note: string): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
-      const moved = await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2 RETURNING id', [id, from, to]);
+      const moved = await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2 RETURNING id', [
+        id,
+        from,
+        to,
+      ]);
       if (moved.length === 0) return false;
-      const seq = await tx.query('SELECT coalesce(max(seq), 0) + 1 AS next FROM order_events WHERE order_id = $1', [id]);
-      await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [id, num(seq[0]!.next), to, at.toISOString(), note]);
+      const seq = await tx.query('SELECT coalesce(max(seq), 0) + 1 AS next FROM order_events WHERE order_id = $1', [
+        id,
+      ]);
+      await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [
+        id,
+        num(seq[0]!.next),
+        to,
+        at.toISOString(),
+        note,
+      ]);
       return true;
     });
   }
@@ -457,7 +575,10 @@ export class CommerceStore {
  * `listed` - 1) that no standing order holds. The listing's inventory row is locked by the purchase's update,
  * so two purchases of one listing take their seats one after the other.
  */
-async function issueTickets(tx: SqlTx, input: { orderId: string; listingId: number; listed: number; quantity: number; seatBlockStart: number | null }): Promise<TicketRow[]> {
+async function issueTickets(
+  tx: SqlTx,
+  input: { orderId: string; listingId: number; listed: number; quantity: number; seatBlockStart: number | null },
+): Promise<TicketRow[]> {
   const ids = Array.from({ length: input.quantity }, () => newTicketId());
   const rows = await tx.query(
     `INSERT INTO tickets (id, order_id, listing_id, seq, seat_index, seat)
@@ -472,10 +593,19 @@ async function issueTickets(tx: SqlTx, input: { orderId: string; listingId: numb
      ) AS free
      WHERE free.n <= $6
      RETURNING *`,
-    [input.orderId, input.listingId, input.listed, ids, TICKETS_RETURNED_STATUSES, input.quantity, input.seatBlockStart],
+    [
+      input.orderId,
+      input.listingId,
+      input.listed,
+      ids,
+      TICKETS_RETURNED_STATUSES,
+      input.quantity,
+      input.seatBlockStart,
+    ],
   );
   // The inventory's CHECK (held + sold <= listed) keeps a free seat for every ticket sold.
-  if (rows.length !== input.quantity) throw new Error(`listing ${input.listingId} has ${rows.length} free seats for ${input.quantity} tickets`);
+  if (rows.length !== input.quantity)
+    throw new Error(`listing ${input.listingId} has ${rows.length} free seats for ${input.quantity} tickets`);
   return rows.map(ticketRow).sort((a, b) => a.seq - b.seq);
 }
 
@@ -521,7 +651,14 @@ async function buyerUsage(
             coalesce(sum(quantity) FILTER (WHERE here AND this_event), 0) AS address_tickets,
             count(*) FILTER (WHERE here AND open) AS address_carts
      FROM counted`,
-    [input.guestId, input.clientKey, input.eventId, input.now.toISOString(), liveClaimsSince(input.now), TICKETS_RETURNED_STATUSES],
+    [
+      input.guestId,
+      input.clientKey,
+      input.eventId,
+      input.now.toISOString(),
+      liveClaimsSince(input.now),
+      TICKETS_RETURNED_STATUSES,
+    ],
   );
   const r = rows[0] ?? {};
   return {

@@ -44,22 +44,48 @@ const listing = (eventId: number, n: number, quantity: number, price: number, ex
 beforeAll(async () => {
   fixture = await catalogFixture(600, 31);
   const soon = Date.now() / 1000 + 3 * 86_400;
-  const upcoming = fixture.catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > soon);
+  const upcoming = fixture.catalog.collections.Event.filter(
+    (e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > soon,
+  );
   [withOwn, without] = [upcoming[0]!, upcoming[1]!];
   const feed = path.join(fixture.dir, 'feed', 'Listing.jsonl');
   await mkdir(path.dirname(feed), { recursive: true });
-  await writeFile(feed, [listing(withOwn.event_id, 0, 6, 80), listing(withOwn.event_id, 1, 2, 150, { accessible: true, seller_notes: 'Limited view' })].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  await writeFile(
+    feed,
+    [
+      listing(withOwn.event_id, 0, 6, 80),
+      listing(withOwn.event_id, 1, 2, 150, { accessible: true, seller_notes: 'Limited view' }),
+    ]
+      .map((l) => JSON.stringify(l))
+      .join('\n') + '\n',
+  );
   const catalogDir = path.join(fixture.dir, 'catalog');
   expect((await importCatalog([feed], catalogDir)).applied).toBe(true);
   const manifest = (await readManifest(catalogDir))!;
   sql = await openPglite(null);
   await migrate(sql);
-  expect(await loadOperatorListings(sql, manifest.generatedAt, path.join(catalogDir, LISTINGS_FILE), manifest.listings!)).toBe(2);
+  expect(
+    await loadOperatorListings(sql, manifest.generatedAt, path.join(catalogDir, LISTINGS_FILE), manifest.listings!),
+  ).toBe(2);
   // Every node may load them at start: once they are there, nothing more is written.
-  expect(await loadOperatorListings(sql, manifest.generatedAt, path.join(catalogDir, LISTINGS_FILE), manifest.listings!)).toBe(0);
-  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => fixture.search.engine, payments: new SandboxPaymentProvider(), logger: pino({ level: 'silent' }), sellerDelayMs: 0, limits: PURCHASE_LIMITS });
+  expect(
+    await loadOperatorListings(sql, manifest.generatedAt, path.join(catalogDir, LISTINGS_FILE), manifest.listings!),
+  ).toBe(0);
+  const commerce = new CommerceService({
+    store: new CommerceStore(sql),
+    engine: () => fixture.search.engine,
+    payments: new SandboxPaymentProvider(),
+    logger: pino({ level: 'silent' }),
+    sellerDelayMs: 0,
+    limits: PURCHASE_LIMITS,
+  });
   commerce.useOperatorListings(manifest.generatedAt);
-  ({ app } = testApp({ search: fixture.search, commerce, sql, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_CARTS_PER_MINUTE: '1000' }) }));
+  ({ app } = testApp({
+    search: fixture.search,
+    commerce,
+    sql,
+    env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_CARTS_PER_MINUTE: '1000' }),
+  }));
 }, 60_000);
 
 afterAll(async () => {
@@ -67,7 +93,10 @@ afterAll(async () => {
   await fixture?.cleanup();
 });
 
-const listingsOf = async (e: EventDocument) => ListingsResponseSchema.parse((await request(app).get(`/api/events/${entitySlug(e.event_name, e.event_id)}/listings`)).body).listings;
+const listingsOf = async (e: EventDocument) =>
+  ListingsResponseSchema.parse(
+    (await request(app).get(`/api/events/${entitySlug(e.event_name, e.event_id)}/listings`)).body,
+  ).listings;
 
 describe("an imported catalog's own listings", () => {
   it('are what an event sells, cheapest first, and an event the feed gave none sells nothing', async () => {
@@ -93,7 +122,10 @@ describe("an imported catalog's own listings", () => {
 
   it('take carts like any listing, and show what is left', async () => {
     const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-    const cart = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: withOwn.event_id * 1000, quantity: 2 });
+    const cart = await request(app)
+      .post('/api/cart')
+      .set('Authorization', auth)
+      .send({ listingId: withOwn.event_id * 1000, quantity: 2 });
     expect(cart.status, JSON.stringify(cart.body)).toBe(201);
     expect((await listingsOf(withOwn))[0]!.quantityAvailable).toBe(4);
   });

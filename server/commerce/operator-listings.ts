@@ -32,7 +32,10 @@ export function listingFromDocument(doc: ListingDocument): GeneratedListing {
  * together may both load: the rows are the same, and the first written stands.
  */
 export async function loadOperatorListings(sql: Sql, catalog: string, file: string, expected: number): Promise<number> {
-  const [row] = await sql.query<{ n: string | number }>('SELECT count(*) AS n FROM catalog_listings WHERE catalog = $1', [catalog]);
+  const [row] = await sql.query<{ n: string | number }>(
+    'SELECT count(*) AS n FROM catalog_listings WHERE catalog = $1',
+    [catalog],
+  );
   if (Number(row?.n ?? 0) === expected) return 0;
   let chunk: ListingDocument[] = [];
   let loaded = 0;

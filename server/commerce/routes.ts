@@ -1,20 +1,35 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { CartQuerySchema, CheckoutSchema, CreateCartSchema, ListingsQuerySchema } from '../../shared/schemas/commerce.js';
+import {
+  CartQuerySchema,
+  CheckoutSchema,
+  CreateCartSchema,
+  ListingsQuerySchema,
+} from '../../shared/schemas/commerce.js';
 import { SlugParamsSchema } from '../../shared/schemas/entities.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
 import { clientKeyOf } from '../http/security.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import type { CommerceService } from './commerce-service.js';
 
-const IdParamSchema = z.object({ id: z.coerce.number({ error: 'id must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+const IdParamSchema = z.object({
+  id: z.coerce.number({ error: 'id must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER),
+});
 const CartParamSchema = z.object({ id: z.string().uuid('id must be a cart id') });
-const OrderParamSchema = z.object({ id: z.string().regex(/^ORD-[A-Z0-9]{10}$/, 'id must be an order id such as ORD-AB12CD34EF') });
-const OrderQuerySchema = z.object({ code: z.string().regex(/^[A-Z0-9]{20}$/, 'code must be the order’s 20-character access code').optional() });
+const OrderParamSchema = z.object({
+  id: z.string().regex(/^ORD-[A-Z0-9]{10}$/, 'id must be an order id such as ORD-AB12CD34EF'),
+});
+const OrderQuerySchema = z.object({
+  code: z
+    .string()
+    .regex(/^[A-Z0-9]{20}$/, 'code must be the order’s 20-character access code')
+    .optional(),
+});
 
 export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens): Router {
   const router = Router();
-  const guest = async (authorization: string | undefined) => (await tokens.verify(SessionTokens.bearer(authorization))).guestId;
+  const guest = async (authorization: string | undefined) =>
+    (await tokens.verify(SessionTokens.bearer(authorization))).guestId;
 
   router.get('/events/:slug/listings', async (req, res) => {
     const { slug } = SlugParamsSchema.parse(req.params);
@@ -32,7 +47,10 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     const input = CreateCartSchema.parse(req.body);
     // The client as the rate limits see it: `req.ip` reads it through the same TRUST_PROXY setting.
     const clientKey = clientKeyOf(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-    res.status(201).set('Cache-Control', 'no-store').json(await commerce.createCart({ guestId, clientKey }, input));
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json(await commerce.createCart({ guestId, clientKey }, input));
   });
 
   router.get('/cart/:id', async (req, res) => {
@@ -53,7 +71,10 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     const guestId = await guest(req.get('authorization'));
     const key = idempotencyKeyOf(req);
     const request = CheckoutSchema.parse(req.body);
-    const answer = await commerce.checkoutOnce(guestId, request, { key, fingerprint: requestFingerprint('POST', '/api/checkout', req.body) });
+    const answer = await commerce.checkoutOnce(guestId, request, {
+      key,
+      fingerprint: requestFingerprint('POST', '/api/checkout', req.body),
+    });
     if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     res.status(answer.status).set('Cache-Control', 'no-store').json(answer.body);
   });
@@ -75,7 +96,11 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     const { filename, pdf } = await commerce.ticketsPdf(id, { guestId, code });
     res
       .status(200)
-      .set({ 'Cache-Control': 'private, no-store', 'Content-Type': 'application/pdf', 'Content-Disposition': `attachment; filename="${filename}"` })
+      .set({
+        'Cache-Control': 'private, no-store',
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `attachment; filename="${filename}"`,
+      })
       .send(Buffer.from(pdf));
   });
 

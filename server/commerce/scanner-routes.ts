@@ -9,7 +9,11 @@ import { MAX_BARCODE_LENGTH } from './domain/ticket-barcode.js';
 export const SCANNER_KEY_HEADER = 'X-Scanner-Key';
 
 export const ScanRequestSchema = z.object({
-  barcode: z.string({ error: 'barcode must be the text read from the ticket' }).trim().min(1, 'barcode is empty').max(MAX_BARCODE_LENGTH, `barcode must be at most ${MAX_BARCODE_LENGTH} characters`),
+  barcode: z
+    .string({ error: 'barcode must be the text read from the ticket' })
+    .trim()
+    .min(1, 'barcode is empty')
+    .max(MAX_BARCODE_LENGTH, `barcode must be at most ${MAX_BARCODE_LENGTH} characters`),
 });
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -24,7 +28,8 @@ export function scannerRoutes(commerce: CommerceService, scannerKey: string, lim
   const expected = digest(scannerKey);
   router.post('/tickets/scan', limiter, async (req, res) => {
     const given = req.get(SCANNER_KEY_HEADER);
-    if (!given || !timingSafeEqual(digest(given), expected)) throw new AppError(401, 'scanner_key_required', `Send the scanner key in ${SCANNER_KEY_HEADER}`);
+    if (!given || !timingSafeEqual(digest(given), expected))
+      throw new AppError(401, 'scanner_key_required', `Send the scanner key in ${SCANNER_KEY_HEADER}`);
     const { barcode } = ScanRequestSchema.parse(req.body ?? {});
     res.set('Cache-Control', 'no-store').json(await commerce.scan(barcode));
   });

@@ -22,7 +22,15 @@ describe('the eTickets PDF', () => {
     pages.forEach((page, i) => {
       const t = tickets[i]!;
       expect(page.barcode).toBe(t.barcode);
-      for (const text of [`eTicket ${i + 1} of 3`, t.venue, t.when, `Section 112    Row F    Seat ${t.seat}`, 'Order: ORD-AB12CD34EF', 'Holder: Zoë Ñandú']) expect(page.text).toContain(text);
+      for (const text of [
+        `eTicket ${i + 1} of 3`,
+        t.venue,
+        t.when,
+        `Section 112    Row F    Seat ${t.seat}`,
+        'Order: ORD-AB12CD34EF',
+        'Holder: Zoë Ñandú',
+      ])
+        expect(page.text).toContain(text);
       // Characters the standard font has no glyph for are printed as "?", never dropped or fatal.
       expect(page.text).toContain('Café Tacvba');
       expect(page.text).toContain('??');
@@ -30,7 +38,9 @@ describe('the eTickets PDF', () => {
   });
 
   it('cuts a name too long for the page rather than running off it', async () => {
-    const [page] = await readTicketsPdf(await ticketsPdf([{ ...ticket('1'), eventName: 'A very long event name '.repeat(10) }], 'Tickets'));
+    const [page] = await readTicketsPdf(
+      await ticketsPdf([{ ...ticket('1'), eventName: 'A very long event name '.repeat(10) }], 'Tickets'),
+    );
     expect(page!.text).toMatch(/A very long event name.*\.\.\./);
   });
 

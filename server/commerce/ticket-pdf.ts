@@ -65,7 +65,13 @@ export async function ticketsPdf(tickets: readonly PrintedTicket[], title: strin
     let y = PAGE.height - MARGIN;
     const line = (text: string, font: PDFFont, size: number, gap = 8) => {
       y -= size;
-      page.drawText(fitted(printable(text, font), font, size, width), { x: MARGIN, y, size, font, color: rgb(0.1, 0.1, 0.12) });
+      page.drawText(fitted(printable(text, font), font, size, width), {
+        x: MARGIN,
+        y,
+        size,
+        font,
+        color: rgb(0.1, 0.1, 0.12),
+      });
       y -= gap;
     };
     line(`eTicket ${i + 1} of ${tickets.length}`, regular, 11, 14);
@@ -85,7 +91,13 @@ export async function ticketsPdf(tickets: readonly PrintedTicket[], title: strin
     page.drawImage(image, { x: MARGIN, y, width: side, height: side });
     y -= 16;
     page.drawText(t.barcode, { x: MARGIN, y, size: 9, font: regular, color: rgb(0.3, 0.3, 0.32) });
-    page.drawText('Scanned once at the entrance: do not share or copy this ticket.', { x: MARGIN, y: MARGIN, size: 10, font: regular, color: rgb(0.3, 0.3, 0.32) });
+    page.drawText('Scanned once at the entrance: do not share or copy this ticket.', {
+      x: MARGIN,
+      y: MARGIN,
+      size: 10,
+      font: regular,
+      color: rgb(0.3, 0.3, 0.32),
+    });
   }
   return doc.save();
 }

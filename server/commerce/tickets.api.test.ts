@@ -37,13 +37,25 @@ let sql: Awaited<ReturnType<typeof openPglite>>;
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'tickets-'));
-  await generateCatalog({ events: 3000, seed: 47, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
+  await generateCatalog({
+    events: 3000,
+    seed: 47,
+    start: new Date().toISOString().slice(0, 10),
+    outDir: path.join(tmp, 'catalog'),
+  });
   catalog = await loadCatalog(path.join(tmp, 'catalog'));
   search.set(await createSearchEngine(parseEnv({}), catalog));
   sql = await openPglite(path.join(tmp, 'db'));
   await migrate(sql);
   const limits = { ...PURCHASE_LIMITS, guestsPerAddress: 1000 };
-  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0, limits });
+  const commerce = new CommerceService({
+    store: new CommerceStore(sql),
+    engine: () => search.engine,
+    payments: new SandboxPaymentProvider(),
+    logger,
+    sellerDelayMs: 0,
+    limits,
+  });
   const env = parseEnv({
     NODE_ENV: 'test',
     TICKET_SCANNER_KEY: SCANNER_KEY,
@@ -57,14 +69,37 @@ beforeAll(async () => {
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 const guest = async () => `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-const billing = { name: 'Ada Lovelace', address1: '1 Main St', city: 'Newark', state: 'NJ', countryCode: 'US', postalCode: '07102', phoneNumber: '+1 973 555 0100' };
-const card = { method: 'card', cardNumber: '4242424242424242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' };
+const billing = {
+  name: 'Ada Lovelace',
+  address1: '1 Main St',
+  city: 'Newark',
+  state: 'NJ',
+  countryCode: 'US',
+  postalCode: '07102',
+  phoneNumber: '+1 973 555 0100',
+};
+const card = {
+  method: 'card',
+  cardNumber: '4242424242424242',
+  expMonth: 12,
+  expYear: new Date().getFullYear() + 2,
+  cvc: '123',
+};
 const today = (e: EventDocument) => venueDay(Date.now(), e.venue_time_zone_offset);
 /** On sale for at least a day more. */
-const onSale = () => catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp * 1000 > Date.now() + 86_400_000);
+const onSale = () =>
+  catalog.collections.Event.filter(
+    (e) =>
+      e.event_status === 'scheduled' &&
+      e.event_timestamp !== null &&
+      e.event_timestamp * 1000 > Date.now() + 86_400_000,
+  );
 const used = new Set<number>();
 
-function find(test: (l: GeneratedListing, e: EventDocument) => boolean): { event: EventDocument; listing: GeneratedListing } {
+function find(test: (l: GeneratedListing, e: EventDocument) => boolean): {
+  event: EventDocument;
+  listing: GeneratedListing;
+} {
   for (const event of onSale()) {
     const listing = listingsForEvent(event).find((l) => !used.has(l.id) && test(l, event));
     if (listing) {
@@ -80,7 +115,10 @@ const readyNow = (l: GeneratedListing, e: EventDocument) => l.deliveryMethod ===
 async function buy(auth: string, listingId: number, quantity = 2, email = 'ada@example.com'): Promise<Order> {
   const cart = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId, quantity });
   expect(cart.status).toBe(201);
-  const res = await request(app).post('/api/checkout').set('Authorization', auth).send({ cartId: CartSchema.parse(cart.body).id, email, billingAddress: billing, payment: card });
+  const res = await request(app)
+    .post('/api/checkout')
+    .set('Authorization', auth)
+    .send({ cartId: CartSchema.parse(cart.body).id, email, billingAddress: billing, payment: card });
   expect(res.status).toBe(201);
   return OrderSchema.parse(res.body);
 }
@@ -95,7 +133,8 @@ const pdfOf = (id: string, auth: string) =>
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => done(null, Buffer.concat(chunks)));
     });
-const orderOf = async (id: string, auth: string) => OrderSchema.parse((await request(app).get(`/api/orders/${id}`).set('Authorization', auth)).body);
+const orderOf = async (id: string, auth: string) =>
+  OrderSchema.parse((await request(app).get(`/api/orders/${id}`).set('Authorization', auth)).body);
 const scan = (barcode: unknown, key: string | null = SCANNER_KEY) => {
   const r = request(app).post('/api/tickets/scan');
   return (key === null ? r : r.set(SCANNER_KEY_HEADER, key)).send({ barcode });
@@ -118,11 +157,21 @@ describe('eTickets', () => {
     expect(order.status).toBe('delivered');
     expect(order.tickets.map((t) => t.state)).toEqual(['ready', 'ready']);
     expect(order.delivery?.downloadable).toBe(true);
-    expect(order.detail).toContainEqual({ type: 'rowSubtitle', title: 'eTicket', subtitle: `Tickets ready by ${displayDate(today(event))}` });
+    expect(order.detail).toContainEqual({
+      type: 'rowSubtitle',
+      title: 'eTicket',
+      subtitle: `Tickets ready by ${displayDate(today(event))}`,
+    });
 
     // Only the buyer: no token is 401, another guest or a wrong code is a 404, as for the order itself.
     expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf`)).status).toBe(401);
-    expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf`).set('Authorization', await guest())).status).toBe(404);
+    expect(
+      (
+        await request(app)
+          .get(`/api/orders/${order.id}/tickets.pdf`)
+          .set('Authorization', await guest())
+      ).status,
+    ).toBe(404);
     expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${'A'.repeat(20)}`)).status).toBe(404);
     expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${placed.accessCode}`)).status).toBe(200);
     expect((await request(app).get('/api/orders/ORD-nope/tickets.pdf').set('Authorization', auth)).status).toBe(400);
@@ -135,44 +184,80 @@ describe('eTickets', () => {
     expect(pages).toHaveLength(2);
     pages.forEach((page, i) => {
       const t = order.tickets[i]!;
-      for (const text of [`Section ${listing.section}    Row ${listing.row}    Seat ${t.seat}`, `Order: ${order.id}`, 'Holder: Ada Lovelace', event.venue_name]) expect(page.text).toContain(text);
+      for (const text of [
+        `Section ${listing.section}    Row ${listing.row}    Seat ${t.seat}`,
+        `Order: ${order.id}`,
+        'Holder: Ada Lovelace',
+        event.venue_name,
+      ])
+        expect(page.text).toContain(text);
       expect(page.barcode).toMatch(new RegExp(`^${t.id}\\.`));
     });
 
     const [first, second] = pages.map((p) => p.barcode!) as [string, string];
     const valid = await scan(first);
     expect(valid.status).toBe(200);
-    expect(valid.body).toMatchObject({ result: 'valid', ticket: { id: order.tickets[0]!.id, event: event.event_name, section: listing.section, row: listing.row, seat: String(order.tickets[0]!.seat) } });
+    expect(valid.body).toMatchObject({
+      result: 'valid',
+      ticket: {
+        id: order.tickets[0]!.id,
+        event: event.event_name,
+        section: listing.section,
+        row: listing.row,
+        seat: String(order.tickets[0]!.seat),
+      },
+    });
     const again = await scan(first);
     expect(again.body).toMatchObject({ result: 'already_used', firstScannedAt: valid.body.firstScannedAt });
     expect((await orderOf(order.id, auth)).tickets.map((t) => t.state)).toEqual(['used', 'ready']);
 
     // Two gates scanning the same ticket at once: exactly one admits it.
     const together = await Promise.all(Array.from({ length: 6 }, () => scan(second)));
-    expect(together.map((r) => r.body.result).sort()).toEqual(['already_used', 'already_used', 'already_used', 'already_used', 'already_used', 'valid']);
+    expect(together.map((r) => r.body.result).sort()).toEqual([
+      'already_used',
+      'already_used',
+      'already_used',
+      'already_used',
+      'already_used',
+      'valid',
+    ]);
 
     // Forged and tampered values are unknown; so is a real ticket id signed with another key.
     const tampered = first.slice(0, -1) + (first.endsWith('A') ? 'B' : 'A');
     expect((await scan(tampered)).body).toEqual({ result: 'unknown' });
-    expect((await scan(new TicketBarcodes(TicketBarcodes.derivedKey('k'.repeat(32))).sign(order.tickets[0]!.id))).body).toEqual({ result: 'unknown' });
+    expect(
+      (await scan(new TicketBarcodes(TicketBarcodes.derivedKey('k'.repeat(32))).sign(order.tickets[0]!.id))).body,
+    ).toEqual({ result: 'unknown' });
     expect((await scan(`${newTicketId()}.${'x'.repeat(22)}`)).body).toEqual({ result: 'unknown' });
     expect((await scan('hello')).body).toEqual({ result: 'unknown' });
   });
 
   it('are not ready before the in-hand date, and the page says when', async () => {
     const auth = await guest();
-    const { event, listing } = find((l, e) => l.deliveryMethod === 'eticket' && l.inHandDate > today(e) && l.splits.includes(1));
+    const { event, listing } = find(
+      (l, e) => l.deliveryMethod === 'eticket' && l.inHandDate > today(e) && l.splits.includes(1),
+    );
     const placed = await buy(auth, listing.id, 1);
     await deps.commerce.tick();
     const order = await orderOf(placed.id, auth);
     expect(order.status).toBe('confirmed');
-    const readyBy = readyByDate({ inHandDate: listing.inHandDate, orderDay: today(event), eventDay: eventDay(event.event_local_timestamp) })!;
+    const readyBy = readyByDate({
+      inHandDate: listing.inHandDate,
+      orderDay: today(event),
+      eventDay: eventDay(event.event_local_timestamp),
+    })!;
     expect(readyBy).toBe(listing.inHandDate);
-    expect(order.tickets[0]).toMatchObject({ state: 'scheduled', stateText: `Ready to download on ${displayDate(readyBy)}` });
+    expect(order.tickets[0]).toMatchObject({
+      state: 'scheduled',
+      stateText: `Ready to download on ${displayDate(readyBy)}`,
+    });
     expect(order.delivery).toMatchObject({ readyBy, downloadable: false });
     const res = await request(app).get(`/api/orders/${order.id}/tickets.pdf`).set('Authorization', auth);
     expect(res.status).toBe(409);
-    expect(res.body.error).toMatchObject({ code: 'tickets_not_ready', message: `Your eTickets can be downloaded from ${displayDate(readyBy)}.` });
+    expect(res.body.error).toMatchObject({
+      code: 'tickets_not_ready',
+      message: `Your eTickets can be downloaded from ${displayDate(readyBy)}.`,
+    });
   });
 
   it('are void once their order is refunded: no PDF, and a scanner does not admit them', async () => {
@@ -211,16 +296,23 @@ describe('other delivery methods', () => {
 
 describe('seats', () => {
   it('are assigned per ticket inside the listing’s block, distinct across orders of the listing', async () => {
-    const { event, listing } = find((l) => !isGeneralAdmission(l.row) && l.quantity >= 5 && l.splits.includes(2) && l.splits.includes(1));
+    const { event, listing } = find(
+      (l) => !isGeneralAdmission(l.row) && l.quantity >= 5 && l.splits.includes(2) && l.splits.includes(1),
+    );
     const start = seatBlockStart(listingsForEvent(event), listing.id)!;
     const a = await buy(await guest(), listing.id, 2);
     const b = await buy(await guest(), listing.id, 1);
     const seats = [...a.tickets, ...b.tickets].map((t) => t.seat!);
     expect(new Set(seats).size).toBe(3);
     expect(seats).toEqual([start, start + 1, start + 2]);
-    for (const t of [...a.tickets, ...b.tickets]) expect(t).toMatchObject({ section: listing.section, row: listing.row });
+    for (const t of [...a.tickets, ...b.tickets])
+      expect(t).toMatchObject({ section: listing.section, row: listing.row });
     // Reading the order again gives the same seats: they are kept, not recomputed.
-    expect((await request(app).get(`/api/orders/${a.id}?code=${a.accessCode}`)).body.tickets.map((t: { seat: number }) => t.seat)).toEqual([start, start + 1]);
+    expect(
+      (await request(app).get(`/api/orders/${a.id}?code=${a.accessCode}`)).body.tickets.map(
+        (t: { seat: number }) => t.seat,
+      ),
+    ).toEqual([start, start + 1]);
   });
 
   it('are none for general admission', async () => {
@@ -250,10 +342,17 @@ describe('the scanner endpoint', () => {
   });
 
   it('answers any body and any order path with a 4xx or an answer, never a 5xx', async () => {
-    const bodies = fc.oneof(fc.jsonValue(), fc.record({ barcode: fc.oneof(fc.string({ maxLength: 300 }), fc.anything()) }));
+    const bodies = fc.oneof(
+      fc.jsonValue(),
+      fc.record({ barcode: fc.oneof(fc.string({ maxLength: 300 }), fc.anything()) }),
+    );
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {
-        const res = await request(app).post('/api/tickets/scan').set(SCANNER_KEY_HEADER, SCANNER_KEY).set('Content-Type', 'application/json').send(JSON.stringify(body));
+        const res = await request(app)
+          .post('/api/tickets/scan')
+          .set(SCANNER_KEY_HEADER, SCANNER_KEY)
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body));
         expect(res.status, JSON.stringify(body)).toBeLessThan(500);
         if (res.status === 200) expect(res.body).toEqual({ result: 'unknown' });
       }),
@@ -261,7 +360,9 @@ describe('the scanner endpoint', () => {
     );
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 40 }), fc.string({ maxLength: 30 }), async (id, code) => {
-        const res = await request(app).get(`/api/orders/${encodeURIComponent(id)}/tickets.pdf?code=${encodeURIComponent(code)}`);
+        const res = await request(app).get(
+          `/api/orders/${encodeURIComponent(id)}/tickets.pdf?code=${encodeURIComponent(code)}`,
+        );
         expect(res.status).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
       }),
@@ -271,6 +372,9 @@ describe('the scanner endpoint', () => {
 
   it('does not exist without a scanner key', async () => {
     const { app: bare } = testApp();
-    expect((await request(bare).post('/api/tickets/scan').set(SCANNER_KEY_HEADER, SCANNER_KEY).send({ barcode: 'x' })).status).toBe(404);
+    expect(
+      (await request(bare).post('/api/tickets/scan').set(SCANNER_KEY_HEADER, SCANNER_KEY).send({ barcode: 'x' }))
+        .status,
+    ).toBe(404);
   });
 });

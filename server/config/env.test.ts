@@ -5,13 +5,22 @@ import { EnvError, parseEnv } from './env.js';
 describe('parseEnv', () => {
   it('gives every variable its default on an empty environment', () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ HOST: '127.0.0.1', PORT: 3000, NODE_ENV: 'development', LOG_LEVEL: 'info', CATALOG_EVENTS: 20000 });
+    expect(env).toMatchObject({
+      HOST: '127.0.0.1',
+      PORT: 3000,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      CATALOG_EVENTS: 20000,
+    });
     expect(env.dataDir).toBe(path.resolve('data'));
     expect(env.catalogDir).toBe(path.resolve('data', 'catalog'));
   });
 
   it('coerces numbers from strings', () => {
-    expect(parseEnv({ PORT: '8080', SHUTDOWN_TIMEOUT_MS: '500' })).toMatchObject({ PORT: 8080, SHUTDOWN_TIMEOUT_MS: 500 });
+    expect(parseEnv({ PORT: '8080', SHUTDOWN_TIMEOUT_MS: '500' })).toMatchObject({
+      PORT: 8080,
+      SHUTDOWN_TIMEOUT_MS: 500,
+    });
   });
 
   it('lists every problem at once, naming each variable', () => {
@@ -40,8 +49,12 @@ describe('parseEnv with Typesense settings', () => {
   });
 
   it('reads a Typesense node and lists its problems with the others', () => {
-    expect(parseEnv({ TYPESENSE_URL: 'http://127.0.0.1:8108', TYPESENSE_API_KEY: 'k' }).typesense?.nodes).toHaveLength(1);
-    expect(() => parseEnv({ PORT: 'x', TYPESENSE_URL: 'http://127.0.0.1:8108' })).toThrow(/PORT[\s\S]*TYPESENSE_API_KEY/);
+    expect(parseEnv({ TYPESENSE_URL: 'http://127.0.0.1:8108', TYPESENSE_API_KEY: 'k' }).typesense?.nodes).toHaveLength(
+      1,
+    );
+    expect(() => parseEnv({ PORT: 'x', TYPESENSE_URL: 'http://127.0.0.1:8108' })).toThrow(
+      /PORT[\s\S]*TYPESENSE_API_KEY/,
+    );
   });
 });
 
@@ -54,7 +67,12 @@ describe('parseEnv with TRUST_PROXY', () => {
 
   it('reads a hop count or a list of addresses, ranges and names', () => {
     expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
-    expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8 , 192.0.2.7' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8', 'fd00::/8', '192.0.2.7']);
+    expect(parseEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::/8 , 192.0.2.7' }).TRUST_PROXY).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.7',
+    ]);
   });
 
   it('refuses true, which would let any client choose its address, and says what to give instead', () => {
@@ -85,7 +103,11 @@ describe('parseEnv for the other hardening settings', () => {
   });
 
   it('limits carts, listings and checkout by default', () => {
-    expect(parseEnv({})).toMatchObject({ RATE_LIMIT_CARTS_PER_MINUTE: 20, RATE_LIMIT_LISTINGS_PER_MINUTE: 120, RATE_LIMIT_CHECKOUT_PER_MINUTE: 20 });
+    expect(parseEnv({})).toMatchObject({
+      RATE_LIMIT_CARTS_PER_MINUTE: 20,
+      RATE_LIMIT_LISTINGS_PER_MINUTE: 120,
+      RATE_LIMIT_CHECKOUT_PER_MINUTE: 20,
+    });
     expect(() => parseEnv({ RATE_LIMIT_CHECKOUT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_CHECKOUT_PER_MINUTE/);
   });
 });
@@ -93,12 +115,19 @@ describe('parseEnv for the other hardening settings', () => {
 describe('parseEnv with PUBLIC_BASE_URL', () => {
   it('is unset by default, and reads an http(s) origin with or without its final slash', () => {
     expect(parseEnv({}).PUBLIC_BASE_URL).toBeUndefined();
-    expect(parseEnv({ PUBLIC_BASE_URL: 'https://Tickets.Example.com/' }).PUBLIC_BASE_URL).toBe('https://tickets.example.com');
+    expect(parseEnv({ PUBLIC_BASE_URL: 'https://Tickets.Example.com/' }).PUBLIC_BASE_URL).toBe(
+      'https://tickets.example.com',
+    );
     expect(parseEnv({ PUBLIC_BASE_URL: 'http://localhost:3000' }).PUBLIC_BASE_URL).toBe('http://localhost:3000');
   });
 
   it('refuses another scheme, a path, a query or something that is not a URL, naming the variable', () => {
-    for (const value of ['ftp://tickets.example.com', 'https://tickets.example.com/shop', 'https://tickets.example.com/?a=1', 'tickets.example.com']) {
+    for (const value of [
+      'ftp://tickets.example.com',
+      'https://tickets.example.com/shop',
+      'https://tickets.example.com/?a=1',
+      'tickets.example.com',
+    ]) {
       expect(() => parseEnv({ PUBLIC_BASE_URL: value }), value).toThrow(/PUBLIC_BASE_URL/);
     }
   });

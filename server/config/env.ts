@@ -22,7 +22,10 @@ export const EnvSchema = z.object({
   /** The drafts the studio edits; unset: `segment-drafts` beside SEGMENTS_DIR. */
   SEGMENT_DRAFTS_DIR: z.string().min(1).optional(),
   /** Reload flags.json when it changes on disk. */
-  SEGMENTS_WATCH: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  SEGMENTS_WATCH: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   /**
    * The merchandisers' key to the studio (/studio and /api/studio), sent as `X-Studio-Key`. Set, the studio
    * asks for it everywhere; unset, the studio is open outside production and absent in production.
@@ -42,7 +45,12 @@ export const EnvSchema = z.object({
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin))),
   /** Requests per minute per client (OWASP ASVS V11.1.4); raise them behind a CDN that has its own. */
   RATE_LIMIT_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
@@ -60,14 +68,23 @@ export const EnvSchema = z.object({
    * whether a proxy's `X-Forwarded-Proto`/`-Host` count).
    */
   PUBLIC_BASE_URL: z
-    .url({ protocol: /^https?$/, error: 'PUBLIC_BASE_URL must be an http(s) origin such as https://tickets.example.com' })
-    .refine((u) => /^https?:\/\/[^/?#]+\/?$/i.test(u), 'PUBLIC_BASE_URL must be an origin alone, without a path, query or fragment')
+    .url({
+      protocol: /^https?$/,
+      error: 'PUBLIC_BASE_URL must be an http(s) origin such as https://tickets.example.com',
+    })
+    .refine(
+      (u) => /^https?:\/\/[^/?#]+\/?$/i.test(u),
+      'PUBLIC_BASE_URL must be an origin alone, without a path, query or fragment',
+    )
     .transform((u) => new URL(u).origin)
     .optional(),
   /** Which proxies' `X-Forwarded-For` to believe: none, a hop count, or their addresses (see `parseTrustProxy`). */
   TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   /** Serve the client's `*.map` files; off by default, so the shipped sources stay unpublished. */
-  SERVE_SOURCE_MAPS: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  SERVE_SOURCE_MAPS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** Upper bound of the search result cache. */
   SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
   /**
@@ -104,7 +121,8 @@ function parseTrustProxy(raw: string, ctx: z.RefinementCtx): TrustProxy {
   if (value === 'true') {
     ctx.addIssue({
       code: 'custom',
-      message: 'TRUST_PROXY=true would believe any X-Forwarded-For a client sends; give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.5)',
+      message:
+        'TRUST_PROXY=true would believe any X-Forwarded-For a client sends; give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.5)',
     });
     return z.NEVER;
   }
@@ -143,7 +161,9 @@ export type Env = z.infer<typeof EnvSchema> & {
 /** Parses the environment once; throws an EnvError listing every problem, not just the first. */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const result = EnvSchema.safeParse(source);
-  const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
   const collect = <T>(parse: () => T): T | null => {
     try {
       return parse();
@@ -159,7 +179,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const dataDir = path.resolve(result.data.DATA_DIR);
   const segmentsDir = path.resolve(result.data.SEGMENTS_DIR);
   // Beside the live folder, at the same depth, so the files' relative `$schema` links hold in drafts too.
-  const segmentDraftsDir = path.resolve(result.data.SEGMENT_DRAFTS_DIR ?? path.join(path.dirname(segmentsDir), 'segment-drafts'));
+  const segmentDraftsDir = path.resolve(
+    result.data.SEGMENT_DRAFTS_DIR ?? path.join(path.dirname(segmentsDir), 'segment-drafts'),
+  );
   return {
     ...result.data,
     dataDir,

@@ -1,7 +1,13 @@
 import { SignJWT } from 'jose';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventPageSchema, MenuSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../shared/schemas/entities.js';
+import {
+  EventPageSchema,
+  MenuSchema,
+  PerformerPageSchema,
+  SearchResultsSchema,
+  VenuePageSchema,
+} from '../../shared/schemas/entities.js';
 import type { PerformerDocument } from '../../shared/schemas/documents.js';
 import type { Catalog } from '../catalog/load-catalog.js';
 import { entitySlug } from '../../shared/rules/slug.js';
@@ -38,11 +44,23 @@ describe('guest sessions and recent activity (spec §6, §7)', () => {
     expect(empty.body).toEqual({ data: [] });
 
     const knicks = performer('New York Knicks');
-    await request(app).get(`/api/performers/${slugOf(knicks)}`).set(auth).expect(200);
-    const page = PerformerPageSchema.parse((await request(app).get(`/api/performers/${slugOf(performer('Boston Celtics'))}`).set(auth)).body);
+    await request(app)
+      .get(`/api/performers/${slugOf(knicks)}`)
+      .set(auth)
+      .expect(200);
+    const page = PerformerPageSchema.parse(
+      (
+        await request(app)
+          .get(`/api/performers/${slugOf(performer('Boston Celtics'))}`)
+          .set(auth)
+      ).body,
+    );
     const eventUrl = page.events[0]!.url;
     await request(app).get(`/api${eventUrl}`).set(auth).expect(200);
-    await request(app).get(`/api/performers/${slugOf(knicks)}`).set(auth).expect(200);
+    await request(app)
+      .get(`/api/performers/${slugOf(knicks)}`)
+      .set(auth)
+      .expect(200);
 
     let data: { type: string; name: string }[] = [];
     for (let i = 0; i < 20 && data.length < 3; i++) {
@@ -53,16 +71,29 @@ describe('guest sessions and recent activity (spec §6, §7)', () => {
     expect(data[1]!.type).toBe('event');
 
     const other = await session();
-    const theirs = await request(app).get('/api/CustomerActivity/recent-activities').set({ Authorization: `Bearer ${other}` });
+    const theirs = await request(app)
+      .get('/api/CustomerActivity/recent-activities')
+      .set({ Authorization: `Bearer ${other}` });
     expect(theirs.body.data).toEqual([]);
   });
 
   it('refuses a missing, malformed, tampered, foreign or expired token with a 401', async () => {
     const token = await session();
     const [header, payload] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: '00000000-0000-0000-0000-000000000000' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({
+        ...JSON.parse(Buffer.from(payload!, 'base64url').toString()),
+        sub: '00000000-0000-0000-0000-000000000000',
+      }),
+    ).toString('base64url');
     const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
-    const foreign = await new SignJWT({ typ: 'guest' }).setProtectedHeader({ alg: 'HS256' }).setSubject('00000000-0000-0000-0000-000000000000').setIssuer('storefront').setAudience('storefront-guest').setExpirationTime('1h').sign(new TextEncoder().encode('x'.repeat(40)));
+    const foreign = await new SignJWT({ typ: 'guest' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('00000000-0000-0000-0000-000000000000')
+      .setIssuer('storefront')
+      .setAudience('storefront-guest')
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('x'.repeat(40)));
     const cases: [Record<string, string>, string][] = [
       [{}, 'missing_session'],
       [{ Authorization: token }, 'missing_session'],
@@ -82,14 +113,18 @@ describe('guest sessions and recent activity (spec §6, §7)', () => {
 
 describe('performer, venue and event pages', () => {
   it('answers a performer with its upcoming events, soonest first', async () => {
-    const body = PerformerPageSchema.parse((await request(app).get(`/api/performers/${slugOf(performer('Green Bay Packers'))}`)).body);
+    const body = PerformerPageSchema.parse(
+      (await request(app).get(`/api/performers/${slugOf(performer('Green Bay Packers'))}`)).body,
+    );
     expect(body.performer.name).toBe('Green Bay Packers');
     expect(body.events.length).toBeGreaterThan(0);
     expect(body.events.every((e) => e.name.includes('Green Bay Packers'))).toBe(true);
   });
 
   it('answers an event with its detail, venue, performers and events around it', async () => {
-    const perf = PerformerPageSchema.parse((await request(app).get(`/api/performers/${slugOf(performer('Chicago Cubs'))}`)).body);
+    const perf = PerformerPageSchema.parse(
+      (await request(app).get(`/api/performers/${slugOf(performer('Chicago Cubs'))}`)).body,
+    );
     const res = await request(app).get(`/api${perf.events[0]!.url}`);
     const body = EventPageSchema.parse(res.body);
     expect(body.event.detail).toMatchObject({ event_id: perf.events[0]!.id });
@@ -102,7 +137,9 @@ describe('performer, venue and event pages', () => {
 
   it('answers a venue with its upcoming events, its address and its artwork', async () => {
     const venue = catalog.collections.Venue.find((v) => v.venue_name === 'Madison Square Garden')!;
-    const body = VenuePageSchema.parse((await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}`)).body);
+    const body = VenuePageSchema.parse(
+      (await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}`)).body,
+    );
     expect(body.venue.address).toBe('New York, NY');
     expect(body.venue.detail).toMatchObject({ venue_zip: venue.venue_zip, venue_location: venue.venue_location });
     expect(body.venue.pathPicture).toBe(`/media/venues/${venue.venue_id}.svg`);
@@ -117,14 +154,18 @@ describe('performer, venue and event pages', () => {
     expect(first).toMatchObject({ page: 1, perPage: 50 });
     const seen: number[] = [];
     for (let page = 1; page <= Math.ceil(first.eventsFound / first.perPage); page++) {
-      const body = PerformerPageSchema.parse((await request(app).get(`/api/performers/${slugOf(busiest)}?page=${page}`)).body);
+      const body = PerformerPageSchema.parse(
+        (await request(app).get(`/api/performers/${slugOf(busiest)}?page=${page}`)).body,
+      );
       expect(body.page).toBe(page);
       seen.push(...body.events.map((e) => e.id));
     }
     // Every upcoming date once, in one order across the pages.
     expect(seen).toHaveLength(first.eventsFound);
     expect(new Set(seen).size).toBe(seen.length);
-    const beyond = PerformerPageSchema.parse((await request(app).get(`/api/performers/${slugOf(busiest)}?page=${Math.ceil(first.eventsFound / 50) + 1}`)).body);
+    const beyond = PerformerPageSchema.parse(
+      (await request(app).get(`/api/performers/${slugOf(busiest)}?page=${Math.ceil(first.eventsFound / 50) + 1}`)).body,
+    );
     expect(beyond.events).toEqual([]);
     for (const bad of ['0', '-1', '1.5', 'two', '201']) {
       const res = await request(app).get(`/api/performers/${slugOf(busiest)}?page=${bad}`);
@@ -134,7 +175,9 @@ describe('performer, venue and event pages', () => {
     const venue = catalog.collections.Venue.find((v) => v.venue_name === 'Madison Square Garden')!;
     const second = await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2`);
     expect(VenuePageSchema.parse(second.body).page).toBe(2);
-    expect((await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=x`)).status).toBe(400);
+    expect((await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=x`)).status).toBe(
+      400,
+    );
   });
 
   it('is 404 for an unknown id and 400 for a slug that is not one', async () => {
@@ -177,9 +220,31 @@ describe('GET /api/menu (spec §2 navigation)', () => {
     expect(sections.map((s) => s.links.length)).toEqual([33, 31, 33, 31]);
     expect(sections[0]!.links[0]).toEqual({ name: 'All', url: '/category/nfl' });
     expect(body.categories[1]!.links!.map((l) => l.url)).toEqual(
-      ['alternative', 'classical', 'comedy', 'country-folk', 'family-friendly-concerts', 'festivals', 'hard-rock-metal', 'latin', 'oldies', 'pop', 'rap-hip-hop', 'religious'].map((s) => `/category/${s}`),
+      [
+        'alternative',
+        'classical',
+        'comedy',
+        'country-folk',
+        'family-friendly-concerts',
+        'festivals',
+        'hard-rock-metal',
+        'latin',
+        'oldies',
+        'pop',
+        'rap-hip-hop',
+        'religious',
+      ].map((s) => `/category/${s}`),
     );
-    expect(body.categories[3]!.links!.map((l) => l.url.replace('/category/', ''))).toEqual(['wwe', 'boxing', 'soccer', 'mma', 'racing', 'golf', 'rodeo', 'tennis']);
+    expect(body.categories[3]!.links!.map((l) => l.url.replace('/category/', ''))).toEqual([
+      'wwe',
+      'boxing',
+      'soccer',
+      'mma',
+      'racing',
+      'golf',
+      'rodeo',
+      'tennis',
+    ]);
   });
 });
 
@@ -197,7 +262,9 @@ describe('the alternate JSONP suggester (spec §7, isABSearch)', () => {
   it('refuses hostile callbacks and bad tokens before writing anything', async () => {
     const token = await session();
     for (const callback of ['alert(1)//', 'a.b', 'x;y', '</script>', '1abc', 'a'.repeat(65), '']) {
-      const res = await request(app).get(`/api/suggest/jsonp?token=${token}&q=a&callback=${encodeURIComponent(callback)}`);
+      const res = await request(app).get(
+        `/api/suggest/jsonp?token=${token}&q=a&callback=${encodeURIComponent(callback)}`,
+      );
       expect(res.status, callback).toBe(400);
       expect(res.headers['content-type']).toMatch(/json/);
     }
@@ -207,7 +274,9 @@ describe('the alternate JSONP suggester (spec §7, isABSearch)', () => {
 
   it('escapes the data so it cannot close the script', async () => {
     const token = await session();
-    const res = await request(app).get(`/api/suggest/jsonp?token=${token}&q=${encodeURIComponent('</script><script>alert(1)')}&callback=cb`);
+    const res = await request(app).get(
+      `/api/suggest/jsonp?token=${token}&q=${encodeURIComponent('</script><script>alert(1)')}&callback=cb`,
+    );
     expect(res.text).not.toContain('</script>');
   });
 });
@@ -234,7 +303,9 @@ describe('artwork', () => {
     expect(image.headers['content-type']).toMatch(/image\/svg\+xml/);
     expect(image.body.toString()).toContain('New York Knicks');
     const venue = catalog.collections.Venue.find((v) => v.venue_name === 'Madison Square Garden')!;
-    expect((await request(app).get(`/media/venues/${venue.venue_id}.svg`)).body.toString()).toContain('Madison Square Garden');
+    expect((await request(app).get(`/media/venues/${venue.venue_id}.svg`)).body.toString()).toContain(
+      'Madison Square Garden',
+    );
     const missing = await request(app).get('/media/performers/987654321.svg');
     expect(missing.status).toBe(404);
   });

@@ -27,20 +27,43 @@ export function upcomingFilters(now: Date): Filter[] {
   const horizon = new Date(now);
   horizon.setUTCFullYear(horizon.getUTCFullYear() + MAX_YEARS_AHEAD);
   return [
-    { op: 'between', field: 'event_timestamp', min: Math.floor(now.getTime() / 1000), max: Math.floor(horizon.getTime() / 1000) },
+    {
+      op: 'between',
+      field: 'event_timestamp',
+      min: Math.floor(now.getTime() / 1000),
+      max: Math.floor(horizon.getTime() / 1000),
+    },
     { op: 'neq', field: 'event_status', value: 'cancelled' },
   ];
 }
 
 /** The name a performer's or venue's artwork shows, or null when there is none with that id. */
-export async function artworkLabel(engine: SearchEngine, kind: 'performers' | 'venues', id: number): Promise<string | null> {
-  const [collection, field, name] = kind === 'performers' ? (['Performer', 'performer_id', 'performer_name'] as const) : (['Venue', 'venue_id', 'venue_name'] as const);
-  const result = await engine.search({ collection, filters: [{ op: 'eq', field, value: id }], perPage: 1, includeFields: [name] });
+export async function artworkLabel(
+  engine: SearchEngine,
+  kind: 'performers' | 'venues',
+  id: number,
+): Promise<string | null> {
+  const [collection, field, name] =
+    kind === 'performers'
+      ? (['Performer', 'performer_id', 'performer_name'] as const)
+      : (['Venue', 'venue_id', 'venue_name'] as const);
+  const result = await engine.search({
+    collection,
+    filters: [{ op: 'eq', field, value: id }],
+    perPage: 1,
+    includeFields: [name],
+  });
   const label = (result.hits[0]?.document as Record<string, unknown> | undefined)?.[name];
   return typeof label === 'string' ? label : null;
 }
 
-async function byId<D>(engine: SearchEngine, collection: 'Performer' | 'Venue' | 'Event', field: string, slug: string, what: string): Promise<D> {
+async function byId<D>(
+  engine: SearchEngine,
+  collection: 'Performer' | 'Venue' | 'Event',
+  field: string,
+  slug: string,
+  what: string,
+): Promise<D> {
   const id = idFromSlug(slug);
   if (id === null) throw notFound(`${what} "${slug}"`);
   const result = await engine.search({ collection, filters: [{ op: 'eq', field, value: id }], perPage: 1 });
@@ -49,10 +72,21 @@ async function byId<D>(engine: SearchEngine, collection: 'Performer' | 'Venue' |
   return doc;
 }
 
-async function upcomingEvents(engine: SearchEngine, filter: Filter, now: Date, perPage: number, exclude?: number, page = 1) {
+async function upcomingEvents(
+  engine: SearchEngine,
+  filter: Filter,
+  now: Date,
+  perPage: number,
+  exclude?: number,
+  page = 1,
+) {
   const result = await engine.search({
     collection: 'Event',
-    filters: [filter, ...upcomingFilters(now), ...(exclude ? [{ op: 'neq' as const, field: 'event_id', value: exclude }] : [])],
+    filters: [
+      filter,
+      ...upcomingFilters(now),
+      ...(exclude ? [{ op: 'neq' as const, field: 'event_id', value: exclude }] : []),
+    ],
     sort: [{ by: 'event_timestamp', order: 'asc' }],
     perPage,
     page,
@@ -63,27 +97,72 @@ async function upcomingEvents(engine: SearchEngine, filter: Filter, now: Date, p
 /** A performer and one page of their upcoming events (the whole schedule, UPCOMING_EVENTS_SHOWN a page). */
 export async function performerPage(engine: SearchEngine, slug: string, now: Date, page = 1) {
   const doc = await byId<PerformerDocument>(engine, 'Performer', 'performer_id', slug, 'Performer');
-  const { events, found } = await upcomingEvents(engine, { op: 'eq', field: 'performer_ids', value: doc.performer_id }, now, UPCOMING_EVENTS_SHOWN, undefined, page);
-  return { performer: performerCard(doc, { includeDetail: true }), events, eventsFound: found, page, perPage: UPCOMING_EVENTS_SHOWN, doc };
+  const { events, found } = await upcomingEvents(
+    engine,
+    { op: 'eq', field: 'performer_ids', value: doc.performer_id },
+    now,
+    UPCOMING_EVENTS_SHOWN,
+    undefined,
+    page,
+  );
+  return {
+    performer: performerCard(doc, { includeDetail: true }),
+    events,
+    eventsFound: found,
+    page,
+    perPage: UPCOMING_EVENTS_SHOWN,
+    doc,
+  };
 }
 
 /** A venue (its document rides along for the address) and one page of its upcoming events. */
 export async function venuePage(engine: SearchEngine, slug: string, now: Date, page = 1) {
   const doc = await byId<VenueDocument>(engine, 'Venue', 'venue_id', slug, 'Venue');
-  const { events, found } = await upcomingEvents(engine, { op: 'eq', field: 'venue_id', value: doc.venue_id }, now, UPCOMING_EVENTS_SHOWN, undefined, page);
-  return { venue: { ...venueCard(doc), pathPicture: venueImage(doc.venue_id), detail: doc }, events, eventsFound: found, page, perPage: UPCOMING_EVENTS_SHOWN };
+  const { events, found } = await upcomingEvents(
+    engine,
+    { op: 'eq', field: 'venue_id', value: doc.venue_id },
+    now,
+    UPCOMING_EVENTS_SHOWN,
+    undefined,
+    page,
+  );
+  return {
+    venue: { ...venueCard(doc), pathPicture: venueImage(doc.venue_id), detail: doc },
+    events,
+    eventsFound: found,
+    page,
+    perPage: UPCOMING_EVENTS_SHOWN,
+  };
 }
 
 export async function eventPage(engine: SearchEngine, slug: string, now: Date) {
   const doc = await byId<EventDocument>(engine, 'Event', 'event_id', slug, 'Event');
   const [venue, performers, morePerformer, moreVenue] = await Promise.all([
     engine.search({ collection: 'Venue', filters: [{ op: 'eq', field: 'venue_id', value: doc.venue_id }], perPage: 1 }),
-    engine.search({ collection: 'Performer', filters: [{ op: 'in', field: 'performer_id', values: doc.performer_ids }], perPage: doc.performer_ids.length }),
-    upcomingEvents(engine, { op: 'eq', field: 'performer_ids', value: doc.performer_ids[0]! }, now, RELATED_EVENTS_SHOWN, doc.event_id),
-    upcomingEvents(engine, { op: 'eq', field: 'venue_id', value: doc.venue_id }, now, RELATED_EVENTS_SHOWN, doc.event_id),
+    engine.search({
+      collection: 'Performer',
+      filters: [{ op: 'in', field: 'performer_id', values: doc.performer_ids }],
+      perPage: doc.performer_ids.length,
+    }),
+    upcomingEvents(
+      engine,
+      { op: 'eq', field: 'performer_ids', value: doc.performer_ids[0]! },
+      now,
+      RELATED_EVENTS_SHOWN,
+      doc.event_id,
+    ),
+    upcomingEvents(
+      engine,
+      { op: 'eq', field: 'venue_id', value: doc.venue_id },
+      now,
+      RELATED_EVENTS_SHOWN,
+      doc.event_id,
+    ),
   ]);
   const venueDoc = venue.hits[0]?.document as VenueDocument | undefined;
-  const performerDocs = new Map(performers.hits.map((h) => [(h.document as PerformerDocument).performer_id, h.document as PerformerDocument]));
+  const performerDocs = new Map(
+    performers.hits.map((h) => [(h.document as PerformerDocument).performer_id, h.document as PerformerDocument]),
+  );
   return {
     event: eventCard(doc, { includeDetail: true }),
     venue: venueDoc ? (venueCard(venueDoc) satisfies VenueCard) : null,
@@ -99,26 +178,55 @@ export async function eventPage(engine: SearchEngine, slug: string, now: Date) {
 
 /** What a guest's view of a performer page adds to their recent activity. */
 export function performerActivity({ doc, performer }: Awaited<ReturnType<typeof performerPage>>) {
-  return { type: 'performer', id: doc.performer_id, name: doc.performer_name, url: performer.url, image: doc.image } as const;
+  return {
+    type: 'performer',
+    id: doc.performer_id,
+    name: doc.performer_name,
+    url: performer.url,
+    image: doc.image,
+  } as const;
 }
 
 /** What a guest's view of an event page adds to their recent activity. */
 export function eventActivity({ doc, event, performers }: Awaited<ReturnType<typeof eventPage>>) {
-  return { type: 'event', id: doc.event_id, name: doc.event_name, url: event.url, image: performers[0]?.pathPicture ?? null } as const;
+  return {
+    type: 'event',
+    id: doc.event_id,
+    name: doc.event_name,
+    url: event.url,
+    image: performers[0]?.pathPicture ?? null,
+  } as const;
 }
 
 /** `/results-general?kwds=`: performers, venues and upcoming events for a query, 10 of each a page. */
-export async function searchResults(engine: SearchEngine, rawQuery: string, page: number, now: Date): Promise<SearchResults> {
+export async function searchResults(
+  engine: SearchEngine,
+  rawQuery: string,
+  page: number,
+  now: Date,
+): Promise<SearchResults> {
   const query = normalizeSearchQuery(rawQuery);
   const empty = { items: [], found: 0 };
-  if (!shouldSearch(query)) return { query, page, perPage: RESULTS_PER_PAGE, topPerformers: [], performers: empty, venues: empty, events: empty };
+  if (!shouldSearch(query))
+    return {
+      query,
+      page,
+      perPage: RESULTS_PER_PAGE,
+      topPerformers: [],
+      performers: empty,
+      venues: empty,
+      events: empty,
+    };
   const [performers, venues, events] = await Promise.all([
     engine.search(performerSearch(query, page)),
     engine.search({
       collection: 'Venue',
       q: query,
       queryBy: ['venue_name', 'venue_city'],
-      sort: [{ by: '_text_match', order: 'desc' }, { by: 'events_available', order: 'desc' }],
+      sort: [
+        { by: '_text_match', order: 'desc' },
+        { by: 'events_available', order: 'desc' },
+      ],
       page,
       perPage: RESULTS_PER_PAGE,
     }),
@@ -127,7 +235,10 @@ export async function searchResults(engine: SearchEngine, rawQuery: string, page
       q: query,
       queryBy: ['event_name', 'performer_names', 'venue_name', 'venue_city'],
       filters: upcomingFilters(now),
-      sort: [{ by: '_text_match', order: 'desc' }, { by: 'event_timestamp', order: 'asc' }],
+      sort: [
+        { by: '_text_match', order: 'desc' },
+        { by: 'event_timestamp', order: 'asc' },
+      ],
       page,
       perPage: RESULTS_PER_PAGE,
     }),
@@ -186,7 +297,10 @@ export async function menu(engine: SearchEngine): Promise<Menu> {
       ...GROUPS.map(({ name, group }) => ({
         name,
         ...(group === 'other' ? {} : { url: categoryPath(group) }),
-        links: CATEGORIES.filter((c) => c.group === group && c.inMenu !== false).map((c) => ({ name: c.name, url: categoryPath(c.slug) })),
+        links: CATEGORIES.filter((c) => c.group === group && c.inMenu !== false).map((c) => ({
+          name: c.name,
+          url: categoryPath(c.slug),
+        })),
       })),
     ],
   };

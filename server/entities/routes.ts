@@ -6,13 +6,27 @@ import { queryClock } from '../search/query-clock.js';
 import type { SearchService } from '../search/search-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import type { SessionTokens } from '../sessions/session-tokens.js';
-import { eventActivity, eventPage, menu, performerActivity, performerPage, searchResults, venuePage } from './entity-service.js';
+import {
+  eventActivity,
+  eventPage,
+  menu,
+  performerActivity,
+  performerPage,
+  searchResults,
+  venuePage,
+} from './entity-service.js';
 
 interface Logger {
   warn(obj: object, msg: string): void;
 }
 
-export function entityRoutes(search: SearchService, tokens: SessionTokens, activity: RecentActivity, logger: Logger, now: () => Date = () => queryClock()): Router {
+export function entityRoutes(
+  search: SearchService,
+  tokens: SessionTokens,
+  activity: RecentActivity,
+  logger: Logger,
+  now: () => Date = () => queryClock(),
+): Router {
   const router = Router();
 
   /** A guest opening a performer or event page with their token adds it to their recent activity. */
@@ -24,7 +38,9 @@ export function entityRoutes(search: SearchService, tokens: SessionTokens, activ
     }
     res.set('Cache-Control', 'private, max-age=60');
     // Recording is best effort: a store hiccup must not cost the shopper the page.
-    activity.record(session.guestId, item).catch((err: unknown) => logger.warn({ err }, 'could not record recent activity'));
+    activity
+      .record(session.guestId, item)
+      .catch((err: unknown) => logger.warn({ err }, 'could not record recent activity'));
   };
 
   router.get('/performers/:slug', async (req, res) => {

@@ -17,7 +17,10 @@ export interface FlagsConfig {
 
 /** Docker env files and shells often set a variable to an empty string to mean "unset". */
 const blank = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
-const CLIENT_KEY = z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, `_` and `-` only').max(200);
+const CLIENT_KEY = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, `_` and `-` only')
+  .max(200);
 
 const HostSchema = z.string().transform((raw, ctx) => {
   let url: URL;
@@ -27,9 +30,13 @@ const HostSchema = z.string().transform((raw, ctx) => {
     ctx.addIssue({ code: 'custom', message: `\`${raw}\` is not a URL` });
     return z.NEVER;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: `\`${raw}\` must be http or https` });
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    ctx.addIssue({ code: 'custom', message: `\`${raw}\` must be http or https` });
   if (url.search || url.hash || url.username || url.password) {
-    ctx.addIssue({ code: 'custom', message: `\`${raw}\` must be a plain base address, without query, fragment or credentials` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `\`${raw}\` must be a plain base address, without query, fragment or credentials`,
+    });
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 });
@@ -43,19 +50,32 @@ export const FlagsEnvSchema = z
     FLAGS_CLIENT_KEY: z.preprocess(blank, CLIENT_KEY.optional()),
     GROWTHBOOK_API_HOST: z.preprocess(blank, HostSchema.optional()),
     GROWTHBOOK_CLIENT_KEY: z.preprocess(blank, CLIENT_KEY.optional()),
-    GROWTHBOOK_TIMEOUT_MS: z.preprocess(blank, z.coerce.number().int().min(100).max(60_000).default(DEFAULT_TIMEOUT_MS)),
+    GROWTHBOOK_TIMEOUT_MS: z.preprocess(
+      blank,
+      z.coerce.number().int().min(100).max(60_000).default(DEFAULT_TIMEOUT_MS),
+    ),
   })
   .superRefine((env, ctx) => {
     if (env.GROWTHBOOK_API_HOST && !env.GROWTHBOOK_CLIENT_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['GROWTHBOOK_CLIENT_KEY'], message: 'required when GROWTHBOOK_API_HOST is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GROWTHBOOK_CLIENT_KEY'],
+        message: 'required when GROWTHBOOK_API_HOST is set',
+      });
     }
     if (env.GROWTHBOOK_CLIENT_KEY && !env.GROWTHBOOK_API_HOST) {
-      ctx.addIssue({ code: 'custom', path: ['GROWTHBOOK_API_HOST'], message: 'required when GROWTHBOOK_CLIENT_KEY is set' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['GROWTHBOOK_API_HOST'],
+        message: 'required when GROWTHBOOK_CLIENT_KEY is set',
+      });
     }
   });
 
 /** Throws an EnvError listing every problem at once. */
-export function parseFlagsConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env): FlagsConfig {
+export function parseFlagsConfig(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env,
+): FlagsConfig {
   const result = FlagsEnvSchema.safeParse(env);
   if (!result.success) {
     throw new EnvError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));

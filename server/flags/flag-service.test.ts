@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError, toErrorResponse } from '../http/errors.js';
-import { checkVariationIndex, deviceTypeFromUserAgent, FlagService, forcedVariationsFromQuery, parseForcedVariations, type GuestAttributes } from './flag-service.js';
+import {
+  checkVariationIndex,
+  deviceTypeFromUserAgent,
+  FlagService,
+  forcedVariationsFromQuery,
+  parseForcedVariations,
+  type GuestAttributes,
+} from './flag-service.js';
 import { FlagStore, StaticFlagSource, type FlagPayload } from './flags-file.js';
 
 const guest = (id: string, extra: Partial<GuestAttributes> = {}): GuestAttributes => ({
@@ -37,7 +44,11 @@ describe('FlagService.evaluate with the shipped flags', () => {
     for (const id of ['a', 'guest-17', 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6']) {
       const first = service().evaluate(guest(id)).value('home_layout', 'base');
       for (let i = 0; i < 5; i++) {
-        expect(service().evaluate(guest(id, { deviceType: 'mobile', url: `https://x/${i}` })).value('home_layout', 'base')).toBe(first);
+        expect(
+          service()
+            .evaluate(guest(id, { deviceType: 'mobile', url: `https://x/${i}` }))
+            .value('home_layout', 'base'),
+        ).toBe(first);
       }
     }
   });
@@ -84,7 +95,9 @@ describe('FlagService.evaluate with the shipped flags', () => {
 
   it('shares nothing between evaluations: forcing and exposures stay with their own request', () => {
     const svc = service();
-    const id = Array.from({ length: 100 }, (_, i) => `guest-${i}`).find((g) => svc.evaluate(guest(g)).value('home_layout', '') === 'base')!;
+    const id = Array.from({ length: 100 }, (_, i) => `guest-${i}`).find(
+      (g) => svc.evaluate(guest(g)).value('home_layout', '') === 'base',
+    )!;
     const forced = svc.evaluate(guest(id), { 'home-layout': 1 });
     const plain = svc.evaluate(guest(id));
     expect(forced.value('home_layout', '')).toBe('promos');
@@ -103,9 +116,16 @@ describe('FlagService.evaluate with the shipped flags', () => {
       }
       throw new Error('expected evaluate to throw');
     };
-    expect(fail({ 'no-such': 0 })).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', details: [{ path: 'no-such' }] } } });
-    expect(fail({ 'no-such': 0 }).body.error.message).toBe('no-such: no experiment "no-such" (experiments: ab-search, home-layout)');
-    expect(fail({ 'home-layout': 2 }).body.error.message).toBe('home-layout: experiment "home-layout" has variations 0 to 1, not 2');
+    expect(fail({ 'no-such': 0 })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request', details: [{ path: 'no-such' }] } },
+    });
+    expect(fail({ 'no-such': 0 }).body.error.message).toBe(
+      'no-such: no experiment "no-such" (experiments: ab-search, home-layout)',
+    );
+    expect(fail({ 'home-layout': 2 }).body.error.message).toBe(
+      'home-layout: experiment "home-layout" has variations 0 to 1, not 2',
+    );
   });
 
   it('evaluates the new flags after a change, without a restart', () => {
@@ -121,7 +141,12 @@ describe('FlagService.evaluate with the shipped flags', () => {
     const svc = new FlagService(
       new StaticFlagSource({
         dateUpdated: '2026-01-01T00:00:00.000Z',
-        features: { promo_bar: { defaultValue: false, rules: [{ condition: { brand: 'encore', deviceType: { $in: ['mobile', 'tablet'] } }, force: true }] } },
+        features: {
+          promo_bar: {
+            defaultValue: false,
+            rules: [{ condition: { brand: 'encore', deviceType: { $in: ['mobile', 'tablet'] } }, force: true }],
+          },
+        },
       }),
     );
     expect(svc.evaluate(guest('g', { brand: 'encore', deviceType: 'mobile' })).value('promo_bar', false)).toBe(true);
@@ -129,11 +154,22 @@ describe('FlagService.evaluate with the shipped flags', () => {
     expect(svc.evaluate(guest('g', { brand: 'base', deviceType: 'mobile' })).value('promo_bar', false)).toBe(false);
   });
 
-  it('takes forcing only through `forced`: the URL attribute\'s query is read by forcedVariations, not a second time by the SDK', () => {
+  it("takes forcing only through `forced`: the URL attribute's query is read by forcedVariations, not a second time by the SDK", () => {
     const svc = service();
-    const id = Array.from({ length: 100 }, (_, i) => `guest-${i}`).find((g) => svc.evaluate(guest(g)).value('home_layout', '') === 'base')!;
-    expect(svc.evaluate(guest(id, { url: 'https://tickets.example/?home-layout=1' })).value('home_layout', '')).toBe('base');
-    expect(svc.evaluate(guest(id, { url: 'https://tickets.example/?home-layout=1' }), svc.forcedVariations({ 'home-layout': '1' })).value('home_layout', '')).toBe('promos');
+    const id = Array.from({ length: 100 }, (_, i) => `guest-${i}`).find(
+      (g) => svc.evaluate(guest(g)).value('home_layout', '') === 'base',
+    )!;
+    expect(svc.evaluate(guest(id, { url: 'https://tickets.example/?home-layout=1' })).value('home_layout', '')).toBe(
+      'base',
+    );
+    expect(
+      svc
+        .evaluate(
+          guest(id, { url: 'https://tickets.example/?home-layout=1' }),
+          svc.forcedVariations({ 'home-layout': '1' }),
+        )
+        .value('home_layout', ''),
+    ).toBe('promos');
   });
 
   it('forces a variation for a request without a guest, as the SDK does before it looks for the hash attribute', () => {
@@ -149,16 +185,40 @@ describe('FlagService.evaluate with the shipped flags', () => {
 
 describe('deviceTypeFromUserAgent', () => {
   it.each([
-    ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1', 'mobile'],
-    ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36', 'mobile'],
+    [
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+      'mobile',
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+      'mobile',
+    ],
     ['Mozilla/5.0 (Android 14; Mobile; rv:125.0) Gecko/125.0 Firefox/125.0', 'mobile'],
-    ['Mozilla/5.0 (Windows Phone 10.0; Android 6.0.1; Microsoft; Lumia 950) Mobile Safari/537.36 Edge/15.15063', 'mobile'],
-    ['Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1', 'tablet'],
-    ['Mozilla/5.0 (Linux; Android 13; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36', 'tablet'],
+    [
+      'Mozilla/5.0 (Windows Phone 10.0; Android 6.0.1; Microsoft; Lumia 950) Mobile Safari/537.36 Edge/15.15063',
+      'mobile',
+    ],
+    [
+      'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+      'tablet',
+    ],
+    [
+      'Mozilla/5.0 (Linux; Android 13; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+      'tablet',
+    ],
     ['Mozilla/5.0 (Android 14; Tablet; rv:125.0) Gecko/125.0 Firefox/125.0', 'tablet'],
-    ['Mozilla/5.0 (Linux; Android 9; KFTRWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/124.2 like Chrome/124.0 Safari/537.36', 'tablet'],
-    ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36 Edg/124.0', 'desktop'],
-    ['Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15', 'desktop'],
+    [
+      'Mozilla/5.0 (Linux; Android 9; KFTRWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/124.2 like Chrome/124.0 Safari/537.36',
+      'tablet',
+    ],
+    [
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36 Edg/124.0',
+      'desktop',
+    ],
+    [
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+      'desktop',
+    ],
     ['Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0', 'desktop'],
     ['curl/8.5.0', 'desktop'],
     ['', 'desktop'],
@@ -172,7 +232,11 @@ describe('parseForcedVariations (gb_force)', () => {
   it('reads experimentKey:variationIndex pairs, and nothing when absent', () => {
     expect(parseForcedVariations(undefined)).toEqual({});
     expect(parseForcedVariations('home-layout:1')).toEqual({ 'home-layout': 1 });
-    expect(parseForcedVariations('home-layout:0,ab-search:1,exp_2.b:10')).toEqual({ 'home-layout': 0, 'ab-search': 1, 'exp_2.b': 10 });
+    expect(parseForcedVariations('home-layout:0,ab-search:1,exp_2.b:10')).toEqual({
+      'home-layout': 0,
+      'ab-search': 1,
+      'exp_2.b': 10,
+    });
   });
 
   it.each([
@@ -214,7 +278,7 @@ describe('parseForcedVariations (gb_force)', () => {
   });
 });
 
-describe('forcedVariationsFromQuery (GrowthBook\'s ?<experiment-key>=<index>, and gb_force)', () => {
+describe("forcedVariationsFromQuery (GrowthBook's ?<experiment-key>=<index>, and gb_force)", () => {
   const experiments = new Map([
     ['home-layout', 2],
     ['ab-search', 2],
@@ -231,15 +295,32 @@ describe('forcedVariationsFromQuery (GrowthBook\'s ?<experiment-key>=<index>, an
 
   it('reads each experiment key as a parameter, ignoring every other parameter', () => {
     expect(forcedVariationsFromQuery({}, experiments)).toEqual({});
-    expect(forcedVariationsFromQuery({ 'home-layout': '1', lat: '41.88', utm_source: 'x', 'other-exp': '9', homelayout: 'abc' }, experiments)).toEqual({ 'home-layout': 1 });
-    expect(forcedVariationsFromQuery({ 'home-layout': '0', 'three-way': '2' }, experiments)).toEqual({ 'home-layout': 0, 'three-way': 2 });
+    expect(
+      forcedVariationsFromQuery(
+        { 'home-layout': '1', lat: '41.88', utm_source: 'x', 'other-exp': '9', homelayout: 'abc' },
+        experiments,
+      ),
+    ).toEqual({ 'home-layout': 1 });
+    expect(forcedVariationsFromQuery({ 'home-layout': '0', 'three-way': '2' }, experiments)).toEqual({
+      'home-layout': 0,
+      'three-way': 2,
+    });
   });
 
   it('takes gb_force as an alias for several at once, agreeing with the parameters', () => {
-    expect(forcedVariationsFromQuery({ gb_force: 'home-layout:1,ab-search:0' }, experiments)).toEqual({ 'home-layout': 1, 'ab-search': 0 });
-    expect(forcedVariationsFromQuery({ gb_force: 'home-layout:1', 'home-layout': '1', 'ab-search': '1' }, experiments)).toEqual({ 'home-layout': 1, 'ab-search': 1 });
-    expect(fail({ gb_force: 'home-layout:1', 'home-layout': '0' }).body.error.message).toBe('gb_force: experiment "home-layout" is forced to 1 here and to 0 by ?home-layout=');
-    expect(fail({ gb_force: 'no-such:0' }).body.error.message).toBe('gb_force: no experiment "no-such" (experiments: home-layout, ab-search, three-way)');
+    expect(forcedVariationsFromQuery({ gb_force: 'home-layout:1,ab-search:0' }, experiments)).toEqual({
+      'home-layout': 1,
+      'ab-search': 0,
+    });
+    expect(
+      forcedVariationsFromQuery({ gb_force: 'home-layout:1', 'home-layout': '1', 'ab-search': '1' }, experiments),
+    ).toEqual({ 'home-layout': 1, 'ab-search': 1 });
+    expect(fail({ gb_force: 'home-layout:1', 'home-layout': '0' }).body.error.message).toBe(
+      'gb_force: experiment "home-layout" is forced to 1 here and to 0 by ?home-layout=',
+    );
+    expect(fail({ gb_force: 'no-such:0' }).body.error.message).toBe(
+      'gb_force: no experiment "no-such" (experiments: home-layout, ab-search, three-way)',
+    );
     expect(fail({ gb_force: 'three-way:3' }).body.error).toEqual({
       code: 'invalid_request',
       message: 'gb_force: experiment "three-way" has variations 0 to 2, not 3',
@@ -247,30 +328,49 @@ describe('forcedVariationsFromQuery (GrowthBook\'s ?<experiment-key>=<index>, an
     });
   });
 
-  it.each([['2'], ['7'], ['-1'], ['1.0'], ['1.5'], [' 1'], ['1abc'], ['abc'], [''], ['99999999999999999999'], [['1', '0']], [['1', '1']], [{ a: '1' }]])(
-    'refuses ?home-layout=%j with a 400 naming the experiment and its indexes',
-    (value) => {
-      const { status, body } = fail({ 'home-layout': value });
-      expect(status).toBe(400);
-      expect(body.error.code).toBe('invalid_request');
-      expect(body.error.message).toMatch(/^home-layout: experiment "home-layout" has variations 0 to 1, not /);
-      expect(body.error.details).toEqual([{ path: 'home-layout', message: expect.stringContaining('0 to 1') }]);
-    },
-  );
+  it.each([
+    ['2'],
+    ['7'],
+    ['-1'],
+    ['1.0'],
+    ['1.5'],
+    [' 1'],
+    ['1abc'],
+    ['abc'],
+    [''],
+    ['99999999999999999999'],
+    [['1', '0']],
+    [['1', '1']],
+    [{ a: '1' }],
+  ])('refuses ?home-layout=%j with a 400 naming the experiment and its indexes', (value) => {
+    const { status, body } = fail({ 'home-layout': value });
+    expect(status).toBe(400);
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toMatch(/^home-layout: experiment "home-layout" has variations 0 to 1, not /);
+    expect(body.error.details).toEqual([{ path: 'home-layout', message: expect.stringContaining('0 to 1') }]);
+  });
 
   it('checks one index for an experiment, for other server code', () => {
     expect(checkVariationIndex(experiments, 'three-way', '2')).toBe(2);
     expect(checkVariationIndex(experiments, 'three-way', 0)).toBe(0);
-    expect(() => checkVariationIndex(experiments, 'three-way', 3, 'variation')).toThrow('variation: experiment "three-way" has variations 0 to 2, not 3');
+    expect(() => checkVariationIndex(experiments, 'three-way', 3, 'variation')).toThrow(
+      'variation: experiment "three-way" has variations 0 to 2, not 3',
+    );
     expect(() => checkVariationIndex(experiments, 'nope', 0)).toThrow('no experiment "nope"');
     const svc = service();
     expect(svc.variationIndex('home-layout', '1')).toBe(1);
     expect(() => svc.variationIndex('home-layout', '2')).toThrow(AppError);
-    expect([...svc.experiments()]).toEqual([['ab-search', 2], ['home-layout', 2]]);
+    expect([...svc.experiments()]).toEqual([
+      ['ab-search', 2],
+      ['home-layout', 2],
+    ]);
   });
 
   it('cannot be used to reach an object prototype', () => {
-    const forced = forcedVariationsFromQuery(Object.assign(Object.create(null) as Record<string, unknown>, { constructor: '1', __proto__: '1' }), experiments);
+    const forced = forcedVariationsFromQuery(
+      Object.assign(Object.create(null) as Record<string, unknown>, { constructor: '1', __proto__: '1' }),
+      experiments,
+    );
     expect(Object.getPrototypeOf(forced)).toBeNull();
     expect(forced).toEqual({});
   });

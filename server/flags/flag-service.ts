@@ -41,9 +41,17 @@ export const FORCE_PARAM = 'gb_force';
 /** Experiment key → its number of variations, for every experiment rule of a flag payload. */
 export type ExperimentVariations = ReadonlyMap<string, number>;
 
-const forceError = (param: string, message: string) => new AppError(400, 'invalid_request', `${param}: ${message}`, [{ path: param, message }]);
+const forceError = (param: string, message: string) =>
+  new AppError(400, 'invalid_request', `${param}: ${message}`, [{ path: param, message }]);
 
-const shown = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value.length > 24 ? `${value.slice(0, 24)}…` : value) : typeof value === 'number' ? String(value) : Array.isArray(value) ? `${value.length} values` : typeof value);
+const shown = (value: unknown) =>
+  typeof value === 'string'
+    ? JSON.stringify(value.length > 24 ? `${value.slice(0, 24)}…` : value)
+    : typeof value === 'number'
+      ? String(value)
+      : Array.isArray(value)
+        ? `${value.length} values`
+        : typeof value;
 
 /**
  * The variation index `value` names for experiment `experimentKey` (a number, or a string of decimal digits as
@@ -51,13 +59,19 @@ const shown = (value: unknown) => (typeof value === 'string' ? JSON.stringify(va
  * from; the experiment key when not given), and which names the experiment and its indexes: `home-layout:
  * experiment "home-layout" has variations 0 to 1, not "7"`. An unknown experiment is a 400 listing the known ones.
  */
-export function checkVariationIndex(experiments: ExperimentVariations, experimentKey: string, value: unknown, param: string = experimentKey): number {
+export function checkVariationIndex(
+  experiments: ExperimentVariations,
+  experimentKey: string,
+  value: unknown,
+  param: string = experimentKey,
+): number {
   const count = experiments.get(experimentKey);
   if (count === undefined) {
     const known = [...experiments.keys()].join(', ') || 'none';
     throw forceError(param, `no experiment "${experimentKey}" (experiments: ${known})`);
   }
-  const index = typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : NaN;
+  const index =
+    typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(index) || index < 0 || index >= count) {
     throw forceError(param, `experiment "${experimentKey}" has variations 0 to ${count - 1}, not ${shown(value)}`);
   }
@@ -72,7 +86,10 @@ export function checkVariationIndex(experiments: ExperimentVariations, experimen
  * know their link is wrong); so are a malformed `gb_force`, one naming an unknown experiment, and one
  * disagreeing with the experiment's own parameter. `query` is a parsed query (Express's or `node:querystring`'s).
  */
-export function forcedVariationsFromQuery(query: Readonly<Record<string, unknown>>, experiments: ExperimentVariations): Record<string, number> {
+export function forcedVariationsFromQuery(
+  query: Readonly<Record<string, unknown>>,
+  experiments: ExperimentVariations,
+): Record<string, number> {
   const forced: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const key of experiments.keys()) {
     if (!Object.hasOwn(query, key)) continue;
@@ -80,7 +97,8 @@ export function forcedVariationsFromQuery(query: Readonly<Record<string, unknown
   }
   for (const [key, index] of Object.entries(parseForcedVariations(query[FORCE_PARAM]))) {
     checkVariationIndex(experiments, key, index, FORCE_PARAM);
-    if (key in forced && forced[key] !== index) throw forceError(FORCE_PARAM, `experiment "${key}" is forced to ${index} here and to ${forced[key]} by ?${key}=`);
+    if (key in forced && forced[key] !== index)
+      throw forceError(FORCE_PARAM, `experiment "${key}" is forced to ${index} here and to ${forced[key]} by ?${key}=`);
     forced[key] = index;
   }
   return forced;
@@ -151,7 +169,8 @@ export class FlagService {
   evaluate(attributes: GuestAttributes, forced: Record<string, number> = {}): FlagEvaluation {
     const client = this.currentClient();
     const forcedVariations: Record<string, number> = Object.create(null) as Record<string, number>;
-    for (const [key, index] of Object.entries(forced)) forcedVariations[key] = checkVariationIndex(this.variationCounts, key, index);
+    for (const [key, index] of Object.entries(forced))
+      forcedVariations[key] = checkVariationIndex(this.variationCounts, key, index);
 
     const exposures: Exposure[] = [];
     const user: UserContext = {
@@ -171,7 +190,8 @@ export class FlagService {
       value<T>(key: string, fallback: T): Widen<T> {
         const value: unknown = scoped.evalFeature(key).value;
         if (value === null || value === undefined) return fallback as Widen<T>;
-        if (fallback !== null && fallback !== undefined && kindOf(value) !== kindOf(fallback)) return fallback as Widen<T>;
+        if (fallback !== null && fallback !== undefined && kindOf(value) !== kindOf(fallback))
+          return fallback as Widen<T>;
         return value as Widen<T>;
       },
       get exposures() {
@@ -237,7 +257,8 @@ const FORCE_ENTRY = /^([A-Za-z0-9][A-Za-z0-9_.-]*):(0|[1-9][0-9]*)$/;
  */
 export function parseForcedVariations(query: unknown): Record<string, number> {
   if (query === undefined) return {};
-  if (typeof query !== 'string') throw forceError(FORCE_PARAM, 'give it once, as experimentKey:variationIndex[,key:index]');
+  if (typeof query !== 'string')
+    throw forceError(FORCE_PARAM, 'give it once, as experimentKey:variationIndex[,key:index]');
   const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const part of query.split(',')) {
     const match = FORCE_ENTRY.exec(part);

@@ -3,11 +3,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FlagsFileSchema, FlagPayloadSchema, STOREFRONT_FEATURES } from '../../shared/schemas/flags.js';
-import { FlagFileError, FlagStore, nextDateUpdated, StaticFlagSource, Subscribers, validatePayload, type FlagPayload } from './flags-file.js';
+import {
+  FlagFileError,
+  FlagStore,
+  nextDateUpdated,
+  StaticFlagSource,
+  Subscribers,
+  validatePayload,
+  type FlagPayload,
+} from './flags-file.js';
 
 const SHIPPED = path.resolve('segments/flags.json');
 
-const payload = (features: unknown, extra: object = {}) => ({ features, dateUpdated: '2026-01-01T00:00:00.000Z', ...extra });
+const payload = (features: unknown, extra: object = {}) => ({
+  features,
+  dateUpdated: '2026-01-01T00:00:00.000Z',
+  ...extra,
+});
 const problemsOf = (raw: unknown) => {
   const result = validatePayload(raw);
   if (result.ok) throw new Error('expected the payload to be rejected');
@@ -19,14 +31,36 @@ describe('the flags payload schema', () => {
     const result = validatePayload(JSON.parse(await readFile(SHIPPED, 'utf8')));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(Object.keys(result.payload.features).sort()).toEqual(['home_layout', 'isABSearch', 'recent_trending_search']);
-    expect(result.payload.features.home_layout?.rules?.[0]).toMatchObject({ key: 'home-layout', hashAttribute: 'id', variations: ['base', 'promos'], weights: [0.5, 0.5] });
+    expect(Object.keys(result.payload.features).sort()).toEqual([
+      'home_layout',
+      'isABSearch',
+      'recent_trending_search',
+    ]);
+    expect(result.payload.features.home_layout?.rules?.[0]).toMatchObject({
+      key: 'home-layout',
+      hashAttribute: 'id',
+      variations: ['base', 'promos'],
+      weights: [0.5, 0.5],
+    });
   });
 
   it('passes GrowthBook fields it does not read through, and drops top-level ones the SDK does not evaluate', () => {
     const result = validatePayload(
       payload(
-        { f: { defaultValue: 1, rules: [{ force: 2, coverage: 0.5, hashAttribute: 'id', parentConditions: [{ id: 'g', condition: {} }], tracks: [] }] } },
+        {
+          f: {
+            defaultValue: 1,
+            rules: [
+              {
+                force: 2,
+                coverage: 0.5,
+                hashAttribute: 'id',
+                parentConditions: [{ id: 'g', condition: {} }],
+                tracks: [],
+              },
+            ],
+          },
+        },
         { experiments: [], status: 200 },
       ),
     );
@@ -39,22 +73,40 @@ describe('the flags payload schema', () => {
   it('rejects garbage with the JSON path of each problem', () => {
     const paths = (raw: unknown) => problemsOf(raw).map((p) => p.path);
     expect(paths({ features: {} })).toEqual(['dateUpdated']);
-    expect(paths(payload({ f: { defaultValue: 'a', rules: [{ variations: ['a', 'b'], weights: [0.5] }] } }))).toEqual(['features.f.rules[0].weights']);
-    expect(paths(payload({ f: { defaultValue: 'a', rules: [{ variations: ['a', 'b'], weights: [0.7, 0.7] }] } }))).toEqual(['features.f.rules[0].weights']);
-    expect(paths(payload({ f: { defaultValue: 'a', rules: [{ variations: ['a'] }] } }))).toEqual(['features.f.rules[0].variations']);
-    expect(paths(payload({ f: { defaultValue: false, rules: [{ force: 'true' }] } }))).toEqual(['features.f.rules[0].force']);
-    expect(paths(payload({ f: { defaultValue: 'base', rules: [{ variations: ['base', 2] }] } }))).toEqual(['features.f.rules[0].variations[1]']);
-    expect(paths(payload({ f: { defaultValue: true, rules: [{ force: true, coverage: 2 }] } }))).toEqual(['features.f.rules[0].coverage']);
+    expect(paths(payload({ f: { defaultValue: 'a', rules: [{ variations: ['a', 'b'], weights: [0.5] }] } }))).toEqual([
+      'features.f.rules[0].weights',
+    ]);
+    expect(
+      paths(payload({ f: { defaultValue: 'a', rules: [{ variations: ['a', 'b'], weights: [0.7, 0.7] }] } })),
+    ).toEqual(['features.f.rules[0].weights']);
+    expect(paths(payload({ f: { defaultValue: 'a', rules: [{ variations: ['a'] }] } }))).toEqual([
+      'features.f.rules[0].variations',
+    ]);
+    expect(paths(payload({ f: { defaultValue: false, rules: [{ force: 'true' }] } }))).toEqual([
+      'features.f.rules[0].force',
+    ]);
+    expect(paths(payload({ f: { defaultValue: 'base', rules: [{ variations: ['base', 2] }] } }))).toEqual([
+      'features.f.rules[0].variations[1]',
+    ]);
+    expect(paths(payload({ f: { defaultValue: true, rules: [{ force: true, coverage: 2 }] } }))).toEqual([
+      'features.f.rules[0].coverage',
+    ]);
     expect(paths(payload({ f: { defaultValue: true, rules: [{ coverage: 1 }] } }))).toEqual(['features.f.rules[0]']);
-    expect(paths(payload({ f: { defaultValue: true, rules: [{ force: true, variations: [true, false] }] } }))).toEqual(['features.f.rules[0].variations']);
-    expect(paths(payload({ f: { defaultValue: 'a', rules: [{ variations: ['a', 'b'], meta: [{ key: '0' }] }] } }))).toEqual(['features.f.rules[0].meta']);
+    expect(paths(payload({ f: { defaultValue: true, rules: [{ force: true, variations: [true, false] }] } }))).toEqual([
+      'features.f.rules[0].variations',
+    ]);
+    expect(
+      paths(payload({ f: { defaultValue: 'a', rules: [{ variations: ['a', 'b'], meta: [{ key: '0' }] }] } })),
+    ).toEqual(['features.f.rules[0].meta']);
     expect(paths(payload({ 'bad key': { defaultValue: true } }))).toEqual(['features.bad key']);
     expect(paths(payload({ f: { defaultValue: true, rules: 'none' } }))).toEqual(['features.f.rules']);
     expect(paths({ ...payload({}), encryptedFeatures: 'abc' })).toEqual(['encryptedFeatures']);
   });
 
   it('names the reason as well as the path', () => {
-    expect(problemsOf(payload({ f: { defaultValue: false, rules: [{ force: 'true' }] } }))[0]?.message).toBe('expected a boolean like defaultValue, got a string');
+    expect(problemsOf(payload({ f: { defaultValue: false, rules: [{ force: 'true' }] } }))[0]?.message).toBe(
+      'expected a boolean like defaultValue, got a string',
+    );
   });
 });
 
@@ -81,20 +133,34 @@ describe('the flags file schema (shared/schemas/json/flags.schema.json)', () => 
       payload({ home_layout: { defaultValue: 'base', rules: [{ variations: ['base', 2] }] } }),
       payload({ isABSearch: { defaultValue: false, rules: [{ force: true, variations: [true, false] }] } }),
       payload({ 'bad key': { defaultValue: true } }),
-      payload({ f: { defaultValue: true, rules: [{ force: true, coverage: 0.5, ranges: [[0, 0.5]], namespace: ['ns', 0, 0.5] }] } }),
-      payload({ recent_trending_search: { defaultValue: true, rules: [{ condition: { brand: 'encore' }, force: false }] } }, { $schema: 'x' }),
+      payload({
+        f: {
+          defaultValue: true,
+          rules: [{ force: true, coverage: 0.5, ranges: [[0, 0.5]], namespace: ['ns', 0, 0.5] }],
+        },
+      }),
+      payload(
+        { recent_trending_search: { defaultValue: true, rules: [{ condition: { brand: 'encore' }, force: false }] } },
+        { $schema: 'x' },
+      ),
       { ...payload({}), encryptedFeatures: 'abc' },
     ];
     for (const raw of cases) {
-      expect(FlagsFileSchema.safeParse(raw).success, JSON.stringify(raw)).toBe(FlagPayloadSchema.safeParse(raw).success);
+      expect(FlagsFileSchema.safeParse(raw).success, JSON.stringify(raw)).toBe(
+        FlagPayloadSchema.safeParse(raw).success,
+      );
     }
   });
 });
 
 describe('nextDateUpdated', () => {
   it('is now, or one millisecond past the previous one when now is not later', () => {
-    expect(nextDateUpdated('2026-01-01T00:00:00.000Z', Date.parse('2026-02-01T00:00:00.000Z'))).toBe('2026-02-01T00:00:00.000Z');
-    expect(nextDateUpdated('2026-01-01T00:00:00.000Z', Date.parse('2025-01-01T00:00:00.000Z'))).toBe('2026-01-01T00:00:00.001Z');
+    expect(nextDateUpdated('2026-01-01T00:00:00.000Z', Date.parse('2026-02-01T00:00:00.000Z'))).toBe(
+      '2026-02-01T00:00:00.000Z',
+    );
+    expect(nextDateUpdated('2026-01-01T00:00:00.000Z', Date.parse('2025-01-01T00:00:00.000Z'))).toBe(
+      '2026-01-01T00:00:00.001Z',
+    );
   });
 });
 
@@ -133,13 +199,16 @@ describe('FlagStore (a watched copy of the flags file)', () => {
     return { file, logger, store };
   };
   /** Writes the shipped flags with one change. */
-  const edit = async (file: string, change: (json: { features: Record<string, { defaultValue: unknown; rules?: unknown[] }> }) => void) => {
+  const edit = async (
+    file: string,
+    change: (json: { features: Record<string, { defaultValue: unknown; rules?: unknown[] }> }) => void,
+  ) => {
     const json = JSON.parse(await readFile(SHIPPED, 'utf8'));
     change(json);
     await writeFile(file, JSON.stringify(json, null, 2));
   };
 
-  it('starts from the later of the file\'s dateUpdated and its modification time', async () => {
+  it("starts from the later of the file's dateUpdated and its modification time", async () => {
     const { file, store } = await setup();
     const stated = JSON.parse(await readFile(file, 'utf8')).dateUpdated as string;
     await utimes(file, new Date('2020-01-01T00:00:00Z'), new Date('2020-01-01T00:00:00Z'));
@@ -158,7 +227,11 @@ describe('FlagStore (a watched copy of the flags file)', () => {
     const err = await store.load().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FlagFileError);
     expect((err as FlagFileError).problems).toEqual([
-      { file, path: 'features.home_layout.rules[0].variations[1]', message: 'expected a string like defaultValue, got a boolean' },
+      {
+        file,
+        path: 'features.home_layout.rules[0].variations[1]',
+        message: 'expected a string like defaultValue, got a boolean',
+      },
     ]);
   });
 
@@ -170,13 +243,27 @@ describe('FlagStore (a watched copy of the flags file)', () => {
     store.watch();
 
     await writeFile(file, '{ "features": ');
-    await vi.waitFor(() => expect(logger.warn).toHaveBeenCalledWith({ file, path: '' }, expect.stringMatching(/^flags rejected: not valid JSON/)), { timeout: 5_000 });
+    await vi.waitFor(
+      () =>
+        expect(logger.warn).toHaveBeenCalledWith(
+          { file, path: '' },
+          expect.stringMatching(/^flags rejected: not valid JSON/),
+        ),
+      { timeout: 5_000 },
+    );
     expect(store.payload()).toBe(before);
 
     await edit(file, (json) => {
       json.features.isABSearch!.defaultValue = 'yes';
     });
-    await vi.waitFor(() => expect(logger.warn).toHaveBeenCalledWith({ file, path: 'features.isABSearch.rules[0].variations[0]' }, expect.stringContaining('expected a string')), { timeout: 5_000 });
+    await vi.waitFor(
+      () =>
+        expect(logger.warn).toHaveBeenCalledWith(
+          { file, path: 'features.isABSearch.rules[0].variations[0]' },
+          expect.stringContaining('expected a string'),
+        ),
+      { timeout: 5_000 },
+    );
     await store.settled();
     expect(store.payload()).toBe(before);
     expect(store.status()).toMatchObject({ source: 'file', ok: false });

@@ -53,13 +53,17 @@ export function jsonPath(parts: readonly PropertyKey[]): string {
   );
 }
 
-export type ValidationResult = { ok: true; payload: FlagPayload } | { ok: false; problems: Omit<FlagProblem, 'file'>[] };
+export type ValidationResult =
+  { ok: true; payload: FlagPayload } | { ok: false; problems: Omit<FlagProblem, 'file'>[] };
 
 /** Validates a parsed payload; only the fields the SDK evaluates are kept. */
 export function validatePayload(raw: unknown): ValidationResult {
   const result = FlagPayloadSchema.safeParse(raw);
   if (!result.success) {
-    return { ok: false, problems: result.error.issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message })) };
+    return {
+      ok: false,
+      problems: result.error.issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message })),
+    };
   }
   const { features, dateUpdated, savedGroups } = result.data;
   return {
@@ -73,7 +77,8 @@ export function validatePayload(raw: unknown): ValidationResult {
 }
 
 /** The payload minus its version, to tell a real change from a save that changed nothing. */
-export const contentKey = (payload: FlagPayload) => JSON.stringify({ features: payload.features, savedGroups: payload.savedGroups ?? null });
+export const contentKey = (payload: FlagPayload) =>
+  JSON.stringify({ features: payload.features, savedGroups: payload.savedGroups ?? null });
 
 /** A `dateUpdated` later than `previous`, even when two changes land within one millisecond. */
 export function nextDateUpdated(previous: string, now: number): string {
@@ -188,7 +193,12 @@ export class FlagStore implements FlagSource {
   }
 
   status(): FlagSourceStatus {
-    return { source: 'file', ok: this.problems.length === 0, dateUpdated: this.current?.dateUpdated ?? '', problems: this.problems };
+    return {
+      source: 'file',
+      ok: this.problems.length === 0,
+      dateUpdated: this.current?.dateUpdated ?? '',
+      problems: this.problems,
+    };
   }
 
   /**
@@ -203,7 +213,9 @@ export class FlagStore implements FlagSource {
       this.timer = setTimeout(() => {
         this.timer = null;
         this.reloading = this.reloading.then(() =>
-          this.load().catch((err: unknown) => this.logger?.error({ err, file: this.file }, 'flags reload failed; the last good version keeps serving')),
+          this.load().catch((err: unknown) =>
+            this.logger?.error({ err, file: this.file }, 'flags reload failed; the last good version keeps serving'),
+          ),
         );
       }, this.debounceMs);
     });
@@ -225,7 +237,9 @@ export class FlagStore implements FlagSource {
     this.watcher = null;
   }
 
-  private async read(): Promise<{ ok: true; payload: FlagPayload; mtimeMs: number } | { ok: false; problems: FlagProblem[] }> {
+  private async read(): Promise<
+    { ok: true; payload: FlagPayload; mtimeMs: number } | { ok: false; problems: FlagProblem[] }
+  > {
     const file = this.file;
     let text: string;
     let mtimeMs: number;
@@ -241,7 +255,9 @@ export class FlagStore implements FlagSource {
       return { ok: false, problems: [{ file, path: '', message: `not valid JSON: ${(err as Error).message}` }] };
     }
     const result = validatePayload(raw);
-    return result.ok ? { ok: true, payload: result.payload, mtimeMs } : { ok: false, problems: result.problems.map((p) => ({ file, ...p })) };
+    return result.ok
+      ? { ok: true, payload: result.payload, mtimeMs }
+      : { ok: false, problems: result.problems.map((p) => ({ file, ...p })) };
   }
 }
 
@@ -261,9 +277,10 @@ export class StaticFlagSource implements FlagSource {
 
   /** Replaces the payload; `dateUpdated` moves on when the given one is not newer. */
   set(payload: FlagPayload): FlagPayload {
-    const dateUpdated = Date.parse(payload.dateUpdated) > Date.parse(this.current.dateUpdated)
-      ? payload.dateUpdated
-      : nextDateUpdated(this.current.dateUpdated, Date.now());
+    const dateUpdated =
+      Date.parse(payload.dateUpdated) > Date.parse(this.current.dateUpdated)
+        ? payload.dateUpdated
+        : nextDateUpdated(this.current.dateUpdated, Date.now());
     this.current = { ...payload, dateUpdated };
     this.subscribers.notify(this.current);
     return this.current;

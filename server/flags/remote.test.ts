@@ -3,7 +3,10 @@ import type { FlagPayload } from './flags-file.js';
 import { MAX_AGE_MS, MAX_ENTRIES, PayloadCache, RemoteFlagSource, STALE_AFTER_MS } from './remote.js';
 
 const HOST = 'https://gb.example/';
-const fallback: FlagPayload = { features: { home_layout: { defaultValue: 'base' } }, dateUpdated: '2026-01-01T00:00:00.000Z' };
+const fallback: FlagPayload = {
+  features: { home_layout: { defaultValue: 'base' } },
+  dateUpdated: '2026-01-01T00:00:00.000Z',
+};
 const remotePayload = (layout: string, dateUpdated: string) => ({
   status: 200,
   features: { home_layout: { defaultValue: layout } },
@@ -19,10 +22,21 @@ function harness() {
     if (!next) throw new Error('no answer queued');
     return next();
   });
-  const json = (body: unknown, status = 200) => answers.push(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+  const json = (body: unknown, status = 200) =>
+    answers.push(
+      async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+    );
   const fail = (err: Error) => answers.push(async () => Promise.reject(err));
   const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
-  const source = new RemoteFlagSource({ host: HOST, clientKey: 'sdk-abc', fallback, fetch: fetch as typeof globalThis.fetch, logger, now: clock.now, timeoutMs: 50 });
+  const source = new RemoteFlagSource({
+    host: HOST,
+    clientKey: 'sdk-abc',
+    fallback,
+    fetch: fetch as typeof globalThis.fetch,
+    logger,
+    now: clock.now,
+    timeoutMs: 50,
+  });
   const heard: FlagPayload[] = [];
   source.subscribe((p) => heard.push(p));
   return { clock, fetch, json, fail, answers, logger, source, heard };
@@ -36,7 +50,10 @@ describe('RemoteFlagSource', () => {
     expect(h.fetch).toHaveBeenCalledOnce();
     expect(h.fetch.mock.calls[0]?.[0]).toBe('https://gb.example/api/features/sdk-abc');
     expect(h.fetch.mock.calls[0]?.[1]?.signal).toBeInstanceOf(AbortSignal);
-    expect(loaded).toEqual({ features: { home_layout: { defaultValue: 'promos' } }, dateUpdated: '2026-06-01T11:00:00.000Z' });
+    expect(loaded).toEqual({
+      features: { home_layout: { defaultValue: 'promos' } },
+      dateUpdated: '2026-06-01T11:00:00.000Z',
+    });
     expect(h.heard).toEqual([loaded]);
 
     h.clock.advance(STALE_AFTER_MS - 1);
@@ -90,8 +107,11 @@ describe('RemoteFlagSource', () => {
     await h.source.refresh();
     h.json(remotePayload('promos', 'yesterday'));
     await h.source.refresh();
-    const hung = vi.fn(async (_url: string | URL | Request, init?: RequestInit) =>
-      new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal!.reason))),
+    const hung = vi.fn(
+      async (_url: string | URL | Request, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(init.signal!.reason)),
+        ),
     );
     h.fetch.mockImplementationOnce(hung);
     await h.source.refresh();
@@ -106,7 +126,10 @@ describe('RemoteFlagSource', () => {
       'dateUpdated|remote flags rejected: dateUpdated: Invalid ISO datetime; the last good payload keeps serving',
       '|remote flags rejected: no answer within 50 ms; the last good payload keeps serving',
     ]);
-    expect(h.source.status()).toMatchObject({ ok: false, problems: [{ file: 'https://gb.example/api/features/sdk-abc', path: '' }] });
+    expect(h.source.status()).toMatchObject({
+      ok: false,
+      problems: [{ file: 'https://gb.example/api/features/sdk-abc', path: '' }],
+    });
   });
 
   it('tries again at most once per stale period while GrowthBook is down', async () => {
@@ -128,7 +151,10 @@ describe('RemoteFlagSource', () => {
     h.fail(new TypeError('fetch failed'));
     expect(await h.source.load()).toBe(fallback);
     expect(h.source.status()).toMatchObject({ ok: false, cache: 'fallback' });
-    expect(h.logger.warn).toHaveBeenLastCalledWith(expect.anything(), expect.stringMatching(/the embedded flags serve$/));
+    expect(h.logger.warn).toHaveBeenLastCalledWith(
+      expect.anything(),
+      expect.stringMatching(/the embedded flags serve$/),
+    );
 
     h.json(remotePayload('promos', '2026-06-01T11:00:00.000Z'));
     await h.source.refresh();

@@ -198,7 +198,10 @@ export class RemoteFlagSource implements FlagSource {
       const result = validatePayload(raw);
       if (!result.ok) {
         const first = result.problems[0]!;
-        throw new RemoteFlagsError(first.path, result.problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; '));
+        throw new RemoteFlagsError(
+          first.path,
+          result.problems.map((p) => `${p.path || '(root)'}: ${p.message}`).join('; '),
+        );
       }
       this.cache.set(this.url, result.payload);
       this.lastError = null;
@@ -210,10 +213,17 @@ export class RemoteFlagSource implements FlagSource {
           : (err as Error).name === 'TimeoutError'
             ? `no answer within ${this.timeoutMs} ms`
             : `unreachable: ${(err as Error).message}`;
-      const found: FlagProblem = { file: this.url, path: err instanceof RemoteFlagsError ? err.path : '', message: reason };
+      const found: FlagProblem = {
+        file: this.url,
+        path: err instanceof RemoteFlagsError ? err.path : '',
+        message: reason,
+      };
       this.lastError = found;
       const keeps = this.cache.get(this.url) ? 'the last good payload keeps serving' : 'the embedded flags serve';
-      this.options.logger?.warn({ file: found.file, path: found.path }, `remote flags rejected: ${found.message}; ${keeps}`);
+      this.options.logger?.warn(
+        { file: found.file, path: found.path },
+        `remote flags rejected: ${found.message}; ${keeps}`,
+      );
       this.serve(this.cache.get(this.url)?.payload ?? this.options.fallback);
     }
   }

@@ -14,7 +14,10 @@ import { flagRoutes, payloadEventId, RECONNECT_MS, type FlagRouteOptions } from 
 
 const KEY = 'sdk-test';
 const SHIPPED = path.resolve('segments/flags.json');
-const payload: FlagPayload = { features: { isABSearch: { defaultValue: false } }, dateUpdated: '2026-01-01T00:00:00.000Z' };
+const payload: FlagPayload = {
+  features: { isABSearch: { defaultValue: false } },
+  dateUpdated: '2026-01-01T00:00:00.000Z',
+};
 const withAbSearch = (on: boolean): FlagPayload => ({ ...payload, features: { isABSearch: { defaultValue: on } } });
 
 const appFor = (service: FlagService, options?: FlagRouteOptions, before: RequestHandler[] = []) => {
@@ -50,7 +53,12 @@ function parseStream(text: string): SseEvent[] {
 /** An open SSE connection that collects what the server writes. */
 function connect(port: number, headers: Record<string, string> = {}) {
   let text = '';
-  const req = http.get({ host: '127.0.0.1', port, path: `/sub/${KEY}`, headers: { Accept: 'text/event-stream', ...headers } });
+  const req = http.get({
+    host: '127.0.0.1',
+    port,
+    path: `/sub/${KEY}`,
+    headers: { Accept: 'text/event-stream', ...headers },
+  });
   const opened = new Promise<http.IncomingMessage>((resolve, reject) => {
     req.on('response', (res) => {
       res.setEncoding('utf8');
@@ -77,7 +85,9 @@ function connect(port: number, headers: Record<string, string> = {}) {
 
 describe('GET /api/features/:clientKey', () => {
   it('answers the payload, announcing SSE support and asking caches to revalidate', async () => {
-    const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get(`/api/features/${KEY}`).expect(200);
+    const res = await request(appFor(new FlagService(new StaticFlagSource(payload))))
+      .get(`/api/features/${KEY}`)
+      .expect(200);
     expect(res.headers['x-sse-support']).toBe('enabled');
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -256,7 +266,12 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     const opening = { id: payloadEventId(payload), payload };
     const next = source.set(withAbSearch(true));
     const change = { id: payloadEventId(next), payload: next };
-    await vi.waitFor(() => expect([a.events(), b.events()]).toEqual([[opening, change], [opening, change]]));
+    await vi.waitFor(() =>
+      expect([a.events(), b.events()]).toEqual([
+        [opening, change],
+        [opening, change],
+      ]),
+    );
     a.close();
     await vi.waitFor(() => expect(service.subscriberCount).toBe(1));
     b.close();
@@ -310,7 +325,10 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
       await vi.waitFor(() => expect(held).toHaveLength(1));
       expect(service.subscriberCount).toBe(0);
       expect(arrivals.at(-1)).toBe(payloadEventId(live));
-      source.set({ ...payload, features: { isABSearch: { defaultValue: false }, home_layout: { defaultValue: 'promos' } } });
+      source.set({
+        ...payload,
+        features: { isABSearch: { defaultValue: false }, home_layout: { defaultValue: 'promos' } },
+      });
       const release = held;
       held = null;
       for (const go of release) go();

@@ -45,7 +45,8 @@ export function payloadEventId(payload: FlagPayload): string {
   return id;
 }
 
-const featuresEvent = (id: string, payload: FlagPayload) => `id: ${id}\nevent: features\ndata: ${JSON.stringify(payload)}\n\n`;
+const featuresEvent = (id: string, payload: FlagPayload) =>
+  `id: ${id}\nevent: features\ndata: ${JSON.stringify(payload)}\n\n`;
 
 /**
  * GrowthBook's SDK endpoints, so the browser SDK can use this server as its `apiHost`:

@@ -36,7 +36,12 @@ let token: string;
 beforeAll(async () => {
   fixture = await catalogFixture(1500, 4);
   const search = fixture.search;
-  const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SUGGEST_PER_MINUTE: '100000', RATE_LIMIT_SEARCH_PER_MINUTE: '100000', RATE_LIMIT_SESSIONS_PER_MINUTE: '100000' });
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    RATE_LIMIT_SUGGEST_PER_MINUTE: '100000',
+    RATE_LIMIT_SEARCH_PER_MINUTE: '100000',
+    RATE_LIMIT_SESSIONS_PER_MINUTE: '100000',
+  });
   app = (await testAppWithSegments({ search, env })).app;
   token = (await request(app).post('/api/customers/session')).body.sessionToken;
 });
@@ -111,6 +116,8 @@ describe('hostile input never gets a 5xx', () => {
 
   it('opens a guest session for a POST with no body or an empty object', async () => {
     expect((await request(app).post('/api/customers/session')).status).toBe(201);
-    expect((await request(app).post('/api/customers/session').set('Content-Type', 'application/json').send('{}')).status).toBe(201);
+    expect(
+      (await request(app).post('/api/customers/session').set('Content-Type', 'application/json').send('{}')).status,
+    ).toBe(201);
   });
 });

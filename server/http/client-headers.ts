@@ -13,12 +13,19 @@ const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export function clientHeadersProblem(headers: IncomingHttpHeaders, segments: SegmentRepository): AppError | undefined {
   const site = headers[SITE_ID_HEADER];
-  if (site !== undefined && !(typeof site === 'string' && /^\d{1,9}$/.test(site) && segments.brandBySiteId(Number(site)))) {
+  if (
+    site !== undefined &&
+    !(typeof site === 'string' && /^\d{1,9}$/.test(site) && segments.brandBySiteId(Number(site)))
+  ) {
     return new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${String(site).slice(0, 20)}"`);
   }
   const client = headers[CLIENT_ID_HEADER];
   if (client !== undefined && !(typeof client === 'string' && CLIENT_ID.test(client))) {
-    return new AppError(400, 'invalid_client_id', `${CLIENT_ID_HEADER} must be 1–128 letters, digits, '.', '_', ':' or '-'`);
+    return new AppError(
+      400,
+      'invalid_client_id',
+      `${CLIENT_ID_HEADER} must be 1–128 letters, digits, '.', '_', ':' or '-'`,
+    );
   }
   return undefined;
 }

@@ -28,7 +28,10 @@ const FALLBACK_CLIENT_ERROR = 400;
 export function httpError(status: number): AppError {
   const known = STATUS_CODES[status] ? status : FALLBACK_CLIENT_ERROR;
   const reason = STATUS_CODES[known]!;
-  const code = reason.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  const code = reason
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
   return new AppError(known, code, reason);
 }
 
@@ -46,7 +49,12 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
     return { status: err.status, body: { error: { code: err.code, message: err.message, details: err.details } } };
   }
   if (err instanceof StoreUnavailableError) {
-    return { status: 503, body: { error: { code: 'store_unavailable', message: 'This is unavailable for a moment; please try again shortly.' } } };
+    return {
+      status: 503,
+      body: {
+        error: { code: 'store_unavailable', message: 'This is unavailable for a moment; please try again shortly.' },
+      },
+    };
   }
   if (err instanceof ZodError) {
     const details = zodDetails(err);
@@ -56,7 +64,8 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   // Library errors in the http-errors style carry a 4xx status of their own. body-parser's (a string `type`
   // such as `entity.too.large`) describe the request body and keep their message; any other library's message
   // (serve-static's `ENOENT … stat '/srv/…'`, say) stays on the server, and the client gets the status alone.
-  const status = (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
+  const status =
+    (err as { status?: unknown; statusCode?: unknown })?.status ?? (err as { statusCode?: unknown })?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const type = (err as { type?: unknown }).type;
     if (typeof type === 'string' && err instanceof Error && err.message) {
@@ -78,7 +87,11 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) return next(err);
   const { status, body } = toErrorResponse(err);
   // The store being away is expected now and then and is answered 503 on purpose: a warning, not an error.
-  if (body.error.code === 'store_unavailable') req.log?.warn({ code: body.error.code, err: err instanceof AppError && err.cause ? err.cause : err }, body.error.message);
+  if (body.error.code === 'store_unavailable')
+    req.log?.warn(
+      { code: body.error.code, err: err instanceof AppError && err.cause ? err.cause : err },
+      body.error.message,
+    );
   else if (status >= 500) req.log?.error({ err }, 'request failed');
   else req.log?.info({ code: body.error.code }, body.error.message);
   if (status === 503) res.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));

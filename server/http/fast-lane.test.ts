@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
 import { FastLane, headersSetBy, preferredEncoding, replayableJson, type ReplayableAnswer } from './fast-lane.js';
 
-const answer = (body: string): ReplayableAnswer => replayableJson(body, { cacheControl: 'private, max-age=60', vary: ['X-Site-Id'] });
+const answer = (body: string): ReplayableAnswer =>
+  replayableJson(body, { cacheControl: 'private, max-age=60', vary: ['X-Site-Id'] });
 
 function laneWithApp(options: { maxBytes?: number; logLines?: string[] } = {}) {
   const sink = new Writable({
@@ -15,7 +16,11 @@ function laneWithApp(options: { maxBytes?: number; logLines?: string[] } = {}) {
       done();
     },
   });
-  const lane = new FastLane({ logger: pino({ level: options.logLines ? 'info' : 'silent' }, sink), headers: { 'x-frame-options': 'DENY' }, maxBytes: options.maxBytes ?? 1_000_000 });
+  const lane = new FastLane({
+    logger: pino({ level: options.logLines ? 'info' : 'silent' }, sink),
+    headers: { 'x-frame-options': 'DENY' },
+    maxBytes: options.maxBytes ?? 1_000_000,
+  });
   lane.route('/kept/', (_req, url) => url.pathname + '?' + url.search);
   let appCalls = 0;
   const listener = lane.in((_req, res) => {
@@ -88,18 +93,26 @@ describe('FastLane', () => {
     expect(res.headers['x-request-id']).toBe('proxy-given-id-1');
     await new Promise((r) => setTimeout(r, 20));
     const line = JSON.parse(logLines.at(-1)!) as Record<string, unknown>;
-    expect(line).toMatchObject({ msg: 'request completed', req: { id: 'proxy-given-id-1', method: 'GET', url: '/kept/c' }, res: { statusCode: 200 } });
+    expect(line).toMatchObject({
+      msg: 'request completed',
+      req: { id: 'proxy-given-id-1', method: 'GET', url: '/kept/c' },
+      res: { statusCode: 200 },
+    });
   });
 });
 
 describe('FastLane gates and failures', () => {
-  it('sends a kept answer only when its gate lets it, and the gate\'s refusal as the JSON error model', async () => {
+  it("sends a kept answer only when its gate lets it, and the gate's refusal as the JSON error model", async () => {
     const { lane, server } = laneWithApp();
     let open = true;
-    lane.route('/gated', () => 'gated', async (_req, res) => {
-      res.setHeader('RateLimit', open ? 'r=1' : 'r=0');
-      return open ? undefined : new AppError(429, 'rate_limited', 'Too many requests');
-    });
+    lane.route(
+      '/gated',
+      () => 'gated',
+      async (_req, res) => {
+        res.setHeader('RateLimit', open ? 'r=1' : 'r=0');
+        return open ? undefined : new AppError(429, 'rate_limited', 'Too many requests');
+      },
+    );
     lane.remember('gated', answer('{"g":1}'), 60_000);
     const letThrough = await request(server).get('/gated');
     expect([letThrough.status, letThrough.text, letThrough.headers.ratelimit]).toEqual([200, '{"g":1}', 'r=1']);
@@ -124,7 +137,12 @@ describe('FastLane gates and failures', () => {
 
 describe('headersSetBy', () => {
   it('collects what middleware sets on a bare GET, and refuses middleware that does not finish at once', () => {
-    expect(headersSetBy([(_req, res, next) => (res.setHeader('X-One', '1'), next()), (_req, res, next) => (res.setHeader('X-Two', '2'), next())])).toEqual({ 'x-one': '1', 'x-two': '2' });
+    expect(
+      headersSetBy([
+        (_req, res, next) => (res.setHeader('X-One', '1'), next()),
+        (_req, res, next) => (res.setHeader('X-Two', '2'), next()),
+      ]),
+    ).toEqual({ 'x-one': '1', 'x-two': '2' });
     expect(() => headersSetBy([(_req, _res, next) => void setTimeout(next, 1)])).toThrow(/at once/);
     expect(() => headersSetBy([(_req, _res, next) => next(new Error('refused'))])).toThrow(/refused/);
   });

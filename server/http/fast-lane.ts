@@ -32,12 +32,18 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export const collectionTag = (collection: CollectionName) => `collection:${collection}`;
 
 /** A JSON body with its weak ETag, hashed once so that no repeat hashes it again. */
-export function replayableJson(body: string, headers: { cacheControl: string; vary: readonly string[] }): ReplayableAnswer {
+export function replayableJson(
+  body: string,
+  headers: { cacheControl: string; vary: readonly string[] },
+): ReplayableAnswer {
   return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`, ...headers, encodings: new Map() };
 }
 
 /** A rendered page with its weak ETag, replayed like a JSON answer. */
-export function replayableHtml(body: string, headers: { cacheControl: string; vary: readonly string[]; own?: Record<string, string> }): ReplayableAnswer {
+export function replayableHtml(
+  body: string,
+  headers: { cacheControl: string; vary: readonly string[]; own?: Record<string, string> },
+): ReplayableAnswer {
   const { own, ...common } = headers;
   return { ...replayableJson(body, common), type: 'text/html; charset=utf-8', ...(own ? { headers: own } : {}) };
 }
@@ -49,7 +55,12 @@ export function encodedBody(answer: ReplayableAnswer, encoding: Encoding | 'iden
     const raw = Buffer.from(answer.body, 'utf8');
     body =
       encoding === 'br'
-        ? brotliCompressSync(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length } })
+        ? brotliCompressSync(raw, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+              [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            },
+          })
         : encoding === 'gzip'
           ? gzipSync(raw)
           : raw;
@@ -60,7 +71,10 @@ export function encodedBody(answer: ReplayableAnswer, encoding: Encoding | 'iden
 
 /** The encoding a request gets an answer in: none below `COMPRESS_FROM_BYTES`, as the app's compression does. */
 function encodingFor(req: IncomingMessage, answer: ReplayableAnswer): Encoding | 'identity' {
-  return (answer.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req.headers['accept-encoding']) : undefined) ?? 'identity';
+  return (
+    (answer.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req.headers['accept-encoding']) : undefined) ??
+    'identity'
+  );
 }
 
 /**
@@ -79,7 +93,10 @@ export function sendReplayable(req: Request, res: Response, answer: ReplayableAn
   const encoding = encodingFor(req, answer);
   const body = encodedBody(answer, encoding);
   if (encoding !== 'identity') res.set('Content-Encoding', encoding);
-  res.type(answer.type ?? JSON_TYPE).set('Content-Length', String(body.length)).end(body);
+  res
+    .type(answer.type ?? JSON_TYPE)
+    .set('Content-Length', String(body.length))
+    .end(body);
 }
 
 /**
@@ -126,8 +143,16 @@ class Entry {
     common: OutgoingHttpHeaders,
     readonly bytes: number,
   ) {
-    const own = Object.fromEntries(Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
-    this.notModified = rawHeaders({ ...common, ...own, vary: varyOf(common, answer.vary), 'cache-control': answer.cacheControl, etag: answer.etag });
+    const own = Object.fromEntries(
+      Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
+    );
+    this.notModified = rawHeaders({
+      ...common,
+      ...own,
+      vary: varyOf(common, answer.vary),
+      'cache-control': answer.cacheControl,
+      etag: answer.etag,
+    });
   }
 
   /** The body in an encoding with its headers, made on first use and kept. */
@@ -158,7 +183,9 @@ const BROTLI_QUALITY = 5;
 const COMPRESS_FROM_BYTES = 1024;
 
 function varyOf(common: OutgoingHttpHeaders, own: readonly string[]): string {
-  const names = [...String(common.vary ?? '').split(','), ...own, 'Accept-Encoding'].map((v) => v.trim()).filter(Boolean);
+  const names = [...String(common.vary ?? '').split(','), ...own, 'Accept-Encoding']
+    .map((v) => v.trim())
+    .filter(Boolean);
   return [...new Set(names)].join(', ');
 }
 
@@ -213,7 +240,11 @@ export class FastLane {
 
   constructor(private readonly options: FastLaneOptions) {
     this.common = { ...options.headers };
-    this.answers = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: (e) => e.bytes, dispose: (_entry, key) => this.tags.untag(key) });
+    this.answers = new LRUCache({
+      maxSize: options.maxBytes,
+      sizeCalculation: (e) => e.bytes,
+      dispose: (_entry, key) => this.tags.untag(key),
+    });
   }
 
   /**
@@ -266,7 +297,10 @@ export class FastLane {
         served = this.serve(req, res);
       } catch (err) {
         // Whatever the lane could not judge (a key or check that threw) is the app's to answer, errors included.
-        this.options.logger.warn({ err, url: redactUrl(req.url ?? '') }, 'fast lane passed a request on after an error');
+        this.options.logger.warn(
+          { err, url: redactUrl(req.url ?? '') },
+          'fast lane passed a request on after an error',
+        );
       }
       if (!served && !res.headersSent) front(req, res);
     };
@@ -277,8 +311,11 @@ export class FastLane {
     if (req.method !== 'GET' || req.headers.origin !== undefined) return false;
     const url = req.url ?? '';
     const q = url.indexOf('?');
-    const parts: URLParts = q < 0 ? { pathname: url, search: '' } : { pathname: url.slice(0, q), search: url.slice(q + 1) };
-    const route = this.routes.find((r) => (r.exact ? parts.pathname === r.prefix : parts.pathname.startsWith(r.prefix)));
+    const parts: URLParts =
+      q < 0 ? { pathname: url, search: '' } : { pathname: url.slice(0, q), search: url.slice(q + 1) };
+    const route = this.routes.find((r) =>
+      r.exact ? parts.pathname === r.prefix : parts.pathname.startsWith(r.prefix),
+    );
     if (!route) return false;
     if (this.options.admits && !this.options.admits(req)) return false;
     const key = route.key(req, parts);
@@ -331,7 +368,11 @@ export class FastLane {
     if (!this.options.logger.isLevelEnabled('info')) return;
     res.once('finish', () => {
       this.options.logger.info(
-        { req: { id, method: req.method, url: redactUrl(req.url ?? '') }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - began) },
+        {
+          req: { id, method: req.method, url: redactUrl(req.url ?? '') },
+          res: { statusCode: res.statusCode },
+          responseTime: Math.round(performance.now() - began),
+        },
         'request completed',
       );
     });

@@ -63,7 +63,9 @@ function canonical(value: unknown): string {
 
 /** What makes two requests "the same": method, path and body (a card number is hashed, never kept). */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonical(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonical(body)}`)
+    .digest('hex');
 }
 
 export class IdempotencyStore {
@@ -114,7 +116,15 @@ export class IdempotencyStore {
          WHERE idempotency_keys.expires_at <= $6
             OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until <= $6 AND idempotency_keys.request_hash = EXCLUDED.request_hash)
        RETURNING key`,
-      [input.scope, key, input.fingerprint, seconds(now, IDEMPOTENCY_LOCK_SECONDS), seconds(now, IDEMPOTENCY_KEY_HOURS * 3600), now.toISOString(), owner],
+      [
+        input.scope,
+        key,
+        input.fingerprint,
+        seconds(now, IDEMPOTENCY_LOCK_SECONDS),
+        seconds(now, IDEMPOTENCY_KEY_HOURS * 3600),
+        now.toISOString(),
+        owner,
+      ],
     );
     if (owned.length === 0) return this.earlier(input.scope, key, input.fingerprint);
 
@@ -144,14 +154,30 @@ export class IdempotencyStore {
   }
 
   private async earlier(scope: string, key: string, fingerprint: string): Promise<StoredAnswer> {
-    const rows = await this.sql.query('SELECT request_hash, state, response_status, response_body FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key]);
+    const rows = await this.sql.query(
+      'SELECT request_hash, state, response_status, response_body FROM idempotency_keys WHERE scope = $1 AND key = $2',
+      [scope, key],
+    );
     const row = rows[0];
-    if (!row) throw new AppError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key was just finishing; retry it');
+    if (!row)
+      throw new AppError(
+        409,
+        'idempotency_key_in_use',
+        'A request with this Idempotency-Key was just finishing; retry it',
+      );
     if (row.request_hash !== fingerprint) {
-      throw new AppError(422, 'idempotency_key_reused', `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request; make a new key for a new request`);
+      throw new AppError(
+        422,
+        'idempotency_key_reused',
+        `This ${IDEMPOTENCY_KEY_HEADER} was already used for a different request; make a new key for a new request`,
+      );
     }
     if (row.state !== 'done') {
-      throw new AppError(409, 'idempotency_key_in_use', `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry it in a moment`);
+      throw new AppError(
+        409,
+        'idempotency_key_in_use',
+        `A request with this ${IDEMPOTENCY_KEY_HEADER} is still being processed; retry it in a moment`,
+      );
     }
     const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
     return { status: Number(row.response_status), body, replayed: true };
@@ -159,10 +185,16 @@ export class IdempotencyStore {
 
   private async free(scope: string, key: string, owner: string): Promise<void> {
     const entry = [scope, key, owner].join('\n');
-    await this.sql.query("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND owner = $3 AND state = 'running'", [scope, key, owner]).then(
-      () => this.unfreed.delete(entry),
-      () => this.unfreed.add(entry),
-    );
+    await this.sql
+      .query("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND owner = $3 AND state = 'running'", [
+        scope,
+        key,
+        owner,
+      ])
+      .then(
+        () => this.unfreed.delete(entry),
+        () => this.unfreed.add(entry),
+      );
   }
 
   /** Frees the keys an outage left locked; stops at the first failure (the store is still away). */

@@ -19,8 +19,12 @@ function memoryLogger() {
 
 describe('redactUrl', () => {
   it('replaces the values of credential parameters and keeps everything else as sent', () => {
-    expect(redactUrl('/api/suggest/jsonp?token=eyJhbGciOi.x.y&q=yan&callback=cb')).toBe('/api/suggest/jsonp?token=[REDACTED]&q=yan&callback=cb');
-    expect(redactUrl('/api/orders/ORD-AB12CD34EF?code=ABCDEFGHIJ0123456789')).toBe('/api/orders/ORD-AB12CD34EF?code=[REDACTED]');
+    expect(redactUrl('/api/suggest/jsonp?token=eyJhbGciOi.x.y&q=yan&callback=cb')).toBe(
+      '/api/suggest/jsonp?token=[REDACTED]&q=yan&callback=cb',
+    );
+    expect(redactUrl('/api/orders/ORD-AB12CD34EF?code=ABCDEFGHIJ0123456789')).toBe(
+      '/api/orders/ORD-AB12CD34EF?code=[REDACTED]',
+    );
     expect(redactUrl('/x?access_token=a&api_key=b&password=c&client_secret=d&X-Amz-Signature=e&key=f&page=2')).toBe(
       '/x?access_token=[REDACTED]&api_key=[REDACTED]&password=[REDACTED]&client_secret=[REDACTED]&X-Amz-Signature=[REDACTED]&key=[REDACTED]&page=2',
     );
@@ -34,7 +38,13 @@ describe('redactUrl', () => {
   });
 
   it('leaves a URL without secrets untouched, query and all', () => {
-    for (const url of ['/api/layout/home', '/api/suggest?q=new%20y&extra=true', '/x?tokenizer=1&zipcode=10007&monkey=2', '/x?token', '/x?']) {
+    for (const url of [
+      '/api/layout/home',
+      '/api/suggest?q=new%20y&extra=true',
+      '/x?tokenizer=1&zipcode=10007&monkey=2',
+      '/x?token',
+      '/x?',
+    ]) {
       expect(redactUrl(url)).toBe(url);
     }
   });
@@ -44,14 +54,30 @@ describe('createLogger', () => {
   it('hides credential headers and keys should a line ever carry them', () => {
     const { logger, text } = memoryLogger();
     const searchFailure = Object.assign(new Error('connect ECONNREFUSED'), {
-      config: { url: 'http://10.0.0.7:8108/multi_search', headers: { 'X-TYPESENSE-API-KEY': 'search-secret-3', Authorization: 'Bearer unused' } },
+      config: {
+        url: 'http://10.0.0.7:8108/multi_search',
+        headers: { 'X-TYPESENSE-API-KEY': 'search-secret-3', Authorization: 'Bearer unused' },
+      },
     });
-    logger.info({ req: { method: 'GET', headers: { authorization: 'Bearer header-secret-1', cookie: 'sid=cookie-secret-2' } } }, 'a request');
+    logger.info(
+      { req: { method: 'GET', headers: { authorization: 'Bearer header-secret-1', cookie: 'sid=cookie-secret-2' } } },
+      'a request',
+    );
     logger.warn({ err: searchFailure }, 'search failed');
-    logger.info({ headers: { authorization: 'Bearer plain-secret-4', cookie: 'sid=cookie-secret-5' } }, 'headers alone');
+    logger.info(
+      { headers: { authorization: 'Bearer plain-secret-4', cookie: 'sid=cookie-secret-5' } },
+      'headers alone',
+    );
     logger.info({ res: { statusCode: 200, headers: { 'set-cookie': 'sid=cookie-secret-6' } } }, 'a response');
     const logged = text();
-    for (const secret of ['header-secret-1', 'cookie-secret-2', 'search-secret-3', 'plain-secret-4', 'cookie-secret-5', 'cookie-secret-6']) {
+    for (const secret of [
+      'header-secret-1',
+      'cookie-secret-2',
+      'search-secret-3',
+      'plain-secret-4',
+      'cookie-secret-5',
+      'cookie-secret-6',
+    ]) {
       expect(logged, secret).not.toContain(secret);
     }
     expect(logged).toContain('"X-TYPESENSE-API-KEY":"[REDACTED]"');
@@ -93,7 +119,9 @@ describe('request logs of the running app', () => {
     expect(logged).toContain('"url":"/api/CustomerActivity/recent-activities"');
     expect(logged).toContain('"url":"/api/suggest/jsonp?token=[REDACTED]&q=yan&callback=cb"');
     expect(logged).toContain('"url":"/api/orders/ORD-AB12CD34EF?code=[REDACTED]"');
-    const suggestLines = logged.split('\n').filter((line) => line.includes('"url":"/api/suggest?q=yan&token=[REDACTED]"'));
+    const suggestLines = logged
+      .split('\n')
+      .filter((line) => line.includes('"url":"/api/suggest?q=yan&token=[REDACTED]"'));
     expect(suggestLines).toHaveLength(2);
   });
 });

@@ -27,14 +27,32 @@ export const REDACT_PATHS: readonly string[] = [
 ];
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  const options = { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime, redact: { paths: [...REDACT_PATHS], censor: REDACTED } };
+  const options = {
+    level,
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: { paths: [...REDACT_PATHS], censor: REDACTED },
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 
 /** Query parameters whose value is a credential, compared lowercased with all but letters and digits dropped. */
-const SECRET_PARAMS = new Set(['token', 'code', 'key', 'sig', 'auth', 'pwd', 'session', 'authorization', 'credential', 'otp', 'pin']);
+const SECRET_PARAMS = new Set([
+  'token',
+  'code',
+  'key',
+  'sig',
+  'auth',
+  'pwd',
+  'session',
+  'authorization',
+  'credential',
+  'otp',
+  'pin',
+]);
 /** ...and any parameter named as one of these ends (`access_token`, `api_key`, `client_secret`, `X-Amz-Signature`). */
-const SECRET_PARAM_ENDINGS = /(?:token|secret|password|passwd|signature|apikey|accesskey|privatekey|credential|sessionid)$/;
+const SECRET_PARAM_ENDINGS =
+  /(?:token|secret|password|passwd|signature|apikey|accesskey|privatekey|credential|sessionid)$/;
 
 const isSecretParam = (rawName: string): boolean => {
   let name = rawName.replaceAll('+', ' ');
@@ -95,7 +113,11 @@ export function requestLogging(logger: Logger) {
     // logger it was given was made with.
     redact: { paths: [...REDACT_PATHS], censor: REDACTED },
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+      req: (req: { id: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+      }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });

@@ -20,7 +20,12 @@ beforeAll(async () => {
   fixture = await catalogFixture(1200, 5);
   const search = fixture.search;
   const unlimited = '1000000';
-  const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: unlimited, RATE_LIMIT_SUGGEST_PER_MINUTE: unlimited, RATE_LIMIT_SEARCH_PER_MINUTE: unlimited });
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    RATE_LIMIT_SESSIONS_PER_MINUTE: unlimited,
+    RATE_LIMIT_SUGGEST_PER_MINUTE: unlimited,
+    RATE_LIMIT_SEARCH_PER_MINUTE: unlimited,
+  });
   // The battery talks to a real server so that Node's own refusals (oversized requests) are covered too.
   app = createServer((await testAppWithSegments({ search, env })).app);
   answerProtocolErrors(app);
@@ -51,11 +56,34 @@ describe('property battery: random and hostile input', () => {
   });
 
   it('never answers a POST body with a 5xx', async () => {
-    const bodies = fc.oneof(fc.jsonValue(), fc.object(), fc.record({ listingId: fc.anything(), quantity: fc.anything() }), fc.record({ cartId: hostile, email: hostile, billingAddress: fc.object(), payment: fc.object(), promoCode: hostile }));
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom('/api/customers/session', '/api/cart', '/api/checkout', '/api/client-errors'), bodies, async (url, body) => {
-        expectHandled(await request(app).post(url).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/json').send(JSON.stringify(body)).timeout(10_000), url);
+    const bodies = fc.oneof(
+      fc.jsonValue(),
+      fc.object(),
+      fc.record({ listingId: fc.anything(), quantity: fc.anything() }),
+      fc.record({
+        cartId: hostile,
+        email: hostile,
+        billingAddress: fc.object(),
+        payment: fc.object(),
+        promoCode: hostile,
       }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/api/customers/session', '/api/cart', '/api/checkout', '/api/client-errors'),
+        bodies,
+        async (url, body) => {
+          expectHandled(
+            await request(app)
+              .post(url)
+              .set('Authorization', `Bearer ${token}`)
+              .set('Content-Type', 'application/json')
+              .send(JSON.stringify(body))
+              .timeout(10_000),
+            url,
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -63,10 +91,22 @@ describe('property battery: random and hostile input', () => {
   it('never answers odd headers with a 5xx', async () => {
     const headerValue = fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\t\x20-\x7e]/g, ''));
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('Authorization', 'X-Site-Id', 'X-Client-Id', 'X-Request-Id', 'Accept', 'Content-Type', 'Origin'), headerValue, async (name, value) => {
-        const url = '/api/CustomerActivity/recent-activities';
-        expectHandled(await request(app).get(url).set(name, value).timeout(10_000), url);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(
+          'Authorization',
+          'X-Site-Id',
+          'X-Client-Id',
+          'X-Request-Id',
+          'Accept',
+          'Content-Type',
+          'Origin',
+        ),
+        headerValue,
+        async (name, value) => {
+          const url = '/api/CustomerActivity/recent-activities';
+          expectHandled(await request(app).get(url).set(name, value).timeout(10_000), url);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -12,7 +12,12 @@ import { sqlRateLimitStores } from './rate-limit-store.js';
 
 /** Several nodes on one database: the app uses the database's store only when `DATABASE_URL` says so. */
 const sharedEnv = (limits: Record<string, string>) =>
-  parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://nodes.example.invalid/storefront', ...limits });
+  parseEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: 'postgres://nodes.example.invalid/storefront',
+    ...limits,
+  });
 
 const storeFor = (sql: Sql, name: string, windowMs: number, sweepEveryMs?: number) => {
   const store = sqlRateLimitStores(sql, { sweepEveryMs })(name);
@@ -84,7 +89,9 @@ describe.each(TEST_STORES)('SqlRateLimitStore on $name', ({ open }) => {
     // This increment finds the interval over and sweeps the expired count of 'old' away.
     await store.increment('new');
     await pause(50);
-    const rows = await sql.query<{ key: string }>("SELECT key FROM rate_limit_hits WHERE key LIKE 'sweep:%' ORDER BY key");
+    const rows = await sql.query<{ key: string }>(
+      "SELECT key FROM rate_limit_hits WHERE key LIKE 'sweep:%' ORDER BY key",
+    );
     expect(rows.map((r) => r.key)).toEqual(['sweep:new']);
   });
 
@@ -126,13 +133,18 @@ describe('SqlRateLimitStore on a database that is down', () => {
   it('lets requests through rather than answering 500 when every query fails', async () => {
     const failing: Sql = {
       kind: 'postgres',
-      query: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' })),
+      query: () =>
+        Promise.reject(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' })),
       transaction: () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.5:5432')),
       close: async () => {},
     };
     const lines: string[] = [];
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
-    const { app } = testApp({ env: sharedEnv({ RATE_LIMIT_SESSIONS_PER_MINUTE: '1', RATE_LIMIT_LISTINGS_PER_MINUTE: '1' }), sql: failing, logger });
+    const { app } = testApp({
+      env: sharedEnv({ RATE_LIMIT_SESSIONS_PER_MINUTE: '1', RATE_LIMIT_LISTINGS_PER_MINUTE: '1' }),
+      sql: failing,
+      logger,
+    });
     for (let i = 0; i < 3; i++) {
       const res = await request(app).post('/api/customers/session');
       expect(res.status).toBe(201);

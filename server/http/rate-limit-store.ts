@@ -3,7 +3,6 @@ import type { Sql } from '../store/sql.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 import { ExpiredRowSweeper } from '../store/sweeper.js';
 
-
 // One statement per hit, atomic on PGlite and PostgreSQL alike: a new client starts a window, a client whose
 // window has ended starts another, anyone else adds one. The database's clock decides, so every node agrees.
 const INCREMENT = `
@@ -19,7 +18,10 @@ interface HitsRow extends Record<string, unknown> {
   reset_at: Date | string;
 }
 
-const info = (row: HitsRow): ClientRateLimitInfo => ({ totalHits: Number(row.hits), resetTime: new Date(row.reset_at) });
+const info = (row: HitsRow): ClientRateLimitInfo => ({
+  totalHits: Number(row.hits),
+  resetTime: new Date(row.reset_at),
+});
 
 /**
  * One limiter's counts in the `rate_limit_hits` table, so every node on the database counts a client against
@@ -44,7 +46,10 @@ export class SqlRateLimitStore implements Store {
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    const [row] = await this.query<HitsRow>('SELECT hits, reset_at FROM rate_limit_hits WHERE key = $1 AND reset_at > now()', [this.prefix + key]);
+    const [row] = await this.query<HitsRow>(
+      'SELECT hits, reset_at FROM rate_limit_hits WHERE key = $1 AND reset_at > now()',
+      [this.prefix + key],
+    );
     return row ? info(row) : undefined;
   }
 
@@ -56,7 +61,9 @@ export class SqlRateLimitStore implements Store {
   }
 
   async decrement(key: string): Promise<void> {
-    await this.query('UPDATE rate_limit_hits SET hits = hits - 1 WHERE key = $1 AND hits > 0 AND reset_at > now()', [this.prefix + key]);
+    await this.query('UPDATE rate_limit_hits SET hits = hits - 1 WHERE key = $1 AND hits > 0 AND reset_at > now()', [
+      this.prefix + key,
+    ]);
   }
 
   async resetKey(key: string): Promise<void> {
@@ -77,6 +84,10 @@ export class SqlRateLimitStore implements Store {
 
 /** A store per limiter over one database, with one sweep of expired counts between them. */
 export function sqlRateLimitStores(sql: Sql, options: { sweepEveryMs?: number } = {}): (name: string) => Store {
-  const sweeper = new ExpiredRowSweeper(sql, 'DELETE FROM rate_limit_hits WHERE reset_at <= now()', options.sweepEveryMs);
+  const sweeper = new ExpiredRowSweeper(
+    sql,
+    'DELETE FROM rate_limit_hits WHERE reset_at <= now()',
+    options.sweepEveryMs,
+  );
   return (name) => new SqlRateLimitStore(sql, name, sweeper);
 }

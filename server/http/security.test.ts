@@ -83,10 +83,18 @@ describe('CORS', () => {
     const { port } = server.address() as AddressInfo;
     try {
       const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
-        const req = get({ host: '127.0.0.1', port, path: `/sub/${env.flags.clientKey}`, headers: { Origin: 'https://partner.example.com' } }, (res) => {
-          resolve(res.headers);
-          res.destroy();
-        });
+        const req = get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: `/sub/${env.flags.clientKey}`,
+            headers: { Origin: 'https://partner.example.com' },
+          },
+          (res) => {
+            resolve(res.headers);
+            res.destroy();
+          },
+        );
         req.on('error', reject);
       });
       expect(headers['access-control-allow-origin']).toBe('https://partner.example.com');
@@ -115,7 +123,9 @@ describe('rate limits', () => {
   });
 
   it('tells clients apart by X-Forwarded-For when the proxy in front is trusted', async () => {
-    const { app } = testApp({ env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '2', TRUST_PROXY: 'loopback' }) });
+    const { app } = testApp({
+      env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '2', TRUST_PROXY: 'loopback' }),
+    });
     for (let i = 0; i < 5; i++) expect((await sessions(app, `198.51.100.${i + 1}`)).status).toBe(201);
     await sessions(app, '203.0.113.9').expect(201);
     await sessions(app, '203.0.113.9').expect(201);
@@ -123,7 +133,9 @@ describe('rate limits', () => {
   });
 
   it('counts the addresses of one IPv6 /56 as one client', async () => {
-    const { app } = testApp({ env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '2', TRUST_PROXY: 'loopback' }) });
+    const { app } = testApp({
+      env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '2', TRUST_PROXY: 'loopback' }),
+    });
     await sessions(app, '2001:db8:1:100::1').expect(201);
     await sessions(app, '2001:db8:1:1ff::2').expect(201);
     await sessions(app, '2001:db8:1:1ab:cd::3').expect(429);
@@ -132,7 +144,9 @@ describe('rate limits', () => {
 
   it('believes only as many hops as TRUST_PROXY counts', async () => {
     // One proxy in front: its own entry is the client; anything the client wrote before it is ignored.
-    const { app } = testApp({ env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1', TRUST_PROXY: '1' }) });
+    const { app } = testApp({
+      env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1', TRUST_PROXY: '1' }),
+    });
     await sessions(app, '10.9.9.9, 198.51.100.1').expect(201);
     await sessions(app, '10.9.9.8, 198.51.100.1').expect(429);
     await sessions(app, '198.51.100.2').expect(201);
@@ -140,7 +154,12 @@ describe('rate limits', () => {
 
   it('limits carts, listings and checkout per client, each with a 429 naming what was limited', async () => {
     const { app } = testApp({
-      env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_CARTS_PER_MINUTE: '1', RATE_LIMIT_LISTINGS_PER_MINUTE: '2', RATE_LIMIT_CHECKOUT_PER_MINUTE: '1' }),
+      env: parseEnv({
+        NODE_ENV: 'test',
+        RATE_LIMIT_CARTS_PER_MINUTE: '1',
+        RATE_LIMIT_LISTINGS_PER_MINUTE: '2',
+        RATE_LIMIT_CHECKOUT_PER_MINUTE: '1',
+      }),
     });
     await request(app).post('/api/cart').send({});
     const cart = await request(app).post('/api/cart').send({});

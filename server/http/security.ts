@@ -134,7 +134,8 @@ export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
       legacyHeaders: false,
       identifier: name,
       keyGenerator: (req) => clientKeyOf(clientAddress(req)),
-      handler: (_req, _res, next) => next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
+      handler: (_req, _res, next) =>
+        next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
       store: options.store?.(name),
       passOnStoreError: true,
       ...(options.logger ? { logger: quietLogger(options.logger, name) } : {}),
@@ -158,7 +159,8 @@ function quietLogger(logger: Pick<Logger, 'warn'>, limiter: string): RateLimitLo
 
 /** A rate limiter as a fast-lane gate: it counts the request and refuses it with the limiter's 429. */
 export function limiterGate(limiter: RequestHandler): LaneGate {
-  return (req, res) => new Promise((resolve) => void limiter(req as Request, withAppend(res), (err?: unknown) => resolve(err)));
+  return (req, res) =>
+    new Promise((resolve) => void limiter(req as Request, withAppend(res), (err?: unknown) => resolve(err)));
 }
 
 /**

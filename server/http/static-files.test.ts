@@ -15,11 +15,15 @@ beforeAll(async () => {
   await mkdir(path.join(clientDir, 'assets'));
   await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>shell</title>');
   await writeFile(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1);');
-  await writeFile(path.join(clientDir, 'assets', 'index-abc123.js.map'), '{"version":3,"sources":["../src/main.tsx"],"mappings":""}');
+  await writeFile(
+    path.join(clientDir, 'assets', 'index-abc123.js.map'),
+    '{"version":3,"sources":["../src/main.tsx"],"mappings":""}',
+  );
 });
 afterAll(() => rm(clientDir, { recursive: true, force: true }));
 
-const appWith = (env: Record<string, string>) => testApp({ env: parseEnv({ LOG_LEVEL: 'silent', ...env }), clientDir }).app;
+const appWith = (env: Record<string, string>) =>
+  testApp({ env: parseEnv({ LOG_LEVEL: 'silent', ...env }), clientDir }).app;
 
 describe('a missing file of the built client', () => {
   it('is a plain JSON 404 that names no path on the server', async () => {
@@ -56,7 +60,9 @@ describe('source maps', () => {
   });
 
   it('are served with SERVE_SOURCE_MAPS=true', async () => {
-    const res = await request(appWith({ NODE_ENV: 'production', SERVE_SOURCE_MAPS: 'true' })).get('/assets/index-abc123.js.map');
+    const res = await request(appWith({ NODE_ENV: 'production', SERVE_SOURCE_MAPS: 'true' })).get(
+      '/assets/index-abc123.js.map',
+    );
     expect(res.status).toBe(200);
     expect(res.text).toContain('../src/main.tsx');
   });
@@ -64,28 +70,55 @@ describe('source maps', () => {
 
 describe('toErrorResponse for errors the app did not make', () => {
   it("keeps a 4xx library error's status but not its message", () => {
-    const fromStatic = Object.assign(new Error("ENOENT: no such file or directory, stat '/srv/app/dist/client/assets/x.js'"), { status: 404, code: 'ENOENT' });
-    expect(toErrorResponse(fromStatic)).toEqual({ status: 404, body: { error: { code: 'not_found', message: 'Not Found' } } });
+    const fromStatic = Object.assign(
+      new Error("ENOENT: no such file or directory, stat '/srv/app/dist/client/assets/x.js'"),
+      { status: 404, code: 'ENOENT' },
+    );
+    expect(toErrorResponse(fromStatic)).toEqual({
+      status: 404,
+      body: { error: { code: 'not_found', message: 'Not Found' } },
+    });
     const rangeError = Object.assign(new Error('Range Not Satisfiable: /srv/app/x'), { statusCode: 416 });
-    expect(toErrorResponse(rangeError)).toEqual({ status: 416, body: { error: { code: 'range_not_satisfiable', message: 'Range Not Satisfiable' } } });
+    expect(toErrorResponse(rangeError)).toEqual({
+      status: 416,
+      body: { error: { code: 'range_not_satisfiable', message: 'Range Not Satisfiable' } },
+    });
     const oddStatus = Object.assign(new Error('driver says /var/lib/secret'), { status: 499 });
-    expect(toErrorResponse(oddStatus)).toEqual({ status: 400, body: { error: { code: 'bad_request', message: 'Bad Request' } } });
+    expect(toErrorResponse(oddStatus)).toEqual({
+      status: 400,
+      body: { error: { code: 'bad_request', message: 'Bad Request' } },
+    });
   });
 
   it("keeps body-parser's own code and message, which describe the request body", () => {
-    const parseFailed = Object.assign(new Error('Unexpected end of JSON input'), { status: 400, type: 'entity.parse.failed' });
-    expect(toErrorResponse(parseFailed)).toEqual({ status: 400, body: { error: { code: 'entity_parse_failed', message: 'Unexpected end of JSON input' } } });
+    const parseFailed = Object.assign(new Error('Unexpected end of JSON input'), {
+      status: 400,
+      type: 'entity.parse.failed',
+    });
+    expect(toErrorResponse(parseFailed)).toEqual({
+      status: 400,
+      body: { error: { code: 'entity_parse_failed', message: 'Unexpected end of JSON input' } },
+    });
   });
 });
 
 describe('the studio page', () => {
   const studioApp = (env: Record<string, string>) =>
     // Only whether a studio exists matters to the page's route.
-    testApp({ env: parseEnv({ LOG_LEVEL: 'silent', ...env }), clientDir, studio: {} as NonNullable<AppDeps['studio']> }).app;
-  beforeAll(() => writeFile(path.join(clientDir, 'studio.html'), '<!doctype html><meta name="csp-nonce" content="" /><title>studio</title>'));
+    testApp({ env: parseEnv({ LOG_LEVEL: 'silent', ...env }), clientDir, studio: {} as NonNullable<AppDeps['studio']> })
+      .app;
+  beforeAll(() =>
+    writeFile(
+      path.join(clientDir, 'studio.html'),
+      '<!doctype html><meta name="csp-nonce" content="" /><title>studio</title>',
+    ),
+  );
 
   it('is served at /studio outside production and in production with STUDIO_KEY, and is a 404 in production without it', async () => {
-    const open: Record<string, string>[] = [{ NODE_ENV: 'development' }, { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) }];
+    const open: Record<string, string>[] = [
+      { NODE_ENV: 'development' },
+      { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) },
+    ];
     for (const env of open) {
       const page = await request(studioApp(env)).get('/studio');
       expect(page.status).toBe(200);
@@ -101,7 +134,8 @@ describe('the studio page', () => {
       expect((await request(studioApp(env)).get('/studio.html')).headers.location).toBe('/studio');
     }
     const closed = studioApp({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) });
-    for (const url of ['/studio', '/studio/anything', '/studio.html', '/api/studio/state']) expect((await request(closed).get(url)).status, url).toBe(404);
+    for (const url of ['/studio', '/studio/anything', '/studio.html', '/api/studio/state'])
+      expect((await request(closed).get(url)).status, url).toBe(404);
     // The shoppers' shell never is the studio.
     expect((await request(studioApp({ NODE_ENV: 'development' })).get('/')).text).toContain('<title>shell</title>');
   });

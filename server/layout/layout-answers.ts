@@ -14,13 +14,20 @@ import { LocationQuerySchema, resolveLocation } from './location.js';
 
 export const LayoutQuerySchema = LocationQuerySchema.and(
   z.object({
-    brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional(),
+    brand: z
+      .string()
+      .regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"')
+      .optional(),
     [FORCE_PARAM]: z.unknown().optional(),
   }),
 );
 
 /** The brand asked for: `?brand=` first, then the site id (the `X-Site-Id` header), then the default brand. */
-export function resolveBrand(segments: SegmentRepository, brandId: string | undefined, siteHeader: string | undefined): Brand {
+export function resolveBrand(
+  segments: SegmentRepository,
+  brandId: string | undefined,
+  siteHeader: string | undefined,
+): Brand {
   if (brandId) {
     const brand = segments.brand(brandId);
     if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${brandId}"`);
@@ -28,7 +35,8 @@ export function resolveBrand(segments: SegmentRepository, brandId: string | unde
   }
   if (siteHeader !== undefined) {
     const brand = /^\d{1,9}$/.test(siteHeader) ? segments.brandBySiteId(Number(siteHeader)) : undefined;
-    if (!brand) throw new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${siteHeader.slice(0, 20)}"`);
+    if (!brand)
+      throw new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${siteHeader.slice(0, 20)}"`);
     return brand;
   }
   return segments.defaultBrand;
@@ -50,7 +58,10 @@ export interface Experiment {
 /** Guests whose assignment is remembered: evaluating GrowthBook's rules costs as much as sending the answer. */
 const ASSIGNMENTS = 20_000;
 
-export const NO_EXPERIMENT: Experiment = Object.freeze({ variant: undefined, experiments: Object.freeze([]) as unknown as Experiment['experiments'] });
+export const NO_EXPERIMENT: Experiment = Object.freeze({
+  variant: undefined,
+  experiments: Object.freeze([]) as unknown as Experiment['experiments'],
+});
 
 /** The tag of the answers (layout answers, rendered pages) built from a row. */
 export const rowTag = (rowKey: string) => `row:${rowKey}`;
@@ -125,7 +136,13 @@ export class LayoutAnswers {
    * unless the request forces a variation (`?home-layout=1`), which GrowthBook applies before it looks for the
    * hash attribute: a forced view needs no guest, and is no exposure.
    */
-  homeExperiment(guestId: string | undefined, brand: Brand, userAgent: string | undefined, url: string, forced: Record<string, number>): Experiment {
+  homeExperiment(
+    guestId: string | undefined,
+    brand: Brand,
+    userAgent: string | undefined,
+    url: string,
+    forced: Record<string, number>,
+  ): Experiment {
     if (!guestId && Object.keys(forced).length === 0) return NO_EXPERIMENT;
     const payload = this.flags.payload();
     if (payload !== this.assignedWith) {
@@ -139,7 +156,10 @@ export class LayoutAnswers {
       const evaluation = this.flags.evaluate({ id: guestId ?? '', brand: brand.id, deviceType, url }, forced);
       const value = evaluation.value(HOME_LAYOUT_FEATURE, 'base');
       // Shared by every request of this guest from now on: frozen, so nothing can change one for the others.
-      experiment = Object.freeze({ variant: value === 'base' ? undefined : value, experiments: Object.freeze(evaluation.exposures.map((e) => Object.freeze(e))) as Experiment['experiments'] });
+      experiment = Object.freeze({
+        variant: value === 'base' ? undefined : value,
+        experiments: Object.freeze(evaluation.exposures.map((e) => Object.freeze(e))) as Experiment['experiments'],
+      });
       this.assignments.set(key, experiment);
     }
     return experiment;
@@ -153,19 +173,34 @@ export class LayoutAnswers {
     // GrowthBook's `?<experiment-key>=<index>` and the `gb_force` alias, checked on every layout page, with or
     // without a guest token.
     const forced = this.flags.forcedVariations(request.query);
-    const experiment = page.page === 'home' ? this.homeExperiment(request.guestId, brand, request.userAgent, request.url, forced) : NO_EXPERIMENT;
+    const experiment =
+      page.page === 'home'
+        ? this.homeExperiment(request.guestId, brand, request.userAgent, request.url, forced)
+        : NO_EXPERIMENT;
     const { variant, experiments } = experiment;
     // Keyed by what the answer is made of, the variation and the exposures listed: a forced view (no exposure)
     // and a guest assigned the same variation (its exposure listed) are different entries, and the one a
     // plain anonymous request shares (base rows, no exposure) is the same bytes whoever asked. The fast lane and
     // the browser key by URL as well, and a forced view's URL carries its override.
-    const key = JSON.stringify([page, brand.id, query.lat, query.lng, query.zip, variant, experiments, this.segments.current.loadedAt]);
+    const key = JSON.stringify([
+      page,
+      brand.id,
+      query.lat,
+      query.lng,
+      query.zip,
+      variant,
+      experiments,
+      this.segments.current.loadedAt,
+    ]);
     let answer = this.responses.get(key);
     if (!answer) {
       const location = await resolveLocation(query, this.search.engine);
       const rowKeys: string[] = [];
       const invalidations = this.layout.invalidations;
-      answer = replayableJson(JSON.stringify(await this.layout.layout(page, brand, location, { variant, experiments, rowKeys })), LAYOUT_HEADERS);
+      answer = replayableJson(
+        JSON.stringify(await this.layout.layout(page, brand, location, { variant, experiments, rowKeys })),
+        LAYOUT_HEADERS,
+      );
       // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try. Nor is a
       // page that a catalog change may have overtaken while it was built.
       if (!/"status":"(timeout|error)"/.test(answer.body) && this.layout.invalidations === invalidations) {
@@ -174,6 +209,12 @@ export class LayoutAnswers {
       }
     }
     const kept = this.responses.has(key);
-    return { answer, experiment, kept, ttlMs: kept ? this.responses.getRemainingTTL(key) : 0, tags: kept ? this.pageTags.tagsOf(key) : [] };
+    return {
+      answer,
+      experiment,
+      kept,
+      ttlMs: kept ? this.responses.getRemainingTTL(key) : 0,
+      tags: kept ? this.pageTags.tagsOf(key) : [],
+    };
   }
 }

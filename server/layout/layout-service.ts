@@ -141,7 +141,8 @@ export class LayoutService {
       // The last good answer, however old, beats an empty row.
       items = this.cache.get(key, { allowStale: true });
     }
-    const empty = !items || (items.items.length === 0 && (items.type !== 'events' || !items.tabs?.some((t) => t.items.length > 0)));
+    const empty =
+      !items || (items.items.length === 0 && (items.type !== 'events' || !items.tabs?.some((t) => t.items.length > 0)));
     if (status === 'ok' && empty) {
       if (spec.empty === 'hide') return null;
       status = 'empty';
@@ -191,7 +192,9 @@ export class LayoutService {
       definition = createHash('sha1').update(JSON.stringify(spec)).digest('base64url');
       this.specHashes.set(spec, definition);
     }
-    return [ctx.brand, ctx.category ?? '', spec.id, definition, ctx.lat, ctx.lng, ctx.timeZone, ctx.now.getTime()].join('|');
+    return [ctx.brand, ctx.category ?? '', spec.id, definition, ctx.lat, ctx.lng, ctx.timeZone, ctx.now.getTime()].join(
+      '|',
+    );
   }
 
   clearCache(): void {
@@ -243,7 +246,12 @@ function toLayoutRow(spec: RowSpec, title: string, status: RowStatus, items: Row
   const common = { id: spec.id, title, status };
   if (!items) {
     return spec.kind === 'events' && spec.tabs
-      ? { ...common, type: 'events', items: [], tabs: spec.tabs.map((t) => ({ id: t.id, title: t.title, status, items: [] })) }
+      ? {
+          ...common,
+          type: 'events',
+          items: [],
+          tabs: spec.tabs.map((t) => ({ id: t.id, title: t.title, status, items: [] })),
+        }
       : ({ ...common, type: spec.kind, items: [] } as LayoutRow);
   }
   if (items.type === 'events' && items.tabs) {
@@ -252,7 +260,10 @@ function toLayoutRow(spec: RowSpec, title: string, status: RowStatus, items: Row
       type: 'events',
       items: items.items,
       ...(items.defaultTab ? { defaultTab: items.defaultTab } : {}),
-      tabs: items.tabs.map((t) => ({ ...t, status: status !== 'ok' && status !== 'empty' ? status : t.items.length ? 'ok' : 'empty' })),
+      tabs: items.tabs.map((t) => ({
+        ...t,
+        status: status !== 'ok' && status !== 'empty' ? status : t.items.length ? 'ok' : 'empty',
+      })),
     };
   }
   const { national: _national, ...answer } = items;

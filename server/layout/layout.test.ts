@@ -27,11 +27,24 @@ const search = new SearchService();
 let segments: SegmentRepository;
 let app: ReturnType<typeof testApp>['app'];
 
-const NEW_YORK: ShopperLocation = { lat: 40.75, lng: -73.99, city: 'New York', state: 'NY', country: 'US', source: 'coordinates', timeZone: 'America/New_York' };
+const NEW_YORK: ShopperLocation = {
+  lat: 40.75,
+  lng: -73.99,
+  city: 'New York',
+  state: 'NY',
+  country: 'US',
+  source: 'coordinates',
+  timeZone: 'America/New_York',
+};
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'layout-'));
-  await generateCatalog({ events: 8000, seed: 11, start: new Date().toISOString().slice(0, 10), outDir: path.join(tmp, 'catalog') });
+  await generateCatalog({
+    events: 8000,
+    seed: 11,
+    start: new Date().toISOString().slice(0, 10),
+    outDir: path.join(tmp, 'catalog'),
+  });
   engine = await EmbeddedEngine.build((await loadCatalog(path.join(tmp, 'catalog'))).collections);
   search.set(new CachedEngine(engine));
   segments = new SegmentRepository(path.resolve('segments'), logger);
@@ -78,14 +91,27 @@ describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
     // Spec §9: 5 events per list; the row shows its first tab's.
     expect(events.items).toHaveLength(5);
     if (events.type === 'events') {
-      expect(events.tabs!.map((t) => t.title)).toEqual(['All Events', 'This Week', 'This Month', 'Next 30 Days', 'Next 60 Days']);
+      expect(events.tabs!.map((t) => t.title)).toEqual([
+        'All Events',
+        'This Week',
+        'This Month',
+        'Next 30 Days',
+        'Next 60 Days',
+      ]);
       for (const tab of events.tabs!) expect(tab.items.length).toBeLessThanOrEqual(5);
       expect(events.tabs![0]!.items).toHaveLength(5);
     }
     expect(row(layout, 'local-venues').items).toHaveLength(8);
     expect(row(layout, 'national-trending-events').items).toHaveLength(5);
     expect(row(layout, 'browse-by-category').items.map((t) => ('title' in t ? t.title : ''))).toEqual([
-      'Concerts', 'Sports', 'Theater', 'Country', 'Broadway & Play', 'NFL', 'MLB', 'NBA',
+      'Concerts',
+      'Sports',
+      'Theater',
+      'Country',
+      'Broadway & Play',
+      'NFL',
+      'MLB',
+      'NBA',
     ]);
     expect(layout.experiments).toEqual([]);
   });
@@ -99,9 +125,20 @@ describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
   });
 
   it('says how it found the location: coordinates, zip market, or the New York fallback', async () => {
-    expect((await getLayout('/api/layout/home?lat=34.05&lng=-118.24')).location).toMatchObject({ source: 'coordinates', city: 'Los Angeles' });
-    expect((await getLayout('/api/layout/home?zip=60614')).location).toMatchObject({ source: 'zip', city: 'Chicago', zip: '60614' });
-    expect((await getLayout('/api/layout/home')).location).toMatchObject({ source: 'default', city: 'New York', state: 'NY' });
+    expect((await getLayout('/api/layout/home?lat=34.05&lng=-118.24')).location).toMatchObject({
+      source: 'coordinates',
+      city: 'Los Angeles',
+    });
+    expect((await getLayout('/api/layout/home?zip=60614')).location).toMatchObject({
+      source: 'zip',
+      city: 'Chicago',
+      zip: '60614',
+    });
+    expect((await getLayout('/api/layout/home')).location).toMatchObject({
+      source: 'default',
+      city: 'New York',
+      state: 'NY',
+    });
     expect((await getLayout('/api/layout/home?zip=00501')).location).toMatchObject({ source: 'default', zip: '00501' });
   });
 
@@ -111,7 +148,10 @@ describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
     expect(known.body).toMatchObject({ source: 'zip', city: 'Chicago', zip: '60614' });
     const unknown = await request(app).get('/api/location?zip=00000');
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toMatchObject({ code: 'unknown_zip', message: 'ZIP code 00000 is not a US ZIP code we know' });
+    expect(unknown.body.error).toMatchObject({
+      code: 'unknown_zip',
+      message: 'ZIP code 00000 is not a US ZIP code we know',
+    });
     for (const bad of ['/api/location', '/api/location?zip=1234', '/api/location?zip=abcde']) {
       const res = await request(app).get(bad);
       expect(res.status, bad).toBe(400);
@@ -151,9 +191,29 @@ describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
 
 describe('GET /api/layout/category/:slug', () => {
   it.each([
-    ['theater', ['Popular Local Theater', 'Theater Events Coming Up'], ['Children and Family', 'Broadway', 'Musical / Play']],
-    ['concerts', ['Popular Local Concerts', 'Concert Events This Week'], ['Pop & Rock', 'Techno & Electronic', 'Hard Rock & Metal', 'Hip-Hop & Rap', 'Festival', 'Country & Folk', 'Jazz & Blues']],
-    ['sports', ['Popular Local Sports', 'Sports Events Coming Up'], ['MLB Baseball', 'NFL Football', 'NBA Basketball', 'NHL Hockey']],
+    [
+      'theater',
+      ['Popular Local Theater', 'Theater Events Coming Up'],
+      ['Children and Family', 'Broadway', 'Musical / Play'],
+    ],
+    [
+      'concerts',
+      ['Popular Local Concerts', 'Concert Events This Week'],
+      [
+        'Pop & Rock',
+        'Techno & Electronic',
+        'Hard Rock & Metal',
+        'Hip-Hop & Rap',
+        'Festival',
+        'Country & Folk',
+        'Jazz & Blues',
+      ],
+    ],
+    [
+      'sports',
+      ['Popular Local Sports', 'Sports Events Coming Up'],
+      ['MLB Baseball', 'NFL Football', 'NBA Basketball', 'NHL Hockey'],
+    ],
   ])('%s has its segments, sub-segment tabs and 9 performers', async (slug, titles, tabs) => {
     const layout = await getLayout(`/api/layout/category/${slug}`);
     expect(layout.rows.map((r) => r.title)).toEqual(titles);
@@ -204,7 +264,12 @@ describe('row isolation', () => {
     // The hanging row never answers: the page coming back at all is the deadline at work.
     const answer = await layout.layout({ page: 'home' }, segments.brand('encore')!, { ...NEW_YORK, ...base });
     const statuses = Object.fromEntries(answer.rows.map((r) => [r.id, r.status]));
-    expect(statuses).toMatchObject({ promos: 'timeout', 'local-venues': 'error', 'popular-local-performers': 'ok', 'local-events': 'ok' });
+    expect(statuses).toMatchObject({
+      promos: 'timeout',
+      'local-venues': 'error',
+      'popular-local-performers': 'ok',
+      'local-events': 'ok',
+    });
   });
 
   it('times a slow row out at its deadline while the process goes on answering, when the engine works in slices', async () => {
@@ -240,7 +305,13 @@ describe('row isolation', () => {
 
   it('serves the last good items of a row whose engine then fails', async () => {
     let broken = false;
-    const layout = new LayoutService({ segments, engine: () => faulty(() => (broken ? 'throw' : null)), logger, rowDeadlineMs: 1000, rowCacheTtlMs: 1 });
+    const layout = new LayoutService({
+      segments,
+      engine: () => faulty(() => (broken ? 'throw' : null)),
+      logger,
+      rowDeadlineMs: 1000,
+      rowCacheTtlMs: 1,
+    });
     const good = await layout.layout({ page: 'home' }, segments.defaultBrand, NEW_YORK);
     await new Promise((r) => setTimeout(r, 5));
     broken = true;
@@ -295,7 +366,9 @@ describe('the home layout experiment (flag home_layout)', () => {
   it('lets QA force a variation with gb_force, and refuses a malformed one', async () => {
     const auth = { Authorization: `Bearer ${await token()}` };
     expect((await getLayout('/api/layout/home?gb_force=home-layout:1', auth)).rows[0]!.id).toBe('promos');
-    expect((await getLayout('/api/layout/home?gb_force=home-layout:0', auth)).rows[0]!.id).toBe('popular-local-performers');
+    expect((await getLayout('/api/layout/home?gb_force=home-layout:0', auth)).rows[0]!.id).toBe(
+      'popular-local-performers',
+    );
     const bad = await request(app).get('/api/layout/home?gb_force=home-layout:9').set(auth);
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/gb_force/);
@@ -318,19 +391,26 @@ describe("forcing a variation with GrowthBook's ?<experiment-key>=<index>", () =
     }
     throw new Error(`no guest in variation ${variationId}`);
   };
-  const cases = async () => [
-    ['without a guest token', {}],
-    ['with a guest token', { Authorization: `Bearer ${await token()}` }],
-  ] as const;
+  const cases = async () =>
+    [
+      ['without a guest token', {}],
+      ['with a guest token', { Authorization: `Bearer ${await token()}` }],
+    ] as const;
 
   it('shows the forced variation with or without a guest token, and lists no exposure', async () => {
     for (const [who, auth] of await cases()) {
       const promos = await getLayout('/api/layout/home?home-layout=1', auth);
       expect([promos.rows[0]!.id, promos.experiments], who).toEqual(['promos', []]);
-      expect(promos.rows.map((r) => r.title), who).toContain('Top Categories');
+      expect(
+        promos.rows.map((r) => r.title),
+        who,
+      ).toContain('Top Categories');
       const base = await getLayout('/api/layout/home?home-layout=0', auth);
       expect([base.rows[0]!.id, base.experiments], who).toEqual(['popular-local-performers', []]);
-      expect(base.rows.map((r) => r.title), who).toContain('Browse By Category');
+      expect(
+        base.rows.map((r) => r.title),
+        who,
+      ).toContain('Browse By Category');
     }
   });
 
@@ -343,11 +423,21 @@ describe("forcing a variation with GrowthBook's ?<experiment-key>=<index>", () =
 
   it('refuses an index out of range or not an integer with a 400 naming the experiment and its indexes, with or without a token', async () => {
     for (const [who, auth] of await cases()) {
-      for (const url of ['/api/layout/home?home-layout=7', '/api/layout/home?home-layout=abc', '/api/layout/home?home-layout=1.5', '/api/layout/home?home-layout=-1', '/api/layout/home?home-layout=', '/api/layout/home?home-layout=1&home-layout=0', '/api/layout/category/nfl?home-layout=2']) {
+      for (const url of [
+        '/api/layout/home?home-layout=7',
+        '/api/layout/home?home-layout=abc',
+        '/api/layout/home?home-layout=1.5',
+        '/api/layout/home?home-layout=-1',
+        '/api/layout/home?home-layout=',
+        '/api/layout/home?home-layout=1&home-layout=0',
+        '/api/layout/category/nfl?home-layout=2',
+      ]) {
         const res = await request(app).get(url).set(auth);
         expect(res.status, `${who} ${url}`).toBe(400);
         expect(res.body.error.code).toBe('invalid_request');
-        expect(res.body.error.message, `${who} ${url}`).toMatch(/^home-layout: experiment "home-layout" has variations 0 to 1, not /);
+        expect(res.body.error.message, `${who} ${url}`).toMatch(
+          /^home-layout: experiment "home-layout" has variations 0 to 1, not /,
+        );
         expect(res.body.error.details).toEqual([{ path: 'home-layout', message: expect.stringContaining('0 to 1') }]);
       }
     }
@@ -359,8 +449,14 @@ describe("forcing a variation with GrowthBook's ?<experiment-key>=<index>", () =
       expect([forced.rows[0]!.id, forced.experiments], who).toEqual(['promos', []]);
       for (const [url, message] of [
         ['/api/layout/home?gb_force=home-layout:7', 'gb_force: experiment "home-layout" has variations 0 to 1, not 7'],
-        ['/api/layout/home?gb_force=no-such:0', 'gb_force: no experiment "no-such" (experiments: ab-search, home-layout)'],
-        ['/api/layout/home?gb_force=home-layout:1&home-layout=0', 'gb_force: experiment "home-layout" is forced to 1 here and to 0 by ?home-layout='],
+        [
+          '/api/layout/home?gb_force=no-such:0',
+          'gb_force: no experiment "no-such" (experiments: ab-search, home-layout)',
+        ],
+        [
+          '/api/layout/home?gb_force=home-layout:1&home-layout=0',
+          'gb_force: experiment "home-layout" is forced to 1 here and to 0 by ?home-layout=',
+        ],
       ] as const) {
         const res = await request(app).get(url).set(auth);
         expect([res.status, res.body.error?.message], `${who} ${url}`).toEqual([400, message]);
@@ -370,10 +466,17 @@ describe("forcing a variation with GrowthBook's ?<experiment-key>=<index>", () =
 
   it('ignores parameters that are not experiment keys, as before', async () => {
     for (const [who, auth] of await cases()) {
-      const layout = await getLayout('/api/layout/home?homelayout=1&home_layout=1&utm_source=mail&Home-Layout=1&x=%20', auth);
-      expect(layout.experiments, who).toEqual('Authorization' in auth ? [{ key: 'home-layout', variationId: expect.stringMatching(/^[01]$/) }] : []);
+      const layout = await getLayout(
+        '/api/layout/home?homelayout=1&home_layout=1&utm_source=mail&Home-Layout=1&x=%20',
+        auth,
+      );
+      expect(layout.experiments, who).toEqual(
+        'Authorization' in auth ? [{ key: 'home-layout', variationId: expect.stringMatching(/^[01]$/) }] : [],
+      );
     }
-    expect((await getLayout('/api/layout/home?homelayout=1&utm_source=mail')).rows[0]!.id).toBe('popular-local-performers');
+    expect((await getLayout('/api/layout/home?homelayout=1&utm_source=mail')).rows[0]!.id).toBe(
+      'popular-local-performers',
+    );
   });
 
   it('never serves a forced view, from the app or the fast lane, to a request that did not force it', async () => {
@@ -397,7 +500,10 @@ describe("forcing a variation with GrowthBook's ?<experiment-key>=<index>", () =
       const anonymous = await getLayout(url);
       expect([anonymous.rows[0]!.id, anonymous.experiments]).toEqual(['popular-local-performers', []]);
       const base = await getLayout(url, plainGuest);
-      expect([base.rows[0]!.id, base.experiments]).toEqual(['popular-local-performers', [{ key: 'home-layout', variationId: '0' }]]);
+      expect([base.rows[0]!.id, base.experiments]).toEqual([
+        'popular-local-performers',
+        [{ key: 'home-layout', variationId: '0' }],
+      ]);
       const promos = await getLayout(url, promosGuest);
       expect([promos.rows[0]!.id, promos.experiments]).toEqual(['promos', [{ key: 'home-layout', variationId: '1' }]]);
     }
@@ -409,7 +515,9 @@ describe('GET /api/features/:clientKey (GrowthBook payload)', () => {
     const res = await request(app).get('/api/features/sdk-storefront');
     expect(res.status).toBe(200);
     expect(res.headers['x-sse-support']).toBe('enabled');
-    expect(Object.keys(res.body.features)).toEqual(expect.arrayContaining(['recent_trending_search', 'isABSearch', 'home_layout']));
+    expect(Object.keys(res.body.features)).toEqual(
+      expect.arrayContaining(['recent_trending_search', 'isABSearch', 'home_layout']),
+    );
     // As GrowthBook answers an unknown SDK key (see server/flags/routes.ts).
     const unknown = await request(app).get('/api/features/unknown-key');
     expect(unknown.status).toBe(400);
@@ -460,15 +568,23 @@ describe('repeated layout answers (the fast lane in front of Express)', () => {
   it('leaves to the app what it must judge: a bad client id, a cross-origin call, an unverified token', async () => {
     await request(app).get(url).set(asStorefront);
     const before = served();
-    const badClient = await request(app).get(url).set({ ...asStorefront, 'X-Client-Id': 'no spaces allowed' });
+    const badClient = await request(app)
+      .get(url)
+      .set({ ...asStorefront, 'X-Client-Id': 'no spaces allowed' });
     expect(badClient.status).toBe(400);
     expect(badClient.body.error.code).toBe('invalid_client_id');
-    const badSite = await request(app).get(url).set({ ...asStorefront, 'X-Site-Id': '999' });
+    const badSite = await request(app)
+      .get(url)
+      .set({ ...asStorefront, 'X-Site-Id': '999' });
     expect(badSite.status).toBe(400);
-    const crossOrigin = await request(app).get(url).set({ ...asStorefront, Origin: 'https://elsewhere.example' });
+    const crossOrigin = await request(app)
+      .get(url)
+      .set({ ...asStorefront, Origin: 'https://elsewhere.example' });
     expect(crossOrigin.status).toBe(200);
     expect(crossOrigin.headers['access-control-allow-origin']).toBeUndefined();
-    const forged = await request(app).get(url).set({ ...asStorefront, Authorization: 'Bearer abc.def.ghi' });
+    const forged = await request(app)
+      .get(url)
+      .set({ ...asStorefront, Authorization: 'Bearer abc.def.ghi' });
     expect(forged.status).toBe(200);
     expect(LayoutResponseSchema.parse(forged.body).experiments).toEqual([]);
     expect(served() - before).toBe(0);
@@ -483,7 +599,10 @@ describe('repeated layout answers (the fast lane in front of Express)', () => {
     expect(served() - before).toBe(1);
     expect(again).toEqual(first);
     // Each forced variation is built by the app once, then replayed from the lane.
-    for (const [index, firstRow] of [[1, 'promos'], [0, 'popular-local-performers']] as const) {
+    for (const [index, firstRow] of [
+      [1, 'promos'],
+      [0, 'popular-local-performers'],
+    ] as const) {
       const forced = `${url}&gb_force=home-layout:${index}`;
       expect((await getLayout(forced, auth)).rows[0]!.id).toBe(firstRow);
       const lanes = served();
@@ -503,10 +622,22 @@ describe('a guest remembered by the layout', () => {
     // Everyone sees the base layout, except visitors of the spring campaign.
     const campaign = { id: 'spring-campaign', condition: { url: { $regex: 'utm_campaign=spring' } }, force: 'promos' };
     const rules = [campaign, { ...experiment, weights: [1, 0] }];
-    const flags = new FlagService(new StaticFlagSource({ ...payload, features: { ...payload.features, home_layout: { ...payload.features.home_layout!, rules } } }));
+    const flags = new FlagService(
+      new StaticFlagSource({
+        ...payload,
+        features: { ...payload.features, home_layout: { ...payload.features.home_layout!, rules } },
+      }),
+    );
     const live = testApp({ search, segments, flags }).app;
     const { sessionToken } = (await request(live).post('/api/customers/session')).body as { sessionToken: string };
-    const firstRow = async (url: string) => LayoutResponseSchema.parse((await request(live).get(url).set({ Authorization: `Bearer ${sessionToken}` })).body).rows[0]!.id;
+    const firstRow = async (url: string) =>
+      LayoutResponseSchema.parse(
+        (
+          await request(live)
+            .get(url)
+            .set({ Authorization: `Bearer ${sessionToken}` })
+        ).body,
+      ).rows[0]!.id;
     expect(await firstRow('/api/layout/home?lat=41.88&lng=-87.63')).toBe('popular-local-performers');
     expect(await firstRow('/api/layout/home?lat=41.88&lng=-87.63&utm_campaign=spring')).toBe('promos');
   });
@@ -526,7 +657,13 @@ describe('a guest remembered by the layout', () => {
     // Everyone into the variation this guest is not in.
     const other = before === 'promos' ? 0 : 1;
     const rule = payload.features.home_layout!.rules![0]!;
-    source.set({ ...payload, features: { ...payload.features, home_layout: { ...payload.features.home_layout!, rules: [{ ...rule, weights: other === 1 ? [0, 1] : [1, 0] }] } } });
+    source.set({
+      ...payload,
+      features: {
+        ...payload.features,
+        home_layout: { ...payload.features.home_layout!, rules: [{ ...rule, weights: other === 1 ? [0, 1] : [1, 0] }] },
+      },
+    });
     const after = await firstRow();
     expect(after).toBe(other === 1 ? 'promos' : 'popular-local-performers');
     expect(await firstRow()).toBe(after);

@@ -14,11 +14,25 @@ export const LOCATION_DEADLINE_MS = 300;
 
 export const LocationQuerySchema = z
   .object({
-    lat: z.coerce.number().min(-90, 'lat must be between -90 and 90').max(90, 'lat must be between -90 and 90').optional(),
-    lng: z.coerce.number().min(-180, 'lng must be between -180 and 180').max(180, 'lng must be between -180 and 180').optional(),
-    zip: z.string().regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code').optional(),
+    lat: z.coerce
+      .number()
+      .min(-90, 'lat must be between -90 and 90')
+      .max(90, 'lat must be between -90 and 90')
+      .optional(),
+    lng: z.coerce
+      .number()
+      .min(-180, 'lng must be between -180 and 180')
+      .max(180, 'lng must be between -180 and 180')
+      .optional(),
+    zip: z
+      .string()
+      .regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code')
+      .optional(),
   })
-  .refine((q) => (q.lat === undefined) === (q.lng === undefined), { message: 'lat and lng go together', path: ['lng'] });
+  .refine((q) => (q.lat === undefined) === (q.lng === undefined), {
+    message: 'lat and lng go together',
+    path: ['lng'],
+  });
 export type LocationQuery = z.infer<typeof LocationQuerySchema>;
 
 export interface ShopperLocation extends ResolvedLocation {
@@ -29,7 +43,12 @@ export interface ShopperLocation extends ResolvedLocation {
  * Where the shopper is (spec §4, §5): their coordinates when given; else their ZIP's market (3-digit prefix,
  * then 2-digit, per the location rules); else New York 10007.
  */
-export async function resolveLocation(query: LocationQuery, engine: SearchEngine, logger?: ErrorLogger, deadlineMs = LOCATION_DEADLINE_MS): Promise<ShopperLocation> {
+export async function resolveLocation(
+  query: LocationQuery,
+  engine: SearchEngine,
+  logger?: ErrorLogger,
+  deadlineMs = LOCATION_DEADLINE_MS,
+): Promise<ShopperLocation> {
   // Finding the city is a nicety: a slow search must not hold the page, so past the deadline the shopper's
   // own coordinates (or New York) serve without a city name.
   let timer: NodeJS.Timeout | undefined;
@@ -46,7 +65,15 @@ export async function resolveLocation(query: LocationQuery, engine: SearchEngine
 
 function fallback(query: LocationQuery): ShopperLocation {
   if (query.lat !== undefined && query.lng !== undefined) {
-    return { lat: query.lat, lng: query.lng, city: '', state: '', country: '', source: 'coordinates', timeZone: DEFAULT_TIME_ZONE };
+    return {
+      lat: query.lat,
+      lng: query.lng,
+      city: '',
+      state: '',
+      country: '',
+      source: 'coordinates',
+      timeZone: DEFAULT_TIME_ZONE,
+    };
   }
   return defaultLocation(query.zip);
 }
@@ -112,7 +139,11 @@ async function lookup(query: LocationQuery, engine: SearchEngine, logger?: Error
  * A ZIP code's market as the layout finds it (spec §4: 3-digit prefix, then 2-digit), or null when no market
  * knows the ZIP: the shopper is told so, rather than silently shown New York.
  */
-export async function zipLocation(zip: string, engine: SearchEngine, logger?: ErrorLogger): Promise<ShopperLocation | null> {
+export async function zipLocation(
+  zip: string,
+  engine: SearchEngine,
+  logger?: ErrorLogger,
+): Promise<ShopperLocation | null> {
   const found = await lookup({ zip }, engine, logger);
   return found.source === 'zip' ? found : null;
 }

@@ -16,9 +16,25 @@ import { defaultTabIndex, nationalTitle } from './rows.js';
 const logger = pino({ level: 'silent' });
 // A November Sunday: the NFL, NBA and NHL are in season, MLB is not (its season opens in late March).
 const NOW = new Date('2026-11-22T15:00:00Z');
-const NEW_YORK: ShopperLocation = { lat: 40.75, lng: -73.99, city: 'New York', state: 'NY', country: 'US', source: 'coordinates', timeZone: 'America/New_York' };
+const NEW_YORK: ShopperLocation = {
+  lat: 40.75,
+  lng: -73.99,
+  city: 'New York',
+  state: 'NY',
+  country: 'US',
+  source: 'coordinates',
+  timeZone: 'America/New_York',
+};
 // Mid-Pacific: nothing within any row's radius.
-const NOWHERE: ShopperLocation = { lat: 20, lng: -150, city: 'Nowhere', state: '', country: 'US', source: 'coordinates', timeZone: 'Pacific/Honolulu' };
+const NOWHERE: ShopperLocation = {
+  lat: 20,
+  lng: -150,
+  city: 'Nowhere',
+  state: '',
+  country: 'US',
+  source: 'coordinates',
+  timeZone: 'Pacific/Honolulu',
+};
 
 let tmp: string;
 let catalog: Catalog;
@@ -38,10 +54,13 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 const miles = (a: readonly [number, number], b: readonly [number, number]) => {
   const rad = Math.PI / 180;
-  const h = Math.sin(((b[0] - a[0]) * rad) / 2) ** 2 + Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(((b[1] - a[1]) * rad) / 2) ** 2;
+  const h =
+    Math.sin(((b[0] - a[0]) * rad) / 2) ** 2 +
+    Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(((b[1] - a[1]) * rad) / 2) ** 2;
   return 2 * 3958.8 * Math.asin(Math.sqrt(h));
 };
-const page = (slug: string, where: ShopperLocation) => layout.layout(slug === 'home' ? { page: 'home' } : { page: 'category', slug }, segments.brand('base')!, where);
+const page = (slug: string, where: ShopperLocation) =>
+  layout.layout(slug === 'home' ? { page: 'home' } : { page: 'category', slug }, segments.brand('base')!, where);
 const row = (answer: LayoutResponse, id: string) => answer.rows.find((r) => r.id === id)!;
 
 /** Events headlined by the performer within `radius` miles of the shopper, from `from` to `to` (seconds). */
@@ -60,7 +79,10 @@ describe('popular local rows', () => {
   const now = Math.floor(NOW.getTime() / 1000);
 
   it('hold only performers headlining an upcoming event near the shopper: home teams, not visitors', async () => {
-    for (const [slug, id] of [['sports', 'popular-local-sports'], ['home', 'popular-local-performers']] as const) {
+    for (const [slug, id] of [
+      ['sports', 'popular-local-sports'],
+      ['home', 'popular-local-performers'],
+    ] as const) {
       const popular = row(await page(slug, NEW_YORK), id);
       expect(popular.title).not.toMatch(/Nationally/);
       expect(popular.items.length, id).toBeGreaterThan(0);
@@ -68,8 +90,11 @@ describe('popular local rows', () => {
         expect(localEvents(item.id, NEW_YORK, 50, now).length, `${id}: ${item.name}`).toBeGreaterThan(0);
       }
     }
-    const sports = (row(await page('sports', NEW_YORK), 'popular-local-sports').items as { name: string }[]).map((p) => p.name);
-    for (const visitor of ['Colorado Rockies', 'Los Angeles Dodgers', 'San Francisco Giants', 'Green Bay Packers']) expect(sports).not.toContain(visitor);
+    const sports = (row(await page('sports', NEW_YORK), 'popular-local-sports').items as { name: string }[]).map(
+      (p) => p.name,
+    );
+    for (const visitor of ['Colorado Rockies', 'Los Angeles Dodgers', 'San Francisco Giants', 'Green Bay Packers'])
+      expect(sports).not.toContain(visitor);
   });
 
   it('keep to the row window: performers this week have an event near this week', async () => {

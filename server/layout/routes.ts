@@ -16,7 +16,9 @@ import { zipLocation } from './location.js';
 
 import { SITE_ID_HEADER } from '../http/client-headers.js';
 
-const CategoryParamsSchema = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,64}$/, 'slug must be a category slug such as "nfl"') });
+const CategoryParamsSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9-]{1,64}$/, 'slug must be a category slug such as "nfl"'),
+});
 
 /** The brand of a request: `?brand=` first, then the site-id header, then the default brand. */
 export function brandFor(req: Request, segments: SegmentRepository, brandId?: string): Brand {
@@ -31,7 +33,14 @@ function replayKey(url: string, site: string | undefined, experiment: Experiment
   return JSON.stringify([url, site ?? null, experiment.variant ?? null, experiment.experiments, segmentsLoadedAt]);
 }
 
-export function layoutRoutes(answers: LayoutAnswers, segments: SegmentRepository, search: SearchService, flags: FlagService, tokens: SessionTokens, fastLane?: FastLane): Router {
+export function layoutRoutes(
+  answers: LayoutAnswers,
+  segments: SegmentRepository,
+  search: SearchService,
+  flags: FlagService,
+  tokens: SessionTokens,
+  fastLane?: FastLane,
+): Router {
   const router = Router();
   // A row a catalog change makes stale takes the answers built from it out of the fast lane too.
   answers.onStaleTags((tags) => {
@@ -42,7 +51,8 @@ export function layoutRoutes(answers: LayoutAnswers, segments: SegmentRepository
   // the answer depends on can be read off the request at once: its URL, site header and, for a guest whose
   // token was verified before, the experiment assignment.
   fastLane?.route('/api/layout/', (req, { pathname, search: queryString }) => {
-    const page = pathname === '/api/layout/home' ? 'home' : pathname.startsWith('/api/layout/category/') ? 'category' : undefined;
+    const page =
+      pathname === '/api/layout/home' ? 'home' : pathname.startsWith('/api/layout/category/') ? 'category' : undefined;
     if (!page) return undefined;
     let guestId: string | undefined;
     const authorization = req.headers.authorization;
@@ -74,16 +84,38 @@ export function layoutRoutes(answers: LayoutAnswers, segments: SegmentRepository
   const answer = async (req: Request, res: import('express').Response, page: PageRequest) => {
     const session = await optionalSession(req, tokens);
     const site = req.get(SITE_ID_HEADER);
-    const found = await answers.answer({ page, query: req.query as Record<string, unknown>, siteHeader: site, guestId: session?.guestId, userAgent: req.get('user-agent'), url: req.originalUrl });
+    const found = await answers.answer({
+      page,
+      query: req.query as Record<string, unknown>,
+      siteHeader: site,
+      guestId: session?.guestId,
+      userAgent: req.get('user-agent'),
+      url: req.originalUrl,
+    });
     // Replayed for as long as the answers keep it; never when it was not kept.
-    if (found.kept) fastLane?.remember(replayKey(req.originalUrl, site, found.experiment, segments.current.loadedAt), found.answer, found.ttlMs, found.tags);
+    if (found.kept)
+      fastLane?.remember(
+        replayKey(req.originalUrl, site, found.experiment, segments.current.loadedAt),
+        found.answer,
+        found.ttlMs,
+        found.tags,
+      );
     sendReplayable(req, res, found.answer);
   };
   router.get('/layout/home', (req, res) => answer(req, res, { page: 'home' }));
-  router.get('/layout/category/:slug', (req, res) => answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }));
+  router.get('/layout/category/:slug', (req, res) =>
+    answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }),
+  );
   // The brand's name, theme and partner address, for the client's header and colours.
   router.get('/brand', (req, res) => {
-    const query = z.object({ brand: z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"').optional() }).parse(req.query);
+    const query = z
+      .object({
+        brand: z
+          .string()
+          .regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"')
+          .optional(),
+      })
+      .parse(req.query);
     const brand = brandFor(req, segments, query.brand);
     const answer: BrandAnswer = brand;
     res.set('Vary', 'X-Site-Id').set('Cache-Control', 'public, max-age=300').json(answer);
@@ -91,7 +123,9 @@ export function layoutRoutes(answers: LayoutAnswers, segments: SegmentRepository
 
   // A ZIP code the shopper typed, checked before the pages use it: its market, or a 404 naming it.
   router.get('/location', async (req, res) => {
-    const { zip } = z.object({ zip: z.string({ error: 'zip is required' }).regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code') }).parse(req.query);
+    const { zip } = z
+      .object({ zip: z.string({ error: 'zip is required' }).regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code') })
+      .parse(req.query);
     const found = await zipLocation(zip, search.engine);
     if (!found) throw new AppError(404, 'unknown_zip', `ZIP code ${zip} is not a US ZIP code we know`);
     const { timeZone: _zone, ...location } = found;

@@ -41,7 +41,9 @@ export class RowScopes {
       let scope = this.scopes.get(key);
       if (!scope) {
         const cells = request.geo ? coveringCells(request.geo) : null;
-        const places = cells ? cells.map((cell) => `${request.collection}|${request.geo!.field}|${cell}`) : [`${request.collection}|*`];
+        const places = cells
+          ? cells.map((cell) => `${request.collection}|${request.geo!.field}|${cell}`)
+          : [`${request.collection}|*`];
         scope = { collection: request.collection, touches: compileTouches(request), rows: new Set(), places };
         this.scopes.set(key, scope);
         for (const place of places) this.filed(place).add(key);
@@ -78,7 +80,8 @@ export class RowScopes {
       tested.clear();
       const candidates = [...(this.byPlace.get(`${collection}|*`) ?? [])];
       for (const field of this.pointFields.get(collection)?.keys() ?? []) {
-        for (const [lat, lng] of pointsAt(document, field)) candidates.push(...(this.byPlace.get(`${collection}|${field}|${cellOf(lat, lng)}`) ?? []));
+        for (const [lat, lng] of pointsAt(document, field))
+          candidates.push(...(this.byPlace.get(`${collection}|${field}|${cellOf(lat, lng)}`) ?? []));
       }
       for (const key of candidates) {
         if (tested.has(key)) continue;

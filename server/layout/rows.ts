@@ -1,5 +1,10 @@
 import type { EventCard, PerformerCard, VenueCard } from '../../shared/schemas/cards.js';
-import type { BannerDocument, EventDocument, PerformerDocument, VenueDocument } from '../../shared/schemas/documents.js';
+import type {
+  BannerDocument,
+  EventDocument,
+  PerformerDocument,
+  VenueDocument,
+} from '../../shared/schemas/documents.js';
 import type { CategoryTile, PromoCard } from '../../shared/schemas/layout.js';
 import type { Filter, GeoFilter, SortKey } from '../../shared/schemas/search.js';
 import type { RowFilter, RowSpec } from '../../shared/schemas/segments.js';
@@ -36,7 +41,12 @@ export type RowItems = RowItemsOf & { national?: true };
 
 type RowItemsOf =
   | { type: 'performers'; items: PerformerCard[] }
-  | { type: 'events'; items: EventCard[]; tabs?: { id: string; title: string; items: EventCard[] }[]; defaultTab?: string }
+  | {
+      type: 'events';
+      items: EventCard[];
+      tabs?: { id: string; title: string; items: EventCard[] }[];
+      defaultTab?: string;
+    }
   | { type: 'venues'; items: VenueCard[] }
   | { type: 'categories'; items: CategoryTile[] }
   | { type: 'promos'; items: PromoCard[] };
@@ -64,20 +74,35 @@ export async function resolveRowItems(spec: RowSpec, ctx: RowContext): Promise<R
     case 'performers':
       return { type: 'performers', items: await performers(spec.filter, spec.sort, spec.size, spec.radiusMiles, ctx) };
     case 'events': {
-      if (!spec.tabs) return { type: 'events', items: await events(spec.filter, spec.sort, spec.size, spec.radiusMiles, ctx) };
+      if (!spec.tabs)
+        return { type: 'events', items: await events(spec.filter, spec.sort, spec.size, spec.radiusMiles, ctx) };
       const tabs = await Promise.all(
         spec.tabs.map(async (tab) => {
           const docs = await eventDocs({ ...spec.filter, ...tab.filter }, spec.sort, spec.size, spec.radiusMiles, ctx);
           return { id: tab.id, title: tab.title, items: docs.map((doc) => eventCard(doc)), docs };
         }),
       );
-      const shown = tabs[defaultTabIndex(tabs.map((t) => t.docs), ctx.now)]!;
-      return { type: 'events', items: shown.items, tabs: tabs.map(({ docs: _docs, ...tab }) => tab), defaultTab: shown.id };
+      const shown =
+        tabs[
+          defaultTabIndex(
+            tabs.map((t) => t.docs),
+            ctx.now,
+          )
+        ]!;
+      return {
+        type: 'events',
+        items: shown.items,
+        tabs: tabs.map(({ docs: _docs, ...tab }) => tab),
+        defaultTab: shown.id,
+      };
     }
     case 'venues':
       return { type: 'venues', items: await venues(spec.size, spec.radiusMiles, ctx) };
     case 'categories':
-      return { type: 'categories', items: await Promise.all(spec.tiles.map((tile) => categoryTile(tile.slug, tile.title, spec.radiusMiles, ctx))) };
+      return {
+        type: 'categories',
+        items: await Promise.all(spec.tiles.map((tile) => categoryTile(tile.slug, tile.title, spec.radiusMiles, ctx))),
+      };
     case 'promos':
       return { type: 'promos', items: await promos(spec.size, ctx) };
   }
@@ -95,7 +120,9 @@ function geo(field: string, radiusMiles: number | undefined, ctx: RowContext): G
 }
 
 function resolveCategories(filter: RowFilter, ctx: RowContext): string[] | undefined {
-  return filter.categories?.flatMap((slug) => (slug === '$category' ? (ctx.category ? categorySlugs(ctx.category) : []) : categorySlugs(slug)));
+  return filter.categories?.flatMap((slug) =>
+    slug === '$category' ? (ctx.category ? categorySlugs(ctx.category) : []) : categorySlugs(slug),
+  );
 }
 
 /** Upcoming, dated, not cancelled, and no more than 10 years ahead (spec §4), within the row's window. */
@@ -124,11 +151,17 @@ function eventFilters(filter: RowFilter, ctx: RowContext): Filter[] {
  * The tab a tabbed row opens on: the first whose events start within the coming weeks (a league in season),
  * else the first with any events, else the first.
  */
-export function defaultTabIndex(tabs: readonly (readonly Pick<EventDocument, 'event_timestamp'>[])[], now: Date): number {
+export function defaultTabIndex(
+  tabs: readonly (readonly Pick<EventDocument, 'event_timestamp'>[])[],
+  now: Date,
+): number {
   const soon = Math.floor(now.getTime() / 1000) + IN_SEASON_DAYS * 86_400;
   const inSeason = tabs.findIndex((docs) => docs.some((d) => d.event_timestamp !== null && d.event_timestamp <= soon));
   if (inSeason >= 0) return inSeason;
-  return Math.max(0, tabs.findIndex((docs) => docs.length > 0));
+  return Math.max(
+    0,
+    tabs.findIndex((docs) => docs.length > 0),
+  );
 }
 
 /** The row's title when it was widened to the whole nation: "Popular Local Sports" → "Popular Sports Nationally". */
@@ -136,11 +169,23 @@ export function nationalTitle(title: string): string {
   return `${title.replace(/\blocal\s+/i, '').trim()} Nationally`;
 }
 
-async function events(filter: RowFilter, sort: keyof typeof EVENT_SORTS, size: number, radiusMiles: number | undefined, ctx: RowContext) {
+async function events(
+  filter: RowFilter,
+  sort: keyof typeof EVENT_SORTS,
+  size: number,
+  radiusMiles: number | undefined,
+  ctx: RowContext,
+) {
   return (await eventDocs(filter, sort, size, radiusMiles, ctx)).map((doc) => eventCard(doc));
 }
 
-async function eventDocs(filter: RowFilter, sort: keyof typeof EVENT_SORTS, size: number, radiusMiles: number | undefined, ctx: RowContext) {
+async function eventDocs(
+  filter: RowFilter,
+  sort: keyof typeof EVENT_SORTS,
+  size: number,
+  radiusMiles: number | undefined,
+  ctx: RowContext,
+) {
   const result = await ctx.engine.search({
     collection: 'Event',
     filters: eventFilters(filter, ctx),
@@ -153,7 +198,13 @@ async function eventDocs(filter: RowFilter, sort: keyof typeof EVENT_SORTS, size
   return docs;
 }
 
-async function performers(filter: RowFilter, sort: 'popular' | 'trending', size: number, radiusMiles: number | undefined, ctx: RowContext) {
+async function performers(
+  filter: RowFilter,
+  sort: 'popular' | 'trending',
+  size: number,
+  radiusMiles: number | undefined,
+  ctx: RowContext,
+) {
   const orderBy: SortKey = { by: sort === 'popular' ? 'performer_orders_t12' : 'performer_orders_d7', order: 'desc' };
   if (filter.dateFilter || radiusMiles !== undefined) {
     // Performers with an event near the shopper in the window (upcoming when the row has none): found through
@@ -209,13 +260,21 @@ async function venues(size: number, radiusMiles: number | undefined, ctx: RowCon
     collection: 'Venue',
     filters: [{ op: 'gt', field: 'events_available', value: 0 }],
     geo: geo('venue_location', radiusMiles, ctx),
-    sort: [{ by: 'events_available', order: 'desc' }, { by: 'total_inventory_value', order: 'desc' }],
+    sort: [
+      { by: 'events_available', order: 'desc' },
+      { by: 'total_inventory_value', order: 'desc' },
+    ],
     perPage: size,
   });
   return result.hits.map((h) => venueCard(h.document as VenueDocument));
 }
 
-async function categoryTile(slug: string, title: string, radiusMiles: number | undefined, ctx: RowContext): Promise<CategoryTile> {
+async function categoryTile(
+  slug: string,
+  title: string,
+  radiusMiles: number | undefined,
+  ctx: RowContext,
+): Promise<CategoryTile> {
   const resolved = slug === '$category' ? (ctx.category ?? slug) : slug;
   const count = await ctx.engine.search({
     collection: 'Event',
@@ -225,7 +284,9 @@ async function categoryTile(slug: string, title: string, radiusMiles: number | u
   });
   const category = CATEGORY_BY_SLUG.get(resolved);
   const parent = GROUP_PARENT[resolved] ?? category?.parent ?? '';
-  const image = category ? categoryImageUrl(category.parent, category.child, category.grandchild) : categoryImageUrl(parent);
+  const image = category
+    ? categoryImageUrl(category.parent, category.child, category.grandchild)
+    : categoryImageUrl(parent);
   return { slug: resolved, title, url: categoryPath(resolved), image, eventCount: count.found };
 }
 

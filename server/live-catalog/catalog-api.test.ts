@@ -36,7 +36,13 @@ let layout: LayoutService;
 
 /** The official Typesense client, pointed at the storefront's catalog API. */
 function typesenseClient(port: number, apiKey: string) {
-  return new Client({ nodes: [{ host: '127.0.0.1', port, protocol: 'http', path: '/api/admin' }], apiKey, connectionTimeoutSeconds: 10, numRetries: 0, logLevel: 'silent' });
+  return new Client({
+    nodes: [{ host: '127.0.0.1', port, protocol: 'http', path: '/api/admin' }],
+    apiKey,
+    connectionTimeoutSeconds: 10,
+    numRetries: 0,
+    logLevel: 'silent',
+  });
 }
 
 async function openLive() {
@@ -50,7 +56,12 @@ beforeAll(async () => {
   const opened = await liveCatalogOver(fixture, sql);
   live = opened.live;
   const search = opened.search;
-  const made = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }), search, catalog: live, sql });
+  const made = await testAppWithSegments({
+    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }),
+    search,
+    catalog: live,
+    sql,
+  });
   app = made.app;
   layout = made.deps.layout;
   opened.connect({ engine: search.engine, layout, fastLane: app.fastLane });
@@ -76,7 +87,9 @@ describe('the catalog documents API, through the official Typesense client', () 
     const answer = await client
       .collections('Event')
       .documents()
-      .import(jsonl([renamed, '{"id": "oops"', { ...b!, event_status: 'maybe' }, { ...b!, surprise: 1 }]), { action: 'upsert' });
+      .import(jsonl([renamed, '{"id": "oops"', { ...b!, event_status: 'maybe' }, { ...b!, surprise: 1 }]), {
+        action: 'upsert',
+      });
     const lines = results(answer as unknown as string);
     expect(lines).toHaveLength(4);
     expect(lines[0]).toEqual({ success: true });
@@ -84,7 +97,9 @@ describe('the catalog documents API, through the official Typesense client', () 
     expect(String(lines[1]!.error)).toMatch(/Bad JSON/);
     expect(String(lines[2]!.error)).toMatch(/event_status.*"maybe"/);
     expect(String(lines[3]!.error)).toMatch(/`surprise` is not a field of Event/);
-    expect(await client.collections('Event').documents(renamed.id).retrieve()).toMatchObject({ event_name: 'Zanzibar Quartet Farewell Night' });
+    expect(await client.collections('Event').documents(renamed.id).retrieve()).toMatchObject({
+      event_name: 'Zanzibar Quartet Farewell Night',
+    });
     // The storefront finds it by its new name at once.
     const found = await request(app).get('/api/Searches/get?q=zanzibar+quartet');
     expect(found.status).toBe(200);
@@ -97,7 +112,10 @@ describe('the catalog documents API, through the official Typesense client', () 
     const answer = await client
       .collections('Event')
       .documents()
-      .import(jsonl([existing, fresh, { id: '9900002', event_name: 'x' }, { id: existing.id, event_orders_t12: 77 }]), { action: 'create', return_id: true });
+      .import(jsonl([existing, fresh, { id: '9900002', event_name: 'x' }, { id: existing.id, event_orders_t12: 77 }]), {
+        action: 'create',
+        return_id: true,
+      });
     const lines = results(answer as unknown as string);
     expect(lines[0]).toMatchObject({ success: false, error: `A document with id ${existing.id} already exists.` });
     expect(lines[1]).toEqual({ success: true, id: '9900001' });
@@ -108,7 +126,13 @@ describe('the catalog documents API, through the official Typesense client', () 
       (await client
         .collections('Event')
         .documents()
-        .import(jsonl([{ id: existing.id, event_orders_t12: 77 }, { id: '9900009', event_name: 'Nowhere' }]), { action: 'update', return_doc: true })) as unknown as string,
+        .import(
+          jsonl([
+            { id: existing.id, event_orders_t12: 77 },
+            { id: '9900009', event_name: 'Nowhere' },
+          ]),
+          { action: 'update', return_doc: true },
+        )) as unknown as string,
     );
     expect(updated[0]).toMatchObject({ success: true, document: { ...existing, event_orders_t12: 77 } });
     expect(updated[1]).toMatchObject({ success: false, error: 'Could not find a document with id: 9900009' });
@@ -117,16 +141,32 @@ describe('the catalog documents API, through the official Typesense client', () 
       (await client
         .collections('Event')
         .documents()
-        .import(jsonl([{ id: existing.id, event_orders_d1: 5 }, { ...fresh, id: '9900003', event_id: 9_900_003 }]), { action: 'emplace' })) as unknown as string,
+        .import(
+          jsonl([
+            { id: existing.id, event_orders_d1: 5 },
+            { ...fresh, id: '9900003', event_id: 9_900_003 },
+          ]),
+          { action: 'emplace' },
+        )) as unknown as string,
     );
     expect(emplaced).toEqual([{ success: true }, { success: true }]);
-    expect(await client.collections('Event').documents(existing.id).retrieve()).toMatchObject({ event_orders_t12: 77, event_orders_d1: 5 });
-    expect(await client.collections('Event').documents('9900003').retrieve()).toMatchObject({ event_name: 'Brand New Show' });
+    expect(await client.collections('Event').documents(existing.id).retrieve()).toMatchObject({
+      event_orders_t12: 77,
+      event_orders_d1: 5,
+    });
+    expect(await client.collections('Event').documents('9900003').retrieve()).toMatchObject({
+      event_name: 'Brand New Show',
+    });
   });
 
   it('two lines with one id in a batch act as two requests in a row', async () => {
     const doc: EventDocument = { ...events()[3]!, id: '9900010', event_id: 9_900_010 };
-    const lines = results((await client.collections('Event').documents().import(jsonl([doc, doc]), { action: 'create' })) as unknown as string);
+    const lines = results(
+      (await client
+        .collections('Event')
+        .documents()
+        .import(jsonl([doc, doc]), { action: 'create' })) as unknown as string,
+    );
     expect(lines[0]).toEqual({ success: true });
     expect(lines[1]).toMatchObject({ success: false, error: 'A document with id 9900010 already exists.' });
   });
@@ -134,14 +174,32 @@ describe('the catalog documents API, through the official Typesense client', () 
   it('coerces, drops or refuses values of the wrong type as dirty_values says', async () => {
     const base = events()[4]!;
     const asText = { ...base, event_orders_t12: '15' };
-    const coerced = results((await client.collections('Event').documents().import(jsonl([asText]), { action: 'upsert', dirty_values: 'coerce_or_reject' })) as unknown as string);
+    const coerced = results(
+      (await client
+        .collections('Event')
+        .documents()
+        .import(jsonl([asText]), { action: 'upsert', dirty_values: 'coerce_or_reject' })) as unknown as string,
+    );
     expect(coerced).toEqual([{ success: true }]);
     expect(await client.collections('Event').documents(base.id).retrieve()).toMatchObject({ event_orders_t12: 15 });
-    const refused = results((await client.collections('Event').documents().import(jsonl([asText]), { action: 'upsert', dirty_values: 'reject' })) as unknown as string);
+    const refused = results(
+      (await client
+        .collections('Event')
+        .documents()
+        .import(jsonl([asText]), { action: 'upsert', dirty_values: 'reject' })) as unknown as string,
+    );
     expect(refused[0]!.success).toBe(false);
     expect(String(refused[0]!.error)).toMatch(/event_orders_t12.*"15"/);
     // Dropping a field a whole document needs leaves it failing the schema; on an update the old value stays.
-    const dropped = results((await client.collections('Event').documents().import(jsonl([{ id: base.id, event_orders_t12: 'many' }]), { action: 'update', dirty_values: 'coerce_or_drop' })) as unknown as string);
+    const dropped = results(
+      (await client
+        .collections('Event')
+        .documents()
+        .import(jsonl([{ id: base.id, event_orders_t12: 'many' }]), {
+          action: 'update',
+          dirty_values: 'coerce_or_drop',
+        })) as unknown as string,
+    );
     expect(dropped).toEqual([{ success: true }]);
     expect(await client.collections('Event').documents(base.id).retrieve()).toMatchObject({ event_orders_t12: 15 });
   });
@@ -149,30 +207,58 @@ describe('the catalog documents API, through the official Typesense client', () 
   it('creates, updates, retrieves and deletes single documents', async () => {
     const doc: EventDocument = { ...events()[5]!, id: '9900020', event_id: 9_900_020, event_name: 'Single Doc Gala' };
     expect(await client.collections('Event').documents().create(doc)).toMatchObject({ id: '9900020' });
-    await expect(client.collections('Event').documents().create(doc)).rejects.toBeInstanceOf(Errors.ObjectAlreadyExists);
-    expect(await client.collections<EventDocument>('Event').documents('9900020').update({ event_name: 'Single Doc Gala II' })).toMatchObject({ event_name: 'Single Doc Gala II' });
-    expect(await client.collections('Event').documents().upsert({ ...doc, event_name: 'Upserted Gala' })).toMatchObject({ event_name: 'Upserted Gala' });
+    await expect(client.collections('Event').documents().create(doc)).rejects.toBeInstanceOf(
+      Errors.ObjectAlreadyExists,
+    );
+    expect(
+      await client
+        .collections<EventDocument>('Event')
+        .documents('9900020')
+        .update({ event_name: 'Single Doc Gala II' }),
+    ).toMatchObject({ event_name: 'Single Doc Gala II' });
+    expect(
+      await client
+        .collections('Event')
+        .documents()
+        .upsert({ ...doc, event_name: 'Upserted Gala' }),
+    ).toMatchObject({ event_name: 'Upserted Gala' });
     expect(await client.collections('Event').documents('9900020').delete()).toMatchObject({ id: '9900020' });
-    await expect(client.collections('Event').documents('9900020').retrieve()).rejects.toBeInstanceOf(Errors.ObjectNotFound);
-    await expect(client.collections('Event').documents('9900020').delete()).rejects.toBeInstanceOf(Errors.ObjectNotFound);
+    await expect(client.collections('Event').documents('9900020').retrieve()).rejects.toBeInstanceOf(
+      Errors.ObjectNotFound,
+    );
+    await expect(client.collections('Event').documents('9900020').delete()).rejects.toBeInstanceOf(
+      Errors.ObjectNotFound,
+    );
   });
 
   it('takes the other collections by their catalog names, and refuses unknown ones', async () => {
     const performer = fixture.catalog.collections.Performer[0]!;
-    await client.collections<PerformerDocument>('Performer').documents(performer.id).update({ performer_name: 'The Renamed Ones' });
+    await client
+      .collections<PerformerDocument>('Performer')
+      .documents(performer.id)
+      .update({ performer_name: 'The Renamed Ones' });
     const found = await request(app).get('/api/Searches/get?q=renamed+ones');
     expect(JSON.stringify(found.body)).toContain('The Renamed Ones');
-    await expect(client.collections('Concerts').documents('1').retrieve()).rejects.toBeInstanceOf(Errors.ObjectNotFound);
+    await expect(client.collections('Concerts').documents('1').retrieve()).rejects.toBeInstanceOf(
+      Errors.ObjectNotFound,
+    );
   });
 });
 
 describe('the catalog documents API: who may call it, and bad requests', () => {
   it('answers 401 to a wrong or missing key, and the same key in the query as Typesense clients may send it', async () => {
-    await expect(typesenseClient((server.address() as AddressInfo).port, 'not-the-key-at-all').collections('Event').documents('1').retrieve()).rejects.toBeInstanceOf(Errors.RequestUnauthorized);
+    await expect(
+      typesenseClient((server.address() as AddressInfo).port, 'not-the-key-at-all')
+        .collections('Event')
+        .documents('1')
+        .retrieve(),
+    ).rejects.toBeInstanceOf(Errors.RequestUnauthorized);
     const missing = await request(app).get(`/api/admin/collections/Event/documents/${events()[0]!.id}`);
     expect(missing.status).toBe(401);
     expect(missing.body.message).toMatch(/x-typesense-api-key/);
-    const inQuery = await request(app).get(`/api/admin/collections/Event/documents/${events()[0]!.id}?x-typesense-api-key=${KEY}`);
+    const inQuery = await request(app).get(
+      `/api/admin/collections/Event/documents/${events()[0]!.id}?x-typesense-api-key=${KEY}`,
+    );
     expect(inQuery.status).toBe(200);
   });
 
@@ -183,7 +269,12 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
   });
 
   it('refuses bodies that are too large, empty or not documents, and bad parameters, each with a 4xx naming it', async () => {
-    const post = (path: string, body: string) => request(app).post(`/api/admin${path}`).set('X-TYPESENSE-API-KEY', KEY).set('Content-Type', 'text/plain').send(body);
+    const post = (path: string, body: string) =>
+      request(app)
+        .post(`/api/admin${path}`)
+        .set('X-TYPESENSE-API-KEY', KEY)
+        .set('Content-Type', 'text/plain')
+        .send(body);
     const huge = await post('/collections/Event/documents/import?action=upsert', 'x'.repeat(50 * 1024 * 1024));
     expect(huge.status).toBe(413);
     expect(huge.body.message).toMatch(/too large/i);
@@ -192,9 +283,16 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
     expect(badAction.status).toBe(400);
     expect(badAction.body.message).toMatch(/action must be one of create, upsert, update, emplace/);
     expect((await post('/collections/Event/documents/import?dirty_values=maybe', '{}')).status).toBe(400);
-    const array = await request(app).post('/api/admin/collections/Event/documents').set('X-TYPESENSE-API-KEY', KEY).set('Content-Type', 'application/json').send('[1,2]');
+    const array = await request(app)
+      .post('/api/admin/collections/Event/documents')
+      .set('X-TYPESENSE-API-KEY', KEY)
+      .set('Content-Type', 'application/json')
+      .send('[1,2]');
     expect(array.status).toBe(400);
-    const wrongId = await request(app).post('/api/admin/collections/Event/documents?action=upsert').set('X-TYPESENSE-API-KEY', KEY).send({ ...events()[6]!, id: '12' });
+    const wrongId = await request(app)
+      .post('/api/admin/collections/Event/documents?action=upsert')
+      .set('X-TYPESENSE-API-KEY', KEY)
+      .send({ ...events()[6]!, id: '12' });
     expect(wrongId.status).toBe(400);
     expect(wrongId.body.message).toMatch(/`id` must be the event_id as a string/);
   });
@@ -203,15 +301,32 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
 describe('concurrent imports and the rate limit', () => {
   it('creates a document once when two imports of it race: one success, one "already exists"', async () => {
     const doc: EventDocument = { ...events()[7]!, id: '9900030', event_id: 9_900_030 };
-    const send = () => client.collections('Event').documents().import(jsonl([doc]), { action: 'create' });
+    const send = () =>
+      client
+        .collections('Event')
+        .documents()
+        .import(jsonl([doc]), { action: 'create' });
     const answers = (await Promise.all([send(), send(), send()])).map((a) => results(a as unknown as string)[0]!);
     expect(answers.filter((a) => a.success)).toHaveLength(1);
-    expect(answers.filter((a) => !a.success).map((a) => a.error)).toEqual(['A document with id 9900030 already exists.', 'A document with id 9900030 already exists.']);
+    expect(answers.filter((a) => !a.success).map((a) => a.error)).toEqual([
+      'A document with id 9900030 already exists.',
+      'A document with id 9900030 already exists.',
+    ]);
   });
 
-  it('answers 429 in Typesense\'s shape past RATE_LIMIT_ADMIN_PER_MINUTE', async () => {
-    const { app: limited } = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY, RATE_LIMIT_ADMIN_PER_MINUTE: '2' }), catalog: live, sql });
-    const get = () => request(limited).get(`/api/admin/collections/Event/documents/${events()[0]!.id}`).set('X-TYPESENSE-API-KEY', KEY);
+  it("answers 429 in Typesense's shape past RATE_LIMIT_ADMIN_PER_MINUTE", async () => {
+    const { app: limited } = await testAppWithSegments({
+      env: parseEnv({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        CATALOG_ADMIN_KEY: KEY,
+        RATE_LIMIT_ADMIN_PER_MINUTE: '2',
+      }),
+      catalog: live,
+      sql,
+    });
+    const get = () =>
+      request(limited).get(`/api/admin/collections/Event/documents/${events()[0]!.id}`).set('X-TYPESENSE-API-KEY', KEY);
     expect((await get()).status).toBe(200);
     expect((await get()).status).toBe(200);
     const third = await get();
@@ -232,20 +347,41 @@ describe('the store failing under an import', () => {
       transaction: (fn) =>
         sql.transaction((tx) =>
           fn({
-            query: (text, params) => (failing && text.includes('INSERT INTO catalog_changes') ? Promise.reject(new StoreUnavailableError(new Error('connection lost'))) : tx.query(text, params)),
+            query: (text, params) =>
+              failing && text.includes('INSERT INTO catalog_changes')
+                ? Promise.reject(new StoreUnavailableError(new Error('connection lost')))
+                : tx.query(text, params),
           }),
         ),
     };
     const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
     const search = new SearchService();
     search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
-    const catalog = new LiveCatalog({ log: new ChangeLog(flaky), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+    const catalog = new LiveCatalog({
+      log: new ChangeLog(flaky),
+      engine: () => search.catalog,
+      onApplied: () => {},
+      logger: pino({ level: 'silent' }),
+    });
     catalog.attach(fixture.catalog.manifest.generatedAt);
     await catalog.sync();
-    const { app: flakyApp } = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }), search, catalog, sql: flaky });
+    const { app: flakyApp } = await testAppWithSegments({
+      env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }),
+      search,
+      catalog,
+      sql: flaky,
+    });
     const [a, b] = [events()[10]!, events()[11]!];
-    const body = jsonl([{ ...a, event_name: 'Half Applied A' }, { ...b, event_name: 'Half Applied B' }]);
-    const send = () => request(flakyApp).post('/api/admin/collections/Event/documents/import?action=upsert').set('X-TYPESENSE-API-KEY', KEY).set('Content-Type', 'text/plain').send(body);
+    const body = jsonl([
+      { ...a, event_name: 'Half Applied A' },
+      { ...b, event_name: 'Half Applied B' },
+    ]);
+    const send = () =>
+      request(flakyApp)
+        .post('/api/admin/collections/Event/documents/import?action=upsert')
+        .set('X-TYPESENSE-API-KEY', KEY)
+        .set('Content-Type', 'text/plain')
+        .send(body);
     const refused = await send();
     expect(refused.status).toBe(503);
     expect(refused.body.message).toMatch(/unavailable/);
@@ -254,7 +390,10 @@ describe('the store failing under an import', () => {
     failing = false;
     const accepted = await send();
     expect(accepted.text).toBe('{"success":true}\n{"success":true}');
-    expect([embedded.document('Event', a.id)!.event_name, embedded.document('Event', b.id)!.event_name]).toEqual(['Half Applied A', 'Half Applied B']);
+    expect([embedded.document('Event', a.id)!.event_name, embedded.document('Event', b.id)!.event_name]).toEqual([
+      'Half Applied A',
+      'Half Applied B',
+    ]);
   });
 });
 
@@ -262,7 +401,9 @@ describe('a catalog change on the storefront', () => {
   it('takes a deleted event and a cancelled one off the layouts that showed them', async () => {
     const shownIds = async () => {
       const home = LayoutResponseSchema.parse((await request(app).get('/api/layout/home?lat=40.75&lng=-73.99')).body);
-      return home.rows.flatMap((r) => (r.type === 'events' ? [...r.items, ...(r.tabs ?? []).flatMap((t) => t.items)] : [])).map((e) => String(e.id));
+      return home.rows
+        .flatMap((r) => (r.type === 'events' ? [...r.items, ...(r.tabs ?? []).flatMap((t) => t.items)] : []))
+        .map((e) => String(e.id));
     };
     const [deleted, cancelled] = [...new Set(await shownIds())];
     expect(cancelled).toBeDefined();
@@ -274,7 +415,7 @@ describe('a catalog change on the storefront', () => {
     expect((await request(app).get(`/api/events/${deleted}`)).status).toBe(404);
   });
 
-  it('drops only the rows a change could touch: a renamed event in Los Angeles leaves New York\'s local rows cached', async () => {
+  it("drops only the rows a change could touch: a renamed event in Los Angeles leaves New York's local rows cached", async () => {
     const ny = '/api/layout/home?lat=40.75&lng=-73.99';
     const la = '/api/layout/home?lat=34.05&lng=-118.24';
     await request(app).get(ny);
@@ -282,7 +423,10 @@ describe('a catalog change on the storefront', () => {
     const shown = before.rows.flatMap((r) => (r.type === 'events' ? r.items : []))[0]!;
     const stale: string[] = [];
     layout.onStaleRows((keys) => stale.push(...keys));
-    await client.collections<EventDocument>('Event').documents(String(shown.id)).update({ event_name: 'Pacific Lights Encore' });
+    await client
+      .collections<EventDocument>('Event')
+      .documents(String(shown.id))
+      .update({ event_name: 'Pacific Lights Encore' });
     const at = (lat: string, lng: string) => stale.filter((key) => key.includes(`|${lat}|${lng}|`));
     expect(at('34.1', '-118.2').length).toBeGreaterThan(0);
     const nyRows = before.rows.length;
@@ -295,7 +439,10 @@ describe('a catalog change on the storefront', () => {
     const ask = () => request(app).get('/api/suggest?q=velvet+thunder');
     expect(JSON.stringify((await ask()).body)).not.toContain('Velvet Thunder');
     const performer = fixture.catalog.collections.Performer[1]!;
-    await client.collections<PerformerDocument>('Performer').documents(performer.id).update({ performer_name: 'Velvet Thunder' });
+    await client
+      .collections<PerformerDocument>('Performer')
+      .documents(performer.id)
+      .update({ performer_name: 'Velvet Thunder' });
     expect(JSON.stringify((await ask()).body)).toContain('Velvet Thunder');
   });
 
@@ -317,7 +464,12 @@ describe('a catalog change on the storefront', () => {
     const first = await openCatalog(env, dir, { changeLog: logName });
     const search = new SearchService();
     search.set(first.engine, first.writable);
-    const starting = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+    const starting = new LiveCatalog({
+      log: new ChangeLog(sql),
+      engine: () => search.catalog,
+      onApplied: () => {},
+      logger: pino({ level: 'silent' }),
+    });
     starting.attach(first.manifest.generatedAt, first.folded?.through ?? 0);
     expect(await starting.sync()).toBeGreaterThan(0);
     await first.fold!({ log: logName, through: starting.appliedThrough });
@@ -325,8 +477,15 @@ describe('a catalog change on the storefront', () => {
     const second = await openCatalog(env, dir, { changeLog: logName });
     expect(second.embedded?.from).toBe('snapshot');
     expect(second.folded).toEqual({ log: logName, through: starting.appliedThrough });
-    expect((await second.writable!.documents('Event', ['9900001'])).get('9900001')).toEqual(await live.document('Event', '9900001'));
-    const again = new LiveCatalog({ log: new ChangeLog(sql), engine: () => second.writable!, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+    expect((await second.writable!.documents('Event', ['9900001'])).get('9900001')).toEqual(
+      await live.document('Event', '9900001'),
+    );
+    const again = new LiveCatalog({
+      log: new ChangeLog(sql),
+      engine: () => second.writable!,
+      onApplied: () => {},
+      logger: pino({ level: 'silent' }),
+    });
     again.attach(second.manifest.generatedAt, second.folded!.through);
     expect(await again.sync()).toBe(0);
 

@@ -58,7 +58,10 @@ export class ChangeLog {
 
   /** The sequence number of the last change to `catalog` (0 when there is none). */
   async lastSeq(catalog: string): Promise<number> {
-    const [row] = await this.sql.query<{ seq: string | number | null }>('SELECT max(seq) AS seq FROM catalog_changes WHERE catalog = $1', [catalog]);
+    const [row] = await this.sql.query<{ seq: string | number | null }>(
+      'SELECT max(seq) AS seq FROM catalog_changes WHERE catalog = $1',
+      [catalog],
+    );
     return Number(row?.seq ?? 0);
   }
 
@@ -88,7 +91,13 @@ export class LogWriter {
         `INSERT INTO catalog_changes (catalog, collection, doc_id, document, previous)
          SELECT $1, c, i, d::jsonb, p::jsonb FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS t(c, i, d, p, n) ORDER BY n
          RETURNING seq`,
-        [this.catalog, chunk.map((c) => c.collection), chunk.map((c) => c.id), chunk.map((c) => json(c.document)), chunk.map((c) => json(c.previous ?? null))],
+        [
+          this.catalog,
+          chunk.map((c) => c.collection),
+          chunk.map((c) => c.id),
+          chunk.map((c) => json(c.document)),
+          chunk.map((c) => json(c.previous ?? null)),
+        ],
       );
       // RETURNING gives no order of its own; the numbers were drawn in insert order, so sorted they match it.
       seqs.push(...rows.map((r) => Number(r.seq)).sort((a, b) => a - b));
@@ -97,14 +106,30 @@ export class LogWriter {
   }
 }
 
-async function readAfter(sql: Pick<Sql, 'query'>, catalog: string, seq: number, limit: number): Promise<CatalogChange[]> {
-  const rows = await sql.query<{ seq: string | number; collection: string; doc_id: string; document: unknown; previous: unknown }>(
+async function readAfter(
+  sql: Pick<Sql, 'query'>,
+  catalog: string,
+  seq: number,
+  limit: number,
+): Promise<CatalogChange[]> {
+  const rows = await sql.query<{
+    seq: string | number;
+    collection: string;
+    doc_id: string;
+    document: unknown;
+    previous: unknown;
+  }>(
     'SELECT seq, collection, doc_id, document, previous FROM catalog_changes WHERE catalog = $1 AND seq > $2 ORDER BY seq LIMIT $3',
     [catalog, seq, limit],
   );
   const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Doc | null;
-  return rows.map((r) => ({ seq: Number(r.seq), collection: r.collection as CollectionName, id: r.doc_id, document: parsed(r.document), previous: parsed(r.previous) }));
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    collection: r.collection as CollectionName,
+    id: r.doc_id,
+    document: parsed(r.document),
+    previous: parsed(r.previous),
+  }));
 }
 
 const json = (doc: Doc | null) => (doc ? JSON.stringify(doc) : null);
-

@@ -40,10 +40,31 @@ beforeAll(async () => {
   live = opened.live;
   const search = opened.search;
   // Every shopper here comes from supertest's one address: the per-address share is widened.
-  const commerce = new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0, limits: { ...PURCHASE_LIMITS, guestsPerAddress: 1000 } });
-  demandAt = (now) => new DemandSignals({ sql, catalog: live, listings: (event, listed) => commerce.listingsAsListed(event, listed), engine: () => search.engine, logger, now });
+  const commerce = new CommerceService({
+    store: new CommerceStore(sql),
+    engine: () => search.engine,
+    payments: new SandboxPaymentProvider(),
+    logger,
+    sellerDelayMs: 0,
+    limits: { ...PURCHASE_LIMITS, guestsPerAddress: 1000 },
+  });
+  demandAt = (now) =>
+    new DemandSignals({
+      sql,
+      catalog: live,
+      listings: (event, listed) => commerce.listingsAsListed(event, listed),
+      engine: () => search.engine,
+      logger,
+      now,
+    });
   demand = demandAt(() => new Date());
-  const env = parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000', RATE_LIMIT_CARTS_PER_MINUTE: '1000', RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000' });
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_SESSIONS_PER_MINUTE: '1000',
+    RATE_LIMIT_CARTS_PER_MINUTE: '1000',
+    RATE_LIMIT_CHECKOUT_PER_MINUTE: '1000',
+  });
   const made = await testAppWithSegments({ env, search, commerce, sql, catalog: live });
   app = made.app;
   opened.connect({ engine: search.engine, layout: made.deps.layout, fastLane: app.fastLane });
@@ -55,14 +76,30 @@ afterAll(async () => {
 });
 
 const guest = async () => `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-const card = { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 2, cvc: '123' };
-const eventPage = async (e: EventDocument) => (await request(app).get(`/api/events/${entitySlug(e.event_name, e.event_id)}`)).body as { event: { badges: { type: string; label: string }[]; minPrice?: number } };
+const card = {
+  method: 'card',
+  cardNumber: '4242 4242 4242 4242',
+  expMonth: 12,
+  expYear: new Date().getFullYear() + 2,
+  cvc: '123',
+};
+const eventPage = async (e: EventDocument) =>
+  (await request(app).get(`/api/events/${entitySlug(e.event_name, e.event_id)}`)).body as {
+    event: { badges: { type: string; label: string }[]; minPrice?: number };
+  };
 
 /** An upcoming event no test used, with no badge today, that passes `test`. */
 function quietEvent(test: (e: EventDocument) => boolean): EventDocument {
   const soon = Date.now() / 1000 + 3 * 86_400;
   const event = fixture.catalog.collections.Event.find(
-    (e) => !used.has(e.event_id) && e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > soon && e.event_orders_d1 === 0 && e.event_cart_d1 === 0 && e.event_mpv_d1 < 10 && test(e),
+    (e) =>
+      !used.has(e.event_id) &&
+      e.event_status === 'scheduled' &&
+      (e.event_timestamp ?? 0) > soon &&
+      e.event_orders_d1 === 0 &&
+      e.event_cart_d1 === 0 &&
+      e.event_mpv_d1 < 10 &&
+      test(e),
   );
   if (!event) throw new Error('no such event in the catalog');
   used.add(event.event_id);
@@ -73,7 +110,9 @@ function quietEvent(test: (e: EventDocument) => boolean): EventDocument {
 async function homeCard(e: EventDocument) {
   const [lat, lng] = e.venue_location;
   const layout = LayoutResponseSchema.parse((await request(app).get(`/api/layout/home?lat=${lat}&lng=${lng}`)).body);
-  const cards = layout.rows.flatMap((r) => (r.type === 'events' ? [...r.items, ...(r.tabs ?? []).flatMap((t) => t.items)] : []));
+  const cards = layout.rows.flatMap((r) =>
+    r.type === 'events' ? [...r.items, ...(r.tabs ?? []).flatMap((t) => t.items)] : [],
+  );
   return cards.find((c) => c.id === e.event_id);
 }
 
@@ -84,7 +123,10 @@ async function cart(auth: string, listingId: number, quantity: number) {
 }
 
 async function buy(auth: string, cartId: string) {
-  const res = await request(app).post('/api/checkout').set('Authorization', auth).send({ ...checkoutBody(cartId), payment: card });
+  const res = await request(app)
+    .post('/api/checkout')
+    .set('Authorization', auth)
+    .send({ ...checkoutBody(cartId), payment: card });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
 }
 
@@ -99,7 +141,9 @@ describe('demand signals from what shoppers do', () => {
     }
     if (!event) throw new Error('no quiet event shown on a home page');
     expect((await eventPage(event)).event.badges.map((b) => b.type)).not.toContain('hotEvent');
-    const listings = listingsForEvent(event).filter((l) => l.splits.includes(2)).slice(0, 5);
+    const listings = listingsForEvent(event)
+      .filter((l) => l.splits.includes(2))
+      .slice(0, 5);
     const carts = [];
     for (const l of listings) {
       const auth = await guest();
@@ -110,11 +154,19 @@ describe('demand signals from what shoppers do', () => {
     const after = await eventPage(event);
     expect(after.event.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
     expect((await homeCard(event))?.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
-    expect(await live.document('Event', event.id)).toMatchObject({ event_cart_d1: 5, event_orders_d1: 1, event_orders_d7: event.event_orders_d7 + 1, event_orders_t12: event.event_orders_t12 + 1 });
+    expect(await live.document('Event', event.id)).toMatchObject({
+      event_cart_d1: 5,
+      event_orders_d1: 1,
+      event_orders_d7: event.event_orders_d7 + 1,
+      event_orders_t12: event.event_orders_t12 + 1,
+    });
     // Every performer's order counts follow.
     for (const id of event.performer_ids) {
       const before = fixture.catalog.collections.Performer.find((p) => p.performer_id === id)!;
-      expect(await live.document('Performer', String(id))).toMatchObject({ performer_orders_d7: before.performer_orders_d7 + 1, performer_orders_t12: before.performer_orders_t12 + 1 });
+      expect(await live.document('Performer', String(id))).toMatchObject({
+        performer_orders_d7: before.performer_orders_d7 + 1,
+        performer_orders_t12: before.performer_orders_t12 + 1,
+      });
     }
     // Nothing moved since: a second run writes nothing.
     expect(await demand.run()).toBe(0);
@@ -122,38 +174,57 @@ describe('demand signals from what shoppers do', () => {
 
   it('shows "Only 2 tickets left" once shoppers have bought all but two tickets', async () => {
     // A listing dearer than the event's cheapest, so the lowest price has to move when the rest sell out.
-    const fits = (l: ReturnType<typeof listingsForEvent>[number], e: EventDocument) => l.quantity >= 4 && l.splits.includes(2) && !isPairsOnly(l.splits) && l.pricePerTicket > e.min_ticket_price;
+    const fits = (l: ReturnType<typeof listingsForEvent>[number], e: EventDocument) =>
+      l.quantity >= 4 && l.splits.includes(2) && !isPairsOnly(l.splits) && l.pricePerTicket > e.min_ticket_price;
     const event = quietEvent((e) => e.tickets_available >= 100 && listingsForEvent(e).some((l) => fits(l, e)));
     const listings = listingsForEvent(event);
     const last = listings.find((l) => fits(l, event))!;
     // Every other listing sold out, and all but four seats of the last one.
     for (const l of listings) {
-      await sql.query('INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)', [l.id, event.event_id, l.quantity, l === last ? l.quantity - 4 : l.quantity]);
+      await sql.query(
+        'INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $4)',
+        [l.id, event.event_id, l.quantity, l === last ? l.quantity - 4 : l.quantity],
+      );
     }
     const auth = await guest();
     await buy(auth, (await cart(auth, last.id, 2)).id);
     await demand.run();
     // The lowest price is now the last listing's: the cards' "From" follows what is left to buy.
     expect(last.pricePerTicket).toBeGreaterThan(event.min_ticket_price);
-    expect(await live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1, min_ticket_price: last.pricePerTicket });
+    expect(await live.document('Event', event.id)).toMatchObject({
+      tickets_available: 2,
+      ticket_groups_available: 1,
+      min_ticket_price: last.pricePerTicket,
+    });
     const page = await eventPage(event);
     expect(page.event.badges).toContainEqual({ type: 'ticketLeft', label: 'Only 2 tickets left' });
     // The listings are still the ones listed (generated from the event as listed, not as it shows now): the
     // last one, with its two seats, at the all-in price the card shows.
-    const listed = (await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}/listings`)).body as { listings: { id: number; quantityAvailable: number; allInPricePerTicket: number }[] };
+    const listed = (await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}/listings`))
+      .body as { listings: { id: number; quantityAvailable: number; allInPricePerTicket: number }[] };
     expect(listed.listings.map((l) => [l.id, l.quantityAvailable])).toEqual([[last.id, 2]]);
     expect(page.event.minPrice).toBe(listed.listings[0]!.allInPricePerTicket);
     // Its performers' price at this venue is again the lowest of their events there (the performer card's "From").
     for (const performerId of event.performer_ids) {
-      const there = fixture.catalog.collections.Event.filter((e) => e.venue_id === event.venue_id && e.performer_ids.includes(performerId) && e.min_ticket_price > 0);
-      const prices = await Promise.all(there.map(async (e) => ((await live.document('Event', e.id)) as EventDocument).min_ticket_price));
+      const there = fixture.catalog.collections.Event.filter(
+        (e) => e.venue_id === event.venue_id && e.performer_ids.includes(performerId) && e.min_ticket_price > 0,
+      );
+      const prices = await Promise.all(
+        there.map(async (e) => ((await live.document('Event', e.id)) as EventDocument).min_ticket_price),
+      );
       const performer = (await live.document('Performer', String(performerId))) as PerformerDocument;
       expect(performer.venues.find((v) => v.venue_id === event.venue_id)?.min_ticket_price).toBe(Math.min(...prices));
     }
     // And the figures hold when the event is refreshed again (a shopper viewing it).
-    await request(app).get(`/api/events/${entitySlug(event.event_name, event.event_id)}`).set('Authorization', await guest());
+    await request(app)
+      .get(`/api/events/${entitySlug(event.event_name, event.event_id)}`)
+      .set('Authorization', await guest());
     await demand.run();
-    expect(await live.document('Event', event.id)).toMatchObject({ tickets_available: 2, ticket_groups_available: 1, event_mpv_d1: event.event_mpv_d1 + 1 });
+    expect(await live.document('Event', event.id)).toMatchObject({
+      tickets_available: 2,
+      ticket_groups_available: 1,
+      event_mpv_d1: event.event_mpv_d1 + 1,
+    });
   });
 
   it('charges a held cart the price it was held at when the operator reprices the event meanwhile, and shows the new price to everyone else', async () => {
@@ -162,19 +233,28 @@ describe('demand signals from what shoppers do', () => {
     const auth = await guest();
     const held = await cart(auth, listing.id, 2);
     // The feed doubles the event's prices: its generated listings are dearer from now on.
-    await live.write('Event', 'update', [{ text: '', value: { id: event.id, min_ticket_price: event.min_ticket_price * 2 } }]);
+    await live.write('Event', 'update', [
+      { text: '', value: { id: event.id, min_ticket_price: event.min_ticket_price * 2 } },
+    ]);
     const page = await eventPage(event);
     expect(page.event.minPrice).toBe(allInPrice(event.min_ticket_price * 2));
-    const now = (await request(app).get(`/api/listings/${listing.id}`)).body as { listing: { allInPricePerTicket: number } };
+    const now = (await request(app).get(`/api/listings/${listing.id}`)).body as {
+      listing: { allInPricePerTicket: number };
+    };
     expect(now.listing.allInPricePerTicket * 2).toBeGreaterThan(held.totalPrice.value);
     // The hold's price stands until it ends: the cart, and what is charged.
-    expect(CartSchema.parse((await request(app).get(`/api/cart/${held.id}`).set('Authorization', auth)).body).totalPrice).toEqual(held.totalPrice);
-    const paid = await request(app).post('/api/checkout').set('Authorization', auth).send({ ...checkoutBody(held.id), payment: card, expectedTotal: held.totalPrice.value });
+    expect(
+      CartSchema.parse((await request(app).get(`/api/cart/${held.id}`).set('Authorization', auth)).body).totalPrice,
+    ).toEqual(held.totalPrice);
+    const paid = await request(app)
+      .post('/api/checkout')
+      .set('Authorization', auth)
+      .send({ ...checkoutBody(held.id), payment: card, expectedTotal: held.totalPrice.value });
     expect(paid.status, JSON.stringify(paid.body)).toBe(201);
     expect(paid.body.totalPrice).toEqual(held.totalPrice);
   });
 
-  it('keeps an operator\'s own figures as the new baseline when a feed rewrites them', async () => {
+  it("keeps an operator's own figures as the new baseline when a feed rewrites them", async () => {
     const single = (l: ReturnType<typeof listingsForEvent>[number]) => l.splits.includes(1) && l.quantity >= 5;
     const event = quietEvent((e) => listingsForEvent(e).some(single));
     const listing = listingsForEvent(event).find(single)!;
@@ -192,7 +272,7 @@ describe('demand signals from what shoppers do', () => {
   });
 
   // Runs last: its clock moves the demand period days ahead.
-  it('lets carts and orders go as they leave their windows: a day for carts and the day\'s orders, 7 days for the week\'s', async () => {
+  it("lets carts and orders go as they leave their windows: a day for carts and the day's orders, 7 days for the week's", async () => {
     const event = quietEvent((e) => listingsForEvent(e).some((l) => l.splits.includes(2)));
     const auth = await guest();
     await buy(auth, (await cart(auth, listingsForEvent(event).find((l) => l.splits.includes(2))!.id, 2)).id);

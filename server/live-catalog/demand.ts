@@ -19,7 +19,13 @@ const CHUNK = 500;
  */
 const WINDOWS = { d1: '1 day', d7: '7 days', t12: '365 days' } as const;
 
-const EVENT_COUNTERS = ['event_orders_d1', 'event_cart_d1', 'event_mpv_d1', 'event_orders_d7', 'event_orders_t12'] as const;
+const EVENT_COUNTERS = [
+  'event_orders_d1',
+  'event_cart_d1',
+  'event_mpv_d1',
+  'event_orders_d7',
+  'event_orders_t12',
+] as const;
 const PERFORMER_COUNTERS = ['performer_orders_d7', 'performer_orders_t12'] as const;
 /** What the event had on sale as listed: its baseline, from which its listings are generated. */
 const LISTED_FIELDS = ['tickets_available', 'ticket_groups_available', 'min_ticket_price'] as const;
@@ -54,7 +60,11 @@ export class DemandSignals {
 
   /** Runs every `DEMAND_INTERVAL_MS` until the returned function is called. */
   start(intervalMs = DEMAND_INTERVAL_MS): () => void {
-    return repeat(() => this.run(), intervalMs, (err) => this.deps.logger.warn({ err }, 'demand signals could not be refreshed; retrying'));
+    return repeat(
+      () => this.run(),
+      intervalMs,
+      (err) => this.deps.logger.warn({ err }, 'demand signals could not be refreshed; retrying'),
+    );
   }
 
   /**
@@ -75,7 +85,8 @@ export class DemandSignals {
     const since = new Date(claimed[0]!.since).toISOString();
     const touched = await this.touchedEvents(since, until);
     let changed = 0;
-    for (let at = 0; at < touched.length; at += CHUNK) changed += await this.refresh(touched.slice(at, at + CHUNK), until);
+    for (let at = 0; at < touched.length; at += CHUNK)
+      changed += await this.refresh(touched.slice(at, at + CHUNK), until);
     return changed;
   }
 
@@ -83,7 +94,10 @@ export class DemandSignals {
     // Activity in the period, or leaving a window in it (its time plus the window falls in the period).
     const moved = (table: string, column: string, windows: readonly string[]) =>
       windows.map((w) => {
-        const id = table === 'recent_activity' ? "entity_id AS id FROM recent_activity WHERE entity_type = 'event' AND" : `event_id AS id FROM ${table} WHERE`;
+        const id =
+          table === 'recent_activity'
+            ? "entity_id AS id FROM recent_activity WHERE entity_type = 'event' AND"
+            : `event_id AS id FROM ${table} WHERE`;
         return `SELECT ${id} ${column} > $1::timestamptz - interval '${w}' AND ${column} <= $2::timestamptz - interval '${w}'`;
       });
     const parts = [
@@ -103,7 +117,10 @@ export class DemandSignals {
     if (docs.length === 0) return 0;
     const ids = docs.map((d) => d.event_id);
     const [carts, orders, views, inventory] = await Promise.all([
-      sql.query<{ id: string; n: string }>(`SELECT event_id AS id, count(*) AS n FROM holds WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.d1}' GROUP BY event_id`, [ids, now]),
+      sql.query<{ id: string; n: string }>(
+        `SELECT event_id AS id, count(*) AS n FROM holds WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.d1}' GROUP BY event_id`,
+        [ids, now],
+      ),
       sql.query<{ id: string; d1: string; d7: string; t12: string }>(
         `SELECT event_id AS id,
                 count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d1}') AS d1,
@@ -116,7 +133,10 @@ export class DemandSignals {
         `SELECT entity_id AS id, count(*) AS n FROM recent_activity WHERE entity_type = 'event' AND entity_id = ANY($1) AND viewed_at > $2::timestamptz - interval '${WINDOWS.d1}' GROUP BY entity_id`,
         [ids, now],
       ),
-      sql.query<{ event_id: string; listing_id: string; held: number; sold: number }>('SELECT event_id, listing_id, held, sold FROM listing_inventory WHERE event_id = ANY($1)', [ids]),
+      sql.query<{ event_id: string; listing_id: string; held: number; sold: number }>(
+        'SELECT event_id, listing_id, held, sold FROM listing_inventory WHERE event_id = ANY($1)',
+        [ids],
+      ),
     ]);
     const byId = <R extends { id: string }>(rows: R[]) => new Map(rows.map((r) => [Number(r.id), r]));
     const cartsOf = byId(carts);
@@ -143,23 +163,36 @@ export class DemandSignals {
         ];
       }),
     );
-    const { updates, saved } = await this.withBaselines('Event', docs, [...EVENT_COUNTERS, ...LISTED_FIELDS], async (d, baseline) => {
-      const event = d as EventDocument;
-      const next: Counters = Object.fromEntries(EVENT_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get(event.event_id)![f]!]));
-      const taken = takenOf.get(event.event_id);
-      // The event's listings are its inventory (as listed: the baseline's availability): what is neither held nor
-      // sold of them is available now.
-      const listed = { tickets_available: baseline.tickets_available!, ticket_groups_available: baseline.ticket_groups_available!, min_ticket_price: baseline.min_ticket_price! };
-      const listings = taken ? await this.deps.listings(event, listed) : [];
-      const left = listings.map((l) => Math.max(0, l.quantity - (taken?.get(l.id) ?? 0)));
-      next.tickets_available = taken ? left.reduce((a, b) => a + b, 0) : baseline.tickets_available!;
-      next.ticket_groups_available = taken ? left.filter((n) => n > 0).length : baseline.ticket_groups_available!;
-      // The cards' "From" price is the cheapest listing still on sale (all in, `rules/all-in-price.ts`); with
-      // nothing left it stays the listed one.
-      const onSale = listings.filter((l, i) => availableSplits(l.splits, left[i]!).length > 0).map((l) => l.pricePerTicket);
-      next.min_ticket_price = onSale.length > 0 ? Math.min(...onSale) : baseline.min_ticket_price!;
-      return next;
-    });
+    const { updates, saved } = await this.withBaselines(
+      'Event',
+      docs,
+      [...EVENT_COUNTERS, ...LISTED_FIELDS],
+      async (d, baseline) => {
+        const event = d as EventDocument;
+        const next: Counters = Object.fromEntries(
+          EVENT_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get(event.event_id)![f]!]),
+        );
+        const taken = takenOf.get(event.event_id);
+        // The event's listings are its inventory (as listed: the baseline's availability): what is neither held nor
+        // sold of them is available now.
+        const listed = {
+          tickets_available: baseline.tickets_available!,
+          ticket_groups_available: baseline.ticket_groups_available!,
+          min_ticket_price: baseline.min_ticket_price!,
+        };
+        const listings = taken ? await this.deps.listings(event, listed) : [];
+        const left = listings.map((l) => Math.max(0, l.quantity - (taken?.get(l.id) ?? 0)));
+        next.tickets_available = taken ? left.reduce((a, b) => a + b, 0) : baseline.tickets_available!;
+        next.ticket_groups_available = taken ? left.filter((n) => n > 0).length : baseline.ticket_groups_available!;
+        // The cards' "From" price is the cheapest listing still on sale (all in, `rules/all-in-price.ts`); with
+        // nothing left it stays the listed one.
+        const onSale = listings
+          .filter((l, i) => availableSplits(l.splits, left[i]!).length > 0)
+          .map((l) => l.pricePerTicket);
+        next.min_ticket_price = onSale.length > 0 ? Math.min(...onSale) : baseline.min_ticket_price!;
+        return next;
+      },
+    );
     let changed = await this.write('Event', [...updates.values()], saved);
     // A performer card's "From" is its first venue's lowest price: the venues of events whose price moved follow.
     const repriced = docs.filter((d) => updates.get(d.id)?.min_ticket_price !== undefined);
@@ -173,7 +206,9 @@ export class DemandSignals {
   /** Performers' order counts over all their events. */
   private async refreshPerformers(performerIds: number[], now: string): Promise<number> {
     if (performerIds.length === 0) return 0;
-    const docs = [...(await this.deps.catalog.documents('Performer', performerIds.map(String))).values()] as PerformerDocument[];
+    const docs = [
+      ...(await this.deps.catalog.documents('Performer', performerIds.map(String))).values(),
+    ] as PerformerDocument[];
     // Every event of these performers, then their orders counted per event in one query, summed per performer.
     const events = await this.eventsOf(docs.map((p) => p.performer_id));
     const rows = await this.deps.sql.query<{ id: string; d7: string; t12: string }>(
@@ -182,7 +217,9 @@ export class DemandSignals {
       [events.map((e) => e.event_id), now],
     );
     const ordersOf = new Map(rows.map((r) => [Number(r.id), r]));
-    const live = new Map<number, Counters>(docs.map((p) => [p.performer_id, { performer_orders_d7: 0, performer_orders_t12: 0 }]));
+    const live = new Map<number, Counters>(
+      docs.map((p) => [p.performer_id, { performer_orders_d7: 0, performer_orders_t12: 0 }]),
+    );
     for (const e of events) {
       const o = ordersOf.get(e.event_id);
       if (!o) continue;
@@ -194,7 +231,9 @@ export class DemandSignals {
       }
     }
     const { updates, saved } = await this.withBaselines('Performer', docs, PERFORMER_COUNTERS, (d, baseline) =>
-      Object.fromEntries(PERFORMER_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get((d as PerformerDocument).performer_id)![f]!])),
+      Object.fromEntries(
+        PERFORMER_COUNTERS.map((f) => [f, (baseline[f] ?? 0) + live.get((d as PerformerDocument).performer_id)![f]!]),
+      ),
     );
     return this.write('Performer', [...updates.values()], saved);
   }
@@ -212,7 +251,9 @@ export class DemandSignals {
         venuesOf.get(id)!.add(e.venue_id);
       }
     }
-    const docs = [...(await this.deps.catalog.documents('Performer', [...venuesOf.keys()].map(String))).values()] as PerformerDocument[];
+    const docs = [
+      ...(await this.deps.catalog.documents('Performer', [...venuesOf.keys()].map(String))).values(),
+    ] as PerformerDocument[];
     const updates: Doc[] = [];
     for (const performer of docs) {
       const at = venuesOf.get(performer.performer_id)!;
@@ -241,7 +282,11 @@ export class DemandSignals {
       if (moved) updates.push({ id: performer.id, venues });
     }
     if (updates.length === 0) return 0;
-    const outcomes = await this.deps.catalog.write('Performer', 'update', updates.map((u) => ({ text: JSON.stringify(u), value: u })));
+    const outcomes = await this.deps.catalog.write(
+      'Performer',
+      'update',
+      updates.map((u) => ({ text: JSON.stringify(u), value: u })),
+    );
     return outcomes.filter((o) => o.ok).length;
   }
 
@@ -252,8 +297,17 @@ export class DemandSignals {
     for (let at = 0; at < performerIds.length; at += MAX_IN_VALUES) {
       const values = performerIds.slice(at, at + MAX_IN_VALUES);
       for (let page = 1, seen = 0; ; page++) {
-        const result = await this.deps.engine().search({ collection: 'Event', filters: [{ op: 'in', field: 'performer_ids', values }], includeFields: ['event_id', 'performer_ids'], perPage: MAX_PER_PAGE, page });
-        for (const { document } of result.hits) events.set(document.event_id!, { event_id: document.event_id!, performer_ids: document.performer_ids! });
+        const result = await this.deps
+          .engine()
+          .search({
+            collection: 'Event',
+            filters: [{ op: 'in', field: 'performer_ids', values }],
+            includeFields: ['event_id', 'performer_ids'],
+            perPage: MAX_PER_PAGE,
+            page,
+          });
+        for (const { document } of result.hits)
+          events.set(document.event_id!, { event_id: document.event_id!, performer_ids: document.performer_ids! });
         seen += result.hits.length;
         if (seen >= result.found || result.hits.length === 0) break;
       }
@@ -288,7 +342,8 @@ export class DemandSignals {
       const values = await next(doc, baseline);
       saved.rows.push({ id: doc.id, baseline, written: values });
       const changed = fields.filter((f) => values[f] !== current[f]);
-      if (changed.length > 0) updates.set(doc.id, { id: doc.id, ...Object.fromEntries(changed.map((f) => [f, values[f]])) });
+      if (changed.length > 0)
+        updates.set(doc.id, { id: doc.id, ...Object.fromEntries(changed.map((f) => [f, values[f]])) });
     }
     return { updates, saved };
   }
@@ -297,9 +352,17 @@ export class DemandSignals {
   private async write(collection: 'Event' | 'Performer', updates: Doc[], saved: Baselines): Promise<number> {
     let written = 0;
     if (updates.length > 0) {
-      const outcomes = await this.deps.catalog.write(collection, 'update', updates.map((u) => ({ text: JSON.stringify(u), value: u })));
+      const outcomes = await this.deps.catalog.write(
+        collection,
+        'update',
+        updates.map((u) => ({ text: JSON.stringify(u), value: u })),
+      );
       const refused = outcomes.filter((o) => !o.ok);
-      if (refused.length > 0) this.deps.logger.warn({ collection, refused: refused.length, first: refused[0] }, 'demand signals refused by the catalog');
+      if (refused.length > 0)
+        this.deps.logger.warn(
+          { collection, refused: refused.length, first: refused[0] },
+          'demand signals refused by the catalog',
+        );
       written = outcomes.length - refused.length;
     }
     const { rows } = saved;
@@ -307,7 +370,12 @@ export class DemandSignals {
       `INSERT INTO demand_baselines (collection, doc_id, baseline, written)
        SELECT $1, i, b::jsonb, w::jsonb FROM unnest($2::text[], $3::text[], $4::text[]) AS t(i, b, w)
        ON CONFLICT (collection, doc_id) DO UPDATE SET baseline = EXCLUDED.baseline, written = EXCLUDED.written`,
-      [collection, rows.map((s) => s.id), rows.map((s) => JSON.stringify(s.baseline)), rows.map((s) => JSON.stringify(s.written))],
+      [
+        collection,
+        rows.map((s) => s.id),
+        rows.map((s) => JSON.stringify(s.baseline)),
+        rows.map((s) => JSON.stringify(s.written)),
+      ],
     );
     return written;
   }

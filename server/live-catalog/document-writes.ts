@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { COLLECTION_SCHEMAS, ENTITY_ID_FIELDS, idProblem, type CollectionName } from '../../shared/schemas/documents.js';
+import {
+  COLLECTION_SCHEMAS,
+  ENTITY_ID_FIELDS,
+  idProblem,
+  type CollectionName,
+} from '../../shared/schemas/documents.js';
 import { COLLECTION_FIELDS, type FieldSpec, type NestedSpec } from '../search/typesense/collections.js';
 
 /**
@@ -50,14 +55,16 @@ export function prepareWrite(
   existing: (id: string) => Doc | undefined,
   dirty: DirtyValues = 'coerce_or_reject',
 ): PreparedWrite | RefusedWrite {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return refuse(400, 'Bad JSON: a document must be a JSON object.');
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return refuse(400, 'Bad JSON: a document must be a JSON object.');
   const given = { ...(input as Record<string, unknown>) };
   const id = documentId(collection, given);
   if (typeof id !== 'string') return refuse(400, id.error);
   given.id = id;
   const fields = COLLECTION_FIELDS[collection] as Record<string, FieldSpec | NestedSpec>;
   for (const name of Object.keys(given)) {
-    if (name !== 'id' && !(name in fields)) return refuse(400, `Field \`${name}\` is not a field of ${collection} documents.`);
+    if (name !== 'id' && !(name in fields))
+      return refuse(400, `Field \`${name}\` is not a field of ${collection} documents.`);
   }
   const cleaned = cleanValues(fields, given, dirty);
   if (typeof cleaned === 'string') return refuse(400, cleaned);
@@ -108,14 +115,20 @@ function documentId(collection: CollectionName, doc: Record<string, unknown>): s
     if (typeof entityId === 'number' && Number.isSafeInteger(entityId) && entityId > 0) return String(entityId);
     return { error: `Document has no \`id\`${entityField ? ` and no \`${entityField}\` to take it from` : ''}.` };
   }
-  if (typeof id !== 'string') return { error: `Document's \`id\` field should be a string, not ${JSON.stringify(id)}.` };
+  if (typeof id !== 'string')
+    return { error: `Document's \`id\` field should be a string, not ${JSON.stringify(id)}.` };
   // Typesense's advice (no characters a URL must encode), kept to what its filters quote safely too.
-  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id)) return { error: `Document's \`id\` ${JSON.stringify(id)} must be 1–64 letters, digits, '_', '.' or '-'.` };
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(id))
+    return { error: `Document's \`id\` ${JSON.stringify(id)} must be 1–64 letters, digits, '_', '.' or '-'.` };
   return id;
 }
 
 /** Applies `dirty_values` to every given field: the fields as they will be written, or the first refusal. */
-function cleanValues(fields: Record<string, FieldSpec | NestedSpec>, doc: Record<string, unknown>, dirty: DirtyValues): Record<string, unknown> | string {
+function cleanValues(
+  fields: Record<string, FieldSpec | NestedSpec>,
+  doc: Record<string, unknown>,
+  dirty: DirtyValues,
+): Record<string, unknown> | string {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(doc)) {
     const spec = fields[name];
@@ -125,7 +138,8 @@ function cleanValues(fields: Record<string, FieldSpec | NestedSpec>, doc: Record
     }
     const coerced = dirty === 'coerce_or_reject' || dirty === 'coerce_or_drop' ? coerce(spec, value) : undefined;
     if (coerced !== undefined) out[name] = coerced;
-    else if (dirty === 'coerce_or_reject' || dirty === 'reject') return `Field \`${name}\` must be ${typeName(spec)}, not ${JSON.stringify(value)}.`;
+    else if (dirty === 'coerce_or_reject' || dirty === 'reject')
+      return `Field \`${name}\` must be ${typeName(spec)}, not ${JSON.stringify(value)}.`;
     // drop and coerce_or_drop leave the field out.
   }
   return out;
@@ -175,8 +189,16 @@ function coerce(spec: FieldSpec, value: unknown): unknown {
 }
 
 function typeName(spec: FieldSpec): string {
-  const names: Record<string, string> = { string: 'a string', int32: 'a whole number', int64: 'a whole number', float: 'a number', bool: 'true or false', geopoint: 'a [latitude, longitude] pair' };
-  if (spec.type.endsWith('[]')) return `an array of ${spec.type === 'object[]' ? 'objects' : (names[spec.type.replace('[]', '')] ?? spec.type)}`;
+  const names: Record<string, string> = {
+    string: 'a string',
+    int32: 'a whole number',
+    int64: 'a whole number',
+    float: 'a number',
+    bool: 'true or false',
+    geopoint: 'a [latitude, longitude] pair',
+  };
+  if (spec.type.endsWith('[]'))
+    return `an array of ${spec.type === 'object[]' ? 'objects' : (names[spec.type.replace('[]', '')] ?? spec.type)}`;
   return names[spec.type] ?? spec.type;
 }
 
@@ -184,7 +206,8 @@ function typeName(spec: FieldSpec): string {
 export function describeIssue(issue: z.core.$ZodIssue, doc: unknown): string {
   const path = issue.path.map(String);
   let value: unknown = doc;
-  for (const key of path) value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
+  for (const key of path)
+    value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
   const where = path.length ? `Field \`${path.join('.')}\`` : 'Document';
   return `${where}: ${issue.message}${path.length ? ` (found ${value === undefined ? 'nothing' : JSON.stringify(value)})` : ''}.`;
 }

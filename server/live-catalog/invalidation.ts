@@ -21,6 +21,10 @@ export function invalidateCaches(changes: readonly AppliedChange[], caches: Cach
     caches.fastLane.forget(collectionTag(collection));
   }
   caches.layout.invalidate(
-    changes.flatMap((c) => [c.before, c.after ?? undefined].flatMap((document) => (document ? [{ collection: c.collection, document }] : []))),
+    changes.flatMap((c) =>
+      [c.before, c.after ?? undefined].flatMap((document) =>
+        document ? [{ collection: c.collection, document }] : [],
+      ),
+    ),
   );
 }

@@ -4,7 +4,15 @@ import { repeat } from '../background/repeat.js';
 import { AppError } from '../http/errors.js';
 import type { CatalogEngine } from '../search/search-engine.js';
 import type { CatalogChange, ChangeLog } from './change-log.js';
-import { documentIdOf, prepareWrite, type DirtyValues, type Doc, type PreparedWrite, type RefusedWrite, type WriteAction } from './document-writes.js';
+import {
+  documentIdOf,
+  prepareWrite,
+  type DirtyValues,
+  type Doc,
+  type PreparedWrite,
+  type RefusedWrite,
+  type WriteAction,
+} from './document-writes.js';
 
 /**
  * How often each node reads the change log for changes other nodes made. Issue 16 asks for a change to show
@@ -78,7 +86,8 @@ export class LiveCatalog {
   }
 
   private get catalog(): string {
-    if (this.base === undefined) throw new AppError(503, 'catalog_unavailable', 'The catalog is still opening; try again in a moment');
+    if (this.base === undefined)
+      throw new AppError(503, 'catalog_unavailable', 'The catalog is still opening; try again in a moment');
     return this.base;
   }
 
@@ -89,7 +98,11 @@ export class LiveCatalog {
 
   /** Syncs every `SYNC_INTERVAL_MS` until the returned function is called; a store that cannot answer is tried again on the next tick. */
   start(intervalMs = SYNC_INTERVAL_MS): () => void {
-    return repeat(() => this.sync(), intervalMs, (err) => this.deps.logger.warn({ err }, 'catalog sync failed; retrying'));
+    return repeat(
+      () => this.sync(),
+      intervalMs,
+      (err) => this.deps.logger.warn({ err }, 'catalog sync failed; retrying'),
+    );
   }
 
   /** The document as the engine has it. */
@@ -106,14 +119,21 @@ export class LiveCatalog {
    * Writes documents in order, each against the catalog as the lines before it left it; one outcome per item.
    * The accepted ones are durable when this resolves; it rejects (and nothing is written) when the store fails.
    */
-  write(collection: CollectionName, action: WriteAction, items: readonly WriteItem[], dirty?: DirtyValues): Promise<(PreparedWrite | RefusedWrite)[]> {
+  write(
+    collection: CollectionName,
+    action: WriteAction,
+    items: readonly WriteItem[],
+    dirty?: DirtyValues,
+  ): Promise<(PreparedWrite | RefusedWrite)[]> {
     const ids = items.flatMap((item) => {
       const id = item.value === undefined ? undefined : documentIdOf(collection, item.value);
       return id ? [id] : [];
     });
     return this.commit(collection, items.length, ids, (i, current) => {
       const value = items[i]!.value;
-      return value === undefined ? { ok: false, code: 400, error: 'Bad JSON: the line is not valid JSON.' } : prepareWrite(collection, action, value, current, dirty);
+      return value === undefined
+        ? { ok: false, code: 400, error: 'Bad JSON: the line is not valid JSON.' }
+        : prepareWrite(collection, action, value, current, dirty);
     });
   }
 
@@ -125,7 +145,9 @@ export class LiveCatalog {
       [id],
       (_i, current) => {
         const existing = current(id);
-        return existing ? { ok: true, id, document: existing, replaced: true } : { ok: false, code: 404, error: `Could not find a document with id: ${id}` };
+        return existing
+          ? { ok: true, id, document: existing, replaced: true }
+          : { ok: false, code: 404, error: `Could not find a document with id: ${id}` };
       },
       true,
     );
@@ -166,7 +188,11 @@ export class LiveCatalog {
         if (engine.shared && accepted.length > 0) {
           await engine.apply(accepted).catch((err: unknown) => {
             // The transaction rolls back: nothing of this write is logged or acknowledged.
-            throw new AppError(503, 'search_write_failed', `The search engine did not take the change, so nothing was saved; try again (${err instanceof Error ? err.message : String(err)})`);
+            throw new AppError(
+              503,
+              'search_write_failed',
+              `The search engine did not take the change, so nothing was saved; try again (${err instanceof Error ? err.message : String(err)})`,
+            );
           });
         }
         return { outcomes, changes: accepted.map((c, i): CatalogChange => ({ ...c, seq: seqs[i]! })) };
@@ -198,7 +224,9 @@ export class LiveCatalog {
       if (chunk.length === 0) continue;
       if (!engine.shared) await engine.apply(chunk);
       this.applied = chunk[chunk.length - 1]!.seq;
-      this.deps.onApplied(chunk.map((c) => ({ collection: c.collection, id: c.id, before: c.previous ?? undefined, after: c.document })));
+      this.deps.onApplied(
+        chunk.map((c) => ({ collection: c.collection, id: c.id, before: c.previous ?? undefined, after: c.document })),
+      );
     }
   }
 

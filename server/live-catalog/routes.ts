@@ -15,7 +15,9 @@ const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 const ImportQuerySchema = z.object({
   // Typesense's default action is create.
   action: z.enum(WRITE_ACTIONS, { error: `action must be one of ${WRITE_ACTIONS.join(', ')}` }).default('create'),
-  dirty_values: z.enum(DIRTY_VALUES, { error: `dirty_values must be one of ${DIRTY_VALUES.join(', ')}` }).default('coerce_or_reject'),
+  dirty_values: z
+    .enum(DIRTY_VALUES, { error: `dirty_values must be one of ${DIRTY_VALUES.join(', ')}` })
+    .default('coerce_or_reject'),
   return_id: flag.default(false),
   return_doc: flag.default(false),
 });
@@ -35,13 +37,16 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiter:
   router.post('/collections/:collection/documents/import', text, async (req, res) => {
     const collection = collectionOf(req);
     const query = parseQuery(req);
-    if (typeof req.body !== 'string' || req.body.trim() === '') throw new AppError(400, 'no_documents', 'The request body must hold documents, one JSON object per line.');
+    if (typeof req.body !== 'string' || req.body.trim() === '')
+      throw new AppError(400, 'no_documents', 'The request body must hold documents, one JSON object per line.');
     const lines = req.body.split('\n').map((line) => line.replace(/\r$/, ''));
     // A final newline ends the last line; it does not start another.
     if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
     const items: WriteItem[] = lines.map((line) => ({ text: line, value: parseLine(line) }));
     const outcomes = await live.write(collection, query.action, items, query.dirty_values);
-    const results = outcomes.map((outcome, i) => JSON.stringify(importResult(outcome, items[i]!.text, query.return_id, query.return_doc)));
+    const results = outcomes.map((outcome, i) =>
+      JSON.stringify(importResult(outcome, items[i]!.text, query.return_id, query.return_doc)),
+    );
     res.type('text/plain').send(results.join('\n'));
   });
 
@@ -63,9 +68,15 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiter:
     const collection = collectionOf(req);
     const { dirty_values } = parseQuery(req);
     const body = req.body as unknown;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError(400, 'bad_json', 'Bad JSON: a document must be a JSON object.');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new AppError(400, 'bad_json', 'Bad JSON: a document must be a JSON object.');
     const id = String(req.params.id);
-    if ('id' in body && body.id !== id) throw new AppError(400, 'id_mismatch', `The document's id ${JSON.stringify(body.id)} is not the id in the path, ${JSON.stringify(id)}.`);
+    if ('id' in body && body.id !== id)
+      throw new AppError(
+        400,
+        'id_mismatch',
+        `The document's id ${JSON.stringify(body.id)} is not the id in the path, ${JSON.stringify(id)}.`,
+      );
     const outcome = await writeOne(live, collection, 'update', { ...body, id }, dirty_values);
     res.json(outcome.document);
   });
@@ -111,7 +122,8 @@ function digest(text: string): Buffer {
 
 function collectionOf(req: Request): CollectionName {
   const parsed = CollectionNameSchema.safeParse(req.params.collection);
-  if (!parsed.success) throw new AppError(404, 'collection_not_found', `Collection \`${String(req.params.collection)}\` not found.`);
+  if (!parsed.success)
+    throw new AppError(404, 'collection_not_found', `Collection \`${String(req.params.collection)}\` not found.`);
   return parsed.data;
 }
 
@@ -122,7 +134,12 @@ function parseQuery(req: Request) {
     return_id: req.query.return_id,
     return_doc: req.query.return_doc,
   });
-  if (!parsed.success) throw new AppError(400, 'invalid_parameter', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw new AppError(
+      400,
+      'invalid_parameter',
+      parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+    );
   return parsed.data;
 }
 
@@ -138,15 +155,36 @@ function missing(req: Request): AppError {
   return new AppError(404, 'document_not_found', `Could not find a document with id: ${String(req.params.id)}`);
 }
 
-async function writeOne(live: LiveCatalog, collection: CollectionName, action: (typeof WRITE_ACTIONS)[number], body: unknown, dirty: (typeof DIRTY_VALUES)[number]): Promise<PreparedWrite> {
-  const [outcome] = await live.write(collection, action, [{ text: JSON.stringify(body) ?? '', value: body ?? undefined }], dirty);
+async function writeOne(
+  live: LiveCatalog,
+  collection: CollectionName,
+  action: (typeof WRITE_ACTIONS)[number],
+  body: unknown,
+  dirty: (typeof DIRTY_VALUES)[number],
+): Promise<PreparedWrite> {
+  const [outcome] = await live.write(
+    collection,
+    action,
+    [{ text: JSON.stringify(body) ?? '', value: body ?? undefined }],
+    dirty,
+  );
   if (!outcome!.ok) throw new AppError(outcome!.code, 'document_refused', outcome!.error);
   return outcome!;
 }
 
 /** One line of an import's answer, as Typesense writes it. */
-function importResult(outcome: PreparedWrite | RefusedWrite, text: string, returnId: boolean, returnDoc: boolean): Record<string, unknown> {
-  if (outcome.ok) return { success: true, ...(returnId ? { id: outcome.id } : {}), ...(returnDoc ? { document: outcome.document } : {}) };
+function importResult(
+  outcome: PreparedWrite | RefusedWrite,
+  text: string,
+  returnId: boolean,
+  returnDoc: boolean,
+): Record<string, unknown> {
+  if (outcome.ok)
+    return {
+      success: true,
+      ...(returnId ? { id: outcome.id } : {}),
+      ...(returnDoc ? { document: outcome.document } : {}),
+    };
   return { success: false, error: outcome.error, document: text, code: outcome.code };
 }
 

@@ -35,7 +35,9 @@ export function artworkSvg(key: string, label: string): string {
     const cx = v % 640;
     const cy = (v >>> 10) % 360;
     const r = 40 + ((v >>> 20) % 160);
-    shapes.push(`<circle cx="${cx}" cy="${cy}" r="${r}" fill="hsl(${(hue + i * 25) % 360} 80% 70%)" fill-opacity="0.18"/>`);
+    shapes.push(
+      `<circle cx="${cx}" cy="${cy}" r="${r}" fill="hsl(${(hue + i * 25) % 360} 80% 70%)" fill-opacity="0.18"/>`,
+    );
   }
   return [
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 360" width="640" height="360" role="img"',

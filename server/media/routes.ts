@@ -22,7 +22,8 @@ export function mediaRoutes(search: SearchService): Router {
 
   router.get('/media/categories/:file', (req, res) => {
     const code = req.params.file.replace(/\.svg$/, '');
-    if (!IMAGE_CODE.test(code)) throw new AppError(400, 'invalid_image_code', 'Image code must look like NN-NNN-NNN.svg');
+    if (!IMAGE_CODE.test(code))
+      throw new AppError(400, 'invalid_image_code', 'Image code must look like NN-NNN-NNN.svg');
     const label = codeLabels.get(code);
     if (!label) throw notFound(`Category image ${code}`);
     send(res, `category:${code}`, label);

@@ -4,7 +4,15 @@ import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } f
 import type { BrandAnswer } from '../../shared/schemas/layout.js';
 import type { RecentActivityItem } from '../activity/recent-activity.js';
 import type { CommerceService } from '../commerce/commerce-service.js';
-import { eventActivity, eventPage, menu, performerActivity, performerPage, searchResults, venuePage } from '../entities/entity-service.js';
+import {
+  eventActivity,
+  eventPage,
+  menu,
+  performerActivity,
+  performerPage,
+  searchResults,
+  venuePage,
+} from '../entities/entity-service.js';
 import { AppError } from '../http/errors.js';
 import { collectionTag } from '../http/fast-lane.js';
 import { resolveBrand, type LayoutAnswers } from '../layout/layout-answers.js';
@@ -53,7 +61,10 @@ export class PageAnswers {
   async read(address: string, context: AnswerContext): Promise<PageAnswer> {
     const url = new URL(address, 'http://page.invalid');
     const query = parseQueryString(url.search.slice(1)) as Record<string, unknown>;
-    const parts = url.pathname.split('/').slice(2).map((p) => decodeURIComponent(p));
+    const parts = url.pathname
+      .split('/')
+      .slice(2)
+      .map((p) => decodeURIComponent(p));
     const engine = this.search.engine;
     const now = queryClock();
     const [first, second, third] = parts;
@@ -63,11 +74,24 @@ export class PageAnswers {
       const brand: BrandAnswer = resolveBrand(this.segments, undefined, context.siteHeader);
       return { data: brand, tags: [], ttlMs: Infinity };
     }
-    if (first === 'menu' && parts.length === 1) return { data: await menu(engine), tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
+    if (first === 'menu' && parts.length === 1)
+      return { data: await menu(engine), tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
     if (first === 'layout') {
-      const page = second === 'home' && parts.length === 2 ? ({ page: 'home' } as const) : second === 'category' && third && parts.length === 3 ? ({ page: 'category', slug: third } as const) : null;
+      const page =
+        second === 'home' && parts.length === 2
+          ? ({ page: 'home' } as const)
+          : second === 'category' && third && parts.length === 3
+            ? ({ page: 'category', slug: third } as const)
+            : null;
       if (!page) throw new AppError(404, 'not_found', `No API at ${url.pathname}`);
-      const found = await this.layout.answer({ page, query, siteHeader: context.siteHeader, guestId: context.guestId, userAgent: context.userAgent, url: address });
+      const found = await this.layout.answer({
+        page,
+        query,
+        siteHeader: context.siteHeader,
+        guestId: context.guestId,
+        userAgent: context.userAgent,
+        url: address,
+      });
       // Parsed only when a page is drawn from it: a replayed page needs its ETag alone.
       let data: unknown;
       return {
@@ -85,7 +109,11 @@ export class PageAnswers {
       return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: eventActivity(found) };
     }
     if (first === 'events' && third === 'listings' && parts.length === 3) {
-      return { data: await this.commerce.listings(slugOf(second), ListingsQuerySchema.parse(query)), tags: CATALOG_TAGS, ttlMs: LISTINGS_FRESH_MS };
+      return {
+        data: await this.commerce.listings(slugOf(second), ListingsQuerySchema.parse(query)),
+        tags: CATALOG_TAGS,
+        ttlMs: LISTINGS_FRESH_MS,
+      };
     }
     if (first === 'performers' && parts.length === 2) {
       const found = await performerPage(engine, slugOf(second), now, SchedulePageQuerySchema.parse(query).page);
@@ -93,7 +121,11 @@ export class PageAnswers {
       return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: performerActivity(found) };
     }
     if (first === 'venues' && parts.length === 2) {
-      return { data: await venuePage(engine, slugOf(second), now, SchedulePageQuerySchema.parse(query).page), tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
+      return {
+        data: await venuePage(engine, slugOf(second), now, SchedulePageQuerySchema.parse(query).page),
+        tags: CATALOG_TAGS,
+        ttlMs: ENTITY_TTL_MS,
+      };
     }
     if (first === 'Searches' && second === 'get' && parts.length === 2) {
       const { q, page } = SearchResultsQuerySchema.parse(query);

@@ -49,7 +49,9 @@ export class PageDocument {
     this.clientDir = clientDir;
     let template = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
     const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
-    this.manifest = existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>) : {};
+    this.manifest = existsSync(manifestFile)
+      ? (JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>)
+      : {};
     this.app = this.appChunks();
     const link = STYLESHEET_LINK.exec(template);
     if (link) template = template.replace(link[0], '');
@@ -100,7 +102,10 @@ export class PageDocument {
       // The colours are validated as #rrggbb by the segment schema; nothing else reaches the stylesheet.
       const theme = `:root{--brand:${t.primary};--brand-contrast:${t.primaryContrast};--ink:${t.ink};--surface:${t.surface};--accent:${t.accent}}`;
       const text = [this.css, ...own, theme].join('\n').replace(/<\//g, '<\\/');
-      style = { element: `<style>${text}</style>`, source: `'sha256-${createHash('sha256').update(text).digest('base64')}'` };
+      style = {
+        element: `<style>${text}</style>`,
+        source: `'sha256-${createHash('sha256').update(text).digest('base64')}'`,
+      };
       this.inlineStyles.set(key, style);
     }
     return style;
@@ -130,11 +135,14 @@ export class PageDocument {
   parts(head: PageHead, brand: Brand, module: string | undefined, data: { id: string; json: string }): DocumentParts {
     const { scripts, styles } = this.moduleFiles(module);
     const style = this.inlineStyle(brand, styles);
-    const meta = (attr: 'name' | 'property', name: string, content: string | null) => (content ? `<meta ${attr}="${name}" content="${escapeHtml(content)}" />` : '');
+    const meta = (attr: 'name' | 'property', name: string, content: string | null) =>
+      content ? `<meta ${attr}="${name}" content="${escapeHtml(content)}" />` : '';
     const tags = [
       `<title>${escapeHtml(head.title)}</title>`,
       meta('name', 'description', head.description),
-      head.noindex ? '<meta name="robots" content="noindex" />' : `<link rel="canonical" href="${escapeHtml(head.canonical)}" />`,
+      head.noindex
+        ? '<meta name="robots" content="noindex" />'
+        : `<link rel="canonical" href="${escapeHtml(head.canonical)}" />`,
       meta('property', 'og:site_name', head.siteName),
       meta('property', 'og:type', head.type),
       meta('property', 'og:title', head.title),

@@ -21,7 +21,13 @@ export interface PageRenderer {
   /** The id of the element the page data goes in. */
   PAGE_DATA_ID: string;
   pagePlan(url: URL, cookies: string): PagePlan | null;
-  renderPage(input: { url: string; plan: PagePlan; answers: readonly { queryKey: readonly unknown[]; data: unknown }[]; page: PageContextValue; cookies: string }): Promise<RenderedPage>;
+  renderPage(input: {
+    url: string;
+    plan: PagePlan;
+    answers: readonly { queryKey: readonly unknown[]; data: unknown }[];
+    page: PageContextValue;
+    cookies: string;
+  }): Promise<RenderedPage>;
 }
 
 /** The built renderer beside the built client, or undefined when there is none (`npm run dev`: the client renders alone). */

@@ -20,7 +20,6 @@ import type { IncomingMessage } from 'node:http';
 import type { URLParts } from '../http/fast-lane.js';
 import type { PageVerdict } from './page-status.js';
 
-
 /** Bound on the rendered pages kept (their compressed copies included). */
 const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 const PAGE_HEADERS = { cacheControl: 'no-cache', vary: ['Cookie'] } as const;
@@ -116,8 +115,19 @@ export class PageService {
       }
       device = deviceTypeFromUserAgent(req.headers['user-agent']);
     }
-    const origin = this.deps.publicBaseUrl ? '' : [req.headers.host, req.headers['x-forwarded-host'], req.headers['x-forwarded-proto']].join('|');
-    return JSON.stringify([pathname, search, origin, readCookie(cookies, PAGE_COOKIES.location) ?? '', guest, device, this.payloadId(), this.deps.segments.current.loadedAt]);
+    const origin = this.deps.publicBaseUrl
+      ? ''
+      : [req.headers.host, req.headers['x-forwarded-host'], req.headers['x-forwarded-proto']].join('|');
+    return JSON.stringify([
+      pathname,
+      search,
+      origin,
+      readCookie(cookies, PAGE_COOKIES.location) ?? '',
+      guest,
+      device,
+      this.payloadId(),
+      this.deps.segments.current.loadedAt,
+    ]);
   }
 
   /** Hands a kept page to the page lane, when it is the same for whoever sends the same key. */
@@ -126,9 +136,15 @@ export class PageService {
     // Only plain 200 pages: a status or a recent-activity record is the app's to send and write.
     if (!pageLane || page.status !== 200 || page.activity) return;
     const q = req.originalUrl.indexOf('?');
-    const laneKey = this.laneKey(req, q < 0 ? { pathname: req.originalUrl, search: '' } : { pathname: req.originalUrl.slice(0, q), search: req.originalUrl.slice(q + 1) });
+    const laneKey = this.laneKey(
+      req,
+      q < 0
+        ? { pathname: req.originalUrl, search: '' }
+        : { pathname: req.originalUrl.slice(0, q), search: req.originalUrl.slice(q + 1) },
+    );
     const ttl = this.kept.getRemainingTTL(key);
-    if (laneKey !== undefined && ttl > 0) pageLane.remember(laneKey, page.answer, Math.min(ttl, MAX_LANE_TTL_MS), this.tags.tagsOf(key));
+    if (laneKey !== undefined && ttl > 0)
+      pageLane.remember(laneKey, page.answer, Math.min(ttl, MAX_LANE_TTL_MS), this.tags.tagsOf(key));
   }
 
   /**
@@ -157,17 +173,34 @@ export class PageService {
       try {
         layout = await this.deps.answers.read(layoutQuery.path, context);
       } catch (err) {
-        if (err instanceof AppError && err.status === 404) return this.render(req, res, { kind: 'not-found', shell: plan.shell, own: [] }, 404, origin, context, new Map());
+        if (err instanceof AppError && err.status === 404)
+          return this.render(
+            req,
+            res,
+            { kind: 'not-found', shell: plan.shell, own: [] },
+            404,
+            origin,
+            context,
+            new Map(),
+          );
         // An address the layout refuses (a variation that does not exist) is the client's 4xx to explain, with
         // that status; a layout that failed is left for the client to ask for. Neither page is kept.
-        if (err instanceof AppError && err.status < 500) return this.render(req, res, { ...plan, own: [] }, err.status, origin, context, new Map());
+        if (err instanceof AppError && err.status < 500)
+          return this.render(req, res, { ...plan, own: [] }, err.status, origin, context, new Map());
         this.deps.logger.warn({ err, path: layoutQuery.path }, 'a page answer failed: the client will ask for it');
         return this.render(req, res, { ...plan, own: [] }, status, origin, context, new Map());
       }
     }
     // The same address, status, origin, segment set, API addresses (the shopper's place among them) and layout
     // answer (its variation among them) make the same page.
-    const key = JSON.stringify([req.originalUrl, status, origin, segments.current.loadedAt, [...plan.shell, ...plan.own].map((q) => q.path), layout?.version ?? null]);
+    const key = JSON.stringify([
+      req.originalUrl,
+      status,
+      origin,
+      segments.current.loadedAt,
+      [...plan.shell, ...plan.own].map((q) => q.path),
+      layout?.version ?? null,
+    ]);
     const kept = this.kept.get(key);
     if (kept) {
       this.record(guestId, kept.activity);
@@ -193,7 +226,9 @@ export class PageService {
   private record(guestId: string | undefined, item: PageAnswer['activity']): void {
     if (!guestId || !item) return;
     // Best effort, as on the API: a store hiccup must not cost the shopper the page.
-    this.deps.activity.record(guestId, item).catch((err: unknown) => this.deps.logger.warn({ err }, 'could not record recent activity'));
+    this.deps.activity
+      .record(guestId, item)
+      .catch((err: unknown) => this.deps.logger.warn({ err }, 'could not record recent activity'));
   }
 
   private send(req: Request, res: Response, page: KeptPage): void {
@@ -236,13 +271,20 @@ export class PageService {
         }
       }),
     );
-    if (notFound && plan.kind !== 'not-found') return this.render(req, res, { kind: 'not-found', shell: plan.shell, own: [] }, 404, origin, context, known);
+    if (notFound && plan.kind !== 'not-found')
+      return this.render(req, res, { kind: 'not-found', shell: plan.shell, own: [] }, 404, origin, context, known);
 
     const answers = queries.flatMap((query, i) => (read[i] ? [{ queryKey: query.queryKey, data: read[i].data }] : []));
     const brand = resolveBrand(this.deps.segments, undefined, renderer.SITE_ID);
     let rendered;
     try {
-      rendered = await renderer.renderPage({ url: req.originalUrl, plan, answers, page: { origin, status }, cookies: req.get('cookie') ?? '' });
+      rendered = await renderer.renderPage({
+        url: req.originalUrl,
+        plan,
+        answers,
+        page: { origin, status },
+        cookies: req.get('cookie') ?? '',
+      });
     } catch (err) {
       this.deps.logger.error({ err, url: req.originalUrl }, 'server render failed: the app shell goes instead');
       return false;

@@ -5,7 +5,11 @@ import type { SearchService } from '../search/search-service.js';
 import { GROUP_PAGES } from '../segments/segment-set.js';
 
 /** What the server answers a page address with, before the client draws it. */
-export type PageVerdict = { status: 200 } | { status: 404 } | { status: 301; location: string } | { status: 410; noindex: true; reason: 'cancelled' | 'started' };
+export type PageVerdict =
+  | { status: 200 }
+  | { status: 404 }
+  | { status: 301; location: string }
+  | { status: 410; noindex: true; reason: 'cancelled' | 'started' };
 
 /** Spec §2: the routes the storefront links to that hold no entity. */
 const PLAIN_PAGES = new Set(['/', '/results-general', '/contact-us', '/faq', '/policies']);
@@ -26,12 +30,21 @@ const ok: PageVerdict = { status: 200 };
 const missing: PageVerdict = { status: 404 };
 
 /** The entity the slug's id names: its current slug and, for an event, whether it can still be attended. */
-async function lookUp(engine: SearchEngine, route: EntityRoute, slug: string): Promise<{ slug: string; doc: Record<string, unknown> } | null> {
+async function lookUp(
+  engine: SearchEngine,
+  route: EntityRoute,
+  slug: string,
+): Promise<{ slug: string; doc: Record<string, unknown> } | null> {
   const id = idFromSlug(slug);
   if (id === null) return null;
   const { collection, id: field, name } = ENTITIES[route];
   const includeFields = collection === 'Event' ? [name, 'event_status', 'event_timestamp'] : [name];
-  const found = await engine.search({ collection, filters: [{ op: 'eq', field, value: id }], perPage: 1, includeFields });
+  const found = await engine.search({
+    collection,
+    filters: [{ op: 'eq', field, value: id }],
+    perPage: 1,
+    includeFields,
+  });
   const doc = found.hits[0]?.document as Record<string, unknown> | undefined;
   const value = doc?.[name];
   return typeof value === 'string' ? { slug: entitySlug(value, id), doc: doc! } : null;
@@ -44,7 +57,8 @@ async function lookUp(engine: SearchEngine, route: EntityRoute, slug: string): P
 function gone(doc: Record<string, unknown>, now: Date): PageVerdict | null {
   if (doc.event_status === 'cancelled') return { status: 410, noindex: true, reason: 'cancelled' };
   const start = doc.event_timestamp;
-  if (typeof start === 'number' && start * 1000 <= now.getTime()) return { status: 410, noindex: true, reason: 'started' };
+  if (typeof start === 'number' && start * 1000 <= now.getTime())
+    return { status: 410, noindex: true, reason: 'started' };
   return null;
 }
 
@@ -56,13 +70,20 @@ function gone(doc: Record<string, unknown>, now: Date): PageVerdict | null {
 export async function pageStatus(pathname: string, engine: SearchEngine, now = new Date()): Promise<PageVerdict> {
   if (PLAIN_PAGES.has(pathname) || PRIVATE_PAGE.test(pathname)) return ok;
   const category = /^\/category\/([^/]+)\/?$/.exec(pathname);
-  if (category) return CATEGORY_BY_SLUG.has(category[1]!) || (GROUP_PAGES as readonly string[]).includes(category[1]!) ? ok : missing;
+  if (category)
+    return CATEGORY_BY_SLUG.has(category[1]!) || (GROUP_PAGES as readonly string[]).includes(category[1]!)
+      ? ok
+      : missing;
 
   // Event and ticket pages take the last segment of whatever follows (spec §2: paths containing /events/).
-  const entity = /^\/(performers|venues)\/([^/]+)\/?$/.exec(pathname) ?? /^\/(events|tickets)\/(?:[^/]+\/)*([^/]+)\/?$/.exec(pathname);
+  const entity =
+    /^\/(performers|venues)\/([^/]+)\/?$/.exec(pathname) ??
+    /^\/(events|tickets)\/(?:[^/]+\/)*([^/]+)\/?$/.exec(pathname);
   const root = ROOT_PERFORMER.exec(pathname);
   if (!entity && !root) return missing;
-  const [route, slug] = entity ? ([entity[1] as EntityRoute, entity[2]!] as const) : (['performers', root![1]!] as const);
+  const [route, slug] = entity
+    ? ([entity[1] as EntityRoute, entity[2]!] as const)
+    : (['performers', root![1]!] as const);
   const found = await lookUp(engine, route, slug);
   if (found === null) return missing;
   if (found.slug !== slug) return { status: 301, location: entity ? `/${route}/${found.slug}` : `/${found.slug}` };
@@ -73,7 +94,11 @@ export async function pageStatus(pathname: string, engine: SearchEngine, now = n
  * The status the app shell is sent with. Before the catalog is in memory, or when the engine fails, an address
  * cannot be judged: the page answers 200 and shows what it finds, rather than telling a crawler a live page is gone.
  */
-export async function shellStatus(pathname: string, search: SearchService, logger: { warn(obj: object, msg: string): void }): Promise<PageVerdict> {
+export async function shellStatus(
+  pathname: string,
+  search: SearchService,
+  logger: { warn(obj: object, msg: string): void },
+): Promise<PageVerdict> {
   if (!search.ready) return ok;
   try {
     return await pageStatus(pathname, search.engine);

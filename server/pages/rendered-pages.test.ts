@@ -56,10 +56,19 @@ async function writeClient(dir: string) {
   await writeFile(
     path.join(dir, '.vite', 'manifest.json'),
     JSON.stringify({
-      'index.html': { file: 'assets/index-t.js', isEntry: true, css: ['assets/index-t.css'], dynamicImports: ['src/boot.tsx'] },
+      'index.html': {
+        file: 'assets/index-t.js',
+        isEntry: true,
+        css: ['assets/index-t.css'],
+        dynamicImports: ['src/boot.tsx'],
+      },
       'src/boot.tsx': { file: 'assets/boot-t.js', css: ['assets/boot-t.css'], imports: ['_react.js'] },
       '_react.js': { file: 'assets/react-t.js' },
-      'src/app/pages/event-page.tsx': { file: 'assets/event-page-t.js', css: ['assets/buying-t.css'], imports: ['_listings.js', 'src/boot.tsx', '_react.js'] },
+      'src/app/pages/event-page.tsx': {
+        file: 'assets/event-page-t.js',
+        css: ['assets/buying-t.css'],
+        imports: ['_listings.js', 'src/boot.tsx', '_react.js'],
+      },
       '_listings.js': { file: 'assets/listings-t.js' },
     }),
   );
@@ -75,7 +84,12 @@ beforeAll(async () => {
   search = opened.search;
   live = opened.live;
   const made = await testAppWithSegments({
-    env: parseEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), PUBLIC_BASE_URL: 'https://tickets.example.com' }),
+    env: parseEnv({
+      LOG_LEVEL: 'silent',
+      NODE_ENV: 'production',
+      SESSION_SECRET: 's'.repeat(40),
+      PUBLIC_BASE_URL: 'https://tickets.example.com',
+    }),
     clientDir: path.join(tmp, 'client'),
     search,
     sql,
@@ -92,15 +106,25 @@ afterAll(async () => {
 });
 
 /** The page data a rendered page carries for the client. */
-function pageData(html: string): { state: { queries: { queryKey: unknown[]; state: { data: unknown } }[] }; page: { origin: string; status: number } } {
+function pageData(html: string): {
+  state: { queries: { queryKey: unknown[]; state: { data: unknown } }[] };
+  page: { origin: string; status: number };
+} {
   const match = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html);
   expect(match, 'the page carries its data').not.toBeNull();
   return JSON.parse(match![1]!) as ReturnType<typeof pageData>;
 }
-const answerFor = (html: string, key: unknown[]) => pageData(html).state.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(key))?.state.data;
-const meta = (html: string, attr: 'name' | 'property', name: string) => new RegExp(`<meta ${attr}="${name.replace(/[.:]/g, '\\$&')}" content="([^"]*)"`).exec(html)?.[1];
+const answerFor = (html: string, key: unknown[]) =>
+  pageData(html).state.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(key))?.state.data;
+const meta = (html: string, attr: 'name' | 'property', name: string) =>
+  new RegExp(`<meta ${attr}="${name.replace(/[.:]/g, '\\$&')}" content="([^"]*)"`).exec(html)?.[1];
 const upcoming = () =>
-  fixture.catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > Date.now() / 1000 + 7 * 86_400);
+  fixture.catalog.collections.Event.filter(
+    (e) =>
+      e.event_status === 'scheduled' &&
+      e.event_timestamp !== null &&
+      e.event_timestamp > Date.now() / 1000 + 7 * 86_400,
+  );
 const eventPath = (e: EventDocument) => `/events/${entitySlug(e.event_name, e.event_id)}`;
 
 describe('a rendered landing page', () => {
@@ -141,29 +165,44 @@ describe('a rendered landing page', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toMatch(/script-src 'self'[;]/);
     // No inline script of any kind: the data is JSON the browser does not run.
-    expect(page.text.match(/<script(?![^>]*type="(module|application\/json|application\/ld\+json)")[^>]*>/g)).toBeNull();
+    expect(
+      page.text.match(/<script(?![^>]*type="(module|application\/json|application\/ld\+json)")[^>]*>/g),
+    ).toBeNull();
   });
 
   it('draws the place in the shopper cookie, and a guest the variation the API gives that guest', async () => {
     const chicago = await request(app).get('/').set('Cookie', 'shopperLocation=60601');
     expect(chicago.text).toContain('<title>Tickets near Chicago</title>');
-    const layout = answerFor(chicago.text, ['layout', '/api/layout/home', 'zip=60601', '']) as { location: { city: string } };
+    const layout = answerFor(chicago.text, ['layout', '/api/layout/home', 'zip=60601', '']) as {
+      location: { city: string };
+    };
     expect(layout.location.city).toBe('Chicago');
     // Drawn for that place, rows and all, as the browser will draw it from the same cookie.
     expect(chicago.text).toContain('Near <strong>Chicago, IL</strong>');
     expect(chicago.text).not.toContain('row--skeleton');
 
-    const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as { sessionToken: string };
+    const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web'))
+      .body as { sessionToken: string };
     const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148';
     const mine = await request(app).get('/').set('Cookie', `guestToken=${sessionToken}`).set('User-Agent', ua);
-    const api = await request(app).get('/api/layout/home').set('Authorization', `Bearer ${sessionToken}`).set('User-Agent', ua);
-    const drawn = answerFor(mine.text, ['layout', '/api/layout/home', '', '']) as { experiments: unknown[]; rows: { id: string }[] };
+    const api = await request(app)
+      .get('/api/layout/home')
+      .set('Authorization', `Bearer ${sessionToken}`)
+      .set('User-Agent', ua);
+    const drawn = answerFor(mine.text, ['layout', '/api/layout/home', '', '']) as {
+      experiments: unknown[];
+      rows: { id: string }[];
+    };
     expect(drawn.experiments).toEqual(api.body.experiments);
     expect(drawn.rows.map((r) => r.id)).toEqual((api.body as typeof drawn).rows.map((r) => r.id));
     // A forced variation is drawn as the API draws it, for anyone.
     const forced = await request(app).get('/?home-layout=1');
     const forcedApi = await request(app).get('/api/layout/home?home-layout=1');
-    expect((answerFor(forced.text, ['layout', '/api/layout/home', '', 'home-layout=1']) as typeof drawn).rows.map((r) => r.id)).toEqual((forcedApi.body as typeof drawn).rows.map((r) => r.id));
+    expect(
+      (answerFor(forced.text, ['layout', '/api/layout/home', '', 'home-layout=1']) as typeof drawn).rows.map(
+        (r) => r.id,
+      ),
+    ).toEqual((forcedApi.body as typeof drawn).rows.map((r) => r.id));
   });
 
   it('is an event page with its title, price and structured data, the price the same in all three', async () => {
@@ -172,7 +211,12 @@ describe('a rendered landing page', () => {
     expect(page.status).toBe(200);
     const html = page.text;
     expect(html).toContain(`<h1>${event.event_name.replace(/&/g, '&amp;')}</h1>`);
-    const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!) as { '@type': string; name: string; offers?: { lowPrice: number; highPrice: number }; location: { address: { postalCode?: string } } };
+    const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!) as {
+      '@type': string;
+      name: string;
+      offers?: { lowPrice: number; highPrice: number };
+      location: { address: { postalCode?: string } };
+    };
     expect(ld['@type']).toBe('Event');
     expect(ld.name).toBe(event.event_name);
     expect(ld.location.address.postalCode).toBeTruthy();
@@ -194,7 +238,9 @@ describe('a rendered landing page', () => {
     expect(html).not.toContain('buying-t.css');
     // The listings the client would ask for are embedded, under its keys.
     const slug = entitySlug(event.event_name, event.event_id);
-    expect(answerFor(html, ['listings', slug, {}])).toEqual((await request(app).get(`/api/events/${slug}/listings`)).body);
+    expect(answerFor(html, ['listings', slug, {}])).toEqual(
+      (await request(app).get(`/api/events/${slug}/listings`)).body,
+    );
     expect(answerFor(html, ['events', slug])).toEqual((await request(app).get(`/api/events/${slug}`)).body);
   });
 
@@ -202,11 +248,18 @@ describe('a rendered landing page', () => {
     const event = upcoming()[1]!;
     const slug = entitySlug(event.event_name, event.event_id);
     const page = await request(app).get(`${eventPath(event)}?quantity=4&sort=price_desc`);
-    expect(answerFor(page.text, ['listings', slug, { quantity: 4, sort: 'price_desc' }])).toEqual((await request(app).get(`/api/events/${slug}/listings?quantity=4&sort=price_desc`)).body);
+    expect(answerFor(page.text, ['listings', slug, { quantity: 4, sort: 'price_desc' }])).toEqual(
+      (await request(app).get(`/api/events/${slug}/listings?quantity=4&sort=price_desc`)).body,
+    );
   });
 
   it('answers with the status the address has: 404 with a search, 301 for a renamed entity, 410 for a cancelled event', async () => {
-    for (const address of ['/no-such-page', '/events/x/nope-999999999', '/performers/nobody-999999999', '/category/no-such-category']) {
+    for (const address of [
+      '/no-such-page',
+      '/events/x/nope-999999999',
+      '/performers/nobody-999999999',
+      '/category/no-such-category',
+    ]) {
       const missing = await request(app).get(address);
       expect(missing.status, address).toBe(404);
       expect(missing.text).toContain('<h1 id="nf-title">Page not found</h1>');
@@ -249,12 +302,16 @@ describe('a rendered landing page', () => {
     }
     const venue = fixture.catalog.collections.Venue[0]!;
     const venuePage = await request(app).get(`/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2`);
-    expect(venuePage.text).toContain(`<link rel="canonical" href="https://tickets.example.com/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2" />`);
+    expect(venuePage.text).toContain(
+      `<link rel="canonical" href="https://tickets.example.com/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2" />`,
+    );
     const faq = await request(app).get('/faq');
     expect(faq.text).toContain('<title>Frequently asked questions</title>');
     const results = await request(app).get('/results-general?kwds=new');
     expect(results.text).toContain('<meta name="robots" content="noindex" />');
-    expect(answerFor(results.text, ['results', 'new', 1])).toEqual((await request(app).get('/api/Searches/get?q=new&page=1')).body);
+    expect(answerFor(results.text, ['results', 'new', 1])).toEqual(
+      (await request(app).get('/api/Searches/get?q=new&page=1')).body,
+    );
     const event = upcoming()[3]!;
     const tickets = await request(app).get(`/tickets/${entitySlug(event.event_name, event.event_id)}`);
     expect(tickets.status).toBe(200);
@@ -267,11 +324,15 @@ describe('a rendered landing page', () => {
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.text).not.toContain('evil.example"');
     expect(meta(elsewhere.text, 'property', 'og:url')).toBe('https://tickets.example.com/evil.example/x');
-    const page = await request(app).get(`/results-general?kwds=${encodeURIComponent('</script><script>alert(1)</script>')}`);
+    const page = await request(app).get(
+      `/results-general?kwds=${encodeURIComponent('</script><script>alert(1)</script>')}`,
+    );
     expect(page.status).toBe(200);
     expect(page.text).not.toContain('<script>alert(1)');
     expect(answerFor(page.text, ['results', '</script><script>alert(1)</script>', 1])).toBeDefined();
-    expect(page.text).toContain('<title>Results for “&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;”</title>');
+    expect(page.text).toContain(
+      '<title>Results for “&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;”</title>',
+    );
   });
 });
 
@@ -286,14 +347,25 @@ describe('a rendered page kept and replayed', () => {
     expect(app.pageLane!.served).toBe(replayed + 1);
     expect(again.text).toBe(first.text);
     expect(again.headers.etag).toMatch(/^W\/"/);
-    const revalidated = await request(app).get('/category/mlb').set('If-None-Match', again.headers.etag as string);
+    const revalidated = await request(app)
+      .get('/category/mlb')
+      .set('If-None-Match', again.headers.etag as string);
     expect(revalidated.status).toBe(304);
     // The replay carries the same CSP as the render (the stylesheet's hash).
     expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
     expect(again.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(again.headers['x-frame-options']).toBe(first.headers['x-frame-options']);
     // A guest's home page is theirs (their variation): another guest's request is not answered with it.
-    const [a, b] = await Promise.all([0, 1].map(async () => ((await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as { sessionToken: string }).sessionToken));
+    const [a, b] = await Promise.all(
+      [0, 1].map(
+        async () =>
+          (
+            (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as {
+              sessionToken: string;
+            }
+          ).sessionToken,
+      ),
+    );
     await request(app).get('/').set('Cookie', `guestToken=${a}`);
     const laneBefore = app.pageLane!.served;
     await request(app).get('/').set('Cookie', `guestToken=${a}`);
@@ -326,18 +398,26 @@ describe('a rendered page kept and replayed', () => {
     expect((await request(app).get('/')).text).toBe(home.text);
     const shown = fixture.catalog.collections.Event.find((e) => e.event_id === shownId)!;
     const retitled = { ...shown, event_name: 'Zanzibar Matinee Special' };
-    expect((await live.write('Event', 'upsert', [{ text: JSON.stringify(retitled), value: retitled }]))[0]).toMatchObject({ ok: true });
+    expect(
+      (await live.write('Event', 'upsert', [{ text: JSON.stringify(retitled), value: retitled }]))[0],
+    ).toMatchObject({ ok: true });
     expect((await request(app).get('/')).text).toContain('Zanzibar Matinee Special');
   });
 
   it('records a guest’s view of an event in their recent activity, replayed or not', async () => {
-    const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as { sessionToken: string };
+    const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web'))
+      .body as { sessionToken: string };
     const event = upcoming()[5]!;
     await request(app).get(eventPath(event));
     await request(app).get(eventPath(event)).set('Cookie', `guestToken=${sessionToken}`);
     let recent: { items?: { name: string }[] } = {};
     for (let i = 0; i < 20; i++) {
-      recent = (await request(app).get('/api/CustomerActivity/recent-activities').set('X-Client-Id', 'storefront-web').set('Authorization', `Bearer ${sessionToken}`)).body as typeof recent;
+      recent = (
+        await request(app)
+          .get('/api/CustomerActivity/recent-activities')
+          .set('X-Client-Id', 'storefront-web')
+          .set('Authorization', `Bearer ${sessionToken}`)
+      ).body as typeof recent;
       if (JSON.stringify(recent).includes(event.event_name)) break;
       await new Promise((r) => setTimeout(r, 50));
     }

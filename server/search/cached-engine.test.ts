@@ -11,7 +11,12 @@ function fakeEngine() {
       const n = ++state.calls;
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       if (state.fail) throw new Error('engine down');
-      return { hits: [{ document: { q: request.q, n } as never, textMatch: 1 }], found: 1, page: 1, searchTimeMs: 1 } as SearchResult<never>;
+      return {
+        hits: [{ document: { q: request.q, n } as never, textMatch: 1 }],
+        found: 1,
+        page: 1,
+        searchTimeMs: 1,
+      } as SearchResult<never>;
     },
     async health() {
       return { ok: !state.fail, detail: '' };

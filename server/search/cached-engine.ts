@@ -139,6 +139,9 @@ export const SEARCH_DEGRADED_WINDOW_MS = 60_000;
 export function searchDegradation(engine: CachedEngine) {
   return () => {
     const failures = engine.failuresWithin(SEARCH_DEGRADED_WINDOW_MS);
-    return { degraded: failures > 0, detail: `${failures} failed search call(s) in the last minute; answering from cache where possible` };
+    return {
+      degraded: failures > 0,
+      detail: `${failures} failed search call(s) in the last minute; answering from cache where possible`,
+    };
   };
 }

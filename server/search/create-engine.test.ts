@@ -34,7 +34,10 @@ describe('openCatalog', () => {
       for (const { engine } of [built, opened]) {
         const got = await engine.search({ collection: name, perPage: 250 });
         expect(got.found, name).toBe(want.length);
-        expect(got.hits.map((h) => h.document), name).toEqual(want.slice(0, 250));
+        expect(
+          got.hits.map((h) => h.document),
+          name,
+        ).toEqual(want.slice(0, 250));
       }
     }
 
@@ -50,7 +53,10 @@ describe('openCatalog', () => {
     // A changed collection file makes the snapshot stale: the files are read (and validated) again.
     await appendFile(path.join(dir, 'Banner.jsonl'), '\n');
     const reread = await openCatalog(env, dir);
-    expect(reread.embedded).toMatchObject({ from: 'files', note: expect.stringMatching(/another catalog or engine.*saved/) });
+    expect(reread.embedded).toMatchObject({
+      from: 'files',
+      note: expect.stringMatching(/another catalog or engine.*saved/),
+    });
     expect((await openCatalog(env, dir)).embedded?.from).toBe('snapshot');
   });
 

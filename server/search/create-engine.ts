@@ -56,9 +56,17 @@ export async function openCatalog(env: Env, dir: string, options: OpenOptions = 
     if (!source || !manifest) throw new SnapshotError(`no catalog in ${dir}`);
     const embedded = await EmbeddedEngine.open(file, source);
     // Changes of another log (a store that was reset or replaced) cannot be told apart from the files' documents.
-    if (embedded.folded && embedded.folded.log !== options.changeLog) throw new SnapshotError(`${file} holds changes of another change log`);
+    if (embedded.folded && embedded.folded.log !== options.changeLog)
+      throw new SnapshotError(`${file} holds changes of another change log`);
     const fold = (folded: FoldedChanges) => embedded.save(file, source, folded);
-    return { manifest, engine: cached(env, embedded), writable: new EmbeddedCatalog(embedded), embedded: { from: 'snapshot', note: `opened ${file}` }, folded: embedded.folded, fold };
+    return {
+      manifest,
+      engine: cached(env, embedded),
+      writable: new EmbeddedCatalog(embedded),
+      embedded: { from: 'snapshot', note: `opened ${file}` },
+      folded: embedded.folded,
+      fold,
+    };
   } catch (error) {
     if (!(error instanceof SnapshotError)) throw error;
     note = error.message;
@@ -74,7 +82,13 @@ export async function openCatalog(env: Env, dir: string, options: OpenOptions = 
     );
   } else note = `${note}; built from the files, which changed while they were read: not saved`;
   const fold = (folded: FoldedChanges) => (source ? embedded.save(file, source, folded) : Promise.resolve(0));
-  return { manifest: loaded.manifest, engine: cached(env, embedded), writable: new EmbeddedCatalog(embedded), embedded: { from: 'files', note }, fold };
+  return {
+    manifest: loaded.manifest,
+    engine: cached(env, embedded),
+    writable: new EmbeddedCatalog(embedded),
+    embedded: { from: 'files', note },
+    fold,
+  };
 }
 
 /** The engine over a catalog already in memory (tests and tools that hold the whole catalog). */

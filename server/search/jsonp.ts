@@ -12,7 +12,9 @@ export const CALLBACK_PATTERN = /^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/;
 const JsonpQuerySchema = z.object({
   token: z.string().min(1, 'token is required').max(2048, 'token is too long'),
   q: z.string().max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`).default(''),
-  callback: z.string().regex(CALLBACK_PATTERN, 'callback must be a plain JavaScript identifier (letters, digits, _ and $)'),
+  callback: z
+    .string()
+    .regex(CALLBACK_PATTERN, 'callback must be a plain JavaScript identifier (letters, digits, _ and $)'),
 });
 
 /** JSON that is also safe inside a script: no `</script>`, no line separators JavaScript would choke on. */

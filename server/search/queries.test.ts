@@ -6,7 +6,14 @@ import type { PerformerDocument } from '../../shared/schemas/documents.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { EmbeddedEngine } from './embedded/embedded-engine.js';
-import { performerSearch, suggestRequests, trendingPerformers, trendingPoolRequest, tsImageRequest, zipDeterminationRequest } from './queries.js';
+import {
+  performerSearch,
+  suggestRequests,
+  trendingPerformers,
+  trendingPoolRequest,
+  tsImageRequest,
+  zipDeterminationRequest,
+} from './queries.js';
 import { popularPerformers } from './ranking.js';
 
 describe('the query catalogue pins the spec §7 figures', () => {
@@ -15,7 +22,10 @@ describe('the query catalogue pins the spec §7 figures', () => {
       collection: 'Performer',
       q: 'heat',
       queryBy: ['performer_name'],
-      sort: [{ by: '_text_match', order: 'desc' }, { by: 'order_rank', order: 'asc' }],
+      sort: [
+        { by: '_text_match', order: 'desc' },
+        { by: 'order_rank', order: 'asc' },
+      ],
       page: 2,
       perPage: 10,
     });
@@ -76,7 +86,9 @@ describe('the query catalogue against a generated catalog', () => {
   it('finds real teams by typed prefix, best-known first', async () => {
     const result = await engine.search(performerSearch('new york'));
     const names = result.hits.map((h) => h.document.performer_name);
-    expect(names).toEqual(expect.arrayContaining(['New York Yankees', 'New York Mets', 'New York Knicks', 'New York Rangers']));
+    expect(names).toEqual(
+      expect.arrayContaining(['New York Yankees', 'New York Mets', 'New York Knicks', 'New York Rangers']),
+    );
     const ranks = result.hits.map((h) => h.document.order_rank!);
     expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
   });
@@ -107,6 +119,12 @@ describe('the query catalogue against a generated catalog', () => {
     // Boston's Red Sox and Celtics have more than 10%; the Bruins (9.1%) and its symphony orchestra do not.
     expect(await popularFor(performerSearch('boston'))).toEqual(['Boston Red Sox', 'Boston Celtics']);
     // Orders spread over all 32 NFL teams: none reaches 10%.
-    expect(await popularFor({ collection: 'Performer', filters: [{ op: 'eq', field: 'category', value: 'nfl' }], perPage: 32 })).toEqual([]);
+    expect(
+      await popularFor({
+        collection: 'Performer',
+        filters: [{ op: 'eq', field: 'category', value: 'nfl' }],
+        perPage: 32,
+      }),
+    ).toEqual([]);
   });
 });

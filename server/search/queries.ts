@@ -27,9 +27,18 @@ import type { SearchEngine, SearchRequestFor } from './search-engine.js';
  * or the week's; ties go to the sooner event. The embedded engine keeps events presorted in the last two.
  */
 export const EVENT_SORTS: Record<'soonest' | 'popular' | 'trending', SortKey[]> = {
-  soonest: [{ by: 'event_timestamp', order: 'asc' }, { by: 'event_orders_t12', order: 'desc' }],
-  popular: [{ by: 'event_orders_t12', order: 'desc' }, { by: 'event_timestamp', order: 'asc' }],
-  trending: [{ by: 'event_orders_d7', order: 'desc' }, { by: 'event_timestamp', order: 'asc' }],
+  soonest: [
+    { by: 'event_timestamp', order: 'asc' },
+    { by: 'event_orders_t12', order: 'desc' },
+  ],
+  popular: [
+    { by: 'event_orders_t12', order: 'desc' },
+    { by: 'event_timestamp', order: 'asc' },
+  ],
+  trending: [
+    { by: 'event_orders_d7', order: 'desc' },
+    { by: 'event_timestamp', order: 'asc' },
+  ],
 };
 
 /** Performer query: text on performer_name, relevance then order_rank ascending, 10 a page. */
@@ -131,7 +140,10 @@ export async function trendingPerformers(engine: SearchEngine): Promise<Performe
 }
 
 /** Zip determination: the key's market when its gross ticket value is above 25,000; up to 100 hits. */
-export function zipDeterminationRequest(key: string, keyType: ZipEventDeterminationDocument['key_type']): SearchRequestFor<'ZipEventDetermination'> {
+export function zipDeterminationRequest(
+  key: string,
+  keyType: ZipEventDeterminationDocument['key_type'],
+): SearchRequestFor<'ZipEventDetermination'> {
   return {
     collection: 'ZipEventDetermination',
     filters: [

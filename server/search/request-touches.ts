@@ -19,7 +19,10 @@ export function compileTouches(request: ParsedSearchRequest): Touches {
     // Points plainly out of range in latitude skip the trigonometry.
     const span = latitudeSpan(geo.radiusMiles);
     const inRange = (lat: unknown, lng: unknown) =>
-      typeof lat === 'number' && typeof lng === 'number' && Math.abs(lat - geo.lat) <= span && haversineMiles(geo.lat, geo.lng, lat, lng) <= geo.radiusMiles;
+      typeof lat === 'number' &&
+      typeof lng === 'number' &&
+      Math.abs(lat - geo.lat) <= span &&
+      haversineMiles(geo.lat, geo.lng, lat, lng) <= geo.radiusMiles;
     near = (doc) => {
       const value = doc[geo.field];
       if (!Array.isArray(value)) return false;
@@ -51,7 +54,10 @@ function reader(path: string): (doc: Record<string, unknown>) => unknown[] {
   }
   return (doc) => {
     let values: unknown[] = [doc];
-    for (const key of keys) values = flat(values).map((v) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined));
+    for (const key of keys)
+      values = flat(values).map((v) =>
+        v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined,
+      );
     return flat(values).filter((v) => v !== undefined && v !== null);
   };
 }

@@ -39,7 +39,10 @@ describe('GET /api/suggest', () => {
   });
 
   it('reads "ny" and "la" as their cities: the city, its teams and its venues, in either case', async () => {
-    for (const [typed, city, state] of [['ny', 'New York', 'NY'], ['LA', 'Los Angeles', 'CA']] as const) {
+    for (const [typed, city, state] of [
+      ['ny', 'New York', 'NY'],
+      ['LA', 'Los Angeles', 'CA'],
+    ] as const) {
       const body = SuggestResponseSchema.parse((await request(app).get(`/api/suggest?q=${typed}`)).body);
       expect(body.cities?.[0]?.text, typed).toBe(`${city}, ${state}`);
       // The city's own first; what the letters match as a prefix ("LA Clippers", "Las Vegas") after them.
@@ -87,7 +90,10 @@ describe('GET /api/trending', () => {
     const res = await request(app).get('/api/trending');
     expect(res.status).toBe(200);
     expect(res.body.performers).toHaveLength(9);
-    expect(res.body.performers[0]).toMatchObject({ eventCount: expect.stringMatching(/^\d+ Events?$/), url: expect.stringMatching(/^\/performers\//) });
+    expect(res.body.performers[0]).toMatchObject({
+      eventCount: expect.stringMatching(/^\d+ Events?$/),
+      url: expect.stringMatching(/^\/performers\//),
+    });
   });
 });
 
@@ -101,7 +107,10 @@ describe('before search is ready', () => {
 
 describe('repeated suggestions (the fast lane)', () => {
   it('sends a repeat from the lane, byte for byte, and still counts it against the suggest limit', async () => {
-    const { app: limited } = testApp({ search: fixture.search, env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SUGGEST_PER_MINUTE: '3' }) });
+    const { app: limited } = testApp({
+      search: fixture.search,
+      env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SUGGEST_PER_MINUTE: '3' }),
+    });
     const url = '/api/suggest?q=yan';
     const first = await request(limited).get(url);
     expect(first.status).toBe(200);

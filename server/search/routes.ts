@@ -34,7 +34,13 @@ export function searchRoutes(search: SearchService, options: SearchRouteOptions 
     const clock = now();
     const answer = replayableJson(JSON.stringify(await suggest(search.engine, q, extra, clock)), SUGGEST_HEADERS);
     const untilNextStep = clock.getTime() + QUERY_CLOCK_GRANULARITY_MS - Date.now();
-    if (untilNextStep > 0) fastLane?.remember(replayKey(req.originalUrl, clock), answer, untilNextStep, SUGGEST_COLLECTIONS.map(collectionTag));
+    if (untilNextStep > 0)
+      fastLane?.remember(
+        replayKey(req.originalUrl, clock),
+        answer,
+        untilNextStep,
+        SUGGEST_COLLECTIONS.map(collectionTag),
+      );
     sendReplayable(req, res, answer);
   });
 

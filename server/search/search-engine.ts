@@ -10,7 +10,9 @@ export type SearchRequestFor<C extends CollectionName> = SearchRequest & { colle
  */
 export interface SearchEngine {
   readonly kind: 'embedded' | 'typesense';
-  search<C extends CollectionName>(request: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>>;
+  search<C extends CollectionName>(
+    request: SearchRequestFor<C>,
+  ): Promise<SearchResult<Partial<CollectionDocuments[C]>>>;
   /** Whether the engine can answer now, with a word on why not. */
   health(): Promise<{ ok: boolean; detail: string }>;
 }

@@ -16,7 +16,8 @@ export class SearchService {
   /** The engine catalog changes are applied to. */
   get catalog(): CatalogEngine {
     if (!this.current) throw new AppError(503, 'search_unavailable', 'Search is starting up; try again in a moment');
-    if (!this.writable) throw new AppError(503, 'catalog_read_only', 'This engine takes no catalog changes through the storefront');
+    if (!this.writable)
+      throw new AppError(503, 'catalog_read_only', 'This engine takes no catalog changes through the storefront');
     return this.writable;
   }
 

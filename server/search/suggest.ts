@@ -1,4 +1,10 @@
-import type { CollectionName, EventDocument, PerformerDocument, USCityDocument, VenueDocument } from '../../shared/schemas/documents.js';
+import type {
+  CollectionName,
+  EventDocument,
+  PerformerDocument,
+  USCityDocument,
+  VenueDocument,
+} from '../../shared/schemas/documents.js';
 import type { SuggestResponse } from '../../shared/schemas/suggest.js';
 import { eventWhen } from '../../shared/rules/event-card.js';
 import { normalizeSearchQuery, shouldSearch } from '../../shared/rules/format.js';
@@ -19,16 +25,31 @@ export const SUGGEST_COLLECTIONS: readonly CollectionName[] = ['Performer', 'Ven
  * sources. The query is lower-cased and an empty one answers empty groups without searching (spec §5).
  */
 /** `first`'s hits, then `then`'s not among them, at most `limit`. */
-function merged<D extends { id?: string }>(first: SearchResult<D> | null, then: SearchResult<D> | null, limit = 10): SearchResult<D> {
+function merged<D extends { id?: string }>(
+  first: SearchResult<D> | null,
+  then: SearchResult<D> | null,
+  limit = 10,
+): SearchResult<D> {
   const hits = [...(first?.hits ?? []), ...(then?.hits ?? [])];
   const seen = new Set<string | undefined>();
   const unique = hits.filter((h) => !seen.has(h.document.id) && seen.add(h.document.id));
-  return { found: unique.length, hits: unique.slice(0, limit), page: 1, searchTimeMs: (first?.searchTimeMs ?? 0) + (then?.searchTimeMs ?? 0) };
+  return {
+    found: unique.length,
+    hits: unique.slice(0, limit),
+    page: 1,
+    searchTimeMs: (first?.searchTimeMs ?? 0) + (then?.searchTimeMs ?? 0),
+  };
 }
 
-export async function suggest(engine: SearchEngine, rawQuery: string, extraSources: boolean, now: Date): Promise<SuggestResponse> {
+export async function suggest(
+  engine: SearchEngine,
+  rawQuery: string,
+  extraSources: boolean,
+  now: Date,
+): Promise<SuggestResponse> {
   const query = normalizeSearchQuery(rawQuery);
-  if (!shouldSearch(query)) return { query, performers: [], venues: [], ...(extraSources ? { cities: [], events: [] } : {}) };
+  if (!shouldSearch(query))
+    return { query, performers: [], venues: [], ...(extraSources ? { cities: [], events: [] } : {}) };
   const nowSeconds = Math.floor(now.getTime() / 1000);
   // "ny", "la": the city's teams and venues first, then whatever the letters themselves match, and the city.
   const city = cityForAbbreviation(query);
@@ -41,7 +62,15 @@ export async function suggest(engine: SearchEngine, rawQuery: string, extraSourc
     requests.events ? engine.search(requests.events) : null,
     forCity ? engine.search(forCity.performers) : null,
     // The city's venues by how much is on there (a venue's name seldom says its city).
-    forCity ? engine.search({ ...forCity.venues, q: '*', queryBy: [], filters: [...(forCity.venues.filters ?? []), { op: 'eq', field: 'venue_city', value: city! }], sort: [{ by: 'events_available', order: 'desc' }] }) : null,
+    forCity
+      ? engine.search({
+          ...forCity.venues,
+          q: '*',
+          queryBy: [],
+          filters: [...(forCity.venues.filters ?? []), { op: 'eq', field: 'venue_city', value: city! }],
+          sort: [{ by: 'events_available', order: 'desc' }],
+        })
+      : null,
     forCity ? engine.search({ ...forCity.cities!, perPage: 1 }) : null,
   ]);
   const performers = merged(cityPerformers, own, requests.performers.perPage);
@@ -51,17 +80,32 @@ export async function suggest(engine: SearchEngine, rawQuery: string, extraSourc
     query,
     performers: performers.hits.map(({ document }) => {
       const p = document as PerformerDocument;
-      return { id: p.performer_id, text: p.performer_name, url: performerPath(p.performer_name, p.performer_id), pathPicture: p.image };
+      return {
+        id: p.performer_id,
+        text: p.performer_name,
+        url: performerPath(p.performer_name, p.performer_id),
+        pathPicture: p.image,
+      };
     }),
     venues: venues.hits.map(({ document }) => {
       const v = document as VenueDocument;
-      return { id: v.venue_id, text: v.venue_name, subtitle: cityRegion(v), url: venuePath(v.venue_name, v.venue_id), pathPicture: venueImage(v.venue_id) };
+      return {
+        id: v.venue_id,
+        text: v.venue_name,
+        subtitle: cityRegion(v),
+        url: venuePath(v.venue_name, v.venue_id),
+        pathPicture: venueImage(v.venue_id),
+      };
     }),
     ...(cities
       ? {
           cities: cities.hits.map(({ document }) => {
             const c = document as USCityDocument;
-            return { id: Number(c.id), text: `${c.city}, ${c.state_id}`, url: `/results-general?kwds=${encodeURIComponent(slugify(c.city).replace(/-/g, ' '))}` };
+            return {
+              id: Number(c.id),
+              text: `${c.city}, ${c.state_id}`,
+              url: `/results-general?kwds=${encodeURIComponent(slugify(c.city).replace(/-/g, ' '))}`,
+            };
           }),
         }
       : {}),
@@ -70,7 +114,12 @@ export async function suggest(engine: SearchEngine, rawQuery: string, extraSourc
           events: events.hits.map(({ document }) => {
             const e = document as EventDocument;
             const when = eventWhen(e.event_local_timestamp);
-            return { id: e.event_id, text: e.event_name, subtitle: `${when.date} · ${e.venue_name}`, url: eventPath(e.event_name, e.event_id) };
+            return {
+              id: e.event_id,
+              text: e.event_name,
+              subtitle: `${when.date} · ${e.venue_name}`,
+              url: eventPath(e.event_name, e.event_id),
+            };
           }),
         }
       : {}),

@@ -57,7 +57,8 @@ export class CatalogTimes {
   }
 
   private get catalogTime(): number {
-    if (this.base === undefined) throw new AppError(503, 'catalog_unavailable', 'The catalog is still opening; try again in a moment');
+    if (this.base === undefined)
+      throw new AppError(503, 'catalog_unavailable', 'The catalog is still opening; try again in a moment');
     return this.base;
   }
 

@@ -10,5 +10,7 @@ import { GROUP_PAGES } from '../segments/segment-set.js';
  */
 export function categoryPages(layout: LayoutService, segments: SegmentRepository): string[] {
   const brand = segments.defaultBrand.id;
-  return [...GROUP_PAGES, ...CATEGORY_BY_SLUG.keys()].filter((slug) => segments.page(brand, layout.pageFor({ page: 'category', slug }).page) !== undefined);
+  return [...GROUP_PAGES, ...CATEGORY_BY_SLUG.keys()].filter(
+    (slug) => segments.page(brand, layout.pageFor({ page: 'category', slug }).page) !== undefined,
+  );
 }

@@ -4,7 +4,19 @@
  * drawn from (layouts, performers, venues, events, menus, search) stay open: a crawler that renders pages asks
  * them too, and a page whose data it may not fetch is an empty page to it.
  */
-export const DISALLOWED_PATHS = ['/checkout/', '/orders/', '/tickets/', '/studio', '/api/cart', '/api/checkout', '/api/orders', '/api/tickets', '/api/studio', '/api/admin', '/api/customers'] as const;
+export const DISALLOWED_PATHS = [
+  '/checkout/',
+  '/orders/',
+  '/tickets/',
+  '/studio',
+  '/api/cart',
+  '/api/checkout',
+  '/api/orders',
+  '/api/tickets',
+  '/api/studio',
+  '/api/admin',
+  '/api/customers',
+] as const;
 
 export const SITEMAP_INDEX_PATH = '/sitemap.xml';
 

@@ -30,7 +30,10 @@ export function originOf(req: Request, publicBaseUrl: string | undefined): strin
 export function seoRoutes(sitemaps: SitemapService | undefined, publicBaseUrl: string | undefined): Router {
   const router = Router();
   router.get('/robots.txt', (req, res) => {
-    res.type('text/plain').set('Cache-Control', CRAWLER_CACHE_CONTROL).send(robotsTxt(originOf(req, publicBaseUrl)));
+    res
+      .type('text/plain')
+      .set('Cache-Control', CRAWLER_CACHE_CONTROL)
+      .send(robotsTxt(originOf(req, publicBaseUrl)));
   });
   if (!sitemaps) {
     router.get([SITEMAP_INDEX_PATH, '/sitemaps/{*file}'], () => {

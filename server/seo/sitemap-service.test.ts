@@ -24,7 +24,14 @@ beforeAll(async () => {
   // 700 events starting at one instant (more than two engine pages of them), then 300 at later times.
   events = Array.from({ length: 1_000 }, (_, i) => {
     const id = 5_000 + ((i * 7919) % 1_000);
-    return { ...template, id: String(id), event_id: id, event_name: `Show ${id}`, event_status: 'scheduled', event_timestamp: i < 700 ? at : at + 60 * i };
+    return {
+      ...template,
+      id: String(id),
+      event_id: id,
+      event_name: `Show ${id}`,
+      event_status: 'scheduled',
+      event_timestamp: i < 700 ? at : at + 60 * i,
+    };
   }) as EventDocument[];
   engine = new CachedEngine(await EmbeddedEngine.build({ Event: events }));
   times = new CatalogTimes();
@@ -32,7 +39,8 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => fixture?.cleanup());
 
-const service = (urlsPerFile: number) => new SitemapService({ engine: () => engine, times, categories: () => [], urlsPerFile, now: () => now });
+const service = (urlsPerFile: number) =>
+  new SitemapService({ engine: () => engine, times, categories: () => [], urlsPerFile, now: () => now });
 const locsOf = (xml: string) => parseXml(xml).children.map((url) => childTexts(url, 'loc')[0]!);
 
 describe('building event sitemap files', () => {
@@ -79,19 +87,29 @@ describe('building event sitemap files', () => {
 
   it('splits one list as of one moment across files built minutes apart, and moves that moment on hourly', async () => {
     let clock = (at - 600) * 1000;
-    const sitemaps = new SitemapService({ engine: () => engine, times, categories: () => [], urlsPerFile: 300, now: () => new Date(clock) });
+    const sitemaps = new SitemapService({
+      engine: () => engine,
+      times,
+      categories: () => [],
+      urlsPerFile: 300,
+      now: () => new Date(clock),
+    });
     const first = locsOf((await sitemaps.file('events-1.xml', ORIGIN))!.body);
     // Ten minutes on, the 700 events of one instant have started; the next file still continues the first.
     clock = (at + 1) * 1000;
     const second = locsOf((await sitemaps.file('events-2.xml', ORIGIN))!.body);
     const inOrder = [...events].sort((a, b) => a.event_timestamp! - b.event_timestamp! || a.event_id - b.event_id);
-    expect([...first, ...second]).toEqual(inOrder.slice(0, 600).map((e) => `${ORIGIN}${eventPath(e.event_name, e.event_id)}`));
+    expect([...first, ...second]).toEqual(
+      inOrder.slice(0, 600).map((e) => `${ORIGIN}${eventPath(e.event_name, e.event_id)}`),
+    );
     // An hour on, the files list what is upcoming then.
     clock = (at + 3_600) * 1000;
     const index = parseXml(await sitemaps.index(ORIGIN)).children.map((c) => childTexts(c, 'loc')[0]);
     expect(index).toEqual([`${ORIGIN}/sitemaps/events-1.xml`]);
     const later = inOrder.filter((e) => e.event_timestamp! >= at + 3_600);
-    expect(locsOf((await sitemaps.file('events-1.xml', ORIGIN))!.body)).toEqual(later.map((e) => `${ORIGIN}${eventPath(e.event_name, e.event_id)}`));
+    expect(locsOf((await sitemaps.file('events-1.xml', ORIGIN))!.body)).toEqual(
+      later.map((e) => `${ORIGIN}${eventPath(e.event_name, e.event_id)}`),
+    );
   });
 
   it('refuses a file size beyond the protocol’s 50,000 addresses', () => {
@@ -104,7 +122,9 @@ describe('the protocol’s text', () => {
   it('escapes the five XML entities and writes W3C datetimes in UTC to the second', () => {
     expect(escapeXml(`a&b<c>"d"'e'`)).toBe('a&amp;b&lt;c&gt;&quot;d&quot;&apos;e&apos;');
     expect(w3cDatetime(Date.UTC(2026, 10, 26, 4, 40, 5, 123))).toBe('2026-11-26T04:40:05Z');
-    const entry = parseXml(`<?xml version="1.0" encoding="UTF-8"?><urlset>${urlEntry('https://x.example/?a=1&b=<2>', 0)}</urlset>`);
+    const entry = parseXml(
+      `<?xml version="1.0" encoding="UTF-8"?><urlset>${urlEntry('https://x.example/?a=1&b=<2>', 0)}</urlset>`,
+    );
     expect(childTexts(entry.children[0]!, 'loc')).toEqual(['https://x.example/?a=1&b=<2>']);
   });
 

@@ -6,7 +6,15 @@ import { upcomingFilters } from '../entities/entity-service.js';
 import { EDGE_CACHE_SECONDS } from '../../shared/rules/constants.js';
 import type { CachedEngine } from '../search/cached-engine.js';
 import type { CatalogTimes, PagedCollection } from './catalog-times.js';
-import { escapeXml, MAX_SITEMAPS_PER_INDEX, MAX_URLS_PER_SITEMAP, sitemapIndex, URLSET_CLOSE, URLSET_OPEN, urlEntry } from './sitemap-protocol.js';
+import {
+  escapeXml,
+  MAX_SITEMAPS_PER_INDEX,
+  MAX_URLS_PER_SITEMAP,
+  sitemapIndex,
+  URLSET_CLOSE,
+  URLSET_OPEN,
+  urlEntry,
+} from './sitemap-protocol.js';
 import { categoryPath, eventPath, performerPath, venuePath } from '../../shared/rules/site-paths.js';
 
 export const SITEMAP_KINDS = ['events', 'performers', 'venues', 'categories'] as const;
@@ -30,7 +38,11 @@ export const SITEMAP_CACHE_TTL_MS = EDGE_CACHE_SECONDS * 1000;
 const SITEMAP_SEARCH_TAG = 'sitemap';
 
 /** The collection a kind's pages come from. */
-const KIND_COLLECTION: Record<Exclude<SitemapKind, 'categories'>, PagedCollection> = { events: 'Event', performers: 'Performer', venues: 'Venue' };
+const KIND_COLLECTION: Record<Exclude<SitemapKind, 'categories'>, PagedCollection> = {
+  events: 'Event',
+  performers: 'Performer',
+  venues: 'Venue',
+};
 
 /** A sitemap file as served: its XML at one origin, and its entity tag. */
 export interface SitemapFile {
@@ -107,15 +119,21 @@ export class SitemapService {
 
   constructor(private readonly options: SitemapServiceOptions) {
     this.urlsPerFile = options.urlsPerFile ?? MAX_URLS_PER_SITEMAP;
-    if (!(this.urlsPerFile >= 1 && this.urlsPerFile <= MAX_URLS_PER_SITEMAP)) throw new Error(`urlsPerFile must be 1 to ${MAX_URLS_PER_SITEMAP}`);
+    if (!(this.urlsPerFile >= 1 && this.urlsPerFile <= MAX_URLS_PER_SITEMAP))
+      throw new Error(`urlsPerFile must be 1 to ${MAX_URLS_PER_SITEMAP}`);
     this.now = options.now ?? (() => new Date());
   }
 
   /** The sitemap index at `origin`: one file per `urlsPerFile` documents of each kind. */
   async index(origin: string): Promise<string> {
-    const counts = await Promise.all(SITEMAP_KINDS.map((kind) => this.count(kind))).finally(() => this.options.engine().invalidate(SITEMAP_SEARCH_TAG));
-    const locs = SITEMAP_KINDS.flatMap((kind, i) => Array.from({ length: this.files(counts[i]!) }, (_, n) => `${origin}${sitemapFilePath(kind, n + 1)}`));
-    if (locs.length > MAX_SITEMAPS_PER_INDEX) throw new Error(`${locs.length} sitemap files exceed the ${MAX_SITEMAPS_PER_INDEX} an index may list`);
+    const counts = await Promise.all(SITEMAP_KINDS.map((kind) => this.count(kind))).finally(() =>
+      this.options.engine().invalidate(SITEMAP_SEARCH_TAG),
+    );
+    const locs = SITEMAP_KINDS.flatMap((kind, i) =>
+      Array.from({ length: this.files(counts[i]!) }, (_, n) => `${origin}${sitemapFilePath(kind, n + 1)}`),
+    );
+    if (locs.length > MAX_SITEMAPS_PER_INDEX)
+      throw new Error(`${locs.length} sitemap files exceed the ${MAX_SITEMAPS_PER_INDEX} an index may list`);
     return sitemapIndex(locs);
   }
 
@@ -159,7 +177,9 @@ export class SitemapService {
   catalogChanged(changes: readonly { collection: CollectionName }[]): void {
     const kinds = new Set<SitemapKind>();
     for (const { collection } of changes) {
-      const kind = (Object.keys(KIND_COLLECTION) as (keyof typeof KIND_COLLECTION)[]).find((k) => KIND_COLLECTION[k] === collection);
+      const kind = (Object.keys(KIND_COLLECTION) as (keyof typeof KIND_COLLECTION)[]).find(
+        (k) => KIND_COLLECTION[k] === collection,
+      );
       if (kind) kinds.add(kind).add('categories');
     }
     if (kinds.size === 0) return;
@@ -206,7 +226,9 @@ export class SitemapService {
     try {
       let urls = 0;
       for await (const doc of this.walk(engine, listing, offset, this.urlsPerFile)) {
-        parts.push(urlEntry(`${ORIGIN_MARK}${listing.path(doc)}`, this.options.times.of(listing.collection, String(doc.id))));
+        parts.push(
+          urlEntry(`${ORIGIN_MARK}${listing.path(doc)}`, this.options.times.of(listing.collection, String(doc.id))),
+        );
         urls++;
       }
       return urls === 0 ? undefined : finish(parts, urls);
@@ -222,7 +244,9 @@ export class SitemapService {
         // Listed as the performer and venue pages list events: upcoming, dated, not cancelled, within 10 years
         // (spec §4). Walked by start time, the order the engine keeps events in.
         const upcoming = upcomingFilters(this.listedAsOf());
-        const range = upcoming.find((f): f is Extract<Filter, { op: 'between' }> => f.op === 'between' && f.field === 'event_timestamp');
+        const range = upcoming.find(
+          (f): f is Extract<Filter, { op: 'between' }> => f.op === 'between' && f.field === 'event_timestamp',
+        );
         if (!range) throw new Error('the upcoming-events filters no longer bound event_timestamp');
         const others = upcoming.filter((f) => f !== range);
         return {
@@ -230,7 +254,10 @@ export class SitemapService {
           key: 'event_timestamp',
           tie: 'event_id',
           fields: ['id', 'event_id', 'event_name', 'event_timestamp'],
-          filters: (min, max) => [{ op: 'between', field: 'event_timestamp', min: Math.max(min, range.min), max: Math.min(max, range.max) }, ...others],
+          filters: (min, max) => [
+            { op: 'between', field: 'event_timestamp', min: Math.max(min, range.min), max: Math.min(max, range.max) },
+            ...others,
+          ],
           min: range.min,
           max: range.max,
           path: (doc) => eventPath(doc.event_name as string, doc.event_id as number),
@@ -245,7 +272,9 @@ export class SitemapService {
 
   private async countBetween(listing: Listing, min: number, max: number): Promise<number> {
     if (min > max) return 0;
-    const result = await this.options.engine().search({ collection: listing.collection, filters: listing.filters(min, max), perPage: 0 }, [SITEMAP_SEARCH_TAG]);
+    const result = await this.options
+      .engine()
+      .search({ collection: listing.collection, filters: listing.filters(min, max), perPage: 0 }, [SITEMAP_SEARCH_TAG]);
     return result.found;
   }
 
@@ -254,7 +283,12 @@ export class SitemapService {
    * by bisecting counts (each answered from the engine's indexes), then pages of results are read from a key
    * on, skipping those of that key already taken: no page read is deeper than one key's documents.
    */
-  private async *walk(engine: CachedEngine, listing: Listing, offset: number, limit: number): AsyncGenerator<Record<string, unknown>> {
+  private async *walk(
+    engine: CachedEngine,
+    listing: Listing,
+    offset: number,
+    limit: number,
+  ): AsyncGenerator<Record<string, unknown>> {
     let key = listing.min;
     let skip = 0;
     if (offset > 0) {
@@ -270,16 +304,31 @@ export class SitemapService {
       key = lo;
       skip = offset - (await this.countBetween(listing, listing.min, lo - 1));
     }
-    const sort: SortKey[] = [{ by: listing.key, order: 'asc' }, ...(listing.tie === listing.key ? [] : [{ by: listing.tie, order: 'asc' as const }])];
+    const sort: SortKey[] = [
+      { by: listing.key, order: 'asc' },
+      ...(listing.tie === listing.key ? [] : [{ by: listing.tie, order: 'asc' as const }]),
+    ];
     let taken = 0;
     while (taken < limit) {
       const page = Math.floor(skip / MAX_PER_PAGE) + 1;
-      if (page > MAX_PAGE) throw new Error(`more than ${MAX_PAGE * MAX_PER_PAGE} ${listing.collection} documents share ${listing.key} ${key}`);
+      if (page > MAX_PAGE)
+        throw new Error(
+          `more than ${MAX_PAGE * MAX_PER_PAGE} ${listing.collection} documents share ${listing.key} ${key}`,
+        );
       const result = await engine.search(
-        { collection: listing.collection, filters: listing.filters(key, listing.max), sort, page, perPage: MAX_PER_PAGE, includeFields: listing.fields },
+        {
+          collection: listing.collection,
+          filters: listing.filters(key, listing.max),
+          sort,
+          page,
+          perPage: MAX_PER_PAGE,
+          includeFields: listing.fields,
+        },
         [SITEMAP_SEARCH_TAG],
       );
-      const docs = (result.hits as { document: Record<string, unknown> }[]).map((h) => h.document).slice(skip % MAX_PER_PAGE, skip % MAX_PER_PAGE + limit - taken);
+      const docs = (result.hits as { document: Record<string, unknown> }[])
+        .map((h) => h.document)
+        .slice(skip % MAX_PER_PAGE, (skip % MAX_PER_PAGE) + limit - taken);
       if (docs.length === 0) return;
       for (const doc of docs) yield doc;
       taken += docs.length;
@@ -294,7 +343,12 @@ export class SitemapService {
 }
 
 /** Every document of a collection, walked by its numeric entity id. */
-function idListing(collection: PagedCollection, idField: string, nameField: string, path: (name: string, id: number) => string): Listing {
+function idListing(
+  collection: PagedCollection,
+  idField: string,
+  nameField: string,
+  path: (name: string, id: number) => string,
+): Listing {
   return {
     collection,
     key: idField,

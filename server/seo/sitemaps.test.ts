@@ -71,7 +71,13 @@ beforeAll(async () => {
   const generatedAt = fixture.catalog.manifest.generatedAt;
   live.attach(generatedAt);
   let layoutAndSegments: () => string[] = () => [];
-  const sitemaps = new SitemapService({ engine: () => search.engine, times, categories: () => layoutAndSegments(), urlsPerFile: URLS_PER_FILE, now: () => now });
+  const sitemaps = new SitemapService({
+    engine: () => search.engine,
+    times,
+    categories: () => layoutAndSegments(),
+    urlsPerFile: URLS_PER_FILE,
+    now: () => now,
+  });
   made = await testAppWithSegments({
     env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY, PUBLIC_BASE_URL: `${ORIGIN}/` }),
     search,
@@ -90,7 +96,11 @@ afterAll(async () => {
   await fixture?.cleanup();
 });
 
-const listed = (e: EventDocument) => e.event_status !== 'cancelled' && e.event_timestamp !== null && e.event_timestamp >= nowSeconds && e.event_timestamp <= Math.floor(horizon.getTime() / 1000);
+const listed = (e: EventDocument) =>
+  e.event_status !== 'cancelled' &&
+  e.event_timestamp !== null &&
+  e.event_timestamp >= nowSeconds &&
+  e.event_timestamp <= Math.floor(horizon.getTime() / 1000);
 const get = (path: string) => request(app).get(path);
 
 async function sitemapIndex(): Promise<string[]> {
@@ -132,7 +142,10 @@ async function filesOf(kind: string): Promise<Entry[][]> {
   return Promise.all(locs.map(sitemapFile));
 }
 
-const split = (count: number) => Array.from({ length: Math.ceil(count / URLS_PER_FILE) }, (_, i) => Math.min(URLS_PER_FILE, count - i * URLS_PER_FILE));
+const split = (count: number) =>
+  Array.from({ length: Math.ceil(count / URLS_PER_FILE) }, (_, i) =>
+    Math.min(URLS_PER_FILE, count - i * URLS_PER_FILE),
+  );
 
 describe('robots.txt', () => {
   it('is plain text that allows the storefront and the API its pages are drawn from, disallows purchase pages and their API, and names the sitemap index', async () => {
@@ -141,9 +154,20 @@ describe('robots.txt', () => {
     const lines = res.text.split('\n');
     expect(lines[0]).toBe('User-agent: *');
     expect(lines).toContain('Allow: /');
-    for (const path of ['/checkout/', '/orders/', '/tickets/', '/studio', '/api/cart', '/api/orders', '/api/studio', '/api/admin']) expect(lines).toContain(`Disallow: ${path}`);
+    for (const path of [
+      '/checkout/',
+      '/orders/',
+      '/tickets/',
+      '/studio',
+      '/api/cart',
+      '/api/orders',
+      '/api/studio',
+      '/api/admin',
+    ])
+      expect(lines).toContain(`Disallow: ${path}`);
     // A crawler that renders pages must be able to ask what they are drawn from.
-    for (const path of ['/api/', '/api/layout', '/api/performers', '/api/events', '/api/venues', '/api/menu']) expect(lines).not.toContain(`Disallow: ${path}`);
+    for (const path of ['/api/', '/api/layout', '/api/performers', '/api/events', '/api/venues', '/api/menu'])
+      expect(lines).not.toContain(`Disallow: ${path}`);
     expect(lines.filter((l) => l.startsWith('Disallow: '))).toHaveLength(DISALLOWED_PATHS.length);
     expect(lines).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
   });
@@ -153,10 +177,18 @@ describe('robots.txt', () => {
     const direct = await request(plain).get('/robots.txt').set('Host', 'shop.example.org:8080').expect(200);
     expect(direct.text).toContain('Sitemap: http://shop.example.org:8080/sitemap.xml');
     const proxied = testApp({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', TRUST_PROXY: 'loopback' }) }).app;
-    const forwarded = await request(proxied).get('/robots.txt').set('X-Forwarded-Proto', 'https').set('X-Forwarded-Host', 'tickets.example.net').expect(200);
+    const forwarded = await request(proxied)
+      .get('/robots.txt')
+      .set('X-Forwarded-Proto', 'https')
+      .set('X-Forwarded-Host', 'tickets.example.net')
+      .expect(200);
     expect(forwarded.text).toContain('Sitemap: https://tickets.example.net/sitemap.xml');
     // An untrusted client's forwarded headers count for nothing.
-    const ignored = await request(plain).get('/robots.txt').set('Host', 'shop.example.org').set('X-Forwarded-Proto', 'https').expect(200);
+    const ignored = await request(plain)
+      .get('/robots.txt')
+      .set('Host', 'shop.example.org')
+      .set('X-Forwarded-Proto', 'https')
+      .expect(200);
     expect(ignored.text).toContain('Sitemap: http://shop.example.org/sitemap.xml');
   });
 
@@ -203,13 +235,21 @@ describe('the sitemaps (sitemaps.org)', () => {
 
   it('list performers and venues at their cards’ addresses, and the category pages the storefront answers', async () => {
     const performers = (await filesOf('performers')).flat().map((e) => e.loc);
-    expect(performers.sort()).toEqual(fixture.catalog.collections.Performer.map((p: PerformerDocument) => `${ORIGIN}${performerCard(p).url}`).sort());
+    expect(performers.sort()).toEqual(
+      fixture.catalog.collections.Performer.map((p: PerformerDocument) => `${ORIGIN}${performerCard(p).url}`).sort(),
+    );
     const venues = (await filesOf('venues')).flat().map((e) => e.loc);
-    expect(venues.sort()).toEqual(fixture.catalog.collections.Venue.map((v: VenueDocument) => `${ORIGIN}${venueCard(v).url}`).sort());
+    expect(venues.sort()).toEqual(
+      fixture.catalog.collections.Venue.map((v: VenueDocument) => `${ORIGIN}${venueCard(v).url}`).sort(),
+    );
     const categories = (await filesOf('categories')).flat().map((e) => e.loc);
-    expect(categories).toEqual([...GROUP_PAGES, ...CATEGORIES.map((c) => c.slug)].map((slug) => `${ORIGIN}/category/${slug}`));
+    expect(categories).toEqual(
+      [...GROUP_PAGES, ...CATEGORIES.map((c) => c.slug)].map((slug) => `${ORIGIN}/category/${slug}`),
+    );
     for (const loc of categories) {
-      await request(app).get(`/api/layout${loc.slice(ORIGIN.length)}`).expect(200);
+      await request(app)
+        .get(`/api/layout${loc.slice(ORIGIN.length)}`)
+        .expect(200);
     }
   });
 
@@ -232,7 +272,16 @@ describe('the sitemaps (sitemaps.org)', () => {
 
   it('are a 404 for a file that does not exist', async () => {
     const events = (await sitemapIndex()).filter((l) => l.includes('/events-')).length;
-    for (const file of [`events-${events + 1}`, 'events-99', 'events-0', 'events-01', 'nope', 'categories-2', 'events-1.xml.gz', 'events-1']) {
+    for (const file of [
+      `events-${events + 1}`,
+      'events-99',
+      'events-0',
+      'events-01',
+      'nope',
+      'categories-2',
+      'events-1.xml.gz',
+      'events-1',
+    ]) {
       const res = await get(`/sitemaps/${file}${file.includes('.') || file === 'events-1' ? '' : '.xml'}`);
       expect(res.status, file).toBe(404);
     }
@@ -251,8 +300,15 @@ describe('the sitemaps as the catalog changes', () => {
     const changedFrom = Date.now();
     await admin('patch', `/${renamed.id}`, { event_name: 'Zanzibar Quartet Farewell Night' }).expect(200);
     await admin('patch', `/${toPast.id}`, { event_timestamp: nowSeconds - 3_600 }).expect(200);
-    await admin('patch', `/${toFarFuture.id}`, { event_timestamp: Math.floor(horizon.getTime() / 1000) + 86_400 }).expect(200);
-    const added: EventDocument = { ...template, id: '987654321', event_id: 987_654_321, event_name: 'Brand New Matinee' };
+    await admin('patch', `/${toFarFuture.id}`, {
+      event_timestamp: Math.floor(horizon.getTime() / 1000) + 86_400,
+    }).expect(200);
+    const added: EventDocument = {
+      ...template,
+      id: '987654321',
+      event_id: 987_654_321,
+      event_name: 'Brand New Matinee',
+    };
     await admin('post', '', added).expect(201);
 
     const files = await filesOf('events');
@@ -275,7 +331,9 @@ describe('the sitemaps as the catalog changes', () => {
       expect(changed).toBeLessThanOrEqual(Date.now());
     }
     const untouched = events.find((e) => ![renamed, toPast, toFarFuture].includes(e))!;
-    expect(lastmod(`${ORIGIN}${eventCard(untouched).url}`)).toBe(w3cDatetime(Date.parse(fixture.catalog.manifest.generatedAt)));
+    expect(lastmod(`${ORIGIN}${eventCard(untouched).url}`)).toBe(
+      w3cDatetime(Date.parse(fixture.catalog.manifest.generatedAt)),
+    );
     // A category page gathers events: it changed when they did.
     const [category] = (await filesOf('categories')).flat();
     expect(Date.parse(category!.lastmod)).toBeGreaterThanOrEqual(Math.floor(changedFrom / 1000) * 1000);
@@ -296,8 +354,12 @@ describe('the sitemaps as the catalog changes', () => {
 
     // A node starting now times the change from the log, as this one did when it applied it (within a second).
     const restarted = new CatalogTimes();
-    await restarted.attach(fixture.catalog.manifest.generatedAt, () => loggedChangeTimes(sql, fixture.catalog.manifest.generatedAt));
+    await restarted.attach(fixture.catalog.manifest.generatedAt, () =>
+      loggedChangeTimes(sql, fixture.catalog.manifest.generatedAt),
+    );
     expect(Math.abs(restarted.of('Performer', performer.id) - times.of('Performer', performer.id))).toBeLessThan(2_000);
-    expect(restarted.of('Performer', fixture.catalog.collections.Performer[4]!.id)).toBe(Date.parse(fixture.catalog.manifest.generatedAt));
+    expect(restarted.of('Performer', fixture.catalog.collections.Performer[4]!.id)).toBe(
+      Date.parse(fixture.catalog.manifest.generatedAt),
+    );
   });
 });

@@ -49,7 +49,8 @@ export function parseXml(xml: string): XmlElement {
     i = close + 1;
     if (tag.startsWith('/')) {
       const element = stack.pop();
-      if (!element || element.name !== tag.slice(1)) throw new Error(`</${tag.slice(1)}> closes <${element?.name ?? 'nothing'}> at ${open}`);
+      if (!element || element.name !== tag.slice(1))
+        throw new Error(`</${tag.slice(1)}> closes <${element?.name ?? 'nothing'}> at ${open}`);
       if (stack.length === 0) root = element;
       continue;
     }
@@ -62,7 +63,8 @@ export function parseXml(xml: string): XmlElement {
       const eq = attribute.indexOf('=');
       const key = attribute.slice(0, eq);
       const quoted = attribute.slice(eq + 1).trim();
-      if (!NAME.test(key) || quoted.length < 2 || quoted[0] !== '"' || quoted[quoted.length - 1] !== '"') throw new Error(`a bad attribute ${attribute} at ${open}`);
+      if (!NAME.test(key) || quoted.length < 2 || quoted[0] !== '"' || quoted[quoted.length - 1] !== '"')
+        throw new Error(`a bad attribute ${attribute} at ${open}`);
       attributes[key] = unescape(quoted.slice(1, -1), open);
     }
     const element: XmlElement = { name, attributes, children: [], text: '' };
@@ -77,4 +79,5 @@ export function parseXml(xml: string): XmlElement {
 }
 
 /** The text of each child element named `name`. */
-export const childTexts = (element: XmlElement, name: string) => element.children.filter((c) => c.name === name).map((c) => c.text);
+export const childTexts = (element: XmlElement, name: string) =>
+  element.children.filter((c) => c.name === name).map((c) => c.text);

@@ -14,7 +14,9 @@ export async function optionalSession(req: Request, tokens: SessionTokens): Prom
 }
 
 /** A new guest session takes no input: a body, if sent, must be `{}`; anything else is a client's mistake. */
-const NewSessionBodySchema = z.strictObject({}, { error: 'a guest session takes no input: send no body, or {}' }).optional();
+const NewSessionBodySchema = z
+  .strictObject({}, { error: 'a guest session takes no input: send no body, or {}' })
+  .optional();
 
 export function sessionRoutes(tokens: SessionTokens, activity: RecentActivity): Router {
   const router = Router();
@@ -23,7 +25,10 @@ export function sessionRoutes(tokens: SessionTokens, activity: RecentActivity): 
   router.post('/customers/session', async (req, res) => {
     NewSessionBodySchema.parse(req.body);
     const { token, session } = await tokens.issue();
-    res.status(201).set('Cache-Control', 'no-store').json({ sessionToken: token, expiresAt: session.expiresAt.toISOString() });
+    res
+      .status(201)
+      .set('Cache-Control', 'no-store')
+      .json({ sessionToken: token, expiresAt: session.expiresAt.toISOString() });
   });
 
   // Spec §7: the guest's recent activities, with the bearer guest token.

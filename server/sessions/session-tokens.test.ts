@@ -18,7 +18,10 @@ describe('SessionTokens', () => {
     const tokens = new SessionTokens(secret, 60);
     const { token } = await tokens.issue(new Date('2026-01-01T00:00:00Z'));
     await expect(tokens.verify(token, new Date('2026-01-01T00:00:59Z'))).resolves.toBeTruthy();
-    await expect(tokens.verify(token, new Date('2026-01-01T00:02:00Z'))).rejects.toMatchObject({ status: 401, code: 'session_expired' });
+    await expect(tokens.verify(token, new Date('2026-01-01T00:02:00Z'))).rejects.toMatchObject({
+      status: 401,
+      code: 'session_expired',
+    });
   });
 
   it('remembers a verified token until it expires, and never a refused one', async () => {
@@ -29,7 +32,9 @@ describe('SessionTokens', () => {
     expect(tokens.peek(token, new Date('2026-01-01T00:00:30Z'))).toEqual(session);
     expect(tokens.peek(token, new Date('2026-01-01T00:01:00Z'))).toBeUndefined();
     const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
-    await expect(tokens.verify(tampered, new Date('2026-01-01T00:00:10Z'))).rejects.toMatchObject({ code: 'invalid_session' });
+    await expect(tokens.verify(tampered, new Date('2026-01-01T00:00:10Z'))).rejects.toMatchObject({
+      code: 'invalid_session',
+    });
     expect(tokens.peek(tampered, new Date('2026-01-01T00:00:10Z'))).toBeUndefined();
   });
 
@@ -55,7 +60,13 @@ describe('sessionSecret', () => {
   });
 
   it('uses SESSION_SECRET when set and demands one in production', async () => {
-    expect(new TextDecoder().decode(await sessionSecret({ secret: 'k'.repeat(32), dataDir: '/nonexistent', production: true }))).toBe('k'.repeat(32));
-    await expect(sessionSecret({ dataDir: '/nonexistent', production: true })).rejects.toThrow(/SESSION_SECRET is required/);
+    expect(
+      new TextDecoder().decode(
+        await sessionSecret({ secret: 'k'.repeat(32), dataDir: '/nonexistent', production: true }),
+      ),
+    ).toBe('k'.repeat(32));
+    await expect(sessionSecret({ dataDir: '/nonexistent', production: true })).rejects.toThrow(
+      /SESSION_SECRET is required/,
+    );
   });
 });

@@ -34,7 +34,8 @@ export class SessionTokens {
     private readonly secret: Uint8Array,
     private readonly ttlSeconds: number,
   ) {
-    if (secret.byteLength < MIN_SECRET_BYTES) throw new Error(`the session secret must be at least ${MIN_SECRET_BYTES} bytes`);
+    if (secret.byteLength < MIN_SECRET_BYTES)
+      throw new Error(`the session secret must be at least ${MIN_SECRET_BYTES} bytes`);
   }
 
   async issue(now = new Date()): Promise<{ token: string; session: GuestSession }> {
@@ -63,12 +64,14 @@ export class SessionTokens {
         audience: AUDIENCE,
         currentDate: now,
       });
-      if (typeof payload.sub !== 'string' || !/^[0-9a-f-]{36}$/.test(payload.sub) || payload.typ !== 'guest') throw new errors.JWTInvalid('not a guest token');
+      if (typeof payload.sub !== 'string' || !/^[0-9a-f-]{36}$/.test(payload.sub) || payload.typ !== 'guest')
+        throw new errors.JWTInvalid('not a guest token');
       const session = { guestId: payload.sub, expiresAt: new Date((payload.exp ?? 0) * 1000) };
       this.verified.set(token, session);
       return session;
     } catch (err) {
-      if (err instanceof errors.JWTExpired) throw new AppError(401, 'session_expired', 'The guest session has expired; request a new one');
+      if (err instanceof errors.JWTExpired)
+        throw new AppError(401, 'session_expired', 'The guest session has expired; request a new one');
       throw new AppError(401, 'invalid_session', 'The guest session token is not valid');
     }
   }
@@ -83,7 +86,8 @@ export class SessionTokens {
   /** The token of an `Authorization: Bearer …` header, or a 401 when there is none. */
   static bearer(header: string | undefined): string {
     const token = SessionTokens.bearerToken(header);
-    if (token === undefined) throw new AppError(401, 'missing_session', 'Send the guest session token as "Authorization: Bearer <token>"');
+    if (token === undefined)
+      throw new AppError(401, 'missing_session', 'Send the guest session token as "Authorization: Bearer <token>"');
     return token;
   }
 
@@ -97,7 +101,11 @@ export class SessionTokens {
  * The signing secret: `SESSION_SECRET` when set; otherwise, outside production, one generated once and kept
  * in the data directory so restarts keep sessions valid. Production without one refuses to start.
  */
-export async function sessionSecret(options: { secret?: string; dataDir: string; production: boolean }): Promise<Uint8Array> {
+export async function sessionSecret(options: {
+  secret?: string;
+  dataDir: string;
+  production: boolean;
+}): Promise<Uint8Array> {
   if (options.secret) return new TextEncoder().encode(options.secret);
   if (options.production) throw new Error('SESSION_SECRET is required in production (at least 32 bytes)');
   const file = path.join(options.dataDir, SECRET_FILE);

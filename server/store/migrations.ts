@@ -205,9 +205,13 @@ export async function migrate(sql: Sql): Promise<number[]> {
   // safe against a concurrent create): one transaction-scoped advisory lock lets one create it at a time.
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATIONS_LOCK]);
-    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
   });
-  const applied = new Set((await sql.query<{ id: number }>('SELECT id FROM schema_migrations')).map((r) => Number(r.id)));
+  const applied = new Set(
+    (await sql.query<{ id: number }>('SELECT id FROM schema_migrations')).map((r) => Number(r.id)),
+  );
   const ran: number[] = [];
   for (const m of MIGRATIONS) {
     if (applied.has(m.id)) continue;
@@ -216,7 +220,11 @@ export async function migrate(sql: Sql): Promise<number[]> {
       await tx.query('LOCK TABLE schema_migrations IN EXCLUSIVE MODE');
       const again = await tx.query('SELECT 1 FROM schema_migrations WHERE id = $1', [m.id]);
       if (again.length > 0) return;
-      for (const statement of m.sql.split(';').map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      for (const statement of m.sql
+        .split(';')
+        .map((s) => s.trim())
+        .filter(Boolean))
+        await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [m.id, m.name]);
       ran.push(m.id);
     });

@@ -25,7 +25,8 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
     return sql;
   }
   const url = options.databaseUrl;
-  const onIdleError = (err: Error) => options.logger?.warn({ err }, 'a pooled database connection failed; it will be replaced');
+  const onIdleError = (err: Error) =>
+    options.logger?.warn({ err }, 'a pooled database connection failed; it will be replaced');
   const open = async () => {
     const sql = await openPostgres(url, undefined, onIdleError);
     try {
@@ -92,6 +93,8 @@ function reconnecting(open: () => Promise<Sql>, first: unknown, logger?: Logger)
 export function storeDegradation(sql: Sql): Probe {
   return () => {
     const health = sql.health?.();
-    return health && !health.available ? { degraded: true, detail: `${health.detail} (since ${health.since})` } : { degraded: false, detail: health?.detail ?? '' };
+    return health && !health.available
+      ? { degraded: true, detail: `${health.detail} (since ${health.since})` }
+      : { degraded: false, detail: health?.detail ?? '' };
   };
 }

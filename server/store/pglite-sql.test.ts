@@ -14,12 +14,15 @@ describe('PGlite in its worker thread', () => {
   it('passes parameters and rows across as they are: numbers, text, dates, JSON', async () => {
     const at = new Date('2026-11-23T18:00:00Z');
     await sql.query('INSERT INTO seats VALUES ($1, $2, $3)', [1, at, JSON.stringify({ row: 'A' })]);
-    const [row] = await sql.query<{ id: number; taken_at: Date; note: { row: string } }>('SELECT * FROM seats WHERE id = $1', [1]);
+    const [row] = await sql.query<{ id: number; taken_at: Date; note: { row: string } }>(
+      'SELECT * FROM seats WHERE id = $1',
+      [1],
+    );
     expect(row).toEqual({ id: 1, taken_at: at, note: { row: 'A' } });
     expect(row!.taken_at).toBeInstanceOf(Date);
   });
 
-  it('rejects a wrong statement with PostgreSQL\'s error and code, not as the store being away', async () => {
+  it("rejects a wrong statement with PostgreSQL's error and code, not as the store being away", async () => {
     const err = await sql.query('INSERT INTO seats VALUES (1, NULL, NULL)').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).not.toBeInstanceOf(StoreUnavailableError);
@@ -41,7 +44,9 @@ describe('PGlite in its worker thread', () => {
       .catch((e: unknown) => e);
     expect(thrown).toBe(refusal);
     // A statement failing inside a transaction ends it too, and the store goes on.
-    await expect(sql.transaction(async (tx) => tx.query('INSERT INTO seats VALUES (2, NULL, NULL)'))).rejects.toMatchObject({ code: '23505' });
+    await expect(
+      sql.transaction(async (tx) => tx.query('INSERT INTO seats VALUES (2, NULL, NULL)')),
+    ).rejects.toMatchObject({ code: '23505' });
     expect((await sql.query<{ id: number }>('SELECT id FROM seats ORDER BY id')).map((r) => r.id)).toEqual([1, 2, 3]);
   });
 

@@ -20,13 +20,19 @@ type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> 
  */
 export async function openPglite(dir: string | null): Promise<Sql> {
   if (dir) await mkdir(dir, { recursive: true });
-  const options: WorkerOptions = { dir, startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`] };
+  const options: WorkerOptions = {
+    dir,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  };
   const here = new URL(import.meta.url);
   const fromSources = here.pathname.endsWith('.ts');
   const script = new URL(`./pglite-worker${fromSources ? '.ts' : '.js'}`, here);
   // Run from the sources (tests), the worker first registers the TypeScript loader the sources need.
   const worker = fromSources
-    ? new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); });`, { eval: true, workerData: options })
+    ? new Worker(
+        `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(script.href)}); });`,
+        { eval: true, workerData: options },
+      )
     : new Worker(script, { workerData: options });
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -80,7 +86,10 @@ export async function openPglite(dir: string | null): Promise<Sql> {
       // The id of the `begin` call names the transaction.
       const tx = nextId++;
       await call({ op: 'begin' }, tx).catch(classifyStoreError);
-      const scoped: SqlTx = { query: async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await call({ op: 'query', text, params, tx })) as R[] };
+      const scoped: SqlTx = {
+        query: async <R extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+          (await call({ op: 'query', text, params, tx })) as R[],
+      };
       let result;
       try {
         result = await fn(scoped);

@@ -33,12 +33,15 @@ class RolledBack extends Error {}
 function serialize(err: unknown): SerializedError {
   if (!(err instanceof Error)) return { name: 'Error', message: String(err), fields: {} };
   const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(err)) if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+  for (const [key, value] of Object.entries(err))
+    if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
   return { name: err.name, message: err.message, fields };
 }
 
 async function serve(port: NonNullable<typeof parentPort>, options: WorkerOptions) {
-  const db = options.dir ? new PGlite(options.dir, { startParams: options.startParams }) : new PGlite({ startParams: options.startParams });
+  const db = options.dir
+    ? new PGlite(options.dir, { startParams: options.startParams })
+    : new PGlite({ startParams: options.startParams });
   await db.waitReady;
   const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void; ended?: (reply: Reply) => void }>();
   const reply = (message: Reply) => port.postMessage(message);

@@ -17,12 +17,18 @@ describe.skipIf(!url)('openPostgres', () => {
     await Promise.all([1, 2, 3].map(() => sql.query('SELECT pg_sleep(0.05)')));
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    const ended = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [name]);
+    const ended = await admin.query(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+      [name],
+    );
     expect(ended.rowCount).toBeGreaterThan(0);
     await admin.end();
     await new Promise((r) => setTimeout(r, 200));
     expect(errors.length).toBeGreaterThan(0);
-    expect(sql.health!()).toMatchObject({ available: false, detail: expect.stringMatching(/^PostgreSQL unavailable: /) });
+    expect(sql.health!()).toMatchObject({
+      available: false,
+      detail: expect.stringMatching(/^PostgreSQL unavailable: /),
+    });
     expect(await sql.query<{ n: number }>('SELECT 1 AS n')).toEqual([{ n: 1 }]);
     expect(sql.health!()).toMatchObject({ available: true });
     await sql.close();
@@ -38,13 +44,18 @@ describe.skipIf(!url)('openPostgres', () => {
     const inside = sql.transaction(async (tx) => {
       await tx.query('SELECT 1');
       // The connection is ended while this transaction holds it (as a database stopping does).
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()', [name]);
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
       await tx.query('SELECT pg_sleep(0.05)');
     });
     await expect(inside).rejects.toBeInstanceOf(StoreUnavailableError);
     await admin.end();
     // Every pooled connection is usable afterwards: the broken one was not handed back.
-    const answers = await Promise.all([1, 2, 3, 4].map((n) => sql.transaction((tx) => tx.query<{ n: number }>('SELECT $1::int AS n', [n]))));
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((n) => sql.transaction((tx) => tx.query<{ n: number }>('SELECT $1::int AS n', [n]))),
+    );
     expect(answers.map((a) => a[0]!.n)).toEqual([1, 2, 3, 4]);
     await sql.close();
   });

@@ -9,7 +9,11 @@ const CONNECT_TIMEOUT_MS = 5_000;
 export const RECONNECT_PROBE_MS = 2_000;
 
 /** PostgreSQL through a connection pool, for several server nodes sharing one database. */
-export async function openPostgres(url: string, maxConnections = 10, onIdleError: (err: Error) => void = () => {}): Promise<Sql> {
+export async function openPostgres(
+  url: string,
+  maxConnections = 10,
+  onIdleError: (err: Error) => void = () => {},
+): Promise<Sql> {
   const pool = new pg.Pool({ connectionString: url, max: maxConnections, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   const health = new StoreHealthTracker('PostgreSQL');
   // An idle connection can die under us (a database restart, an administrator ending it). Without a listener
@@ -41,7 +45,8 @@ export async function openPostgres(url: string, maxConnections = 10, onIdleError
   const sql: Sql = {
     kind: 'postgres',
     // pool.query checks a client out with an error listener of its own and destroys it when it breaks.
-    query: <R extends Record<string, unknown>>(text: string, params: unknown[] = []) => tracked(async () => (await pool.query<R>(text, params)).rows),
+    query: <R extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
+      tracked(async () => (await pool.query<R>(text, params)).rows),
     transaction: (fn) => tracked(() => inTransaction(pool, fn)),
     close: async () => {
       clearInterval(reconnect);

@@ -5,7 +5,11 @@ const withCode = (message: string, code: string) => Object.assign(new Error(mess
 
 describe('isStoreUnavailable', () => {
   it.each([
-    ['an administrator shutdown (57P01)', withCode('terminating connection due to administrator command', '57P01'), true],
+    [
+      'an administrator shutdown (57P01)',
+      withCode('terminating connection due to administrator command', '57P01'),
+      true,
+    ],
     ['a database starting up (57P03)', withCode('the database system is starting up', '57P03'), true],
     ['a connection failure (08006)', withCode('connection failure', '08006'), true],
     ['too many connections (53300)', withCode('sorry, too many clients already', '53300'), true],

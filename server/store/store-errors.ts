@@ -17,9 +17,19 @@ export class StoreUnavailableError extends Error {
  */
 const TRANSIENT_SQLSTATE_CLASSES = new Set(['08', '40', '53', '57', '58']);
 /** Socket errors of a connection that went away or never came. */
-const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 /** What the `pg` driver says, without a code, when a connection ends or cannot be had. */
-const DRIVER_MESSAGES = /connection terminated|terminating connection|connection error|not queryable|timeout exceeded when trying to connect|server closed the connection|the database system is (?:starting up|shutting down|in recovery mode)|Connection ended|pool (?:has ended|is ending)|after calling end on the pool/i;
+const DRIVER_MESSAGES =
+  /connection terminated|terminating connection|connection error|not queryable|timeout exceeded when trying to connect|server closed the connection|the database system is (?:starting up|shutting down|in recovery mode)|Connection ended|pool (?:has ended|is ending)|after calling end on the pool/i;
 
 export function isStoreUnavailable(err: unknown): boolean {
   if (err instanceof StoreUnavailableError) return true;

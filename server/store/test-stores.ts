@@ -18,7 +18,9 @@ export const TEST_STORES: { name: string; open: () => Promise<Sql> }[] = [
       return sql;
     },
   },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: 'postgres', open: () => freshPostgres(process.env.TEST_DATABASE_URL!) }] : []),
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ name: 'postgres', open: () => freshPostgres(process.env.TEST_DATABASE_URL!) }]
+    : []),
 ];
 
 async function freshPostgres(adminUrl: string): Promise<Sql> {

@@ -4,9 +4,15 @@ import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../http/errors.js';
 import { LocationQuerySchema } from '../layout/location.js';
-import { CheckBodySchema, FileBodySchema, PublishBodySchema, RestoreBodySchema, STUDIO_KEY_HEADER, VersionParamsSchema } from '../../shared/schemas/studio.js';
+import {
+  CheckBodySchema,
+  FileBodySchema,
+  PublishBodySchema,
+  RestoreBodySchema,
+  STUDIO_KEY_HEADER,
+  VersionParamsSchema,
+} from '../../shared/schemas/studio.js';
 import { DRAFT_MAX_BYTES, type StudioService } from './studio-service.js';
-
 
 export interface StudioAccess {
   /** Whether the studio exists on this server at all. */
@@ -25,9 +31,15 @@ const slug = z.string().regex(/^[a-z0-9-]{1,64}$/);
 const PreviewQuerySchema = LocationQuerySchema.and(
   z.object({
     brand: slug.optional(),
-    page: z.string({ error: 'page is required: home, a group page or a category slug' }).regex(/^[a-z0-9-]{1,64}$/, 'page must be home, a group page or a category slug such as "nfl"'),
+    page: z
+      .string({ error: 'page is required: home, a group page or a category slug' })
+      .regex(/^[a-z0-9-]{1,64}$/, 'page must be home, a group page or a category slug such as "nfl"'),
     city: z.string().trim().min(2, 'city must name a city, e.g. "Chicago, IL"').max(80).optional(),
-    variation: z.coerce.number({ error: 'variation must be a variation index: 0, 1…' }).int('variation must be a variation index: 0, 1…').min(0, 'variation must be a variation index: 0, 1…').optional(),
+    variation: z.coerce
+      .number({ error: 'variation must be a variation index: 0, 1…' })
+      .int('variation must be a variation index: 0, 1…')
+      .min(0, 'variation must be a variation index: 0, 1…')
+      .optional(),
   }),
 );
 const sameKey = (given: string, key: string) => {
@@ -41,7 +53,8 @@ function requireKey(key: string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (!key) return next();
     const given = req.get(STUDIO_KEY_HEADER);
-    if (!given) return next(new AppError(401, 'studio_key_required', `The studio asks for its key (${STUDIO_KEY_HEADER})`));
+    if (!given)
+      return next(new AppError(401, 'studio_key_required', `The studio asks for its key (${STUDIO_KEY_HEADER})`));
     if (!sameKey(given, key)) return next(new AppError(401, 'studio_key_invalid', 'That is not the studio key'));
     next();
   };
@@ -55,13 +68,16 @@ function requireKey(key: string | undefined): RequestHandler {
 const sameSiteJson: RequestHandler = (req, _res, next) => {
   if (req.method === 'GET' || req.method === 'HEAD') return next();
   const site = req.get('Sec-Fetch-Site');
-  if (site && site !== 'same-origin' && site !== 'none') return next(new AppError(403, 'cross_site_refused', 'The studio takes changes from its own page only'));
+  if (site && site !== 'same-origin' && site !== 'none')
+    return next(new AppError(403, 'cross_site_refused', 'The studio takes changes from its own page only'));
   // A DELETE cannot come from a form, and another site's script needs the CORS preflight the studio never passes.
-  if (req.method !== 'DELETE' && !req.is('application/json')) return next(new AppError(415, 'json_required', 'Send studio changes as JSON (Content-Type: application/json)'));
+  if (req.method !== 'DELETE' && !req.is('application/json'))
+    return next(new AppError(415, 'json_required', 'Send studio changes as JSON (Content-Type: application/json)'));
   next();
 };
 
-const filePath = (params: Record<string, unknown>) => (Array.isArray(params.file) ? params.file.join('/') : String(params.file ?? ''));
+const filePath = (params: Record<string, unknown>) =>
+  Array.isArray(params.file) ? params.file.join('/') : String(params.file ?? '');
 
 /** The studio's API (`/api/studio`): drafts, preview, experiments, publish, history, rollback. */
 export function studioRoutes(studio: StudioService, access: StudioAccess): Router {
@@ -119,7 +135,6 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
   return router;
 }
 
-
 /**
  * The studio's page. Its editor (CodeMirror) writes its styles into `<style>` elements, which the site's
  * `style-src 'self'` forbids; each answer carries a fresh nonce, allowed for styles on this page only and
@@ -130,7 +145,11 @@ export function studioPage(file: string): RequestHandler {
   return (_req, res) => {
     const nonce = randomBytes(16).toString('base64');
     const csp = String(res.getHeader('Content-Security-Policy') ?? '');
-    if (csp) res.setHeader('Content-Security-Policy', csp.replace(/style-src ([^;]*)/, `style-src $1 'nonce-${nonce}'`));
-    res.set('Cache-Control', 'no-store').type('html').send(html.replace('<meta name="csp-nonce" content="" />', `<meta name="csp-nonce" content="${nonce}" />`));
+    if (csp)
+      res.setHeader('Content-Security-Policy', csp.replace(/style-src ([^;]*)/, `style-src $1 'nonce-${nonce}'`));
+    res
+      .set('Cache-Control', 'no-store')
+      .type('html')
+      .send(html.replace('<meta name="csp-nonce" content="" />', `<meta name="csp-nonce" content="${nonce}" />`));
   };
 }

@@ -11,9 +11,24 @@ import { LayoutService, type PageRequest } from '../layout/layout-service.js';
 import { resolveLocation, zipLocation, type LocationQuery } from '../layout/location.js';
 import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/flags.js';
 import type { SearchEngine } from '../search/search-engine.js';
-import { writeSegmentDir, type PublishInput, type SegmentPublisher, type VersionSummary } from '../segments/segment-publisher.js';
+import {
+  writeSegmentDir,
+  type PublishInput,
+  type SegmentPublisher,
+  type VersionSummary,
+} from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
-import { compileSegments, GROUP_PAGES, pageKey, readSegmentDir, REGISTRY_FILE, WRITABLE_SEGMENT_FILE, type SegmentFiles, type SegmentProblem, type SkippedPage } from '../segments/segment-set.js';
+import {
+  compileSegments,
+  GROUP_PAGES,
+  pageKey,
+  readSegmentDir,
+  REGISTRY_FILE,
+  WRITABLE_SEGMENT_FILE,
+  type SegmentFiles,
+  type SegmentProblem,
+  type SkippedPage,
+} from '../segments/segment-set.js';
 import { filesDigest, setDiff } from '../segments/segment-versions.js';
 
 /** Product decision: a segment file is a few kilobytes; a draft above this is a paste gone wrong. */
@@ -60,7 +75,9 @@ interface Logger {
 }
 
 /** The experiments whose value names a page variation, and the page they change. */
-const PAGE_EXPERIMENTS: { feature: string; page: 'home'; segmentPage: PageName }[] = [{ feature: HOME_LAYOUT_FEATURE, page: 'home', segmentPage: 'explore' }];
+const PAGE_EXPERIMENTS: { feature: string; page: 'home'; segmentPage: PageName }[] = [
+  { feature: HOME_LAYOUT_FEATURE, page: 'home', segmentPage: 'explore' },
+];
 
 /**
  * The merchandisers' studio: draft segment files in a folder of their own (edited here or in any editor),
@@ -86,7 +103,12 @@ export class StudioService {
     },
   ) {
     this.drafts = new SegmentRepository(options.draftsDir);
-    this.layout = new LayoutService({ segments: this.drafts, engine: options.engine, logger: options.logger, rowDeadlineMs: options.rowDeadlineMs });
+    this.layout = new LayoutService({
+      segments: this.drafts,
+      engine: options.engine,
+      logger: options.logger,
+      rowDeadlineMs: options.rowDeadlineMs,
+    });
   }
 
   /** The draft files; a studio opened for the first time starts from the live set. */
@@ -130,11 +152,18 @@ export class StudioService {
     const { files, compiled } = await this.refresh();
     const live = this.options.live.current.files;
     const liveVersion = this.options.publisher.live;
-    const summary = liveVersion === null ? null : (await this.options.publisher.history(1)).versions.find((v) => v.version === liveVersion) ?? null;
+    const summary =
+      liveVersion === null
+        ? null
+        : ((await this.options.publisher.history(1)).versions.find((v) => v.version === liveVersion) ?? null);
     const registry = compiled.registry ?? this.options.live.current.registry;
     return {
       live: summary,
-      files: [...files].map(([file, text]) => ({ path: file, text, status: !live.has(file) ? 'added' : live.get(file) === text ? 'unchanged' : 'changed' })),
+      files: [...files].map(([file, text]) => ({
+        path: file,
+        text,
+        status: !live.has(file) ? 'added' : live.get(file) === text ? 'unchanged' : 'changed',
+      })),
       removed: [...live.keys()].filter((f) => !files.has(f)).sort(),
       problems: compiled.problems,
       skipped: compiled.skipped,
@@ -142,7 +171,10 @@ export class StudioService {
       pages: [
         { value: 'home', label: 'Home' },
         ...GROUP_PAGES.map((g) => ({ value: g, label: g[0]!.toUpperCase() + g.slice(1) })),
-        ...CATEGORIES.filter((c) => !(GROUP_PAGES as readonly string[]).includes(c.slug)).map((c) => ({ value: c.slug, label: c.name })),
+        ...CATEGORIES.filter((c) => !(GROUP_PAGES as readonly string[]).includes(c.slug)).map((c) => ({
+          value: c.slug,
+          label: c.name,
+        })),
       ],
     };
   }
@@ -172,7 +204,8 @@ export class StudioService {
 
   /** Removes a draft: any file the drafts are read from, a stray `explore copy.json` as well as a page. */
   async remove(file: string): Promise<StudioState> {
-    if (file === REGISTRY_FILE) throw new AppError(400, 'invalid_path', `${REGISTRY_FILE} cannot be removed: every set needs its brand registry`);
+    if (file === REGISTRY_FILE)
+      throw new AppError(400, 'invalid_path', `${REGISTRY_FILE} cannot be removed: every set needs its brand registry`);
     const drafts = await this.draftFiles();
     if (!drafts.has(file)) {
       checkPath(file);
@@ -202,22 +235,41 @@ export class StudioService {
   }
 
   /** A page drawn from the drafts, as a shopper at that place (in that variation) would see it. */
-  async preview(query: PreviewQuery): Promise<{ layout: LayoutResponse; rows: PreviewRow[]; variant: string | null; problems: SegmentProblem[] }> {
+  async preview(
+    query: PreviewQuery,
+  ): Promise<{ layout: LayoutResponse; rows: PreviewRow[]; variant: string | null; problems: SegmentProblem[] }> {
     const { files, compiled } = await this.refresh();
-    if (!compiled.registry) throw new AppError(422, 'draft_invalid', `${REGISTRY_FILE} has problems: no page can be drawn`, compiled.problems);
+    if (!compiled.registry)
+      throw new AppError(
+        422,
+        'draft_invalid',
+        `${REGISTRY_FILE} has problems: no page can be drawn`,
+        compiled.problems,
+      );
     const brand = this.drafts.brand(query.brand ?? this.drafts.defaultBrand.id);
     if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${query.brand}" in the drafts`);
     const request: PageRequest = query.page === 'home' ? { page: 'home' } : { page: 'category', slug: query.page };
     const { page } = this.layout.pageFor(request);
-    const variant = query.variation === undefined ? undefined : await this.forcedVariant(brand.id, page, query.variation);
+    const variant =
+      query.variation === undefined ? undefined : await this.forcedVariant(brand.id, page, query.variation);
     const resolved = this.drafts.page(brand.id, page, variant);
     if (!resolved || !compiled.pages.has(pageKey(brand.id, page))) {
-      throw new AppError(422, 'draft_invalid', `The ${query.page} page of ${brand.id} cannot be drawn from the drafts: fix the problems first`, compiled.problems);
+      throw new AppError(
+        422,
+        'draft_invalid',
+        `The ${query.page} page of ${brand.id} cannot be drawn from the drafts: fix the problems first`,
+        compiled.problems,
+      );
     }
     // A variation with a file of its own that does not build is not drawn as the base page in its place.
     const variantFile = variant && `${pageKey(brand.id, page, variant)}.json`;
     if (variantFile && files.has(variantFile) && !compiled.pages.has(pageKey(brand.id, page, variant))) {
-      throw new AppError(422, 'draft_invalid', `${variantFile} has problems: the ${variant} variation cannot be drawn until they are fixed`, compiled.problems);
+      throw new AppError(
+        422,
+        'draft_invalid',
+        `${variantFile} has problems: the ${variant} variation cannot be drawn until they are fixed`,
+        compiled.problems,
+      );
     }
     const location = await this.place(query);
     const timings = new Map<string, number>();
@@ -225,17 +277,35 @@ export class StudioService {
     const shown = new Map(layout.rows.map((r) => [r.id, r]));
     const rows = resolved.rows.map((spec, i): PreviewRow => {
       const row = shown.get(spec.id);
-      const items = !row ? 0 : 'tabs' in row && row.tabs ? row.tabs.reduce((n, t) => n + t.items.length, 0) : row.items.length;
+      const items = !row
+        ? 0
+        : 'tabs' in row && row.tabs
+          ? row.tabs.reduce((n, t) => n + t.items.length, 0)
+          : row.items.length;
       const origin = resolved.origins[i]!;
-      return { id: spec.id, status: row ? row.status : 'hidden', items, ms: Math.round((timings.get(spec.id) ?? 0) * 10) / 10, file: origin.file, via: origin.via };
+      return {
+        id: spec.id,
+        status: row ? row.status : 'hidden',
+        items,
+        ms: Math.round((timings.get(spec.id) ?? 0) * 10) / 10,
+        file: origin.file,
+        via: origin.via,
+      };
     });
     return { layout, rows, variant: variant ?? null, problems: compiled.problems };
   }
 
   /** The page variation a forced experiment variation shows, the way a shopper's `?<experiment>=<index>` does. */
   private async forcedVariant(brand: string, page: PageName, index: number): Promise<string | undefined> {
-    const experiment = (await this.experiments(brand)).find((e) => PAGE_EXPERIMENTS.some((p) => p.feature === e.feature && p.segmentPage === page));
-    if (!experiment) throw new AppError(400, 'invalid_request', `variation: the ${page === 'explore' ? 'home' : page} page has no experiment`);
+    const experiment = (await this.experiments(brand)).find((e) =>
+      PAGE_EXPERIMENTS.some((p) => p.feature === e.feature && p.segmentPage === page),
+    );
+    if (!experiment)
+      throw new AppError(
+        400,
+        'invalid_request',
+        `variation: the ${page === 'explore' ? 'home' : page} page has no experiment`,
+      );
     // The same check and forcing as a shopper's `?<experiment-key>=<index>` (GrowthBook's URL override).
     const forced = { [experiment.key]: this.options.flags.variationIndex(experiment.key, index, 'variation') };
     const evaluation = this.options.flags.evaluate({ id: '', brand, deviceType: 'desktop', url: '' }, forced);
@@ -256,7 +326,9 @@ export class StudioService {
         sort: [{ by: 'population', order: 'desc' }],
         perPage: 10,
       });
-      const city = found.hits.map((h) => h.document as { city: string; zip: string; location: [number, number] }).find((c) => c.city.toLowerCase() === name!.toLowerCase());
+      const city = found.hits
+        .map((h) => h.document as { city: string; zip: string; location: [number, number] })
+        .find((c) => c.city.toLowerCase() === name!.toLowerCase());
       if (!city) throw new AppError(404, 'unknown_city', `No US city "${query.city}" in the catalog`);
       return resolveLocation({ lat: city.location[0], lng: city.location[1] }, engine);
     }
@@ -280,7 +352,8 @@ export class StudioService {
       for (const rule of payload.features[feature]?.rules ?? []) {
         if (!('variations' in rule) || !Array.isArray(rule.variations)) continue;
         const key = (rule.key as string | undefined) ?? feature;
-        const weights = (rule.weights as number[] | undefined) ?? rule.variations.map(() => 1 / rule.variations!.length);
+        const weights =
+          (rule.weights as number[] | undefined) ?? rule.variations.map(() => 1 / rule.variations!.length);
         const meta = (rule.meta as { key?: string; name?: string }[] | undefined) ?? [];
         const coverage = (rule.coverage as number | undefined) ?? 1;
         const hashAttribute = (rule.hashAttribute as string | undefined) ?? 'id';
@@ -288,7 +361,14 @@ export class StudioService {
           const variant = String(value);
           // A brand without a file of its own for the variation shows guests in it its base page.
           const own = [`${brand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
-          return { index, key: meta[index]?.key ?? String(index), name: meta[index]?.name ?? variant, value: variant, weight: weights[index] ?? 0, file: variant === 'base' ? null : (own ?? null) };
+          return {
+            index,
+            key: meta[index]?.key ?? String(index),
+            name: meta[index]?.name ?? variant,
+            value: variant,
+            weight: weights[index] ?? 0,
+            file: variant === 'base' ? null : (own ?? null),
+          };
         });
         const split = variations.map((v) => `${Math.round(v.weight * 100)}% ${v.name}`).join(', ');
         const condition = (rule.condition as object | undefined) ?? null;
@@ -348,11 +428,16 @@ export interface ExperimentView {
 
 function checkPath(file: string): void {
   if (!WRITABLE_SEGMENT_FILE.test(file) || file.length > 200) {
-    throw new AppError(400, 'invalid_path', `"${file.slice(0, 100)}" is not a segment file: use ${REGISTRY_FILE} or <brand>/<page>.json (pages: ${PAGE_NAMES.join(', ')}), or <brand>/<page>~<variant>.json with a variant of lower-case words joined by hyphens`);
+    throw new AppError(
+      400,
+      'invalid_path',
+      `"${file.slice(0, 100)}" is not a segment file: use ${REGISTRY_FILE} or <brand>/<page>.json (pages: ${PAGE_NAMES.join(', ')}), or <brand>/<page>~<variant>.json with a variant of lower-case words joined by hyphens`,
+    );
   }
 }
 
 function checkDraft(file: string, text: string): void {
   checkPath(file);
-  if (Buffer.byteLength(text) > DRAFT_MAX_BYTES) throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
+  if (Buffer.byteLength(text) > DRAFT_MAX_BYTES)
+    throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
 }

@@ -19,7 +19,12 @@ export interface CatalogFixture {
 /** A generated catalog starting today, loaded and searchable, for API and fault tests. */
 export async function catalogFixture(events: number, seed: number): Promise<CatalogFixture> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'storefront-test-'));
-  await generateCatalog({ events, seed, start: new Date().toISOString().slice(0, 10), outDir: path.join(dir, 'catalog') });
+  await generateCatalog({
+    events,
+    seed,
+    start: new Date().toISOString().slice(0, 10),
+    outDir: path.join(dir, 'catalog'),
+  });
   const catalog = await loadCatalog(path.join(dir, 'catalog'));
   const search = new SearchService();
   search.set(await createSearchEngine(parseEnv({}), catalog));

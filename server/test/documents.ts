@@ -106,6 +106,12 @@ export function checkoutBody(cartId: string, email = 'grace@example.com') {
       postalCode: '22202',
       phoneNumber: '703 555 0100',
     },
-    payment: { method: 'card', cardNumber: '4242 4242 4242 4242', expMonth: 12, expYear: new Date().getFullYear() + 1, cvc: '123' },
+    payment: {
+      method: 'card',
+      cardNumber: '4242 4242 4242 4242',
+      expMonth: 12,
+      expYear: new Date().getFullYear() + 1,
+      cvc: '123',
+    },
   };
 }

@@ -9,7 +9,29 @@ export const hostile = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 120 }),
   fc.integer().map(String),
   fc.double().map(String),
-  fc.constantFrom('', ' ', '*', '%', '%zz', '../..', '\\', '`', "'", '"', '<x>', '&&', '||', ':=', '[', '-1', '1e400', 'NaN', '__proto__', 'constructor', 'a'.repeat(5000)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '*',
+    '%',
+    '%zz',
+    '../..',
+    '\\',
+    '`',
+    "'",
+    '"',
+    '<x>',
+    '&&',
+    '||',
+    ':=',
+    '[',
+    '-1',
+    '1e400',
+    'NaN',
+    '__proto__',
+    'constructor',
+    'a'.repeat(5000),
+  ),
 );
 
 export const GET_TEMPLATES: ((v: string) => string)[] = [
@@ -36,5 +58,7 @@ export const GET_TEMPLATES: ((v: string) => string)[] = [
 
 /** `count` hostile GET paths, the same ones for the same seed. */
 export function hostilePaths(count: number, seed = 1): string[] {
-  return fc.sample(fc.tuple(fc.constantFrom(...GET_TEMPLATES), hostile), { numRuns: count, seed }).map(([template, value]) => template(encodeURIComponent(value)));
+  return fc
+    .sample(fc.tuple(fc.constantFrom(...GET_TEMPLATES), hostile), { numRuns: count, seed })
+    .map(([template, value]) => template(encodeURIComponent(value)));
 }

@@ -62,7 +62,11 @@ export interface Database {
   drop(): Promise<void>;
 }
 
-async function once<R extends Record<string, unknown>>(url: string, text: string, params: unknown[] = []): Promise<R[]> {
+async function once<R extends Record<string, unknown>>(
+  url: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   client.on('error', () => {});
   await client.connect();
@@ -98,14 +102,21 @@ const CATALOG_SEED = 22791;
 /** Generates the catalog into `<dataDir>/catalog` (every node then loads it from there) and loads it here too. */
 async function prepareCatalog(dataDir: string): Promise<Catalog> {
   const dir = path.join(dataDir, 'catalog');
-  await generateCatalog({ events: STACK_CATALOG_EVENTS, seed: CATALOG_SEED, start: new Date().toISOString().slice(0, 10), outDir: dir });
+  await generateCatalog({
+    events: STACK_CATALOG_EVENTS,
+    seed: CATALOG_SEED,
+    start: new Date().toISOString().slice(0, 10),
+    outDir: dir,
+  });
   return loadCatalog(dir);
 }
 
 /** Scheduled events that start more than three days from now, so nothing about them changes during a test. */
 function sellableEvents(catalog: Catalog): EventDocument[] {
   const soon = Date.now() / 1000 + 3 * 86_400;
-  return catalog.collections.Event.filter((e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon);
+  return catalog.collections.Event.filter(
+    (e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon,
+  );
 }
 
 export interface PickedListing {
@@ -168,7 +179,15 @@ const NODE_STOP_GRACE_MS = 5_000;
 function spawnNode(name: string, env: Record<string, string>): ServerNode {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_ENV: 'test', LOG_LEVEL: 'info', SEGMENTS_WATCH: 'false', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      SEGMENTS_WATCH: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (proc.pid === undefined) throw new Error(`${name}: the server process did not start`);
@@ -230,7 +249,10 @@ const tail = (node: ServerNode) => [...node.lines.slice(-15), ...node.errors.sli
 async function untilReady(node: ServerNode): Promise<void> {
   const deadline = Date.now() + NODE_READY_MS;
   while (Date.now() < deadline) {
-    if (node.exit) throw new Error(`${node.name} exited (${node.exit.code ?? node.exit.signal}) before it was ready:\n${tail(node)}`);
+    if (node.exit)
+      throw new Error(
+        `${node.name} exited (${node.exit.code ?? node.exit.signal}) before it was ready:\n${tail(node)}`,
+      );
     if (!node.url) {
       const line = node.lines.find((l) => l.startsWith('Storefront running at '));
       const match = line ? /(http:\/\/127\.0\.0\.1:\d+)/.exec(line) : null;
@@ -385,7 +407,12 @@ export async function call(base: string, method: string, route: string, options:
     return { status: res.status, headers: res.headers, body };
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause;
-    return { status: 0, headers: new Headers(), body: null, error: cause?.code ?? (err instanceof Error ? err.name : String(err)) };
+    return {
+      status: 0,
+      headers: new Headers(),
+      body: null,
+      error: cause?.code ?? (err instanceof Error ? err.name : String(err)),
+    };
   }
 }
 
@@ -398,7 +425,9 @@ export interface Shopper {
 export async function newShopper(node: ServerNode, ip = nextAddress()): Promise<Shopper> {
   const session = await call(node.url, 'POST', '/api/customers/session', { ip });
   if (session.status !== 201 || typeof session.body?.sessionToken !== 'string') {
-    throw new Error(`POST /api/customers/session from ${ip} answered ${session.status}: ${JSON.stringify(session.body)}`);
+    throw new Error(
+      `POST /api/customers/session from ${ip} answered ${session.status}: ${JSON.stringify(session.body)}`,
+    );
   }
   return shopperWith(session.body.sessionToken as string, ip);
 }
@@ -408,9 +437,12 @@ function shopperWith(token: string, ip: string): Shopper {
   return { call: (to, method, route, options = {}) => call(to.url, method, route, { ...options, token, ip }) };
 }
 
-
 /** The payment steps a node logged (`payment authorized`, `payment captured`, `payment voided`). */
-export function paymentLog(nodes: readonly ServerNode[]): { authorized: Record<string, unknown>[]; captured: Record<string, unknown>[]; voided: Record<string, unknown>[] } {
+export function paymentLog(nodes: readonly ServerNode[]): {
+  authorized: Record<string, unknown>[];
+  captured: Record<string, unknown>[];
+  voided: Record<string, unknown>[];
+} {
   const records = nodes.flatMap((n) => n.records());
   const step = (msg: string) => records.filter((r) => r.msg === msg);
   return { authorized: step('payment authorized'), captured: step('payment captured'), voided: step('payment voided') };
@@ -438,7 +470,9 @@ export async function paymentStepAnomalies(db: Database, nodes: readonly ServerN
     entry.steps.push(step);
     steps.set(id, entry);
   }
-  const all = await db.query<{ id: string; status: string; authorization_id: string | null }>('SELECT id, status, authorization_id FROM payments');
+  const all = await db.query<{ id: string; status: string; authorization_id: string | null }>(
+    'SELECT id, status, authorization_id FROM payments',
+  );
   const rows = new Map(all.map((p) => [String(p.id), p.status]));
   // A payment the processor never authorized (declined, or its checkout ended first) has no steps to log.
   const authorizedRows = new Set(all.filter((p) => p.authorization_id !== null).map((p) => String(p.id)));
@@ -452,7 +486,9 @@ export async function paymentStepAnomalies(db: Database, nodes: readonly ServerN
     const agrees = database === null ? end === 'voided' : database === end;
     if (!wellFormed || !agrees) anomalies.push({ payment, cart, steps: s, database });
   }
-  for (const [payment, status] of rows) if (!steps.has(payment) && authorizedRows.has(payment)) anomalies.push({ payment, cart: '', steps: [], database: status });
+  for (const [payment, status] of rows)
+    if (!steps.has(payment) && authorizedRows.has(payment))
+      anomalies.push({ payment, cart: '', steps: [], database: status });
   return anomalies;
 }
 
@@ -479,9 +515,17 @@ export interface StoreInvariants {
 export async function storeInvariants(db: Database, except: readonly number[] = []): Promise<StoreInvariants> {
   const ids = async (text: string) => (await db.query<{ id: string }>(text)).map((r) => String(r.id));
   const [orders] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM orders');
-  const payments = await db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM payments GROUP BY status');
+  const payments = await db.query<{ status: string; n: number }>(
+    'SELECT status, count(*)::int AS n FROM payments GROUP BY status',
+  );
   const byStatus = (s: string) => payments.find((p) => p.status === s)?.n ?? 0;
-  const inventory = await db.query<{ listing_id: string; held: number; sold: number; active: number; purchased: number }>(
+  const inventory = await db.query<{
+    listing_id: string;
+    held: number;
+    sold: number;
+    active: number;
+    purchased: number;
+  }>(
     `SELECT i.listing_id::text, i.held, i.sold,
             coalesce(sum(h.quantity) FILTER (WHERE h.status = 'active'), 0)::int AS active,
             coalesce(sum(h.quantity) FILTER (WHERE h.status = 'purchased'), 0)::int AS purchased
@@ -492,13 +536,21 @@ export async function storeInvariants(db: Database, except: readonly number[] = 
   );
   return {
     orders: orders?.n ?? 0,
-    ordersWithoutPurchasedHold: await ids(`SELECT o.id FROM orders o LEFT JOIN holds h ON h.id = o.hold_id WHERE h.status IS DISTINCT FROM 'purchased'`),
-    purchasedHoldsWithoutOrder: await ids(`SELECT h.id FROM holds h LEFT JOIN orders o ON o.hold_id = h.id WHERE h.status = 'purchased' AND o.id IS NULL`),
+    ordersWithoutPurchasedHold: await ids(
+      `SELECT o.id FROM orders o LEFT JOIN holds h ON h.id = o.hold_id WHERE h.status IS DISTINCT FROM 'purchased'`,
+    ),
+    purchasedHoldsWithoutOrder: await ids(
+      `SELECT h.id FROM holds h LEFT JOIN orders o ON o.hold_id = h.id WHERE h.status = 'purchased' AND o.id IS NULL`,
+    ),
     ordersWithoutOneCapture: await ids(
       `SELECT o.id FROM orders o LEFT JOIN payments p ON p.hold_id = o.hold_id AND p.status = 'captured' GROUP BY o.id HAVING count(p.id) <> 1`,
     ),
-    capturesWithoutOrder: await ids(`SELECT p.id FROM payments p LEFT JOIN orders o ON o.hold_id = p.hold_id WHERE p.status = 'captured' AND o.id IS NULL`),
-    doubled: await ids(`SELECT hold_id AS id FROM payments WHERE status = 'captured' GROUP BY hold_id HAVING count(*) > 1`),
+    capturesWithoutOrder: await ids(
+      `SELECT p.id FROM payments p LEFT JOIN orders o ON o.hold_id = p.hold_id WHERE p.status = 'captured' AND o.id IS NULL`,
+    ),
+    doubled: await ids(
+      `SELECT hold_id AS id FROM payments WHERE status = 'captured' GROUP BY hold_id HAVING count(*) > 1`,
+    ),
     payments: { captured: byStatus('captured'), voided: byStatus('voided') },
     inventoryMismatches: inventory.filter((r) => r.held !== r.active || r.sold !== r.purchased),
   };
@@ -517,8 +569,13 @@ export async function settledPayments(db: Database): Promise<number> {
   const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
     const left = await db
-      .query<{ n: number }>(`SELECT count(*)::int AS n FROM payments WHERE status IN ('authorizing', 'authorized', 'voiding')`)
-      .then((r) => r[0]?.n ?? 0, () => Number.NaN);
+      .query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM payments WHERE status IN ('authorizing', 'authorized', 'voiding')`,
+      )
+      .then(
+        (r) => r[0]?.n ?? 0,
+        () => Number.NaN,
+      );
     if (left === 0 || Date.now() >= deadline) return left;
     await sleep(250);
   }
@@ -604,13 +661,20 @@ const tally = (into: Record<string, number>, key: string) => {
  * killed in the middle of it and started again. Then a new guest buys once, and the run collects what the
  * clients were answered, what the database holds and what the server logged.
  */
-export async function crashScenario(stack: Stack, log: (message: string) => void = () => {}): Promise<CrashScenarioReport> {
+export async function crashScenario(
+  stack: Stack,
+  log: (message: string) => void = () => {},
+): Promise<CrashScenarioReport> {
   const { cluster, db, catalog } = stack;
   const node = stack.nodes[0]!;
   const s = CRASH_SCENARIO;
   const began = performance.now();
 
-  const picked = pickListings(catalog, s.shoppers + 1, (l) => l.quantity >= s.ticketsEach && l.splits.includes(s.ticketsEach));
+  const picked = pickListings(
+    catalog,
+    s.shoppers + 1,
+    (l) => l.quantity >= s.ticketsEach && l.splits.includes(s.ticketsEach),
+  );
   const shoppers = await Promise.all(picked.slice(0, s.shoppers).map(() => newShopper(node)));
   log(`${shoppers.length} guests ready; burst of carts and checkouts begins`);
 
@@ -624,9 +688,15 @@ export async function crashScenario(stack: Stack, log: (message: string) => void
   let sentAtCrash = 0;
   const orders: { id: string; shopper: Shopper }[] = [];
   const gaveUpOn: string[] = [];
-  const giveUp = (route: string, last: Answer | null) => gaveUpOn.push(`${route} → ${last ? outcome(last) : 'not sent (request budget spent)'}`);
+  const giveUp = (route: string, last: Answer | null) =>
+    gaveUpOn.push(`${route} → ${last ? outcome(last) : 'not sent (request budget spent)'}`);
 
-  const send = async (shopper: Shopper, method: string, route: string, callOptions: Omit<CallOptions, 'token' | 'ip'>) => {
+  const send = async (
+    shopper: Shopper,
+    method: string,
+    route: string,
+    callOptions: Omit<CallOptions, 'token' | 'ip'>,
+  ) => {
     sent++;
     const at = phase;
     inFlight++;
@@ -634,7 +704,14 @@ export async function crashScenario(stack: Stack, log: (message: string) => void
     const label = outcome(answer);
     examples[`${method} ${route} → ${label}`] ??= { phase: at, body: answer.body };
     tally(answers[at], label);
-    if (answer.status === 0 || (answer.status >= 500 && answer.status !== 503)) failures.push({ route: `${method} ${route}`, phase: at, status: answer.status, body: answer.body, ...(answer.error ? { error: answer.error } : {}) });
+    if (answer.status === 0 || (answer.status >= 500 && answer.status !== 503))
+      failures.push({
+        route: `${method} ${route}`,
+        phase: at,
+        status: answer.status,
+        body: answer.body,
+        ...(answer.error ? { error: answer.error } : {}),
+      });
     return answer;
   };
   const budget = () => sent < s.maxRequests;
@@ -660,7 +737,8 @@ export async function crashScenario(stack: Stack, log: (message: string) => void
         orders.push({ id: paid.body.id, shopper });
         return;
       }
-      const busy = paid.status === 409 && ['idempotency_key_in_use', 'checkout_in_progress'].includes(paid.body?.error?.code);
+      const busy =
+        paid.status === 409 && ['idempotency_key_in_use', 'checkout_in_progress'].includes(paid.body?.error?.code);
       if (!retryable(paid) && !busy) break;
       await sleep(s.retryPauseMs);
     }
@@ -678,7 +756,12 @@ export async function crashScenario(stack: Stack, log: (message: string) => void
   let outageMs = 0;
   const fault = async () => {
     const latest = Date.now() + s.crashWaitMs;
-    while ((sent < s.crashAfterRequests || inFlight < s.crashWithInFlight) && next < shoppers.length && Date.now() < latest) await sleep(1);
+    while (
+      (sent < s.crashAfterRequests || inFlight < s.crashWithInFlight) &&
+      next < shoppers.length &&
+      Date.now() < latest
+    )
+      await sleep(1);
     inFlightAtCrash = inFlight;
     sentAtCrash = sent;
     const down = performance.now();
@@ -704,10 +787,15 @@ export async function crashScenario(stack: Stack, log: (message: string) => void
   recovery.session = session.status;
   if (session.status === 201) {
     const shopper = shopperWith(session.body.sessionToken as string, ip);
-    const cart = await shopper.call(node, 'POST', '/api/cart', { body: { listingId: late.listing.id, quantity: s.ticketsEach } });
+    const cart = await shopper.call(node, 'POST', '/api/cart', {
+      body: { listingId: late.listing.id, quantity: s.ticketsEach },
+    });
     recovery.cart = cart.status;
     if (cart.status === 201) {
-      const paid = await shopper.call(node, 'POST', '/api/checkout', { body: checkoutBody(cart.body.id), headers: { 'idempotency-key': `recovery-${randomBytes(6).toString('hex')}` } });
+      const paid = await shopper.call(node, 'POST', '/api/checkout', {
+        body: checkoutBody(cart.body.id),
+        headers: { 'idempotency-key': `recovery-${randomBytes(6).toString('hex')}` },
+      });
       recovery.checkout = paid.status;
       if (paid.status === 201) recoveryOrder = { id: paid.body.id, shopper };
     }
@@ -722,7 +810,9 @@ export async function crashScenario(stack: Stack, log: (message: string) => void
     if (read.status !== 200 || read.body?.id !== o.id) unreadable.push(o.id);
   }
   const told = new Set(answered.map((o) => o.id));
-  const untold = (await db.query<{ id: string }>('SELECT id FROM orders')).map((r) => r.id).filter((id) => !told.has(id));
+  const untold = (await db.query<{ id: string }>('SELECT id FROM orders'))
+    .map((r) => r.id)
+    .filter((id) => !told.has(id));
   const logged = paymentLog([node]);
   return {
     requests: sent,
@@ -760,7 +850,8 @@ export interface CrashExpectation {
   met: boolean;
 }
 
-const some = (ids: readonly string[]) => (ids.length === 0 ? 'none' : `${ids.length} (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})`);
+const some = (ids: readonly string[]) =>
+  ids.length === 0 ? 'none' : `${ids.length} (${ids.slice(0, 3).join(', ')}${ids.length > 3 ? ', …' : ''})`;
 
 /**
  * Every expectation of the crash scenario with what the run measured: the test asserts none is missed, the
@@ -786,7 +877,12 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
       measured: r.serverExit ? `it ended (${r.serverExit.code ?? r.serverExit.signal})` : 'running',
       met: r.serverExit === null,
     },
-    { topic: 'process', expected: '`/healthz` answers 200 after the burst', measured: String(healthz), met: healthz === 200 },
+    {
+      topic: 'process',
+      expected: '`/healthz` answers 200 after the burst',
+      measured: String(healthz),
+      met: healthz === 200,
+    },
     {
       topic: 'process',
       expected: 'PostgreSQL is killed under load: requests in flight at the kill',
@@ -802,7 +898,10 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
     {
       topic: 'answers',
       expected: `every request answered, and no 5xx but \`${STORE_DOWN}\``,
-      measured: failures.length + otherFives.length === 0 ? 'every one answered, no other 5xx' : [...failures.slice(0, 3), ...otherFives].join('; '),
+      measured:
+        failures.length + otherFives.length === 0
+          ? 'every one answered, no other 5xx'
+          : [...failures.slice(0, 3), ...otherFives].join('; '),
       met: r.failures.length === 0 && otherFives.length === 0,
     },
     {
@@ -825,7 +924,12 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
       measured: `${session}, ${cart}, ${checkout}`,
       met: session === 201 && cart === 201 && checkout === 201,
     },
-    { topic: 'orders', expected: 'every order a client was given is readable by its guest', measured: `unreadable: ${some(r.unreadable)}`, met: r.unreadable.length === 0 },
+    {
+      topic: 'orders',
+      expected: 'every order a client was given is readable by its guest',
+      measured: `unreadable: ${some(r.unreadable)}`,
+      met: r.unreadable.length === 0,
+    },
     {
       topic: 'orders',
       expected: 'no order id given to two clients',
@@ -856,7 +960,12 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
       measured: `orders without one capture: ${some(db.ordersWithoutOneCapture)}; captures without an order: ${some(db.capturesWithoutOrder)}`,
       met: db.ordersWithoutOneCapture.length === 0 && db.capturesWithoutOrder.length === 0,
     },
-    { topic: 'charges', expected: 'no cart captured more than once', measured: `doubled: ${some(db.doubled)}`, met: db.doubled.length === 0 },
+    {
+      topic: 'charges',
+      expected: 'no cart captured more than once',
+      measured: `doubled: ${some(db.doubled)}`,
+      met: db.doubled.length === 0,
+    },
     {
       topic: 'charges',
       expected: 'captured payments = orders',
@@ -871,7 +980,8 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
     },
     {
       topic: 'charges',
-      expected: 'per payment, one `payment authorized` log line then one `payment captured` or `payment voided`, as in the database',
+      expected:
+        'per payment, one `payment authorized` log line then one `payment captured` or `payment voided`, as in the database',
       measured:
         r.paymentAnomalies.length === 0
           ? 'every payment so'

@@ -24,11 +24,13 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
   const logger = pino({ level: 'silent' });
   const search = overrides.search ?? new SearchService();
   const segments = overrides.segments ?? new SegmentRepository(path.resolve('segments'), logger);
-  const sql = overrides.sql ?? lazySql(async () => {
-    const opened = await openPglite(null);
-    await migrate(opened);
-    return opened;
-  });
+  const sql =
+    overrides.sql ??
+    lazySql(async () => {
+      const opened = await openPglite(null);
+      await migrate(opened);
+      return opened;
+    });
   const deps: AppDeps = {
     env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
     logger,
@@ -38,8 +40,16 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     layout: new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 2_000 }),
     tokens: new SessionTokens(new Uint8Array(randomBytes(32)), 3600),
     activity: new RecentActivity(sql),
-    commerce: new CommerceService({ store: new CommerceStore(sql), engine: () => search.engine, payments: new SandboxPaymentProvider(), logger, sellerDelayMs: 0 }),
-    flags: overrides.flags ?? new FlagService(new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')))),
+    commerce: new CommerceService({
+      store: new CommerceStore(sql),
+      engine: () => search.engine,
+      payments: new SandboxPaymentProvider(),
+      logger,
+      sellerDelayMs: 0,
+    }),
+    flags:
+      overrides.flags ??
+      new FlagService(new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')))),
     sql,
     ...overrides,
   } as AppDeps;

@@ -1,5 +1,14 @@
 import jsQRModule from 'jsqr';
-import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFArray, decodePDFRawStream, type PDFObject } from 'pdf-lib';
+import {
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFRawStream,
+  PDFArray,
+  decodePDFRawStream,
+  type PDFObject,
+} from 'pdf-lib';
 
 /** One page of a tickets PDF as a person or a scanner reads it: its text, and the QR code its image holds. */
 // A CommonJS package typed as an ES module: under Node's ES modules its default import is `module.exports`.
@@ -34,7 +43,8 @@ function qrOf(image: PDFRawStream): string | null {
   if (bits !== 8) throw new Error(`unexpected ${bits} bits per component`);
   const channels = space === PDFName.of('DeviceGray') ? 1 : 3;
   const pixels = bytesOf(image);
-  if (pixels.length < width * height * channels) throw new Error(`image data is ${pixels.length} bytes for ${width}×${height}×${channels}`);
+  if (pixels.length < width * height * channels)
+    throw new Error(`image data is ${pixels.length} bytes for ${width}×${height}×${channels}`);
   const rgba = new Uint8ClampedArray(width * height * 4);
   for (let i = 0; i < width * height; i++) {
     for (let c = 0; c < 3; c++) rgba[i * 4 + c] = pixels[i * channels + (channels === 1 ? 0 : c)]!;
@@ -48,13 +58,18 @@ export async function readTicketsPdf(bytes: Uint8Array): Promise<ReadPage[]> {
   const doc = await PDFDocument.load(bytes);
   return doc.getPages().map((page) => {
     const contents: PDFObject | undefined = page.node.Contents();
-    const streams = contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
-    const text = streams.filter((s): s is PDFRawStream => s instanceof PDFRawStream).map((s) => drawnText(bytesOf(s))).join('\n');
+    const streams =
+      contents instanceof PDFArray ? contents.asArray().map((ref) => doc.context.lookup(ref)) : [contents];
+    const text = streams
+      .filter((s): s is PDFRawStream => s instanceof PDFRawStream)
+      .map((s) => drawnText(bytesOf(s)))
+      .join('\n');
     let barcode: string | null = null;
     const xobjects = page.node.Resources()?.lookup(PDFName.of('XObject'), PDFDict);
     for (const [, ref] of xobjects?.entries() ?? []) {
       const image = doc.context.lookup(ref);
-      if (image instanceof PDFRawStream && image.dict.get(PDFName.of('Subtype')) === PDFName.of('Image')) barcode ??= qrOf(image);
+      if (image instanceof PDFRawStream && image.dict.get(PDFName.of('Subtype')) === PDFName.of('Image'))
+        barcode ??= qrOf(image);
     }
     return { text, barcode };
   });

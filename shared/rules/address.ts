@@ -1,6 +1,9 @@
 import type { VenueDocument } from '../schemas/documents.js';
 
-export type Place = Pick<VenueDocument, 'venue_city' | 'venue_state' | 'venue_state_province_short' | 'venue_country_short'>;
+export type Place = Pick<
+  VenueDocument,
+  'venue_city' | 'venue_state' | 'venue_state_province_short' | 'venue_country_short'
+>;
 
 const US = 'US';
 

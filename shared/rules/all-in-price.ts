@@ -23,7 +23,8 @@ function divRound(n: number, d: number): number {
 
 /** A price in dollars as whole cents; throws RangeError for anything that is not at least one cent. */
 export function priceCents(pricePerTicket: number): number {
-  if (!Number.isFinite(pricePerTicket) || pricePerTicket <= 0) throw new RangeError(`price per ticket must be a positive amount, got ${pricePerTicket}`);
+  if (!Number.isFinite(pricePerTicket) || pricePerTicket <= 0)
+    throw new RangeError(`price per ticket must be a positive amount, got ${pricePerTicket}`);
   const cents = Math.round(pricePerTicket * 100);
   if (cents <= 0) throw new RangeError(`price per ticket must be at least one cent, got ${pricePerTicket}`);
   return cents;

@@ -27,7 +27,11 @@ describe('eventBadges (spec §4 event badges, §9 badge thresholds)', () => {
     ['99 tickets → ticketLeft', { tickets_available: 99 }, ['ticketLeft']],
     ['100 tickets → none', { tickets_available: 100 }, []],
     ['0 tickets → none', { tickets_available: 0 }, []],
-    ['hot with 50 tickets → both', { event_orders_d1: 1, event_cart_d1: 5, tickets_available: 50 }, ['hotEvent', 'ticketLeft']],
+    [
+      'hot with 50 tickets → both',
+      { event_orders_d1: 1, event_cart_d1: 5, tickets_available: 50 },
+      ['hotEvent', 'ticketLeft'],
+    ],
     ['viewing with 2 tickets → both', { event_mpv_d1: 10, tickets_available: 2 }, ['peopleViewing', 'ticketLeft']],
   ])('%s', (_case, input, expected) => {
     expect(types(input)).toEqual(expected);

@@ -9,7 +9,10 @@ import {
 } from './constants.js';
 import { formatCount } from './format.js';
 
-export type BadgeSignals = Pick<EventDocument, 'event_orders_d1' | 'event_cart_d1' | 'event_mpv_d1' | 'tickets_available'>;
+export type BadgeSignals = Pick<
+  EventDocument,
+  'event_orders_d1' | 'event_cart_d1' | 'event_mpv_d1' | 'tickets_available'
+>;
 
 export const SELLING_FAST_LABEL = 'Selling fast';
 

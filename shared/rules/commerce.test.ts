@@ -32,7 +32,9 @@ describe('applyPromo (spec §9: FF20 = 0.8, on the ticket subtotal)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10_000_000 }), (cents) => {
         const out = applyPromo('FF20', cents / 100);
-        expect(Number.isInteger(Math.round(out * 100)) && Math.abs(out * 100 - Math.round(out * 100)) < 1e-6).toBe(true);
+        expect(Number.isInteger(Math.round(out * 100)) && Math.abs(out * 100 - Math.round(out * 100)) < 1e-6).toBe(
+          true,
+        );
         expect(Math.abs(out - (cents / 100) * 0.8)).toBeLessThanOrEqual(0.005 + 1e-9);
       }),
     );

@@ -41,7 +41,12 @@ describe('dateWindow (spec §9 date filter names and windows)', () => {
     it.each([
       ['Monday', '2027-04-12T14:00:00Z', '2027-04-13T04:00:00Z', '2027-04-19T03:59:59Z'],
       ['Saturday: only Sunday is left', '2027-04-17T14:00:00Z', '2027-04-18T04:00:00Z', '2027-04-19T03:59:59Z'],
-      ['Sunday: tomorrow starts a new week, so the window is that whole week', '2027-04-18T14:00:00Z', '2027-04-19T04:00:00Z', '2027-04-26T03:59:59Z'],
+      [
+        'Sunday: tomorrow starts a new week, so the window is that whole week',
+        '2027-04-18T14:00:00Z',
+        '2027-04-19T04:00:00Z',
+        '2027-04-26T03:59:59Z',
+      ],
     ])('%s', (_when, nowIso, from, to) => {
       expect(window('this_week', nowIso, 'America/New_York')).toEqual({ from: s(from), to: s(to) });
     });
@@ -72,15 +77,30 @@ describe('dateWindow (spec §9 date filter names and windows)', () => {
   describe('month and year ends', () => {
     it.each([
       ['mid-February of a leap year', '2028-02-10T12:00:00Z', 'UTC', '2028-02-11T00:00:00Z', '2028-02-29T23:59:59Z'],
-      ['30 April: tomorrow is in May, so the window is May', '2027-04-30T12:00:00Z', 'UTC', '2027-05-01T00:00:00Z', '2027-05-31T23:59:59Z'],
-      ['31 December: the window is January of the next year', '2027-12-31T12:00:00Z', 'UTC', '2028-01-01T00:00:00Z', '2028-01-31T23:59:59Z'],
+      [
+        '30 April: tomorrow is in May, so the window is May',
+        '2027-04-30T12:00:00Z',
+        'UTC',
+        '2027-05-01T00:00:00Z',
+        '2027-05-31T23:59:59Z',
+      ],
+      [
+        '31 December: the window is January of the next year',
+        '2027-12-31T12:00:00Z',
+        'UTC',
+        '2028-01-01T00:00:00Z',
+        '2028-01-31T23:59:59Z',
+      ],
       ['30 December', '2027-12-30T12:00:00Z', 'UTC', '2027-12-31T00:00:00Z', '2027-12-31T23:59:59Z'],
     ])('this_month on %s', (_when, nowIso, zone, from, to) => {
       expect(window('this_month', nowIso, zone)).toEqual({ from: s(from), to: s(to) });
     });
 
     it('next_7_days runs into the new year', () => {
-      expect(window('next_7_days', '2027-12-28T12:00:00Z', 'UTC')).toEqual({ from: s('2027-12-29T00:00:00Z'), to: s('2028-01-05T23:59:59Z') });
+      expect(window('next_7_days', '2027-12-28T12:00:00Z', 'UTC')).toEqual({
+        from: s('2027-12-29T00:00:00Z'),
+        to: s('2028-01-05T23:59:59Z'),
+      });
     });
 
     it('all from 29 February ends on 29 February a hundred years on, or on the 28th when that year is common', () => {
@@ -95,12 +115,18 @@ describe('dateWindow (spec §9 date filter names and windows)', () => {
 
     it('Pacific/Honolulu', () => {
       expect(window('all', instant, 'Pacific/Honolulu').from).toBe(s('2027-04-13T10:00:00Z'));
-      expect(window('next_7_days', instant, 'Pacific/Honolulu')).toEqual({ from: s('2027-04-14T10:00:00Z'), to: s('2027-04-22T09:59:59Z') });
+      expect(window('next_7_days', instant, 'Pacific/Honolulu')).toEqual({
+        from: s('2027-04-14T10:00:00Z'),
+        to: s('2027-04-22T09:59:59Z'),
+      });
     });
 
     it('Asia/Tokyo', () => {
       expect(window('all', instant, 'Asia/Tokyo').from).toBe(s('2027-04-13T15:00:00Z'));
-      expect(window('this_week', instant, 'Asia/Tokyo')).toEqual({ from: s('2027-04-14T15:00:00Z'), to: s('2027-04-18T14:59:59Z') });
+      expect(window('this_week', instant, 'Asia/Tokyo')).toEqual({
+        from: s('2027-04-14T15:00:00Z'),
+        to: s('2027-04-18T14:59:59Z'),
+      });
     });
 
     it('near midnight the same instant is a different day', () => {
@@ -116,9 +142,21 @@ describe('dateWindow (spec §9 date filter names and windows)', () => {
 
   describe('properties', () => {
     const zones = [
-      'UTC', 'America/New_York', 'America/Los_Angeles', 'America/St_Johns', 'Europe/London', 'Europe/Berlin',
-      'Asia/Tokyo', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Sydney', 'Australia/Lord_Howe',
-      'Pacific/Honolulu', 'Pacific/Kiritimati', 'Pacific/Pago_Pago', 'America/Santiago',
+      'UTC',
+      'America/New_York',
+      'America/Los_Angeles',
+      'America/St_Johns',
+      'Europe/London',
+      'Europe/Berlin',
+      'Asia/Tokyo',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'Australia/Sydney',
+      'Australia/Lord_Howe',
+      'Pacific/Honolulu',
+      'Pacific/Kiritimati',
+      'Pacific/Pago_Pago',
+      'America/Santiago',
     ];
     const instants = fc.integer({ min: Date.parse('1995-01-01T00:00:00Z'), max: Date.parse('2085-01-01T00:00:00Z') });
     const zone = fc.constantFrom(...zones);
@@ -156,8 +194,14 @@ describe('dateWindow (spec §9 date filter names and windows)', () => {
         { numRuns: 300 },
       );
       // Either side of New York's midnight, and of a spring-forward midnight in Santiago.
-      for (const iso of ['2027-04-15T03:59:59.999Z', '2027-04-15T04:00:00Z', '2024-09-08T03:59:59Z', '2024-09-08T04:00:00Z']) {
-        for (const z of ['America/New_York', 'America/Santiago']) expect(dateWindow('all', new Date(iso), z)).toEqual(computeDateWindow('all', new Date(iso), z));
+      for (const iso of [
+        '2027-04-15T03:59:59.999Z',
+        '2027-04-15T04:00:00Z',
+        '2024-09-08T03:59:59Z',
+        '2024-09-08T04:00:00Z',
+      ]) {
+        for (const z of ['America/New_York', 'America/Santiago'])
+          expect(dateWindow('all', new Date(iso), z)).toEqual(computeDateWindow('all', new Date(iso), z));
       }
     });
 

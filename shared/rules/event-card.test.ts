@@ -45,16 +45,37 @@ describe('eventCard (spec §3 event card)', () => {
       ['US venue', {}, 'Madison Square Garden, New York, NY'],
       [
         'London',
-        { venue_name: 'Palladium', venue_city: 'London', venue_state: '', venue_state_province_short: '', venue_country_short: 'GB', venue_zip: 'W1F 7TF' },
+        {
+          venue_name: 'Palladium',
+          venue_city: 'London',
+          venue_state: '',
+          venue_state_province_short: '',
+          venue_country_short: 'GB',
+          venue_zip: 'W1F 7TF',
+        },
         'Palladium, London, GB',
       ],
       [
         'Toronto: the province is known but the country code is shown',
-        { venue_name: 'Scotiabank Arena', venue_city: 'Toronto', venue_state: 'Ontario', venue_state_province_short: 'ON', venue_country_short: 'CA' },
+        {
+          venue_name: 'Scotiabank Arena',
+          venue_city: 'Toronto',
+          venue_state: 'Ontario',
+          venue_state_province_short: 'ON',
+          venue_country_short: 'CA',
+        },
         'Scotiabank Arena, Toronto, CA',
       ],
-      ['US venue without a state code falls back to the state name', { venue_state_province_short: '' }, 'Madison Square Garden, New York, New York'],
-      ['US venue without any state', { venue_state_province_short: '', venue_state: '' }, 'Madison Square Garden, New York'],
+      [
+        'US venue without a state code falls back to the state name',
+        { venue_state_province_short: '' },
+        'Madison Square Garden, New York, New York',
+      ],
+      [
+        'US venue without any state',
+        { venue_state_province_short: '', venue_state: '' },
+        'Madison Square Garden, New York',
+      ],
     ])('%s', (_case, extra, address) => {
       expect(eventCard(eventDoc(extra)).address).toBe(address);
     });
@@ -62,19 +83,54 @@ describe('eventCard (spec §3 event card)', () => {
 
   describe('day, date, time and year are the venue’s local clock, never the server’s or UTC', () => {
     it.each<[string, string, number, [string, string, string, string]]>([
-      ['23:59 in New York is already the next day in UTC', '2027-01-02T23:59:00', -5, ['SAT', 'Jan 2', '11:59 PM', '2027']],
-      ['00:30 in New York is still the previous day in UTC', '2027-01-03T00:30:00', -5, ['SUN', 'Jan 3', '12:30 AM', '2027']],
+      [
+        '23:59 in New York is already the next day in UTC',
+        '2027-01-02T23:59:00',
+        -5,
+        ['SAT', 'Jan 2', '11:59 PM', '2027'],
+      ],
+      [
+        '00:30 in New York is still the previous day in UTC',
+        '2027-01-03T00:30:00',
+        -5,
+        ['SUN', 'Jan 3', '12:30 AM', '2027'],
+      ],
       ['00:30 in Tokyo is the previous day in UTC', '2027-01-03T00:30:00', 9, ['SUN', 'Jan 3', '12:30 AM', '2027']],
-      ['New Year’s Eve at 23:30 stays in the old year', '2026-12-31T23:30:00', -5, ['THU', 'Dec 31', '11:30 PM', '2026']],
-      ['New York, night clocks go forward (14 Mar 2027), 20:00 EDT', '2027-03-14T20:00:00', -4, ['SUN', 'Mar 14', '08:00 PM', '2027']],
-      ['New York, night clocks go forward, 01:30 EST just before the change', '2027-03-14T01:30:00', -5, ['SUN', 'Mar 14', '01:30 AM', '2027']],
-      ['New York, night clocks go back (7 Nov 2027), 01:30 (happens twice)', '2027-11-07T01:30:00', -4, ['SUN', 'Nov 7', '01:30 AM', '2027']],
+      [
+        'New Year’s Eve at 23:30 stays in the old year',
+        '2026-12-31T23:30:00',
+        -5,
+        ['THU', 'Dec 31', '11:30 PM', '2026'],
+      ],
+      [
+        'New York, night clocks go forward (14 Mar 2027), 20:00 EDT',
+        '2027-03-14T20:00:00',
+        -4,
+        ['SUN', 'Mar 14', '08:00 PM', '2027'],
+      ],
+      [
+        'New York, night clocks go forward, 01:30 EST just before the change',
+        '2027-03-14T01:30:00',
+        -5,
+        ['SUN', 'Mar 14', '01:30 AM', '2027'],
+      ],
+      [
+        'New York, night clocks go back (7 Nov 2027), 01:30 (happens twice)',
+        '2027-11-07T01:30:00',
+        -4,
+        ['SUN', 'Nov 7', '01:30 AM', '2027'],
+      ],
       ['New York, night clocks go back, 19:00 EST', '2027-11-07T19:00:00', -5, ['SUN', 'Nov 7', '07:00 PM', '2027']],
       ['London', '2027-06-05T19:45:00', 1, ['SAT', 'Jun 5', '07:45 PM', '2027']],
       ['Toronto', '2027-10-12T19:00:00', -4, ['TUE', 'Oct 12', '07:00 PM', '2027']],
       ['leap day', '2028-02-29T14:00:00', -5, ['TUE', 'Feb 29', '02:00 PM', '2028']],
     ])('%s', (_case, local, offset, [day, date, time, year]) => {
-      expect(eventCard(eventDoc({ event_local_timestamp: local, venue_time_zone_offset: offset }))).toMatchObject({ day, date, time, year });
+      expect(eventCard(eventDoc({ event_local_timestamp: local, venue_time_zone_offset: offset }))).toMatchObject({
+        day,
+        date,
+        time,
+        year,
+      });
     });
   });
 
@@ -101,9 +157,12 @@ describe('eventCard (spec §3 event card)', () => {
       expect(EventCardSchema.parse(card)).toEqual(card);
     });
 
-    it.each(['2027-01-02T03:30:00', '2027-01-02T03:30:59'])("spec §3: a start at 03:30 AM (%s) shows the time as '(TBD)' and keeps the date", (local) => {
-      expect(eventWhen(local)).toEqual({ day: 'SAT', date: 'Jan 2', time: '(TBD)', year: '2027' });
-    });
+    it.each(['2027-01-02T03:30:00', '2027-01-02T03:30:59'])(
+      "spec §3: a start at 03:30 AM (%s) shows the time as '(TBD)' and keeps the date",
+      (local) => {
+        expect(eventWhen(local)).toEqual({ day: 'SAT', date: 'Jan 2', time: '(TBD)', year: '2027' });
+      },
+    );
 
     it('15:30 is a real time', () => {
       expect(eventWhen('2027-01-02T15:30:00').time).toBe('03:30 PM');

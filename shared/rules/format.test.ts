@@ -27,12 +27,23 @@ describe('formatPrice (spec §5: numeric prices get thousands separators, others
     expect(formatPrice(value)).toBe(text);
   });
 
-  it.each<unknown>(['', 'abc', '$12.50', '1,234', '12abc', '0x10', '1e3', 'Infinity', NaN, Infinity, null, undefined, { value: 1 }])(
-    'non-numeric %j comes back unchanged',
-    (value) => {
-      expect(formatPrice(value)).toBe(value);
-    },
-  );
+  it.each<unknown>([
+    '',
+    'abc',
+    '$12.50',
+    '1,234',
+    '12abc',
+    '0x10',
+    '1e3',
+    'Infinity',
+    NaN,
+    Infinity,
+    null,
+    undefined,
+    { value: 1 },
+  ])('non-numeric %j comes back unchanged', (value) => {
+    expect(formatPrice(value)).toBe(value);
+  });
 
   describe('spec §8: a formatting failure is logged and the input returned', () => {
     afterEach(() => vi.restoreAllMocks());

@@ -71,5 +71,7 @@ export interface KeyLike {
  */
 export function isSubmitKey(event: KeyLike): boolean {
   if (event.isComposing) return false;
-  return event.key === 'Enter' || event.code === 'Enter' || event.code === 'NumpadEnter' || event.keyCode === SUBMIT_KEYCODE;
+  return (
+    event.key === 'Enter' || event.code === 'Enter' || event.code === 'NumpadEnter' || event.keyCode === SUBMIT_KEYCODE
+  );
 }

@@ -37,17 +37,37 @@ describe('dropFarFuture (spec §4, §9: events beyond 10 years ahead are dropped
 
   it('counts 10 calendar years, so from 29 February the limit is 1 March', () => {
     const leap = new Date('2028-02-29T12:00:00Z');
-    expect(dropFarFuture([ev(1, '2038-03-01T12:00:00', 0), ev(2, '2038-03-01T12:00:01', 0)], leap).map((e) => e.event_id)).toEqual([1]);
+    expect(
+      dropFarFuture([ev(1, '2038-03-01T12:00:00', 0), ev(2, '2038-03-01T12:00:01', 0)], leap).map((e) => e.event_id),
+    ).toEqual([1]);
   });
 });
 
 describe('isStale (spec §4: start, adjusted by the venue offset, already past)', () => {
   it.each<[string, string | null, number, string, boolean]>([
-    ['New York 19:30 EST is 00:30Z next day: not past at 00:29Z', '2027-01-02T19:30:00', -5, '2027-01-03T00:29:59Z', false],
+    [
+      'New York 19:30 EST is 00:30Z next day: not past at 00:29Z',
+      '2027-01-02T19:30:00',
+      -5,
+      '2027-01-03T00:29:59Z',
+      false,
+    ],
     ['…past one second after 00:30Z', '2027-01-02T19:30:00', -5, '2027-01-03T00:30:01Z', true],
     ['exactly at the start it is not yet past', '2027-01-02T19:30:00', -5, '2027-01-03T00:30:00Z', false],
-    ['Tokyo 09:00 (+9) is 00:00Z: past at 00:00:01Z although 09:00 looks later', '2027-01-03T09:00:00', 9, '2027-01-03T00:00:01Z', true],
-    ['Honolulu 20:00 (-10) is 06:00Z next day: not past at 23:00Z the same day', '2027-01-03T20:00:00', -10, '2027-01-03T23:00:00Z', false],
+    [
+      'Tokyo 09:00 (+9) is 00:00Z: past at 00:00:01Z although 09:00 looks later',
+      '2027-01-03T09:00:00',
+      9,
+      '2027-01-03T00:00:01Z',
+      true,
+    ],
+    [
+      'Honolulu 20:00 (-10) is 06:00Z next day: not past at 23:00Z the same day',
+      '2027-01-03T20:00:00',
+      -10,
+      '2027-01-03T23:00:00Z',
+      false,
+    ],
     ['undated events are never stale', null, -5, '2099-01-01T00:00:00Z', false],
   ])('%s', (_case, local, offset, now, stale) => {
     expect(isStale(ev(1, local, offset), new Date(now))).toBe(stale);
@@ -57,11 +77,19 @@ describe('isStale (spec §4: start, adjusted by the venue offset, already past)'
 describe('logStaleEvents (spec §4: logged as stale, still listed)', () => {
   it('warns once per stale event and returns every event', () => {
     const logger: WarnLogger = { warn: vi.fn() };
-    const events = [ev(1, '2027-01-01T10:00:00'), ev(2, '2027-06-01T10:00:00'), ev(3, null), ev(4, '2026-12-01T10:00:00')];
+    const events = [
+      ev(1, '2027-01-01T10:00:00'),
+      ev(2, '2027-06-01T10:00:00'),
+      ev(3, null),
+      ev(4, '2026-12-01T10:00:00'),
+    ];
     const listed = logStaleEvents(events, new Date('2027-03-01T00:00:00Z'), logger);
     expect(listed).toEqual(events);
     expect(logger.warn).toHaveBeenCalledTimes(2);
-    expect(logger.warn).toHaveBeenCalledWith({ eventId: 1, localStart: '2027-01-01T10:00:00', venueOffsetHours: -5 }, STALE_EVENT_MESSAGE);
+    expect(logger.warn).toHaveBeenCalledWith(
+      { eventId: 1, localStart: '2027-01-01T10:00:00', venueOffsetHours: -5 },
+      STALE_EVENT_MESSAGE,
+    );
     expect(logger.warn).toHaveBeenCalledWith(expect.objectContaining({ eventId: 4 }), STALE_EVENT_MESSAGE);
   });
 

@@ -39,7 +39,11 @@ export function logStaleEvents<E extends DatedEvent & Pick<EventDocument, 'event
   for (const event of events) {
     if (isStale(event, now)) {
       logger.warn(
-        { eventId: event.event_id, localStart: event.event_local_timestamp, venueOffsetHours: event.venue_time_zone_offset },
+        {
+          eventId: event.event_id,
+          localStart: event.event_local_timestamp,
+          venueOffsetHours: event.venue_time_zone_offset,
+        },
         STALE_EVENT_MESSAGE,
       );
     }

@@ -22,12 +22,19 @@ describe('parseLocalTimestamp (shared/schemas/documents.ts: venue-local YYYY-MM-
     expect(parseLocalTimestamp(text)).toEqual(parts);
   });
 
-  it.each([null, undefined, '', '2027-02-30T10:00:00', '2027-02-29T10:00:00', '2027-13-01T10:00:00', '2027-01-05T24:00:00', '2027-01-05 19:30:00', '2027-01-05T19:30:00Z'])(
-    '%s is not a local start',
-    (text) => {
-      expect(parseLocalTimestamp(text)).toBeNull();
-    },
-  );
+  it.each([
+    null,
+    undefined,
+    '',
+    '2027-02-30T10:00:00',
+    '2027-02-29T10:00:00',
+    '2027-13-01T10:00:00',
+    '2027-01-05T24:00:00',
+    '2027-01-05 19:30:00',
+    '2027-01-05T19:30:00Z',
+  ])('%s is not a local start', (text) => {
+    expect(parseLocalTimestamp(text)).toBeNull();
+  });
 });
 
 describe('calendar arithmetic', () => {
@@ -68,28 +75,60 @@ describe('venueLocalToEpochMs (shared/schemas/documents.ts: venue_time_zone_offs
 
 describe('zoned time through Intl', () => {
   it('reads the wall clock of a zone', () => {
-    expect(zonedDateTime(at('2027-01-01T04:59:59Z'), 'America/New_York')).toEqual({ year: 2026, month: 12, day: 31, hour: 23, minute: 59, second: 59 });
-    expect(zonedDateTime(at('2027-01-01T00:00:00Z'), 'Asia/Tokyo')).toEqual({ year: 2027, month: 1, day: 1, hour: 9, minute: 0, second: 0 });
+    expect(zonedDateTime(at('2027-01-01T04:59:59Z'), 'America/New_York')).toEqual({
+      year: 2026,
+      month: 12,
+      day: 31,
+      hour: 23,
+      minute: 59,
+      second: 59,
+    });
+    expect(zonedDateTime(at('2027-01-01T00:00:00Z'), 'Asia/Tokyo')).toEqual({
+      year: 2027,
+      month: 1,
+      day: 1,
+      hour: 9,
+      minute: 0,
+      second: 0,
+    });
   });
 
   it('takes the earlier of a repeated time and moves a skipped time forward by the gap', () => {
     // New York, 7 Nov 2027: 01:30 happens at -4 and again at -5
-    expect(zonedToEpochMs({ year: 2027, month: 11, day: 7, hour: 1, minute: 30, second: 0 }, 'America/New_York')).toBe(at('2027-11-07T05:30:00Z'));
+    expect(zonedToEpochMs({ year: 2027, month: 11, day: 7, hour: 1, minute: 30, second: 0 }, 'America/New_York')).toBe(
+      at('2027-11-07T05:30:00Z'),
+    );
     // New York, 14 Mar 2027: 02:30 does not exist; it reads as 03:30 EDT
-    expect(zonedToEpochMs({ year: 2027, month: 3, day: 14, hour: 2, minute: 30, second: 0 }, 'America/New_York')).toBe(at('2027-03-14T07:30:00Z'));
+    expect(zonedToEpochMs({ year: 2027, month: 3, day: 14, hour: 2, minute: 30, second: 0 }, 'America/New_York')).toBe(
+      at('2027-03-14T07:30:00Z'),
+    );
     // Santiago skips midnight on 8 Sep 2024: the day starts at 01:00 -03
-    expect(zonedToEpochMs({ year: 2024, month: 9, day: 8, hour: 0, minute: 0, second: 0 }, 'America/Santiago')).toBe(at('2024-09-08T04:00:00Z'));
+    expect(zonedToEpochMs({ year: 2024, month: 9, day: 8, hour: 0, minute: 0, second: 0 }, 'America/Santiago')).toBe(
+      at('2024-09-08T04:00:00Z'),
+    );
   });
 
   it('round-trips every instant that is not in a repeated hour', () => {
-    const zones = ['UTC', 'America/New_York', 'Europe/London', 'Asia/Tokyo', 'Pacific/Honolulu', 'Australia/Lord_Howe', 'Asia/Kathmandu'];
+    const zones = [
+      'UTC',
+      'America/New_York',
+      'Europe/London',
+      'Asia/Tokyo',
+      'Pacific/Honolulu',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+    ];
     fc.assert(
-      fc.property(fc.integer({ min: at('1990-01-01T00:00:00Z') / 1000, max: at('2090-01-01T00:00:00Z') / 1000 }), fc.constantFrom(...zones), (s, zone) => {
-        const ms = s * 1000;
-        const back = zonedToEpochMs(zonedDateTime(ms, zone), zone);
-        // in a repeated hour the earlier instant comes back, which is at most an hour before
-        expect(back === ms || (back < ms && ms - back <= 3_600_000)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: at('1990-01-01T00:00:00Z') / 1000, max: at('2090-01-01T00:00:00Z') / 1000 }),
+        fc.constantFrom(...zones),
+        (s, zone) => {
+          const ms = s * 1000;
+          const back = zonedToEpochMs(zonedDateTime(ms, zone), zone);
+          // in a repeated hour the earlier instant comes back, which is at most an hour before
+          expect(back === ms || (back < ms && ms - back <= 3_600_000)).toBe(true);
+        },
+      ),
     );
   });
 

@@ -43,7 +43,14 @@ function fromWallClockMs(ms: number): LocalDateTime {
 export function parseLocalTimestamp(text: string | null | undefined): LocalDateTime | null {
   const m = text ? LOCAL_TIMESTAMP.exec(text) : null;
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const t = { year, month, day, hour, minute, second };
   if (hour > 23 || minute > 59 || second > 59) return null;
   const back = fromWallClockMs(wallClockMs(t));
@@ -61,7 +68,9 @@ export function addDays(date: LocalDate, days: number): LocalDate {
 }
 
 export function lastDayOfMonth(date: LocalDate): LocalDate {
-  const { year, month, day } = fromWallClockMs(wallClockMs({ year: date.year, month: date.month + 1, day: 1 }) - DAY_MS);
+  const { year, month, day } = fromWallClockMs(
+    wallClockMs({ year: date.year, month: date.month + 1, day: 1 }) - DAY_MS,
+  );
   return { year, month, day };
 }
 

@@ -20,11 +20,35 @@ describe('resolveMarket (spec §4 location resolution)', () => {
   });
 
   it.each<[string, { state?: string | null; zip?: string | null }, Record<string, string>, string, string[]]>([
-    ['3-digit prefix first', { state: 'NY', zip: '10007' }, { 'zip3:100': 'new-york', 'zip2:10': 'x', 'state:NY': 'y' }, 'new-york', ['zip3:100']],
-    ['then the 2-digit prefix', { state: 'NJ', zip: '08540' }, { 'zip2:08': 'philadelphia', 'state:NJ': 'y' }, 'philadelphia', ['zip3:085', 'zip2:08']],
-    ['then the state', { state: 'nj', zip: '08540' }, { 'state:NJ': 'new-york' }, 'new-york', ['zip3:085', 'zip2:08', 'state:NJ']],
+    [
+      '3-digit prefix first',
+      { state: 'NY', zip: '10007' },
+      { 'zip3:100': 'new-york', 'zip2:10': 'x', 'state:NY': 'y' },
+      'new-york',
+      ['zip3:100'],
+    ],
+    [
+      'then the 2-digit prefix',
+      { state: 'NJ', zip: '08540' },
+      { 'zip2:08': 'philadelphia', 'state:NJ': 'y' },
+      'philadelphia',
+      ['zip3:085', 'zip2:08'],
+    ],
+    [
+      'then the state',
+      { state: 'nj', zip: '08540' },
+      { 'state:NJ': 'new-york' },
+      'new-york',
+      ['zip3:085', 'zip2:08', 'state:NJ'],
+    ],
     ['then national', { state: 'WY', zip: '82001' }, {}, 'national', ['zip3:820', 'zip2:82', 'state:WY']],
-    ['ZIP+4 uses its first digits', { state: 'IL', zip: '60601-1234' }, { 'zip3:606': 'chicago' }, 'chicago', ['zip3:606']],
+    [
+      'ZIP+4 uses its first digits',
+      { state: 'IL', zip: '60601-1234' },
+      { 'zip3:606': 'chicago' },
+      'chicago',
+      ['zip3:606'],
+    ],
     ['no ZIP: state only', { state: 'TX', zip: null }, { 'state:TX': 'dallas' }, 'dallas', ['state:TX']],
     ['a non-US postal code is not a ZIP', { state: 'ON', zip: 'M5V 2T6' }, {}, 'national', ['state:ON']],
     ['nothing known: national, without lookups', {}, {}, 'national', []],

@@ -32,7 +32,10 @@ describe('performerCard (spec §3 performer card)', () => {
   });
 
   it('minPrice is 0 without venues', () => {
-    expect(performerCard(performerDoc({ venues: [], events_available: 0 }))).toMatchObject({ minPrice: 0, eventCount: '0 Events' });
+    expect(performerCard(performerDoc({ venues: [], events_available: 0 }))).toMatchObject({
+      minPrice: 0,
+      eventCount: '0 Events',
+    });
   });
 
   it('carries the document as detail only when asked', () => {

@@ -13,7 +13,10 @@ export function eventCountLabel(count: number): string {
  * Spec §3: the performer card; minPrice is the first venue's cheapest ticket, else 0, shown as its all-in price
  * per ticket (`all-in-price.ts`: the price shown first includes every mandatory fee).
  */
-export function performerCard(doc: PerformerDocument, { includeDetail = false }: { includeDetail?: boolean } = {}): PerformerCard {
+export function performerCard(
+  doc: PerformerDocument,
+  { includeDetail = false }: { includeDetail?: boolean } = {},
+): PerformerCard {
   return {
     id: doc.performer_id,
     name: doc.performer_name,

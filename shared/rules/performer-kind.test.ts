@@ -24,6 +24,9 @@ describe('performerKind (a league’s teams are teams, every other act a group)'
   });
 
   it('names only kinds the event page’s schema accepts, for every category', () => {
-    for (const c of CATEGORIES) expect(PerformerKindSchema.parse(performerKind({ category: c.slug }))).toBe(c.schedule === 'league' ? 'team' : 'group');
+    for (const c of CATEGORIES)
+      expect(PerformerKindSchema.parse(performerKind({ category: c.slug }))).toBe(
+        c.schedule === 'league' ? 'team' : 'group',
+      );
   });
 });

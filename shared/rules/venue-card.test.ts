@@ -7,13 +7,26 @@ import { venueCard } from './venue-card.js';
 describe('venueCard (spec §3 venue card: city, then state for US or country code otherwise)', () => {
   it('builds the card', () => {
     const card = venueCard(venueDoc());
-    expect(card).toEqual({ id: 77, name: 'Madison Square Garden', address: 'New York, NY', url: '/venues/madison-square-garden-77' });
+    expect(card).toEqual({
+      id: 77,
+      name: 'Madison Square Garden',
+      address: 'New York, NY',
+      url: '/venues/madison-square-garden-77',
+    });
     expect(VenueCardSchema.parse(card)).toEqual(card);
   });
 
   it.each<[string, Partial<VenueDocument>, string]>([
-    ['London', { venue_city: 'London', venue_state: '', venue_state_province_short: '', venue_country_short: 'GB' }, 'London, GB'],
-    ['Toronto shows the country, not the province', { venue_city: 'Toronto', venue_state: 'Ontario', venue_state_province_short: 'ON', venue_country_short: 'CA' }, 'Toronto, CA'],
+    [
+      'London',
+      { venue_city: 'London', venue_state: '', venue_state_province_short: '', venue_country_short: 'GB' },
+      'London, GB',
+    ],
+    [
+      'Toronto shows the country, not the province',
+      { venue_city: 'Toronto', venue_state: 'Ontario', venue_state_province_short: 'ON', venue_country_short: 'CA' },
+      'Toronto, CA',
+    ],
     ['US without a state code uses the state name', { venue_state_province_short: '' }, 'New York, New York'],
   ])('%s', (_case, extra, address) => {
     expect(venueCard(venueDoc(extra)).address).toBe(address);

@@ -41,13 +41,21 @@ export const ListingDocumentSchema = z
     obstructed_view: z.boolean().optional(),
   })
   .strict()
-  .refine((l) => Math.floor(l.listing_id / 1000) === l.event_id, { message: 'listing_id must be the event_id times 1000 plus the group number (0–999)', path: ['listing_id'] })
+  .refine((l) => Math.floor(l.listing_id / 1000) === l.event_id, {
+    message: 'listing_id must be the event_id times 1000 plus the group number (0–999)',
+    path: ['listing_id'],
+  })
   .refine((l) => l.id === String(l.listing_id), { message: 'id must be the listing_id as a string', path: ['id'] });
 export type ListingDocument = z.infer<typeof ListingDocumentSchema>;
 
 export const DEAL_RATINGS = ['great', 'good', 'fair', 'high'] as const;
 export type DealRatingName = (typeof DEAL_RATINGS)[number];
-export const DEAL_RATING_LABELS: Readonly<Record<DealRatingName, string>> = { great: 'Great deal', good: 'Good deal', fair: 'Fair price', high: 'Priced high' };
+export const DEAL_RATING_LABELS: Readonly<Record<DealRatingName, string>> = {
+  great: 'Great deal',
+  good: 'Good deal',
+  fair: 'Fair price',
+  high: 'Priced high',
+};
 /**
  * Product decision: a listing's deal rating is its all-in price per ticket as a share of the median all-in
  * price of the event's listings in the same level (zone of the seat map); at most `great` of it is a great
@@ -102,7 +110,12 @@ export const ListingSchema = z.object({
 export type Listing = z.infer<typeof ListingSchema>;
 
 export const ListingsQuerySchema = z.object({
-  quantity: z.coerce.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1, 'quantity starts at 1').max(20, 'quantity must be at most 20').optional(),
+  quantity: z.coerce
+    .number({ error: 'quantity must be a number' })
+    .int('quantity must be a whole number')
+    .min(1, 'quantity starts at 1')
+    .max(20, 'quantity must be at most 20')
+    .optional(),
   sort: z.enum(['price_asc', 'price_desc', 'section']).default('price_asc'),
   minPrice: z.coerce.number({ error: 'minPrice must be a number' }).min(0).max(100_000).optional(),
   maxPrice: z.coerce.number({ error: 'maxPrice must be a number' }).min(0).max(100_000).optional(),
@@ -165,34 +178,53 @@ export const CartSchema = z.object({
 export type Cart = z.infer<typeof CartSchema>;
 
 /** `GET /api/cart/:id?promoCode=FF20`: the cart priced with a promo code, before paying. */
-export const CartQuerySchema = z.object({ promoCode: z.string().trim().max(32, 'promoCode must be at most 32 characters').optional() });
+export const CartQuerySchema = z.object({
+  promoCode: z.string().trim().max(32, 'promoCode must be at most 32 characters').optional(),
+});
 
 /**
  * Text a person typed: no control characters (a NUL cannot even be stored) and no half of a surrogate pair
  * (not a character at all), so what is kept and printed on tickets is what was meant.
  */
 const typed = (schema: z.ZodString, what: string) =>
-  schema.refine((v) => !/[\u0000-\u001f\u007f-\u009f]/.test(v) && !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v), `${what} contains characters that cannot be used`);
+  schema.refine(
+    (v) =>
+      !/[\u0000-\u001f\u007f-\u009f]/.test(v) &&
+      !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v),
+    `${what} contains characters that cannot be used`,
+  );
 
 /** Spec §3 billing address, each field checked with a message a shopper can act on. */
-export const BillingAddressSchema = z.object({
-  name: typed(z.string().trim().min(2, 'Enter the cardholder’s full name').max(100, 'Name is too long'), 'Name'),
-  address1: typed(z.string().trim().min(3, 'Enter a street address').max(120, 'Street address is too long'), 'Street address'),
-  city: typed(z.string().trim().min(2, 'Enter a city').max(80, 'City is too long'), 'City'),
-  state: typed(z.string().trim().min(2, 'Enter a state or region').max(40, 'State is too long'), 'State'),
-  countryCode: z.string().trim().regex(/^[A-Z]{2}$/, 'Choose a country (two-letter code)'),
-  postalCode: typed(z.string().trim().min(3, 'Enter a postal code').max(12, 'Postal code is too long'), 'Postal code'),
-  phoneNumber: z
-    .string()
-    .trim()
-    .regex(/^\+?[0-9 ()-]{7,20}$/, 'Enter a phone number with 7 to 15 digits'),
-}).superRefine((a, ctx) => {
-  if (a.countryCode === 'US' && !/^\d{5}(-\d{4})?$/.test(a.postalCode)) {
-    ctx.addIssue({ code: 'custom', path: ['postalCode'], message: 'Enter a 5-digit ZIP code' });
-  }
-  const digits = a.phoneNumber.replace(/\D/g, '');
-  if (digits.length < 7 || digits.length > 15) ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'Enter a phone number with 7 to 15 digits' });
-});
+export const BillingAddressSchema = z
+  .object({
+    name: typed(z.string().trim().min(2, 'Enter the cardholder’s full name').max(100, 'Name is too long'), 'Name'),
+    address1: typed(
+      z.string().trim().min(3, 'Enter a street address').max(120, 'Street address is too long'),
+      'Street address',
+    ),
+    city: typed(z.string().trim().min(2, 'Enter a city').max(80, 'City is too long'), 'City'),
+    state: typed(z.string().trim().min(2, 'Enter a state or region').max(40, 'State is too long'), 'State'),
+    countryCode: z
+      .string()
+      .trim()
+      .regex(/^[A-Z]{2}$/, 'Choose a country (two-letter code)'),
+    postalCode: typed(
+      z.string().trim().min(3, 'Enter a postal code').max(12, 'Postal code is too long'),
+      'Postal code',
+    ),
+    phoneNumber: z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9 ()-]{7,20}$/, 'Enter a phone number with 7 to 15 digits'),
+  })
+  .superRefine((a, ctx) => {
+    if (a.countryCode === 'US' && !/^\d{5}(-\d{4})?$/.test(a.postalCode)) {
+      ctx.addIssue({ code: 'custom', path: ['postalCode'], message: 'Enter a 5-digit ZIP code' });
+    }
+    const digits = a.phoneNumber.replace(/\D/g, '');
+    if (digits.length < 7 || digits.length > 15)
+      ctx.addIssue({ code: 'custom', path: ['phoneNumber'], message: 'Enter a phone number with 7 to 15 digits' });
+  });
 export type BillingAddress = z.infer<typeof BillingAddressSchema>;
 
 export const PaymentSchema = z.discriminatedUnion('method', [
@@ -247,7 +279,6 @@ export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
   cancelled: 'Cancelled',
   refunded: 'Refunded',
 };
-
 
 /** Spec §3 order detail: a list of typed entries. */
 export const OrderDetailEntrySchema = z.discriminatedUnion('type', [

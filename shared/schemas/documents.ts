@@ -219,7 +219,10 @@ export const ENTITY_ID_FIELDS: Partial<Record<CollectionName, string>> = {
 };
 
 /** Why a document's `id` does not match its entity's number, or undefined when it does (or has none). */
-export function idProblem(collection: CollectionName, doc: { id: string } & Record<string, unknown>): string | undefined {
+export function idProblem(
+  collection: CollectionName,
+  doc: { id: string } & Record<string, unknown>,
+): string | undefined {
   const field = ENTITY_ID_FIELDS[collection];
   if (!field || doc.id === String(doc[field])) return undefined;
   return `Field \`id\` must be the ${field} as a string ("${String(doc[field])}"), not ${JSON.stringify(doc.id)}.`;

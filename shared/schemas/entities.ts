@@ -5,7 +5,10 @@ import { MAX_QUERY_LENGTH } from './search.js';
 /** Performer, venue and event pages, search results and the header menu, as the API answers them. */
 
 export const SlugParamsSchema = z.object({
-  slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'slug must be lower-case words and an id joined by hyphens').max(200),
+  slug: z
+    .string()
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'slug must be lower-case words and an id joined by hyphens')
+    .max(200),
 });
 
 export const UPCOMING_EVENTS_SHOWN = 50;

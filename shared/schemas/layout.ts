@@ -89,6 +89,13 @@ export const BrandAnswerSchema = z.object({
   name: z.string(),
   siteId: z.number().int(),
   partnerBaseUrl: z.string(),
-  theme: z.object({ primary: z.string(), primaryContrast: z.string(), ink: z.string(), surface: z.string(), accent: z.string(), logo: z.string() }),
+  theme: z.object({
+    primary: z.string(),
+    primaryContrast: z.string(),
+    ink: z.string(),
+    surface: z.string(),
+    accent: z.string(),
+    logo: z.string(),
+  }),
 });
 export type BrandAnswer = z.infer<typeof BrandAnswerSchema>;

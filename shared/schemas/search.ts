@@ -13,7 +13,9 @@ export const MAX_SORT_KEYS = 3;
 export const MATCH_ALL = '*';
 
 /** A document field, possibly nested (`venues.min_ticket_price`); never user text. */
-export const FieldNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/, 'not a field name');
+export const FieldNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/, 'not a field name');
 const scalar = z.union([z.string().max(200), z.number().finite(), z.boolean()]);
 
 export const FilterSchema = z.discriminatedUnion('op', [

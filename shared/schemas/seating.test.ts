@@ -10,26 +10,29 @@ function points(d: string): [number, number][] {
 }
 
 describe('seat map templates', () => {
-  it.each(LAYOUT_NAMES)('%s: sections named once each, every zone section drawn, every outline inside the map', (layout) => {
-    const t = seatMapTemplate(layout);
-    const names = t.sections.map((s) => s.name);
-    expect(new Set(names).size).toBe(names.length);
-    expect(t.zones.flatMap((z) => z.sections).sort()).toEqual([...names].sort());
-    expect(t.features.length).toBeGreaterThan(0);
-    for (const s of t.sections) {
-      expect(zoneOfSection(layout, s.name)).toBe(s.zone);
-      const pts = points(s.d);
-      expect(pts.length).toBeGreaterThanOrEqual(3);
-      for (const [x, y] of pts) {
-        expect(x).toBeGreaterThanOrEqual(0);
-        expect(x).toBeLessThanOrEqual(t.width);
-        expect(y).toBeGreaterThanOrEqual(0);
-        expect(y).toBeLessThanOrEqual(t.height);
+  it.each(LAYOUT_NAMES)(
+    '%s: sections named once each, every zone section drawn, every outline inside the map',
+    (layout) => {
+      const t = seatMapTemplate(layout);
+      const names = t.sections.map((s) => s.name);
+      expect(new Set(names).size).toBe(names.length);
+      expect(t.zones.flatMap((z) => z.sections).sort()).toEqual([...names].sort());
+      expect(t.features.length).toBeGreaterThan(0);
+      for (const s of t.sections) {
+        expect(zoneOfSection(layout, s.name)).toBe(s.zone);
+        const pts = points(s.d);
+        expect(pts.length).toBeGreaterThanOrEqual(3);
+        for (const [x, y] of pts) {
+          expect(x).toBeGreaterThanOrEqual(0);
+          expect(x).toBeLessThanOrEqual(t.width);
+          expect(y).toBeGreaterThanOrEqual(0);
+          expect(y).toBeLessThanOrEqual(t.height);
+        }
+        expect(s.labelX).toBeGreaterThan(0);
+        expect(s.labelY).toBeGreaterThan(0);
       }
-      expect(s.labelX).toBeGreaterThan(0);
-      expect(s.labelY).toBeGreaterThan(0);
-    }
-  });
+    },
+  );
 
   it('draws "Upper Level 301–350" of a stadium as 50 wedges, numbered in order round the bowl', () => {
     const upper = zoneSections('stadium', 'upper');

@@ -18,7 +18,11 @@ export type SegmentProblemView = z.infer<typeof SegmentProblemSchema>;
 export const SkippedPageSchema = z.object({ file: z.string(), page: z.string(), because: z.string() });
 export type SkippedPageView = z.infer<typeof SkippedPageSchema>;
 
-export const SetChangesSchema = z.object({ added: z.array(z.string()), changed: z.array(z.string()), removed: z.array(z.string()) });
+export const SetChangesSchema = z.object({
+  added: z.array(z.string()),
+  changed: z.array(z.string()),
+  removed: z.array(z.string()),
+});
 
 export const VersionSummarySchema = z.object({
   version: z.number().int(),
@@ -72,7 +76,16 @@ export const ExperimentViewSchema = z.object({
   coverage: z.number(),
   condition: z.record(z.string(), z.unknown()).nullable(),
   rule: z.string(),
-  variations: z.array(z.object({ index: z.number().int(), key: z.string(), name: z.string(), value: z.string(), weight: z.number(), file: z.string().nullable() })),
+  variations: z.array(
+    z.object({
+      index: z.number().int(),
+      key: z.string(),
+      name: z.string(),
+      value: z.string(),
+      weight: z.number(),
+      file: z.string().nullable(),
+    }),
+  ),
 });
 export type ExperimentView = z.infer<typeof ExperimentViewSchema>;
 export const ExperimentsSchema = z.object({ experiments: z.array(ExperimentViewSchema) });
@@ -105,9 +118,26 @@ export const PublishBodySchema = z
     author: line('author', AUTHOR_MAX_LENGTH).optional(),
   })
   .strict();
-export const RestoreBodySchema = z.object({ note: line('note', NOTE_MAX_LENGTH).optional(), author: line('author', AUTHOR_MAX_LENGTH).optional() }).strict();
+export const RestoreBodySchema = z
+  .object({ note: line('note', NOTE_MAX_LENGTH).optional(), author: line('author', AUTHOR_MAX_LENGTH).optional() })
+  .strict();
 export const VersionParamsSchema = z.object({
-  n: z.string().regex(/^[0-9]{1,10}$/, 'a version number is a whole number such as 3').transform(Number).pipe(z.number().int().min(1, 'a version number is 1 or more').max(VERSION_MAX, `a version number is at most ${VERSION_MAX}`)),
+  n: z
+    .string()
+    .regex(/^[0-9]{1,10}$/, 'a version number is a whole number such as 3')
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, 'a version number is 1 or more')
+        .max(VERSION_MAX, `a version number is at most ${VERSION_MAX}`),
+    ),
 });
 export const FileBodySchema = z.object({ text: z.string({ error: 'text is required: the whole file' }) }).strict();
-export const CheckBodySchema = z.object({ path: z.string({ error: 'path is required: the file being edited' }).max(200), text: z.string({ error: 'text is required: the whole file' }) }).strict();
+export const CheckBodySchema = z
+  .object({
+    path: z.string({ error: 'path is required: the file being edited' }).max(200),
+    text: z.string({ error: 'text is required: the whole file' }),
+  })
+  .strict();

@@ -34,7 +34,11 @@ const PoliciesPage = lazy(() => infoPages().then((m) => ({ default: m.PoliciesPa
 export const brandQuery = { queryKey: ['brand'], path: '/api/brand' } as const;
 
 function useBrand(): BrandAnswer | undefined {
-  const { data } = useQuery({ queryKey: brandQuery.queryKey, queryFn: ({ signal }) => api(brandQuery.path, BrandAnswerSchema, { signal, token: false }), staleTime: Infinity });
+  const { data } = useQuery({
+    queryKey: brandQuery.queryKey,
+    queryFn: ({ signal }) => api(brandQuery.path, BrandAnswerSchema, { signal, token: false }),
+    staleTime: Infinity,
+  });
   useEffect(() => {
     if (!data) return;
     const root = document.documentElement.style;

@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import type { ListingsResponseSchema } from '../../../shared/schemas/commerce.js';
-import type { EventPageSchema, PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../shared/schemas/entities.js';
+import type {
+  EventPageSchema,
+  PerformerPageSchema,
+  SearchResultsSchema,
+  VenuePageSchema,
+} from '../../../shared/schemas/entities.js';
 import type { BrandAnswer, LayoutResponse } from '../../../shared/schemas/layout.js';
 import { formatPrice } from '../../../shared/rules/format.js';
 import { eventWhen } from '../features/buying/cart-summary.js';
@@ -12,8 +17,14 @@ export type { PageHead };
 
 const DEFAULT_DESCRIPTION = 'Resale tickets for concerts, sports and theater near you, with every fee shown up front.';
 const INFO_TITLES: Record<string, { title: string; description: string }> = {
-  '/contact-us': { title: 'Contact us', description: 'How to reach our customer support about an order, a ticket or an event.' },
-  '/faq': { title: 'Frequently asked questions', description: 'Answers about buying resale tickets, delivery, prices and fees, and refunds.' },
+  '/contact-us': {
+    title: 'Contact us',
+    description: 'How to reach our customer support about an order, a ticket or an event.',
+  },
+  '/faq': {
+    title: 'Frequently asked questions',
+    description: 'Answers about buying resale tickets, delivery, prices and fees, and refunds.',
+  },
   '/policies': { title: 'Policies', description: 'Our terms, privacy policy, and the guarantee on every ticket.' },
 };
 
@@ -34,7 +45,11 @@ function sentence(text: string, max = 160): string {
  * The head of a server-rendered page, from the answers its components draw with, so what a search result or a
  * shared link says is what the page shows (the titles are those the pages set as the shopper moves around).
  */
-export function pageHead(plan: PagePlan, read: Read, { origin, url, status }: { origin: string; url: URL; status: number }): PageHead {
+export function pageHead(
+  plan: PagePlan,
+  read: Read,
+  { origin, url, status }: { origin: string; url: URL; status: number },
+): PageHead {
   const brand = read(['brand']) as BrandAnswer | undefined;
   // Appended to the origin, never resolved against it: a path like `//elsewhere/x` stays on this site.
   const absolute = (path: string) => `${origin}/${path.replace(/^\/+/, '')}`;
@@ -47,7 +62,12 @@ export function pageHead(plan: PagePlan, read: Read, { origin, url, status }: { 
     siteName: brand?.name ?? 'Tickets',
     noindex: status >= 400,
   };
-  if (status === 404) return { ...head, title: 'Page not found', description: 'We could not find that page. Search for an artist, team or venue.' };
+  if (status === 404)
+    return {
+      ...head,
+      title: 'Page not found',
+      description: 'We could not find that page. Search for an artist, team or venue.',
+    };
   const page = url.searchParams.get('page');
   const paged = (path: string) => absolute(page && page !== '1' && /^\d+$/.test(page) ? `${path}?page=${page}` : path);
 
@@ -59,18 +79,32 @@ export function pageHead(plan: PagePlan, read: Read, { origin, url, status }: { 
       const city = layout.location.city;
       const near = city ? ` near ${city}${layout.location.state ? `, ${layout.location.state}` : ''}` : '';
       return plan.kind === 'home'
-        ? { ...head, title: `Tickets near ${city || 'you'}`, description: `Resale tickets for concerts, sports and theater${near}, with every fee shown up front.`, canonical: absolute('/') }
-        : { ...head, title: `${layout.title} tickets`, description: sentence(`${layout.title} tickets${near}: upcoming events and prices with every fee included.`) };
+        ? {
+            ...head,
+            title: `Tickets near ${city || 'you'}`,
+            description: `Resale tickets for concerts, sports and theater${near}, with every fee shown up front.`,
+            canonical: absolute('/'),
+          }
+        : {
+            ...head,
+            title: `${layout.title} tickets`,
+            description: sentence(
+              `${layout.title} tickets${near}: upcoming events and prices with every fee included.`,
+            ),
+          };
     }
     case 'performer': {
       const data = answer<z.infer<typeof PerformerPageSchema>>(plan, read);
       if (!data) return head;
       const { performer } = data;
-      const from = performer.minPrice > 0 ? `, tickets from $${formatPrice(performer.minPrice)} with fees included` : '';
+      const from =
+        performer.minPrice > 0 ? `, tickets from $${formatPrice(performer.minPrice)} with fees included` : '';
       return {
         ...head,
         title: `${performer.name} tickets`,
-        description: sentence(`${performer.name} tickets: ${performer.eventCount}${from}. See every date and pick your seats.`),
+        description: sentence(
+          `${performer.name} tickets: ${performer.eventCount}${from}. See every date and pick your seats.`,
+        ),
         canonical: paged(performer.url),
         image: performer.pathPicture ? absolute(performer.pathPicture) : null,
         type: 'article',
@@ -83,7 +117,9 @@ export function pageHead(plan: PagePlan, read: Read, { origin, url, status }: { 
       return {
         ...head,
         title: `${venue.name} tickets`,
-        description: sentence(`Tickets for upcoming events at ${venue.name}${venue.address ? `, ${venue.address}` : ''}: ${data.eventsFound} ${data.eventsFound === 1 ? 'event' : 'events'}, prices with fees included.`),
+        description: sentence(
+          `Tickets for upcoming events at ${venue.name}${venue.address ? `, ${venue.address}` : ''}: ${data.eventsFound} ${data.eventsFound === 1 ? 'event' : 'events'}, prices with fees included.`,
+        ),
         canonical: paged(venue.url),
         image: venue.pathPicture ? absolute(venue.pathPicture) : null,
       };
@@ -112,7 +148,12 @@ export function pageHead(plan: PagePlan, read: Read, { origin, url, status }: { 
       const data = answer<z.infer<typeof SearchResultsSchema>>(plan, read);
       const kwds = url.searchParams.get('kwds') ?? '';
       // Results pages are for people: followed, not indexed (search engines ask that of internal search pages).
-      return { ...head, title: kwds ? `Results for “${kwds}”` : 'Search', description: data ? sentence(`Tickets matching “${kwds}”.`) : head.description, noindex: true };
+      return {
+        ...head,
+        title: kwds ? `Results for “${kwds}”` : 'Search',
+        description: data ? sentence(`Tickets matching “${kwds}”.`) : head.description,
+        noindex: true,
+      };
     }
     case 'info': {
       const info = INFO_TITLES[url.pathname];

@@ -13,23 +13,50 @@ const paths = (address: string, cookies = '') => {
 
 describe('what the server reads to render a page', () => {
   it('is what each page asks for, under the keys it asks with', () => {
-    expect(paths('/')).toEqual({ kind: 'home', shell: ['/api/brand', '/api/menu'], own: ['/api/layout/home'], module: undefined });
-    expect(paths('/?home-layout=1&zip=10001&utm_source=mail', 'shopperLocation=60601')).toMatchObject({ own: ['/api/layout/home?zip=60601&home-layout=1&utm_source=mail'] });
-    expect(plan('/category/nfl/', 'shopperLocation=41.88,-87.63')!.own[0]!.queryKey).toEqual(['layout', '/api/layout/category/nfl', 'lat=41.88&lng=-87.63', '']);
-    expect(paths('/performers/new-york-mets-1051?page=2')).toMatchObject({ kind: 'performer', own: ['/api/performers/new-york-mets-1051?page=2'], module: 'src/app/pages/entity-pages.tsx' });
-    expect(paths('/new-york-mets-1051')).toMatchObject({ kind: 'performer', own: ['/api/performers/new-york-mets-1051'] });
+    expect(paths('/')).toEqual({
+      kind: 'home',
+      shell: ['/api/brand', '/api/menu'],
+      own: ['/api/layout/home'],
+      module: undefined,
+    });
+    expect(paths('/?home-layout=1&zip=10001&utm_source=mail', 'shopperLocation=60601')).toMatchObject({
+      own: ['/api/layout/home?zip=60601&home-layout=1&utm_source=mail'],
+    });
+    expect(plan('/category/nfl/', 'shopperLocation=41.88,-87.63')!.own[0]!.queryKey).toEqual([
+      'layout',
+      '/api/layout/category/nfl',
+      'lat=41.88&lng=-87.63',
+      '',
+    ]);
+    expect(paths('/performers/new-york-mets-1051?page=2')).toMatchObject({
+      kind: 'performer',
+      own: ['/api/performers/new-york-mets-1051?page=2'],
+      module: 'src/app/pages/entity-pages.tsx',
+    });
+    expect(paths('/new-york-mets-1051')).toMatchObject({
+      kind: 'performer',
+      own: ['/api/performers/new-york-mets-1051'],
+    });
     expect(paths('/venues/msg-1')).toMatchObject({ kind: 'venue', own: ['/api/venues/msg-1'] });
-    expect(paths('/results-general?kwds=taylor+swift&page=x')).toMatchObject({ kind: 'results', own: ['/api/Searches/get?q=taylor%20swift&page=1'] });
+    expect(paths('/results-general?kwds=taylor+swift&page=x')).toMatchObject({
+      kind: 'results',
+      own: ['/api/Searches/get?q=taylor%20swift&page=1'],
+    });
     // An event page is bare (no header, so no menu) and reads its listings as the listings panel filters them.
     expect(paths('/events/new-york/mets-at-cubs-42?quantity=4')).toEqual({
       kind: 'event',
       shell: ['/api/brand'],
-      own: ['/api/events/mets-at-cubs-42', '/api/events/mets-at-cubs-42/listings', '/api/events/mets-at-cubs-42/listings?quantity=4&sort=price_asc'],
+      own: [
+        '/api/events/mets-at-cubs-42',
+        '/api/events/mets-at-cubs-42/listings',
+        '/api/events/mets-at-cubs-42/listings?quantity=4&sort=price_asc',
+      ],
       module: 'src/app/pages/event-page.tsx',
     });
     expect(paths('/faq')).toMatchObject({ kind: 'info', own: [] });
     expect(paths('/no/such/page')).toMatchObject({ kind: 'not-found', own: [] });
-    for (const own of ['/tickets/mets-42', '/checkout/abc', '/orders/abc', '/studio']) expect(plan(own), own).toBeNull();
+    for (const own of ['/tickets/mets-42', '/checkout/abc', '/orders/abc', '/studio'])
+      expect(plan(own), own).toBeNull();
   });
 });
 
@@ -37,7 +64,8 @@ describe('the cookies a rendered page depends on', () => {
   it('read a place as the pages use it, and nothing else', () => {
     expect(parseLocation('10001')).toEqual({ zip: '10001' });
     expect(parseLocation('41.88,-87.63')).toEqual({ lat: 41.88, lng: -87.63 });
-    for (const bad of ['1000', '91,0', '0,181', 'abc', '', undefined, '10001;x']) expect(parseLocation(bad), String(bad)).toBeNull();
+    for (const bad of ['1000', '91,0', '0,181', 'abc', '', undefined, '10001;x'])
+      expect(parseLocation(bad), String(bad)).toBeNull();
     expect(cookieLocation('a=1; shopperLocation=60601; b=2')).toEqual({ zip: '60601' });
     expect(readCookie('x=%E0%A4%A', 'x')).toBeUndefined();
   });
@@ -45,7 +73,19 @@ describe('the cookies a rendered page depends on', () => {
 
 describe('the page data', () => {
   it('cannot end its script element early, and reads back whole with its answers counted as fetched now', () => {
-    const data = { state: { mutations: [], queries: [{ queryKey: ['results', '</script><!--'], queryHash: 'h', state: { data: { q: '</script>\u2028' }, dataUpdatedAt: 1 } }] }, page: { origin: 'https://x', status: 200 } };
+    const data = {
+      state: {
+        mutations: [],
+        queries: [
+          {
+            queryKey: ['results', '</script><!--'],
+            queryHash: 'h',
+            state: { data: { q: '</script>\u2028' }, dataUpdatedAt: 1 },
+          },
+        ],
+      },
+      page: { origin: 'https://x', status: 200 },
+    };
     const json = pageDataJson(data as never);
     expect(json).not.toMatch(/<\/script|<!--/);
     document.body.innerHTML = `<script type="application/json" id="page-data">${json}</script>`;

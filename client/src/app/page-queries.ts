@@ -37,23 +37,55 @@ export function pagePlan(url: URL, cookies: string): PagePlan | null {
   const category = /^\/category\/([^/]+)$/.exec(pathname);
   if (pathname === '/' || category) {
     const kind = category ? 'category' : 'home';
-    return { kind, shell, own: [layoutQuery(kind, segment(category?.[1]), locationParams(cookieLocation(cookies)), pageQueryForLayout(search))] };
+    return {
+      kind,
+      shell,
+      own: [
+        layoutQuery(kind, segment(category?.[1]), locationParams(cookieLocation(cookies)), pageQueryForLayout(search)),
+      ],
+    };
   }
   let match: RegExpExecArray | null;
   if ((match = /^\/performers\/([^/]+)$/.exec(pathname)) || (match = /^\/([a-z0-9-]+-\d+)$/.exec(pathname))) {
-    return { kind: 'performer', module: ENTITY_MODULE, shell, own: [entityQuery('performers', segment(match[1]), schedulePage(searchParams))] };
+    return {
+      kind: 'performer',
+      module: ENTITY_MODULE,
+      shell,
+      own: [entityQuery('performers', segment(match[1]), schedulePage(searchParams))],
+    };
   }
   if ((match = /^\/venues\/([^/]+)$/.exec(pathname))) {
-    return { kind: 'venue', module: ENTITY_MODULE, shell, own: [entityQuery('venues', segment(match[1]), schedulePage(searchParams))] };
+    return {
+      kind: 'venue',
+      module: ENTITY_MODULE,
+      shell,
+      own: [entityQuery('venues', segment(match[1]), schedulePage(searchParams))],
+    };
   }
   if (pathname === '/results-general') {
-    return { kind: 'results', module: ENTITY_MODULE, shell, own: [resultsQuery(searchParams.get('kwds') ?? '', resultsPage(searchParams))] };
+    return {
+      kind: 'results',
+      module: ENTITY_MODULE,
+      shell,
+      own: [resultsQuery(searchParams.get('kwds') ?? '', resultsPage(searchParams))],
+    };
   }
   if (pathname.startsWith('/events/')) {
     const slug = slugFromSplat(pathname.slice('/events/'.length).split('/').map(segment).join('/'));
-    return { kind: 'event', module: EVENT_MODULE, shell, own: [eventQuery(slug), listingsQuery(slug, {}), listingsQuery(slug, readListingsFilter(searchParams))] };
+    return {
+      kind: 'event',
+      module: EVENT_MODULE,
+      shell,
+      own: [eventQuery(slug), listingsQuery(slug, {}), listingsQuery(slug, readListingsFilter(searchParams))],
+    };
   }
   if (INFO_PATHS.has(pathname)) return { kind: 'info', module: INFO_MODULE, shell, own: [] };
-  if (pathname.startsWith('/tickets/') || pathname.startsWith('/checkout/') || pathname.startsWith('/orders/') || pathname.startsWith('/studio')) return null;
+  if (
+    pathname.startsWith('/tickets/') ||
+    pathname.startsWith('/checkout/') ||
+    pathname.startsWith('/orders/') ||
+    pathname.startsWith('/studio')
+  )
+    return null;
   return { kind: 'not-found', shell, own: [] };
 }

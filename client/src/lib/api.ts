@@ -17,16 +17,27 @@ export class ApiError extends Error {
 }
 
 export function apiHeaders(withToken = true): Record<string, string> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Client-Id': CLIENT_ID, 'X-Site-Id': SITE_ID };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'X-Client-Id': CLIENT_ID,
+    'X-Site-Id': SITE_ID,
+  };
   const token = withToken ? getStoredToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
   return headers;
 }
 
 /** Calls the API and parses the answer with the schema the server answers with. */
-export async function api<S extends z.ZodType>(path: string, schema: S, init: RequestInit & { token?: boolean } = {}): Promise<z.output<S>> {
+export async function api<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  init: RequestInit & { token?: boolean } = {},
+): Promise<z.output<S>> {
   const { token = true, ...rest } = init;
-  const res = await fetch(path, { ...rest, headers: { ...apiHeaders(token), ...(rest.headers as Record<string, string> | undefined) } });
+  const res = await fetch(path, {
+    ...rest,
+    headers: { ...apiHeaders(token), ...(rest.headers as Record<string, string> | undefined) },
+  });
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
@@ -38,10 +49,16 @@ export async function api<S extends z.ZodType>(path: string, schema: S, init: Re
 /** Client errors go to the server's log, never to the shopper. */
 export function reportClientError(error: unknown, context: string): void {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const body = JSON.stringify({ context: context.slice(0, 200), message: message.slice(0, 2000), url: location.pathname.slice(0, 500) });
+  const body = JSON.stringify({
+    context: context.slice(0, 200),
+    message: message.slice(0, 2000),
+    url: location.pathname.slice(0, 500),
+  });
   try {
     if (!navigator.sendBeacon?.('/api/client-errors', new Blob([body], { type: 'application/json' }))) {
-      void fetch('/api/client-errors', { method: 'POST', headers: apiHeaders(false), body, keepalive: true }).catch(() => {});
+      void fetch('/api/client-errors', { method: 'POST', headers: apiHeaders(false), body, keepalive: true }).catch(
+        () => {},
+      );
     }
   } catch {
     // Reporting must never throw into the page.

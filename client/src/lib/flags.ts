@@ -25,7 +25,8 @@ export function createGrowthBook(): GrowthBook {
     clientKey: FLAGS_CLIENT_KEY,
     attributes: { id: guestId(getStoredToken()), deviceType: deviceType(), url: window.location.href },
     forcedVariations: gbForceVariations(window.location.search),
-    trackingCallback: (experiment, result) => pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed),
+    trackingCallback: (experiment, result) =>
+      pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed),
   });
   onGuestToken((token) => void gb.setAttributes({ ...gb.getAttributes(), id: guestId(token) }));
   void gb.init({ streaming: true, timeout: 2_000 });

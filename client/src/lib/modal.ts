@@ -1,7 +1,8 @@
 import { useEffect, type KeyboardEvent } from 'react';
 
 /** What keyboard focus can land on inside a dialog. */
-export const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+export const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /**
  * While mounted, the page behind a modal does not scroll (spec §2 for the search overlay; the mobile menu
@@ -21,7 +22,9 @@ export function useScrollLock(): void {
 /** Keeps Tab and Shift+Tab cycling inside the element handling the key (a modal dialog). */
 export function trapTab(event: KeyboardEvent<HTMLElement>): void {
   if (event.key !== 'Tab') return;
-  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden]'));
+  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)].filter(
+    (el) => !el.closest('[hidden]'),
+  );
   const first = focusable[0];
   const last = focusable[focusable.length - 1];
   if (!first || !last) return;

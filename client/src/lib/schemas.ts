@@ -10,4 +10,9 @@ export {
   type Menu,
   type SearchResults,
 } from '../../../shared/schemas/entities.js';
-export { PerformerCardSchema, type EventCard, type PerformerCard, type VenueCard } from '../../../shared/schemas/cards.js';
+export {
+  PerformerCardSchema,
+  type EventCard,
+  type PerformerCard,
+  type VenueCard,
+} from '../../../shared/schemas/cards.js';

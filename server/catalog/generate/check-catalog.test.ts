@@ -22,8 +22,16 @@ async function tampered(name: string, change: (events: EventDocument[]) => Event
   const dir = path.join(tmp, name);
   await cp(clean, dir, { recursive: true });
   const file = collectionFile(dir, 'Event');
-  const events = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as EventDocument);
-  await writeFile(file, change(events).map((e) => JSON.stringify(e)).join('\n') + '\n');
+  const events = (await readFile(file, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as EventDocument);
+  await writeFile(
+    file,
+    change(events)
+      .map((e) => JSON.stringify(e))
+      .join('\n') + '\n',
+  );
   return dir;
 }
 
@@ -37,9 +45,26 @@ describe('checkCatalogInvariants', () => {
   it('reports a team booked twice on one day, the venue double-booked and the counts off', async () => {
     const dir = await tampered('twice', (events) => {
       const game = events.find((e) => e.category === 'nba')!;
-      const other = events.find((e) => e.category === 'nba' && e.venue_id !== game.venue_id && e.event_local_timestamp!.slice(0, 10) !== game.event_local_timestamp!.slice(0, 10))!;
+      const other = events.find(
+        (e) =>
+          e.category === 'nba' &&
+          e.venue_id !== game.venue_id &&
+          e.event_local_timestamp!.slice(0, 10) !== game.event_local_timestamp!.slice(0, 10),
+      )!;
       // The same home team again at its own venue that day, against another opponent.
-      return [...events, { ...other, id: '1', event_id: 1, venue_id: game.venue_id, performer_ids: [game.performer_ids[0]!, other.performer_ids[1]!], event_local_timestamp: game.event_local_timestamp, event_timestamp: game.event_timestamp, venue_time_zone_offset: game.venue_time_zone_offset }];
+      return [
+        ...events,
+        {
+          ...other,
+          id: '1',
+          event_id: 1,
+          venue_id: game.venue_id,
+          performer_ids: [game.performer_ids[0]!, other.performer_ids[1]!],
+          event_local_timestamp: game.event_local_timestamp,
+          event_timestamp: game.event_timestamp,
+          venue_time_zone_offset: game.venue_time_zone_offset,
+        },
+      ];
     });
     const { counts } = await checkCatalogInvariants(dir);
     expect(counts['team-twice-a-day']).toBeGreaterThanOrEqual(1);
@@ -57,7 +82,12 @@ describe('checkCatalogInvariants', () => {
         e === nfl
           ? { ...e, event_local_timestamp: tuesday, event_timestamp: e.event_timestamp! + 2 * 86_400 }
           : e === mlb
-            ? { ...e, performer_ids: [...e.performer_ids.slice(0, 1), 999_999], event_local_timestamp: '2029-01-01T19:05:00', event_timestamp: Date.parse('2029-01-01T19:05:00Z') / 1000 - e.venue_time_zone_offset * 3600 }
+            ? {
+                ...e,
+                performer_ids: [...e.performer_ids.slice(0, 1), 999_999],
+                event_local_timestamp: '2029-01-01T19:05:00',
+                event_timestamp: Date.parse('2029-01-01T19:05:00Z') / 1000 - e.venue_time_zone_offset * 3600,
+              }
             : e,
       );
     });

@@ -41,13 +41,17 @@ interface Game {
 }
 
 async function* lines<T>(file: string): AsyncGenerator<T> {
-  const input = createInterface({ input: createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }), crlfDelay: Infinity });
+  const input = createInterface({
+    input: createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }),
+    crlfDelay: Infinity,
+  });
   for await (const line of input) if (line) yield JSON.parse(line) as T;
 }
 
 /** Days since 1970-01-01 of a local `YYYY-MM-DDTHH:mm:ss`, and the minutes into that day. */
 function localDay(local: string): { day: number; minutes: number } {
-  const day = Date.UTC(Number(local.slice(0, 4)), Number(local.slice(5, 7)) - 1, Number(local.slice(8, 10))) / 86_400_000;
+  const day =
+    Date.UTC(Number(local.slice(0, 4)), Number(local.slice(5, 7)) - 1, Number(local.slice(8, 10))) / 86_400_000;
   return { day, minutes: Number(local.slice(11, 13)) * 60 + Number(local.slice(14, 16)) };
 }
 const weekdayOf = (day: number) => (day + 4) % 7;
@@ -89,14 +93,21 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
   for await (const e of lines<EventDocument>(collectionFile(dir, 'Event'))) {
     events++;
     const id = `event ${e.event_id}`;
-    for (const pid of e.performer_ids) if (!performers.has(pid)) report('performer-exists', `${id} names performer ${pid}, not in Performer`);
-    if (e.performer_ids.length !== e.performer_names.length) report('performer-exists', `${id}: ${e.performer_ids.length} ids, ${e.performer_names.length} names`);
+    for (const pid of e.performer_ids)
+      if (!performers.has(pid)) report('performer-exists', `${id} names performer ${pid}, not in Performer`);
+    if (e.performer_ids.length !== e.performer_names.length)
+      report('performer-exists', `${id}: ${e.performer_ids.length} ids, ${e.performer_names.length} names`);
 
     // Dates: local time, offset and instant agree; inside the window unless a deliberate edge case.
     const local = e.event_local_timestamp;
-    if ((local === null) !== (e.event_timestamp === null)) report('dates', `${id}: local time and instant disagree on being set`);
+    if ((local === null) !== (e.event_timestamp === null))
+      report('dates', `${id}: local time and instant disagree on being set`);
     const when = local ? localDay(local) : null;
-    if (local !== null && e.event_timestamp !== null && Date.parse(`${local}Z`) / 1000 - e.venue_time_zone_offset * 3600 !== e.event_timestamp) {
+    if (
+      local !== null &&
+      e.event_timestamp !== null &&
+      Date.parse(`${local}Z`) / 1000 - e.venue_time_zone_offset * 3600 !== e.event_timestamp
+    ) {
       report('dates', `${id}: ${local} at offset ${e.venue_time_zone_offset} is not ${e.event_timestamp}`);
     }
     const league = LEAGUE_BY_CATEGORY.get(e.category);
@@ -104,7 +115,8 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
       const inWindow = when.day >= startDay && when.day < startDay + WINDOW_DAYS;
       const past = when.day >= startDay - PAST_EDGE_DAYS && when.day < startDay;
       const far = when.day >= startDay + FAR_FUTURE_YEARS * 365;
-      if (!inWindow && (league || (!past && !far))) report('dates', `${id} on ${local} is outside the window from ${manifest.start}`);
+      if (!inWindow && (league || (!past && !far)))
+        report('dates', `${id} on ${local} is outside the window from ${manifest.start}`);
     }
 
     const counted = e.event_status !== 'cancelled' && (e.event_timestamp === null || e.event_timestamp >= startSeconds);
@@ -125,7 +137,8 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
       continue;
     }
     leagueGames++;
-    if (leagueVenueDays.has(venueDay)) report('venue-double-booked', `${id}: a second league game at venue ${e.venue_id} on ${local!.slice(0, 10)}`);
+    if (leagueVenueDays.has(venueDay))
+      report('venue-double-booked', `${id}: a second league game at venue ${e.venue_id} on ${local!.slice(0, 10)}`);
     leagueVenueDays.add(venueDay);
     if (e.performer_ids.length !== 2) {
       report('league-game', `${id}: a league game with ${e.performer_ids.length} teams`);
@@ -134,12 +147,17 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
     const [home, away] = e.performer_ids as [number, number];
     for (const team of [home, away]) {
       const doc = performers.get(team);
-      if (doc && doc.category !== e.category) report('league-game', `${id}: ${doc.performer_name} is not in ${e.category}`);
+      if (doc && doc.category !== e.category)
+        report('league-game', `${id}: ${doc.performer_name} is not in ${e.category}`);
     }
     const seen = homeVenue.get(home);
     if (seen === undefined) homeVenue.set(home, e.venue_id);
-    else if (seen !== e.venue_id) report('league-game', `${id}: performer ${home} hosts at venues ${seen} and ${e.venue_id}`);
-    for (const [team, opponent, isHome] of [[home, away, true], [away, home, false]] as const) {
+    else if (seen !== e.venue_id)
+      report('league-game', `${id}: performer ${home} hosts at venues ${seen} and ${e.venue_id}`);
+    for (const [team, opponent, isHome] of [
+      [home, away, true],
+      [away, home, false],
+    ] as const) {
       let entry = games.get(team);
       if (!entry) games.set(team, (entry = { league, list: [] }));
       entry.list.push({ day: when.day, minutes: when.minutes, venue: e.venue_id, opponent, home: isHome });
@@ -147,13 +165,15 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
     if (league === 'NFL') {
       const weekday = weekdayOf(when.day);
       const allowed = NFL_KICKOFFS.get(weekday) ?? [];
-      const ok = allowed.some(([h, m]) => h * 60 + m === when.minutes) || (weekday === 0 && when.minutes === TBD_MINUTES);
+      const ok =
+        allowed.some(([h, m]) => h * 60 + m === when.minutes) || (weekday === 0 && when.minutes === TBD_MINUTES);
       if (!ok) report('nfl-kickoff', `${id}: NFL game on weekday ${weekday} at ${local!.slice(11, 16)}`);
     }
   }
 
   for (const key of otherVenueDays) {
-    if (leagueVenueDays.has(key)) report('venue-double-booked', `venue ${Math.floor(key / 1_000_000)} holds another event on a league game day`);
+    if (leagueVenueDays.has(key))
+      report('venue-double-booked', `venue ${Math.floor(key / 1_000_000)} holds another event on a league game day`);
   }
 
   for (const [team, { league, list }] of games) {
@@ -162,8 +182,13 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
     for (let i = 1; i < list.length; i++) {
       const gap = list[i]!.day - list[i - 1]!.day;
       if (gap === 0) report('team-twice-a-day', `${name} plays twice on day ${list[i]!.day}`);
-      if (league === 'NFL' && gap > 0 && gap < NFL_MIN_DAYS_BETWEEN) report('nfl-rest', `${name}: games ${gap} days apart`);
-      if (league === 'MLS' && gap > 0 && Math.floor((list[i]!.day + 3) / 7) === Math.floor((list[i - 1]!.day + 3) / 7)) {
+      if (league === 'NFL' && gap > 0 && gap < NFL_MIN_DAYS_BETWEEN)
+        report('nfl-rest', `${name}: games ${gap} days apart`);
+      if (
+        league === 'MLS' &&
+        gap > 0 &&
+        Math.floor((list[i]!.day + 3) / 7) === Math.floor((list[i - 1]!.day + 3) / 7)
+      ) {
         report('mls-weekly', `${name}: two matches in one week`);
       }
     }
@@ -171,7 +196,8 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
       let running = 1;
       for (let i = 1; i < list.length; i++) {
         running = list[i]!.day - list[i - 1]!.day === 1 ? running + 1 : 1;
-        if (running > ARENA_MAX_DAYS_RUNNING) report('arena-rest', `${name} plays ${running} days running to day ${list[i]!.day}`);
+        if (running > ARENA_MAX_DAYS_RUNNING)
+          report('arena-rest', `${name} plays ${running} days running to day ${list[i]!.day}`);
       }
     }
     if (league === 'MLB') {
@@ -184,7 +210,8 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
           length++;
           continue;
         }
-        if (length < MLB_SERIES_MIN || length > MLB_SERIES_MAX) report('mlb-series', `${name}: a series of ${length} against ${a.opponent} ending on day ${a.day}`);
+        if (length < MLB_SERIES_MIN || length > MLB_SERIES_MAX)
+          report('mlb-series', `${name}: a series of ${length} against ${a.opponent} ending on day ${a.day}`);
         length = 1;
       }
     }
@@ -194,10 +221,15 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
   for (const p of performers.values()) {
     ranks.push(p.order_rank);
     const want = upcoming.get(p.performer_id) ?? 0;
-    if (p.events_available !== want) report('performer-counts', `${p.performer_name}: events_available ${p.events_available}, events say ${want}`);
+    if (p.events_available !== want)
+      report('performer-counts', `${p.performer_name}: events_available ${p.events_available}, events say ${want}`);
     const venues = performerVenues.get(p.performer_id) ?? new Set<number>();
     const listed = new Set(p.venues.map((v) => v.venue_id));
-    if (listed.size !== venues.size || [...listed].some((v) => !venues.has(v)) || p.venue_locations.length !== p.venues.length) {
+    if (
+      listed.size !== venues.size ||
+      [...listed].some((v) => !venues.has(v)) ||
+      p.venue_locations.length !== p.venues.length
+    ) {
       report('performer-counts', `${p.performer_name}: venues listed do not match its events' venues`);
     }
   }
@@ -205,8 +237,10 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
   if (ranks.some((r, i) => r !== i + 1)) report('performer-counts', 'order_rank is not 1..n');
   for await (const v of lines<VenueDocument>(collectionFile(dir, 'Venue'))) {
     const want = venueUpcoming.get(v.venue_id) ?? 0;
-    if (v.events_available !== want) report('venue-counts', `${v.venue_name}: events_available ${v.events_available}, events say ${want}`);
+    if (v.events_available !== want)
+      report('venue-counts', `${v.venue_name}: events_available ${v.events_available}, events say ${want}`);
   }
-  if (events !== manifest.counts.Event) report('manifest', `manifest says ${manifest.counts.Event} events, file has ${events}`);
+  if (events !== manifest.counts.Event)
+    report('manifest', `manifest says ${manifest.counts.Event} events, file has ${events}`);
   return { events, leagueGames, counts, violations };
 }

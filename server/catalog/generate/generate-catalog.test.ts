@@ -39,9 +39,15 @@ describe('generateCatalog at the default size', () => {
 
   it('plays NFL games on Sundays, Monday and Thursday nights only, MLB in series, no team twice a day', () => {
     const nfl = events().filter((e) => e.category === 'nfl');
-    const weekdays = new Set(nfl.map((e) => new Date(`${e.event_local_timestamp!.slice(0, 10)}T00:00:00Z`).getUTCDay()));
+    const weekdays = new Set(
+      nfl.map((e) => new Date(`${e.event_local_timestamp!.slice(0, 10)}T00:00:00Z`).getUTCDay()),
+    );
     expect([...weekdays].sort()).toEqual([0, 1, 4]);
-    expect(nfl.filter((e) => e.event_local_timestamp!.endsWith('T13:00:00')).every((e) => new Date(`${e.event_local_timestamp}Z`).getUTCDay() === 0)).toBe(true);
+    expect(
+      nfl
+        .filter((e) => e.event_local_timestamp!.endsWith('T13:00:00'))
+        .every((e) => new Date(`${e.event_local_timestamp}Z`).getUTCDay() === 0),
+    ).toBe(true);
     const yankees = events()
       .filter((e) => e.category === 'mlb' && e.event_name.includes('New York Yankees'))
       .map((e) => e.event_local_timestamp!.slice(0, 10));
@@ -50,13 +56,20 @@ describe('generateCatalog at the default size', () => {
   });
 
   it('has every real team of the four leagues, each with home games at its real venue', () => {
-    const byLeague = (grandchild: string) => performers().filter((p) => p.grandchild === grandchild && p.parent === 'SPORTS');
+    const byLeague = (grandchild: string) =>
+      performers().filter((p) => p.grandchild === grandchild && p.parent === 'SPORTS');
     expect(byLeague('NFL')).toHaveLength(32);
     expect(byLeague('MLB')).toHaveLength(30);
     expect(byLeague('NBA')).toHaveLength(30);
     expect(byLeague('NHL')).toHaveLength(32);
     const names = new Set(performers().map((p) => p.performer_name));
-    for (const team of ['Green Bay Packers', 'New York Yankees', 'Boston Celtics', 'Toronto Maple Leafs', 'Utah Mammoth']) {
+    for (const team of [
+      'Green Bay Packers',
+      'New York Yankees',
+      'Boston Celtics',
+      'Toronto Maple Leafs',
+      'Utah Mammoth',
+    ]) {
       expect(names, team).toContain(team);
     }
     const packersHome = events().filter((e) => e.event_name.endsWith(' at Green Bay Packers'));
@@ -73,7 +86,11 @@ describe('generateCatalog at the default size', () => {
 
   it('spreads venues over at least 60 US metros and London, Toronto and Mexico City', () => {
     const venues = catalog.collections.Venue;
-    const usMetros = new Set(venues.filter((v) => v.venue_country_short === 'US').map((v) => `${v.venue_city}|${v.venue_state_province_short}`));
+    const usMetros = new Set(
+      venues
+        .filter((v) => v.venue_country_short === 'US')
+        .map((v) => `${v.venue_city}|${v.venue_state_province_short}`),
+    );
     expect(usMetros.size).toBeGreaterThanOrEqual(60);
     expect(venues.some((v) => v.venue_city === 'London' && v.venue_country_short === 'GB')).toBe(true);
     expect(venues.some((v) => v.venue_city === 'Toronto' && v.venue_country_short === 'CA')).toBe(true);
@@ -89,10 +106,14 @@ describe('generateCatalog at the default size', () => {
 
   it('includes the deliberate edge cases: no date, time TBD, more than 10 years ahead, already past', () => {
     const tenYears = startSeconds + 10 * 365.25 * 86400;
-    expect(events().filter((e) => e.event_timestamp === null && e.event_local_timestamp === null).length).toBeGreaterThanOrEqual(3);
+    expect(
+      events().filter((e) => e.event_timestamp === null && e.event_local_timestamp === null).length,
+    ).toBeGreaterThanOrEqual(3);
     expect(events().filter((e) => e.event_local_timestamp?.endsWith('T03:30:00')).length).toBeGreaterThanOrEqual(10);
     expect(events().filter((e) => (e.event_timestamp ?? 0) > tenYears).length).toBeGreaterThanOrEqual(3);
-    expect(events().filter((e) => e.event_timestamp !== null && e.event_timestamp < startSeconds).length).toBeGreaterThanOrEqual(3);
+    expect(
+      events().filter((e) => e.event_timestamp !== null && e.event_timestamp < startSeconds).length,
+    ).toBeGreaterThanOrEqual(3);
   });
 
   it('keeps local time, offset and UTC instant consistent, daylight saving included', () => {
@@ -101,7 +122,8 @@ describe('generateCatalog at the default size', () => {
       const local = Date.parse(`${e.event_local_timestamp}Z`) / 1000;
       expect(local - e.venue_time_zone_offset * 3600, String(e.event_id)).toBe(e.event_timestamp);
     }
-    const nyc = (month: string) => events().find((e) => e.venue_city === 'New York' && e.event_local_timestamp?.slice(5, 7) === month);
+    const nyc = (month: string) =>
+      events().find((e) => e.venue_city === 'New York' && e.event_local_timestamp?.slice(5, 7) === month);
     expect(nyc('07')?.venue_time_zone_offset).toBe(-4);
     expect(nyc('01')?.venue_time_zone_offset).toBe(-5);
     const london = events().find((e) => e.venue_city === 'London' && e.event_local_timestamp?.slice(5, 7) === '12');
@@ -120,11 +142,17 @@ describe('generateCatalog at the default size', () => {
     for (const e of events()) for (const id of e.performer_ids) byId.set(id, [...(byId.get(id) ?? []), e]);
     const p = performers().find((x) => x.performer_name === 'Dallas Cowboys')!;
     const own = byId.get(p.performer_id)!;
-    const upcoming = own.filter((e) => e.event_status !== 'cancelled' && (e.event_timestamp === null || e.event_timestamp >= startSeconds));
+    const upcoming = own.filter(
+      (e) => e.event_status !== 'cancelled' && (e.event_timestamp === null || e.event_timestamp >= startSeconds),
+    );
     expect(p.events_available).toBe(upcoming.length);
-    const first = upcoming.filter((e) => e.event_timestamp !== null).sort((a, b) => a.event_timestamp! - b.event_timestamp!)[0]!;
+    const first = upcoming
+      .filter((e) => e.event_timestamp !== null)
+      .sort((a, b) => a.event_timestamp! - b.event_timestamp!)[0]!;
     expect(p.venues[0]!.venue_id).toBe(first.venue_id);
-    const ranks = performers().map((x) => x.order_rank).sort((a, b) => a - b);
+    const ranks = performers()
+      .map((x) => x.order_rank)
+      .sort((a, b) => a - b);
     expect(ranks).toEqual(ranks.map((_, i) => i + 1));
     expect(performers().filter((x) => x.custom_label === 'topperf').length).toBeGreaterThan(0);
   });
@@ -145,7 +173,11 @@ describe('generateCatalog at the default size', () => {
 describe('the category-to-image map (spec §3)', () => {
   it('has an NN-NNN-NNN code for every level of every category, codes unique', () => {
     for (const c of CATEGORIES) {
-      for (const p of [categoryPath(c.parent), categoryPath(c.parent, c.child), categoryPath(c.parent, c.child, c.grandchild)]) {
+      for (const p of [
+        categoryPath(c.parent),
+        categoryPath(c.parent, c.child),
+        categoryPath(c.parent, c.child, c.grandchild),
+      ]) {
         expect(CATEGORY_IMAGE_CODES.get(p), p).toMatch(/^\d{2}-\d{3}-\d{3}$/);
       }
     }
@@ -174,13 +206,22 @@ describe('determinism', () => {
 
   it('finishes the smallest catalogs, with exactly the events asked for', async () => {
     for (const events of [100, 200, 333]) {
-      const manifest = await generateCatalog({ events, seed: 5, start: START, outDir: path.join(tmp, `small-${events}`) });
+      const manifest = await generateCatalog({
+        events,
+        seed: 5,
+        start: START,
+        outDir: path.join(tmp, `small-${events}`),
+      });
       expect(manifest.counts.Event).toBe(events);
     }
   });
 
   it('refuses nonsense sizes and dates', async () => {
-    await expect(generateCatalog({ events: 5, seed: 1, start: START, outDir: path.join(tmp, 'x') })).rejects.toThrow(/at least 100/);
-    await expect(generateCatalog({ events: 500, seed: 1, start: '21/11/2026', outDir: path.join(tmp, 'x') })).rejects.toThrow(/YYYY-MM-DD/);
+    await expect(generateCatalog({ events: 5, seed: 1, start: START, outDir: path.join(tmp, 'x') })).rejects.toThrow(
+      /at least 100/,
+    );
+    await expect(
+      generateCatalog({ events: 500, seed: 1, start: '21/11/2026', outDir: path.join(tmp, 'x') }),
+    ).rejects.toThrow(/YYYY-MM-DD/);
   });
 });

@@ -12,8 +12,19 @@ import { TEAMS } from '../data/teams.js';
 import type { League, VenueKind } from '../data/types.js';
 import { VENUES } from '../data/venues.js';
 import { JsonlWriter } from '../jsonl.js';
-import { CATALOG_FORMAT_VERSION, CATALOG_GENERATOR_VERSION, collectionFile, MANIFEST_FILE, type CatalogManifest } from '../manifest.js';
-import { CATEGORIES, CATEGORY_BY_SLUG, categoryImageCode, type CategoryDefinition } from '../../../shared/catalog/taxonomy.js';
+import {
+  CATALOG_FORMAT_VERSION,
+  CATALOG_GENERATOR_VERSION,
+  collectionFile,
+  MANIFEST_FILE,
+  type CatalogManifest,
+} from '../manifest.js';
+import {
+  CATEGORIES,
+  CATEGORY_BY_SLUG,
+  categoryImageCode,
+  type CategoryDefinition,
+} from '../../../shared/catalog/taxonomy.js';
 import { TBD_LOCAL_TIME } from '../../../shared/rules/constants.js';
 import { entitySlug } from '../../../shared/rules/slug.js';
 import { LEAGUES, scheduleLeague, shortenSeason, VenueDays } from './league-schedule.js';
@@ -51,8 +62,23 @@ const LEAGUE_SHARE = 0.3;
 const TOP_PERFORMER_SHARE = 0.05;
 
 const BASE_PRICE: Record<string, number> = {
-  classical: 42, comedy: 38, festivals: 149, broadway: 89, 'off-broadway': 59, 'west-end': 45, 'las-vegas-shows': 69,
-  'cirque-du-soleil': 75, opera: 65, ballet: 55, wwe: 35, boxing: 65, mma: 60, racing: 45, golf: 70, rodeo: 30, tennis: 55,
+  classical: 42,
+  comedy: 38,
+  festivals: 149,
+  broadway: 89,
+  'off-broadway': 59,
+  'west-end': 45,
+  'las-vegas-shows': 69,
+  'cirque-du-soleil': 75,
+  opera: 65,
+  ballet: 55,
+  wwe: 35,
+  boxing: 65,
+  mma: 60,
+  racing: 45,
+  golf: 70,
+  rodeo: 30,
+  tennis: 55,
 };
 
 interface VenueRec {
@@ -152,15 +178,33 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
     teamVenue.set(
       t.name,
       addVenue({
-        name: t.venue, kind: LEAGUES[t.league].kind, city: t.city, state: t.state, stateName: t.stateName,
-        country: t.country, zip: t.zip, lat: t.lat, lng: t.lng, timeZone: t.timeZone, capacity: t.capacity,
+        name: t.venue,
+        kind: LEAGUES[t.league].kind,
+        city: t.city,
+        state: t.state,
+        stateName: t.stateName,
+        country: t.country,
+        zip: t.zip,
+        lat: t.lat,
+        lng: t.lng,
+        timeZone: t.timeZone,
+        capacity: t.capacity,
       }),
     );
   }
   for (const v of VENUES) {
     addVenue({
-      name: v.name, kind: v.kind, city: v.city, state: v.state, stateName: v.stateName, country: v.country,
-      zip: v.zip, lat: v.lat, lng: v.lng, timeZone: v.timeZone, capacity: v.capacity,
+      name: v.name,
+      kind: v.kind,
+      city: v.city,
+      state: v.state,
+      stateName: v.stateName,
+      country: v.country,
+      zip: v.zip,
+      lat: v.lat,
+      lng: v.lng,
+      timeZone: v.timeZone,
+      capacity: v.capacity,
     });
   }
   generateExtraVenues(rng, venues, Math.round(target / EVENTS_PER_VENUE) - venues.length, addVenue);
@@ -170,8 +214,19 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   const performers: PerformerRec[] = [];
   const newPerformer = (name: string, category: CategoryDefinition, popularity: number, home?: VenueRec) => {
     const rec: PerformerRec = {
-      id: 1001 + performers.length, name, category, popularity, home,
-      upcoming: 0, tickets: 0, groups: 0, inventory: 0, ordersD7: 0, ordersT12: 0, venues: new Map(), lastStart: 0,
+      id: 1001 + performers.length,
+      name,
+      category,
+      popularity,
+      home,
+      upcoming: 0,
+      tickets: 0,
+      groups: 0,
+      inventory: 0,
+      ordersD7: 0,
+      ordersT12: 0,
+      venues: new Map(),
+      lastStart: 0,
     };
     performers.push(rec);
     return rec;
@@ -180,7 +235,12 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
 
   const teamsByLeague = new Map<League, PerformerRec[]>();
   for (const t of TEAMS) {
-    const rec = newPerformer(names.claim(t.name), CATEGORY_BY_SLUG.get(LEAGUES[t.league].slug)!, 0.25 + 0.75 * rng.next(), teamVenue.get(t.name));
+    const rec = newPerformer(
+      names.claim(t.name),
+      CATEGORY_BY_SLUG.get(LEAGUES[t.league].slug)!,
+      0.25 + 0.75 * rng.next(),
+      teamVenue.get(t.name),
+    );
     teamsByLeague.set(t.league, [...(teamsByLeague.get(t.league) ?? []), rec]);
   }
 
@@ -189,11 +249,23 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   const venueDays = new VenueDays();
   const fullSeasons = (['MLB', 'NFL', 'NBA', 'NHL', 'MLS'] as const).map((league) => ({
     league,
-    games: scheduleLeague(league, (teamsByLeague.get(league) ?? []).map((t) => ({ venueId: t.home!.id })), days, rng, venueDays),
+    games: scheduleLeague(
+      league,
+      (teamsByLeague.get(league) ?? []).map((t) => ({ venueId: t.home!.id })),
+      days,
+      rng,
+      venueDays,
+    ),
   }));
   const fullSeason = fullSeasons.reduce((n, s) => n + s.games.length, 0);
-  const seasonShares = shareOut(Math.min(fullSeason, Math.round(target * LEAGUE_SHARE)), fullSeasons.map((s) => s.games.length));
-  const seasons = fullSeasons.map((s, i) => ({ league: s.league, games: shortenSeason(s.games, seasonShares[i]!, rng) }));
+  const seasonShares = shareOut(
+    Math.min(fullSeason, Math.round(target * LEAGUE_SHARE)),
+    fullSeasons.map((s) => s.games.length),
+  );
+  const seasons = fullSeasons.map((s, i) => ({
+    league: s.league,
+    games: shortenSeason(s.games, seasonShares[i]!, rng),
+  }));
   const leagueEvents = seasons.reduce((n, s) => n + s.games.length, 0);
   const otherBudget = target - leagueEvents;
 
@@ -224,7 +296,11 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   // ---- event emission ---------------------------------------------------------------------------------
   let nextEventId = 100001;
   const nowSeconds = Math.floor(startMs / 1000);
-  const gtv = { zip3: new Map<string, Map<string, number>>(), zip2: new Map<string, Map<string, number>>(), state: new Map<string, Map<string, number>>() };
+  const gtv = {
+    zip3: new Map<string, Map<string, number>>(),
+    zip2: new Map<string, Map<string, number>>(),
+    state: new Map<string, Map<string, number>>(),
+  };
   const cityOf = new Map<string, VenueRec>();
 
   const emit = async (input: EmitInput) => {
@@ -243,7 +319,9 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
     }
     const zoned = local ? zonedToUtc(local, venue.timeZone) : null;
     const timestamp = zoned ? Math.floor(zoned.utcMs / 1000) : null;
-    const offsetHours = zoned ? zoned.offsetMinutes / 60 : zonedToUtc({ ...input.day, hour: 12, minute: 0 }, venue.timeZone).offsetMinutes / 60;
+    const offsetHours = zoned
+      ? zoned.offsetMinutes / 60
+      : zonedToUtc({ ...input.day, hour: 12, minute: 0 }, venue.timeZone).offsetMinutes / 60;
     const daysAhead = timestamp === null ? 60 : (timestamp - nowSeconds) / 86400;
     const isPast = timestamp !== null && timestamp < nowSeconds;
     const isFar = daysAhead > WINDOW_DAYS * 2;
@@ -251,7 +329,9 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
     // Demand: interest grows with the act's popularity; sales concentrate in the last weeks before the date.
     const interest = Math.min(1, Math.max(...acts.map((a) => a.popularity)) * (0.6 + 0.8 * rng.next()));
     const soldOut = rng.chance(0.01);
-    const tickets = soldOut ? 0 : Math.max(1, Math.round(venue.capacity * (0.002 + 0.05 * rng.next()) * (1.3 - interest)));
+    const tickets = soldOut
+      ? 0
+      : Math.max(1, Math.round(venue.capacity * (0.002 + 0.05 * rng.next()) * (1.3 - interest)));
     const groups = tickets === 0 ? 0 : Math.max(1, Math.round(tickets / rng.int(2, 6)));
     const price = Math.round(input.basePrice * (0.55 + 1.6 * interest) * (0.8 + 0.4 * rng.next()) * 100) / 100;
     const urgency = isFar ? 0 : daysAhead < 14 ? 1 : daysAhead < 60 ? 0.5 : 0.2;
@@ -295,8 +375,12 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
     writers.Event.write(doc);
     if (venue.country === 'US' && /^\d{5}$/.test(venue.zip)) {
       writers.ZipEvent.write({
-        id: doc.id, cat: category.slug, zip: venue.zip.slice(0, 3), event_id: doc.event_id,
-        event_local_timestamp: doc.event_local_timestamp, event_timestamp: timestamp,
+        id: doc.id,
+        cat: category.slug,
+        zip: venue.zip.slice(0, 3),
+        event_id: doc.event_id,
+        event_local_timestamp: doc.event_local_timestamp,
+        event_timestamp: timestamp,
       });
     }
 
@@ -324,7 +408,11 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
         const value = ordersT12 * price * 1.8;
         const cityKey = `${venue.city}|${venue.state}`;
         cityOf.set(cityKey, venue);
-        for (const [bucket, key] of [[gtv.zip3, venue.zip.slice(0, 3)], [gtv.zip2, venue.zip.slice(0, 2)], [gtv.state, venue.state]] as const) {
+        for (const [bucket, key] of [
+          [gtv.zip3, venue.zip.slice(0, 3)],
+          [gtv.zip2, venue.zip.slice(0, 2)],
+          [gtv.state, venue.state],
+        ] as const) {
           const byCity = bucket.get(key) ?? new Map<string, number>();
           byCity.set(cityKey, (byCity.get(cityKey) ?? 0) + value);
           bucket.set(key, byCity);
@@ -343,7 +431,11 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
       const opponent = teams[game.away]!;
       await emit({
         name: rule.versus === 'at' ? `${opponent.name} at ${team.name}` : `${team.name} vs. ${opponent.name}`,
-        performers: [team, opponent], venue: team.home!, category: team.category, day: days[game.day]!, time: game.time,
+        performers: [team, opponent],
+        venue: team.home!,
+        category: team.category,
+        day: days[game.day]!,
+        time: game.time,
         basePrice: rule.basePrice,
       });
     }
@@ -430,7 +522,16 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
           lineup = [act, opener];
           name = `${act.name} with ${opener.name}`;
         }
-        await emit({ name, performers: lineup, venue, category, day: slot.day, time: slot.time, basePrice, ordinal: ordinal++ });
+        await emit({
+          name,
+          performers: lineup,
+          venue,
+          category,
+          day: slot.day,
+          time: slot.time,
+          basePrice,
+          ordinal: ordinal++,
+        });
       }
       act.home = undefined;
     }
@@ -452,7 +553,12 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
       tickets_available: p.tickets,
       ticket_groups_available: p.groups,
       total_inventory_value: Math.round(p.inventory * 100) / 100,
-      venues: venueList.map(({ venue, minPrice }) => ({ venue_id: venue.id, venue_name: venue.name, venue_city: venue.city, min_ticket_price: minPrice })),
+      venues: venueList.map(({ venue, minPrice }) => ({
+        venue_id: venue.id,
+        venue_name: venue.name,
+        venue_city: venue.city,
+        min_ticket_price: minPrice,
+      })),
       venue_locations: venueList.map(({ venue }) => [venue.lat, venue.lng] as [number, number]),
       category: p.category.slug,
       parent: p.category.parent as TopCategory,
@@ -469,36 +575,67 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
   }
   for (const v of venues) {
     writers.Venue.write({
-      id: String(v.id), venue_id: v.id, venue_name: v.name, venue_kind: v.kind, venue_city: v.city,
-      venue_state: v.stateName, venue_state_province_short: v.state, venue_country_short: v.country,
-      venue_zip: v.zip, venue_time_zone: v.timeZone, venue_location: [v.lat, v.lng], capacity: v.capacity,
-      events_available: v.upcoming, total_inventory_value: Math.round(v.inventory * 100) / 100,
+      id: String(v.id),
+      venue_id: v.id,
+      venue_name: v.name,
+      venue_kind: v.kind,
+      venue_city: v.city,
+      venue_state: v.stateName,
+      venue_state_province_short: v.state,
+      venue_country_short: v.country,
+      venue_zip: v.zip,
+      venue_time_zone: v.timeZone,
+      venue_location: [v.lat, v.lng],
+      capacity: v.capacity,
+      events_available: v.upcoming,
+      total_inventory_value: Math.round(v.inventory * 100) / 100,
     });
   }
 
   let oid = 0;
   for (const c of CATEGORIES) {
     writers.Explore.write({
-      id: `category-${c.slug}`, _oid: oid++, entity_id: CATEGORIES.indexOf(c) + 1, entity_type: 'category', text: c.name,
-      path_picture: categoryImage(categoryImageCode(c)), url: `/category/${c.slug}`, rank: 1_000_000,
+      id: `category-${c.slug}`,
+      _oid: oid++,
+      entity_id: CATEGORIES.indexOf(c) + 1,
+      entity_type: 'category',
+      text: c.name,
+      path_picture: categoryImage(categoryImageCode(c)),
+      url: `/category/${c.slug}`,
+      rank: 1_000_000,
     });
   }
   for (const p of ranked) {
     writers.Explore.write({
-      id: `performer-${p.id}`, _oid: oid++, entity_id: p.id, entity_type: 'performer', text: p.name,
-      path_picture: performerImage(p.id), url: `/performers/${entitySlug(p.name, p.id)}`, rank: p.ordersT12,
+      id: `performer-${p.id}`,
+      _oid: oid++,
+      entity_id: p.id,
+      entity_type: 'performer',
+      text: p.name,
+      path_picture: performerImage(p.id),
+      url: `/performers/${entitySlug(p.name, p.id)}`,
+      rank: p.ordersT12,
     });
   }
   for (const v of venues.filter((x) => x.upcoming > 0)) {
     writers.Explore.write({
-      id: `venue-${v.id}`, _oid: oid++, entity_id: v.id, entity_type: 'venue', text: v.name,
-      path_picture: `/media/venues/${v.id}.svg`, url: `/venues/${entitySlug(v.name, v.id)}`, rank: v.upcoming,
+      id: `venue-${v.id}`,
+      _oid: oid++,
+      entity_id: v.id,
+      entity_type: 'venue',
+      text: v.name,
+      path_picture: `/media/venues/${v.id}.svg`,
+      url: `/venues/${entitySlug(v.name, v.id)}`,
+      rank: v.upcoming,
     });
   }
 
   writeBanners(writers.Banner, ranked, Math.floor(startMs / 1000));
 
-  for (const [keyType, bucket] of Object.entries(gtv) as ['zip3' | 'zip2' | 'state', Map<string, Map<string, number>>][]) {
+  for (const [keyType, bucket] of Object.entries(gtv) as [
+    'zip3' | 'zip2' | 'state',
+    Map<string, Map<string, number>>,
+  ][]) {
     for (const key of [...bucket.keys()].sort()) {
       const byCity = bucket.get(key)!;
       let best = '';
@@ -509,9 +646,13 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
       }
       const venue = cityOf.get(best)!;
       writers.ZipEventDetermination.write({
-        id: `${keyType}-${key}`, key, key_type: keyType,
+        id: `${keyType}-${key}`,
+        key,
+        key_type: keyType,
         determination: `${venue.city}-${venue.state}`.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
-        city: venue.city, state: venue.state, location: [venue.lat, venue.lng],
+        city: venue.city,
+        state: venue.state,
+        location: [venue.lat, venue.lng],
         gross_ticket_value: Math.round(total * 100) / 100,
       });
     }
@@ -519,15 +660,30 @@ export async function generateCatalog(options: GenerateOptions): Promise<Catalog
 
   US_CITIES.forEach((c, i) => {
     writers.USCity.write({
-      id: String(i + 1), city: c.city, state_name: c.stateName, state_id: c.stateId, population: c.population,
-      location: [c.lat, c.lng], zip: c.zip, time_zone: c.timeZone,
+      id: String(i + 1),
+      city: c.city,
+      state_name: c.stateName,
+      state_id: c.stateId,
+      population: c.population,
+      location: [c.lat, c.lng],
+      zip: c.zip,
+      time_zone: c.timeZone,
     });
   });
 
   await Promise.all(Object.values(writers).map((w) => w.close()));
-  const counts = Object.fromEntries(Object.entries(writers).map(([c, w]) => [c, w.count])) as Record<CollectionName, number>;
+  const counts = Object.fromEntries(Object.entries(writers).map(([c, w]) => [c, w.count])) as Record<
+    CollectionName,
+    number
+  >;
   const manifest: CatalogManifest = {
-    version: CATALOG_FORMAT_VERSION, generator: CATALOG_GENERATOR_VERSION, seed, events: target, start, generatedAt: new Date().toISOString(), counts,
+    version: CATALOG_FORMAT_VERSION,
+    generator: CATALOG_GENERATOR_VERSION,
+    seed,
+    events: target,
+    start,
+    generatedAt: new Date().toISOString(),
+    counts,
   };
   await writeFile(path.join(workDir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
   await rm(outDir, { recursive: true, force: true });
@@ -573,11 +729,18 @@ interface Slot {
 }
 
 /** The dates and times of one act's events, by the shape of its category. */
-function* schedule(rng: Random, category: CategoryDefinition, count: number, days: readonly DayInfo[]): Generator<Slot> {
+function* schedule(
+  rng: Random,
+  category: CategoryDefinition,
+  count: number,
+  days: readonly DayInfo[],
+): Generator<Slot> {
   let emitted = 0;
   if (category.schedule === 'residency') {
     // Eight shows a week: Tuesday to Sunday evenings plus Wednesday and Saturday matinees; Monday dark.
-    const longRun = ['broadway', 'off-broadway', 'west-end', 'las-vegas-shows', 'cirque-du-soleil'].includes(category.slug);
+    const longRun = ['broadway', 'off-broadway', 'west-end', 'las-vegas-shows', 'cirque-du-soleil'].includes(
+      category.slug,
+    );
     let dayIndex = rng.int(0, Math.max(0, days.length - Math.ceil(count / 8) * 7 - 1));
     let newVenue = true;
     let runLeft = longRun ? Infinity : rng.int(16, 64);
@@ -588,7 +751,16 @@ function* schedule(rng: Random, category: CategoryDefinition, count: number, day
       }
       const day = days[dayIndex++]!;
       const times: [number, number][] =
-        day.weekday === 1 ? [] : day.weekday === 3 || day.weekday === 6 ? [[14, 0], [20, 0]] : day.weekday === 0 ? [[15, 0]] : [[19, 30]];
+        day.weekday === 1
+          ? []
+          : day.weekday === 3 || day.weekday === 6
+            ? [
+                [14, 0],
+                [20, 0],
+              ]
+            : day.weekday === 0
+              ? [[15, 0]]
+              : [[19, 30]];
       for (const time of times) {
         if (emitted >= count) break;
         yield { day, time, newVenue };
@@ -620,9 +792,20 @@ function* schedule(rng: Random, category: CategoryDefinition, count: number, day
   while (emitted < count) {
     if (dayIndex >= days.length) dayIndex = rng.int(0, 60);
     const day = days[dayIndex]!;
-    let time: [number, number] = rng.pick([[19, 30], [20, 0], [19, 0], [20, 30]] as [number, number][]);
+    let time: [number, number] = rng.pick([
+      [19, 30],
+      [20, 0],
+      [19, 0],
+      [20, 30],
+    ] as [number, number][]);
     // Club nights run late; some start after midnight, which is the next calendar day locally.
-    if (late && rng.chance(0.5)) time = rng.pick([[22, 0], [23, 0], [23, 30], [0, 30]] as [number, number][]);
+    if (late && rng.chance(0.5))
+      time = rng.pick([
+        [22, 0],
+        [23, 0],
+        [23, 30],
+        [0, 30],
+      ] as [number, number][]);
     if (category.slug === 'comedy' && rng.chance(0.3)) time = [21, 45];
     yield { day, time, newVenue: true };
     emitted++;
@@ -647,7 +830,20 @@ function generateExtraVenues(
   add: (v: Omit<VenueRec, 'id' | 'upcoming' | 'inventory'>) => VenueRec,
 ) {
   if (extra <= 0) return;
-  const prefixes = ['Grand', 'Union', 'Liberty', 'Riverside', 'Paramount', 'Capitol', 'Majestic', 'Harbor', 'Summit', 'Lakeside', 'Pioneer', 'Heritage'];
+  const prefixes = [
+    'Grand',
+    'Union',
+    'Liberty',
+    'Riverside',
+    'Paramount',
+    'Capitol',
+    'Majestic',
+    'Harbor',
+    'Summit',
+    'Lakeside',
+    'Pioneer',
+    'Heritage',
+  ];
   const start = venues.length;
   for (let i = 0; venues.length - start < extra && i < extra * 4; i++) {
     const city = rng.weighted(US_CITIES, (c) => Math.sqrt(c.population));
@@ -656,8 +852,15 @@ function generateExtraVenues(
     const jitter = () => (rng.next() - 0.5) * 0.08;
     add({
       name: venues.some((v) => v.name === name && v.city === city.city) ? `${name} ${rng.int(2, 99)}` : name,
-      kind, city: city.city, state: city.stateId, stateName: city.stateName, country: 'US', zip: city.zip,
-      lat: round(city.lat + jitter(), 4), lng: round(city.lng + jitter(), 4), timeZone: city.timeZone,
+      kind,
+      city: city.city,
+      state: city.stateId,
+      stateName: city.stateName,
+      country: 'US',
+      zip: city.zip,
+      lat: round(city.lat + jitter(), 4),
+      lng: round(city.lng + jitter(), 4),
+      timeZone: city.timeZone,
       capacity: rng.int(minCap, maxCap),
     });
   }
@@ -667,12 +870,25 @@ const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 *
 
 function writeBanners(writer: JsonlWriter<(typeof COLLECTION_SCHEMAS)['Banner']>, ranked: PerformerRec[], now: number) {
   const day = 86400;
-  const promos: { title: string; subtitle: string; slug?: string; performer?: PerformerRec; from: number; to: number }[] = [
+  const promos: {
+    title: string;
+    subtitle: string;
+    slug?: string;
+    performer?: PerformerRec;
+    from: number;
+    to: number;
+  }[] = [
     { title: 'Football Sundays', subtitle: 'Every NFL home game, all-in prices', slug: 'nfl', from: -30, to: 75 },
     { title: 'Hoops Season', subtitle: 'Courtside to the rafters: NBA tickets', slug: 'nba', from: -30, to: 150 },
     { title: 'Puck Drop', subtitle: 'NHL games near you', slug: 'nhl', from: -30, to: 150 },
     { title: 'Opening Day Is Coming', subtitle: 'MLB tickets for the new season', slug: 'mlb', from: 0, to: 310 },
-    { title: 'A Night on Broadway', subtitle: 'The shows everyone is talking about', slug: 'broadway', from: -10, to: 365 },
+    {
+      title: 'A Night on Broadway',
+      subtitle: 'The shows everyone is talking about',
+      slug: 'broadway',
+      from: -10,
+      to: 365,
+    },
     { title: 'Festival Season', subtitle: 'Multi-day passes and single days', slug: 'festivals', from: 0, to: 365 },
     { title: 'Laugh Out Loud', subtitle: 'Stand-up comedy on tour', slug: 'comedy', from: 0, to: 200 },
     { title: 'Family Fun', subtitle: 'Shows for every age', slug: 'family-friendly-shows', from: 0, to: 365 },
@@ -684,11 +900,17 @@ function writeBanners(writer: JsonlWriter<(typeof COLLECTION_SCHEMAS)['Banner']>
   promos.forEach((p, i) => {
     const category = p.slug ? CATEGORY_BY_SLUG.get(p.slug)! : p.performer!.category;
     writer.write({
-      id: String(i + 1), banner_id: i + 1, brand: '*', placement: 'promo', title: p.title, subtitle: p.subtitle,
+      id: String(i + 1),
+      banner_id: i + 1,
+      brand: '*',
+      placement: 'promo',
+      title: p.title,
+      subtitle: p.subtitle,
       image: p.performer ? performerImage(p.performer.id) : categoryImage(categoryImageCode(category)),
       url: p.performer ? `/performers/${entitySlug(p.performer.name, p.performer.id)}` : `/category/${category.slug}`,
-      priority: promos.length - i, starts_at: now + p.from * day, ends_at: now + p.to * day,
+      priority: promos.length - i,
+      starts_at: now + p.from * day,
+      ends_at: now + p.to * day,
     });
   });
 }
-

@@ -17,11 +17,56 @@ export interface LeagueRule {
 }
 
 export const LEAGUES: Record<League, LeagueRule> = {
-  NFL: { slug: 'nfl', season: [[9, 4], [1, 4]], kind: 'stadium', basePrice: 110, versus: 'at' },
-  MLB: { slug: 'mlb', season: [[3, 26], [9, 27]], kind: 'stadium', basePrice: 24, versus: 'at' },
-  NBA: { slug: 'nba', season: [[10, 21], [4, 12]], kind: 'arena', basePrice: 58, versus: 'at' },
-  NHL: { slug: 'nhl', season: [[10, 7], [4, 16]], kind: 'arena', basePrice: 48, versus: 'at' },
-  MLS: { slug: 'soccer', season: [[2, 21], [10, 18]], kind: 'stadium', basePrice: 32, versus: 'vs' },
+  NFL: {
+    slug: 'nfl',
+    season: [
+      [9, 4],
+      [1, 4],
+    ],
+    kind: 'stadium',
+    basePrice: 110,
+    versus: 'at',
+  },
+  MLB: {
+    slug: 'mlb',
+    season: [
+      [3, 26],
+      [9, 27],
+    ],
+    kind: 'stadium',
+    basePrice: 24,
+    versus: 'at',
+  },
+  NBA: {
+    slug: 'nba',
+    season: [
+      [10, 21],
+      [4, 12],
+    ],
+    kind: 'arena',
+    basePrice: 58,
+    versus: 'at',
+  },
+  NHL: {
+    slug: 'nhl',
+    season: [
+      [10, 7],
+      [4, 16],
+    ],
+    kind: 'arena',
+    basePrice: 48,
+    versus: 'at',
+  },
+  MLS: {
+    slug: 'soccer',
+    season: [
+      [2, 21],
+      [10, 18],
+    ],
+    kind: 'stadium',
+    basePrice: 32,
+    versus: 'vs',
+  },
 };
 
 /** The league a category slug holds the games of. */
@@ -35,7 +80,14 @@ export const LEAGUE_BY_CATEGORY: ReadonlyMap<string, League> = new Map(
  * Sunday 1:00 and 4:25 PM, Sunday night 8:20 PM, Monday and Thursday nights 8:15 PM.
  */
 export const NFL_KICKOFFS: ReadonlyMap<number, readonly (readonly [number, number])[]> = new Map([
-  [0, [[13, 0], [16, 25], [20, 20]]],
+  [
+    0,
+    [
+      [13, 0],
+      [16, 25],
+      [20, 20],
+    ],
+  ],
   [1, [[20, 15]]],
   [4, [[20, 15]]],
 ]);
@@ -52,14 +104,25 @@ const FLEX_TIME = TBD_LOCAL_TIME.split(':').map(Number) as unknown as readonly [
 /** An MLB series is two to four games between one pair at one park on consecutive days. */
 export const MLB_SERIES_MIN = 2;
 export const MLB_SERIES_MAX = 4;
-const MLB_NIGHT: readonly [number, number][] = [[19, 5], [19, 10], [18, 40]];
+const MLB_NIGHT: readonly [number, number][] = [
+  [19, 5],
+  [19, 10],
+  [18, 40],
+];
 const MLB_DAY: [number, number] = [13, 5];
 
 /** NBA and NHL teams never play on three days running (no back-to-back-to-back). */
 export const ARENA_MAX_DAYS_RUNNING = 2;
 const ARENA_TIMES: Record<'NBA' | 'NHL', readonly [number, number][]> = {
-  NBA: [[19, 30], [19, 0], [20, 0]],
-  NHL: [[19, 0], [19, 30]],
+  NBA: [
+    [19, 30],
+    [19, 0],
+    [20, 0],
+  ],
+  NHL: [
+    [19, 0],
+    [19, 30],
+  ],
 };
 /** Chance a rested team plays today, and one that played yesterday: about a game every other day. */
 const ARENA_PLAY_RESTED = 0.8;
@@ -67,10 +130,22 @@ const ARENA_PLAY_AFTER_GAME = 0.12;
 
 /** MLS: one match a week per team, mostly Saturday nights, some Sundays and midweek Wednesdays. */
 const MLS_DAYS: readonly { weekday: number; times: readonly [number, number][] }[] = [
-  { weekday: 6, times: [[19, 30], [19, 0]] },
+  {
+    weekday: 6,
+    times: [
+      [19, 30],
+      [19, 0],
+    ],
+  },
   { weekday: 6, times: [[19, 30]] },
   { weekday: 6, times: [[19, 30]] },
-  { weekday: 0, times: [[17, 0], [19, 0]] },
+  {
+    weekday: 0,
+    times: [
+      [17, 0],
+      [19, 0],
+    ],
+  },
   { weekday: 3, times: [[19, 30]] },
 ];
 
@@ -160,7 +235,13 @@ class Scheduler {
 
   /** The pair as [home, away] with the home venue free on every day given, or null when neither venue is. */
   private host(a: number, b: number, dayIndexes: readonly number[]): [number, number] | null {
-    for (const [home, away] of [this.hostOrder(a, b)].flatMap(([x, y]) => [[x, y], [y, x]] as [number, number][])) {
+    for (const [home, away] of [this.hostOrder(a, b)].flatMap(
+      ([x, y]) =>
+        [
+          [x, y],
+          [y, x],
+        ] as [number, number][],
+    )) {
       const venue = this.teams[home]!.venueId;
       if (dayIndexes.every((d) => !this.venueDays.has(venue, d))) return [home, away];
     }
@@ -188,11 +269,14 @@ class Scheduler {
       const seasonYear = sunday.month >= 9 ? sunday.year : sunday.year - 1;
       const opening = Date.UTC(seasonYear, 8, 4);
       const firstSunday = opening + ((7 - new Date(opening).getUTCDay()) % 7) * 86_400_000;
-      const week = Math.floor((Date.UTC(sunday.year, sunday.month - 1, sunday.day) - firstSunday) / (7 * 86_400_000)) + 1;
+      const week =
+        Math.floor((Date.UTC(sunday.year, sunday.month - 1, sunday.day) - firstSunday) / (7 * 86_400_000)) + 1;
       let byeOrder = byeOrders.get(seasonYear);
       if (!byeOrder) byeOrders.set(seasonYear, (byeOrder = this.shuffled(this.teams.map((_, i) => i))));
       const byeSlot = NFL_BYE_WEEKS.indexOf(week);
-      const byes = new Set(byeSlot < 0 ? [] : byeOrder.slice(byeSlot * NFL_BYES_PER_WEEK, (byeSlot + 1) * NFL_BYES_PER_WEEK));
+      const byes = new Set(
+        byeSlot < 0 ? [] : byeOrder.slice(byeSlot * NFL_BYES_PER_WEEK, (byeSlot + 1) * NFL_BYES_PER_WEEK),
+      );
       const playing = this.shuffled(this.teams.map((_, i) => i).filter((t) => !byes.has(t)));
       const thursday = sunday.index - 3 >= first ? sunday.index - 3 : null;
       const monday = sunday.index + 1 <= last ? sunday.index + 1 : null;
@@ -207,9 +291,19 @@ class Scheduler {
         const pair = this.hostOrder(a, b);
         const venue = this.teams[pair[0]]!.venueId;
         // A team that played last Monday night does not play this Thursday night (two days' rest is too few).
-        const canThursday = thursday !== null && !thursdayGame && !mondayTeams.has(a) && !mondayTeams.has(b) && !this.venueDays.has(venue, thursday);
+        const canThursday =
+          thursday !== null &&
+          !thursdayGame &&
+          !mondayTeams.has(a) &&
+          !mondayTeams.has(b) &&
+          !this.venueDays.has(venue, thursday);
         const canMonday = monday !== null && !mondayGame && !this.venueDays.has(venue, monday);
-        if (!sundayVenues.has(venue) && !this.venueDays.has(venue, sunday.index) && !(canThursday && this.rng.chance(1 / 8)) && !(canMonday && this.rng.chance(1 / 7))) {
+        if (
+          !sundayVenues.has(venue) &&
+          !this.venueDays.has(venue, sunday.index) &&
+          !(canThursday && this.rng.chance(1 / 8)) &&
+          !(canMonday && this.rng.chance(1 / 7))
+        ) {
           onSunday.push(pair);
           sundayVenues.add(venue);
         } else if (canThursday) thursdayGame = pair;
@@ -220,7 +314,11 @@ class Scheduler {
       const night = onSunday.length > 2 ? this.rng.int(0, onSunday.length - 1) : -1;
       onSunday.forEach(([home, away], i) => {
         const flex = (sunday.month === 12 || sunday.month === 1) && sunday.index - first > NFL_FLEX_FROM_DAY;
-        const time = flex ? FLEX_TIME : i === night ? NFL_KICKOFFS.get(0)![2]! : NFL_KICKOFFS.get(0)![this.rng.chance(0.6) ? 0 : 1]!;
+        const time = flex
+          ? FLEX_TIME
+          : i === night
+            ? NFL_KICKOFFS.get(0)![2]!
+            : NFL_KICKOFFS.get(0)![this.rng.chance(0.6) ? 0 : 1]!;
         this.add(home, away, sunday.index, time);
       });
       if (mondayGame) {
@@ -254,7 +352,9 @@ class Scheduler {
       }
       for (const [a, b] of pairs) {
         const shape = this.rng.pick(shapes);
-        const gameDays = shape.map((offset) => dayIndexes[offset]).filter((d): d is number => d !== undefined && inSeasonDays.has(d));
+        const gameDays = shape
+          .map((offset) => dayIndexes[offset])
+          .filter((d): d is number => d !== undefined && inSeasonDays.has(d));
         if (gameDays.length < MLB_SERIES_MIN) continue;
         const hosted = this.host(a, b, gameDays);
         if (!hosted) continue;
@@ -274,7 +374,13 @@ class Scheduler {
     for (const start of weekStarts) {
       const weekDays = Array.from({ length: 7 }, (_, k) => start + k);
       // Monday to Thursday: a four-game series, or two or three games with an off day before or after.
-      block(weekDays.slice(0, 4), [[0, 1, 2, 3], [1, 2, 3], [0, 1, 2], [1, 2], [2, 3]]);
+      block(weekDays.slice(0, 4), [
+        [0, 1, 2, 3],
+        [1, 2, 3],
+        [0, 1, 2],
+        [1, 2],
+        [2, 3],
+      ]);
       block(weekDays.slice(4, 7), [[0, 1, 2]]);
     }
     return this.sorted();
@@ -328,7 +434,6 @@ class Scheduler {
     return this.games.sort((a, b) => a.day - b.day || a.home - b.home);
   }
 }
-
 
 /**
  * A shortened season for a catalog too small for a whole one: `count` of the games, chosen at random, MLB

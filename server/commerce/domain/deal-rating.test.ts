@@ -22,7 +22,15 @@ describe('ratingForRatio: the all-in price against the median of comparable list
 
 describe('dealRatings', () => {
   it('compares each listing with the median of its own level', () => {
-    const listings = [at(80, 'Upper'), at(100, 'Upper'), at(120, 'Upper'), at(300, 'Floor'), at(400, 'Floor'), at(500, 'Floor'), at(600, 'Floor')];
+    const listings = [
+      at(80, 'Upper'),
+      at(100, 'Upper'),
+      at(120, 'Upper'),
+      at(300, 'Floor'),
+      at(400, 'Floor'),
+      at(500, 'Floor'),
+      at(600, 'Floor'),
+    ];
     const ratings = dealRatings(listings, byLevel);
     expect(ratings.map((r) => r.rating)).toEqual(['great', 'fair', 'high', 'great', 'good', 'high', 'high']);
     expect(ratings[0]).toEqual({ rating: 'great', median: 100, comparedWith: 'Upper', comparables: 3 });
@@ -40,6 +48,8 @@ describe('dealRatings', () => {
 
   it('rates nothing when there is nothing to rate, and a lone listing fair', () => {
     expect(dealRatings([], byLevel)).toEqual([]);
-    expect(dealRatings([at(55.5, 'Lawn')], byLevel)).toEqual([{ rating: 'fair', median: 55.5, comparedWith: WHOLE_EVENT, comparables: 1 }]);
+    expect(dealRatings([at(55.5, 'Lawn')], byLevel)).toEqual([
+      { rating: 'fair', median: 55.5, comparedWith: WHOLE_EVENT, comparables: 1 },
+    ]);
   });
 });

@@ -1,4 +1,9 @@
-import { DEAL_MIN_COMPARABLE, DEAL_RATING_LIMITS, type DealRating, type DealRatingName } from '../../../shared/schemas/commerce.js';
+import {
+  DEAL_MIN_COMPARABLE,
+  DEAL_RATING_LIMITS,
+  type DealRating,
+  type DealRatingName,
+} from '../../../shared/schemas/commerce.js';
 
 /** The whole event, as what a listing was compared with. */
 export const WHOLE_EVENT = 'the whole event';
@@ -23,7 +28,10 @@ export function ratingForRatio(ratio: number): DealRatingName {
  * price of the event's listings in the same level (`group`); a level with fewer than `DEAL_MIN_COMPARABLE`
  * listings is compared with every listing of the event. Answers one rating per listing, in order.
  */
-export function dealRatings<T extends { allInPricePerTicket: number }>(listings: readonly T[], group: (listing: T) => string | undefined): DealRating[] {
+export function dealRatings<T extends { allInPricePerTicket: number }>(
+  listings: readonly T[],
+  group: (listing: T) => string | undefined,
+): DealRating[] {
   if (listings.length === 0) return [];
   const byGroup = new Map<string, number[]>();
   for (const l of listings) {
@@ -35,9 +43,13 @@ export function dealRatings<T extends { allInPricePerTicket: number }>(listings:
   }
   const medians = new Map<string, { median: number; count: number }>();
   for (const [g, prices] of byGroup) {
-    if (prices.length >= DEAL_MIN_COMPARABLE) medians.set(g, { median: median(prices.sort((a, b) => a - b)), count: prices.length });
+    if (prices.length >= DEAL_MIN_COMPARABLE)
+      medians.set(g, { median: median(prices.sort((a, b) => a - b)), count: prices.length });
   }
-  const all = { median: median(listings.map((l) => l.allInPricePerTicket).sort((a, b) => a - b)), count: listings.length };
+  const all = {
+    median: median(listings.map((l) => l.allInPricePerTicket).sort((a, b) => a - b)),
+    count: listings.length,
+  };
   return listings.map((l) => {
     const g = group(l);
     const basis = (g !== undefined ? medians.get(g) : undefined) ?? all;

@@ -1,19 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { TICKET_STATES } from '../../../shared/schemas/commerce.js';
-import { eventDay, eventStartText, isReady, readyByDate, ticketState, ticketStateText, venueDay, willCallOpens } from './delivery.js';
+import {
+  eventDay,
+  eventStartText,
+  isReady,
+  readyByDate,
+  ticketState,
+  ticketStateText,
+  venueDay,
+  willCallOpens,
+} from './delivery.js';
 
 describe('the in-hand rule: ready by max(in-hand date, order day), never after the event day', () => {
   it('keeps a seller’s in-hand date that is still to come', () => {
-    expect(readyByDate({ inHandDate: '2026-11-20', orderDay: '2026-11-01', eventDay: '2026-11-23' })).toBe('2026-11-20');
+    expect(readyByDate({ inHandDate: '2026-11-20', orderDay: '2026-11-01', eventDay: '2026-11-23' })).toBe(
+      '2026-11-20',
+    );
   });
 
   it('never says a day before the order (the shopper’s Nov 4 for an order of Nov 23)', () => {
-    expect(readyByDate({ inHandDate: '2026-11-04', orderDay: '2026-11-23', eventDay: '2026-11-23' })).toBe('2026-11-23');
-    expect(readyByDate({ inHandDate: '2026-11-04', orderDay: '2026-11-10', eventDay: '2026-11-23' })).toBe('2026-11-10');
+    expect(readyByDate({ inHandDate: '2026-11-04', orderDay: '2026-11-23', eventDay: '2026-11-23' })).toBe(
+      '2026-11-23',
+    );
+    expect(readyByDate({ inHandDate: '2026-11-04', orderDay: '2026-11-10', eventDay: '2026-11-23' })).toBe(
+      '2026-11-10',
+    );
   });
 
   it('never says a day after the event', () => {
-    expect(readyByDate({ inHandDate: '2026-11-30', orderDay: '2026-11-01', eventDay: '2026-11-23' })).toBe('2026-11-23');
+    expect(readyByDate({ inHandDate: '2026-11-30', orderDay: '2026-11-01', eventDay: '2026-11-23' })).toBe(
+      '2026-11-23',
+    );
   });
 
   it('has no day while the event’s date is not set', () => {
@@ -62,17 +79,32 @@ describe('ticket states', () => {
     expect(ticketState({ ...base, orderStatus: 'delivered' })).toBe('ready');
     expect(ticketState({ ...base, orderStatus: 'delivered', scannedAt: '2026-11-23T23:00:00.000Z' })).toBe('used');
     expect(ticketState({ ...base, orderStatus: 'confirmed', readyBy: null })).toBe('scheduled');
-    for (const s of ['rejected', 'expired', 'cancelled', 'refunded'] as const) expect(ticketState({ ...base, orderStatus: s })).toBe('void');
+    for (const s of ['rejected', 'expired', 'cancelled', 'refunded'] as const)
+      expect(ticketState({ ...base, orderStatus: s })).toBe('void');
   });
 
   it('says what each state means for each delivery method', () => {
-    const text = (method: 'eticket' | 'mobile_transfer' | 'will_call' | 'physical_mail', state: (typeof TICKET_STATES)[number]) =>
-      ticketStateText({ method, state, readyBy: '2026-11-20', email: 'ada@example.com', eventLocalTimestamp: '2026-11-23T19:30:00', orderStatusLabel: 'Refunded' });
+    const text = (
+      method: 'eticket' | 'mobile_transfer' | 'will_call' | 'physical_mail',
+      state: (typeof TICKET_STATES)[number],
+    ) =>
+      ticketStateText({
+        method,
+        state,
+        readyBy: '2026-11-20',
+        email: 'ada@example.com',
+        eventLocalTimestamp: '2026-11-23T19:30:00',
+        orderStatusLabel: 'Refunded',
+      });
     expect(text('eticket', 'ready')).toMatch(/download/i);
     expect(text('eticket', 'scheduled')).toBe('Ready to download on Nov 20, 2026');
-    expect(text('mobile_transfer', 'scheduled')).toBe('Arrives by Nov 20, 2026 as a transfer to ada@example.com; accept it in the team or venue app');
+    expect(text('mobile_transfer', 'scheduled')).toBe(
+      'Arrives by Nov 20, 2026 as a transfer to ada@example.com; accept it in the team or venue app',
+    );
     expect(text('mobile_transfer', 'ready')).toContain('Transferred to ada@example.com');
-    expect(text('will_call', 'scheduled')).toBe('At the venue’s will-call window from 5:30 PM on Nov 23, 2026; bring a photo ID');
+    expect(text('will_call', 'scheduled')).toBe(
+      'At the venue’s will-call window from 5:30 PM on Nov 23, 2026; bring a photo ID',
+    );
     expect(text('physical_mail', 'scheduled')).toContain('Ships by Nov 20, 2026');
     expect(text('eticket', 'void')).toContain('refunded');
     expect(text('eticket', 'used')).toMatch(/scanned/);

@@ -60,7 +60,12 @@ const UNCONFIRMED_STATUSES: readonly OrderStatus[] = ['reserved', 'pending_selle
 /** Orders whose tickets a venue admits (confirmed by the seller and still standing). */
 export const ADMITTED_STATUSES: readonly OrderStatus[] = ['confirmed', 'delivered', 'completed'];
 
-export function ticketState(input: { orderStatus: OrderStatus; readyBy: string | null; today: string; scannedAt: string | null }): TicketState {
+export function ticketState(input: {
+  orderStatus: OrderStatus;
+  readyBy: string | null;
+  today: string;
+  scannedAt: string | null;
+}): TicketState {
   if (VOID_STATUSES.includes(input.orderStatus)) return 'void';
   if (UNCONFIRMED_STATUSES.includes(input.orderStatus)) return 'awaiting_seller';
   if (input.scannedAt !== null) return 'used';
@@ -131,16 +136,24 @@ export function ticketStateText(input: {
   const ready = state === 'ready';
   switch (method) {
     case 'eticket':
-      return ready ? 'Ready: download your eTickets below' : by ? `Ready to download on ${by}` : 'Ready to download once the event date is set';
+      return ready
+        ? 'Ready: download your eTickets below'
+        : by
+          ? `Ready to download on ${by}`
+          : 'Ready to download once the event date is set';
     case 'mobile_transfer':
       return ready
         ? `Transferred to ${email}: accept it in the team or venue app`
         : `Arrives by ${by ?? 'the event date'} as a transfer to ${email}; accept it in the team or venue app`;
     case 'will_call': {
       const opens = willCallOpens(input.eventLocalTimestamp);
-      return opens ? `At the venue’s will-call window ${opens}; bring a photo ID` : 'At the venue’s will-call window on the event day; bring a photo ID';
+      return opens
+        ? `At the venue’s will-call window ${opens}; bring a photo ID`
+        : 'At the venue’s will-call window on the event day; bring a photo ID';
     }
     case 'physical_mail':
-      return ready ? 'Shipped by tracked mail to your billing address' : `Ships by ${by ?? 'the event date'} by tracked mail to your billing address`;
+      return ready
+        ? 'Shipped by tracked mail to your billing address'
+        : `Ships by ${by ?? 'the event date'} by tracked mail to your billing address`;
   }
 }

@@ -56,7 +56,10 @@ const eventArb = fc
     ticket_groups_available: fc.integer({ min: 0, max: 2000 }),
     minCents: fc.integer({ min: 1, max: 500_000 }),
     kind: fc.constantFrom(...CATEGORIES),
-    timestamp: fc.option(fc.date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }), { nil: null }),
+    timestamp: fc.option(
+      fc.date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z'), noInvalidDate: true }),
+      { nil: null },
+    ),
   })
   .map(({ minCents, kind, timestamp, ...r }) =>
     eventDocument({
@@ -107,7 +110,12 @@ describe('listing ids', () => {
 });
 
 describe('listingsForEvent', () => {
-  const event = eventDocument({ event_id: 100_001, tickets_available: 582, ticket_groups_available: 97, min_ticket_price: 129.98 });
+  const event = eventDocument({
+    event_id: 100_001,
+    tickets_available: 582,
+    ticket_groups_available: 97,
+    min_ticket_price: 129.98,
+  });
 
   it('is deterministic: the same event gives the same listings', () => {
     expect(listingsForEvent(event)).toEqual(listingsForEvent(structuredClone(event)));
@@ -146,7 +154,13 @@ describe('listingsForEvent', () => {
   });
 
   it('prices better sections higher on the whole', () => {
-    const nfl = eventDocument({ event_id: 4242, category: 'nfl', venue_name: 'State Farm Stadium', tickets_available: 5000, ticket_groups_available: 400 });
+    const nfl = eventDocument({
+      event_id: 4242,
+      category: 'nfl',
+      venue_name: 'State Farm Stadium',
+      tickets_available: 5000,
+      ticket_groups_available: 400,
+    });
     const listings = listingsForEvent(nfl);
     const avg = (re: RegExp) => {
       const ps = listings.filter((l) => re.test(l.section)).map((l) => l.pricePerTicket);
@@ -156,12 +170,42 @@ describe('listingsForEvent', () => {
   });
 
   it.each<[string, Partial<EventDocument>, RegExp, RegExp]>([
-    ['stadium', { category: 'nfl', venue_name: 'State Farm Stadium' }, /^(Section 1\d\d|Upper Level 3\d\d|Mezzanine 2\d\d|Club 2\d\d)$/, /^\d+$/],
-    ['basketball arena', { category: 'nba', venue_name: 'Chase Center' }, /^(Section [12]\d\d|Courtside|Club Level)$/, /^\d+$/],
-    ['hockey arena', { category: 'nhl', venue_name: 'TD Garden' }, /^(Section [12]\d\d|Club Level|Lower Level Club)$/, /^\d+$/],
-    ['arena concert', { category: 'pop', major_category: 'CONCERTS', venue_name: 'Barclays Center' }, /^(Section [12]\d\d|Floor [A-D])$/, /^\d+$/],
-    ['theater', { category: 'broadway', major_category: 'THEATRE', venue_name: 'Gershwin Theatre' }, /^(Orchestra( Left| Center| Right)?|(Front |Rear )?Mezzanine|Balcony)$/, /^[A-Z]$/],
-    ['club', { category: 'pop', major_category: 'CONCERTS', venue_name: 'Bowery Ballroom' }, /^(General Admission|VIP Balcony|VIP Mezzanine)$/, /^GA$/],
+    [
+      'stadium',
+      { category: 'nfl', venue_name: 'State Farm Stadium' },
+      /^(Section 1\d\d|Upper Level 3\d\d|Mezzanine 2\d\d|Club 2\d\d)$/,
+      /^\d+$/,
+    ],
+    [
+      'basketball arena',
+      { category: 'nba', venue_name: 'Chase Center' },
+      /^(Section [12]\d\d|Courtside|Club Level)$/,
+      /^\d+$/,
+    ],
+    [
+      'hockey arena',
+      { category: 'nhl', venue_name: 'TD Garden' },
+      /^(Section [12]\d\d|Club Level|Lower Level Club)$/,
+      /^\d+$/,
+    ],
+    [
+      'arena concert',
+      { category: 'pop', major_category: 'CONCERTS', venue_name: 'Barclays Center' },
+      /^(Section [12]\d\d|Floor [A-D])$/,
+      /^\d+$/,
+    ],
+    [
+      'theater',
+      { category: 'broadway', major_category: 'THEATRE', venue_name: 'Gershwin Theatre' },
+      /^(Orchestra( Left| Center| Right)?|(Front |Rear )?Mezzanine|Balcony)$/,
+      /^[A-Z]$/,
+    ],
+    [
+      'club',
+      { category: 'pop', major_category: 'CONCERTS', venue_name: 'Bowery Ballroom' },
+      /^(General Admission|VIP Balcony|VIP Mezzanine)$/,
+      /^GA$/,
+    ],
   ])('%s sections and rows', (_, kind, section, row) => {
     const listings = listingsForEvent(eventDocument({ ...kind, tickets_available: 400, ticket_groups_available: 40 }));
     expect(listings.length).toBe(40);
@@ -174,7 +218,8 @@ describe('listingsForEvent', () => {
   it('weights delivery toward eTicket and mobile transfer', () => {
     const counts = new Map<string, number>();
     for (let id = 1; id <= 50; id++) {
-      for (const l of listingsForEvent(eventDocument({ event_id: id }))) counts.set(l.deliveryMethod, (counts.get(l.deliveryMethod) ?? 0) + 1);
+      for (const l of listingsForEvent(eventDocument({ event_id: id })))
+        counts.set(l.deliveryMethod, (counts.get(l.deliveryMethod) ?? 0) + 1);
     }
     const digital = (counts.get('eticket') ?? 0) + (counts.get('mobile_transfer') ?? 0);
     expect(digital / 2000).toBeGreaterThan(0.7);
@@ -182,8 +227,10 @@ describe('listingsForEvent', () => {
   });
 
   it('has tickets in hand on or before the event date, and none dated while the date is TBD', () => {
-    for (const l of listingsForEvent(event)) expect(l.inHandDate <= event.event_local_timestamp!.slice(0, 10)).toBe(true);
-    for (const l of listingsForEvent(eventDocument({ event_local_timestamp: null, event_timestamp: null }))) expect(l.inHandDate).toBe('');
+    for (const l of listingsForEvent(event))
+      expect(l.inHandDate <= event.event_local_timestamp!.slice(0, 10)).toBe(true);
+    for (const l of listingsForEvent(eventDocument({ event_local_timestamp: null, event_timestamp: null })))
+      expect(l.inHandDate).toBe('');
   });
 
   it('meets every rule for any event (property)', () => {
@@ -220,14 +267,15 @@ describe('listingsForEvent', () => {
 });
 
 describe('listings on the seat map', () => {
-  it('sells only sections of the event\'s seat map, for many random events of every layout (property)', () => {
+  it("sells only sections of the event's seat map, for many random events of every layout (property)", () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(eventArb, (ev) => {
         const layout = layoutFor(ev);
         seen.add(layout);
         const onMap = new Set(seatMapTemplate(layout).sections.map((s) => s.name));
-        for (const l of listingsForEvent(ev)) expect(onMap.has(l.section), `${l.section} on the ${layout} map`).toBe(true);
+        for (const l of listingsForEvent(ev))
+          expect(onMap.has(l.section), `${l.section} on the ${layout} map`).toBe(true);
       }),
       { numRuns: 400 },
     );
@@ -258,8 +306,11 @@ describe('listings on the seat map', () => {
     expect(seatingFromNotes('Obstructed view')).toEqual({ accessible: false, obstructedView: true });
     expect(seatingFromNotes('Limited view')).toEqual({ accessible: false, obstructedView: true });
     expect(seatingFromNotes('Aisle seats')).toEqual({ accessible: false, obstructedView: false });
-    const listings = Array.from({ length: 30 }, (_, i) => listingsForEvent(eventDocument({ event_id: 7000 + i, tickets_available: 400, ticket_groups_available: 40 }))).flat();
-    for (const l of listings) expect({ accessible: l.accessible, obstructedView: l.obstructedView }).toEqual(seatingFromNotes(l.sellerNotes));
+    const listings = Array.from({ length: 30 }, (_, i) =>
+      listingsForEvent(eventDocument({ event_id: 7000 + i, tickets_available: 400, ticket_groups_available: 40 })),
+    ).flat();
+    for (const l of listings)
+      expect({ accessible: l.accessible, obstructedView: l.obstructedView }).toEqual(seatingFromNotes(l.sellerNotes));
     expect(listings.some((l) => l.accessible)).toBe(true);
     expect(listings.some((l) => l.obstructedView)).toBe(true);
   });
@@ -268,9 +319,21 @@ describe('listings on the seat map', () => {
 describe('quantityRefusal', () => {
   it('allows what the splits allow from what is left, and names the quantities otherwise', () => {
     expect(quantityRefusal(splitsFor(4), 4, 2)).toBeNull();
-    expect(quantityRefusal(splitsFor(4), 2, 1)).toMatchObject({ status: 400, code: 'invalid_quantity', message: 'This seller sells these tickets in quantities of 2' });
-    expect(quantityRefusal(splitsFor(4), 1, 2)).toMatchObject({ status: 409, code: 'not_enough_tickets', message: 'Only 1 ticket left in this listing' });
-    expect(quantityRefusal(splitsFor(4), 0, 1)).toMatchObject({ status: 409, code: 'not_enough_tickets', message: expect.stringMatching(/just taken/) });
+    expect(quantityRefusal(splitsFor(4), 2, 1)).toMatchObject({
+      status: 400,
+      code: 'invalid_quantity',
+      message: 'This seller sells these tickets in quantities of 2',
+    });
+    expect(quantityRefusal(splitsFor(4), 1, 2)).toMatchObject({
+      status: 409,
+      code: 'not_enough_tickets',
+      message: 'Only 1 ticket left in this listing',
+    });
+    expect(quantityRefusal(splitsFor(4), 0, 1)).toMatchObject({
+      status: 409,
+      code: 'not_enough_tickets',
+      message: expect.stringMatching(/just taken/),
+    });
   });
 
   it('treats a seat no quantity can take (one seat of a pairs-only seller) as gone, never as "quantities of" nothing', () => {

@@ -6,7 +6,10 @@ import { addDays, parseLocalTimestamp } from '../../../shared/rules/local-time.j
 import { zoneSections, type LayoutName } from '../../../shared/schemas/seating.js';
 
 /** A seller's ticket group as listed, before holds and sales, and before fees. */
-export type GeneratedListing = Omit<Listing, 'quantityAvailable' | 'allInPricePerTicket' | 'serviceFeePerTicket' | 'shippingPerTicket' | 'dealRating'> & {
+export type GeneratedListing = Omit<
+  Listing,
+  'quantityAvailable' | 'allInPricePerTicket' | 'serviceFeePerTicket' | 'shippingPerTicket' | 'dealRating'
+> & {
   /** Tickets the seller listed. */
   quantity: number;
 };
@@ -32,9 +35,11 @@ export const DELIVERY_METHOD_WEIGHTS: Readonly<Record<DeliveryMethod, number>> =
 export const PAIRS_ONLY_SHARE = 0.12;
 
 export function listingId(eventId: number, index: number): number {
-  if (!Number.isInteger(index) || index < 0 || index >= LISTING_ID_FACTOR) throw new RangeError(`listing index must be 0–${LISTING_ID_FACTOR - 1}, got ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index >= LISTING_ID_FACTOR)
+    throw new RangeError(`listing index must be 0–${LISTING_ID_FACTOR - 1}, got ${index}`);
   const id = eventId * LISTING_ID_FACTOR + index;
-  if (!Number.isSafeInteger(id) || eventId <= 0 || !Number.isInteger(eventId)) throw new RangeError(`event id ${eventId} cannot carry listing ids`);
+  if (!Number.isSafeInteger(id) || eventId <= 0 || !Number.isInteger(eventId))
+    throw new RangeError(`event id ${eventId} cannot carry listing ids`);
   return id;
 }
 
@@ -83,20 +88,34 @@ export function canBuyQuantity(splits: readonly number[], quantityAvailable: num
  * Why `quantity` seats cannot be taken from a listing with `quantityAvailable` left, or null when they can:
  * too few left (409), or a quantity the seller's splits do not allow from what is left (400).
  */
-export function quantityRefusal(splits: readonly number[], quantityAvailable: number, quantity: number): AppError | null {
+export function quantityRefusal(
+  splits: readonly number[],
+  quantityAvailable: number,
+  quantity: number,
+): AppError | null {
   if (quantityAvailable < quantity) {
     return new AppError(
       409,
       'not_enough_tickets',
-      quantityAvailable <= 0 ? 'Those tickets were just taken; choose another listing' : `Only ${quantityAvailable} ticket${quantityAvailable === 1 ? '' : 's'} left in this listing`,
+      quantityAvailable <= 0
+        ? 'Those tickets were just taken; choose another listing'
+        : `Only ${quantityAvailable} ticket${quantityAvailable === 1 ? '' : 's'} left in this listing`,
       { available: Math.max(0, quantityAvailable) },
     );
   }
   if (canBuyQuantity(splits, quantityAvailable, quantity)) return null;
   const allowed = availableSplits(splits, quantityAvailable);
   // What is left is no quantity the seller sells (one seat of a pairs-only seller): as good as gone.
-  if (allowed.length === 0) return new AppError(409, 'not_enough_tickets', 'These tickets are no longer available; choose another listing', { available: 0 });
-  return new AppError(400, 'invalid_quantity', `This seller sells these tickets in quantities of ${allowed.join(', ')}`, [{ path: 'quantity', message: `choose ${allowed.join(', ')}` }]);
+  if (allowed.length === 0)
+    return new AppError(409, 'not_enough_tickets', 'These tickets are no longer available; choose another listing', {
+      available: 0,
+    });
+  return new AppError(
+    400,
+    'invalid_quantity',
+    `This seller sells these tickets in quantities of ${allowed.join(', ')}`,
+    [{ path: 'quantity', message: `choose ${allowed.join(', ')}` }],
+  );
 }
 
 interface Zone {
@@ -125,9 +144,9 @@ const generalAdmission = () => ({ label: 'GA', front: 0 });
 
 const STADIUM_ZONES: readonly Zone[] = [
   { factor: [1, 1.3], weight: 40, zone: 'upper', row: numbered(30) },
-    { factor: [1.5, 2.1], weight: 20, zone: 'mezzanine', row: numbered(20) },
-    { factor: [1.9, 2.8], weight: 30, zone: 'lower', row: numbered(40) },
-    { factor: [3, 4.5], weight: 10, zone: 'club', row: numbered(15), notes: ['Includes club lounge access'] },
+  { factor: [1.5, 2.1], weight: 20, zone: 'mezzanine', row: numbered(20) },
+  { factor: [1.9, 2.8], weight: 30, zone: 'lower', row: numbered(40) },
+  { factor: [3, 4.5], weight: 10, zone: 'club', row: numbered(15), notes: ['Includes club lounge access'] },
 ];
 
 const LAYOUTS: Record<LayoutName, readonly Zone[]> = {
@@ -167,7 +186,13 @@ const LAYOUTS: Record<LayoutName, readonly Zone[]> = {
     { factor: [1.8, 2.8], weight: 30, zone: 'orchestra', row: lettered(24) },
   ],
   amphitheater: [
-    { factor: [1, 1.2], weight: 35, zone: 'lawn', row: generalAdmission, notes: ['Lawn seating: bring a blanket, no chairs'] },
+    {
+      factor: [1, 1.2],
+      weight: 35,
+      zone: 'lawn',
+      row: generalAdmission,
+      notes: ['Lawn seating: bring a blanket, no chairs'],
+    },
     { factor: [1.5, 2.2], weight: 35, zone: 'upper', row: numbered(30) },
     { factor: [2.2, 3.2], weight: 20, zone: 'lower', row: numbered(25) },
     { factor: [3.2, 4.8], weight: 10, zone: 'pit', row: generalAdmission, notes: ['Standing room only'] },
@@ -241,7 +266,14 @@ export function layoutFor(event: EventDocument): LayoutName {
 }
 
 /** Product decision: most sellers write nothing; the rest say what a buyer should know about the seats. */
-const COMMON_NOTES = ['Aisle seats', 'Seats are together', 'Side view', 'Limited view', 'Obstructed view', 'Wheelchair accessible'];
+const COMMON_NOTES = [
+  'Aisle seats',
+  'Seats are together',
+  'Side view',
+  'Limited view',
+  'Obstructed view',
+  'Wheelchair accessible',
+];
 const VENUE_NOTES: Partial<Record<LayoutName, readonly string[]>> = {
   stadium: ['Includes parking pass', 'Covered seats', 'Alcohol-free section'],
   'stadium-concert': ['Includes parking pass', 'Under 21 must be accompanied by an adult'],
@@ -256,7 +288,11 @@ const NO_NOTES_SHARE = 0.55;
 
 function sellerNotes(rng: Random, layout: LayoutName, zone: Zone): string {
   if (rng.chance(NO_NOTES_SHARE)) return '';
-  const pool = [...(zone.notes ?? []), ...(VENUE_NOTES[layout] ?? []), ...(zone.row === generalAdmission ? [] : COMMON_NOTES)];
+  const pool = [
+    ...(zone.notes ?? []),
+    ...(VENUE_NOTES[layout] ?? []),
+    ...(zone.row === generalAdmission ? [] : COMMON_NOTES),
+  ];
   return pool.length === 0 ? '' : rng.pick(pool);
 }
 
@@ -281,7 +317,12 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 function inHandDate(rng: Random, event: EventDocument, method: DeliveryMethod): string {
   const local = parseLocalTimestamp(event.event_local_timestamp);
   if (!local) return '';
-  const daysBefore = { eticket: rng.int(1, 21), mobile_transfer: rng.int(0, 3), will_call: 0, physical_mail: rng.int(7, 21) }[method];
+  const daysBefore = {
+    eticket: rng.int(1, 21),
+    mobile_transfer: rng.int(0, 3),
+    will_call: 0,
+    physical_mail: rng.int(7, 21),
+  }[method];
   const d = addDays(local, -daysBefore);
   return `${String(d.year).padStart(4, '0')}-${pad2(d.month)}-${pad2(d.day)}`;
 }
@@ -320,7 +361,11 @@ export interface ListedAvailability {
  */
 export function asListed(event: EventDocument, listed: ListedAvailability | undefined): EventDocument {
   if (!listed) return event;
-  const asWas = { ...event, tickets_available: listed.tickets_available, ticket_groups_available: listed.ticket_groups_available };
+  const asWas = {
+    ...event,
+    tickets_available: listed.tickets_available,
+    ticket_groups_available: listed.ticket_groups_available,
+  };
   return listed.min_ticket_price === undefined ? asWas : { ...asWas, min_ticket_price: listed.min_ticket_price };
 }
 

@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { OrderDetailEntrySchema } from '../../../shared/schemas/commerce.js';
 import { eventDocument } from '../../test/documents.js';
-import { DEFAULT_IMPORTANT_NOTES, DELIVERY_INSTRUCTIONS, formatIsoDate, orderDateEntry, orderDetailEntries, type OrderDetailInput } from './order-detail.js';
+import {
+  DEFAULT_IMPORTANT_NOTES,
+  DELIVERY_INSTRUCTIONS,
+  formatIsoDate,
+  orderDateEntry,
+  orderDetailEntries,
+  type OrderDetailInput,
+} from './order-detail.js';
 
 const base: OrderDetailInput = {
   event: eventDocument({ event_local_timestamp: '2027-01-05T19:30:00' }),
-  listing: { section: 'Section 112', row: '14', deliveryMethod: 'eticket', sellerNotes: 'Aisle seats', inHandDate: '2027-01-02' },
+  listing: {
+    section: 'Section 112',
+    row: '14',
+    deliveryMethod: 'eticket',
+    sellerNotes: 'Aisle seats',
+    inHandDate: '2027-01-02',
+  },
   order: { id: 'ORD-7K2M9Q', status: 'confirmed', createdAt: '2026-11-21T15:04:05.000Z' },
 };
 
@@ -32,34 +45,57 @@ describe('orderDetailEntries (spec §3 order detail)', () => {
 
   it('pins the titles of rows and row subtitles whatever the delivery method', () => {
     const entries = orderDetailEntries({ ...base, listing: { ...base.listing, deliveryMethod: 'mobile_transfer' } });
-    expect(entries.filter((e) => e.type === 'row').map((e) => e.title)).toEqual(['Section', 'Row', 'Order Status', 'Order Date', 'Order Id']);
-    expect(entries.filter((e) => e.type === 'rowSubtitle').map((e) => e.title)).toEqual(['Important Notes', 'Mobile transfer', 'Method']);
+    expect(entries.filter((e) => e.type === 'row').map((e) => e.title)).toEqual([
+      'Section',
+      'Row',
+      'Order Status',
+      'Order Date',
+      'Order Id',
+    ]);
+    expect(entries.filter((e) => e.type === 'rowSubtitle').map((e) => e.title)).toEqual([
+      'Important Notes',
+      'Mobile transfer',
+      'Method',
+    ]);
   });
 
   it('shows the human label of the order status', () => {
     const value = (status: OrderDetailInput['order']['status']) =>
-      orderDetailEntries({ ...base, order: { ...base.order, status } }).find((e) => e.type === 'row' && e.title === 'Order Status');
+      orderDetailEntries({ ...base, order: { ...base.order, status } }).find(
+        (e) => e.type === 'row' && e.title === 'Order Status',
+      );
     expect(value('pending_seller_confirmation')).toMatchObject({ value: 'Awaiting Seller Confirmation' });
     expect(value('refunded')).toMatchObject({ value: 'Refunded' });
   });
 
   it('falls back to default notes when the seller wrote none', () => {
     const entries = orderDetailEntries({ ...base, listing: { ...base.listing, sellerNotes: '  ' } });
-    expect(entries.find((e) => e.type === 'rowSubtitle' && e.title === 'Important Notes')).toMatchObject({ subtitle: DEFAULT_IMPORTANT_NOTES });
+    expect(entries.find((e) => e.type === 'rowSubtitle' && e.title === 'Important Notes')).toMatchObject({
+      subtitle: DEFAULT_IMPORTANT_NOTES,
+    });
   });
 
   it('dates the order on the venue calendar unless a zone is given', () => {
     const late = { ...base, order: { ...base.order, createdAt: '2026-11-22T03:30:00.000Z' } };
-    const date = (input: OrderDetailInput) => orderDetailEntries(input).find((e) => e.type === 'row' && e.title === 'Order Date');
+    const date = (input: OrderDetailInput) =>
+      orderDetailEntries(input).find((e) => e.type === 'row' && e.title === 'Order Date');
     expect(date(late)).toMatchObject({ value: 'Nov 21, 2026' });
     expect(date({ ...late, timeZone: 'Europe/London' })).toMatchObject({ value: 'Nov 22, 2026' });
     expect(() => orderDetailEntries({ ...base, order: { ...base.order, createdAt: 'yesterday' } })).toThrow(RangeError);
   });
 
   it('says when tickets come for an event whose date is not set', () => {
-    const tbd = orderDetailEntries({ ...base, event: eventDocument({ event_local_timestamp: null, event_timestamp: null }), listing: { ...base.listing, inHandDate: '' } });
+    const tbd = orderDetailEntries({
+      ...base,
+      event: eventDocument({ event_local_timestamp: null, event_timestamp: null }),
+      listing: { ...base.listing, inHandDate: '' },
+    });
     expect(tbd[0]).toEqual({ type: 'date', month: 'TBD', day: '', time: '' });
-    expect(tbd[9]).toEqual({ type: 'rowSubtitle', title: 'eTicket', subtitle: 'Tickets ready once the event date is set' });
+    expect(tbd[9]).toEqual({
+      type: 'rowSubtitle',
+      title: 'eTicket',
+      subtitle: 'Tickets ready once the event date is set',
+    });
   });
 });
 

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { DELIVERY_LABELS, DELIVERY_METHODS, type OrderDetailEntrySchema, type OrderStatus } from '../../../shared/schemas/commerce.js';
+import {
+  DELIVERY_LABELS,
+  DELIVERY_METHODS,
+  type OrderDetailEntrySchema,
+  type OrderStatus,
+} from '../../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { venueAddress } from '../../../shared/rules/address.js';
 import { TBD_DATE, eventTime } from '../../../shared/rules/event-card.js';
@@ -25,9 +30,12 @@ export const DEFAULT_IMPORTANT_NOTES = 'No notes from the seller. Bring a photo 
 
 /** How each delivery method reaches the buyer (the "Method" entry). */
 export const DELIVERY_INSTRUCTIONS: Readonly<Record<DeliveryMethod, string>> = {
-  eticket: 'Download your tickets from this page once they are ready, then print them or show them on your phone at the entrance.',
-  mobile_transfer: 'The seller transfers the tickets to the email on your order. Accept the transfer in the team or venue app and show the tickets on your phone.',
-  will_call: 'Collect your tickets at the venue box office on the day of the event. Bring a photo ID and your order id.',
+  eticket:
+    'Download your tickets from this page once they are ready, then print them or show them on your phone at the entrance.',
+  mobile_transfer:
+    'The seller transfers the tickets to the email on your order. Accept the transfer in the team or venue app and show the tickets on your phone.',
+  will_call:
+    'Collect your tickets at the venue box office on the day of the event. Bring a photo ID and your order id.',
   physical_mail: 'Your tickets are shipped by tracked mail to your billing address. A signature may be required.',
 };
 
@@ -47,7 +55,12 @@ export function formatIsoDate(date: string): string | null {
 export function orderDateEntry(localTimestamp: string | null): Extract<OrderDetailEntry, { type: 'date' }> {
   const local = parseLocalTimestamp(localTimestamp);
   if (!local) return { type: 'date', month: TBD_DATE, day: '', time: '' };
-  return { type: 'date', month: MONTHS[local.month - 1]!.toUpperCase(), day: String(local.day), time: eventTime(local) };
+  return {
+    type: 'date',
+    month: MONTHS[local.month - 1]!.toUpperCase(),
+    day: String(local.day),
+    time: eventTime(local),
+  };
 }
 
 /** The calendar day of an instant at the venue (its UTC offset), or in `timeZone` when given. */
@@ -82,9 +95,17 @@ export function orderDetailEntries({ event, listing, order, timeZone }: OrderDet
     { type: 'row', title: ORDER_DETAIL_TITLES.section, value: listing.section },
     { type: 'row', title: ORDER_DETAIL_TITLES.row, value: listing.row },
     { type: 'row', title: ORDER_DETAIL_TITLES.orderStatus, value: ORDER_STATUS_LABELS[order.status] },
-    { type: 'row', title: ORDER_DETAIL_TITLES.orderDate, value: orderDay(order.createdAt, event.venue_time_zone_offset, timeZone) },
+    {
+      type: 'row',
+      title: ORDER_DETAIL_TITLES.orderDate,
+      value: orderDay(order.createdAt, event.venue_time_zone_offset, timeZone),
+    },
     { type: 'row', title: ORDER_DETAIL_TITLES.orderId, value: order.id },
-    { type: 'rowSubtitle', title: ORDER_DETAIL_TITLES.importantNotes, subtitle: notes === '' ? DEFAULT_IMPORTANT_NOTES : notes },
+    {
+      type: 'rowSubtitle',
+      title: ORDER_DETAIL_TITLES.importantNotes,
+      subtitle: notes === '' ? DEFAULT_IMPORTANT_NOTES : notes,
+    },
     {
       type: 'rowSubtitle',
       title: DELIVERY_LABELS[listing.deliveryMethod],

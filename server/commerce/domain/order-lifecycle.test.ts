@@ -30,9 +30,9 @@ const ALLOWED: [OrderStatus, OrderStatus][] = [
   ['cancelled', 'refunded'],
 ];
 const allowed = new Set(ALLOWED.map(([a, b]) => `${a}>${b}`));
-const FORBIDDEN = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus])).filter(
-  ([a, b]) => !allowed.has(`${a}>${b}`),
-);
+const FORBIDDEN = ORDER_STATUSES.flatMap((from) =>
+  ORDER_STATUSES.map((to) => [from, to] as [OrderStatus, OrderStatus]),
+).filter(([a, b]) => !allowed.has(`${a}>${b}`));
 
 const T0 = '2026-11-21T15:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
@@ -77,7 +77,12 @@ describe('transition', () => {
     const pending = transition(start, 'pending_seller_confirmation', new Date(at(1)), 'Payment taken');
     expect(start.history).toHaveLength(1);
     expect(start.status).toBe('reserved');
-    const done = transition(transition(transition(pending, 'confirmed', at(2), 'Seller confirmed'), 'delivered', at(3)), 'completed', at(4), 'Event took place');
+    const done = transition(
+      transition(transition(pending, 'confirmed', at(2), 'Seller confirmed'), 'delivered', at(3)),
+      'completed',
+      at(4),
+      'Event took place',
+    );
     expect(done.status).toBe('completed');
     expect(done.history).toEqual([
       { status: 'reserved', at: T0, note: 'Tickets held' },
@@ -90,11 +95,18 @@ describe('transition', () => {
 
   it('keeps the other fields of the order', () => {
     const order = { id: 'ord_1', quantity: 2, ...newOrder(T0) };
-    expect(transition(order, 'expired', at(10), 'Hold ran out')).toMatchObject({ id: 'ord_1', quantity: 2, status: 'expired' });
+    expect(transition(order, 'expired', at(10), 'Hold ran out')).toMatchObject({
+      id: 'ord_1',
+      quantity: 2,
+      status: 'expired',
+    });
   });
 
   it.each(FORBIDDEN)('throws OrderTransitionError for %s → %s', (from, to) => {
-    const order = { status: from, history: [{ status: 'pending_seller_confirmation' as OrderStatus, at: T0, note: '' }] };
+    const order = {
+      status: from,
+      history: [{ status: 'pending_seller_confirmation' as OrderStatus, at: T0, note: '' }],
+    };
     expect(() => transition(order, to, at(1))).toThrow(OrderTransitionError);
   });
 
@@ -154,15 +166,24 @@ describe('refundEligibility (spec §1 money-back guarantee)', () => {
     expect(refundEligibility(eventStatus, orderStatus)).toEqual(expected);
   });
 
-  it.each(EVENT_STATUSES)('nothing to refund for an uncharged, completed or refunded order (event %s)', (eventStatus) => {
-    expect(refundEligibility(eventStatus, 'reserved')).toEqual({ ...NONE, reason: 'not_charged' });
-    expect(refundEligibility(eventStatus, 'expired')).toEqual({ ...NONE, reason: 'not_charged' });
-    expect(refundEligibility(eventStatus, 'completed')).toEqual({ ...NONE, reason: 'order_completed' });
-    expect(refundEligibility(eventStatus, 'refunded')).toEqual({ ...NONE, reason: 'already_refunded' });
-  });
+  it.each(EVENT_STATUSES)(
+    'nothing to refund for an uncharged, completed or refunded order (event %s)',
+    (eventStatus) => {
+      expect(refundEligibility(eventStatus, 'reserved')).toEqual({ ...NONE, reason: 'not_charged' });
+      expect(refundEligibility(eventStatus, 'expired')).toEqual({ ...NONE, reason: 'not_charged' });
+      expect(refundEligibility(eventStatus, 'completed')).toEqual({ ...NONE, reason: 'order_completed' });
+      expect(refundEligibility(eventStatus, 'refunded')).toEqual({ ...NONE, reason: 'already_refunded' });
+    },
+  );
 
   it('ends the rescheduled-event refund once the event starts', () => {
-    expect(refundEligibility('rescheduled', 'confirmed', { eventStarted: true })).toEqual({ ...NONE, reason: 'event_started' });
-    expect(refundEligibility('cancelled', 'confirmed', { eventStarted: true })).toEqual({ ...FULL_AUTO, reason: 'event_cancelled' });
+    expect(refundEligibility('rescheduled', 'confirmed', { eventStarted: true })).toEqual({
+      ...NONE,
+      reason: 'event_started',
+    });
+    expect(refundEligibility('cancelled', 'confirmed', { eventStarted: true })).toEqual({
+      ...FULL_AUTO,
+      reason: 'event_cancelled',
+    });
   });
 });

@@ -40,7 +40,9 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
 export const TICKETS_RETURNED_STATUSES: readonly OrderStatus[] = ['rejected', 'expired', 'cancelled', 'refunded'];
 
 /** Statuses with no way out. A cancelled hold that was never charged has none either (see `nextStatuses`). */
-export const TERMINAL_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter((s) => ORDER_TRANSITIONS[s].length === 0);
+export const TERMINAL_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
+  (s) => ORDER_TRANSITIONS[s].length === 0,
+);
 
 /** The status at which the buyer's payment was taken. */
 export const CHARGED_STATUS: OrderStatus = 'pending_seller_confirmation';
@@ -82,7 +84,10 @@ const iso = (at: Date | string): string => {
 };
 
 /** A new order's state: a hold on the tickets. */
-export function newOrder(at: Date | string, note = 'Tickets held'): { status: 'reserved'; history: OrderTimelineEntry[] } {
+export function newOrder(
+  at: Date | string,
+  note = 'Tickets held',
+): { status: 'reserved'; history: OrderTimelineEntry[] } {
   return { status: 'reserved', history: [{ status: 'reserved', at: iso(at), note }] };
 }
 
@@ -94,10 +99,12 @@ export function newOrder(at: Date | string, note = 'Tickets held'): { status: 'r
 export function transition<T extends OrderState>(order: T, to: OrderStatus, at: Date | string, note = ''): T {
   const from = order.status;
   if (!canTransition(from, to)) throw new OrderTransitionError(from, to);
-  if (to === 'refunded' && !wasCharged(order)) throw new OrderTransitionError(from, to, 'an order that was never charged cannot be refunded');
+  if (to === 'refunded' && !wasCharged(order))
+    throw new OrderTransitionError(from, to, 'an order that was never charged cannot be refunded');
   const when = iso(at);
   const last = order.history[order.history.length - 1];
-  if (last && when < last.at) throw new OrderTransitionError(from, to, `the move to ${to} at ${when} is earlier than the last one at ${last.at}`);
+  if (last && when < last.at)
+    throw new OrderTransitionError(from, to, `the move to ${to} at ${when} is earlier than the last one at ${last.at}`);
   return { ...order, status: to, history: [...order.history, { status: to, at: when, note }] };
 }
 
@@ -158,6 +165,7 @@ export function refundEligibility(
       break;
   }
   if (eventStatus === 'cancelled') return full('event_cancelled', true);
-  if (eventStatus === 'postponed' || eventStatus === 'rescheduled') return eventStarted ? none('event_started') : full('event_rescheduled', false);
+  if (eventStatus === 'postponed' || eventStatus === 'rescheduled')
+    return eventStarted ? none('event_started') : full('event_rescheduled', false);
   return orderStatus === 'pending_seller_confirmation' ? full('not_yet_confirmed', false) : none('sale_final');
 }

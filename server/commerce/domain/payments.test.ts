@@ -11,9 +11,20 @@ import {
 } from './payments.js';
 
 const NOW = new Date('2026-11-21T12:00:00Z');
-const card = (cardNumber: string, expMonth = 12, expYear = 2030): Payment => ({ method: 'card', cardNumber, expMonth, expYear, cvc: '123' });
+const card = (cardNumber: string, expMonth = 12, expYear = 2030): Payment => ({
+  method: 'card',
+  cardNumber,
+  expMonth,
+  expYear,
+  cvc: '123',
+});
 let key = 0;
-const input = (payment: Payment, amountCents = 24_541, idempotencyKey = `key-${++key}`): AuthorizeInput => ({ amountCents, currency: 'USD', payment, idempotencyKey });
+const input = (payment: Payment, amountCents = 24_541, idempotencyKey = `key-${++key}`): AuthorizeInput => ({
+  amountCents,
+  currency: 'USD',
+  payment,
+  idempotencyKey,
+});
 const provider = () => new SandboxPaymentProvider({ now: () => NOW });
 
 describe('luhnValid', () => {
@@ -63,29 +74,49 @@ describe('SandboxPaymentProvider', () => {
   });
 
   it('declines a Luhn-invalid number as invalid_number', async () => {
-    expect(await provider().authorize(input(card('4242 4242 4242 4241')))).toEqual({ status: 'declined', reason: 'invalid_number' });
+    expect(await provider().authorize(input(card('4242 4242 4242 4241')))).toEqual({
+      status: 'declined',
+      reason: 'invalid_number',
+    });
   });
 
   it('declines a card whose expiry month has passed as expired_card', async () => {
     const p = provider();
-    expect(await p.authorize(input(card('4242 4242 4242 4242', 10, 2026)))).toEqual({ status: 'declined', reason: 'expired_card' });
+    expect(await p.authorize(input(card('4242 4242 4242 4242', 10, 2026)))).toEqual({
+      status: 'declined',
+      reason: 'expired_card',
+    });
     expect(await p.authorize(input(card('4242 4242 4242 4242', 11, 2026)))).toMatchObject({ status: 'authorized' });
   });
 
   it('uses the clock it is given', async () => {
     const later = new SandboxPaymentProvider({ now: () => new Date('2031-01-01T00:00:00Z') });
-    expect(await later.authorize(input(card('4242 4242 4242 4242', 12, 2030)))).toEqual({ status: 'declined', reason: 'expired_card' });
+    expect(await later.authorize(input(card('4242 4242 4242 4242', 12, 2030)))).toEqual({
+      status: 'declined',
+      reason: 'expired_card',
+    });
   });
 
   it('accepts the Apple Pay success token and declines any other', async () => {
     const p = provider();
-    expect(await p.authorize(input({ method: 'applepay', token: SANDBOX_APPLE_PAY_SUCCESS_TOKEN }))).toMatchObject({ status: 'authorized' });
-    expect(await p.authorize(input({ method: 'applepay', token: 'applepay-decline' }))).toEqual({ status: 'declined', reason: 'card_declined' });
+    expect(await p.authorize(input({ method: 'applepay', token: SANDBOX_APPLE_PAY_SUCCESS_TOKEN }))).toMatchObject({
+      status: 'authorized',
+    });
+    expect(await p.authorize(input({ method: 'applepay', token: 'applepay-decline' }))).toEqual({
+      status: 'declined',
+      reason: 'card_declined',
+    });
   });
 
   it('refuses an amount that is not a positive whole number of cents', async () => {
-    expect(await provider().authorize(input(card('4242 4242 4242 4242'), 0))).toEqual({ status: 'error', reason: 'invalid_amount' });
-    expect(await provider().authorize(input(card('4242 4242 4242 4242'), 12.5))).toEqual({ status: 'error', reason: 'invalid_amount' });
+    expect(await provider().authorize(input(card('4242 4242 4242 4242'), 0))).toEqual({
+      status: 'error',
+      reason: 'invalid_amount',
+    });
+    expect(await provider().authorize(input(card('4242 4242 4242 4242'), 12.5))).toEqual({
+      status: 'error',
+      reason: 'invalid_amount',
+    });
   });
 
   describe('idempotency', () => {
@@ -95,12 +126,20 @@ describe('SandboxPaymentProvider', () => {
       const again = await p.authorize(input(card('4242 4242 4242 4242'), 1000, 'cart-1'));
       expect(again).toEqual(first);
       expect(p.authorizations).toHaveLength(1);
-      expect(p.authorizations[0]).toMatchObject({ amountCents: 1000, last4: '4242', idempotencyKey: 'cart-1', method: 'card' });
+      expect(p.authorizations[0]).toMatchObject({
+        amountCents: 1000,
+        last4: '4242',
+        idempotencyKey: 'cart-1',
+        method: 'card',
+      });
     });
 
     it('authorizes once even when the same key arrives twice at the same time', async () => {
       const p = provider();
-      const [a, b] = await Promise.all([p.authorize(input(card('4242 4242 4242 4242'), 1000, 'k')), p.authorize(input(card('4242 4242 4242 4242'), 1000, 'k'))]);
+      const [a, b] = await Promise.all([
+        p.authorize(input(card('4242 4242 4242 4242'), 1000, 'k')),
+        p.authorize(input(card('4242 4242 4242 4242'), 1000, 'k')),
+      ]);
       expect(a).toEqual(b);
       expect(p.authorizations).toHaveLength(1);
     });
@@ -114,8 +153,14 @@ describe('SandboxPaymentProvider', () => {
     it('answers idempotency_key_reused when the key comes back with another amount or card', async () => {
       const p = provider();
       await p.authorize(input(card('4242 4242 4242 4242'), 1000, 'r'));
-      expect(await p.authorize(input(card('4242 4242 4242 4242'), 2000, 'r'))).toEqual({ status: 'error', reason: 'idempotency_key_reused' });
-      expect(await p.authorize(input(card('5555 5555 5555 4444'), 1000, 'r'))).toEqual({ status: 'error', reason: 'idempotency_key_reused' });
+      expect(await p.authorize(input(card('4242 4242 4242 4242'), 2000, 'r'))).toEqual({
+        status: 'error',
+        reason: 'idempotency_key_reused',
+      });
+      expect(await p.authorize(input(card('5555 5555 5555 4444'), 1000, 'r'))).toEqual({
+        status: 'error',
+        reason: 'idempotency_key_reused',
+      });
       expect(p.authorizations).toHaveLength(1);
     });
 

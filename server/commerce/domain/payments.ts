@@ -11,7 +11,9 @@ export type AuthorizationResult =
   | { status: 'error'; reason: PaymentErrorReason };
 
 /** The end of an authorization: money moved (captured), released (voided), or the processor refused the step. */
-export type SettlementResult = { status: 'captured' | 'voided' } | { status: 'error'; reason: 'unknown_authorization' | 'already_captured' | 'already_voided' };
+export type SettlementResult =
+  | { status: 'captured' | 'voided' }
+  | { status: 'error'; reason: 'unknown_authorization' | 'already_captured' | 'already_voided' };
 
 export interface AuthorizeInput {
   amountCents: number;
@@ -40,7 +42,10 @@ export interface PaymentProvider {
   findAuthorization(idempotencyKey: string): Promise<string | null>;
 }
 
-type Outcome = { status: 'authorized' } | { status: 'declined'; reason: DeclineReason } | { status: 'error'; reason: PaymentErrorReason };
+type Outcome =
+  | { status: 'authorized' }
+  | { status: 'declined'; reason: DeclineReason }
+  | { status: 'error'; reason: PaymentErrorReason };
 
 /**
  * The sandbox's test cards (the numbers card processors publish for testing). Any other Luhn-valid number
@@ -49,9 +54,21 @@ type Outcome = { status: 'authorized' } | { status: 'declined'; reason: DeclineR
  */
 export const SANDBOX_TEST_CARDS = [
   { number: '4242 4242 4242 4242', outcome: { status: 'authorized' }, description: 'Succeeds' },
-  { number: '4000 0000 0000 0002', outcome: { status: 'declined', reason: 'card_declined' }, description: 'Declined by the bank' },
-  { number: '4000 0000 0000 9995', outcome: { status: 'declined', reason: 'insufficient_funds' }, description: 'Declined: insufficient funds' },
-  { number: '4000 0000 0000 0119', outcome: { status: 'error', reason: 'processing_error' }, description: 'Processor error; the buyer may try again' },
+  {
+    number: '4000 0000 0000 0002',
+    outcome: { status: 'declined', reason: 'card_declined' },
+    description: 'Declined by the bank',
+  },
+  {
+    number: '4000 0000 0000 9995',
+    outcome: { status: 'declined', reason: 'insufficient_funds' },
+    description: 'Declined: insufficient funds',
+  },
+  {
+    number: '4000 0000 0000 0119',
+    outcome: { status: 'error', reason: 'processing_error' },
+    description: 'Processor error; the buyer may try again',
+  },
 ] as const satisfies readonly { number: string; outcome: Outcome; description: string }[];
 
 /** The Apple Pay token the sandbox accepts (spec §5); any other token is declined. */
@@ -85,11 +102,15 @@ export function paymentFailedEvent(payment: Payment): string {
   return paymentFailedEventName(payment.method);
 }
 
-const TEST_CARD_OUTCOMES: ReadonlyMap<string, Outcome> = new Map(SANDBOX_TEST_CARDS.map((c) => [digitsOf(c.number), c.outcome]));
+const TEST_CARD_OUTCOMES: ReadonlyMap<string, Outcome> = new Map(
+  SANDBOX_TEST_CARDS.map((c) => [digitsOf(c.number), c.outcome]),
+);
 
 function outcomeOf(payment: Payment, now: Date): Outcome {
   if (payment.method === 'applepay') {
-    return payment.token === SANDBOX_APPLE_PAY_SUCCESS_TOKEN ? { status: 'authorized' } : { status: 'declined', reason: 'card_declined' };
+    return payment.token === SANDBOX_APPLE_PAY_SUCCESS_TOKEN
+      ? { status: 'authorized' }
+      : { status: 'declined', reason: 'card_declined' };
   }
   if (!luhnValid(payment.cardNumber)) return { status: 'declined', reason: 'invalid_number' };
   if (cardExpired(payment.expMonth, payment.expYear, now)) return { status: 'declined', reason: 'expired_card' };
@@ -109,7 +130,10 @@ export interface SandboxAuthorization {
 /** What makes two attempts "the same request", without keeping the card number. */
 function fingerprint(input: AuthorizeInput): string {
   const p = input.payment;
-  const instrument = p.method === 'card' ? `card:${digitsOf(p.cardNumber).slice(-4)}:${p.expMonth}/${p.expYear}` : `applepay:${createHash('sha256').update(p.token).digest('hex')}`;
+  const instrument =
+    p.method === 'card'
+      ? `card:${digitsOf(p.cardNumber).slice(-4)}:${p.expMonth}/${p.expYear}`
+      : `applepay:${createHash('sha256').update(p.token).digest('hex')}`;
   return `${input.amountCents}:${input.currency}:${instrument}`;
 }
 
@@ -143,7 +167,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
   authorize(input: AuthorizeInput): Promise<AuthorizationResult> {
     const print = fingerprint(input);
     const previous = this.attempts.get(input.idempotencyKey);
-    if (previous) return previous.fingerprint === print ? previous.result : Promise.resolve({ status: 'error', reason: 'idempotency_key_reused' });
+    if (previous)
+      return previous.fingerprint === print
+        ? previous.result
+        : Promise.resolve({ status: 'error', reason: 'idempotency_key_reused' });
     const result = Promise.resolve(this.attempt(input));
     this.attempts.set(input.idempotencyKey, { fingerprint: print, result });
     return result;
@@ -166,13 +193,15 @@ export class SandboxPaymentProvider implements PaymentProvider {
   private settle(authorizationId: string, end: 'captured' | 'voided'): SettlementResult {
     const auth = this.ledger.get(authorizationId);
     if (!auth) return { status: 'error', reason: 'unknown_authorization' };
-    if (auth.status !== 'authorized' && auth.status !== end) return { status: 'error', reason: `already_${auth.status}` };
+    if (auth.status !== 'authorized' && auth.status !== end)
+      return { status: 'error', reason: `already_${auth.status}` };
     auth.status = end;
     return { status: end };
   }
 
   private attempt(input: AuthorizeInput): AuthorizationResult {
-    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) return { status: 'error', reason: 'invalid_amount' };
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0)
+      return { status: 'error', reason: 'invalid_amount' };
     const outcome = outcomeOf(input.payment, this.now());
     if (outcome.status !== 'authorized') return outcome;
     const id = sandboxId();

@@ -52,55 +52,104 @@ describe('allInPrice', () => {
 
 describe('perTicketPrices', () => {
   it('puts the service fee inside the all-in price and shipping beside it, for mailed tickets only', () => {
-    expect(perTicketPrices({ pricePerTicket: 50, deliveryMethod: 'physical_mail' })).toEqual({ allInPricePerTicket: 59, serviceFeePerTicket: 9, shippingPerTicket: 2.5 });
+    expect(perTicketPrices({ pricePerTicket: 50, deliveryMethod: 'physical_mail' })).toEqual({
+      allInPricePerTicket: 59,
+      serviceFeePerTicket: 9,
+      shippingPerTicket: 2.5,
+    });
     for (const deliveryMethod of DELIVERY_METHODS.filter((m) => m !== 'physical_mail')) {
-      expect(perTicketPrices({ pricePerTicket: 129.98, deliveryMethod })).toEqual({ allInPricePerTicket: 153.38, serviceFeePerTicket: 23.4, shippingPerTicket: 0 });
+      expect(perTicketPrices({ pricePerTicket: 129.98, deliveryMethod })).toEqual({
+        allInPricePerTicket: 153.38,
+        serviceFeePerTicket: 23.4,
+        shippingPerTicket: 0,
+      });
     }
   });
 
   it('adds up, times the quantity, to the cart total without a promo', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 12 }), fc.constantFrom(...DELIVERY_METHODS), (cents, quantity, deliveryMethod) => {
-        const p = perTicketPrices({ pricePerTicket: cents / 100, deliveryMethod });
-        const quote = quoteCart({ pricePerTicket: cents / 100, quantity, deliveryMethod });
-        expect(quote.cents.total).toBe((Math.round(p.allInPricePerTicket * 100) + Math.round(p.shippingPerTicket * 100)) * quantity);
-        expect(Math.round(p.allInPricePerTicket * 100)).toBe(cents + Math.round(p.serviceFeePerTicket * 100));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom(...DELIVERY_METHODS),
+        (cents, quantity, deliveryMethod) => {
+          const p = perTicketPrices({ pricePerTicket: cents / 100, deliveryMethod });
+          const quote = quoteCart({ pricePerTicket: cents / 100, quantity, deliveryMethod });
+          expect(quote.cents.total).toBe(
+            (Math.round(p.allInPricePerTicket * 100) + Math.round(p.shippingPerTicket * 100)) * quantity,
+          );
+          expect(Math.round(p.allInPricePerTicket * 100)).toBe(cents + Math.round(p.serviceFeePerTicket * 100));
+        },
+      ),
     );
   });
 });
 
 describe('quoteCart', () => {
-  it.each<[QuoteInput, { subtotal: number; discount: number; serviceFee: number; fulfillmentFee: number; total: number }, [string, string][]]>([
+  it.each<
+    [
+      QuoteInput,
+      { subtotal: number; discount: number; serviceFee: number; fulfillmentFee: number; total: number },
+      [string, string][],
+    ]
+  >([
     [
       { pricePerTicket: 100, quantity: 2, deliveryMethod: 'eticket' },
       { subtotal: 200, discount: 0, serviceFee: 36, fulfillmentFee: 0, total: 236 },
-      [['Tickets (2 × $100)', '$200'], ['Service Fee', '$36'], ['Total', '$236']],
+      [
+        ['Tickets (2 × $100)', '$200'],
+        ['Service Fee', '$36'],
+        ['Total', '$236'],
+      ],
     ],
     [
       { pricePerTicket: 129.98, quantity: 2, deliveryMethod: 'mobile_transfer' },
       { subtotal: 259.96, discount: 0, serviceFee: 46.8, fulfillmentFee: 0, total: 306.76 },
-      [['Tickets (2 × $129.98)', '$259.96'], ['Service Fee', '$46.80'], ['Total', '$306.76']],
+      [
+        ['Tickets (2 × $129.98)', '$259.96'],
+        ['Service Fee', '$46.80'],
+        ['Total', '$306.76'],
+      ],
     ],
     [
       { pricePerTicket: 129.98, quantity: 2, deliveryMethod: 'eticket', promoCode: 'FF20' },
       { subtotal: 259.96, discount: 51.99, serviceFee: 37.44, fulfillmentFee: 0, total: 245.41 },
-      [['Tickets (2 × $129.98)', '$259.96'], ['Service Fee', '$37.44'], ['Promo FF20', '-$51.99'], ['Total', '$245.41']],
+      [
+        ['Tickets (2 × $129.98)', '$259.96'],
+        ['Service Fee', '$37.44'],
+        ['Promo FF20', '-$51.99'],
+        ['Total', '$245.41'],
+      ],
     ],
     [
       { pricePerTicket: 50, quantity: 3, deliveryMethod: 'physical_mail' },
       { subtotal: 150, discount: 0, serviceFee: 27, fulfillmentFee: 7.5, total: 184.5 },
-      [['Tickets (3 × $50)', '$150'], ['Service Fee', '$27'], ['Delivery', '$7.50'], ['Total', '$184.50']],
+      [
+        ['Tickets (3 × $50)', '$150'],
+        ['Service Fee', '$27'],
+        ['Delivery', '$7.50'],
+        ['Total', '$184.50'],
+      ],
     ],
     [
       { pricePerTicket: 1234.5, quantity: 4, deliveryMethod: 'physical_mail', promoCode: ' ff20 ' },
       { subtotal: 4938, discount: 987.6, serviceFee: 711.08, fulfillmentFee: 10, total: 4671.48 },
-      [['Tickets (4 × $1,234.50)', '$4,938'], ['Service Fee', '$711.08'], ['Delivery', '$10'], ['Promo FF20', '-$987.60'], ['Total', '$4,671.48']],
+      [
+        ['Tickets (4 × $1,234.50)', '$4,938'],
+        ['Service Fee', '$711.08'],
+        ['Delivery', '$10'],
+        ['Promo FF20', '-$987.60'],
+        ['Total', '$4,671.48'],
+      ],
     ],
     [
       { pricePerTicket: 19.99, quantity: 3, deliveryMethod: 'will_call', promoCode: '' },
       { subtotal: 59.97, discount: 0, serviceFee: 10.8, fulfillmentFee: 0, total: 70.77 },
-      [['Tickets (3 × $19.99)', '$59.97'], ['Service Fee', '$10.80'], ['Total', '$70.77']],
+      [
+        ['Tickets (3 × $19.99)', '$59.97'],
+        ['Service Fee', '$10.80'],
+        ['Total', '$70.77'],
+      ],
     ],
   ])('%j', (input, amounts, lines) => {
     const quote = quoteCart(input);
@@ -109,10 +158,14 @@ describe('quoteCart', () => {
   });
 
   it('gives the Service Fee line a dollar-prefixed amount with thousands separators (spec §3, §5)', () => {
-    const fee = quoteCart({ pricePerTicket: 4999.99, quantity: 10, deliveryMethod: 'eticket' }).lineItems.find((l) => l.key === 'Service Fee');
+    const fee = quoteCart({ pricePerTicket: 4999.99, quantity: 10, deliveryMethod: 'eticket' }).lineItems.find(
+      (l) => l.key === 'Service Fee',
+    );
     expect(fee?.value).toBe('$9,000');
     for (const price of [0.5, 12.34, 99.99, 812.37]) {
-      const line = quoteCart({ pricePerTicket: price, quantity: 3, deliveryMethod: 'eticket' }).lineItems.find((l) => l.key === 'Service Fee');
+      const line = quoteCart({ pricePerTicket: price, quantity: 3, deliveryMethod: 'eticket' }).lineItems.find(
+        (l) => l.key === 'Service Fee',
+      );
       expect(line?.value).toMatch(/^\$\d{1,3}(,\d{3})*(\.\d{2})?$/);
     }
   });
@@ -128,7 +181,9 @@ describe('quoteCart', () => {
   });
 
   it('refuses an unknown promo code with a typed 400 error', () => {
-    expect(() => quoteCart({ pricePerTicket: 10, quantity: 1, deliveryMethod: 'eticket', promoCode: 'FREE100' })).toThrow(PromoCodeError);
+    expect(() =>
+      quoteCart({ pricePerTicket: 10, quantity: 1, deliveryMethod: 'eticket', promoCode: 'FREE100' }),
+    ).toThrow(PromoCodeError);
     const err = (() => {
       try {
         normalizePromoCode(' FF21 ');
@@ -149,7 +204,9 @@ describe('quoteCart', () => {
   it('rounds to whole cents, half up, with no float drift', () => {
     expect(quoteCart({ pricePerTicket: 0.25, quantity: 1, deliveryMethod: 'eticket' }).serviceFee).toBe(0.05);
     expect(quoteCart({ pricePerTicket: 0.1, quantity: 3, deliveryMethod: 'eticket' }).total).toBe(0.36);
-    expect(quoteCart({ pricePerTicket: 0.01, quantity: 1, deliveryMethod: 'eticket', promoCode: 'FF20' }).total).toBe(0.01);
+    expect(quoteCart({ pricePerTicket: 0.01, quantity: 1, deliveryMethod: 'eticket', promoCode: 'FF20' }).total).toBe(
+      0.01,
+    );
   });
 
   it('adds up: total = subtotal − discount + fees, in cents and in the line items (property)', () => {
@@ -166,11 +223,17 @@ describe('quoteCart', () => {
           expect(c.subtotal).toBe(priceCents * quantity);
           expect(c.total).toBe(c.subtotal - c.discount + c.serviceFee + c.fulfillmentFee);
           expect(q.total).toBe(c.total / 100);
-          expect(Math.abs(c.serviceFee - (c.subtotal - c.discount) * SERVICE_FEE_RATE)).toBeLessThanOrEqual(quantity / 2 + 1e-6);
+          expect(Math.abs(c.serviceFee - (c.subtotal - c.discount) * SERVICE_FEE_RATE)).toBeLessThanOrEqual(
+            quantity / 2 + 1e-6,
+          );
           const lines = new Map(q.lineItems.map((l) => [l.key, money(l.value)]));
           const parts = q.lineItems.filter((l) => l.key !== 'Total').reduce((s, l) => s + money(l.value), 0);
           expect(parts).toBe(lines.get('Total'));
-          if (!promoCode) expect(c.total).toBe((Math.round(allInPrice(priceCents / 100) * 100) + Math.round(FULFILLMENT_FEES[deliveryMethod] * 100)) * quantity);
+          if (!promoCode)
+            expect(c.total).toBe(
+              (Math.round(allInPrice(priceCents / 100) * 100) + Math.round(FULFILLMENT_FEES[deliveryMethod] * 100)) *
+                quantity,
+            );
         },
       ),
       { numRuns: 500 },

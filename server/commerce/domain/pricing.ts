@@ -51,7 +51,11 @@ export function fulfillmentFeePerTicket(deliveryMethod: DeliveryMethod): number 
 }
 
 /** What a listing shows per ticket: the all-in price, the service fee inside it, and shipping beside it. */
-export function perTicketPrices(listing: { pricePerTicket: number; deliveryMethod: DeliveryMethod }): { allInPricePerTicket: number; serviceFeePerTicket: number; shippingPerTicket: number } {
+export function perTicketPrices(listing: { pricePerTicket: number; deliveryMethod: DeliveryMethod }): {
+  allInPricePerTicket: number;
+  serviceFeePerTicket: number;
+  shippingPerTicket: number;
+} {
   return {
     allInPricePerTicket: allInPrice(listing.pricePerTicket),
     serviceFeePerTicket: serviceFeePerTicketCents(priceCents(listing.pricePerTicket)) / 100,
@@ -95,7 +99,8 @@ export interface CartQuote extends MoneyBreakdown {
  */
 export function quoteCart(input: QuoteInput): CartQuote {
   const { quantity, deliveryMethod } = input;
-  if (!Number.isInteger(quantity) || quantity < 1) throw new RangeError(`quantity must be a whole number of at least 1, got ${quantity}`);
+  if (!Number.isInteger(quantity) || quantity < 1)
+    throw new RangeError(`quantity must be a whole number of at least 1, got ${quantity}`);
   const unitCents = priceCents(input.pricePerTicket);
   const promoCode = normalizePromoCode(input.promoCode);
 

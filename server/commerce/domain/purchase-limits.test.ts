@@ -39,6 +39,8 @@ describe('the fair-share limits (issue figures: 8 tickets per event, 3 open cart
     expect(purchaseLimitRefusal({ quantity: 1, guest: usage(0, 3) })?.message).toBe(
       'You already have 3 open carts, the most allowed at once; check out or release one first',
     );
-    expect(purchaseLimitRefusal({ quantity: 1, guest: usage(0, 0), byAddress: usage(32, 0) })?.message).toMatch(/^Shoppers on your network may hold or buy at most 32 tickets/);
+    expect(purchaseLimitRefusal({ quantity: 1, guest: usage(0, 0), byAddress: usage(32, 0) })?.message).toMatch(
+      /^Shoppers on your network may hold or buy at most 32 tickets/,
+    );
   });
 });

@@ -38,7 +38,12 @@ export interface BuyerUsage {
  * The refusal for a buyer who wants `quantity` more tickets of an event, or null when it is within the
  * limits. `byAddress` is what every guest at the client's address has together.
  */
-export function purchaseLimitRefusal(input: { quantity: number; guest: BuyerUsage; byAddress?: BuyerUsage; limits?: PurchaseLimits }): AppError | null {
+export function purchaseLimitRefusal(input: {
+  quantity: number;
+  guest: BuyerUsage;
+  byAddress?: BuyerUsage;
+  limits?: PurchaseLimits;
+}): AppError | null {
   const limits = input.limits ?? PURCHASE_LIMITS;
   const checks: { usage: BuyerUsage; tickets: number; carts: number; who: string }[] = [
     { usage: input.guest, tickets: limits.ticketsPerEvent, carts: limits.openCarts, who: 'You' },
@@ -66,7 +71,9 @@ export function purchaseLimitRefusal(input: { quantity: number; guest: BuyerUsag
         409,
         'ticket_limit',
         `${who} may hold or buy at most ${tickets} tickets for one event` +
-          (usage.eventTickets > 0 ? `; ${usage.eventTickets} are already held or bought, so ${left === 0 ? 'no more can be added' : `at most ${left} more`}` : ''),
+          (usage.eventTickets > 0
+            ? `; ${usage.eventTickets} are already held or bought, so ${left === 0 ? 'no more can be added' : `at most ${left} more`}`
+            : ''),
         { limit: tickets, alreadyHeldOrBought: usage.eventTickets, left },
       );
     }

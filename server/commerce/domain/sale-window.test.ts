@@ -29,7 +29,10 @@ describe('saleState (spec §4: the start is venue-local time adjusted by the ven
   });
 
   it('never sells a cancelled event, dated or not', () => {
-    expect(saleState(event('2027-01-01T19:00:00', -5, 'cancelled'), now)).toMatchObject({ onSale: false, code: 'event_cancelled' });
+    expect(saleState(event('2027-01-01T19:00:00', -5, 'cancelled'), now)).toMatchObject({
+      onSale: false,
+      code: 'event_cancelled',
+    });
     expect(saleState(event(null, -5, 'cancelled'), now)).toMatchObject({ onSale: false, code: 'event_cancelled' });
   });
 

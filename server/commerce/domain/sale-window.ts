@@ -12,12 +12,20 @@ type SaleFields = Pick<EventDocument, 'event_status' | 'event_local_timestamp' |
  */
 export function saleState(event: SaleFields, now: Date): SaleState {
   if (event.event_status === 'cancelled') {
-    return { onSale: false, code: 'event_cancelled', message: 'This event is cancelled; its tickets are no longer sold' };
+    return {
+      onSale: false,
+      code: 'event_cancelled',
+      message: 'This event is cancelled; its tickets are no longer sold',
+    };
   }
   const start = eventStartMs(event);
   if (start === null) return { onSale: true, dateToBeAnnounced: true };
   if (start <= now.getTime()) {
-    return { onSale: false, code: 'event_started', message: 'This event has already started; its tickets are no longer sold' };
+    return {
+      onSale: false,
+      code: 'event_started',
+      message: 'This event has already started; its tickets are no longer sold',
+    };
   }
   return { onSale: true, dateToBeAnnounced: false };
 }

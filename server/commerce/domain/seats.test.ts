@@ -4,7 +4,13 @@ import { isGeneralAdmission, seatBlockStart, seatNumber } from './seats.js';
 const listing = (id: number, section: string, row: string, quantity: number) => ({ id, section, row, quantity });
 
 describe('seat blocks', () => {
-  const listings = [listing(1, '112', 'F', 4), listing(2, '113', 'F', 6), listing(3, '112', 'F', 2), listing(4, 'Pit', 'GA', 5), listing(5, '112', 'G', 3)];
+  const listings = [
+    listing(1, '112', 'F', 4),
+    listing(2, '113', 'F', 6),
+    listing(3, '112', 'F', 2),
+    listing(4, 'Pit', 'GA', 5),
+    listing(5, '112', 'G', 3),
+  ];
 
   it('puts listings of one section and row side by side, in listing order, from seat 1', () => {
     expect(seatBlockStart(listings, 1)).toBe(1);

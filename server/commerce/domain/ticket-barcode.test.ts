@@ -21,7 +21,8 @@ describe('ticket barcodes', () => {
     const other = newTicketId();
     expect(barcodes.verify(`${other}.${value.split('.')[1]}`)).toBeNull();
     expect(new TicketBarcodes(new Uint8Array(randomBytes(32))).verify(value)).toBeNull();
-    for (const junk of ['', '.', 'T', `${id}.`, `${value}x`, value.toLowerCase(), `${value}\n`]) expect(barcodes.verify(junk)).toBeNull();
+    for (const junk of ['', '.', 'T', `${id}.`, `${value}x`, value.toLowerCase(), `${value}\n`])
+      expect(barcodes.verify(junk)).toBeNull();
   });
 
   it('derives the same key from the same secret on every node, and another for another secret', () => {

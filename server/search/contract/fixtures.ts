@@ -31,9 +31,21 @@ export function performer(name: string, extra: Partial<PerformerDocument> = {}):
   });
 }
 
-export function venue(name: string, city: string, location: [number, number], extra: Partial<VenueDocument> = {}): VenueDocument {
+export function venue(
+  name: string,
+  city: string,
+  location: [number, number],
+  extra: Partial<VenueDocument> = {},
+): VenueDocument {
   const id = extra.venue_id ?? nextId++;
-  return venueDocument({ id: String(id), venue_id: id, venue_name: name, venue_city: city, venue_location: location, ...extra });
+  return venueDocument({
+    id: String(id),
+    venue_id: id,
+    venue_name: name,
+    venue_city: city,
+    venue_location: location,
+    ...extra,
+  });
 }
 
 export function event(name: string, extra: Partial<EventDocument> = {}): EventDocument {
@@ -50,9 +62,24 @@ export function event(name: string, extra: Partial<EventDocument> = {}): EventDo
   });
 }
 
-function city(name: string, state: string, stateId: string, population: number, location: [number, number]): USCityDocument {
+function city(
+  name: string,
+  state: string,
+  stateId: string,
+  population: number,
+  location: [number, number],
+): USCityDocument {
   const id = nextId++;
-  return { id: String(id), city: name, state_name: state, state_id: stateId, population, location, zip: '10001', time_zone: 'America/New_York' };
+  return {
+    id: String(id),
+    city: name,
+    state_name: state,
+    state_id: stateId,
+    population,
+    location,
+    zip: '10001',
+    time_zone: 'America/New_York',
+  };
 }
 
 /** Madison Square Garden, the centre of the geo cases. */
@@ -92,10 +119,31 @@ export function contractCatalog(): CatalogCollections {
     venue('Garden State Hall', 'Trenton', [40.2206, -74.7597], { events_available: 0 }),
   ];
   collections.Event = [
-    event('Miami Heat at Brooklyn Nets', { venue_name: 'Barclays Center', performer_ids: [3, 5], category: 'nba', event_orders_t12: 50, min_ticket_price: 80 }),
-    event('Garden Party Live', { venue_name: 'Hammerstein Ballroom', category: 'pop', event_orders_t12: 10, min_ticket_price: 35 }),
-    event('Knicks Fan Night', { venue_name: 'Madison Square Garden', category: 'nba', event_orders_t12: 500, min_ticket_price: 120 }),
-    event('Postponed Show', { event_timestamp: null, event_local_timestamp: null, category: 'pop', event_status: 'postponed' }),
+    event('Miami Heat at Brooklyn Nets', {
+      venue_name: 'Barclays Center',
+      performer_ids: [3, 5],
+      category: 'nba',
+      event_orders_t12: 50,
+      min_ticket_price: 80,
+    }),
+    event('Garden Party Live', {
+      venue_name: 'Hammerstein Ballroom',
+      category: 'pop',
+      event_orders_t12: 10,
+      min_ticket_price: 35,
+    }),
+    event('Knicks Fan Night', {
+      venue_name: 'Madison Square Garden',
+      category: 'nba',
+      event_orders_t12: 500,
+      min_ticket_price: 120,
+    }),
+    event('Postponed Show', {
+      event_timestamp: null,
+      event_local_timestamp: null,
+      category: 'pop',
+      event_status: 'postponed',
+    }),
   ];
   collections.USCity = [
     city('New York', 'New York', 'NY', 8_804_190, [40.7128, -74.006]),

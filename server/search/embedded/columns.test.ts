@@ -35,15 +35,22 @@ const doc = (id: number): fc.Arbitrary<Doc> =>
     at: fc.tuple(fc.double({ min: -90, max: 90, noNaN: true }), fc.double({ min: -180, max: 180, noNaN: true })),
     tags: fc.array(fc.constantFrom('rock', 'jazz', 'pop', 'folk'), { maxLength: 12, size: 'max' }),
     counts: fc.array(fc.integer(), { maxLength: 12, size: 'max' }),
-    nested: fc.array(fc.record({ a: fc.integer(), b: fc.option(fc.constantFrom('x', 'y')) }), { maxLength: 5, size: 'max' }),
-    points: fc.array(fc.tuple(fc.integer({ min: -90, max: 90 }), fc.integer({ min: -180, max: 180 })), { maxLength: 4 }),
+    nested: fc.array(fc.record({ a: fc.integer(), b: fc.option(fc.constantFrom('x', 'y')) }), {
+      maxLength: 5,
+      size: 'max',
+    }),
+    points: fc.array(fc.tuple(fc.integer({ min: -90, max: 90 }), fc.integer({ min: -180, max: 180 })), {
+      maxLength: 4,
+    }),
     grid: fc.array(fc.array(fc.integer(), { maxLength: 2 }), { maxLength: 2 }),
   });
 
 describe('ColumnStore', () => {
   it('keeps lists of scalars, points and flat records in pools, and anything else as it is', () => {
     const layout = JSON.parse(new ColumnStore(shape as never).layout) as [string, { kind: string; element?: string }][];
-    expect(Object.fromEntries(layout.map(([f, spec]) => [f, spec.element ? `${spec.kind} of ${spec.element}` : spec.kind]))).toEqual({
+    expect(
+      Object.fromEntries(layout.map(([f, spec]) => [f, spec.element ? `${spec.kind} of ${spec.element}` : spec.kind])),
+    ).toEqual({
       id: 'string',
       score: 'number',
       name: 'string',
@@ -90,33 +97,40 @@ describe('ColumnStore', () => {
 
 describe('StringDictionary', () => {
   // Whole code points (emoji, accents, CJK), some repeated, some empty.
-  const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constantFrom('', 'Madison Square Garden', 'Beyoncé', '東京ドーム', '🎟️'));
+  const text = fc.oneof(
+    fc.string({ unit: 'grapheme', maxLength: 12 }),
+    fc.constantFrom('', 'Madison Square Garden', 'Beyoncé', '東京ドーム', '🎟️'),
+  );
 
   it('gives each distinct string one id, finds it and reads it back, before and after a snapshot', () => {
     fc.assert(
-      fc.property(fc.array(text, { minLength: 1, maxLength: 300 }), fc.array(text, { maxLength: 100 }), (first, later) => {
-        const dictionary = new StringDictionary();
-        const expected = new Map<string, number>();
-        const check = (d: StringDictionary, values: string[]) => {
-          for (const v of values) {
-            const id = d.intern(v);
-            if (!expected.has(v)) expected.set(v, expected.size);
-            expect(id).toBe(expected.get(v));
-          }
-          for (const [v, id] of expected) {
-            expect(d.idOf(v)).toBe(id);
-            expect(d.get(id)).toBe(v);
-          }
-          expect(d.size).toBe(expected.size);
-        };
-        check(dictionary, first);
-        expect(dictionary.idOf('\u0000not in it')).toBeUndefined();
-        const writer = new SnapshotWriter();
-        const tree = JSON.parse(JSON.stringify(dictionary.snapshot(writer)));
-        const restored = StringDictionary.restore(tree, new SnapshotReader(writer.arrays.map((a) => a.slice())));
-        // The restored one grows out of the snapshot's arrays as new strings come.
-        check(restored, [...later, ...first]);
-      }),
+      fc.property(
+        fc.array(text, { minLength: 1, maxLength: 300 }),
+        fc.array(text, { maxLength: 100 }),
+        (first, later) => {
+          const dictionary = new StringDictionary();
+          const expected = new Map<string, number>();
+          const check = (d: StringDictionary, values: string[]) => {
+            for (const v of values) {
+              const id = d.intern(v);
+              if (!expected.has(v)) expected.set(v, expected.size);
+              expect(id).toBe(expected.get(v));
+            }
+            for (const [v, id] of expected) {
+              expect(d.idOf(v)).toBe(id);
+              expect(d.get(id)).toBe(v);
+            }
+            expect(d.size).toBe(expected.size);
+          };
+          check(dictionary, first);
+          expect(dictionary.idOf('\u0000not in it')).toBeUndefined();
+          const writer = new SnapshotWriter();
+          const tree = JSON.parse(JSON.stringify(dictionary.snapshot(writer)));
+          const restored = StringDictionary.restore(tree, new SnapshotReader(writer.arrays.map((a) => a.slice())));
+          // The restored one grows out of the snapshot's arrays as new strings come.
+          check(restored, [...later, ...first]);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -127,6 +141,7 @@ describe('StringDictionary', () => {
     for (let i = 0; i < 100_000; i += 997) expect(dictionary.idOf(`event-${i}`)).toBe(i);
     expect(dictionary.idOf('event-100000')).toBeUndefined();
     // Read back twice over, past what it keeps made at once.
-    for (let round = 0; round < 2; round++) for (let i = 0; i < 100_000; i += 3) expect(dictionary.get(i)).toBe(`event-${i}`);
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < 100_000; i += 3) expect(dictionary.get(i)).toBe(`event-${i}`);
   });
 });

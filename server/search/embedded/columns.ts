@@ -141,7 +141,11 @@ export class StringDictionary {
 
   snapshot(writer: SnapshotWriter): unknown {
     const n = this.size;
-    return { bytes: writer.array(this.bytes.subarray(0, this.endOf(n - 1))), ends: writer.array(this.ends.subarray(0, n)), hashes: writer.array(this.hashes.subarray(0, n)) };
+    return {
+      bytes: writer.array(this.bytes.subarray(0, this.endOf(n - 1))),
+      ends: writer.array(this.ends.subarray(0, n)),
+      hashes: writer.array(this.hashes.subarray(0, n)),
+    };
   }
 
   /** A dictionary over a snapshot's arrays (copied on the first string added); only its hash table is built. */
@@ -153,7 +157,10 @@ export class StringDictionary {
     dictionary.ends = reader.array(state.ends, Int32Array);
     dictionary.hashes = reader.array(state.hashes, Int32Array);
     dictionary.size = dictionary.ends.length;
-    if (dictionary.hashes.length !== dictionary.size || dictionary.endOf(dictionary.size - 1) !== dictionary.bytes.length) {
+    if (
+      dictionary.hashes.length !== dictionary.size ||
+      dictionary.endOf(dictionary.size - 1) !== dictionary.bytes.length
+    ) {
       throw new SnapshotError('the snapshot has a dictionary of unequal length');
     }
     dictionary.text = viewOf(dictionary.bytes);
@@ -249,7 +256,8 @@ function specOf(schema: ZodSchema): ColumnSpec {
     if (element.type === 'object') {
       const fields = Object.keys(element.shape!);
       const parts = fields.map((f) => specOf(element.shape![f]!).kind);
-      if (parts.every((k) => k === 'number' || k === 'string')) return { kind: 'list', element: 'record', fields, parts: parts as Scalar[] };
+      if (parts.every((k) => k === 'number' || k === 'string'))
+        return { kind: 'list', element: 'record', fields, parts: parts as Scalar[] };
     }
   }
   return { kind: 'value' };
@@ -400,7 +408,8 @@ export class ColumnStore {
     this.fields.forEach((field, i) => {
       const c = state.columns[i]!;
       const column = this.columns.get(field)!;
-      if (c.kind !== column.kind) throw new SnapshotError(`${field} is a ${String(c.kind)} column in the snapshot, a ${column.kind} column here`);
+      if (c.kind !== column.kind)
+        throw new SnapshotError(`${field} is a ${String(c.kind)} column in the snapshot, a ${column.kind} column here`);
       // In place: indexes hold column objects (see `numbers`).
       restoreColumn(column, c, reader);
     });
@@ -442,7 +451,11 @@ function restoreColumn(column: Column, c: Record<string, unknown>, reader: Snaps
         const stored = parts[i]!;
         return part.kind === 'number'
           ? { kind: 'number', pool: reader.array(stored.pool, Float64Array) }
-          : { kind: 'string', pool: reader.array(stored.pool, Int32Array), dictionary: StringDictionary.restore(stored.dictionary, reader) };
+          : {
+              kind: 'string',
+              pool: reader.array(stored.pool, Int32Array),
+              dictionary: StringDictionary.restore(stored.dictionary, reader),
+            };
       });
       column.start = reader.array(c.start, Int32Array);
       column.count = reader.array(c.count, Int32Array);
@@ -468,7 +481,11 @@ function emptyColumn(spec: ColumnSpec, capacity: number): Column {
         kind: spec.kind,
         element: spec.element,
         fields: spec.fields,
-        parts: spec.parts.map((kind): Part => (kind === 'number' ? { kind, pool: new Float64Array(capacity) } : { kind, pool: new Int32Array(capacity), dictionary: new StringDictionary() })),
+        parts: spec.parts.map((kind): Part =>
+          kind === 'number'
+            ? { kind, pool: new Float64Array(capacity) }
+            : { kind, pool: new Int32Array(capacity), dictionary: new StringDictionary() },
+        ),
         start: new Int32Array(capacity),
         count: new Int32Array(capacity).fill(NO_LIST),
         used: 0,
@@ -527,7 +544,12 @@ function writeList(column: ListColumn, slot: number, value: unknown): void {
   for (let i = 0; i < n; i++) {
     const element = value[i] as unknown;
     column.parts.forEach((part, p) => {
-      const v = column.element === 'record' ? (element as Doc | null)?.[column.fields[p]!] : column.element === 'point' ? (element as unknown[])[p] : element;
+      const v =
+        column.element === 'record'
+          ? (element as Doc | null)?.[column.fields[p]!]
+          : column.element === 'point'
+            ? (element as unknown[])[p]
+            : element;
       if (part.kind === 'number') part.pool[at + i] = typeof v === 'number' ? v : MISSING;
       else part.pool[at + i] = typeof v === 'string' ? part.dictionary.intern(v) : NO_STRING;
     });
@@ -540,7 +562,9 @@ function writeList(column: ListColumn, slot: number, value: unknown): void {
 function makeRoom(column: ListColumn, n: number): void {
   const live = column.used - column.stale;
   const length = Math.max(column.parts[0]!.pool.length, 2 * (live + n));
-  const pools = column.parts.map((part) => new (part.pool.constructor as new (n: number) => Float64Array | Int32Array)(length));
+  const pools = column.parts.map(
+    (part) => new (part.pool.constructor as new (n: number) => Float64Array | Int32Array)(length),
+  );
   let used = 0;
   for (let slot = 0; slot < column.count.length; slot++) {
     const count = column.count[slot]!;

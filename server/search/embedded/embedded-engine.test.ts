@@ -22,7 +22,19 @@ describe('prefix expansion (Typesense max_candidates)', () => {
   it('lets the last word stand for its 4 most frequent completions, the word itself first', () => {
     expect(MAX_PREFIX_CANDIDATES).toBe(4);
     const index = new TextIndex(['name']);
-    const texts = ['jazz', 'jazzy', 'jazzy', 'jazzy', 'jazzfest', 'jazzfest', 'jazzmen', 'jazzmen', 'jazzmen', 'jazzmen', 'jazzband'];
+    const texts = [
+      'jazz',
+      'jazzy',
+      'jazzy',
+      'jazzy',
+      'jazzfest',
+      'jazzfest',
+      'jazzmen',
+      'jazzmen',
+      'jazzmen',
+      'jazzmen',
+      'jazzband',
+    ];
     texts.forEach((text, slot) => index.add(slot, [text]));
     expect(index.expand('jazz', MAX_PREFIX_CANDIDATES)).toEqual(['jazz', 'jazzmen', 'jazzy', 'jazzfest']);
     const found = index.match(['jazz'], ['name'], [1], texts.length);

@@ -52,9 +52,20 @@ const INDEX_PLANS: { [C in CollectionName]?: IndexPlan } = {
     postings: ['event_id', 'performer_ids', 'venue_id'],
     partitions: [
       // Near a place, for categories: each venue's run of one category, looked up by the category.
-      { keys: ['venue_id', 'category', 'major_category', 'event_status'], point: 'venue_location', lookup: 'category', order: 'event_timestamp', ranked: RANKED },
+      {
+        keys: ['venue_id', 'category', 'major_category', 'event_status'],
+        point: 'venue_location',
+        lookup: 'category',
+        order: 'event_timestamp',
+        ranked: RANKED,
+      },
       // Near a place, any category: each venue's events by group (sports, concerts…).
-      { keys: ['venue_id', 'major_category', 'event_status'], point: 'venue_location', order: 'event_timestamp', ranked: RANKED },
+      {
+        keys: ['venue_id', 'major_category', 'event_status'],
+        point: 'venue_location',
+        order: 'event_timestamp',
+        ranked: RANKED,
+      },
       // Anywhere: the nation's events by category.
       { keys: ['category', 'major_category', 'event_status'], order: 'event_timestamp', ranked: RANKED },
     ],
@@ -78,7 +89,10 @@ function engineFingerprint(): Promise<string> {
     for (const file of (await readdir(dir)).filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.includes('.test.')).sort()) {
       hash.update(`${file}\n`).update(await readFile(path.join(dir, file)));
     }
-    const columns = COLLECTION_NAMES.map((name) => [name, new ColumnStore(COLLECTION_SCHEMAS[name].shape as never).layout]);
+    const columns = COLLECTION_NAMES.map((name) => [
+      name,
+      new ColumnStore(COLLECTION_SCHEMAS[name].shape as never).layout,
+    ]);
     hash.update(JSON.stringify({ searchable: SEARCHABLE_FIELDS, ranked: RANKED, columns }));
     return hash.digest('hex');
   })();
@@ -116,11 +130,15 @@ export class EmbeddedEngine implements SearchEngine {
   private readonly turns = new Turns();
 
   constructor(tuning: EngineTuning = {}) {
-    for (const name of COLLECTION_NAMES) this.indexes.set(name, new CollectionIndex(name, tuning.gatherBelow ?? GATHER_BELOW));
+    for (const name of COLLECTION_NAMES)
+      this.indexes.set(name, new CollectionIndex(name, tuning.gatherBelow ?? GATHER_BELOW));
   }
 
   /** An engine over whole collections, yielding to the event loop every few thousand documents. */
-  static async build(collections: { [C in CollectionName]?: readonly CollectionDocuments[C][] }, tuning: EngineTuning = {}): Promise<EmbeddedEngine> {
+  static async build(
+    collections: { [C in CollectionName]?: readonly CollectionDocuments[C][] },
+    tuning: EngineTuning = {},
+  ): Promise<EmbeddedEngine> {
     const engine = new EmbeddedEngine(tuning);
     for (const name of COLLECTION_NAMES) {
       const docs = collections[name] ?? [];
@@ -163,7 +181,9 @@ export class EmbeddedEngine implements SearchEngine {
    */
   async save(file: string, source: unknown, folded?: FoldedChanges): Promise<number> {
     const writer = new SnapshotWriter();
-    const tree: Record<string, unknown> = Object.fromEntries([...this.indexes].map(([name, index]) => [name, index.snapshot(writer)]));
+    const tree: Record<string, unknown> = Object.fromEntries(
+      [...this.indexes].map(([name, index]) => [name, index.snapshot(writer)]),
+    );
     if (folded) tree.$folded = folded;
     const bytes = await writeSnapshot(file, { engine: await engineFingerprint(), source }, tree, writer);
     this.folded = folded;
@@ -202,7 +222,9 @@ export class EmbeddedEngine implements SearchEngine {
     const hits = [] as SearchHit<Partial<CollectionDocuments[C]>>[];
     for (const slot of slots.slice(start, start + request.perPage)) {
       hits.push({
-        document: (request.includeFields ? index.store.project(slot, request.includeFields) : index.store.document(slot)) as Partial<CollectionDocuments[C]>,
+        document: (request.includeFields
+          ? index.store.project(slot, request.includeFields)
+          : index.store.document(slot)) as Partial<CollectionDocuments[C]>,
         textMatch: relevance(slot),
         ...(request.geo ? { geoDistanceMiles: distance(slot) } : {}),
       });
@@ -261,12 +283,20 @@ class CollectionIndex {
   }
 
   restore(tree: unknown, reader: SnapshotReader): void {
-    const state = tree as { store: unknown; text: unknown; postings: Record<string, unknown>; points: Record<string, unknown>; partitions: unknown[] };
+    const state = tree as {
+      store: unknown;
+      text: unknown;
+      postings: Record<string, unknown>;
+      points: Record<string, unknown>;
+      partitions: unknown[];
+    };
     this.store.restore(state.store, reader);
     if (this.text) this.text.restore(state.text, reader);
-    for (const [field, map] of this.postings) for (const [key, posting] of unpackMap(state.postings[field], reader)) map.set(key, posting);
+    for (const [field, map] of this.postings)
+      for (const [key, posting] of unpackMap(state.postings[field], reader)) map.set(key, posting);
     for (const [field, index] of this.points) index.restore(state.points?.[field], reader);
-    if (state.partitions.length !== this.partitions.length) throw new SnapshotError('the snapshot has other partitions');
+    if (state.partitions.length !== this.partitions.length)
+      throw new SnapshotError('the snapshot has other partitions');
     this.partitions.forEach((p, i) => p.restore(state.partitions[i], reader));
   }
 
@@ -300,7 +330,8 @@ class CollectionIndex {
   /** Takes a slot out of every index while its columns still hold the values it was indexed under. */
   private unindex(slot: number): void {
     this.text?.remove(slot, this.texts(slot));
-    for (const [field, map] of this.postings) for (const key of this.valueKeys(slot, field)) dropPosting(map, key, slot);
+    for (const [field, map] of this.postings)
+      for (const key of this.valueKeys(slot, field)) dropPosting(map, key, slot);
     for (const [field, index] of this.points) index.remove(slot, this.pointsOf(slot, field));
     for (const p of this.partitions) p.remove(slot);
   }
@@ -341,7 +372,13 @@ class CollectionIndex {
     const textual = q !== MATCH_ALL && q !== '';
     const relevance = textual ? (slot: number) => relevanceOf[slot]! : () => 0;
     const distance = (slot: number) => distanceOf[slot]!;
-    const answer = (found: number, slots: number[], distanceFor = distance): Answer => ({ found, slots, index: this, relevance, distance: distanceFor });
+    const answer = (found: number, slots: number[], distanceFor = distance): Answer => ({
+      found,
+      slots,
+      index: this,
+      relevance,
+      distance: distanceFor,
+    });
     const needed = request.page * request.perPage;
 
     let candidates: ArrayLike<number> | null = null;
@@ -358,7 +395,8 @@ class CollectionIndex {
         if (selection) break;
       }
       const listed = this.smallestListed(request);
-      if (selection && (!listed || selection.total <= listed.length)) return this.fromPartitions(by!, request, selection, answer);
+      if (selection && (!listed || selection.total <= listed.length))
+        return this.fromPartitions(by!, request, selection, answer);
       const near = request.geo && this.points.get(request.geo.field);
       if (near && (!listed || listed.length > FEW_LISTED)) return this.fromPoints(near, request, answer);
       candidates = listed;
@@ -401,7 +439,11 @@ class CollectionIndex {
    * A radius over a point index: each point in range is measured once and its documents tested once (a
    * document seen again through another point only takes the smaller distance), then the page's worth ordered.
    */
-  private fromPoints(near: PointIndex, request: ParsedSearchRequest, respond: (found: number, slots: number[]) => Answer): Answer {
+  private fromPoints(
+    near: PointIndex,
+    request: ParsedSearchRequest,
+    respond: (found: number, slots: number[]) => Answer,
+  ): Answer {
     const tests = request.filters.map((f) => compileFilter(this.store, f));
     const distanceOf = this.distanceOf;
     const seenBy = this.seenBy;
@@ -427,7 +469,12 @@ class CollectionIndex {
     });
     const needed = request.page * request.perPage;
     if (needed === 0) return respond(matched.length, []);
-    const order = compileOrder(this.store, request.sort, () => 0, (slot) => distanceOf[slot]!);
+    const order = compileOrder(
+      this.store,
+      request.sort,
+      () => 0,
+      (slot) => distanceOf[slot]!,
+    );
     return respond(matched.length, firstInOrder(matched, needed, order));
   }
 
@@ -453,12 +500,15 @@ class CollectionIndex {
    * is not a partition's), and the page comes from a merge across partitions in the list order the sort
    * starts with, or from gathering the windows when they are few.
    */
-  private fromPartitions(partitions: PartitionIndex, request: ParsedSearchRequest, selection: Selection, respond: (found: number, slots: number[], distance: (slot: number) => number) => Answer): Answer {
+  private fromPartitions(
+    partitions: PartitionIndex,
+    request: ParsedSearchRequest,
+    selection: Selection,
+    respond: (found: number, slots: number[], distance: (slot: number) => number) => Answer,
+  ): Answer {
     const geo = request.geo;
     // Every document of a partition is at its point: distance is the partition's.
-    const distance = geo
-      ? (slot: number) => partitions.distanceOf(slot, geo.lat, geo.lng)
-      : () => 0;
+    const distance = geo ? (slot: number) => partitions.distanceOf(slot, geo.lat, geo.lng) : () => 0;
     const residual = selection.residual.map((f) => compileFilter(this.store, f));
     const passes = (slot: number) => residual.every((test) => test(slot));
     const needed = request.page * request.perPage;
@@ -485,9 +535,17 @@ class CollectionIndex {
     if (ranked >= 0 && found > this.gatherBelow) {
       const tie = tieRule(this.store, keys, plan.ranked[ranked]!);
       // List 0 is by start time; ranked order r is list r + 1.
-      const sources = selection.windows.map(({ partition: p }) => ({ data: p.slots, at: p.start(ranked + 1), end: p.start(ranked + 1) + p.length }));
+      const sources = selection.windows.map(({ partition: p }) => ({
+        data: p.slots,
+        at: p.start(ranked + 1),
+        end: p.start(ranked + 1) + p.length,
+      }));
       const accept = (slot: number) => selection.inWindow(slot) && passes(slot);
-      return respond(found, mergeInOrder(sources, partitions.rankedBefore[ranked]!, accept, needed, tie, order), distance);
+      return respond(
+        found,
+        mergeInOrder(sources, partitions.rankedBefore[ranked]!, accept, needed, tie, order),
+        distance,
+      );
     }
     const matched: number[] = [];
     for (const w of selection.windows) {
@@ -501,7 +559,13 @@ class CollectionIndex {
 /** How many leading keys a request shares with a list's order (0: the list does not help). */
 function tieLength(keys: readonly SortKey[], listKeys: readonly SortKey[]): number {
   let n = 0;
-  while (n < keys.length && n < listKeys.length && keys[n]!.by === listKeys[n]!.by && keys[n]!.order === listKeys[n]!.order) n++;
+  while (
+    n < keys.length &&
+    n < listKeys.length &&
+    keys[n]!.by === listKeys[n]!.by &&
+    keys[n]!.order === listKeys[n]!.order
+  )
+    n++;
   return n;
 }
 
@@ -509,11 +573,16 @@ function tieLength(keys: readonly SortKey[], listKeys: readonly SortKey[]): numb
  * How a list's order relates to a request's: null when it is the request's whole order (the merge order is
  * final), else the test for two slots tied on the keys they share (a tied run is taken whole, then sorted).
  */
-function tieRule(store: ColumnStore, keys: readonly SortKey[], listKeys: readonly SortKey[]): ((a: number, b: number) => boolean) | null {
+function tieRule(
+  store: ColumnStore,
+  keys: readonly SortKey[],
+  listKeys: readonly SortKey[],
+): ((a: number, b: number) => boolean) | null {
   const shared = tieLength(keys, listKeys);
   if (shared === keys.length && shared === listKeys.length) return null;
   const columns = listKeys.slice(0, shared).map((k) => store.numbers(k.by));
-  return (a, b) => columns.every(({ data }) => data[a] === data[b] || (Number.isNaN(data[a]!) && Number.isNaN(data[b]!)));
+  return (a, b) =>
+    columns.every(({ data }) => data[a] === data[b] || (Number.isNaN(data[a]!) && Number.isNaN(data[b]!)));
 }
 
 interface Source {
@@ -567,7 +636,12 @@ function mergeInOrder(
 }
 
 /** The first `needed` slots in order: a bounded insertion when few of many are wanted, else a full sort. */
-function firstInOrder(slots: number[] | Int32Array, needed: number, order: (a: number, b: number) => number, lead?: (slot: number) => number): number[] {
+function firstInOrder(
+  slots: number[] | Int32Array,
+  needed: number,
+  order: (a: number, b: number) => number,
+  lead?: (slot: number) => number,
+): number[] {
   if (needed * 8 >= slots.length) return Array.from(slots).sort(order).slice(0, needed);
   const top: number[] = [];
   for (const slot of slots) {
@@ -617,7 +691,6 @@ function unpackMap(tree: unknown, reader: SnapshotReader): [string | number, num
   return keys.map((key, i) => [key, unpacked[i] ?? new SlotList()]);
 }
 
-
 function addPosting<K>(map: Map<K, number | SlotList>, key: K, slot: number): void {
   const posting = map.get(key);
   if (posting === undefined) map.set(key, slot);
@@ -640,7 +713,6 @@ function dropPosting<K>(map: Map<K, number | SlotList>, key: K, slot: number): v
   posting.remove(slot);
   if (posting.length === 1) map.set(key, posting.data[0]!);
 }
-
 
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

@@ -86,11 +86,14 @@ export function compileFilter(store: ColumnStore, filter: Filter): SlotTest {
     }
   }
   // Lists, points, nested objects: the value as the document holds it.
-  const read = (slot: number) => (nested ? readPath({ [top]: store.value(slot, top) }, filter.field) : store.value(slot, top));
-  const any = (test: (v: unknown) => boolean): SlotTest => (slot) => {
-    const raw = read(slot);
-    return Array.isArray(raw) ? raw.some(test) : test(raw);
-  };
+  const read = (slot: number) =>
+    nested ? readPath({ [top]: store.value(slot, top) }, filter.field) : store.value(slot, top);
+  const any =
+    (test: (v: unknown) => boolean): SlotTest =>
+    (slot) => {
+      const raw = read(slot);
+      return Array.isArray(raw) ? raw.some(test) : test(raw);
+    };
   const num = (test: (v: number) => boolean) => any((v) => typeof v === 'number' && test(v));
   switch (filter.op) {
     case 'eq':
@@ -183,7 +186,8 @@ export function compileOrder(
       const data = column.data;
       return (a, b) => compareNumbers(data[a]!, data[b]!, dir);
     }
-    const read = (slot: number) => (key.by.includes('.') ? readPath(store.document(slot), key.by) : store.value(slot, key.by));
+    const read = (slot: number) =>
+      key.by.includes('.') ? readPath(store.document(slot), key.by) : store.value(slot, key.by);
     return (a, b) => compareValues(read(a), read(b), dir);
   });
   return (a, b) => {

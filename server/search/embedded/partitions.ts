@@ -94,7 +94,8 @@ export class Partition {
   private grow(): void {
     const capacity = Math.max(4, this.capacity * 2);
     const slots = new Int32Array(this.lists * capacity);
-    for (let list = 0; list < this.lists; list++) slots.set(this.slots.subarray(this.start(list), this.start(list) + this.length), list * capacity);
+    for (let list = 0; list < this.lists; list++)
+      slots.set(this.slots.subarray(this.start(list), this.start(list) + this.length), list * capacity);
     this.slots = slots;
     this.capacity = capacity;
   }
@@ -188,7 +189,10 @@ export class PartitionIndex {
     if (partition.length === 0) {
       this.numbered[partition.number] = undefined;
       this.partitions.delete(partition.key);
-      this.cells.get(this.cellOf(this.lat[partition.number]!, this.lng[partition.number]!))?.get(partition.lookupValue)?.delete(partition);
+      this.cells
+        .get(this.cellOf(this.lat[partition.number]!, this.lng[partition.number]!))
+        ?.get(partition.lookupValue)
+        ?.delete(partition);
     }
   }
 
@@ -202,7 +206,8 @@ export class PartitionIndex {
     const slots = new Int32Array(all.reduce((sum, p) => sum + lists * p.length, 0));
     let at = 0;
     for (const p of all) {
-      for (let list = 0; list < lists; list++, at += p.length) slots.set(p.slots.subarray(p.start(list), p.start(list) + p.length), at);
+      for (let list = 0; list < lists; list++, at += p.length)
+        slots.set(p.slots.subarray(p.start(list), p.start(list) + p.length), at);
     }
     return {
       keys: all.map((p) => p.key),
@@ -217,7 +222,15 @@ export class PartitionIndex {
 
   /** Takes the partitions of a snapshot tree (into an empty index over the restored columns). */
   restore(tree: unknown, reader: SnapshotReader): void {
-    const state = tree as { keys: string[]; lat: unknown; lng: unknown; lookupValues: unknown[]; lists: number; lengths: unknown; slots: unknown };
+    const state = tree as {
+      keys: string[];
+      lat: unknown;
+      lng: unknown;
+      lookupValues: unknown[];
+      lists: number;
+      lengths: unknown;
+      slots: unknown;
+    };
     const lists = 1 + this.plan.ranked.length;
     if (state.lists !== lists) throw new SnapshotError('the snapshot keeps other orders');
     const lat = reader.array(state.lat, Float64Array);
@@ -227,7 +240,8 @@ export class PartitionIndex {
     let at = 0;
     state.keys.forEach((key, i) => {
       const length = lengths[i]!;
-      if (!(length > 0) || at + lists * length > slots.length) throw new SnapshotError(`partition ${key} is damaged in the snapshot`);
+      if (!(length > 0) || at + lists * length > slots.length)
+        throw new SnapshotError(`partition ${key} is damaged in the snapshot`);
       // A view of the snapshot: the partition's first insert moves it to an array of its own.
       const view = slots.subarray(at, (at += lists * length));
       const partition = new Partition(key, this.plan.lookup ? state.lookupValues[i] : undefined, lists, view, length);
@@ -269,7 +283,8 @@ export class PartitionIndex {
     let fromOpen = false;
     let toOpen = false;
     for (const f of filters) {
-      if (this.plan.keys.includes(f.field) && KEY_OPS.has(f.op)) keyTests.push({ test: compileFilter(this.store, f), verdicts: this.verdictsOf(f) });
+      if (this.plan.keys.includes(f.field) && KEY_OPS.has(f.op))
+        keyTests.push({ test: compileFilter(this.store, f), verdicts: this.verdictsOf(f) });
       else if (f.field === this.plan.order && RANGE_OPS.has(f.op) && (f.op !== 'eq' || typeof f.value === 'number')) {
         const [min, max, minOpen, maxOpen] = bounds(f);
         if (min > from || (min === from && minOpen)) [from, fromOpen] = [min, minOpen];
@@ -306,7 +321,9 @@ export class PartitionIndex {
         total += hi - lo;
       }
     }
-    const inWindow = ranged ? (slot: number) => !Number.isNaN(order[slot]!) && !below(slot) && notAbove(slot) : () => true;
+    const inWindow = ranged
+      ? (slot: number) => !Number.isNaN(order[slot]!) && !below(slot) && notAbove(slot)
+      : () => true;
     return { windows, total, residual, inWindow };
   }
 
@@ -362,7 +379,12 @@ export class PartitionIndex {
         larger.set(values);
         return larger;
       };
-      [this.lat, this.lng, this.first, this.last] = [grown(this.lat), grown(this.lng), grown(this.first), grown(this.last)];
+      [this.lat, this.lng, this.first, this.last] = [
+        grown(this.lat),
+        grown(this.lng),
+        grown(this.first),
+        grown(this.last),
+      ];
     }
     this.lat[partition.number] = lat;
     this.lng[partition.number] = lng;

@@ -21,7 +21,7 @@ describe('PointIndex', () => {
   const barclays: [number, number] = [40.6826, -73.9754];
   const fenway: [number, number] = [42.3467, -71.0972];
 
-  it('visits each slot once per point in range, with that point\'s distance, and no point out of range', () => {
+  it("visits each slot once per point in range, with that point's distance, and no point out of range", () => {
     const index = new PointIndex();
     index.add(1, [garden, barclays, fenway]);
     index.add(2, [barclays]);

@@ -68,7 +68,10 @@ export class PointIndex {
     return {
       lat: writer.array(Float64Array.from(all, (p) => p.lat)),
       lng: writer.array(Float64Array.from(all, (p) => p.lng)),
-      slots: packLists(all.map((p) => p.slots), writer),
+      slots: packLists(
+        all.map((p) => p.slots),
+        writer,
+      ),
     };
   }
 
@@ -78,7 +81,8 @@ export class PointIndex {
     const lat = reader.array(state.lat, Float64Array);
     const lng = reader.array(state.lng, Float64Array);
     const lists = unpackLists(state.slots, reader);
-    if (lat.length !== lists.length || lng.length !== lists.length) throw new SnapshotError('the snapshot has a point index of unequal length');
+    if (lat.length !== lists.length || lng.length !== lists.length)
+      throw new SnapshotError('the snapshot has a point index of unequal length');
     lists.forEach((slots, i) => {
       if (!slots) throw new SnapshotError('the snapshot has a point no document holds');
       this.register(new Point(keyOf(lat[i]!, lng[i]!), lat[i]!, lng[i]!, slots));

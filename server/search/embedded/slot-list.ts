@@ -71,7 +71,8 @@ const ascending = (a: number, b: number) => a < b;
 
 /** Many lists as one array of slots and their end offsets (an absent list is empty, a number a one-slot list). */
 export function packLists(lists: readonly (SlotList | number | undefined)[], writer: SnapshotWriter) {
-  const lengthOf = (list: SlotList | number | undefined) => (list === undefined ? 0 : typeof list === 'number' ? 1 : list.length);
+  const lengthOf = (list: SlotList | number | undefined) =>
+    list === undefined ? 0 : typeof list === 'number' ? 1 : list.length;
   const ends = new Int32Array(lists.length);
   let total = 0;
   lists.forEach((list, i) => (ends[i] = total += lengthOf(list)));
@@ -96,7 +97,13 @@ export function unpackLists(state: unknown, reader: SnapshotReader, single = fal
   const lists: (SlotList | number | undefined)[] = [];
   let start = 0;
   for (const end of ends) {
-    lists.push(end === start ? undefined : single && end - start === 1 ? slots[start]! : SlotList.over(slots.subarray(start, end)));
+    lists.push(
+      end === start
+        ? undefined
+        : single && end - start === 1
+          ? slots[start]!
+          : SlotList.over(slots.subarray(start, end)),
+    );
     start = end;
   }
   return lists;

@@ -66,7 +66,12 @@ export class SnapshotError extends Error {}
  * Writes a snapshot atomically: to a file of its own first, renamed over `file` once complete, so a reader
  * (another node on the same catalog) never sees half of one.
  */
-export async function writeSnapshot(file: string, meta: unknown, tree: unknown, writer: SnapshotWriter): Promise<number> {
+export async function writeSnapshot(
+  file: string,
+  meta: unknown,
+  tree: unknown,
+  writer: SnapshotWriter,
+): Promise<number> {
   let offset = 0;
   const arrays: ArrayEntry[] = writer.arrays.map((a) => {
     const entry = { type: a.constructor.name as ArrayType, offset, length: a.length };
@@ -80,7 +85,9 @@ export async function writeSnapshot(file: string, meta: unknown, tree: unknown, 
   MAGIC.copy(prefix, 0);
   prefix.writeUInt32LE(header.length, 8);
   prefix.writeUInt32LE(metaBytes.length, 12);
-  const hash = createHash('sha256').update(header).update(Buffer.alloc(headerPadded - header.length));
+  const hash = createHash('sha256')
+    .update(header)
+    .update(Buffer.alloc(headerPadded - header.length));
   const parts: Uint8Array[] = [header, Buffer.alloc(headerPadded - header.length)];
   for (const a of writer.arrays) {
     const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -108,7 +115,10 @@ export async function writeSnapshot(file: string, meta: unknown, tree: unknown, 
  * Reads a snapshot whose `meta` equals `expected` (compared as JSON), after checking its checksum; throws a
  * `SnapshotError` saying why it cannot be used.
  */
-export async function readSnapshot(file: string, expected: unknown): Promise<{ tree: unknown; reader: SnapshotReader }> {
+export async function readSnapshot(
+  file: string,
+  expected: unknown,
+): Promise<{ tree: unknown; reader: SnapshotReader }> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
@@ -119,12 +129,15 @@ export async function readSnapshot(file: string, expected: unknown): Promise<{ t
   try {
     const prefix = Buffer.alloc(PREFIX_BYTES);
     const { bytesRead } = await handle.read(prefix, 0, PREFIX_BYTES, 0);
-    if (bytesRead < PREFIX_BYTES || !prefix.subarray(0, MAGIC.length).equals(MAGIC)) throw new SnapshotError(`${file} is not an engine snapshot`);
+    if (bytesRead < PREFIX_BYTES || !prefix.subarray(0, MAGIC.length).equals(MAGIC))
+      throw new SnapshotError(`${file} is not an engine snapshot`);
     const metaLength = prefix.readUInt32LE(12);
     if (metaLength > prefix.readUInt32LE(8)) throw new SnapshotError(`${file} has a damaged header`);
     const meta = Buffer.alloc(metaLength);
-    if ((await handle.read(meta, 0, metaLength, PREFIX_BYTES)).bytesRead < metaLength) throw new SnapshotError(`${file} is truncated`);
-    if (meta.toString('utf8') !== JSON.stringify(expected)) throw new SnapshotError(`${file} was made from another catalog or engine`);
+    if ((await handle.read(meta, 0, metaLength, PREFIX_BYTES)).bytesRead < metaLength)
+      throw new SnapshotError(`${file} is truncated`);
+    if (meta.toString('utf8') !== JSON.stringify(expected))
+      throw new SnapshotError(`${file} was made from another catalog or engine`);
     buffer = await handle.readFile();
   } finally {
     await handle.close();
@@ -149,7 +162,8 @@ export async function readSnapshot(file: string, expected: unknown): Promise<{ t
   }
   const resolved = header.arrays.map(({ type, offset, length }) => {
     const Type = ARRAY_TYPES[type];
-    if (!Type || offset + length * Type.BYTES_PER_ELEMENT > buffer.length - bodyStart) throw new SnapshotError(`${file} has an array out of bounds`);
+    if (!Type || offset + length * Type.BYTES_PER_ELEMENT > buffer.length - bodyStart)
+      throw new SnapshotError(`${file} has an array out of bounds`);
     return new Type(buffer.buffer as ArrayBuffer, buffer.byteOffset + bodyStart + offset, length);
   });
   return { tree: header.tree, reader: new SnapshotReader(resolved) };

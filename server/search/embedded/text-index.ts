@@ -4,7 +4,6 @@ import { packLists, SlotList, unpackLists } from './slot-list.js';
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 import { foldText, tokenize } from './text.js';
 
-
 /** A match holding at least 1/16 of the collection is put in slot order by one pass over the slots. */
 const SCAN_ABOVE_SHARE = 16;
 /** Texts whose words are remembered while indexing. */
@@ -91,7 +90,12 @@ export class TextIndex {
     return {
       words,
       df: writer.array(Int32Array.from(terms, (t) => t.df)),
-      fields: this.fields.map((_, f) => packLists(terms.map((t) => t.postings[f]), writer)),
+      fields: this.fields.map((_, f) =>
+        packLists(
+          terms.map((t) => t.postings[f]),
+          writer,
+        ),
+      ),
     };
   }
 
@@ -166,7 +170,9 @@ export class TextIndex {
   expand(prefix: string, max: number): string[] {
     const found: { term: string; df: number }[] = [];
     for (const [term, entry] of this.tree.atPrefix(prefix)) found.push({ term, df: entry.df });
-    found.sort((a, b) => Number(b.term === prefix) - Number(a.term === prefix) || b.df - a.df || (a.term < b.term ? -1 : 1));
+    found.sort(
+      (a, b) => Number(b.term === prefix) - Number(a.term === prefix) || b.df - a.df || (a.term < b.term ? -1 : 1),
+    );
     return found.slice(0, max).map((f) => f.term);
   }
 
@@ -190,7 +196,13 @@ export class TextIndex {
     return this.run(terms, loose, fields, weights, size);
   }
 
-  private run(terms: readonly string[], expansions: string[][], fields: readonly string[], weights: readonly number[], size: number): TextMatches {
+  private run(
+    terms: readonly string[],
+    expansions: string[][],
+    fields: readonly string[],
+    weights: readonly number[],
+    size: number,
+  ): TextMatches {
     // A field named twice weighs as its last mention; fields not indexed match nothing.
     const weightOf = new Map<number, number>();
     fields.forEach((f, i) => {
@@ -212,7 +224,9 @@ export class TextIndex {
     if (terms.length === 1) return this.single(terms[0]!, lists[0]!, weightOf, size);
 
     // Every position must match: count positions per slot, smallest position first so the rest only confirm.
-    const order = lists.map((l, i) => ({ i, total: l.reduce((n, e) => n + e.list.length, 0) })).sort((a, b) => a.total - b.total);
+    const order = lists
+      .map((l, i) => ({ i, total: l.reduce((n, e) => n + e.list.length, 0) }))
+      .sort((a, b) => a.total - b.total);
     const touched = this.touched;
     let touchedCount = 0;
     order.forEach(({ i }, rank) => {
@@ -288,7 +302,12 @@ export class TextIndex {
    * `run` for a one-word query (what a shopper typing a first word asks): one pass over the word's lists keeps
    * each slot's best weight and whether it held the word itself, so the lists are not read a second time.
    */
-  private single(term: string, entries: { word: string; field: number; list: SlotList }[], weightOf: Map<number, number>, size: number): TextMatches {
+  private single(
+    term: string,
+    entries: { word: string; field: number; list: SlotList }[],
+    weightOf: Map<number, number>,
+    size: number,
+  ): TextMatches {
     const hits = this.hits;
     const bestOf = this.bestOf;
     const touched = this.touched;

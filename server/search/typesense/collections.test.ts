@@ -16,7 +16,8 @@ type Shape = Record<string, z.ZodType>;
 
 /** The Typesense types a zod document field can be stored as, and whether it may be null. */
 function acceptedTypes(schema: z.ZodType): { types: string[]; nullable: boolean } {
-  if (schema instanceof z.ZodNullable) return { types: acceptedTypes(schema.unwrap() as z.ZodType).types, nullable: true };
+  if (schema instanceof z.ZodNullable)
+    return { types: acceptedTypes(schema.unwrap() as z.ZodType).types, nullable: true };
   if (schema instanceof z.ZodString || schema instanceof z.ZodEnum) return { types: ['string'], nullable: false };
   if (schema instanceof z.ZodNumber) return { types: schema.isInt ? ['int32', 'int64'] : ['float'], nullable: false };
   if (schema instanceof z.ZodBoolean) return { types: ['bool'], nullable: false };
@@ -40,33 +41,42 @@ describe('Typesense collection schemas', () => {
     // Typesense's `id` is implicit: every document has it as a string and the schema must not declare it.
     expect(shape.id).toBeInstanceOf(z.ZodString);
     expect(topLevel).not.toContain('id');
-    expect([...topLevel].sort()).toEqual(Object.keys(shape).filter((k) => k !== 'id').sort());
+    expect([...topLevel].sort()).toEqual(
+      Object.keys(shape)
+        .filter((k) => k !== 'id')
+        .sort(),
+    );
     expect(new Set(collectionFields(collection).map((f) => f.name)).size).toBe(collectionFields(collection).length);
   });
 
-  it.each(COLLECTION_NAMES)('%s gives each field a type its zod schema allows, optional exactly when nullable', (collection) => {
-    const shape = COLLECTION_SCHEMAS[collection].shape as Shape;
-    const fields = fieldsOf(collection);
-    for (const [name, schema] of Object.entries(shape)) {
-      if (name === 'id') continue;
-      const field = fields.get(name)!;
-      const { types, nullable } = acceptedTypes(schema);
-      expect.soft(types, `${collection}.${name}`).toContain(field.type);
-      expect.soft(field.optional === true, `${collection}.${name} optional`).toBe(nullable);
-      if (schema instanceof z.ZodArray && schema.element instanceof z.ZodObject) {
-        const childShape = schema.element.shape as Shape;
-        const children = [...fields.keys()].filter((n) => n.startsWith(`${name}.`)).map((n) => n.slice(name.length + 1));
-        expect(children.sort(), `${collection}.${name} children`).toEqual(Object.keys(childShape).sort());
-        for (const [child, childSchema] of Object.entries(childShape)) {
-          const childField = fields.get(`${name}.${child}`)!;
-          const childTypes = acceptedTypes(childSchema).types.map((t) => `${t}[]`);
-          expect.soft(childTypes, `${collection}.${name}.${child}`).toContain(childField.type);
-          // An empty array leaves its children without values, which a required field would refuse.
-          expect.soft(childField.optional, `${collection}.${name}.${child} optional`).toBe(true);
+  it.each(COLLECTION_NAMES)(
+    '%s gives each field a type its zod schema allows, optional exactly when nullable',
+    (collection) => {
+      const shape = COLLECTION_SCHEMAS[collection].shape as Shape;
+      const fields = fieldsOf(collection);
+      for (const [name, schema] of Object.entries(shape)) {
+        if (name === 'id') continue;
+        const field = fields.get(name)!;
+        const { types, nullable } = acceptedTypes(schema);
+        expect.soft(types, `${collection}.${name}`).toContain(field.type);
+        expect.soft(field.optional === true, `${collection}.${name} optional`).toBe(nullable);
+        if (schema instanceof z.ZodArray && schema.element instanceof z.ZodObject) {
+          const childShape = schema.element.shape as Shape;
+          const children = [...fields.keys()]
+            .filter((n) => n.startsWith(`${name}.`))
+            .map((n) => n.slice(name.length + 1));
+          expect(children.sort(), `${collection}.${name} children`).toEqual(Object.keys(childShape).sort());
+          for (const [child, childSchema] of Object.entries(childShape)) {
+            const childField = fields.get(`${name}.${child}`)!;
+            const childTypes = acceptedTypes(childSchema).types.map((t) => `${t}[]`);
+            expect.soft(childTypes, `${collection}.${name}.${child}`).toContain(childField.type);
+            // An empty array leaves its children without values, which a required field would refuse.
+            expect.soft(childField.optional, `${collection}.${name}.${child} optional`).toBe(true);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it('stores Unix seconds and identifiers as int64, money as float, locations as geopoints', () => {
     const type = (collection: CollectionName, field: string) => fieldsOf(collection).get(field)?.type;
@@ -93,7 +103,9 @@ describe('Typesense collection schemas', () => {
     }
     expect(type('Performer', 'venues.min_ticket_price')).toBe('float[]');
     for (const [collection, field] of Object.entries(GEO_FIELDS) as [CollectionName, string][]) {
-      expect(type(collection, field), `${collection}.${field}`).toBe(collection === 'Performer' ? 'geopoint[]' : 'geopoint');
+      expect(type(collection, field), `${collection}.${field}`).toBe(
+        collection === 'Performer' ? 'geopoint[]' : 'geopoint',
+      );
     }
   });
 
@@ -115,7 +127,8 @@ describe('Typesense collection schemas', () => {
       ['ZipEventDetermination', 'gross_ticket_value'],
       ['USCity', 'population'],
     ];
-    for (const [collection, field] of sortable) expect(fieldsOf(collection).get(field)?.sort, `${collection}.${field}`).toBe(true);
+    for (const [collection, field] of sortable)
+      expect(fieldsOf(collection).get(field)?.sort, `${collection}.${field}`).toBe(true);
     const facets: [CollectionName, string][] = [
       ['Performer', 'category'],
       ['Performer', 'parent'],
@@ -129,7 +142,8 @@ describe('Typesense collection schemas', () => {
       ['ZipEventDetermination', 'key_type'],
       ['USCity', 'state_id'],
     ];
-    for (const [collection, field] of facets) expect(fieldsOf(collection).get(field)?.facet, `${collection}.${field}`).toBe(true);
+    for (const [collection, field] of facets)
+      expect(fieldsOf(collection).get(field)?.facet, `${collection}.${field}`).toBe(true);
   });
 
   it('lets every plain string be a sort key except links and image paths', () => {
@@ -156,11 +170,18 @@ describe('Typesense collection schemas', () => {
     expect(performer.fields).toContainEqual({ name: 'venues', type: 'object[]' });
     expect(performer.fields).toContainEqual({ name: 'venues.min_ticket_price', type: 'float[]', optional: true });
     expect(performer.fields).toContainEqual({ name: 'venue_locations', type: 'geopoint[]' });
-    expect(performer.fields.findIndex((f) => f.name === 'venues')).toBeLessThan(performer.fields.findIndex((f) => f.name === 'venues.venue_id'));
+    expect(performer.fields.findIndex((f) => f.name === 'venues')).toBeLessThan(
+      performer.fields.findIndex((f) => f.name === 'venues.venue_id'),
+    );
     for (const collection of COLLECTION_NAMES.filter((c) => c !== 'Performer')) {
       expect(collectionSchema(collection, collection), collection).not.toHaveProperty('enable_nested_fields');
     }
-    expect(collectionSchema('Event', 'Event_v1').fields).toContainEqual({ name: 'event_timestamp', type: 'int64', sort: true, optional: true });
+    expect(collectionSchema('Event', 'Event_v1').fields).toContainEqual({
+      name: 'event_timestamp',
+      type: 'int64',
+      sort: true,
+      optional: true,
+    });
   });
 
   it('names aliases and versions, and recognises only versions of the same collection', () => {
@@ -179,6 +200,7 @@ describe('Typesense collection schemas', () => {
     expect(FIELD_TYPES.Performer.get('venues.venue_name')).toEqual({ type: 'string[]', optional: true });
     expect(FIELD_TYPES.Event.get('id')).toEqual({ type: 'string' });
     expect(FIELD_TYPES.Event.get('event_local_timestamp')).toEqual({ type: 'string', sort: true, optional: true });
-    for (const collection of COLLECTION_NAMES) expect(Object.keys(COLLECTION_FIELDS[collection]).length).toBeGreaterThan(0);
+    for (const collection of COLLECTION_NAMES)
+      expect(Object.keys(COLLECTION_FIELDS[collection]).length).toBeGreaterThan(0);
   });
 });

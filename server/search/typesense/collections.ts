@@ -185,7 +185,8 @@ export function collectionFields(collection: CollectionName): CollectionFieldSch
   for (const [name, spec] of Object.entries(COLLECTION_FIELDS[collection]) as [string, FieldSpec | NestedSpec][]) {
     fields.push(fieldSchema(name, spec));
     if (isNested(spec)) {
-      for (const [child, childSpec] of Object.entries(spec.fields)) fields.push(fieldSchema(`${name}.${child}`, childSpec));
+      for (const [child, childSpec] of Object.entries(spec.fields))
+        fields.push(fieldSchema(`${name}.${child}`, childSpec));
     }
   }
   return fields;

@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { SearchRequestSchema, type ParsedSearchRequest, type SearchRequest } from '../../../shared/schemas/search.js';
 import { AppError } from '../../http/errors.js';
-import { compileSearch, fieldWeights, quoteString, renderNumber, SearchCompileError, TEXT_MATCH_SETTINGS } from './compile.js';
+import {
+  compileSearch,
+  fieldWeights,
+  quoteString,
+  renderNumber,
+  SearchCompileError,
+  TEXT_MATCH_SETTINGS,
+} from './compile.js';
 
 const parse = (request: SearchRequest): ParsedSearchRequest => SearchRequestSchema.parse(request);
 const compile = (request: SearchRequest) => compileSearch(parse(request));
 const filterBy = (request: SearchRequest) => compile(request).filter_by;
 /** Builds a request the schema would refuse, to prove the compiler re-checks what it is given. */
-const raw = (overrides: Partial<ParsedSearchRequest>): ParsedSearchRequest => ({ ...parse({ collection: 'Event' }), ...overrides });
+const raw = (overrides: Partial<ParsedSearchRequest>): ParsedSearchRequest => ({
+  ...parse({ collection: 'Event' }),
+  ...overrides,
+});
 
 /**
  * How Typesense splits `filter_by` into clauses and operators: a port of `StringUtils::tokenize_filter_query`
@@ -47,7 +57,12 @@ function typesenseTokens(filter: string): string[] {
         }
       } while (
         i < filter.length &&
-        (inBacktick || geoValue || (ch !== '(' && ch !== ')' && !(ch === '&' && filter[i + 1] === '&') && !(ch === '|' && filter[i + 1] === '|')))
+        (inBacktick ||
+          geoValue ||
+          (ch !== '(' &&
+            ch !== ')' &&
+            !(ch === '&' && filter[i + 1] === '&') &&
+            !(ch === '|' && filter[i + 1] === '|')))
       );
       tokens.push(token.trim());
     }
@@ -91,12 +106,26 @@ function readClause(clause: string): { field: string; op: string; values: string
 describe('compileSearch: query', () => {
   it('sends the wildcard for a match-all query, with no text settings', () => {
     expect(compile({ collection: 'Event' })).toEqual({ q: '*', page: 1, per_page: 10 });
-    expect(compile({ collection: 'Event', q: '   ', page: 3, perPage: 250 })).toEqual({ q: '*', page: 3, per_page: 250 });
-    expect(compile({ collection: 'Event', q: ' * ', queryBy: ['event_name'] })).toEqual({ q: '*', page: 1, per_page: 10 });
+    expect(compile({ collection: 'Event', q: '   ', page: 3, perPage: 250 })).toEqual({
+      q: '*',
+      page: 3,
+      per_page: 250,
+    });
+    expect(compile({ collection: 'Event', q: ' * ', queryBy: ['event_name'] })).toEqual({
+      q: '*',
+      page: 1,
+      per_page: 10,
+    });
   });
 
   it('sends a text query with its fields, descending weights and pinned typo settings', () => {
-    expect(compile({ collection: 'Event', q: '  taylor swift ', queryBy: ['event_name', 'performer_names', 'venue_name', 'venue_city'] })).toEqual({
+    expect(
+      compile({
+        collection: 'Event',
+        q: '  taylor swift ',
+        queryBy: ['event_name', 'performer_names', 'venue_name', 'venue_city'],
+      }),
+    ).toEqual({
       q: 'taylor swift',
       query_by: 'event_name,performer_names,venue_name,venue_city',
       query_by_weights: '8,4,2,1',
@@ -121,9 +150,16 @@ describe('compileSearch: query', () => {
   });
 
   it('sends the weights the request gives, even for one field', () => {
-    expect(compile({ collection: 'Event', q: 'x', queryBy: ['event_name', 'venue_city'], queryByWeights: [1, 3] }).query_by_weights).toBe('1,3');
-    expect(compile({ collection: 'Performer', q: 'x', queryBy: ['performer_name'], queryByWeights: [5] }).query_by_weights).toBe('5');
-    expect(compile({ collection: 'Event', queryBy: ['event_name'], queryByWeights: [5] })).not.toHaveProperty('query_by_weights');
+    expect(
+      compile({ collection: 'Event', q: 'x', queryBy: ['event_name', 'venue_city'], queryByWeights: [1, 3] })
+        .query_by_weights,
+    ).toBe('1,3');
+    expect(
+      compile({ collection: 'Performer', q: 'x', queryBy: ['performer_name'], queryByWeights: [5] }).query_by_weights,
+    ).toBe('5');
+    expect(compile({ collection: 'Event', queryBy: ['event_name'], queryByWeights: [5] })).not.toHaveProperty(
+      'query_by_weights',
+    );
   });
 
   it('refuses weights that do not fit, even when the schema was bypassed', () => {
@@ -140,7 +176,9 @@ describe('compileSearch: query', () => {
   });
 
   it('joins included fields', () => {
-    expect(compile({ collection: 'Performer', includeFields: ['performer_name', 'venues.venue_name'] }).include_fields).toBe('performer_name,venues.venue_name');
+    expect(
+      compile({ collection: 'Performer', includeFields: ['performer_name', 'venues.venue_name'] }).include_fields,
+    ).toBe('performer_name,venues.venue_name');
   });
 
   it('refuses text fields that are not strings, and unknown fields', () => {
@@ -150,8 +188,10 @@ describe('compileSearch: query', () => {
 });
 
 describe('compileSearch: filters', () => {
-  const one = (filter: NonNullable<SearchRequest['filters']>[number], collection: SearchRequest['collection'] = 'Event') =>
-    filterBy({ collection, filters: [filter] });
+  const one = (
+    filter: NonNullable<SearchRequest['filters']>[number],
+    collection: SearchRequest['collection'] = 'Event',
+  ) => filterBy({ collection, filters: [filter] });
 
   it('renders every operator exactly', () => {
     expect(one({ op: 'eq', field: 'category', value: 'nfl' })).toBe('category:=`nfl`');
@@ -161,25 +201,31 @@ describe('compileSearch: filters', () => {
     expect(one({ op: 'neq', field: 'venue_id', value: -7 })).toBe('venue_id:!=-7');
     expect(one({ op: 'in', field: 'category', values: ['nfl', 'mlb'] })).toBe('category:=[`nfl`,`mlb`]');
     expect(one({ op: 'in', field: 'performer_ids', values: [1, 2, 3] })).toBe('performer_ids:=[1,2,3]');
-    expect(one({ op: 'nin', field: 'event_status', values: ['cancelled', 'postponed'] })).toBe('event_status:!=[`cancelled`,`postponed`]');
+    expect(one({ op: 'nin', field: 'event_status', values: ['cancelled', 'postponed'] })).toBe(
+      'event_status:!=[`cancelled`,`postponed`]',
+    );
     expect(one({ op: 'nin', field: 'venue_id', values: [5] })).toBe('venue_id:!=[5]');
     expect(one({ op: 'gt', field: 'min_ticket_price', value: 49.5 })).toBe('min_ticket_price:>49.5');
     expect(one({ op: 'gte', field: 'event_timestamp', value: 1767225600 })).toBe('event_timestamp:>=1767225600');
     expect(one({ op: 'lt', field: 'venue_time_zone_offset', value: -4 })).toBe('venue_time_zone_offset:<-4');
     expect(one({ op: 'lte', field: 'tickets_available', value: 0 })).toBe('tickets_available:<=0');
-    expect(one({ op: 'between', field: 'event_timestamp', min: 1767225600, max: 1767830399 })).toBe('event_timestamp:[1767225600..1767830399]');
-    expect(one({ op: 'between', field: 'min_ticket_price', min: -1.5, max: 0.25 })).toBe('min_ticket_price:[-1.5..0.25]');
+    expect(one({ op: 'between', field: 'event_timestamp', min: 1767225600, max: 1767830399 })).toBe(
+      'event_timestamp:[1767225600..1767830399]',
+    );
+    expect(one({ op: 'between', field: 'min_ticket_price', min: -1.5, max: 0.25 })).toBe(
+      'min_ticket_price:[-1.5..0.25]',
+    );
     expect(one({ op: 'eq', field: 'venues.venue_id', value: 3 }, 'Performer')).toBe('venues.venue_id:=3');
     expect(one({ op: 'eq', field: 'id', value: '123' })).toBe('id:=`123`');
   });
 
   it('renders the geo filter in miles', () => {
-    expect(filterBy({ collection: 'Venue', geo: { field: 'venue_location', lat: 40.7128, lng: -74.006, radiusMiles: 25 } })).toBe(
-      'venue_location:(40.7128, -74.006, 25 mi)',
-    );
-    expect(filterBy({ collection: 'Performer', geo: { field: 'venue_locations', lat: 0, lng: 0, radiusMiles: 0.5 } })).toBe(
-      'venue_locations:(0, 0, 0.5 mi)',
-    );
+    expect(
+      filterBy({ collection: 'Venue', geo: { field: 'venue_location', lat: 40.7128, lng: -74.006, radiusMiles: 25 } }),
+    ).toBe('venue_location:(40.7128, -74.006, 25 mi)');
+    expect(
+      filterBy({ collection: 'Performer', geo: { field: 'venue_locations', lat: 0, lng: 0, radiusMiles: 0.5 } }),
+    ).toBe('venue_locations:(0, 0, 0.5 mi)');
   });
 
   it('joins filters and the geo filter with &&, in request order', () => {
@@ -193,7 +239,9 @@ describe('compileSearch: filters', () => {
         ],
         geo: { field: 'venue_location', lat: 34.05, lng: -118.25, radiusMiles: 100 },
       }),
-    ).toBe('category:=`nfl` && event_timestamp:>=1767225600 && event_status:!=[`cancelled`] && venue_location:(34.05, -118.25, 100 mi)');
+    ).toBe(
+      'category:=`nfl` && event_timestamp:>=1767225600 && event_status:!=[`cancelled`] && venue_location:(34.05, -118.25, 100 mi)',
+    );
   });
 
   it('writes numbers without exponent notation', () => {
@@ -208,21 +256,31 @@ describe('compileSearch: filters', () => {
 
   it('refuses numbers that are not finite, even when the schema was bypassed', () => {
     for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
-      expect(() => compileSearch(raw({ filters: [{ op: 'gt', field: 'min_ticket_price', value }] }))).toThrow(SearchCompileError);
-      expect(() => compileSearch(raw({ filters: [{ op: 'eq', field: 'venue_id', value }] }))).toThrow(SearchCompileError);
+      expect(() => compileSearch(raw({ filters: [{ op: 'gt', field: 'min_ticket_price', value }] }))).toThrow(
+        SearchCompileError,
+      );
+      expect(() => compileSearch(raw({ filters: [{ op: 'eq', field: 'venue_id', value }] }))).toThrow(
+        SearchCompileError,
+      );
     }
-    expect(() => compileSearch(raw({ geo: { field: 'venue_location', lat: Number.NaN, lng: 0, radiusMiles: 1 } }))).toThrow(SearchCompileError);
+    expect(() =>
+      compileSearch(raw({ geo: { field: 'venue_location', lat: Number.NaN, lng: 0, radiusMiles: 1 } })),
+    ).toThrow(SearchCompileError);
   });
 
   it('refuses field names that are not names, unknown fields and unfit operators', () => {
-    expect(() => compileSearch(raw({ filters: [{ op: 'eq', field: 'category:=x || id', value: 'y' }] }))).toThrow(/not a field name/);
+    expect(() => compileSearch(raw({ filters: [{ op: 'eq', field: 'category:=x || id', value: 'y' }] }))).toThrow(
+      /not a field name/,
+    );
     expect(() => compileSearch(raw({ filters: [{ op: 'eq', field: 'nope', value: 'y' }] }))).toThrow(/no field `nope`/);
     expect(() => compileSearch(raw({ sort: [{ by: 'a:desc,b', order: 'asc' }] }))).toThrow(/not a field name/);
     expect(() => compileSearch(raw({ includeFields: ['a,b'] }))).toThrow(/not a field name/);
     expect(() => one({ op: 'gt', field: 'category', value: 1 })).toThrow(/not numeric/);
     expect(() => one({ op: 'eq', field: 'venue_location', value: 1 })).toThrow(/cannot be filtered on/);
     expect(() => one({ op: 'eq', field: 'venues', value: 1 }, 'Performer')).toThrow(/cannot be filtered on/);
-    expect(() => filterBy({ collection: 'Event', geo: { field: 'venue_name', lat: 0, lng: 0, radiusMiles: 1 } })).toThrow(/not a geo field/);
+    expect(() =>
+      filterBy({ collection: 'Event', geo: { field: 'venue_name', lat: 0, lng: 0, radiusMiles: 1 } }),
+    ).toThrow(/not a geo field/);
   });
 
   it('throws an error the HTTP layer answers with 400', () => {
@@ -273,14 +331,25 @@ describe('compileSearch: injection', () => {
       const tokens = typesenseTokens(filter);
       expect(tokens).toHaveLength(3);
       expect(tokens[1]).toBe('&&');
-      expect(readClause(tokens[0]!)).toEqual({ field: 'category', op: op === 'eq' ? '=' : '!=', values: [value.trim()] });
+      expect(readClause(tokens[0]!)).toEqual({
+        field: 'category',
+        op: op === 'eq' ? '=' : '!=',
+        values: [value.trim()],
+      });
       expect(tokens[2]).toBe('event_timestamp:>=1');
     }
     for (const op of ['in', 'nin'] as const) {
-      const filter = filterBy({ collection: 'Event', filters: [{ op, field: 'category', values: [value, 'nfl', value] }, ...after] })!;
+      const filter = filterBy({
+        collection: 'Event',
+        filters: [{ op, field: 'category', values: [value, 'nfl', value] }, ...after],
+      })!;
       const tokens = typesenseTokens(filter);
       expect(tokens).toHaveLength(3);
-      expect(readClause(tokens[0]!)).toEqual({ field: 'category', op: op === 'in' ? '=' : '!=', values: [value, 'nfl', value] });
+      expect(readClause(tokens[0]!)).toEqual({
+        field: 'category',
+        op: op === 'in' ? '=' : '!=',
+        values: [value, 'nfl', value],
+      });
     }
   });
 
@@ -306,8 +375,12 @@ describe('compileSearch: injection', () => {
     ['*', /`\*`/],
   ])('refuses %j', (value, reason) => {
     expect(() => quoteString(value, 'category')).toThrow(reason);
-    expect(() => filterBy({ collection: 'Event', filters: [{ op: 'eq', field: 'category', value }] })).toThrow(SearchCompileError);
-    expect(() => filterBy({ collection: 'Event', filters: [{ op: 'in', field: 'category', values: ['nfl', value] }] })).toThrow(SearchCompileError);
+    expect(() => filterBy({ collection: 'Event', filters: [{ op: 'eq', field: 'category', value }] })).toThrow(
+      SearchCompileError,
+    );
+    expect(() =>
+      filterBy({ collection: 'Event', filters: [{ op: 'in', field: 'category', values: ['nfl', value] }] }),
+    ).toThrow(SearchCompileError);
   });
 
   it('refuses `:(` because Typesense’s tokenizer would swallow the next clause', () => {
@@ -340,27 +413,48 @@ describe('compileSearch: sort', () => {
   const geo = { field: 'venue_location', lat: 40.75, lng: -73.99, radiusMiles: 30 };
 
   it('renders field, relevance and distance keys', () => {
-    expect(compile({ collection: 'Event', sort: [{ by: 'event_orders_t12', order: 'desc' }] }).sort_by).toBe('event_orders_t12:desc');
-    expect(compile({ collection: 'Event', sort: [{ by: '_text_match', order: 'desc' }] }).sort_by).toBe('_text_match:desc');
-    expect(compile({ collection: 'Event', geo, sort: [{ by: '_geo_distance', order: 'asc' }] }).sort_by).toBe('venue_location(40.75, -73.99):asc');
-    expect(compile({ collection: 'Event', geo, sort: [{ by: '_geo_distance', order: 'desc' }] }).sort_by).toBe('venue_location(40.75, -73.99):desc');
-    expect(compile({ collection: 'Performer', sort: [{ by: 'performer_name', order: 'asc' }] }).sort_by).toBe('performer_name:asc');
-    expect(compile({ collection: 'Venue', sort: [{ by: 'venue_state_province_short', order: 'asc' }] }).sort_by).toBe('venue_state_province_short:asc');
+    expect(compile({ collection: 'Event', sort: [{ by: 'event_orders_t12', order: 'desc' }] }).sort_by).toBe(
+      'event_orders_t12:desc',
+    );
+    expect(compile({ collection: 'Event', sort: [{ by: '_text_match', order: 'desc' }] }).sort_by).toBe(
+      '_text_match:desc',
+    );
+    expect(compile({ collection: 'Event', geo, sort: [{ by: '_geo_distance', order: 'asc' }] }).sort_by).toBe(
+      'venue_location(40.75, -73.99):asc',
+    );
+    expect(compile({ collection: 'Event', geo, sort: [{ by: '_geo_distance', order: 'desc' }] }).sort_by).toBe(
+      'venue_location(40.75, -73.99):desc',
+    );
+    expect(compile({ collection: 'Performer', sort: [{ by: 'performer_name', order: 'asc' }] }).sort_by).toBe(
+      'performer_name:asc',
+    );
+    expect(compile({ collection: 'Venue', sort: [{ by: 'venue_state_province_short', order: 'asc' }] }).sort_by).toBe(
+      'venue_state_province_short:asc',
+    );
   });
 
   it('keeps nulls last on nullable fields, whatever the order', () => {
-    expect(compile({ collection: 'Event', sort: [{ by: 'event_timestamp', order: 'asc' }] }).sort_by).toBe('event_timestamp(missing_values: last):asc');
+    expect(compile({ collection: 'Event', sort: [{ by: 'event_timestamp', order: 'asc' }] }).sort_by).toBe(
+      'event_timestamp(missing_values: last):asc',
+    );
     expect(compile({ collection: 'ZipEvent', sort: [{ by: 'event_local_timestamp', order: 'desc' }] }).sort_by).toBe(
       'event_local_timestamp(missing_values: last):desc',
     );
   });
 
   it('adds relevance after the keys of a text query, and distance after those of a geo query, up to 3 keys', () => {
-    expect(compile({ collection: 'Event', q: 'jazz', queryBy: ['event_name'], sort: [{ by: 'event_timestamp', order: 'asc' }] }).sort_by).toBe(
-      'event_timestamp(missing_values: last):asc,_text_match:desc',
-    );
+    expect(
+      compile({
+        collection: 'Event',
+        q: 'jazz',
+        queryBy: ['event_name'],
+        sort: [{ by: 'event_timestamp', order: 'asc' }],
+      }).sort_by,
+    ).toBe('event_timestamp(missing_values: last):asc,_text_match:desc');
     expect(compile({ collection: 'Event', geo }).sort_by).toBe('venue_location(40.75, -73.99):asc');
-    expect(compile({ collection: 'Event', q: 'jazz', queryBy: ['event_name'], geo }).sort_by).toBe('_text_match:desc,venue_location(40.75, -73.99):asc');
+    expect(compile({ collection: 'Event', q: 'jazz', queryBy: ['event_name'], geo }).sort_by).toBe(
+      '_text_match:desc,venue_location(40.75, -73.99):asc',
+    );
     expect(
       compile({
         collection: 'Event',
@@ -377,11 +471,17 @@ describe('compileSearch: sort', () => {
   });
 
   it('refuses keys Typesense cannot sort by', () => {
-    expect(() => compile({ collection: 'Performer', sort: [{ by: 'image', order: 'asc' }] })).toThrow(/cannot be sorted on/);
-    expect(() => compile({ collection: 'Event', sort: [{ by: 'performer_ids', order: 'asc' }] })).toThrow(/cannot be sorted on/);
+    expect(() => compile({ collection: 'Performer', sort: [{ by: 'image', order: 'asc' }] })).toThrow(
+      /cannot be sorted on/,
+    );
+    expect(() => compile({ collection: 'Event', sort: [{ by: 'performer_ids', order: 'asc' }] })).toThrow(
+      /cannot be sorted on/,
+    );
     expect(() => compile({ collection: 'Event', sort: [{ by: 'id', order: 'asc' }] })).toThrow(/cannot be sorted on/);
     expect(() => compileSearch(raw({ sort: [{ by: '_geo_distance', order: 'asc' }] }))).toThrow(/needs a geo filter/);
-    expect(() => compileSearch(raw({ sort: [{ by: 'event_name', order: 'sideways' as 'asc' }] }))).toThrow(/sort order/);
+    expect(() => compileSearch(raw({ sort: [{ by: 'event_name', order: 'sideways' as 'asc' }] }))).toThrow(
+      /sort order/,
+    );
   });
 });
 
@@ -424,7 +524,12 @@ describe('compileSearch: a whole request', () => {
   });
 
   it('is pure: the same request gives the same parameters and is not changed', () => {
-    const request = parse({ collection: 'Venue', q: 'garden', queryBy: ['venue_name', 'venue_city'], filters: [{ op: 'eq', field: 'venue_state_province_short', value: 'NY' }] });
+    const request = parse({
+      collection: 'Venue',
+      q: 'garden',
+      queryBy: ['venue_name', 'venue_city'],
+      filters: [{ op: 'eq', field: 'venue_state_province_short', value: 'NY' }],
+    });
     const copy = structuredClone(request);
     expect(compileSearch(request)).toEqual(compileSearch(request));
     expect(request).toEqual(copy);

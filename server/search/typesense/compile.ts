@@ -90,7 +90,8 @@ export function compileSearch(request: ParsedSearchRequest): TypesenseSearchPara
       }
     }
     params.query_by = request.queryBy.join(',');
-    if (request.queryByWeights) params.query_by_weights = checkWeights(request.queryByWeights, request.queryBy.length).join(',');
+    if (request.queryByWeights)
+      params.query_by_weights = checkWeights(request.queryByWeights, request.queryBy.length).join(',');
     else if (request.queryBy.length > 1) params.query_by_weights = fieldWeights(request.queryBy.length).join(',');
     // Typesense treats only the last word as a prefix, as the embedded engine does, for search-as-you-type.
     params.prefix = true;
@@ -100,7 +101,8 @@ export function compileSearch(request: ParsedSearchRequest): TypesenseSearchPara
   const clauses = request.filters.map((filter) => compileFilter(filter, lookup(filter.field)));
   if (request.geo) {
     const spec = lookup(request.geo.field);
-    if (!GEO_TYPES.has(spec.type)) throw new SearchCompileError(`\`${request.geo.field}\` is not a geo field`, { field: request.geo.field });
+    if (!GEO_TYPES.has(spec.type))
+      throw new SearchCompileError(`\`${request.geo.field}\` is not a geo field`, { field: request.geo.field });
     clauses.push(compileGeoFilter(request.geo));
   }
   if (clauses.length > 0) params.filter_by = clauses.join(' && ');
@@ -180,7 +182,8 @@ function compileSort(
 ): string[] {
   const out: string[] = [];
   for (const key of keys) {
-    if (key.order !== 'asc' && key.order !== 'desc') throw new SearchCompileError(`unknown sort order ${String(key.order)}`);
+    if (key.order !== 'asc' && key.order !== 'desc')
+      throw new SearchCompileError(`unknown sort order ${String(key.order)}`);
     if (key.by === TEXT_MATCH) {
       out.push(`${TEXT_MATCH}:${key.order}`);
     } else if (key.by === GEO_DISTANCE) {

@@ -70,18 +70,24 @@ describe('parseTypesenseConfig', () => {
   });
 
   it('needs the key with a node, one way to name nodes, and a node for a nearest node', () => {
-    expect(problems({ TYPESENSE_URL: 'http://a:8108' })).toEqual(['TYPESENSE_API_KEY: required when a Typesense node is set']);
-    expect(problems({ TYPESENSE_URL: 'http://a:8108', TYPESENSE_NODES: 'http://b:8108', TYPESENSE_API_KEY: 'k' })).toEqual([
-      'TYPESENSE_NODES: set TYPESENSE_URL or TYPESENSE_NODES, not both',
+    expect(problems({ TYPESENSE_URL: 'http://a:8108' })).toEqual([
+      'TYPESENSE_API_KEY: required when a Typesense node is set',
     ]);
-    expect(problems({ TYPESENSE_NEAREST_NODE: 'http://a:8108' })).toEqual(['TYPESENSE_NEAREST_NODE: needs TYPESENSE_URL or TYPESENSE_NODES as well']);
+    expect(
+      problems({ TYPESENSE_URL: 'http://a:8108', TYPESENSE_NODES: 'http://b:8108', TYPESENSE_API_KEY: 'k' }),
+    ).toEqual(['TYPESENSE_NODES: set TYPESENSE_URL or TYPESENSE_NODES, not both']);
+    expect(problems({ TYPESENSE_NEAREST_NODE: 'http://a:8108' })).toEqual([
+      'TYPESENSE_NEAREST_NODE: needs TYPESENSE_URL or TYPESENSE_NODES as well',
+    ]);
   });
 
   it('refuses URLs with credentials, queries or bad nodes in a list', () => {
     expect(() => parseNodeUrl('http://user:pw@a:8108')).toThrow(/credentials/);
     expect(() => parseNodeUrl('http://a:8108/?x=1')).toThrow(/query/);
     expect(() => parseNodeUrl('not a url')).toThrow(/not a URL/);
-    expect(problems({ TYPESENSE_NODES: 'http://a:8108,nope', TYPESENSE_API_KEY: 'k' })).toEqual(['TYPESENSE_NODES: `nope` is not a URL']);
+    expect(problems({ TYPESENSE_NODES: 'http://a:8108,nope', TYPESENSE_API_KEY: 'k' })).toEqual([
+      'TYPESENSE_NODES: `nope` is not a URL',
+    ]);
   });
 });
 

@@ -55,7 +55,10 @@ const NodeUrlSchema = z.string().transform((raw, ctx) => {
 
 const NodeListSchema = z.string().transform((raw, ctx) => {
   const nodes: TypesenseNode[] = [];
-  for (const part of raw.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     try {
       nodes.push(parseNodeUrl(part));
     } catch (err) {
@@ -82,7 +85,11 @@ export const TypesenseEnvSchema = z
   })
   .superRefine((env, ctx) => {
     if (env.TYPESENSE_URL && env.TYPESENSE_NODES) {
-      ctx.addIssue({ code: 'custom', path: ['TYPESENSE_NODES'], message: 'set TYPESENSE_URL or TYPESENSE_NODES, not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TYPESENSE_NODES'],
+        message: 'set TYPESENSE_URL or TYPESENSE_NODES, not both',
+      });
     }
     const hasNode = env.TYPESENSE_URL !== undefined || (env.TYPESENSE_NODES?.length ?? 0) > 0;
     if (hasNode && !env.TYPESENSE_API_KEY) {
@@ -102,13 +109,15 @@ export type TypesenseEnv = z.output<typeof TypesenseEnvSchema>;
  * The Typesense settings of the environment, or null when no node is configured (the embedded engine then
  * serves). Throws an EnvError listing every problem at once.
  */
-export function parseTypesenseConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env): TypesenseConfig | null {
+export function parseTypesenseConfig(
+  env: NodeJS.ProcessEnv | Record<string, string | undefined> = process.env,
+): TypesenseConfig | null {
   const result = TypesenseEnvSchema.safeParse(env);
   if (!result.success) {
     throw new EnvError(result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`));
   }
   const parsed = result.data;
-  const nodes = parsed.TYPESENSE_URL ? [parsed.TYPESENSE_URL] : parsed.TYPESENSE_NODES ?? [];
+  const nodes = parsed.TYPESENSE_URL ? [parsed.TYPESENSE_URL] : (parsed.TYPESENSE_NODES ?? []);
   if (nodes.length === 0) return null;
   return {
     nodes,

@@ -5,7 +5,14 @@ import type { CollectionCreateSchema } from 'typesense';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COLLECTION_NAMES, type CollectionName } from '../../../shared/schemas/documents.js';
 import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE } from '../../catalog/manifest.js';
-import { importFailures, reindexCatalog, ReindexError, type LoggedChange, type ReindexChanges, type ReindexClient } from './reindex.js';
+import {
+  importFailures,
+  reindexCatalog,
+  ReindexError,
+  type LoggedChange,
+  type ReindexChanges,
+  type ReindexClient,
+} from './reindex.js';
 
 const VERSION = 1_800_000_000_000;
 const notFound = () => Object.assign(new Error('Not Found'), { httpStatus: 404 });
@@ -63,7 +70,8 @@ function fakeTypesense(options: FakeOptions = {}) {
     return {
       upsert: async (alias: string, mapping: { collection_name: string }) => {
         calls.push(`alias ${alias} -> ${mapping.collection_name}`);
-        if (alias === options.failUpsertOf && mapping.collection_name.includes(String(VERSION))) throw new Error('upsert refused');
+        if (alias === options.failUpsertOf && mapping.collection_name.includes(String(VERSION)))
+          throw new Error('upsert refused');
         aliases.set(alias, mapping.collection_name);
         return { name: alias, ...mapping };
       },
@@ -85,20 +93,27 @@ function fakeTypesense(options: FakeOptions = {}) {
 
 let dir: string;
 
-async function writeCatalog(docs: Partial<Record<CollectionName, string[]>>, counts: Partial<Record<CollectionName, number>> = {}) {
-  for (const name of COLLECTION_NAMES) await writeFile(collectionFile(dir, name), (docs[name] ?? []).map((l) => `${l}\n`).join(''));
+async function writeCatalog(
+  docs: Partial<Record<CollectionName, string[]>>,
+  counts: Partial<Record<CollectionName, number>> = {},
+) {
+  for (const name of COLLECTION_NAMES)
+    await writeFile(collectionFile(dir, name), (docs[name] ?? []).map((l) => `${l}\n`).join(''));
   const manifest = {
     version: CATALOG_FORMAT_VERSION,
     seed: 1,
     events: 100,
     start: '2026-01-01',
     generatedAt: '2026-01-01T00:00:00.000Z',
-    counts: Object.fromEntries(COLLECTION_NAMES.map((n) => [n, counts[n] ?? (docs[n] ?? []).filter((l) => l.trim() !== '').length])),
+    counts: Object.fromEntries(
+      COLLECTION_NAMES.map((n) => [n, counts[n] ?? (docs[n] ?? []).filter((l) => l.trim() !== '').length]),
+    ),
   };
   await writeFile(path.join(dir, MANIFEST_FILE), JSON.stringify(manifest));
 }
 
-const events = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: String(i + 1), event_id: i + 1 }));
+const events = (n: number) =>
+  Array.from({ length: n }, (_, i) => JSON.stringify({ id: String(i + 1), event_id: i + 1 }));
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'reindex-'));
@@ -112,9 +127,17 @@ describe('reindexCatalog', () => {
     await writeCatalog({ Event: events(5), Venue: events(1) });
     const ts = fakeTypesense();
     const log: string[] = [];
-    const report = await reindexCatalog({ client: ts.client, catalogDir: dir, batchSize: 2, version: VERSION, log: (l) => log.push(l) });
+    const report = await reindexCatalog({
+      client: ts.client,
+      catalogDir: dir,
+      batchSize: 2,
+      version: VERSION,
+      log: (l) => log.push(l),
+    });
 
-    expect(ts.batches.filter((b) => b.collection === `Event_v${VERSION}`).map((b) => b.lines.length)).toEqual([2, 2, 1]);
+    expect(ts.batches.filter((b) => b.collection === `Event_v${VERSION}`).map((b) => b.lines.length)).toEqual([
+      2, 2, 1,
+    ]);
     expect(ts.batches.every((b) => b.action === 'create')).toBe(true);
     expect(ts.batches.flatMap((b) => (b.collection === `Event_v${VERSION}` ? b.lines : []))).toEqual(events(5));
     expect(ts.schemas.map((s) => s.name)).toEqual(COLLECTION_NAMES.map((n) => `${n}_v${VERSION}`));
@@ -123,7 +146,9 @@ describe('reindexCatalog', () => {
     const firstAlias = ts.calls.findIndex((c) => c.startsWith('alias '));
     const lastImport = ts.calls.findLastIndex((c) => c.startsWith('import ') || c.startsWith('create '));
     expect(firstAlias).toBeGreaterThan(lastImport);
-    expect(ts.calls.filter((c) => c.startsWith('alias '))).toEqual(COLLECTION_NAMES.map((n) => `alias ${n} -> ${n}_v${VERSION}`));
+    expect(ts.calls.filter((c) => c.startsWith('alias '))).toEqual(
+      COLLECTION_NAMES.map((n) => `alias ${n} -> ${n}_v${VERSION}`),
+    );
 
     expect(report.find((r) => r.collection === 'Event')).toEqual({
       collection: 'Event',
@@ -148,7 +173,15 @@ describe('reindexCatalog', () => {
   it('uses the prefix for collections and aliases, and deletes all but the new and the replaced version', async () => {
     await writeCatalog({ Event: events(1) });
     const ts = fakeTypesense({
-      collections: ['shop_Event_v100', 'shop_Event_v200', 'shop_Event_v50', 'shop_Event', 'shop_ZipEvent_v100', 'Event_v100', 'shop_Event_v100_backup'],
+      collections: [
+        'shop_Event_v100',
+        'shop_Event_v200',
+        'shop_Event_v50',
+        'shop_Event',
+        'shop_ZipEvent_v100',
+        'Event_v100',
+        'shop_Event_v100_backup',
+      ],
       aliases: { shop_Event: 'shop_Event_v200' },
     });
     const report = await reindexCatalog({ client: ts.client, catalogDir: dir, prefix: 'shop_', version: VERSION });
@@ -156,7 +189,13 @@ describe('reindexCatalog', () => {
     expect(event).toMatchObject({ alias: 'shop_Event', target: `shop_Event_v${VERSION}`, previous: 'shop_Event_v200' });
     expect(event.deleted.sort()).toEqual(['shop_Event_v100', 'shop_Event_v50']);
     expect([...ts.collections]).toEqual(
-      expect.arrayContaining(['shop_Event_v200', `shop_Event_v${VERSION}`, 'shop_Event', 'Event_v100', 'shop_Event_v100_backup']),
+      expect.arrayContaining([
+        'shop_Event_v200',
+        `shop_Event_v${VERSION}`,
+        'shop_Event',
+        'Event_v100',
+        'shop_Event_v100_backup',
+      ]),
     );
     expect(report.find((r) => r.collection === 'ZipEvent')?.deleted).toEqual(['shop_ZipEvent_v100']);
     expect(ts.aliases.get('shop_Event')).toBe(`shop_Event_v${VERSION}`);
@@ -172,13 +211,25 @@ describe('reindexCatalog', () => {
       importAnswer: (collection, lines) =>
         lines
           .map((_, i) =>
-            JSON.stringify(collection.startsWith('Event') && i === 1 ? { success: false, error: 'Field `event_name` has been declared in the schema, but is not found in the document.', code: 400 } : { success: true }),
+            JSON.stringify(
+              collection.startsWith('Event') && i === 1
+                ? {
+                    success: false,
+                    error: 'Field `event_name` has been declared in the schema, but is not found in the document.',
+                    code: 400,
+                  }
+                : { success: true },
+            ),
           )
           .join('\n'),
     });
-    const error = await reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION }).catch((err: unknown) => err);
+    const error = await reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION }).catch(
+      (err: unknown) => err,
+    );
     expect(error).toBeInstanceOf(ReindexError);
-    expect((error as ReindexError).message).toMatch(/1 of 3 documents of .*Event\.jsonl failed to import into Event_v1800000000000: line 2: Field `event_name`/);
+    expect((error as ReindexError).message).toMatch(
+      /1 of 3 documents of .*Event\.jsonl failed to import into Event_v1800000000000: line 2: Field `event_name`/,
+    );
     expect((error as ReindexError).failures).toEqual([{ line: 2, error: expect.stringContaining('event_name') }]);
     expect(ts.calls.some((c) => c.startsWith('alias '))).toBe(false);
     expect(Object.fromEntries(ts.aliases)).toEqual({ Event: 'Event_v1', Venue: 'Venue_v1' });
@@ -188,31 +239,52 @@ describe('reindexCatalog', () => {
 
   it('fails when Typesense answers for fewer documents than were sent', async () => {
     await writeCatalog({ Event: events(3) });
-    const ts = fakeTypesense({ importAnswer: () => `${JSON.stringify({ success: true })}\n${JSON.stringify({ success: true })}` });
-    await expect(reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION })).rejects.toThrow(/line 3: no answer from Typesense/);
+    const ts = fakeTypesense({
+      importAnswer: () => `${JSON.stringify({ success: true })}\n${JSON.stringify({ success: true })}`,
+    });
+    await expect(reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION })).rejects.toThrow(
+      /line 3: no answer from Typesense/,
+    );
     expect(ts.calls.some((c) => c.startsWith('alias '))).toBe(false);
   });
 
   it('fails when the file holds a different number of documents than the manifest', async () => {
     await writeCatalog({ Event: events(3) }, { Event: 4 });
     const ts = fakeTypesense();
-    await expect(reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION })).rejects.toThrow(/imported 3 documents .* the manifest says 4/);
+    await expect(reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION })).rejects.toThrow(
+      /imported 3 documents .* the manifest says 4/,
+    );
     expect(ts.calls.some((c) => c.startsWith('alias '))).toBe(false);
   });
 
   it('puts the aliases it already moved back when a later alias cannot move', async () => {
     await writeCatalog({ Event: events(1) });
-    const ts = fakeTypesense({ aliases: { Performer: 'Performer_v1', Venue: 'Venue_v1' }, collections: ['Performer_v1', 'Venue_v1'], failUpsertOf: 'Event' });
-    await expect(reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION })).rejects.toThrow(/upsert refused/);
+    const ts = fakeTypesense({
+      aliases: { Performer: 'Performer_v1', Venue: 'Venue_v1' },
+      collections: ['Performer_v1', 'Venue_v1'],
+      failUpsertOf: 'Event',
+    });
+    await expect(reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION })).rejects.toThrow(
+      /upsert refused/,
+    );
     expect(Object.fromEntries(ts.aliases)).toEqual({ Performer: 'Performer_v1', Venue: 'Venue_v1' });
     expect([...ts.collections].sort()).toEqual(['Performer_v1', 'Venue_v1']);
   });
 
   it('reports an old version it cannot delete without failing the run', async () => {
     await writeCatalog({});
-    const ts = fakeTypesense({ collections: ['Event_v1', 'Event_v2'], aliases: { Event: 'Event_v2' }, failDeleteOf: 'Event_v1' });
+    const ts = fakeTypesense({
+      collections: ['Event_v1', 'Event_v2'],
+      aliases: { Event: 'Event_v2' },
+      failDeleteOf: 'Event_v1',
+    });
     const log: string[] = [];
-    const report = await reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION, log: (l) => log.push(l) });
+    const report = await reindexCatalog({
+      client: ts.client,
+      catalogDir: dir,
+      version: VERSION,
+      log: (l) => log.push(l),
+    });
     expect(report.find((r) => r.collection === 'Event')?.deleted).toEqual([]);
     expect(log).toContain('Event: could not delete old version Event_v1: delete refused');
     expect(ts.aliases.get('Event')).toBe(`Event_v${VERSION}`);
@@ -235,7 +307,8 @@ describe('reindexCatalog', () => {
       after: async (catalog, seq) => {
         const found = await read(catalog, seq);
         // A write commits just as the first replay finds nothing more: the replay under the lock must pick it up.
-        if (found.length === 0 && log.length === 2) log.push({ seq: 3, collection: 'Event', id: '3', document: doc(3, 'Written meanwhile') });
+        if (found.length === 0 && log.length === 2)
+          log.push({ seq: 3, collection: 'Event', id: '3', document: doc(3, 'Written meanwhile') });
         return found;
       },
       exclusive: async (catalog, fn) => {
@@ -248,12 +321,22 @@ describe('reindexCatalog', () => {
     await reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION, changes });
     const target = `Event_v${VERSION}`;
     const from = ts.calls.indexOf(`import ${target} 1`);
-    expect(ts.calls.slice(from, from + 3)).toEqual([`import ${target} 1`, `delete in ${target} id:[\`2\`]`, 'writes held']);
+    expect(ts.calls.slice(from, from + 3)).toEqual([
+      `import ${target} 1`,
+      `delete in ${target} id:[\`2\`]`,
+      'writes held',
+    ]);
     const held = ts.calls.indexOf('writes held');
     expect(ts.calls[held + 1]).toBe(`import ${target} 1`);
-    expect(ts.calls.slice(held + 2, held + 2 + COLLECTION_NAMES.length).every((c) => c.startsWith('alias '))).toBe(true);
+    expect(ts.calls.slice(held + 2, held + 2 + COLLECTION_NAMES.length).every((c) => c.startsWith('alias '))).toBe(
+      true,
+    );
     expect(ts.calls[held + 2 + COLLECTION_NAMES.length]).toBe('writes let go');
-    expect(ts.batches.filter((b) => b.collection === target && b.action === 'upsert').map((b) => JSON.parse(b.lines[0]!).event_name)).toEqual(['Renamed', 'Written meanwhile']);
+    expect(
+      ts.batches
+        .filter((b) => b.collection === target && b.action === 'upsert')
+        .map((b) => JSON.parse(b.lines[0]!).event_name),
+    ).toEqual(['Renamed', 'Written meanwhile']);
     expect(new Set(asked)).toEqual(new Set(['2026-01-01T00:00:00.000Z']));
   });
 
@@ -269,8 +352,12 @@ describe('reindexCatalog', () => {
 
 describe('importFailures', () => {
   it('reads JSON Lines, arrays and a single parsed object', () => {
-    expect(importFailures('{"success":true}\n{"success":false,"error":"bad"}', [3, 4])).toEqual([{ line: 4, error: 'bad' }]);
-    expect(importFailures([{ success: true }, { success: false, error: 'x' }], [1, 2])).toEqual([{ line: 2, error: 'x' }]);
+    expect(importFailures('{"success":true}\n{"success":false,"error":"bad"}', [3, 4])).toEqual([
+      { line: 4, error: 'bad' },
+    ]);
+    expect(importFailures([{ success: true }, { success: false, error: 'x' }], [1, 2])).toEqual([
+      { line: 2, error: 'x' },
+    ]);
     expect(importFailures({ success: true }, [9])).toEqual([]);
     expect(importFailures('not json', [1])).toEqual([{ line: 1, error: 'unreadable answer: not json' }]);
   });

@@ -14,7 +14,10 @@ export interface ReindexClient {
     retrieve(): Promise<readonly { name: string }[]>;
   };
   collections(name: string): {
-    documents(): { import(jsonl: string, options: DocumentImportParameters): Promise<unknown>; delete(options: { filter_by: string }): Promise<unknown> };
+    documents(): {
+      import(jsonl: string, options: DocumentImportParameters): Promise<unknown>;
+      delete(options: { filter_by: string }): Promise<unknown>;
+    };
     delete(): Promise<unknown>;
   };
   aliases(): { upsert(name: string, mapping: { collection_name: string }): Promise<unknown> };
@@ -44,7 +47,10 @@ export interface ReindexChanges {
   /** The changes to the catalog whose manifest says `generatedAt` = `catalog`, after `seq`, at most `limit`. */
   after(catalog: string, seq: number, limit: number): Promise<LoggedChange[]>;
   /** Runs `fn` while no catalog write can commit (holding the writers' lock), reading the log through `after`. */
-  exclusive<T>(catalog: string, fn: (after: (seq: number, limit: number) => Promise<LoggedChange[]>) => Promise<T>): Promise<T>;
+  exclusive<T>(
+    catalog: string,
+    fn: (after: (seq: number, limit: number) => Promise<LoggedChange[]>) => Promise<T>,
+  ): Promise<T>;
 }
 
 /** Changes replayed per request. */
@@ -88,7 +94,8 @@ const FAILURES_SHOWN = 5;
 export async function reindexCatalog(options: ReindexOptions): Promise<ReindexedCollection[]> {
   const { client, catalogDir, prefix = '', batchSize = 5000, log = () => {}, version = Date.now() } = options;
   if (!COLLECTION_PREFIX_PATTERN.test(prefix)) throw new ReindexError(`invalid collection prefix \`${prefix}\``);
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new ReindexError(`batch size must be a positive integer, got ${batchSize}`);
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new ReindexError(`batch size must be a positive integer, got ${batchSize}`);
   if (!Number.isSafeInteger(version) || version < 0) throw new ReindexError(`invalid version ${version}`);
   const manifest = await readManifest(catalogDir);
   if (!manifest) throw new ReindexError(`no catalog in ${catalogDir}: run \`npm run catalog\` first`);
@@ -102,10 +109,14 @@ export async function reindexCatalog(options: ReindexOptions): Promise<Reindexed
       created.push(target);
       log(`${collection}: created ${target}`);
       const file = collectionFile(catalogDir, collection);
-      const documents = await importFile(client, target, file, batchSize, (n) => log(`${collection}: ${n} documents imported`));
+      const documents = await importFile(client, target, file, batchSize, (n) =>
+        log(`${collection}: ${n} documents imported`),
+      );
       const expected = manifest.counts[collection];
       if (documents !== expected) {
-        throw new ReindexError(`${collection}: imported ${documents} documents from ${file}, the manifest says ${expected}`);
+        throw new ReindexError(
+          `${collection}: imported ${documents} documents from ${file}, the manifest says ${expected}`,
+        );
       }
       imported.push({ collection, alias: aliasName(prefix, collection), target, documents });
     }
@@ -171,7 +182,12 @@ export async function reindexCatalog(options: ReindexOptions): Promise<Reindexed
 }
 
 /** Writes the logged changes after `from` into the new collections; the last change replayed. */
-async function replay(client: ReindexClient, targets: ReadonlyMap<CollectionName, string>, after: (seq: number, limit: number) => Promise<LoggedChange[]>, from: number): Promise<number> {
+async function replay(
+  client: ReindexClient,
+  targets: ReadonlyMap<CollectionName, string>,
+  after: (seq: number, limit: number) => Promise<LoggedChange[]>,
+  from: number,
+): Promise<number> {
   let through = from;
   for (;;) {
     const changes = await after(through, REPLAY_CHUNK);
@@ -201,9 +217,15 @@ async function importFile(
     const answer = await documents.import(batch.join('\n'), { action: 'create' });
     const failures = importFailures(answer, lineNumbers);
     if (failures.length > 0) {
-      const shown = failures.slice(0, FAILURES_SHOWN).map((f) => `line ${f.line}: ${f.error}`).join('; ');
+      const shown = failures
+        .slice(0, FAILURES_SHOWN)
+        .map((f) => `line ${f.line}: ${f.error}`)
+        .join('; ');
       const more = failures.length > FAILURES_SHOWN ? `; and ${failures.length - FAILURES_SHOWN} more` : '';
-      throw new ReindexError(`${failures.length} of ${batch.length} documents of ${file} failed to import into ${target}: ${shown}${more}`, failures);
+      throw new ReindexError(
+        `${failures.length} of ${batch.length} documents of ${file} failed to import into ${target}: ${shown}${more}`,
+        failures,
+      );
     }
     total += batch.length;
     progress(total);
@@ -248,7 +270,8 @@ export function importFailures(answer: unknown, lineNumbers: readonly number[]):
   lineNumbers.forEach((line, i) => {
     const result = results[i] as { success?: unknown; error?: unknown } | undefined;
     if (result === undefined) failures.push({ line, error: 'no answer from Typesense' });
-    else if (result?.success !== true) failures.push({ line, error: typeof result?.error === 'string' ? result.error : 'import failed' });
+    else if (result?.success !== true)
+      failures.push({ line, error: typeof result?.error === 'string' ? result.error : 'import failed' });
   });
   return failures;
 }
@@ -262,7 +285,11 @@ async function aliasTarget(client: ReindexClient, alias: string): Promise<string
   }
 }
 
-async function restoreAliases(client: ReindexClient, swapped: { alias: string; previous: string | null }[], log: (line: string) => void) {
+async function restoreAliases(
+  client: ReindexClient,
+  swapped: { alias: string; previous: string | null }[],
+  log: (line: string) => void,
+) {
   for (const { alias, previous } of [...swapped].reverse()) {
     try {
       if (previous) await client.aliases().upsert(alias, { collection_name: previous });

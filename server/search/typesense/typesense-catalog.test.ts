@@ -45,7 +45,13 @@ function fakeTypesense(aliases: Record<string, string>, refuse?: string) {
           const docs = jsonl.split('\n').map((l) => JSON.parse(l) as CatalogDocument);
           calls.push(`import ${name} ${docs.map((d) => d.id).join(',')}`);
           if (!stored.has(name)) stored.set(name, new Map());
-          return docs.map((d) => (d.id === refuse ? '{"success":false,"error":"Field `x` has an incorrect type."}' : (stored.get(name)!.set(d.id, d), '{"success":true}'))).join('\n');
+          return docs
+            .map((d) =>
+              d.id === refuse
+                ? '{"success":false,"error":"Field `x` has an incorrect type."}'
+                : (stored.get(name)!.set(d.id, d), '{"success":true}'),
+            )
+            .join('\n');
         },
         delete: async ({ filter_by }) => {
           calls.push(`delete ${name} ${filter_by}`);
@@ -76,7 +82,14 @@ describe('TypesenseCatalog', () => {
       { collection: 'Event', id: '1', document: null },
       { collection: 'Venue', id: '7', document: { id: '7', venue_name: 'Hall' } },
     ]);
-    expect(ts.calls).toEqual(['alias p_Event', 'import p_Event_v2 1,2', 'alias p_Event', 'delete p_Event_v2 id:[`1`]', 'alias p_Venue', 'import p_Venue_v2 7']);
+    expect(ts.calls).toEqual([
+      'alias p_Event',
+      'import p_Event_v2 1,2',
+      'alias p_Event',
+      'delete p_Event_v2 id:[`1`]',
+      'alias p_Venue',
+      'import p_Venue_v2 7',
+    ]);
     expect(await catalog.documents('Event', ['1', '2', '3'])).toEqual(new Map([['2', doc('2', 'B')]]));
   });
 
@@ -96,10 +109,18 @@ describe('TypesenseCatalog', () => {
     try {
       const ts = fakeTypesense({ Event: 'Event_v1' }, '13');
       const engine = new TypesenseCatalog(ts.client, '');
-      const live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => engine, onApplied: () => {}, logger: pino({ level: 'silent' }) });
+      const live = new LiveCatalog({
+        log: new ChangeLog(sql),
+        engine: () => engine,
+        onApplied: () => {},
+        logger: pino({ level: 'silent' }),
+      });
       live.attach('catalog-a');
       const event = (id: string) => ({ ...fixtureEvent, id, event_id: Number(id) });
-      await expect(live.write('Event', 'upsert', [{ text: '', value: event('13') }])).rejects.toMatchObject({ status: 503, code: 'search_write_failed' });
+      await expect(live.write('Event', 'upsert', [{ text: '', value: event('13') }])).rejects.toMatchObject({
+        status: 503,
+        code: 'search_write_failed',
+      });
       expect(await sql.query('SELECT doc_id FROM catalog_changes')).toEqual([]);
       const [ok] = await live.write('Event', 'upsert', [{ text: '', value: event('12') }]);
       expect(ok).toMatchObject({ ok: true, id: '12' });
@@ -107,7 +128,12 @@ describe('TypesenseCatalog', () => {
       // Another node reads the log and only clears its caches: a shared engine is written once.
       const before = ts.calls.length;
       const seen: string[] = [];
-      const other = new LiveCatalog({ log: new ChangeLog(sql), engine: () => engine, onApplied: (changes) => seen.push(...changes.map((c) => c.id)), logger: pino({ level: 'silent' }) });
+      const other = new LiveCatalog({
+        log: new ChangeLog(sql),
+        engine: () => engine,
+        onApplied: (changes) => seen.push(...changes.map((c) => c.id)),
+        logger: pino({ level: 'silent' }),
+      });
       other.attach('catalog-a');
       expect(await other.sync()).toBe(1);
       // A node starting on a shared engine attaches at the log's end: the engine already holds every change.
@@ -157,62 +183,120 @@ const fixtureEvent: EventDocument = {
  * Against a real Typesense when TYPESENSE_URL (and TYPESENSE_API_KEY) name one: the official client writes
  * through the storefront's documents API into Typesense, and a reindex keeps those writes.
  */
-const config = parseTypesenseConfig({ TYPESENSE_URL: process.env.TYPESENSE_URL, TYPESENSE_API_KEY: process.env.TYPESENSE_API_KEY });
-
-describe.skipIf(!config)('the documents API writing through to a real Typesense (set TYPESENSE_URL and TYPESENSE_API_KEY)', () => {
-  const prefix = `writes_${process.pid}_${Date.now()}_`;
-  const KEY = 'operator-key-0123456789';
-  let cleanup: (() => Promise<void>) | undefined;
-
-  afterAll(async () => {
-    await cleanup?.();
-  });
-
-  it('imports through the official client into the aliased collections, and a reindex keeps the writes', async () => {
-    const client = new Client(clientOptions(config!));
-    const fixture = await catalogFixture(300, 9);
-    const dir = await mkdtemp(path.join(tmpdir(), 'typesense-writes-'));
-    const sql = await openPglite(null);
-    await migrate(sql);
-    cleanup = async () => {
-      for (const name of COLLECTION_NAMES) await client.aliases(aliasName(prefix, name)).delete().catch(() => undefined);
-      for (const { name } of await client.collections().retrieve()) if (name.startsWith(prefix)) await client.collections(name).delete();
-      await sql.close();
-      await rm(dir, { recursive: true, force: true });
-      await fixture.cleanup();
-    };
-    for (const name of COLLECTION_NAMES) await writeFile(collectionFile(dir, name), fixture.catalog.collections[name].map((d) => `${JSON.stringify(d)}\n`).join(''));
-    const generatedAt = new Date().toISOString();
-    await writeFile(
-      path.join(dir, MANIFEST_FILE),
-      JSON.stringify({ version: CATALOG_FORMAT_VERSION, seed: 0, events: fixture.catalog.collections.Event.length, start: '2026-01-01', generatedAt, counts: Object.fromEntries(COLLECTION_NAMES.map((n) => [n, fixture.catalog.collections[n].length])) }),
-    );
-    await reindexCatalog({ client, catalogDir: dir, prefix, version: 1 });
-
-    const engine = new TypesenseCatalog(client, prefix);
-    const search = new SearchService();
-    search.set(new CachedEngine(new TypesenseEngine({ ...config!, collectionPrefix: prefix }, client)), engine);
-    const live = new LiveCatalog({ log: new ChangeLog(sql), engine: () => search.catalog, onApplied: () => {}, logger: pino({ level: 'silent' }) });
-    live.attach(generatedAt);
-    const { app } = await testAppWithSegments({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }), search, catalog: live, sql });
-    const server = createServer(app).listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    try {
-      const storefront = new Client({ nodes: [{ host: '127.0.0.1', port: (server.address() as AddressInfo).port, protocol: 'http', path: '/api/admin' }], apiKey: KEY, numRetries: 0, logLevel: 'silent' });
-      const [a, b] = fixture.catalog.collections.Event;
-      const answer = await storefront.collections('Event').documents().import(`${JSON.stringify({ ...a!, event_name: 'Typesense Written' })}\n${JSON.stringify({ id: b!.id, event_name: 'Typesense Updated' })}`, { action: 'emplace' });
-      expect(String(answer)).toBe('{"success":true}\n{"success":true}');
-      expect(await client.collections(aliasName(prefix, 'Event')).documents(a!.id).retrieve()).toMatchObject({ event_name: 'Typesense Written' });
-      expect(await client.collections(aliasName(prefix, 'Event')).documents(b!.id).retrieve()).toMatchObject({ event_name: 'Typesense Updated', venue_id: b!.venue_id });
-      await storefront.collections('Event').documents(b!.id).delete();
-
-      // A reindex from the files replays the change log: the writes stay.
-      await reindexCatalog({ client, catalogDir: dir, prefix, version: 2, changes: new ChangeLog(sql).reindexChanges() });
-      expect((await client.aliases(aliasName(prefix, 'Event')).retrieve()).collection_name).toBe(`${prefix}Event_v2`);
-      expect(await client.collections(aliasName(prefix, 'Event')).documents(a!.id).retrieve()).toMatchObject({ event_name: 'Typesense Written' });
-      await expect(client.collections(aliasName(prefix, 'Event')).documents(b!.id).retrieve()).rejects.toThrow();
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
-  }, 120_000);
+const config = parseTypesenseConfig({
+  TYPESENSE_URL: process.env.TYPESENSE_URL,
+  TYPESENSE_API_KEY: process.env.TYPESENSE_API_KEY,
 });
+
+describe.skipIf(!config)(
+  'the documents API writing through to a real Typesense (set TYPESENSE_URL and TYPESENSE_API_KEY)',
+  () => {
+    const prefix = `writes_${process.pid}_${Date.now()}_`;
+    const KEY = 'operator-key-0123456789';
+    let cleanup: (() => Promise<void>) | undefined;
+
+    afterAll(async () => {
+      await cleanup?.();
+    });
+
+    it('imports through the official client into the aliased collections, and a reindex keeps the writes', async () => {
+      const client = new Client(clientOptions(config!));
+      const fixture = await catalogFixture(300, 9);
+      const dir = await mkdtemp(path.join(tmpdir(), 'typesense-writes-'));
+      const sql = await openPglite(null);
+      await migrate(sql);
+      cleanup = async () => {
+        for (const name of COLLECTION_NAMES)
+          await client
+            .aliases(aliasName(prefix, name))
+            .delete()
+            .catch(() => undefined);
+        for (const { name } of await client.collections().retrieve())
+          if (name.startsWith(prefix)) await client.collections(name).delete();
+        await sql.close();
+        await rm(dir, { recursive: true, force: true });
+        await fixture.cleanup();
+      };
+      for (const name of COLLECTION_NAMES)
+        await writeFile(
+          collectionFile(dir, name),
+          fixture.catalog.collections[name].map((d) => `${JSON.stringify(d)}\n`).join(''),
+        );
+      const generatedAt = new Date().toISOString();
+      await writeFile(
+        path.join(dir, MANIFEST_FILE),
+        JSON.stringify({
+          version: CATALOG_FORMAT_VERSION,
+          seed: 0,
+          events: fixture.catalog.collections.Event.length,
+          start: '2026-01-01',
+          generatedAt,
+          counts: Object.fromEntries(COLLECTION_NAMES.map((n) => [n, fixture.catalog.collections[n].length])),
+        }),
+      );
+      await reindexCatalog({ client, catalogDir: dir, prefix, version: 1 });
+
+      const engine = new TypesenseCatalog(client, prefix);
+      const search = new SearchService();
+      search.set(new CachedEngine(new TypesenseEngine({ ...config!, collectionPrefix: prefix }, client)), engine);
+      const live = new LiveCatalog({
+        log: new ChangeLog(sql),
+        engine: () => search.catalog,
+        onApplied: () => {},
+        logger: pino({ level: 'silent' }),
+      });
+      live.attach(generatedAt);
+      const { app } = await testAppWithSegments({
+        env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', CATALOG_ADMIN_KEY: KEY }),
+        search,
+        catalog: live,
+        sql,
+      });
+      const server = createServer(app).listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      try {
+        const storefront = new Client({
+          nodes: [
+            { host: '127.0.0.1', port: (server.address() as AddressInfo).port, protocol: 'http', path: '/api/admin' },
+          ],
+          apiKey: KEY,
+          numRetries: 0,
+          logLevel: 'silent',
+        });
+        const [a, b] = fixture.catalog.collections.Event;
+        const answer = await storefront
+          .collections('Event')
+          .documents()
+          .import(
+            `${JSON.stringify({ ...a!, event_name: 'Typesense Written' })}\n${JSON.stringify({ id: b!.id, event_name: 'Typesense Updated' })}`,
+            { action: 'emplace' },
+          );
+        expect(String(answer)).toBe('{"success":true}\n{"success":true}');
+        expect(await client.collections(aliasName(prefix, 'Event')).documents(a!.id).retrieve()).toMatchObject({
+          event_name: 'Typesense Written',
+        });
+        expect(await client.collections(aliasName(prefix, 'Event')).documents(b!.id).retrieve()).toMatchObject({
+          event_name: 'Typesense Updated',
+          venue_id: b!.venue_id,
+        });
+        await storefront.collections('Event').documents(b!.id).delete();
+
+        // A reindex from the files replays the change log: the writes stay.
+        await reindexCatalog({
+          client,
+          catalogDir: dir,
+          prefix,
+          version: 2,
+          changes: new ChangeLog(sql).reindexChanges(),
+        });
+        expect((await client.aliases(aliasName(prefix, 'Event')).retrieve()).collection_name).toBe(`${prefix}Event_v2`);
+        expect(await client.collections(aliasName(prefix, 'Event')).documents(a!.id).retrieve()).toMatchObject({
+          event_name: 'Typesense Written',
+        });
+        await expect(client.collections(aliasName(prefix, 'Event')).documents(b!.id).retrieve()).rejects.toThrow();
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }, 120_000);
+  },
+);

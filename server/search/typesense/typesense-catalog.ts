@@ -63,7 +63,11 @@ export class TypesenseCatalog implements CatalogEngine {
 
   /** Into the collections the aliases point at now. */
   apply(changes: readonly DocumentChange[]): Promise<void> {
-    return writeChanges(this.client, async (collection) => (await this.client.aliases(aliasName(this.prefix, collection)).retrieve()).collection_name, changes);
+    return writeChanges(
+      this.client,
+      async (collection) => (await this.client.aliases(aliasName(this.prefix, collection)).retrieve()).collection_name,
+      changes,
+    );
   }
 }
 
@@ -71,22 +75,37 @@ export class TypesenseCatalog implements CatalogEngine {
  * Writes changes in order into the collection `targetOf` names for each: runs of upserts as one import each
  * (whole documents, `action=upsert`), runs of deletes as one delete by ids each. Fails on the first refusal.
  */
-export async function writeChanges(client: DocumentWriter, targetOf: (collection: CollectionName) => Promise<string>, changes: readonly DocumentChange[]): Promise<void> {
+export async function writeChanges(
+  client: DocumentWriter,
+  targetOf: (collection: CollectionName) => Promise<string>,
+  changes: readonly DocumentChange[],
+): Promise<void> {
   let at = 0;
   const kind = (c: DocumentChange) => `${c.collection}|${c.document ? 'upsert' : 'delete'}`;
   while (at < changes.length) {
     const first = changes[at]!;
     let end = at + 1;
-    while (end < changes.length && kind(changes[end]!) === kind(first) && (first.document || end - at < IDS_PER_REQUEST)) end++;
+    while (
+      end < changes.length &&
+      kind(changes[end]!) === kind(first) &&
+      (first.document || end - at < IDS_PER_REQUEST)
+    )
+      end++;
     const run = changes.slice(at, end);
     const target = await targetOf(first.collection);
     const documents = client.collections(target).documents();
     if (first.document) {
-      const answer = await documents.import(run.map((c) => JSON.stringify(c.document)).join('\n'), { action: 'upsert' });
-      const results = String(answer).split('\n').map((line) => JSON.parse(line) as { success: boolean; error?: string });
+      const answer = await documents.import(run.map((c) => JSON.stringify(c.document)).join('\n'), {
+        action: 'upsert',
+      });
+      const results = String(answer)
+        .split('\n')
+        .map((line) => JSON.parse(line) as { success: boolean; error?: string });
       const failed = results.findIndex((r) => !r.success);
       if (failed >= 0) {
-        throw new TypesenseWriteError(`Typesense refused id ${run[failed]?.id} in ${target}: ${results[failed]!.error ?? 'no reason given'}`);
+        throw new TypesenseWriteError(
+          `Typesense refused id ${run[failed]?.id} in ${target}: ${results[failed]!.error ?? 'no reason given'}`,
+        );
       }
     } else await documents.delete({ filter_by: idFilter(run.map((c) => c.id)) });
     at = end;

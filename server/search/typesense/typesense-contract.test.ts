@@ -50,7 +50,11 @@ if (config) {
   });
 
   afterAll(async () => {
-    for (const name of COLLECTION_NAMES) await client.aliases(aliasName(prefix, name)).delete().catch(() => undefined);
+    for (const name of COLLECTION_NAMES)
+      await client
+        .aliases(aliasName(prefix, name))
+        .delete()
+        .catch(() => undefined);
     for (const { name } of await client.collections().retrieve()) {
       if (name.startsWith(prefix)) await client.collections(name).delete();
     }

@@ -22,7 +22,9 @@ export interface TypesenseSearchClient {
     documents(): { search(params: TypesenseSearchParams): Promise<SearchResponse<Doc>> };
   };
   multiSearch: {
-    perform(requests: { searches: (TypesenseSearchParams & { collection: string })[] }): Promise<{ results: readonly SearchResponse<Doc>[] }>;
+    perform(requests: {
+      searches: (TypesenseSearchParams & { collection: string })[];
+    }): Promise<{ results: readonly SearchResponse<Doc>[] }>;
   };
   health: { retrieve(): Promise<{ ok: boolean }> };
 }
@@ -51,7 +53,9 @@ export class TypesenseEngine implements SearchEngine {
     this.prefix = config.collectionPrefix;
   }
 
-  async search<C extends CollectionName>(input: SearchRequestFor<C>): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
+  async search<C extends CollectionName>(
+    input: SearchRequestFor<C>,
+  ): Promise<SearchResult<Partial<CollectionDocuments[C]>>> {
     const request = parseSearchRequest(input);
     const params = compileSearch(request);
     const alias = aliasName(this.prefix, request.collection);
@@ -79,7 +83,9 @@ export class TypesenseEngine implements SearchEngine {
   async health(): Promise<{ ok: boolean; detail: string }> {
     try {
       const answer = await this.client.health.retrieve();
-      return answer.ok ? { ok: true, detail: 'Typesense is healthy' } : { ok: false, detail: 'Typesense reports it is not ready' };
+      return answer.ok
+        ? { ok: true, detail: 'Typesense is healthy' }
+        : { ok: false, detail: 'Typesense reports it is not ready' };
     } catch (err) {
       return { ok: false, detail: `Typesense unreachable: ${err instanceof Error ? err.message : String(err)}` };
     }

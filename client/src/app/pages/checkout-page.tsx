@@ -18,7 +18,12 @@ export function CheckoutPage() {
   const [releasing, setReleasing] = useState(false);
   // The cart priced with the promo code the shopper applied: what the summary and the Pay button show.
   const [priced, setPriced] = useState<Cart | null>(null);
-  const cart = useQuery({ queryKey: ['cart', cartId], queryFn: ({ signal }) => buyingApi.cart(cartId, signal), staleTime: 0, retry: false });
+  const cart = useQuery({
+    queryKey: ['cart', cartId],
+    queryFn: ({ signal }) => buyingApi.cart(cartId, signal),
+    staleTime: 0,
+    retry: false,
+  });
   const listingId = cart.data?.listingId;
   const detail = useQuery({
     queryKey: ['listing', listingId],
@@ -31,18 +36,27 @@ export function CheckoutPage() {
 
   if (cart.isPending) return <PageLoading />;
   if (cart.isError) {
-    const missing = cart.error instanceof BuyingApiError && (cart.error.status === 404 || cart.error.status === 400 || cart.error.status === 403);
+    const missing =
+      cart.error instanceof BuyingApiError &&
+      (cart.error.status === 404 || cart.error.status === 400 || cart.error.status === 403);
     return (
       <section className="checkout-page buying-page">
         <h1>Checkout</h1>
-        <p role="alert">{missing ? 'We could not find these tickets. The hold may belong to another browser.' : 'We could not load your tickets. Please try again.'}</p>
+        <p role="alert">
+          {missing
+            ? 'We could not find these tickets. The hold may belong to another browser.'
+            : 'We could not load your tickets. Please try again.'}
+        </p>
         <Link to="/">Find tickets</Link>
       </section>
     );
   }
 
   const data = cart.data;
-  const shown = priced && priced.id === data.id ? { ...data, lineItems: priced.lineItems, totalPrice: priced.totalPrice, promoCode: priced.promoCode } : data;
+  const shown =
+    priced && priced.id === data.id
+      ? { ...data, lineItems: priced.lineItems, totalPrice: priced.totalPrice, promoCode: priced.promoCode }
+      : data;
   const event = detail.data?.event;
   const backTo = event ? `${event.url}?quantity=${data.quantitySelected}` : '/';
   const ended = holdEnded || data.status === 'expired' || data.status === 'released';
@@ -74,8 +88,18 @@ export function CheckoutPage() {
       <h1 id="checkout-title">Checkout</h1>
       <div className="checkout-layout">
         <div className="checkout-layout__summary">
-          <CartSummary quantity={data.quantitySelected} lineItems={shown.lineItems} total={shown.totalPrice.value} event={event} listing={detail.data?.listing}>
-            {ended ? <HoldEnded backTo={backTo} /> : <HoldCountdown expiresAt={data.expiresAt} onEnd={() => setHoldEnded(true)} backTo={backTo} />}
+          <CartSummary
+            quantity={data.quantitySelected}
+            lineItems={shown.lineItems}
+            total={shown.totalPrice.value}
+            event={event}
+            listing={detail.data?.listing}
+          >
+            {ended ? (
+              <HoldEnded backTo={backTo} />
+            ) : (
+              <HoldCountdown expiresAt={data.expiresAt} onEnd={() => setHoldEnded(true)} backTo={backTo} />
+            )}
             {!ended && (
               <button type="button" className="link-button" onClick={() => void release()} disabled={releasing}>
                 Release these tickets and choose others

@@ -57,7 +57,14 @@ function ScheduleSection({ id, schedule, empty }: { id: string; schedule: Schedu
   const pages = Math.ceil(eventsFound / perPage);
   return (
     <section aria-labelledby={id}>
-      <h2 id={id}>Upcoming events{eventsFound > perPage && events.length > 0 ? ` (${first}–${last} of ${eventsFound})` : eventsFound > 0 ? ` (${eventsFound})` : ''}</h2>
+      <h2 id={id}>
+        Upcoming events
+        {eventsFound > perPage && events.length > 0
+          ? ` (${first}–${last} of ${eventsFound})`
+          : eventsFound > 0
+            ? ` (${eventsFound})`
+            : ''}
+      </h2>
       <EventList events={events} empty={page > 1 ? 'No more dates on this page.' : empty} />
       {pages > 1 && (
         <nav className="pager" aria-label="Schedule pages">
@@ -94,7 +101,11 @@ export function PerformerPage() {
           </p>
         </div>
       </header>
-      <ScheduleSection id="performer-events" schedule={page.data} empty="No upcoming events right now. Check back soon." />
+      <ScheduleSection
+        id="performer-events"
+        schedule={page.data}
+        empty="No upcoming events right now. Check back soon."
+      />
     </article>
   );
 }
@@ -130,7 +141,10 @@ function VenueAddress({ name, detail, fallback }: { name: string; detail: Record
   const country = text('venue_country_short');
   const point = Array.isArray(detail.venue_location) ? (detail.venue_location as unknown[]) : [];
   const [lat, lng] = point.map(Number);
-  const mapUrl = lat !== undefined && lng !== undefined && Number.isFinite(lat) && Number.isFinite(lng) ? `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}` : null;
+  const mapUrl =
+    lat !== undefined && lng !== undefined && Number.isFinite(lat) && Number.isFinite(lng)
+      ? `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`
+      : null;
   return (
     <>
       <address className="venue-address">
@@ -165,7 +179,9 @@ export function ResultsPage() {
       {q.isError && <p role="alert">Search is not answering right now. Please try again.</p>}
       {q.data && (
         <>
-          {q.data.performers.found + q.data.venues.found + q.data.events.found === 0 && kwds && <p>No results. Try a shorter or different spelling.</p>}
+          {q.data.performers.found + q.data.venues.found + q.data.events.found === 0 && kwds && (
+            <p>No results. Try a shorter or different spelling.</p>
+          )}
           {q.data.performers.items.length > 0 && (
             <section aria-labelledby="res-performers">
               <h2 id="res-performers">Performers ({q.data.performers.found})</h2>

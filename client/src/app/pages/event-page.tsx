@@ -3,7 +3,13 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { EventCard as EventCardData } from '../../../../shared/schemas/cards.js';
 import { EventList, PerformerCard } from '../../features/cards/cards.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
-import { eventJsonLd, eventPlace, eventStartDate, jsonLdText, ticketPrices } from '../../features/buying/event-jsonld.js';
+import {
+  eventJsonLd,
+  eventPlace,
+  eventStartDate,
+  jsonLdText,
+  ticketPrices,
+} from '../../features/buying/event-jsonld.js';
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { formatMoney } from '../../features/buying/money.js';
 import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';

@@ -18,7 +18,10 @@ export function ContactPage() {
       <h1>Contact us</h1>
       <p>Our customer care team answers every day from 8 am to midnight Eastern time.</p>
       <h2>Questions about an order</h2>
-      <p>Have your order id at hand (it is in your confirmation). Write to support@tickets.example or call 1-800-555-0199.</p>
+      <p>
+        Have your order id at hand (it is in your confirmation). Write to support@tickets.example or call
+        1-800-555-0199.
+      </p>
       <h2>Selling tickets</h2>
       <p>Sellers list through our partner marketplace; listing questions go to sellers@tickets.example.</p>
     </article>
@@ -26,11 +29,26 @@ export function ContactPage() {
 }
 
 const FAQ: [string, string][] = [
-  ['Is this the box office?', 'No. We are a resale marketplace: tickets are listed by other fans and ticket holders, and prices may be above or below face value.'],
-  ['Are my tickets guaranteed?', 'Yes. Every order is covered by our 100% money back guarantee: valid tickets in time for the event, or your money back.'],
-  ['When will I get my tickets?', 'Each listing shows its delivery method (eTicket, mobile transfer…) and the date the seller has the tickets in hand.'],
-  ['What if the event is cancelled?', 'A cancelled event is refunded in full. A postponed or rescheduled event keeps your tickets valid for the new date.'],
-  ['Why is the price different from the face value?', 'Prices on a resale marketplace are set by the sellers and follow demand. The price shown first includes all fees.'],
+  [
+    'Is this the box office?',
+    'No. We are a resale marketplace: tickets are listed by other fans and ticket holders, and prices may be above or below face value.',
+  ],
+  [
+    'Are my tickets guaranteed?',
+    'Yes. Every order is covered by our 100% money back guarantee: valid tickets in time for the event, or your money back.',
+  ],
+  [
+    'When will I get my tickets?',
+    'Each listing shows its delivery method (eTicket, mobile transfer…) and the date the seller has the tickets in hand.',
+  ],
+  [
+    'What if the event is cancelled?',
+    'A cancelled event is refunded in full. A postponed or rescheduled event keeps your tickets valid for the new date.',
+  ],
+  [
+    'Why is the price different from the face value?',
+    'Prices on a resale marketplace are set by the sellers and follow demand. The price shown first includes all fees.',
+  ],
 ];
 
 export function FaqPage() {
@@ -64,20 +82,23 @@ export function PoliciesPage() {
       </section>
       <section id="guarantee" aria-labelledby="guarantee-title">
         <h2 id="guarantee-title">100% Money Back Guarantee</h2>
-        <p>If your event is cancelled and not rescheduled, or your tickets are not valid for entry, you receive a full refund.</p>
+        <p>
+          If your event is cancelled and not rescheduled, or your tickets are not valid for entry, you receive a full
+          refund.
+        </p>
       </section>
       <section id="privacy" aria-labelledby="privacy-title">
         <h2 id="privacy-title">Privacy policy</h2>
         <p>
-          We use a random guest identifier, kept in your browser, to remember what you viewed and to keep the site consistent between visits. We do not
-          ask for an account.
+          We use a random guest identifier, kept in your browser, to remember what you viewed and to keep the site
+          consistent between visits. We do not ask for an account.
         </p>
       </section>
       <section id="optout" aria-labelledby="optout-title">
         <h2 id="optout-title">Do Not Sell or Share My Info</h2>
         <p>
-          You may opt out of the sale or sharing of your personal information at any time. Clearing this site's storage in your browser also removes the
-          guest identifier.
+          You may opt out of the sale or sharing of your personal information at any time. Clearing this site's storage
+          in your browser also removes the guest identifier.
         </p>
       </section>
     </article>

@@ -18,7 +18,16 @@ const layout = {
       type: 'performers',
       title: 'Popular Local Performers',
       status: 'ok',
-      items: [{ id: 1, name: 'Chicago Bulls', eventCount: '9 Events', pathPicture: '/media/performers/1.svg', minPrice: 64, url: '/performers/chicago-bulls-1' }],
+      items: [
+        {
+          id: 1,
+          name: 'Chicago Bulls',
+          eventCount: '9 Events',
+          pathPicture: '/media/performers/1.svg',
+          minPrice: 64,
+          url: '/performers/chicago-bulls-1',
+        },
+      ],
     },
   ],
 };
@@ -46,7 +55,16 @@ describe('layout page', () => {
 });
 
 describe('choosing a place by ZIP code', () => {
-  const place = { lat: 34.05, lng: -118.24, city: 'Los Angeles', state: 'CA', country: 'US', source: 'zip', zip: '90012', market: 'LAX' };
+  const place = {
+    lat: 34.05,
+    lng: -118.24,
+    city: 'Los Angeles',
+    state: 'CA',
+    country: 'US',
+    source: 'zip',
+    zip: '90012',
+    market: 'LAX',
+  };
 
   async function changeTo(zip: string) {
     const { userEvent } = await import('@testing-library/user-event');
@@ -59,13 +77,20 @@ describe('choosing a place by ZIP code', () => {
   it('tells the shopper about a ZIP code nobody knows and keeps the place they had', async () => {
     const fetchMock = mockFetch({
       'GET /api/layout/home': () => json(layout),
-      'GET /api/location': (url) => (url.searchParams.get('zip') === '90012' ? json(place) : json({ error: { code: 'unknown_zip', message: 'ZIP code 00000 is not a US ZIP code we know' } }, 404)),
+      'GET /api/location': (url) =>
+        url.searchParams.get('zip') === '90012'
+          ? json(place)
+          : json({ error: { code: 'unknown_zip', message: 'ZIP code 00000 is not a US ZIP code we know' } }, 404),
     });
     renderAt(<LayoutPage kind="home" />);
     await changeTo('00000');
-    expect(await screen.findByText('We don’t know ZIP code 00000. Still showing events near Chicago, IL.')).toBeTruthy();
+    expect(
+      await screen.findByText('We don’t know ZIP code 00000. Still showing events near Chicago, IL.'),
+    ).toBeTruthy();
     expect(document.cookie).not.toContain('shopperLocation');
-    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('zip=00000') && String(u).startsWith('/api/layout'))).toBe(false);
+    expect(
+      fetchMock.mock.calls.some(([u]) => String(u).includes('zip=00000') && String(u).startsWith('/api/layout')),
+    ).toBe(false);
   });
 
   it('moves to a ZIP code it knows', async () => {
@@ -80,9 +105,10 @@ describe('choosing a place by ZIP code', () => {
 });
 
 describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<index>)", () => {
-  const layoutCalls = (fetchMock: ReturnType<typeof mockFetch>) => fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith('/api/layout/'));
+  const layoutCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
+    fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith('/api/layout/'));
 
-  it('goes with the layout request, without the page URL\'s own place or brand', async () => {
+  it("goes with the layout request, without the page URL's own place or brand", async () => {
     const fetchMock = mockFetch({ 'GET /api/layout/home': () => json(layout) });
     renderAt(<LayoutPage kind="home" />, { route: '/?home-layout=1&zip=10001&utm_source=mail&brand=encore' });
     await screen.findByRole('heading', { name: 'Popular Local Performers' });
@@ -93,7 +119,9 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
     const message = 'home-layout: experiment "home-layout" has variations 0 to 1, not "7"';
     mockFetch({ 'GET /api/layout/home': () => apiError(400, 'invalid_request', message) });
     renderAt(<LayoutPage kind="home" />, { route: '/?home-layout=7' });
-    expect((await screen.findByRole('alert')).textContent).toBe(`This address asks for something the page cannot show: ${message}. See the home page`);
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      `This address asks for something the page cannot show: ${message}. See the home page`,
+    );
     expect(screen.getByRole('link', { name: 'See the home page' }).getAttribute('href')).toBe('/');
   });
 
@@ -102,12 +130,29 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
       const navigate = useNavigate();
       return (
         <>
-          <button type="button" onClick={() => void navigate('/?home-layout=0')}>base</button>
-          <button type="button" onClick={() => void navigate('/')}>plain</button>
+          <button type="button" onClick={() => void navigate('/?home-layout=0')}>
+            base
+          </button>
+          <button type="button" onClick={() => void navigate('/')}>
+            plain
+          </button>
         </>
       );
     }
-    const fetchMock = mockFetch({ 'GET /api/layout/home': () => json(layout), 'GET /api/location': () => json({ lat: 34.05, lng: -118.24, city: 'Los Angeles', state: 'CA', country: 'US', source: 'zip', zip: '90012', market: 'LAX' }) });
+    const fetchMock = mockFetch({
+      'GET /api/layout/home': () => json(layout),
+      'GET /api/location': () =>
+        json({
+          lat: 34.05,
+          lng: -118.24,
+          city: 'Los Angeles',
+          state: 'CA',
+          country: 'US',
+          source: 'zip',
+          zip: '90012',
+          market: 'LAX',
+        }),
+    });
     renderAt(
       <>
         <LayoutPage kind="home" />
@@ -129,14 +174,16 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
     expect(layoutCalls(fetchMock)[0]).toBe('/api/layout/home?gb_force=home-layout%3A1');
   });
 
-  it('passes on everything but the layout API\'s own parameters', () => {
+  it("passes on everything but the layout API's own parameters", () => {
     expect(pageQueryForLayout('')).toBe('');
     expect(pageQueryForLayout('?home-layout=1')).toBe('home-layout=1');
     expect(pageQueryForLayout('?lat=1&lng=2&zip=10001&brand=x&lat=3')).toBe('');
-    expect(pageQueryForLayout('?utm_campaign=spring&home-layout=abc&ab-search=1')).toBe('utm_campaign=spring&home-layout=abc&ab-search=1');
+    expect(pageQueryForLayout('?utm_campaign=spring&home-layout=abc&ab-search=1')).toBe(
+      'utm_campaign=spring&home-layout=abc&ab-search=1',
+    );
   });
 
-  it('reads the gb_force alias for the client\'s own GrowthBook evaluations, ignoring what it cannot use', () => {
+  it("reads the gb_force alias for the client's own GrowthBook evaluations, ignoring what it cannot use", () => {
     expect(gbForceVariations('')).toEqual({});
     expect(gbForceVariations('?gb_force=home-layout:1,ab-search:0')).toEqual({ 'home-layout': 1, 'ab-search': 0 });
     expect(gbForceVariations('?gb_force=home-layout%3A1&x=1')).toEqual({ 'home-layout': 1 });

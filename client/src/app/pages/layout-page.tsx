@@ -59,7 +59,8 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   }, [data]);
 
   useEffect(() => {
-    if (data) document.title = kind === 'home' ? `Tickets near ${data.location.city || 'you'}` : `${data.title} tickets`;
+    if (data)
+      document.title = kind === 'home' ? `Tickets near ${data.location.city || 'you'}` : `${data.title} tickets`;
   }, [data, kind]);
 
   const choose = (next: ShopperLocation) => {
@@ -75,11 +76,13 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
         {data && <LocationPicker city={data.location.city} state={data.location.state} onChoose={choose} />}
       </div>
       {!data && !query.isError && [0, 1, 2].map((i) => <RowSkeleton key={i} />)}
-      {query.isError && !(query.error instanceof ApiError && query.error.status === 404) &&
+      {query.isError &&
+        !(query.error instanceof ApiError && query.error.status === 404) &&
         (query.error instanceof ApiError && query.error.status === 400 ? (
           // An address the page cannot follow (a variation that does not exist, say): say what, not "try again".
           <p role="alert">
-            This address asks for something the page cannot show: {query.error.message}. <Link to="/">See the home page</Link>
+            This address asks for something the page cannot show: {query.error.message}.{' '}
+            <Link to="/">See the home page</Link>
           </p>
         ) : (
           <p role="alert">We could not load this page. Please check your connection and try again.</p>
@@ -92,7 +95,15 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
 // The form to change place opens on demand: its code stays out of the first page's script.
 const LocationForm = lazy(() => import('./location-form.js').then((m) => ({ default: m.LocationForm })));
 
-function LocationPicker({ city, state, onChoose }: { city: string; state: string; onChoose: (l: ShopperLocation) => void }) {
+function LocationPicker({
+  city,
+  state,
+  onChoose,
+}: {
+  city: string;
+  state: string;
+  onChoose: (l: ShopperLocation) => void;
+}) {
   const [editing, setEditing] = useState(false);
   return (
     <div className="location-picker">

@@ -4,7 +4,15 @@ import { api, ApiError } from '../../lib/api.js';
 import type { ShopperLocation } from '../../lib/location.js';
 
 /** A ZIP code or the browser's location, checked before the pages use it (an unknown ZIP keeps the place). */
-export function LocationForm({ city, state, onChoose }: { city: string; state: string; onChoose: (l: ShopperLocation) => void }) {
+export function LocationForm({
+  city,
+  state,
+  onChoose,
+}: {
+  city: string;
+  state: string;
+  onChoose: (l: ShopperLocation) => void;
+}) {
   const [zip, setZip] = useState('');
   const [message, setMessage] = useState('');
   const useMine = () => {
@@ -25,7 +33,11 @@ export function LocationForm({ city, state, onChoose }: { city: string; state: s
       await api(`/api/location?zip=${zip}`, ResolvedLocationSchema);
     } catch (err) {
       const here = city ? `${city}${state ? `, ${state}` : ''}` : 'your current place';
-      return setMessage(err instanceof ApiError && err.status === 404 ? `We don’t know ZIP code ${zip}. Still showing events near ${here}.` : 'We could not check that ZIP code. Please try again.');
+      return setMessage(
+        err instanceof ApiError && err.status === 404
+          ? `We don’t know ZIP code ${zip}. Still showing events near ${here}.`
+          : 'We could not check that ZIP code. Please try again.',
+      );
     }
     setMessage('');
     onChoose({ zip });
@@ -33,7 +45,14 @@ export function LocationForm({ city, state, onChoose }: { city: string; state: s
   return (
     <form onSubmit={(e) => void submit(e)} className="location-form">
       <label htmlFor="zip-input">ZIP code</label>
-      <input id="zip-input" inputMode="numeric" autoComplete="postal-code" maxLength={5} value={zip} onChange={(e) => setZip(e.target.value.replace(/\D/g, ''))} />
+      <input
+        id="zip-input"
+        inputMode="numeric"
+        autoComplete="postal-code"
+        maxLength={5}
+        value={zip}
+        onChange={(e) => setZip(e.target.value.replace(/\D/g, ''))}
+      />
       <button type="submit">Show events</button>
       <button type="button" className="link-button" onClick={useMine}>
         Use my location

@@ -9,9 +9,7 @@ export function NotFoundPage() {
       <form action="/results-general" method="get" role="search" className="not-found__search">
         <label htmlFor="nf-search">Search for an artist, team or venue</label>
         <input id="nf-search" name="kwds" type="search" autoComplete="off" />
-        <button type="submit">
-          Search
-        </button>
+        <button type="submit">Search</button>
       </form>
       <p>
         <Link to="/">Back to the home page</Link>

@@ -13,7 +13,8 @@ import '../../features/buying/buying.css';
 export const PENDING_POLL_MS = 2_000;
 
 const STATUS_MESSAGES: Partial<Record<Order['status'], string>> = {
-  pending_seller_confirmation: 'Payment received. We are waiting for the seller to confirm your tickets; this page updates by itself.',
+  pending_seller_confirmation:
+    'Payment received. We are waiting for the seller to confirm your tickets; this page updates by itself.',
   confirmed: 'Your order is confirmed. We will send your tickets before the event.',
   delivered: 'Your tickets have been delivered.',
   completed: 'Enjoy the event!',
@@ -45,7 +46,9 @@ export function OrderPage() {
       <section className="order-page buying-page">
         <h1>Your order</h1>
         <p role="alert">
-          {missing ? 'We could not find this order. Open it from the link in your confirmation email.' : 'We could not load this order. Please try again.'}
+          {missing
+            ? 'We could not find this order. Open it from the link in your confirmation email.'
+            : 'We could not load this order. Please try again.'}
         </p>
         <Link to="/">Back to the home page</Link>
       </section>

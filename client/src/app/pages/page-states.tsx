@@ -25,7 +25,9 @@ export function PageFailed({ error }: { error: unknown }) {
  * A new answer renders in a transition, in slices that leave the main thread free, rather than in the
  * query's synchronous update; the loading state stays until it is in.
  */
-export function usePageAnswer<T>(query: UseQueryResult<T>): { data: T; fallback: null } | { data: undefined; fallback: ReactElement } {
+export function usePageAnswer<T>(
+  query: UseQueryResult<T>,
+): { data: T; fallback: null } | { data: undefined; fallback: ReactElement } {
   const data = useDeferredValue(query.data);
   if (query.isError) return { data: undefined, fallback: <PageFailed error={query.error} /> };
   if (data === undefined) return { data: undefined, fallback: <PageLoading /> };

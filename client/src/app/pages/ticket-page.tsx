@@ -45,7 +45,11 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const selectId = useId();
-  const q = useQuery({ queryKey: ['listing', listingId], queryFn: ({ signal }) => buyingApi.listing(listingId, signal), staleTime: 0 });
+  const q = useQuery({
+    queryKey: ['listing', listingId],
+    queryFn: ({ signal }) => buyingApi.listing(listingId, signal),
+    staleTime: 0,
+  });
   const [chosen, setChosen] = useState<number | null>(null);
   const [needQuantity, setNeedQuantity] = useState(false);
   const hold = useMutation({
@@ -86,7 +90,8 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   const allowed = allowedQuantities(listing);
   const quantity = chosen ?? (allowed.includes(requested) ? requested : null);
   const backToListings = `${event.url}?quantity=${quantity ?? (requested || 1)}`;
-  const taken = (hold.error instanceof BuyingApiError && hold.error.code === 'not_enough_tickets') || allowed.length === 0;
+  const taken =
+    (hold.error instanceof BuyingApiError && hold.error.code === 'not_enough_tickets') || allowed.length === 0;
   // The all-in price and any shipping, per ticket: what the cart charges (`server/commerce/domain/pricing.ts`).
   const perTicketCents = Math.round(listing.allInPricePerTicket * 100) + Math.round(listing.shippingPerTicket * 100);
 
@@ -107,9 +112,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
       <h1>Tickets for {event.name}</h1>
       <EventLine event={event} />
       <section className="ticket-card" aria-labelledby={`${selectId}-title`}>
-        <h2 id={`${selectId}-title`}>
-          {seatLabel(listing)}
-        </h2>
+        <h2 id={`${selectId}-title`}>{seatLabel(listing)}</h2>
         <p className="listing__meta">
           {DELIVERY_LABELS[listing.deliveryMethod]} · In hand by {formatCalendarDate(listing.inHandDate)}
         </p>
@@ -118,7 +121,8 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
         {taken ? (
           <div className="form-alert" role="alert">
             <p>
-              <strong>Those tickets were just taken.</strong> {hold.error instanceof BuyingApiError ? hold.error.message : 'Another fan got them first.'}
+              <strong>Those tickets were just taken.</strong>{' '}
+              {hold.error instanceof BuyingApiError ? hold.error.message : 'Another fan got them first.'}
             </p>
             <Link className="button" to={backToListings}>
               See other tickets for this event
@@ -130,7 +134,9 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
               <label htmlFor={selectId}>Number of tickets</label>
               {!allowed.includes(requested) && chosen === null && (
                 <p className="field-hint" id={`${selectId}-hint`}>
-                  {requested > 0 ? `This seller does not sell ${requested} ${requested === 1 ? 'ticket' : 'tickets'} from this listing. ` : ''}
+                  {requested > 0
+                    ? `This seller does not sell ${requested} ${requested === 1 ? 'ticket' : 'tickets'} from this listing. `
+                    : ''}
                   Choose {allowed.length === 1 ? `${allowed[0]}` : `one of ${allowed.join(', ')}`}.
                 </p>
               )}
@@ -143,7 +149,14 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
                   hold.reset();
                 }}
                 aria-invalid={needQuantity && quantity === null ? true : undefined}
-                aria-describedby={[!allowed.includes(requested) && chosen === null ? `${selectId}-hint` : '', needQuantity && quantity === null ? `${selectId}-error` : ''].filter(Boolean).join(' ') || undefined}
+                aria-describedby={
+                  [
+                    !allowed.includes(requested) && chosen === null ? `${selectId}-hint` : '',
+                    needQuantity && quantity === null ? `${selectId}-error` : '',
+                  ]
+                    .filter(Boolean)
+                    .join(' ') || undefined
+                }
               >
                 {quantity === null && <option value="">Choose</option>}
                 {allowed.map((n) => (
@@ -162,17 +175,28 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
             <FeeDetails listing={listing} serviceFeeRate={q.data?.fees.serviceFeeRate} id={`${selectId}-fees`} />
             {quantity !== null && (
               <p className="ticket-total">
-                Total for {quantity} {quantity === 1 ? 'ticket' : 'tickets'}: <strong>{formatMoney((perTicketCents * quantity) / 100)}</strong>
-                <span className="ticket-total__note">{listing.shippingPerTicket > 0 ? 'Fees and shipping included.' : 'Fees included.'} Add a promo code at checkout.</span>
+                Total for {quantity} {quantity === 1 ? 'ticket' : 'tickets'}:{' '}
+                <strong>{formatMoney((perTicketCents * quantity) / 100)}</strong>
+                <span className="ticket-total__note">
+                  {listing.shippingPerTicket > 0 ? 'Fees and shipping included.' : 'Fees included.'} Add a promo code at
+                  checkout.
+                </span>
               </p>
             )}
             {hold.isError && (
               <p className="form-alert" role="alert">
                 {/* The server's sentence names the rule (a limit per event, an event already started, a moment's outage). */}
-                {hold.error instanceof BuyingApiError && (hold.error.status < 500 || hold.error.status === 503) ? hold.error.message : 'We could not hold these tickets. Please try again.'}
+                {hold.error instanceof BuyingApiError && (hold.error.status < 500 || hold.error.status === 503)
+                  ? hold.error.message
+                  : 'We could not hold these tickets. Please try again.'}
               </p>
             )}
-            <button type="button" className="button button--primary button--wide" onClick={submit} disabled={hold.isPending}>
+            <button
+              type="button"
+              className="button button--primary button--wide"
+              onClick={submit}
+              disabled={hold.isPending}
+            >
               {hold.isPending ? 'Holding your tickets…' : 'Continue to checkout'}
             </button>
           </>
@@ -190,5 +214,12 @@ export function TicketPage() {
   const listingId = Number(search.get('listing'));
   const requested = Number(search.get('quantity'));
   if (!Number.isInteger(listingId) || listingId <= 0) return <TicketPicker slug={slug} />;
-  return <ListingTickets key={listingId} slug={slug} listingId={listingId} requested={Number.isInteger(requested) ? requested : 0} />;
+  return (
+    <ListingTickets
+      key={listingId}
+      slug={slug}
+      listingId={listingId}
+      requested={Number.isInteger(requested) ? requested : 0}
+    />
+  );
 }

@@ -1,7 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
 import type { LayoutRow } from '../../../../shared/schemas/layout.js';
-import { PreviewSchema, type ExperimentView, type PreviewRowView, type StudioStateView } from '../../../../shared/schemas/studio.js';
+import {
+  PreviewSchema,
+  type ExperimentView,
+  type PreviewRowView,
+  type StudioStateView,
+} from '../../../../shared/schemas/studio.js';
 import { parseRows } from '../../features/rows/layout-rows.js';
 import { ROW_COMPONENTS, RowSetLabel } from '../../features/rows/rows.js';
 import { studioApi } from '../../features/studio/studio-api.js';
@@ -29,7 +34,8 @@ export function checkPlace(place: Place): string | null {
   if (place.kind === 'city') return value.length >= 2 ? null : 'Name a city, such as Chicago, IL.';
   const parts = value.split(',').map((s) => s.trim());
   const [lat, lng] = parts.map(Number);
-  if (parts.length !== 2 || parts.some((p) => p === '') || !Number.isFinite(lat) || !Number.isFinite(lng)) return 'Give a latitude and a longitude separated by a comma, such as 41.88, -87.63.';
+  if (parts.length !== 2 || parts.some((p) => p === '') || !Number.isFinite(lat) || !Number.isFinite(lng))
+    return 'Give a latitude and a longitude separated by a comma, such as 41.88, -87.63.';
   if (Math.abs(lat!) > 90) return 'A latitude is between -90 and 90.';
   if (Math.abs(lng!) > 180) return 'A longitude is between -180 and 180.';
   return null;
@@ -55,10 +61,21 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
   const experiment = experiments.data?.experiments.find((e) => e.page === page);
   const theme = state.brands.find((b) => b.id === brand)?.theme;
   const style = theme
-    ? ({ '--brand': theme.primary, '--brand-contrast': theme.primaryContrast, '--ink': theme.ink, '--surface': theme.surface, '--accent': theme.accent } as CSSProperties)
+    ? ({
+        '--brand': theme.primary,
+        '--brand-contrast': theme.primaryContrast,
+        '--ink': theme.ink,
+        '--surface': theme.surface,
+        '--accent': theme.accent,
+      } as CSSProperties)
     : undefined;
 
-  const columns: (number | undefined)[] = !experiment || variation === 'none' ? [undefined] : variation === 'all' ? experiment.variations.map((v) => v.index) : [variation];
+  const columns: (number | undefined)[] =
+    !experiment || variation === 'none'
+      ? [undefined]
+      : variation === 'all'
+        ? experiment.variations.map((v) => v.index)
+        : [variation];
   const placeProblem = checkPlace(draftPlace);
   const [showProblem, setShowProblem] = useState(false);
   const submit = (e: FormEvent) => {
@@ -69,7 +86,9 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
 
   return (
     <section className="studio-panel preview" aria-labelledby="preview-heading">
-      <h2 id="preview-heading" tabIndex={-1}>Preview of the drafts</h2>
+      <h2 id="preview-heading" tabIndex={-1}>
+        Preview of the drafts
+      </h2>
       <form className="preview__controls" onSubmit={submit}>
         <div>
           <label htmlFor={ids.brand}>Brand</label>
@@ -93,7 +112,11 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
         </div>
         <div>
           <label htmlFor={ids.kind}>Place by</label>
-          <select id={ids.kind} value={draftPlace.kind} onChange={(e) => setDraftPlace({ kind: e.target.value as PlaceKind, value: '' })}>
+          <select
+            id={ids.kind}
+            value={draftPlace.kind}
+            onChange={(e) => setDraftPlace({ kind: e.target.value as PlaceKind, value: '' })}
+          >
             {(Object.keys(PLACE_HINTS) as PlaceKind[]).map((k) => (
               <option key={k} value={k}>
                 {PLACE_HINTS[k].label}
@@ -123,7 +146,15 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
         {experiment && (
           <div>
             <label htmlFor={ids.variation}>Variation</label>
-            <select id={ids.variation} value={String(variation)} onChange={(e) => setVariation(e.target.value === 'none' || e.target.value === 'all' ? e.target.value : Number(e.target.value))}>
+            <select
+              id={ids.variation}
+              value={String(variation)}
+              onChange={(e) =>
+                setVariation(
+                  e.target.value === 'none' || e.target.value === 'all' ? e.target.value : Number(e.target.value),
+                )
+              }
+            >
               <option value="none">Base page (no experiment)</option>
               {experiment.variations.map((v) => (
                 <option key={v.index} value={v.index}>
@@ -142,7 +173,14 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
         {...(columns.length > 1 ? { role: 'region', 'aria-label': 'Variations side by side', tabIndex: 0 } : {})}
       >
         {columns.map((index) => (
-          <PreviewColumn key={index ?? 'base'} brand={brand} page={page} place={place} index={index} experiment={experiment} />
+          <PreviewColumn
+            key={index ?? 'base'}
+            brand={brand}
+            page={page}
+            place={place}
+            index={index}
+            experiment={experiment}
+          />
         ))}
       </div>
     </section>
@@ -163,9 +201,30 @@ function ExperimentSummary({ experiment }: { experiment: ExperimentView }) {
   );
 }
 
-function PreviewColumn({ brand, page, place, index, experiment }: { brand: string; page: string; place: Place; index: number | undefined; experiment: ExperimentView | undefined }) {
-  const params = new URLSearchParams({ brand, page, ...placeParams(place), ...(index !== undefined ? { variation: String(index) } : {}) });
-  const preview = useQuery({ queryKey: ['studio', 'preview', params.toString()], queryFn: ({ signal }) => studioApi(`preview?${params}`, PreviewSchema, { signal }), retry: false });
+function PreviewColumn({
+  brand,
+  page,
+  place,
+  index,
+  experiment,
+}: {
+  brand: string;
+  page: string;
+  place: Place;
+  index: number | undefined;
+  experiment: ExperimentView | undefined;
+}) {
+  const params = new URLSearchParams({
+    brand,
+    page,
+    ...placeParams(place),
+    ...(index !== undefined ? { variation: String(index) } : {}),
+  });
+  const preview = useQuery({
+    queryKey: ['studio', 'preview', params.toString()],
+    queryFn: ({ signal }) => studioApi(`preview?${params}`, PreviewSchema, { signal }),
+    retry: false,
+  });
   const v = index === undefined ? undefined : experiment?.variations.find((x) => x.index === index);
   const heading = v ? `Variation ${v.index}: ${v.name} (${Math.round(v.weight * 100)}% of guests)` : 'Base page';
   const rows = useMemo(() => (preview.data ? parseRows(preview.data.layout.rows).rows : []), [preview.data]);
@@ -176,7 +235,11 @@ function PreviewColumn({ brand, page, place, index, experiment }: { brand: strin
       <h3 id={headingId}>{heading}</h3>
       {v && (
         <p className="preview__file">
-          {v.file ? `Rows from ${v.file}` : v.value === 'base' ? "The brand's own page, without the experiment's changes" : "This brand has no page for this variation: guests in it see the brand's own page"}
+          {v.file
+            ? `Rows from ${v.file}`
+            : v.value === 'base'
+              ? "The brand's own page, without the experiment's changes"
+              : "This brand has no page for this variation: guests in it see the brand's own page"}
         </p>
       )}
       {preview.isPending && <p>Drawing the page…</p>}
@@ -188,7 +251,8 @@ function PreviewColumn({ brand, page, place, index, experiment }: { brand: strin
       {preview.data && !preview.isError && (
         <>
           <p className="preview__place">
-            {preview.data.layout.title} for {preview.data.layout.brand.name}, near {preview.data.layout.location.city || 'you'}
+            {preview.data.layout.title} for {preview.data.layout.brand.name}, near{' '}
+            {preview.data.layout.location.city || 'you'}
             {preview.data.layout.location.state ? `, ${preview.data.layout.location.state}` : ''}
           </p>
           <RowSetLabel value={headingId}>

@@ -57,12 +57,13 @@ function Studio() {
   return (
     <>
       <nav className="studio-skip" aria-label="Studio sections">
-        <a href="#drafts-heading">Drafts</a> <a href="#preview-heading">Preview</a> <a href="#publish-heading">Publish and history</a>
+        <a href="#drafts-heading">Drafts</a> <a href="#preview-heading">Preview</a>{' '}
+        <a href="#publish-heading">Publish and history</a>
       </nav>
       <div className="studio-grid">
-      <DraftsPanel state={state.data} drafts={drafts} />
-      <PreviewPanel state={state.data} />
-      <PublishPanel state={state.data} drafts={drafts} />
+        <DraftsPanel state={state.data} drafts={drafts} />
+        <PreviewPanel state={state.data} />
+        <PublishPanel state={state.data} drafts={drafts} />
       </div>
     </>
   );

@@ -1,5 +1,12 @@
 import { z } from '../../../../shared/schemas/zod.js';
-import { CartSchema, IDEMPOTENCY_KEY_HEADER, ListingDetailSchema, ListingsResponseSchema, OrderSchema, type CheckoutRequest } from '../../../../shared/schemas/commerce.js';
+import {
+  CartSchema,
+  IDEMPOTENCY_KEY_HEADER,
+  ListingDetailSchema,
+  ListingsResponseSchema,
+  OrderSchema,
+  type CheckoutRequest,
+} from '../../../../shared/schemas/commerce.js';
 import { EventPageSchema } from '../../../../shared/schemas/entities.js';
 import { apiHeaders, ApiError } from '../../lib/api.js';
 import { ensureGuestSession } from '../../lib/session.js';
@@ -44,7 +51,11 @@ function readDetails(details: unknown): FieldIssue[] {
   });
 }
 
-async function request<S extends z.ZodType>(path: string, schema: S | null, init: RequestInit & { guest?: boolean; extraHeaders?: Record<string, string> } = {}): Promise<z.output<S>> {
+async function request<S extends z.ZodType>(
+  path: string,
+  schema: S | null,
+  init: RequestInit & { guest?: boolean; extraHeaders?: Record<string, string> } = {},
+): Promise<z.output<S>> {
   const { guest = false, extraHeaders, ...rest } = init;
   // Carts and orders belong to the guest who made them (spec §6): wait for the token rather than call without it.
   if (guest) await ensureGuestSession();
@@ -56,7 +67,12 @@ async function request<S extends z.ZodType>(path: string, schema: S | null, init
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     const error = (body as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-    throw new BuyingApiError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`, readDetails(error?.details));
+    throw new BuyingApiError(
+      res.status,
+      error?.code ?? 'http_error',
+      error?.message ?? `${res.status} ${res.statusText}`,
+      readDetails(error?.details),
+    );
   }
   return schema.parse(body);
 }
@@ -72,28 +88,52 @@ export function listingsQueryString(filter: ListingsFilter): string {
 }
 
 export const buyingApi = {
-  event: (slug: string, signal?: AbortSignal) => request(`/api/events/${encodeURIComponent(slug)}`, EventPageSchema, { signal }),
+  event: (slug: string, signal?: AbortSignal) =>
+    request(`/api/events/${encodeURIComponent(slug)}`, EventPageSchema, { signal }),
   listings: (slug: string, filter: ListingsFilter, signal?: AbortSignal) =>
-    request(`/api/events/${encodeURIComponent(slug)}/listings${listingsQueryString(filter)}`, ListingsResponseSchema, { signal }),
+    request(`/api/events/${encodeURIComponent(slug)}/listings${listingsQueryString(filter)}`, ListingsResponseSchema, {
+      signal,
+    }),
   listing: (id: number, signal?: AbortSignal) => request(`/api/listings/${id}`, ListingDetailSchema, { signal }),
   createCart: (listingId: number, quantity: number) =>
     request('/api/cart', CartSchema, { method: 'POST', body: JSON.stringify({ listingId, quantity }), guest: true }),
   /** The cart, priced with a promo code when one is given (an unknown code is a 400 `invalid_promo_code`). */
   cart: (id: string, signal?: AbortSignal, promoCode?: string) =>
-    request(`/api/cart/${encodeURIComponent(id)}${promoCode ? `?promoCode=${encodeURIComponent(promoCode)}` : ''}`, CartSchema, { signal, guest: true }),
+    request(
+      `/api/cart/${encodeURIComponent(id)}${promoCode ? `?promoCode=${encodeURIComponent(promoCode)}` : ''}`,
+      CartSchema,
+      { signal, guest: true },
+    ),
   releaseCart: (id: string) => request(`/api/cart/${encodeURIComponent(id)}`, null, { method: 'DELETE', guest: true }),
   /** One checkout attempt; the key makes its retries safe (see checkout-attempt.ts). */
   checkout: (body: CheckoutRequest, idempotencyKey: string) =>
-    request('/api/checkout', OrderSchema, { method: 'POST', body: JSON.stringify(body), guest: true, extraHeaders: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } }),
+    request('/api/checkout', OrderSchema, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      guest: true,
+      extraHeaders: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+    }),
   order: (id: string, code: string | null, signal?: AbortSignal) =>
-    request(`/api/orders/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}`, OrderSchema, { signal, guest: true }),
+    request(`/api/orders/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}`, OrderSchema, {
+      signal,
+      guest: true,
+    }),
   /** The order's eTickets as a PDF, with the same access as the order (the guest token, or the access code). */
   ticketsPdf: async (id: string, code: string | null): Promise<Blob> => {
     await ensureGuestSession();
-    const res = await fetch(`/api/orders/${encodeURIComponent(id)}/tickets.pdf${code ? `?code=${encodeURIComponent(code)}` : ''}`, { headers: apiHeaders(true) });
+    const res = await fetch(
+      `/api/orders/${encodeURIComponent(id)}/tickets.pdf${code ? `?code=${encodeURIComponent(code)}` : ''}`,
+      { headers: apiHeaders(true) },
+    );
     if (!res.ok) {
-      const error = ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null)?.error;
-      throw new BuyingApiError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`, []);
+      const error = ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null)
+        ?.error;
+      throw new BuyingApiError(
+        res.status,
+        error?.code ?? 'http_error',
+        error?.message ?? `${res.status} ${res.statusText}`,
+        [],
+      );
     }
     return res.blob();
   },

@@ -18,7 +18,10 @@ export function LineItems({ lineItems, total }: { lineItems: { key: string; valu
   return (
     <dl className="line-items">
       {lineItems.map((li, i) => (
-        <div key={`${li.key}-${i}`} className={li.key === TOTAL_KEY ? 'line-items__row line-items__row--total' : 'line-items__row'}>
+        <div
+          key={`${li.key}-${i}`}
+          className={li.key === TOTAL_KEY ? 'line-items__row line-items__row--total' : 'line-items__row'}
+        >
           <dt>{li.key}</dt>
           <dd>{li.value}</dd>
         </div>

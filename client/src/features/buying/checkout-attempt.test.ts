@@ -8,7 +8,12 @@ const order = { id: 'ORD-ABCDEFGHJK' } as Order;
 
 function memoryStorage() {
   const data = new Map<string, string>();
-  return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k), data };
+  return {
+    getItem: (k: string) => data.get(k) ?? null,
+    setItem: (k: string, v: string) => void data.set(k, v),
+    removeItem: (k: string) => void data.delete(k),
+    data,
+  };
 }
 
 function deps(answers: (Order | Error)[]) {
@@ -32,7 +37,11 @@ function deps(answers: (Order | Error)[]) {
 
 describe('placeOrder', () => {
   it('sends a retry after a lost answer with the same key, and forgets the key once the order is in', async () => {
-    const d = deps([new TypeError('Failed to fetch'), new BuyingApiError(503, 'store_unavailable', 'later', []), order]);
+    const d = deps([
+      new TypeError('Failed to fetch'),
+      new BuyingApiError(503, 'store_unavailable', 'later', []),
+      order,
+    ]);
     expect(await placeOrder(request, d)).toBe(order);
     expect(d.keys).toEqual(['key-1', 'key-1', 'key-1']);
     // One second, then two (the retry schedule is 1, 2 and 4 s).
@@ -48,7 +57,12 @@ describe('placeOrder', () => {
   });
 
   it('keeps the key across a page reload or the back button, until a definite answer', async () => {
-    const d = deps([new TypeError('Failed to fetch'), new TypeError('Failed to fetch'), new TypeError('Failed to fetch'), new TypeError('Failed to fetch')]);
+    const d = deps([
+      new TypeError('Failed to fetch'),
+      new TypeError('Failed to fetch'),
+      new TypeError('Failed to fetch'),
+      new TypeError('Failed to fetch'),
+    ]);
     await expect(placeOrder(request, d)).rejects.toThrow('Failed to fetch');
     expect(d.storage.data.get(`checkout-attempt:${request.cartId}`)).toBe('key-1');
     // The shopper comes back and pays again: the same attempt.

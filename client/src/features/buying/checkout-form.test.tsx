@@ -6,7 +6,17 @@ import { useState } from 'react';
 import type { Cart, CheckoutRequest } from '../../../../shared/schemas/commerce.js';
 import { CheckoutForm } from './checkout-form.js';
 import { validateCheckout, EMPTY_VALUES } from './checkout-validation.js';
-import { apiError, cart, CART_ID, json, mockFetch, order, renderAt, storeGuestToken, type Handler } from './test-utils.js';
+import {
+  apiError,
+  cart,
+  CART_ID,
+  json,
+  mockFetch,
+  order,
+  renderAt,
+  storeGuestToken,
+  type Handler,
+} from './test-utils.js';
 import { PAYMENT_FAILURE_TRACKING_FAILURE, PURCHASE_TRACKING_FAILURE } from './tracking.js';
 
 const NEXT_YEAR = String(new Date().getFullYear() + 1);
@@ -27,7 +37,11 @@ const WITH_FF20 = cart({
 const priceCart: Handler = (url) => {
   const code = url.searchParams.get('promoCode');
   if (code === null) return json(cart());
-  return code.toUpperCase() === 'FF20' ? json(WITH_FF20) : apiError(400, 'invalid_promo_code', `“${code}” is not a valid promo code`, [{ path: 'promoCode', message: 'This promo code is not valid' }]);
+  return code.toUpperCase() === 'FF20'
+    ? json(WITH_FF20)
+    : apiError(400, 'invalid_promo_code', `“${code}” is not a valid promo code`, [
+        { path: 'promoCode', message: 'This promo code is not valid' },
+      ]);
 };
 
 /** The form with the checkout page's part: the cart it shows is the one last priced. */
@@ -41,7 +55,10 @@ function setup(checkout: Handler = () => json(order(), 201), props: { onHoldEnde
   const user = userEvent.setup();
   const onHoldEnded = props.onHoldEnded ?? vi.fn();
   renderAt(<PricedForm onHoldEnded={onHoldEnded} />, { route: `/checkout/${CART_ID}` });
-  const sent = () => fetchMock.mock.calls.filter(([u]) => String(u) === '/api/checkout').map(([, init]) => JSON.parse(String(init?.body)) as CheckoutRequest);
+  const sent = () =>
+    fetchMock.mock.calls
+      .filter(([u]) => String(u) === '/api/checkout')
+      .map(([, init]) => JSON.parse(String(init?.body)) as CheckoutRequest);
   return { fetchMock, user, sent, onHoldEnded };
 }
 
@@ -92,7 +109,9 @@ describe('checkout form validation', () => {
     const email = field('Email');
     expect(email.getAttribute('aria-invalid')).toBe('true');
     const describedBy = email.getAttribute('aria-describedby')!.split(' ');
-    expect(describedBy.map((id) => document.getElementById(id)?.textContent)).toContain('Enter an email address for your tickets');
+    expect(describedBy.map((id) => document.getElementById(id)?.textContent)).toContain(
+      'Enter an email address for your tickets',
+    );
     expect(document.activeElement).toBe(email);
 
     const expected: Record<string, string> = {
@@ -111,7 +130,10 @@ describe('checkout form validation', () => {
       const input = field(label);
       expect(input.getAttribute('aria-invalid'), label).toBe('true');
       const ids = input.getAttribute('aria-describedby')!.split(' ');
-      expect(ids.map((id) => document.getElementById(id)?.textContent), label).toContain(message);
+      expect(
+        ids.map((id) => document.getElementById(id)?.textContent),
+        label,
+      ).toContain(message);
     }
     expect(field('Promo code (optional)').getAttribute('aria-invalid')).toBeNull();
     expect(screen.getByRole('alert').textContent).toMatch(/Please fix the \d+ highlighted fields/);
@@ -142,7 +164,18 @@ describe('checkout form validation', () => {
 
   it('refuses a card that has expired', () => {
     const now = new Date(2030, 5, 15);
-    const values = { ...EMPTY_VALUES, email: 'a@b.co', name: 'Pat Fan', address1: '1 Main St', city: 'Bronx', state: 'NY', postalCode: '10451', phoneNumber: '2125550100', cardNumber: '4242424242424242', cvc: '123' };
+    const values = {
+      ...EMPTY_VALUES,
+      email: 'a@b.co',
+      name: 'Pat Fan',
+      address1: '1 Main St',
+      city: 'Bronx',
+      state: 'NY',
+      postalCode: '10451',
+      phoneNumber: '2125550100',
+      cardNumber: '4242424242424242',
+      cvc: '123',
+    };
     const expired = validateCheckout({ ...values, expMonth: '5', expYear: '2030' }, CART_ID, 'card', now);
     expect(expired.ok ? null : expired.errors.expMonth).toBe('This card has expired');
     expect(validateCheckout({ ...values, expMonth: '6', expYear: '2030' }, CART_ID, 'card', now).ok).toBe(true);
@@ -162,7 +195,9 @@ describe('checkout form validation', () => {
     await screen.findByText('That postal code does not match the city');
     const zip = field('ZIP code');
     expect(zip.getAttribute('aria-invalid')).toBe('true');
-    expect(zip.getAttribute('aria-describedby')).toContain(screen.getByText('That postal code does not match the city').id);
+    expect(zip.getAttribute('aria-describedby')).toContain(
+      screen.getByText('That postal code does not match the city').id,
+    );
     expect(field('Phone number').getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(document.activeElement).toBe(zip));
   });
@@ -195,10 +230,24 @@ describe('paying', () => {
       {
         cartId: CART_ID,
         email: 'fan@example.com',
-        billingAddress: { name: 'Pat Fan', address1: '1 E 161st St', city: 'Bronx', state: 'NY', countryCode: 'US', postalCode: '10451', phoneNumber: '+1 212 555 0100' },
+        billingAddress: {
+          name: 'Pat Fan',
+          address1: '1 E 161st St',
+          city: 'Bronx',
+          state: 'NY',
+          countryCode: 'US',
+          postalCode: '10451',
+          phoneNumber: '+1 212 555 0100',
+        },
         promoCode: 'ff20',
         expectedTotal: 188.8,
-        payment: { method: 'card', cardNumber: '4242424242424242', expMonth: 12, expYear: Number(NEXT_YEAR), cvc: '123' },
+        payment: {
+          method: 'card',
+          cardNumber: '4242424242424242',
+          expMonth: 12,
+          expYear: Number(NEXT_YEAR),
+          cvc: '123',
+        },
       },
     ]);
     expect(window.dataLayer).toEqual([{ event: 'purchase', phet: 22420 }]);
@@ -218,7 +267,9 @@ describe('paying', () => {
   });
 
   it('shows the server’s total again when the price changed under the shopper', async () => {
-    const { user, sent } = setup(() => apiError(409, 'price_changed', 'The total is $188.80, not the $236 shown; check it and pay again'));
+    const { user, sent } = setup(() =>
+      apiError(409, 'price_changed', 'The total is $188.80, not the $236 shown; check it and pay again'),
+    );
     await fillAddress(user);
     await fillCard(user);
     await user.click(screen.getByRole('button', { name: 'Pay $236' }));
@@ -229,11 +280,17 @@ describe('paying', () => {
 
   it('retries a checkout whose answer was lost with the same Idempotency-Key, so the order is made once', async () => {
     let calls = 0;
-    const { user, fetchMock } = setup(() => (++calls === 1 ? json({ error: { code: 'store_unavailable', message: 'Orders cannot be placed for a moment.' } }, 503) : json(order(), 201)));
+    const { user, fetchMock } = setup(() =>
+      ++calls === 1
+        ? json({ error: { code: 'store_unavailable', message: 'Orders cannot be placed for a moment.' } }, 503)
+        : json(order(), 201),
+    );
     await fillAddress(user);
     await fillCard(user);
     await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'), { timeout: 5_000 });
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'), {
+      timeout: 5_000,
+    });
     const keys = fetchMock.mock.calls
       .filter(([u]) => String(u) === '/api/checkout')
       .map(([, init]) => (init?.headers as Record<string, string>)['Idempotency-Key']);
@@ -287,7 +344,9 @@ describe('paying', () => {
         throw new Error('tag manager is down');
       },
     } as unknown as Record<string, unknown>[];
-    const { user } = setup(() => apiError(502, 'payment_error', 'The payment service is not answering. You were not charged.'));
+    const { user } = setup(() =>
+      apiError(502, 'payment_error', 'The payment service is not answering. You were not charged.'),
+    );
     await fillAddress(user);
     await fillCard(user);
     await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
@@ -307,7 +366,10 @@ describe('paying', () => {
 });
 
 describe('Apple Pay', () => {
-  const session = (supports3: boolean, canPay: boolean) => ({ supportsVersion: vi.fn((v: number) => supports3 && v === 3), canMakePayments: vi.fn(() => canPay) });
+  const session = (supports3: boolean, canPay: boolean) => ({
+    supportsVersion: vi.fn((v: number) => supports3 && v === 3),
+    canMakePayments: vi.fn(() => canPay),
+  });
 
   it('is not offered without ApplePaySession', () => {
     setup();

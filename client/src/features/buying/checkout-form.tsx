@@ -1,16 +1,69 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+} from 'react';
 import { useNavigate } from 'react-router';
 import type { Cart, Order } from '../../../../shared/schemas/commerce.js';
 import { applePayAvailable } from './apple-pay.js';
 import { buyingApi, BuyingApiError } from './buying-api.js';
 import { placeOrder } from './checkout-attempt.js';
 import { formatMoney } from './money.js';
-import { EMPTY_VALUES, mapServerIssues, validateCheckout, type CheckoutValues, type FieldErrors, type FieldName } from './checkout-validation.js';
+import {
+  EMPTY_VALUES,
+  mapServerIssues,
+  validateCheckout,
+  type CheckoutValues,
+  type FieldErrors,
+  type FieldName,
+} from './checkout-validation.js';
 import { trackPaymentFailure, trackPurchase, type PaymentType } from './tracking.js';
 import './buying.css';
 
 /** US first (most shoppers), then the rest by name. */
-const OTHER_COUNTRIES = ['AR', 'AU', 'AT', 'BE', 'BR', 'CA', 'CL', 'CN', 'CO', 'DK', 'FI', 'FR', 'DE', 'GR', 'HK', 'IN', 'IE', 'IL', 'IT', 'JP', 'KR', 'MX', 'NL', 'NZ', 'NO', 'PH', 'PL', 'PT', 'PR', 'SG', 'ZA', 'ES', 'SE', 'CH', 'AE', 'GB'];
+const OTHER_COUNTRIES = [
+  'AR',
+  'AU',
+  'AT',
+  'BE',
+  'BR',
+  'CA',
+  'CL',
+  'CN',
+  'CO',
+  'DK',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HK',
+  'IN',
+  'IE',
+  'IL',
+  'IT',
+  'JP',
+  'KR',
+  'MX',
+  'NL',
+  'NZ',
+  'NO',
+  'PH',
+  'PL',
+  'PT',
+  'PR',
+  'SG',
+  'ZA',
+  'ES',
+  'SE',
+  'CH',
+  'AE',
+  'GB',
+];
 
 function countryOptions(): { code: string; name: string }[] {
   let names: Intl.DisplayNames | null = null;
@@ -20,7 +73,9 @@ function countryOptions(): { code: string; name: string }[] {
     names = null;
   }
   const name = (code: string) => names?.of(code) ?? code;
-  const rest = OTHER_COUNTRIES.map((code) => ({ code, name: name(code) })).sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  const rest = OTHER_COUNTRIES.map((code) => ({ code, name: name(code) })).sort((a, b) =>
+    a.name.localeCompare(b.name, 'en'),
+  );
   return [{ code: 'US', name: name('US') }, ...rest];
 }
 
@@ -38,7 +93,11 @@ interface FieldProps {
   error: string | undefined;
   hint?: string;
   idPrefix: string;
-  children: (props: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) => ReactNode;
+  children: (props: {
+    id: string;
+    'aria-invalid': true | undefined;
+    'aria-describedby': string | undefined;
+  }) => ReactNode;
 }
 
 function Field({ field, label, error, hint, idPrefix, children }: FieldProps) {
@@ -87,7 +146,9 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
   const [priceNote, setPriceNote] = useState<string | null>(null);
   const [applePay] = useState(applePayAvailable);
   const [countries] = useState(countryOptions);
-  const [years] = useState(() => Array.from({ length: EXPIRY_YEARS_AHEAD + 1 }, (_, i) => String(new Date().getFullYear() + i)));
+  const [years] = useState(() =>
+    Array.from({ length: EXPIRY_YEARS_AHEAD + 1 }, (_, i) => String(new Date().getFullYear() + i)),
+  );
 
   useEffect(() => {
     if (focusRequest === 0) return;
@@ -118,14 +179,22 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
       const priced = await buyingApi.cart(cart.id, undefined, code || undefined);
       onPriced?.(code ? priced : null);
       setErrors(({ promoCode: _gone, ...rest }) => rest);
-      setPriceNote(code ? `Code ${priced.promoCode ?? code} applied: your total is now ${formatMoney(priced.totalPrice.value)}.` : `No promo code: your total is ${formatMoney(priced.totalPrice.value)}.`);
+      setPriceNote(
+        code
+          ? `Code ${priced.promoCode ?? code} applied: your total is now ${formatMoney(priced.totalPrice.value)}.`
+          : `No promo code: your total is ${formatMoney(priced.totalPrice.value)}.`,
+      );
       return priced;
     } catch (err) {
       if (err instanceof BuyingApiError && err.code === 'invalid_promo_code') {
         setErrors((e) => ({ ...e, promoCode: err.message }));
         setFocusRequest((n) => n + 1);
       } else {
-        setFormError(err instanceof BuyingApiError ? err.message : 'We could not price your tickets. Check your connection and try again.');
+        setFormError(
+          err instanceof BuyingApiError
+            ? err.message
+            : 'We could not price your tickets. Check your connection and try again.',
+        );
       }
       return null;
     } finally {
@@ -140,7 +209,10 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
     // A code typed but not yet applied would change the total: price it and let the shopper see it first.
     if (values.promoCode.trim().toUpperCase() !== (cart.promoCode ?? '').toUpperCase()) {
       const priced = await applyPromo();
-      if (priced) setPriceNote(`${priced.promoCode ? `Code ${priced.promoCode} applied` : 'Promo code removed'}: your total is now ${formatMoney(priced.totalPrice.value)}. Check it, then pay.`);
+      if (priced)
+        setPriceNote(
+          `${priced.promoCode ? `Code ${priced.promoCode} applied` : 'Promo code removed'}: your total is now ${formatMoney(priced.totalPrice.value)}. Check it, then pay.`,
+        );
       return;
     }
     const checked = validateCheckout(values, cart.id, method);
@@ -152,7 +224,10 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
     busy.current = true;
     setSubmitting(method);
     try {
-      const order = await placeOrder({ ...checked.request, expectedTotal: cart.totalPrice.value }, { send: buyingApi.checkout });
+      const order = await placeOrder(
+        { ...checked.request, expectedTotal: cart.totalPrice.value },
+        { send: buyingApi.checkout },
+      );
       trackPurchase(order);
       void navigate(orderUrl(order), { replace: true });
     } catch (err) {
@@ -197,7 +272,9 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
         <legend className="sr-only">Checkout</legend>
         {errorCount > 0 && (
           <p className="form-alert" role="alert">
-            {errorCount === 1 ? 'Please fix the highlighted field.' : `Please fix the ${errorCount} highlighted fields.`}
+            {errorCount === 1
+              ? 'Please fix the highlighted field.'
+              : `Please fix the ${errorCount} highlighted fields.`}
           </p>
         )}
         {formError && (
@@ -208,7 +285,13 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
 
         <section className="checkout-section" aria-labelledby={`${idPrefix}-contact`}>
           <h2 id={`${idPrefix}-contact`}>Contact</h2>
-          <Field field="email" label="Email" hint="We send your tickets and receipt here." error={errors.email} {...common}>
+          <Field
+            field="email"
+            label="Email"
+            hint="We send your tickets and receipt here."
+            error={errors.email}
+            {...common}
+          >
             {input('email', { type: 'email', autoComplete: 'email', required: true, spellCheck: false })}
           </Field>
         </section>
@@ -230,7 +313,14 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
             </Field>
             <Field field="countryCode" label="Country" error={errors.countryCode} {...common}>
               {(props) => (
-                <select {...props} name="countryCode" autoComplete="country" required value={values.countryCode} onChange={set('countryCode')}>
+                <select
+                  {...props}
+                  name="countryCode"
+                  autoComplete="country"
+                  required
+                  value={values.countryCode}
+                  onChange={set('countryCode')}
+                >
                   {countries.map((c) => (
                     <option key={c.code} value={c.code}>
                       {c.name}
@@ -239,8 +329,17 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
                 </select>
               )}
             </Field>
-            <Field field="postalCode" label={values.countryCode === 'US' ? 'ZIP code' : 'Postal code'} error={errors.postalCode} {...common}>
-              {input('postalCode', { autoComplete: 'postal-code', required: true, inputMode: values.countryCode === 'US' ? 'numeric' : 'text' })}
+            <Field
+              field="postalCode"
+              label={values.countryCode === 'US' ? 'ZIP code' : 'Postal code'}
+              error={errors.postalCode}
+              {...common}
+            >
+              {input('postalCode', {
+                autoComplete: 'postal-code',
+                required: true,
+                inputMode: values.countryCode === 'US' ? 'numeric' : 'text',
+              })}
             </Field>
             <Field field="phoneNumber" label="Phone number" error={errors.phoneNumber} {...common}>
               {input('phoneNumber', { type: 'tel', autoComplete: 'tel', required: true })}
@@ -250,11 +349,27 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
 
         <section className="checkout-section" aria-labelledby={`${idPrefix}-promo`}>
           <h2 id={`${idPrefix}-promo`}>Promo code</h2>
-          <Field field="promoCode" label="Promo code (optional)" hint="Apply a code to see your new total before you pay." error={errors.promoCode} {...common}>
+          <Field
+            field="promoCode"
+            label="Promo code (optional)"
+            hint="Apply a code to see your new total before you pay."
+            error={errors.promoCode}
+            {...common}
+          >
             {(props) => (
               <span className="promo-entry">
-                {input('promoCode', { autoComplete: 'off', autoCapitalize: 'characters', spellCheck: false, maxLength: 32 })(props)}
-                <button type="button" className="button" onClick={() => void applyPromo()} disabled={pricing || submitting !== null}>
+                {input('promoCode', {
+                  autoComplete: 'off',
+                  autoCapitalize: 'characters',
+                  spellCheck: false,
+                  maxLength: 32,
+                })(props)}
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => void applyPromo()}
+                  disabled={pricing || submitting !== null}
+                >
                   {pricing ? 'Applying…' : 'Apply'}
                 </button>
               </span>
@@ -269,7 +384,12 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
           <h2 id={`${idPrefix}-payment`}>Payment</h2>
           {applePay && (
             <div className="express-pay">
-              <button type="button" className="apple-pay-button" onClick={() => void pay('applepay')} disabled={submitting !== null}>
+              <button
+                type="button"
+                className="apple-pay-button"
+                onClick={() => void pay('applepay')}
+                disabled={submitting !== null}
+              >
                 {submitting === 'applepay' ? 'Processing…' : `Pay ${formatMoney(cart.totalPrice.value)} with Apple Pay`}
               </button>
               <p className="divider">
@@ -279,11 +399,24 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
           )}
           <div className="field-grid field-grid--card">
             <Field field="cardNumber" label="Card number" error={errors.cardNumber} {...common}>
-              {input('cardNumber', { autoComplete: 'cc-number', inputMode: 'numeric', required: true, spellCheck: false, maxLength: 23 })}
+              {input('cardNumber', {
+                autoComplete: 'cc-number',
+                inputMode: 'numeric',
+                required: true,
+                spellCheck: false,
+                maxLength: 23,
+              })}
             </Field>
             <Field field="expMonth" label="Expiry month" error={errors.expMonth} {...common}>
               {(props) => (
-                <select {...props} name="expMonth" autoComplete="cc-exp-month" required value={values.expMonth} onChange={set('expMonth')}>
+                <select
+                  {...props}
+                  name="expMonth"
+                  autoComplete="cc-exp-month"
+                  required
+                  value={values.expMonth}
+                  onChange={set('expMonth')}
+                >
                   <option value="">MM</option>
                   {MONTHS.map((m) => (
                     <option key={m} value={String(Number(m))}>
@@ -295,7 +428,14 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
             </Field>
             <Field field="expYear" label="Expiry year" error={errors.expYear} {...common}>
               {(props) => (
-                <select {...props} name="expYear" autoComplete="cc-exp-year" required value={values.expYear} onChange={set('expYear')}>
+                <select
+                  {...props}
+                  name="expYear"
+                  autoComplete="cc-exp-year"
+                  required
+                  value={values.expYear}
+                  onChange={set('expYear')}
+                >
                   <option value="">YYYY</option>
                   {years.map((y) => (
                     <option key={y} value={y}>

@@ -3,11 +3,31 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { CheckoutPage } from '../../app/pages/checkout-page.js';
-import { apiError, cart, CART_ID, EVENT, type Handler, json, listingDetail, mockFetch, renderAt, usePageTestLifecycle } from './test-utils.js';
+import {
+  apiError,
+  cart,
+  CART_ID,
+  EVENT,
+  type Handler,
+  json,
+  listingDetail,
+  mockFetch,
+  renderAt,
+  usePageTestLifecycle,
+} from './test-utils.js';
 
 function setup(routes: Record<string, Handler> = {}) {
   const fetchMock = mockFetch({
-    [`GET /api/cart/${CART_ID}`]: () => json(cart({ lineItems: [{ key: 'Tickets (2 × $100)', value: '$200' }, { key: 'Service Fee', value: '$36' }], totalPrice: { value: 236 } })),
+    [`GET /api/cart/${CART_ID}`]: () =>
+      json(
+        cart({
+          lineItems: [
+            { key: 'Tickets (2 × $100)', value: '$200' },
+            { key: 'Service Fee', value: '$36' },
+          ],
+          totalPrice: { value: 236 },
+        }),
+      ),
     'GET /api/listings/11': () => json(listingDetail()),
     ...routes,
   });
@@ -21,7 +41,9 @@ describe('checkout page', () => {
   it('lists the cart’s line items as the API gives them, the total and the hold countdown', async () => {
     setup();
     const summary = await screen.findByRole('region', { name: 'Your tickets' });
-    const terms = within(summary).getAllByRole('term').map((t) => t.textContent);
+    const terms = within(summary)
+      .getAllByRole('term')
+      .map((t) => t.textContent);
     expect(terms).toEqual(['Tickets (2 × $100)', 'Service Fee', 'Total']);
     expect(within(summary).getByText('Service Fee').nextElementSibling?.textContent).toBe('$36');
     expect(within(summary).getByText('Total').nextElementSibling?.textContent).toBe('$236');
@@ -31,7 +53,9 @@ describe('checkout page', () => {
   });
 
   it('shows the hold has ended when the server answers 410, with a link back to the event', async () => {
-    const { user } = setup({ 'POST /api/checkout': () => apiError(410, 'hold_expired', 'The hold on these tickets has ended') });
+    const { user } = setup({
+      'POST /api/checkout': () => apiError(410, 'hold_expired', 'The hold on these tickets has ended'),
+    });
     await screen.findByRole('region', { name: 'Your tickets' });
     await screen.findByRole('link', { name: EVENT.name });
     const type = async (label: string, value: string) => user.type(screen.getByLabelText(label), value);
@@ -48,8 +72,12 @@ describe('checkout page', () => {
     await type('Security code (CVC)', '123');
     await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     expect((await screen.findByRole('alert')).textContent).toContain('Your hold has ended');
-    expect(screen.getByRole('link', { name: 'Pick tickets again' }).getAttribute('href')).toBe(`${EVENT.url}?quantity=2`);
-    expect((screen.getByRole('button', { name: /^Pay \$/ }) as HTMLButtonElement).closest('fieldset')?.disabled).toBe(true);
+    expect(screen.getByRole('link', { name: 'Pick tickets again' }).getAttribute('href')).toBe(
+      `${EVENT.url}?quantity=2`,
+    );
+    expect((screen.getByRole('button', { name: /^Pay \$/ }) as HTMLButtonElement).closest('fieldset')?.disabled).toBe(
+      true,
+    );
   });
 
   it('releases the hold and goes back to the event', async () => {
@@ -57,7 +85,9 @@ describe('checkout page', () => {
     await screen.findByRole('link', { name: EVENT.name });
     await user.click(screen.getByRole('button', { name: 'Release these tickets and choose others' }));
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe(`${EVENT.url}?quantity=2`));
-    expect(fetchMock.mock.calls.some(([u, init]) => String(u) === `/api/cart/${CART_ID}` && init?.method === 'DELETE')).toBe(true);
+    expect(
+      fetchMock.mock.calls.some(([u, init]) => String(u) === `/api/cart/${CART_ID}` && init?.method === 'DELETE'),
+    ).toBe(true);
   });
 
   it('says so when the cart cannot be found', async () => {

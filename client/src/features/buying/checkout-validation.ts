@@ -25,7 +25,9 @@ export type CheckoutValues = Record<FieldName, string>;
 export type FieldErrors = Partial<Record<FieldName, string>>;
 
 const CARD_FIELDS: readonly FieldName[] = ['cardNumber', 'expMonth', 'expYear', 'cvc'];
-const FIELD_BY_PATH = new Map<string, FieldName>(Object.entries(FIELD_PATHS).map(([field, path]) => [path, field as FieldName]));
+const FIELD_BY_PATH = new Map<string, FieldName>(
+  Object.entries(FIELD_PATHS).map(([field, path]) => [path, field as FieldName]),
+);
 
 export const EMPTY_VALUES: CheckoutValues = {
   email: '',
@@ -59,13 +61,19 @@ export function mapServerIssues(details: FieldIssue[]): { errors: FieldErrors; r
   return { errors, rest };
 }
 
-export type ValidationResult = { ok: true; request: CheckoutRequest } | { ok: false; errors: FieldErrors; rest: string[] };
+export type ValidationResult =
+  { ok: true; request: CheckoutRequest } | { ok: false; errors: FieldErrors; rest: string[] };
 
 /**
  * Checks the form with the schema the server checks the request with, so the shopper sees the same messages
  * before sending. Card fields count only when paying by card.
  */
-export function validateCheckout(values: CheckoutValues, cartId: string, method: PaymentType, now = new Date()): ValidationResult {
+export function validateCheckout(
+  values: CheckoutValues,
+  cartId: string,
+  method: PaymentType,
+  now = new Date(),
+): ValidationResult {
   const payment =
     method === 'card'
       ? {
@@ -109,7 +117,11 @@ export function validateCheckout(values: CheckoutValues, cartId: string, method:
     else if (errors.expYear) errors.expYear = 'Choose a valid expiry year';
     const month = Number(values.expMonth);
     const year = Number(values.expYear);
-    if (!errors.expMonth && !errors.expYear && (year < now.getFullYear() || (year === now.getFullYear() && month < now.getMonth() + 1))) {
+    if (
+      !errors.expMonth &&
+      !errors.expYear &&
+      (year < now.getFullYear() || (year === now.getFullYear() && month < now.getMonth() + 1))
+    ) {
       errors.expMonth = 'This card has expired';
     }
   } else {

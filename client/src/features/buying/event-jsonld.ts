@@ -175,7 +175,14 @@ export function eventJsonLd({ event, venue, performers, listings, origin }: Even
   const absolute = (path: string) => new URL(path, origin).href;
   const url = absolute(event.url);
   const performerNames = performers.length > 0 ? performers.map((p) => p.name) : (detail?.performer_names ?? []);
-  const images = [...new Set(performers.map((p) => p.pathPicture).filter((src) => src !== '').map(absolute))];
+  const images = [
+    ...new Set(
+      performers
+        .map((p) => p.pathPicture)
+        .filter((src) => src !== '')
+        .map(absolute),
+    ),
+  ];
   const address: PostalAddressJsonLd | string = detail
     ? {
         '@type': 'PostalAddress',

@@ -9,8 +9,24 @@ import { EVENT, json, listing, listingsBody, mockFetch, renderAt, SLUG } from '.
 
 const VENUE = { id: 7, name: 'Yankee Stadium', address: 'Bronx, NY', url: '/venues/yankee-stadium-7' };
 const PERFORMERS = [
-  { id: 1, name: 'New York Yankees', eventCount: '81 Events', pathPicture: '/media/performers/1.svg', minPrice: 20, url: '/performers/new-york-yankees-1', kind: 'team' as const },
-  { id: 2, name: 'Boston Red Sox', eventCount: '81 Events', pathPicture: '/media/performers/2.svg', minPrice: 25, url: '/performers/boston-red-sox-2', kind: 'team' as const },
+  {
+    id: 1,
+    name: 'New York Yankees',
+    eventCount: '81 Events',
+    pathPicture: '/media/performers/1.svg',
+    minPrice: 20,
+    url: '/performers/new-york-yankees-1',
+    kind: 'team' as const,
+  },
+  {
+    id: 2,
+    name: 'Boston Red Sox',
+    eventCount: '81 Events',
+    pathPicture: '/media/performers/2.svg',
+    minPrice: 25,
+    url: '/performers/boston-red-sox-2',
+    kind: 'team' as const,
+  },
 ];
 
 function readJsonLd(): Record<string, unknown> {
@@ -30,15 +46,22 @@ describe('event page', () => {
   const pageApi = () =>
     mockFetch({
       [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody([listing()])),
-      [`GET /api/events/${SLUG}`]: () => json({ event: EVENT, venue: VENUE, performers: PERFORMERS, morePerformerEvents: [], moreVenueEvents: [] }),
+      [`GET /api/events/${SLUG}`]: () =>
+        json({ event: EVENT, venue: VENUE, performers: PERFORMERS, morePerformerEvents: [], moreVenueEvents: [] }),
     });
 
   it('goes back where the shopper came from on this site', async () => {
     pageApi();
-    renderAt(<EventPage />, { route: `/events/${SLUG}`, path: 'events/*', from: '/performers/new-york-yankees-1?page=2' });
+    renderAt(<EventPage />, {
+      route: `/events/${SLUG}`,
+      path: 'events/*',
+      from: '/performers/new-york-yankees-1?page=2',
+    });
     const back = await screen.findByRole('link', { name: '← Back' });
     await userEvent.setup().click(back);
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/performers/new-york-yankees-1?page=2'));
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe('/performers/new-york-yankees-1?page=2'),
+    );
   });
 
   it('goes up to the event’s category for a shopper who arrived from elsewhere', async () => {
@@ -51,12 +74,25 @@ describe('event page', () => {
   it('shows the event, its venue and badges, the listings, and schema.org Event JSON-LD', async () => {
     mockFetch({
       [`GET /api/events/${SLUG}/listings`]: (url) =>
-        json(listingsBody(url.searchParams.has('quantity') ? [listing()] : [listing(), listing({ id: 12, allInPricePerTicket: 61.5, pricePerTicket: 50 }), listing({ id: 13, quantityAvailable: 0, allInPricePerTicket: 10 })])),
-      [`GET /api/events/${SLUG}`]: () => json({ event: EVENT, venue: VENUE, performers: PERFORMERS, morePerformerEvents: [], moreVenueEvents: [] }),
+        json(
+          listingsBody(
+            url.searchParams.has('quantity')
+              ? [listing()]
+              : [
+                  listing(),
+                  listing({ id: 12, allInPricePerTicket: 61.5, pricePerTicket: 50 }),
+                  listing({ id: 13, quantityAvailable: 0, allInPricePerTicket: 10 }),
+                ],
+          ),
+        ),
+      [`GET /api/events/${SLUG}`]: () =>
+        json({ event: EVENT, venue: VENUE, performers: PERFORMERS, morePerformerEvents: [], moreVenueEvents: [] }),
     });
     renderAt(<EventPage />, { route: `/events/${SLUG}`, path: 'events/*' });
     expect(await screen.findByRole('heading', { level: 1, name: EVENT.name })).toBeTruthy();
-    expect(screen.getByText('SAT · Jan 2, 2027 · 07:30 PM').closest('time')?.getAttribute('dateTime')).toBe('2027-01-02T19:30:00-05:00');
+    expect(screen.getByText('SAT · Jan 2, 2027 · 07:30 PM').closest('time')?.getAttribute('dateTime')).toBe(
+      '2027-01-02T19:30:00-05:00',
+    );
     expect(screen.getByRole('link', { name: 'Yankee Stadium' }).getAttribute('href')).toBe('/venues/yankee-stadium-7');
     expect(screen.getByText('Bronx, NY')).toBeTruthy();
     expect(screen.getByText('Hot event')).toBeTruthy();
@@ -79,10 +115,20 @@ describe('event page', () => {
         '@type': 'Place',
         name: 'Yankee Stadium',
         url: `${window.location.origin}/venues/yankee-stadium-7`,
-        address: { '@type': 'PostalAddress', addressLocality: 'Bronx', addressRegion: 'NY', postalCode: '10451', addressCountry: 'US' },
+        address: {
+          '@type': 'PostalAddress',
+          addressLocality: 'Bronx',
+          addressRegion: 'NY',
+          postalCode: '10451',
+          addressCountry: 'US',
+        },
       },
       performer: [
-        { '@type': 'SportsTeam', name: 'New York Yankees', url: `${window.location.origin}/performers/new-york-yankees-1` },
+        {
+          '@type': 'SportsTeam',
+          name: 'New York Yankees',
+          url: `${window.location.origin}/performers/new-york-yankees-1`,
+        },
         { '@type': 'SportsTeam', name: 'Boston Red Sox', url: `${window.location.origin}/performers/boston-red-sox-2` },
       ],
       offers: {
@@ -98,10 +144,21 @@ describe('event page', () => {
   });
 
   /** The event page for `event` with these listings; the quantity-filtered answer keeps those with tickets left, as the server does. */
-  const pageWith = (event: EventCard, listings: Listing[], sale: SaleState = { onSale: true, dateToBeAnnounced: false }) => {
+  const pageWith = (
+    event: EventCard,
+    listings: Listing[],
+    sale: SaleState = { onSale: true, dateToBeAnnounced: false },
+  ) => {
     mockFetch({
-      [`GET /api/events/${SLUG}/listings`]: (url) => json({ ...listingsBody(url.searchParams.has('quantity') ? listings.filter((l) => l.quantityAvailable > 0) : listings), sale }),
-      [`GET /api/events/${SLUG}`]: () => json({ event, venue: VENUE, performers: PERFORMERS, morePerformerEvents: [], moreVenueEvents: [] }),
+      [`GET /api/events/${SLUG}/listings`]: (url) =>
+        json({
+          ...listingsBody(
+            url.searchParams.has('quantity') ? listings.filter((l) => l.quantityAvailable > 0) : listings,
+          ),
+          sale,
+        }),
+      [`GET /api/events/${SLUG}`]: () =>
+        json({ event, venue: VENUE, performers: PERFORMERS, morePerformerEvents: [], moreVenueEvents: [] }),
     });
     renderAt(<EventPage />, { route: `/events/${SLUG}`, path: 'events/*' });
   };
@@ -125,21 +182,41 @@ describe('event page', () => {
     expect(offers.highPrice).toBe(Math.max(...shown));
     expect(offers.offerCount).toBe(shown.length);
     // The artwork is the performers' pictures the page shows, absolute.
-    const pictures = [...document.querySelectorAll('.event-page .card__image')].map((img) => new URL(img.getAttribute('src')!, window.location.origin).href);
+    const pictures = [...document.querySelectorAll('.event-page .card__image')].map(
+      (img) => new URL(img.getAttribute('src')!, window.location.origin).href,
+    );
     expect(pictures).toHaveLength(2);
     expect(readJsonLd().image).toEqual(pictures);
   });
 
   it('marks a cancelled event up as cancelled, with no offer, as the page sells nothing', async () => {
-    pageWith({ ...EVENT, detail: { ...EVENT.detail!, event_status: 'cancelled' } }, [], { onSale: false, code: 'event_cancelled', message: 'This event is cancelled; its tickets are no longer sold' });
+    pageWith({ ...EVENT, detail: { ...EVENT.detail!, event_status: 'cancelled' } }, [], {
+      onSale: false,
+      code: 'event_cancelled',
+      message: 'This event is cancelled; its tickets are no longer sold',
+    });
     expect(await screen.findByText('This event is cancelled; its tickets are no longer sold.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See tickets' })).toBeTruthy();
-    expect(readJsonLd()).toMatchObject({ '@type': 'Event', eventStatus: 'https://schema.org/EventCancelled', startDate: '2027-01-02T19:30:00-05:00' });
+    expect(readJsonLd()).toMatchObject({
+      '@type': 'Event',
+      eventStatus: 'https://schema.org/EventCancelled',
+      startDate: '2027-01-02T19:30:00-05:00',
+    });
     expect(readJsonLd()).not.toHaveProperty('offers');
   });
 
   it('writes no JSON-LD for an event with no date yet', async () => {
-    pageWith({ ...EVENT, day: '', date: 'TBD', time: '', year: '', detail: { ...EVENT.detail!, event_local_timestamp: null, event_timestamp: null } }, [listing()]);
+    pageWith(
+      {
+        ...EVENT,
+        day: '',
+        date: 'TBD',
+        time: '',
+        year: '',
+        detail: { ...EVENT.detail!, event_local_timestamp: null, event_timestamp: null },
+      },
+      [listing()],
+    );
     expect(await screen.findByText('Date to be announced')).toBeTruthy();
     expect(document.querySelector('script[type="application/ld+json"]')).toBeNull();
   });

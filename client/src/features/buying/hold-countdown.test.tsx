@@ -73,7 +73,9 @@ describe('hold countdown', () => {
     tick(1000);
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('Your hold has ended');
-    expect(screen.getByRole('link', { name: 'Pick tickets again' }).getAttribute('href')).toBe('/events/some-event-1?quantity=2');
+    expect(screen.getByRole('link', { name: 'Pick tickets again' }).getAttribute('href')).toBe(
+      '/events/some-event-1?quantity=2',
+    );
     tick(5000);
     expect(onEnd).toHaveBeenCalledTimes(1);
   });

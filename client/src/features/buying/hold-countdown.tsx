@@ -66,8 +66,7 @@ export function HoldCountdown({ expiresAt, onEnd, backTo }: { expiresAt: string;
   return (
     <div className="hold">
       <p className="hold__text">
-        We’re holding these tickets for you for{' '}
-        <strong className="hold__clock">{formatClock(seconds)}</strong>
+        We’re holding these tickets for you for <strong className="hold__clock">{formatClock(seconds)}</strong>
       </p>
       <p className="sr-only" aria-live="polite" aria-atomic="true" data-testid="hold-announcement">
         {announcement}

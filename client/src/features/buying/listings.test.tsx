@@ -7,7 +7,15 @@ import { seatLabel } from './money.js';
 import { json, listing, listingsBody, mockFetch, renderAt, SLUG, urlsOf } from './test-utils.js';
 
 const CHEAP = listing({ id: 11, section: '112', row: 'F', pricePerTicket: 100, allInPricePerTicket: 118 });
-const SHIPPED = listing({ id: 12, section: '305', row: 'B', pricePerTicket: 50, allInPricePerTicket: 59, deliveryMethod: 'physical_mail', sellerNotes: '' });
+const SHIPPED = listing({
+  id: 12,
+  section: '305',
+  row: 'B',
+  pricePerTicket: 50,
+  allInPricePerTicket: 59,
+  deliveryMethod: 'physical_mail',
+  sellerNotes: '',
+});
 
 function setup(answer: (url: URL) => unknown = () => listingsBody([CHEAP, SHIPPED]), route = `/events/${SLUG}`) {
   const fetchMock = mockFetch({ [`GET /api/events/${SLUG}/listings`]: (url) => json(answer(url)) });
@@ -66,7 +74,9 @@ describe('listings', () => {
     expect(fees.getByText('Ticket price').nextElementSibling?.textContent).toBe('$50');
     expect(fees.getByText('Service fee (18%)').nextElementSibling?.textContent).toBe('$9');
     expect(fees.getByText('All-in per ticket').nextElementSibling?.textContent).toBe('$59');
-    expect(fees.getByText('Delivery (Shipped by mail)').nextElementSibling?.textContent).toBe('$2.50 shipping per ticket, added at checkout');
+    expect(fees.getByText('Delivery (Shipped by mail)').nextElementSibling?.textContent).toBe(
+      '$2.50 shipping per ticket, added at checkout',
+    );
     expect(within(item).getByText('+ $2.50 shipping')).toBeTruthy();
     expect(within(item).getByRole('button', { name: 'Hide fees' })).toBe(toggle);
   });
@@ -81,31 +91,64 @@ describe('listings', () => {
   it('refetches with the chosen quantity and keeps it in the Select links', async () => {
     const { fetchMock, user } = setup();
     await screen.findByRole('listitem', { name: 'Section 112, Row F' });
-    expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('quantity') === '2')).toBe(true);
+    expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('quantity') === '2')).toBe(
+      true,
+    );
     await user.selectOptions(screen.getByRole('combobox', { name: 'Tickets' }), '4');
-    await waitFor(() => expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('quantity') === '4')).toBe(true));
-    await waitFor(() => expect(screen.getByRole('link', { name: /^Select Section 112, Row F, 4 tickets/ }).getAttribute('href')).toBe(`/tickets/${SLUG}?listing=11&quantity=4`));
+    await waitFor(() =>
+      expect(
+        urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('quantity') === '4'),
+      ).toBe(true),
+    );
+    await waitFor(() =>
+      expect(screen.getByRole('link', { name: /^Select Section 112, Row F, 4 tickets/ }).getAttribute('href')).toBe(
+        `/tickets/${SLUG}?listing=11&quantity=4`,
+      ),
+    );
     expect(screen.getByTestId('location').textContent).toContain('quantity=4');
   });
 
   it('offers quantities 1 to 10', async () => {
     setup();
     const options = within(await screen.findByRole('combobox', { name: 'Tickets' })).getAllByRole('option');
-    expect(options.map((o) => (o as HTMLOptionElement).value)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    expect(options.map((o) => (o as HTMLOptionElement).value)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+    ]);
   });
 
   it('refetches with the chosen sort', async () => {
     const { fetchMock, user } = setup();
     await screen.findByRole('listitem', { name: 'Section 112, Row F' });
-    expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'price_asc')).toBe(true);
+    expect(
+      urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'price_asc'),
+    ).toBe(true);
     await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'price_desc');
-    await waitFor(() => expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'price_desc')).toBe(true));
+    await waitFor(() =>
+      expect(
+        urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'price_desc'),
+      ).toBe(true),
+    );
     await user.selectOptions(screen.getByRole('combobox', { name: 'Sort by' }), 'section');
-    await waitFor(() => expect(urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'section')).toBe(true));
+    await waitFor(() =>
+      expect(
+        urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('sort') === 'section'),
+      ).toBe(true),
+    );
   });
 
   it('filters on the all-in price and can clear the filter', async () => {
-    const { fetchMock, user } = setup((url) => listingsBody(url.searchParams.has('minPrice') ? [CHEAP] : [CHEAP, SHIPPED]));
+    const { fetchMock, user } = setup((url) =>
+      listingsBody(url.searchParams.has('minPrice') ? [CHEAP] : [CHEAP, SHIPPED]),
+    );
     await screen.findByRole('listitem', { name: 'Section 305, Row B' });
     await user.type(screen.getByRole('spinbutton', { name: 'Min $' }), '100');
     await user.type(screen.getByRole('spinbutton', { name: 'Max $' }), '150');
@@ -138,7 +181,12 @@ describe('listings', () => {
     const { fetchMock } = setup(undefined, `/events/${SLUG}?quantity=3&sort=section&minPrice=20&maxPrice=300`);
     await screen.findByRole('listitem', { name: 'Section 112, Row F' });
     const u = urlsOf(fetchMock, `/api/events/${SLUG}/listings`).find((x) => x.searchParams.has('quantity'))!;
-    expect(Object.fromEntries(u.searchParams)).toEqual({ quantity: '3', sort: 'section', minPrice: '20', maxPrice: '300' });
+    expect(Object.fromEntries(u.searchParams)).toEqual({
+      quantity: '3',
+      sort: 'section',
+      minPrice: '20',
+      maxPrice: '300',
+    });
   });
 
   it('says when nothing matches the quantity or price, and when the event is sold out', async () => {
@@ -152,7 +200,14 @@ describe('listings', () => {
   });
 
   it('says an event that has started is no longer on sale instead of listing or calling it sold out', async () => {
-    setup(() => ({ ...listingsBody([]), sale: { onSale: false, code: 'event_started', message: 'This event has already started; its tickets are no longer sold' } }));
+    setup(() => ({
+      ...listingsBody([]),
+      sale: {
+        onSale: false,
+        code: 'event_started',
+        message: 'This event has already started; its tickets are no longer sold',
+      },
+    }));
     expect(await screen.findByText('This event has already started; its tickets are no longer sold.')).toBeTruthy();
     expect(screen.queryByText(/sold out/)).toBeNull();
     expect(screen.queryByRole('list')).toBeNull();
@@ -166,14 +221,14 @@ describe('listings', () => {
   });
 
   it('offers a retry when listings fail to load', async () => {
-    mockFetch({ [`GET /api/events/${SLUG}/listings`]: () => json({ error: { code: 'internal', message: 'boom' } }, 500) });
+    mockFetch({
+      [`GET /api/events/${SLUG}/listings`]: () => json({ error: { code: 'internal', message: 'boom' } }, 500),
+    });
     renderAt(<ListingsPanel slug={SLUG} />, { route: `/events/${SLUG}` });
     expect((await screen.findByRole('alert')).textContent).toContain('We could not load tickets right now.');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
 });
-
-
 
 describe('seatLabel', () => {
   it('names a bare section number, and keeps a section already named in words', () => {

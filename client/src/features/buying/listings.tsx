@@ -1,6 +1,12 @@
 import { useDeferredValue, useId, useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { DEAL_MIN_COMPARABLE, DEAL_RATING_LABELS, DEAL_RATING_LIMITS, DELIVERY_LABELS, type Listing } from '../../../../shared/schemas/commerce.js';
+import {
+  DEAL_MIN_COMPARABLE,
+  DEAL_RATING_LABELS,
+  DEAL_RATING_LIMITS,
+  DELIVERY_LABELS,
+  type Listing,
+} from '../../../../shared/schemas/commerce.js';
 import { seatMapTemplate } from '../../../../shared/schemas/seating.js';
 import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
 import { formatCalendarDate, formatMoney, formatRate, seatLabel } from './money.js';
@@ -51,7 +57,15 @@ export function ticketPageUrl(slug: string, listingId: number, quantity: number)
 }
 
 /** What makes up one ticket's all-in price, as the server priced it (`shared/rules/all-in-price.ts`), and shipping beside it. */
-export function FeeDetails({ listing, serviceFeeRate, id }: { listing: Listing; serviceFeeRate: number | undefined; id: string }) {
+export function FeeDetails({
+  listing,
+  serviceFeeRate,
+  id,
+}: {
+  listing: Listing;
+  serviceFeeRate: number | undefined;
+  id: string;
+}) {
   return (
     <dl className="fee-list" id={id}>
       <dt>Ticket price</dt>
@@ -61,7 +75,11 @@ export function FeeDetails({ listing, serviceFeeRate, id }: { listing: Listing; 
       <dt>All-in per ticket</dt>
       <dd>{formatMoney(listing.allInPricePerTicket)}</dd>
       <dt>Delivery ({DELIVERY_LABELS[listing.deliveryMethod]})</dt>
-      <dd>{listing.shippingPerTicket > 0 ? `${formatMoney(listing.shippingPerTicket)} shipping per ticket, added at checkout` : 'Free'}</dd>
+      <dd>
+        {listing.shippingPerTicket > 0
+          ? `${formatMoney(listing.shippingPerTicket)} shipping per ticket, added at checkout`
+          : 'Free'}
+      </dd>
     </dl>
   );
 }
@@ -79,7 +97,9 @@ function dealBasis(listing: Listing): string {
   const { median, comparedWith } = listing.dealRating;
   const diff = Math.round((listing.allInPricePerTicket / median - 1) * 100);
   // A level's name ("Upper Level"), or "the whole event" when the level had too few listings.
-  const against = comparedWith.startsWith('the ') ? `${comparedWith}'s median (${formatMoney(median)})` : `the ${comparedWith} median (${formatMoney(median)})`;
+  const against = comparedWith.startsWith('the ')
+    ? `${comparedWith}'s median (${formatMoney(median)})`
+    : `the ${comparedWith} median (${formatMoney(median)})`;
   return diff === 0 ? `at ${against}` : `${Math.abs(diff)}% ${diff < 0 ? 'below' : 'above'} ${against}`;
 }
 
@@ -91,7 +111,19 @@ interface MapLink {
   onPreview: (section: string | null) => void;
 }
 
-function ListingItem({ listing, slug, quantity, serviceFeeRate, map }: { listing: Listing; slug: string; quantity: number; serviceFeeRate: number | undefined; map?: MapLink }) {
+function ListingItem({
+  listing,
+  slug,
+  quantity,
+  serviceFeeRate,
+  map,
+}: {
+  listing: Listing;
+  slug: string;
+  quantity: number;
+  serviceFeeRate: number | undefined;
+  map?: MapLink;
+}) {
   const [showFees, setShowFees] = useState(false);
   const feesId = useId();
   const titleId = useId();
@@ -128,7 +160,8 @@ function ListingItem({ listing, slug, quantity, serviceFeeRate, map }: { listing
         )}
         <div className="listing__extras">
           <p className="listing__deal">
-            <span className={`deal deal--${rating}`}>{DEAL_RATING_LABELS[rating]}</span> <span className="listing__deal-basis">{dealBasis(listing)}</span>
+            <span className={`deal deal--${rating}`}>{DEAL_RATING_LABELS[rating]}</span>{' '}
+            <span className="listing__deal-basis">{dealBasis(listing)}</span>
           </p>
           {map &&
             (map.onMap ? (
@@ -143,9 +176,17 @@ function ListingItem({ listing, slug, quantity, serviceFeeRate, map }: { listing
       <div className="listing__price">
         <p className="listing__all-in">
           <strong>{formatMoney(listing.allInPricePerTicket)}</strong> <span>each, fees included</span>
-          {listing.shippingPerTicket > 0 && <span className="listing__shipping"> + {formatMoney(listing.shippingPerTicket)} shipping</span>}
+          {listing.shippingPerTicket > 0 && (
+            <span className="listing__shipping"> + {formatMoney(listing.shippingPerTicket)} shipping</span>
+          )}
         </p>
-        <button type="button" className="link-button" aria-expanded={showFees} aria-controls={feesId} onClick={() => setShowFees((v) => !v)}>
+        <button
+          type="button"
+          className="link-button"
+          aria-expanded={showFees}
+          aria-controls={feesId}
+          onClick={() => setShowFees((v) => !v)}
+        >
           {showFees ? 'Hide fees' : 'See fees'}
         </button>
       </div>
@@ -163,7 +204,15 @@ function ListingItem({ listing, slug, quantity, serviceFeeRate, map }: { listing
   );
 }
 
-function PriceFilter({ minPrice, maxPrice, onApply }: { minPrice?: number; maxPrice?: number; onApply: (min?: number, max?: number) => void }) {
+function PriceFilter({
+  minPrice,
+  maxPrice,
+  onApply,
+}: {
+  minPrice?: number;
+  maxPrice?: number;
+  onApply: (min?: number, max?: number) => void;
+}) {
   const [min, setMin] = useState(minPrice === undefined ? '' : String(minPrice));
   const [max, setMax] = useState(maxPrice === undefined ? '' : String(maxPrice));
   const [error, setError] = useState<string | null>(null);
@@ -196,11 +245,29 @@ function PriceFilter({ minPrice, maxPrice, onApply }: { minPrice?: number; maxPr
         <legend>Price per ticket (fees included)</legend>
         <label>
           Min $
-          <input type="number" inputMode="decimal" min={0} step="any" value={min} onChange={(e) => setMin(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
+          <input
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            value={min}
+            onChange={(e) => setMin(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy}
+          />
         </label>
         <label>
           Max $
-          <input type="number" inputMode="decimal" min={0} step="any" value={max} onChange={(e) => setMax(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
+          <input
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            value={max}
+            onChange={(e) => setMax(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy}
+          />
         </label>
         <button type="submit" className="button button--secondary">
           Apply
@@ -225,7 +292,15 @@ const NO_LISTINGS: readonly never[] = [];
 export const SECTION_PARAM = 'section';
 
 /** Spec §3 listings: quantity, sort and an all-in price filter, each refetching from the server. */
-export function ListingsPanel({ slug, headingLevel = 2, withSeatMap = false }: { slug: string; headingLevel?: 2 | 3; withSeatMap?: boolean }) {
+export function ListingsPanel({
+  slug,
+  headingLevel = 2,
+  withSeatMap = false,
+}: {
+  slug: string;
+  headingLevel?: 2 | 3;
+  withSeatMap?: boolean;
+}) {
   const [params, setParams] = useSearchParams();
   const filter = readListingsFilter(params);
   // The sections chosen on the seat map live in the address too (`section`, repeated).
@@ -252,7 +327,10 @@ export function ListingsPanel({ slug, headingLevel = 2, withSeatMap = false }: {
       { replace: true },
     );
   };
-  const toggleSection = (section: string) => update({ [SECTION_PARAM]: selected.has(section) ? [...selected].filter((s) => s !== section) : [...selected, section] });
+  const toggleSection = (section: string) =>
+    update({
+      [SECTION_PARAM]: selected.has(section) ? [...selected].filter((s) => s !== section) : [...selected, section],
+    });
 
   const serviceFeeRate = (listings.data ?? all.data)?.fees.serviceFeeRate;
   // Not on sale (started or cancelled): the server says why, and that is all the panel shows.
@@ -303,7 +381,12 @@ export function ListingsPanel({ slug, headingLevel = 2, withSeatMap = false }: {
             key={`${filter.minPrice ?? ''}-${filter.maxPrice ?? ''}`}
             minPrice={filter.minPrice}
             maxPrice={filter.maxPrice}
-            onApply={(min, max) => update({ minPrice: min === undefined ? undefined : String(min), maxPrice: max === undefined ? undefined : String(max) })}
+            onApply={(min, max) =>
+              update({
+                minPrice: min === undefined ? undefined : String(min),
+                maxPrice: max === undefined ? undefined : String(max),
+              })
+            }
           />
         </div>
       )}
@@ -318,8 +401,14 @@ export function ListingsPanel({ slug, headingLevel = 2, withSeatMap = false }: {
           onClear={() => update({ [SECTION_PARAM]: undefined })}
         />
       )}
-      {dateToBeAnnounced && <p className="listings__note">Date to be announced: tickets bought now are good for the new date.</p>}
-      <div aria-busy={listings.isFetching} aria-live="polite" className={`listings__status${pending ? ' listings__status--pending' : ''}`}>
+      {dateToBeAnnounced && (
+        <p className="listings__note">Date to be announced: tickets bought now are good for the new date.</p>
+      )}
+      <div
+        aria-busy={listings.isFetching}
+        aria-live="polite"
+        className={`listings__status${pending ? ' listings__status--pending' : ''}`}
+      >
         {pending ? (
           <p>Finding tickets…</p>
         ) : listings.isError ? (
@@ -332,19 +421,24 @@ export function ListingsPanel({ slug, headingLevel = 2, withSeatMap = false }: {
         ) : closed ? (
           <p className="listings__empty">{closed}.</p>
         ) : soldOut ? (
-          <p className="listings__empty">This event is sold out right now. Sellers list tickets all the time, so check back soon.</p>
+          <p className="listings__empty">
+            This event is sold out right now. Sellers list tickets all the time, so check back soon.
+          </p>
         ) : shown.length === 0 ? (
           <p className="listings__empty">
             No tickets for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}
-            {filtered ? ' in that price range' : ''}. Try a different number of tickets{filtered ? ' or clear the price filter' : ''}.
+            {filtered ? ' in that price range' : ''}. Try a different number of tickets
+            {filtered ? ' or clear the price filter' : ''}.
           </p>
         ) : visible.length < shown.length ? (
           <p className="listings__count">
-            {visible.length} of {shown.length} listings for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}, in the sections chosen
+            {visible.length} of {shown.length} listings for {filter.quantity}{' '}
+            {filter.quantity === 1 ? 'ticket' : 'tickets'}, in the sections chosen
           </p>
         ) : (
           <p className="listings__count">
-            {shown.length} {shown.length === 1 ? 'listing' : 'listings'} for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}
+            {shown.length} {shown.length === 1 ? 'listing' : 'listings'} for {filter.quantity}{' '}
+            {filter.quantity === 1 ? 'ticket' : 'tickets'}
           </p>
         )}
       </div>

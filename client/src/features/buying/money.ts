@@ -30,6 +30,8 @@ export function allowedQuantities(listing: Pick<Listing, 'splits' | 'quantityAva
 
 /** "Section 112, Row F"; a section already named in words ("Upper Level 338", "Section 102") is kept as it is. */
 export function seatLabel(listing: Pick<Listing, 'section' | 'row'>): string {
-  const section = /^[A-Za-z]?\d+[A-Za-z]?$/.test(listing.section.trim()) ? `Section ${listing.section.trim()}` : listing.section.trim();
+  const section = /^[A-Za-z]?\d+[A-Za-z]?$/.test(listing.section.trim())
+    ? `Section ${listing.section.trim()}`
+    : listing.section.trim();
   return `${section}, Row ${listing.row}`;
 }

@@ -11,7 +11,10 @@ function confirmed(): Order {
     ...base,
     status: 'confirmed',
     detail: base.detail.map((e) => (e.type === 'row' && e.title === 'Order Status' ? { ...e, value: 'Confirmed' } : e)),
-    timeline: [...base.timeline, { status: 'confirmed', at: '2026-12-01T15:00:07.000Z', note: 'The seller confirmed your tickets' }],
+    timeline: [
+      ...base.timeline,
+      { status: 'confirmed', at: '2026-12-01T15:00:07.000Z', note: 'The seller confirmed your tickets' },
+    ],
   };
 }
 
@@ -45,12 +48,19 @@ describe('order page', () => {
       expect(within(row).getByRole('rowheader').textContent).toBe(title);
       expect(within(row).getByRole('cell').textContent).toBe(value);
     }
-    for (const title of ['Important Notes', 'eTicket', 'Method']) expect(screen.getByText(title, { selector: 'dt' })).toBeTruthy();
+    for (const title of ['Important Notes', 'eTicket', 'Method'])
+      expect(screen.getByText(title, { selector: 'dt' })).toBeTruthy();
 
     const history = within(screen.getByRole('region', { name: 'Order history' })).getAllByRole('listitem');
-    expect(history.map((li) => li.querySelector('strong')?.textContent)).toEqual(['Reserved', 'Awaiting Seller Confirmation', 'Confirmed']);
+    expect(history.map((li) => li.querySelector('strong')?.textContent)).toEqual([
+      'Reserved',
+      'Awaiting Seller Confirmation',
+      'Confirmed',
+    ]);
     expect(history[2]?.textContent).toContain('The seller confirmed your tickets');
-    expect(within(screen.getByRole('region', { name: 'Payment' })).getByText('Service Fee').nextElementSibling?.textContent).toBe('$36');
+    expect(
+      within(screen.getByRole('region', { name: 'Payment' })).getByText('Service Fee').nextElementSibling?.textContent,
+    ).toBe('$36');
   });
 
   it('lists each ticket with its seat and state, states the in-hand rule, and offers the PDF only once it is ready', async () => {
@@ -58,7 +68,10 @@ describe('order page', () => {
     renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
     const region = await screen.findByRole('region', { name: 'Your tickets' });
     const items = within(region).getAllByRole('listitem');
-    expect(items.map((li) => li.querySelector('strong')?.textContent)).toEqual(['Ticket 1: Section 112, Row F, Seat 7', 'Ticket 2: Section 112, Row F, Seat 8']);
+    expect(items.map((li) => li.querySelector('strong')?.textContent)).toEqual([
+      'Ticket 1: Section 112, Row F, Seat 7',
+      'Ticket 2: Section 112, Row F, Seat 8',
+    ]);
     expect(items[0]?.textContent).toContain('Waiting for the seller to confirm; ready by Dec 20, 2026');
     expect(within(region).getByText(/never before the day you ordered/)).toBeTruthy();
     expect(within(region).queryByRole('button')).toBeNull();
@@ -72,7 +85,8 @@ describe('order page', () => {
       delivery: { ...ready.delivery!, downloadable: true },
     };
     const fetchMock = mockFetch({
-      'GET /api/orders/ord_123/tickets.pdf': () => new Response(new Blob(['%PDF-1.7'], { type: 'application/pdf' }), { status: 200 }),
+      'GET /api/orders/ord_123/tickets.pdf': () =>
+        new Response(new Blob(['%PDF-1.7'], { type: 'application/pdf' }), { status: 200 }),
       'GET /api/orders/ord_123': () => json(downloadable),
     });
     const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:tickets');
@@ -93,7 +107,11 @@ describe('order page', () => {
   it('says why the eTickets cannot be downloaded', async () => {
     const ready = confirmed();
     mockFetch({
-      'GET /api/orders/ord_123/tickets.pdf': () => json({ error: { code: 'tickets_not_ready', message: 'Your eTickets can be downloaded from Dec 20, 2026.' } }, 409),
+      'GET /api/orders/ord_123/tickets.pdf': () =>
+        json(
+          { error: { code: 'tickets_not_ready', message: 'Your eTickets can be downloaded from Dec 20, 2026.' } },
+          409,
+        ),
       'GET /api/orders/ord_123': () => json({ ...ready, delivery: { ...ready.delivery!, downloadable: true } }),
     });
     renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
@@ -106,7 +124,8 @@ describe('order page', () => {
     let answers = 0;
     const fetchMock = mockFetch({ 'GET /api/orders/ord_123': () => json(++answers < 3 ? order() : confirmed()) });
     renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
-    const statusRow = async () => within(await screen.findByRole('row', { name: /^Order Status/ })).getByRole('cell').textContent;
+    const statusRow = async () =>
+      within(await screen.findByRole('row', { name: /^Order Status/ })).getByRole('cell').textContent;
     expect(await statusRow()).toBe('Awaiting Seller Confirmation');
     expect(screen.getByText(/waiting for the seller/).closest('[role="status"]')).not.toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(2_000));

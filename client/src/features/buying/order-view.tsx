@@ -1,10 +1,14 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
-import { ORDER_STATUS_LABELS, type Order, type OrderDetailEntrySchema, type OrderTicket } from '../../../../shared/schemas/commerce.js';
+import {
+  ORDER_STATUS_LABELS,
+  type Order,
+  type OrderDetailEntrySchema,
+  type OrderTicket,
+} from '../../../../shared/schemas/commerce.js';
 import { buyingApi } from './buying-api.js';
 
 type Entry = z.infer<typeof OrderDetailEntrySchema>;
-
 
 /** Spec §3: the header titled this is followed by the entry that holds the location title. */
 const EVENT_LOCATION = 'Event Location';
@@ -125,7 +129,8 @@ export function Timeline({ timeline }: { timeline: Order['timeline'] }) {
   );
 }
 
-const seatText = (t: OrderTicket) => `Section ${t.section}, Row ${t.row}, ${t.seat === null ? 'general admission' : `Seat ${t.seat}`}`;
+const seatText = (t: OrderTicket) =>
+  `Section ${t.section}, Row ${t.row}, ${t.seat === null ? 'general admission' : `Seat ${t.seat}`}`;
 
 /** Saves a file the page fetched (the eTickets PDF) under its name. */
 function saveFile(blob: Blob, filename: string): void {
@@ -170,11 +175,23 @@ export function TicketList({ order, code }: { order: Order; code: string | null 
         ))}
       </ol>
       {order.delivery?.downloadable && (
-        <button type="button" className="button button--primary order-tickets__download" onClick={() => void download()} disabled={downloading} aria-busy={downloading}>
-          {downloading ? 'Preparing your eTickets…' : `Download eTickets (PDF, ${order.tickets.length} ${order.tickets.length === 1 ? 'page' : 'pages'})`}
+        <button
+          type="button"
+          className="button button--primary order-tickets__download"
+          onClick={() => void download()}
+          disabled={downloading}
+          aria-busy={downloading}
+        >
+          {downloading
+            ? 'Preparing your eTickets…'
+            : `Download eTickets (PDF, ${order.tickets.length} ${order.tickets.length === 1 ? 'page' : 'pages'})`}
         </button>
       )}
-      {error && <p role="alert" className="form-alert">{error}</p>}
+      {error && (
+        <p role="alert" className="form-alert">
+          {error}
+        </p>
+      )}
       {order.delivery && <p className="order-tickets__rule">{order.delivery.rule}</p>}
     </section>
   );

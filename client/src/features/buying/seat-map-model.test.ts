@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { seatMapTemplate } from '../../../../shared/schemas/seating.js';
-import { bandOf, clampView, MAX_ZOOM, panBy, priceBands, summarizeSections, viewBoxOf, wholeMap, zoomBy } from './seat-map-model.js';
+import {
+  bandOf,
+  clampView,
+  MAX_ZOOM,
+  panBy,
+  priceBands,
+  summarizeSections,
+  viewBoxOf,
+  wholeMap,
+  zoomBy,
+} from './seat-map-model.js';
 import { listing } from './test-utils.js';
 
-describe('priceBands: quantiles of the sections\' lowest prices', () => {
+describe("priceBands: quantiles of the sections' lowest prices", () => {
   it('splits eight prices into four bands of two', () => {
     const bands = priceBands([80, 10, 20, 30, 40, 50, 60, 70]);
     expect(bands).toEqual([

@@ -24,7 +24,14 @@ export interface PriceBand {
 export function summarizeSections(listings: readonly Listing[], template: SeatMapTemplate): SectionSummary[] {
   const by = new Map<string, SectionSummary>();
   for (const l of listings) {
-    const s = by.get(l.section) ?? { name: l.section, zone: null, lowest: l.allInPricePerTicket, count: 0, accessible: false, obstructedView: false };
+    const s = by.get(l.section) ?? {
+      name: l.section,
+      zone: null,
+      lowest: l.allInPricePerTicket,
+      count: 0,
+      accessible: false,
+      obstructedView: false,
+    };
     s.lowest = Math.min(s.lowest, l.allInPricePerTicket);
     s.count += 1;
     s.accessible ||= l.accessible;
@@ -82,14 +89,22 @@ export const MAX_ZOOM = 4;
 export const ZOOM_STEP = 1.5;
 export const PAN_STEP = 0.2;
 
-export const wholeMap = (t: Pick<SeatMapTemplate, 'width' | 'height'>): MapView => ({ zoom: 1, cx: t.width / 2, cy: t.height / 2 });
+export const wholeMap = (t: Pick<SeatMapTemplate, 'width' | 'height'>): MapView => ({
+  zoom: 1,
+  cx: t.width / 2,
+  cy: t.height / 2,
+});
 
 /** Keeps the view inside the map. */
 export function clampView(v: MapView, t: Pick<SeatMapTemplate, 'width' | 'height'>): MapView {
   const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, v.zoom));
   const halfW = t.width / zoom / 2;
   const halfH = t.height / zoom / 2;
-  return { zoom, cx: Math.min(t.width - halfW, Math.max(halfW, v.cx)), cy: Math.min(t.height - halfH, Math.max(halfH, v.cy)) };
+  return {
+    zoom,
+    cx: Math.min(t.width - halfW, Math.max(halfW, v.cx)),
+    cy: Math.min(t.height - halfH, Math.max(halfH, v.cy)),
+  };
 }
 
 export function zoomBy(v: MapView, factor: number, t: Pick<SeatMapTemplate, 'width' | 'height'>): MapView {

@@ -1,7 +1,24 @@
 import { useId, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { LAYOUT_LABELS, seatMapTemplate, type LayoutName, type SeatMapTemplate } from '../../../../shared/schemas/seating.js';
+import {
+  LAYOUT_LABELS,
+  seatMapTemplate,
+  type LayoutName,
+  type SeatMapTemplate,
+} from '../../../../shared/schemas/seating.js';
 import { formatMoney } from './money.js';
-import { bandOf, panBy, PAN_STEP, priceBands, viewBoxOf, wholeMap, zoomBy, ZOOM_STEP, type MapView, type PriceBand, type SectionSummary } from './seat-map-model.js';
+import {
+  bandOf,
+  panBy,
+  PAN_STEP,
+  priceBands,
+  viewBoxOf,
+  wholeMap,
+  zoomBy,
+  ZOOM_STEP,
+  type MapView,
+  type PriceBand,
+  type SectionSummary,
+} from './seat-map-model.js';
 
 /**
  * Band colours, cheapest first. Each is at least 3:1 against the white map (WCAG 1.4.11; about 5:1 to 6:1)
@@ -17,7 +34,15 @@ const listingsText = (n: number) => `${n} ${n === 1 ? 'listing' : 'listings'}`;
 
 /** A section's name in the list and on the map: its name, lowest all-in price, listing count and marks. */
 export function sectionLabel(s: SectionSummary): string {
-  return [s.name, `from ${formatMoney(s.lowest)}`, listingsText(s.count), s.accessible ? 'accessible seating' : '', s.obstructedView ? 'obstructed view' : ''].filter(Boolean).join(', ');
+  return [
+    s.name,
+    `from ${formatMoney(s.lowest)}`,
+    listingsText(s.count),
+    s.accessible ? 'accessible seating' : '',
+    s.obstructedView ? 'obstructed view' : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 function bandText(b: PriceBand): string {
@@ -74,22 +99,46 @@ function MapDrawing({ template, sections, bands, selected, highlighted, onToggle
         <button type="button" className="seat-map__tool" onClick={() => setView((v) => zoomBy(v, ZOOM_STEP, template))}>
           Zoom in
         </button>
-        <button type="button" className="seat-map__tool" onClick={() => setView((v) => zoomBy(v, 1 / ZOOM_STEP, template))}>
+        <button
+          type="button"
+          className="seat-map__tool"
+          onClick={() => setView((v) => zoomBy(v, 1 / ZOOM_STEP, template))}
+        >
           Zoom out
         </button>
         <button type="button" className="seat-map__tool" onClick={() => setView(wholeMap(template))}>
           Reset
         </button>
-        <button type="button" className="seat-map__tool" aria-label="Pan left" onClick={() => setView((v) => panBy(v, -PAN_STEP, 0, template))}>
+        <button
+          type="button"
+          className="seat-map__tool"
+          aria-label="Pan left"
+          onClick={() => setView((v) => panBy(v, -PAN_STEP, 0, template))}
+        >
           <span aria-hidden="true">←</span>
         </button>
-        <button type="button" className="seat-map__tool" aria-label="Pan up" onClick={() => setView((v) => panBy(v, 0, -PAN_STEP, template))}>
+        <button
+          type="button"
+          className="seat-map__tool"
+          aria-label="Pan up"
+          onClick={() => setView((v) => panBy(v, 0, -PAN_STEP, template))}
+        >
           <span aria-hidden="true">↑</span>
         </button>
-        <button type="button" className="seat-map__tool" aria-label="Pan down" onClick={() => setView((v) => panBy(v, 0, PAN_STEP, template))}>
+        <button
+          type="button"
+          className="seat-map__tool"
+          aria-label="Pan down"
+          onClick={() => setView((v) => panBy(v, 0, PAN_STEP, template))}
+        >
           <span aria-hidden="true">↓</span>
         </button>
-        <button type="button" className="seat-map__tool" aria-label="Pan right" onClick={() => setView((v) => panBy(v, PAN_STEP, 0, template))}>
+        <button
+          type="button"
+          className="seat-map__tool"
+          aria-label="Pan right"
+          onClick={() => setView((v) => panBy(v, PAN_STEP, 0, template))}
+        >
           <span aria-hidden="true">→</span>
         </button>
       </div>
@@ -122,7 +171,13 @@ function MapDrawing({ template, sections, bands, selected, highlighted, onToggle
             );
           }
           const isSelected = selected.has(s.name);
-          const classes = ['seat-map__section', isSelected ? 'seat-map__section--selected' : '', highlighted === s.name ? 'seat-map__section--highlighted' : ''].filter(Boolean).join(' ');
+          const classes = [
+            'seat-map__section',
+            isSelected ? 'seat-map__section--selected' : '',
+            highlighted === s.name ? 'seat-map__section--highlighted' : '',
+          ]
+            .filter(Boolean)
+            .join(' ');
           const marks = `${summary.accessible ? '♿' : ''}${summary.obstructedView ? '⚠' : ''}`;
           return (
             <g
@@ -138,7 +193,11 @@ function MapDrawing({ template, sections, bands, selected, highlighted, onToggle
             >
               <title>{sectionLabel(summary)}</title>
               <path d={s.d} fillRule="evenodd" className={bandClass(bandOf(bands, summary.lowest))} />
-              <text x={s.labelX} y={s.labelY} className={s.roomy ? 'seat-map__label seat-map__label--roomy' : 'seat-map__label'}>
+              <text
+                x={s.labelX}
+                y={s.labelY}
+                className={s.roomy ? 'seat-map__label seat-map__label--roomy' : 'seat-map__label'}
+              >
                 {s.shortLabel}
                 {s.roomy && (
                   <tspan x={s.labelX} dy="1.2em">
@@ -177,7 +236,15 @@ export interface SeatMapProps {
  * on either filters the listings to it. The list is the keyboard and screen reader path (as seats.io's
  * "choose from a list" is); the drawing repeats it for the eye and the pointer.
  */
-export function SeatMap({ layout, sections, selected, highlighted, preview: listingPreview = null, onToggle, onClear }: SeatMapProps) {
+export function SeatMap({
+  layout,
+  sections,
+  selected,
+  highlighted,
+  preview: listingPreview = null,
+  onToggle,
+  onClear,
+}: SeatMapProps) {
   const template = seatMapTemplate(layout);
   const [preview, setPreview] = useState<string | null>(null);
   const captionId = useId();
@@ -207,7 +274,9 @@ export function SeatMap({ layout, sections, selected, highlighted, preview: list
         onFocus={() => setPreview(s.name)}
         onBlur={() => setPreview(null)}
       >
-        {s.zone !== null && <span className={`section-choice__swatch ${bandClass(bandOf(bands, s.lowest))}`} aria-hidden="true" />}
+        {s.zone !== null && (
+          <span className={`section-choice__swatch ${bandClass(bandOf(bands, s.lowest))}`} aria-hidden="true" />
+        )}
         <span className="section-choice__text">
           {s.name}, from {formatMoney(s.lowest)}, {listingsText(s.count)}
           {s.accessible && (
@@ -229,10 +298,19 @@ export function SeatMap({ layout, sections, selected, highlighted, preview: list
     <div className="seat-map">
       <figure className="seat-map__figure" aria-labelledby={captionId}>
         <figcaption id={captionId} className="seat-map__caption">
-          Seat map ({LAYOUT_LABELS[layout]}): sections are coloured by their lowest price per ticket, fees included. Select sections on the map or in the list to see their tickets.
+          Seat map ({LAYOUT_LABELS[layout]}): sections are coloured by their lowest price per ticket, fees included.
+          Select sections on the map or in the list to see their tickets.
         </figcaption>
         <div className="seat-map__canvas">
-          <MapDrawing template={template} sections={byName} bands={bands} selected={selected} highlighted={outlined} onToggle={onToggle} onPreview={setPreview} />
+          <MapDrawing
+            template={template}
+            sections={byName}
+            bands={bands}
+            selected={selected}
+            highlighted={outlined}
+            onToggle={onToggle}
+            onPreview={setPreview}
+          />
         </div>
         <ul className="seat-map__legend" aria-label="Price bands">
           {bands.map((b, i) => (
@@ -278,7 +356,9 @@ export function SeatMap({ layout, sections, selected, highlighted, preview: list
         {others.length > 0 && (
           <div className="section-list__zone">
             <p className="section-list__zone-name">Other sections</p>
-            <p className="section-list__note">These sellers name sections that are not on this map; their tickets are listed, but not drawn.</p>
+            <p className="section-list__note">
+              These sellers name sections that are not on this map; their tickets are listed, but not drawn.
+            </p>
             <ul aria-label="Other sections">{others.map(sectionButton)}</ul>
           </div>
         )}

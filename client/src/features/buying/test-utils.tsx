@@ -11,7 +11,10 @@ export type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
 export type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
 
 export function json(body: unknown, status = 200): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  return new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
 }
 
 export function apiError(status: number, code: string, message: string, details: unknown[] = []): Response {
@@ -36,12 +39,17 @@ export function mockFetch(routes: Record<string, Handler>): Mock<(...args: Fetch
 }
 
 export function urlsOf(fetchMock: Mock<(...args: FetchArgs) => Promise<Response>>, prefix: string): URL[] {
-  return fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://localhost')).filter((u) => u.pathname.startsWith(prefix));
+  return fetchMock.mock.calls
+    .map(([input]) => new URL(String(input), 'http://localhost'))
+    .filter((u) => u.pathname.startsWith(prefix));
 }
 
 export function storeGuestToken(): void {
   const b64 = (v: unknown) => btoa(JSON.stringify(v)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-  localStorage.setItem(TOKEN_KEY, `${b64({ alg: 'HS256' })}.${b64({ sub: 'guest-1', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`);
+  localStorage.setItem(
+    TOKEN_KEY,
+    `${b64({ alg: 'HS256' })}.${b64({ sub: 'guest-1', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`,
+  );
 }
 
 function LocationProbe() {
@@ -50,7 +58,10 @@ function LocationProbe() {
 }
 
 /** Renders `ui` at `route`; `from` puts a page of the site before it in the history, as following a link would. */
-export function renderAt(ui: ReactElement, { route = '/', path = '*', from }: { route?: string; path?: string; from?: string } = {}) {
+export function renderAt(
+  ui: ReactElement,
+  { route = '/', path = '*', from }: { route?: string; path?: string; from?: string } = {},
+) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
   const view = render(
     <QueryClientProvider client={queryClient}>
@@ -131,13 +142,23 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
     ...overrides,
   };
   const feeCents = Math.round(base.allInPricePerTicket * 100) - Math.round(base.pricePerTicket * 100);
-  return { serviceFeePerTicket: Math.max(0, feeCents) / 100, shippingPerTicket: base.deliveryMethod === 'physical_mail' ? 2.5 : 0, ...base };
+  return {
+    serviceFeePerTicket: Math.max(0, feeCents) / 100,
+    shippingPerTicket: base.deliveryMethod === 'physical_mail' ? 2.5 : 0,
+    ...base,
+  };
 }
 
 export const FEES = { serviceFeeRate: 0.18, fulfillmentFeePerTicket: 2.5 };
 
 export function listingsBody(listings: Listing[]) {
-  return { eventId: 501, seatMap: { layout: 'ballpark' as const }, listings, fees: FEES, sale: { onSale: true as const, dateToBeAnnounced: false } };
+  return {
+    eventId: 501,
+    seatMap: { layout: 'ballpark' as const },
+    listings,
+    fees: FEES,
+    sale: { onSale: true as const, dateToBeAnnounced: false },
+  };
 }
 
 /** `GET /api/listings/:id`: one listing, its event and the fee breakdown. */
@@ -205,10 +226,29 @@ export function order(overrides: Partial<Order> = {}): Order {
       { type: 'rowSubtitle', title: 'Method', subtitle: 'Download your tickets from this page.' },
     ],
     tickets: [
-      { id: 'TAAAAAAAAAAAAA2', section: '112', row: 'F', seat: 7, state: 'awaiting_seller', stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026' },
-      { id: 'TAAAAAAAAAAAAA3', section: '112', row: 'F', seat: 8, state: 'awaiting_seller', stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026' },
+      {
+        id: 'TAAAAAAAAAAAAA2',
+        section: '112',
+        row: 'F',
+        seat: 7,
+        state: 'awaiting_seller',
+        stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026',
+      },
+      {
+        id: 'TAAAAAAAAAAAAA3',
+        section: '112',
+        row: 'F',
+        seat: 8,
+        state: 'awaiting_seller',
+        stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026',
+      },
     ],
-    delivery: { method: 'eticket', readyBy: '2026-12-20', rule: 'Tickets are ready on the seller’s in-hand date, never before the day you ordered and never after the event day.', downloadable: false },
+    delivery: {
+      method: 'eticket',
+      readyBy: '2026-12-20',
+      rule: 'Tickets are ready on the seller’s in-hand date, never before the day you ordered and never after the event day.',
+      downloadable: false,
+    },
     timeline: [
       { status: 'pending_seller_confirmation', at: '2026-12-01T15:00:05.000Z', note: 'Payment received' },
       { status: 'reserved', at: '2026-12-01T15:00:00.000Z', note: 'Tickets held' },

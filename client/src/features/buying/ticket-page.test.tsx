@@ -3,9 +3,27 @@ import { screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { TicketPage } from '../../app/pages/ticket-page.js';
-import { apiError, cart, CART_ID, EVENT, type Handler, json, listing, listingDetail, listingsBody, mockFetch, renderAt, SLUG, urlsOf, usePageTestLifecycle } from './test-utils.js';
+import {
+  apiError,
+  cart,
+  CART_ID,
+  EVENT,
+  type Handler,
+  json,
+  listing,
+  listingDetail,
+  listingsBody,
+  mockFetch,
+  renderAt,
+  SLUG,
+  urlsOf,
+  usePageTestLifecycle,
+} from './test-utils.js';
 
-function setup(createCart: Handler, { quantity = 2, splits = [1, 2, 4] }: { quantity?: number; splits?: number[] } = {}) {
+function setup(
+  createCart: Handler,
+  { quantity = 2, splits = [1, 2, 4] }: { quantity?: number; splits?: number[] } = {},
+) {
   const fetchMock = mockFetch({
     'GET /api/listings/11': () => json(listingDetail({ splits })),
     [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody([listing()])),
@@ -40,12 +58,20 @@ describe('ticket page', () => {
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Those tickets were just taken');
     expect(alert.textContent).toContain('Only 1 ticket is left in this listing.');
-    expect(screen.getByRole('link', { name: 'See other tickets for this event' }).getAttribute('href')).toBe(`${EVENT.url}?quantity=2`);
+    expect(screen.getByRole('link', { name: 'See other tickets for this event' }).getAttribute('href')).toBe(
+      `${EVENT.url}?quantity=2`,
+    );
     expect(screen.queryByRole('button', { name: 'Continue to checkout' })).toBeNull();
   });
 
   it('names the fair-share rule on a ticket limit instead of saying the tickets were taken', async () => {
-    const { user } = setup(() => apiError(409, 'ticket_limit', 'You may hold or buy at most 8 tickets for one event; 8 are already held or bought, so no more can be added'));
+    const { user } = setup(() =>
+      apiError(
+        409,
+        'ticket_limit',
+        'You may hold or buy at most 8 tickets for one event; 8 are already held or bought, so no more can be added',
+      ),
+    );
     await user.click(await screen.findByRole('button', { name: 'Continue to checkout' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('at most 8 tickets for one event');
@@ -57,7 +83,9 @@ describe('ticket page', () => {
     const { fetchMock, user } = setup(() => json(cart({ quantitySelected: 4 }), 201), { quantity: 3, splits: [2, 4] });
     const select = (await screen.findByRole('combobox', { name: 'Number of tickets' })) as HTMLSelectElement;
     expect(select.value).toBe('');
-    expect(screen.getByText(/This seller does not sell 3 tickets from this listing\. Choose one of 2, 4\./)).toBeTruthy();
+    expect(
+      screen.getByText(/This seller does not sell 3 tickets from this listing\. Choose one of 2, 4\./),
+    ).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Continue to checkout' }));
     expect(screen.getByText('Choose how many tickets you want')).toBeTruthy();
     expect(document.activeElement).toBe(select);
@@ -76,7 +104,8 @@ describe('ticket page', () => {
   it('lists the event’s tickets to choose from when no listing is chosen yet', async () => {
     mockFetch({
       [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody([listing()])),
-      [`GET /api/events/${SLUG}`]: () => json({ event: EVENT, venue: null, performers: [], morePerformerEvents: [], moreVenueEvents: [] }),
+      [`GET /api/events/${SLUG}`]: () =>
+        json({ event: EVENT, venue: null, performers: [], morePerformerEvents: [], moreVenueEvents: [] }),
     });
     renderAt(<TicketPage />, { route: `/tickets/${SLUG}`, path: 'tickets/*' });
     expect(await screen.findByRole('heading', { level: 1, name: `Tickets for ${EVENT.name}` })).toBeTruthy();

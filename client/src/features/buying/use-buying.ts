@@ -3,7 +3,10 @@ import { LISTINGS_FRESH_MS } from '../../../../shared/schemas/commerce.js';
 import { buyingApi, listingsQueryString, type ListingsFilter } from './buying-api.js';
 
 /** The event page's query: its cache key and the API address it reads (also what the server renders with). */
-export const eventQuery = (slug: string) => ({ queryKey: ['events', slug], path: `/api/events/${encodeURIComponent(slug)}` });
+export const eventQuery = (slug: string) => ({
+  queryKey: ['events', slug],
+  path: `/api/events/${encodeURIComponent(slug)}`,
+});
 
 /** An event's listings under a filter (`{}` for all of them): key and API address. */
 export const listingsQuery = (slug: string, filter: ListingsFilter) => ({
@@ -12,9 +15,12 @@ export const listingsQuery = (slug: string, filter: ListingsFilter) => ({
 });
 
 export function useEventPage(slug: string) {
-  return useQuery({ queryKey: eventQuery(slug).queryKey, queryFn: ({ signal }) => buyingApi.event(slug, signal), enabled: slug !== '' });
+  return useQuery({
+    queryKey: eventQuery(slug).queryKey,
+    queryFn: ({ signal }) => buyingApi.event(slug, signal),
+    enabled: slug !== '',
+  });
 }
-
 
 export function useListings(slug: string, filter: ListingsFilter) {
   return useQuery({

@@ -1,6 +1,13 @@
 import { Link } from 'react-router';
-import type { EventCard as EventCardData, PerformerCard as PerformerCardData, VenueCard as VenueCardData } from '../../../../shared/schemas/cards.js';
-import type { CategoryTile as CategoryTileData, PromoCard as PromoCardData } from '../../../../shared/schemas/layout.js';
+import type {
+  EventCard as EventCardData,
+  PerformerCard as PerformerCardData,
+  VenueCard as VenueCardData,
+} from '../../../../shared/schemas/cards.js';
+import type {
+  CategoryTile as CategoryTileData,
+  PromoCard as PromoCardData,
+} from '../../../../shared/schemas/layout.js';
 import { imageSrcSet } from '../../lib/images.js';
 import { formatPrice } from '../../../../shared/rules/format.js';
 
@@ -34,7 +41,11 @@ export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?
       <span className="card__body">
         <span className="card__title">{card.name}</span>
         <span className="card__meta">{card.eventCount}</span>
-        {card.minPrice > 0 && <span className="card__price">From ${formatPrice(card.minPrice)} <small>incl. fees</small></span>}
+        {card.minPrice > 0 && (
+          <span className="card__price">
+            From ${formatPrice(card.minPrice)} <small>incl. fees</small>
+          </span>
+        )}
       </span>
     </Link>
   );
@@ -86,7 +97,9 @@ export function CategoryTile({ card, eager }: { card: CategoryTileData; eager?: 
       <Picture src={card.image} eager={eager} />
       <span className="card__body">
         <span className="card__title">{card.title}</span>
-        <span className="card__meta">{card.eventCount === 1 ? '1 event' : `${card.eventCount.toLocaleString('en-US')} events`}</span>
+        <span className="card__meta">
+          {card.eventCount === 1 ? '1 event' : `${card.eventCount.toLocaleString('en-US')} events`}
+        </span>
       </span>
     </Link>
   );
@@ -105,7 +118,15 @@ export function PromoCard({ card, eager }: { card: PromoCardData; eager?: boolea
 }
 
 /** Events as a list of cards; `empty` says so in words when there are none. */
-export function EventList({ events, empty, emptyClassName }: { events: readonly EventCardData[]; empty: string; emptyClassName?: string }) {
+export function EventList({
+  events,
+  empty,
+  emptyClassName,
+}: {
+  events: readonly EventCardData[];
+  empty: string;
+  emptyClassName?: string;
+}) {
   if (events.length === 0) return <p className={emptyClassName}>{empty}</p>;
   return (
     <ul className="event-list">

@@ -4,7 +4,17 @@ const common = { width: 20, height: 20, viewBox: '0 0 24 24', 'aria-hidden': tru
 
 export function ChevronIcon({ className }: { className?: string }) {
   return (
-    <svg {...common} width={16} height={16} className={className} fill="none" stroke="currentColor" strokeWidth={2.5} strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      {...common}
+      width={16}
+      height={16}
+      className={className}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2.5}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="m6 9 6 6 6-6" />
     </svg>
   );

@@ -37,7 +37,10 @@ describe('MegaMenu', () => {
   });
 
   it('shows the top categories as links before the menu arrives', () => {
-    vi.stubGlobal('fetch', vi.fn(() => new Promise(() => {})));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => {})),
+    );
     renderWithProviders(<MegaMenu />);
     expect(screen.getByRole('link', { name: 'Sports' }).getAttribute('href')).toBe('/category/sports');
   });
@@ -60,12 +63,15 @@ describe('MegaMenu', () => {
     // The bar is 48 px high; every open panel spans 1200 px under it.
     beforeEach(() => {
       vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
-        return this.classList.contains('mega-menu__panel') ? ({ left: 0, right: 1200, top: 48, bottom: 600, width: 1200, height: 552, x: 0, y: 48 } as DOMRect) : new DOMRect();
+        return this.classList.contains('mega-menu__panel')
+          ? ({ left: 0, right: 1200, top: 48, bottom: 600, width: 1200, height: 552, x: 0, y: 48 } as DOMRect)
+          : new DOMRect();
       });
     });
     afterEach(() => vi.restoreAllMocks());
 
-    const move = (x: number, y: number) => fireEvent.mouseMove(screen.getByRole('navigation'), { clientX: x, clientY: y });
+    const move = (x: number, y: number) =>
+      fireEvent.mouseMove(screen.getByRole('navigation'), { clientX: x, clientY: y });
 
     it('keeps the open panel while the pointer crosses another category on its way down into it, then lets that one open if the pointer rests', async () => {
       vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -90,7 +96,13 @@ describe('MegaMenu', () => {
       expect(sports.getAttribute('aria-expanded')).toBe('false');
 
       // The same crossing, but the pointer stops on Sports: it opens after the aim delay.
-      for (const [x, y] of [[420, 6], [410, 12], [400, 18], [380, 30]] as const) move(x, y);
+      for (const [x, y] of [
+        [420, 6],
+        [410, 12],
+        [400, 18],
+        [380, 30],
+      ] as const)
+        move(x, y);
       fireEvent.mouseLeave(concerts.parentElement!);
       fireEvent.mouseEnter(sports.parentElement!);
       expect(sports.getAttribute('aria-expanded')).toBe('false');
@@ -154,23 +166,22 @@ describe('MegaMenu', () => {
     expect(within(panel).queryAllByRole('link', { hidden: true })).toEqual([]);
     await user.click(sports);
     const leagues = within(panel).getAllByRole('list');
-    expect(leagues.map((l) => l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent)).toEqual([
-      'NFL',
-      'MLB',
-      'NHL',
-      'NBA',
-    ]);
+    expect(
+      leagues.map(
+        (l) =>
+          l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent,
+      ),
+    ).toEqual(['NFL', 'MLB', 'NHL', 'NBA']);
     for (const league of leagues) {
       const links = within(league).getAllByRole('link');
       expect(links[0]?.textContent).toBe('All');
     }
     const nfl = within(panel).getByRole('list', { name: 'NFL' });
-    expect(within(nfl).getAllByRole('link').map((a) => a.textContent)).toEqual([
-      'All',
-      'Arizona Cardinals',
-      'Atlanta Falcons',
-      'Baltimore Ravens',
-    ]);
+    expect(
+      within(nfl)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual(['All', 'Arizona Cardinals', 'Atlanta Falcons', 'Baltimore Ravens']);
     expect(within(nfl).getByRole('link', { name: 'All' }).getAttribute('href')).toBe('/category/nfl');
     expect(within(panel).getByRole('link', { name: 'See all Sports' }).getAttribute('href')).toBe('/category/sports');
   });

@@ -1,8 +1,24 @@
-import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type CSSProperties,
+  type FocusEvent,
+  type MouseEvent,
+} from 'react';
 import { Link, useLocation } from 'react-router';
 import { ChevronIcon } from './icons.js';
 import { headingInto, MENU_AIM_DELAY_MS, type Point } from './menu-aim.js';
-import { MENU_CLOSE_DELAY_MS, MENU_COLUMNS, TOP_CATEGORY_LINKS, useMenu, type MenuCategory, type MenuLink } from './menu-data.js';
+import {
+  MENU_CLOSE_DELAY_MS,
+  MENU_COLUMNS,
+  TOP_CATEGORY_LINKS,
+  useMenu,
+  type MenuCategory,
+  type MenuLink,
+} from './menu-data.js';
 import './navigation.css';
 
 // spec §9: 5 columns; the stylesheet reads the count from this property.
@@ -192,7 +208,15 @@ export function MegaMenu() {
   );
 }
 
-function PanelGrid({ category, idPrefix, onNavigate }: { category: MenuCategory; idPrefix: string; onNavigate: () => void }) {
+function PanelGrid({
+  category,
+  idPrefix,
+  onNavigate,
+}: {
+  category: MenuCategory;
+  idPrefix: string;
+  onNavigate: () => void;
+}) {
   if (category.sections?.length) {
     // spec §9: a column per league section, "All" plus every team.
     return (

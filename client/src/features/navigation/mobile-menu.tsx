@@ -21,7 +21,6 @@ export function MobileMenu({ open, ...props }: MobileMenuProps) {
   return createPortal(<MobileMenuDialog {...props} />, document.body);
 }
 
-
 function MobileMenuDialog({ onClose, returnFocusRef, id }: Omit<MobileMenuProps, 'open'>) {
   const { data, isError } = useMenu();
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -69,7 +68,15 @@ function MobileMenuDialog({ onClose, returnFocusRef, id }: Omit<MobileMenuProps,
   return (
     <div className="nav-drawer">
       <div className="nav-drawer__backdrop" aria-hidden="true" onClick={onClose} />
-      <div ref={dialogRef} id={id} className="nav-drawer__panel" role="dialog" aria-modal="true" aria-labelledby={titleId} onKeyDown={onKeyDown}>
+      <div
+        ref={dialogRef}
+        id={id}
+        className="nav-drawer__panel"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        onKeyDown={onKeyDown}
+      >
         <div className="nav-drawer__head">
           <h2 className="nav-drawer__title" id={titleId}>
             Menu
@@ -175,18 +182,34 @@ function CategoryPanel({ category, onNavigate }: { category: MenuCategory; onNav
           </Link>
         </li>
       ) : null}
-      {category.sections?.map((section) => <CollapsibleSection key={section.url} name={section.name} links={section.links} onNavigate={onNavigate} />)}
+      {category.sections?.map((section) => (
+        <CollapsibleSection key={section.url} name={section.name} links={section.links} onNavigate={onNavigate} />
+      ))}
       {category.links ? <DrawerLinks links={category.links} onNavigate={onNavigate} /> : null}
     </ul>
   );
 }
 
-function CollapsibleSection({ name, links, onNavigate }: { name: string; links: readonly MenuLink[]; onNavigate: () => void }) {
+function CollapsibleSection({
+  name,
+  links,
+  onNavigate,
+}: {
+  name: string;
+  links: readonly MenuLink[];
+  onNavigate: () => void;
+}) {
   const [expanded, setExpanded] = useState(false);
   const listId = useId();
   return (
     <li className="nav-drawer__section">
-      <button type="button" className="nav-drawer__section-toggle" aria-expanded={expanded} aria-controls={listId} onClick={() => setExpanded((v) => !v)}>
+      <button
+        type="button"
+        className="nav-drawer__section-toggle"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        onClick={() => setExpanded((v) => !v)}
+      >
         {name}
         <ChevronIcon className="nav-drawer__chevron" />
       </button>

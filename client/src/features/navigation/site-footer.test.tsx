@@ -24,7 +24,16 @@ describe('SiteFooter', () => {
     const hrefs = within(nav)
       .getAllByRole('link')
       .map((a) => a.getAttribute('href'));
-    for (const path of ['/category/sports', '/category/concerts', '/category/theater', '/category/nfl', '/category/mlb', '/category/nhl', '/category/nba', '/category/broadway']) {
+    for (const path of [
+      '/category/sports',
+      '/category/concerts',
+      '/category/theater',
+      '/category/nfl',
+      '/category/mlb',
+      '/category/nhl',
+      '/category/nba',
+      '/category/broadway',
+    ]) {
       expect(hrefs).toContain(path);
     }
   });

@@ -44,7 +44,14 @@ export function SiteFooter() {
           <ul className="nav-footer__social-list" aria-labelledby={`${newTabId}-social`}>
             {SOCIAL_LINKS.map((link) => (
               <li key={link.network}>
-                <a href={link.url} target="_blank" rel="noopener noreferrer" aria-label={link.name} aria-describedby={newTabId} className="nav-footer__social-link">
+                <a
+                  href={link.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={link.name}
+                  aria-describedby={newTabId}
+                  className="nav-footer__social-link"
+                >
                   <SocialIcon network={link.network} />
                 </a>
               </li>

@@ -7,7 +7,12 @@ import { mockMenuFetch, renderWithProviders } from './test-utils.js';
 
 function renderHeader() {
   return renderWithProviders(
-    <SiteHeader brandName="Acme Tickets" logo="/logo.svg" search={<input aria-label="Search events" />} mobileSearch={<button type="button">Search</button>} />,
+    <SiteHeader
+      brandName="Acme Tickets"
+      logo="/logo.svg"
+      search={<input aria-label="Search events" />}
+      mobileSearch={<button type="button">Search</button>}
+    />,
     { route: '/somewhere' },
   );
 }
@@ -81,7 +86,11 @@ describe('SiteHeader', () => {
     const { dialog } = await openDrawer(user);
     const panel = within(dialog).getByRole('tabpanel');
     const nfl = within(panel).getByRole('button', { name: 'NFL' });
-    expect(within(panel).getAllByRole('button').map((b) => b.textContent)).toEqual(['NFL', 'MLB', 'NHL', 'NBA']);
+    expect(
+      within(panel)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['NFL', 'MLB', 'NHL', 'NBA']);
     expect(nfl.getAttribute('aria-expanded')).toBe('false');
     expect(within(panel).queryByRole('link', { name: 'Arizona Cardinals' })).toBeNull();
     await user.click(nfl);

@@ -8,7 +8,10 @@ import type { Menu } from '../../lib/schemas.js';
 const league = (name: string, slug: string, teams: string[]) => ({
   name,
   url: `/category/${slug}`,
-  links: [{ name: 'All', url: `/category/${slug}` }, ...teams.map((t, i) => ({ name: t, url: `/performers/${t.toLowerCase().replace(/ /g, '-')}-${i + 1}` }))],
+  links: [
+    { name: 'All', url: `/category/${slug}` },
+    ...teams.map((t, i) => ({ name: t, url: `/performers/${t.toLowerCase().replace(/ /g, '-')}-${i + 1}` })),
+  ],
 });
 
 export const MENU_FIXTURE: Menu = {
@@ -44,7 +47,9 @@ export const MENU_FIXTURE: Menu = {
 };
 
 export function mockMenuFetch(menu: Menu = MENU_FIXTURE) {
-  const fetchMock = vi.fn(async () => new Response(JSON.stringify(menu), { status: 200, headers: { 'Content-Type': 'application/json' } }));
+  const fetchMock = vi.fn(
+    async () => new Response(JSON.stringify(menu), { status: 200, headers: { 'Content-Type': 'application/json' } }),
+  );
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }

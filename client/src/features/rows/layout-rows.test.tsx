@@ -9,7 +9,16 @@ const performers = {
   type: 'performers',
   title: 'Popular Local Performers',
   status: 'ok',
-  items: [{ id: 1, name: 'Dallas Cowboys', eventCount: '9 Events', pathPicture: '/media/performers/1.svg', minPrice: 64, url: '/performers/dallas-cowboys-1' }],
+  items: [
+    {
+      id: 1,
+      name: 'Dallas Cowboys',
+      eventCount: '9 Events',
+      pathPicture: '/media/performers/1.svg',
+      minPrice: 64,
+      url: '/performers/dallas-cowboys-1',
+    },
+  ],
 };
 const events = {
   id: 'local-events',
@@ -18,7 +27,25 @@ const events = {
   status: 'ok',
   items: [],
   tabs: [
-    { id: 'all', title: 'All Events', status: 'ok', items: [{ id: 7, name: 'Knicks at Nets', badges: [{ type: 'hotEvent', label: 'Selling fast' }], address: 'Barclays Center, Brooklyn, NY', day: 'SAT', date: 'Jan 2', time: '07:30 PM', year: '2027', url: '/events/knicks-at-nets-7', minPrice: 89 }] },
+    {
+      id: 'all',
+      title: 'All Events',
+      status: 'ok',
+      items: [
+        {
+          id: 7,
+          name: 'Knicks at Nets',
+          badges: [{ type: 'hotEvent', label: 'Selling fast' }],
+          address: 'Barclays Center, Brooklyn, NY',
+          day: 'SAT',
+          date: 'Jan 2',
+          time: '07:30 PM',
+          year: '2027',
+          url: '/events/knicks-at-nets-7',
+          minPrice: 89,
+        },
+      ],
+    },
     { id: 'week', title: 'This Week', status: 'empty', items: [] },
   ],
 };
@@ -34,11 +61,15 @@ describe('the row registry', () => {
     Object.defineProperty(navigator, 'sendBeacon', { value: beacon, configurable: true });
     render(
       <MemoryRouter>
-        <LayoutRows rows={[performers, { id: 'x', type: 'carousel3d', title: 'Future row', status: 'ok', items: [] }, events]} />
+        <LayoutRows
+          rows={[performers, { id: 'x', type: 'carousel3d', title: 'Future row', status: 'ok', items: [] }, events]}
+        />
       </MemoryRouter>,
     );
     expect(screen.getByRole('heading', { name: 'Popular Local Performers' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: /Dallas Cowboys/ }).getAttribute('href')).toBe('/performers/dallas-cowboys-1');
+    expect(screen.getByRole('link', { name: /Dallas Cowboys/ }).getAttribute('href')).toBe(
+      '/performers/dallas-cowboys-1',
+    );
     expect(screen.queryByText('Future row')).toBeNull();
     expect(screen.getByRole('tab', { name: 'All Events' }).getAttribute('aria-selected')).toBe('true');
     expect(screen.getByText('Selling fast')).toBeTruthy();

@@ -19,10 +19,18 @@ function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode
   const headingId = useId();
   const setLabel = useContext(RowSetLabel);
   return (
-    <section className={`row row--${row.type}`} aria-labelledby={setLabel ? `${setLabel} ${headingId}` : headingId} data-row-id={row.id}>
+    <section
+      className={`row row--${row.type}`}
+      aria-labelledby={setLabel ? `${setLabel} ${headingId}` : headingId}
+      data-row-id={row.id}
+    >
       <h2 id={headingId}>{row.title}</h2>
       {row.status === 'timeout' || row.status === 'error' ? (
-        row.items.length > 0 ? children : <p className="row__note">This list is taking a moment. Please try again shortly.</p>
+        row.items.length > 0 ? (
+          children
+        ) : (
+          <p className="row__note">This list is taking a moment. Please try again shortly.</p>
+        )
       ) : row.status === 'empty' ? (
         <p className="row__note">Nothing here yet near you. Try another date or category.</p>
       ) : (

@@ -28,10 +28,28 @@ const SUGGEST = {
 };
 const EMPTY = { query: 'zzqx', performers: [], venues: [] };
 const RECENT = {
-  data: [{ type: 'performer', id: 5, name: 'Taylor Swift', url: '/performers/taylor-swift-5', image: null, viewedAt: '2026-01-01T00:00:00.000Z' }],
+  data: [
+    {
+      type: 'performer',
+      id: 5,
+      name: 'Taylor Swift',
+      url: '/performers/taylor-swift-5',
+      image: null,
+      viewedAt: '2026-01-01T00:00:00.000Z',
+    },
+  ],
 };
 const TRENDING = {
-  performers: [{ id: 9, name: 'Bad Bunny', eventCount: '12 Events', pathPicture: '', minPrice: 80, url: '/performers/bad-bunny-9' }],
+  performers: [
+    {
+      id: 9,
+      name: 'Bad Bunny',
+      eventCount: '12 Events',
+      pathPicture: '',
+      minPrice: 80,
+      url: '/performers/bad-bunny-9',
+    },
+  ],
 };
 
 function json(body: unknown, status = 200): Response {
@@ -61,7 +79,10 @@ function LocationProbe() {
   return <div data-testid="location">{location.pathname + location.search}</div>;
 }
 
-function renderSearch({ variant = 'dropdown', flag = false }: { variant?: 'dropdown' | 'overlay'; flag?: boolean } = {}) {
+function renderSearch({
+  variant = 'dropdown',
+  flag = false,
+}: { variant?: 'dropdown' | 'overlay'; flag?: boolean } = {}) {
   const growthbook = new GrowthBook({ features: { recent_trending_search: { defaultValue: flag } } });
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
@@ -168,7 +189,11 @@ describe('SearchBox (dropdown)', () => {
     routes['/api/suggest'] = (url) =>
       url.endsWith('q=yan')
         ? first.promise
-        : json({ ...SUGGEST, performers: [{ id: 3, text: 'Newer Answer', url: '/performers/newer-answer-3' }], venues: [] });
+        : json({
+            ...SUGGEST,
+            performers: [{ id: 3, text: 'Newer Answer', url: '/performers/newer-answer-3' }],
+            venues: [],
+          });
     const { user } = renderSearch();
     await typeAndSettle(user, 'yan');
     const [, firstInit] = callsTo('/api/suggest')[0]!;
@@ -178,7 +203,9 @@ describe('SearchBox (dropdown)', () => {
     expect(firstInit?.signal?.aborted).toBe(true);
     await screen.findByRole('option', { name: /Newer Answer/ });
 
-    first.resolve(json({ ...SUGGEST, query: 'yan', performers: [{ id: 4, text: 'Stale Answer', url: '/performers/stale-4' }] }));
+    first.resolve(
+      json({ ...SUGGEST, query: 'yan', performers: [{ id: 4, text: 'Stale Answer', url: '/performers/stale-4' }] }),
+    );
     await advance(50);
     expect(screen.queryByRole('option', { name: /Stale Answer/ })).toBeNull();
     expect(screen.getByRole('option', { name: /Newer Answer/ })).toBeTruthy();
@@ -203,16 +230,35 @@ describe('SearchBox (dropdown)', () => {
     routes['/api/suggest'] = () =>
       json({
         query: 'ny',
-        performers: [{ id: 1, text: 'New York Yankees', url: '/performers/new-york-yankees-1', pathPicture: '/media/performers/1.svg' }],
-        venues: [{ id: 7, text: 'Madison Square Garden', subtitle: 'New York, NY', url: '/venues/madison-square-garden-7', pathPicture: '/media/venues/7.svg' }],
+        performers: [
+          {
+            id: 1,
+            text: 'New York Yankees',
+            url: '/performers/new-york-yankees-1',
+            pathPicture: '/media/performers/1.svg',
+          },
+        ],
+        venues: [
+          {
+            id: 7,
+            text: 'Madison Square Garden',
+            subtitle: 'New York, NY',
+            url: '/venues/madison-square-garden-7',
+            pathPicture: '/media/venues/7.svg',
+          },
+        ],
         cities: [{ id: 1, text: 'New York, NY', url: '/results-general?kwds=new%20york' }],
       });
     const { user } = renderSearch();
     await typeAndSettle(user, 'ny');
     const listbox = await screen.findByRole('listbox');
-    const city = within(within(listbox).getByRole('group', { name: 'Cities' })).getByRole('option', { name: /New York, NY/ });
+    const city = within(within(listbox).getByRole('group', { name: 'Cities' })).getByRole('option', {
+      name: /New York, NY/,
+    });
     expect(listbox.querySelectorAll('[role="option"]')[0]).toBe(city);
-    const venue = within(within(listbox).getByRole('group', { name: 'Venues' })).getByRole('option', { name: /Madison Square Garden/ });
+    const venue = within(within(listbox).getByRole('group', { name: 'Venues' })).getByRole('option', {
+      name: /Madison Square Garden/,
+    });
     expect(venue.querySelector('img')?.getAttribute('src')).toBe('/media/venues/7.svg');
     await user.click(city);
     expect(location()).toBe('/results-general?kwds=new%20york');
@@ -427,7 +473,8 @@ describe('recent and trending searches', () => {
   });
 
   it('waits for the guest token through onGuestToken, then loads recent activity', async () => {
-    routes['/api/customers/session'] = () => json({ sessionToken: guestToken(), expiresAt: '2099-01-01T00:00:00.000Z' });
+    routes['/api/customers/session'] = () =>
+      json({ sessionToken: guestToken(), expiresAt: '2099-01-01T00:00:00.000Z' });
     const { user } = renderSearch({ flag: true });
     await user.click(input());
     await advance(100);

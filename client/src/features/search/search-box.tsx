@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type RefObject,
+} from 'react';
 import { createPortal } from 'react-dom';
 import { useSearch, type SearchController } from './use-search.js';
 import './search-box.css';
@@ -81,7 +90,13 @@ function SearchOverlay() {
   );
 }
 
-function SearchDialog({ onClose, returnFocusTo }: { onClose: () => void; returnFocusTo: RefObject<HTMLButtonElement | null> }) {
+function SearchDialog({
+  onClose,
+  returnFocusTo,
+}: {
+  onClose: () => void;
+  returnFocusTo: RefObject<HTMLButtonElement | null>;
+}) {
   const search = useSearch({ onNavigate: onClose });
   const inputRef = useRef<HTMLInputElement>(null);
   const titleId = useId();
@@ -105,7 +120,13 @@ function SearchDialog({ onClose, returnFocusTo }: { onClose: () => void; returnF
   };
 
   return (
-    <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="search-box search-box--overlay" onKeyDown={onDialogKeyDown}>
+    <div
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby={titleId}
+      className="search-box search-box--overlay"
+      onKeyDown={onDialogKeyDown}
+    >
       <h2 id={titleId} className="search-box__sr-only">
         Search
       </h2>
@@ -211,7 +232,15 @@ function SearchPanel({ search }: { search: SearchController }) {
               onClick={() => search.pick(option)}
             >
               {option.image ? (
-                <img className="search-box__thumb" src={option.image} alt="" width={40} height={40} loading="lazy" decoding="async" />
+                <img
+                  className="search-box__thumb"
+                  src={option.image}
+                  alt=""
+                  width={40}
+                  height={40}
+                  loading="lazy"
+                  decoding="async"
+                />
               ) : (
                 <span className="search-box__thumb search-box__thumb--blank" aria-hidden="true" />
               )}
@@ -259,9 +288,22 @@ function CloseIcon() {
 
 function NoResultsIllustration() {
   return (
-    <svg className="search-box__empty-art" viewBox="0 0 120 96" width="120" height="96" aria-hidden="true" focusable="false">
+    <svg
+      className="search-box__empty-art"
+      viewBox="0 0 120 96"
+      width="120"
+      height="96"
+      aria-hidden="true"
+      focusable="false"
+    >
       <rect x="14" y="18" width="72" height="56" rx="8" fill="none" stroke="currentColor" strokeWidth="3" />
-      <path d="M26 34h48M26 46h32M26 58h40" stroke="currentColor" strokeWidth="3" strokeLinecap="round" opacity="0.45" />
+      <path
+        d="M26 34h48M26 46h32M26 58h40"
+        stroke="currentColor"
+        strokeWidth="3"
+        strokeLinecap="round"
+        opacity="0.45"
+      />
       <circle cx="84" cy="60" r="16" fill="var(--surface)" stroke="var(--brand)" strokeWidth="4" />
       <path d="m96 72 12 12" stroke="var(--brand)" strokeWidth="5" strokeLinecap="round" />
       <path d="m78 54 12 12m0-12-12 12" stroke="var(--brand)" strokeWidth="3" strokeLinecap="round" />

@@ -78,7 +78,12 @@ export function suggestionGroups(baseId: string, data: SuggestResponse): SearchG
       // A city the query names ("ny", "la"): its results page.
       id: `${baseId}-cities`,
       label: 'Cities',
-      options: (data.cities ?? []).map((c) => ({ id: `${baseId}-city-${c.id}`, kind: 'city' as const, label: c.text, url: c.url })),
+      options: (data.cities ?? []).map((c) => ({
+        id: `${baseId}-city-${c.id}`,
+        kind: 'city' as const,
+        label: c.text,
+        url: c.url,
+      })),
     },
     {
       id: `${baseId}-performers`,
@@ -108,7 +113,11 @@ export function suggestionGroups(baseId: string, data: SuggestResponse): SearchG
   return groups.filter((g) => g.options.length > 0);
 }
 
-export function discoverGroups(baseId: string, recent: RecentActivityItem[], trending: TrendingPerformer[]): SearchGroup[] {
+export function discoverGroups(
+  baseId: string,
+  recent: RecentActivityItem[],
+  trending: TrendingPerformer[],
+): SearchGroup[] {
   const groups: SearchGroup[] = [
     {
       id: `${baseId}-recent`,
@@ -180,7 +189,8 @@ export function useSearch({ onNavigate }: { onNavigate?: () => void } = {}): Sea
     [searching, suggest.data, suggest.isError, baseId],
   );
   const discoverList = useMemo(
-    () => (flagOn && query === '' && discover.ready ? discoverGroups(baseId, discover.recent, discover.trending) : NONE),
+    () =>
+      flagOn && query === '' && discover.ready ? discoverGroups(baseId, discover.recent, discover.trending) : NONE,
     [flagOn, query, discover.ready, discover.recent, discover.trending, baseId],
   );
 
@@ -236,7 +246,12 @@ export function useSearch({ onNavigate }: { onNavigate?: () => void } = {}): Sea
       else setInputValueState('');
       return;
     }
-    const key = { key: event.key, code: event.code, keyCode: event.keyCode, isComposing: event.nativeEvent.isComposing };
+    const key = {
+      key: event.key,
+      code: event.code,
+      keyCode: event.keyCode,
+      isComposing: event.nativeEvent.isComposing,
+    };
     if (isSubmitKey(key)) {
       event.preventDefault();
       if (active) {

@@ -21,7 +21,9 @@ export function schemaFor(path: string, text: string): JsonSchema {
 export const problemPlace = (p: SegmentProblemView) => `${p.file}:${p.line}:${p.column}`;
 
 export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts: DraftEdits }) {
-  const [current, setCurrent] = useState(() => state.files.find((f) => f.path.endsWith('/explore.json'))?.path ?? state.files[0]?.path ?? 'brands.json');
+  const [current, setCurrent] = useState(
+    () => state.files.find((f) => f.path.endsWith('/explore.json'))?.path ?? state.files[0]?.path ?? 'brands.json',
+  );
   const editor = useRef<JsonEditorHandle>(null);
   const pendingReveal = useRef<SegmentProblemView | null>(null);
 
@@ -43,20 +45,30 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
 
   return (
     <section className="studio-panel drafts" aria-labelledby="drafts-heading">
-      <h2 id="drafts-heading" tabIndex={-1}>Drafts</h2>
+      <h2 id="drafts-heading" tabIndex={-1}>
+        Drafts
+      </h2>
       <div className="drafts__body">
         <nav aria-label="Draft files" className="drafts__files">
           <ul>
             {state.files.map((f) => (
               <li key={f.path}>
-                <button type="button" className="file-button" aria-current={f.path === current ? 'true' : undefined} onClick={() => {
+                <button
+                  type="button"
+                  className="file-button"
+                  aria-current={f.path === current ? 'true' : undefined}
+                  onClick={() => {
                     pendingReveal.current = null;
                     setCurrent(f.path);
                   }}
                 >
                   <span className="file-button__path">{f.path}</span>
                   {f.status !== 'unchanged' && <span className={`tag tag--${f.status}`}>{f.status}</span>}
-                  {counts.has(f.path) && <span className="tag tag--problem">{counts.get(f.path)} problem{counts.get(f.path) === 1 ? '' : 's'}</span>}
+                  {counts.has(f.path) && (
+                    <span className="tag tag--problem">
+                      {counts.get(f.path)} problem{counts.get(f.path) === 1 ? '' : 's'}
+                    </span>
+                  )}
                 </button>
               </li>
             ))}
@@ -75,7 +87,15 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
             </span>
           </div>
           <Suspense fallback={<p>Loading the editor…</p>}>
-            <JsonEditor ref={editor} path={current} text={text} revealFirst={pendingReveal.current?.file === current ? pendingReveal.current : null} schema={schemaFor(current, text)} onChange={(next) => drafts.change(current, next)} check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))} />
+            <JsonEditor
+              ref={editor}
+              path={current}
+              text={text}
+              revealFirst={pendingReveal.current?.file === current ? pendingReveal.current : null}
+              schema={schemaFor(current, text)}
+              onChange={(next) => drafts.change(current, next)}
+              check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))}
+            />
           </Suspense>
         </div>
       </div>
@@ -84,10 +104,22 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
   );
 }
 
-function ProblemList({ problems, skipped, onOpen }: { problems: SegmentProblemView[]; skipped: StudioStateView['skipped']; onOpen(p: SegmentProblemView): void }) {
+function ProblemList({
+  problems,
+  skipped,
+  onOpen,
+}: {
+  problems: SegmentProblemView[];
+  skipped: StudioStateView['skipped'];
+  onOpen(p: SegmentProblemView): void;
+}) {
   return (
     <div className="problems" role="region" aria-labelledby="problems-heading">
-      <h3 id="problems-heading">{problems.length === 0 ? 'No problems: the drafts can be published' : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}</h3>
+      <h3 id="problems-heading">
+        {problems.length === 0
+          ? 'No problems: the drafts can be published'
+          : `${problems.length} problem${problems.length === 1 ? '' : 's'}`}
+      </h3>
       {problems.length > 0 && (
         <ul>
           {problems.map((p, i) => (

@@ -45,7 +45,15 @@ function diagnostics(text: string, problems: SegmentProblemView[]): Diagnostic[]
       source: `${problem.file}:${problem.line}:${problem.column}`,
       message: problem.message,
       ...(fix && quoted
-        ? { actions: [{ name: `Use "${fix}"`, apply: (view: EditorView, start: number, end: number) => view.dispatch({ changes: { from: start, to: end, insert: JSON.stringify(fix) } }) }] }
+        ? {
+            actions: [
+              {
+                name: `Use "${fix}"`,
+                apply: (view: EditorView, start: number, end: number) =>
+                  view.dispatch({ changes: { from: start, to: end, insert: JSON.stringify(fix) } }),
+              },
+            ],
+          }
         : {}),
     };
   });
@@ -55,7 +63,10 @@ function diagnostics(text: string, problems: SegmentProblemView[]): Diagnostic[]
  * A draft segment file in CodeMirror 6: JSON highlighting, completion and hover documentation from the
  * segment JSON Schema, and the server's own problems marked inline as they are typed.
  */
-export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEditor({ path, text, schema, onChange, check, revealFirst }, ref) {
+export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEditor(
+  { path, text, schema, onChange, check, revealFirst },
+  ref,
+) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   // The editor is built once per file; the callbacks it calls are read fresh each time.
@@ -72,15 +83,17 @@ export const JsonEditor = forwardRef<JsonEditorHandle, Props>(function JsonEdito
         // Matched against what is typed up to the cursor; applying replaces the whole word, its closing quote too.
         from,
         filter: true,
-        options: found.map(
-          (s): Completion => ({
-            label: s.type === 'property' ? JSON.stringify(s.label) : s.label,
-            apply: (view, _completion, start, end) => view.dispatch({ changes: { from: start, to: Math.max(end, s.to), insert: s.insert }, selection: { anchor: start + s.insert.length } }),
-            type: s.type,
-            ...(s.detail ? { detail: s.detail } : {}),
-            ...(s.info ? { info: s.info } : {}),
-          }),
-        ),
+        options: found.map((s): Completion => ({
+          label: s.type === 'property' ? JSON.stringify(s.label) : s.label,
+          apply: (view, _completion, start, end) =>
+            view.dispatch({
+              changes: { from: start, to: Math.max(end, s.to), insert: s.insert },
+              selection: { anchor: start + s.insert.length },
+            }),
+          type: s.type,
+          ...(s.detail ? { detail: s.detail } : {}),
+          ...(s.info ? { info: s.info } : {}),
+        })),
       };
     };
     const hover = hoverTooltip((v, pos) => {

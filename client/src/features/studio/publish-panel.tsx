@@ -1,5 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { AUTHOR_MAX_LENGTH, NOTE_MAX_LENGTH, type StudioStateView, type VersionSummaryView } from '../../../../shared/schemas/studio.js';
+import {
+  AUTHOR_MAX_LENGTH,
+  NOTE_MAX_LENGTH,
+  type StudioStateView,
+  type VersionSummaryView,
+} from '../../../../shared/schemas/studio.js';
 import type { DraftEdits } from './use-draft-edits.js';
 import { useDiscardDrafts, useDraftDiff, useHistory, usePublish, useRestore, useVersion } from './use-studio.js';
 
@@ -11,7 +16,16 @@ function Diff({ text, label }: { text: string; label: string }) {
   return (
     <pre className="diff" role="region" aria-label={label} tabIndex={0}>
       {text.split('\n').map((line, i) => (
-        <span key={i} className={line.startsWith('+') && !line.startsWith('+++') ? 'diff__add' : line.startsWith('-') && !line.startsWith('---') ? 'diff__del' : undefined}>
+        <span
+          key={i}
+          className={
+            line.startsWith('+') && !line.startsWith('+++')
+              ? 'diff__add'
+              : line.startsWith('-') && !line.startsWith('---')
+                ? 'diff__del'
+                : undefined
+          }
+        >
           {line}
           {'\n'}
         </span>
@@ -55,7 +69,9 @@ export function PublishPanel({ state, drafts }: { state: StudioStateView; drafts
 
   return (
     <section className="studio-panel publish" aria-labelledby="publish-heading">
-      <h2 id="publish-heading" tabIndex={-1}>Publish</h2>
+      <h2 id="publish-heading" tabIndex={-1}>
+        Publish
+      </h2>
       <p>
         {state.live
           ? `Shoppers see version ${state.live.version}, published ${when(state.live.publishedAt)}${state.live.author ? ` by ${state.live.author}` : ''}: “${state.live.note}”.`
@@ -67,11 +83,27 @@ export function PublishPanel({ state, drafts }: { state: StudioStateView; drafts
       </details>
       <form onSubmit={submit} className="publish__form">
         <label htmlFor={noteId}>What this publish changes (one line, required)</label>
-        <input id={noteId} value={note} onChange={(e) => setNote(e.target.value)} maxLength={NOTE_MAX_LENGTH} required />
+        <input
+          id={noteId}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          maxLength={NOTE_MAX_LENGTH}
+          required
+        />
         <label htmlFor={authorId}>Your name (optional)</label>
-        <input id={authorId} value={author} onChange={(e) => setAuthor(e.target.value)} maxLength={AUTHOR_MAX_LENGTH} autoComplete="name" />
+        <input
+          id={authorId}
+          value={author}
+          onChange={(e) => setAuthor(e.target.value)}
+          maxLength={AUTHOR_MAX_LENGTH}
+          autoComplete="name"
+        />
         <div className="publish__actions">
-          <button type="submit" className="primary" disabled={publish.isPending || (!changed && !drafts.pending) || state.problems.length > 0}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={publish.isPending || (!changed && !drafts.pending) || state.problems.length > 0}
+          >
             Publish
           </button>
           <Confirmed
@@ -82,7 +114,10 @@ export function PublishPanel({ state, drafts }: { state: StudioStateView; drafts
             onConfirm={() => {
               drafts.clear();
               setOutcome('');
-              discard.mutate(undefined, { onSuccess: () => setOutcome('The drafts are the live set again.'), onError: (err) => setOutcome(`Not discarded: ${err.message}`) });
+              discard.mutate(undefined, {
+                onSuccess: () => setOutcome('The drafts are the live set again.'),
+                onError: (err) => setOutcome(`Not discarded: ${err.message}`),
+              });
             }}
           />
         </div>
@@ -116,7 +151,11 @@ function History({ onOutcome }: { onOutcome(text: string): void }) {
               <span className="history__note">{v.note}</span>
             </div>
             <div className="history__actions">
-              <button type="button" aria-expanded={open === v.version} onClick={() => setOpen(open === v.version ? null : v.version)}>
+              <button
+                type="button"
+                aria-expanded={open === v.version}
+                onClick={() => setOpen(open === v.version ? null : v.version)}
+              >
                 {open === v.version ? 'Hide' : 'Show'} changes of version {v.version}
               </button>
               {v.version !== history.data.live && (
@@ -128,9 +167,17 @@ function History({ onOutcome }: { onOutcome(text: string): void }) {
                   onConfirm={() => {
                     onOutcome('');
                     restore.mutate(
-                      { version: v.version, ...(localStorage.getItem('studio-author') ? { author: localStorage.getItem('studio-author')! } : {}) },
                       {
-                        onSuccess: (done) => onOutcome(`Restored version ${done.version.restoredFrom} as version ${done.version.version}. Shoppers see it now.`),
+                        version: v.version,
+                        ...(localStorage.getItem('studio-author')
+                          ? { author: localStorage.getItem('studio-author')! }
+                          : {}),
+                      },
+                      {
+                        onSuccess: (done) =>
+                          onOutcome(
+                            `Restored version ${done.version.restoredFrom} as version ${done.version.version}. Shoppers see it now.`,
+                          ),
                         onError: (err) => onOutcome(`Not restored: ${err.message}`),
                       },
                     );
@@ -138,7 +185,12 @@ function History({ onOutcome }: { onOutcome(text: string): void }) {
                 />
               )}
             </div>
-            {open === v.version && (detail.data ? <Diff text={detail.data.diff} label={`Changes of version ${v.version}`} /> : <p>Loading…</p>)}
+            {open === v.version &&
+              (detail.data ? (
+                <Diff text={detail.data.diff} label={`Changes of version ${v.version}`} />
+              ) : (
+                <p>Loading…</p>
+              ))}
           </li>
         ))}
       </ol>
@@ -147,7 +199,19 @@ function History({ onOutcome }: { onOutcome(text: string): void }) {
 }
 
 /** A button whose action asks once more, in the page, before it changes what shoppers see or drops work. */
-function Confirmed({ label, question, yes, disabled, onConfirm }: { label: string; question: string; yes: string; disabled: boolean; onConfirm(): void }) {
+function Confirmed({
+  label,
+  question,
+  yes,
+  disabled,
+  onConfirm,
+}: {
+  label: string;
+  question: string;
+  yes: string;
+  disabled: boolean;
+  onConfirm(): void;
+}) {
   const [asking, setAsking] = useState(false);
   const first = useRef<HTMLButtonElement>(null);
   const yesButton = useRef<HTMLButtonElement>(null);

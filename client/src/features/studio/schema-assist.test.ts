@@ -40,16 +40,26 @@ describe('completion from the segment JSON Schema', () => {
 
   it('offers the allowed values of a field: every row kind, a sort, an operation', () => {
     const [kindText, kindAt] = at('{ "title": "Explore", "rows": [ { "id": "x", "kind": "|" } ] }');
-    expect(suggest(page, kindText, kindAt).map((s) => s.label)).toEqual(['"performers"', '"events"', '"venues"', '"categories"', '"promos"']);
+    expect(suggest(page, kindText, kindAt).map((s) => s.label)).toEqual([
+      '"performers"',
+      '"events"',
+      '"venues"',
+      '"categories"',
+      '"promos"',
+    ]);
     const [sortText, sortAt] = at('{ "title": "Explore", "rows": [ { "id": "x", "kind": "events", "sort": | } ] }');
     expect(suggest(page, sortText, sortAt).map((s) => s.label)).toEqual(['"soonest"', '"popular"', '"trending"']);
     const [opText, opAt] = at('{ "extends": "base", "operations": [ { "op": "|" } ] }');
-    expect(suggest(override, opText, opAt).map((s) => s.label)).toEqual(expect.arrayContaining(['"replace"', '"remove"', '"append"']));
+    expect(suggest(override, opText, opAt).map((s) => s.label)).toEqual(
+      expect.arrayContaining(['"replace"', '"remove"', '"append"']),
+    );
   });
 
   it('completes the brand registry too, down to a theme', () => {
     const [text, offset] = at('{ "defaultBrand": "base", "brands": [ { "theme": { | } } ] }');
-    expect(suggest(brands, text, offset).map((s) => s.label)).toEqual(expect.arrayContaining(['primary', 'primaryContrast', 'ink', 'surface', 'accent', 'logo']));
+    expect(suggest(brands, text, offset).map((s) => s.label)).toEqual(
+      expect.arrayContaining(['primary', 'primaryContrast', 'ink', 'surface', 'accent', 'logo']),
+    );
   });
 });
 

@@ -1,4 +1,13 @@
-import { findNodeAtLocation, findNodeAtOffset, getLocation, getNodePath, getNodeValue, parseTree, type JSONPath, type Node } from 'jsonc-parser';
+import {
+  findNodeAtLocation,
+  findNodeAtOffset,
+  getLocation,
+  getNodePath,
+  getNodeValue,
+  parseTree,
+  type JSONPath,
+  type Node,
+} from 'jsonc-parser';
 
 /**
  * Completion and hover documentation for a segment file, read from its JSON Schema: the same schema the
@@ -40,7 +49,8 @@ export interface Suggestion {
 /** `rows[2].filter.categories[0]` → `['rows', 2, 'filter', 'categories', 0]`. */
 export function parsePath(path: string): JSONPath {
   const out: JSONPath = [];
-  for (const m of path.replace(/^\(merged\)\s*/, '').matchAll(/([^.[\]]+)|\[(\d+)\]/g)) out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  for (const m of path.replace(/^\(merged\)\s*/, '').matchAll(/([^.[\]]+)|\[(\d+)\]/g))
+    out.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
   return out;
 }
 
@@ -52,7 +62,10 @@ function deref(root: JsonSchema, schema: JsonSchema): JsonSchema {
     const target = ref
       .slice(2)
       .split('/')
-      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], root);
+      .reduce<unknown>(
+        (node, key) => (node as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+        root,
+      );
     if (!target || typeof target !== 'object') break;
     const { $ref: _ref, ...rest } = s;
     s = { ...(target as JsonSchema), ...rest };
@@ -76,7 +89,12 @@ function alternatives(root: JsonSchema, schema: JsonSchema): JsonSchema[] {
 }
 
 function mergeObject(a: JsonSchema, b: JsonSchema): JsonSchema {
-  return { ...a, ...b, properties: { ...a.properties, ...b.properties }, required: [...(a.required ?? []), ...(b.required ?? [])] };
+  return {
+    ...a,
+    ...b,
+    properties: { ...a.properties, ...b.properties },
+    required: [...(a.required ?? []), ...(b.required ?? [])],
+  };
 }
 
 /**
@@ -103,7 +121,11 @@ export function schemasAt(root: JsonSchema, tree: Node | undefined, path: JSONPa
     candidates = matching(root, candidates, tree && findNodeAtLocation(tree, path.slice(0, i)));
     const next: JsonSchema[] = [];
     for (const c of candidates) {
-      const child = typeof segment === 'number' ? c.items : (c.properties?.[segment] ?? (typeof c.additionalProperties === 'object' ? c.additionalProperties : undefined));
+      const child =
+        typeof segment === 'number'
+          ? c.items
+          : (c.properties?.[segment] ??
+            (typeof c.additionalProperties === 'object' ? c.additionalProperties : undefined));
       if (child) next.push(...alternatives(root, child));
     }
     candidates = next;
@@ -154,7 +176,9 @@ export function suggest(root: JsonSchema, text: string, offset: number): Suggest
   const replacing = previous && offset >= previous.offset && offset <= previous.offset + previous.length;
   const from = replacing ? previous.offset : offset;
   // The rest of the word being typed and its closing quote; not the rest of an unterminated string.
-  const to = replacing ? Math.min(previous.offset + previous.length, offset + (/^[\w$-]*"?/.exec(text.slice(offset))?.[0].length ?? 0)) : offset;
+  const to = replacing
+    ? Math.min(previous.offset + previous.length, offset + (/^[\w$-]*"?/.exec(text.slice(offset))?.[0].length ?? 0))
+    : offset;
 
   if (location.isAtPropertyKey) {
     const objectPath = location.path.slice(0, -1);
@@ -183,17 +207,23 @@ export function suggest(root: JsonSchema, text: string, offset: number): Suggest
 
   const values = new Map<string, Suggestion>();
   for (const s of schemasAt(root, tree, location.path)) {
-    const allowed: unknown[] = s.const !== undefined ? [s.const] : (s.enum ?? (typeOf(s) === 'boolean' ? [true, false] : []));
+    const allowed: unknown[] =
+      s.const !== undefined ? [s.const] : (s.enum ?? (typeOf(s) === 'boolean' ? [true, false] : []));
     for (const v of allowed) {
       const insert = JSON.stringify(v);
-      if (!values.has(insert)) values.set(insert, { label: insert, insert, from, to, type: 'value', info: describeSchema([s]) });
+      if (!values.has(insert))
+        values.set(insert, { label: insert, insert, from, to, type: 'value', info: describeSchema([s]) });
     }
   }
   return [...values.values()];
 }
 
 /** The documentation for the field whose name or value is at `offset`, or null. */
-export function hoverAt(root: JsonSchema, text: string, offset: number): { from: number; to: number; text: string } | null {
+export function hoverAt(
+  root: JsonSchema,
+  text: string,
+  offset: number,
+): { from: number; to: number; text: string } | null {
   const tree = parseTree(text);
   if (!tree) return null;
   const node = findNodeAtOffset(tree, offset, true);
@@ -210,7 +240,10 @@ export function hoverAt(root: JsonSchema, text: string, offset: number): { from:
 }
 
 /** The span a problem points at: its line and column when given, else the value at its JSON path. */
-export function problemRange(text: string, problem: { line?: number | undefined; column?: number | undefined; path: string }): { from: number; to: number } {
+export function problemRange(
+  text: string,
+  problem: { line?: number | undefined; column?: number | undefined; path: string },
+): { from: number; to: number } {
   const tree = parseTree(text);
   let from: number | null = null;
   if (problem.line !== undefined && problem.column !== undefined) {

@@ -26,7 +26,11 @@ export function setStudioKey(key: string | null): void {
 export const needsKey = (error: unknown) => error instanceof ApiError && error.status === 401;
 
 /** Calls `/api/studio/<path>` with the key and parses the answer; failures carry the server's message. */
-export async function studioApi<S extends z.ZodType>(path: string, schema: S, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<z.output<S>> {
+export async function studioApi<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<z.output<S>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const key = studioKey();
   if (key) headers[STUDIO_KEY_HEADER] = key;
@@ -43,7 +47,12 @@ export async function studioApi<S extends z.ZodType>(path: string, schema: S, in
   const answer: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     const error = (answer as { error?: { code?: string; message?: string; details?: unknown } } | null)?.error;
-    throw new StudioError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`, error?.details);
+    throw new StudioError(
+      res.status,
+      error?.code ?? 'http_error',
+      error?.message ?? `${res.status} ${res.statusText}`,
+      error?.details,
+    );
   }
   return schema.parse(answer);
 }

@@ -1,12 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CheckResultSchema, DiffSchema, ExperimentsSchema, HistorySchema, PublishedSchema, StudioStateSchema, VersionDetailSchema, type StudioStateView } from '../../../../shared/schemas/studio.js';
+import {
+  CheckResultSchema,
+  DiffSchema,
+  ExperimentsSchema,
+  HistorySchema,
+  PublishedSchema,
+  StudioStateSchema,
+  VersionDetailSchema,
+  type StudioStateView,
+} from '../../../../shared/schemas/studio.js';
 import { filePath, studioApi } from './studio-api.js';
 
 export const STATE_KEY = ['studio', 'state'] as const;
 
 /** The drafts, their problems, the live version and what can be previewed. */
 export function useStudioState() {
-  return useQuery({ queryKey: STATE_KEY, queryFn: ({ signal }) => studioApi('state', StudioStateSchema, { signal }), retry: false });
+  return useQuery({
+    queryKey: STATE_KEY,
+    queryFn: ({ signal }) => studioApi('state', StudioStateSchema, { signal }),
+    retry: false,
+  });
 }
 
 /** Whatever changes the drafts or the live set makes every studio answer stale: they are all cheap to ask again. */
@@ -21,17 +34,22 @@ function useRefresh() {
 export function useSaveDraft() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: ({ path, text }: { path: string; text: string }) => studioApi(filePath(path), StudioStateSchema, { method: 'PUT', body: { text } }),
+    mutationFn: ({ path, text }: { path: string; text: string }) =>
+      studioApi(filePath(path), StudioStateSchema, { method: 'PUT', body: { text } }),
     onSuccess: (state) => refresh(state),
   });
 }
 
 /** The problems a file's text would give, without saving it. */
-export const checkDraft = async (path: string, text: string) => (await studioApi('check', CheckResultSchema, { method: 'POST', body: { path, text } })).problems;
+export const checkDraft = async (path: string, text: string) =>
+  (await studioApi('check', CheckResultSchema, { method: 'POST', body: { path, text } })).problems;
 
 export function useDiscardDrafts() {
   const refresh = useRefresh();
-  return useMutation({ mutationFn: () => studioApi('discard', StudioStateSchema, { method: 'POST' }), onSuccess: (state) => refresh(state) });
+  return useMutation({
+    mutationFn: () => studioApi('discard', StudioStateSchema, { method: 'POST' }),
+    onSuccess: (state) => refresh(state),
+  });
 }
 
 export function useDraftDiff() {
@@ -41,13 +59,17 @@ export function useDraftDiff() {
 export function usePublish() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (input: { note: string; author?: string }) => studioApi('publish', PublishedSchema, { method: 'POST', body: input }),
+    mutationFn: (input: { note: string; author?: string }) =>
+      studioApi('publish', PublishedSchema, { method: 'POST', body: input }),
     onSuccess: () => refresh(),
   });
 }
 
 export function useHistory() {
-  return useQuery({ queryKey: ['studio', 'versions'], queryFn: ({ signal }) => studioApi('versions', HistorySchema, { signal }) });
+  return useQuery({
+    queryKey: ['studio', 'versions'],
+    queryFn: ({ signal }) => studioApi('versions', HistorySchema, { signal }),
+  });
 }
 
 export function useVersion(n: number | null) {
@@ -70,7 +92,8 @@ export function useRestore() {
 export function useExperiments(brand: string | undefined) {
   return useQuery({
     queryKey: ['studio', 'experiments', brand],
-    queryFn: ({ signal }) => studioApi(`experiments?brand=${encodeURIComponent(brand!)}`, ExperimentsSchema, { signal }),
+    queryFn: ({ signal }) =>
+      studioApi(`experiments?brand=${encodeURIComponent(brand!)}`, ExperimentsSchema, { signal }),
     enabled: brand !== undefined,
   });
 }
