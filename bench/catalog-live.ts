@@ -113,7 +113,8 @@ export async function runCatalogBench(options: {
     duringImport = await importBatch(base, lines, IMPORT_ROUNDS + 1);
     during = await loading;
     log(
-      `cached home p99 ${alone.p99Ms} ms alone, ${during.p99Ms} ms during an import of ${BATCH} (${Math.round(duringImport.ms)} ms)`,
+      `cached home p99 ${alone.p99Ms} ms alone, ${during.p99Ms} ms during an ` +
+        `import of ${BATCH} (${Math.round(duringImport.ms)} ms)`,
     );
   } finally {
     await stop(server, 10_000);
@@ -155,18 +156,40 @@ export async function runCatalogBench(options: {
   const section = [
     '## The live catalog',
     '',
-    `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${options.command}\`. Machine: ${machineLine(loadAtStart)} (shared). ` +
-      `Server: \`node dist/server/main.js\` (${gitState(['server', 'shared', 'segments'])}), production mode, embedded engine; PGlite for one node, a throwaway PostgreSQL for two.`,
+    `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. ` +
+      `Command: \`${options.command}\`. Machine: ${machineLine(loadAtStart)} ` +
+      `(shared). ` +
+      `Server: \`node dist/server/main.js\` ` +
+      `(${gitState(['server', 'shared', 'segments'])}), production mode, ` +
+      `embedded engine; PGlite for one node, a throwaway PostgreSQL for two.`,
     '',
     '| what | figure |',
     '|---|---:|',
-    `| \`npm run catalog -- import\` of the ${n(cliDocs)} events of the ${n(events)}-event catalog (every line checked, written to a new folder) | ${perSecond(cliDocs, cliSeconds * 1000)} documents/s (${cliSeconds.toFixed(1)} s) |`,
-    `| documents API import of ${n(BATCH)} events (\`action=upsert\`, logged in the store and applied) into the server at ${n(events)} events, median of ${IMPORT_ROUNDS} | ${perSecond(BATCH, apiMedianMs)} documents/s (${n(apiMedianMs)} ms; rounds ${apiRounds.map((r) => n(r.ms)).join(', ')} ms; ${apiRounds.reduce((s, r) => s + r.failed, 0)} lines refused) |`,
-    `| cached home layout, ${CONNECTIONS} connections, ${LOAD_SECONDS} s: alone | p50 ${alone.p50Ms} ms, p99 ${alone.p99Ms} ms, ${n(alone.rps)} req/s |`,
-    `| the same while an import of ${n(BATCH)} events runs (${n(duringImport.ms)} ms of the ${LOAD_SECONDS} s) | p50 ${during.p50Ms} ms, p99 ${during.p99Ms} ms, ${n(during.rps)} req/s |`,
-    `| an update acknowledged by node A until node B answers with it (2 nodes, one PostgreSQL, ${VISIBILITY_UPDATES} updates, B asked every 5 ms) | median ${n(median(visible))} ms, p99 ${n(percentile(visible, 99))} ms, max ${n(Math.max(...visible))} ms |`,
+    `| \`npm run catalog -- import\` of the ${n(cliDocs)} events of the ` +
+      `${n(events)}-event catalog (every line checked, written to a new folder) ` +
+      `| ${perSecond(cliDocs, cliSeconds * 1000)} documents/s (${cliSeconds.toFixed(1)} ` +
+      `s) |`,
+    `| documents API import of ${n(BATCH)} events (\`action=upsert\`, logged ` +
+      `in the store and applied) into the server at ${n(events)} events, median ` +
+      `of ${IMPORT_ROUNDS} | ${perSecond(BATCH, apiMedianMs)} documents/s (${n(apiMedianMs)} ` +
+      `ms; rounds ${apiRounds.map((r) => n(r.ms)).join(', ')} ms; ${apiRounds.reduce((s, r) => s + r.failed, 0)} ` +
+      `lines refused) |`,
+    `| cached home layout, ${CONNECTIONS} connections, ${LOAD_SECONDS} s: ` +
+      `alone | p50 ${alone.p50Ms} ms, p99 ${alone.p99Ms} ms, ${n(alone.rps)} ` +
+      `req/s |`,
+    `| the same while an import of ${n(BATCH)} events runs (${n(duringImport.ms)} ` +
+      `ms of the ${LOAD_SECONDS} s) | p50 ${during.p50Ms} ms, p99 ${during.p99Ms} ` +
+      `ms, ${n(during.rps)} req/s |`,
+    `| an update acknowledged by node A until node B answers with it (2 ` +
+      `nodes, one PostgreSQL, ${VISIBILITY_UPDATES} updates, B asked every 5 ` +
+      `ms) | median ${n(median(visible))} ms, p99 ${n(percentile(visible, 99))} ` +
+      `ms, max ${n(Math.max(...visible))} ms |`,
     '',
-    'Each node reads the change log every 500 ms, so the visibility figures are mostly that wait. The import rounds upsert the same 10,000 events with a changed field each time, so every line is a real change that drops the caches it touches (the cached home layout among them, which is why its p99 moves during the import).',
+    'Each node reads the change log every 500 ms, so the visibility figures ' +
+      'are mostly that wait. The import rounds upsert the same 10,000 events ' +
+      'with a changed field each time, so every line is a real change that ' +
+      'drops the caches it touches (the cached home layout among them, which is ' +
+      'why its p99 moves during the import).',
   ].join('\n');
   if (options.write)
     writeFileSync(

@@ -69,7 +69,8 @@ async function benchSize(events: number, ceilingUrl: string, log: (m: string) =>
     const { base, readyMs } = await ready;
     const rssReadyMiB = rssMiB(pid);
     log(
-      `${events} events from the snapshot: ready in ${(readyMs / 1000).toFixed(1)} s, RSS ${rssReadyMiB.toFixed(0)} MiB`,
+      `${events} events from the snapshot: ready in ${(readyMs / 1000).toFixed(1)} ` +
+        `s, RSS ${rssReadyMiB.toFixed(0)} MiB`,
     );
     // Distinct cells for each part, none asked for twice.
     const cells = usGridPoints(WARMUP + 2 * SEQUENTIAL + 20_000).map(([lat, lng]) => `lat=${lat}&lng=${lng}`);
@@ -104,7 +105,9 @@ async function benchSize(events: number, ceilingUrl: string, log: (m: string) =>
     const concurrentLoop = await loopDelay(server, loopFile);
     const hwmMiB = rssMiB(pid, 'VmHWM');
     log(
-      `cold home ${home.p50Ms.toFixed(1)} / ${home.p95Ms.toFixed(1)} ms one at a time, ${Math.round(concurrent.rps)} req/s under ${CONNECTIONS} connections`,
+      `cold home ${home.p50Ms.toFixed(1)} / ${home.p95Ms.toFixed(1)} ms one at ` +
+        `a time, ${Math.round(concurrent.rps)} req/s under ${CONNECTIONS} ` +
+        `connections`,
     );
     return {
       events,
@@ -145,21 +148,44 @@ export async function runColdBench(options: {
   const section = [
     '## Cold layouts at scale',
     '',
-    `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${options.command}\`. Machine: ${machineLine(loadAtStart)} (shared). ` +
-      `Server: \`node dist/server/main.js\` (${gitState(['server', 'shared', 'segments'])}), production mode, one process, embedded engine and PGlite.`,
+    `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. ` +
+      `Command: \`${options.command}\`. Machine: ${machineLine(loadAtStart)} ` +
+      `(shared). ` +
+      `Server: \`node dist/server/main.js\` ` +
+      `(${gitState(['server', 'shared', 'segments'])}), production mode, one ` +
+      `process, embedded engine and PGlite.`,
     '',
-    '| events | ready from the files (peak RSS) | ready from the snapshot | RSS ready / peak | cold home median / p95 | cold `/category/concerts` median / p95 | event loop p99 / max (one at a time) | cold home, 50 connections | of ceiling | event loop p99 / max (50 connections) |',
+    '| events | ready from the files (peak RSS) | ready from the snapshot | ' +
+      'RSS ready / peak | cold home median / p95 | cold `/category/concerts` ' +
+      'median / p95 | event loop p99 / max (one at a time) | cold home, 50 ' +
+      'connections | of ceiling | event loop p99 / max (50 connections) |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map(
       (r) =>
-        `| ${n(r.events)} | ${(r.fromFiles.readyMs / 1000).toFixed(1)} s (${n(r.fromFiles.hwmMiB)} MiB) | ${(r.readyMs / 1000).toFixed(1)} s | ${n(r.rssReadyMiB)} / ${n(r.hwmMiB)} MiB | ${ms(r.home.p50Ms)} / ${ms(r.home.p95Ms)} ms | ${ms(r.category.p50Ms)} / ${ms(r.category.p95Ms)} ms | ${r.loop.p99Ms} / ${r.loop.maxMs} ms | ${n(r.concurrent.rps)} req/s (p50 ${r.concurrent.p50Ms} ms) | ${((100 * r.concurrent.rps) / r.ceiling.rps).toFixed(1)}% | ${r.concurrentLoop.p99Ms} / ${r.concurrentLoop.maxMs} ms |`,
+        `| ${n(r.events)} | ${(r.fromFiles.readyMs / 1000).toFixed(1)} s (${n(r.fromFiles.hwmMiB)} ` +
+        `MiB) | ${(r.readyMs / 1000).toFixed(1)} s | ${n(r.rssReadyMiB)} / ${n(r.hwmMiB)} ` +
+        `MiB | ${ms(r.home.p50Ms)} / ${ms(r.home.p95Ms)} ms | ${ms(r.category.p50Ms)} ` +
+        `/ ${ms(r.category.p95Ms)} ms | ${r.loop.p99Ms} / ${r.loop.maxMs} ms | ${n(r.concurrent.rps)} ` +
+        `req/s (p50 ${r.concurrent.p50Ms} ms) | ` +
+        `${((100 * r.concurrent.rps) / r.ceiling.rps).toFixed(1)}% | ${r.concurrentLoop.p99Ms} ` +
+        `/ ${r.concurrentLoop.maxMs} ms |`,
     ),
     '',
-    'The first start reads and validates the JSON Lines files, indexes them and saves the engine snapshot beside them; the second opens that snapshot, and the rest of the figures are of that second process. ' +
-      `Each cold request asks for a 0.1° cell no earlier request asked for (${SEQUENTIAL} per kind, after ${WARMUP} warm-up cells), so every row misses its cache. ` +
-      `Answers with a row marked \`timeout\` or \`error\`: ${results.map((r) => `${n(r.events)}: ${r.home.matched + r.category.matched}`).join(', ')}; failed requests: ${results.map((r) => `${n(r.events)}: ${r.home.failures + r.category.failures}`).join(', ')}. ` +
-      `The 50-connection run uses further fresh cells for ${CONCURRENT_SECONDS} s, right after the ceiling (a bare \`node:http\` server answering a fixed small JSON body) is measured with the same client. ` +
-      'Under 50 connections the process is saturated, so its event-loop delay there is queueing behind other requests; the one-at-a-time figures show single long tasks.',
+    'The first start reads and validates the JSON Lines files, indexes them ' +
+      'and saves the engine snapshot beside them; the second opens that ' +
+      'snapshot, and the rest of the figures are of that second process. ' +
+      `Each cold request asks for a 0.1° cell no earlier request asked for (${SEQUENTIAL} ` +
+      `per kind, after ${WARMUP} warm-up cells), so every row misses its cache. ` +
+      `Answers with a row marked \`timeout\` or \`error\`: ` +
+      `${results.map((r) => `${n(r.events)}: ${r.home.matched + r.category.matched}`).join(', ')}; ` +
+      `failed requests: ` +
+      `${results.map((r) => `${n(r.events)}: ${r.home.failures + r.category.failures}`).join(', ')}. ` +
+      `The 50-connection run uses further fresh cells for ${CONCURRENT_SECONDS} ` +
+      `s, right after the ceiling (a bare \`node:http\` server answering a ` +
+      `fixed small JSON body) is measured with the same client. ` +
+      'Under 50 connections the process is saturated, so its event-loop delay ' +
+      'there is queueing behind other requests; the one-at-a-time figures show ' +
+      'single long tasks.',
   ].join('\n');
   if (options.write)
     writeFileSync(

@@ -124,28 +124,32 @@ describe('failingAudits', () => {
     canonical: { id: 'canonical', title: 'Document has a valid rel=canonical', score: 1, scoreDisplayMode: 'binary' },
   };
 
-  it('lists audits below 1 by category, heaviest first, with their items, and leaves out informative and not-applicable ones', () => {
-    const failing = failingAudits(categories, audits);
-    expect(failing.map((a) => a.id)).toEqual([
-      'largest-contentful-paint',
-      'unused-javascript',
-      'tabindex',
-      'errors-in-console',
-    ]);
-    expect(failing[1]).toMatchObject({
-      category: 'performance',
-      displayValue: 'Est savings of 73 KiB',
-      details: ['URL: /assets/index-abc.js, Transfer Size: 139.6 KiB, Est Savings: 73.0 KiB'],
-    });
-    expect(failing[2]).toMatchObject({
-      category: 'accessibility',
-      score: null,
-      details: ['could not run: gatherer failed'],
-    });
-    expect(failing[3]!.details).toEqual([
-      'Source: /assets/index-abc.js:1:10, Description: Refused to apply inline style',
-    ]);
-  });
+  it(
+    'lists audits below 1 by category, heaviest first, with their items, and ' +
+      'leaves out informative and not-applicable ones',
+    () => {
+      const failing = failingAudits(categories, audits);
+      expect(failing.map((a) => a.id)).toEqual([
+        'largest-contentful-paint',
+        'unused-javascript',
+        'tabindex',
+        'errors-in-console',
+      ]);
+      expect(failing[1]).toMatchObject({
+        category: 'performance',
+        displayValue: 'Est savings of 73 KiB',
+        details: ['URL: /assets/index-abc.js, Transfer Size: 139.6 KiB, Est Savings: 73.0 KiB'],
+      });
+      expect(failing[2]).toMatchObject({
+        category: 'accessibility',
+        score: null,
+        details: ['could not run: gatherer failed'],
+      });
+      expect(failing[3]!.details).toEqual([
+        'Source: /assets/index-abc.js:1:10, Description: Refused to apply inline style',
+      ]);
+    },
+  );
 });
 
 describe('summarizeDetails', () => {

@@ -267,7 +267,8 @@ function chainLines(chains: Record<string, NetworkNode> | undefined, depth = 0, 
     if (out.length >= ITEMS_SHOWN * 2) break;
     const size = node.transferSize ? `, ${(node.transferSize / 1024).toFixed(1)} KiB` : '';
     out.push(
-      `${'→ '.repeat(depth)}${shortUrl(node.url)} (ends at ${Math.round(node.navStartToEndTime)} ms${size})${node.isLongest ? ' [longest chain]' : ''}`,
+      `${'→ '.repeat(depth)}${shortUrl(node.url)} (ends at ${Math.round(node.navStartToEndTime)} ` +
+        `ms${size})${node.isLongest ? ' [longest chain]' : ''}`,
     );
     chainLines(node.children, depth + 1, out);
   }

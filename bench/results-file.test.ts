@@ -28,7 +28,9 @@ describe('replaceSection', () => {
     );
     const next = replaceSection(doc, 'cold v2', sectionMarkers('cold'));
     expect(next).toBe(
-      '# Results\n\n<!-- bench:faults:start -->\nfaults v1\n<!-- bench:faults:end -->\n\n<!-- bench:cold:start -->\ncold v2\n<!-- bench:cold:end -->\n',
+      '# Results\n\n<!-- bench:faults:start -->\nfaults v1\n<!-- ' +
+        'bench:faults:end -->\n\n<!-- bench:cold:start -->\ncold v2\n<!-- ' +
+        'bench:cold:end -->\n',
     );
   });
 });

@@ -24,7 +24,11 @@ export function gitState(dirs: readonly string[]): string {
 /** The machine a run was measured on, with the load average when it started and now. */
 export function machineLine(loadAtStart: number): string {
   const cpus = os.cpus();
-  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, 1-minute load average ${loadAtStart.toFixed(2)} at the start and ${os.loadavg()[0]!.toFixed(2)} at the end`;
+  return (
+    `${cpus.length} × ${cpus[0]?.model.trim() ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} ` +
+    `GiB, Node ${process.version}, 1-minute load average ${loadAtStart.toFixed(2)} ` +
+    `at the start and ${os.loadavg()[0]!.toFixed(2)} at the end`
+  );
 }
 
 export interface SectionMarkers {

@@ -18,7 +18,8 @@
  *   npm run bench -- --cold               only cold layouts at 20,000, 200,000 and 1,000,000 events (bench/cold.ts):
  *                                         time to ready, RSS, one-at-a-time medians, event-loop delay, 50
  *                                         connections against the ceiling; written between the bench:cold markers
- *   npm run bench -- --catalog            only the live catalog at 1,000,000 events (bench/catalog-live.ts; --sizes N for
+ *   npm run bench -- --catalog            only the live catalog at 1,000,000 events (bench/catalog-live.ts; --sizes N
+ * for
  *                                         another size): the import command, documents API imports, cached layouts
  *                                         during an import, and how soon an update on one node shows on another;
  *                                         written between the bench:catalog markers
@@ -239,7 +240,8 @@ async function checkPages(base: string, [lat, lng]: [number, number]): Promise<v
               : undefined;
     if (problem)
       throw new Error(
-        `GET ${p} (${what}, ${JSON.stringify({ ...PAGE_REQUEST_HEADERS, ...headers })}) ${problem}: ${r.body.slice(0, 300)}`,
+        `GET ${p} (${what}, ` +
+          `${JSON.stringify({ ...PAGE_REQUEST_HEADERS, ...headers })}) ${problem}: ${r.body.slice(0, 300)}`,
       );
     return r;
   };
@@ -247,7 +249,9 @@ async function checkPages(base: string, [lat, lng]: [number, number]): Promise<v
   const repeat = await page('home page, repeated', '/');
   if (!repeat.headers.etag)
     throw new Error(
-      'GET / repeated came back without an ETag: it was rendered again, not replayed from the page cache, so pageCached would not measure a cached page',
+      'GET / repeated came back without an ETag: it was rendered again, not ' +
+        'replayed from the page cache, so pageCached would not measure a cached ' +
+        'page',
     );
   await page('home page at another address', '/?v=check');
   await page(
@@ -308,7 +312,8 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       if (r.status !== 200) throw new Error(`GET ${p} answered ${r.status}: ${r.body.slice(0, 300)}`);
     }
     await checkPages(base, placePoints[PLACE_POINTS]!);
-    // What the storefront's own page sends: a guest token, the site and client ids, and the encodings a browser accepts.
+    // What the storefront's own page sends: a guest token, the site and client ids, and the encodings a browser
+    // accepts.
     const session = await fetch(`${base}/api/customers/session`, { method: 'POST' });
     if (session.status !== 201) throw new Error(`POST /api/customers/session answered ${session.status}`);
     const { sessionToken } = (await session.json()) as { sessionToken: string };
@@ -343,7 +348,8 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       {
         key: 'homeShopper',
         label:
-          'home layout, cached, as the storefront asks for it (guest token, site and client ids, `Accept-Encoding: gzip, deflate, br, zstd`)',
+          'home layout, cached, as the storefront asks for it (guest token, site ' +
+          'and client ids, `Accept-Encoding: gzip, deflate, br, zstd`)',
         url: base + HOME_CACHED,
         connections: CONNECTIONS,
         headers: shopperHeaders,
@@ -362,14 +368,19 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       {
         key: 'pageCached',
         label:
-          'home page, server-rendered, cached (`/` as a browser asks for it: `Accept: text/html`, `Accept-Encoding: gzip, deflate, br, zstd`; replayed from the page cache)',
+          'home page, server-rendered, cached (`/` as a browser asks for it: ' +
+          '`Accept: text/html`, `Accept-Encoding: gzip, deflate, br, zstd`; ' +
+          'replayed from the page cache)',
         url: base + '/',
         connections: CONNECTIONS,
         headers: PAGE_REQUEST_HEADERS,
       },
       {
         key: 'pageCold',
-        label: `home page rendered on each request (a distinct address each time, \`/?v=<n>\` over ${PAGE_COLD_ADDRESSES.toLocaleString('en-US')} in turn; the layout answer kept; same headers)`,
+        label:
+          `home page rendered on each request (a distinct address each time, ` +
+          `\`/?v=<n>\` over ${PAGE_COLD_ADDRESSES.toLocaleString('en-US')} in turn; ` +
+          `the layout answer kept; same headers)`,
         url: base,
         connections: CONNECTIONS,
         headers: PAGE_REQUEST_HEADERS,
@@ -380,7 +391,9 @@ async function benchSize(events: number, ceilingUrl: string, withLighthouse: boo
       {
         key: 'pageColdPlace',
         label:
-          `home page, fully cold (\`/\` with a distinct shopper place each time, cookie \`shopperLocation=<lat>,<lng>\` over ${PLACE_POINTS.toLocaleString('en-US')} 0.1° cells ` +
+          `home page, fully cold (\`/\` with a distinct shopper place each time, ` +
+          `cookie \`shopperLocation=<lat>,<lng>\` over ${PLACE_POINTS.toLocaleString('en-US')} ` +
+          `0.1° cells ` +
           'no other run asks for: the layout answer and its rows are made for each page too; same headers)',
         url: base,
         connections: CONNECTIONS,
@@ -580,13 +593,15 @@ function engineBenchmarks(): string {
   };
   const lines = [
     '## Search latency (embedded engine, uncached)\n',
-    '| events | load | index build | RSS | suggest median / p99 | suggest + extra sources median / p99 | row queries median / p99 |',
+    '| events | load | index build | RSS | suggest median / p99 | suggest + ' +
+      'extra sources median / p99 | row queries median / p99 |',
     '|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const results = sizes.flatMap((events) => run('bench/search-latency.ts', ['--events', String(events)]));
   for (const r of results) {
     lines.push(
-      `| ${r.events} | ${r.loadMs} ms | ${r.indexBuildMs} ms | ${r.rssMiB} MiB | ${t(r.suggest)} | ${t(r.suggestWithExtraSources)} | ${t(r.rows)} |`,
+      `| ${r.events} | ${r.loadMs} ms | ${r.indexBuildMs} ms | ${r.rssMiB} MiB ` +
+        `| ${t(r.suggest)} | ${t(r.suggestWithExtraSources)} | ${t(r.rows)} |`,
     );
   }
   lines.push(
@@ -628,36 +643,51 @@ function pageNote(r: ServerRun): string {
     return (
       `${what}: ${n(x.requests)} answers over ${n(distinct)} ${key === 'pageColdPlace' ? 'places' : 'addresses'}` +
       (repeats
-        ? `, so ${n(repeats)} (${((100 * repeats) / x.requests).toFixed(0)}%) asked for a page already rendered in this run`
+        ? `, so ${n(repeats)} (${((100 * repeats) / x.requests).toFixed(0)}%) asked ` +
+          `for a page already rendered in this run`
         : ', each one a page the cache did not hold') +
       `, ${n(x.unanswered)} more still waiting when their round ended${x.rps > 0 ? ` (mean wait about connections ÷ req/s = ${(x.connections / x.rps).toFixed(1)} s)` : ''}`
     );
   };
   return (
-    'Server-rendered home page rows: asked as a browser asks (`Accept: text/html`, `Accept-Encoding: gzip, deflate, br, zstd`), so their bytes per response are compressed ones, headers included; ' +
-    `each was checked before measuring (200 \`text/html\` with \`id="page-data"\`, a repeat of \`/\` replayed with an ETag, a cookie's place reaching the layout). ` +
-    `The cached page answered ${n(cached.rps)} req/s, ${pct(cached.rps / shopper.rps)} of the cached home layout API asked with the same encodings in the same run (${n(shopper.rps)} req/s). ` +
+    'Server-rendered home page rows: asked as a browser asks (`Accept: ' +
+    'text/html`, `Accept-Encoding: gzip, deflate, br, zstd`), so their bytes ' +
+    'per response are compressed ones, headers included; ' +
+    `each was checked before measuring (200 \`text/html\` with ` +
+    `\`id="page-data"\`, a repeat of \`/\` replayed with an ETag, a cookie's ` +
+    `place reaching the layout). ` +
+    `The cached page answered ${n(cached.rps)} req/s, ${pct(cached.rps / shopper.rps)} ` +
+    `of the cached home layout API asked with the same encodings in the same ` +
+    `run (${n(shopper.rps)} req/s). ` +
     `${served('pageCold', 'Rendered on each request')}. ${served('pageColdPlace', 'Fully cold')}.`
   );
 }
 
 function sizeSection(r: ServerRun): string {
   const row = (label: string, x: LoadSummary, ofCeiling: string) =>
-    `| ${label} | ${x.connections} | ${n(x.rps)} | ${ofCeiling} | ${x.p50Ms} | ${x.p99Ms} (${x.worstP99Ms}) | ${Number.isFinite(x.bytesPerResponse) ? n(x.bytesPerResponse) : '—'} | ${n(x.requests)} | ${x.errors}${x.timeouts ? ` (${x.timeouts} timeouts)` : ''} | ${x.non2xx}${
+    `| ${label} | ${x.connections} | ${n(x.rps)} | ${ofCeiling} | ${x.p50Ms} ` +
+    `| ${x.p99Ms} (${x.worstP99Ms}) | ${Number.isFinite(x.bytesPerResponse) ? n(x.bytesPerResponse) : '—'} ` +
+    `| ${n(x.requests)} | ${x.errors}${x.timeouts ? ` (${x.timeouts} timeouts)` : ''} ` +
+    `| ${x.non2xx}${
       x.non2xx
         ? ` (${Object.entries(x.statusCodes)
             .filter(([c]) => !c.startsWith('2'))
             .map(([c, k]) => `${c}×${k}`)
             .join(', ')})`
         : ''
-    } |`;
+    } ` +
+    `|`;
   const lines = [
     `### ${n(r.events)} events`,
     '',
-    `Start-up to \`/readyz\` 200: ${(r.startupMs / 1000).toFixed(1)} s (${r.generated ? 'catalog generated first' : 'catalog already on disk'}). ` +
-      `Server RSS: ${mib(r.rssReadyMiB)} when ready, ${mib(r.rssPeakMiB)} peak (sampled every 500 ms from spawn; kernel high-water mark ${mib(r.hwmMiB)}), ${mib(r.rssEndMiB)} at the end.`,
+    `Start-up to \`/readyz\` 200: ${(r.startupMs / 1000).toFixed(1)} s ` +
+      `(${r.generated ? 'catalog generated first' : 'catalog already on disk'}). ` +
+      `Server RSS: ${mib(r.rssReadyMiB)} when ready, ${mib(r.rssPeakMiB)} peak ` +
+      `(sampled every 500 ms from spawn; kernel high-water mark ` +
+      `${mib(r.hwmMiB)}), ${mib(r.rssEndMiB)} at the end.`,
     '',
-    '| endpoint | connections | req/s | of the ceiling | p50 ms | p99 ms (worst round) | bytes per response | requests | errors | non-2xx |',
+    '| endpoint | connections | req/s | of the ceiling | p50 ms | p99 ms ' +
+      '(worst round) | bytes per response | requests | errors | non-2xx |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     row(`ceiling: bare \`node:http\`, fixed ${CEILING_BODY.length}-byte JSON`, summarize(r.ceiling, r.ceiling), '—'),
     ...r.rows.map((x) => row(x.label, x.result, pct(x.result.ofCeiling))),
@@ -666,20 +696,31 @@ function sizeSection(r: ServerRun): string {
   const repeats = Math.max(0, cold.requests - r.cold.distinct);
   lines.push(
     '',
-    `req/s, p50 and p99 are medians over the ${r.ceiling.length} rounds; "of the ceiling" is the median over rounds of req/s divided by the ceiling's req/s in the same round ` +
+    `req/s, p50 and p99 are medians over the ${r.ceiling.length} rounds; "of ` +
+      `the ceiling" is the median over rounds of req/s divided by the ceiling's ` +
+      `req/s in the same round ` +
       `(ceiling per round: ${r.ceiling.map((c) => n(c.rps)).join(', ')} req/s). ` +
-      `Cold home layout: ${n(cold.requests)} answers over ${n(r.cold.distinct)} cells (the warm-up used another ${n(COLD_WARMUP_POINTS)})` +
+      `Cold home layout: ${n(cold.requests)} answers over ${n(r.cold.distinct)} ` +
+      `cells (the warm-up used another ${n(COLD_WARMUP_POINTS)})` +
       (repeats
-        ? `, so ${n(repeats)} requests (${((100 * repeats) / cold.requests).toFixed(0)}%) came back to a cell already resolved in this run`
+        ? `, so ${n(repeats)} requests ` +
+          `(${((100 * repeats) / cold.requests).toFixed(0)}%) came back to a cell ` +
+          `already resolved in this run`
         : ', each one a row-cache miss') +
       `; ${n(r.cold.degraded)} of them answered 200 with a row marked \`timeout\` or \`error\`. ` +
-      `Its latency columns count answered requests only: ${n(cold.unanswered)} more were still waiting when their round ended; ` +
-      `with every connection always waiting, the mean wait is about connections ÷ req/s = ${(cold.connections / cold.rps).toFixed(1)} s.`,
+      `Its latency columns count answered requests only: ${n(cold.unanswered)} ` +
+      `more were still waiting when their round ended; ` +
+      `with every connection always waiting, the mean wait is about connections ` +
+      `÷ req/s = ${(cold.connections / cold.rps).toFixed(1)} s.`,
     '',
     pageNote(r),
     '',
-    `Suggest, one request at a time over one kept-alive connection (timed in the runner to the microsecond; answers cached after their first request): ` +
-      `median ${ms(r.suggestOne.p50Ms)} ms, p99 ${ms(r.suggestOne.p99Ms)} ms over ${n(r.suggestOne.requests)} requests, ${r.suggestOne.failures} failures.`,
+    `Suggest, one request at a time over one kept-alive connection (timed in ` +
+      `the runner to the microsecond; answers cached after their first ` +
+      `request): ` +
+      `median ${ms(r.suggestOne.p50Ms)} ms, p99 ${ms(r.suggestOne.p99Ms)} ms ` +
+      `over ${n(r.suggestOne.requests)} requests, ${r.suggestOne.failures} ` +
+      `failures.`,
   );
   const b = r.burst.result;
   const fiveXX = Object.entries(b.statusCodes)
@@ -687,18 +728,25 @@ function sizeSection(r: ServerRun): string {
     .reduce((sum, [, k]) => sum + k, 0);
   lines.push(
     '',
-    `Hostile burst (the property battery's generators, \`server/test/hostile-input.ts\`, seed 1): ${n(b.requests)} GETs over ${n(r.burst.distinct)} distinct hostile URLs in ${BURST_SECONDS} s at ${CONNECTIONS} connections, ` +
+    `Hostile burst (the property battery's generators, ` +
+      `\`server/test/hostile-input.ts\`, seed 1): ${n(b.requests)} GETs over ${n(r.burst.distinct)} ` +
+      `distinct hostile URLs in ${BURST_SECONDS} s at ${CONNECTIONS} ` +
+      `connections, ` +
       `${n(b.rps)} req/s; status codes ${Object.entries(b.statusCodes)
         .sort()
         .map(([code, k]) => `${code}×${n(k)}`)
         .join(', ')}; ${fiveXX} answers 5xx, ${b.errors} errors, ${b.timeouts} timeouts. ` +
-      `Server RSS ${mib(r.burst.rssBeforeMiB)} before it and ${mib(r.burst.rssAfterMiB)} after (the caches are bounded by size: rows, answers, fast lane, results).`,
+      `Server RSS ${mib(r.burst.rssBeforeMiB)} before it and ${mib(r.burst.rssAfterMiB)} ` +
+      `after (the caches are bounded by size: rows, answers, fast lane, ` +
+      `results).`,
   );
   const drains = Object.entries(r.drains);
   if (drains.length) {
     lines.push(
       '',
-      'Still busy after autocannon stopped (answering requests whose client had gone; the runner waits for the server to go idle before the next run), longest wait: ' +
+      'Still busy after autocannon stopped (answering requests whose client had ' +
+        'gone; the runner waits for the server to go idle before the next run), ' +
+        'longest wait: ' +
         drains
           .map(
             ([label, t]) =>
@@ -719,17 +767,27 @@ function goalsSection(runs: ServerRun[]): string {
     const suggest = pick(r, 'suggest');
     const shopper = pick(r, 'homeShopper');
     lines.push(
-      `| cached home layout ≥ 40% of the ceiling (${n(r.events)} events) | ${pct(cached.ofCeiling)} (${n(cached.rps)} against ${n(ceilingMedian(r))} req/s) | ${yes(cached.ofCeiling >= 0.4)} |`,
-      `| the same, as the storefront asks for it (token, ids, compressed) | ${pct(shopper.ofCeiling)} (${n(shopper.rps)} req/s) | ${yes(shopper.ofCeiling >= 0.4)} |`,
+      `| cached home layout ≥ 40% of the ceiling (${n(r.events)} events) | ${pct(cached.ofCeiling)} ` +
+        `(${n(cached.rps)} against ${n(ceilingMedian(r))} req/s) | ${yes(cached.ofCeiling >= 0.4)} ` +
+        `|`,
+      `| the same, as the storefront asks for it (token, ids, compressed) | ${pct(shopper.ofCeiling)} ` +
+        `(${n(shopper.rps)} req/s) | ${yes(shopper.ofCeiling >= 0.4)} |`,
     );
     if (r.events === 20_000) {
       lines.push(
-        `| suggest p99 < 10 ms at 20,000 events, 50 connections | p99 ${suggest.p99Ms} ms (worst round ${suggest.worstP99Ms} ms; p50 ${suggest.p50Ms} ms) | ${yes(suggest.p99Ms < 10)} |`,
-        `| suggest p99 < 10 ms at 20,000 events, one shopper (1 connection) | p99 ${ms(r.suggestOne.p99Ms)} ms (p50 ${ms(r.suggestOne.p50Ms)} ms) | ${yes(r.suggestOne.p99Ms < 10 && r.suggestOne.failures === 0)} |`,
+        `| suggest p99 < 10 ms at 20,000 events, 50 connections | p99 ${suggest.p99Ms} ` +
+          `ms (worst round ${suggest.worstP99Ms} ms; p50 ${suggest.p50Ms} ms) | ${yes(suggest.p99Ms < 10)} ` +
+          `|`,
+        `| suggest p99 < 10 ms at 20,000 events, one shopper (1 connection) | p99 ` +
+          `${ms(r.suggestOne.p99Ms)} ms (p50 ${ms(r.suggestOne.p50Ms)} ms) | ${yes(r.suggestOne.p99Ms < 10 && r.suggestOne.failures === 0)} ` +
+          `|`,
       );
     }
     lines.push(
-      `| no request errors at ${HIGH_CONNECTIONS} concurrent connections, cached home (${n(r.events)} events) | ${high.errors} errors, ${high.timeouts} timeouts, ${high.non2xx} non-2xx of ${n(high.requests)} | ${yes(high.errors === 0 && high.non2xx === 0)} |`,
+      `| no request errors at ${HIGH_CONNECTIONS} concurrent connections, ` +
+        `cached home (${n(r.events)} events) | ${high.errors} errors, ${high.timeouts} ` +
+        `timeouts, ${high.non2xx} non-2xx of ${n(high.requests)} | ${yes(high.errors === 0 && high.non2xx === 0)} ` +
+        `|`,
     );
   }
   return lines.join('\n');
@@ -770,10 +828,20 @@ function lighthouseSection(scores: PageScore[] | undefined, events: number | und
   const lines = [
     '### Lighthouse',
     '',
-    `Lighthouse ${scores.find((s) => s.lighthouseVersion)?.lighthouseVersion ?? '12'} from the \`lighthouse\` package with \`chrome-launcher\` on Debian's Chromium (${CHROMIUM}), ` +
-      `default mobile settings (formFactor mobile, simulated throttling: slow 4G, 4× CPU), the four categories, against the server above (${n(events ?? 0)} events) over plain HTTP on 127.0.0.1, each page asked for once just before its runs so that its rendered page is kept, ` +
-      `${lighthouseRuns === 1 ? 'one run per page' : `the median of ${lighthouseRuns} runs per page by performance score (the other figures are that run's)`}; TBT comes from the main-thread work Chromium recorded here, so it rises with the machine's other load. ` +
-      `The server compresses its answers (brotli or gzip) as a CDN in front of it would. Goals: performance ≥ ${g.performance}, accessibility ${g.accessibility}, best practices ${g.bestPractices}, SEO ${g.seo}, LCP ≤ ${g.lcpMs / 1000} s.`,
+    `Lighthouse ${scores.find((s) => s.lighthouseVersion)?.lighthouseVersion ?? '12'} ` +
+      `from the \`lighthouse\` package with \`chrome-launcher\` on Debian's ` +
+      `Chromium (${CHROMIUM}), ` +
+      `default mobile settings (formFactor mobile, simulated throttling: slow ` +
+      `4G, 4× CPU), the four categories, against the server above (${n(events ?? 0)} ` +
+      `events) over plain HTTP on 127.0.0.1, each page asked for once just ` +
+      `before its runs so that its rendered page is kept, ` +
+      `${lighthouseRuns === 1 ? 'one run per page' : `the median of ${lighthouseRuns} runs per page by performance score (the other figures are that run's)`}; ` +
+      `TBT comes from the main-thread work Chromium recorded here, so it rises ` +
+      `with the machine's other load. ` +
+      `The server compresses its answers (brotli or gzip) as a CDN in front of ` +
+      `it would. Goals: performance ≥ ${g.performance}, accessibility ` +
+      `${g.accessibility}, best practices ${g.bestPractices}, SEO ${g.seo}, LCP ` +
+      `≤ ${g.lcpMs / 1000} s.`,
     '',
     '| page | path | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS | goals |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
@@ -781,12 +849,15 @@ function lighthouseSection(scores: PageScore[] | undefined, events: number | und
   for (const s of scores) {
     if (s.error || s.performance === undefined) {
       lines.push(
-        `| ${s.name} | \`${s.path}\` | error | error | error | error | | | | | could not measure: \`${(s.error ?? 'no score').replaceAll('|', '\\|')}\` |`,
+        `| ${s.name} | \`${s.path}\` | error | error | error | error | | | | | ` +
+          `could not measure: \`${(s.error ?? 'no score').replaceAll('|', '\\|')}\` ` +
+          `|`,
       );
       continue;
     }
     const failed = s.failedRuns?.length
-      ? `; ${s.failedRuns.length} of ${s.runs ?? lighthouseRuns} attempts failed and were replaced while attempts remained: ${s.failedRuns.map((e) => e.replace(/^(\w+): .*$/, '$1')).join(', ')}`
+      ? `; ${s.failedRuns.length} of ${s.runs ?? lighthouseRuns} attempts failed ` +
+        `and were replaced while attempts remained: ${s.failedRuns.map((e) => e.replace(/^(\w+): .*$/, '$1')).join(', ')}`
       : '';
     const missed = missedGoals(s);
     const runs = s.performanceScores
@@ -796,7 +867,10 @@ function lighthouseSection(scores: PageScore[] | undefined, events: number | und
         : '';
     const goals = `${missed.length ? `**not met**: ${missed.join(', ')}` : '**met**'}${runs}`.replaceAll('|', '\\|');
     lines.push(
-      `| ${s.name} | \`${s.path}\` | ${s.performance} | ${s.accessibility ?? '—'} | ${s.bestPractices ?? '—'} | ${s.seo ?? '—'} | ${((s.fcpMs ?? NaN) / 1000).toFixed(1)} s | ${((s.lcpMs ?? NaN) / 1000).toFixed(1)} s | ${n(s.tbtMs ?? NaN)} ms | ${(s.cls ?? NaN).toFixed(3)} | ${goals} |`,
+      `| ${s.name} | \`${s.path}\` | ${s.performance} | ${s.accessibility ?? '—'} ` +
+        `| ${s.bestPractices ?? '—'} | ${s.seo ?? '—'} | ${((s.fcpMs ?? NaN) / 1000).toFixed(1)} ` +
+        `s | ${((s.lcpMs ?? NaN) / 1000).toFixed(1)} s | ${n(s.tbtMs ?? NaN)} ms ` +
+        `| ${(s.cls ?? NaN).toFixed(3)} | ${goals} |`,
     );
   }
   const notes = scores.flatMap((s) => {
@@ -815,7 +889,8 @@ function lighthouseSection(scores: PageScore[] | undefined, events: number | und
   if (notes.length)
     lines.push(
       '',
-      "Why a score is below 100 (the median run; each audit's items are in the run's output, and every run's whole report in `bench/out/lighthouse/`):",
+      "Why a score is below 100 (the median run; each audit's items are in the " +
+        "run's output, and every run's whole report in `bench/out/lighthouse/`):",
       '',
       ...notes,
     );
@@ -833,12 +908,15 @@ function lighthouseDetails(scores: PageScore[] | undefined): string {
       continue;
     }
     lines.push(
-      `performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s.bestPractices}, SEO ${s.seo}; FCP ${n(s.fcpMs ?? NaN)} ms, LCP ${n(s.lcpMs ?? NaN)} ms, TBT ${n(s.tbtMs ?? NaN)} ms, CLS ${(s.cls ?? NaN).toFixed(3)}`,
+      `performance ${s.performance}, accessibility ${s.accessibility}, best ` +
+        `practices ${s.bestPractices}, SEO ${s.seo}; FCP ${n(s.fcpMs ?? NaN)} ms, ` +
+        `LCP ${n(s.lcpMs ?? NaN)} ms, TBT ${n(s.tbtMs ?? NaN)} ms, CLS ${(s.cls ?? NaN).toFixed(3)}`,
       `LCP element: ${s.lcpElement?.join('; ') || 'none reported'}`,
     );
     for (const a of s.failingAudits ?? []) {
       lines.push(
-        `- [${CATEGORY_NAMES[a.category]}] ${auditLine(a)}: score ${a.score ?? 'n/a'}, weight ${a.weight} (\`${a.id}\`)`,
+        `- [${CATEGORY_NAMES[a.category]}] ${auditLine(a)}: score ` +
+          `${a.score ?? 'n/a'}, weight ${a.weight} (\`${a.id}\`)`,
         ...a.details.map((d) => `    - ${d}`),
       );
     }
@@ -872,15 +950,31 @@ async function main() {
   const section = [
     '## Load: HTTP throughput, latency and memory of the real server',
     '',
-    `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${command}\` (${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} minutes). ` +
-      `Machine: ${machineLine(loadAtStart)} (other work shares the machine); shared and noisy, so read the ratios, not lone times. ` +
-      `Server: \`node dist/server/main.js\` (${build}, ${builtAt} UTC; ${gitState(['server', 'client', 'shared', 'segments'])}), embedded search engine, PGlite store, \`NODE_ENV=production\`, \`LOG_LEVEL=warn\`, rate limits raised to ${n(Number(UNLIMITED))} a minute, \`SEGMENTS_WATCH=false\`.`,
+    `Date: ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC. ` +
+      `Command: \`${command}\` (${((Date.now() - startedAt.getTime()) / 60_000).toFixed(1)} ` +
+      `minutes). ` +
+      `Machine: ${machineLine(loadAtStart)} (other work shares the machine); ` +
+      `shared and noisy, so read the ratios, not lone times. ` +
+      `Server: \`node dist/server/main.js\` (${build}, ${builtAt} UTC; ` +
+      `${gitState(['server', 'client', 'shared', 'segments'])}), embedded ` +
+      `search engine, PGlite store, \`NODE_ENV=production\`, ` +
+      `\`LOG_LEVEL=warn\`, rate limits raised to ${n(Number(UNLIMITED))} a ` +
+      `minute, \`SEGMENTS_WATCH=false\`.`,
     '',
-    `Method: autocannon 9 drives each endpoint over 127.0.0.1 with ${CONNECTIONS} connections unless stated: ${warmupSeconds} s of warm-up per endpoint (discarded), then ${rounds} rounds of ${seconds} s, ` +
-      'each round measuring the ceiling first and then every endpoint in turn, so a burst of other work on the machine weighs on the ceiling and the endpoints of the same round alike. ' +
-      `Every run, the ceiling's too, has a load generator process of its own that first warms up on the same endpoint for ${CLIENT_WARMUP_SECONDS} s (discarded): in one long-lived generator, the endpoints measured before changed a later one's figures by nearly half. ` +
-      `The server and the ceiling are separate child processes; on ${os.cpus().length} cores the load generator and the server each have about one. ` +
-      "Latencies are autocannon's whole milliseconds and include queueing behind the other connections; non-2xx answers are not in them.",
+    `Method: autocannon 9 drives each endpoint over 127.0.0.1 with ${CONNECTIONS} ` +
+      `connections unless stated: ${warmupSeconds} s of warm-up per endpoint ` +
+      `(discarded), then ${rounds} rounds of ${seconds} s, ` +
+      'each round measuring the ceiling first and then every endpoint in turn, ' +
+      'so a burst of other work on the machine weighs on the ceiling and the ' +
+      'endpoints of the same round alike. ' +
+      `Every run, the ceiling's too, has a load generator process of its own ` +
+      `that first warms up on the same endpoint for ${CLIENT_WARMUP_SECONDS} s ` +
+      `(discarded): in one long-lived generator, the endpoints measured before ` +
+      `changed a later one's figures by nearly half. ` +
+      `The server and the ceiling are separate child processes; on ${os.cpus().length} ` +
+      `cores the load generator and the server each have about one. ` +
+      "Latencies are autocannon's whole milliseconds and include queueing " +
+      'behind the other connections; non-2xx answers are not in them.',
     '',
     ...runs.flatMap((r) => [sizeSection(r), '']),
     ...(failures.length ? ['Sizes that failed:', '', ...failures, ''] : []),

@@ -325,7 +325,9 @@ const MILES_PER_DEGREE_LAT = 69;
 
 type Predicate = (doc: Doc) => boolean;
 
-/** Typesense semantics: on an array field a positive filter matches when any element does; `neq`/`nin` when none does. */
+/**
+ * Typesense semantics: on an array field a positive filter matches when any element does; `neq`/`nin` when none does.
+ */
 export function compileFilter(filter: Filter): Predicate {
   const any =
     (test: (v: unknown) => boolean): Predicate =>

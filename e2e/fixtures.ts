@@ -4,7 +4,8 @@ export * from '@playwright/test';
 
 /**
  * Playwright's `test`, with `page.goto` waiting until the storefront's script has taken the page over
- * (`<html data-ready>`) on a page the server rendered: such a page is readable at once, but its buttons and the search box answer
+ * (`<html data-ready>`) on a page the server rendered: such a page is readable at once, but its buttons and the search
+ * box answer
  * only once hydrated, and these tests are about what they do then. The page without script is tested in
  * e2e/ssr.spec.ts, with JavaScript off (where there is nothing to wait for).
  */

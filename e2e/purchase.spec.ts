@@ -62,7 +62,10 @@ async function openEventWithTickets(
   throw new Error('no Yankees event with tickets');
 }
 
-/** Selects the first listing shown (the cheapest under the low-to-high sort) and holds it; retries if another shopper took it. */
+/**
+ * Selects the first listing shown (the cheapest under the low-to-high sort) and holds it; retries if another shopper
+ * took it.
+ */
 async function holdFirstListing(page: Page, quantity: number) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const tickets = page.getByRole('region', { name: 'Tickets' });
@@ -144,69 +147,71 @@ test('a declined card shows why and keeps the shopper on checkout', async ({ pag
 
 const money = (text: string) => Number(/\$([\d,]+(?:\.\d{1,2})?)/.exec(text)?.[1]?.replace(/,/g, '') ?? NaN);
 
-test('the all-in price per ticket on a card is the price on the event page, the listing, the Pay button and the order', async ({
-  page,
-}, testInfo) => {
-  await yankeesEvents(page, testInfo.project.name);
-  // Later dates than the other purchase tests take, one set per project, so no other test buys these tickets first.
-  const cards = page.getByRole('region', { name: /Upcoming events/ }).getByRole('link');
-  const first = isPhone(testInfo.project.name) ? 6 : 3;
-  const candidates: { href: string; from: number }[] = [];
-  for (let i = first; i < first + 3; i++) {
-    const price = cards.nth(i).locator('.event-card__price');
-    if ((await price.count()) === 0) continue;
-    await expect(price).toContainText('incl. fees');
-    candidates.push({
-      href: (await cards.nth(i).getAttribute('href')) ?? '',
-      from: money((await price.textContent()) ?? ''),
-    });
-  }
-  for (const { href, from } of candidates) {
-    await page.goto(href);
-    // The event page's first price is the card's.
-    const seeTickets = page.getByRole('link', { name: /^See tickets from / });
-    await expect(seeTickets).toBeVisible();
-    expect(money((await seeTickets.textContent()) ?? '')).toBe(from);
-    const tickets = page.getByRole('region', { name: 'Tickets' });
-    await tickets.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Price: low to high' });
-    // The cheapest listing is that price each; take it in a quantity its seller sells.
-    let quantity = 0;
-    for (const q of [1, 2, 3, 4]) {
-      await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(q));
-      const select = tickets.getByRole('link', { name: new RegExp(`^Select .*, ${q} tickets? at`) }).first();
-      await expect(select.or(tickets.getByText(/No tickets for/)).first()).toBeVisible();
-      if ((await select.isVisible()) && money((await select.getAttribute('aria-label')) ?? '') === from) {
-        quantity = q;
-        await select.click();
-        break;
-      }
+test(
+  'the all-in price per ticket on a card is the price on the event page, ' +
+    'the listing, the Pay button and the order',
+  async ({ page }, testInfo) => {
+    await yankeesEvents(page, testInfo.project.name);
+    // Later dates than the other purchase tests take, one set per project, so no other test buys these tickets first.
+    const cards = page.getByRole('region', { name: /Upcoming events/ }).getByRole('link');
+    const first = isPhone(testInfo.project.name) ? 6 : 3;
+    const candidates: { href: string; from: number }[] = [];
+    for (let i = first; i < first + 3; i++) {
+      const price = cards.nth(i).locator('.event-card__price');
+      if ((await price.count()) === 0) continue;
+      await expect(price).toContainText('incl. fees');
+      candidates.push({
+        href: (await cards.nth(i).getAttribute('href')) ?? '',
+        from: money((await price.textContent()) ?? ''),
+      });
     }
-    if (quantity === 0) continue;
+    for (const { href, from } of candidates) {
+      await page.goto(href);
+      // The event page's first price is the card's.
+      const seeTickets = page.getByRole('link', { name: /^See tickets from / });
+      await expect(seeTickets).toBeVisible();
+      expect(money((await seeTickets.textContent()) ?? '')).toBe(from);
+      const tickets = page.getByRole('region', { name: 'Tickets' });
+      await tickets.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Price: low to high' });
+      // The cheapest listing is that price each; take it in a quantity its seller sells.
+      let quantity = 0;
+      for (const q of [1, 2, 3, 4]) {
+        await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(q));
+        const select = tickets.getByRole('link', { name: new RegExp(`^Select .*, ${q} tickets? at`) }).first();
+        await expect(select.or(tickets.getByText(/No tickets for/)).first()).toBeVisible();
+        if ((await select.isVisible()) && money((await select.getAttribute('aria-label')) ?? '') === from) {
+          quantity = q;
+          await select.click();
+          break;
+        }
+      }
+      if (quantity === 0) continue;
 
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('Tickets for');
-    const shipping = (await page.getByText(/shipping per ticket, added at checkout/).count()) > 0 ? 2.5 : 0;
-    const total = Math.round((from + shipping) * 100 * quantity) / 100;
-    expect(money((await page.locator('.ticket-total strong').textContent()) ?? '')).toBe(total);
-    await page.getByRole('button', { name: 'Continue to checkout' }).click();
-    await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
-    const pay = page.getByRole('button', { name: /^Pay \$/ });
-    await expect(pay).toBeVisible();
-    expect(money((await pay.textContent()) ?? '')).toBe(total);
+      await expect(page.getByRole('heading', { level: 1 })).toContainText('Tickets for');
+      const shipping = (await page.getByText(/shipping per ticket, added at checkout/).count()) > 0 ? 2.5 : 0;
+      const total = Math.round((from + shipping) * 100 * quantity) / 100;
+      expect(money((await page.locator('.ticket-total strong').textContent()) ?? '')).toBe(total);
+      await page.getByRole('button', { name: 'Continue to checkout' }).click();
+      await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
+      const pay = page.getByRole('button', { name: /^Pay \$/ });
+      await expect(pay).toBeVisible();
+      expect(money((await pay.textContent()) ?? '')).toBe(total);
 
-    // A promo code changes the summary and the Pay button before paying, and the order charges exactly that.
-    await fillCheckout(page, '4242 4242 4242 4242');
-    await page.getByLabel('Promo code (optional)').fill('ff20');
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await expect(page.getByText(/^Code FF20 applied: your total is now \$/)).toBeVisible();
-    const summary = page.getByRole('region', { name: 'Your tickets' });
-    await expect(summary.getByText('Promo FF20')).toBeVisible();
-    const discounted = money((await summary.locator('.line-items__row--total dd').textContent()) ?? '');
-    expect(discounted).toBeLessThan(total);
-    expect(money((await pay.textContent()) ?? '')).toBe(discounted);
-    await pay.click();
-    await expect(page).toHaveURL(/\/orders\/ORD-[A-Z0-9]+\?code=[A-Z0-9]+$/, { timeout: 15_000 });
-    expect(money((await page.locator('.line-items__row--total dd').textContent()) ?? '')).toBe(discounted);
-    return;
-  }
-  throw new Error('no Yankees event whose cheapest listing could be bought');
-});
+      // A promo code changes the summary and the Pay button before paying, and the order charges exactly that.
+      await fillCheckout(page, '4242 4242 4242 4242');
+      await page.getByLabel('Promo code (optional)').fill('ff20');
+      await page.getByRole('button', { name: 'Apply' }).click();
+      await expect(page.getByText(/^Code FF20 applied: your total is now \$/)).toBeVisible();
+      const summary = page.getByRole('region', { name: 'Your tickets' });
+      await expect(summary.getByText('Promo FF20')).toBeVisible();
+      const discounted = money((await summary.locator('.line-items__row--total dd').textContent()) ?? '');
+      expect(discounted).toBeLessThan(total);
+      expect(money((await pay.textContent()) ?? '')).toBe(discounted);
+      await pay.click();
+      await expect(page).toHaveURL(/\/orders\/ORD-[A-Z0-9]+\?code=[A-Z0-9]+$/, { timeout: 15_000 });
+      expect(money((await page.locator('.line-items__row--total dd').textContent()) ?? '')).toBe(discounted);
+      return;
+    }
+    throw new Error('no Yankees event whose cheapest listing could be bought');
+  },
+);

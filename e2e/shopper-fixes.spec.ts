@@ -113,35 +113,35 @@ test('"ny" suggests New York, its teams and its venues, with pictures', async ({
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 });
 
-test('a venue page shows its address and its whole schedule a page at a time; back returns there from an event', async ({
-  page,
-  request,
-}) => {
-  // The venue with the most upcoming events.
-  const suggestions = await (await request.get('/api/suggest?q=madison')).json();
-  const msg = suggestions.venues[0].url as string;
-  await page.goto(msg);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.locator('address')).toContainText(/New York, NY \d{5}/);
-  await expect(page.getByRole('link', { name: /Map and directions/ })).toHaveAttribute('href', /openstreetmap\.org/);
-  const heading = page.getByRole('heading', { level: 2, name: /Upcoming events/ });
-  await expect(heading).toBeVisible();
-  // Paged when the venue has more than 50 upcoming dates (the e2e catalog is small; see the performer test).
-  const later = page.getByRole('link', { name: 'Later dates →' });
-  if (await later.count()) {
-    const firstEvent = await page.locator('.event-list a').first().getAttribute('href');
-    await later.click();
-    await expect(page).toHaveURL(/\?page=2$/);
-    await expect(heading).toContainText(/\(51–/);
-    await expect(page.locator('.event-list a').first()).not.toHaveAttribute('href', firstEvent!);
-  }
-  await noAxeViolations(page);
-  const here = page.url();
-  await page.locator('.event-list a').first().click();
-  await expect(page).toHaveURL(/\/events\//);
-  await page.getByRole('link', { name: '← Back' }).click();
-  await expect(page).toHaveURL(here);
-});
+test(
+  'a venue page shows its address and its whole schedule a page at a time; ' + 'back returns there from an event',
+  async ({ page, request }) => {
+    // The venue with the most upcoming events.
+    const suggestions = await (await request.get('/api/suggest?q=madison')).json();
+    const msg = suggestions.venues[0].url as string;
+    await page.goto(msg);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.locator('address')).toContainText(/New York, NY \d{5}/);
+    await expect(page.getByRole('link', { name: /Map and directions/ })).toHaveAttribute('href', /openstreetmap\.org/);
+    const heading = page.getByRole('heading', { level: 2, name: /Upcoming events/ });
+    await expect(heading).toBeVisible();
+    // Paged when the venue has more than 50 upcoming dates (the e2e catalog is small; see the performer test).
+    const later = page.getByRole('link', { name: 'Later dates →' });
+    if (await later.count()) {
+      const firstEvent = await page.locator('.event-list a').first().getAttribute('href');
+      await later.click();
+      await expect(page).toHaveURL(/\?page=2$/);
+      await expect(heading).toContainText(/\(51–/);
+      await expect(page.locator('.event-list a').first()).not.toHaveAttribute('href', firstEvent!);
+    }
+    await noAxeViolations(page);
+    const here = page.url();
+    await page.locator('.event-list a').first().click();
+    await expect(page).toHaveURL(/\/events\//);
+    await page.getByRole('link', { name: '← Back' }).click();
+    await expect(page).toHaveURL(here);
+  },
+);
 
 test('a performer with more dates than a page holds shows them all, page by page', async ({ page, request }) => {
   // The e2e catalog is small, so this performer's schedule is stretched to 120 dates: each page of the

@@ -389,30 +389,30 @@ test.describe('the server HTML', () => {
     expect(titleOf(await (await request.get(pages.performer)).text())).toBe('New York Yankees tickets');
   });
 
-  test('the canonical address leaves out queries and overrides, and what a shopper typed is escaped in the head', async ({
-    request,
-    baseURL,
-  }) => {
-    const origin = new URL(baseURL!).origin;
-    for (const [url, canonical] of [
-      ['/?home-layout=1&utm_source=mail', `${origin}/`],
-      ['/category/nfl?zip=60601&utm_campaign=x', `${origin}/category/nfl`],
-    ] as const) {
-      const html = await (await request.get(url)).text();
-      expect(canonicalOf(html), url).toEqual([canonical]);
-      expect(meta(html, 'og:url'), url).toBe(canonical);
-    }
-    const typed = '"><script>alert(1)</script>&';
-    const answer = await request.get(`/results-general?kwds=${encodeURIComponent(typed)}`);
-    expect(answer.status()).toBe(200);
-    const html = await answer.text();
-    expect(titleOf(html)).toBe(`Results for “${typed}”`);
-    expect(meta(html, 'og:title')).toBe(`Results for “${typed}”`);
-    expect(headOf(html)).not.toContain('<script>alert(1)');
-    expect(html).not.toContain('<script>alert(1)');
-    // The page data is JSON that no answer can end early.
-    expect(JSON.stringify(pageDataOf(html))).toContain(typed);
-  });
+  test(
+    'the canonical address leaves out queries and overrides, and what a ' + 'shopper typed is escaped in the head',
+    async ({ request, baseURL }) => {
+      const origin = new URL(baseURL!).origin;
+      for (const [url, canonical] of [
+        ['/?home-layout=1&utm_source=mail', `${origin}/`],
+        ['/category/nfl?zip=60601&utm_campaign=x', `${origin}/category/nfl`],
+      ] as const) {
+        const html = await (await request.get(url)).text();
+        expect(canonicalOf(html), url).toEqual([canonical]);
+        expect(meta(html, 'og:url'), url).toBe(canonical);
+      }
+      const typed = '"><script>alert(1)</script>&';
+      const answer = await request.get(`/results-general?kwds=${encodeURIComponent(typed)}`);
+      expect(answer.status()).toBe(200);
+      const html = await answer.text();
+      expect(titleOf(html)).toBe(`Results for “${typed}”`);
+      expect(meta(html, 'og:title')).toBe(`Results for “${typed}”`);
+      expect(headOf(html)).not.toContain('<script>alert(1)');
+      expect(html).not.toContain('<script>alert(1)');
+      // The page data is JSON that no answer can end early.
+      expect(JSON.stringify(pageDataOf(html))).toContain(typed);
+    },
+  );
 
   test("each rendered page's one inline stylesheet is allowed by its hash, and its data parses", async ({
     request,
@@ -568,55 +568,58 @@ test.describe('the server HTML', () => {
 /** The GET API addresses whose answers a rendered page carries: the client must not ask for them again. */
 const EMBEDDED_API = /^\/api\/(brand|menu|layout\/|events\/|performers\/|venues\/|Searches\/get)/;
 
-/** Besides the landing pages: the event page with listing filters in its address (the server reads the filtered listings too) and the not-found page. */
+/**
+ * Besides the landing pages: the event page with listing filters in its address (the server reads the filtered listings
+ * too) and the not-found page.
+ */
 const HYDRATED_PAGES = [...LANDING_KINDS, 'filtered event', 'not-found'] as const;
 
 for (const kind of HYDRATED_PAGES) {
-  test(`hydration: the ${kind} page is taken over without a mismatch, a CSP violation or a second request for what it carries`, async ({
-    page,
-    context,
-    request,
-    baseURL,
-  }) => {
-    await asReturningGuest(context, request, baseURL!);
-    await recordCspViolations(page);
-    const pages = await landing(request);
-    const url =
-      kind === 'filtered event'
-        ? `${pages.event}?quantity=2&sort=price_desc&maxPrice=500`
-        : kind === 'not-found'
-          ? '/no/such/page'
-          : pages[kind];
-    const errors = watchErrors(page);
-    const api = watchApi(page);
-    const sessions: string[] = [];
-    page.on('request', (req) => {
-      if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/customers/session') sessions.push(req.url());
-    });
-    const response = await page.goto(url);
-    expect(response?.status()).toBe(kind === 'not-found' ? 404 : 200);
-    const html = await response!.text();
-    const data = pageDataOf(html);
+  test(
+    `hydration: the ${kind} page is taken over without a mismatch, a CSP ` +
+      `violation or a second request for what it carries`,
+    async ({ page, context, request, baseURL }) => {
+      await asReturningGuest(context, request, baseURL!);
+      await recordCspViolations(page);
+      const pages = await landing(request);
+      const url =
+        kind === 'filtered event'
+          ? `${pages.event}?quantity=2&sort=price_desc&maxPrice=500`
+          : kind === 'not-found'
+            ? '/no/such/page'
+            : pages[kind];
+      const errors = watchErrors(page);
+      const api = watchApi(page);
+      const sessions: string[] = [];
+      page.on('request', (req) => {
+        if (req.method() === 'POST' && new URL(req.url()).pathname === '/api/customers/session')
+          sessions.push(req.url());
+      });
+      const response = await page.goto(url);
+      expect(response?.status()).toBe(kind === 'not-found' ? 404 : 200);
+      const html = await response!.text();
+      const data = pageDataOf(html);
 
-    await hydrated(page, 'h1');
-    await page.waitForLoadState('networkidle');
+      await hydrated(page, 'h1');
+      await page.waitForLoadState('networkidle');
 
-    const hydrationMessages = errors.console.filter((m) => HYDRATION_WORDS.test(m));
-    expect(hydrationMessages).toEqual([]);
-    expect(errors.page).toEqual([]);
-    // The inline stylesheet (allowed by its hash), the markup and what hydration does all keep to the CSP.
-    expect(await cspViolations(page)).toEqual([]);
-    expect(api.filter((path) => EMBEDDED_API.test(path))).toEqual([]);
-    // A returning guest keeps their session.
-    expect(sessions).toEqual([]);
-    // The page the client drew is the one the server sent.
-    const servedH1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(rootMarkup(html))?.[1] ?? '';
-    expect((await page.locator('h1').textContent())?.trim()).toBe(
-      decodeEntities(servedH1.replace(/<[^>]*>/g, '')).trim(),
-    );
-    // The brand and the menu at least (the site's shell), and the page's own answers.
-    expect(data.state.queries.length).toBeGreaterThanOrEqual(kind === 'faq' || kind === 'not-found' ? 2 : 3);
-  });
+      const hydrationMessages = errors.console.filter((m) => HYDRATION_WORDS.test(m));
+      expect(hydrationMessages).toEqual([]);
+      expect(errors.page).toEqual([]);
+      // The inline stylesheet (allowed by its hash), the markup and what hydration does all keep to the CSP.
+      expect(await cspViolations(page)).toEqual([]);
+      expect(api.filter((path) => EMBEDDED_API.test(path))).toEqual([]);
+      // A returning guest keeps their session.
+      expect(sessions).toEqual([]);
+      // The page the client drew is the one the server sent.
+      const servedH1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/.exec(rootMarkup(html))?.[1] ?? '';
+      expect((await page.locator('h1').textContent())?.trim()).toBe(
+        decodeEntities(servedH1.replace(/<[^>]*>/g, '')).trim(),
+      );
+      // The brand and the menu at least (the site's shell), and the page's own answers.
+      expect(data.state.queries.length).toBeGreaterThanOrEqual(kind === 'faq' || kind === 'not-found' ? 2 : 3);
+    },
+  );
 }
 
 test('hydration: a rendered page is interactive, and its links navigate within the app', async ({
@@ -690,47 +693,48 @@ test('experiment: a forced variation (?home-layout=1) is rendered by the server 
   expect(errors.page).toEqual([]);
 });
 
-test('experiment: a first visit keeps the rows the server drew once the guest session exists, and a return visit is drawn for the guest', async ({
-  page,
-  context,
-}) => {
-  await context.clearCookies();
-  await recordCspViolations(page);
-  const errors = watchErrors(page);
-  const api = watchApi(page);
-  const first = await page.goto('/');
-  const served = serverRowIds(await first!.text());
-  expect(served.length).toBeGreaterThanOrEqual(3);
-  await hydrated(page, 'section.row h2');
-  expect(await pageRowIds(page)).toEqual(served);
-  await expect.poll(() => guestToken(page)).toMatch(/^ey/);
-  await page.waitForTimeout(1_000);
-  expect(await pageRowIds(page)).toEqual(served);
-  // The session's arrival did not make the client ask for the layout again (which might switch the variation).
-  expect(api.filter((p) => p.startsWith('/api/layout/'))).toEqual([]);
+test(
+  'experiment: a first visit keeps the rows the server drew once the guest ' +
+    'session exists, and a return visit is drawn for the guest',
+  async ({ page, context }) => {
+    await context.clearCookies();
+    await recordCspViolations(page);
+    const errors = watchErrors(page);
+    const api = watchApi(page);
+    const first = await page.goto('/');
+    const served = serverRowIds(await first!.text());
+    expect(served.length).toBeGreaterThanOrEqual(3);
+    await hydrated(page, 'section.row h2');
+    expect(await pageRowIds(page)).toEqual(served);
+    await expect.poll(() => guestToken(page)).toMatch(/^ey/);
+    await page.waitForTimeout(1_000);
+    expect(await pageRowIds(page)).toEqual(served);
+    // The session's arrival did not make the client ask for the layout again (which might switch the variation).
+    expect(api.filter((p) => p.startsWith('/api/layout/'))).toEqual([]);
 
-  // The token is mirrored into a cookie, so the next page load is rendered for this guest's variation, and the
-  // client keeps that one too.
-  const token = await guestToken(page);
-  expect((await context.cookies()).find((c) => c.name === 'guestToken')?.value).toBe(token);
-  const again = await page.goto('/');
-  const servedAgain = serverRowIds(await again!.text());
-  await hydrated(page, 'section.row h2');
-  await page.waitForLoadState('networkidle');
-  expect(await pageRowIds(page)).toEqual(servedAgain);
-  const exposures = await page.evaluate(() =>
-    (window.dataLayer ?? [])
-      .filter((e) => e.event === 'experiment_viewed')
-      .map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`),
-  );
-  expect(exposures).toEqual([expect.stringMatching(/^home-layout:[01]$/)]);
-  // The variation counted is the one on screen: Promos is variation 1.
-  expect(servedAgain.includes('promos')).toBe(exposures[0] === 'home-layout:1');
-  // Neither visit, the first without a token nor the return with one, is a mismatch for React or breaks the CSP.
-  expect(errors.console.filter((m) => HYDRATION_WORDS.test(m))).toEqual([]);
-  expect(errors.page).toEqual([]);
-  expect(await cspViolations(page)).toEqual([]);
-});
+    // The token is mirrored into a cookie, so the next page load is rendered for this guest's variation, and the
+    // client keeps that one too.
+    const token = await guestToken(page);
+    expect((await context.cookies()).find((c) => c.name === 'guestToken')?.value).toBe(token);
+    const again = await page.goto('/');
+    const servedAgain = serverRowIds(await again!.text());
+    await hydrated(page, 'section.row h2');
+    await page.waitForLoadState('networkidle');
+    expect(await pageRowIds(page)).toEqual(servedAgain);
+    const exposures = await page.evaluate(() =>
+      (window.dataLayer ?? [])
+        .filter((e) => e.event === 'experiment_viewed')
+        .map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`),
+    );
+    expect(exposures).toEqual([expect.stringMatching(/^home-layout:[01]$/)]);
+    // The variation counted is the one on screen: Promos is variation 1.
+    expect(servedAgain.includes('promos')).toBe(exposures[0] === 'home-layout:1');
+    // Neither visit, the first without a token nor the return with one, is a mismatch for React or breaks the CSP.
+    expect(errors.console.filter((m) => HYDRATION_WORDS.test(m))).toEqual([]);
+    expect(errors.page).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
+  },
+);
 
 // ---- 5. the shopper's place ----------------------------------------------------------------------------------
 
@@ -757,23 +761,21 @@ test("location: the home page's head and its place are the shopper's cookie's (C
   await expect(page).toHaveTitle('Tickets near Chicago');
 });
 
-test("location: the server draws the rows for the cookie's place, and the client takes them over without a mismatch", async ({
-  page,
-  context,
-  request,
-  baseURL,
-}) => {
-  await asReturningGuest(context, request, baseURL!);
-  const errors = watchErrors(page);
-  await context.addCookies([{ name: 'shopperLocation', value: '60601', url: baseURL! }]);
-  const response = await page.goto('/');
-  const html = await response!.text();
-  await hydrated(page, 'section.row h2');
-  await page.waitForLoadState('networkidle');
-  expect(errors.console.filter((m) => HYDRATION_WORDS.test(m))).toEqual([]);
-  expect(rootMarkup(html)).toMatch(/<div class="location-picker"><span>Near <strong>Chicago, IL<\/strong>/);
-  expect(serverRowIds(html)).toEqual(await pageRowIds(page));
-});
+test(
+  "location: the server draws the rows for the cookie's place, and the " + 'client takes them over without a mismatch',
+  async ({ page, context, request, baseURL }) => {
+    await asReturningGuest(context, request, baseURL!);
+    const errors = watchErrors(page);
+    await context.addCookies([{ name: 'shopperLocation', value: '60601', url: baseURL! }]);
+    const response = await page.goto('/');
+    const html = await response!.text();
+    await hydrated(page, 'section.row h2');
+    await page.waitForLoadState('networkidle');
+    expect(errors.console.filter((m) => HYDRATION_WORDS.test(m))).toEqual([]);
+    expect(rootMarkup(html)).toMatch(/<div class="location-picker"><span>Near <strong>Chicago, IL<\/strong>/);
+    expect(serverRowIds(html)).toEqual(await pageRowIds(page));
+  },
+);
 
 test('words typed into the rendered search box before the script runs are searched once it has', async ({
   context,

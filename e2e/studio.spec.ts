@@ -54,123 +54,126 @@ test.describe('the studio', () => {
     test.skip(testInfo.project.name !== 'desktop', 'the studio flow runs once, on the desktop project');
   });
 
-  test('a merchandiser breaks a row, sees the error with its line and a fix, repairs it, previews both variations in another city, publishes and rolls back', async ({
-    page,
-    browser,
-  }) => {
-    test.setTimeout(120_000);
-    const before = await liveRowTitles(browser);
-    expect(before).toContain('Local Venues');
+  test(
+    'a merchandiser breaks a row, sees the error with its line and a fix, ' +
+      'repairs it, previews both variations in another city, publishes and ' +
+      'rolls back',
+    async ({ page, browser }) => {
+      test.setTimeout(120_000);
+      const before = await liveRowTitles(browser);
+      expect(before).toContain('Local Venues');
 
-    // The studio asks for its key in production.
-    await page.goto('/studio');
-    await page.getByLabel('Studio key').fill(STUDIO_KEY);
-    await page.getByRole('button', { name: 'Open the studio' }).click();
-    await expect(page.getByRole('heading', { name: 'Segment studio' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'base/explore.json' })).toHaveAttribute('aria-current', 'true');
-    const editor = page.getByRole('textbox', { name: 'Draft of base/explore.json' });
-    await expect(editor).toBeVisible();
-    await expect(page.getByRole('heading', { name: 'No problems: the drafts can be published' })).toBeVisible();
-    expect(await axeViolations(page)).toEqual([]);
+      // The studio asks for its key in production.
+      await page.goto('/studio');
+      await page.getByLabel('Studio key').fill(STUDIO_KEY);
+      await page.getByRole('button', { name: 'Open the studio' }).click();
+      await expect(page.getByRole('heading', { name: 'Segment studio' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'base/explore.json' })).toHaveAttribute('aria-current', 'true');
+      const editor = page.getByRole('textbox', { name: 'Draft of base/explore.json' });
+      await expect(editor).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'No problems: the drafts can be published' })).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
 
-    // Break a row: "venues" becomes "venue". One problem, at its line and column, with the fix offered.
-    await caretBeforeClosingQuote(page, '"kind": "venues"');
-    await page.keyboard.press('Backspace');
-    const problems = page.getByRole('region', { name: /problem/ });
-    await expect(problems.getByRole('heading', { name: '1 problem' })).toBeVisible();
-    const problem = problems.getByRole('button', { name: /base\/explore\.json:\d+:\d+/ });
-    await expect(problem).toContainText(
-      '"venue" is not a row kind. Allowed kinds: performers, events, venues, categories, promos. Did you mean "venues"?',
-    );
-    const [, line] = /base\/explore\.json:(\d+):\d+/.exec((await problem.textContent()) ?? '')!;
-    // The line it names is the broken one: the editor shows it as the line the caret is on.
-    await problem.click();
-    await expect(page.locator('.cm-lineNumbers .cm-activeLineGutter')).toHaveText(line!);
-    await expect(page.locator('.cm-activeLine')).toContainText('"kind": "venue"');
-    // The page that extends it is skipped, not reported as a second error.
-    await expect(problems).toContainText('encore/explore.json is skipped because base/explore.json has problems');
-    // Marked in the editor too, and nothing can be published.
-    await expect(page.locator('.cm-lintRange-error').first()).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Publish' })).toBeDisabled();
-    expect(await axeViolations(page)).toEqual([]);
+      // Break a row: "venues" becomes "venue". One problem, at its line and column, with the fix offered.
+      await caretBeforeClosingQuote(page, '"kind": "venues"');
+      await page.keyboard.press('Backspace');
+      const problems = page.getByRole('region', { name: /problem/ });
+      await expect(problems.getByRole('heading', { name: '1 problem' })).toBeVisible();
+      const problem = problems.getByRole('button', { name: /base\/explore\.json:\d+:\d+/ });
+      await expect(problem).toContainText(
+        '"venue" is not a row kind. Allowed kinds: performers, events, venues, ' +
+          'categories, promos. Did you mean "venues"?',
+      );
+      const [, line] = /base\/explore\.json:(\d+):\d+/.exec((await problem.textContent()) ?? '')!;
+      // The line it names is the broken one: the editor shows it as the line the caret is on.
+      await problem.click();
+      await expect(page.locator('.cm-lineNumbers .cm-activeLineGutter')).toHaveText(line!);
+      await expect(page.locator('.cm-activeLine')).toContainText('"kind": "venue"');
+      // The page that extends it is skipped, not reported as a second error.
+      await expect(problems).toContainText('encore/explore.json is skipped because base/explore.json has problems');
+      // Marked in the editor too, and nothing can be published.
+      await expect(page.locator('.cm-lintRange-error').first()).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Publish' })).toBeDisabled();
+      expect(await axeViolations(page)).toEqual([]);
 
-    // Repair it with the fix the editor offers.
-    await page.locator('.cm-lintRange-error').first().hover();
-    await page.getByRole('button', { name: 'Use "venues"' }).click();
-    await expect(page.getByRole('heading', { name: 'No problems: the drafts can be published' })).toBeVisible();
+      // Repair it with the fix the editor offers.
+      await page.locator('.cm-lintRange-error').first().hover();
+      await page.getByRole('button', { name: 'Use "venues"' }).click();
+      await expect(page.getByRole('heading', { name: 'No problems: the drafts can be published' })).toBeVisible();
 
-    // A change shoppers will see: the venues row gets a new title.
-    await caretBeforeClosingQuote(page, '"title": "Local Venues"');
-    await page.keyboard.type(' Near You');
-    await expect(page.getByRole('status').filter({ hasText: 'Draft saved' })).toBeVisible();
-    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
+      // A change shoppers will see: the venues row gets a new title.
+      await caretBeforeClosingQuote(page, '"title": "Local Venues"');
+      await page.keyboard.type(' Near You');
+      await expect(page.getByRole('status').filter({ hasText: 'Draft saved' })).toBeVisible();
+      await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
 
-    // Preview the home page for a Chicago ZIP, both variations side by side.
-    await page.getByLabel('Place by').selectOption('zip');
-    await page.getByLabel('ZIP code').fill('60601');
-    await page.getByRole('button', { name: 'Show this place' }).click();
-    await page.getByLabel('Variation').selectOption('all');
-    const base = page.getByRole('article', { name: /^Variation 0: base/ });
-    const promos = page.getByRole('article', { name: /^Variation 1: promos/ });
-    for (const column of [base, promos]) {
-      await expect(column).toContainText('near Chicago, IL');
-      await expect(column.getByRole('heading', { name: 'Local Venues Near You' })).toBeVisible();
-    }
-    await expect(promos.getByRole('heading', { name: 'Top Categories' })).toBeVisible();
-    await expect(base.getByRole('heading', { name: 'Top Categories' })).toHaveCount(0);
-    // Beside each row: its status, count, time and where it came from.
-    await expect(promos.getByText('from base/explore~promos.json by insertBefore')).toBeVisible();
-    await expect(base.locator('.preview-row__meta').first()).toHaveText(
-      /^popular-local-performers (shown|hidden: found nothing) · \d+ items? · [\d.]+ ms · from base\/explore\.json$/,
-    );
-    expect(await axeViolations(page)).toEqual([]);
-    // Shoppers still see the live set.
-    expect(await liveRowTitles(browser)).toEqual(before);
+      // Preview the home page for a Chicago ZIP, both variations side by side.
+      await page.getByLabel('Place by').selectOption('zip');
+      await page.getByLabel('ZIP code').fill('60601');
+      await page.getByRole('button', { name: 'Show this place' }).click();
+      await page.getByLabel('Variation').selectOption('all');
+      const base = page.getByRole('article', { name: /^Variation 0: base/ });
+      const promos = page.getByRole('article', { name: /^Variation 1: promos/ });
+      for (const column of [base, promos]) {
+        await expect(column).toContainText('near Chicago, IL');
+        await expect(column.getByRole('heading', { name: 'Local Venues Near You' })).toBeVisible();
+      }
+      await expect(promos.getByRole('heading', { name: 'Top Categories' })).toBeVisible();
+      await expect(base.getByRole('heading', { name: 'Top Categories' })).toHaveCount(0);
+      // Beside each row: its status, count, time and where it came from.
+      await expect(promos.getByText('from base/explore~promos.json by insertBefore')).toBeVisible();
+      await expect(base.locator('.preview-row__meta').first()).toHaveText(
+        /^popular-local-performers (shown|hidden: found nothing) · \d+ items? · [\d.]+ ms · from base\/explore\.json$/,
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      // Shoppers still see the live set.
+      expect(await liveRowTitles(browser)).toEqual(before);
 
-    // Publish: live at once.
-    await page.getByLabel('What this publish changes (one line, required)').fill('Venues row: Local Venues Near You');
-    await page.getByLabel('Your name (optional)').fill('Ana');
-    await page.getByRole('button', { name: 'Publish' }).click();
-    await expect(page.getByText(/Published version \d+\. Shoppers see it now\./)).toBeVisible();
-    expect(await liveRowTitles(browser)).toContain('Local Venues Near You');
+      // Publish: live at once.
+      await page.getByLabel('What this publish changes (one line, required)').fill('Venues row: Local Venues Near You');
+      await page.getByLabel('Your name (optional)').fill('Ana');
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await expect(page.getByText(/Published version \d+\. Shoppers see it now\./)).toBeVisible();
+      expect(await liveRowTitles(browser)).toContain('Local Venues Near You');
 
-    // Roll back to the version before, in one step.
-    const history = page.getByRole('list').filter({ has: page.getByText(/Venues row: Local Venues Near You/) });
-    const previous = history.getByRole('button', { name: /^Restore version \d+$/ }).first();
-    const n = (await previous.textContent())!.replace('Restore version ', '');
-    await previous.click();
-    // It asks once more before shoppers see it.
-    await page.getByRole('button', { name: `Yes, restore version ${n}` }).click();
-    await expect(page.getByText(/Restored version \d+ as version \d+\. Shoppers see it now\./)).toBeVisible();
-    expect(await liveRowTitles(browser)).toEqual(before);
-    expect(await axeViolations(page)).toEqual([]);
+      // Roll back to the version before, in one step.
+      const history = page.getByRole('list').filter({ has: page.getByText(/Venues row: Local Venues Near You/) });
+      const previous = history.getByRole('button', { name: /^Restore version \d+$/ }).first();
+      const n = (await previous.textContent())!.replace('Restore version ', '');
+      await previous.click();
+      // It asks once more before shoppers see it.
+      await page.getByRole('button', { name: `Yes, restore version ${n}` }).click();
+      await expect(page.getByText(/Restored version \d+ as version \d+\. Shoppers see it now\./)).toBeVisible();
+      expect(await liveRowTitles(browser)).toEqual(before);
+      expect(await axeViolations(page)).toEqual([]);
 
-    // The drafts held only what was live, so they follow the restore: the next publish cannot undo it.
-    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
-    await expect(page.locator('.cm-content')).not.toContainText('Local Venues Near You');
+      // The drafts held only what was live, so they follow the restore: the next publish cannot undo it.
+      await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
+      await expect(page.locator('.cm-content')).not.toContainText('Local Venues Near You');
 
-    // Completion from the schema: a performers row is offered the one field it lacks, with what it does.
-    await caretBeforeClosingQuote(page, '"empty": "widen"');
-    await page.keyboard.press('ArrowRight');
-    await page.keyboard.type(',');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('"fi');
-    await page.keyboard.press('Control+Space');
-    const options = page.locator('.cm-tooltip-autocomplete li');
-    await expect(options).toHaveText(['"filter"']);
-    await options.first().click();
-    await expect(page.locator('.cm-activeLine')).toHaveText(/^\s*"filter": \{\}$/);
+      // Completion from the schema: a performers row is offered the one field it lacks, with what it does.
+      await caretBeforeClosingQuote(page, '"empty": "widen"');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.type(',');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('"fi');
+      await page.keyboard.press('Control+Space');
+      const options = page.locator('.cm-tooltip-autocomplete li');
+      await expect(options).toHaveText(['"filter"']);
+      await options.first().click();
+      await expect(page.locator('.cm-activeLine')).toHaveText(/^\s*"filter": \{\}$/);
 
-    // New work is kept until discarded, and discarding asks first.
-    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
-    await page.getByRole('button', { name: 'Discard drafts' }).click();
-    await page.getByRole('button', { name: 'Cancel' }).click();
-    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
-    await page.getByRole('button', { name: 'Discard drafts' }).click();
-    await page.getByRole('button', { name: 'Yes, discard the drafts' }).click();
-    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
-    await expect(page.getByText('The drafts are the live set again.')).toBeVisible();
-  });
+      // New work is kept until discarded, and discarding asks first.
+      await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
+      await page.getByRole('button', { name: 'Discard drafts' }).click();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
+      await page.getByRole('button', { name: 'Discard drafts' }).click();
+      await page.getByRole('button', { name: 'Yes, discard the drafts' }).click();
+      await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
+      await expect(page.getByText('The drafts are the live set again.')).toBeVisible();
+    },
+  );
 
   test("the storefront's pages load nothing of the studio", async ({ page }) => {
     // Every script the shopper's page can reach, statically or on demand, from its entry in index.html.

@@ -1,4 +1,4 @@
-// `npm test`: install what is missing, type-check, run unit and API tests (Vitest), build, then the browser
+// `npm test`: install what is missing, type-check, lint, run unit and API tests (Vitest), build, then the browser
 // tests (Playwright in Debian's Chromium against a server it starts). Every stage runs; the exit code is
 // non-zero when any failed. Ctrl-C (or SIGTERM) stops the runner and the throwaway PostgreSQL, removes its
 // folder and exits non-zero; a second Ctrl-C stops at once.
@@ -38,6 +38,7 @@ const stage = async (name, fn) => {
 };
 
 await stage('type-check (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', '.']));
+await stage('lint (ESLint, Prettier, the layers)', () => run('npm', ['run', '-s', 'lint']));
 const postgres = await startTestPostgres();
 await stage(`unit and API tests (vitest; stores on PGlite${postgres ? ' and PostgreSQL' : ''})`, () =>
   run(

@@ -67,35 +67,38 @@ describe('error model', () => {
     expect(res.body.error.code).toBe('entity_too_large');
   });
 
-  it('turns a zod failure into a 400 naming the field, an AppError into its status, anything else into a bare 500', async () => {
-    const app = express();
-    app.get('/zod', (req) => {
-      z.object({ page: z.coerce.number().int().min(1) }).parse(req.query);
-    });
-    app.get('/app-error', () => {
-      throw new AppError(409, 'sold_out', 'Those tickets are gone', { listingId: 7 });
-    });
-    app.get('/boom', async () => {
-      throw new Error('secret database password in message');
-    });
-    app.use(errorMiddleware);
+  it(
+    'turns a zod failure into a 400 naming the field, an AppError into its ' + 'status, anything else into a bare 500',
+    async () => {
+      const app = express();
+      app.get('/zod', (req) => {
+        z.object({ page: z.coerce.number().int().min(1) }).parse(req.query);
+      });
+      app.get('/app-error', () => {
+        throw new AppError(409, 'sold_out', 'Those tickets are gone', { listingId: 7 });
+      });
+      app.get('/boom', async () => {
+        throw new Error('secret database password in message');
+      });
+      app.use(errorMiddleware);
 
-    const zod = await request(app).get('/zod?page=0');
-    expect(zod.status).toBe(400);
-    expect(zod.body.error.code).toBe('invalid_request');
-    expect(zod.body.error.message).toMatch(/^page: /);
-    expect(zod.body.error.details[0].path).toBe('page');
+      const zod = await request(app).get('/zod?page=0');
+      expect(zod.status).toBe(400);
+      expect(zod.body.error.code).toBe('invalid_request');
+      expect(zod.body.error.message).toMatch(/^page: /);
+      expect(zod.body.error.details[0].path).toBe('page');
 
-    const conflict = await request(app).get('/app-error');
-    expect(conflict.status).toBe(409);
-    expect(conflict.body).toEqual({
-      error: { code: 'sold_out', message: 'Those tickets are gone', details: { listingId: 7 } },
-    });
+      const conflict = await request(app).get('/app-error');
+      expect(conflict.status).toBe(409);
+      expect(conflict.body).toEqual({
+        error: { code: 'sold_out', message: 'Those tickets are gone', details: { listingId: 7 } },
+      });
 
-    const boom = await request(app).get('/boom');
-    expect(boom.status).toBe(500);
-    expect(boom.body).toEqual({ error: { code: 'internal', message: 'Internal server error' } });
-  });
+      const boom = await request(app).get('/boom');
+      expect(boom.status).toBe(500);
+      expect(boom.body).toEqual({ error: { code: 'internal', message: 'Internal server error' } });
+    },
+  );
 });
 
 describe('client error reports', () => {

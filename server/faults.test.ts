@@ -50,58 +50,61 @@ beforeAll(async () => {
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 describe('the search engine slow or failing', () => {
-  it('keeps pages answering 200 within their deadline, marks the rows, serves stale cache and reports degradation', async () => {
-    let mode: 'ok' | 'fail' | 'slow' = 'ok';
-    const flaky: SearchEngine = {
-      kind: 'embedded',
-      health: () => embedded.health(),
-      search: async (req) => {
-        if (mode === 'fail') throw new Error('search node down');
-        if (mode === 'slow') await new Promise((r) => setTimeout(r, 5_000));
-        return embedded.search(req);
-      },
-    };
-    // A tiny TTL, so the second visit has to ask the engine again and can only fall back to stale answers.
-    const engine = new CachedEngine(flaky, { ttlMs: 1 });
-    const search = new SearchService();
-    search.set(engine);
-    const segments = new SegmentRepository(path.resolve('segments'), logger);
-    await segments.load();
-    const readiness = new Readiness(['catalog', 'search']);
-    readiness.set('catalog', true);
-    readiness.set('search', true);
-    readiness.probe('search', searchDegradation(engine));
-    const layout = new LayoutService({
-      segments,
-      engine: () => search.engine,
-      logger,
-      rowDeadlineMs: 300,
-      rowCacheTtlMs: 1,
-    });
-    const { app } = testApp({ search, segments, layout, readiness });
+  it(
+    'keeps pages answering 200 within their deadline, marks the rows, serves ' + 'stale cache and reports degradation',
+    async () => {
+      let mode: 'ok' | 'fail' | 'slow' = 'ok';
+      const flaky: SearchEngine = {
+        kind: 'embedded',
+        health: () => embedded.health(),
+        search: async (req) => {
+          if (mode === 'fail') throw new Error('search node down');
+          if (mode === 'slow') await new Promise((r) => setTimeout(r, 5_000));
+          return embedded.search(req);
+        },
+      };
+      // A tiny TTL, so the second visit has to ask the engine again and can only fall back to stale answers.
+      const engine = new CachedEngine(flaky, { ttlMs: 1 });
+      const search = new SearchService();
+      search.set(engine);
+      const segments = new SegmentRepository(path.resolve('segments'), logger);
+      await segments.load();
+      const readiness = new Readiness(['catalog', 'search']);
+      readiness.set('catalog', true);
+      readiness.set('search', true);
+      readiness.probe('search', searchDegradation(engine));
+      const layout = new LayoutService({
+        segments,
+        engine: () => search.engine,
+        logger,
+        rowDeadlineMs: 300,
+        rowCacheTtlMs: 1,
+      });
+      const { app } = testApp({ search, segments, layout, readiness });
 
-    const good = LayoutResponseSchema.parse((await request(app).get('/api/layout/home?lat=40.75&lng=-73.99')).body);
-    expect(good.rows.every((r) => r.status === 'ok')).toBe(true);
-    expect((await request(app).get('/readyz')).body.status).toBe('ready');
+      const good = LayoutResponseSchema.parse((await request(app).get('/api/layout/home?lat=40.75&lng=-73.99')).body);
+      expect(good.rows.every((r) => r.status === 'ok')).toBe(true);
+      expect((await request(app).get('/readyz')).body.status).toBe('ready');
 
-    await new Promise((r) => setTimeout(r, 5));
-    mode = 'fail';
-    const failing = await request(app).get('/api/layout/home?lat=40.75&lng=-73.99');
-    expect(failing.status).toBe(200);
-    const body = LayoutResponseSchema.parse(failing.body);
-    // The layout's own rows fell back on their last good items; nothing is lost for the shopper.
-    for (const row of body.rows) expect(row.items, row.id).toEqual(good.rows.find((g) => g.id === row.id)!.items);
-    const ready = await request(app).get('/readyz');
-    expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'degraded', components: { search: { degraded: true } } });
+      await new Promise((r) => setTimeout(r, 5));
+      mode = 'fail';
+      const failing = await request(app).get('/api/layout/home?lat=40.75&lng=-73.99');
+      expect(failing.status).toBe(200);
+      const body = LayoutResponseSchema.parse(failing.body);
+      // The layout's own rows fell back on their last good items; nothing is lost for the shopper.
+      for (const row of body.rows) expect(row.items, row.id).toEqual(good.rows.find((g) => g.id === row.id)!.items);
+      const ready = await request(app).get('/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body).toMatchObject({ status: 'degraded', components: { search: { degraded: true } } });
 
-    mode = 'slow';
-    // Every row marked timeout: the page was answered at the deadline, not when the engine finished.
-    const slow = await request(app).get('/api/layout/home?lat=41.88&lng=-87.63');
-    expect(slow.status).toBe(200);
-    const statuses = LayoutResponseSchema.parse(slow.body).rows.map((r) => r.status);
-    expect(statuses.every((s) => s === 'timeout')).toBe(true);
-  });
+      mode = 'slow';
+      // Every row marked timeout: the page was answered at the deadline, not when the engine finished.
+      const slow = await request(app).get('/api/layout/home?lat=41.88&lng=-87.63');
+      expect(slow.status).toBe(200);
+      const statuses = LayoutResponseSchema.parse(slow.body).rows.map((r) => r.status);
+      expect(statuses.every((s) => s === 'timeout')).toBe(true);
+    },
+  );
 });
 
 /** The sandbox processor with some of its calls replaced. */
@@ -225,62 +228,69 @@ describe('the order store unavailable during checkout', () => {
 });
 
 describe('the store down for everything that needs it', () => {
-  it('answers recent activity with a 503, /readyz stays 200 saying the store is degraded, and both recover with it', async () => {
-    const store = await faultyStore();
-    const readiness = new Readiness(['catalog', 'store']);
-    readiness.set('catalog', true);
-    readiness.set('store', true, 'PostgreSQL');
-    readiness.probe('store', storeDegradation(store.sql));
-    const { app } = testApp({
-      readiness,
-      activity: new RecentActivity(store.sql),
-      env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }),
-    });
-    const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-    expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(
-      200,
-    );
+  it(
+    'answers recent activity with a 503, /readyz stays 200 saying the store ' + 'is degraded, and both recover with it',
+    async () => {
+      const store = await faultyStore();
+      const readiness = new Readiness(['catalog', 'store']);
+      readiness.set('catalog', true);
+      readiness.set('store', true, 'PostgreSQL');
+      readiness.probe('store', storeDegradation(store.sql));
+      const { app } = testApp({
+        readiness,
+        activity: new RecentActivity(store.sql),
+        env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SESSIONS_PER_MINUTE: '1000' }),
+      });
+      const auth = `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
+      expect(
+        (await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status,
+      ).toBe(200);
 
-    store.set('down');
-    const during = await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth);
-    expect(during.status).toBe(503);
-    expect(during.body.error.code).toBe('store_unavailable');
-    expect(during.headers['retry-after']).toBe('5');
-    const ready = await request(app).get('/readyz');
-    expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({
-      status: 'degraded',
-      components: { store: { ready: true, degraded: true, detail: expect.stringMatching(/ECONNREFUSED/) } },
-    });
+      store.set('down');
+      const during = await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth);
+      expect(during.status).toBe(503);
+      expect(during.body.error.code).toBe('store_unavailable');
+      expect(during.headers['retry-after']).toBe('5');
+      const ready = await request(app).get('/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body).toMatchObject({
+        status: 'degraded',
+        components: { store: { ready: true, degraded: true, detail: expect.stringMatching(/ECONNREFUSED/) } },
+      });
 
-    store.set('up');
-    expect((await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status).toBe(
-      200,
-    );
-    expect((await request(app).get('/readyz')).body.status).toBe('ready');
-    await store.real.close();
-  });
+      store.set('up');
+      expect(
+        (await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', auth)).status,
+      ).toBe(200);
+      expect((await request(app).get('/readyz')).body.status).toBe('ready');
+      await store.real.close();
+    },
+  );
 });
 
 describe('the order store failing while an order is written', () => {
-  it('captures the payment of an order whose commit landed though its answer was lost, and the retry gets that order', async () => {
-    const t = await shop();
-    t.set('lost');
-    const first = await t.checkout(`checkout-${t.cart.id}`);
-    expect(first.status).toBe(503);
-    expect(first.body.error.message).toMatch(/only charged for an order that is confirmed/);
-    t.set('up');
-    expect(t.payments.authorizations.map((a) => a.status)).toEqual(['authorized']);
-    await t.commerce.tick();
-    expect(t.payments.authorizations.map((a) => a.status)).toEqual(['captured']);
-    const retry = await t.checkout(`checkout-${t.cart.id}`);
-    expect(retry.status).toBe(200);
-    const orders = await t.real.query<{ id: string }>('SELECT id FROM orders');
-    expect(orders.map((o) => o.id)).toEqual([retry.body.id]);
-    expect(await t.real.query('SELECT status FROM payments')).toEqual([{ status: 'captured' }]);
-    expect(t.payments.charges).toHaveLength(1);
-    await t.real.close();
-  });
+  it(
+    'captures the payment of an order whose commit landed though its answer ' +
+      'was lost, and the retry gets that order',
+    async () => {
+      const t = await shop();
+      t.set('lost');
+      const first = await t.checkout(`checkout-${t.cart.id}`);
+      expect(first.status).toBe(503);
+      expect(first.body.error.message).toMatch(/only charged for an order that is confirmed/);
+      t.set('up');
+      expect(t.payments.authorizations.map((a) => a.status)).toEqual(['authorized']);
+      await t.commerce.tick();
+      expect(t.payments.authorizations.map((a) => a.status)).toEqual(['captured']);
+      const retry = await t.checkout(`checkout-${t.cart.id}`);
+      expect(retry.status).toBe(200);
+      const orders = await t.real.query<{ id: string }>('SELECT id FROM orders');
+      expect(orders.map((o) => o.id)).toEqual([retry.body.id]);
+      expect(await t.real.query('SELECT status FROM payments')).toEqual([{ status: 'captured' }]);
+      expect(t.payments.charges).toHaveLength(1);
+      await t.real.close();
+    },
+  );
 
   it('voids the payment of an order whose commit never landed, and the retry pays once', async () => {
     const t = await shop();
@@ -300,94 +310,109 @@ describe('the order store failing while an order is written', () => {
     await t.real.close();
   });
 
-  it('frees the idempotency key an outage left locked as soon as the store is back, so the retry is not kept waiting', async () => {
-    const t = await shop();
-    t.set('outage');
-    expect((await t.checkout(`checkout-${t.cart.id}`)).status).toBe(503);
-    t.set('up');
-    // At once, not after the key's lock runs out.
-    const retry = await t.checkout(`checkout-${t.cart.id}`);
-    expect(retry.status).toBe(201);
-    await t.commerce.tick();
-    expect(t.payments.charges).toHaveLength(1);
-    expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
-    await t.real.close();
-  });
+  it(
+    'frees the idempotency key an outage left locked as soon as the store is ' +
+      'back, so the retry is not kept waiting',
+    async () => {
+      const t = await shop();
+      t.set('outage');
+      expect((await t.checkout(`checkout-${t.cart.id}`)).status).toBe(503);
+      t.set('up');
+      // At once, not after the key's lock runs out.
+      const retry = await t.checkout(`checkout-${t.cart.id}`);
+      expect(retry.status).toBe(201);
+      await t.commerce.tick();
+      expect(t.payments.charges).toHaveLength(1);
+      expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
+      await t.real.close();
+    },
+  );
 
-  it('voids the authorization at once when the order is refused (the checkout lost its claim on the cart)', async () => {
-    let clock = Date.now();
-    const sandbox = new SandboxPaymentProvider();
-    // A processor so slow that the checkout's claim on the cart runs out while it answers.
-    const slow: SandboxPaymentProvider = Object.assign(Object.create(sandbox) as SandboxPaymentProvider, {
-      authorize: async (input: Parameters<SandboxPaymentProvider['authorize']>[0]) => {
-        clock += 11 * 60_000;
-        return sandbox.authorize(input);
-      },
-    });
-    const t = await shop({ payments: slow, now: () => new Date(clock) });
-    const res = await t.checkout(`checkout-${t.cart.id}`);
-    expect(res.status).toBe(410);
-    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
-    expect(await t.real.query('SELECT id FROM orders')).toEqual([]);
-    await t.real.close();
-  });
+  it(
+    'voids the authorization at once when the order is refused (the checkout ' + 'lost its claim on the cart)',
+    async () => {
+      let clock = Date.now();
+      const sandbox = new SandboxPaymentProvider();
+      // A processor so slow that the checkout's claim on the cart runs out while it answers.
+      const slow: SandboxPaymentProvider = Object.assign(Object.create(sandbox) as SandboxPaymentProvider, {
+        authorize: async (input: Parameters<SandboxPaymentProvider['authorize']>[0]) => {
+          clock += 11 * 60_000;
+          return sandbox.authorize(input);
+        },
+      });
+      const t = await shop({ payments: slow, now: () => new Date(clock) });
+      const res = await t.checkout(`checkout-${t.cart.id}`);
+      expect(res.status).toBe(410);
+      expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
+      expect(await t.real.query('SELECT id FROM orders')).toEqual([]);
+      await t.real.close();
+    },
+  );
 });
 
 describe('payments that lose their way', () => {
-  it('voids an authorization whose node stopped before writing the order, from another node, once the attempt is over', async () => {
-    let clock = Date.now();
-    const sandbox = new SandboxPaymentProvider();
-    // The first node stops right after the processor answered: its checkout never gets further.
-    let stopAfterAuthorizing = true;
-    const dying = delegating(sandbox, {
-      authorize: async (input) => {
-        const result = await sandbox.authorize(input);
-        if (stopAfterAuthorizing) throw new Error('the node stopped');
-        return result;
-      },
-    });
-    const t = await shop({ payments: dying, now: () => new Date(clock) });
-    expect((await t.checkout('first')).status).toBe(502);
-    stopAfterAuthorizing = false;
-    // Another node, which knows nothing of that attempt, takes over once the attempt can no longer be running.
-    const other = t.make();
-    await other.tick();
-    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
-    // Abandoned after twice the checkout's claim (2 × 60 s): a second before, the payment is left alone.
-    expect(CHECKOUT_CLAIM_SECONDS).toBe(60);
-    clock += 120_000 - 1_000;
-    await other.tick();
-    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
-    clock += 2_000;
-    await other.tick();
-    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
-    expect(await t.statuses()).toEqual(['voided']);
-    await t.real.close();
-  });
+  it(
+    'voids an authorization whose node stopped before writing the order, from ' +
+      'another node, once the attempt is over',
+    async () => {
+      let clock = Date.now();
+      const sandbox = new SandboxPaymentProvider();
+      // The first node stops right after the processor answered: its checkout never gets further.
+      let stopAfterAuthorizing = true;
+      const dying = delegating(sandbox, {
+        authorize: async (input) => {
+          const result = await sandbox.authorize(input);
+          if (stopAfterAuthorizing) throw new Error('the node stopped');
+          return result;
+        },
+      });
+      const t = await shop({ payments: dying, now: () => new Date(clock) });
+      expect((await t.checkout('first')).status).toBe(502);
+      stopAfterAuthorizing = false;
+      // Another node, which knows nothing of that attempt, takes over once the attempt can no longer be running.
+      const other = t.make();
+      await other.tick();
+      expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
+      // Abandoned after twice the checkout's claim (2 × 60 s): a second before, the payment is left alone.
+      expect(CHECKOUT_CLAIM_SECONDS).toBe(60);
+      clock += 120_000 - 1_000;
+      await other.tick();
+      expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
+      clock += 2_000;
+      await other.tick();
+      expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
+      expect(await t.statuses()).toEqual(['voided']);
+      await t.real.close();
+    },
+  );
 
-  it('answers a processor that does not answer with a 502, frees the cart at once, and releases what it may have reserved', async () => {
-    const sandbox = new SandboxPaymentProvider();
-    let lose = true;
-    const flaky = delegating(sandbox, {
-      authorize: async (input) => {
-        const result = await sandbox.authorize(input);
-        if (lose) {
-          lose = false;
-          throw new Error('socket hang up');
-        }
-        return result;
-      },
-    });
-    const t = await shop({ payments: flaky, now: () => new Date() });
-    const lost = await t.checkout('k-1');
-    expect(lost.status).toBe(502);
-    expect(lost.body.error).toMatchObject({ code: 'payment_error', details: { reason: 'processor_unreachable' } });
-    // Not locked for a minute: the retry goes through at once.
-    expect((await t.checkout('k-1')).status).toBe(201);
-    await t.commerce.tick();
-    expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided', 'captured']);
-    await t.real.close();
-  });
+  it(
+    'answers a processor that does not answer with a 502, frees the cart at ' +
+      'once, and releases what it may have reserved',
+    async () => {
+      const sandbox = new SandboxPaymentProvider();
+      let lose = true;
+      const flaky = delegating(sandbox, {
+        authorize: async (input) => {
+          const result = await sandbox.authorize(input);
+          if (lose) {
+            lose = false;
+            throw new Error('socket hang up');
+          }
+          return result;
+        },
+      });
+      const t = await shop({ payments: flaky, now: () => new Date() });
+      const lost = await t.checkout('k-1');
+      expect(lost.status).toBe(502);
+      expect(lost.body.error).toMatchObject({ code: 'payment_error', details: { reason: 'processor_unreachable' } });
+      // Not locked for a minute: the retry goes through at once.
+      expect((await t.checkout('k-1')).status).toBe(201);
+      await t.commerce.tick();
+      expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided', 'captured']);
+      await t.real.close();
+    },
+  );
 
   it('tries a void that failed again later, until the processor takes it', async () => {
     let clock = Date.now();
@@ -414,46 +439,53 @@ describe('payments that lose their way', () => {
     await t.real.close();
   });
 
-  it('never confirms an order whose capture the processor refused; its payment ends capture_failed, out of the queue', async () => {
-    const sandbox = new SandboxPaymentProvider();
-    const refusing = delegating(sandbox, {
-      capture: async () => ({ status: 'error', reason: 'unknown_authorization' }),
-    });
-    const t = await shop({ payments: refusing, now: () => new Date() });
-    const placed = await t.checkout('refused-capture');
-    expect(placed.status).toBe(201);
-    expect(await t.statuses()).toEqual(['capture_failed']);
-    await t.commerce.tick();
-    await t.commerce.tick();
-    const order = await request(t.app).get(`/api/orders/${placed.body.id}`).set('Authorization', t.auth);
-    expect(order.body.status).toBe('pending_seller_confirmation');
-    await t.real.close();
-  });
-
-  it('refuses control characters and broken text in the billing address with a 400, before any card is touched', async () => {
-    const sandbox = new SandboxPaymentProvider();
-    const t = await shop({ payments: sandbox, now: () => new Date() });
-    const billing = {
-      name: 'Ada',
-      address1: '1 Main St',
-      city: 'Newark',
-      state: 'NJ',
-      countryCode: 'US',
-      postalCode: '07102',
-      phoneNumber: '+1 973 555 0100',
-    };
-    for (const name of ['Ada\u0000Lovelace', 'Ada \ud800 Lovelace']) {
-      const res = await t.checkout(`bad-${name.length}-${name.charCodeAt(3)}`, {
-        billingAddress: { ...billing, name },
+  it(
+    'never confirms an order whose capture the processor refused; its payment ' +
+      'ends capture_failed, out of the queue',
+    async () => {
+      const sandbox = new SandboxPaymentProvider();
+      const refusing = delegating(sandbox, {
+        capture: async () => ({ status: 'error', reason: 'unknown_authorization' }),
       });
-      expect(res.status).toBe(400);
-      expect(res.body.error.details).toEqual([
-        { path: 'billingAddress.name', message: 'Name contains characters that cannot be used' },
-      ]);
-    }
-    expect(sandbox.authorizations).toEqual([]);
-    await t.real.close();
-  });
+      const t = await shop({ payments: refusing, now: () => new Date() });
+      const placed = await t.checkout('refused-capture');
+      expect(placed.status).toBe(201);
+      expect(await t.statuses()).toEqual(['capture_failed']);
+      await t.commerce.tick();
+      await t.commerce.tick();
+      const order = await request(t.app).get(`/api/orders/${placed.body.id}`).set('Authorization', t.auth);
+      expect(order.body.status).toBe('pending_seller_confirmation');
+      await t.real.close();
+    },
+  );
+
+  it(
+    'refuses control characters and broken text in the billing address with a ' + '400, before any card is touched',
+    async () => {
+      const sandbox = new SandboxPaymentProvider();
+      const t = await shop({ payments: sandbox, now: () => new Date() });
+      const billing = {
+        name: 'Ada',
+        address1: '1 Main St',
+        city: 'Newark',
+        state: 'NJ',
+        countryCode: 'US',
+        postalCode: '07102',
+        phoneNumber: '+1 973 555 0100',
+      };
+      for (const name of ['Ada\u0000Lovelace', 'Ada \ud800 Lovelace']) {
+        const res = await t.checkout(`bad-${name.length}-${name.charCodeAt(3)}`, {
+          billingAddress: { ...billing, name },
+        });
+        expect(res.status).toBe(400);
+        expect(res.body.error.details).toEqual([
+          { path: 'billingAddress.name', message: 'Name contains characters that cannot be used' },
+        ]);
+      }
+      expect(sandbox.authorizations).toEqual([]);
+      await t.real.close();
+    },
+  );
 
   it('answers a checkout while search is down with a 503 a retry gets past, never a kept 404', async () => {
     const sandbox = new SandboxPaymentProvider();

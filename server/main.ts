@@ -13,7 +13,7 @@ import { RecentActivity } from './activity/recent-activity.js';
 import { CommerceService } from './commerce/commerce-service.js';
 import { CommerceStore } from './commerce/commerce-store.js';
 import { SandboxPaymentProvider } from './commerce/domain/payments.js';
-import { createFlagSource } from './flags/config.js';
+import { createFlagSource } from './flags/flag-source.js';
 import { FlagService } from './flags/flag-service.js';
 import { LayoutService } from './layout/layout-service.js';
 import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
@@ -180,7 +180,8 @@ async function main() {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code !== 'EADDRINUSE') return reject(err);
       console.error(
-        `Port ${env.PORT} on ${env.HOST} is already in use: stop the other server or set PORT (PORT=0 picks a free one)`,
+        `Port ${env.PORT} on ${env.HOST} is already in use: stop the other server ` +
+          `or set PORT (PORT=0 picks a free one)`,
       );
       process.exit(1);
     });

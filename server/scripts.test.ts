@@ -93,7 +93,9 @@ describe.skipIf(!havePostgres())('npm test stopped by a signal (scripts/test.mjs
     stopOnSignals(${graceMs === undefined ? '' : `{ graceMs: ${graceMs} }`});
     const postgres = await startTestPostgres();
     console.log(JSON.stringify({ dir: postgres.dir, postmaster: postgres.pid() }));
-    await run(process.execPath, ['-e', ${JSON.stringify(`${runner}; console.log(JSON.stringify({ runner: process.pid })); setInterval(() => {}, 1000);`)}]);
+    await run(process.execPath, ['-e', ${JSON.stringify(
+      `${runner}; console.log(JSON.stringify({ runner: process.pid })); ` + `setInterval(() => {}, 1000);`,
+    )}]);
     console.log(JSON.stringify({ continued: true }));
   `;
 

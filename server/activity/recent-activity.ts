@@ -22,10 +22,14 @@ export class RecentActivity {
   async record(guestId: string, item: Omit<RecentActivityItem, 'viewedAt'>, at = new Date()): Promise<void> {
     await this.sql.transaction(async (tx) => {
       await tx.query(
-        `INSERT INTO recent_activity (guest_id, entity_type, entity_id, name, url, image, viewed_at)
+        `INSERT INTO recent_activity (guest_id, entity_type, entity_id, name, ` +
+          `url, image, viewed_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (guest_id, entity_type, entity_id)
-         DO UPDATE SET name = EXCLUDED.name, url = EXCLUDED.url, image = EXCLUDED.image, viewed_at = EXCLUDED.viewed_at`,
+     ` +
+          `    ON CONFLICT (guest_id, entity_type, entity_id)
+         DO UPDATE ` +
+          `SET name = EXCLUDED.name, url = EXCLUDED.url, image = EXCLUDED.image, ` +
+          `viewed_at = EXCLUDED.viewed_at`,
         [guestId, item.type, item.id, item.name, item.url, item.image, at.toISOString()],
       );
       await tx.query(

@@ -15,7 +15,8 @@ export interface EnsureCatalogOptions {
 
 /**
  * Generates the catalog when none is in `dir`, or when the one there was generated for a schedule that
- * started more than 30 days ago or by an older generator. An existing, current catalog is left alone, whatever its size, and an
+ * started more than 30 days ago or by an older generator. An existing, current catalog is left alone, whatever its
+ * size, and an
  * imported one always.
  */
 export async function ensureCatalog({

@@ -36,25 +36,29 @@ async function target(name: string): Promise<string> {
 }
 
 describe('importCatalog', () => {
-  it("replaces the named collections with the operator's documents, keeps the others, and the server loads the result", async () => {
-    const out = await target('replace');
-    const feed = path.join(tmp, 'feed-ok');
-    await mkdir(feed, { recursive: true });
-    const events = demo.Event.slice(0, 40).map((e, i) => ({ ...e, event_name: `Operator Show ${i}` }));
-    await writeFile(path.join(feed, 'Event.jsonl'), jsonl(events.slice(0, 25)));
-    await writeFile(path.join(feed, 'Event.part-2.jsonl'), jsonl(events.slice(25)));
-    const report = await importCatalog([feed], out);
-    expect(report).toMatchObject({ applied: true, problems: [], counts: { Event: 40 } });
-    const loaded = await loadCatalog(out);
-    expect(loaded.collections.Event.map((e) => e.event_name)).toEqual(events.map((e) => e.event_name));
-    expect(loaded.collections.Venue).toEqual(demo.Venue);
-    expect(loaded.manifest).toMatchObject({ source: 'import', counts: { Event: 40, Venue: demo.Venue.length } });
-    // An imported catalog is the operator's: the server does not replace it when its dates grow old.
-    const later = new Date(Date.now() + 90 * 86_400_000);
-    expect(await ensureCatalog({ dir: out, events: 300, seed: 5, logger: pino({ level: 'silent' }), now: later })).toBe(
-      'kept',
-    );
-  });
+  it(
+    "replaces the named collections with the operator's documents, keeps the " +
+      'others, and the server loads the result',
+    async () => {
+      const out = await target('replace');
+      const feed = path.join(tmp, 'feed-ok');
+      await mkdir(feed, { recursive: true });
+      const events = demo.Event.slice(0, 40).map((e, i) => ({ ...e, event_name: `Operator Show ${i}` }));
+      await writeFile(path.join(feed, 'Event.jsonl'), jsonl(events.slice(0, 25)));
+      await writeFile(path.join(feed, 'Event.part-2.jsonl'), jsonl(events.slice(25)));
+      const report = await importCatalog([feed], out);
+      expect(report).toMatchObject({ applied: true, problems: [], counts: { Event: 40 } });
+      const loaded = await loadCatalog(out);
+      expect(loaded.collections.Event.map((e) => e.event_name)).toEqual(events.map((e) => e.event_name));
+      expect(loaded.collections.Venue).toEqual(demo.Venue);
+      expect(loaded.manifest).toMatchObject({ source: 'import', counts: { Event: 40, Venue: demo.Venue.length } });
+      // An imported catalog is the operator's: the server does not replace it when its dates grow old.
+      const later = new Date(Date.now() + 90 * 86_400_000);
+      expect(
+        await ensureCatalog({ dir: out, events: 300, seed: 5, logger: pino({ level: 'silent' }), now: later }),
+      ).toBe('kept');
+    },
+  );
 
   it('reports every bad line with its file, line, field path and value, and then imports nothing', async () => {
     const out = await target('bad');
@@ -125,52 +129,56 @@ describe('importing listings', () => {
     ...extra,
   });
 
-  it("brings the operator's own listings for the catalog's events, and refuses ones that name no event or break the id rule", async () => {
-    const out = await target('listings');
-    const [a, b] = demo.Event;
-    const good = path.join(tmp, 'listings-good', 'Listing.jsonl');
-    await mkdir(path.dirname(good), { recursive: true });
-    await writeFile(
-      good,
-      jsonl([listing(a!.event_id, 0), listing(a!.event_id, 1, { price_per_ticket: 87.5 }), listing(b!.event_id, 0)]),
-    );
-    const report = await importCatalog([good], out);
-    expect(report).toMatchObject({ applied: true, counts: { Listing: 3 } });
-    expect((await readManifest(out))?.listings).toBe(3);
-    // Each event's lowest price (the cards' "From") is its cheapest listing's; the other events keep theirs.
-    const events = new Map((await loadCatalog(out)).collections.Event.map((e) => [e.event_id, e]));
-    expect(events.get(a!.event_id)!.min_ticket_price).toBe(87.5);
-    expect(events.get(b!.event_id)!.min_ticket_price).toBe(120);
-    const other = demo.Event.find((e) => e.event_id !== a!.event_id && e.event_id !== b!.event_id)!;
-    expect(events.get(other.event_id)).toEqual(other);
-    // Importing other collections keeps them, while the events stay.
-    const venues = path.join(tmp, 'listings-venues', 'Venue.jsonl');
-    await mkdir(path.dirname(venues), { recursive: true });
-    await writeFile(venues, jsonl(demo.Venue));
-    await importCatalog([venues], out);
-    expect((await readManifest(out))?.listings).toBe(3);
+  it(
+    "brings the operator's own listings for the catalog's events, and refuses " +
+      'ones that name no event or break the id rule',
+    async () => {
+      const out = await target('listings');
+      const [a, b] = demo.Event;
+      const good = path.join(tmp, 'listings-good', 'Listing.jsonl');
+      await mkdir(path.dirname(good), { recursive: true });
+      await writeFile(
+        good,
+        jsonl([listing(a!.event_id, 0), listing(a!.event_id, 1, { price_per_ticket: 87.5 }), listing(b!.event_id, 0)]),
+      );
+      const report = await importCatalog([good], out);
+      expect(report).toMatchObject({ applied: true, counts: { Listing: 3 } });
+      expect((await readManifest(out))?.listings).toBe(3);
+      // Each event's lowest price (the cards' "From") is its cheapest listing's; the other events keep theirs.
+      const events = new Map((await loadCatalog(out)).collections.Event.map((e) => [e.event_id, e]));
+      expect(events.get(a!.event_id)!.min_ticket_price).toBe(87.5);
+      expect(events.get(b!.event_id)!.min_ticket_price).toBe(120);
+      const other = demo.Event.find((e) => e.event_id !== a!.event_id && e.event_id !== b!.event_id)!;
+      expect(events.get(other.event_id)).toEqual(other);
+      // Importing other collections keeps them, while the events stay.
+      const venues = path.join(tmp, 'listings-venues', 'Venue.jsonl');
+      await mkdir(path.dirname(venues), { recursive: true });
+      await writeFile(venues, jsonl(demo.Venue));
+      await importCatalog([venues], out);
+      expect((await readManifest(out))?.listings).toBe(3);
 
-    const bad = path.join(tmp, 'listings-bad', 'Listing.jsonl');
-    await mkdir(path.dirname(bad), { recursive: true });
-    await writeFile(
-      bad,
-      jsonl([
-        listing(a!.event_id, 0),
-        listing(99_999_999, 0),
-        { ...listing(a!.event_id, 2), listing_id: 5 },
-        listing(a!.event_id, 0),
-        listing(a!.event_id, 3, { quantity: 0 }),
-      ]),
-    );
-    const refused = await importCatalog([bad], out);
-    expect(refused.applied).toBe(false);
-    expect(refused.problems.map((p) => [p.line, p.message])).toEqual([
-      [2, 'Field `event_id`: no event 99999999 in the catalog.'],
-      [3, expect.stringMatching(/^Field `listing_id`: listing_id must be the event_id times 1000/)],
-      [4, `listing_id ${a!.event_id * 1000} was already given at ${bad}:1`],
-      [5, expect.stringMatching(/^Field `quantity`: .* \(found 0\)\.$/)],
-    ]);
-  });
+      const bad = path.join(tmp, 'listings-bad', 'Listing.jsonl');
+      await mkdir(path.dirname(bad), { recursive: true });
+      await writeFile(
+        bad,
+        jsonl([
+          listing(a!.event_id, 0),
+          listing(99_999_999, 0),
+          { ...listing(a!.event_id, 2), listing_id: 5 },
+          listing(a!.event_id, 0),
+          listing(a!.event_id, 3, { quantity: 0 }),
+        ]),
+      );
+      const refused = await importCatalog([bad], out);
+      expect(refused.applied).toBe(false);
+      expect(refused.problems.map((p) => [p.line, p.message])).toEqual([
+        [2, 'Field `event_id`: no event 99999999 in the catalog.'],
+        [3, expect.stringMatching(/^Field `listing_id`: listing_id must be the event_id times 1000/)],
+        [4, `listing_id ${a!.event_id * 1000} was already given at ${bad}:1`],
+        [5, expect.stringMatching(/^Field `quantity`: .* \(found 0\)\.$/)],
+      ]);
+    },
+  );
 });
 
 describe('npm run catalog -- import', () => {

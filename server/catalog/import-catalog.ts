@@ -8,7 +8,7 @@ import {
 } from '../../shared/schemas/documents.js';
 import { z } from 'zod';
 import { ListingDocumentSchema } from '../../shared/schemas/commerce.js';
-import { describeIssue, prepareWrite, type Doc } from '../live-catalog/document-writes.js';
+import { describeIssue, prepareWrite, type Doc } from './document-writes.js';
 import { jsonLines, JsonlWriter, readJsonl } from './jsonl.js';
 import {
   CATALOG_FORMAT_VERSION,
@@ -153,7 +153,8 @@ async function inputFiles(
     const collection = name === 'Listing' ? name : COLLECTION_NAMES.find((c) => c === name);
     if (!collection || !file.endsWith('.jsonl')) {
       throw new ImportInputError(
-        `${file}: a file's name must be a collection's, ending in .jsonl (${[...COLLECTION_NAMES, 'Listing'].map((c) => `${c}.jsonl`).join(', ')})`,
+        `${file}: a file's name must be a collection's, ending in .jsonl ` +
+          `(${[...COLLECTION_NAMES, 'Listing'].map((c) => `${c}.jsonl`).join(', ')})`,
       );
     }
     return { file, collection };
@@ -236,7 +237,10 @@ async function priceEventsFromListings(eventFile: string, cheapest: ReadonlyMap<
   await rename(priced, eventFile);
 }
 
-/** Checks every line of a collection's files, writing the good ones to `out` (and events' ids to `eventIds`); how many were good. */
+/**
+ * Checks every line of a collection's files, writing the good ones to `out` (and events' ids to `eventIds`); how many
+ * were good.
+ */
 async function importCollection(
   collection: CollectionName,
   files: readonly string[],

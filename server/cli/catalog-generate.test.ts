@@ -24,7 +24,8 @@ describe('npm run catalog -- --start', () => {
       expect(result.status).toBe(2);
       expect(result.stderr.split('\n')).toEqual([
         '--start: start must be a real date, YYYY-MM-DD',
-        'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]   (or: npm run catalog -- import DIR|FILE…)',
+        'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] ' +
+          '[--out DIR]   (or: npm run catalog -- import DIR|FILE…)',
         '',
       ]);
       expect(existsSync(out)).toBe(false);

@@ -17,7 +17,8 @@ const ArgsSchema = z.object({
 });
 
 const usage =
-  'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] [--out DIR]   (or: npm run catalog -- import DIR|FILE…)';
+  'usage: npm run catalog -- [--events N] [--seed S] [--start YYYY-MM-DD] ' +
+  '[--out DIR]   (or: npm run catalog -- import DIR|FILE…)';
 
 /** `npm run catalog -- [--events N] …` (run from `../cli.ts`): generates the demo catalog; the exit code. */
 export async function runGenerateCli(args: string[]): Promise<number> {

@@ -31,13 +31,15 @@ async function runImportCli(args: string[]): Promise<number> {
       .join(', ');
     if (!report.applied) {
       console.error(
-        `${report.problems.length} bad lines: nothing imported, ${path.resolve(out)} is unchanged (good lines: ${read})`,
+        `${report.problems.length} bad lines: nothing imported, ${path.resolve(out)} ` +
+          `is unchanged (good lines: ${read})`,
       );
       return 1;
     }
     const total = Object.values(report.counts).reduce((a, b) => a + b, 0);
     console.log(
-      `imported into ${path.resolve(out)} in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} documents/s): ${read}`,
+      `imported into ${path.resolve(out)} in ${seconds.toFixed(1)} s (${Math.round(total / seconds)} ` +
+        `documents/s): ${read}`,
     );
     console.log('restart the storefront to serve it; change it while serving through the documents API (/api/admin)');
     return 0;
@@ -64,7 +66,8 @@ async function runCheckCli(args: string[]): Promise<number> {
     .map(([rule, n]) => `${rule} ${n}`)
     .join(', ');
   console.log(
-    `checked ${result.events} events (${result.leagueGames} league games) in ${seconds} s: ${broken || 'no violations'}`,
+    `checked ${result.events} events (${result.leagueGames} league games) in ${seconds} ` +
+      `s: ${broken || 'no violations'}`,
   );
   return broken ? 1 : 0;
 }

@@ -6,7 +6,7 @@ import {
   describeTypesenseConfig,
   parseTypesenseConfig,
   type TypesenseConfig,
-} from '../search/typesense/config.js';
+} from '../config/typesense.js';
 import { reindexCatalog, type ReindexChanges, type ReindexClient } from '../search/typesense/reindex.js';
 import { ChangeLog } from '../live-catalog/change-log.js';
 import { openStore } from '../store/open-store.js';

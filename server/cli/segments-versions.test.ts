@@ -52,7 +52,8 @@ describe('npm run segments -- publish | history | diff | rollback', () => {
     const refused = await cli('publish', '--note', 'broken');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(
-      'base/explore.json:42:15: "venus" is not a row kind. Allowed kinds: performers, events, venues, categories, promos. Did you mean "venues"?',
+      'base/explore.json:42:15: "venus" is not a row kind. Allowed kinds: ' +
+        'performers, events, venues, categories, promos. Did you mean "venues"?',
     );
     expect((await cli('history')).stdout.split('\n')[0]).toMatch(/^\* +3 /);
     expect((await cli('rollback', 'x')).stderr).toMatch(/rollback N must be a version number/);

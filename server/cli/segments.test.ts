@@ -47,7 +47,8 @@ describe('npm run segments -- check', () => {
     });
     expect(out.status).toBe(1);
     expect(out.stdout.split('\n')[0]).toBe(
-      'base/explore.json:42:15: "venue" is not a row kind. Allowed kinds: performers, events, venues, categories, promos. Did you mean "venues"?',
+      'base/explore.json:42:15: "venue" is not a row kind. Allowed kinds: ' +
+        'performers, events, venues, categories, promos. Did you mean "venues"?',
     );
   });
 
@@ -67,7 +68,12 @@ describe('npm run segments -- check', () => {
           ),
         ),
         ...c.skipped.map((s) => `skipped ${s.file}: because ${s.because} has errors`),
-        `${plural(c.problems.length, 'problem')}${c.skipped.length ? `; ${plural(c.skipped.length, 'file')} skipped until ${c.problems.length === 1 ? 'it is' : 'they are'} fixed` : ''}`,
+        `${plural(c.problems.length, 'problem')}${
+          c.skipped.length
+            ? `; ${plural(c.skipped.length, 'file')} skipped until ${c.problems.length === 1 ? 'it is' : 'they are'} ` +
+              `fixed`
+            : ''
+        }`,
       ]);
       expect(out.stdout).not.toMatch(/Invalid|Unrecognized|Expected|received/);
     },
@@ -101,7 +107,8 @@ describe('npm run segments -- preview | explain', () => {
     const wrong = await cli(dir, 'explain', '--page', 'nfll');
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain(
-      '--page "nfll" is not a page: use home, theater, concerts, sports or a category slug such as nfl. Did you mean "nfl"?',
+      '--page "nfll" is not a page: use home, theater, concerts, sports or a ' +
+        'category slug such as nfl. Did you mean "nfl"?',
     );
     expect((await cli(dir, 'preview', '--page', 'nfll')).stderr).toContain('Did you mean "nfl"?');
     expect((await cli(dir, 'explain', '--brand', 'encor')).stderr).toContain(

@@ -156,7 +156,10 @@ async function command(
       const t = performance.now();
       const answer = await layout.layout(target.request, brand, location, { timings });
       console.log(
-        `${brand.id} / ${answer.page}${answer.category ? ` (${answer.category})` : ''}: "${answer.title}" near ${location.city || '?'} ${location.state} (${location.source}) in ${Math.round(performance.now() - t)} ms`,
+        `${brand.id} / ` +
+          `${answer.page}${answer.category ? ` (${answer.category})` : ''}: ` +
+          `"${answer.title}" near ${location.city || '?'} ${location.state} ` +
+          `(${location.source}) in ${Math.round(performance.now() - t)} ms`,
       );
       for (const row of answer.rows) {
         const tabs =
@@ -164,7 +167,8 @@ async function command(
             ? `  tabs: ${row.tabs.map((tab) => `${tab.id}=${tab.items.length}`).join(' ')}`
             : '';
         console.log(
-          `  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ${String(row.items.length).padStart(3)} items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`,
+          `  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ${String(row.items.length).padStart(3)} ` +
+            `items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`,
         );
         if (values.items) for (const line of itemLines(row)) console.log(`      ${line}`);
       }
@@ -211,7 +215,8 @@ async function versionCommand(
           );
         const version = await publisher.publish(await readSegmentDir(from), { note: values.note.trim(), author });
         console.log(
-          `published version ${version.version} from ${path.relative('.', from) || '.'} (${Object.keys(version.files).length} files): ${version.note}`,
+          `published version ${version.version} from ${path.relative('.', from) || '.'} ` +
+            `(${Object.keys(version.files).length} files): ${version.note}`,
         );
         return 0;
       }
@@ -226,7 +231,8 @@ async function versionCommand(
           ];
           const when = v.publishedAt.slice(0, 16).replace('T', ' ');
           console.log(
-            `${v.version === current ? '*' : ' '} ${String(v.version).padStart(4)}  ${when} UTC  ${(v.author ?? '-').padEnd(12)}  ${v.note}${v.restoredFrom ? ` (restores ${v.restoredFrom})` : ''}`,
+            `${v.version === current ? '*' : ' '} ${String(v.version).padStart(4)}  ${when} ` +
+              `UTC  ${(v.author ?? '-').padEnd(12)}  ${v.note}${v.restoredFrom ? ` (restores ${v.restoredFrom})` : ''}`,
           );
           if (changes.length && v.version > 1) console.log(`        ${changes.join(' ')}`);
         }
@@ -282,7 +288,11 @@ function report({ problems, skipped }: CompiledSegments): boolean {
   if (problems.length === 0) return false;
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   console.log(
-    `${plural(problems.length, 'problem')}${skipped.length ? `; ${plural(skipped.length, 'file')} skipped until ${problems.length === 1 ? 'it is' : 'they are'} fixed` : ''}`,
+    `${plural(problems.length, 'problem')}${
+      skipped.length
+        ? `; ${plural(skipped.length, 'file')} skipped until ${problems.length === 1 ? 'it is' : 'they are'} ` + `fixed`
+        : ''
+    }`,
   );
   return true;
 }
@@ -298,7 +308,8 @@ export function pageArgument(page: string | undefined): { request: PageRequest; 
     return { request: { page: 'category', slug: page }, page: 'category', category: page };
   const meant = closest(page, PAGE_ARGUMENTS);
   throw new UsageError(
-    `--page "${page}" is not a page: use home, ${GROUP_PAGES.join(', ')} or a category slug such as nfl${meant ? `. Did you mean "${meant}"?` : ''}`,
+    `--page "${page}" is not a page: use home, ${GROUP_PAGES.join(', ')} or a ` +
+      `category slug such as nfl${meant ? `. Did you mean "${meant}"?` : ''}`,
   );
 }
 

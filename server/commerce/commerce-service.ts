@@ -111,12 +111,17 @@ const STORE_UNAVAILABLE_MESSAGES = {
   listings: 'Ticket availability cannot be loaded for a moment; please try again shortly.',
   // Not "nothing was held": a hold whose commit landed as the connection broke may exist, and runs out on its own.
   createCart: 'Tickets cannot be reserved for a moment, and nothing was charged. Please try again in a moment.',
-  cart: 'Your cart cannot be loaded for a moment; if you were holding tickets, they are still held. Please try again shortly.',
+  cart:
+    'Your cart cannot be loaded for a moment; if you were holding tickets, ' +
+    'they are still held. Please try again shortly.',
   releaseCart: 'Your cart cannot be released for a moment; it is released on its own when its hold ends.',
   checkout:
-    'Orders cannot be placed for a moment. Your held tickets are kept and you have not been charged; please try again in a moment.',
+    'Orders cannot be placed for a moment. Your held tickets are kept and you ' +
+    'have not been charged; please try again in a moment.',
   checkoutUnconfirmed:
-    'Your order could not be confirmed just now. You are only charged for an order that is confirmed; please try again in a moment and you will not be charged twice.',
+    'Your order could not be confirmed just now. You are only charged for an ' +
+    'order that is confirmed; please try again in a moment and you will not ' +
+    'be charged twice.',
   order: 'Your order is safe, but it cannot be shown for a moment; please try again shortly.',
   scan: 'Tickets cannot be checked for a moment; try the scan again shortly.',
 } as const;
@@ -455,12 +460,14 @@ export class CommerceService {
       throw new AppError(
         409,
         'price_changed',
-        `The total is ${formatMoney(quote.total)}, not the ${formatMoney(request.expectedTotal)} shown; check it and pay again`,
+        `The total is ${formatMoney(quote.total)}, not the ${formatMoney(request.expectedTotal)} ` +
+          `shown; check it and pay again`,
         { total: quote.total },
       );
     }
 
-    // The whole checkout runs inside `stored('checkout')` (checkoutOnce): store calls here need no wrapping of their own.
+    // The whole checkout runs inside `stored('checkout')` (checkoutOnce): store calls here need no wrapping of their
+    // own.
     const claim = await this.store.claimCheckout({ holdId: hold.id, guestId, attempt, now });
     if ('purchased' in claim) return { order: await this.orderView(claim.purchased, event, listing), created: false };
     if ('busy' in claim)
@@ -498,7 +505,8 @@ export class CommerceService {
       throw new AppError(
         502,
         'payment_error',
-        'The payment service did not answer; nothing was charged, and anything reserved on your card is released. Please try again.',
+        'The payment service did not answer; nothing was charged, and anything ' +
+          'reserved on your card is released. Please try again.',
         { reason: 'processor_unreachable', paymentType: request.payment.method },
       );
     }
@@ -757,7 +765,9 @@ export class CommerceService {
     };
   }
 
-  /** The order, for the guest who placed it or anyone holding its access code; otherwise a 404 as if it did not exist. */
+  /**
+   * The order, for the guest who placed it or anyone holding its access code; otherwise a 404 as if it did not exist.
+   */
   private async authorizedOrder(id: string, access: { guestId?: string; code?: string }): Promise<OrderWithEvents> {
     const found = await this.stored('order', () => this.store.order(id));
     if (!found) throw notFound('Order');
@@ -787,7 +797,9 @@ export class CommerceService {
       throw new AppError(
         404,
         'not_etickets',
-        `This order’s tickets are not eTickets (${DELIVERY_LABELS[listing.deliveryMethod].toLowerCase()}): the order page says how they reach you`,
+        `This order’s tickets are not eTickets ` +
+          `(${DELIVERY_LABELS[listing.deliveryMethod].toLowerCase()}): the order ` +
+          `page says how they reach you`,
       );
     }
     const { readyBy, today } = this.delivery(row, event, listing);

@@ -281,24 +281,28 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   });
 
   describe('fair share', () => {
-    it(`stops one guest at ${MAX_TICKETS_PER_EVENT} tickets of an event, held or bought, even when the carts arrive at once`, async () => {
-      const bought = await hold(2000, 2, 'greedy', undefined, { eventId: 20, listed: 10 });
-      await buy(bought, 'ORD-GREEDY');
-      // Forty carts of one ticket each, all at once, on separate listings of the same event.
-      const results = await Promise.allSettled(
-        Array.from({ length: 40 }, (_, i) =>
-          hold(2001 + i, 1, 'greedy', undefined, { eventId: 20, listed: 10, client: `addr-${i}` }),
-        ),
-      );
-      const won = results.filter((r) => r.status === 'fulfilled');
-      const refused = results
-        .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
-        .map((r) => r.reason as AppError);
-      // 2 bought, and open carts are capped before tickets are: 3 carts of 1 ticket.
-      expect(won).toHaveLength(MAX_OPEN_CARTS);
-      expect(new Set(refused.map((e) => e.code))).toEqual(new Set(['cart_limit']));
-      expect(refused[0]!.message).toMatch(/3 open carts/);
-    });
+    it(
+      `stops one guest at ${MAX_TICKETS_PER_EVENT} tickets of an event, held or ` +
+        `bought, even when the carts arrive at once`,
+      async () => {
+        const bought = await hold(2000, 2, 'greedy', undefined, { eventId: 20, listed: 10 });
+        await buy(bought, 'ORD-GREEDY');
+        // Forty carts of one ticket each, all at once, on separate listings of the same event.
+        const results = await Promise.allSettled(
+          Array.from({ length: 40 }, (_, i) =>
+            hold(2001 + i, 1, 'greedy', undefined, { eventId: 20, listed: 10, client: `addr-${i}` }),
+          ),
+        );
+        const won = results.filter((r) => r.status === 'fulfilled');
+        const refused = results
+          .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+          .map((r) => r.reason as AppError);
+        // 2 bought, and open carts are capped before tickets are: 3 carts of 1 ticket.
+        expect(won).toHaveLength(MAX_OPEN_CARTS);
+        expect(new Set(refused.map((e) => e.code))).toEqual(new Set(['cart_limit']));
+        expect(refused[0]!.message).toMatch(/3 open carts/);
+      },
+    );
 
     it('counts bought and held tickets of one event together, and names what is left', async () => {
       const first = await hold(2100, 6, 'family', undefined, { eventId: 21, listed: 10 });

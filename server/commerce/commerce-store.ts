@@ -258,8 +258,10 @@ export class CommerceStore {
         input.quantity,
       ]);
       const rows = await tx.query(
-        `INSERT INTO holds (id, guest_id, client_key, listing_id, event_id, quantity, price_per_ticket_cents, status, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9) RETURNING *`,
+        `INSERT INTO holds (id, guest_id, client_key, listing_id, event_id, ` +
+          `quantity, price_per_ticket_cents, status, created_at, expires_at)
+       ` +
+          `  VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9) RETURNING *`,
         [
           input.id,
           input.guestId,
@@ -285,7 +287,8 @@ export class CommerceStore {
   async releaseHold(id: string, guestId: string): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
       const rows = await tx.query(
-        "UPDATE holds SET status = 'released' WHERE id = $1 AND guest_id = $2 AND status = 'active' RETURNING listing_id, quantity",
+        "UPDATE holds SET status = 'released' WHERE id = $1 AND guest_id = $2 AND " +
+          "status = 'active' RETURNING listing_id, quantity",
         [id, guestId],
       );
       for (const r of rows)
@@ -359,7 +362,9 @@ export class CommerceStore {
   }): Promise<OrderRow & { tickets: TicketRow[] }> {
     return this.sql.transaction(async (tx) => {
       const held = await tx.query(
-        "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 AND status = 'active' AND checkout_attempt = $3 AND checkout_started_at > $4 RETURNING *",
+        "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 " +
+          "AND status = 'active' AND checkout_attempt = $3 AND checkout_started_at " +
+          '> $4 RETURNING *',
         [input.holdId, input.guestId, input.attempt, liveClaimsSince(input.now)],
       );
       if (held.length === 0)
@@ -371,9 +376,14 @@ export class CommerceStore {
       );
       const o = input.order;
       const rows = await tx.query(
-        `INSERT INTO orders (id, access_code_hash, guest_id, hold_id, event_id, listing_id, quantity, status, subtotal_cents, discount_cents,
-           service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, email, billing, payment_method, charge_id, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) RETURNING *`,
+        `INSERT INTO orders (id, access_code_hash, guest_id, hold_id, event_id, ` +
+          `listing_id, quantity, status, subtotal_cents, discount_cents,
+           ` +
+          `service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, ` +
+          `email, billing, payment_method, charge_id, created_at)
+         VALUES ` +
+          `($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ` +
+          `$17, $18, $19) RETURNING *`,
         [
           o.id,
           o.access_code_hash,
@@ -398,7 +408,10 @@ export class CommerceStore {
       );
       await tx.query(
         `INSERT INTO order_events (order_id, seq, status, at, note)
-         SELECT $1, e.seq, e.status, e.at, e.note FROM jsonb_to_recordset($2::jsonb) AS e(seq int, status text, at timestamptz, note text)`,
+         ` +
+          `SELECT $1, e.seq, e.status, e.at, e.note FROM ` +
+          `jsonb_to_recordset($2::jsonb) AS e(seq int, status text, at timestamptz, ` +
+          `note text)`,
         [
           o.id,
           JSON.stringify(
@@ -407,7 +420,9 @@ export class CommerceStore {
         ],
       );
       const paid = await tx.query(
-        `UPDATE payments SET status = 'authorized', authorization_id = $2, order_id = $3, updated_at = $4 WHERE id = $1 AND status = 'authorizing' RETURNING id`,
+        `UPDATE payments SET status = 'authorized', authorization_id = $2, ` +
+          `order_id = $3, updated_at = $4 WHERE id = $1 AND status = 'authorizing' ` +
+          `RETURNING id`,
         [input.payment.id, input.payment.authorizationId, o.id, input.now.toISOString()],
       );
       // Settled meanwhile (the attempt was taken for dead and its authorization voided): no order without money.
@@ -431,7 +446,8 @@ export class CommerceStore {
   /** Records that a checkout is about to ask the processor for an authorization. */
   async paymentIntent(input: { id: string; holdId: string; amountCents: number; now: Date }): Promise<void> {
     await this.sql.query(
-      `INSERT INTO payments (id, hold_id, amount_cents, status, created_at, updated_at) VALUES ($1, $2, $3, 'authorizing', $4, $4)`,
+      `INSERT INTO payments (id, hold_id, amount_cents, status, created_at, ` +
+        `updated_at) VALUES ($1, $2, $3, 'authorizing', $4, $4)`,
       [input.id, input.holdId, input.amountCents, input.now.toISOString()],
     );
   }

@@ -127,41 +127,50 @@ describe('listings (all-in prices, quantity, sort and price filter)', () => {
     expect(one.listing).toEqual(body.listings[0]);
   });
 
-  it('shows on the event card the lowest all-in price per ticket, the cheapest listing’s, and a cart of it charges that per ticket', async () => {
-    const { event } = eventWithListing((l) => l.deliveryMethod !== 'physical_mail' && l.splits.includes(1));
-    const page = (await request(app).get(`/api/events/${slug(event)}`)).body as { event: { minPrice: number } };
-    const listings = ListingsResponseSchema.parse(
-      (await request(app).get(`/api/events/${slug(event)}/listings`)).body,
-    ).listings;
-    expect(page.event.minPrice).toBe(listings[0]!.allInPricePerTicket);
-    expect(page.event.minPrice).toBeGreaterThan(event.min_ticket_price);
-    const cheapest = listings[0]!;
-    const auth = await guest();
-    const quantity = cheapest.splits[0]!;
-    const cart = CartSchema.parse(
-      (await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: cheapest.id, quantity })).body,
-    );
-    used.add(cheapest.id);
-    expect(cart.totalPrice.value).toBeCloseTo(
-      (cheapest.allInPricePerTicket + cheapest.shippingPerTicket) * quantity,
-      2,
-    );
-    await request(app).delete(`/api/cart/${cart.id}`).set('Authorization', auth);
-  });
+  it(
+    'shows on the event card the lowest all-in price per ticket, the cheapest ' +
+      'listing’s, and a cart of it charges that per ticket',
+    async () => {
+      const { event } = eventWithListing((l) => l.deliveryMethod !== 'physical_mail' && l.splits.includes(1));
+      const page = (await request(app).get(`/api/events/${slug(event)}`)).body as { event: { minPrice: number } };
+      const listings = ListingsResponseSchema.parse(
+        (await request(app).get(`/api/events/${slug(event)}/listings`)).body,
+      ).listings;
+      expect(page.event.minPrice).toBe(listings[0]!.allInPricePerTicket);
+      expect(page.event.minPrice).toBeGreaterThan(event.min_ticket_price);
+      const cheapest = listings[0]!;
+      const auth = await guest();
+      const quantity = cheapest.splits[0]!;
+      const cart = CartSchema.parse(
+        (await request(app).post('/api/cart').set('Authorization', auth).send({ listingId: cheapest.id, quantity }))
+          .body,
+      );
+      used.add(cheapest.id);
+      expect(cart.totalPrice.value).toBeCloseTo(
+        (cheapest.allInPricePerTicket + cheapest.shippingPerTicket) * quantity,
+        2,
+      );
+      await request(app).delete(`/api/cart/${cart.id}`).set('Authorization', auth);
+    },
+  );
 
-  it("names the seat map of the event, whose sections are every listing's, and rates each listing against its level", async () => {
-    for (const event of upcoming().slice(0, 40)) {
-      const body = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body);
-      const map = seatMapTemplate(body.seatMap.layout);
-      const sections = new Set(map.sections.map((s) => s.name));
-      for (const l of body.listings) {
-        expect(sections.has(l.section), `${l.section} on the ${body.seatMap.layout} map`).toBe(true);
-        expect(l.dealRating.comparables).toBeGreaterThanOrEqual(1);
-        if (l.dealRating.comparedWith !== 'the whole event')
-          expect(map.sections.find((s) => s.name === l.section)!.zone).toBe(l.dealRating.comparedWith);
+  it(
+    "names the seat map of the event, whose sections are every listing's, and " +
+      'rates each listing against its level',
+    async () => {
+      for (const event of upcoming().slice(0, 40)) {
+        const body = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body);
+        const map = seatMapTemplate(body.seatMap.layout);
+        const sections = new Set(map.sections.map((s) => s.name));
+        for (const l of body.listings) {
+          expect(sections.has(l.section), `${l.section} on the ${body.seatMap.layout} map`).toBe(true);
+          expect(l.dealRating.comparables).toBeGreaterThanOrEqual(1);
+          if (l.dealRating.comparedWith !== 'the whole event')
+            expect(map.sections.find((s) => s.name === l.section)!.zone).toBe(l.dealRating.comparedWith);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('filters by quantity and price, and sorts by section', async () => {
     const event = upcoming().find((e) => listingsForEvent(e).length > 5)!;
@@ -365,50 +374,54 @@ describe('checkout and orders', () => {
     expect(ok.totalPrice.value).toBeLessThan(cart.totalPrice.value);
   });
 
-  it('prices a cart with a promo code before paying, charges exactly that, and refuses to charge a total the shopper was not shown', async () => {
-    const auth = await guest();
-    const cart = await cartFor(auth);
-    const priced = CartSchema.parse(
-      (await request(app).get(`/api/cart/${cart.id}?promoCode=ff20`).set('Authorization', auth)).body,
-    );
-    expect(priced.promoCode).toBe('FF20');
-    expect(priced.totalPrice.value).toBeLessThan(cart.totalPrice.value);
-    expect(priced.lineItems.at(-1)).toEqual({
-      key: 'Total',
-      value: `$${priced.totalPrice.value.toLocaleString('en-US', { minimumFractionDigits: priced.totalPrice.value % 1 ? 2 : 0 })}`,
-    });
-    const unknown = await request(app).get(`/api/cart/${cart.id}?promoCode=FREE`).set('Authorization', auth);
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.error).toMatchObject({ code: 'invalid_promo_code', details: [{ path: 'promoCode' }] });
-    expect(unknown.body.error.message).toContain('FREE');
+  it(
+    'prices a cart with a promo code before paying, charges exactly that, and ' +
+      'refuses to charge a total the shopper was not shown',
+    async () => {
+      const auth = await guest();
+      const cart = await cartFor(auth);
+      const priced = CartSchema.parse(
+        (await request(app).get(`/api/cart/${cart.id}?promoCode=ff20`).set('Authorization', auth)).body,
+      );
+      expect(priced.promoCode).toBe('FF20');
+      expect(priced.totalPrice.value).toBeLessThan(cart.totalPrice.value);
+      expect(priced.lineItems.at(-1)).toEqual({
+        key: 'Total',
+        value: `$${priced.totalPrice.value.toLocaleString('en-US', { minimumFractionDigits: priced.totalPrice.value % 1 ? 2 : 0 })}`,
+      });
+      const unknown = await request(app).get(`/api/cart/${cart.id}?promoCode=FREE`).set('Authorization', auth);
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error).toMatchObject({ code: 'invalid_promo_code', details: [{ path: 'promoCode' }] });
+      expect(unknown.body.error.message).toContain('FREE');
 
-    const charged = payments.charges.length;
-    const body = {
-      cartId: cart.id,
-      email: 'a@example.com',
-      billingAddress: billing,
-      promoCode: 'ff20',
-      payment: card('4242424242424242'),
-    };
-    // The total shown without the code, sent with it: nothing is charged and the answer names the real total.
-    const stale = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .send({ ...body, expectedTotal: cart.totalPrice.value });
-    expect(stale.status).toBe(409);
-    expect(stale.body.error).toMatchObject({ code: 'price_changed', details: { total: priced.totalPrice.value } });
-    expect(payments.charges.length).toBe(charged);
-    const paid = OrderSchema.parse(
-      (
-        await request(app)
-          .post('/api/checkout')
-          .set('Authorization', auth)
-          .send({ ...body, expectedTotal: priced.totalPrice.value })
-      ).body,
-    );
-    expect(paid.totalPrice.value).toBe(priced.totalPrice.value);
-    expect(payments.charges.at(-1)!.amountCents).toBe(Math.round(priced.totalPrice.value * 100));
-  });
+      const charged = payments.charges.length;
+      const body = {
+        cartId: cart.id,
+        email: 'a@example.com',
+        billingAddress: billing,
+        promoCode: 'ff20',
+        payment: card('4242424242424242'),
+      };
+      // The total shown without the code, sent with it: nothing is charged and the answer names the real total.
+      const stale = await request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .send({ ...body, expectedTotal: cart.totalPrice.value });
+      expect(stale.status).toBe(409);
+      expect(stale.body.error).toMatchObject({ code: 'price_changed', details: { total: priced.totalPrice.value } });
+      expect(payments.charges.length).toBe(charged);
+      const paid = OrderSchema.parse(
+        (
+          await request(app)
+            .post('/api/checkout')
+            .set('Authorization', auth)
+            .send({ ...body, expectedTotal: priced.totalPrice.value })
+        ).body,
+      );
+      expect(paid.totalPrice.value).toBe(priced.totalPrice.value);
+      expect(payments.charges.at(-1)!.amountCents).toBe(Math.round(priced.totalPrice.value * 100));
+    },
+  );
 
   it('names each invalid billing field', async () => {
     const auth = await guest();
@@ -429,43 +442,61 @@ describe('checkout and orders', () => {
     );
   });
 
-  it('shows the order to its guest or its access code only, as spec §3 detail entries, and the seller confirms it', async () => {
-    const auth = await guest();
-    const cart = await cartFor(auth);
-    const order = OrderSchema.parse(
-      (
-        await request(app)
-          .post('/api/checkout')
-          .set('Authorization', auth)
-          .send({ cartId: cart.id, email: 'a@example.com', billingAddress: billing, payment: card('4242424242424242') })
-      ).body,
-    );
-    await deps.commerce.tick();
-    await deps.commerce.tick();
-    const mine = OrderSchema.parse((await request(app).get(`/api/orders/${order.id}`).set('Authorization', auth)).body);
-    expect(['confirmed', 'delivered']).toContain(mine.status);
-    expect(mine.timeline.map((t) => t.status).slice(0, 3)).toEqual([
-      'reserved',
-      'pending_seller_confirmation',
-      'confirmed',
-    ]);
-    const titles = mine.detail.map((d) => ('title' in d ? d.title : d.type));
-    expect(titles.slice(0, 2)).toEqual(['date', 'Event Location']);
-    expect(titles).toEqual(
-      expect.arrayContaining(['Section', 'Row', 'Order Status', 'Order Date', 'Order Id', 'Important Notes', 'Method']),
-    );
-    expect((await request(app).get(`/api/orders/${order.id}?code=${order.accessCode}`)).status).toBe(200);
-    expect(
-      (
-        await request(app)
-          .get(`/api/orders/${order.id}`)
-          .set('Authorization', await guest())
-      ).status,
-    ).toBe(404);
-    expect((await request(app).get(`/api/orders/${order.id}?code=${'A'.repeat(20)}`)).status).toBe(404);
-    expect((await request(app).get(`/api/orders/${order.id}`)).status).toBe(404);
-    expect((await request(app).get('/api/orders/not-an-order')).status).toBe(400);
-  });
+  it(
+    'shows the order to its guest or its access code only, as spec §3 detail ' + 'entries, and the seller confirms it',
+    async () => {
+      const auth = await guest();
+      const cart = await cartFor(auth);
+      const order = OrderSchema.parse(
+        (
+          await request(app)
+            .post('/api/checkout')
+            .set('Authorization', auth)
+            .send({
+              cartId: cart.id,
+              email: 'a@example.com',
+              billingAddress: billing,
+              payment: card('4242424242424242'),
+            })
+        ).body,
+      );
+      await deps.commerce.tick();
+      await deps.commerce.tick();
+      const mine = OrderSchema.parse(
+        (await request(app).get(`/api/orders/${order.id}`).set('Authorization', auth)).body,
+      );
+      expect(['confirmed', 'delivered']).toContain(mine.status);
+      expect(mine.timeline.map((t) => t.status).slice(0, 3)).toEqual([
+        'reserved',
+        'pending_seller_confirmation',
+        'confirmed',
+      ]);
+      const titles = mine.detail.map((d) => ('title' in d ? d.title : d.type));
+      expect(titles.slice(0, 2)).toEqual(['date', 'Event Location']);
+      expect(titles).toEqual(
+        expect.arrayContaining([
+          'Section',
+          'Row',
+          'Order Status',
+          'Order Date',
+          'Order Id',
+          'Important Notes',
+          'Method',
+        ]),
+      );
+      expect((await request(app).get(`/api/orders/${order.id}?code=${order.accessCode}`)).status).toBe(200);
+      expect(
+        (
+          await request(app)
+            .get(`/api/orders/${order.id}`)
+            .set('Authorization', await guest())
+        ).status,
+      ).toBe(404);
+      expect((await request(app).get(`/api/orders/${order.id}?code=${'A'.repeat(20)}`)).status).toBe(404);
+      expect((await request(app).get(`/api/orders/${order.id}`)).status).toBe(404);
+      expect((await request(app).get('/api/orders/not-an-order')).status).toBe(400);
+    },
+  );
 });
 
 describe('durability', () => {
@@ -533,49 +564,52 @@ describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantic
   const paymentsOf = async (cartId: string) =>
     sql.query<{ id: string; status: string }>('SELECT id, status FROM payments WHERE hold_id = $1', [cartId]);
 
-  it('replays the first answer for the same key and body, refuses the key with another body, and charges once', async () => {
-    const auth = await guest();
-    const c = await cartFor(auth);
-    const first = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .set('Idempotency-Key', 'attempt-1')
-      .send(body(c.id));
-    expect(first.status).toBe(201);
-    expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const replay = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .set('Idempotency-Key', 'attempt-1')
-      .send(body(c.id));
-    expect(replay.status).toBe(201);
-    expect(replay.headers['idempotent-replayed']).toBe('true');
-    // The same order; its access code went to the first answer only and is not kept in the clear.
-    const { accessCode, ...rest } = first.body;
-    expect(accessCode).toMatch(/^[A-Z0-9]{20}$/);
-    expect(replay.body).toEqual(rest);
-    const stored = await sql.query<{ response_body: unknown }>(
-      "SELECT response_body FROM idempotency_keys WHERE key = 'attempt-1'",
-    );
-    expect(JSON.stringify(stored)).not.toContain(accessCode);
-    // The draft's structured-field form of the same key is the same key.
-    const quoted = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .set('Idempotency-Key', '"attempt-1"')
-      .send(body(c.id));
-    expect(quoted.body.id).toBe(first.body.id);
+  it(
+    'replays the first answer for the same key and body, refuses the key with ' + 'another body, and charges once',
+    async () => {
+      const auth = await guest();
+      const c = await cartFor(auth);
+      const first = await request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'attempt-1')
+        .send(body(c.id));
+      expect(first.status).toBe(201);
+      expect(first.headers['idempotent-replayed']).toBeUndefined();
+      const replay = await request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'attempt-1')
+        .send(body(c.id));
+      expect(replay.status).toBe(201);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      // The same order; its access code went to the first answer only and is not kept in the clear.
+      const { accessCode, ...rest } = first.body;
+      expect(accessCode).toMatch(/^[A-Z0-9]{20}$/);
+      expect(replay.body).toEqual(rest);
+      const stored = await sql.query<{ response_body: unknown }>(
+        "SELECT response_body FROM idempotency_keys WHERE key = 'attempt-1'",
+      );
+      expect(JSON.stringify(stored)).not.toContain(accessCode);
+      // The draft's structured-field form of the same key is the same key.
+      const quoted = await request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', '"attempt-1"')
+        .send(body(c.id));
+      expect(quoted.body.id).toBe(first.body.id);
 
-    const other = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .set('Idempotency-Key', 'attempt-1')
-      .send(body(c.id, { promoCode: 'FF20' }));
-    expect(other.status).toBe(422);
-    expect(other.body.error.code).toBe('idempotency_key_reused');
-    expect(await ordersOf(c.id)).toEqual([first.body.id]);
-    expect((await paymentsOf(c.id)).map((p) => p.status)).toEqual(['captured']);
-  });
+      const other = await request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'attempt-1')
+        .send(body(c.id, { promoCode: 'FF20' }));
+      expect(other.status).toBe(422);
+      expect(other.body.error.code).toBe('idempotency_key_reused');
+      expect(await ordersOf(c.id)).toEqual([first.body.id]);
+      expect((await paymentsOf(c.id)).map((p) => p.status)).toEqual(['captured']);
+    },
+  );
 
   it('keeps keys per guest: another guest’s same key is a new request', async () => {
     const a = await guest();
@@ -644,33 +678,36 @@ describe('exactly-once checkout (Idempotency-Key, IETF draft and Stripe semantic
     });
   });
 
-  it('moves money once when 30 checkouts of one cart race with different cards and with and without the promo code', async () => {
-    const auth = await guest();
-    const c = await cartFor(auth);
-    const cards = ['4242 4242 4242 4242', '5555 5555 5555 4444', '4000 0566 5566 5556'];
-    const before = payments.authorizations.length;
-    const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        request(app)
-          .post('/api/checkout')
-          .set('Authorization', auth)
-          .set('Idempotency-Key', `race-${i}`)
-          .send(body(c.id, { payment: card(cards[i % cards.length]!), ...(i % 2 ? { promoCode: 'FF20' } : {}) })),
-      ),
-    );
-    const created = answers.filter((r) => r.status === 201);
-    expect(created).toHaveLength(1);
-    for (const r of answers.filter((x) => x.status !== 201)) {
-      // Either still running elsewhere, or already bought: that order.
-      if (r.status === 200) expect(r.body.id).toBe(created[0]!.body.id);
-      else expect(r.body.error.code).toBe('checkout_in_progress');
-    }
-    expect(await ordersOf(c.id)).toEqual([created[0]!.body.id]);
-    const mine = payments.authorizations.slice(before);
-    expect(mine.filter((a) => a.status === 'captured')).toHaveLength(1);
-    expect(mine.filter((a) => a.status === 'authorized')).toHaveLength(0);
-    expect((await paymentsOf(c.id)).map((p) => p.status)).toEqual(['captured']);
-  });
+  it(
+    'moves money once when 30 checkouts of one cart race with different cards ' + 'and with and without the promo code',
+    async () => {
+      const auth = await guest();
+      const c = await cartFor(auth);
+      const cards = ['4242 4242 4242 4242', '5555 5555 5555 4444', '4000 0566 5566 5556'];
+      const before = payments.authorizations.length;
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          request(app)
+            .post('/api/checkout')
+            .set('Authorization', auth)
+            .set('Idempotency-Key', `race-${i}`)
+            .send(body(c.id, { payment: card(cards[i % cards.length]!), ...(i % 2 ? { promoCode: 'FF20' } : {}) })),
+        ),
+      );
+      const created = answers.filter((r) => r.status === 201);
+      expect(created).toHaveLength(1);
+      for (const r of answers.filter((x) => x.status !== 201)) {
+        // Either still running elsewhere, or already bought: that order.
+        if (r.status === 200) expect(r.body.id).toBe(created[0]!.body.id);
+        else expect(r.body.error.code).toBe('checkout_in_progress');
+      }
+      expect(await ordersOf(c.id)).toEqual([created[0]!.body.id]);
+      const mine = payments.authorizations.slice(before);
+      expect(mine.filter((a) => a.status === 'captured')).toHaveLength(1);
+      expect(mine.filter((a) => a.status === 'authorized')).toHaveLength(0);
+      expect((await paymentsOf(c.id)).map((p) => p.status)).toEqual(['captured']);
+    },
+  );
 });
 
 describe('no sale once the event has started', () => {
@@ -726,39 +763,45 @@ describe('no sale once the event has started', () => {
 });
 
 describe('fair holds', () => {
-  it(`stops one guest trying to hold a whole event at ${MAX_TICKETS_PER_EVENT} tickets; other shoppers still see and hold tickets`, async () => {
-    const event = upcoming().find((e) => listingsForEvent(e).filter((l) => !used.has(l.id)).length >= 10)!;
-    const listings = listingsForEvent(event).filter((l) => !used.has(l.id));
-    for (const l of listings) used.add(l.id);
-    const greedy = await guest();
-    // One cart per listing, each for the whole listing, all at once.
-    const answers = await Promise.all(
-      listings.map((l) =>
-        request(app).post('/api/cart').set('Authorization', greedy).send({ listingId: l.id, quantity: l.quantity }),
-      ),
-    );
-    const held = answers.filter((r) => r.status === 201).reduce((n, r) => n + (r.body.quantitySelected as number), 0);
-    expect(held).toBeGreaterThan(0);
-    expect(held).toBeLessThanOrEqual(MAX_TICKETS_PER_EVENT);
-    const refused = answers.filter((r) => r.status !== 201);
-    expect(refused.length).toBeGreaterThan(0);
-    for (const r of refused) {
-      expect(r.status).toBe(409);
-      expect(['ticket_limit', 'cart_limit', 'invalid_quantity']).toContain(r.body.error.code);
-    }
-    expect(refused.some((r) => r.body.error.code === 'ticket_limit' || r.body.error.code === 'cart_limit')).toBe(true);
+  it(
+    `stops one guest trying to hold a whole event at ${MAX_TICKETS_PER_EVENT} ` +
+      `tickets; other shoppers still see and hold tickets`,
+    async () => {
+      const event = upcoming().find((e) => listingsForEvent(e).filter((l) => !used.has(l.id)).length >= 10)!;
+      const listings = listingsForEvent(event).filter((l) => !used.has(l.id));
+      for (const l of listings) used.add(l.id);
+      const greedy = await guest();
+      // One cart per listing, each for the whole listing, all at once.
+      const answers = await Promise.all(
+        listings.map((l) =>
+          request(app).post('/api/cart').set('Authorization', greedy).send({ listingId: l.id, quantity: l.quantity }),
+        ),
+      );
+      const held = answers.filter((r) => r.status === 201).reduce((n, r) => n + (r.body.quantitySelected as number), 0);
+      expect(held).toBeGreaterThan(0);
+      expect(held).toBeLessThanOrEqual(MAX_TICKETS_PER_EVENT);
+      const refused = answers.filter((r) => r.status !== 201);
+      expect(refused.length).toBeGreaterThan(0);
+      for (const r of refused) {
+        expect(r.status).toBe(409);
+        expect(['ticket_limit', 'cart_limit', 'invalid_quantity']).toContain(r.body.error.code);
+      }
+      expect(refused.some((r) => r.body.error.code === 'ticket_limit' || r.body.error.code === 'cart_limit')).toBe(
+        true,
+      );
 
-    const seen = ListingsResponseSchema.parse(
-      (await request(app).get(`/api/events/${slug(event)}/listings`)).body,
-    ).listings;
-    const mine = new Set(listings.map((l) => l.id));
-    const left = seen.filter((l) => mine.has(l.id)).reduce((n, l) => n + l.quantityAvailable, 0);
-    expect(left).toBe(listings.reduce((n, l) => n + l.quantity, 0) - held);
-    const other = seen.find((l) => l.splits.includes(1)) ?? seen[0]!;
-    const otherHold = await request(app)
-      .post('/api/cart')
-      .set('Authorization', await guest())
-      .send({ listingId: other.id, quantity: other.splits[0] });
-    expect(otherHold.status).toBe(201);
-  });
+      const seen = ListingsResponseSchema.parse(
+        (await request(app).get(`/api/events/${slug(event)}/listings`)).body,
+      ).listings;
+      const mine = new Set(listings.map((l) => l.id));
+      const left = seen.filter((l) => mine.has(l.id)).reduce((n, l) => n + l.quantityAvailable, 0);
+      expect(left).toBe(listings.reduce((n, l) => n + l.quantity, 0) - held);
+      const other = seen.find((l) => l.splits.includes(1)) ?? seen[0]!;
+      const otherHold = await request(app)
+        .post('/api/cart')
+        .set('Authorization', await guest())
+        .send({ listingId: other.id, quantity: other.splits[0] });
+      expect(otherHold.status).toBe(201);
+    },
+  );
 });

@@ -91,7 +91,8 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     const { id } = OrderParamSchema.parse(req.params);
     const { code } = OrderQuerySchema.parse(req.query);
     let guestId: string | undefined;
-    // Tickets are never sent to a request that names no buyer: without an access code the guest token is required (401).
+    // Tickets are never sent to a request that names no buyer: without an access code the guest token is required
+    // (401).
     if (req.get('authorization') || !code) guestId = await guest(req.get('authorization'));
     const { filename, pdf } = await commerce.ticketsPdf(id, { guestId, code });
     res

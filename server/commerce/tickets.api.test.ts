@@ -141,96 +141,102 @@ const scan = (barcode: unknown, key: string | null = SCANNER_KEY) => {
 };
 
 describe('eTickets', () => {
-  it('are downloadable by the buyer once the seller confirms, one page per ticket, with barcodes a scanner admits once', async () => {
-    const auth = await guest();
-    const { event, listing } = find((l, e) => readyNow(l, e) && l.splits.includes(2) && !isGeneralAdmission(l.row));
-    const placed = await buy(auth, listing.id);
-    expect(placed.tickets.map((t) => t.state)).toEqual(['awaiting_seller', 'awaiting_seller']);
-    expect(placed.delivery).toMatchObject({ method: 'eticket', readyBy: today(event), downloadable: false });
-    const early = await request(app).get(`/api/orders/${placed.id}/tickets.pdf`).set('Authorization', auth);
-    expect(early.status).toBe(409);
-    expect(early.body.error.code).toBe('tickets_not_ready');
+  it(
+    'are downloadable by the buyer once the seller confirms, one page per ' +
+      'ticket, with barcodes a scanner admits once',
+    async () => {
+      const auth = await guest();
+      const { event, listing } = find((l, e) => readyNow(l, e) && l.splits.includes(2) && !isGeneralAdmission(l.row));
+      const placed = await buy(auth, listing.id);
+      expect(placed.tickets.map((t) => t.state)).toEqual(['awaiting_seller', 'awaiting_seller']);
+      expect(placed.delivery).toMatchObject({ method: 'eticket', readyBy: today(event), downloadable: false });
+      const early = await request(app).get(`/api/orders/${placed.id}/tickets.pdf`).set('Authorization', auth);
+      expect(early.status).toBe(409);
+      expect(early.body.error.code).toBe('tickets_not_ready');
 
-    await deps.commerce.tick();
-    await deps.commerce.tick();
-    const order = await orderOf(placed.id, auth);
-    expect(order.status).toBe('delivered');
-    expect(order.tickets.map((t) => t.state)).toEqual(['ready', 'ready']);
-    expect(order.delivery?.downloadable).toBe(true);
-    expect(order.detail).toContainEqual({
-      type: 'rowSubtitle',
-      title: 'eTicket',
-      subtitle: `Tickets ready by ${displayDate(today(event))}`,
-    });
+      await deps.commerce.tick();
+      await deps.commerce.tick();
+      const order = await orderOf(placed.id, auth);
+      expect(order.status).toBe('delivered');
+      expect(order.tickets.map((t) => t.state)).toEqual(['ready', 'ready']);
+      expect(order.delivery?.downloadable).toBe(true);
+      expect(order.detail).toContainEqual({
+        type: 'rowSubtitle',
+        title: 'eTicket',
+        subtitle: `Tickets ready by ${displayDate(today(event))}`,
+      });
 
-    // Only the buyer: no token is 401, another guest or a wrong code is a 404, as for the order itself.
-    expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf`)).status).toBe(401);
-    expect(
-      (
-        await request(app)
-          .get(`/api/orders/${order.id}/tickets.pdf`)
-          .set('Authorization', await guest())
-      ).status,
-    ).toBe(404);
-    expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${'A'.repeat(20)}`)).status).toBe(404);
-    expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${placed.accessCode}`)).status).toBe(200);
-    expect((await request(app).get('/api/orders/ORD-nope/tickets.pdf').set('Authorization', auth)).status).toBe(400);
+      // Only the buyer: no token is 401, another guest or a wrong code is a 404, as for the order itself.
+      expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf`)).status).toBe(401);
+      expect(
+        (
+          await request(app)
+            .get(`/api/orders/${order.id}/tickets.pdf`)
+            .set('Authorization', await guest())
+        ).status,
+      ).toBe(404);
+      expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${'A'.repeat(20)}`)).status).toBe(404);
+      expect((await request(app).get(`/api/orders/${order.id}/tickets.pdf?code=${placed.accessCode}`)).status).toBe(
+        200,
+      );
+      expect((await request(app).get('/api/orders/ORD-nope/tickets.pdf').set('Authorization', auth)).status).toBe(400);
 
-    const pdf = await pdfOf(order.id, auth);
-    expect(pdf.status).toBe(200);
-    expect(pdf.headers['content-type']).toBe('application/pdf');
-    expect(pdf.headers['content-disposition']).toBe(`attachment; filename="tickets-${order.id}.pdf"`);
-    const pages = await readTicketsPdf(new Uint8Array(pdf.body as Buffer));
-    expect(pages).toHaveLength(2);
-    pages.forEach((page, i) => {
-      const t = order.tickets[i]!;
-      for (const text of [
-        `Section ${listing.section}    Row ${listing.row}    Seat ${t.seat}`,
-        `Order: ${order.id}`,
-        'Holder: Ada Lovelace',
-        event.venue_name,
-      ])
-        expect(page.text).toContain(text);
-      expect(page.barcode).toMatch(new RegExp(`^${t.id}\\.`));
-    });
+      const pdf = await pdfOf(order.id, auth);
+      expect(pdf.status).toBe(200);
+      expect(pdf.headers['content-type']).toBe('application/pdf');
+      expect(pdf.headers['content-disposition']).toBe(`attachment; filename="tickets-${order.id}.pdf"`);
+      const pages = await readTicketsPdf(new Uint8Array(pdf.body as Buffer));
+      expect(pages).toHaveLength(2);
+      pages.forEach((page, i) => {
+        const t = order.tickets[i]!;
+        for (const text of [
+          `Section ${listing.section}    Row ${listing.row}    Seat ${t.seat}`,
+          `Order: ${order.id}`,
+          'Holder: Ada Lovelace',
+          event.venue_name,
+        ])
+          expect(page.text).toContain(text);
+        expect(page.barcode).toMatch(new RegExp(`^${t.id}\\.`));
+      });
 
-    const [first, second] = pages.map((p) => p.barcode!) as [string, string];
-    const valid = await scan(first);
-    expect(valid.status).toBe(200);
-    expect(valid.body).toMatchObject({
-      result: 'valid',
-      ticket: {
-        id: order.tickets[0]!.id,
-        event: event.event_name,
-        section: listing.section,
-        row: listing.row,
-        seat: String(order.tickets[0]!.seat),
-      },
-    });
-    const again = await scan(first);
-    expect(again.body).toMatchObject({ result: 'already_used', firstScannedAt: valid.body.firstScannedAt });
-    expect((await orderOf(order.id, auth)).tickets.map((t) => t.state)).toEqual(['used', 'ready']);
+      const [first, second] = pages.map((p) => p.barcode!) as [string, string];
+      const valid = await scan(first);
+      expect(valid.status).toBe(200);
+      expect(valid.body).toMatchObject({
+        result: 'valid',
+        ticket: {
+          id: order.tickets[0]!.id,
+          event: event.event_name,
+          section: listing.section,
+          row: listing.row,
+          seat: String(order.tickets[0]!.seat),
+        },
+      });
+      const again = await scan(first);
+      expect(again.body).toMatchObject({ result: 'already_used', firstScannedAt: valid.body.firstScannedAt });
+      expect((await orderOf(order.id, auth)).tickets.map((t) => t.state)).toEqual(['used', 'ready']);
 
-    // Two gates scanning the same ticket at once: exactly one admits it.
-    const together = await Promise.all(Array.from({ length: 6 }, () => scan(second)));
-    expect(together.map((r) => r.body.result).sort()).toEqual([
-      'already_used',
-      'already_used',
-      'already_used',
-      'already_used',
-      'already_used',
-      'valid',
-    ]);
+      // Two gates scanning the same ticket at once: exactly one admits it.
+      const together = await Promise.all(Array.from({ length: 6 }, () => scan(second)));
+      expect(together.map((r) => r.body.result).sort()).toEqual([
+        'already_used',
+        'already_used',
+        'already_used',
+        'already_used',
+        'already_used',
+        'valid',
+      ]);
 
-    // Forged and tampered values are unknown; so is a real ticket id signed with another key.
-    const tampered = first.slice(0, -1) + (first.endsWith('A') ? 'B' : 'A');
-    expect((await scan(tampered)).body).toEqual({ result: 'unknown' });
-    expect(
-      (await scan(new TicketBarcodes(TicketBarcodes.derivedKey('k'.repeat(32))).sign(order.tickets[0]!.id))).body,
-    ).toEqual({ result: 'unknown' });
-    expect((await scan(`${newTicketId()}.${'x'.repeat(22)}`)).body).toEqual({ result: 'unknown' });
-    expect((await scan('hello')).body).toEqual({ result: 'unknown' });
-  });
+      // Forged and tampered values are unknown; so is a real ticket id signed with another key.
+      const tampered = first.slice(0, -1) + (first.endsWith('A') ? 'B' : 'A');
+      expect((await scan(tampered)).body).toEqual({ result: 'unknown' });
+      expect(
+        (await scan(new TicketBarcodes(TicketBarcodes.derivedKey('k'.repeat(32))).sign(order.tickets[0]!.id))).body,
+      ).toEqual({ result: 'unknown' });
+      expect((await scan(`${newTicketId()}.${'x'.repeat(22)}`)).body).toEqual({ result: 'unknown' });
+      expect((await scan('hello')).body).toEqual({ result: 'unknown' });
+    },
+  );
 
   it('are not ready before the in-hand date, and the page says when', async () => {
     const auth = await guest();

@@ -2,8 +2,8 @@ import path from 'node:path';
 import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 import { EnvError } from './env-error.js';
-import { parseFlagsConfig, type FlagsConfig } from '../flags/config.js';
-import { parseTypesenseConfig, type TypesenseConfig } from '../search/typesense/config.js';
+import { parseFlagsConfig, type FlagsConfig } from './flags.js';
+import { parseTypesenseConfig, type TypesenseConfig } from './typesense.js';
 
 /** Every environment variable the server reads, with its default. The README lists the same table. */
 export const EnvSchema = z.object({
@@ -122,7 +122,9 @@ function parseTrustProxy(raw: string, ctx: z.RefinementCtx): TrustProxy {
     ctx.addIssue({
       code: 'custom',
       message:
-        'TRUST_PROXY=true would believe any X-Forwarded-For a client sends; give the number of proxies in front (e.g. 1) or their addresses (e.g. 10.0.0.5)',
+        'TRUST_PROXY=true would believe any X-Forwarded-For a client sends; give ' +
+        'the number of proxies in front (e.g. 1) or their addresses (e.g. ' +
+        '10.0.0.5)',
     });
     return z.NEVER;
   }
@@ -138,7 +140,10 @@ function parseTrustProxy(raw: string, ctx: z.RefinementCtx): TrustProxy {
   if (bad.length > 0) {
     ctx.addIssue({
       code: 'custom',
-      message: `TRUST_PROXY must be false, a hop count (e.g. 1) or comma-separated addresses, CIDR ranges or the names loopback, linklocal, uniquelocal; not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+      message:
+        `TRUST_PROXY must be false, a hop count (e.g. 1) or comma-separated ` +
+        `addresses, CIDR ranges or the names loopback, linklocal, uniquelocal; ` +
+        `not ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
     });
     return z.NEVER;
   }

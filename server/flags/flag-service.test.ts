@@ -154,23 +154,27 @@ describe('FlagService.evaluate with the shipped flags', () => {
     expect(svc.evaluate(guest('g', { brand: 'base', deviceType: 'mobile' })).value('promo_bar', false)).toBe(false);
   });
 
-  it("takes forcing only through `forced`: the URL attribute's query is read by forcedVariations, not a second time by the SDK", () => {
-    const svc = service();
-    const id = Array.from({ length: 100 }, (_, i) => `guest-${i}`).find(
-      (g) => svc.evaluate(guest(g)).value('home_layout', '') === 'base',
-    )!;
-    expect(svc.evaluate(guest(id, { url: 'https://tickets.example/?home-layout=1' })).value('home_layout', '')).toBe(
-      'base',
-    );
-    expect(
-      svc
-        .evaluate(
-          guest(id, { url: 'https://tickets.example/?home-layout=1' }),
-          svc.forcedVariations({ 'home-layout': '1' }),
-        )
-        .value('home_layout', ''),
-    ).toBe('promos');
-  });
+  it(
+    "takes forcing only through `forced`: the URL attribute's query is read " +
+      'by forcedVariations, not a second time by the SDK',
+    () => {
+      const svc = service();
+      const id = Array.from({ length: 100 }, (_, i) => `guest-${i}`).find(
+        (g) => svc.evaluate(guest(g)).value('home_layout', '') === 'base',
+      )!;
+      expect(svc.evaluate(guest(id, { url: 'https://tickets.example/?home-layout=1' })).value('home_layout', '')).toBe(
+        'base',
+      );
+      expect(
+        svc
+          .evaluate(
+            guest(id, { url: 'https://tickets.example/?home-layout=1' }),
+            svc.forcedVariations({ 'home-layout': '1' }),
+          )
+          .value('home_layout', ''),
+      ).toBe('promos');
+    },
+  );
 
   it('forces a variation for a request without a guest, as the SDK does before it looks for the hash attribute', () => {
     const svc = service();
@@ -186,11 +190,14 @@ describe('FlagService.evaluate with the shipped flags', () => {
 describe('deviceTypeFromUserAgent', () => {
   it.each([
     [
-      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) ' +
+        'AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 ' +
+        'Safari/604.1',
       'mobile',
     ],
     [
-      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+      'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like ' +
+        'Gecko) Chrome/124.0 Mobile Safari/537.36',
       'mobile',
     ],
     ['Mozilla/5.0 (Android 14; Mobile; rv:125.0) Gecko/125.0 Firefox/125.0', 'mobile'],
@@ -199,7 +206,8 @@ describe('deviceTypeFromUserAgent', () => {
       'mobile',
     ],
     [
-      'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+      'Mozilla/5.0 (iPad; CPU OS 17_4 like Mac OS X) AppleWebKit/605.1.15 ' +
+        '(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
       'tablet',
     ],
     [
@@ -208,15 +216,18 @@ describe('deviceTypeFromUserAgent', () => {
     ],
     ['Mozilla/5.0 (Android 14; Tablet; rv:125.0) Gecko/125.0 Firefox/125.0', 'tablet'],
     [
-      'Mozilla/5.0 (Linux; Android 9; KFTRWI) AppleWebKit/537.36 (KHTML, like Gecko) Silk/124.2 like Chrome/124.0 Safari/537.36',
+      'Mozilla/5.0 (Linux; Android 9; KFTRWI) AppleWebKit/537.36 (KHTML, like ' +
+        'Gecko) Silk/124.2 like Chrome/124.0 Safari/537.36',
       'tablet',
     ],
     [
-      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36 Edg/124.0',
+      'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, ' +
+        'like Gecko) Chrome/124.0 Safari/537.36 Edg/124.0',
       'desktop',
     ],
     [
-      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+      'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 ' +
+        '(KHTML, like Gecko) Version/17.4 Safari/605.1.15',
       'desktop',
     ],
     ['Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0', 'desktop'],

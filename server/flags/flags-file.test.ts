@@ -111,12 +111,15 @@ describe('the flags payload schema', () => {
 });
 
 describe('the flags file schema (shared/schemas/json/flags.schema.json)', () => {
-  it('accepts the shipped segments/flags.json, $schema line included, and names the features the storefront reads', async () => {
-    const raw = JSON.parse(await readFile(SHIPPED, 'utf8'));
-    expect(raw.$schema).toBe('../shared/schemas/json/flags.schema.json');
-    expect(FlagsFileSchema.safeParse(raw).error).toBeUndefined();
-    expect(Object.keys(STOREFRONT_FEATURES).sort()).toEqual(['home_layout', 'isABSearch', 'recent_trending_search']);
-  });
+  it(
+    'accepts the shipped segments/flags.json, $schema line included, and ' + 'names the features the storefront reads',
+    async () => {
+      const raw = JSON.parse(await readFile(SHIPPED, 'utf8'));
+      expect(raw.$schema).toBe('../shared/schemas/json/flags.schema.json');
+      expect(FlagsFileSchema.safeParse(raw).error).toBeUndefined();
+      expect(Object.keys(STOREFRONT_FEATURES).sort()).toEqual(['home_layout', 'isABSearch', 'recent_trending_search']);
+    },
+  );
 
   it('serves the shipped payload without its $schema line, and otherwise as written', async () => {
     const raw = JSON.parse(await readFile(SHIPPED, 'utf8'));

@@ -146,30 +146,34 @@ describe('RemoteFlagSource', () => {
     expect(h.fetch).toHaveBeenCalledTimes(2);
   });
 
-  it('serves the embedded flags until GrowthBook first answers, and again once the last good payload is 4 hours old', async () => {
-    const h = harness();
-    h.fail(new TypeError('fetch failed'));
-    expect(await h.source.load()).toBe(fallback);
-    expect(h.source.status()).toMatchObject({ ok: false, cache: 'fallback' });
-    expect(h.logger.warn).toHaveBeenLastCalledWith(
-      expect.anything(),
-      expect.stringMatching(/the embedded flags serve$/),
-    );
+  it(
+    'serves the embedded flags until GrowthBook first answers, and again once ' +
+      'the last good payload is 4 hours old',
+    async () => {
+      const h = harness();
+      h.fail(new TypeError('fetch failed'));
+      expect(await h.source.load()).toBe(fallback);
+      expect(h.source.status()).toMatchObject({ ok: false, cache: 'fallback' });
+      expect(h.logger.warn).toHaveBeenLastCalledWith(
+        expect.anything(),
+        expect.stringMatching(/the embedded flags serve$/),
+      );
 
-    h.json(remotePayload('promos', '2026-06-01T11:00:00.000Z'));
-    await h.source.refresh();
-    expect(h.source.payload().features.home_layout?.defaultValue).toBe('promos');
+      h.json(remotePayload('promos', '2026-06-01T11:00:00.000Z'));
+      await h.source.refresh();
+      expect(h.source.payload().features.home_layout?.defaultValue).toBe('promos');
 
-    h.clock.advance(MAX_AGE_MS - 1);
-    h.fail(new TypeError('fetch failed'));
-    await h.source.refresh();
-    expect(h.source.payload().features.home_layout?.defaultValue).toBe('promos');
+      h.clock.advance(MAX_AGE_MS - 1);
+      h.fail(new TypeError('fetch failed'));
+      await h.source.refresh();
+      expect(h.source.payload().features.home_layout?.defaultValue).toBe('promos');
 
-    h.clock.advance(1);
-    expect(h.source.payload()).toBe(fallback);
-    expect(h.heard.at(-1)).toBe(fallback);
-    expect(h.fetch).toHaveBeenCalledTimes(3);
-  });
+      h.clock.advance(1);
+      expect(h.source.payload()).toBe(fallback);
+      expect(h.heard.at(-1)).toBe(fallback);
+      expect(h.fetch).toHaveBeenCalledTimes(3);
+    },
+  );
 
   it('polls every 60 seconds once started', async () => {
     vi.useFakeTimers();

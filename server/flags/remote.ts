@@ -8,13 +8,12 @@ import {
   type FlagSource,
   type FlagSourceStatus,
 } from './flags-file.js';
+import { DEFAULT_TIMEOUT_MS } from '../config/flags.js';
 
 /** Spec §9, feature-flag cache: stale after 60 s, max age 4 hours, up to 10 entries. */
 export const STALE_AFTER_MS = 60_000;
 export const MAX_AGE_MS = 4 * 60 * 60_000;
 export const MAX_ENTRIES = 10;
-/** Not a spec figure: the first load waits this long at startup before the embedded flags serve instead. */
-export const DEFAULT_TIMEOUT_MS = 5_000;
 
 export type CacheState = 'fresh' | 'stale';
 

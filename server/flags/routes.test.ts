@@ -94,12 +94,15 @@ describe('GET /api/features/:clientKey', () => {
     expect(res.body).toEqual(payload);
   });
 
-  it('answers an unknown client key with 400 "Invalid API Key", as GrowthBook does, in the JSON error model', async () => {
-    const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get('/api/features/sdk-other');
-    expect(res.status).toBe(400);
-    expect(res.headers['x-sse-support']).toBeUndefined();
-    expect(res.body).toEqual({ error: { code: 'unknown_client_key', message: 'Invalid API Key' } });
-  });
+  it(
+    'answers an unknown client key with 400 "Invalid API Key", as GrowthBook ' + 'does, in the JSON error model',
+    async () => {
+      const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get('/api/features/sdk-other');
+      expect(res.status).toBe(400);
+      expect(res.headers['x-sse-support']).toBeUndefined();
+      expect(res.body).toEqual({ error: { code: 'unknown_client_key', message: 'Invalid API Key' } });
+    },
+  );
 });
 
 describe('payloadEventId', () => {
@@ -134,12 +137,16 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     return (server.address() as AddressInfo).port;
   };
 
-  it('answers an unknown client key with 400 "No channel found", as GrowthBook\'s proxy does, in the JSON error model', async () => {
-    const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get('/sub/sdk-other');
-    expect(res.status).toBe(400);
-    expect(res.headers['content-type']).toMatch(/^application\/json/);
-    expect(res.body).toEqual({ error: { code: 'unknown_client_key', message: 'No channel found' } });
-  });
+  it(
+    'answers an unknown client key with 400 "No channel found", as ' +
+      "GrowthBook's proxy does, in the JSON error model",
+    async () => {
+      const res = await request(appFor(new FlagService(new StaticFlagSource(payload)))).get('/sub/sdk-other');
+      expect(res.status).toBe(400);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toEqual({ error: { code: 'unknown_client_key', message: 'No channel found' } });
+    },
+  );
 
   it('opens with the reconnect delay, then the current payload as a features event with its id', async () => {
     const port = await listen(new FlagService(new StaticFlagSource(payload)));
@@ -188,38 +195,44 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
   });
 
-  it('brings a client that reconnects after an edit made while it was away up to date, without a further edit', async () => {
-    const source = new StaticFlagSource(payload);
-    const service = new FlagService(source);
-    const port = await listen(service);
-    const first = connect(port);
-    await vi.waitFor(() => expect(first.events()).toHaveLength(1));
-    const seenId = first.events()[0]!.id!;
-    first.close();
-    await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
+  it(
+    'brings a client that reconnects after an edit made while it was away up ' + 'to date, without a further edit',
+    async () => {
+      const source = new StaticFlagSource(payload);
+      const service = new FlagService(source);
+      const port = await listen(service);
+      const first = connect(port);
+      await vi.waitFor(() => expect(first.events()).toHaveLength(1));
+      const seenId = first.events()[0]!.id!;
+      first.close();
+      await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
 
-    const edited = source.set(withAbSearch(true));
+      const edited = source.set(withAbSearch(true));
 
-    const again = connect(port, { 'Last-Event-ID': seenId });
-    await vi.waitFor(() => expect(again.events()).toHaveLength(1));
-    expect(again.events()[0]).toEqual({ id: payloadEventId(edited), payload: edited });
-    again.close();
-  });
+      const again = connect(port, { 'Last-Event-ID': seenId });
+      await vi.waitFor(() => expect(again.events()).toHaveLength(1));
+      expect(again.events()[0]).toEqual({ id: payloadEventId(edited), payload: edited });
+      again.close();
+    },
+  );
 
-  it('sends a reconnecting client whose Last-Event-ID is current no payload, only what changes afterwards', async () => {
-    const source = new StaticFlagSource(payload);
-    const service = new FlagService(source);
-    const port = await listen(service, { keepaliveMs: 25 });
-    const stream = connect(port, { 'Last-Event-ID': payloadEventId(payload) });
-    await stream.opened;
-    // Two keepalives later the opening is long written: the retry line and nothing else.
-    await vi.waitFor(() => expect(stream.text.match(/: keepalive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(2));
-    expect(stream.blocks()).toEqual([{ retry: String(RECONNECT_MS) }]);
+  it(
+    'sends a reconnecting client whose Last-Event-ID is current no payload, ' + 'only what changes afterwards',
+    async () => {
+      const source = new StaticFlagSource(payload);
+      const service = new FlagService(source);
+      const port = await listen(service, { keepaliveMs: 25 });
+      const stream = connect(port, { 'Last-Event-ID': payloadEventId(payload) });
+      await stream.opened;
+      // Two keepalives later the opening is long written: the retry line and nothing else.
+      await vi.waitFor(() => expect(stream.text.match(/: keepalive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(2));
+      expect(stream.blocks()).toEqual([{ retry: String(RECONNECT_MS) }]);
 
-    const next = source.set(withAbSearch(true));
-    await vi.waitFor(() => expect(stream.events()).toEqual([{ id: payloadEventId(next), payload: next }]));
-    stream.close();
-  });
+      const next = source.set(withAbSearch(true));
+      await vi.waitFor(() => expect(stream.events()).toEqual([{ id: payloadEventId(next), payload: next }]));
+      stream.close();
+    },
+  );
 
   it('sends the current payload at once to a client whose Last-Event-ID is stale or unknown', async () => {
     const source = new StaticFlagSource(payload);
@@ -232,19 +245,23 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     }
   });
 
-  it('sends nothing to a client that moves to another node serving the same flags, though that node stamped them itself', async () => {
-    const onA = new StaticFlagSource(payload);
-    const onB = new StaticFlagSource({ ...payload, dateUpdated: '2026-01-01T00:00:03.217Z' });
-    const portA = await listen(new FlagService(onA));
-    const portB = await listen(new FlagService(onB), { keepaliveMs: 25 });
-    const a = connect(portA);
-    await vi.waitFor(() => expect(a.events()).toHaveLength(1));
-    a.close();
-    const b = connect(portB, { 'Last-Event-ID': a.events()[0]!.id! });
-    await vi.waitFor(() => expect(b.text.match(/: keepalive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(2));
-    expect(b.events()).toEqual([]);
-    b.close();
-  });
+  it(
+    'sends nothing to a client that moves to another node serving the same ' +
+      'flags, though that node stamped them itself',
+    async () => {
+      const onA = new StaticFlagSource(payload);
+      const onB = new StaticFlagSource({ ...payload, dateUpdated: '2026-01-01T00:00:03.217Z' });
+      const portA = await listen(new FlagService(onA));
+      const portB = await listen(new FlagService(onB), { keepaliveMs: 25 });
+      const a = connect(portA);
+      await vi.waitFor(() => expect(a.events()).toHaveLength(1));
+      a.close();
+      const b = connect(portB, { 'Last-Event-ID': a.events()[0]!.id! });
+      await vi.waitFor(() => expect(b.text.match(/: keepalive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(2));
+      expect(b.events()).toEqual([]);
+      b.close();
+    },
+  );
 
   it('writes a keepalive comment while the stream is idle', async () => {
     const port = await listen(new FlagService(new StaticFlagSource(payload)), { keepaliveMs: 25 });

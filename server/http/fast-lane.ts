@@ -11,7 +11,10 @@ import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
 import { REQUEST_ID_HEADER, redactUrl, requestIdOf } from './logger.js';
 
-/** An answer (JSON, or a rendered page) the app built once and that any request with the same key may get again, byte for byte. */
+/**
+ * An answer (JSON, or a rendered page) the app built once and that any request with the same key may get again, byte
+ * for byte.
+ */
 export interface ReplayableAnswer {
   body: string;
   /** The media type; JSON when absent. */
@@ -48,7 +51,10 @@ export function replayableHtml(
   return { ...replayableJson(body, common), type: 'text/html; charset=utf-8', ...(own ? { headers: own } : {}) };
 }
 
-/** The answer's body in an encoding, compressed on first use and kept: each answer is compressed at most once per encoding. */
+/**
+ * The answer's body in an encoding, compressed on first use and kept: each answer is compressed at most once per
+ * encoding.
+ */
 export function encodedBody(answer: ReplayableAnswer, encoding: Encoding | 'identity'): Buffer {
   let body = answer.encodings.get(encoding);
   if (!body) {

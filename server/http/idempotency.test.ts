@@ -56,26 +56,30 @@ describe.each(TEST_STORES)('IdempotencyStore on $name', ({ open }) => {
     );
   });
 
-  it('lets a retry take over a key whose run outlived its lock, and the late run then neither answers nor frees for it', async () => {
-    let release!: () => void;
-    const slow = store.run({ scope: 'g', key: 'stuck', fingerprint: print }, async () => {
-      await new Promise<void>((r) => (release = r));
-      return { status: 410, body: { late: true } };
-    });
-    await new Promise((r) => setTimeout(r, 20));
-    await expect(store.run({ scope: 'g', key: 'stuck', fingerprint: print }, answer())).rejects.toMatchObject({
-      status: 409,
-      code: 'idempotency_key_in_use',
-    });
-    clock += IDEMPOTENCY_LOCK_SECONDS * 1000 + 1;
-    const takeover = await store.run({ scope: 'g', key: 'stuck', fingerprint: print }, answer());
-    release();
-    await slow;
-    expect(await store.run({ scope: 'g', key: 'stuck', fingerprint: print }, answer())).toEqual({
-      ...takeover,
-      replayed: true,
-    });
-  });
+  it(
+    'lets a retry take over a key whose run outlived its lock, and the late ' +
+      'run then neither answers nor frees for it',
+    async () => {
+      let release!: () => void;
+      const slow = store.run({ scope: 'g', key: 'stuck', fingerprint: print }, async () => {
+        await new Promise<void>((r) => (release = r));
+        return { status: 410, body: { late: true } };
+      });
+      await new Promise((r) => setTimeout(r, 20));
+      await expect(store.run({ scope: 'g', key: 'stuck', fingerprint: print }, answer())).rejects.toMatchObject({
+        status: 409,
+        code: 'idempotency_key_in_use',
+      });
+      clock += IDEMPOTENCY_LOCK_SECONDS * 1000 + 1;
+      const takeover = await store.run({ scope: 'g', key: 'stuck', fingerprint: print }, answer());
+      release();
+      await slow;
+      expect(await store.run({ scope: 'g', key: 'stuck', fingerprint: print }, answer())).toEqual({
+        ...takeover,
+        replayed: true,
+      });
+    },
+  );
 
   it('keeps what `keep` leaves of an answer, and does not keep answers a retry may change', async () => {
     await store.run({ scope: 'g', key: 'secret', fingerprint: print, keep: () => ({ kept: true }) }, answer());

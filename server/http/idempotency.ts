@@ -33,7 +33,8 @@ export function idempotencyKeyOf(req: Request): string | undefined {
     throw new AppError(
       400,
       'invalid_idempotency_key',
-      `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} printable characters without spaces, such as a UUID`,
+      `${IDEMPOTENCY_KEY_HEADER} must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} ` +
+        `printable characters without spaces, such as a UUID`,
     );
   }
   return match[1];
@@ -146,7 +147,8 @@ export class IdempotencyStore {
     // If the store fails here the answer still goes out; the key then frees itself when its lock runs out.
     await this.sql
       .query(
-        `UPDATE idempotency_keys SET state = 'done', response_status = $3, response_body = $4 WHERE scope = $1 AND key = $2 AND owner = $5`,
+        `UPDATE idempotency_keys SET state = 'done', response_status = $3, ` +
+          `response_body = $4 WHERE scope = $1 AND key = $2 AND owner = $5`,
         [input.scope, key, answer.status, JSON.stringify(input.keep ? input.keep(answer.body) : answer.body), owner],
       )
       .catch(() => {});

@@ -24,11 +24,14 @@ describe('security headers (OWASP ASVS V14.4)', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
-  it("refuses framing of pages the same way in both headers: frame-ancestors 'none' and X-Frame-Options DENY", async () => {
-    const res = await request(testApp().app).get('/media/categories/nonsense.svg');
-    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
-    expect(res.headers['x-frame-options']).toBe('DENY');
-  });
+  it(
+    'refuses framing of pages the same way in both headers: frame-ancestors ' + "'none' and X-Frame-Options DENY",
+    async () => {
+      const res = await request(testApp().app).get('/media/categories/nonsense.svg');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    },
+  );
 
   it('sends data answers the OWASP REST set: nothing to load, no framing, HSTS, nosniff, no referrer', async () => {
     const { app } = testApp();

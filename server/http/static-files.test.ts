@@ -114,29 +114,33 @@ describe('the studio page', () => {
     ),
   );
 
-  it('is served at /studio outside production and in production with STUDIO_KEY, and is a 404 in production without it', async () => {
-    const open: Record<string, string>[] = [
-      { NODE_ENV: 'development' },
-      { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) },
-    ];
-    for (const env of open) {
-      const page = await request(studioApp(env)).get('/studio');
-      expect(page.status).toBe(200);
-      expect(page.text).toContain('<title>studio</title>');
-      expect(page.headers['cache-control']).toBe('no-store');
-      // The editor's styles are allowed by a nonce of this answer only; scripts stay 'self'.
-      const nonce = /<meta name="csp-nonce" content="([^"]+)" \/>/.exec(page.text)?.[1];
-      expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
-      expect(page.headers['content-security-policy']).toContain(`style-src 'self' 'nonce-${nonce}'`);
-      expect(page.headers['content-security-policy']).toContain("script-src 'self';");
-      const again = await request(studioApp(env)).get('/studio');
-      expect(again.text).not.toContain(nonce);
-      expect((await request(studioApp(env)).get('/studio.html')).headers.location).toBe('/studio');
-    }
-    const closed = studioApp({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) });
-    for (const url of ['/studio', '/studio/anything', '/studio.html', '/api/studio/state'])
-      expect((await request(closed).get(url)).status, url).toBe(404);
-    // The shoppers' shell never is the studio.
-    expect((await request(studioApp({ NODE_ENV: 'development' })).get('/')).text).toContain('<title>shell</title>');
-  });
+  it(
+    'is served at /studio outside production and in production with ' +
+      'STUDIO_KEY, and is a 404 in production without it',
+    async () => {
+      const open: Record<string, string>[] = [
+        { NODE_ENV: 'development' },
+        { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) },
+      ];
+      for (const env of open) {
+        const page = await request(studioApp(env)).get('/studio');
+        expect(page.status).toBe(200);
+        expect(page.text).toContain('<title>studio</title>');
+        expect(page.headers['cache-control']).toBe('no-store');
+        // The editor's styles are allowed by a nonce of this answer only; scripts stay 'self'.
+        const nonce = /<meta name="csp-nonce" content="([^"]+)" \/>/.exec(page.text)?.[1];
+        expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+        expect(page.headers['content-security-policy']).toContain(`style-src 'self' 'nonce-${nonce}'`);
+        expect(page.headers['content-security-policy']).toContain("script-src 'self';");
+        const again = await request(studioApp(env)).get('/studio');
+        expect(again.text).not.toContain(nonce);
+        expect((await request(studioApp(env)).get('/studio.html')).headers.location).toBe('/studio');
+      }
+      const closed = studioApp({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) });
+      for (const url of ['/studio', '/studio/anything', '/studio.html', '/api/studio/state'])
+        expect((await request(closed).get(url)).status, url).toBe(404);
+      // The shoppers' shell never is the studio.
+      expect((await request(studioApp({ NODE_ENV: 'development' })).get('/')).text).toContain('<title>shell</title>');
+    },
+  );
 });

@@ -142,22 +142,25 @@ describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
     expect((await getLayout('/api/layout/home?zip=00501')).location).toMatchObject({ source: 'default', zip: '00501' });
   });
 
-  it('checks a ZIP code the shopper typed: its market, or a 404 naming a ZIP no market knows, and a 400 for no ZIP', async () => {
-    const known = await request(app).get('/api/location?zip=60614');
-    expect(known.status).toBe(200);
-    expect(known.body).toMatchObject({ source: 'zip', city: 'Chicago', zip: '60614' });
-    const unknown = await request(app).get('/api/location?zip=00000');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toMatchObject({
-      code: 'unknown_zip',
-      message: 'ZIP code 00000 is not a US ZIP code we know',
-    });
-    for (const bad of ['/api/location', '/api/location?zip=1234', '/api/location?zip=abcde']) {
-      const res = await request(app).get(bad);
-      expect(res.status, bad).toBe(400);
-      expect(JSON.stringify(res.body.error)).toContain('zip');
-    }
-  });
+  it(
+    'checks a ZIP code the shopper typed: its market, or a 404 naming a ZIP ' + 'no market knows, and a 400 for no ZIP',
+    async () => {
+      const known = await request(app).get('/api/location?zip=60614');
+      expect(known.status).toBe(200);
+      expect(known.body).toMatchObject({ source: 'zip', city: 'Chicago', zip: '60614' });
+      const unknown = await request(app).get('/api/location?zip=00000');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error).toMatchObject({
+        code: 'unknown_zip',
+        message: 'ZIP code 00000 is not a US ZIP code we know',
+      });
+      for (const bad of ['/api/location', '/api/location?zip=1234', '/api/location?zip=abcde']) {
+        const res = await request(app).get(bad);
+        expect(res.status, bad).toBe(400);
+        expect(JSON.stringify(res.body.error)).toContain('zip');
+      }
+    },
+  );
 
   it('serves the second brand its Explore variant with Promos and Top Categories', async () => {
     const byParam = await getLayout('/api/layout/home?brand=encore');
@@ -272,36 +275,39 @@ describe('row isolation', () => {
     });
   });
 
-  it('times a slow row out at its deadline while the process goes on answering, when the engine works in slices', async () => {
-    // Venue searches take 600 ms of work in 2 ms slices, yielding between them, as long engine work must.
-    let slowDone = false;
-    const slow: SearchEngine = {
-      kind: 'embedded',
-      health: () => engine.health(),
-      search: async (req) => {
-        if (req.collection !== 'Venue') return engine.search(req);
-        const until = performance.now() + 600;
-        while (performance.now() < until) {
-          const slice = performance.now() + 2;
-          while (performance.now() < slice) {
-            /* busy */
+  it(
+    'times a slow row out at its deadline while the process goes on ' + 'answering, when the engine works in slices',
+    async () => {
+      // Venue searches take 600 ms of work in 2 ms slices, yielding between them, as long engine work must.
+      let slowDone = false;
+      const slow: SearchEngine = {
+        kind: 'embedded',
+        health: () => engine.health(),
+        search: async (req) => {
+          if (req.collection !== 'Venue') return engine.search(req);
+          const until = performance.now() + 600;
+          while (performance.now() < until) {
+            const slice = performance.now() + 2;
+            while (performance.now() < slice) {
+              /* busy */
+            }
+            await new Promise((r) => setImmediate(r));
           }
-          await new Promise((r) => setImmediate(r));
-        }
-        slowDone = true;
-        return engine.search(req);
-      },
-    };
-    const layout = new LayoutService({ segments, engine: () => slow, logger, rowDeadlineMs: 100 });
-    const pending = layout.layout({ page: 'home' }, segments.brand('encore')!, { ...NEW_YORK, ...base });
-    const health = await request(app).get('/healthz');
-    expect(health.status).toBe(200);
-    expect(slowDone).toBe(false);
-    const answer = await pending;
-    expect(slowDone).toBe(false);
-    const statuses = Object.fromEntries(answer.rows.map((r) => [r.id, r.status]));
-    expect(statuses).toMatchObject({ 'local-venues': 'timeout', 'local-events': 'ok' });
-  });
+          slowDone = true;
+          return engine.search(req);
+        },
+      };
+      const layout = new LayoutService({ segments, engine: () => slow, logger, rowDeadlineMs: 100 });
+      const pending = layout.layout({ page: 'home' }, segments.brand('encore')!, { ...NEW_YORK, ...base });
+      const health = await request(app).get('/healthz');
+      expect(health.status).toBe(200);
+      expect(slowDone).toBe(false);
+      const answer = await pending;
+      expect(slowDone).toBe(false);
+      const statuses = Object.fromEntries(answer.rows.map((r) => [r.id, r.status]));
+      expect(statuses).toMatchObject({ 'local-venues': 'timeout', 'local-events': 'ok' });
+    },
+  );
 
   it('serves the last good items of a row whose engine then fails', async () => {
     let broken = false;
@@ -414,34 +420,43 @@ describe("forcing a variation with GrowthBook's ?<experiment-key>=<index>", () =
     }
   });
 
-  it('is no exposure for a guest forced into the variation they are assigned, while their plain view is one', async () => {
-    const auth = await guestIn('1');
-    expect((await getLayout('/api/layout/home', auth)).experiments).toEqual([{ key: 'home-layout', variationId: '1' }]);
-    const forced = await getLayout('/api/layout/home?home-layout=1', auth);
-    expect([forced.rows[0]!.id, forced.experiments]).toEqual(['promos', []]);
-  });
+  it(
+    'is no exposure for a guest forced into the variation they are assigned, ' + 'while their plain view is one',
+    async () => {
+      const auth = await guestIn('1');
+      expect((await getLayout('/api/layout/home', auth)).experiments).toEqual([
+        { key: 'home-layout', variationId: '1' },
+      ]);
+      const forced = await getLayout('/api/layout/home?home-layout=1', auth);
+      expect([forced.rows[0]!.id, forced.experiments]).toEqual(['promos', []]);
+    },
+  );
 
-  it('refuses an index out of range or not an integer with a 400 naming the experiment and its indexes, with or without a token', async () => {
-    for (const [who, auth] of await cases()) {
-      for (const url of [
-        '/api/layout/home?home-layout=7',
-        '/api/layout/home?home-layout=abc',
-        '/api/layout/home?home-layout=1.5',
-        '/api/layout/home?home-layout=-1',
-        '/api/layout/home?home-layout=',
-        '/api/layout/home?home-layout=1&home-layout=0',
-        '/api/layout/category/nfl?home-layout=2',
-      ]) {
-        const res = await request(app).get(url).set(auth);
-        expect(res.status, `${who} ${url}`).toBe(400);
-        expect(res.body.error.code).toBe('invalid_request');
-        expect(res.body.error.message, `${who} ${url}`).toMatch(
-          /^home-layout: experiment "home-layout" has variations 0 to 1, not /,
-        );
-        expect(res.body.error.details).toEqual([{ path: 'home-layout', message: expect.stringContaining('0 to 1') }]);
+  it(
+    'refuses an index out of range or not an integer with a 400 naming the ' +
+      'experiment and its indexes, with or without a token',
+    async () => {
+      for (const [who, auth] of await cases()) {
+        for (const url of [
+          '/api/layout/home?home-layout=7',
+          '/api/layout/home?home-layout=abc',
+          '/api/layout/home?home-layout=1.5',
+          '/api/layout/home?home-layout=-1',
+          '/api/layout/home?home-layout=',
+          '/api/layout/home?home-layout=1&home-layout=0',
+          '/api/layout/category/nfl?home-layout=2',
+        ]) {
+          const res = await request(app).get(url).set(auth);
+          expect(res.status, `${who} ${url}`).toBe(400);
+          expect(res.body.error.code).toBe('invalid_request');
+          expect(res.body.error.message, `${who} ${url}`).toMatch(
+            /^home-layout: experiment "home-layout" has variations 0 to 1, not /,
+          );
+          expect(res.body.error.details).toEqual([{ path: 'home-layout', message: expect.stringContaining('0 to 1') }]);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('keeps gb_force as an alias that behaves the same with or without a token', async () => {
     for (const [who, auth] of await cases()) {

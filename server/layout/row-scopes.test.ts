@@ -19,7 +19,10 @@ beforeAll(async () => {
 
 afterAll(() => fixture?.cleanup());
 
-/** Event requests shaped like the rows': a radius around a venue or none, categories, a status, a date window, a performer. */
+/**
+ * Event requests shaped like the rows': a radius around a venue or none, categories, a status, a date window, a
+ * performer.
+ */
 function eventRequests() {
   const categories = [...new Set(events.map((e) => e.category))];
   const times = events.map((e) => e.event_timestamp).filter((t): t is number => t !== null);

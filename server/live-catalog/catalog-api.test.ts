@@ -81,30 +81,34 @@ const jsonl = (docs: unknown[]) => docs.map((d) => (typeof d === 'string' ? d : 
 const results = (answer: string) => answer.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('the catalog documents API, through the official Typesense client', () => {
-  it('imports with upsert: one result line per input line, in order, bad lines refused and named, good ones applied', async () => {
-    const [a, b] = events();
-    const renamed = { ...a!, event_name: 'Zanzibar Quartet Farewell Night' };
-    const answer = await client
-      .collections('Event')
-      .documents()
-      .import(jsonl([renamed, '{"id": "oops"', { ...b!, event_status: 'maybe' }, { ...b!, surprise: 1 }]), {
-        action: 'upsert',
+  it(
+    'imports with upsert: one result line per input line, in order, bad lines ' +
+      'refused and named, good ones applied',
+    async () => {
+      const [a, b] = events();
+      const renamed = { ...a!, event_name: 'Zanzibar Quartet Farewell Night' };
+      const answer = await client
+        .collections('Event')
+        .documents()
+        .import(jsonl([renamed, '{"id": "oops"', { ...b!, event_status: 'maybe' }, { ...b!, surprise: 1 }]), {
+          action: 'upsert',
+        });
+      const lines = results(answer as unknown as string);
+      expect(lines).toHaveLength(4);
+      expect(lines[0]).toEqual({ success: true });
+      expect(lines[1]).toMatchObject({ success: false, document: '{"id": "oops"' });
+      expect(String(lines[1]!.error)).toMatch(/Bad JSON/);
+      expect(String(lines[2]!.error)).toMatch(/event_status.*"maybe"/);
+      expect(String(lines[3]!.error)).toMatch(/`surprise` is not a field of Event/);
+      expect(await client.collections('Event').documents(renamed.id).retrieve()).toMatchObject({
+        event_name: 'Zanzibar Quartet Farewell Night',
       });
-    const lines = results(answer as unknown as string);
-    expect(lines).toHaveLength(4);
-    expect(lines[0]).toEqual({ success: true });
-    expect(lines[1]).toMatchObject({ success: false, document: '{"id": "oops"' });
-    expect(String(lines[1]!.error)).toMatch(/Bad JSON/);
-    expect(String(lines[2]!.error)).toMatch(/event_status.*"maybe"/);
-    expect(String(lines[3]!.error)).toMatch(/`surprise` is not a field of Event/);
-    expect(await client.collections('Event').documents(renamed.id).retrieve()).toMatchObject({
-      event_name: 'Zanzibar Quartet Farewell Night',
-    });
-    // The storefront finds it by its new name at once.
-    const found = await request(app).get('/api/Searches/get?q=zanzibar+quartet');
-    expect(found.status).toBe(200);
-    expect(JSON.stringify(found.body)).toContain('Zanzibar Quartet Farewell Night');
-  });
+      // The storefront finds it by its new name at once.
+      const found = await request(app).get('/api/Searches/get?q=zanzibar+quartet');
+      expect(found.status).toBe(200);
+      expect(JSON.stringify(found.body)).toContain('Zanzibar Quartet Farewell Night');
+    },
+  );
 
   it('follows each action on a missing and an existing id, returns ids and documents when asked', async () => {
     const existing = events()[2]!;
@@ -246,21 +250,24 @@ describe('the catalog documents API, through the official Typesense client', () 
 });
 
 describe('the catalog documents API: who may call it, and bad requests', () => {
-  it('answers 401 to a wrong or missing key, and the same key in the query as Typesense clients may send it', async () => {
-    await expect(
-      typesenseClient((server.address() as AddressInfo).port, 'not-the-key-at-all')
-        .collections('Event')
-        .documents('1')
-        .retrieve(),
-    ).rejects.toBeInstanceOf(Errors.RequestUnauthorized);
-    const missing = await request(app).get(`/api/admin/collections/Event/documents/${events()[0]!.id}`);
-    expect(missing.status).toBe(401);
-    expect(missing.body.message).toMatch(/x-typesense-api-key/);
-    const inQuery = await request(app).get(
-      `/api/admin/collections/Event/documents/${events()[0]!.id}?x-typesense-api-key=${KEY}`,
-    );
-    expect(inQuery.status).toBe(200);
-  });
+  it(
+    'answers 401 to a wrong or missing key, and the same key in the query as ' + 'Typesense clients may send it',
+    async () => {
+      await expect(
+        typesenseClient((server.address() as AddressInfo).port, 'not-the-key-at-all')
+          .collections('Event')
+          .documents('1')
+          .retrieve(),
+      ).rejects.toBeInstanceOf(Errors.RequestUnauthorized);
+      const missing = await request(app).get(`/api/admin/collections/Event/documents/${events()[0]!.id}`);
+      expect(missing.status).toBe(401);
+      expect(missing.body.message).toMatch(/x-typesense-api-key/);
+      const inQuery = await request(app).get(
+        `/api/admin/collections/Event/documents/${events()[0]!.id}?x-typesense-api-key=${KEY}`,
+      );
+      expect(inQuery.status).toBe(200);
+    },
+  );
 
   it('does not exist without CATALOG_ADMIN_KEY', async () => {
     const { app: keyless } = await testAppWithSegments();
@@ -268,34 +275,37 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
     expect(res.status).toBe(404);
   });
 
-  it('refuses bodies that are too large, empty or not documents, and bad parameters, each with a 4xx naming it', async () => {
-    const post = (path: string, body: string) =>
-      request(app)
-        .post(`/api/admin${path}`)
+  it(
+    'refuses bodies that are too large, empty or not documents, and bad ' + 'parameters, each with a 4xx naming it',
+    async () => {
+      const post = (path: string, body: string) =>
+        request(app)
+          .post(`/api/admin${path}`)
+          .set('X-TYPESENSE-API-KEY', KEY)
+          .set('Content-Type', 'text/plain')
+          .send(body);
+      const huge = await post('/collections/Event/documents/import?action=upsert', 'x'.repeat(50 * 1024 * 1024));
+      expect(huge.status).toBe(413);
+      expect(huge.body.message).toMatch(/too large/i);
+      expect((await post('/collections/Event/documents/import', '')).status).toBe(400);
+      const badAction = await post('/collections/Event/documents/import?action=replace', '{}');
+      expect(badAction.status).toBe(400);
+      expect(badAction.body.message).toMatch(/action must be one of create, upsert, update, emplace/);
+      expect((await post('/collections/Event/documents/import?dirty_values=maybe', '{}')).status).toBe(400);
+      const array = await request(app)
+        .post('/api/admin/collections/Event/documents')
         .set('X-TYPESENSE-API-KEY', KEY)
-        .set('Content-Type', 'text/plain')
-        .send(body);
-    const huge = await post('/collections/Event/documents/import?action=upsert', 'x'.repeat(50 * 1024 * 1024));
-    expect(huge.status).toBe(413);
-    expect(huge.body.message).toMatch(/too large/i);
-    expect((await post('/collections/Event/documents/import', '')).status).toBe(400);
-    const badAction = await post('/collections/Event/documents/import?action=replace', '{}');
-    expect(badAction.status).toBe(400);
-    expect(badAction.body.message).toMatch(/action must be one of create, upsert, update, emplace/);
-    expect((await post('/collections/Event/documents/import?dirty_values=maybe', '{}')).status).toBe(400);
-    const array = await request(app)
-      .post('/api/admin/collections/Event/documents')
-      .set('X-TYPESENSE-API-KEY', KEY)
-      .set('Content-Type', 'application/json')
-      .send('[1,2]');
-    expect(array.status).toBe(400);
-    const wrongId = await request(app)
-      .post('/api/admin/collections/Event/documents?action=upsert')
-      .set('X-TYPESENSE-API-KEY', KEY)
-      .send({ ...events()[6]!, id: '12' });
-    expect(wrongId.status).toBe(400);
-    expect(wrongId.body.message).toMatch(/`id` must be the event_id as a string/);
-  });
+        .set('Content-Type', 'application/json')
+        .send('[1,2]');
+      expect(array.status).toBe(400);
+      const wrongId = await request(app)
+        .post('/api/admin/collections/Event/documents?action=upsert')
+        .set('X-TYPESENSE-API-KEY', KEY)
+        .send({ ...events()[6]!, id: '12' });
+      expect(wrongId.status).toBe(400);
+      expect(wrongId.body.message).toMatch(/`id` must be the event_id as a string/);
+    },
+  );
 });
 
 describe('concurrent imports and the rate limit', () => {
@@ -415,25 +425,28 @@ describe('a catalog change on the storefront', () => {
     expect((await request(app).get(`/api/events/${deleted}`)).status).toBe(404);
   });
 
-  it("drops only the rows a change could touch: a renamed event in Los Angeles leaves New York's local rows cached", async () => {
-    const ny = '/api/layout/home?lat=40.75&lng=-73.99';
-    const la = '/api/layout/home?lat=34.05&lng=-118.24';
-    await request(app).get(ny);
-    const before = LayoutResponseSchema.parse((await request(app).get(la)).body);
-    const shown = before.rows.flatMap((r) => (r.type === 'events' ? r.items : []))[0]!;
-    const stale: string[] = [];
-    layout.onStaleRows((keys) => stale.push(...keys));
-    await client
-      .collections<EventDocument>('Event')
-      .documents(String(shown.id))
-      .update({ event_name: 'Pacific Lights Encore' });
-    const at = (lat: string, lng: string) => stale.filter((key) => key.includes(`|${lat}|${lng}|`));
-    expect(at('34.1', '-118.2').length).toBeGreaterThan(0);
-    const nyRows = before.rows.length;
-    expect(at('40.8', '-74').length).toBeLessThan(nyRows);
-    const after = await request(app).get(la);
-    expect(JSON.stringify(after.body)).toContain('Pacific Lights Encore');
-  });
+  it(
+    'drops only the rows a change could touch: a renamed event in Los Angeles ' + "leaves New York's local rows cached",
+    async () => {
+      const ny = '/api/layout/home?lat=40.75&lng=-73.99';
+      const la = '/api/layout/home?lat=34.05&lng=-118.24';
+      await request(app).get(ny);
+      const before = LayoutResponseSchema.parse((await request(app).get(la)).body);
+      const shown = before.rows.flatMap((r) => (r.type === 'events' ? r.items : []))[0]!;
+      const stale: string[] = [];
+      layout.onStaleRows((keys) => stale.push(...keys));
+      await client
+        .collections<EventDocument>('Event')
+        .documents(String(shown.id))
+        .update({ event_name: 'Pacific Lights Encore' });
+      const at = (lat: string, lng: string) => stale.filter((key) => key.includes(`|${lat}|${lng}|`));
+      expect(at('34.1', '-118.2').length).toBeGreaterThan(0);
+      const nyRows = before.rows.length;
+      expect(at('40.8', '-74').length).toBeLessThan(nyRows);
+      const after = await request(app).get(la);
+      expect(JSON.stringify(after.body)).toContain('Pacific Lights Encore');
+    },
+  );
 
   it('drops replayed suggestions when a collection they read changes', async () => {
     const ask = () => request(app).get('/api/suggest?q=velvet+thunder');
@@ -457,48 +470,57 @@ describe('a catalog change on the storefront', () => {
     expect(await restarted.live.sync()).toBe(0);
   });
 
-  it('folds the applied changes into the engine snapshot: the next start opens them with it and applies only what came after', async () => {
-    const dir = path.join(fixture.dir, 'catalog');
-    const logName = await new ChangeLog(sql).identity();
-    const env = parseEnv({ NODE_ENV: 'test' });
-    const first = await openCatalog(env, dir, { changeLog: logName });
-    const search = new SearchService();
-    search.set(first.engine, first.writable);
-    const starting = new LiveCatalog({
-      log: new ChangeLog(sql),
-      engine: () => search.catalog,
-      onApplied: () => {},
-      logger: pino({ level: 'silent' }),
-    });
-    starting.attach(first.manifest.generatedAt, first.folded?.through ?? 0);
-    expect(await starting.sync()).toBeGreaterThan(0);
-    await first.fold!({ log: logName, through: starting.appliedThrough });
+  it(
+    'folds the applied changes into the engine snapshot: the next start opens ' +
+      'them with it and applies only what came after',
+    async () => {
+      const dir = path.join(fixture.dir, 'catalog');
+      const logName = await new ChangeLog(sql).identity();
+      const env = parseEnv({ NODE_ENV: 'test' });
+      const first = await openCatalog(env, dir, { changeLog: logName });
+      const search = new SearchService();
+      search.set(first.engine, first.writable);
+      const starting = new LiveCatalog({
+        log: new ChangeLog(sql),
+        engine: () => search.catalog,
+        onApplied: () => {},
+        logger: pino({ level: 'silent' }),
+      });
+      starting.attach(first.manifest.generatedAt, first.folded?.through ?? 0);
+      expect(await starting.sync()).toBeGreaterThan(0);
+      await first.fold!({ log: logName, through: starting.appliedThrough });
 
-    const second = await openCatalog(env, dir, { changeLog: logName });
-    expect(second.embedded?.from).toBe('snapshot');
-    expect(second.folded).toEqual({ log: logName, through: starting.appliedThrough });
-    expect((await second.writable!.documents('Event', ['9900001'])).get('9900001')).toEqual(
-      await live.document('Event', '9900001'),
-    );
-    const again = new LiveCatalog({
-      log: new ChangeLog(sql),
-      engine: () => second.writable!,
-      onApplied: () => {},
-      logger: pino({ level: 'silent' }),
-    });
-    again.attach(second.manifest.generatedAt, second.folded!.through);
-    expect(await again.sync()).toBe(0);
+      const second = await openCatalog(env, dir, { changeLog: logName });
+      expect(second.embedded?.from).toBe('snapshot');
+      expect(second.folded).toEqual({ log: logName, through: starting.appliedThrough });
+      expect((await second.writable!.documents('Event', ['9900001'])).get('9900001')).toEqual(
+        await live.document('Event', '9900001'),
+      );
+      const again = new LiveCatalog({
+        log: new ChangeLog(sql),
+        engine: () => second.writable!,
+        onApplied: () => {},
+        logger: pino({ level: 'silent' }),
+      });
+      again.attach(second.manifest.generatedAt, second.folded!.through);
+      expect(await again.sync()).toBe(0);
 
-    // A store with another log (reset, replaced) cannot use those folded changes: the files are read again.
-    const other = await openCatalog(env, dir, { changeLog: 'another-log' });
-    expect(other.embedded?.from).toBe('files');
-    expect((await other.writable!.documents('Event', ['9900001'])).size).toBe(0);
-  }, 60_000);
+      // A store with another log (reset, replaced) cannot use those folded changes: the files are read again.
+      const other = await openCatalog(env, dir, { changeLog: 'another-log' });
+      expect(other.embedded?.from).toBe('files');
+      expect((await other.writable!.documents('Event', ['9900001'])).size).toBe(0);
+    },
+    60_000,
+  );
 
-  it('leaves the changes made over other catalog files out: a catalog generated or imported anew starts from its files', async () => {
-    const other = await openLive();
-    other.live.attach('2030-01-01T00:00:00.000Z');
-    expect(await other.live.sync()).toBe(0);
-    expect(other.embedded.document('Event', '9900001')).toBeUndefined();
-  });
+  it(
+    'leaves the changes made over other catalog files out: a catalog ' +
+      'generated or imported anew starts from its files',
+    async () => {
+      const other = await openLive();
+      other.live.attach('2030-01-01T00:00:00.000Z');
+      expect(await other.live.sync()).toBe(0);
+      expect(other.embedded.document('Event', '9900001')).toBeUndefined();
+    },
+  );
 });

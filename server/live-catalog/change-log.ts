@@ -1,7 +1,7 @@
 import type { CollectionName } from '../../shared/schemas/documents.js';
 import type { ReindexChanges } from '../search/typesense/reindex.js';
 import type { Sql, SqlTx } from '../store/sql.js';
-import type { Doc } from './document-writes.js';
+import type { Doc } from '../catalog/document-writes.js';
 
 /**
  * One acknowledged change to the catalog: a document as it now stands, or its deletion (`document: null`), with
@@ -119,7 +119,8 @@ async function readAfter(
     document: unknown;
     previous: unknown;
   }>(
-    'SELECT seq, collection, doc_id, document, previous FROM catalog_changes WHERE catalog = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+    'SELECT seq, collection, doc_id, document, previous FROM catalog_changes ' +
+      'WHERE catalog = $1 AND seq > $2 ORDER BY seq LIMIT $3',
     [catalog, seq, limit],
   );
   const parsed = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Doc | null;

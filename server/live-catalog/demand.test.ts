@@ -131,46 +131,49 @@ async function buy(auth: string, cartId: string) {
 }
 
 describe('demand signals from what shoppers do', () => {
-  it('makes an event with five carts and an order in the last day "Selling fast" on the next home page and its own', async () => {
-    // An event the home page near its venue shows, without the badge yet.
-    let event: EventDocument | undefined;
-    for (let tries = 0; tries < 40 && !event; tries++) {
-      const candidate = quietEvent((e) => listingsForEvent(e).filter((l) => l.splits.includes(2)).length >= 5);
-      const card = await homeCard(candidate);
-      if (card && !card.badges.some((b) => b.type === 'hotEvent')) event = candidate;
-    }
-    if (!event) throw new Error('no quiet event shown on a home page');
-    expect((await eventPage(event)).event.badges.map((b) => b.type)).not.toContain('hotEvent');
-    const listings = listingsForEvent(event)
-      .filter((l) => l.splits.includes(2))
-      .slice(0, 5);
-    const carts = [];
-    for (const l of listings) {
-      const auth = await guest();
-      carts.push({ auth, cart: await cart(auth, l.id, 2) });
-    }
-    await buy(carts[0]!.auth, carts[0]!.cart.id);
-    expect(await demand.run()).toBeGreaterThan(0);
-    const after = await eventPage(event);
-    expect(after.event.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
-    expect((await homeCard(event))?.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
-    expect(await live.document('Event', event.id)).toMatchObject({
-      event_cart_d1: 5,
-      event_orders_d1: 1,
-      event_orders_d7: event.event_orders_d7 + 1,
-      event_orders_t12: event.event_orders_t12 + 1,
-    });
-    // Every performer's order counts follow.
-    for (const id of event.performer_ids) {
-      const before = fixture.catalog.collections.Performer.find((p) => p.performer_id === id)!;
-      expect(await live.document('Performer', String(id))).toMatchObject({
-        performer_orders_d7: before.performer_orders_d7 + 1,
-        performer_orders_t12: before.performer_orders_t12 + 1,
+  it(
+    'makes an event with five carts and an order in the last day "Selling ' + 'fast" on the next home page and its own',
+    async () => {
+      // An event the home page near its venue shows, without the badge yet.
+      let event: EventDocument | undefined;
+      for (let tries = 0; tries < 40 && !event; tries++) {
+        const candidate = quietEvent((e) => listingsForEvent(e).filter((l) => l.splits.includes(2)).length >= 5);
+        const card = await homeCard(candidate);
+        if (card && !card.badges.some((b) => b.type === 'hotEvent')) event = candidate;
+      }
+      if (!event) throw new Error('no quiet event shown on a home page');
+      expect((await eventPage(event)).event.badges.map((b) => b.type)).not.toContain('hotEvent');
+      const listings = listingsForEvent(event)
+        .filter((l) => l.splits.includes(2))
+        .slice(0, 5);
+      const carts = [];
+      for (const l of listings) {
+        const auth = await guest();
+        carts.push({ auth, cart: await cart(auth, l.id, 2) });
+      }
+      await buy(carts[0]!.auth, carts[0]!.cart.id);
+      expect(await demand.run()).toBeGreaterThan(0);
+      const after = await eventPage(event);
+      expect(after.event.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
+      expect((await homeCard(event))?.badges[0]).toEqual({ type: 'hotEvent', label: 'Selling fast' });
+      expect(await live.document('Event', event.id)).toMatchObject({
+        event_cart_d1: 5,
+        event_orders_d1: 1,
+        event_orders_d7: event.event_orders_d7 + 1,
+        event_orders_t12: event.event_orders_t12 + 1,
       });
-    }
-    // Nothing moved since: a second run writes nothing.
-    expect(await demand.run()).toBe(0);
-  });
+      // Every performer's order counts follow.
+      for (const id of event.performer_ids) {
+        const before = fixture.catalog.collections.Performer.find((p) => p.performer_id === id)!;
+        expect(await live.document('Performer', String(id))).toMatchObject({
+          performer_orders_d7: before.performer_orders_d7 + 1,
+          performer_orders_t12: before.performer_orders_t12 + 1,
+        });
+      }
+      // Nothing moved since: a second run writes nothing.
+      expect(await demand.run()).toBe(0);
+    },
+  );
 
   it('shows "Only 2 tickets left" once shoppers have bought all but two tickets', async () => {
     // A listing dearer than the event's cheapest, so the lowest price has to move when the rest sell out.
@@ -227,32 +230,36 @@ describe('demand signals from what shoppers do', () => {
     });
   });
 
-  it('charges a held cart the price it was held at when the operator reprices the event meanwhile, and shows the new price to everyone else', async () => {
-    const event = quietEvent((e) => listingsForEvent(e).some((l) => l.splits.includes(2)));
-    const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
-    const auth = await guest();
-    const held = await cart(auth, listing.id, 2);
-    // The feed doubles the event's prices: its generated listings are dearer from now on.
-    await live.write('Event', 'update', [
-      { text: '', value: { id: event.id, min_ticket_price: event.min_ticket_price * 2 } },
-    ]);
-    const page = await eventPage(event);
-    expect(page.event.minPrice).toBe(allInPrice(event.min_ticket_price * 2));
-    const now = (await request(app).get(`/api/listings/${listing.id}`)).body as {
-      listing: { allInPricePerTicket: number };
-    };
-    expect(now.listing.allInPricePerTicket * 2).toBeGreaterThan(held.totalPrice.value);
-    // The hold's price stands until it ends: the cart, and what is charged.
-    expect(
-      CartSchema.parse((await request(app).get(`/api/cart/${held.id}`).set('Authorization', auth)).body).totalPrice,
-    ).toEqual(held.totalPrice);
-    const paid = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .send({ ...checkoutBody(held.id), payment: card, expectedTotal: held.totalPrice.value });
-    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
-    expect(paid.body.totalPrice).toEqual(held.totalPrice);
-  });
+  it(
+    'charges a held cart the price it was held at when the operator reprices ' +
+      'the event meanwhile, and shows the new price to everyone else',
+    async () => {
+      const event = quietEvent((e) => listingsForEvent(e).some((l) => l.splits.includes(2)));
+      const listing = listingsForEvent(event).find((l) => l.splits.includes(2))!;
+      const auth = await guest();
+      const held = await cart(auth, listing.id, 2);
+      // The feed doubles the event's prices: its generated listings are dearer from now on.
+      await live.write('Event', 'update', [
+        { text: '', value: { id: event.id, min_ticket_price: event.min_ticket_price * 2 } },
+      ]);
+      const page = await eventPage(event);
+      expect(page.event.minPrice).toBe(allInPrice(event.min_ticket_price * 2));
+      const now = (await request(app).get(`/api/listings/${listing.id}`)).body as {
+        listing: { allInPricePerTicket: number };
+      };
+      expect(now.listing.allInPricePerTicket * 2).toBeGreaterThan(held.totalPrice.value);
+      // The hold's price stands until it ends: the cart, and what is charged.
+      expect(
+        CartSchema.parse((await request(app).get(`/api/cart/${held.id}`).set('Authorization', auth)).body).totalPrice,
+      ).toEqual(held.totalPrice);
+      const paid = await request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .send({ ...checkoutBody(held.id), payment: card, expectedTotal: held.totalPrice.value });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+      expect(paid.body.totalPrice).toEqual(held.totalPrice);
+    },
+  );
 
   it("keeps an operator's own figures as the new baseline when a feed rewrites them", async () => {
     const single = (l: ReturnType<typeof listingsForEvent>[number]) => l.splits.includes(1) && l.quantity >= 5;
@@ -272,22 +279,26 @@ describe('demand signals from what shoppers do', () => {
   });
 
   // Runs last: its clock moves the demand period days ahead.
-  it("lets carts and orders go as they leave their windows: a day for carts and the day's orders, 7 days for the week's", async () => {
-    const event = quietEvent((e) => listingsForEvent(e).some((l) => l.splits.includes(2)));
-    const auth = await guest();
-    await buy(auth, (await cart(auth, listingsForEvent(event).find((l) => l.splits.includes(2))!.id, 2)).id);
-    await demand.run();
-    const counts = async () => {
-      const doc = (await live.document('Event', event.id))!;
-      return [doc.event_cart_d1, doc.event_orders_d1, doc.event_orders_d7, doc.event_orders_t12];
-    };
-    expect(await counts()).toEqual([1, 1, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
-    const hours = (h: number) => () => new Date(Date.now() + h * 3_600_000);
-    await demandAt(hours(23)).run();
-    expect(await counts()).toEqual([1, 1, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
-    await demandAt(hours(25)).run();
-    expect(await counts()).toEqual([0, 0, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
-    await demandAt(hours(7 * 24 + 1)).run();
-    expect(await counts()).toEqual([0, 0, event.event_orders_d7, event.event_orders_t12 + 1]);
-  });
+  it(
+    'lets carts and orders go as they leave their windows: a day for carts ' +
+      "and the day's orders, 7 days for the week's",
+    async () => {
+      const event = quietEvent((e) => listingsForEvent(e).some((l) => l.splits.includes(2)));
+      const auth = await guest();
+      await buy(auth, (await cart(auth, listingsForEvent(event).find((l) => l.splits.includes(2))!.id, 2)).id);
+      await demand.run();
+      const counts = async () => {
+        const doc = (await live.document('Event', event.id))!;
+        return [doc.event_cart_d1, doc.event_orders_d1, doc.event_orders_d7, doc.event_orders_t12];
+      };
+      expect(await counts()).toEqual([1, 1, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
+      const hours = (h: number) => () => new Date(Date.now() + h * 3_600_000);
+      await demandAt(hours(23)).run();
+      expect(await counts()).toEqual([1, 1, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
+      await demandAt(hours(25)).run();
+      expect(await counts()).toEqual([0, 0, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
+      await demandAt(hours(7 * 24 + 1)).run();
+      expect(await counts()).toEqual([0, 0, event.event_orders_d7, event.event_orders_t12 + 1]);
+    },
+  );
 });

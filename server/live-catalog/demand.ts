@@ -5,7 +5,7 @@ import type { EventDocument, PerformerDocument } from '../../shared/schemas/docu
 import { availableSplits, type GeneratedListing, type ListedAvailability } from '../commerce/domain/listings.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { Sql } from '../store/sql.js';
-import type { Doc } from './document-writes.js';
+import type { Doc } from '../catalog/document-writes.js';
 import type { LiveCatalog } from './live-catalog.js';
 
 /** How often the signals are brought up to date (one node does it per period). */
@@ -98,7 +98,10 @@ export class DemandSignals {
           table === 'recent_activity'
             ? "entity_id AS id FROM recent_activity WHERE entity_type = 'event' AND"
             : `event_id AS id FROM ${table} WHERE`;
-        return `SELECT ${id} ${column} > $1::timestamptz - interval '${w}' AND ${column} <= $2::timestamptz - interval '${w}'`;
+        return (
+          `SELECT ${id} ${column} > $1::timestamptz - interval '${w}' AND ${column} ` +
+          `<= $2::timestamptz - interval '${w}'`
+        );
       });
     const parts = [
       ...moved('holds', 'created_at', ['0 days', WINDOWS.d1]),
@@ -118,19 +121,28 @@ export class DemandSignals {
     const ids = docs.map((d) => d.event_id);
     const [carts, orders, views, inventory] = await Promise.all([
       sql.query<{ id: string; n: string }>(
-        `SELECT event_id AS id, count(*) AS n FROM holds WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.d1}' GROUP BY event_id`,
+        `SELECT event_id AS id, count(*) AS n FROM holds WHERE event_id = ANY($1) ` +
+          `AND created_at > $2::timestamptz - interval '${WINDOWS.d1}' GROUP BY ` +
+          `event_id`,
         [ids, now],
       ),
       sql.query<{ id: string; d1: string; d7: string; t12: string }>(
         `SELECT event_id AS id,
-                count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d1}') AS d1,
-                count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d7}') AS d7,
+                count(*) FILTER (WHERE created_at ` +
+          `> $2::timestamptz - interval '${WINDOWS.d1}') AS d1,
+                ` +
+          `count(*) FILTER (WHERE created_at > $2::timestamptz - interval ` +
+          `'${WINDOWS.d7}') AS d7,
                 count(*) AS t12
-         FROM orders WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.t12}' GROUP BY event_id`,
+         FROM ` +
+          `orders WHERE event_id = ANY($1) AND created_at > $2::timestamptz - ` +
+          `interval '${WINDOWS.t12}' GROUP BY event_id`,
         [ids, now],
       ),
       sql.query<{ id: string; n: string }>(
-        `SELECT entity_id AS id, count(*) AS n FROM recent_activity WHERE entity_type = 'event' AND entity_id = ANY($1) AND viewed_at > $2::timestamptz - interval '${WINDOWS.d1}' GROUP BY entity_id`,
+        `SELECT entity_id AS id, count(*) AS n FROM recent_activity WHERE ` +
+          `entity_type = 'event' AND entity_id = ANY($1) AND viewed_at > ` +
+          `$2::timestamptz - interval '${WINDOWS.d1}' GROUP BY entity_id`,
         [ids, now],
       ),
       sql.query<{ event_id: string; listing_id: string; held: number; sold: number }>(
@@ -212,8 +224,11 @@ export class DemandSignals {
     // Every event of these performers, then their orders counted per event in one query, summed per performer.
     const events = await this.eventsOf(docs.map((p) => p.performer_id));
     const rows = await this.deps.sql.query<{ id: string; d7: string; t12: string }>(
-      `SELECT event_id AS id, count(*) FILTER (WHERE created_at > $2::timestamptz - interval '${WINDOWS.d7}') AS d7, count(*) AS t12
-       FROM orders WHERE event_id = ANY($1) AND created_at > $2::timestamptz - interval '${WINDOWS.t12}' GROUP BY event_id`,
+      `SELECT event_id AS id, count(*) FILTER (WHERE created_at > ` +
+        `$2::timestamptz - interval '${WINDOWS.d7}') AS d7, count(*) AS t12
+      ` +
+        ` FROM orders WHERE event_id = ANY($1) AND created_at > $2::timestamptz - ` +
+        `interval '${WINDOWS.t12}' GROUP BY event_id`,
       [events.map((e) => e.event_id), now],
     );
     const ordersOf = new Map(rows.map((r) => [Number(r.id), r]));
@@ -297,15 +312,13 @@ export class DemandSignals {
     for (let at = 0; at < performerIds.length; at += MAX_IN_VALUES) {
       const values = performerIds.slice(at, at + MAX_IN_VALUES);
       for (let page = 1, seen = 0; ; page++) {
-        const result = await this.deps
-          .engine()
-          .search({
-            collection: 'Event',
-            filters: [{ op: 'in', field: 'performer_ids', values }],
-            includeFields: ['event_id', 'performer_ids'],
-            perPage: MAX_PER_PAGE,
-            page,
-          });
+        const result = await this.deps.engine().search({
+          collection: 'Event',
+          filters: [{ op: 'in', field: 'performer_ids', values }],
+          includeFields: ['event_id', 'performer_ids'],
+          perPage: MAX_PER_PAGE,
+          page,
+        });
         for (const { document } of result.hits)
           events.set(document.event_id!, { event_id: document.event_id!, performer_ids: document.performer_ids! });
         seen += result.hits.length;

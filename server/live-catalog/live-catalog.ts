@@ -12,7 +12,7 @@ import {
   type PreparedWrite,
   type RefusedWrite,
   type WriteAction,
-} from './document-writes.js';
+} from '../catalog/document-writes.js';
 
 /**
  * How often each node reads the change log for changes other nodes made. Issue 16 asks for a change to show
@@ -96,7 +96,10 @@ export class LiveCatalog {
     return this.serial(() => this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit)));
   }
 
-  /** Syncs every `SYNC_INTERVAL_MS` until the returned function is called; a store that cannot answer is tried again on the next tick. */
+  /**
+   * Syncs every `SYNC_INTERVAL_MS` until the returned function is called; a store that cannot answer is tried again on
+   * the next tick.
+   */
   start(intervalMs = SYNC_INTERVAL_MS): () => void {
     return repeat(
       () => this.sync(),
@@ -191,7 +194,8 @@ export class LiveCatalog {
             throw new AppError(
               503,
               'search_write_failed',
-              `The search engine did not take the change, so nothing was saved; try again (${err instanceof Error ? err.message : String(err)})`,
+              `The search engine did not take the change, so nothing was saved; try ` +
+                `again (${err instanceof Error ? err.message : String(err)})`,
             );
           });
         }

@@ -3,7 +3,7 @@ import express, { Router, type ErrorRequestHandler, type Request, type RequestHa
 import { z } from 'zod';
 import { CollectionNameSchema, type CollectionName } from '../../shared/schemas/documents.js';
 import { AppError, toErrorResponse } from '../http/errors.js';
-import { DIRTY_VALUES, WRITE_ACTIONS, type PreparedWrite, type RefusedWrite } from './document-writes.js';
+import { DIRTY_VALUES, WRITE_ACTIONS, type PreparedWrite, type RefusedWrite } from '../catalog/document-writes.js';
 import type { LiveCatalog, WriteItem } from './live-catalog.js';
 
 /** An import body above this is refused with 413: a feed sends a large catalog in several requests. */

@@ -30,7 +30,10 @@ export interface PageRenderer {
   }): Promise<RenderedPage>;
 }
 
-/** The built renderer beside the built client, or undefined when there is none (`npm run dev`: the client renders alone). */
+/**
+ * The built renderer beside the built client, or undefined when there is none (`npm run dev`: the client renders
+ * alone).
+ */
 export async function loadPageRenderer(file: string): Promise<PageRenderer | undefined> {
   if (!existsSync(file)) return undefined;
   return (await import(pathToFileURL(file).href)) as PageRenderer;

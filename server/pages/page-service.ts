@@ -250,7 +250,8 @@ export class PageService {
   ): Promise<boolean> {
     const { renderer, document } = this.deps;
     // Every answer the page draws with, read at once. One the API would refuse (an unknown event) makes the page
-    // the not-found page; one that failed (the engine down) is left for the client to ask for, and the page is not kept.
+    // the not-found page; one that failed (the engine down) is left for the client to ask for, and the page is not
+    // kept.
     let keep = key !== undefined;
     let notFound = false;
     const queries = [...plan.shell, ...plan.own];

@@ -65,7 +65,8 @@ function gone(doc: Record<string, unknown>, now: Date): PageVerdict | null {
 /**
  * The status of a page address: 404 for an address the storefront has no page for, or an entity that does
  * not exist; a 301 to the current address when an entity's name changed (the id in the slug decides); 410 for
- * an event that is cancelled or has started; else 200. Crawlers get real answers instead of the app's page for everything.
+ * an event that is cancelled or has started; else 200. Crawlers get real answers instead of the app's page for
+ * everything.
  */
 export async function pageStatus(pathname: string, engine: SearchEngine, now = new Date()): Promise<PageVerdict> {
   if (PLAIN_PAGES.has(pathname) || PRIVATE_PAGE.test(pathname)) return ok;

@@ -244,80 +244,97 @@ describe('a rendered landing page', () => {
     expect(answerFor(html, ['events', slug])).toEqual((await request(app).get(`/api/events/${slug}`)).body);
   });
 
-  it('keeps the filters of the address: the filtered listings are drawn and embedded under the filter the client reads', async () => {
-    const event = upcoming()[1]!;
-    const slug = entitySlug(event.event_name, event.event_id);
-    const page = await request(app).get(`${eventPath(event)}?quantity=4&sort=price_desc`);
-    expect(answerFor(page.text, ['listings', slug, { quantity: 4, sort: 'price_desc' }])).toEqual(
-      (await request(app).get(`/api/events/${slug}/listings?quantity=4&sort=price_desc`)).body,
-    );
-  });
+  it(
+    'keeps the filters of the address: the filtered listings are drawn and ' +
+      'embedded under the filter the client reads',
+    async () => {
+      const event = upcoming()[1]!;
+      const slug = entitySlug(event.event_name, event.event_id);
+      const page = await request(app).get(`${eventPath(event)}?quantity=4&sort=price_desc`);
+      expect(answerFor(page.text, ['listings', slug, { quantity: 4, sort: 'price_desc' }])).toEqual(
+        (await request(app).get(`/api/events/${slug}/listings?quantity=4&sort=price_desc`)).body,
+      );
+    },
+  );
 
-  it('answers with the status the address has: 404 with a search, 301 for a renamed entity, 410 for a cancelled event', async () => {
-    for (const address of [
-      '/no-such-page',
-      '/events/x/nope-999999999',
-      '/performers/nobody-999999999',
-      '/category/no-such-category',
-    ]) {
-      const missing = await request(app).get(address);
-      expect(missing.status, address).toBe(404);
-      expect(missing.text).toContain('<h1 id="nf-title">Page not found</h1>');
-      expect(missing.text).toMatch(/<form role="search"[^>]* action="\/results-general" method="get">/);
-      expect(missing.text).toContain('<meta name="robots" content="noindex" />');
-      expect(missing.text).not.toContain('rel="canonical"');
-      expect(pageData(missing.text).page.status).toBe(404);
-    }
-    const event = upcoming()[2]!;
-    const moved = await request(app).get(`/events/old-name-${event.event_id}?quantity=2`);
-    expect(moved.status).toBe(301);
-    expect(moved.headers.location).toBe(`${eventPath(event)}?quantity=2`);
-    const cancelled = fixture.catalog.collections.Event.find((e) => e.event_status === 'cancelled')!;
-    const gone = await request(app).get(eventPath(cancelled));
-    expect(gone.status).toBe(410);
-    expect(gone.headers['x-robots-tag']).toBe('noindex');
-    expect(gone.text).toContain('This event is cancelled.');
-    expect(gone.text).toContain('<meta name="robots" content="noindex" />');
-  });
+  it(
+    'answers with the status the address has: 404 with a search, 301 for a ' +
+      'renamed entity, 410 for a cancelled event',
+    async () => {
+      for (const address of [
+        '/no-such-page',
+        '/events/x/nope-999999999',
+        '/performers/nobody-999999999',
+        '/category/no-such-category',
+      ]) {
+        const missing = await request(app).get(address);
+        expect(missing.status, address).toBe(404);
+        expect(missing.text).toContain('<h1 id="nf-title">Page not found</h1>');
+        expect(missing.text).toMatch(/<form role="search"[^>]* action="\/results-general" method="get">/);
+        expect(missing.text).toContain('<meta name="robots" content="noindex" />');
+        expect(missing.text).not.toContain('rel="canonical"');
+        expect(pageData(missing.text).page.status).toBe(404);
+      }
+      const event = upcoming()[2]!;
+      const moved = await request(app).get(`/events/old-name-${event.event_id}?quantity=2`);
+      expect(moved.status).toBe(301);
+      expect(moved.headers.location).toBe(`${eventPath(event)}?quantity=2`);
+      const cancelled = fixture.catalog.collections.Event.find((e) => e.event_status === 'cancelled')!;
+      const gone = await request(app).get(eventPath(cancelled));
+      expect(gone.status).toBe(410);
+      expect(gone.headers['x-robots-tag']).toBe('noindex');
+      expect(gone.text).toContain('This event is cancelled.');
+      expect(gone.text).toContain('<meta name="robots" content="noindex" />');
+    },
+  );
 
-  it('answers an address the layout refuses (a variation that does not exist) with its 4xx, for the page to explain', async () => {
-    const api = await request(app).get('/api/layout/home?home-layout=99');
-    expect(api.status).toBe(400);
-    const page = await request(app).get('/?home-layout=99');
-    expect(page.status).toBe(400);
-    expect(page.text).toContain('<meta name="robots" content="noindex" />');
-    expect(pageData(page.text).page.status).toBe(400);
-    // The client asks for the layout itself and shows the API's message.
-    expect(answerFor(page.text, ['layout', '/api/layout/home', '', 'home-layout=99'])).toBeUndefined();
-  });
+  it(
+    'answers an address the layout refuses (a variation that does not exist) ' +
+      'with its 4xx, for the page to explain',
+    async () => {
+      const api = await request(app).get('/api/layout/home?home-layout=99');
+      expect(api.status).toBe(400);
+      const page = await request(app).get('/?home-layout=99');
+      expect(page.status).toBe(400);
+      expect(page.text).toContain('<meta name="robots" content="noindex" />');
+      expect(pageData(page.text).page.status).toBe(400);
+      // The client asks for the layout itself and shows the API's message.
+      expect(answerFor(page.text, ['layout', '/api/layout/home', '', 'home-layout=99'])).toBeUndefined();
+    },
+  );
 
-  it('draws performer, venue, results and information pages, and leaves tickets, checkout and orders to the client', async () => {
-    const performer = fixture.catalog.collections.Performer[0]!;
-    const slug = entitySlug(performer.performer_name, performer.performer_id);
-    for (const address of [`/performers/${slug}`, `/${slug}`]) {
-      const page = await request(app).get(address);
-      expect(page.status, address).toBe(200);
-      expect(page.text).toContain(`<title>${performer.performer_name.replace(/&/g, '&amp;')} tickets</title>`);
-      expect(meta(page.text, 'property', 'og:image')).toMatch(/^https:\/\/tickets\.example\.com\//);
-    }
-    const venue = fixture.catalog.collections.Venue[0]!;
-    const venuePage = await request(app).get(`/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2`);
-    expect(venuePage.text).toContain(
-      `<link rel="canonical" href="https://tickets.example.com/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2" />`,
-    );
-    const faq = await request(app).get('/faq');
-    expect(faq.text).toContain('<title>Frequently asked questions</title>');
-    const results = await request(app).get('/results-general?kwds=new');
-    expect(results.text).toContain('<meta name="robots" content="noindex" />');
-    expect(answerFor(results.text, ['results', 'new', 1])).toEqual(
-      (await request(app).get('/api/Searches/get?q=new&page=1')).body,
-    );
-    const event = upcoming()[3]!;
-    const tickets = await request(app).get(`/tickets/${entitySlug(event.event_name, event.event_id)}`);
-    expect(tickets.status).toBe(200);
-    expect(tickets.text).toContain('<div id="root"></div>');
-    expect(tickets.text).not.toContain('id="page-data"');
-  });
+  it(
+    'draws performer, venue, results and information pages, and leaves ' + 'tickets, checkout and orders to the client',
+    async () => {
+      const performer = fixture.catalog.collections.Performer[0]!;
+      const slug = entitySlug(performer.performer_name, performer.performer_id);
+      for (const address of [`/performers/${slug}`, `/${slug}`]) {
+        const page = await request(app).get(address);
+        expect(page.status, address).toBe(200);
+        expect(page.text).toContain(`<title>${performer.performer_name.replace(/&/g, '&amp;')} tickets</title>`);
+        expect(meta(page.text, 'property', 'og:image')).toMatch(/^https:\/\/tickets\.example\.com\//);
+      }
+      const venue = fixture.catalog.collections.Venue[0]!;
+      const venuePage = await request(app).get(`/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2`);
+      expect(venuePage.text).toContain(
+        `<link rel="canonical" ` +
+          `href="https://tickets.example.com/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2" ` +
+          `/>`,
+      );
+      const faq = await request(app).get('/faq');
+      expect(faq.text).toContain('<title>Frequently asked questions</title>');
+      const results = await request(app).get('/results-general?kwds=new');
+      expect(results.text).toContain('<meta name="robots" content="noindex" />');
+      expect(answerFor(results.text, ['results', 'new', 1])).toEqual(
+        (await request(app).get('/api/Searches/get?q=new&page=1')).body,
+      );
+      const event = upcoming()[3]!;
+      const tickets = await request(app).get(`/tickets/${entitySlug(event.event_name, event.event_id)}`);
+      expect(tickets.status).toBe(200);
+      expect(tickets.text).toContain('<div id="root"></div>');
+      expect(tickets.text).not.toContain('id="page-data"');
+    },
+  );
 
   it('cannot be broken out of by what the address carries', async () => {
     const elsewhere = await request(app).get('//evil.example/x');
@@ -378,31 +395,34 @@ describe('a rendered page kept and replayed', () => {
     expect(answerFor(homeB.text, ['layout', '/api/layout/home', '', ''])).toEqual(apiB.body);
   });
 
-  it('is dropped when the catalog changes what it shows: an event renamed shows its new name on the next request', async () => {
-    const event = upcoming()[4]!;
-    const address = eventPath(event);
-    const before = await request(app).get(address);
-    // Kept: the repeat is the kept copy (an ETag), before the change.
-    expect((await request(app).get(address)).headers.etag).toMatch(/^W\//);
-    const renamed = { ...event, event_name: `${event.event_name} Encore` };
-    const outcome = await live.write('Event', 'upsert', [{ text: JSON.stringify(renamed), value: renamed }]);
-    expect(outcome[0]).toMatchObject({ ok: true });
-    // The name is in the slug, so the old address now moves; the page at the new one shows the new name.
-    expect((await request(app).get(address)).status).toBe(301);
-    const after = await request(app).get(eventPath(renamed));
-    expect(after.text).toContain(`<h1>${renamed.event_name.replace(/&/g, '&amp;')}</h1>`);
-    expect(after.text).not.toBe(before.text);
-    // A home page drawn from rows that showed an event is drawn again once the event changes.
-    const home = await request(app).get('/');
-    const shownId = Number(/href="\/events\/[^"]*-(\d+)"/.exec(home.text)![1]);
-    expect((await request(app).get('/')).text).toBe(home.text);
-    const shown = fixture.catalog.collections.Event.find((e) => e.event_id === shownId)!;
-    const retitled = { ...shown, event_name: 'Zanzibar Matinee Special' };
-    expect(
-      (await live.write('Event', 'upsert', [{ text: JSON.stringify(retitled), value: retitled }]))[0],
-    ).toMatchObject({ ok: true });
-    expect((await request(app).get('/')).text).toContain('Zanzibar Matinee Special');
-  });
+  it(
+    'is dropped when the catalog changes what it shows: an event renamed ' + 'shows its new name on the next request',
+    async () => {
+      const event = upcoming()[4]!;
+      const address = eventPath(event);
+      const before = await request(app).get(address);
+      // Kept: the repeat is the kept copy (an ETag), before the change.
+      expect((await request(app).get(address)).headers.etag).toMatch(/^W\//);
+      const renamed = { ...event, event_name: `${event.event_name} Encore` };
+      const outcome = await live.write('Event', 'upsert', [{ text: JSON.stringify(renamed), value: renamed }]);
+      expect(outcome[0]).toMatchObject({ ok: true });
+      // The name is in the slug, so the old address now moves; the page at the new one shows the new name.
+      expect((await request(app).get(address)).status).toBe(301);
+      const after = await request(app).get(eventPath(renamed));
+      expect(after.text).toContain(`<h1>${renamed.event_name.replace(/&/g, '&amp;')}</h1>`);
+      expect(after.text).not.toBe(before.text);
+      // A home page drawn from rows that showed an event is drawn again once the event changes.
+      const home = await request(app).get('/');
+      const shownId = Number(/href="\/events\/[^"]*-(\d+)"/.exec(home.text)![1]);
+      expect((await request(app).get('/')).text).toBe(home.text);
+      const shown = fixture.catalog.collections.Event.find((e) => e.event_id === shownId)!;
+      const retitled = { ...shown, event_name: 'Zanzibar Matinee Special' };
+      expect(
+        (await live.write('Event', 'upsert', [{ text: JSON.stringify(retitled), value: retitled }]))[0],
+      ).toMatchObject({ ok: true });
+      expect((await request(app).get('/')).text).toContain('Zanzibar Matinee Special');
+    },
+  );
 
   it('records a guest’s view of an event in their recent activity, replayed or not', async () => {
     const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web'))

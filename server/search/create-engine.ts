@@ -9,7 +9,7 @@ import type { CatalogEngine, SearchEngine } from './search-engine.js';
 import { EmbeddedCatalog } from './embedded/embedded-catalog.js';
 import { TypesenseEngine } from './typesense/typesense-engine.js';
 import { TypesenseCatalog } from './typesense/typesense-catalog.js';
-import { clientOptions } from './typesense/config.js';
+import { clientOptions } from '../config/typesense.js';
 import { Client } from 'typesense';
 
 /** The embedded engine's state, saved beside the catalog it was built from. */

@@ -31,11 +31,19 @@ export function applyOverride(
   const indexOf = (id: string, at: number) => {
     const i = rows.findIndex((r) => r.id === id);
     const ids = rows.map((r) => r.id);
-    if (i === -1) throw new MergeError(['operations', at, 'id'], `there is no row "${id}" on the page this extends.${didYouMean(id, ids)} Rows: ${ids.join(', ')}`);
+    if (i === -1)
+      throw new MergeError(
+        ['operations', at, 'id'],
+        `there is no row "${id}" on the page this extends.${didYouMean(id, ids)} Rows: ${ids.join(', ')}`,
+      );
     return i;
   };
   const ensureNew = (row: RowSpec, at: number) => {
-    if (rows.some((r) => r.id === row.id)) throw new MergeError(['operations', at, 'row', 'id'], `row id "${row.id}" is already on the page: give the new row an id of its own`);
+    if (rows.some((r) => r.id === row.id))
+      throw new MergeError(
+        ['operations', at, 'row', 'id'],
+        `row id "${row.id}" is already on the page: give the new row an id of its own`,
+      );
   };
   override.operations.forEach((op, at) => {
     switch (op.op) {

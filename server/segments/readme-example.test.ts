@@ -12,6 +12,11 @@ describe("the README's override example", () => {
     files.set('encore/sports.json', block![1]!);
     const { problems, pages } = compileSegments(files);
     expect(problems).toEqual([]);
-    expect(pages.get('encore/sports')!.rows.map((r) => r.id).slice(0, 2)).toEqual(['popular-local-sports', 'comedy-near-you']);
+    expect(
+      pages
+        .get('encore/sports')!
+        .rows.map((r) => r.id)
+        .slice(0, 2),
+    ).toEqual(['popular-local-sports', 'comedy-near-you']);
   });
 });

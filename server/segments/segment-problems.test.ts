@@ -9,7 +9,9 @@ describe('closest: the allowed spelling a merchandiser probably meant', () => {
     // A word far longer or shorter than every candidate is no misspelling of one (and is never compared).
     expect(closest('b'.repeat(200_000), ['broadway', 'nfl'])).toBeUndefined();
     expect(closest('v', ['venues'])).toBeUndefined();
-    expect(closest('popular-local-performer', ['popular-local-performers', 'local-events'])).toBe('popular-local-performers');
+    expect(closest('popular-local-performer', ['popular-local-performers', 'local-events'])).toBe(
+      'popular-local-performers',
+    );
   });
 
   it('suggests nothing when no candidate is close enough', () => {
@@ -44,8 +46,19 @@ describe('SegmentSource: placing problems in a file', () => {
   const source = new SegmentSource('base/x.json', '{\n  "rows": [\n    { "kind": "venue", "size": 5 }\n  ]\n}\n');
 
   it('points at a value, at an unknown field name, or at the object missing a field', () => {
-    expect(source.place({ at: ['rows', 0, 'kind'], message: 'm' })).toEqual({ file: 'base/x.json', line: 3, column: 15, path: 'rows[0].kind', value: '"venue"', message: 'm' });
-    expect(source.place({ at: ['rows', 0, 'size'], anchor: 'key', value: '"size"', message: 'm' })).toMatchObject({ line: 3, column: 24, value: '"size"' });
+    expect(source.place({ at: ['rows', 0, 'kind'], message: 'm' })).toEqual({
+      file: 'base/x.json',
+      line: 3,
+      column: 15,
+      path: 'rows[0].kind',
+      value: '"venue"',
+      message: 'm',
+    });
+    expect(source.place({ at: ['rows', 0, 'size'], anchor: 'key', value: '"size"', message: 'm' })).toMatchObject({
+      line: 3,
+      column: 24,
+      value: '"size"',
+    });
     const missing = source.place({ at: ['rows', 0, 'title'], message: 'm' });
     expect(missing).toMatchObject({ line: 3, column: 5, path: 'rows[0].title' });
     expect(missing).not.toHaveProperty('value');
@@ -53,13 +66,42 @@ describe('SegmentSource: placing problems in a file', () => {
 
   it('gives the first syntax error as one sentence at its place', () => {
     const broken = new SegmentSource('base/x.json', '{\n  "a": 1\n  "b": 2\n}');
-    expect(broken.parse()).toEqual({ problem: { file: 'base/x.json', line: 3, column: 3, path: '', value: '"\\"b\\""', message: 'not valid JSON: a comma (or a closing bracket) is missing before this' } });
-    expect(new SegmentSource('x.json', '{"a": 1} // note').parse()).toMatchObject({ problem: { line: 1, column: 10, message: 'not valid JSON: JSON has no comments: remove this one' } });
+    expect(broken.parse()).toEqual({
+      problem: {
+        file: 'base/x.json',
+        line: 3,
+        column: 3,
+        path: '',
+        value: '"\\"b\\""',
+        message: 'not valid JSON: a comma (or a closing bracket) is missing before this',
+      },
+    });
+    expect(new SegmentSource('x.json', '{"a": 1} // note').parse()).toMatchObject({
+      problem: { line: 1, column: 10, message: 'not valid JSON: JSON has no comments: remove this one' },
+    });
   });
 
   it('shortens long values and formats a problem for a terminal', () => {
     expect(shortValue('x'.repeat(100))).toBe(`"${'x'.repeat(38)}…`);
-    expect(formatProblem({ file: 'a.json', line: 2, column: 3, path: 'size', value: '40', message: 'size 40 is more than 24, the most allowed' })).toBe('a.json:2:3: size 40 is more than 24, the most allowed');
-    expect(formatProblem({ file: 'a.json', line: 2, column: 3, path: 'size', value: '"5"', message: 'size must be a whole number from 1 to 24, not text' })).toBe('a.json:2:3: size must be a whole number from 1 to 24, not text (found "5")');
+    expect(
+      formatProblem({
+        file: 'a.json',
+        line: 2,
+        column: 3,
+        path: 'size',
+        value: '40',
+        message: 'size 40 is more than 24, the most allowed',
+      }),
+    ).toBe('a.json:2:3: size 40 is more than 24, the most allowed');
+    expect(
+      formatProblem({
+        file: 'a.json',
+        line: 2,
+        column: 3,
+        path: 'size',
+        value: '"5"',
+        message: 'size must be a whole number from 1 to 24, not text',
+      }),
+    ).toBe('a.json:2:3: size must be a whole number from 1 to 24, not text (found "5")');
   });
 });

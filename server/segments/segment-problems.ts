@@ -1,6 +1,27 @@
-import { findNodeAtLocation, getNodeValue, parse, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import {
+  findNodeAtLocation,
+  getNodeValue,
+  parse,
+  parseTree,
+  printParseErrorCode,
+  type Node,
+  type ParseError,
+} from 'jsonc-parser';
 import type { z } from 'zod';
-import type { SegmentProblem } from './segment-set.js';
+
+/** One problem in a segment file, placed where an editor can show it. */
+export interface SegmentProblem {
+  file: string;
+  /** 1-based: the offending value, the object missing a field, or where the JSON stops being JSON. */
+  line: number;
+  column: number;
+  /** JSON path inside the file, e.g. `rows[2].size`; empty for the file as a whole. */
+  path: string;
+  /** The offending value as JSON, shortened when long; absent when a field is missing. */
+  value?: string;
+  /** What is wrong and what is allowed, as a sentence. */
+  message: string;
+}
 
 /**
  * Turns what is wrong with a segment file into sentences a merchandiser can act on: where (line and column of
@@ -30,18 +51,22 @@ const NOUNS: Record<string, [string, string]> = {
   dateFilter: ['date filter', 'date filters'],
   parents: ['parent category', 'parent categories'],
 };
-const nouns = (field: string): [string, string] => (Object.hasOwn(NOUNS, field) ? NOUNS[field]! : [`value for "${field}"`, 'values']);
+const nouns = (field: string): [string, string] =>
+  Object.hasOwn(NOUNS, field) ? NOUNS[field]! : [`value for "${field}"`, 'values'];
 
 /** Edit distance, ignoring case: insertions, deletions, substitutions and swaps of neighbours ("titel"). */
 export function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
-  const d = Array.from({ length: s.length + 1 }, (_, i) => Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: s.length + 1 }, (_, i) =>
+    Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= s.length; i++) {
     for (let j = 1; j <= t.length; j++) {
       const row = d[i]!;
       row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (s[i - 1] === t[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
+        row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[s.length]![t.length]!;
@@ -60,7 +85,9 @@ export function closest(input: string, candidates: readonly string[]): string | 
     const d = editDistance(input, c);
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(Math.max(input.length, best.length) / 4)) ? best : undefined;
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(Math.max(input.length, best.length) / 4))
+    ? best
+    : undefined;
 }
 
 export const didYouMean = (input: unknown, candidates: readonly string[]) => {
@@ -88,7 +115,10 @@ export function formatProblem(p: SegmentProblem): string {
 }
 
 export function jsonPath(parts: readonly PropertyKey[]): string {
-  return parts.reduce<string>((out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)), '');
+  return parts.reduce<string>(
+    (out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)),
+    '',
+  );
 }
 
 /** One segment file's text, parsed once, to place problems in it. */
@@ -114,19 +144,32 @@ export class SegmentSource {
       // Not JSON: the tolerant parser says where and why, in words.
     }
     const errors: ParseError[] = [];
-    const value: unknown = parse(this.text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+    const value: unknown = parse(this.text, errors, {
+      disallowComments: true,
+      allowTrailingComma: false,
+      allowEmptyContent: false,
+    });
     const first = errors[0];
     if (!first) return { value };
     const { offset, message } = syntaxMessage(this.text, first);
     const token = this.text.slice(offset, offset + Math.max(first.length, 0)).trim();
-    return { problem: { file: this.file, ...lineColumn(this.text, offset), path: '', ...(token ? { value: shortValue(token) } : {}), message } };
+    return {
+      problem: {
+        file: this.file,
+        ...lineColumn(this.text, offset),
+        path: '',
+        ...(token ? { value: shortValue(token) } : {}),
+        message,
+      },
+    };
   }
 
   /** A problem at a JSON path: at the value, at the field's name, or at the nearest object that holds it. */
   place(p: PathProblem): SegmentProblem {
     const exact = this.tree && findNodeAtLocation(this.tree, p.at);
     let node = exact && p.anchor === 'key' && exact.parent?.type === 'property' ? exact.parent.children?.[0] : exact;
-    for (let up = p.at.length - 1; !node && this.tree && up >= 0; up--) node = findNodeAtLocation(this.tree, p.at.slice(0, up));
+    for (let up = p.at.length - 1; !node && this.tree && up >= 0; up--)
+      node = findNodeAtLocation(this.tree, p.at.slice(0, up));
     const value = p.value ?? (exact && p.anchor !== 'key' ? shortValue(getNodeValue(exact)) : undefined);
     return {
       file: this.file,
@@ -146,8 +189,15 @@ export class SegmentSource {
 function syntaxMessage(text: string, error: ParseError): { offset: number; message: string } {
   const code = printParseErrorCode(error.error);
   const before = text.slice(0, error.offset).trimEnd();
-  if ((code === 'PropertyNameExpected' || code === 'ValueExpected') && before.endsWith(',') && /^\s*[}\]]/.test(text.slice(error.offset))) {
-    return { offset: before.length - 1, message: 'not valid JSON: JSON allows no comma after the last item: remove this comma' };
+  if (
+    (code === 'PropertyNameExpected' || code === 'ValueExpected') &&
+    before.endsWith(',') &&
+    /^\s*[}\]]/.test(text.slice(error.offset))
+  ) {
+    return {
+      offset: before.length - 1,
+      message: 'not valid JSON: JSON allows no comma after the last item: remove this comma',
+    };
   }
   const plain: Record<string, string> = {
     InvalidSymbol: 'this is not JSON here: text needs double quotes, and true, false and null are lower-case',
@@ -167,7 +217,8 @@ function syntaxMessage(text: string, error: ParseError): { offset: number; messa
     InvalidEscapeCharacter: 'this backslash escape is not one JSON knows',
     InvalidCharacter: 'this character must be escaped inside text',
   };
-  const message = text.trim() === '' ? 'the file is empty: it needs a JSON object' : plain[code] ?? 'this is not valid JSON';
+  const message =
+    text.trim() === '' ? 'the file is empty: it needs a JSON object' : (plain[code] ?? 'this is not valid JSON');
   return { offset: error.offset, message: `not valid JSON: ${message}` };
 }
 
@@ -181,7 +232,8 @@ function unwrap(schema: Schema): Schema {
   let s = schema;
   for (;;) {
     const def = defOf(s);
-    if (['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional'].includes(def.type)) s = def.innerType as Schema;
+    if (['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional'].includes(def.type))
+      s = def.innerType as Schema;
     else if (def.type === 'pipe') s = def.in as Schema;
     else return s;
   }
@@ -197,7 +249,11 @@ function schemaAt(root: Schema, raw: unknown, at: readonly (string | number)[]):
     const def = defOf(s);
     if (def.type === 'union') {
       const disc = def.discriminator as string | undefined;
-      const pick = disc ? (def.options as Schema[]).find((o) => literalValues(unwrap(o), disc).includes((value as Record<string, unknown> | null)?.[disc])) : undefined;
+      const pick = disc
+        ? (def.options as Schema[]).find((o) =>
+            literalValues(unwrap(o), disc).includes((value as Record<string, unknown> | null)?.[disc]),
+          )
+        : undefined;
       if (!pick) return i === at.length ? s : undefined;
       s = pick;
       continue;
@@ -206,7 +262,14 @@ function schemaAt(root: Schema, raw: unknown, at: readonly (string | number)[]):
     const part = at[i++]!;
     value = (value as Record<string | number, unknown> | null | undefined)?.[part];
     const shape = def.shape as Record<string, Schema>;
-    const next: Schema | undefined = def.type === 'object' ? (Object.hasOwn(shape, part) ? shape[part] : undefined) : def.type === 'array' ? (def.element as Schema) : undefined;
+    const next: Schema | undefined =
+      def.type === 'object'
+        ? Object.hasOwn(shape, part)
+          ? shape[part]
+          : undefined
+        : def.type === 'array'
+          ? (def.element as Schema)
+          : undefined;
     if (!next) return undefined;
     s = next;
   }
@@ -228,13 +291,31 @@ function fieldsOf(schema: Schema | undefined): string[] {
 /** What a value of this schema looks like, for "needs …" and "must be …". */
 function expectation(schema: Schema | undefined): string {
   if (!schema) return 'a value';
-  const s = unwrap(schema) as Schema & { minValue?: number | null; maxValue?: number | null; isInt?: boolean; minLength?: number | null; maxLength?: number | null };
+  const s = unwrap(schema) as Schema & {
+    minValue?: number | null;
+    maxValue?: number | null;
+    isInt?: boolean;
+    minLength?: number | null;
+    maxLength?: number | null;
+  };
   const def = defOf(s);
   switch (def.type) {
     case 'number': {
       const what = s.isInt ? 'a whole number' : 'a number';
-      const low = s.minValue !== null && s.minValue !== undefined && Number.isFinite(s.minValue) && Math.abs(s.minValue) < Number.MAX_SAFE_INTEGER ? s.minValue : undefined;
-      const high = s.maxValue !== null && s.maxValue !== undefined && Number.isFinite(s.maxValue) && Math.abs(s.maxValue) < Number.MAX_SAFE_INTEGER ? s.maxValue : undefined;
+      const low =
+        s.minValue !== null &&
+        s.minValue !== undefined &&
+        Number.isFinite(s.minValue) &&
+        Math.abs(s.minValue) < Number.MAX_SAFE_INTEGER
+          ? s.minValue
+          : undefined;
+      const high =
+        s.maxValue !== null &&
+        s.maxValue !== undefined &&
+        Number.isFinite(s.maxValue) &&
+        Math.abs(s.maxValue) < Number.MAX_SAFE_INTEGER
+          ? s.maxValue
+          : undefined;
       if (low !== undefined && high !== undefined) return `${what} from ${low} to ${high}`;
       if (high !== undefined) return `${what} up to ${high}`;
       if (low !== undefined) return `${what} of at least ${low}`;
@@ -254,18 +335,36 @@ function expectation(schema: Schema | undefined): string {
       return `"${String((def.values as unknown[])[0])}"`;
     case 'union': {
       const disc = def.discriminator as string | undefined;
-      return disc ? `an object { … } with "${disc}": ${(def.options as Schema[]).flatMap((o) => literalValues(unwrap(o), disc)).join(', ')}` : 'a value';
+      return disc
+        ? `an object { … } with "${disc}": ${(def.options as Schema[]).flatMap((o) => literalValues(unwrap(o), disc)).join(', ')}`
+        : 'a value';
     }
     default:
       return 'a value';
   }
 }
 
-const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'string' ? 'text' : typeof v === 'object' ? 'an object' : typeof v === 'number' ? 'a number' : typeof v === 'boolean' ? `${v}` : typeof v);
+const typeOf = (v: unknown) =>
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'a list'
+      : typeof v === 'string'
+        ? 'text'
+        : typeof v === 'object'
+          ? 'an object'
+          : typeof v === 'number'
+            ? 'a number'
+            : typeof v === 'boolean'
+              ? `${v}`
+              : typeof v;
 const article = (noun: string) => (/^[aeiou]/i.test(noun) ? `an ${noun}` : `a ${noun}`);
 
 function valueAt(raw: unknown, at: readonly (string | number)[]): unknown {
-  return at.reduce<unknown>((v, p) => (v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[p] : undefined), raw);
+  return at.reduce<unknown>(
+    (v, p) => (v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[p] : undefined),
+    raw,
+  );
 }
 
 /** "an events row", "a tab", "a "remove" operation": the object at `at`. */
@@ -277,9 +376,15 @@ function thingAt(raw: unknown, at: readonly (string | number)[], root: string): 
   switch (holder) {
     case 'rows':
     case 'row':
-      return typeof value?.kind === 'string' && ['performers', 'events', 'venues', 'categories', 'promos'].includes(value.kind) ? article(`${value.kind} row`) : 'a row';
+      return typeof value?.kind === 'string' &&
+        ['performers', 'events', 'venues', 'categories', 'promos'].includes(value.kind)
+        ? article(`${value.kind} row`)
+        : 'a row';
     case 'operations':
-      return typeof value?.op === 'string' && ['replace', 'remove', 'insertBefore', 'insertAfter', 'append'].includes(value.op) ? `a "${value.op}" operation` : 'an operation';
+      return typeof value?.op === 'string' &&
+        ['replace', 'remove', 'insertBefore', 'insertAfter', 'append'].includes(value.op)
+        ? `a "${value.op}" operation`
+        : 'an operation';
     case 'tabs':
       return 'a tab';
     case 'tiles':
@@ -302,10 +407,22 @@ const listOf = (values: readonly unknown[]) => values.map(String).join(', ');
  * A file's zod issues as sentences, one per mistake: a misspelled field name is one problem ("did you mean
  * size?"), not also a missing "size".
  */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], raw: unknown, schema: Schema, root: string): PathProblem[] {
+export function describeIssues(
+  issues: readonly z.core.$ZodIssue[],
+  raw: unknown,
+  schema: Schema,
+  root: string,
+): PathProblem[] {
   const found = issues.flatMap((issue) => describeIssue(issue, raw, schema, root));
   const meant = new Set(
-    issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => closest(key, fieldsOf(schemaAt(schema, raw, issue.path as (string | number)[])))).filter((k) => k !== undefined).map((k) => jsonPath([...issue.path, k])) : [])),
+    issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys
+            .map((key) => closest(key, fieldsOf(schemaAt(schema, raw, issue.path as (string | number)[]))))
+            .filter((k) => k !== undefined)
+            .map((k) => jsonPath([...issue.path, k]))
+        : [],
+    ),
   );
   return found.filter((p) => p.anchor === 'key' || valueAt(raw, p.at) !== undefined || !meant.has(jsonPath(p.at)));
 }
@@ -328,7 +445,14 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown, schema: Sch
       if (!disc) break;
       if (missing) return [{ at, message: `${thingAt(raw, parent, root)} needs "${disc}": one of ${listOf(options)}` }];
       const [one, many] = nouns(disc);
-      return [{ at, message: `${shortValue(value)} is not ${article(one)}. Allowed ${many}: ${listOf(options)}.${didYouMean(value, options)}` }];
+      return [
+        {
+          at,
+          message:
+            `${shortValue(value)} is not ${article(one)}. Allowed ${many}: ` +
+            `${listOf(options)}.${didYouMean(value, options)}`,
+        },
+      ];
     }
     case 'unrecognized_keys': {
       const fields = fieldsOf(schemaAt(schema, raw, at));
@@ -336,23 +460,38 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown, schema: Sch
         at: [...at, key],
         anchor: 'key' as const,
         value: shortValue(key),
-        message: `"${key}" is not a field of ${thingAt(raw, at, root)}. Fields: ${listOf(fields)}.${didYouMean(key, fields)}`,
+        message:
+          `"${key}" is not a field of ${thingAt(raw, at, root)}. Fields: ` +
+          `${listOf(fields)}.${didYouMean(key, fields)}`,
       }));
     }
     case 'invalid_value': {
       const allowed = issue.values.map(String);
       const key = typeof at[at.length - 1] === 'number' ? at[at.length - 2] : at[at.length - 1];
       const [one, many] = nouns(String(key));
-      if (missing) return [{ at, message: `${thingAt(raw, parent, root)} needs "${field}": one of ${listOf(allowed)}` }];
-      return [{ at, message: `${shortValue(value)} is not ${article(one)}. Allowed ${many}: ${listOf(allowed)}.${didYouMean(value, allowed)}` }];
+      if (missing)
+        return [{ at, message: `${thingAt(raw, parent, root)} needs "${field}": one of ${listOf(allowed)}` }];
+      return [
+        {
+          at,
+          message:
+            `${shortValue(value)} is not ${article(one)}. Allowed ${many}: ` +
+            `${listOf(allowed)}.${didYouMean(value, allowed)}`,
+        },
+      ];
     }
     case 'too_big':
     case 'too_small': {
       const big = issue.code === 'too_big';
-      const limit = Number(big ? (issue as { maximum: number | bigint }).maximum : (issue as { minimum: number | bigint }).minimum);
+      const limit = Number(
+        big ? (issue as { maximum: number | bigint }).maximum : (issue as { minimum: number | bigint }).minimum,
+      );
       const inclusive = issue.inclusive !== false;
       if (issue.origin === 'number' || issue.origin === 'int') {
-        const message = inclusive ? `${field} ${shortValue(value)} is ${big ? 'more than' : 'less than'} ${limit}, the ${big ? 'most' : 'least'} allowed` : `${field} ${shortValue(value)} must be ${big ? 'less' : 'more'} than ${limit}`;
+        const message = inclusive
+          ? `${field} ${shortValue(value)} is ${big ? 'more than' : 'less than'} ` +
+            `${limit}, the ${big ? 'most' : 'least'} allowed`
+          : `${field} ${shortValue(value)} must be ${big ? 'less' : 'more'} than ${limit}`;
         return [{ at, message }];
       }
       const unit = issue.origin === 'string' ? 'character' : 'item';
@@ -364,22 +503,48 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown, schema: Sch
     case 'invalid_type': {
       const expected = schemaAt(schema, raw, at);
       if (missing) return [{ at, message: `${thingAt(raw, parent, root)} needs "${field}": ${expectation(expected)}` }];
-      if (issue.expected === 'int' && typeof value === 'number') return [{ at, message: `${field} ${shortValue(value)} is not a whole number` }];
-      const what = at.length === 0 ? `${root} must be ${expectation(expected)}` : `${field} must be ${expectation(expected)}`;
+      if (issue.expected === 'int' && typeof value === 'number')
+        return [{ at, message: `${field} ${shortValue(value)} is not a whole number` }];
+      const what =
+        at.length === 0 ? `${root} must be ${expectation(expected)}` : `${field} must be ${expectation(expected)}`;
       return [{ at, message: `${what}, not ${typeOf(value)}` }];
     }
     case 'invalid_format': {
-      const hint = issue.format === 'url' ? 'use an https:// address such as "https://partner.example.com"' : issue.format === 'regex' && !/^Invalid/.test(issue.message) ? issue.message : `it must match ${issue.pattern ?? issue.format}`;
+      const hint =
+        issue.format === 'url'
+          ? 'use an https:// address such as "https://partner.example.com"'
+          : issue.format === 'regex' && !/^Invalid/.test(issue.message)
+            ? issue.message
+            : `it must match ${issue.pattern ?? issue.format}`;
       return [{ at, message: `${shortValue(value)} is not a valid ${field}: ${hint}` }];
     }
     case 'custom': {
       // The registry's own check names a default brand that is not listed; say which are.
-      const brands = at.length === 1 && at[0] === 'defaultBrand' ? (raw as { brands?: { id?: unknown }[] }).brands?.map((b) => String(b?.id)) : undefined;
-      if (brands) return [{ at, message: `${shortValue(value)} is not a brand listed in "brands". Brands: ${listOf(brands)}.${didYouMean(value, brands)}` }];
+      const brands =
+        at.length === 1 && at[0] === 'defaultBrand'
+          ? (raw as { brands?: { id?: unknown }[] }).brands?.map((b) => String(b?.id))
+          : undefined;
+      if (brands)
+        return [
+          {
+            at,
+            message:
+              `${shortValue(value)} is not a brand listed in "brands". Brands: ` +
+              `${listOf(brands)}.${didYouMean(value, brands)}`,
+          },
+        ];
       return [{ at, message: issue.message }];
     }
     default:
       break;
   }
-  return [{ at, message: at.length === 0 ? `${root} is not what a segment file holds` : `${field} ${shortValue(value)} is not allowed here` }];
+  return [
+    {
+      at,
+      message:
+        at.length === 0
+          ? `${root} is not what a segment file holds`
+          : `${field} ${shortValue(value)} is not allowed here`,
+    },
+  ];
 }

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { AppError } from '../http/errors.js';
 import type { SegmentRepository } from './segment-repository.js';
 import { compileSegments, readSegmentDir, REGISTRY_FILE, SEGMENT_FILE, type SegmentFiles } from './segment-set.js';
-import { filesDigest, setChanges, setDiff, type NewVersion, type SegmentVersion, type SegmentVersionStore, type SetChanges } from './segment-versions.js';
+import {
+  filesDigest,
+  setChanges,
+  setDiff,
+  type NewVersion,
+  type SegmentVersion,
+  type SegmentVersionStore,
+  type SetChanges,
+} from './segment-versions.js';
 
 /** Issue 18: a publish reaches every node within 2 s; each node asks the store for a newer version this often. */
 export const SEGMENT_POLL_MS = 1_000;
@@ -65,7 +73,12 @@ export class SegmentPublisher {
   start(): () => void {
     const tick = () => {
       this.sync()
-        .catch((err: unknown) => this.options.logger?.warn({ err }, 'cannot read the published segment versions yet; the set in memory keeps serving'))
+        .catch((err: unknown) =>
+          this.options.logger?.warn(
+            { err },
+            'cannot read the published segment versions yet; the set in memory keeps serving',
+          ),
+        )
         .finally(() => {
           if (this.timer) this.timer = setTimeout(tick, this.options.pollMs ?? SEGMENT_POLL_MS).unref();
         });
@@ -107,9 +120,20 @@ export class SegmentPublisher {
     const latest = await versions.latest();
     if (latest === null) {
       if (problems.length > 0) {
-        logger?.warn({ problems: problems.length }, `the segment files in ${liveDir} have problems: nothing is published until a valid set is`);
+        logger?.warn(
+          { problems: problems.length },
+          `the segment files in ${liveDir} have problems: nothing is published until a valid set is`,
+        );
       } else {
-        const first = await versions.append({ files: Object.fromEntries(onDisk), note: `The files in ${path.basename(liveDir)}/ at first start`, author: null, restoredFrom: null }, { after: null });
+        const first = await versions.append(
+          {
+            files: Object.fromEntries(onDisk),
+            note: `The files in ${path.basename(liveDir)}/ at first start`,
+            author: null,
+            restoredFrom: null,
+          },
+          { after: null },
+        );
         if (!first) return this.firstSync();
         this.liveVersion = first.version;
         logger?.info({ version: first.version }, 'segment files published as the first version');
@@ -119,13 +143,28 @@ export class SegmentPublisher {
       if (newest.digest === digest) {
         this.liveVersion = latest;
       } else if ((await versions.findDigest(digest)) !== null || problems.length > 0) {
-        if (problems.length > 0) logger?.warn({ problems: problems.length, version: latest }, `the segment files in ${liveDir} have problems: version ${latest} is served instead`);
+        if (problems.length > 0)
+          logger?.warn(
+            { problems: problems.length, version: latest },
+            `the segment files in ${liveDir} have problems: version ${latest} is served instead`,
+          );
         await this.serve(newest);
       } else {
-        const added = await versions.append({ files: Object.fromEntries(onDisk), note: `The files in ${path.basename(liveDir)}/ as found at start`, author: null, restoredFrom: null }, { after: latest });
+        const added = await versions.append(
+          {
+            files: Object.fromEntries(onDisk),
+            note: `The files in ${path.basename(liveDir)}/ as found at start`,
+            author: null,
+            restoredFrom: null,
+          },
+          { after: latest },
+        );
         if (!added) return this.firstSync();
         this.liveVersion = added.version;
-        logger?.info({ version: added.version }, 'segment files changed outside the studio were published as a version');
+        logger?.info(
+          { version: added.version },
+          'segment files changed outside the studio were published as a version',
+        );
       }
     }
     this.synced = true;
@@ -139,7 +178,11 @@ export class SegmentPublisher {
     this.liveVersion = version.version;
     this.options.logger?.info({ version: version.version }, 'segment version served');
     await writeSegmentDir(this.options.liveDir, files).catch((err: unknown) => {
-      if (!this.mirrorWarned) this.options.logger?.warn({ err, dir: this.options.liveDir }, 'cannot write the live segment files; the store keeps the published versions');
+      if (!this.mirrorWarned)
+        this.options.logger?.warn(
+          { err, dir: this.options.liveDir },
+          'cannot write the live segment files; the store keeps the published versions',
+        );
       this.mirrorWarned = true;
     });
   }
@@ -148,18 +191,40 @@ export class SegmentPublisher {
   async publish(files: SegmentFiles, input: PublishInput, restoredFrom: number | null = null): Promise<SegmentVersion> {
     const problems = compileSegments(files).problems;
     if (problems.length > 0) {
-      throw new AppError(422, 'draft_invalid', `${problems.length} problem${problems.length === 1 ? '' : 's'} in the segment files: fix ${problems.length === 1 ? 'it' : 'them'} before publishing`, problems);
+      throw new AppError(
+        422,
+        'draft_invalid',
+        `${problems.length} problem${problems.length === 1 ? '' : 's'} in the ` +
+          `segment files: fix ${problems.length === 1 ? 'it' : 'them'} before ` +
+          `publishing`,
+        problems,
+      );
     }
     await this.sync();
     if (filesDigest(files) === filesDigest(this.options.live.current.files)) {
-      throw new AppError(409, 'nothing_to_publish', restoredFrom === null ? 'The drafts are the same as the live segment set: there is nothing to publish' : `Version ${restoredFrom} is what is live: there is nothing to restore`);
+      throw new AppError(
+        409,
+        'nothing_to_publish',
+        restoredFrom === null
+          ? 'The drafts are the same as the live segment set: there is nothing to publish'
+          : `Version ${restoredFrom} is what is live: there is nothing to restore`,
+      );
     }
-    const record: NewVersion = { files: Object.fromEntries(files), note: input.note, author: input.author ?? null, restoredFrom };
+    const record: NewVersion = {
+      files: Object.fromEntries(files),
+      note: input.note,
+      author: input.author ?? null,
+      restoredFrom,
+    };
     // Added only on top of the version this set was compared with: of two publishes at once, the second is
     // refused rather than stacked as a copy (or an undoing) of the first.
     const version = await this.options.versions.append(record, { after: this.liveVersion });
     if (!version) {
-      throw new AppError(409, 'live_changed', 'Another version was published meanwhile: look at what the drafts change now, then publish again');
+      throw new AppError(
+        409,
+        'live_changed',
+        'Another version was published meanwhile: look at what the drafts change now, then publish again',
+      );
     }
     // Swapped in here at once; other nodes (and this one, if a newer version came meanwhile) catch up on their poll.
     if (this.liveVersion === null || version.version > this.liveVersion) await this.serve(version);
@@ -170,7 +235,11 @@ export class SegmentPublisher {
   async restore(n: number, input: Partial<PublishInput>): Promise<SegmentVersion> {
     const old = await this.options.versions.get(n);
     if (!old) throw new AppError(404, 'version_not_found', `There is no version ${n}`);
-    return this.publish(new Map(Object.entries(old.files)), { note: input.note || `Restored version ${n}`, author: input.author ?? null }, n);
+    return this.publish(
+      new Map(Object.entries(old.files)),
+      { note: input.note || `Restored version ${n}`, author: input.author ?? null },
+      n,
+    );
   }
 
   async history(limit = HISTORY_LIMIT): Promise<{ live: number | null; versions: VersionSummary[] }> {
@@ -232,7 +301,11 @@ export async function writeSegmentDir(dir: string, files: SegmentFiles): Promise
   }
   // Brand folders left empty go too.
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isDirectory() && !entry.name.startsWith('.') && (await readdir(path.join(dir, entry.name))).length === 0) {
+    if (
+      entry.isDirectory() &&
+      !entry.name.startsWith('.') &&
+      (await readdir(path.join(dir, entry.name))).length === 0
+    ) {
       await rmdir(path.join(dir, entry.name)).catch(() => {});
     }
   }

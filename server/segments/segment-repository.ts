@@ -1,7 +1,13 @@
 import type { Brand, BrandRegistry, PageName } from '../../shared/schemas/segments.js';
 import { formatProblem } from './segment-problems.js';
-import { compileSegments, pageKey, readSegmentDir, type ResolvedPage, type SegmentFiles, type SegmentProblem } from './segment-set.js';
-
+import {
+  compileSegments,
+  pageKey,
+  readSegmentDir,
+  type ResolvedPage,
+  type SegmentFiles,
+  type SegmentProblem,
+} from './segment-set.js';
 
 export interface SegmentSnapshot {
   registry: BrandRegistry;
@@ -33,13 +39,19 @@ export class SegmentRepository {
     return this.use(await readSegmentDir(this.dir));
   }
 
-  /** Builds the pages of `files` and serves them from now on; throws, keeping what was served, when none can be built. */
+  /**
+   * Builds the pages of `files` and serves them from now on; throws, keeping what was served, when none can be built.
+   */
   use(files: SegmentFiles): SegmentSnapshot {
     const { registry, pages, problems } = compileSegments(files);
     if (!registry) throw new Error(`segments: ${problems.map(formatProblem).join('; ')}`);
     this.problems = problems;
     this.snapshot = { registry, pages, files, loadedAt: new Date().toISOString() };
-    for (const p of problems) this.logger?.warn({ file: p.file, line: p.line, column: p.column, path: p.path }, `segment rejected: ${p.message}`);
+    for (const p of problems)
+      this.logger?.warn(
+        { file: p.file, line: p.line, column: p.column, path: p.path },
+        `segment rejected: ${p.message}`,
+      );
     return this.snapshot;
   }
 
@@ -66,6 +78,8 @@ export class SegmentRepository {
 
   /** The brand's page, in the experiment variation asked for when the brand has one, else the default. */
   page(brand: string, page: PageName, variant?: string): ResolvedPage | undefined {
-    return (variant && this.current.pages.get(pageKey(brand, page, variant))) || this.current.pages.get(pageKey(brand, page));
+    return (
+      (variant && this.current.pages.get(pageKey(brand, page, variant))) || this.current.pages.get(pageKey(brand, page))
+    );
   }
 }

@@ -14,7 +14,16 @@ import {
 } from '../../shared/schemas/segments.js';
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
 import { applyOverride, MergeError, type RowOrigin } from './merge.js';
-import { describeIssues, didYouMean, jsonPath, SegmentSource, shortValue, type PathProblem } from './segment-problems.js';
+import {
+  describeIssues,
+  didYouMean,
+  SegmentSource,
+  shortValue,
+  type PathProblem,
+  type SegmentProblem,
+} from './segment-problems.js';
+
+export type { SegmentProblem };
 
 export const REGISTRY_FILE = 'brands.json';
 /** The group pages that have files of their own; every other category slug uses the `category` template. */
@@ -33,19 +42,6 @@ export interface ResolvedPage {
   title: string;
   rows: RowSpec[];
   origins: RowOrigin[];
-}
-
-export interface SegmentProblem {
-  file: string;
-  /** 1-based: the offending value, the object missing a field, or where the JSON stops being JSON. */
-  line: number;
-  column: number;
-  /** JSON path inside the file, e.g. `rows[2].size`; empty for the file as a whole. */
-  path: string;
-  /** The offending value as JSON, shortened when long; absent when a field is missing. */
-  value?: string;
-  /** What is wrong and what is allowed, as a sentence. */
-  message: string;
 }
 
 /** A page left unbuilt because a file it extends has problems: reported once, at that file, not again here. */
@@ -70,14 +66,17 @@ export interface CompiledSegments {
 /** The files a segment set is made of: the registry and `<brand>/<page>[~<variant>].json`. */
 export const SEGMENT_FILE = /^(?:brands\.json|[a-z0-9]+(?:-[a-z0-9]+)*\/[a-z]+(?:~[^/\0]{1,64})?\.json)$/;
 /** A name a segment file may be written under: a well-formed variant, and a brand id of at most 64 characters. */
-export const WRITABLE_SEGMENT_FILE = /^(?:brands\.json|[a-z0-9][a-z0-9-]{0,63}\/[a-z]{1,20}(?:~[a-z0-9]+(?:-[a-z0-9]+)*)?\.json)$/;
-
+export const WRITABLE_SEGMENT_FILE =
+  /^(?:brands\.json|[a-z0-9][a-z0-9-]{0,63}\/[a-z]{1,20}(?:~[a-z0-9]+(?:-[a-z0-9]+)*)?\.json)$/;
 
 /** `explore` or, for an experiment's variation, `explore~promos`. */
-export const pageKey = (brand: string, page: PageName, variant?: string) => `${brand}/${page}${variant ? `~${variant}` : ''}`;
+export const pageKey = (brand: string, page: PageName, variant?: string) =>
+  `${brand}/${page}${variant ? `~${variant}` : ''}`;
 const VARIANT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-type ParsedFile = ({ kind: 'page'; page: PageFile } | { kind: 'override'; override: OverrideFile }) & { source: SegmentSource };
+type ParsedFile = ({ kind: 'page'; page: PageFile } | { kind: 'override'; override: OverrideFile }) & {
+  source: SegmentSource;
+};
 
 /** Reads a folder's segment files (the registry and one folder per brand); other files are not part of the set. */
 export async function readSegmentDir(dir: string): Promise<Map<string, string>> {
@@ -105,12 +104,15 @@ export function compileSegments(files: SegmentFiles): CompiledSegments {
   const skipped: SkippedPage[] = [];
   const registryText = files.get(REGISTRY_FILE);
   const registrySource = new SegmentSource(REGISTRY_FILE, registryText ?? '');
-  if (registryText === undefined) problems.push(registrySource.whole(`there is no ${REGISTRY_FILE}: every set needs its brand registry`));
+  if (registryText === undefined)
+    problems.push(registrySource.whole(`there is no ${REGISTRY_FILE}: every set needs its brand registry`));
   const registryJson = registryText === undefined ? undefined : parseFile(registrySource, problems);
-  const registry = registryJson && check(registrySource, registryJson.value, BrandRegistrySchema, REGISTRY_FILE, problems);
+  const registry =
+    registryJson && check(registrySource, registryJson.value, BrandRegistrySchema, REGISTRY_FILE, problems);
   if (!registry) return { registry: null, pages: new Map(), problems: problems.sort(byPlace), skipped };
   const brandIds = registry.brands.map((b) => b.id);
-  const notABrand = (brand: string) => `"${brand}" is not a brand in ${REGISTRY_FILE}. Brands: ${brandIds.join(', ')}.${didYouMean(brand, brandIds)}`;
+  const notABrand = (brand: string) =>
+    `"${brand}" is not a brand in ${REGISTRY_FILE}. Brands: ${brandIds.join(', ')}.${didYouMean(brand, brandIds)}`;
 
   const parsed = new Map<string, ParsedFile>();
   for (const [file, text] of [...files].sort(([a], [b]) => a.localeCompare(b))) {
@@ -119,7 +121,9 @@ export function compileSegments(files: SegmentFiles): CompiledSegments {
     const [brand, name] = file.split('/') as [string, string];
     const [page, variant] = name.replace(/\.json$/, '').split('~') as [PageName, string | undefined];
     if (variant !== undefined && !VARIANT.test(variant)) {
-      problems.push(source.whole(`"${variant}" is not a variant name: use lower-case words joined by hyphens`, shortValue(variant)));
+      problems.push(
+        source.whole(`"${variant}" is not a variant name: use lower-case words joined by hyphens`, shortValue(variant)),
+      );
       continue;
     }
     if (!brandIds.includes(brand)) {
@@ -127,14 +131,25 @@ export function compileSegments(files: SegmentFiles): CompiledSegments {
       continue;
     }
     if (!(PAGE_NAMES as readonly string[]).includes(page)) {
-      problems.push(source.whole(`"${page}" is not a page. Pages: ${PAGE_NAMES.join(', ')}.${didYouMean(page, PAGE_NAMES)}`, shortValue(page)));
+      problems.push(
+        source.whole(
+          `"${page}" is not a page. Pages: ${PAGE_NAMES.join(', ')}.${didYouMean(page, PAGE_NAMES)}`,
+          shortValue(page),
+        ),
+      );
       continue;
     }
     const content = parseFile(source, problems);
     if (!content) continue;
     const raw = content.value;
     if (typeof raw === 'object' && raw !== null && 'extends' in raw) {
-      const override = check(source, raw, OverrideFileSchema, 'an override file', problems, (o) => checkRows(o.operations.map((op) => ('row' in op ? op.row : undefined)), page, (k) => ['operations', k, 'row']));
+      const override = check(source, raw, OverrideFileSchema, 'an override file', problems, (o) =>
+        checkRows(
+          o.operations.map((op) => ('row' in op ? op.row : undefined)),
+          page,
+          (k) => ['operations', k, 'row'],
+        ),
+      );
       if (override) parsed.set(file, { kind: 'override', override, source });
     } else {
       const pageFile = check(source, raw, PageFileSchema, 'a page file', problems, (p) => checkPage(p, page));
@@ -165,12 +180,21 @@ export function compileSegments(files: SegmentFiles): CompiledSegments {
         else cause = failed.get(pageKey(registry.defaultBrand, page)) ?? null;
       }
     } else if (entry.kind === 'page') {
-      result = { brand, page, ...(variant ? { variant } : {}), title: entry.page.title, rows: entry.page.rows, origins: entry.page.rows.map((r) => ({ id: r.id, file, via: 'base' })) };
+      result = {
+        brand,
+        page,
+        ...(variant ? { variant } : {}),
+        title: entry.page.title,
+        rows: entry.page.rows,
+        origins: entry.page.rows.map((r) => ({ id: r.id, file, via: 'base' })),
+      };
     } else if (!brandIds.includes(entry.override.extends)) {
       problems.push(entry.source.place({ at: ['extends'], message: notABrand(entry.override.extends) }));
       cause = file;
     } else if (trail.includes(brand) && !variant) {
-      problems.push(entry.source.place({ at: ['extends'], message: `extends itself through ${[...trail, brand].join(' → ')}` }));
+      problems.push(
+        entry.source.place({ at: ['extends'], message: `extends itself through ${[...trail, brand].join(' → ')}` }),
+      );
       cause = file;
     } else {
       const { extends: from } = entry.override;
@@ -181,11 +205,24 @@ export function compileSegments(files: SegmentFiles): CompiledSegments {
         skipped.push({ file, page: key, because: baseCause });
         cause = baseCause;
       } else if (!base) {
-        if (!baseCause) problems.push(entry.source.place({ at: ['extends'], message: `brand "${from}" has no ${page} page to extend: there is no ${from}/${page}.json` }));
+        if (!baseCause)
+          problems.push(
+            entry.source.place({
+              at: ['extends'],
+              message: `brand "${from}" has no ${page} page to extend: there is no ${from}/${page}.json`,
+            }),
+          );
       } else {
         const merged = merge(base, entry.override, entry.source);
         if ('page' in merged) {
-          result = { brand, page, ...(variant ? { variant } : {}), title: merged.page.title, rows: merged.page.rows, origins: merged.origins };
+          result = {
+            brand,
+            page,
+            ...(variant ? { variant } : {}),
+            title: merged.page.title,
+            rows: merged.page.rows,
+            origins: merged.origins,
+          };
         } else {
           problems.push(...merged.problems);
         }
@@ -204,19 +241,33 @@ export function compileSegments(files: SegmentFiles): CompiledSegments {
   for (const page of PAGE_NAMES) {
     const key = pageKey(registry.defaultBrand, page);
     if (!pages.has(key) && !failed.get(key)) {
-      problems.push(new SegmentSource(`${key}.json`, '').whole(`there is no ${key}.json: the default brand, ${registry.defaultBrand}, must define every page (${PAGE_NAMES.join(', ')})`));
+      problems.push(
+        new SegmentSource(`${key}.json`, '').whole(
+          `there is no ${key}.json: the default brand, ${registry.defaultBrand}, ` +
+            `must define every page (${PAGE_NAMES.join(', ')})`,
+        ),
+      );
     }
   }
   return { registry, pages, problems: problems.sort(byPlace), skipped };
 }
 
-const byPlace = (a: SegmentProblem, b: SegmentProblem) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
+const byPlace = (a: SegmentProblem, b: SegmentProblem) =>
+  a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column;
 
 /** Applies an override and checks the page it makes; a problem is placed at the operation that caused it. */
-function merge(base: ResolvedPage, override: OverrideFile, source: SegmentSource): { page: PageFile; origins: RowOrigin[] } | { problems: SegmentProblem[] } {
+function merge(
+  base: ResolvedPage,
+  override: OverrideFile,
+  source: SegmentSource,
+): { page: PageFile; origins: RowOrigin[] } | { problems: SegmentProblem[] } {
   let merged: { page: PageFile; origins: RowOrigin[] };
   try {
-    merged = applyOverride({ page: { title: base.title, rows: base.rows }, origins: base.origins }, override, source.file);
+    merged = applyOverride(
+      { page: { title: base.title, rows: base.rows }, origins: base.origins },
+      override,
+      source.file,
+    );
   } catch (err) {
     if (!(err instanceof MergeError)) throw err;
     return { problems: [source.place({ at: err.path, message: err.message })] };
@@ -224,13 +275,20 @@ function merge(base: ResolvedPage, override: OverrideFile, source: SegmentSource
   // In the merged page's rows, the override's own rows are found at the operation that brought them.
   const inOverride = (at: (string | number)[]): (string | number)[] => {
     const origin = at[0] === 'rows' && typeof at[1] === 'number' ? merged.origins[at[1]] : undefined;
-    const k = origin?.file === source.file ? override.operations.findIndex((op) => 'row' in op && op.row.id === origin.id) : -1;
+    const k =
+      origin?.file === source.file ? override.operations.findIndex((op) => 'row' in op && op.row.id === origin.id) : -1;
     return k >= 0 ? ['operations', k, 'row', ...at.slice(2)] : ['operations'];
   };
   const result = PageFileSchema.safeParse(merged.page);
-  const found = result.success ? [] : describeIssues(result.error.issues, merged.page, PageFileSchema, 'the merged page');
+  const found = result.success
+    ? []
+    : describeIssues(result.error.issues, merged.page, PageFileSchema, 'the merged page');
   if (found.length === 0) return merged;
-  return { problems: found.map((p) => source.place({ at: inOverride(p.at), message: `with the operations applied, ${p.message}` })) };
+  return {
+    problems: found.map((p) =>
+      source.place({ at: inOverride(p.at), message: `with the operations applied, ${p.message}` }),
+    ),
+  };
 }
 
 /** Checks a parsed file against its schema (and `extra`, once the schema passes); its problems go in `problems`. */
@@ -263,13 +321,20 @@ export function checkPage(page: PageFile, name: PageName): PathProblem[] {
   return checkRows(page.rows, name, (i) => ['rows', i]);
 }
 
-function checkRows(rows: readonly (RowSpec | undefined)[], name: PageName, at: (i: number) => (string | number)[]): PathProblem[] {
+function checkRows(
+  rows: readonly (RowSpec | undefined)[],
+  name: PageName,
+  at: (i: number) => (string | number)[],
+): PathProblem[] {
   const problems: PathProblem[] = [];
   const checkSlug = (slug: string, path: (string | number)[]) => {
     if (slug === '$category') {
-      if (name !== 'category') problems.push({ at: path, message: '"$category" only works in the category template (category.json)' });
+      if (name !== 'category')
+        problems.push({ at: path, message: '"$category" only works in the category template (category.json)' });
     } else if (!KNOWN_SLUGS.includes(slug)) {
-      const hint = didYouMean(slug, KNOWN_SLUGS) || ' Use a category slug such as "nfl" or "broadway", or sports, concerts or theater.';
+      const hint =
+        didYouMean(slug, KNOWN_SLUGS) ||
+        ' Use a category slug such as "nfl" or "broadway", or sports, concerts or theater.';
       problems.push({ at: path, message: `${shortValue(slug)} is not a category.${hint}` });
     }
   };
@@ -277,7 +342,9 @@ function checkRows(rows: readonly (RowSpec | undefined)[], name: PageName, at: (
     if (!row) return;
     if ('filter' in row) row.filter.categories?.forEach((s, j) => checkSlug(s, [...at(i), 'filter', 'categories', j]));
     if (row.kind === 'events') {
-      row.tabs?.forEach((tab, t) => tab.filter.categories?.forEach((s, j) => checkSlug(s, [...at(i), 'tabs', t, 'filter', 'categories', j])));
+      row.tabs?.forEach((tab, t) =>
+        tab.filter.categories?.forEach((s, j) => checkSlug(s, [...at(i), 'tabs', t, 'filter', 'categories', j])),
+      );
     }
     if (row.kind === 'categories') row.tiles.forEach((tile, t) => checkSlug(tile.slug, [...at(i), 'tiles', t, 'slug']));
   });

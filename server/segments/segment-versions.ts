@@ -39,7 +39,8 @@ export interface SegmentVersionStore {
 export function filesDigest(files: SegmentFiles | Record<string, string>): string {
   const entries = files instanceof Map ? [...files] : Object.entries(files);
   const hash = createHash('sha256');
-  for (const [name, text] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${name}\0${text}\0`);
+  for (const [name, text] of entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    hash.update(`${name}\0${text}\0`);
   return hash.digest('hex');
 }
 
@@ -49,7 +50,10 @@ export interface SetChanges {
   removed: string[];
 }
 
-export function setChanges(before: SegmentFiles | Record<string, string>, after: SegmentFiles | Record<string, string>): SetChanges {
+export function setChanges(
+  before: SegmentFiles | Record<string, string>,
+  after: SegmentFiles | Record<string, string>,
+): SetChanges {
   const a = before instanceof Map ? before : new Map(Object.entries(before));
   const b = after instanceof Map ? after : new Map(Object.entries(after));
   return {
@@ -60,14 +64,25 @@ export function setChanges(before: SegmentFiles | Record<string, string>, after:
 }
 
 /** A unified diff of two sets, file by file (`a/…` before, `b/…` after); empty when they are the same. */
-export function setDiff(before: SegmentFiles | Record<string, string>, after: SegmentFiles | Record<string, string>): string {
+export function setDiff(
+  before: SegmentFiles | Record<string, string>,
+  after: SegmentFiles | Record<string, string>,
+): string {
   const a = before instanceof Map ? before : new Map(Object.entries(before));
   const b = after instanceof Map ? after : new Map(Object.entries(after));
   const { added, changed, removed } = setChanges(a, b);
   return [...new Set([...added, ...changed, ...removed])]
     .sort()
     .map((file) =>
-      createTwoFilesPatch(a.has(file) ? `a/${file}` : '/dev/null', b.has(file) ? `b/${file}` : '/dev/null', a.get(file) ?? '', b.get(file) ?? '', '', '', { context: 3 })
+      createTwoFilesPatch(
+        a.has(file) ? `a/${file}` : '/dev/null',
+        b.has(file) ? `b/${file}` : '/dev/null',
+        a.get(file) ?? '',
+        b.get(file) ?? '',
+        '',
+        '',
+        { context: 3 },
+      )
         .split('\n')
         .slice(1) // the "====" line
         .join('\n'),
@@ -123,7 +138,12 @@ export class FileVersionStore implements SegmentVersionStore {
     for (;;) {
       const latest = await this.latest();
       if (options && options.after !== latest) return null;
-      const record: SegmentVersion = { version: (latest ?? 0) + 1, publishedAt: new Date().toISOString(), digest: filesDigest(version.files), ...version };
+      const record: SegmentVersion = {
+        version: (latest ?? 0) + 1,
+        publishedAt: new Date().toISOString(),
+        digest: filesDigest(version.files),
+        ...version,
+      };
       const temp = path.join(this.dir, `.${fileName(record.version)}.${randomBytes(6).toString('hex')}.tmp`);
       await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
       try {
@@ -179,7 +199,9 @@ export class SqlVersionStore implements SegmentVersionStore {
   constructor(private readonly sql: Sql) {}
 
   async latest(): Promise<number | null> {
-    const [row] = await this.sql.query<{ version: number | null }>('SELECT max(version) AS version FROM segment_versions');
+    const [row] = await this.sql.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM segment_versions',
+    );
     return row?.version === null || row?.version === undefined ? null : Number(row.version);
   }
 
@@ -189,11 +211,16 @@ export class SqlVersionStore implements SegmentVersionStore {
   }
 
   async list(limit: number): Promise<SegmentVersion[]> {
-    return (await this.sql.query<VersionRow>('SELECT * FROM segment_versions ORDER BY version DESC LIMIT $1', [limit])).map(fromRow);
+    return (
+      await this.sql.query<VersionRow>('SELECT * FROM segment_versions ORDER BY version DESC LIMIT $1', [limit])
+    ).map(fromRow);
   }
 
   async findDigest(digest: string): Promise<number | null> {
-    const [row] = await this.sql.query<{ version: number | null }>('SELECT max(version) AS version FROM segment_versions WHERE digest = $1', [digest]);
+    const [row] = await this.sql.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM segment_versions WHERE digest = $1',
+      [digest],
+    );
     return row?.version === null || row?.version === undefined ? null : Number(row.version);
   }
 
@@ -206,7 +233,14 @@ export class SqlVersionStore implements SegmentVersionStore {
       const [row] = await tx.query<VersionRow>(
         `INSERT INTO segment_versions (version, author, note, restored_from, digest, files)
          VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING *`,
-        [(latest ?? 0) + 1, version.author, version.note, version.restoredFrom, filesDigest(version.files), JSON.stringify(version.files)],
+        [
+          (latest ?? 0) + 1,
+          version.author,
+          version.note,
+          version.restoredFrom,
+          filesDigest(version.files),
+          JSON.stringify(version.files),
+        ],
       );
       return fromRow(row!);
     });

@@ -28,26 +28,47 @@ describe('applyOverride (a brand changes the base page by row id)', () => {
       'encore/explore.json',
     );
     expect(ids(merged)).toEqual(['first', 'a', 'after-a', 'b2', 'last']);
-    expect(merged.origins.map((o) => `${o.id}:${o.via}`)).toEqual(['first:insertBefore', 'a:base', 'after-a:insertAfter', 'b2:replace', 'last:append']);
+    expect(merged.origins.map((o) => `${o.id}:${o.via}`)).toEqual([
+      'first:insertBefore',
+      'a:base',
+      'after-a:insertAfter',
+      'b2:replace',
+      'last:append',
+    ]);
   });
 
   it('fails naming the operation when a row id is missing or taken', () => {
     const missing = () => applyOverride(base(), { extends: 'base', operations: [{ op: 'remove', id: 'zz' }] }, 'x');
     expect(missing).toThrow(MergeError);
-    expect(missing).toThrow(expect.objectContaining({ path: ['operations', 0, 'id'], message: 'there is no row "zz" on the page this extends. Rows: a, b, c' }));
-    expect(() => applyOverride(base(), { extends: 'base', operations: [{ op: 'remove', id: 'bb' }] }, 'x')).toThrow('there is no row "bb" on the page this extends. Did you mean "b"? Rows: a, b, c');
+    expect(missing).toThrow(
+      expect.objectContaining({
+        path: ['operations', 0, 'id'],
+        message: 'there is no row "zz" on the page this extends. Rows: a, b, c',
+      }),
+    );
+    expect(() => applyOverride(base(), { extends: 'base', operations: [{ op: 'remove', id: 'bb' }] }, 'x')).toThrow(
+      'there is no row "bb" on the page this extends. Did you mean "b"? Rows: a, b, c',
+    );
     const taken = () => applyOverride(base(), { extends: 'base', operations: [{ op: 'append', row: row('a') }] }, 'x');
     expect(taken).toThrow(MergeError);
-    expect(taken).toThrow(expect.objectContaining({ path: ['operations', 0, 'row', 'id'], message: 'row id "a" is already on the page: give the new row an id of its own' }));
+    expect(taken).toThrow(
+      expect.objectContaining({
+        path: ['operations', 0, 'row', 'id'],
+        message: 'row id "a" is already on the page: give the new row an id of its own',
+      }),
+    );
   });
 });
 
 describe('compileSegments: one problem per mistake', () => {
   const shipped = async () => readSegmentDir(path.resolve('segments'));
-  const replace = (files: Map<string, string>, file: string, from: string, to: string) => new Map(files).set(file, files.get(file)!.replace(from, to));
+  const replace = (files: Map<string, string>, file: string, from: string, to: string) =>
+    new Map(files).set(file, files.get(file)!.replace(from, to));
 
   it('lists pages extending a broken file as skipped because of it, with no problem of their own', async () => {
-    const { problems, skipped, pages } = compileSegments(replace(await shipped(), 'base/explore.json', '"kind": "venues"', '"kind": "venue"'));
+    const { problems, skipped, pages } = compileSegments(
+      replace(await shipped(), 'base/explore.json', '"kind": "venues"', '"kind": "venue"'),
+    );
     expect(problems.map((p) => `${p.file}:${p.line}:${p.column}`)).toEqual(['base/explore.json:42:15']);
     expect(skipped).toEqual([
       { file: 'encore/explore.json', page: 'encore/explore', because: 'base/explore.json' },
@@ -59,7 +80,10 @@ describe('compileSegments: one problem per mistake', () => {
 
   it('names the root file through a chain of overrides', async () => {
     const files = await shipped();
-    files.set('encore/sports.json', JSON.stringify({ extends: 'base', operations: [{ op: 'remove', id: 'popular-local-sports' }] }));
+    files.set(
+      'encore/sports.json',
+      JSON.stringify({ extends: 'base', operations: [{ op: 'remove', id: 'popular-local-sports' }] }),
+    );
     files.set('base/sports.json', files.get('base/sports.json')!.replace('"title"', '"titel"'));
     const { problems, skipped } = compileSegments(files);
     expect(problems.map((p) => p.file)).toEqual(['base/sports.json']);
@@ -72,7 +96,9 @@ describe('compileSegments: one problem per mistake', () => {
     files.set('encore/sports.json', JSON.stringify({ extends: 'base', operations: [{ op: 'remove', id: 'x' }] }));
     const { problems, skipped } = compileSegments(files);
     expect(problems.map((p) => `${p.file}:${p.path}: ${p.message}`)).toEqual([
-      'base/sports.json:: there is no base/sports.json: the default brand, base, must define every page (explore, theater, concerts, sports, category)',
+      'base/sports.json:: there is no base/sports.json: the default brand, ' +
+        'base, must define every page (explore, theater, concerts, sports, ' +
+        'category)',
       'encore/sports.json:extends: brand "base" has no sports page to extend: there is no base/sports.json',
     ]);
     expect(skipped).toEqual([]);
@@ -80,9 +106,20 @@ describe('compileSegments: one problem per mistake', () => {
 
   it('places a problem of the merged page at the operation that brought the row', async () => {
     const files = await shipped();
-    const rows = Array.from({ length: 25 }, (_, i) => ({ op: 'append', row: { id: `extra-${i}`, kind: 'promos', title: 'Promos', size: 4 } }));
+    const rows = Array.from({ length: 25 }, (_, i) => ({
+      op: 'append',
+      row: { id: `extra-${i}`, kind: 'promos', title: 'Promos', size: 4 },
+    }));
     files.set('encore/explore.json', JSON.stringify({ extends: 'base', operations: rows }, null, 2));
     const { problems } = compileSegments(files);
-    expect(problems).toEqual([expect.objectContaining({ file: 'encore/explore.json', line: 3, column: 17, path: 'operations', message: 'with the operations applied, rows has 31 items; the most is 30' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({
+        file: 'encore/explore.json',
+        line: 3,
+        column: 17,
+        path: 'operations',
+        message: 'with the operations applied, rows has 31 items; the most is 30',
+      }),
+    ]);
   });
 });

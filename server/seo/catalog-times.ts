@@ -79,7 +79,9 @@ export class CatalogTimes {
  */
 export async function loggedChangeTimes(sql: Pick<Sql, 'query'>, catalog: string): Promise<ChangeTime[]> {
   const rows = await sql.query<{ collection: string; doc_id: string; at: Date | string }>(
-    'SELECT collection, doc_id, max(at) AS at FROM catalog_changes WHERE catalog = $1 AND collection = ANY($2::text[]) GROUP BY collection, doc_id',
+    'SELECT collection, doc_id, max(at) AS at FROM catalog_changes WHERE ' +
+      'catalog = $1 AND collection = ANY($2::text[]) GROUP BY collection, ' +
+      'doc_id',
     [catalog, [...PAGED_COLLECTIONS]],
   );
   return rows.map((r) => ({ collection: r.collection, id: r.doc_id, at: new Date(r.at).getTime() }));

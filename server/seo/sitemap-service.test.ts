@@ -44,15 +44,19 @@ const service = (urlsPerFile: number) =>
 const locsOf = (xml: string) => parseXml(xml).children.map((url) => childTexts(url, 'loc')[0]!);
 
 describe('building event sitemap files', () => {
-  it('starts each file where the one before ended, even inside a run of events at one instant longer than an engine page', async () => {
-    const sitemaps = service(300);
-    const files: string[][] = [];
-    for (let n = 1; n <= 4; n++) files.push(locsOf((await sitemaps.file(`events-${n}.xml`, ORIGIN))!.body));
-    expect(files.map((f) => f.length)).toEqual([300, 300, 300, 100]);
-    const inOrder = [...events].sort((a, b) => a.event_timestamp! - b.event_timestamp! || a.event_id - b.event_id);
-    expect(files.flat()).toEqual(inOrder.map((e) => `${ORIGIN}${eventPath(e.event_name, e.event_id)}`));
-    expect(await sitemaps.file('events-5.xml', ORIGIN)).toBeUndefined();
-  });
+  it(
+    'starts each file where the one before ended, even inside a run of events ' +
+      'at one instant longer than an engine page',
+    async () => {
+      const sitemaps = service(300);
+      const files: string[][] = [];
+      for (let n = 1; n <= 4; n++) files.push(locsOf((await sitemaps.file(`events-${n}.xml`, ORIGIN))!.body));
+      expect(files.map((f) => f.length)).toEqual([300, 300, 300, 100]);
+      const inOrder = [...events].sort((a, b) => a.event_timestamp! - b.event_timestamp! || a.event_id - b.event_id);
+      expect(files.flat()).toEqual(inOrder.map((e) => `${ORIGIN}${eventPath(e.event_name, e.event_id)}`));
+      expect(await sitemaps.file('events-5.xml', ORIGIN)).toBeUndefined();
+    },
+  );
 
   it('leaves none of its page reads in the search result cache', async () => {
     const before = engine.cacheStats().entries;

@@ -148,29 +148,34 @@ const split = (count: number) =>
   );
 
 describe('robots.txt', () => {
-  it('is plain text that allows the storefront and the API its pages are drawn from, disallows purchase pages and their API, and names the sitemap index', async () => {
-    const res = await get('/robots.txt').expect(200);
-    expect(res.headers['content-type']).toMatch(/^text\/plain/);
-    const lines = res.text.split('\n');
-    expect(lines[0]).toBe('User-agent: *');
-    expect(lines).toContain('Allow: /');
-    for (const path of [
-      '/checkout/',
-      '/orders/',
-      '/tickets/',
-      '/studio',
-      '/api/cart',
-      '/api/orders',
-      '/api/studio',
-      '/api/admin',
-    ])
-      expect(lines).toContain(`Disallow: ${path}`);
-    // A crawler that renders pages must be able to ask what they are drawn from.
-    for (const path of ['/api/', '/api/layout', '/api/performers', '/api/events', '/api/venues', '/api/menu'])
-      expect(lines).not.toContain(`Disallow: ${path}`);
-    expect(lines.filter((l) => l.startsWith('Disallow: '))).toHaveLength(DISALLOWED_PATHS.length);
-    expect(lines).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
-  });
+  it(
+    'is plain text that allows the storefront and the API its pages are drawn ' +
+      'from, disallows purchase pages and their API, and names the sitemap ' +
+      'index',
+    async () => {
+      const res = await get('/robots.txt').expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      const lines = res.text.split('\n');
+      expect(lines[0]).toBe('User-agent: *');
+      expect(lines).toContain('Allow: /');
+      for (const path of [
+        '/checkout/',
+        '/orders/',
+        '/tickets/',
+        '/studio',
+        '/api/cart',
+        '/api/orders',
+        '/api/studio',
+        '/api/admin',
+      ])
+        expect(lines).toContain(`Disallow: ${path}`);
+      // A crawler that renders pages must be able to ask what they are drawn from.
+      for (const path of ['/api/', '/api/layout', '/api/performers', '/api/events', '/api/venues', '/api/menu'])
+        expect(lines).not.toContain(`Disallow: ${path}`);
+      expect(lines.filter((l) => l.startsWith('Disallow: '))).toHaveLength(DISALLOWED_PATHS.length);
+      expect(lines).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+    },
+  );
 
   it('without PUBLIC_BASE_URL names the origin asked on, a trusted proxy’s scheme and host included', async () => {
     const plain = testApp().app;
@@ -222,36 +227,43 @@ describe('the sitemaps (sitemaps.org)', () => {
     expect(locs).toHaveLength(count('events') + count('performers') + count('venues') + count('categories'));
   });
 
-  it('list every listed event once, URLS_PER_FILE a file, at the address its card links to, and nothing past, cancelled or beyond 10 years', async () => {
-    const files = await filesOf('events');
-    const expected = fixture.catalog.collections.Event.filter(listed);
-    expect(files.map((f) => f.length)).toEqual(split(expected.length));
-    const locs = files.flat().map((e) => e.loc);
-    expect(new Set(locs).size).toBe(locs.length);
-    expect(locs.sort()).toEqual(expected.map((e) => `${ORIGIN}${eventCard(e).url}`).sort());
-    // The fixture's own schedule has events that are not listed, so the filter is tested, not assumed.
-    expect(fixture.catalog.collections.Event.length).toBeGreaterThan(expected.length);
-  });
+  it(
+    'list every listed event once, URLS_PER_FILE a file, at the address its ' +
+      'card links to, and nothing past, cancelled or beyond 10 years',
+    async () => {
+      const files = await filesOf('events');
+      const expected = fixture.catalog.collections.Event.filter(listed);
+      expect(files.map((f) => f.length)).toEqual(split(expected.length));
+      const locs = files.flat().map((e) => e.loc);
+      expect(new Set(locs).size).toBe(locs.length);
+      expect(locs.sort()).toEqual(expected.map((e) => `${ORIGIN}${eventCard(e).url}`).sort());
+      // The fixture's own schedule has events that are not listed, so the filter is tested, not assumed.
+      expect(fixture.catalog.collections.Event.length).toBeGreaterThan(expected.length);
+    },
+  );
 
-  it('list performers and venues at their cards’ addresses, and the category pages the storefront answers', async () => {
-    const performers = (await filesOf('performers')).flat().map((e) => e.loc);
-    expect(performers.sort()).toEqual(
-      fixture.catalog.collections.Performer.map((p: PerformerDocument) => `${ORIGIN}${performerCard(p).url}`).sort(),
-    );
-    const venues = (await filesOf('venues')).flat().map((e) => e.loc);
-    expect(venues.sort()).toEqual(
-      fixture.catalog.collections.Venue.map((v: VenueDocument) => `${ORIGIN}${venueCard(v).url}`).sort(),
-    );
-    const categories = (await filesOf('categories')).flat().map((e) => e.loc);
-    expect(categories).toEqual(
-      [...GROUP_PAGES, ...CATEGORIES.map((c) => c.slug)].map((slug) => `${ORIGIN}/category/${slug}`),
-    );
-    for (const loc of categories) {
-      await request(app)
-        .get(`/api/layout${loc.slice(ORIGIN.length)}`)
-        .expect(200);
-    }
-  });
+  it(
+    'list performers and venues at their cards’ addresses, and the category ' + 'pages the storefront answers',
+    async () => {
+      const performers = (await filesOf('performers')).flat().map((e) => e.loc);
+      expect(performers.sort()).toEqual(
+        fixture.catalog.collections.Performer.map((p: PerformerDocument) => `${ORIGIN}${performerCard(p).url}`).sort(),
+      );
+      const venues = (await filesOf('venues')).flat().map((e) => e.loc);
+      expect(venues.sort()).toEqual(
+        fixture.catalog.collections.Venue.map((v: VenueDocument) => `${ORIGIN}${venueCard(v).url}`).sort(),
+      );
+      const categories = (await filesOf('categories')).flat().map((e) => e.loc);
+      expect(categories).toEqual(
+        [...GROUP_PAGES, ...CATEGORIES.map((c) => c.slug)].map((slug) => `${ORIGIN}/category/${slug}`),
+      );
+      for (const loc of categories) {
+        await request(app)
+          .get(`/api/layout${loc.slice(ORIGIN.length)}`)
+          .expect(200);
+      }
+    },
+  );
 
   it('give every address a W3C datetime lastmod: the catalog’s generation time while nothing changed', async () => {
     const generated = w3cDatetime(Date.parse(fixture.catalog.manifest.generatedAt));
@@ -292,74 +304,83 @@ describe('the sitemaps as the catalog changes', () => {
   const admin = (method: 'post' | 'patch', path: string, body: object) =>
     request(app)[method](`/api/admin/collections/Event/documents${path}`).set('X-TYPESENSE-API-KEY', KEY).send(body);
 
-  it('show a renamed event at its new address, a new event, and never an event moved into the past or past 10 years', async () => {
-    const before = (await filesOf('events')).flat();
-    const events = fixture.catalog.collections.Event.filter(listed);
-    const [renamed, toPast, toFarFuture] = [events[10]!, events[20]!, events[30]!];
-    const template = events[40]!;
-    const changedFrom = Date.now();
-    await admin('patch', `/${renamed.id}`, { event_name: 'Zanzibar Quartet Farewell Night' }).expect(200);
-    await admin('patch', `/${toPast.id}`, { event_timestamp: nowSeconds - 3_600 }).expect(200);
-    await admin('patch', `/${toFarFuture.id}`, {
-      event_timestamp: Math.floor(horizon.getTime() / 1000) + 86_400,
-    }).expect(200);
-    const added: EventDocument = {
-      ...template,
-      id: '987654321',
-      event_id: 987_654_321,
-      event_name: 'Brand New Matinee',
-    };
-    await admin('post', '', added).expect(201);
+  it(
+    'show a renamed event at its new address, a new event, and never an event ' +
+      'moved into the past or past 10 years',
+    async () => {
+      const before = (await filesOf('events')).flat();
+      const events = fixture.catalog.collections.Event.filter(listed);
+      const [renamed, toPast, toFarFuture] = [events[10]!, events[20]!, events[30]!];
+      const template = events[40]!;
+      const changedFrom = Date.now();
+      await admin('patch', `/${renamed.id}`, { event_name: 'Zanzibar Quartet Farewell Night' }).expect(200);
+      await admin('patch', `/${toPast.id}`, { event_timestamp: nowSeconds - 3_600 }).expect(200);
+      await admin('patch', `/${toFarFuture.id}`, {
+        event_timestamp: Math.floor(horizon.getTime() / 1000) + 86_400,
+      }).expect(200);
+      const added: EventDocument = {
+        ...template,
+        id: '987654321',
+        event_id: 987_654_321,
+        event_name: 'Brand New Matinee',
+      };
+      await admin('post', '', added).expect(201);
 
-    const files = await filesOf('events');
-    const after = files.flat();
-    const locs = new Set(after.map((e) => e.loc));
-    const newName = { ...renamed, event_name: 'Zanzibar Quartet Farewell Night' };
-    expect(locs.has(`${ORIGIN}${eventCard(newName).url}`)).toBe(true);
-    expect(locs.has(`${ORIGIN}${eventCard(renamed).url}`)).toBe(false);
-    expect(locs.has(`${ORIGIN}${eventCard(added).url}`)).toBe(true);
-    expect(locs.has(`${ORIGIN}${eventCard(toPast).url}`)).toBe(false);
-    expect(locs.has(`${ORIGIN}${eventCard(toFarFuture).url}`)).toBe(false);
-    expect(after).toHaveLength(before.length - 1);
-    expect(files.map((f) => f.length)).toEqual(split(before.length - 1));
+      const files = await filesOf('events');
+      const after = files.flat();
+      const locs = new Set(after.map((e) => e.loc));
+      const newName = { ...renamed, event_name: 'Zanzibar Quartet Farewell Night' };
+      expect(locs.has(`${ORIGIN}${eventCard(newName).url}`)).toBe(true);
+      expect(locs.has(`${ORIGIN}${eventCard(renamed).url}`)).toBe(false);
+      expect(locs.has(`${ORIGIN}${eventCard(added).url}`)).toBe(true);
+      expect(locs.has(`${ORIGIN}${eventCard(toPast).url}`)).toBe(false);
+      expect(locs.has(`${ORIGIN}${eventCard(toFarFuture).url}`)).toBe(false);
+      expect(after).toHaveLength(before.length - 1);
+      expect(files.map((f) => f.length)).toEqual(split(before.length - 1));
 
-    // lastmod: the changed documents' change time, the others still the catalog's.
-    const lastmod = (loc: string) => after.find((e) => e.loc === loc)!.lastmod;
-    for (const doc of [newName, added]) {
-      const changed = Date.parse(lastmod(`${ORIGIN}${eventCard(doc).url}`));
-      expect(changed).toBeGreaterThanOrEqual(Math.floor(changedFrom / 1000) * 1000);
-      expect(changed).toBeLessThanOrEqual(Date.now());
-    }
-    const untouched = events.find((e) => ![renamed, toPast, toFarFuture].includes(e))!;
-    expect(lastmod(`${ORIGIN}${eventCard(untouched).url}`)).toBe(
-      w3cDatetime(Date.parse(fixture.catalog.manifest.generatedAt)),
-    );
-    // A category page gathers events: it changed when they did.
-    const [category] = (await filesOf('categories')).flat();
-    expect(Date.parse(category!.lastmod)).toBeGreaterThanOrEqual(Math.floor(changedFrom / 1000) * 1000);
-  });
+      // lastmod: the changed documents' change time, the others still the catalog's.
+      const lastmod = (loc: string) => after.find((e) => e.loc === loc)!.lastmod;
+      for (const doc of [newName, added]) {
+        const changed = Date.parse(lastmod(`${ORIGIN}${eventCard(doc).url}`));
+        expect(changed).toBeGreaterThanOrEqual(Math.floor(changedFrom / 1000) * 1000);
+        expect(changed).toBeLessThanOrEqual(Date.now());
+      }
+      const untouched = events.find((e) => ![renamed, toPast, toFarFuture].includes(e))!;
+      expect(lastmod(`${ORIGIN}${eventCard(untouched).url}`)).toBe(
+        w3cDatetime(Date.parse(fixture.catalog.manifest.generatedAt)),
+      );
+      // A category page gathers events: it changed when they did.
+      const [category] = (await filesOf('categories')).flat();
+      expect(Date.parse(category!.lastmod)).toBeGreaterThanOrEqual(Math.floor(changedFrom / 1000) * 1000);
+    },
+  );
 
-  it('show a renamed performer at its new address, its change time read from the change log after a restart', async () => {
-    const performer = fixture.catalog.collections.Performer[3]!;
-    await request(app)
-      .patch(`/api/admin/collections/Performer/documents/${performer.id}`)
-      .set('X-TYPESENSE-API-KEY', KEY)
-      .send({ performer_name: 'The Renamed Ensemble' })
-      .expect(200);
-    const renamed = { ...performer, performer_name: 'The Renamed Ensemble' };
-    const entries = (await filesOf('performers')).flat();
-    const entry = entries.find((e) => e.loc === `${ORIGIN}${performerCard(renamed).url}`);
-    expect(entry).toBeDefined();
-    expect(entries.some((e) => e.loc === `${ORIGIN}${performerCard(performer).url}`)).toBe(false);
+  it(
+    'show a renamed performer at its new address, its change time read from ' + 'the change log after a restart',
+    async () => {
+      const performer = fixture.catalog.collections.Performer[3]!;
+      await request(app)
+        .patch(`/api/admin/collections/Performer/documents/${performer.id}`)
+        .set('X-TYPESENSE-API-KEY', KEY)
+        .send({ performer_name: 'The Renamed Ensemble' })
+        .expect(200);
+      const renamed = { ...performer, performer_name: 'The Renamed Ensemble' };
+      const entries = (await filesOf('performers')).flat();
+      const entry = entries.find((e) => e.loc === `${ORIGIN}${performerCard(renamed).url}`);
+      expect(entry).toBeDefined();
+      expect(entries.some((e) => e.loc === `${ORIGIN}${performerCard(performer).url}`)).toBe(false);
 
-    // A node starting now times the change from the log, as this one did when it applied it (within a second).
-    const restarted = new CatalogTimes();
-    await restarted.attach(fixture.catalog.manifest.generatedAt, () =>
-      loggedChangeTimes(sql, fixture.catalog.manifest.generatedAt),
-    );
-    expect(Math.abs(restarted.of('Performer', performer.id) - times.of('Performer', performer.id))).toBeLessThan(2_000);
-    expect(restarted.of('Performer', fixture.catalog.collections.Performer[4]!.id)).toBe(
-      Date.parse(fixture.catalog.manifest.generatedAt),
-    );
-  });
+      // A node starting now times the change from the log, as this one did when it applied it (within a second).
+      const restarted = new CatalogTimes();
+      await restarted.attach(fixture.catalog.manifest.generatedAt, () =>
+        loggedChangeTimes(sql, fixture.catalog.manifest.generatedAt),
+      );
+      expect(Math.abs(restarted.of('Performer', performer.id) - times.of('Performer', performer.id))).toBeLessThan(
+        2_000,
+      );
+      expect(restarted.of('Performer', fixture.catalog.collections.Performer[4]!.id)).toBe(
+        Date.parse(fixture.catalog.manifest.generatedAt),
+      );
+    },
+  );
 });

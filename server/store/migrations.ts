@@ -1,6 +1,9 @@
 import type { Sql } from './sql.js';
 
-/** Schema changes in order; each runs once, in a transaction, recorded in schema_migrations. Never edit one that shipped: add another. */
+/**
+ * Schema changes in order; each runs once, in a transaction, recorded in schema_migrations. Never edit one that
+ * shipped: add another.
+ */
 export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = [
   {
     id: 1,
@@ -206,7 +209,8 @@ export async function migrate(sql: Sql): Promise<number[]> {
   await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATIONS_LOCK]);
     await tx.query(
-      `CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      `CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, ` +
+        `name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
   });
   const applied = new Set(

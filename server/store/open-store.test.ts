@@ -29,35 +29,38 @@ describe.skipIf(!url)('openStore on PostgreSQL', () => {
     await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
   });
 
-  it('starts while the database is unreachable, answers StoreUnavailableError, and opens the store once it is back', async () => {
-    const port = await freePort();
-    const target = new URL(url!);
-    const away = new URL(url!);
-    away.port = String(port);
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'open-store-'));
-    let sql: Awaited<ReturnType<typeof openStore>> | undefined;
-    try {
-      sql = await openStore({ databaseUrl: away.toString(), dataDir });
-      expect(sql.health!()).toMatchObject({ available: false, detail: expect.stringMatching(/ECONNREFUSED/) });
-      await expect(sql.query('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailableError);
+  it(
+    'starts while the database is unreachable, answers StoreUnavailableError, ' + 'and opens the store once it is back',
+    async () => {
+      const port = await freePort();
+      const target = new URL(url!);
+      const away = new URL(url!);
+      away.port = String(port);
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'open-store-'));
+      let sql: Awaited<ReturnType<typeof openStore>> | undefined;
+      try {
+        sql = await openStore({ databaseUrl: away.toString(), dataDir });
+        expect(sql.health!()).toMatchObject({ available: false, detail: expect.stringMatching(/ECONNREFUSED/) });
+        await expect(sql.query('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailableError);
 
-      servers.push(await forward(port, target, sockets));
-      const until = Date.now() + 20_000;
-      let answer: unknown;
-      while (Date.now() < until) {
-        answer = await sql.query<{ n: number }>('SELECT 1 AS n').catch((err: unknown) => err);
-        if (Array.isArray(answer)) break;
-        await new Promise((r) => setTimeout(r, 200));
+        servers.push(await forward(port, target, sockets));
+        const until = Date.now() + 20_000;
+        let answer: unknown;
+        while (Date.now() < until) {
+          answer = await sql.query<{ n: number }>('SELECT 1 AS n').catch((err: unknown) => err);
+          if (Array.isArray(answer)) break;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        expect(answer).toEqual([{ n: 1 }]);
+        expect(sql.health!().available).toBe(true);
+        // Migrated on opening.
+        expect((await sql.query('SELECT count(*)::int AS n FROM schema_migrations'))[0]!.n).toBeGreaterThan(0);
+      } finally {
+        await sql?.close();
+        await rm(dataDir, { recursive: true, force: true });
       }
-      expect(answer).toEqual([{ n: 1 }]);
-      expect(sql.health!().available).toBe(true);
-      // Migrated on opening.
-      expect((await sql.query('SELECT count(*)::int AS n FROM schema_migrations'))[0]!.n).toBeGreaterThan(0);
-    } finally {
-      await sql?.close();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+    },
+  );
 
   it('stops the start with the reason when the database refuses us for good', async () => {
     const missing = new URL(url!);

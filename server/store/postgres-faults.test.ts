@@ -15,11 +15,14 @@ const OUTCOMES: Record<CrashTopic, string> = {
   process:
     'keeps the server process running and answering /healthz, with the crash landing while requests are in flight',
   answers:
-    'answers every request: 503 store_unavailable while the database is down, never another 5xx, never a dropped connection',
+    'answers every request: 503 store_unavailable while the database is down, ' +
+    'never another 5xx, never a dropped connection',
   guests:
-    'serves every guest of the burst, only those cut off by the crash may give up, and the next guest buys on the first try without a restart',
+    'serves every guest of the burst, only those cut off by the crash may ' +
+    'give up, and the next guest buys on the first try without a restart',
   orders:
-    'loses no order: every order given is readable by its guest and given once, orders and purchased holds match one to one, tickets add up',
+    'loses no order: every order given is readable by its guest and given ' +
+    'once, orders and purchased holds match one to one, tickets add up',
   charges: 'charges each order exactly once, settles every payment the crash interrupted and logs each payment step',
 };
 

@@ -34,31 +34,36 @@ describe.skipIf(!url)('openPostgres', () => {
     await sql.close();
   });
 
-  it('destroys a connection that breaks inside a transaction, answers StoreUnavailableError, and serves the next one', async () => {
-    const name = `tx_terminate_${process.pid}_${Date.now()}`;
-    const withName = new URL(url!);
-    withName.searchParams.set('application_name', name);
-    const sql = await openPostgres(withName.toString(), 2);
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    const inside = sql.transaction(async (tx) => {
-      await tx.query('SELECT 1');
-      // The connection is ended while this transaction holds it (as a database stopping does).
-      await admin.query(
-        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()',
-        [name],
+  it(
+    'destroys a connection that breaks inside a transaction, answers ' +
+      'StoreUnavailableError, and serves the next one',
+    async () => {
+      const name = `tx_terminate_${process.pid}_${Date.now()}`;
+      const withName = new URL(url!);
+      withName.searchParams.set('application_name', name);
+      const sql = await openPostgres(withName.toString(), 2);
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const inside = sql.transaction(async (tx) => {
+        await tx.query('SELECT 1');
+        // The connection is ended while this transaction holds it (as a database stopping does).
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ' +
+            'application_name = $1 AND pid <> pg_backend_pid()',
+          [name],
+        );
+        await tx.query('SELECT pg_sleep(0.05)');
+      });
+      await expect(inside).rejects.toBeInstanceOf(StoreUnavailableError);
+      await admin.end();
+      // Every pooled connection is usable afterwards: the broken one was not handed back.
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map((n) => sql.transaction((tx) => tx.query<{ n: number }>('SELECT $1::int AS n', [n]))),
       );
-      await tx.query('SELECT pg_sleep(0.05)');
-    });
-    await expect(inside).rejects.toBeInstanceOf(StoreUnavailableError);
-    await admin.end();
-    // Every pooled connection is usable afterwards: the broken one was not handed back.
-    const answers = await Promise.all(
-      [1, 2, 3, 4].map((n) => sql.transaction((tx) => tx.query<{ n: number }>('SELECT $1::int AS n', [n]))),
-    );
-    expect(answers.map((a) => a[0]!.n)).toEqual([1, 2, 3, 4]);
-    await sql.close();
-  });
+      expect(answers.map((a) => a[0]!.n)).toEqual([1, 2, 3, 4]);
+      await sql.close();
+    },
+  );
 
   it('refuses a query that is wrong as it is, not as the store being down', async () => {
     const sql = await openPostgres(url!, 1);

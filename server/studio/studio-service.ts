@@ -380,7 +380,13 @@ export class StudioService {
           hashAttribute,
           coverage,
           condition,
-          rule: `Guests are split by their ${hashAttribute === 'id' ? 'guest id' : hashAttribute} (hash version ${(rule.hashVersion as number | undefined) ?? 1}): ${split}; ${Math.round(coverage * 100)}% of guests take part${condition ? `, only those matching ${JSON.stringify(condition)}` : ''}. Guests outside it see ${String(payload.features[feature]?.defaultValue ?? 'base')}.`,
+          rule:
+            `Guests are split by their ${hashAttribute === 'id' ? 'guest id' : hashAttribute} ` +
+            `(hash version ${(rule.hashVersion as number | undefined) ?? 1}): ` +
+            `${split}; ${Math.round(coverage * 100)}% of guests take ` +
+            `part${condition ? `, only those matching ${JSON.stringify(condition)}` : ''}. ` +
+            `Guests outside it see ` +
+            `${String(payload.features[feature]?.defaultValue ?? 'base')}.`,
           variations,
         });
       }
@@ -431,7 +437,10 @@ function checkPath(file: string): void {
     throw new AppError(
       400,
       'invalid_path',
-      `"${file.slice(0, 100)}" is not a segment file: use ${REGISTRY_FILE} or <brand>/<page>.json (pages: ${PAGE_NAMES.join(', ')}), or <brand>/<page>~<variant>.json with a variant of lower-case words joined by hyphens`,
+      `"${file.slice(0, 100)}" is not a segment file: use ${REGISTRY_FILE} or ` +
+        `<brand>/<page>.json (pages: ${PAGE_NAMES.join(', ')}), or ` +
+        `<brand>/<page>~<variant>.json with a variant of lower-case words joined ` +
+        `by hyphens`,
     );
   }
 }

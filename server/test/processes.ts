@@ -543,10 +543,12 @@ export async function storeInvariants(db: Database, except: readonly number[] = 
       `SELECT h.id FROM holds h LEFT JOIN orders o ON o.hold_id = h.id WHERE h.status = 'purchased' AND o.id IS NULL`,
     ),
     ordersWithoutOneCapture: await ids(
-      `SELECT o.id FROM orders o LEFT JOIN payments p ON p.hold_id = o.hold_id AND p.status = 'captured' GROUP BY o.id HAVING count(p.id) <> 1`,
+      `SELECT o.id FROM orders o LEFT JOIN payments p ON p.hold_id = o.hold_id ` +
+        `AND p.status = 'captured' GROUP BY o.id HAVING count(p.id) <> 1`,
     ),
     capturesWithoutOrder: await ids(
-      `SELECT p.id FROM payments p LEFT JOIN orders o ON o.hold_id = p.hold_id WHERE p.status = 'captured' AND o.id IS NULL`,
+      `SELECT p.id FROM payments p LEFT JOIN orders o ON o.hold_id = p.hold_id ` +
+        `WHERE p.status = 'captured' AND o.id IS NULL`,
     ),
     doubled: await ids(
       `SELECT hold_id AS id FROM payments WHERE status = 'captured' GROUP BY hold_id HAVING count(*) > 1`,
@@ -939,7 +941,9 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
     {
       topic: 'orders',
       expected: 'orders and purchased holds one to one',
-      measured: `orders without a purchased hold: ${some(db.ordersWithoutPurchasedHold)}; purchased holds without an order: ${some(db.purchasedHoldsWithoutOrder)}`,
+      measured:
+        `orders without a purchased hold: ${some(db.ordersWithoutPurchasedHold)}; ` +
+        `purchased holds without an order: ${some(db.purchasedHoldsWithoutOrder)}`,
       met: db.ordersWithoutPurchasedHold.length === 0 && db.purchasedHoldsWithoutOrder.length === 0,
     },
     {
@@ -957,7 +961,9 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
     {
       topic: 'charges',
       expected: 'each order has exactly one captured payment, and each captured payment an order',
-      measured: `orders without one capture: ${some(db.ordersWithoutOneCapture)}; captures without an order: ${some(db.capturesWithoutOrder)}`,
+      measured:
+        `orders without one capture: ${some(db.ordersWithoutOneCapture)}; ` +
+        `captures without an order: ${some(db.capturesWithoutOrder)}`,
       met: db.ordersWithoutOneCapture.length === 0 && db.capturesWithoutOrder.length === 0,
     },
     {
@@ -981,7 +987,8 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
     {
       topic: 'charges',
       expected:
-        'per payment, one `payment authorized` log line then one `payment captured` or `payment voided`, as in the database',
+        'per payment, one `payment authorized` log line then one `payment ' +
+        'captured` or `payment voided`, as in the database',
       measured:
         r.paymentAnomalies.length === 0
           ? 'every payment so'
@@ -994,7 +1001,9 @@ export function crashScenarioExpectations(r: CrashScenarioReport): CrashExpectat
     {
       topic: 'charges',
       expected: 'payment log lines: captured = orders, authorized = captured + voided',
-      measured: `${r.logged.authorized} authorized, ${r.logged.captured} captured, ${r.logged.voided} voided; ${db.orders} orders`,
+      measured:
+        `${r.logged.authorized} authorized, ${r.logged.captured} captured, ${r.logged.voided} ` +
+        `voided; ${db.orders} orders`,
       met: r.logged.captured === db.orders && r.logged.authorized === loggedEnds,
     },
   ];

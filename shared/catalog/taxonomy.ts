@@ -1,5 +1,17 @@
 import type { TopCategory } from '../schemas/documents.js';
-import type { VenueKind } from '../../server/catalog/data/types.js';
+
+/** The kinds of venue the catalog knows; each category is played at some of them. */
+export type VenueKind =
+  | 'stadium'
+  | 'arena'
+  | 'theater'
+  | 'club'
+  | 'amphitheater'
+  | 'concert-hall'
+  | 'opera-house'
+  | 'raceway'
+  | 'golf-course'
+  | 'casino-theater';
 
 /** The menu group a category route sits in (spec §2 "Routes linked or navigated to"). */
 export type CategoryGroup = 'sports' | 'concerts' | 'theater' | 'other';

@@ -12,7 +12,8 @@ const cents = new Intl.NumberFormat('en-US', {
 /**
  * Spec §5: a numeric price (a finite number, or a plain decimal string such as "1234.5") gets thousands
  * separators; anything else comes back unchanged. Whole amounts show no decimals ("1,234"), any other
- * amount shows cents ("1,234.50"); one that rounds to whole dollars shows none (1234.001 → "1,234"). Spec §8: a failure is logged and the input is returned, so checkout carries on.
+ * amount shows cents ("1,234.50"); one that rounds to whole dollars shows none (1234.001 → "1,234"). Spec §8: a failure
+ * is logged and the input is returned, so checkout carries on.
  */
 export function formatPrice<T>(value: T, logger?: ErrorLogger): string | T {
   let n: number;

@@ -331,7 +331,9 @@ export const OrderSchema = z.object({
 });
 export type Order = z.infer<typeof OrderSchema>;
 
-/** The header a checkout's retries repeat, so the server answers them as one request (IETF httpapi draft, as Stripe). */
+/**
+ * The header a checkout's retries repeat, so the server answers them as one request (IETF httpapi draft, as Stripe).
+ */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Stripe's limit on a key's length. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

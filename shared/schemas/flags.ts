@@ -55,7 +55,9 @@ export const FlagRuleSchema = z
       .optional()
       .meta(
         doc(
-          "Who the rule applies to, as a MongoDB-style query on the guest's attributes: id, brand, deviceType (mobile, tablet, desktop) and url. Absent: everyone.",
+          "Who the rule applies to, as a MongoDB-style query on the guest's " +
+            'attributes: id, brand, deviceType (mobile, tablet, desktop) and url. ' +
+            'Absent: everyone.',
           [{ brand: 'encore' }, { deviceType: { $in: ['mobile', 'tablet'] } }],
         ),
       ),
@@ -64,7 +66,8 @@ export const FlagRuleSchema = z
       .optional()
       .meta(
         doc(
-          'Gives every guest the rule matches this value, of the same type as defaultValue. A rule has either force or variations.',
+          'Gives every guest the rule matches this value, of the same type as ' +
+            'defaultValue. A rule has either force or variations.',
           [true, 'promos'],
         ),
       ),
@@ -74,7 +77,9 @@ export const FlagRuleSchema = z
       .optional()
       .meta(
         doc(
-          'Makes the rule an experiment: the values guests are split between, at least 2, each of the same type as defaultValue. The first is the control.',
+          'Makes the rule an experiment: the values guests are split between, at ' +
+            'least 2, each of the same type as defaultValue. The first is the ' +
+            'control.',
           [
             ['base', 'promos'],
             [false, true],
@@ -86,7 +91,8 @@ export const FlagRuleSchema = z
       .optional()
       .meta(
         doc(
-          'The share of the experiment each variation gets, one number from 0 to 1 per variation, adding up to 1. Absent: an even split.',
+          'The share of the experiment each variation gets, one number from 0 to 1 ' +
+            'per variation, adding up to 1. Absent: an even split.',
           [[0.5, 0.5]],
         ),
       ),
@@ -96,7 +102,8 @@ export const FlagRuleSchema = z
       .optional()
       .meta(
         doc(
-          "The experiment's tracking key, reported with every exposure and used in ?gb_force=<key>:<index> to force a variation. Default: the feature key.",
+          "The experiment's tracking key, reported with every exposure and used in " +
+            '?gb_force=<key>:<index> to force a variation. Default: the feature key.',
           ['home-layout', 'ab-search'],
         ),
       ),
@@ -111,7 +118,9 @@ export const FlagRuleSchema = z
       .optional()
       .meta(
         doc(
-          'The share of matching guests put in the experiment, 0 to 1; the rest get the default value. Default 1. 0 runs it for nobody but forced guests (QA).',
+          'The share of matching guests put in the experiment, 0 to 1; the rest get ' +
+            'the default value. Default 1. 0 runs it for nobody but forced guests ' +
+            '(QA).',
           [1, 0],
         ),
       ),
@@ -121,7 +130,8 @@ export const FlagRuleSchema = z
       .optional()
       .meta(
         doc(
-          'The attribute that decides a guest\'s variation, so the same guest always gets the same one. Default "id" (the guest id).',
+          "The attribute that decides a guest's variation, so the same guest " +
+            'always gets the same one. Default "id" (the guest id).',
           ['id'],
         ),
       ),
@@ -134,7 +144,8 @@ export const FlagRuleSchema = z
       .optional()
       .meta(
         doc(
-          'Hashed with the attribute to pick the variation; changing it reshuffles guests. Default: the experiment key.',
+          'Hashed with the attribute to pick the variation; changing it reshuffles ' +
+            'guests. Default: the experiment key.',
           ['home-layout'],
         ),
       ),
@@ -189,7 +200,10 @@ export const FlagRuleSchema = z
   })
   .meta(
     doc(
-      'A force rule (force: one value for the guests it matches) or an experiment rule (variations, weights, coverage…). Other GrowthBook rule fields, such as ranges, namespace, filters or parentConditions, pass through unchanged.',
+      'A force rule (force: one value for the guests it matches) or an ' +
+        'experiment rule (variations, weights, coverage…). Other GrowthBook rule ' +
+        'fields, such as ranges, namespace, filters or parentConditions, pass ' +
+        'through unchanged.',
       [{ condition: { brand: 'encore' }, force: true }],
     ),
   );
@@ -250,7 +264,8 @@ const dateUpdated = z.iso
   .datetime({ offset: true })
   .meta(
     doc(
-      "When the payload last changed, ISO 8601. The server replaces it with the file's save time, so the SDK notices every change.",
+      'When the payload last changed, ISO 8601. The server replaces it with the ' +
+        "file's save time, so the SDK notices every change.",
       ['2026-11-21T07:45:00.000Z'],
     ),
   );
@@ -295,7 +310,10 @@ export const HOME_LAYOUT_FEATURE = 'home_layout';
 export const STOREFRONT_FEATURES = {
   [HOME_LAYOUT_FEATURE]: FlagFeatureSchema.meta(
     doc(
-      'The home page (Explore) layout a guest sees, read by the server: "base" for the brand\'s explore.json, or a variant name such as "promos" that has a <brand>/explore~<variant>.json file (or the default brand\'s). A string. Shipped as the home-layout experiment, base against promos.',
+      'The home page (Explore) layout a guest sees, read by the server: "base" ' +
+        'for the brand\'s explore.json, or a variant name such as "promos" that ' +
+        "has a <brand>/explore~<variant>.json file (or the default brand's). A " +
+        'string. Shipped as the home-layout experiment, base against promos.',
       [
         {
           defaultValue: 'base',
@@ -315,13 +333,18 @@ export const STOREFRONT_FEATURES = {
   ),
   recent_trending_search: FlagFeatureSchema.meta(
     doc(
-      'true or false, read by the search box: when on and the query is empty, it shows recent and trending searches instead of suggestions (spec §2 Search dropdown, §4).',
+      'true or false, read by the search box: when on and the query is empty, ' +
+        'it shows recent and trending searches instead of suggestions (spec §2 ' +
+        'Search dropdown, §4).',
       [{ defaultValue: true, rules: [] }],
     ),
   ),
   isABSearch: FlagFeatureSchema.meta(
     doc(
-      'true or false: when on, search suggestions come from the alternate suggester, a JSONP call with a signed token (spec §7). Shipped as the ab-search experiment at coverage 0, so only guests who force it (QA) get it.',
+      'true or false: when on, search suggestions come from the alternate ' +
+        'suggester, a JSONP call with a signed token (spec §7). Shipped as the ' +
+        'ab-search experiment at coverage 0, so only guests who force it (QA) get ' +
+        'it.',
       [
         {
           defaultValue: false,
@@ -352,7 +375,9 @@ export const FlagsFileSchema = z
       .optional()
       .meta(
         doc(
-          'The JSON Schema editors check this file against (shared/schemas/json/flags.schema.json); the server ignores it and does not serve it.',
+          'The JSON Schema editors check this file against ' +
+            '(shared/schemas/json/flags.schema.json); the server ignores it and does ' +
+            'not serve it.',
           ['../shared/schemas/json/flags.schema.json'],
         ),
       ),
@@ -375,7 +400,9 @@ export const FlagsFileSchema = z
       })
       .meta({
         ...doc(
-          'Every feature by its key (letters, digits and _ . : | -). The storefront reads home_layout, recent_trending_search and isABSearch; other keys are kept and served too.',
+          'Every feature by its key (letters, digits and _ . : | -). The storefront ' +
+            'reads home_layout, recent_trending_search and isABSearch; other keys are ' +
+            'kept and served too.',
           [{ recent_trending_search: { defaultValue: true, rules: [] } }],
         ),
         propertyNames: { pattern: FEATURE_KEY.source },

@@ -23,7 +23,9 @@ export interface PagePlan {
   module?: string;
 }
 
-/** A page's `<head>` as search engines and link previews read it (title, description, canonical, Open Graph, Twitter). */
+/**
+ * A page's `<head>` as search engines and link previews read it (title, description, canonical, Open Graph, Twitter).
+ */
 export interface PageHead {
   title: string;
   description: string;

@@ -53,7 +53,9 @@ export const SearchRequestSchema = z
     q: z.string().max(MAX_QUERY_LENGTH).default(MATCH_ALL),
     /** Fields the text is matched against, most important first. */
     queryBy: z.array(FieldNameSchema).max(8).default([]),
-    /** Relative weight of each `queryBy` field (Typesense's query_by_weights); by default each counts twice the next. */
+    /**
+     * Relative weight of each `queryBy` field (Typesense's query_by_weights); by default each counts twice the next.
+     */
     queryByWeights: z.array(z.number().int().min(0).max(127)).max(8).optional(),
     filters: z.array(FilterSchema).max(20).default([]),
     geo: GeoFilterSchema.optional(),

@@ -56,7 +56,8 @@ export const RowFilterSchema = z
       .optional()
       .meta(
         doc(
-          'Only documents in these categories, by route slug (1 to 30 slugs). In the category template, "$category" stands for the page\'s own category.',
+          'Only documents in these categories, by route slug (1 to 30 slugs). In ' +
+            'the category template, "$category" stands for the page\'s own category.',
           [['nfl', 'nba'], ['pop', 'alternative'], ['$category']],
         ),
       ),
@@ -72,7 +73,10 @@ export const RowFilterSchema = z
       ),
     dateFilter: DateFilterNameSchema.optional().meta(
       doc(
-        'Only events in this date window (spec §9): all = today onwards; this_week / this_month = tomorrow to the end of the week / month; this_quarter = 120 days; next_7_days, next_30_days, next_60_days. Absent: no date limit.',
+        'Only events in this date window (spec §9): all = today onwards; ' +
+          'this_week / this_month = tomorrow to the end of the week / month; ' +
+          'this_quarter = 120 days; next_7_days, next_30_days, next_60_days. ' +
+          'Absent: no date limit.',
         ['this_week', 'next_30_days', 'all'],
       ),
     ),
@@ -101,7 +105,8 @@ export const TabSchema = z
       .meta(doc("The tab's label, 1 to 60 characters.", ['This Week', 'Pop & Rock'])),
     filter: RowFilterSchema.default({}).meta(
       doc(
-        "What this tab adds to the row's own filter: its fields are merged over the row's. Default {}: the row's documents as they are.",
+        "What this tab adds to the row's own filter: its fields are merged over " +
+          "the row's. Default {}: the row's documents as they are.",
         [{ dateFilter: 'this_week' }, { categories: ['pop', 'alternative'] }],
       ),
     ),
@@ -125,13 +130,16 @@ const title = z
   .max(80)
   .meta(
     doc(
-      "The heading shown above the row, 1 to 80 characters. In the category template, {category} stands for the category's name.",
+      'The heading shown above the row, 1 to 80 characters. In the category ' +
+        "template, {category} stands for the category's name.",
       ['Popular Local Performers', '{category} Events Coming Up'],
     ),
   );
 const radiusDoc = (what: string) =>
   doc(
-    `${what} within this many miles of the shopper (more than 0, at most 3000). Leave it out for a national row. Spec §9: 50 mi for local rows, 200 mi for category event rows and Browse By Category.`,
+    `${what} within this many miles of the shopper (more than 0, at most ` +
+      `3000). Leave it out for a national row. Spec §9: 50 mi for local rows, ` +
+      `200 mi for category event rows and Browse By Category.`,
     [50, 200],
   );
 const sizeDoc = (what: string, max: number, spec: string, examples: number[]) =>
@@ -140,14 +148,18 @@ const sizeDoc = (what: string, max: number, spec: string, examples: number[]) =>
 const rowBase = {
   id: RowIdSchema.meta(
     doc(
-      "The row's id: unique on the page, lower-case words joined by hyphens, at most 64 characters. Overrides and analytics refer to the row by it, so keep it once published.",
+      "The row's id: unique on the page, lower-case words joined by hyphens, at " +
+        'most 64 characters. Overrides and analytics refer to the row by it, so ' +
+        'keep it once published.',
       ['local-events', 'popular-local-performers'],
     ),
   ),
   title,
   empty: EmptyBehaviourSchema.default('hide').meta(
     doc(
-      'What to do when the row finds nothing: "hide" leaves it out of the page, "show" keeps it with an empty state, "widen" asks again without the radius (nationally). Default "hide".',
+      'What to do when the row finds nothing: "hide" leaves it out of the page, ' +
+        '"show" keeps it with an empty state, "widen" asks again without the ' +
+        'radius (nationally). Default "hide".',
       ['hide', 'show', 'widen'],
     ),
   ),
@@ -160,13 +172,15 @@ export const PerformersRowSchema = z
       .literal('performers')
       .meta(
         doc(
-          'performers: a row of performer cards (artists, teams, shows) ranked by orders, near the shopper when radiusMiles is set.',
+          'performers: a row of performer cards (artists, teams, shows) ranked by ' +
+            'orders, near the shopper when radiusMiles is set.',
           ['performers'],
         ),
       ),
     filter: RowFilterSchema.default({}).meta(
       doc(
-        'Which performers: by category, top-level category, or (with dateFilter) those with events in that window. Default {}: all.',
+        'Which performers: by category, top-level category, or (with dateFilter) ' +
+          'those with events in that window. Default {}: all.',
         [{ dateFilter: 'this_week' }, { parents: ['CONCERTS'] }],
       ),
     ),
@@ -176,7 +190,8 @@ export const PerformersRowSchema = z
       .default('popular')
       .meta(
         doc(
-          'Ranking: "popular" by twelve-month orders, "trending" by the last 7 days\' orders (spec §9). Default "popular".',
+          'Ranking: "popular" by twelve-month orders, "trending" by the last 7 days\' ' +
+            'orders (spec §9). Default "popular".',
           ['popular', 'trending'],
         ),
       ),
@@ -205,7 +220,8 @@ export const EventsRowSchema = z
       .literal('events')
       .meta(
         doc(
-          'events: a row of event cards (date, venue, prices), optionally split into tabs, near the shopper when radiusMiles is set.',
+          'events: a row of event cards (date, venue, prices), optionally split ' +
+            'into tabs, near the shopper when radiusMiles is set.',
           ['events'],
         ),
       ),
@@ -220,7 +236,8 @@ export const EventsRowSchema = z
       .default('soonest')
       .meta(
         doc(
-          'Order: "soonest" by date, "popular" by twelve-month orders, "trending" by the last 7 days\' orders (spec §9). Default "soonest".',
+          'Order: "soonest" by date, "popular" by twelve-month orders, "trending" ' +
+            'by the last 7 days\' orders (spec §9). Default "soonest".',
           ['soonest', 'trending'],
         ),
       ),
@@ -235,7 +252,8 @@ export const EventsRowSchema = z
       .optional()
       .meta(
         doc(
-          "Tabs the shopper switches between, 1 to 12, each with its own filter over the row's. Leave out for a row without tabs.",
+          'Tabs the shopper switches between, 1 to 12, each with its own filter ' +
+            "over the row's. Leave out for a row without tabs.",
           [
             [
               { id: 'all-events', title: 'All Events', filter: { dateFilter: 'all' } },
@@ -279,7 +297,8 @@ export const CategoryTileSpecSchema = z
   .object({
     slug: CategorySlugSchema.meta(
       doc(
-        'Where the tile links: a category route slug (/category/<slug>), or sports, concerts or theater for those pages.',
+        'Where the tile links: a category route slug (/category/<slug>), or ' +
+          'sports, concerts or theater for those pages.',
         ['concerts', 'nfl', 'broadway'],
       ),
     ),
@@ -299,7 +318,8 @@ export const CategoriesRowSchema = z
       .literal('categories')
       .meta(
         doc(
-          'categories: a row of category tiles, in the order listed, each with a count of events near the shopper (spec §2 Browse By Category).',
+          'categories: a row of category tiles, in the order listed, each with a ' +
+            'count of events near the shopper (spec §2 Browse By Category).',
           ['categories'],
         ),
       ),
@@ -340,7 +360,8 @@ export const PromosRowSchema = z
       .literal('promos')
       .meta(
         doc(
-          "promos: a row of the catalog's promo banners for the brand (spec §2: the Promos row of the second Explore variant).",
+          "promos: a row of the catalog's promo banners for the brand (spec §2: the " +
+            'Promos row of the second Explore variant).',
           ['promos'],
         ),
       ),
@@ -477,7 +498,9 @@ export const OverrideFileSchema = z
       .max(50)
       .meta(
         doc(
-          "The changes, 1 to 50, applied in order to the extended page's rows; each finds its row by id. op is one of replace, remove, insertBefore, insertAfter, append.",
+          "The changes, 1 to 50, applied in order to the extended page's rows; each " +
+            'finds its row by id. op is one of replace, remove, insertBefore, ' +
+            'insertAfter, append.',
           [
             [
               { op: 'remove', id: 'browse-by-category' },
@@ -513,7 +536,9 @@ export const BrandSchema = z
   .object({
     id: RowIdSchema.meta(
       doc(
-        'The brand\'s id: lower-case words joined by hyphens, at most 64 characters. Its page files live in segments/<id>/, and overrides name it in "extends".',
+        "The brand's id: lower-case words joined by hyphens, at most 64 " +
+          'characters. Its page files live in segments/<id>/, and overrides name it ' +
+          'in "extends".',
         ['base', 'encore'],
       ),
     ),
@@ -528,7 +553,8 @@ export const BrandSchema = z
       .positive()
       .meta(
         doc(
-          'The site id that selects this brand when a request carries one: a whole number, each brand its own. Spec §9: site id 22791.',
+          'The site id that selects this brand when a request carries one: a whole ' +
+            'number, each brand its own. Spec §9: site id 22791.',
           [22791, 22792],
         ),
       ),
@@ -585,7 +611,9 @@ export const BrandRegistrySchema = z
     $schema: schemaRef('brands.schema.json', '../shared/schemas/json/brands.schema.json'),
     defaultBrand: RowIdSchema.meta(
       doc(
-        'The brand served when a request names no brand or site id, and whose pages every other brand falls back to; it must define every page. The id of a brand listed below.',
+        'The brand served when a request names no brand or site id, and whose ' +
+          'pages every other brand falls back to; it must define every page. The id ' +
+          'of a brand listed below.',
         ['base'],
       ),
     ),

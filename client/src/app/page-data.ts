@@ -1,7 +1,9 @@
 import type { DehydratedState } from '@tanstack/react-query';
 import type { PageContextValue } from './page-context.js';
 
-/** The element the server writes a rendered page's data into: JSON, never run as script (the CSP allows none inline). */
+/**
+ * The element the server writes a rendered page's data into: JSON, never run as script (the CSP allows none inline).
+ */
 export const PAGE_DATA_ID = 'page-data';
 
 /** What a server-rendered page carries for the client that hydrates it. */

@@ -118,7 +118,10 @@ export function pageHead(
         ...head,
         title: `${venue.name} tickets`,
         description: sentence(
-          `Tickets for upcoming events at ${venue.name}${venue.address ? `, ${venue.address}` : ''}: ${data.eventsFound} ${data.eventsFound === 1 ? 'event' : 'events'}, prices with fees included.`,
+          `Tickets for upcoming events at ` +
+            `${venue.name}${venue.address ? `, ${venue.address}` : ''}: ${data.eventsFound} ` +
+            `${data.eventsFound === 1 ? 'event' : 'events'}, prices with fees ` +
+            `included.`,
         ),
         canonical: paged(venue.url),
         image: venue.pathPicture ? absolute(venue.pathPicture) : null,

@@ -12,7 +12,8 @@ export function writeCookie(name: string, value: string | null, maxAgeSeconds: n
     document.cookie =
       value === null
         ? `${name}=; Path=/; Max-Age=0; SameSite=Lax${secure}`
-        : `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; SameSite=Lax${secure}`;
+        : `${name}=${encodeURIComponent(value)}; Path=/; ` +
+          `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}; SameSite=Lax${secure}`;
   } catch {
     // No document (the server) or cookies refused: the page still works, rendered by the client.
   }

@@ -1,4 +1,7 @@
 /** Shared record shapes for the catalog generator's static reference data. */
+import type { VenueKind } from '../../../shared/catalog/taxonomy.js';
+
+export type { VenueKind };
 
 export type League = 'NFL' | 'MLB' | 'NBA' | 'NHL' | 'MLS';
 
@@ -23,17 +26,6 @@ export interface TeamFact extends PlaceFact {
   capacity: number;
 }
 
-export type VenueKind =
-  | 'stadium'
-  | 'arena'
-  | 'theater'
-  | 'club'
-  | 'amphitheater'
-  | 'concert-hall'
-  | 'opera-house'
-  | 'raceway'
-  | 'golf-course'
-  | 'casino-theater';
 
 /** A real non-team venue. */
 export interface VenueFact extends PlaceFact {

@@ -386,7 +386,9 @@ class Scheduler {
     return this.sorted();
   }
 
-  /** Day by day: a rested team usually plays, one that played yesterday seldom, one that played two days running never. */
+  /**
+   * Day by day: a rested team usually plays, one that played yesterday seldom, one that played two days running never.
+   */
   arena(season: readonly ScheduleDay[], times: readonly (readonly [number, number])[]): LeagueGame[] {
     const played = this.teams.map(() => [] as number[]);
     for (const day of season) {

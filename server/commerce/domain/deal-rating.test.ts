@@ -38,13 +38,17 @@ describe('dealRatings', () => {
     expect(ratings[3]).toEqual({ rating: 'great', median: 450, comparedWith: 'Floor', comparables: 4 });
   });
 
-  it(`compares a level of fewer than ${DEAL_MIN_COMPARABLE} listings, and sections off the map, with the whole event`, () => {
-    const listings = [at(100, 'Upper'), at(100, 'Upper'), at(100, 'Upper'), at(1000, 'Pit'), at(90)];
-    const ratings = dealRatings(listings, byLevel);
-    expect(ratings[3]).toEqual({ rating: 'high', median: 100, comparedWith: WHOLE_EVENT, comparables: 5 });
-    expect(ratings[4]).toEqual({ rating: 'good', median: 100, comparedWith: WHOLE_EVENT, comparables: 5 });
-    expect(ratings[0]!.comparedWith).toBe('Upper');
-  });
+  it(
+    `compares a level of fewer than ${DEAL_MIN_COMPARABLE} listings, and ` +
+      `sections off the map, with the whole event`,
+    () => {
+      const listings = [at(100, 'Upper'), at(100, 'Upper'), at(100, 'Upper'), at(1000, 'Pit'), at(90)];
+      const ratings = dealRatings(listings, byLevel);
+      expect(ratings[3]).toEqual({ rating: 'high', median: 100, comparedWith: WHOLE_EVENT, comparables: 5 });
+      expect(ratings[4]).toEqual({ rating: 'good', median: 100, comparedWith: WHOLE_EVENT, comparables: 5 });
+      expect(ratings[0]!.comparedWith).toBe('Upper');
+    },
+  );
 
   it('rates nothing when there is nothing to rate, and a lone listing fair', () => {
     expect(dealRatings([], byLevel)).toEqual([]);

@@ -10,7 +10,9 @@ import { parseLocalTimestamp } from '../../../shared/rules/local-time.js';
  * already has it, so the buyer downloads it as soon as the seller has confirmed the order.
  */
 export const IN_HAND_RULE =
-  'Tickets are ready on the seller’s in-hand date, never before the day you ordered and never after the event day. eTickets can be downloaded here from that day, once the seller has confirmed your order.';
+  'Tickets are ready on the seller’s in-hand date, never before the day you ' +
+  'ordered and never after the event day. eTickets can be downloaded here ' +
+  'from that day, once the seller has confirmed your order.';
 
 type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
@@ -88,7 +90,10 @@ function displayTime(hour: number, minute: number): string {
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 
-/** The event's venue-local start as a ticket prints it: "Mon, Nov 23, 2026 · 7:30 PM" (spec §3: 03:30 is a time to be announced). */
+/**
+ * The event's venue-local start as a ticket prints it: "Mon, Nov 23, 2026 · 7:30 PM" (spec §3: 03:30 is a time to be
+ * announced).
+ */
 export function eventStartText(eventLocalTimestamp: string | null | undefined): string {
   const local = parseLocalTimestamp(eventLocalTimestamp);
   if (!local) return 'Date to be announced';

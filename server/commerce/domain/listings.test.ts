@@ -336,8 +336,12 @@ describe('quantityRefusal', () => {
     });
   });
 
-  it('treats a seat no quantity can take (one seat of a pairs-only seller) as gone, never as "quantities of" nothing', () => {
-    const pairs = splitsFor(4, true);
-    expect(quantityRefusal(pairs, 1, 1)).toMatchObject({ status: 409, code: 'not_enough_tickets' });
-  });
+  it(
+    'treats a seat no quantity can take (one seat of a pairs-only seller) as ' +
+      'gone, never as "quantities of" nothing',
+    () => {
+      const pairs = splitsFor(4, true);
+      expect(quantityRefusal(pairs, 1, 1)).toMatchObject({ status: 409, code: 'not_enough_tickets' });
+    },
+  );
 });

@@ -31,9 +31,11 @@ export const DEFAULT_IMPORTANT_NOTES = 'No notes from the seller. Bring a photo 
 /** How each delivery method reaches the buyer (the "Method" entry). */
 export const DELIVERY_INSTRUCTIONS: Readonly<Record<DeliveryMethod, string>> = {
   eticket:
-    'Download your tickets from this page once they are ready, then print them or show them on your phone at the entrance.',
+    'Download your tickets from this page once they are ready, then print ' +
+    'them or show them on your phone at the entrance.',
   mobile_transfer:
-    'The seller transfers the tickets to the email on your order. Accept the transfer in the team or venue app and show the tickets on your phone.',
+    'The seller transfers the tickets to the email on your order. Accept the ' +
+    'transfer in the team or venue app and show the tickets on your phone.',
   will_call:
     'Collect your tickets at the venue box office on the day of the event. Bring a photo ID and your order id.',
   physical_mail: 'Your tickets are shipped by tracked mail to your billing address. A signature may be required.',

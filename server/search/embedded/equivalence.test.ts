@@ -364,88 +364,96 @@ describe('EmbeddedEngine against a brute-force reference', () => {
     expect(COLLECTION_NAMES.every((name) => opened.count(name) === catalog[name].length)).toBe(true);
   });
 
-  it('still answers alike after a random run of upserts and deletes, with no rebuild, built or opened from a snapshot', async () => {
-    const { eventRequest, events, venues, categories, time } = arbitraries();
-    const change = fc.oneof(
-      fc.record({ kind: fc.constant('delete' as const), event: events }),
-      fc.record({
-        kind: fc.constant('upsert' as const),
-        event: events,
-        asNew: fc.boolean(),
-        venue: fc.option(venues),
-        category: fc.option(fc.constantFrom(...categories)),
-        status: fc.option(
-          fc.constantFrom('scheduled', 'cancelled', 'postponed') as fc.Arbitrary<EventDocument['event_status']>,
-        ),
-        timestamp: fc.option(fc.option(time)),
-        orders: fc.option(fc.nat({ max: 5000 })),
-        name: fc.option(fc.constantFrom('Garden Party Live', 'Yankees Classic Night', 'Brand New Show')),
-        performers: fc.option(fc.subarray(catalog.Performer.slice(0, 40), { minLength: 1, maxLength: 5 })),
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(change, { minLength: 1, maxLength: 60 }),
-        fc.array(eventRequest, { minLength: 5, maxLength: 5 }),
-        fc.boolean(),
-        fc.boolean(),
-        async (changes, requests, opened, merging) => {
-          // Merging: popularity rows always walk the partitions' ranked lists (otherwise only past 2,000 documents).
-          const tuning = merging ? { gatherBelow: 0 } : {};
-          const live = opened
-            ? await EmbeddedEngine.open(snapshotFile, 'equivalence', tuning)
-            : await EmbeddedEngine.build(catalog, tuning);
-          // The reference is rebuilt from the documents as they end up, in slot order (new ids last).
-          const order = catalog.Event.map((e) => e.id);
-          const current = new Map<string, EventDocument | null>(catalog.Event.map((e) => [e.id, e]));
-          let nextId = 9_000_000;
-          for (const c of changes) {
-            if (c.kind === 'delete') {
-              expect(live.delete('Event', c.event.id)).toBe(
-                current.get(c.event.id) !== null && current.has(c.event.id),
-              );
-              if (current.has(c.event.id)) current.set(c.event.id, null);
-              continue;
+  it(
+    'still answers alike after a random run of upserts and deletes, with no ' +
+      'rebuild, built or opened from a snapshot',
+    async () => {
+      const { eventRequest, events, venues, categories, time } = arbitraries();
+      const change = fc.oneof(
+        fc.record({ kind: fc.constant('delete' as const), event: events }),
+        fc.record({
+          kind: fc.constant('upsert' as const),
+          event: events,
+          asNew: fc.boolean(),
+          venue: fc.option(venues),
+          category: fc.option(fc.constantFrom(...categories)),
+          status: fc.option(
+            fc.constantFrom('scheduled', 'cancelled', 'postponed') as fc.Arbitrary<EventDocument['event_status']>,
+          ),
+          timestamp: fc.option(fc.option(time)),
+          orders: fc.option(fc.nat({ max: 5000 })),
+          name: fc.option(fc.constantFrom('Garden Party Live', 'Yankees Classic Night', 'Brand New Show')),
+          performers: fc.option(fc.subarray(catalog.Performer.slice(0, 40), { minLength: 1, maxLength: 5 })),
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(change, { minLength: 1, maxLength: 60 }),
+          fc.array(eventRequest, { minLength: 5, maxLength: 5 }),
+          fc.boolean(),
+          fc.boolean(),
+          async (changes, requests, opened, merging) => {
+            // Merging: popularity rows always walk the partitions' ranked lists (otherwise only past 2,000 documents).
+            const tuning = merging ? { gatherBelow: 0 } : {};
+            const live = opened
+              ? await EmbeddedEngine.open(snapshotFile, 'equivalence', tuning)
+              : await EmbeddedEngine.build(catalog, tuning);
+            // The reference is rebuilt from the documents as they end up, in slot order (new ids last).
+            const order = catalog.Event.map((e) => e.id);
+            const current = new Map<string, EventDocument | null>(catalog.Event.map((e) => [e.id, e]));
+            let nextId = 9_000_000;
+            for (const c of changes) {
+              if (c.kind === 'delete') {
+                expect(live.delete('Event', c.event.id)).toBe(
+                  current.get(c.event.id) !== null && current.has(c.event.id),
+                );
+                if (current.has(c.event.id)) current.set(c.event.id, null);
+                continue;
+              }
+              const base = current.get(c.event.id) ?? c.event;
+              const id = c.asNew ? nextId++ : base.event_id;
+              const doc: EventDocument = {
+                ...base,
+                id: String(id),
+                event_id: id,
+                ...(c.venue
+                  ? {
+                      venue_id: c.venue.venue_id,
+                      venue_name: c.venue.venue_name,
+                      venue_city: c.venue.venue_city,
+                      venue_location: c.venue.venue_location,
+                    }
+                  : {}),
+                ...(c.category ? { category: c.category } : {}),
+                ...(c.status ? { event_status: c.status } : {}),
+                ...(c.timestamp !== null ? { event_timestamp: c.timestamp } : {}),
+                ...(c.orders !== null ? { event_orders_t12: c.orders, event_orders_d7: c.orders % 97 } : {}),
+                ...(c.name ? { event_name: c.name } : {}),
+                ...(c.performers
+                  ? {
+                      performer_ids: c.performers.map((p) => p.performer_id),
+                      performer_names: c.performers.map((p) => p.performer_name),
+                    }
+                  : {}),
+              };
+              live.upsert('Event', doc);
+              if (!current.has(doc.id)) order.push(doc.id);
+              current.set(doc.id, doc);
             }
-            const base = current.get(c.event.id) ?? c.event;
-            const id = c.asNew ? nextId++ : base.event_id;
-            const doc: EventDocument = {
-              ...base,
-              id: String(id),
-              event_id: id,
-              ...(c.venue
-                ? {
-                    venue_id: c.venue.venue_id,
-                    venue_name: c.venue.venue_name,
-                    venue_city: c.venue.venue_city,
-                    venue_location: c.venue.venue_location,
-                  }
-                : {}),
-              ...(c.category ? { category: c.category } : {}),
-              ...(c.status ? { event_status: c.status } : {}),
-              ...(c.timestamp !== null ? { event_timestamp: c.timestamp } : {}),
-              ...(c.orders !== null ? { event_orders_t12: c.orders, event_orders_d7: c.orders % 97 } : {}),
-              ...(c.name ? { event_name: c.name } : {}),
-              ...(c.performers
-                ? {
-                    performer_ids: c.performers.map((p) => p.performer_id),
-                    performer_names: c.performers.map((p) => p.performer_name),
-                  }
-                : {}),
+            const collections = {
+              ...catalog,
+              Event: order.flatMap((id) => (current.get(id) ? [current.get(id)!] : [])),
             };
-            live.upsert('Event', doc);
-            if (!current.has(doc.id)) order.push(doc.id);
-            current.set(doc.id, doc);
-          }
-          const collections = { ...catalog, Event: order.flatMap((id) => (current.get(id) ? [current.get(id)!] : [])) };
-          const rebuilt = await ScanningEngine.build(collections, { bruteForce: true });
-          expect(live.count('Event')).toBe(collections.Event.length);
-          for (const request of requests) await expectSameAnswer(live, rebuilt, request);
-        },
-      ),
-      { numRuns: 25 },
-    );
-  }, 120_000);
+            const rebuilt = await ScanningEngine.build(collections, { bruteForce: true });
+            expect(live.count('Event')).toBe(collections.Event.length);
+            for (const request of requests) await expectSameAnswer(live, rebuilt, request);
+          },
+        ),
+        { numRuns: 25 },
+      );
+    },
+    120_000,
+  );
 
   it('covers every collection', () => {
     expect(COLLECTION_NAMES.every((name) => engine.count(name) === catalog[name].length)).toBe(true);

@@ -6,9 +6,6 @@ import {
   type PerformerDocument,
 } from '../../../shared/schemas/documents.js';
 
-/** What a collection prefix may contain: it becomes part of collection and alias names in URLs. */
-export const COLLECTION_PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
-
 export interface FieldSpec {
   type: FieldType;
   /** Category-like values that rows filter and count by; indexed verbatim. */
@@ -21,7 +18,9 @@ export interface FieldSpec {
 
 export interface NestedSpec extends FieldSpec {
   type: 'object[]';
-  /** Children declared with explicit types, so a whole-number price in the first document cannot make the field int64. */
+  /**
+   * Children declared with explicit types, so a whole-number price in the first document cannot make the field int64.
+   */
   fields: Record<string, FieldSpec>;
 }
 

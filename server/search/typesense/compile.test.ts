@@ -240,7 +240,8 @@ describe('compileSearch: filters', () => {
         geo: { field: 'venue_location', lat: 34.05, lng: -118.25, radiusMiles: 100 },
       }),
     ).toBe(
-      'category:=`nfl` && event_timestamp:>=1767225600 && event_status:!=[`cancelled`] && venue_location:(34.05, -118.25, 100 mi)',
+      'category:=`nfl` && event_timestamp:>=1767225600 && ' +
+        'event_status:!=[`cancelled`] && venue_location:(34.05, -118.25, 100 mi)',
     );
   });
 
@@ -515,7 +516,9 @@ describe('compileSearch: a whole request', () => {
       typo_tokens_threshold: 1,
       drop_tokens_threshold: 0,
       filter_by:
-        'category:=[`nba`,`ncaa-basketball`] && event_timestamp:[1767225600..1769903999] && tickets_available:>0 && venue_location:(40.7505, -73.9934, 50 mi)',
+        'category:=[`nba`,`ncaa-basketball`] && ' +
+        'event_timestamp:[1767225600..1769903999] && tickets_available:>0 && ' +
+        'venue_location:(40.7505, -73.9934, 50 mi)',
       sort_by: 'venue_location(40.7505, -73.9934):asc,_text_match:desc',
       page: 2,
       per_page: 24,

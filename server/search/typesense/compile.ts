@@ -162,7 +162,11 @@ function compileFilter(filter: Filter, spec: FieldSpec): string {
 
 function compileGeoFilter(geo: GeoFilter): string {
   const { field } = geo;
-  return `${field}:(${renderNumber(geo.lat, field)}, ${renderNumber(geo.lng, field)}, ${renderNumber(geo.radiusMiles, field)} mi)`;
+  return (
+    `${field}:(${renderNumber(geo.lat, field)}, ` +
+    `${renderNumber(geo.lng, field)}, ${renderNumber(geo.radiusMiles, field)} ` +
+    `mi)`
+  );
 }
 
 function geoPoint(geo: GeoFilter): string {

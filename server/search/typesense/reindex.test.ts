@@ -290,55 +290,58 @@ describe('reindexCatalog', () => {
     expect(ts.aliases.get('Event')).toBe(`Event_v${VERSION}`);
   });
 
-  it('replays the change log into the new collections, the last of it with writes held, before the aliases move', async () => {
-    await writeCatalog({ Event: events(3) });
-    const ts = fakeTypesense();
-    const doc = (id: number, name: string) => ({ id: String(id), event_id: id, event_name: name });
-    const log: LoggedChange[] = [
-      { seq: 1, collection: 'Event', id: '1', document: doc(1, 'Renamed') },
-      { seq: 2, collection: 'Event', id: '2', document: null },
-    ];
-    const asked: string[] = [];
-    const read = (catalog: string, seq: number) => {
-      asked.push(catalog);
-      return Promise.resolve(log.filter((c) => c.seq > seq));
-    };
-    const changes: ReindexChanges = {
-      after: async (catalog, seq) => {
-        const found = await read(catalog, seq);
-        // A write commits just as the first replay finds nothing more: the replay under the lock must pick it up.
-        if (found.length === 0 && log.length === 2)
-          log.push({ seq: 3, collection: 'Event', id: '3', document: doc(3, 'Written meanwhile') });
-        return found;
-      },
-      exclusive: async (catalog, fn) => {
-        ts.calls.push('writes held');
-        const result = await fn((seq) => read(catalog, seq));
-        ts.calls.push('writes let go');
-        return result;
-      },
-    };
-    await reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION, changes });
-    const target = `Event_v${VERSION}`;
-    const from = ts.calls.indexOf(`import ${target} 1`);
-    expect(ts.calls.slice(from, from + 3)).toEqual([
-      `import ${target} 1`,
-      `delete in ${target} id:[\`2\`]`,
-      'writes held',
-    ]);
-    const held = ts.calls.indexOf('writes held');
-    expect(ts.calls[held + 1]).toBe(`import ${target} 1`);
-    expect(ts.calls.slice(held + 2, held + 2 + COLLECTION_NAMES.length).every((c) => c.startsWith('alias '))).toBe(
-      true,
-    );
-    expect(ts.calls[held + 2 + COLLECTION_NAMES.length]).toBe('writes let go');
-    expect(
-      ts.batches
-        .filter((b) => b.collection === target && b.action === 'upsert')
-        .map((b) => JSON.parse(b.lines[0]!).event_name),
-    ).toEqual(['Renamed', 'Written meanwhile']);
-    expect(new Set(asked)).toEqual(new Set(['2026-01-01T00:00:00.000Z']));
-  });
+  it(
+    'replays the change log into the new collections, the last of it with ' + 'writes held, before the aliases move',
+    async () => {
+      await writeCatalog({ Event: events(3) });
+      const ts = fakeTypesense();
+      const doc = (id: number, name: string) => ({ id: String(id), event_id: id, event_name: name });
+      const log: LoggedChange[] = [
+        { seq: 1, collection: 'Event', id: '1', document: doc(1, 'Renamed') },
+        { seq: 2, collection: 'Event', id: '2', document: null },
+      ];
+      const asked: string[] = [];
+      const read = (catalog: string, seq: number) => {
+        asked.push(catalog);
+        return Promise.resolve(log.filter((c) => c.seq > seq));
+      };
+      const changes: ReindexChanges = {
+        after: async (catalog, seq) => {
+          const found = await read(catalog, seq);
+          // A write commits just as the first replay finds nothing more: the replay under the lock must pick it up.
+          if (found.length === 0 && log.length === 2)
+            log.push({ seq: 3, collection: 'Event', id: '3', document: doc(3, 'Written meanwhile') });
+          return found;
+        },
+        exclusive: async (catalog, fn) => {
+          ts.calls.push('writes held');
+          const result = await fn((seq) => read(catalog, seq));
+          ts.calls.push('writes let go');
+          return result;
+        },
+      };
+      await reindexCatalog({ client: ts.client, catalogDir: dir, version: VERSION, changes });
+      const target = `Event_v${VERSION}`;
+      const from = ts.calls.indexOf(`import ${target} 1`);
+      expect(ts.calls.slice(from, from + 3)).toEqual([
+        `import ${target} 1`,
+        `delete in ${target} id:[\`2\`]`,
+        'writes held',
+      ]);
+      const held = ts.calls.indexOf('writes held');
+      expect(ts.calls[held + 1]).toBe(`import ${target} 1`);
+      expect(ts.calls.slice(held + 2, held + 2 + COLLECTION_NAMES.length).every((c) => c.startsWith('alias '))).toBe(
+        true,
+      );
+      expect(ts.calls[held + 2 + COLLECTION_NAMES.length]).toBe('writes let go');
+      expect(
+        ts.batches
+          .filter((b) => b.collection === target && b.action === 'upsert')
+          .map((b) => JSON.parse(b.lines[0]!).event_name),
+      ).toEqual(['Renamed', 'Written meanwhile']);
+      expect(new Set(asked)).toEqual(new Set(['2026-01-01T00:00:00.000Z']));
+    },
+  );
 
   it('refuses to run without a catalog, or with a bad prefix or batch size, before touching Typesense', async () => {
     const ts = fakeTypesense();

@@ -3,7 +3,8 @@ import { createInterface } from 'node:readline';
 import type { CollectionCreateSchema, DocumentImportParameters } from 'typesense';
 import { COLLECTION_NAMES, type CollectionName } from '../../../shared/schemas/documents.js';
 import { collectionFile, readManifest } from '../../catalog/manifest.js';
-import { aliasName, COLLECTION_PREFIX_PATTERN, collectionSchema, versionOf, versionedName } from './collections.js';
+import { COLLECTION_PREFIX_PATTERN } from '../../config/typesense.js';
+import { aliasName, collectionSchema, versionOf, versionedName } from './collections.js';
 import type { DocumentChange } from '../search-engine.js';
 import { writeChanges } from './typesense-catalog.js';
 

@@ -19,7 +19,7 @@ import { CachedEngine } from '../cached-engine.js';
 import type { CatalogDocument } from '../search-engine.js';
 import { SearchService } from '../search-service.js';
 import { aliasName } from './collections.js';
-import { clientOptions, parseTypesenseConfig } from './config.js';
+import { clientOptions, parseTypesenseConfig } from '../../config/typesense.js';
 import { reindexCatalog } from './reindex.js';
 import { TypesenseCatalog, type TypesenseWriteClient } from './typesense-catalog.js';
 import { TypesenseEngine } from './typesense-engine.js';
@@ -73,25 +73,29 @@ function fakeTypesense(aliases: Record<string, string>, refuse?: string) {
 const doc = (id: string, name: string) => ({ id, event_id: Number(id), event_name: name });
 
 describe('TypesenseCatalog', () => {
-  it('writes into the collection each alias points at, runs of upserts as one import and runs of deletes as one delete, in order', async () => {
-    const ts = fakeTypesense({ p_Event: 'p_Event_v2', p_Venue: 'p_Venue_v2' });
-    const catalog = new TypesenseCatalog(ts.client, 'p_');
-    await catalog.apply([
-      { collection: 'Event', id: '1', document: doc('1', 'A') },
-      { collection: 'Event', id: '2', document: doc('2', 'B') },
-      { collection: 'Event', id: '1', document: null },
-      { collection: 'Venue', id: '7', document: { id: '7', venue_name: 'Hall' } },
-    ]);
-    expect(ts.calls).toEqual([
-      'alias p_Event',
-      'import p_Event_v2 1,2',
-      'alias p_Event',
-      'delete p_Event_v2 id:[`1`]',
-      'alias p_Venue',
-      'import p_Venue_v2 7',
-    ]);
-    expect(await catalog.documents('Event', ['1', '2', '3'])).toEqual(new Map([['2', doc('2', 'B')]]));
-  });
+  it(
+    'writes into the collection each alias points at, runs of upserts as one ' +
+      'import and runs of deletes as one delete, in order',
+    async () => {
+      const ts = fakeTypesense({ p_Event: 'p_Event_v2', p_Venue: 'p_Venue_v2' });
+      const catalog = new TypesenseCatalog(ts.client, 'p_');
+      await catalog.apply([
+        { collection: 'Event', id: '1', document: doc('1', 'A') },
+        { collection: 'Event', id: '2', document: doc('2', 'B') },
+        { collection: 'Event', id: '1', document: null },
+        { collection: 'Venue', id: '7', document: { id: '7', venue_name: 'Hall' } },
+      ]);
+      expect(ts.calls).toEqual([
+        'alias p_Event',
+        'import p_Event_v2 1,2',
+        'alias p_Event',
+        'delete p_Event_v2 id:[`1`]',
+        'alias p_Venue',
+        'import p_Venue_v2 7',
+      ]);
+      expect(await catalog.documents('Event', ['1', '2', '3'])).toEqual(new Map([['2', doc('2', 'B')]]));
+    },
+  );
 
   it('fails the whole write when Typesense refuses a document, naming it', async () => {
     const ts = fakeTypesense({ Event: 'Event_v1' }, '2');
@@ -103,48 +107,52 @@ describe('TypesenseCatalog', () => {
     ).rejects.toThrow(/refused id 2 in Event_v1: Field `x` has an incorrect type/);
   });
 
-  it('under the live catalog: a refused write answers 503 and is not logged; an accepted one is written by this node only', async () => {
-    const sql = await openPglite(null);
-    await migrate(sql);
-    try {
-      const ts = fakeTypesense({ Event: 'Event_v1' }, '13');
-      const engine = new TypesenseCatalog(ts.client, '');
-      const live = new LiveCatalog({
-        log: new ChangeLog(sql),
-        engine: () => engine,
-        onApplied: () => {},
-        logger: pino({ level: 'silent' }),
-      });
-      live.attach('catalog-a');
-      const event = (id: string) => ({ ...fixtureEvent, id, event_id: Number(id) });
-      await expect(live.write('Event', 'upsert', [{ text: '', value: event('13') }])).rejects.toMatchObject({
-        status: 503,
-        code: 'search_write_failed',
-      });
-      expect(await sql.query('SELECT doc_id FROM catalog_changes')).toEqual([]);
-      const [ok] = await live.write('Event', 'upsert', [{ text: '', value: event('12') }]);
-      expect(ok).toMatchObject({ ok: true, id: '12' });
-      expect(ts.stored.get('Event_v1')?.get('12')).toMatchObject({ event_name: fixtureEvent.event_name });
-      // Another node reads the log and only clears its caches: a shared engine is written once.
-      const before = ts.calls.length;
-      const seen: string[] = [];
-      const other = new LiveCatalog({
-        log: new ChangeLog(sql),
-        engine: () => engine,
-        onApplied: (changes) => seen.push(...changes.map((c) => c.id)),
-        logger: pino({ level: 'silent' }),
-      });
-      other.attach('catalog-a');
-      expect(await other.sync()).toBe(1);
-      // A node starting on a shared engine attaches at the log's end: the engine already holds every change.
-      expect(await new ChangeLog(sql).lastSeq('catalog-a')).toBe(other.appliedThrough);
-      expect(await new ChangeLog(sql).lastSeq('catalog-b')).toBe(0);
-      expect(seen).toEqual(['12']);
-      expect(ts.calls.slice(before)).toEqual([]);
-    } finally {
-      await sql.close();
-    }
-  });
+  it(
+    'under the live catalog: a refused write answers 503 and is not logged; ' +
+      'an accepted one is written by this node only',
+    async () => {
+      const sql = await openPglite(null);
+      await migrate(sql);
+      try {
+        const ts = fakeTypesense({ Event: 'Event_v1' }, '13');
+        const engine = new TypesenseCatalog(ts.client, '');
+        const live = new LiveCatalog({
+          log: new ChangeLog(sql),
+          engine: () => engine,
+          onApplied: () => {},
+          logger: pino({ level: 'silent' }),
+        });
+        live.attach('catalog-a');
+        const event = (id: string) => ({ ...fixtureEvent, id, event_id: Number(id) });
+        await expect(live.write('Event', 'upsert', [{ text: '', value: event('13') }])).rejects.toMatchObject({
+          status: 503,
+          code: 'search_write_failed',
+        });
+        expect(await sql.query('SELECT doc_id FROM catalog_changes')).toEqual([]);
+        const [ok] = await live.write('Event', 'upsert', [{ text: '', value: event('12') }]);
+        expect(ok).toMatchObject({ ok: true, id: '12' });
+        expect(ts.stored.get('Event_v1')?.get('12')).toMatchObject({ event_name: fixtureEvent.event_name });
+        // Another node reads the log and only clears its caches: a shared engine is written once.
+        const before = ts.calls.length;
+        const seen: string[] = [];
+        const other = new LiveCatalog({
+          log: new ChangeLog(sql),
+          engine: () => engine,
+          onApplied: (changes) => seen.push(...changes.map((c) => c.id)),
+          logger: pino({ level: 'silent' }),
+        });
+        other.attach('catalog-a');
+        expect(await other.sync()).toBe(1);
+        // A node starting on a shared engine attaches at the log's end: the engine already holds every change.
+        expect(await new ChangeLog(sql).lastSeq('catalog-a')).toBe(other.appliedThrough);
+        expect(await new ChangeLog(sql).lastSeq('catalog-b')).toBe(0);
+        expect(seen).toEqual(['12']);
+        expect(ts.calls.slice(before)).toEqual([]);
+      } finally {
+        await sql.close();
+      }
+    },
+  );
 });
 
 const fixtureEvent: EventDocument = {

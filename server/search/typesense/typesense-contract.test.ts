@@ -8,7 +8,7 @@ import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE } from '../../cat
 import type { CatalogCollections } from '../../catalog/load-catalog.js';
 import { describeSearchContract } from '../contract/search-contract.js';
 import { aliasName } from './collections.js';
-import { clientOptions, parseTypesenseConfig } from './config.js';
+import { clientOptions, parseTypesenseConfig } from '../../config/typesense.js';
 import { reindexCatalog } from './reindex.js';
 import { TypesenseEngine } from './typesense-engine.js';
 

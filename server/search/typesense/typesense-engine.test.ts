@@ -4,7 +4,7 @@ import { ZodError } from 'zod';
 import { SearchRequestSchema } from '../../../shared/schemas/search.js';
 import { AppError } from '../../http/errors.js';
 import { compileSearch, SearchCompileError, type TypesenseSearchParams } from './compile.js';
-import { parseTypesenseConfig } from './config.js';
+import { parseTypesenseConfig } from '../../config/typesense.js';
 import {
   MAX_GET_QUERY_LENGTH,
   queryStringLength,

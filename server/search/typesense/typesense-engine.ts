@@ -12,7 +12,7 @@ import { AppError } from '../../http/errors.js';
 import type { SearchEngine, SearchRequestFor } from '../search-engine.js';
 import { aliasName } from './collections.js';
 import { compileSearch, type TypesenseSearchParams } from './compile.js';
-import { clientOptions, type TypesenseConfig } from './config.js';
+import { clientOptions, type TypesenseConfig } from '../../config/typesense.js';
 
 type Doc = Record<string, unknown>;
 

@@ -31,19 +31,23 @@ export function ContactPage() {
 const FAQ: [string, string][] = [
   [
     'Is this the box office?',
-    'No. We are a resale marketplace: tickets are listed by other fans and ticket holders, and prices may be above or below face value.',
+    'No. We are a resale marketplace: tickets are listed by other fans and ' +
+      'ticket holders, and prices may be above or below face value.',
   ],
   [
     'Are my tickets guaranteed?',
-    'Yes. Every order is covered by our 100% money back guarantee: valid tickets in time for the event, or your money back.',
+    'Yes. Every order is covered by our 100% money back guarantee: valid ' +
+      'tickets in time for the event, or your money back.',
   ],
   [
     'When will I get my tickets?',
-    'Each listing shows its delivery method (eTicket, mobile transfer…) and the date the seller has the tickets in hand.',
+    'Each listing shows its delivery method (eTicket, mobile transfer…) and ' +
+      'the date the seller has the tickets in hand.',
   ],
   [
     'What if the event is cancelled?',
-    'A cancelled event is refunded in full. A postponed or rescheduled event keeps your tickets valid for the new date.',
+    'A cancelled event is refunded in full. A postponed or rescheduled event ' +
+      'keeps your tickets valid for the new date.',
   ],
   [
     'Why is the price different from the face value?',

@@ -115,15 +115,18 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
     expect(layoutCalls(fetchMock)).toEqual(['/api/layout/home?home-layout=1&utm_source=mail']);
   });
 
-  it('says what an address asks for that it cannot show (a variation that does not exist), with a way home', async () => {
-    const message = 'home-layout: experiment "home-layout" has variations 0 to 1, not "7"';
-    mockFetch({ 'GET /api/layout/home': () => apiError(400, 'invalid_request', message) });
-    renderAt(<LayoutPage kind="home" />, { route: '/?home-layout=7' });
-    expect((await screen.findByRole('alert')).textContent).toBe(
-      `This address asks for something the page cannot show: ${message}. See the home page`,
-    );
-    expect(screen.getByRole('link', { name: 'See the home page' }).getAttribute('href')).toBe('/');
-  });
+  it(
+    'says what an address asks for that it cannot show (a variation that does ' + 'not exist), with a way home',
+    async () => {
+      const message = 'home-layout: experiment "home-layout" has variations 0 to 1, not "7"';
+      mockFetch({ 'GET /api/layout/home': () => apiError(400, 'invalid_request', message) });
+      renderAt(<LayoutPage kind="home" />, { route: '/?home-layout=7' });
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        `This address asks for something the page cannot show: ${message}. See the home page`,
+      );
+      expect(screen.getByRole('link', { name: 'See the home page' }).getAttribute('href')).toBe('/');
+    },
+  );
 
   it('follows the current page URL as the shopper moves within the page, and stays with a new place', async () => {
     function Nav() {

@@ -135,7 +135,8 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
               {!allowed.includes(requested) && chosen === null && (
                 <p className="field-hint" id={`${selectId}-hint`}>
                   {requested > 0
-                    ? `This seller does not sell ${requested} ${requested === 1 ? 'ticket' : 'tickets'} from this listing. `
+                    ? `This seller does not sell ${requested} ${requested === 1 ? 'ticket' : 'tickets'} ` +
+                      `from this listing. `
                     : ''}
                   Choose {allowed.length === 1 ? `${allowed[0]}` : `one of ${allowed.join(', ')}`}.
                 </p>

@@ -253,18 +253,21 @@ describe('paying', () => {
     expect(window.dataLayer).toEqual([{ event: 'purchase', phet: 22420 }]);
   });
 
-  it('prices a code typed but not applied before paying: the first press shows the new total, the second pays it', async () => {
-    const { user, sent } = setup();
-    await fillAddress(user);
-    await user.type(field('Promo code (optional)'), 'FF20');
-    await fillCard(user);
-    await user.click(screen.getByRole('button', { name: 'Pay $236' }));
-    expect(await screen.findByText('Code FF20 applied: your total is now $188.80. Check it, then pay.')).toBeTruthy();
-    expect(sent()).toEqual([]);
-    await user.click(screen.getByRole('button', { name: 'Pay $188.80' }));
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
-    expect(sent().map((r) => [r.promoCode, r.expectedTotal])).toEqual([['FF20', 188.8]]);
-  });
+  it(
+    'prices a code typed but not applied before paying: the first press shows ' + 'the new total, the second pays it',
+    async () => {
+      const { user, sent } = setup();
+      await fillAddress(user);
+      await user.type(field('Promo code (optional)'), 'FF20');
+      await fillCard(user);
+      await user.click(screen.getByRole('button', { name: 'Pay $236' }));
+      expect(await screen.findByText('Code FF20 applied: your total is now $188.80. Check it, then pay.')).toBeTruthy();
+      expect(sent()).toEqual([]);
+      await user.click(screen.getByRole('button', { name: 'Pay $188.80' }));
+      await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
+      expect(sent().map((r) => [r.promoCode, r.expectedTotal])).toEqual([['FF20', 188.8]]);
+    },
+  );
 
   it('shows the server’s total again when the price changed under the shopper', async () => {
     const { user, sent } = setup(() =>
@@ -399,15 +402,18 @@ describe('Apple Pay', () => {
     expect(screen.queryByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ })).toBeNull();
   });
 
-  it('is offered with version 3 and a device that can pay, and sends the Apple Pay token without card fields', async () => {
-    window.ApplePaySession = session(true, true);
-    const { user, sent } = setup();
-    await fillAddress(user);
-    await user.click(screen.getByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ }));
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
-    expect(sent()[0]?.payment).toEqual({ method: 'applepay', token: 'applepay-success' });
-    expect(window.dataLayer).toEqual([{ event: 'purchase', phet: 22420 }]);
-  });
+  it(
+    'is offered with version 3 and a device that can pay, and sends the Apple ' + 'Pay token without card fields',
+    async () => {
+      window.ApplePaySession = session(true, true);
+      const { user, sent } = setup();
+      await fillAddress(user);
+      await user.click(screen.getByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ }));
+      await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
+      expect(sent()[0]?.payment).toEqual({ method: 'applepay', token: 'applepay-success' });
+      expect(window.dataLayer).toEqual([{ event: 'purchase', phet: 22420 }]);
+    },
+  );
 
   it('tracks applepay_failed when the Apple Pay payment fails', async () => {
     window.ApplePaySession = session(true, true);

@@ -211,7 +211,9 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
       const priced = await applyPromo();
       if (priced)
         setPriceNote(
-          `${priced.promoCode ? `Code ${priced.promoCode} applied` : 'Promo code removed'}: your total is now ${formatMoney(priced.totalPrice.value)}. Check it, then pay.`,
+          `${priced.promoCode ? `Code ${priced.promoCode} applied` : 'Promo code removed'}: ` +
+            `your total is now ${formatMoney(priced.totalPrice.value)}. Check it, ` +
+            `then pay.`,
         );
       return;
     }

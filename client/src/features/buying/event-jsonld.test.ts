@@ -72,7 +72,10 @@ function emptyFields(value: unknown, path = ''): string[] {
   return [];
 }
 
-/** Google's required Event fields (name, startDate, location with a name and an address), as its Rich Results Test checks them. */
+/**
+ * Google's required Event fields (name, startDate, location with a name and an address), as its Rich Results Test
+ * checks them.
+ */
 function googleProblems(doc: EventJsonLd): string[] {
   const problems = GOOGLE_REQUIRED_EVENT_FIELDS.filter((f) => !doc[f]).map((f) => `missing ${f}`);
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2})?$/.test(doc.startDate))
@@ -272,22 +275,26 @@ describe('eventJsonLd', () => {
     });
   });
 
-  it('claims no offer while the listings load, sold out when none has a ticket left, none once the event no longer sells', () => {
-    expect(build({ listings: undefined })).not.toHaveProperty('offers');
-    expect(build({ listings: { listings: [listing({ quantityAvailable: 0 })], sale: ON_SALE } }).offers).toEqual({
-      '@type': 'AggregateOffer',
-      priceCurrency: 'USD',
-      offerCount: 0,
-      availability: 'https://schema.org/SoldOut',
-      url: `${ORIGIN}${EVENT.url}`,
-    });
-    expect(ticketPrices([])).toBeUndefined();
-    const started = {
-      listings: [],
-      sale: { onSale: false as const, code: 'event_started' as const, message: 'This event has already started' },
-    };
-    expect(build({ listings: started })).not.toHaveProperty('offers');
-  });
+  it(
+    'claims no offer while the listings load, sold out when none has a ticket ' +
+      'left, none once the event no longer sells',
+    () => {
+      expect(build({ listings: undefined })).not.toHaveProperty('offers');
+      expect(build({ listings: { listings: [listing({ quantityAvailable: 0 })], sale: ON_SALE } }).offers).toEqual({
+        '@type': 'AggregateOffer',
+        priceCurrency: 'USD',
+        offerCount: 0,
+        availability: 'https://schema.org/SoldOut',
+        url: `${ORIGIN}${EVENT.url}`,
+      });
+      expect(ticketPrices([])).toBeUndefined();
+      const started = {
+        listings: [],
+        sale: { onSale: false as const, code: 'event_started' as const, message: 'This event has already started' },
+      };
+      expect(build({ listings: started })).not.toHaveProperty('offers');
+    },
+  );
 
   it('keeps a cancelled event marked up as cancelled, on its date, with nothing offered', () => {
     const doc = build({

@@ -31,11 +31,16 @@ const ATTENDANCE_MODE = 'https://schema.org/OfflineEventAttendanceMode';
 export const PRICE_CURRENCY = 'USD';
 const IN_STOCK = 'https://schema.org/InStock';
 const SOLD_OUT = 'https://schema.org/SoldOut';
-/** Spec §3: the card's date of an event not dated yet, and its time of a 03:30 AM start, "time not set" (`shared/schemas/cards.ts`). */
+/**
+ * Spec §3: the card's date of an event not dated yet, and its time of a 03:30 AM start, "time not set"
+ * (`shared/schemas/cards.ts`).
+ */
 const DATE_TBD = 'TBD';
 const TIME_TBD = '(TBD)';
 
-/** The fields Google requires of an Event (Search Central, "Event structured data"); without them nothing is marked up. */
+/**
+ * The fields Google requires of an Event (Search Central, "Event structured data"); without them nothing is marked up.
+ */
 export const GOOGLE_REQUIRED_EVENT_FIELDS = ['name', 'startDate', 'location'] as const;
 
 export interface PostalAddressJsonLd {

@@ -143,7 +143,10 @@ describe('event page', () => {
     });
   });
 
-  /** The event page for `event` with these listings; the quantity-filtered answer keeps those with tickets left, as the server does. */
+  /**
+   * The event page for `event` with these listings; the quantity-filtered answer keeps those with tickets left, as the
+   * server does.
+   */
   const pageWith = (
     event: EventCard,
     listings: Listing[],

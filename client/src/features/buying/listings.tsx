@@ -56,7 +56,10 @@ export function ticketPageUrl(slug: string, listingId: number, quantity: number)
   return `/tickets/${slug}?listing=${listingId}&quantity=${quantity}`;
 }
 
-/** What makes up one ticket's all-in price, as the server priced it (`shared/rules/all-in-price.ts`), and shipping beside it. */
+/**
+ * What makes up one ticket's all-in price, as the server priced it (`shared/rules/all-in-price.ts`), and shipping
+ * beside it.
+ */
 export function FeeDetails({
   listing,
   serviceFeeRate,
@@ -88,9 +91,11 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /** The deal rating rule as the page states it, from the same limits the server rates with. */
 export const DEAL_RULE_TEXT =
-  `Deal ratings compare each listing's price per ticket, fees included, with the median price of this event's listings in the same level ` +
+  `Deal ratings compare each listing's price per ticket, fees included, ` +
+  `with the median price of this event's listings in the same level ` +
   `(or of the whole event when a level has fewer than ${DEAL_MIN_COMPARABLE}): ` +
-  `${percent(DEAL_RATING_LIMITS.great)} of it or less is a great deal, up to ${percent(DEAL_RATING_LIMITS.good)} a good deal, ` +
+  `${percent(DEAL_RATING_LIMITS.great)} of it or less is a great deal, up ` +
+  `to ${percent(DEAL_RATING_LIMITS.good)} a good deal, ` +
   `up to ${percent(DEAL_RATING_LIMITS.fair)} a fair price, and above that priced high.`;
 
 function dealBasis(listing: Listing): string {
@@ -193,7 +198,10 @@ function ListingItem({
       <Link
         className="button listing__select"
         to={ticketPageUrl(slug, listing.id, quantity)}
-        aria-label={`Select ${title}, ${quantity} ${quantity === 1 ? 'ticket' : 'tickets'} at ${formatMoney(listing.allInPricePerTicket)} each`}
+        aria-label={
+          `Select ${title}, ${quantity} ${quantity === 1 ? 'ticket' : 'tickets'} at ` +
+          `${formatMoney(listing.allInPricePerTicket)} each`
+        }
       >
         Select
       </Link>

@@ -63,19 +63,22 @@ describe('order page', () => {
     ).toBe('$36');
   });
 
-  it('lists each ticket with its seat and state, states the in-hand rule, and offers the PDF only once it is ready', async () => {
-    mockFetch({ 'GET /api/orders/ord_123': () => json(order()) });
-    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
-    const region = await screen.findByRole('region', { name: 'Your tickets' });
-    const items = within(region).getAllByRole('listitem');
-    expect(items.map((li) => li.querySelector('strong')?.textContent)).toEqual([
-      'Ticket 1: Section 112, Row F, Seat 7',
-      'Ticket 2: Section 112, Row F, Seat 8',
-    ]);
-    expect(items[0]?.textContent).toContain('Waiting for the seller to confirm; ready by Dec 20, 2026');
-    expect(within(region).getByText(/never before the day you ordered/)).toBeTruthy();
-    expect(within(region).queryByRole('button')).toBeNull();
-  });
+  it(
+    'lists each ticket with its seat and state, states the in-hand rule, and ' + 'offers the PDF only once it is ready',
+    async () => {
+      mockFetch({ 'GET /api/orders/ord_123': () => json(order()) });
+      renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+      const region = await screen.findByRole('region', { name: 'Your tickets' });
+      const items = within(region).getAllByRole('listitem');
+      expect(items.map((li) => li.querySelector('strong')?.textContent)).toEqual([
+        'Ticket 1: Section 112, Row F, Seat 7',
+        'Ticket 2: Section 112, Row F, Seat 8',
+      ]);
+      expect(items[0]?.textContent).toContain('Waiting for the seller to confirm; ready by Dec 20, 2026');
+      expect(within(region).getByText(/never before the day you ordered/)).toBeTruthy();
+      expect(within(region).queryByRole('button')).toBeNull();
+    },
+  );
 
   it('downloads the eTickets PDF with the order’s access', async () => {
     const ready = confirmed();

@@ -51,7 +51,10 @@ function NotesList({ notes }: { notes: NoteEntry[] }) {
   );
 }
 
-/** Spec §3 order detail: typed entries in the order the API lists them; a run of rows (or of row-subtitles) forms one block. */
+/**
+ * Spec §3 order detail: typed entries in the order the API lists them; a run of rows (or of row-subtitles) forms one
+ * block.
+ */
 export function OrderDetail({ entries }: { entries: Entry[] }) {
   const blocks: ReactNode[] = [];
   let run: { type: 'row'; items: RowEntry[] } | { type: 'rowSubtitle'; items: NoteEntry[] } | null = null;

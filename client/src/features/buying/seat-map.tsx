@@ -24,7 +24,10 @@ import {
  * Band colours, cheapest first. Each is at least 3:1 against the white map (WCAG 1.4.11; about 5:1 to 6:1)
  * and carries white text at 4.5:1 or more; the price is also written in each section's name in the list.
  */
-/** The price bands' colours are classes (`.price-band--0` onwards, in buying.css), never inline styles: the CSP forbids those. */
+/**
+ * The price bands' colours are classes (`.price-band--0` onwards, in buying.css), never inline styles: the CSP forbids
+ * those.
+ */
 const bandClass = (band: number) => `price-band--${band}`;
 
 /** Product decision: a list of up to this many sections starts open. */

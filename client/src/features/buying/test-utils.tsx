@@ -246,7 +246,9 @@ export function order(overrides: Partial<Order> = {}): Order {
     delivery: {
       method: 'eticket',
       readyBy: '2026-12-20',
-      rule: 'Tickets are ready on the seller’s in-hand date, never before the day you ordered and never after the event day.',
+      rule:
+        'Tickets are ready on the seller’s in-hand date, never before the day you ' +
+        'ordered and never after the event day.',
       downloadable: false,
     },
     timeline: [

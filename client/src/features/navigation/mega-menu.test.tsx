@@ -73,45 +73,49 @@ describe('MegaMenu', () => {
     const move = (x: number, y: number) =>
       fireEvent.mouseMove(screen.getByRole('navigation'), { clientX: x, clientY: y });
 
-    it('keeps the open panel while the pointer crosses another category on its way down into it, then lets that one open if the pointer rests', async () => {
-      vi.useFakeTimers({ shouldAdvanceTime: true });
-      const { sports, concerts } = await renderMenu();
-      move(500, 20);
-      fireEvent.mouseEnter(concerts.parentElement!);
-      expect(concerts.getAttribute('aria-expanded')).toBe('true');
-      // Down and to the left, across Sports, toward the panel.
-      move(460, 30);
-      fireEvent.mouseLeave(concerts.parentElement!);
-      move(420, 40);
-      fireEvent.mouseEnter(sports.parentElement!);
-      expect(concerts.getAttribute('aria-expanded')).toBe('true');
-      expect(sports.getAttribute('aria-expanded')).toBe('false');
-      // Into the panel (it belongs to Concerts' item): Concerts stays open for good.
-      fireEvent.mouseLeave(sports.parentElement!);
-      fireEvent.mouseEnter(concerts.parentElement!);
-      await act(async () => {
-        await vi.advanceTimersByTimeAsync(1000);
-      });
-      expect(concerts.getAttribute('aria-expanded')).toBe('true');
-      expect(sports.getAttribute('aria-expanded')).toBe('false');
+    it(
+      'keeps the open panel while the pointer crosses another category on its ' +
+        'way down into it, then lets that one open if the pointer rests',
+      async () => {
+        vi.useFakeTimers({ shouldAdvanceTime: true });
+        const { sports, concerts } = await renderMenu();
+        move(500, 20);
+        fireEvent.mouseEnter(concerts.parentElement!);
+        expect(concerts.getAttribute('aria-expanded')).toBe('true');
+        // Down and to the left, across Sports, toward the panel.
+        move(460, 30);
+        fireEvent.mouseLeave(concerts.parentElement!);
+        move(420, 40);
+        fireEvent.mouseEnter(sports.parentElement!);
+        expect(concerts.getAttribute('aria-expanded')).toBe('true');
+        expect(sports.getAttribute('aria-expanded')).toBe('false');
+        // Into the panel (it belongs to Concerts' item): Concerts stays open for good.
+        fireEvent.mouseLeave(sports.parentElement!);
+        fireEvent.mouseEnter(concerts.parentElement!);
+        await act(async () => {
+          await vi.advanceTimersByTimeAsync(1000);
+        });
+        expect(concerts.getAttribute('aria-expanded')).toBe('true');
+        expect(sports.getAttribute('aria-expanded')).toBe('false');
 
-      // The same crossing, but the pointer stops on Sports: it opens after the aim delay.
-      for (const [x, y] of [
-        [420, 6],
-        [410, 12],
-        [400, 18],
-        [380, 30],
-      ] as const)
-        move(x, y);
-      fireEvent.mouseLeave(concerts.parentElement!);
-      fireEvent.mouseEnter(sports.parentElement!);
-      expect(sports.getAttribute('aria-expanded')).toBe('false');
-      await act(async () => {
-        await vi.advanceTimersByTimeAsync(300);
-      });
-      expect(sports.getAttribute('aria-expanded')).toBe('true');
-      expect(concerts.getAttribute('aria-expanded')).toBe('false');
-    });
+        // The same crossing, but the pointer stops on Sports: it opens after the aim delay.
+        for (const [x, y] of [
+          [420, 6],
+          [410, 12],
+          [400, 18],
+          [380, 30],
+        ] as const)
+          move(x, y);
+        fireEvent.mouseLeave(concerts.parentElement!);
+        fireEvent.mouseEnter(sports.parentElement!);
+        expect(sports.getAttribute('aria-expanded')).toBe('false');
+        await act(async () => {
+          await vi.advanceTimersByTimeAsync(300);
+        });
+        expect(sports.getAttribute('aria-expanded')).toBe('true');
+        expect(concerts.getAttribute('aria-expanded')).toBe('false');
+      },
+    );
 
     it('switches at once when the pointer moves along the bar', async () => {
       const { sports, concerts } = await renderMenu();
@@ -159,32 +163,36 @@ describe('MegaMenu', () => {
     expect(sports.getAttribute('aria-expanded')).toBe('false');
   });
 
-  it('builds a closed panel empty and lists NFL, MLB, NHL and NBA in the open Sports panel, each with "All" first', async () => {
-    const user = userEvent.setup();
-    const { sports } = await renderMenu();
-    const panel = panelOf(sports);
-    expect(within(panel).queryAllByRole('link', { hidden: true })).toEqual([]);
-    await user.click(sports);
-    const leagues = within(panel).getAllByRole('list');
-    expect(
-      leagues.map(
-        (l) =>
-          l.getAttribute('aria-labelledby') && document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent,
-      ),
-    ).toEqual(['NFL', 'MLB', 'NHL', 'NBA']);
-    for (const league of leagues) {
-      const links = within(league).getAllByRole('link');
-      expect(links[0]?.textContent).toBe('All');
-    }
-    const nfl = within(panel).getByRole('list', { name: 'NFL' });
-    expect(
-      within(nfl)
-        .getAllByRole('link')
-        .map((a) => a.textContent),
-    ).toEqual(['All', 'Arizona Cardinals', 'Atlanta Falcons', 'Baltimore Ravens']);
-    expect(within(nfl).getByRole('link', { name: 'All' }).getAttribute('href')).toBe('/category/nfl');
-    expect(within(panel).getByRole('link', { name: 'See all Sports' }).getAttribute('href')).toBe('/category/sports');
-  });
+  it(
+    'builds a closed panel empty and lists NFL, MLB, NHL and NBA in the open ' + 'Sports panel, each with "All" first',
+    async () => {
+      const user = userEvent.setup();
+      const { sports } = await renderMenu();
+      const panel = panelOf(sports);
+      expect(within(panel).queryAllByRole('link', { hidden: true })).toEqual([]);
+      await user.click(sports);
+      const leagues = within(panel).getAllByRole('list');
+      expect(
+        leagues.map(
+          (l) =>
+            l.getAttribute('aria-labelledby') &&
+            document.getElementById(l.getAttribute('aria-labelledby')!)?.textContent,
+        ),
+      ).toEqual(['NFL', 'MLB', 'NHL', 'NBA']);
+      for (const league of leagues) {
+        const links = within(league).getAllByRole('link');
+        expect(links[0]?.textContent).toBe('All');
+      }
+      const nfl = within(panel).getByRole('list', { name: 'NFL' });
+      expect(
+        within(nfl)
+          .getAllByRole('link')
+          .map((a) => a.textContent),
+      ).toEqual(['All', 'Arizona Cardinals', 'Atlanta Falcons', 'Baltimore Ravens']);
+      expect(within(nfl).getByRole('link', { name: 'All' }).getAttribute('href')).toBe('/category/nfl');
+      expect(within(panel).getByRole('link', { name: 'See all Sports' }).getAttribute('href')).toBe('/category/sports');
+    },
+  );
 
   it('opens with Enter, closes with Escape and returns focus to the button', async () => {
     const user = userEvent.setup();

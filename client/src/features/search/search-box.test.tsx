@@ -226,43 +226,47 @@ describe('SearchBox (dropdown)', () => {
     expect(status.textContent).toBe('3 results');
   });
 
-  it('shows the city a two-letter query names first, then its teams and venues with their pictures, and opens the city', async () => {
-    routes['/api/suggest'] = () =>
-      json({
-        query: 'ny',
-        performers: [
-          {
-            id: 1,
-            text: 'New York Yankees',
-            url: '/performers/new-york-yankees-1',
-            pathPicture: '/media/performers/1.svg',
-          },
-        ],
-        venues: [
-          {
-            id: 7,
-            text: 'Madison Square Garden',
-            subtitle: 'New York, NY',
-            url: '/venues/madison-square-garden-7',
-            pathPicture: '/media/venues/7.svg',
-          },
-        ],
-        cities: [{ id: 1, text: 'New York, NY', url: '/results-general?kwds=new%20york' }],
+  it(
+    'shows the city a two-letter query names first, then its teams and venues ' +
+      'with their pictures, and opens the city',
+    async () => {
+      routes['/api/suggest'] = () =>
+        json({
+          query: 'ny',
+          performers: [
+            {
+              id: 1,
+              text: 'New York Yankees',
+              url: '/performers/new-york-yankees-1',
+              pathPicture: '/media/performers/1.svg',
+            },
+          ],
+          venues: [
+            {
+              id: 7,
+              text: 'Madison Square Garden',
+              subtitle: 'New York, NY',
+              url: '/venues/madison-square-garden-7',
+              pathPicture: '/media/venues/7.svg',
+            },
+          ],
+          cities: [{ id: 1, text: 'New York, NY', url: '/results-general?kwds=new%20york' }],
+        });
+      const { user } = renderSearch();
+      await typeAndSettle(user, 'ny');
+      const listbox = await screen.findByRole('listbox');
+      const city = within(within(listbox).getByRole('group', { name: 'Cities' })).getByRole('option', {
+        name: /New York, NY/,
       });
-    const { user } = renderSearch();
-    await typeAndSettle(user, 'ny');
-    const listbox = await screen.findByRole('listbox');
-    const city = within(within(listbox).getByRole('group', { name: 'Cities' })).getByRole('option', {
-      name: /New York, NY/,
-    });
-    expect(listbox.querySelectorAll('[role="option"]')[0]).toBe(city);
-    const venue = within(within(listbox).getByRole('group', { name: 'Venues' })).getByRole('option', {
-      name: /Madison Square Garden/,
-    });
-    expect(venue.querySelector('img')?.getAttribute('src')).toBe('/media/venues/7.svg');
-    await user.click(city);
-    expect(location()).toBe('/results-general?kwds=new%20york');
-  });
+      expect(listbox.querySelectorAll('[role="option"]')[0]).toBe(city);
+      const venue = within(within(listbox).getByRole('group', { name: 'Venues' })).getByRole('option', {
+        name: /Madison Square Garden/,
+      });
+      expect(venue.querySelector('img')?.getAttribute('src')).toBe('/media/venues/7.svg');
+      await user.click(city);
+      expect(location()).toBe('/results-general?kwds=new%20york');
+    },
+  );
 
   it('clearing the query resets the lists at once', async () => {
     const { user } = renderSearch();

@@ -74,7 +74,9 @@ export function PublishPanel({ state, drafts }: { state: StudioStateView; drafts
       </h2>
       <p>
         {state.live
-          ? `Shoppers see version ${state.live.version}, published ${when(state.live.publishedAt)}${state.live.author ? ` by ${state.live.author}` : ''}: “${state.live.note}”.`
+          ? `Shoppers see version ${state.live.version}, published ` +
+            `${when(state.live.publishedAt)}${state.live.author ? ` by ${state.live.author}` : ''}: ` +
+            `“${state.live.note}”.`
           : 'Nothing has been published yet.'}
       </p>
       <details open={changed}>
@@ -176,7 +178,8 @@ function History({ onOutcome }: { onOutcome(text: string): void }) {
                       {
                         onSuccess: (done) =>
                           onOutcome(
-                            `Restored version ${done.version.restoredFrom} as version ${done.version.version}. Shoppers see it now.`,
+                            `Restored version ${done.version.restoredFrom} as version ` +
+                              `${done.version.version}. Shoppers see it now.`,
                           ),
                         onError: (err) => onOutcome(`Not restored: ${err.message}`),
                       },

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { ConfigurationOptions } from 'typesense';
-import { EnvError } from '../../config/env-error.js';
-import { COLLECTION_PREFIX_PATTERN } from './collections.js';
+import { EnvError } from './env-error.js';
+
+/** What a collection prefix may contain: it becomes part of collection and alias names in URLs. */
+export const COLLECTION_PREFIX_PATTERN = /^[A-Za-z0-9_-]*$/;
 
 export interface TypesenseNode {
   protocol: 'http' | 'https';

@@ -209,5 +209,8 @@ export function describeIssue(issue: z.core.$ZodIssue, doc: unknown): string {
   for (const key of path)
     value = value === null || typeof value !== 'object' ? undefined : (value as Record<string, unknown>)[key];
   const where = path.length ? `Field \`${path.join('.')}\`` : 'Document';
-  return `${where}: ${issue.message}${path.length ? ` (found ${value === undefined ? 'nothing' : JSON.stringify(value)})` : ''}.`;
+  return (
+    `${where}: ` +
+    `${issue.message}${path.length ? ` (found ${value === undefined ? 'nothing' : JSON.stringify(value)})` : ''}.`
+  );
 }

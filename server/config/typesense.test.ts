@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Client } from 'typesense';
-import { EnvError } from '../../config/env.js';
-import { clientOptions, describeTypesenseConfig, parseNodeUrl, parseTypesenseConfig } from './config.js';
+import { EnvError } from './env.js';
+import { clientOptions, describeTypesenseConfig, parseNodeUrl, parseTypesenseConfig } from './typesense.js';
 
 const problems = (env: Record<string, string>) => {
   try {

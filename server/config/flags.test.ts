@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EnvError } from '../config/env-error.js';
-import { createFlagSource, DEFAULT_CLIENT_KEY, parseFlagsConfig } from './config.js';
-import { FlagStore } from './flags-file.js';
-import { RemoteFlagSource } from './remote.js';
+import { EnvError } from './env-error.js';
+import { createFlagSource } from '../flags/flag-source.js';
+import { DEFAULT_CLIENT_KEY, parseFlagsConfig } from './flags.js';
+import { FlagStore } from '../flags/flags-file.js';
+import { RemoteFlagSource } from '../flags/remote.js';
 
 const problems = (env: Record<string, string>) => {
   try {

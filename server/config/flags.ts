@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { EnvError } from '../config/env-error.js';
-import { FlagStore, type FlagLogger, type FlagSource } from './flags-file.js';
-import { DEFAULT_TIMEOUT_MS, RemoteFlagSource } from './remote.js';
+import { EnvError } from './env-error.js';
 
+/** Not a spec figure: the first load waits this long at startup before the embedded flags serve instead. */
+export const DEFAULT_TIMEOUT_MS = 5_000;
 export const DEFAULT_CLIENT_KEY = 'sdk-storefront';
 
 export interface FlagsConfig {
@@ -92,21 +92,4 @@ export function parseFlagsConfig(
     clientKey: e.FLAGS_CLIENT_KEY ?? remote?.clientKey ?? DEFAULT_CLIENT_KEY,
     remote,
   };
-}
-
-/**
- * Loads the flag source the configuration names: the watched file, or a remote GrowthBook that falls back
- * on the file's flags. Throws (FlagFileError) only when the file has no valid version.
- */
-export async function createFlagSource(config: FlagsConfig, logger?: FlagLogger): Promise<FlagSource> {
-  const store = new FlagStore(config.file, logger);
-  await store.load();
-  if (!config.remote) {
-    if (config.watch) store.watch();
-    return store;
-  }
-  const remote = new RemoteFlagSource({ ...config.remote, fallback: store.payload(), ...(logger ? { logger } : {}) });
-  await remote.load();
-  remote.start();
-  return remote;
 }
