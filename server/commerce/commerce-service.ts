@@ -61,6 +61,7 @@ import { PURCHASE_LIMITS, type PurchaseLimits } from './domain/purchase-limits.j
 import { assertOnSale, saleState } from './domain/sale-window.js';
 import { SERVICE_FEE_RATE } from '../../shared/rules/all-in-price.js';
 import { formatMoney, fulfillmentFeePerTicket, perTicketPrices, PromoCodeError, quoteCart } from './domain/pricing.js';
+import type { Logger } from '../../shared/logger.js';
 
 /** How long a cart holds its tickets (product decision: long enough to pay, short enough not to block others). */
 export const HOLD_MINUTES = 10;
@@ -68,12 +69,6 @@ export const HOLD_MINUTES = 10;
 export const SANDBOX_SELLER_DELAY_MS = 1_500;
 /** What the fee disclosure shows: the service fee rate, and the per-ticket fee of shipped tickets. */
 const FEES = { serviceFeeRate: SERVICE_FEE_RATE, fulfillmentFeePerTicket: fulfillmentFeePerTicket('physical_mail') };
-
-interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface CommerceServiceOptions {
   store: CommerceStore;

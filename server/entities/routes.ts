@@ -15,16 +15,13 @@ import {
   searchResults,
   venuePage,
 } from './entity-service.js';
-
-interface Logger {
-  warn(obj: object, msg: string): void;
-}
+import type { WarnLogger } from '../../shared/logger.js';
 
 export function entityRoutes(
   search: SearchService,
   tokens: SessionTokens,
   activity: RecentActivity,
-  logger: Logger,
+  logger: WarnLogger,
   now: () => Date = () => queryClock(),
 ): Router {
   const router = Router();

@@ -1,12 +1,13 @@
+import type { Logger } from '../../shared/logger.js';
 import type { FlagsConfig } from '../config/flags.js';
-import { FlagStore, type FlagLogger, type FlagSource } from './flags-file.js';
+import { FlagStore, type FlagSource } from './flags-file.js';
 import { RemoteFlagSource } from './remote.js';
 
 /**
  * Loads the flag source the configuration names: the watched file, or a remote GrowthBook that falls back
  * on the file's flags. Throws (FlagFileError) only when the file has no valid version.
  */
-export async function createFlagSource(config: FlagsConfig, logger?: FlagLogger): Promise<FlagSource> {
+export async function createFlagSource(config: FlagsConfig, logger?: Logger): Promise<FlagSource> {
   const store = new FlagStore(config.file, logger);
   await store.load();
   if (!config.remote) {

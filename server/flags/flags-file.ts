@@ -3,6 +3,8 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeatureDefinitions, SavedGroupsPayload } from '@growthbook/growthbook';
 import { FlagPayloadSchema } from '../../shared/schemas/flags.js';
+import type { Logger } from '../../shared/logger.js';
+import { jsonPath } from '../../shared/schemas/zod.js';
 
 export { FlagPayloadSchema };
 
@@ -38,20 +40,7 @@ export interface FlagProblem {
   message: string;
 }
 
-export interface FlagLogger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 export const RELOAD_DEBOUNCE_MS = 100;
-
-export function jsonPath(parts: readonly PropertyKey[]): string {
-  return parts.reduce<string>(
-    (out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)),
-    '',
-  );
-}
 
 export type ValidationResult =
   { ok: true; payload: FlagPayload } | { ok: false; problems: Omit<FlagProblem, 'file'>[] };
@@ -89,7 +78,7 @@ export function nextDateUpdated(previous: string, now: number): string {
 export class Subscribers<T> {
   private readonly fns = new Set<(value: T) => void>();
 
-  constructor(private readonly logger?: FlagLogger) {}
+  constructor(private readonly logger?: Logger) {}
 
   add(fn: (value: T) => void): () => void {
     const entry = (value: T) => fn(value);
@@ -143,7 +132,7 @@ export class FlagStore implements FlagSource {
 
   constructor(
     readonly file: string,
-    private readonly logger?: FlagLogger,
+    private readonly logger?: Logger,
     options: FlagStoreOptions = {},
   ) {
     this.subscribers = new Subscribers(logger);
@@ -266,7 +255,7 @@ export class StaticFlagSource implements FlagSource {
   private current: FlagPayload;
   private readonly subscribers: Subscribers<FlagPayload>;
 
-  constructor(payload: FlagPayload, logger?: FlagLogger) {
+  constructor(payload: FlagPayload, logger?: Logger) {
     this.current = payload;
     this.subscribers = new Subscribers(logger);
   }

@@ -2,13 +2,13 @@ import {
   contentKey,
   Subscribers,
   validatePayload,
-  type FlagLogger,
   type FlagPayload,
   type FlagProblem,
   type FlagSource,
   type FlagSourceStatus,
 } from './flags-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../config/flags.js';
+import type { Logger } from '../../shared/logger.js';
 
 /** Spec §9, feature-flag cache: stale after 60 s, max age 4 hours, up to 10 entries. */
 export const STALE_AFTER_MS = 60_000;
@@ -82,7 +82,7 @@ export interface RemoteSourceOptions {
   fallback: FlagPayload;
   fetch?: typeof globalThis.fetch;
   timeoutMs?: number;
-  logger?: FlagLogger;
+  logger?: Logger;
   cache?: PayloadCache;
   now?: () => number;
 }

@@ -1,16 +1,13 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { redactUrl } from './logger.js';
+import type { WarnLogger } from '../../shared/logger.js';
 
 const ClientErrorSchema = z.object({
   context: z.string().max(200),
   message: z.string().max(2000),
   url: z.string().max(500),
 });
-
-interface Logger {
-  warn(obj: object, msg: string): void;
-}
 
 /** Error reports per client per minute: a page that fails in a loop must not flood the log. */
 export const ERROR_REPORTS_PER_MINUTE = 60;
@@ -19,7 +16,7 @@ export const ERROR_REPORTS_PER_MINUTE = 60;
  * Errors the browser hit, logged with the request id (and the page's URL without its secrets, such as an
  * order's access code); the shopper never sees them (spec §8). `limit` is the reports' rate limiter.
  */
-export function clientErrorRoutes(logger: Logger, limit: RequestHandler): Router {
+export function clientErrorRoutes(logger: WarnLogger, limit: RequestHandler): Router {
   const router = Router();
   router.post('/client-errors', limit, (req, res) => {
     const report = ClientErrorSchema.parse(req.body);

@@ -12,6 +12,7 @@ import { GROUP_PAGES } from '../segments/segment-set.js';
 import { type ShopperLocation } from './location.js';
 import { nationalTitle, resolveRowItems, widened, type RowContext, type RowItems } from './rows.js';
 import { RowScopes, type ChangedDocument } from './row-scopes.js';
+import type { Logger } from '../../shared/logger.js';
 
 /** Nearby shoppers share rows: coordinates are rounded to 0.1° (about 7 miles) before querying. */
 export const LOCATION_PRECISION = 10;
@@ -19,15 +20,10 @@ export const LOCATION_PRECISION = 10;
 export const ROW_CACHE_TTL_MS = 60_000;
 const ROW_CACHE_ENTRIES = 5_000;
 
-interface Logger {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
-
 export interface LayoutServiceOptions {
   segments: SegmentRepository;
   engine: () => SearchEngine;
-  logger: Logger;
+  logger: Pick<Logger, 'warn' | 'error'>;
   rowDeadlineMs: number;
   rowCacheTtlMs?: number;
   now?: () => Date;

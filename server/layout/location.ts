@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { USCityDocument, ZipEventDeterminationDocument } from '../../shared/schemas/documents.js';
 import type { ResolvedLocation } from '../../shared/schemas/layout.js';
 import { DEFAULT_LOCATION, resolveMarket } from '../../shared/rules/location.js';
-import type { ErrorLogger } from '../../shared/rules/logger.js';
+import type { ErrorLogger } from '../../shared/logger.js';
 import { zipDeterminationRequest } from '../search/queries.js';
 import type { SearchEngine } from '../search/search-engine.js';
 

@@ -14,7 +14,7 @@ import { MAX_YEARS_AHEAD } from '../../shared/rules/constants.js';
 import { dateWindow } from '../../shared/rules/date-filters.js';
 import { eventCard } from '../../shared/rules/event-card.js';
 import { logStaleEvents } from '../../shared/rules/lists.js';
-import type { WarnLogger } from '../../shared/rules/logger.js';
+import type { WarnLogger } from '../../shared/logger.js';
 import { performerCard } from '../../shared/rules/performer-card.js';
 import { venueCard } from '../../shared/rules/venue-card.js';
 import { EVENT_SORTS } from '../search/queries.js';

@@ -8,6 +8,7 @@ import {
   type ParseError,
 } from 'jsonc-parser';
 import type { z } from 'zod';
+import { jsonPath } from '../../shared/schemas/zod.js';
 
 /** One problem in a segment file, placed where an editor can show it. */
 export interface SegmentProblem {
@@ -112,13 +113,6 @@ export function shortValue(value: unknown): string {
 export function formatProblem(p: SegmentProblem): string {
   const value = p.value !== undefined && !p.message.includes(p.value) ? ` (found ${p.value})` : '';
   return `${p.file}:${p.line}:${p.column}: ${p.message}${value}`;
-}
-
-export function jsonPath(parts: readonly PropertyKey[]): string {
-  return parts.reduce<string>(
-    (out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)),
-    '',
-  );
 }
 
 /** One segment file's text, parsed once, to place problems in it. */

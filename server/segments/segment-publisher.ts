@@ -13,6 +13,7 @@ import {
   type SegmentVersionStore,
   type SetChanges,
 } from './segment-versions.js';
+import type { Logger } from '../../shared/logger.js';
 
 /** Issue 18: a publish reaches every node within 2 s; each node asks the store for a newer version this often. */
 export const SEGMENT_POLL_MS = 1_000;
@@ -27,11 +28,6 @@ export interface VersionSummary {
   restoredFrom: number | null;
   files: number;
   changes: SetChanges;
-}
-
-interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
 }
 
 export interface PublishInput {
@@ -59,7 +55,7 @@ export class SegmentPublisher {
       live: SegmentRepository;
       /** The live folder: read at start, rewritten to match each version served. */
       liveDir: string;
-      logger?: Logger;
+      logger?: Pick<Logger, 'info' | 'warn'>;
       pollMs?: number;
     },
   ) {}

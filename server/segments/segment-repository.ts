@@ -8,6 +8,7 @@ import {
   type SegmentFiles,
   type SegmentProblem,
 } from './segment-set.js';
+import type { WarnLogger } from '../../shared/logger.js';
 
 export interface SegmentSnapshot {
   registry: BrandRegistry;
@@ -15,10 +16,6 @@ export interface SegmentSnapshot {
   /** The files the pages were built from. */
   files: SegmentFiles;
   loadedAt: string;
-}
-
-interface Logger {
-  warn(obj: object, msg: string): void;
 }
 
 /**
@@ -31,7 +28,7 @@ export class SegmentRepository {
 
   constructor(
     readonly dir: string,
-    private readonly logger?: Logger,
+    private readonly logger?: WarnLogger,
   ) {}
 
   /** Reads the folder's files; throws only when there is nothing to serve at all. */

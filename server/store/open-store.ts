@@ -6,11 +6,7 @@ import { StoreHealthTracker } from './store-health.js';
 import { StoreUnavailableError } from './store-errors.js';
 import type { Probe } from '../health/readiness.js';
 import type { Sql } from './sql.js';
-
-interface Logger {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
+import type { Logger } from '../../shared/logger.js';
 
 /**
  * PostgreSQL when `DATABASE_URL` is set, otherwise PGlite in `<DATA_DIR>/db`; migrated either way. A
@@ -18,7 +14,11 @@ interface Logger {
  * store, and opens it as soon as it can (a node restarted during a database outage serves browsing meanwhile).
  * A database that refuses us for good (a wrong password, a missing database) stops the start with its reason.
  */
-export async function openStore(options: { databaseUrl?: string; dataDir: string; logger?: Logger }): Promise<Sql> {
+export async function openStore(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  logger?: Pick<Logger, 'info' | 'warn'>;
+}): Promise<Sql> {
   if (!options.databaseUrl) {
     const sql = await openPglite(path.join(options.dataDir, 'db'));
     await migrate(sql);
@@ -47,7 +47,7 @@ export async function openStore(options: { databaseUrl?: string; dataDir: string
 }
 
 /** A store that is not there yet: every use is a StoreUnavailableError until `open` succeeds. */
-function reconnecting(open: () => Promise<Sql>, first: unknown, logger?: Logger): Sql {
+function reconnecting(open: () => Promise<Sql>, first: unknown, logger?: Pick<Logger, 'info' | 'warn'>): Sql {
   let real: Sql | null = null;
   let closed = false;
   const health = new StoreHealthTracker('PostgreSQL');

@@ -30,6 +30,7 @@ import {
   type SkippedPage,
 } from '../segments/segment-set.js';
 import { filesDigest, setDiff } from '../segments/segment-versions.js';
+import type { Logger } from '../../shared/logger.js';
 
 /** Product decision: a segment file is a few kilobytes; a draft above this is a paste gone wrong. */
 export const DRAFT_MAX_BYTES = 256 * 1024;
@@ -66,12 +67,6 @@ export interface PreviewRow {
   ms: number;
   file: string;
   via: string;
-}
-
-interface Logger {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
 }
 
 /** The experiments whose value names a page variation, and the page they change. */

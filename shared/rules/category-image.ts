@@ -1,6 +1,6 @@
 import { CATEGORY_IMAGE_CODES, categoryPath } from '../catalog/taxonomy.js';
 import { CATEGORY_IMAGE_NOT_FOUND_MESSAGE } from './constants.js';
-import type { WarnLogger } from './logger.js';
+import type { WarnLogger } from '../logger.js';
 
 // Paths come from documents, so the set of reported ones stays small; the cap only guards against a bad feed.
 const MAX_REPORTED = 1_000;

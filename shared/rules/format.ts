@@ -1,5 +1,5 @@
 import { PRICE_FORMAT_FAILURE_MESSAGE, SUBMIT_KEYCODE } from './constants.js';
-import type { ErrorLogger } from './logger.js';
+import type { ErrorLogger } from '../logger.js';
 
 const NUMERIC = /^[-+]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });

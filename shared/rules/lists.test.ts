@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { dropFarFuture, eventStartMs, isStale, logStaleEvents, STALE_EVENT_MESSAGE, type DatedEvent } from './lists.js';
-import type { WarnLogger } from './logger.js';
+import type { WarnLogger } from '../logger.js';
 
 const ev = (id: number, local: string | null, offset = -5): DatedEvent & { event_id: number } => ({
   event_id: id,

@@ -1,7 +1,7 @@
 import type { EventDocument } from '../schemas/documents.js';
 import { MAX_YEARS_AHEAD } from './constants.js';
 import { parseLocalTimestamp, venueLocalToEpochMs } from './local-time.js';
-import type { WarnLogger } from './logger.js';
+import type { WarnLogger } from '../logger.js';
 
 export type DatedEvent = Pick<EventDocument, 'event_local_timestamp' | 'venue_time_zone_offset'>;
 

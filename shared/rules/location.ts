@@ -6,7 +6,7 @@ import {
   ZIP3_PREFIX_LENGTH,
   ZIP_DETERMINATION_FAILURE_MESSAGE,
 } from './constants.js';
-import type { ErrorLogger } from './logger.js';
+import type { ErrorLogger } from '../logger.js';
 
 export type MarketKeyType = (typeof ZIP_KEY_TYPES)[number];
 /** Finds the market of a key (the ZipEventDetermination search behind it); null when there is none. */

@@ -10,3 +10,11 @@ import { config, z } from 'zod';
 if ('document' in globalThis) config({ jitless: true });
 
 export { z };
+
+/** A zod issue's path as a JSON path: `rows[2].size`. */
+export function jsonPath(parts: readonly PropertyKey[]): string {
+  return parts.reduce<string>(
+    (out, p) => (typeof p === 'number' ? `${out}[${p}]` : out ? `${out}.${String(p)}` : String(p)),
+    '',
+  );
+}

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
+import { SITE_ID as STOREFRONT_SITE_ID } from '../../../shared/rules/constants.js';
 import { getStoredToken } from './session.js';
 
 /** Spec §6: the fixed client identifier and the site id go with every backend request. */
 export const CLIENT_ID = 'storefront-web';
-export const SITE_ID = String(import.meta.env.VITE_SITE_ID ?? '22791');
+/** The storefront's site id; a build for another site sets `VITE_SITE_ID`. */
+export const SITE_ID = String(import.meta.env.VITE_SITE_ID ?? STOREFRONT_SITE_ID);
 
 export class ApiError extends Error {
   constructor(

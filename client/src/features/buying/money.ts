@@ -1,6 +1,6 @@
 import type { Listing } from '../../../../shared/schemas/commerce.js';
 import { formatPrice } from '../../../../shared/rules/format.js';
-import type { ErrorLogger } from '../../../../shared/rules/logger.js';
+import type { ErrorLogger } from '../../../../shared/logger.js';
 
 /** Spec §8: a price that cannot be formatted is logged and shown as it is; checkout carries on. */
 const priceLogger: ErrorLogger = { error: (obj, msg) => console.error(msg, obj) };
