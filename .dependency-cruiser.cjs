@@ -16,6 +16,7 @@ const CLIENT_LAYERS = [
   ['client entries', '^client/src/[^/]+\\.tsx?$'],
   ['client app', '^client/src/app/'],
   ['client features', '^client/src/features/'],
+  ['client components', '^client/src/components/'],
   ['client lib', '^client/src/lib/'],
 ];
 const TESTS = '\\.(test|spec)\\.tsx?$|^server/test/|test-utils|\\.cases\\.ts$';
@@ -74,6 +75,13 @@ module.exports = {
       comment: 'bench/, e2e/ and scripts/ run things; nothing in the product imports them.',
       from: { path: '^(server|client|shared)/', pathNot: TESTS },
       to: { path: '^(bench|e2e|scripts)/' },
+    },
+    {
+      name: 'client: feature to feature',
+      severity: 'error',
+      comment: 'A client feature stands alone: what two features share goes down to components/ or lib/.',
+      from: { path: '^client/src/features/([^/]+)/', pathNot: TESTS },
+      to: { path: '^client/src/features/', pathNot: '^client/src/features/$1/' },
     },
     ...layerRules(SERVER_LAYERS, 'server'),
     ...layerRules(CLIENT_LAYERS, 'client'),

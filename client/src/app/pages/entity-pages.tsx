@@ -4,7 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import type { EventCard as EventCardData } from '../../../../shared/schemas/cards.js';
 import { PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../shared/schemas/entities.js';
-import { EventList, PerformerCard, VenueCard } from '../../features/cards/cards.js';
+import { EventList, PerformerCard, VenueCard } from '../../components/cards.js';
 import { api } from '../../lib/api.js';
 import { formatPrice } from '../../../../shared/rules/format.js';
 import { PageLoading, usePageAnswer } from './page-states.js';

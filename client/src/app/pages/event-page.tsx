@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { EventCard as EventCardData } from '../../../../shared/schemas/cards.js';
-import { EventList, PerformerCard } from '../../features/cards/cards.js';
+import { EventList, PerformerCard } from '../../components/cards.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
 import {
   eventJsonLd,

@@ -1,6 +1,6 @@
 import { createContext, useContext, useId, useState, type ComponentType, type KeyboardEvent } from 'react';
 import type { LayoutRow } from '../../../../shared/schemas/layout.js';
-import { CategoryTile, EventList, PerformerCard, PromoCard, VenueCard } from '../cards/cards.js';
+import { CategoryTile, EventList, PerformerCard, PromoCard, VenueCard } from '../../components/cards.js';
 
 type RowOf<T extends LayoutRow['type']> = Extract<LayoutRow, { type: T }>;
 export interface RowProps<T extends LayoutRow['type']> {

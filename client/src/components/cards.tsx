@@ -3,13 +3,13 @@ import type {
   EventCard as EventCardData,
   PerformerCard as PerformerCardData,
   VenueCard as VenueCardData,
-} from '../../../../shared/schemas/cards.js';
+} from '../../../shared/schemas/cards.js';
 import type {
   CategoryTile as CategoryTileData,
   PromoCard as PromoCardData,
-} from '../../../../shared/schemas/layout.js';
-import { imageSrcSet } from '../../lib/images.js';
-import { formatPrice } from '../../../../shared/rules/format.js';
+} from '../../../shared/schemas/layout.js';
+import { imageSrcSet } from '../lib/images.js';
+import { formatPrice } from '../../../shared/rules/format.js';
 
 /** Cards from the display-ready items of the layout: no formatting rules live here (spec §3 is server-side). */
 
