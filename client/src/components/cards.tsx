@@ -4,10 +4,7 @@ import type {
   PerformerCard as PerformerCardData,
   VenueCard as VenueCardData,
 } from '../../../shared/schemas/cards.js';
-import type {
-  CategoryTile as CategoryTileData,
-  PromoCard as PromoCardData,
-} from '../../../shared/schemas/layout.js';
+import type { CategoryTile as CategoryTileData, PromoCard as PromoCardData } from '../../../shared/schemas/layout.js';
 import { imageSrcSet } from '../lib/images.js';
 import { formatPrice } from '../../../shared/rules/format.js';
 
