@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import { importCatalog } from '../server/catalog/import-catalog.js';
 import { startStack } from '../server/test/processes.js';
 import { sleep, startStorefront, stop } from './children.js';
+import { n } from './format.js';
 import { loadInChild } from './load.js';
 import { gitState, machineLine, replaceSection, sectionMarkers } from './results-file.js';
 
@@ -89,7 +90,7 @@ export async function runCatalogBench(options: {
   const { server, ready } = startStorefront(events, {
     env: { CATALOG_ADMIN_KEY: KEY, RATE_LIMIT_ADMIN_PER_MINUTE: '100000' },
   });
-  let apiRounds: { ms: number; failed: number }[] = [];
+  const apiRounds: { ms: number; failed: number }[] = [];
   let alone: Awaited<ReturnType<typeof loadInChild>>;
   let during: Awaited<ReturnType<typeof loadInChild>>;
   let duringImport: { ms: number; failed: number };
@@ -150,7 +151,6 @@ export async function runCatalogBench(options: {
     await stack.stop();
   }
 
-  const n = (v: number) => Math.round(v).toLocaleString('en-US');
   const perSecond = (docs: number, ms: number) => n((docs * 1000) / ms);
   const apiMedianMs = median(apiRounds.map((r) => r.ms));
   const section = [

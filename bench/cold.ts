@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SNAPSHOT_FILE } from '../server/search/create-engine.js';
 import { rssMiB, sleep, startCeiling, startStorefront, stop, type Child } from './children.js';
+import { n } from './format.js';
 import { DEGRADED_ROW, loadInChild, rotate, sequential, usGridPoints } from './load.js';
 import { gitState, machineLine, replaceSection, sectionMarkers } from './results-file.js';
 
@@ -143,7 +144,6 @@ export async function runColdBench(options: {
   } finally {
     await stop(ceiling.child);
   }
-  const n = (v: number) => Math.round(v).toLocaleString('en-US');
   const ms = (v: number) => v.toFixed(1);
   const section = [
     '## Cold layouts at scale',

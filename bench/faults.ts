@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { onCleanup } from './children.js';
+import { n } from './format.js';
 import { gitState, machineLine, replaceSection, sectionMarkers } from './results-file.js';
 import {
   CRASH_SCENARIO,
@@ -22,7 +23,6 @@ import {
   type CrashScenarioReport,
 } from '../server/test/processes.js';
 
-const n = (x: number) => Math.round(x).toLocaleString('en-US');
 const seconds = (ms: number) => `${ms / 1000} s`;
 const statuses = (counts: Record<string, number>) =>
   Object.entries(counts).length === 0
@@ -92,8 +92,9 @@ function faultSection(
     `| answers to requests sent while PostgreSQL was down | ${statuses(r.answers.down)} |`,
     `| answers to requests sent after it came back | ${statuses(r.answers.after)} |`,
     `| guests who bought / gave up after their retries / never started ` +
-      `(request budget spent) | ${n(r.bought)} / ${n(r.gaveUpOn.length)} / ${n(r.notStarted)}${r.gaveUpOn.length ? `; last answers of those who gave up: ${summarizeGaveUp(r.gaveUpOn)}` : ''} ` +
-      `|`,
+      `(request budget spent) | ${n(r.bought)} / ${n(r.gaveUpOn.length)} / ${n(r.notStarted)}` +
+      (r.gaveUpOn.length ? `; last answers of those who gave up: ${summarizeGaveUp(r.gaveUpOn)}` : '') +
+      ' |',
     `| after recovery, a new guest's session, cart, checkout; \`/healthz\` | ` +
       `${r.recovery.session}, ${r.recovery.cart}, ${r.recovery.checkout}; ${r.recovery.healthz} ` +
       `|`,
@@ -130,11 +131,13 @@ function faultSection(
     lines.push('', 'The first answer of each kind that was not a success:', '');
     for (const [key, e] of refusals) {
       const message = (e.body as { error?: { message?: string } } | null)?.error?.message ?? JSON.stringify(e.body);
-      lines.push(
-        `- \`${key}\` (sent ` +
-          `${e.phase === 'down' ? 'while PostgreSQL was down' : e.phase === 'before' ? 'before the crash' : 'after it came back'}): ` +
-          `“${message}”`,
-      );
+      const sent =
+        e.phase === 'down'
+          ? 'while PostgreSQL was down'
+          : e.phase === 'before'
+            ? 'before the crash'
+            : 'after it came back';
+      lines.push(`- \`${key}\` (sent ${sent}): “${message}”`);
     }
   }
   return lines.join('\n');

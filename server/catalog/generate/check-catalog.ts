@@ -11,7 +11,7 @@ import {
   MLB_SERIES_MIN,
   NFL_KICKOFFS,
   NFL_MIN_DAYS_BETWEEN,
-} from './league-schedule.js';
+} from './league-rules.js';
 
 /** The generator's window, its deliberate edge cases (spec §4: past, time TBD, more than 10 years ahead). */
 const WINDOW_DAYS = 365;

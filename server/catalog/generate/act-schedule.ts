@@ -1,0 +1,95 @@
+import type { CategoryDefinition } from '../../../shared/catalog/taxonomy.js';
+import type { DayInfo } from './catalog-records.js';
+import type { Random } from './random.js';
+
+/** One date of an act: the day, the local start time, and whether the act moves to another venue with it. */
+export interface Slot {
+  day: DayInfo;
+  time: [number, number];
+  newVenue: boolean;
+}
+
+/** The dates and times of one act's events, by the shape of its category. */
+export function* schedule(
+  rng: Random,
+  category: CategoryDefinition,
+  count: number,
+  days: readonly DayInfo[],
+): Generator<Slot> {
+  let emitted = 0;
+  if (category.schedule === 'residency') {
+    // Eight shows a week: Tuesday to Sunday evenings plus Wednesday and Saturday matinees; Monday dark.
+    const longRun = ['broadway', 'off-broadway', 'west-end', 'las-vegas-shows', 'cirque-du-soleil'].includes(
+      category.slug,
+    );
+    let dayIndex = rng.int(0, Math.max(0, days.length - Math.ceil(count / 8) * 7 - 1));
+    let newVenue = true;
+    let runLeft = longRun ? Infinity : rng.int(16, 64);
+    while (emitted < count) {
+      if (dayIndex >= days.length) {
+        dayIndex = 0;
+        newVenue = true;
+      }
+      const day = days[dayIndex++]!;
+      const times: [number, number][] =
+        day.weekday === 1
+          ? []
+          : day.weekday === 3 || day.weekday === 6
+            ? [
+                [14, 0],
+                [20, 0],
+              ]
+            : day.weekday === 0
+              ? [[15, 0]]
+              : [[19, 30]];
+      for (const time of times) {
+        if (emitted >= count) break;
+        yield { day, time, newVenue };
+        newVenue = false;
+        emitted++;
+        if (--runLeft <= 0) {
+          runLeft = rng.int(16, 64);
+          newVenue = true;
+          dayIndex += rng.int(3, 14);
+        }
+      }
+    }
+    return;
+  }
+  if (category.schedule === 'tournament') {
+    const length = category.slug === 'tennis' ? 7 : category.slug === 'golf' ? 4 : 3;
+    const time: [number, number] = category.slug === 'golf' ? [8, 0] : category.slug === 'racing' ? [15, 0] : [12, 0];
+    while (emitted < count) {
+      let dayIndex = rng.int(0, days.length - length);
+      for (let d = 0; d < length && emitted < count; d++, emitted++) {
+        yield { day: days[dayIndex++]!, time, newVenue: d === 0 };
+      }
+    }
+    return;
+  }
+  // Tours: legs of dates one to three days apart, a new city each night.
+  const late = category.slug === 'electronic';
+  let dayIndex = rng.int(0, days.length - 1);
+  while (emitted < count) {
+    if (dayIndex >= days.length) dayIndex = rng.int(0, 60);
+    const day = days[dayIndex]!;
+    let time: [number, number] = rng.pick([
+      [19, 30],
+      [20, 0],
+      [19, 0],
+      [20, 30],
+    ] as [number, number][]);
+    // Club nights run late; some start after midnight, which is the next calendar day locally.
+    if (late && rng.chance(0.5))
+      time = rng.pick([
+        [22, 0],
+        [23, 0],
+        [23, 30],
+        [0, 30],
+      ] as [number, number][]);
+    if (category.slug === 'comedy' && rng.chance(0.3)) time = [21, 45];
+    yield { day, time, newVenue: true };
+    emitted++;
+    dayIndex += rng.int(1, 3);
+  }
+}
