@@ -27,7 +27,7 @@ import { layoutRoutes } from './layout/routes.js';
 import { mediaRoutes } from './media/routes.js';
 import type { SegmentRepository } from './segments/segment-repository.js';
 import type { RecentActivity } from './activity/recent-activity.js';
-import type { CommerceService } from './commerce/commerce-service.js';
+import type { Commerce } from './commerce/commerce.js';
 import { commerceRoutes } from './commerce/routes.js';
 import { scannerRoutes } from './commerce/scanner-routes.js';
 import { entityRoutes } from './entities/routes.js';
@@ -64,7 +64,7 @@ export interface AppDeps {
   tokens: SessionTokens;
   activity: RecentActivity;
   flags: FlagService;
-  commerce: CommerceService;
+  commerce: Commerce;
   /** The live catalog, written through the operators' API at /api/admin when `CATALOG_ADMIN_KEY` is set. */
   catalog?: LiveCatalog;
   /** The merchandisers' studio (drafts, preview, publish); at /studio and /api/studio when `studioAccess` allows. */
@@ -185,7 +185,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   if (env.TICKET_SCANNER_KEY)
     api.use(
       scannerRoutes(
-        deps.commerce,
+        deps.commerce.scanner,
         env.TICKET_SCANNER_KEY,
         limit('ticket-scans', env.RATE_LIMIT_SCANS_PER_MINUTE, 'scan'),
       ),
@@ -209,7 +209,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
       ? new PageService({
           renderer: deps.renderer,
           document: new PageDocument(deps.clientDir),
-          answers: new PageAnswers(deps.segments, deps.search, layoutAnswers, deps.commerce),
+          answers: new PageAnswers(deps.segments, deps.search, layoutAnswers, deps.commerce.listings),
           search: deps.search,
           segments: deps.segments,
           tokens: deps.tokens,

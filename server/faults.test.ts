@@ -10,8 +10,8 @@ import { CartSchema, OrderSchema } from '../shared/schemas/commerce.js';
 import { LayoutResponseSchema } from '../shared/schemas/layout.js';
 import { generateCatalog } from './catalog/generate/generate-catalog.js';
 import { loadCatalog, type Catalog } from './catalog/load-catalog.js';
-import { CommerceService } from './commerce/commerce-service.js';
-import { CHECKOUT_CLAIM_SECONDS, CommerceStore } from './commerce/commerce-store.js';
+import { createCommerce } from './commerce/commerce.js';
+import { CHECKOUT_CLAIM_SECONDS } from './commerce/checkout-claim.js';
 import { listingsForEvent } from './commerce/domain/listings.js';
 import { SandboxPaymentProvider, type PaymentProvider } from './commerce/domain/payments.js';
 import { parseEnv } from './config/env.js';
@@ -159,8 +159,8 @@ async function shop<P extends PaymentProvider = SandboxPaymentProvider>(
   const search = new SearchService();
   search.set(new CachedEngine(embedded));
   const make = () =>
-    new CommerceService({
-      store: new CommerceStore(store.sql),
+    createCommerce({
+      sql: store.sql,
       engine: () => search.engine,
       payments,
       logger,
@@ -280,7 +280,7 @@ describe('the order store failing while an order is written', () => {
       expect(first.body.error.message).toMatch(/only charged for an order that is confirmed/);
       t.set('up');
       expect(t.payments.authorizations.map((a) => a.status)).toEqual(['authorized']);
-      await t.commerce.tick();
+      await t.commerce.settlement.tick();
       expect(t.payments.authorizations.map((a) => a.status)).toEqual(['captured']);
       const retry = await t.checkout(`checkout-${t.cart.id}`);
       expect(retry.status).toBe(200);
@@ -300,7 +300,7 @@ describe('the order store failing while an order is written', () => {
     // The retry comes before the housekeeping has settled the first authorization: still one capture.
     const retry = await t.checkout(`checkout-${t.cart.id}`);
     expect(retry.status).toBe(201);
-    await t.commerce.tick();
+    await t.commerce.settlement.tick();
     expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
     expect(t.payments.charges).toHaveLength(1);
     expect(await t.real.query('SELECT status FROM payments ORDER BY status')).toEqual([
@@ -321,7 +321,7 @@ describe('the order store failing while an order is written', () => {
       // At once, not after the key's lock runs out.
       const retry = await t.checkout(`checkout-${t.cart.id}`);
       expect(retry.status).toBe(201);
-      await t.commerce.tick();
+      await t.commerce.settlement.tick();
       expect(t.payments.charges).toHaveLength(1);
       expect(t.payments.authorizations.map((a) => a.status).sort()).toEqual(['captured', 'voided']);
       await t.real.close();
@@ -371,15 +371,15 @@ describe('payments that lose their way', () => {
       stopAfterAuthorizing = false;
       // Another node, which knows nothing of that attempt, takes over once the attempt can no longer be running.
       const other = t.make();
-      await other.tick();
+      await other.settlement.tick();
       expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
       // Abandoned after twice the checkout's claim (2 × 60 s): a second before, the payment is left alone.
       expect(CHECKOUT_CLAIM_SECONDS).toBe(60);
       clock += 120_000 - 1_000;
-      await other.tick();
+      await other.settlement.tick();
       expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
       clock += 2_000;
-      await other.tick();
+      await other.settlement.tick();
       expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
       expect(await t.statuses()).toEqual(['voided']);
       await t.real.close();
@@ -408,7 +408,7 @@ describe('payments that lose their way', () => {
       expect(lost.body.error).toMatchObject({ code: 'payment_error', details: { reason: 'processor_unreachable' } });
       // Not locked for a minute: the retry goes through at once.
       expect((await t.checkout('k-1')).status).toBe(201);
-      await t.commerce.tick();
+      await t.commerce.settlement.tick();
       expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided', 'captured']);
       await t.real.close();
     },
@@ -433,7 +433,7 @@ describe('payments that lose their way', () => {
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['authorized']);
     expect(await t.statuses()).toEqual(['voiding']);
     clock += 10_000;
-    await t.commerce.tick();
+    await t.commerce.settlement.tick();
     expect(sandbox.authorizations.map((a) => a.status)).toEqual(['voided']);
     expect(await t.statuses()).toEqual(['voided']);
     await t.real.close();
@@ -451,8 +451,8 @@ describe('payments that lose their way', () => {
       const placed = await t.checkout('refused-capture');
       expect(placed.status).toBe(201);
       expect(await t.statuses()).toEqual(['capture_failed']);
-      await t.commerce.tick();
-      await t.commerce.tick();
+      await t.commerce.settlement.tick();
+      await t.commerce.settlement.tick();
       const order = await request(t.app).get(`/api/orders/${placed.body.id}`).set('Authorization', t.auth);
       expect(order.body.status).toBe('pending_seller_confirmation');
       await t.real.close();

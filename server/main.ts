@@ -3,15 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
 import { loadPageRenderer } from './pages/page-renderer.js';
-import { ensureCatalog } from './catalog/ensure-catalog.js';
 import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { createLogger } from './http/logger.js';
 import { answerProtocolErrors } from './http/protocol-errors.js';
 import { exitOnSignals } from './http/shutdown.js';
 import { RecentActivity } from './activity/recent-activity.js';
-import { CommerceService } from './commerce/commerce-service.js';
-import { CommerceStore } from './commerce/commerce-store.js';
+import { createCommerce } from './commerce/commerce.js';
 import { SandboxPaymentProvider } from './commerce/domain/payments.js';
 import { createFlagSource } from './flags/flag-source.js';
 import { FlagService } from './flags/flag-service.js';
@@ -20,9 +18,6 @@ import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
 import { TicketBarcodes } from './commerce/domain/ticket-barcode.js';
 import { openStore, storeDegradation } from './store/open-store.js';
 import type { Sql } from './store/sql.js';
-import { isStoreUnavailable } from './store/store-errors.js';
-import { searchDegradation } from './search/cached-engine.js';
-import { openCatalog, SearchStartError } from './search/create-engine.js';
 import { SegmentRepository } from './segments/segment-repository.js';
 import { SegmentPublisher } from './segments/segment-publisher.js';
 import { FileVersionStore, SqlVersionStore } from './segments/segment-versions.js';
@@ -32,23 +27,16 @@ import { ChangeLog } from './live-catalog/change-log.js';
 import { invalidateCaches } from './live-catalog/invalidation.js';
 import { LiveCatalog } from './live-catalog/live-catalog.js';
 import { DemandSignals } from './live-catalog/demand.js';
-import { LISTINGS_FILE } from './catalog/manifest.js';
-import { loadOperatorListings } from './commerce/operator-listings.js';
-import { CatalogTimes, loggedChangeTimes } from './seo/catalog-times.js';
+import { CatalogTimes } from './seo/catalog-times.js';
 import { categoryPages } from './seo/category-pages.js';
 import { SitemapService } from './seo/sitemap-service.js';
+import { startCatalog } from './start-up.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
 const clientDir = here.endsWith(path.join('dist', 'server'))
   ? path.resolve(here, '../client')
   : path.resolve(here, '../dist/client');
-
-/**
- * Catalog changes applied at start beyond which they are folded into the engine snapshot before serving, so
- * the next start applies only what came after (about a second of applying at most).
- */
-const FOLD_AFTER_CHANGES = 10_000;
 
 function readEnv(): Env {
   try {
@@ -119,8 +107,8 @@ async function main() {
     rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS,
   });
   const activity = new RecentActivity(sql);
-  const commerce = new CommerceService({
-    store: new CommerceStore(sql),
+  const commerce = createCommerce({
+    sql,
     engine: () => search.engine,
     payments: new SandboxPaymentProvider(),
     logger,
@@ -168,7 +156,7 @@ async function main() {
   const demand = new DemandSignals({
     sql,
     catalog,
-    listings: (event, listed) => commerce.listingsAsListed(event, listed),
+    listings: (event, listed) => commerce.catalog.listingsAsListed(event, listed),
     engine: () => search.engine,
     logger,
   });
@@ -201,71 +189,18 @@ async function main() {
   });
 
   // The server answers /healthz at once and /readyz with 503 until the catalog is in memory.
-  try {
-    await ensureCatalog({ dir: env.catalogDir, events: env.CATALOG_EVENTS, seed: env.CATALOG_SEED, logger });
-    const began = performance.now();
-    // The catalog streams into the engine as it is read: loaded and indexed are one step.
-    // Serving the files without the changes operators were told are saved would show what they removed: the
-    // store must answer first.
-    const whenStoreAnswers = async <T>(what: () => Promise<T>): Promise<T> => {
-      for (;;) {
-        try {
-          return await what();
-        } catch (err) {
-          // A store that is away is waited for; any other failure (a query that is wrong) fails the catalog.
-          if (!isStoreUnavailable(err)) throw err;
-          readiness.set('catalog', false, 'waiting for the store to read the catalog changes');
-          logger.warn({ err }, 'cannot read the catalog changes yet; retrying');
-          await new Promise((resolve) => setTimeout(resolve, 1_000));
-        }
-      }
-    };
-    const logName = env.typesense ? undefined : await whenStoreAnswers(() => changeLog.identity());
-    const { manifest, engine, writable, embedded, folded, fold } = await openCatalog(env, env.catalogDir, {
-      changeLog: logName,
-    });
-    search.set(engine, writable);
-    // A shared engine (Typesense) already holds every logged change: its writers applied them before committing.
-    const through = writable?.shared
-      ? await whenStoreAnswers(() => changeLog.lastSeq(manifest.generatedAt))
-      : (folded?.through ?? 0);
-    catalog.attach(manifest.generatedAt, through);
-    // The changes operators made since the catalog files (or since those folded into the snapshot).
-    const changes = writable ? await whenStoreAnswers(() => catalog.sync()) : 0;
-    // The sitemaps' lastmod: each changed document's time from the log, the others the catalog files' own.
-    await whenStoreAnswers(() =>
-      catalogTimes.attach(manifest.generatedAt, () => loggedChangeTimes(sql, manifest.generatedAt)),
-    );
-    // An imported catalog may bring its own listings: into the store, where every node sells them from.
-    if (manifest.listings !== undefined) {
-      const listings = manifest.listings;
-      await whenStoreAnswers(() =>
-        loadOperatorListings(sql, manifest.generatedAt, path.join(env.catalogDir, LISTINGS_FILE), listings),
-      );
-      commerce.useOperatorListings(manifest.generatedAt);
-    }
-    if (fold && logName && changes >= FOLD_AFTER_CHANGES) {
-      const bytes = await fold({ log: logName, through: catalog.appliedThrough });
-      logger.info(
-        { changes, through: catalog.appliedThrough, bytes },
-        'catalog changes folded into the engine snapshot',
-      );
-    }
-    const stopCatalog = writable ? [catalog.start(), demand.start()] : [];
-    readiness.set('catalog', true, `${manifest.counts.Event} events, ${changes} catalog changes applied`);
-    readiness.probe('search', searchDegradation(engine));
-    readiness.set('search', true, engine.kind === 'typesense' ? 'Typesense' : 'embedded engine');
-    logger.info(
-      { counts: manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) },
-      'search ready',
-    );
-    const stopOrders = commerce.start();
-    stopHousekeeping = () => [stopOrders, ...stopCatalog].forEach((stop) => stop());
-  } catch (err) {
-    const failed = err instanceof SearchStartError ? 'search' : 'catalog';
-    readiness.set(failed, false, err instanceof Error ? err.message : String(err));
-    logger.error({ err }, `${failed} failed to start`);
-  }
+  stopHousekeeping = await startCatalog({
+    env,
+    logger,
+    readiness,
+    search,
+    sql,
+    changeLog,
+    catalog,
+    catalogTimes,
+    demand,
+    commerce,
+  });
 }
 
 main().catch((err: unknown) => {

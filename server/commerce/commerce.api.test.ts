@@ -21,8 +21,10 @@ import { SearchService } from '../search/search-service.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
 import { testApp } from '../test/test-app.js';
-import { CommerceService } from './commerce-service.js';
-import { CommerceStore } from './commerce-store.js';
+import { createCommerce } from './commerce.js';
+import { HoldStore } from './hold-store.js';
+import { OrderStore } from './order-store.js';
+import { PaymentStore } from './payment-store.js';
 import { listingsForEvent } from './domain/listings.js';
 import { seatMapTemplate } from '../../shared/schemas/seating.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
@@ -52,8 +54,8 @@ beforeAll(async () => {
   await migrate(sql);
   // Every shopper of this file comes from one address (supertest's): the per-address share is widened.
   const limits = { ...PURCHASE_LIMITS, guestsPerAddress: 1000 };
-  const commerce = new CommerceService({
-    store: new CommerceStore(sql),
+  const commerce = createCommerce({
+    sql,
     engine: () => search.engine,
     payments,
     logger,
@@ -385,9 +387,10 @@ describe('checkout and orders', () => {
       );
       expect(priced.promoCode).toBe('FF20');
       expect(priced.totalPrice.value).toBeLessThan(cart.totalPrice.value);
+      const total = priced.totalPrice.value;
       expect(priced.lineItems.at(-1)).toEqual({
         key: 'Total',
-        value: `$${priced.totalPrice.value.toLocaleString('en-US', { minimumFractionDigits: priced.totalPrice.value % 1 ? 2 : 0 })}`,
+        value: `$${total.toLocaleString('en-US', { minimumFractionDigits: total % 1 ? 2 : 0 })}`,
       });
       const unknown = await request(app).get(`/api/cart/${cart.id}?promoCode=FREE`).set('Authorization', auth);
       expect(unknown.status).toBe(400);
@@ -460,8 +463,8 @@ describe('checkout and orders', () => {
             })
         ).body,
       );
-      await deps.commerce.tick();
-      await deps.commerce.tick();
+      await deps.commerce.settlement.tick();
+      await deps.commerce.settlement.tick();
       const mine = OrderSchema.parse(
         (await request(app).get(`/api/orders/${order.id}`).set('Authorization', auth)).body,
       );
@@ -504,8 +507,9 @@ describe('durability', () => {
     const dir = path.join(tmp, 'restart-db');
     const first = await openPglite(dir);
     await migrate(first);
-    const store = new CommerceStore(first);
-    const hold = await store.createHold({
+    const orders = new OrderStore(first);
+    const holds = new HoldStore(first, orders);
+    const hold = await holds.createHold({
       id: crypto.randomUUID(),
       guestId: 'g',
       clientKey: '127.0.0.1',
@@ -516,9 +520,14 @@ describe('durability', () => {
       expiresAt: new Date(Date.now() + 60_000),
     });
     const attempt = crypto.randomUUID();
-    await store.claimCheckout({ holdId: hold.id, guestId: 'g', attempt, now: new Date() });
-    await store.paymentIntent({ id: 'pay_restart', holdId: hold.id, amountCents: 11800, now: new Date() });
-    await store.purchase({
+    await holds.claimCheckout({ holdId: hold.id, guestId: 'g', attempt, now: new Date() });
+    await new PaymentStore(first).paymentIntent({
+      id: 'pay_restart',
+      holdId: hold.id,
+      amountCents: 11800,
+      now: new Date(),
+    });
+    await orders.purchase({
       holdId: hold.id,
       guestId: 'g',
       attempt,
@@ -544,7 +553,7 @@ describe('durability', () => {
     await first.close();
     const reopened = await openPglite(dir);
     await migrate(reopened);
-    const found = await new CommerceStore(reopened).order('ORD-RESTART000');
+    const found = await new OrderStore(reopened).order('ORD-RESTART000');
     expect(found?.order.total_cents).toBe(11800);
     expect(found?.events).toHaveLength(1);
     await reopened.close();

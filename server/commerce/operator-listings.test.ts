@@ -14,8 +14,7 @@ import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testApp } from '../test/test-app.js';
-import { CommerceService } from './commerce-service.js';
-import { CommerceStore } from './commerce-store.js';
+import { createCommerce } from './commerce.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
 import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
 import { loadOperatorListings } from './operator-listings.js';
@@ -71,15 +70,15 @@ beforeAll(async () => {
   expect(
     await loadOperatorListings(sql, manifest.generatedAt, path.join(catalogDir, LISTINGS_FILE), manifest.listings!),
   ).toBe(0);
-  const commerce = new CommerceService({
-    store: new CommerceStore(sql),
+  const commerce = createCommerce({
+    sql,
     engine: () => fixture.search.engine,
     payments: new SandboxPaymentProvider(),
     logger: pino({ level: 'silent' }),
     sellerDelayMs: 0,
     limits: PURCHASE_LIMITS,
   });
-  commerce.useOperatorListings(manifest.generatedAt);
+  commerce.catalog.useOperatorListings(manifest.generatedAt);
   ({ app } = testApp({
     search: fixture.search,
     commerce,

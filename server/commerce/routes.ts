@@ -10,7 +10,7 @@ import { SlugParamsSchema } from '../../shared/schemas/entities.js';
 import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
 import { clientKeyOf } from '../http/security.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
-import type { CommerceService } from './commerce-service.js';
+import type { Commerce } from './commerce.js';
 
 const IdParamSchema = z.object({
   id: z.coerce.number({ error: 'id must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -26,7 +26,7 @@ const OrderQuerySchema = z.object({
     .optional(),
 });
 
-export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens): Router {
+export function commerceRoutes(commerce: Commerce, tokens: SessionTokens): Router {
   const router = Router();
   const guest = async (authorization: string | undefined) =>
     (await tokens.verify(SessionTokens.bearer(authorization))).guestId;
@@ -34,12 +34,12 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
   router.get('/events/:slug/listings', async (req, res) => {
     const { slug } = SlugParamsSchema.parse(req.params);
     const query = ListingsQuerySchema.parse(req.query);
-    res.set('Cache-Control', 'no-cache').json(await commerce.listings(slug, query));
+    res.set('Cache-Control', 'no-cache').json(await commerce.listings.listings(slug, query));
   });
 
   router.get('/listings/:id', async (req, res) => {
     const { id } = IdParamSchema.parse(req.params);
-    res.set('Cache-Control', 'no-cache').json(await commerce.listing(id));
+    res.set('Cache-Control', 'no-cache').json(await commerce.listings.listing(id));
   });
 
   router.post('/cart', async (req, res) => {
@@ -50,20 +50,20 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     res
       .status(201)
       .set('Cache-Control', 'no-store')
-      .json(await commerce.createCart({ guestId, clientKey }, input));
+      .json(await commerce.holds.createCart({ guestId, clientKey }, input));
   });
 
   router.get('/cart/:id', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
     const { id } = CartParamSchema.parse(req.params);
     const { promoCode } = CartQuerySchema.parse(req.query);
-    res.set('Cache-Control', 'no-store').json(await commerce.cart(guestId, id, promoCode));
+    res.set('Cache-Control', 'no-store').json(await commerce.holds.cart(guestId, id, promoCode));
   });
 
   router.delete('/cart/:id', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
     const { id } = CartParamSchema.parse(req.params);
-    await commerce.releaseCart(guestId, id);
+    await commerce.holds.releaseCart(guestId, id);
     res.status(204).end();
   });
 
@@ -71,7 +71,7 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     const guestId = await guest(req.get('authorization'));
     const key = idempotencyKeyOf(req);
     const request = CheckoutSchema.parse(req.body);
-    const answer = await commerce.checkoutOnce(guestId, request, {
+    const answer = await commerce.checkout.checkoutOnce(guestId, request, {
       key,
       fingerprint: requestFingerprint('POST', '/api/checkout', req.body),
     });
@@ -84,7 +84,7 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     const { code } = OrderQuerySchema.parse(req.query);
     let guestId: string | undefined;
     if (req.get('authorization')) guestId = await guest(req.get('authorization'));
-    res.set('Cache-Control', 'private, no-store').json(await commerce.order(id, { guestId, code }));
+    res.set('Cache-Control', 'private, no-store').json(await commerce.orders.order(id, { guestId, code }));
   });
 
   router.get('/orders/:id/tickets.pdf', async (req, res) => {
@@ -94,7 +94,7 @@ export function commerceRoutes(commerce: CommerceService, tokens: SessionTokens)
     // Tickets are never sent to a request that names no buyer: without an access code the guest token is required
     // (401).
     if (req.get('authorization') || !code) guestId = await guest(req.get('authorization'));
-    const { filename, pdf } = await commerce.ticketsPdf(id, { guestId, code });
+    const { filename, pdf } = await commerce.orders.ticketsPdf(id, { guestId, code });
     res
       .status(200)
       .set({

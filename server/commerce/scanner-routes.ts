@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../http/errors.js';
-import type { CommerceService } from './commerce-service.js';
+import type { ScannerService } from './scanner-service.js';
 import { MAX_BARCODE_LENGTH } from './domain/ticket-barcode.js';
 
 /** The header a venue scanner sends its key in. */
@@ -23,7 +23,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * ticket is scanned, then `already_used`; `unknown` for a forged, tampered or void ticket. A wrong or missing
  * key is 401; a body that is no barcode is 400.
  */
-export function scannerRoutes(commerce: CommerceService, scannerKey: string, limiter: RequestHandler): Router {
+export function scannerRoutes(scanner: ScannerService, scannerKey: string, limiter: RequestHandler): Router {
   const router = Router();
   const expected = digest(scannerKey);
   router.post('/tickets/scan', limiter, async (req, res) => {
@@ -31,7 +31,7 @@ export function scannerRoutes(commerce: CommerceService, scannerKey: string, lim
     if (!given || !timingSafeEqual(digest(given), expected))
       throw new AppError(401, 'scanner_key_required', `Send the scanner key in ${SCANNER_KEY_HEADER}`);
     const { barcode } = ScanRequestSchema.parse(req.body ?? {});
-    res.set('Cache-Control', 'no-store').json(await commerce.scan(barcode));
+    res.set('Cache-Control', 'no-store').json(await scanner.scan(barcode));
   });
   return router;
 }

@@ -16,8 +16,7 @@ import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
 import { readTicketsPdf } from '../test/ticket-pdf-reader.js';
 import { testApp } from '../test/test-app.js';
-import { CommerceService } from './commerce-service.js';
-import { CommerceStore } from './commerce-store.js';
+import { createCommerce } from './commerce.js';
 import { displayDate, eventDay, readyByDate, venueDay } from './domain/delivery.js';
 import { listingsForEvent, type GeneratedListing } from './domain/listings.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
@@ -48,8 +47,8 @@ beforeAll(async () => {
   sql = await openPglite(path.join(tmp, 'db'));
   await migrate(sql);
   const limits = { ...PURCHASE_LIMITS, guestsPerAddress: 1000 };
-  const commerce = new CommerceService({
-    store: new CommerceStore(sql),
+  const commerce = createCommerce({
+    sql,
     engine: () => search.engine,
     payments: new SandboxPaymentProvider(),
     logger,
@@ -154,8 +153,8 @@ describe('eTickets', () => {
       expect(early.status).toBe(409);
       expect(early.body.error.code).toBe('tickets_not_ready');
 
-      await deps.commerce.tick();
-      await deps.commerce.tick();
+      await deps.commerce.settlement.tick();
+      await deps.commerce.settlement.tick();
       const order = await orderOf(placed.id, auth);
       expect(order.status).toBe('delivered');
       expect(order.tickets.map((t) => t.state)).toEqual(['ready', 'ready']);
@@ -244,7 +243,7 @@ describe('eTickets', () => {
       (l, e) => l.deliveryMethod === 'eticket' && l.inHandDate > today(e) && l.splits.includes(1),
     );
     const placed = await buy(auth, listing.id, 1);
-    await deps.commerce.tick();
+    await deps.commerce.settlement.tick();
     const order = await orderOf(placed.id, auth);
     expect(order.status).toBe('confirmed');
     const readyBy = readyByDate({
@@ -270,7 +269,7 @@ describe('eTickets', () => {
     const auth = await guest();
     const { listing } = find((l, e) => readyNow(l, e) && l.splits.includes(1));
     const placed = await buy(auth, listing.id, 1);
-    await deps.commerce.tick();
+    await deps.commerce.settlement.tick();
     const pdf = await pdfOf(placed.id, auth);
     expect(pdf.status).toBe(200);
     const [page] = await readTicketsPdf(new Uint8Array(pdf.body as Buffer));
@@ -290,7 +289,7 @@ describe('other delivery methods', () => {
     const auth = await guest();
     const { listing } = find((l) => l.deliveryMethod === 'mobile_transfer' && l.splits.includes(1));
     const placed = await buy(auth, listing.id, 1, 'grace@example.com');
-    await deps.commerce.tick();
+    await deps.commerce.settlement.tick();
     const order = await orderOf(placed.id, auth);
     expect(order.tickets[0]!.stateText).toContain('grace@example.com');
     expect(order.tickets[0]!.stateText).toMatch(/team or venue app/);

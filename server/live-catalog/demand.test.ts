@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CartSchema } from '../../shared/schemas/commerce.js';
 import { LayoutResponseSchema } from '../../shared/schemas/layout.js';
 import type { EventDocument, PerformerDocument } from '../../shared/schemas/documents.js';
-import { CommerceService } from '../commerce/commerce-service.js';
-import { CommerceStore } from '../commerce/commerce-store.js';
+import { createCommerce } from '../commerce/commerce.js';
 import { isPairsOnly, listingsForEvent } from '../commerce/domain/listings.js';
 import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
 import { PURCHASE_LIMITS } from '../commerce/domain/purchase-limits.js';
 import { parseEnv } from '../config/env.js';
-import { allInPrice } from '../../shared/rules/all-in-price.js';
+import { allInPrice } from '../../shared/rules/pricing.js';
 import { entitySlug } from '../../shared/rules/slug.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
@@ -40,8 +39,8 @@ beforeAll(async () => {
   live = opened.live;
   const search = opened.search;
   // Every shopper here comes from supertest's one address: the per-address share is widened.
-  const commerce = new CommerceService({
-    store: new CommerceStore(sql),
+  const commerce = createCommerce({
+    sql,
     engine: () => search.engine,
     payments: new SandboxPaymentProvider(),
     logger,
@@ -52,7 +51,7 @@ beforeAll(async () => {
     new DemandSignals({
       sql,
       catalog: live,
-      listings: (event, listed) => commerce.listingsAsListed(event, listed),
+      listings: (event, listed) => commerce.catalog.listingsAsListed(event, listed),
       engine: () => search.engine,
       logger,
       now,

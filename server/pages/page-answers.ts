@@ -3,7 +3,7 @@ import { LISTINGS_FRESH_MS, ListingsQuerySchema } from '../../shared/schemas/com
 import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } from '../../shared/schemas/entities.js';
 import type { BrandAnswer } from '../../shared/schemas/layout.js';
 import type { RecentActivityItem } from '../activity/recent-activity.js';
-import type { CommerceService } from '../commerce/commerce-service.js';
+import type { ListingService } from '../commerce/listing-service.js';
 import {
   eventActivity,
   eventPage,
@@ -55,7 +55,7 @@ export class PageAnswers {
     private readonly segments: SegmentRepository,
     private readonly search: SearchService,
     private readonly layout: LayoutAnswers,
-    private readonly commerce: CommerceService,
+    private readonly commerce: ListingService,
   ) {}
 
   async read(address: string, context: AnswerContext): Promise<PageAnswer> {

@@ -9,8 +9,7 @@ import { FlagService } from '../flags/flag-service.js';
 import { StaticFlagSource } from '../flags/flags-file.js';
 import { LayoutService } from '../layout/layout-service.js';
 import { RecentActivity } from '../activity/recent-activity.js';
-import { CommerceService } from '../commerce/commerce-service.js';
-import { CommerceStore } from '../commerce/commerce-store.js';
+import { createCommerce } from '../commerce/commerce.js';
 import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
 import { SearchService } from '../search/search-service.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
@@ -40,8 +39,8 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     layout: new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 2_000 }),
     tokens: new SessionTokens(new Uint8Array(randomBytes(32)), 3600),
     activity: new RecentActivity(sql),
-    commerce: new CommerceService({
-      store: new CommerceStore(sql),
+    commerce: createCommerce({
+      sql,
       engine: () => search.engine,
       payments: new SandboxPaymentProvider(),
       logger,

@@ -1,7 +1,7 @@
 import type { EventCard } from '../schemas/cards.js';
 import type { EventDocument } from '../schemas/documents.js';
 import { venueAddress } from './address.js';
-import { lowestAllInPrice } from './all-in-price.js';
+import { lowestAllInPrice } from './pricing.js';
 import { eventBadges } from './badges.js';
 import { TBD_LOCAL_TIME } from './constants.js';
 import { parseLocalTimestamp, weekday, type LocalDateTime } from './local-time.js';

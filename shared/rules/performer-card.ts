@@ -1,6 +1,6 @@
 import type { PerformerCard } from '../schemas/cards.js';
 import type { PerformerDocument } from '../schemas/documents.js';
-import { lowestAllInPrice } from './all-in-price.js';
+import { lowestAllInPrice } from './pricing.js';
 import { formatCount } from './format.js';
 import { performerPath } from './site-paths.js';
 

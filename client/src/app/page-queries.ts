@@ -1,4 +1,4 @@
-import { readListingsFilter } from '../features/buying/listings.js';
+import { readListingsFilter } from '../features/buying/listings-filter.js';
 import { eventQuery, listingsQuery, slugFromSplat } from '../features/buying/use-buying.js';
 import { menuQuery } from '../features/navigation/menu-data.js';
 import { pageQueryForLayout } from '../lib/flags.js';

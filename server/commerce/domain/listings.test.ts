@@ -12,14 +12,14 @@ import {
   isPairsOnly,
   listingId,
   listingIndexOf,
-  layoutFor,
   listingsForEvent,
   quantityRefusal,
   seatingFromNotes,
   splitsFor,
   type GeneratedListing,
 } from './listings.js';
-import { perTicketPrices } from './pricing.js';
+import { layoutFor } from './venue-layouts.js';
+import { perTicketPrices } from '../../../shared/rules/pricing.js';
 import { LAYOUT_NAMES, seatMapTemplate } from '../../../shared/schemas/seating.js';
 
 /** The no-single-seat-left rule, checked from scratch for one listing. */

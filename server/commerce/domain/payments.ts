@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Payment } from '../../../shared/schemas/commerce.js';
-import { paymentFailedEventName } from '../../../shared/rules/commerce.js';
+import { paymentFailedEventName } from '../../../shared/rules/checkout-tracking.js';
 
 export type DeclineReason = 'card_declined' | 'insufficient_funds' | 'invalid_number' | 'expired_card';
 export type PaymentErrorReason = 'processing_error' | 'invalid_amount' | 'idempotency_key_reused';

@@ -72,7 +72,8 @@ export function purchaseLimitRefusal(input: {
         'ticket_limit',
         `${who} may hold or buy at most ${tickets} tickets for one event` +
           (usage.eventTickets > 0
-            ? `; ${usage.eventTickets} are already held or bought, so ${left === 0 ? 'no more can be added' : `at most ${left} more`}`
+            ? `; ${usage.eventTickets} are already held or bought, so ` +
+              (left === 0 ? 'no more can be added' : `at most ${left} more`)
             : ''),
         { limit: tickets, alreadyHeldOrBought: usage.eventTickets, left },
       );

@@ -1,4 +1,4 @@
-import { canOfferApplePay, type ApplePayEnvironment } from '../../../../shared/rules/commerce.js';
+import { canOfferApplePay, type ApplePayEnvironment } from '../../../../shared/rules/apple-pay.js';
 
 declare global {
   interface Window {

@@ -1,18 +1,11 @@
-import {
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type ChangeEvent,
-  type FormEvent,
-  type InputHTMLAttributes,
-  type ReactNode,
-} from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type InputHTMLAttributes } from 'react';
 import { useNavigate } from 'react-router';
 import type { Cart, Order } from '../../../../shared/schemas/commerce.js';
 import { applePayAvailable } from './apple-pay.js';
 import { buyingApi, BuyingApiError } from './buying-api.js';
+import { Field, type FieldControlProps } from './checkout-field.js';
 import { placeOrder } from './checkout-attempt.js';
+import { countryOptions } from './country-options.js';
 import { formatMoney } from './money.js';
 import {
   EMPTY_VALUES,
@@ -25,100 +18,13 @@ import {
 import { trackPaymentFailure, trackPurchase, type PaymentType } from './tracking.js';
 import './buying.css';
 
-/** US first (most shoppers), then the rest by name. */
-const OTHER_COUNTRIES = [
-  'AR',
-  'AU',
-  'AT',
-  'BE',
-  'BR',
-  'CA',
-  'CL',
-  'CN',
-  'CO',
-  'DK',
-  'FI',
-  'FR',
-  'DE',
-  'GR',
-  'HK',
-  'IN',
-  'IE',
-  'IL',
-  'IT',
-  'JP',
-  'KR',
-  'MX',
-  'NL',
-  'NZ',
-  'NO',
-  'PH',
-  'PL',
-  'PT',
-  'PR',
-  'SG',
-  'ZA',
-  'ES',
-  'SE',
-  'CH',
-  'AE',
-  'GB',
-];
-
-function countryOptions(): { code: string; name: string }[] {
-  let names: Intl.DisplayNames | null = null;
-  try {
-    names = new Intl.DisplayNames(['en'], { type: 'region' });
-  } catch {
-    names = null;
-  }
-  const name = (code: string) => names?.of(code) ?? code;
-  const rest = OTHER_COUNTRIES.map((code) => ({ code, name: name(code) })).sort((a, b) =>
-    a.name.localeCompare(b.name, 'en'),
-  );
-  return [{ code: 'US', name: name('US') }, ...rest];
-}
-
 const MONTHS = Array.from({ length: 12 }, (_, i) => String(i + 1).padStart(2, '0'));
 const EXPIRY_YEARS_AHEAD = 15;
 
 export function orderUrl(order: Pick<Order, 'id' | 'accessCode'>): string {
   // The access code lets the guest come back to the order from another device or after the session ends.
-  return `/orders/${encodeURIComponent(order.id)}${order.accessCode ? `?code=${encodeURIComponent(order.accessCode)}` : ''}`;
-}
-
-interface FieldProps {
-  field: FieldName;
-  label: string;
-  error: string | undefined;
-  hint?: string;
-  idPrefix: string;
-  children: (props: {
-    id: string;
-    'aria-invalid': true | undefined;
-    'aria-describedby': string | undefined;
-  }) => ReactNode;
-}
-
-function Field({ field, label, error, hint, idPrefix, children }: FieldProps) {
-  const id = `${idPrefix}-${field}`;
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={`field field--${field}${error ? ' field--invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      {hint && (
-        <p className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
-      {error && (
-        <p className="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
+  const code = order.accessCode ? `?code=${encodeURIComponent(order.accessCode)}` : '';
+  return `/orders/${encodeURIComponent(order.id)}${code}`;
 }
 
 export interface CheckoutFormProps {
@@ -263,7 +169,7 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
 
   const common = { idPrefix };
   const input = (field: FieldName, extra: InputHTMLAttributes<HTMLInputElement> = {}) =>
-    function render(props: { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined }) {
+    function render(props: FieldControlProps) {
       return <input {...props} {...extra} name={field} value={values[field]} onChange={set(field)} />;
     };
   const errorCount = Object.keys(errors).length;

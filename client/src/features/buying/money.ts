@@ -1,5 +1,5 @@
 import type { Listing } from '../../../../shared/schemas/commerce.js';
-import { formatPrice } from '../../../../shared/rules/format.js';
+import { formatMoney as formatDollars } from '../../../../shared/rules/pricing.js';
 import type { ErrorLogger } from '../../../../shared/logger.js';
 
 /** Spec §8: a price that cannot be formatted is logged and shown as it is; checkout carries on. */
@@ -7,7 +7,7 @@ const priceLogger: ErrorLogger = { error: (obj, msg) => console.error(msg, obj) 
 
 /** "$1,234.50", "$12" (spec §5 thousands separators). */
 export function formatMoney(dollars: number): string {
-  return `${dollars < 0 ? '-' : ''}$${String(formatPrice(Math.abs(dollars), priceLogger))}`;
+  return formatDollars(dollars, priceLogger);
 }
 
 export function formatRate(rate: number): string {

@@ -1,5 +1,5 @@
 import type { Order } from '../../../../shared/schemas/commerce.js';
-import { paymentFailedEventName, purchaseTrackingEvent } from '../../../../shared/rules/commerce.js';
+import { paymentFailedEventName, purchaseTrackingEvent } from '../../../../shared/rules/checkout-tracking.js';
 
 /** Spec §8 log wording. */
 export const PURCHASE_TRACKING_FAILURE = 'Something went wrong while tracking the purchase';

@@ -1,15 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DELIVERY_METHODS } from '../../../shared/schemas/commerce.js';
-import { FF20_DISCOUNT_FACTOR } from '../../../shared/rules/constants.js';
-import { SERVICE_FEE_RATE, allInPrice, lowestAllInPrice } from '../../../shared/rules/all-in-price.js';
+import { DELIVERY_METHODS } from '../schemas/commerce.js';
+import { FF20_DISCOUNT_FACTOR } from './constants.js';
 import {
-  FULFILLMENT_FEE_PER_TICKET,
   FULFILLMENT_FEES,
   PromoCodeError,
+  SERVICE_FEE_RATE,
+  allInPrice,
+  applyPromo,
   formatMoney,
-  perTicketPrices,
+  lowestAllInPrice,
   normalizePromoCode,
+  perTicketPrices,
   quoteCart,
   type QuoteInput,
 } from './pricing.js';
@@ -20,11 +22,64 @@ const money = (value: string) => {
   return Math.round(Number(m[2]!.replace(/,/g, '')) * 100) * (m[1] ? -1 : 1);
 };
 
-describe('fee constants (product decisions)', () => {
-  it('are the documented figures', () => {
-    expect(SERVICE_FEE_RATE).toBe(0.18);
-    expect(FULFILLMENT_FEE_PER_TICKET).toBe(2.5);
-    expect(FF20_DISCOUNT_FACTOR).toBe(0.8);
+describe('fees (product decisions)', () => {
+  it('takes an 18% service fee per ticket in whole cents, a half cent rounded up ($1.25 → 23¢ a ticket)', () => {
+    const quote = quoteCart({ pricePerTicket: 1.25, quantity: 2, deliveryMethod: 'eticket' });
+    expect(quote.cents).toEqual({ subtotal: 250, discount: 0, serviceFee: 46, fulfillmentFee: 0, total: 296 });
+    expect(quoteCart({ pricePerTicket: 1.24, quantity: 1, deliveryMethod: 'eticket' }).cents.serviceFee).toBe(22);
+    expect(quoteCart({ pricePerTicket: 0.75, quantity: 1, deliveryMethod: 'eticket' }).cents.serviceFee).toBe(14);
+  });
+
+  it('ships mailed tickets at $2.50 each at full price, FF20 coming off the tickets alone', () => {
+    const quote = quoteCart({ pricePerTicket: 10, quantity: 3, deliveryMethod: 'physical_mail', promoCode: 'FF20' });
+    expect(quote.cents).toEqual({ subtotal: 3000, discount: 600, serviceFee: 432, fulfillmentFee: 750, total: 3582 });
+    expect(quote.lineItems.map((l) => [l.key, l.value])).toEqual([
+      ['Tickets (3 × $10)', '$30'],
+      ['Service Fee', '$4.32'],
+      ['Delivery', '$7.50'],
+      ['Promo FF20', '-$6'],
+      ['Total', '$35.82'],
+    ]);
+  });
+});
+
+describe('applyPromo (spec §9: FF20 = 0.8, on the ticket subtotal)', () => {
+  it('takes exactly a fifth off with FF20, to the nearest cent', () => {
+    expect(applyPromo('FF20', 50)).toBe(40);
+    expect(applyPromo('FF20', 0.03)).toBe(0.02);
+    expect(applyPromo('FF20', 0.07)).toBe(0.06);
+  });
+
+  it.each<[string | null | undefined, number, number]>([
+    ['FF20', 100, 80],
+    ['ff20', 100, 80],
+    [' FF20 ', 100, 80],
+    ['FF20', 19.99, 15.99],
+    ['FF20', 0.01, 0.01],
+    ['FF20', 0, 0],
+    ['FF20', 1234.56, 987.65],
+    ['FF21', 100, 100],
+    ['', 100, 100],
+    [null, 100, 100],
+    [undefined, 19.99, 19.99],
+  ])('%j on %d → %d', (code, subtotal, total) => {
+    expect(applyPromo(code, subtotal)).toBe(total);
+  });
+
+  it.each([-1, NaN, Infinity])('refuses a subtotal of %d', (subtotal) => {
+    expect(() => applyPromo('FF20', subtotal)).toThrow(RangeError);
+  });
+
+  it('always lands on whole cents within half a cent of 80%', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (cents) => {
+        const out = applyPromo('FF20', cents / 100);
+        expect(Number.isInteger(Math.round(out * 100)) && Math.abs(out * 100 - Math.round(out * 100)) < 1e-6).toBe(
+          true,
+        );
+        expect(Math.abs(out - (cents / 100) * 0.8)).toBeLessThanOrEqual(0.005 + 1e-9);
+      }),
+    );
   });
 });
 

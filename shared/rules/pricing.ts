@@ -1,10 +1,79 @@
-import { DELIVERY_METHODS } from '../../../shared/schemas/commerce.js';
-import { allInPrice, priceCents, serviceFeePerTicketCents } from '../../../shared/rules/all-in-price.js';
-import { applyPromo } from '../../../shared/rules/commerce.js';
-import { FF20_PROMO_CODE } from '../../../shared/rules/constants.js';
-import { formatPrice } from '../../../shared/rules/format.js';
+import type { DELIVERY_METHODS } from '../schemas/commerce.js';
+import type { ErrorLogger } from '../logger.js';
+import { FF20_DISCOUNT_FACTOR, FF20_PROMO_CODE } from './constants.js';
+import { formatPrice } from './format.js';
+
+/**
+ * The all-in price: what a shopper pays per ticket, every mandatory fee included. The US FTC rule on unfair or
+ * deceptive fees (16 CFR Part 464, in force since 12 May 2025) requires live-event ticket sellers to show this
+ * total price first and more prominently than any other; it lets shipping charges (sending physical goods by
+ * mail) and government charges be left out of it as long as they are disclosed before the shopper pays. So the
+ * all-in price is the ticket price plus the service fee; mailing paper tickets is shown beside it and added in
+ * the cart. Every price a shopper sees (cards, the event page, listings, the seat map, the cart) comes from here.
+ */
 
 type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
+
+/**
+ * Product decision (the spec gives no fee figures): the marketplace's service fee is 18% of what the buyer
+ * pays for the tickets, after any promo, charged per ticket in whole cents.
+ */
+export const SERVICE_FEE_RATE = 0.18;
+
+const BASIS_POINTS = 10_000;
+const SERVICE_FEE_BASIS_POINTS = Math.round(SERVICE_FEE_RATE * BASIS_POINTS);
+
+/** n / d rounded half up, for non-negative integers (exact, unlike rounding a float product). */
+function divRound(n: number, d: number): number {
+  return Math.floor((2 * n + d) / (2 * d));
+}
+
+/** A dollar amount in whole cents. */
+export function toCents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** A price in dollars as whole cents; throws RangeError for anything that is not at least one cent. */
+export function priceCents(pricePerTicket: number): number {
+  if (!Number.isFinite(pricePerTicket) || pricePerTicket <= 0)
+    throw new RangeError(`price per ticket must be a positive amount, got ${pricePerTicket}`);
+  const cents = Math.round(pricePerTicket * 100);
+  if (cents <= 0) throw new RangeError(`price per ticket must be at least one cent, got ${pricePerTicket}`);
+  return cents;
+}
+
+/** Service fee of one ticket, in cents, when `subtotalCents` is paid for `quantity` tickets. */
+export function serviceFeePerTicketCents(subtotalCents: number, quantity = 1): number {
+  return divRound(subtotalCents * SERVICE_FEE_BASIS_POINTS, quantity * BASIS_POINTS);
+}
+
+/** The all-in price of one ticket sold at `pricePerTicket` (dollars), in dollars. */
+export function allInPrice(pricePerTicket: number): number {
+  const cents = priceCents(pricePerTicket);
+  return (cents + serviceFeePerTicketCents(cents)) / 100;
+}
+
+/**
+ * The lowest all-in price of an event or a performer's venue from its lowest ticket price (the search
+ * documents' `min_ticket_price`), or undefined when there is none. The fee only grows with the price, so the
+ * cheapest ticket is also the cheapest all in.
+ */
+export function lowestAllInPrice(minTicketPrice: number): number | undefined {
+  return Number.isFinite(minTicketPrice) && minTicketPrice >= 0.01 ? allInPrice(minTicketPrice) : undefined;
+}
+
+/**
+ * Spec §9: promo FF20 multiplies by 0.8 (20% off). It applies to the ticket subtotal only (price × quantity);
+ * service fees and delivery are added afterwards at full price, so the discount never reduces a fee. The code
+ * is matched case-insensitively; any other code leaves the amount unchanged. Rounded to whole cents.
+ */
+export function applyPromo(code: string | null | undefined, ticketSubtotal: number): number {
+  if (!Number.isFinite(ticketSubtotal) || ticketSubtotal < 0) {
+    throw new RangeError(`ticket subtotal must be a finite amount of at least 0, got ${ticketSubtotal}`);
+  }
+  if ((code ?? '').trim().toUpperCase() !== FF20_PROMO_CODE) return ticketSubtotal;
+  return Math.round(toCents(ticketSubtotal) * FF20_DISCOUNT_FACTOR) / 100;
+}
 
 /**
  * Product decision: shipping paper tickets costs $2.50 per ticket. Digital delivery (eTicket, mobile
@@ -63,10 +132,13 @@ export function perTicketPrices(listing: { pricePerTicket: number; deliveryMetho
   };
 }
 
-/** "$1,234.50", "$12", "-$40" (spec §5 thousands separators). */
-export function formatMoney(dollars: number): string {
+/**
+ * "$1,234.50", "$12", "-$40" (spec §5 thousands separators). Spec §8: a price that cannot be formatted is
+ * logged to `logger` when one is given, and shown as it is.
+ */
+export function formatMoney(dollars: number, logger?: ErrorLogger): string {
   const sign = dollars < 0 ? '-' : '';
-  return `${sign}$${String(formatPrice(Math.abs(dollars)))}`;
+  return `${sign}$${String(formatPrice(Math.abs(dollars), logger))}`;
 }
 
 export interface QuoteInput {

@@ -3,16 +3,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../http/errors.js';
 import type { Sql } from '../store/sql.js';
 import { TEST_STORES } from '../store/test-stores.js';
-import { CHECKOUT_CLAIM_SECONDS, CommerceStore, type HoldRow } from './commerce-store.js';
+import { CHECKOUT_CLAIM_SECONDS } from './checkout-claim.js';
+import { HoldStore } from './hold-store.js';
+import { InventoryStore } from './inventory-store.js';
+import { OrderStore } from './order-store.js';
+import { PaymentStore } from './payment-store.js';
+import type { HoldRow } from './store-rows.js';
 import { splitsFor } from './domain/listings.js';
 import { MAX_OPEN_CARTS, MAX_TICKETS_PER_EVENT, GUESTS_PER_ADDRESS } from './domain/purchase-limits.js';
 
-describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
+describe.each(TEST_STORES)('holds, their checkout claims and the orders they become, on $name', ({ open }) => {
   let sql: Sql;
-  let store: CommerceStore;
+  let holds: HoldStore;
+  let orders: OrderStore;
+  let payments: PaymentStore;
+  let inventory: InventoryStore;
   beforeAll(async () => {
     sql = await open();
-    store = new CommerceStore(sql);
+    orders = new OrderStore(sql);
+    holds = new HoldStore(sql, orders);
+    payments = new PaymentStore(sql);
+    inventory = new InventoryStore(sql);
   });
   afterAll(() => sql.close());
 
@@ -25,7 +36,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     expiresAt = later(600_000),
     options: { eventId?: number; listed?: number; client?: string; at?: Date } = {},
   ) =>
-    store.createHold({
+    holds.createHold({
       id: randomUUID(),
       guestId: guest,
       clientKey: options.client ?? `client-of-${guest}`,
@@ -58,14 +69,14 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   /** A payment row waiting for its authorization, as a checkout writes it before asking the processor. */
   const pay = async (holdId: string, at = now) => {
     const id = `pay_${randomUUID()}`;
-    await store.paymentIntent({ id, holdId, amountCents: 11800, now: at });
+    await payments.paymentIntent({ id, holdId, amountCents: 11800, now: at });
     return { id, authorizationId: `auth_${id}` };
   };
   const buy = async (h: HoldRow, id: string, at = now) => {
     const attempt = randomUUID();
-    const claim = await store.claimCheckout({ holdId: h.id, guestId: h.guest_id, attempt, now: at });
+    const claim = await holds.claimCheckout({ holdId: h.id, guestId: h.guest_id, attempt, now: at });
     if (!('claimed' in claim)) throw new Error(`not claimed: ${JSON.stringify(claim)}`);
-    return store.purchase({
+    return orders.purchase({
       holdId: h.id,
       guestId: h.guest_id,
       attempt,
@@ -88,7 +99,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       expect(l.reason).toBeInstanceOf(AppError);
       expect(l.reason).toMatchObject({ status: 409, code: 'not_enough_tickets' });
     }
-    expect((await store.usage(1)).get(1001)).toEqual({ listed: 4, taken: 4 });
+    expect((await inventory.usage(1)).get(1001)).toEqual({ listed: 4, taken: 4 });
   });
 
   it('never strands a single seat, even when one-ticket carts race for the last four', async () => {
@@ -101,14 +112,14 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
       .map((r) => (r.reason as AppError).code);
     expect(new Set(codes)).toEqual(new Set(['invalid_quantity']));
-    expect((await store.usage(1)).get(1006)).toEqual({ listed: 4, taken: 2 });
+    expect((await inventory.usage(1)).get(1006)).toEqual({ listed: 4, taken: 2 });
   });
 
   it('lets one checkout at a time claim a cart, and only the claimer write its order', async () => {
     const a = await hold(1002, 2, 'a');
     const attempts = Array.from({ length: 5 }, () => randomUUID());
     const claims = await Promise.all(
-      attempts.map((attempt) => store.claimCheckout({ holdId: a.id, guestId: 'a', attempt, now })),
+      attempts.map((attempt) => holds.claimCheckout({ holdId: a.id, guestId: 'a', attempt, now })),
     );
     expect(claims.filter((c) => 'claimed' in c)).toHaveLength(1);
     expect(claims.filter((c) => 'busy' in c)).toHaveLength(4);
@@ -116,7 +127,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
     const loser = attempts.find((x) => x !== winner)!;
     const losing = await pay(a.id);
     await expect(
-      store.purchase({
+      orders.purchase({
         holdId: a.id,
         guestId: 'a',
         attempt: loser,
@@ -127,9 +138,9 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       }),
     ).rejects.toMatchObject({ status: 410 });
     // The same attempt (a retry under the same idempotency key) may claim again.
-    expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: winner, now })).toHaveProperty('claimed');
+    expect(await holds.claimCheckout({ holdId: a.id, guestId: 'a', attempt: winner, now })).toHaveProperty('claimed');
     const winning = await pay(a.id);
-    await store.purchase({
+    await orders.purchase({
       holdId: a.id,
       guestId: 'a',
       attempt: winner,
@@ -138,31 +149,31 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       history: [],
       payment: winning,
     });
-    expect(await store.claimCheckout({ holdId: a.id, guestId: 'a', attempt: loser, now })).toMatchObject({
+    expect(await holds.claimCheckout({ holdId: a.id, guestId: 'a', attempt: loser, now })).toMatchObject({
       purchased: { order: { id: 'ORD-WINNER' } },
     });
     const rows = await sql.query<{ held: number; sold: number }>(
       'SELECT held, sold FROM listing_inventory WHERE listing_id = 1002',
     );
     expect(rows[0]).toEqual({ held: 0, sold: 2 });
-    expect(await store.paymentOf(winning.id)).toMatchObject({
+    expect(await payments.paymentOf(winning.id)).toMatchObject({
       status: 'authorized',
       order_id: 'ORD-WINNER',
       authorization_id: winning.authorizationId,
       amount_cents: 11800,
     });
-    expect(await store.paymentOf(losing.id)).toMatchObject({ status: 'authorizing', order_id: null });
+    expect(await payments.paymentOf(losing.id)).toMatchObject({ status: 'authorizing', order_id: null });
   });
 
   it('never writes an order whose payment was settled meanwhile, nor voids one whose order is written', async () => {
     const h = await hold(1012, 2, 'late-commit');
     const attempt = randomUUID();
-    await store.claimCheckout({ holdId: h.id, guestId: 'late-commit', attempt, now });
+    await holds.claimCheckout({ holdId: h.id, guestId: 'late-commit', attempt, now });
     const voided = await pay(h.id);
     // A settler took this payment for abandoned and began to void it: the commit that arrives after is refused.
-    expect(await store.movePayment(voided.id, 'authorizing', 'voiding', now)).toBe(true);
+    expect(await payments.movePayment(voided.id, 'authorizing', 'voiding', now)).toBe(true);
     await expect(
-      store.purchase({
+      orders.purchase({
         holdId: h.id,
         guestId: 'late-commit',
         attempt,
@@ -172,10 +183,10 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
         payment: voided,
       }),
     ).rejects.toMatchObject({ status: 409, code: 'payment_interrupted' });
-    expect(await store.order('ORD-TOO-LATE')).toBeNull();
+    expect(await orders.order('ORD-TOO-LATE')).toBeNull();
     // The other way round: once the order is written, the payment can no longer be moved to voiding.
     const kept = await pay(h.id);
-    await store.purchase({
+    await orders.purchase({
       holdId: h.id,
       guestId: 'late-commit',
       attempt,
@@ -184,13 +195,13 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       history: [],
       payment: kept,
     });
-    expect(await store.movePayment(kept.id, 'authorizing', 'voiding', now)).toBe(false);
-    expect(await store.paymentOf(kept.id)).toMatchObject({ status: 'authorized', order_id: 'ORD-IN-TIME' });
+    expect(await payments.movePayment(kept.id, 'authorizing', 'voiding', now)).toBe(false);
+    expect(await payments.paymentOf(kept.id)).toMatchObject({ status: 'authorized', order_id: 'ORD-IN-TIME' });
   });
 
   it('counts a hold past its expiry under a live checkout claim against the buyer’s share', async () => {
     const h = await hold(1013, 8, 'edge', later(1_000), { eventId: 30, listed: 10 });
-    await store.claimCheckout({ holdId: h.id, guestId: 'edge', attempt: randomUUID(), now: later(900) });
+    await holds.claimCheckout({ holdId: h.id, guestId: 'edge', attempt: randomUUID(), now: later(900) });
     // Just after the expiry, the claimed hold may still become an order: no second share meanwhile.
     await expect(
       hold(1014, 8, 'edge', later(600_000), { eventId: 30, listed: 10, at: later(2_000) }),
@@ -199,24 +210,24 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
 
   it('gives a stale claim to the next checkout, and frees a released one at once', async () => {
     const h = await hold(1010, 2, 'stale');
-    expect(await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now })).toHaveProperty(
+    expect(await holds.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now })).toHaveProperty(
       'claimed',
     );
     expect(
-      await store.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now: later(1_000) }),
+      await holds.claimCheckout({ holdId: h.id, guestId: 'stale', attempt: randomUUID(), now: later(1_000) }),
     ).toEqual({ busy: true });
     const next = randomUUID();
     expect(
-      await store.claimCheckout({
+      await holds.claimCheckout({
         holdId: h.id,
         guestId: 'stale',
         attempt: next,
         now: later(CHECKOUT_CLAIM_SECONDS * 1000 + 1),
       }),
     ).toHaveProperty('claimed');
-    await store.releaseClaim(h.id, next);
+    await holds.releaseClaim(h.id, next);
     expect(
-      await store.claimCheckout({
+      await holds.claimCheckout({
         holdId: h.id,
         guestId: 'stale',
         attempt: randomUUID(),
@@ -228,11 +239,11 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   it('does not expire a hold under a checkout that claimed it in time', async () => {
     const h = await hold(1011, 2, 'paying', later(1_000));
     const attempt = randomUUID();
-    expect(await store.claimCheckout({ holdId: h.id, guestId: 'paying', attempt, now: later(900) })).toHaveProperty(
+    expect(await holds.claimCheckout({ holdId: h.id, guestId: 'paying', attempt, now: later(900) })).toHaveProperty(
       'claimed',
     );
-    await store.releaseExpired(later(2_000));
-    const written = await store.purchase({
+    await holds.releaseExpired(later(2_000));
+    const written = await orders.purchase({
       holdId: h.id,
       guestId: 'paying',
       attempt,
@@ -254,10 +265,10 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
   it('refuses to claim or purchase an expired hold, leaving no order', async () => {
     const h = await hold(1004, 2, 'late', later(1_000));
     expect(
-      await store.claimCheckout({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000) }),
+      await holds.claimCheckout({ holdId: h.id, guestId: 'late', attempt: randomUUID(), now: later(5_000) }),
     ).toEqual({ ended: true });
     await expect(
-      store.purchase({
+      orders.purchase({
         holdId: h.id,
         guestId: 'late',
         attempt: randomUUID(),
@@ -267,17 +278,17 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
         payment: await pay(h.id),
       }),
     ).rejects.toMatchObject({ status: 410 });
-    expect(await store.order('ORD-LATE')).toBeNull();
+    expect(await orders.order('ORD-LATE')).toBeNull();
   });
 
   it('sweeps expired holds back on sale, several of one listing at once', async () => {
     await hold(1005, 2, 'gone', later(1_000));
     await hold(1020, 2, 'gone-too', later(1_000), { listed: 4 });
     await hold(1020, 2, 'gone-three', later(1_000), { listed: 4 });
-    expect((await store.usage(1)).get(1020)).toEqual({ listed: 4, taken: 4 });
-    expect(await store.releaseExpired(later(10_000))).toBeGreaterThanOrEqual(6);
-    expect((await store.usage(1)).get(1005)).toEqual({ listed: 2, taken: 0 });
-    expect((await store.usage(1)).get(1020)).toEqual({ listed: 4, taken: 0 });
+    expect((await inventory.usage(1)).get(1020)).toEqual({ listed: 4, taken: 4 });
+    expect(await holds.releaseExpired(later(10_000))).toBeGreaterThanOrEqual(6);
+    expect((await inventory.usage(1)).get(1005)).toEqual({ listed: 2, taken: 0 });
+    expect((await inventory.usage(1)).get(1020)).toEqual({ listed: 4, taken: 0 });
   });
 
   describe('fair share', () => {
@@ -346,7 +357,7 @@ describe.each(TEST_STORES)('CommerceStore on $name', ({ open }) => {
       await expect(hold(2401, 1, 'undecided', undefined, { eventId: 24, listed: 10 })).rejects.toMatchObject({
         code: 'ticket_limit',
       });
-      await store.releaseHold(h.id, 'undecided');
+      await holds.releaseHold(h.id, 'undecided');
       expect((await hold(2401, 1, 'undecided', undefined, { eventId: 24, listed: 10 })).status).toBe('active');
     });
   });

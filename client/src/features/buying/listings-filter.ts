@@ -1,0 +1,33 @@
+import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
+
+export const QUANTITY_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+/** Most tickets are bought in pairs. */
+export const DEFAULT_QUANTITY = 2;
+
+function readQuantity(text: string | null): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= QUANTITY_CHOICES.length ? n : DEFAULT_QUANTITY;
+}
+
+/** A price typed or in the address: a non-negative number, or undefined for none or anything else. */
+export function readPrice(text: string | null): number | undefined {
+  if (text === null || text.trim() === '') return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+function readSort(text: string | null): ListingSort {
+  return (SORTS as readonly string[]).includes(text ?? '') ? (text as ListingSort) : 'price_asc';
+}
+
+export type ActiveFilter = ListingsFilter & { quantity: number; sort: ListingSort };
+
+/** The listing filters live in the address, so Back and a shared link keep them. */
+export function readListingsFilter(params: URLSearchParams): ActiveFilter {
+  const filter: ActiveFilter = { quantity: readQuantity(params.get('quantity')), sort: readSort(params.get('sort')) };
+  const minPrice = readPrice(params.get('minPrice'));
+  const maxPrice = readPrice(params.get('maxPrice'));
+  if (minPrice !== undefined) filter.minPrice = minPrice;
+  if (maxPrice !== undefined) filter.maxPrice = maxPrice;
+  return filter;
+}

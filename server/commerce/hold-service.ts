@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { Cart } from '../../shared/schemas/commerce.js';
+import { notFound } from '../http/errors.js';
+import type { GeneratedListing } from './domain/listings.js';
+import { PURCHASE_LIMITS, type PurchaseLimits } from './domain/purchase-limits.js';
+import { assertOnSale } from './domain/sale-window.js';
+import { quoteHold } from './hold-quote.js';
+import type { HoldStore } from './hold-store.js';
+import type { ListingCatalog } from './listing-catalog.js';
+import type { HoldRow } from './store-rows.js';
+import { stored } from './store-unavailable.js';
+
+/** How long a cart holds its tickets (product decision: long enough to pay, short enough not to block others). */
+export const HOLD_MINUTES = 10;
+
+/** Who asks: the guest, and the client address their request came from (for the per-address limits). */
+export interface Buyer {
+  guestId: string;
+  clientKey: string;
+}
+
+export interface HoldServiceOptions {
+  holds: HoldStore;
+  catalog: ListingCatalog;
+  now: () => Date;
+  /** The fair-share limits (tests narrow or widen them). */
+  limits?: PurchaseLimits;
+}
+
+/** Carts: tickets held for a guest for a while, at the price they were taken at, within the fair-share limits. */
+export class HoldService {
+  constructor(private readonly options: HoldServiceOptions) {}
+
+  /**
+   * The cart as charged: the price per ticket held with the tickets (whatever the listing costs now), so the
+   * price shown is the price paid for as long as the hold lasts; with a promo code when one is given.
+   */
+  private cartOf(hold: HoldRow, listing: GeneratedListing, promoCode?: string): Cart {
+    const quote = quoteHold(hold, listing, promoCode);
+    const expired = hold.status === 'active' && new Date(hold.expires_at).getTime() <= this.options.now().getTime();
+    return {
+      id: hold.id,
+      eventId: hold.event_id,
+      listingId: hold.listing_id,
+      quantitySelected: hold.quantity,
+      totalPrice: { value: quote.total },
+      lineItems: quote.lineItems,
+      expiresAt: hold.expires_at,
+      status: expired ? 'expired' : hold.status,
+      promoCode: quote.promoCode,
+    };
+  }
+
+  async createCart(buyer: Buyer, input: { listingId: number; quantity: number }): Promise<Cart> {
+    const { listing, event } = await this.options.catalog.listingWithEvent(input.listingId, 'createCart');
+    const now = this.options.now();
+    assertOnSale(event, now);
+    const hold = await stored('createCart', () =>
+      this.options.holds.createHold({
+        id: randomUUID(),
+        guestId: buyer.guestId,
+        clientKey: buyer.clientKey,
+        limits: this.options.limits ?? PURCHASE_LIMITS,
+        listing: { id: listing.id, eventId: event.event_id, listed: listing.quantity, splits: listing.splits },
+        quantity: input.quantity,
+        pricePerTicketCents: Math.round(listing.pricePerTicket * 100),
+        now,
+        expiresAt: new Date(now.getTime() + HOLD_MINUTES * 60_000),
+      }),
+    );
+    return this.cartOf(hold, listing);
+  }
+
+  /** The guest's own hold; another guest's cart is as unknown as a cart that does not exist. */
+  async ownHold(guestId: string, cartId: string, during: 'cart' | 'releaseCart' | 'checkout'): Promise<HoldRow> {
+    const hold = await stored(during, () => this.options.holds.hold(cartId));
+    if (!hold || hold.guest_id !== guestId) throw notFound('Cart');
+    return hold;
+  }
+
+  async cart(guestId: string, cartId: string, promoCode?: string): Promise<Cart> {
+    const hold = await this.ownHold(guestId, cartId, 'cart');
+    const { listing } = await this.options.catalog.listingWithEvent(hold.listing_id, 'cart');
+    return this.cartOf(hold, listing, promoCode);
+  }
+
+  async releaseCart(guestId: string, cartId: string): Promise<void> {
+    await this.ownHold(guestId, cartId, 'releaseCart');
+    await stored('releaseCart', () => this.options.holds.releaseHold(cartId, guestId));
+  }
+}

@@ -1,0 +1,264 @@
+import type { OrderStatus } from '../../shared/schemas/commerce.js';
+import { AppError } from '../http/errors.js';
+import type { Sql, SqlTx } from '../store/sql.js';
+import { liveClaimsSince } from './checkout-claim.js';
+import { TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';
+import { newTicketId } from './domain/ticket-barcode.js';
+import {
+  holdRow,
+  iso,
+  num,
+  orderRow,
+  ticketRow,
+  type OrderRow,
+  type OrderWithEvents,
+  type ScanOutcome,
+  type TicketRow,
+} from './store-rows.js';
+
+/** A claimed hold's order, as its checkout writes it. */
+export interface PurchaseInput {
+  holdId: string;
+  guestId: string;
+  attempt: string;
+  now: Date;
+  order: Omit<OrderRow, 'hold_id' | 'guest_id' | 'event_id' | 'listing_id' | 'quantity' | 'created_at'>;
+  history: { status: OrderStatus; at: Date; note: string }[];
+  /** The payment row of this attempt, and the processor's authorization it now carries. */
+  payment: { id: string; authorizationId: string };
+  /** The first seat number of the listing's block (domain/seats.ts); null or absent for general admission. */
+  seatBlockStart?: number | null;
+}
+
+/**
+ * Orders and their tickets in SQL: written in one transaction with the hold they come from, moved through their
+ * statuses by conditional updates, and their tickets admitted once at the door.
+ */
+export class OrderStore {
+  constructor(readonly sql: Sql) {}
+
+  /**
+   * Turns a claimed hold into an order in one transaction: the hold is marked purchased, its tickets move
+   * from held to sold, the order with its first transitions is written, and the authorized payment is
+   * recorded against it. Only the checkout that holds the claim may do it, and only while the claim is live,
+   * so a hold cannot expire under a checkout that began in time. Any failure leaves all as it was.
+   */
+  async purchase(input: PurchaseInput): Promise<OrderRow & { tickets: TicketRow[] }> {
+    return this.sql.transaction(async (tx) => {
+      const held = await tx.query(
+        "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 " +
+          "AND status = 'active' AND checkout_attempt = $3 AND checkout_started_at " +
+          '> $4 RETURNING *',
+        [input.holdId, input.guestId, input.attempt, liveClaimsSince(input.now)],
+      );
+      if (held.length === 0)
+        throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
+      const hold = holdRow(held[0]!);
+      const inventory = await tx.query(
+        'UPDATE listing_inventory SET held = held - $2, sold = sold + $2 WHERE listing_id = $1 RETURNING listed',
+        [hold.listing_id, hold.quantity],
+      );
+      const o = input.order;
+      const rows = await tx.query(
+        `INSERT INTO orders (id, access_code_hash, guest_id, hold_id, event_id, ` +
+          `listing_id, quantity, status, subtotal_cents, discount_cents,
+           ` +
+          `service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, ` +
+          `email, billing, payment_method, charge_id, created_at)
+         VALUES ` +
+          `($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ` +
+          `$17, $18, $19) RETURNING *`,
+        [
+          o.id,
+          o.access_code_hash,
+          input.guestId,
+          hold.id,
+          hold.event_id,
+          hold.listing_id,
+          hold.quantity,
+          o.status,
+          o.subtotal_cents,
+          o.discount_cents,
+          o.service_fee_cents,
+          o.fulfillment_fee_cents,
+          o.total_cents,
+          o.promo_code,
+          o.email,
+          JSON.stringify(o.billing),
+          o.payment_method,
+          o.charge_id,
+          input.now.toISOString(),
+        ],
+      );
+      await tx.query(
+        `INSERT INTO order_events (order_id, seq, status, at, note)
+         ` +
+          `SELECT $1, e.seq, e.status, e.at, e.note FROM ` +
+          `jsonb_to_recordset($2::jsonb) AS e(seq int, status text, at timestamptz, ` +
+          `note text)`,
+        [
+          o.id,
+          JSON.stringify(
+            input.history.map((h, i) => ({ seq: i + 1, status: h.status, at: h.at.toISOString(), note: h.note })),
+          ),
+        ],
+      );
+      const paid = await tx.query(
+        `UPDATE payments SET status = 'authorized', authorization_id = $2, ` +
+          `order_id = $3, updated_at = $4 WHERE id = $1 AND status = 'authorizing' ` +
+          `RETURNING id`,
+        [input.payment.id, input.payment.authorizationId, o.id, input.now.toISOString()],
+      );
+      // Settled meanwhile (the attempt was taken for dead and its authorization voided): no order without money.
+      if (paid.length === 0)
+        throw new AppError(
+          409,
+          'payment_interrupted',
+          'The payment could not be confirmed in time; nothing was charged. Please pay again.',
+        );
+      const tickets = await issueTickets(tx, {
+        orderId: o.id,
+        listingId: hold.listing_id,
+        listed: num(inventory[0]?.listed ?? hold.quantity),
+        quantity: hold.quantity,
+        seatBlockStart: input.seatBlockStart ?? null,
+      });
+      return { ...orderRow(rows[0]!), tickets };
+    });
+  }
+
+  /** The order a hold became, with its transitions. */
+  async orderOfHold(holdId: string): Promise<OrderWithEvents | null> {
+    return this.orderWhere('hold_id', holdId);
+  }
+
+  async order(id: string): Promise<OrderWithEvents | null> {
+    return this.orderWhere('id', id);
+  }
+
+  private async orderWhere(column: 'id' | 'hold_id', value: string): Promise<OrderWithEvents | null> {
+    const rows = await this.sql.query(`SELECT * FROM orders WHERE ${column} = $1`, [value]);
+    if (!rows[0]) return null;
+    const id = String(rows[0].id);
+    const events = await this.sql.query(
+      'SELECT seq, status, at, note FROM order_events WHERE order_id = $1 ORDER BY seq',
+      [id],
+    );
+    const tickets = await this.sql.query('SELECT * FROM tickets WHERE order_id = $1 ORDER BY seq', [id]);
+    return {
+      order: orderRow(rows[0]),
+      events: events.map((e) => ({
+        seq: num(e.seq),
+        status: e.status as OrderStatus,
+        at: iso(e.at),
+        note: String(e.note),
+      })),
+      tickets: tickets.map(ticketRow),
+    };
+  }
+
+  /**
+   * Admits a ticket once: one conditional update marks its first scan, so two scanners (on any node) cannot
+   * both admit it. Only tickets of orders in `admitted` statuses are admitted; any other is `unknown`.
+   */
+  async scanTicket(ticketId: string, now: Date, admitted: readonly OrderStatus[]): Promise<ScanOutcome> {
+    const first = await this.sql.query(
+      `UPDATE tickets t SET scanned_at = $2 FROM orders o
+       WHERE t.id = $1 AND o.id = t.order_id AND t.scanned_at IS NULL AND o.status = ANY ($3)
+       RETURNING t.*`,
+      [ticketId, now.toISOString(), admitted],
+    );
+    const rows = await this.sql.query(
+      'SELECT t.id AS ticket_id, t.scanned_at, o.* FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.id = $1',
+      [ticketId],
+    );
+    const r = rows[0];
+    if (!r || !admitted.includes(r.status as OrderStatus)) return { result: 'unknown' };
+    const ticket = first[0] ? ticketRow(first[0]) : ticketRow({ ...r, id: r.ticket_id, order_id: r.id });
+    const order = orderRow({ ...r, id: r.id });
+    if (first[0]) return { result: 'valid', ticket, order };
+    return r.scanned_at == null ? { result: 'unknown' } : { result: 'already_used', ticket, order };
+  }
+
+  /** Orders in a status since before `before` (for the seller and delivery steps). */
+  async ordersIn(status: OrderStatus, before: Date, limit = 100): Promise<OrderRow[]> {
+    const rows = await this.sql.query(
+      'SELECT * FROM orders WHERE status = $1 AND created_at <= $2 ORDER BY created_at LIMIT $3',
+      [status, before.toISOString(), limit],
+    );
+    return rows.map(orderRow);
+  }
+
+  /** Orders waiting for the seller whose money has been taken (an order whose capture failed is never confirmed). */
+  async paidOrdersAwaitingSeller(before: Date, limit = 100): Promise<OrderRow[]> {
+    const rows = await this.sql.query(
+      `SELECT * FROM orders o WHERE o.status = 'pending_seller_confirmation' AND o.created_at <= $1
+         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status <> 'captured')
+       ORDER BY o.created_at LIMIT $2`,
+      [before.toISOString(), limit],
+    );
+    return rows.map(orderRow);
+  }
+
+  /** Moves an order from `from` to `to`, recording the transition; false when it was no longer in `from`. */
+  async advance(id: string, from: OrderStatus, to: OrderStatus, at: Date, note: string): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      const moved = await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2 RETURNING id', [
+        id,
+        from,
+        to,
+      ]);
+      if (moved.length === 0) return false;
+      const seq = await tx.query('SELECT coalesce(max(seq), 0) + 1 AS next FROM order_events WHERE order_id = $1', [
+        id,
+      ]);
+      await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [
+        id,
+        num(seq[0]!.next),
+        to,
+        at.toISOString(),
+        note,
+      ]);
+      return true;
+    });
+  }
+}
+
+/**
+ * Issues an order's tickets inside its purchase: the lowest seat indexes of the listing's block (0 to
+ * `listed` - 1) that no standing order holds. The listing's inventory row is locked by the purchase's update,
+ * so two purchases of one listing take their seats one after the other.
+ */
+async function issueTickets(
+  tx: SqlTx,
+  input: { orderId: string; listingId: number; listed: number; quantity: number; seatBlockStart: number | null },
+): Promise<TicketRow[]> {
+  const ids = Array.from({ length: input.quantity }, () => newTicketId());
+  const rows = await tx.query(
+    `INSERT INTO tickets (id, order_id, listing_id, seq, seat_index, seat)
+     SELECT ($4::text[])[free.n], $1, $2, free.n, free.idx, $7::int + free.idx
+     FROM (
+       SELECT idx, row_number() OVER (ORDER BY idx) AS n
+       FROM generate_series(0, $3::int - 1) AS idx
+       WHERE idx NOT IN (
+         SELECT t.seat_index FROM tickets t JOIN orders o ON o.id = t.order_id
+         WHERE t.listing_id = $2 AND o.id <> $1 AND o.status <> ALL ($5)
+       )
+     ) AS free
+     WHERE free.n <= $6
+     RETURNING *`,
+    [
+      input.orderId,
+      input.listingId,
+      input.listed,
+      ids,
+      TICKETS_RETURNED_STATUSES,
+      input.quantity,
+      input.seatBlockStart,
+    ],
+  );
+  // The inventory's CHECK (held + sold <= listed) keeps a free seat for every ticket sold.
+  if (rows.length !== input.quantity)
+    throw new Error(`listing ${input.listingId} has ${rows.length} free seats for ${input.quantity} tickets`);
+  return rows.map(ticketRow).sort((a, b) => a.seq - b.seq);
+}
