@@ -1,4 +1,5 @@
-import type { OverrideFile, PageFile, RowSpec } from '../../shared/schemas/segments.js';
+import type { OverrideFile, PageFile } from '../../shared/schemas/segments.js';
+import type { RowSpec } from '../../shared/schemas/segment-rows.js';
 import { didYouMean } from './segment-problems.js';
 
 /** Where a row of a merged page came from, for `segments explain`. */

@@ -1,4 +1,5 @@
-import type { Brand, BrandRegistry, PageName } from '../../shared/schemas/segments.js';
+import type { Brand, BrandRegistry } from '../../shared/schemas/brand-registry.js';
+import type { PageName } from '../../shared/schemas/segments.js';
 import { formatProblem } from './segment-problems.js';
 import {
   compileSegments,

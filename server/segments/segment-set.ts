@@ -1,17 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import { BrandRegistrySchema, type BrandRegistry } from '../../shared/schemas/brand-registry.js';
 import {
-  BrandRegistrySchema,
   OverrideFileSchema,
   PAGE_NAMES,
   PageFileSchema,
-  type BrandRegistry,
   type OverrideFile,
   type PageFile,
   type PageName,
-  type RowSpec,
 } from '../../shared/schemas/segments.js';
+import type { RowSpec } from '../../shared/schemas/segment-rows.js';
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
 import { applyOverride, MergeError, type RowOrigin } from './merge.js';
 import {
