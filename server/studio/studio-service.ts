@@ -10,7 +10,7 @@ import type { FlagService } from '../flags/flag-service.js';
 import { AppError } from '../http/errors.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
 import { resolveLocation, zipLocation, type LocationQuery } from '../layout/location.js';
-import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/flags.js';
+import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/storefront-features.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import {
   writeSegmentDir,

@@ -1,8 +1,9 @@
 import { z } from './zod.js';
 
 /**
- * Editor documentation for a field of a file merchandisers write: what it does for them, and values from the
- * shipped files. The JSON Schemas generated from the zod schemas carry it (`npm run segments -- schema`).
+ * Editor documentation for a field of a file people edit by hand (segment files, brands.json, flags.json): what
+ * it does, and values from the shipped files. The JSON Schemas generated from the zod schemas carry it
+ * (`npm run segments -- schema`), so an editor shows it beside the field.
  */
 export const doc = (description: string, examples: readonly unknown[]) => ({ description, examples: [...examples] });
 
