@@ -52,7 +52,7 @@ import {
   type ListedAvailability,
 } from './domain/listings.js';
 import { dealRatings } from './domain/deal-rating.js';
-import { zoneOfSection } from '../../shared/schemas/seating.js';
+import { zoneOfSection } from '../../shared/schemas/seat-maps.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import { orderDetailEntries } from './domain/order-detail.js';
 import { ORDER_STATUS_LABELS } from './domain/order-lifecycle.js';

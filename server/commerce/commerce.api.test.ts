@@ -24,7 +24,7 @@ import { testApp } from '../test/test-app.js';
 import { CommerceService } from './commerce-service.js';
 import { CommerceStore } from './commerce-store.js';
 import { listingsForEvent } from './domain/listings.js';
-import { seatMapTemplate } from '../../shared/schemas/seating.js';
+import { seatMapTemplate } from '../../shared/schemas/seat-maps.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
 import { MAX_TICKETS_PER_EVENT, PURCHASE_LIMITS } from './domain/purchase-limits.js';
 

@@ -20,7 +20,8 @@ import {
   type GeneratedListing,
 } from './listings.js';
 import { perTicketPrices } from './pricing.js';
-import { LAYOUT_NAMES, seatMapTemplate } from '../../../shared/schemas/seating.js';
+import { LAYOUT_NAMES } from '../../../shared/schemas/seating.js';
+import { seatMapTemplate } from '../../../shared/schemas/seat-maps.js';
 
 /** The no-single-seat-left rule, checked from scratch for one listing. */
 function splitsRuleHolds(l: GeneratedListing): boolean {

@@ -7,7 +7,7 @@ import {
   DELIVERY_LABELS,
   type Listing,
 } from '../../../../shared/schemas/commerce.js';
-import { seatMapTemplate } from '../../../../shared/schemas/seating.js';
+import { seatMapTemplate } from '../../../../shared/schemas/seat-maps.js';
 import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
 import { formatCalendarDate, formatMoney, formatRate, seatLabel } from './money.js';
 import { SeatMap } from './seat-map.js';
