@@ -11,7 +11,7 @@ import { AppError } from '../http/errors.js';
 import { openStore } from '../store/open-store.js';
 import type { LayoutRow } from '../../shared/schemas/layout.js';
 import type { PageName } from '../../shared/schemas/segments.js';
-import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
 import { resolveLocation } from '../layout/location.js';
 import { openCatalog } from '../search/create-engine.js';

@@ -4,7 +4,7 @@ import type { LayoutResponse, LayoutRow, RowStatus } from '../../shared/schemas/
 import type { Brand } from '../../shared/schemas/brand-registry.js';
 import type { PageName } from '../../shared/schemas/segments.js';
 import type { RowSpec } from '../../shared/schemas/segment-rows.js';
-import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { AppError } from '../http/errors.js';
 import { parseSearchRequest, type ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { queryClock } from '../search/query-clock.js';

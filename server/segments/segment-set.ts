@@ -11,7 +11,7 @@ import {
   type PageName,
 } from '../../shared/schemas/segments.js';
 import type { RowSpec } from '../../shared/schemas/segment-rows.js';
-import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { applyOverride, MergeError, type RowOrigin } from './merge.js';
 import {
   describeIssues,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { LayoutResponse } from '../../shared/schemas/layout.js';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
 import { PAGE_NAMES, type PageName } from '../../shared/schemas/segments.js';
-import { CATEGORIES } from '../../shared/catalog/taxonomy.js';
+import { CATEGORIES } from '../../shared/catalog/categories.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { AppError } from '../http/errors.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';

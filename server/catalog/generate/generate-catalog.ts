@@ -19,12 +19,9 @@ import {
   MANIFEST_FILE,
   type CatalogManifest,
 } from '../manifest.js';
-import {
-  CATEGORIES,
-  CATEGORY_BY_SLUG,
-  categoryImageCode,
-  type CategoryDefinition,
-} from '../../../shared/catalog/taxonomy.js';
+import type { CategoryDefinition } from '../../../shared/catalog/taxonomy.js';
+import { CATEGORIES, CATEGORY_BY_SLUG } from '../../../shared/catalog/categories.js';
+import { categoryImageCode } from '../../../shared/catalog/category-images.js';
 import { TBD_LOCAL_TIME } from '../../../shared/rules/constants.js';
 import { entitySlug } from '../../../shared/rules/slug.js';
 import { LEAGUES, scheduleLeague, shortenSeason, VenueDays } from './league-schedule.js';
