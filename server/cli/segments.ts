@@ -18,7 +18,8 @@ import { openCatalog } from '../search/create-engine.js';
 import { renderJsonSchema, segmentJsonSchemas } from '../segments/json-schema.js';
 import { SegmentPublisher } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
-import { closest, formatProblem } from '../segments/segment-problems.js';
+import { closest } from '../segments/did-you-mean.js';
+import { formatProblem } from '../segments/segment-problems.js';
 import {
   compileSegments,
   GROUP_PAGES,
@@ -167,8 +168,8 @@ async function command(
             ? `  tabs: ${row.tabs.map((tab) => `${tab.id}=${tab.items.length}`).join(' ')}`
             : '';
         console.log(
-          `  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ${String(row.items.length).padStart(3)} ` +
-            `items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`,
+          `  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ` +
+            `${String(row.items.length).padStart(3)} items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`,
         );
         if (values.items) for (const line of itemLines(row)) console.log(`      ${line}`);
       }

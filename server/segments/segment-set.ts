@@ -13,14 +13,9 @@ import {
 import type { RowSpec } from '../../shared/schemas/segment-rows.js';
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { applyOverride, MergeError, type RowOrigin } from './merge.js';
-import {
-  describeIssues,
-  didYouMean,
-  SegmentSource,
-  shortValue,
-  type PathProblem,
-  type SegmentProblem,
-} from './segment-problems.js';
+import { didYouMean } from './did-you-mean.js';
+import { describeIssues } from './issue-sentences.js';
+import { SegmentSource, shortValue, type PathProblem, type SegmentProblem } from './segment-problems.js';
 
 export type { SegmentProblem };
 
