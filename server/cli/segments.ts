@@ -19,14 +19,8 @@ import { renderJsonSchema, segmentJsonSchemas } from '../segments/json-schema.js
 import { SegmentPublisher } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 import { closest } from '../segments/did-you-mean.js';
-import { formatProblem } from '../segments/segment-problems.js';
-import {
-  compileSegments,
-  GROUP_PAGES,
-  readSegmentDir,
-  type CompiledSegments,
-  type SegmentProblem,
-} from '../segments/segment-set.js';
+import { formatProblem, type SegmentProblem } from '../segments/segment-problems.js';
+import { compileSegments, GROUP_PAGES, readSegmentDir, type CompiledSegments } from '../segments/segment-set.js';
 import { FileVersionStore, setDiff, SqlVersionStore } from '../segments/segment-versions.js';
 
 const USAGE = `usage:

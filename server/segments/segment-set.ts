@@ -17,8 +17,6 @@ import { didYouMean } from './did-you-mean.js';
 import { describeIssues } from './issue-sentences.js';
 import { SegmentSource, shortValue, type PathProblem, type SegmentProblem } from './segment-problems.js';
 
-export type { SegmentProblem };
-
 export const REGISTRY_FILE = 'brands.json';
 /** The group pages that have files of their own; every other category slug uses the `category` template. */
 export const GROUP_PAGES = ['theater', 'concerts', 'sports'] as const;

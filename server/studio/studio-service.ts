@@ -24,9 +24,9 @@ import {
   readSegmentDir,
   REGISTRY_FILE,
   type SegmentFiles,
-  type SegmentProblem,
   type SkippedPage,
 } from '../segments/segment-set.js';
+import type { SegmentProblem } from '../segments/segment-problems.js';
 import { filesDigest, setDiff } from '../segments/segment-versions.js';
 import type { Logger } from '../../shared/logger.js';
 import { checkDraft, checkPath } from './draft-checks.js';
