@@ -11,21 +11,16 @@ import { AppError } from '../http/errors.js';
 import { openStore } from '../store/open-store.js';
 import type { LayoutRow } from '../../shared/schemas/layout.js';
 import type { PageName } from '../../shared/schemas/segments.js';
-import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
 import { resolveLocation } from '../layout/location.js';
 import { openCatalog } from '../search/create-engine.js';
 import { renderJsonSchema, segmentJsonSchemas } from '../segments/json-schema.js';
 import { SegmentPublisher } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
-import { closest, formatProblem } from '../segments/segment-problems.js';
-import {
-  compileSegments,
-  GROUP_PAGES,
-  readSegmentDir,
-  type CompiledSegments,
-  type SegmentProblem,
-} from '../segments/segment-set.js';
+import { closest } from '../segments/did-you-mean.js';
+import { formatProblem, type SegmentProblem } from '../segments/segment-problems.js';
+import { compileSegments, GROUP_PAGES, readSegmentDir, type CompiledSegments } from '../segments/segment-set.js';
 import { FileVersionStore, setDiff, SqlVersionStore } from '../segments/segment-versions.js';
 
 const USAGE = `usage:
@@ -167,8 +162,8 @@ async function command(
             ? `  tabs: ${row.tabs.map((tab) => `${tab.id}=${tab.items.length}`).join(' ')}`
             : '';
         console.log(
-          `  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ${String(row.items.length).padStart(3)} ` +
-            `items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`,
+          `  ${row.id.padEnd(32)} ${row.type.padEnd(10)} ${row.status.padEnd(7)} ` +
+            `${String(row.items.length).padStart(3)} items ${timings.get(row.id)!.toFixed(1).padStart(7)} ms${tabs}`,
         );
         if (values.items) for (const line of itemLines(row)) console.log(`      ${line}`);
       }

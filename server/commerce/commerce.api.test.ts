@@ -26,7 +26,7 @@ import { HoldStore } from './hold-store.js';
 import { OrderStore } from './order-store.js';
 import { PaymentStore } from './payment-store.js';
 import { listingsForEvent } from './domain/listings.js';
-import { seatMapTemplate } from '../../shared/schemas/seating.js';
+import { seatMapTemplate } from '../../shared/schemas/seat-maps.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
 import { MAX_TICKETS_PER_EVENT, PURCHASE_LIMITS } from './domain/purchase-limits.js';
 

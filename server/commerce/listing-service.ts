@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Listing, ListingsQuerySchema } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
-import { zoneOfSection } from '../../shared/schemas/seating.js';
+import { zoneOfSection } from '../../shared/schemas/seat-maps.js';
 import { eventCard } from '../../shared/rules/event-card.js';
 import { SERVICE_FEE_RATE, fulfillmentFeePerTicket, perTicketPrices } from '../../shared/rules/pricing.js';
 import { notFound } from '../http/errors.js';

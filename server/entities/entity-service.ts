@@ -8,7 +8,7 @@ import {
   type SearchResults,
 } from '../../shared/schemas/entities.js';
 import type { Filter } from '../../shared/schemas/search.js';
-import { CATEGORIES } from '../../shared/catalog/taxonomy.js';
+import { CATEGORIES } from '../../shared/catalog/categories.js';
 import { notFound } from '../http/errors.js';
 import { MAX_YEARS_AHEAD } from '../../shared/rules/constants.js';
 import { eventCard } from '../../shared/rules/event-card.js';

@@ -2,7 +2,8 @@ import { copyFile, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/prom
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FlagsFileSchema, FlagPayloadSchema, STOREFRONT_FEATURES } from '../../shared/schemas/flags.js';
+import { FlagsFileSchema, FlagPayloadSchema } from '../../shared/schemas/flags.js';
+import { STOREFRONT_FEATURES } from '../../shared/schemas/storefront-features.js';
 import {
   FlagFileError,
   FlagStore,

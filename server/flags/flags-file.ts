@@ -6,8 +6,6 @@ import { FlagPayloadSchema } from '../../shared/schemas/flags.js';
 import type { Logger } from '../../shared/logger.js';
 import { jsonPath } from '../../shared/schemas/zod.js';
 
-export { FlagPayloadSchema };
-
 /** What `GET /api/features/{clientKey}` answers: the GrowthBook SDK payload, unencrypted. */
 export interface FlagPayload {
   features: FeatureDefinitions;

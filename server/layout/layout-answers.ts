@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/flags.js';
-import type { Brand } from '../../shared/schemas/segments.js';
+import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/storefront-features.js';
+import type { Brand } from '../../shared/schemas/brand-registry.js';
 import { TagIndex } from '../cache/tag-index.js';
 import { deviceTypeFromUserAgent, FORCE_PARAM, type FlagService } from '../flags/flag-service.js';
 import { SITE_ID_HEADER } from '../http/client-headers.js';

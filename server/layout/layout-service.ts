@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { LayoutResponse, LayoutRow, RowStatus } from '../../shared/schemas/layout.js';
-import type { Brand, PageName, RowSpec } from '../../shared/schemas/segments.js';
-import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import type { Brand } from '../../shared/schemas/brand-registry.js';
+import type { PageName } from '../../shared/schemas/segments.js';
+import type { RowSpec } from '../../shared/schemas/segment-rows.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { AppError } from '../http/errors.js';
 import { parseSearchRequest, type ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { queryClock } from '../search/query-clock.js';

@@ -2,7 +2,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { BrandAnswer } from '../../shared/schemas/layout.js';
-import type { Brand } from '../../shared/schemas/segments.js';
+import type { Brand } from '../../shared/schemas/brand-registry.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import { SessionTokens } from '../sessions/session-tokens.js';

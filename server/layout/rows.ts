@@ -7,8 +7,9 @@ import type {
 } from '../../shared/schemas/documents.js';
 import type { CategoryTile, PromoCard } from '../../shared/schemas/layout.js';
 import type { Filter, GeoFilter, SortKey } from '../../shared/schemas/search.js';
-import type { RowFilter, RowSpec } from '../../shared/schemas/segments.js';
-import { CATEGORIES, CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import type { RowFilter } from '../../shared/schemas/row-filter.js';
+import type { RowSpec } from '../../shared/schemas/segment-rows.js';
+import { CATEGORIES, CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { categoryImageUrl } from '../../shared/rules/category-image.js';
 import { MAX_YEARS_AHEAD } from '../../shared/rules/constants.js';
 import { dateWindow } from '../../shared/rules/date-filters.js';

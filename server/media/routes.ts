@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { AppError, notFound } from '../http/errors.js';
-import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryImageCode } from '../../shared/catalog/taxonomy.js';
+import { CATEGORIES } from '../../shared/catalog/categories.js';
+import { CATEGORY_IMAGE_CODES, categoryImageCode } from '../../shared/catalog/category-images.js';
 import { artworkLabel } from '../entities/entity-service.js';
 import type { SearchService } from '../search/search-service.js';
 import { artworkSvg } from './artwork.js';

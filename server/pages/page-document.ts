@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Brand } from '../../shared/schemas/segments.js';
+import type { Brand } from '../../shared/schemas/brand-registry.js';
 import type { PageHead } from './page-renderer.js';
 
 /** Text safe in HTML text and in a double-quoted attribute. */

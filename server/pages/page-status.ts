@@ -1,4 +1,4 @@
-import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { entitySlug, idFromSlug } from '../../shared/rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SearchService } from '../search/search-service.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FlagsFileSchema } from '../../shared/schemas/flags.js';
-import { BrandRegistrySchema, OverrideFileSchema, PageFileSchema } from '../../shared/schemas/segments.js';
+import { BrandRegistrySchema } from '../../shared/schemas/brand-registry.js';
+import { OverrideFileSchema, PageFileSchema } from '../../shared/schemas/segments.js';
 
 /**
  * The JSON Schemas editors use for segment files and flags.json (`$schema` in each), generated from the zod schemas.

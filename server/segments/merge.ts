@@ -1,5 +1,6 @@
-import type { OverrideFile, PageFile, RowSpec } from '../../shared/schemas/segments.js';
-import { didYouMean } from './segment-problems.js';
+import type { OverrideFile, PageFile } from '../../shared/schemas/segments.js';
+import type { RowSpec } from '../../shared/schemas/segment-rows.js';
+import { didYouMean } from './did-you-mean.js';
 
 /** Where a row of a merged page came from, for `segments explain`. */
 export interface RowOrigin {

@@ -1,13 +1,7 @@
-import type { Brand, BrandRegistry, PageName } from '../../shared/schemas/segments.js';
-import { formatProblem } from './segment-problems.js';
-import {
-  compileSegments,
-  pageKey,
-  readSegmentDir,
-  type ResolvedPage,
-  type SegmentFiles,
-  type SegmentProblem,
-} from './segment-set.js';
+import type { Brand, BrandRegistry } from '../../shared/schemas/brand-registry.js';
+import type { PageName } from '../../shared/schemas/segments.js';
+import { formatProblem, type SegmentProblem } from './segment-problems.js';
+import { compileSegments, pageKey, readSegmentDir, type ResolvedPage, type SegmentFiles } from './segment-set.js';
 import type { WarnLogger } from '../../shared/logger.js';
 
 export interface SegmentSnapshot {

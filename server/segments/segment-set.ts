@@ -1,29 +1,21 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import { BrandRegistrySchema, type BrandRegistry } from '../../shared/schemas/brand-registry.js';
 import {
-  BrandRegistrySchema,
   OverrideFileSchema,
   PAGE_NAMES,
   PageFileSchema,
-  type BrandRegistry,
   type OverrideFile,
   type PageFile,
   type PageName,
-  type RowSpec,
 } from '../../shared/schemas/segments.js';
-import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import type { RowSpec } from '../../shared/schemas/segment-rows.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { applyOverride, MergeError, type RowOrigin } from './merge.js';
-import {
-  describeIssues,
-  didYouMean,
-  SegmentSource,
-  shortValue,
-  type PathProblem,
-  type SegmentProblem,
-} from './segment-problems.js';
-
-export type { SegmentProblem };
+import { didYouMean } from './did-you-mean.js';
+import { describeIssues } from './issue-sentences.js';
+import { SegmentSource, shortValue, type PathProblem, type SegmentProblem } from './segment-problems.js';
 
 export const REGISTRY_FILE = 'brands.json';
 /** The group pages that have files of their own; every other category slug uses the `category` template. */

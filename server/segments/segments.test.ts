@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { PageFile, RowSpec } from '../../shared/schemas/segments.js';
+import type { PageFile } from '../../shared/schemas/segments.js';
+import type { RowSpec } from '../../shared/schemas/segment-rows.js';
 import { applyOverride, MergeError } from './merge.js';
 import { compileSegments, readSegmentDir } from './segment-set.js';
 

@@ -1,4 +1,4 @@
-import { CATEGORY_BY_SLUG } from '../../shared/catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import type { LayoutService } from '../layout/layout-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import { GROUP_PAGES } from '../segments/segment-set.js';

@@ -8,7 +8,7 @@ import type { EventDocument, PerformerDocument, VenueDocument } from '../../shar
 import { ChangeLog } from '../live-catalog/change-log.js';
 import { invalidateCaches } from '../live-catalog/invalidation.js';
 import { LiveCatalog } from '../live-catalog/live-catalog.js';
-import { CATEGORIES } from '../../shared/catalog/taxonomy.js';
+import { CATEGORIES } from '../../shared/catalog/categories.js';
 import { parseEnv } from '../config/env.js';
 import { MAX_YEARS_AHEAD } from '../../shared/rules/constants.js';
 import { eventCard } from '../../shared/rules/event-card.js';

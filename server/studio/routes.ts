@@ -12,7 +12,8 @@ import {
   STUDIO_KEY_HEADER,
   VersionParamsSchema,
 } from '../../shared/schemas/studio.js';
-import { DRAFT_MAX_BYTES, type StudioService } from './studio-service.js';
+import { DRAFT_MAX_BYTES } from './draft-checks.js';
+import type { StudioService } from './studio-service.js';
 
 export interface StudioAccess {
   /** Whether the studio exists on this server at all. */

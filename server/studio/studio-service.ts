@@ -3,13 +3,12 @@ import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { LayoutResponse } from '../../shared/schemas/layout.js';
-import { PAGE_NAMES, type Brand, type PageName } from '../../shared/schemas/segments.js';
-import { CATEGORIES } from '../../shared/catalog/taxonomy.js';
+import type { Brand } from '../../shared/schemas/brand-registry.js';
+import { CATEGORIES } from '../../shared/catalog/categories.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { AppError } from '../http/errors.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
-import { resolveLocation, zipLocation, type LocationQuery } from '../layout/location.js';
-import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/flags.js';
+import type { LocationQuery } from '../layout/location.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import {
   writeSegmentDir,
@@ -24,16 +23,15 @@ import {
   pageKey,
   readSegmentDir,
   REGISTRY_FILE,
-  WRITABLE_SEGMENT_FILE,
   type SegmentFiles,
-  type SegmentProblem,
   type SkippedPage,
 } from '../segments/segment-set.js';
+import type { SegmentProblem } from '../segments/segment-problems.js';
 import { filesDigest, setDiff } from '../segments/segment-versions.js';
 import type { Logger } from '../../shared/logger.js';
-
-/** Product decision: a segment file is a few kilobytes; a draft above this is a paste gone wrong. */
-export const DRAFT_MAX_BYTES = 256 * 1024;
+import { checkDraft, checkPath } from './draft-checks.js';
+import { forcedVariant, pageExperiments, type ExperimentView } from './page-experiments.js';
+import { previewPlace } from './preview-place.js';
 
 export interface DraftFile {
   path: string;
@@ -68,11 +66,6 @@ export interface PreviewRow {
   file: string;
   via: string;
 }
-
-/** The experiments whose value names a page variation, and the page they change. */
-const PAGE_EXPERIMENTS: { feature: string; page: 'home'; segmentPage: PageName }[] = [
-  { feature: HOME_LAYOUT_FEATURE, page: 'home', segmentPage: 'explore' },
-];
 
 /**
  * The merchandisers' studio: draft segment files in a folder of their own (edited here or in any editor),
@@ -246,7 +239,9 @@ export class StudioService {
     const request: PageRequest = query.page === 'home' ? { page: 'home' } : { page: 'category', slug: query.page };
     const { page } = this.layout.pageFor(request);
     const variant =
-      query.variation === undefined ? undefined : await this.forcedVariant(brand.id, page, query.variation);
+      query.variation === undefined
+        ? undefined
+        : forcedVariant(this.options.flags, await this.experiments(brand.id), brand.id, page, query.variation);
     const resolved = this.drafts.page(brand.id, page, variant);
     if (!resolved || !compiled.pages.has(pageKey(brand.id, page))) {
       throw new AppError(
@@ -266,7 +261,7 @@ export class StudioService {
         compiled.problems,
       );
     }
-    const location = await this.place(query);
+    const location = await previewPlace(query, this.options.engine());
     const timings = new Map<string, number>();
     const layout = await this.layout.layout(request, brand, location, { ...(variant ? { variant } : {}), timings });
     const shown = new Map(layout.rows.map((r) => [r.id, r]));
@@ -290,103 +285,12 @@ export class StudioService {
     return { layout, rows, variant: variant ?? null, problems: compiled.problems };
   }
 
-  /** The page variation a forced experiment variation shows, the way a shopper's `?<experiment>=<index>` does. */
-  private async forcedVariant(brand: string, page: PageName, index: number): Promise<string | undefined> {
-    const experiment = (await this.experiments(brand)).find((e) =>
-      PAGE_EXPERIMENTS.some((p) => p.feature === e.feature && p.segmentPage === page),
-    );
-    if (!experiment)
-      throw new AppError(
-        400,
-        'invalid_request',
-        `variation: the ${page === 'explore' ? 'home' : page} page has no experiment`,
-      );
-    // The same check and forcing as a shopper's `?<experiment-key>=<index>` (GrowthBook's URL override).
-    const forced = { [experiment.key]: this.options.flags.variationIndex(experiment.key, index, 'variation') };
-    const evaluation = this.options.flags.evaluate({ id: '', brand, deviceType: 'desktop', url: '' }, forced);
-    const value = evaluation.value(experiment.feature, 'base');
-    return value === 'base' ? undefined : value;
-  }
-
-  /** A ZIP, coordinates, or a city ("Chicago, IL" or "Chicago"): the city's ZIP, then as shoppers are placed. */
-  private async place(query: PreviewQuery) {
-    const engine = this.options.engine();
-    if (query.city) {
-      const [name, state] = query.city.split(',').map((s) => s.trim());
-      const found = await engine.search({
-        collection: 'USCity',
-        q: name!,
-        queryBy: ['city'],
-        filters: state ? [{ op: 'eq', field: 'state_id', value: state.toUpperCase() }] : [],
-        sort: [{ by: 'population', order: 'desc' }],
-        perPage: 10,
-      });
-      const city = found.hits
-        .map((h) => h.document as { city: string; zip: string; location: [number, number] })
-        .find((c) => c.city.toLowerCase() === name!.toLowerCase());
-      if (!city) throw new AppError(404, 'unknown_city', `No US city "${query.city}" in the catalog`);
-      return resolveLocation({ lat: city.location[0], lng: city.location[1] }, engine);
-    }
-    if (query.zip && query.lat === undefined) {
-      // A ZIP nobody knows is said so, as the storefront's place form says it, not drawn as New York.
-      const found = await zipLocation(query.zip, engine);
-      if (!found) throw new AppError(404, 'unknown_zip', `We don't know ZIP code ${query.zip}`);
-      return found;
-    }
-    return resolveLocation(query, engine);
-  }
-
   /** The experiments that swap a page's layout, with their split and the rule that assigns guests. */
   async experiments(brandId?: string): Promise<ExperimentView[]> {
     // From the drafts' files, not their built pages: drafts whose first version has a broken registry have none.
     const { files, compiled } = await this.refresh();
     const brand = brandId ?? (compiled.registry ?? this.options.live.current.registry).defaultBrand;
-    const payload = this.options.flags.payload();
-    const out: ExperimentView[] = [];
-    for (const { feature, page, segmentPage } of PAGE_EXPERIMENTS) {
-      for (const rule of payload.features[feature]?.rules ?? []) {
-        if (!('variations' in rule) || !Array.isArray(rule.variations)) continue;
-        const key = (rule.key as string | undefined) ?? feature;
-        const weights =
-          (rule.weights as number[] | undefined) ?? rule.variations.map(() => 1 / rule.variations!.length);
-        const meta = (rule.meta as { key?: string; name?: string }[] | undefined) ?? [];
-        const coverage = (rule.coverage as number | undefined) ?? 1;
-        const hashAttribute = (rule.hashAttribute as string | undefined) ?? 'id';
-        const variations = rule.variations.map((value, index) => {
-          const variant = String(value);
-          // A brand without a file of its own for the variation shows guests in it its base page.
-          const own = [`${brand}/${segmentPage}~${variant}.json`].find((f) => files.has(f));
-          return {
-            index,
-            key: meta[index]?.key ?? String(index),
-            name: meta[index]?.name ?? variant,
-            value: variant,
-            weight: weights[index] ?? 0,
-            file: variant === 'base' ? null : (own ?? null),
-          };
-        });
-        const split = variations.map((v) => `${Math.round(v.weight * 100)}% ${v.name}`).join(', ');
-        const condition = (rule.condition as object | undefined) ?? null;
-        out.push({
-          key,
-          feature,
-          name: (rule.name as string | undefined) ?? key,
-          page,
-          hashAttribute,
-          coverage,
-          condition,
-          rule:
-            `Guests are split by their ${hashAttribute === 'id' ? 'guest id' : hashAttribute} ` +
-            `(hash version ${(rule.hashVersion as number | undefined) ?? 1}): ` +
-            `${split}; ${Math.round(coverage * 100)}% of guests take ` +
-            `part${condition ? `, only those matching ${JSON.stringify(condition)}` : ''}. ` +
-            `Guests outside it see ` +
-            `${String(payload.features[feature]?.defaultValue ?? 'base')}.`,
-          variations,
-        });
-      }
-    }
-    return out;
+    return pageExperiments(this.options.flags.payload(), files, brand);
   }
 
   versions() {
@@ -413,35 +317,4 @@ export class StudioService {
   catalogChanged(): void {
     this.layout.clearCache();
   }
-}
-
-export interface ExperimentView {
-  key: string;
-  feature: string;
-  name: string;
-  page: 'home';
-  hashAttribute: string;
-  coverage: number;
-  condition: object | null;
-  rule: string;
-  variations: { index: number; key: string; name: string; value: string; weight: number; file: string | null }[];
-}
-
-function checkPath(file: string): void {
-  if (!WRITABLE_SEGMENT_FILE.test(file) || file.length > 200) {
-    throw new AppError(
-      400,
-      'invalid_path',
-      `"${file.slice(0, 100)}" is not a segment file: use ${REGISTRY_FILE} or ` +
-        `<brand>/<page>.json (pages: ${PAGE_NAMES.join(', ')}), or ` +
-        `<brand>/<page>~<variant>.json with a variant of lower-case words joined ` +
-        `by hyphens`,
-    );
-  }
-}
-
-function checkDraft(file: string, text: string): void {
-  checkPath(file);
-  if (Buffer.byteLength(text) > DRAFT_MAX_BYTES)
-    throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
 }

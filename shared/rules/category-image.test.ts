@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CATEGORIES, CATEGORY_IMAGE_CODES } from '../catalog/taxonomy.js';
+import { CATEGORIES } from '../catalog/categories.js';
+import { CATEGORY_IMAGE_CODES } from '../catalog/category-images.js';
 import { categoryImageCode, categoryImageUrl } from './category-image.js';
 import { CATEGORY_IMAGE_NOT_FOUND_MESSAGE } from './constants.js';
 

@@ -1,4 +1,4 @@
-import { CATEGORY_IMAGE_CODES, categoryPath } from '../catalog/taxonomy.js';
+import { CATEGORY_IMAGE_CODES, categoryPath } from '../catalog/category-images.js';
 import { CATEGORY_IMAGE_NOT_FOUND_MESSAGE } from './constants.js';
 import type { WarnLogger } from '../logger.js';
 

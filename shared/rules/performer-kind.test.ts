@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PerformerKindSchema } from '../schemas/entities.js';
-import { CATEGORIES } from '../catalog/taxonomy.js';
+import { CATEGORIES } from '../catalog/categories.js';
 import { performerDocument } from '../../server/test/documents.js';
 import { performerKind } from './performer-kind.js';
 

@@ -1,6 +1,6 @@
 import type { PerformerDocument } from '../schemas/documents.js';
 import type { PerformerKind } from '../schemas/entities.js';
-import { CATEGORY_BY_SLUG } from '../catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../catalog/categories.js';
 
 /**
  * What kind of act a performer is, for the event page's structured data (schema.org SportsTeam or

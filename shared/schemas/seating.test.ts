@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LAYOUT_NAMES, numberedSections, seatMapTemplate, zoneOfSection, zoneSections } from './seating.js';
+import { LAYOUT_NAMES } from './seating.js';
+import { numberedSections } from './seat-map-drawing.js';
+import { seatMapTemplate, zoneOfSection, zoneSections } from './seat-maps.js';
 
 /** Every coordinate of an SVG path made of M, L and Z commands. */
 function points(d: string): [number, number][] {

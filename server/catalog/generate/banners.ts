@@ -1,4 +1,5 @@
-import { CATEGORY_BY_SLUG, categoryImageCode } from '../../../shared/catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../../../shared/catalog/categories.js';
+import { categoryImageCode } from '../../../shared/catalog/category-images.js';
 import { entitySlug } from '../../../shared/rules/slug.js';
 import type { PerformerRec } from './catalog-records.js';
 import type { CatalogWriters } from './catalog-writers.js';

@@ -1,4 +1,5 @@
-import { CATEGORIES, categoryImageCode } from '../../../shared/catalog/taxonomy.js';
+import { CATEGORIES } from '../../../shared/catalog/categories.js';
+import { categoryImageCode } from '../../../shared/catalog/category-images.js';
 import type { PerformerDocument, TopCategory } from '../../../shared/schemas/documents.js';
 import { entitySlug } from '../../../shared/rules/slug.js';
 import { US_CITIES } from '../data/cities.js';

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTION_NAMES, type EventDocument } from '../../../shared/schemas/documents.js';
 import { loadCatalog, type Catalog } from '../load-catalog.js';
 import { collectionFile } from '../manifest.js';
-import { CATEGORIES, CATEGORY_IMAGE_CODES, categoryPath } from '../../../shared/catalog/taxonomy.js';
+import { CATEGORIES } from '../../../shared/catalog/categories.js';
+import { CATEGORY_IMAGE_CODES, categoryPath } from '../../../shared/catalog/category-images.js';
 import { checkCatalogInvariants } from './check-catalog.js';
 import { generateCatalog } from './generate-catalog.js';
 

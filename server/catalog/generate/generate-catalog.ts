@@ -1,6 +1,6 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CATEGORIES } from '../../../shared/catalog/taxonomy.js';
+import { CATEGORIES } from '../../../shared/catalog/categories.js';
 import type { CollectionName } from '../../../shared/schemas/documents.js';
 import { CATALOG_FORMAT_VERSION, CATALOG_GENERATOR_VERSION, MANIFEST_FILE, type CatalogManifest } from '../manifest.js';
 import { categoryBudgets, writeActEvents } from './act-events.js';

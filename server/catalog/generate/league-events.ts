@@ -1,4 +1,4 @@
-import { CATEGORY_BY_SLUG } from '../../../shared/catalog/taxonomy.js';
+import { CATEGORY_BY_SLUG } from '../../../shared/catalog/categories.js';
 import { TEAMS } from '../data/teams.js';
 import type { League } from '../data/types.js';
 import type { DayInfo, PerformerRec, PerformerRoster, VenueRec } from './catalog-records.js';

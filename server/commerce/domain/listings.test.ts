@@ -20,7 +20,8 @@ import {
 } from './listings.js';
 import { layoutFor } from './venue-layouts.js';
 import { perTicketPrices } from '../../../shared/rules/pricing.js';
-import { LAYOUT_NAMES, seatMapTemplate } from '../../../shared/schemas/seating.js';
+import { LAYOUT_NAMES } from '../../../shared/schemas/seating.js';
+import { seatMapTemplate } from '../../../shared/schemas/seat-maps.js';
 
 /** The no-single-seat-left rule, checked from scratch for one listing. */
 function splitsRuleHolds(l: GeneratedListing): boolean {

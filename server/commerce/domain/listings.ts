@@ -3,7 +3,8 @@ import { DELIVERY_METHODS, type Listing } from '../../../shared/schemas/commerce
 import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { Random } from '../../catalog/generate/random.js';
 import { addDays, parseLocalTimestamp } from '../../../shared/rules/local-time.js';
-import { zoneSections, type LayoutName } from '../../../shared/schemas/seating.js';
+import type { LayoutName } from '../../../shared/schemas/seating.js';
+import { zoneSections } from '../../../shared/schemas/seat-maps.js';
 import { LAYOUTS, generalAdmission, layoutFor, type Zone } from './venue-layouts.js';
 
 /** A seller's ticket group as listed, before holds and sales, and before fees. */

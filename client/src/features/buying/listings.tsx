@@ -1,6 +1,6 @@
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { seatMapTemplate } from '../../../../shared/schemas/seating.js';
+import { seatMapTemplate } from '../../../../shared/schemas/seat-maps.js';
 import { SORTS, type ListingSort } from './buying-api.js';
 import { ListingItem, DEAL_RULE_TEXT } from './listing-item.js';
 import { QUANTITY_CHOICES, readListingsFilter } from './listings-filter.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seatMapTemplate } from '../../../../shared/schemas/seating.js';
+import { seatMapTemplate } from '../../../../shared/schemas/seat-maps.js';
 import {
   bandOf,
   clampView,

@@ -1,10 +1,6 @@
 import { useId, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import {
-  LAYOUT_LABELS,
-  seatMapTemplate,
-  type LayoutName,
-  type SeatMapTemplate,
-} from '../../../../shared/schemas/seating.js';
+import { LAYOUT_LABELS, type LayoutName, type SeatMapTemplate } from '../../../../shared/schemas/seating.js';
+import { seatMapTemplate } from '../../../../shared/schemas/seat-maps.js';
 import { formatMoney } from './money.js';
 import {
   bandOf,

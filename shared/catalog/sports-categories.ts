@@ -1,0 +1,53 @@
+import type { CategoryDefinition } from './taxonomy.js';
+
+/** The Sports menu's leagues, each played as home games at its teams' stadiums or arenas. */
+export const SPORTS_CATEGORIES: readonly CategoryDefinition[] = [
+  {
+    slug: 'nfl',
+    name: 'NFL Football',
+    group: 'sports',
+    parent: 'SPORTS',
+    child: 'FOOTBALL',
+    grandchild: 'NFL',
+    schedule: 'league',
+    venueKinds: ['stadium'],
+    weight: 0,
+    names: 'team',
+  },
+  {
+    slug: 'mlb',
+    name: 'MLB Baseball',
+    group: 'sports',
+    parent: 'SPORTS',
+    child: 'BASEBALL',
+    grandchild: 'MLB',
+    schedule: 'league',
+    venueKinds: ['stadium'],
+    weight: 0,
+    names: 'team',
+  },
+  {
+    slug: 'nba',
+    name: 'NBA Basketball',
+    group: 'sports',
+    parent: 'SPORTS',
+    child: 'BASKETBALL',
+    grandchild: 'NBA',
+    schedule: 'league',
+    venueKinds: ['arena'],
+    weight: 0,
+    names: 'team',
+  },
+  {
+    slug: 'nhl',
+    name: 'NHL Hockey',
+    group: 'sports',
+    parent: 'SPORTS',
+    child: 'HOCKEY',
+    grandchild: 'NHL',
+    schedule: 'league',
+    venueKinds: ['arena'],
+    weight: 0,
+    names: 'team',
+  },
+];
