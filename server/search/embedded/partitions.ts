@@ -1,4 +1,5 @@
 import type { Filter, GeoFilter, SortKey } from '../../../shared/schemas/search.js';
+import { ruleOf, type RangeRule } from '../filter-match.js';
 import type { ColumnStore } from './columns.js';
 import { compileFilter, compareNumbers, type SlotTest } from './filters.js';
 import { cellOf, coveringCells, haversineMiles, latitudeSpan } from './geo.js';
@@ -120,8 +121,6 @@ export interface Selection {
 
 /** Key filters whose verdicts are kept at once (a row's category list, a status); past it they start afresh. */
 const VERDICTS_KEPT = 256;
-const RANGE_OPS = new Set(['between', 'gt', 'gte', 'lt', 'lte', 'eq']);
-const KEY_OPS = new Set(['eq', 'neq', 'in', 'nin']);
 
 export class PartitionIndex {
   private readonly partitions = new Map<string, Partition>();
@@ -283,10 +282,11 @@ export class PartitionIndex {
     let fromOpen = false;
     let toOpen = false;
     for (const f of filters) {
-      if (this.plan.keys.includes(f.field) && KEY_OPS.has(f.op))
+      const interval = f.field === this.plan.order ? orderInterval(f) : undefined;
+      if (this.plan.keys.includes(f.field) && ruleOf(f).kind === 'named')
         keyTests.push({ test: compileFilter(this.store, f), verdicts: this.verdictsOf(f) });
-      else if (f.field === this.plan.order && RANGE_OPS.has(f.op) && (f.op !== 'eq' || typeof f.value === 'number')) {
-        const [min, max, minOpen, maxOpen] = bounds(f);
+      else if (interval) {
+        const { min, max, minOpen, maxOpen } = interval;
         if (min > from || (min === from && minOpen)) [from, fromOpen] = [min, minOpen];
         if (max < to || (max === to && maxOpen)) [to, toOpen] = [max, maxOpen];
       } else residual.push(f);
@@ -411,24 +411,14 @@ function listOrder(store: ColumnStore, keys: readonly SortKey[]): (a: number, b:
   };
 }
 
-/** [min, max, minOpen, maxOpen] of a range filter. */
-function bounds(f: Filter): [number, number, boolean, boolean] {
-  switch (f.op) {
-    case 'between':
-      return [f.min, f.max, false, false];
-    case 'gt':
-      return [f.value, Infinity, true, false];
-    case 'gte':
-      return [f.value, Infinity, false, false];
-    case 'lt':
-      return [-Infinity, f.value, false, true];
-    case 'lte':
-      return [-Infinity, f.value, false, false];
-    case 'eq':
-      return [f.value as number, f.value as number, false, false];
-    default:
-      throw new Error(`${f.op} is not a range`);
+/** The interval of the order field a filter keeps, when it keeps one: a range, or one number (`eq`). */
+function orderInterval(f: Filter): RangeRule | undefined {
+  if (f.op === 'eq') {
+    if (typeof f.value !== 'number') return undefined;
+    return { kind: 'range', min: f.value, max: f.value, minOpen: false, maxOpen: false };
   }
+  const rule = ruleOf(f);
+  return rule.kind === 'range' ? rule : undefined;
 }
 
 /**
