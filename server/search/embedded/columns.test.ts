@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ColumnStore, StringDictionary } from './columns.js';
+import { ColumnStore } from './columns.js';
+import { StringDictionary } from './string-dictionary.js';
 import { SnapshotReader, SnapshotWriter } from './snapshot.js';
 
 const shape = {
