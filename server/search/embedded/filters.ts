@@ -1,5 +1,4 @@
 import { GEO_DISTANCE, TEXT_MATCH, type Filter, type GeoFilter, type SortKey } from '../../../shared/schemas/search.js';
-import type { ColumnStore } from './columns.js';
 import {
   anyValue,
   compileValueTest,
@@ -10,6 +9,7 @@ import {
   type NamedRule,
   type RangeRule,
 } from '../filter-match.js';
+import type { ColumnStore } from './columns.js';
 import { haversineMiles, latitudeSpan } from './geo.js';
 
 /**
