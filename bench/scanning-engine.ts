@@ -13,7 +13,7 @@ import {
 } from '../shared/schemas/search.js';
 import type { CatalogCollections } from '../server/catalog/load-catalog.js';
 import { SEARCHABLE_FIELDS, type SearchEngine, type SearchRequestFor } from '../server/search/search-engine.js';
-import { haversineMiles } from '../server/search/embedded/geo.js';
+import { compileDocumentTest, nearestMiles, readPath } from '../server/search/filter-match.js';
 import { TermDictionary } from './term-dictionary.js';
 import { foldText, tokenize } from '../server/search/embedded/text.js';
 import { typoBudget } from '../server/search/embedded/text-index.js';
@@ -153,7 +153,7 @@ export class ScanningEngine implements SearchEngine {
   /** Filters, then orders only as many hits as the page needs; `found` still counts them all. */
   private filterAndSort(index: CollectionIndex, matches: Map<number, number> | null, request: ParsedSearchRequest) {
     const { docs } = index;
-    const predicates = request.filters.map((f) => compileFilter(f));
+    const predicates = request.filters.map(compileDocumentTest);
     const candidates = this.candidates(index, request.filters, matches, request.geo);
     const geo = request.geo;
     const keys = [...request.sort];
@@ -171,8 +171,8 @@ export class ScanningEngine implements SearchEngine {
       if (!ok) continue;
       let distance: number | undefined;
       if (geo) {
-        distance = geoDistance(doc, geo);
-        if (distance === undefined || distance > geo.radiusMiles) continue;
+        distance = nearestMiles(doc, geo);
+        if (!(distance <= geo.radiusMiles)) continue;
       }
       const textMatch = matches?.get(i) ?? 0;
       // Sort values are read once per hit, not once per comparison.
@@ -306,81 +306,10 @@ function fieldText(doc: Doc, field: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** A field by dotted path; through an array of objects it collects each element's value. */
-export function readPath(doc: unknown, path: string): unknown {
-  if (!path.includes('.')) return (doc as Doc)[path];
-  let value: unknown = doc;
-  for (const part of path.split('.')) {
-    if (Array.isArray(value)) value = value.map((v) => (v as Doc | null)?.[part]);
-    else if (value && typeof value === 'object') value = (value as Doc)[part];
-    else return undefined;
-  }
-  return value;
-}
-
 const valueKey = (v: string | number | boolean) => `${typeof v}:${String(v)}`;
 const cellKey = (lat: number, lng: number) => `${lat}:${lng}`;
 /** Miles per degree of latitude, for sizing the grid search (the exact check uses haversine). */
 const MILES_PER_DEGREE_LAT = 69;
-
-type Predicate = (doc: Doc) => boolean;
-
-/**
- * Typesense semantics: on an array field a positive filter matches when any element does; `neq`/`nin` when none does.
- */
-export function compileFilter(filter: Filter): Predicate {
-  const any =
-    (test: (v: unknown) => boolean): Predicate =>
-    (doc) => {
-      const raw = readPath(doc, filter.field);
-      return Array.isArray(raw) ? raw.some(test) : test(raw);
-    };
-  const num = (test: (v: number) => boolean) => any((v) => typeof v === 'number' && test(v));
-  switch (filter.op) {
-    case 'eq':
-      return any((v) => v === filter.value);
-    case 'neq': {
-      const hit = any((v) => v === filter.value);
-      return (doc) => !hit(doc);
-    }
-    case 'in': {
-      const set = new Set<unknown>(filter.values);
-      return any((v) => set.has(v));
-    }
-    case 'nin': {
-      const set = new Set<unknown>(filter.values);
-      const hit = any((v) => set.has(v));
-      return (doc) => !hit(doc);
-    }
-    case 'gt':
-      return num((v) => v > filter.value);
-    case 'gte':
-      return num((v) => v >= filter.value);
-    case 'lt':
-      return num((v) => v < filter.value);
-    case 'lte':
-      return num((v) => v <= filter.value);
-    case 'between':
-      return num((v) => v >= filter.min && v <= filter.max);
-  }
-}
-
-/** Miles to the nearest of the document's points, or undefined when it has none. */
-function geoDistance(doc: Doc, geo: GeoFilter): number | undefined {
-  const raw = readPath(doc, geo.field);
-  if (!Array.isArray(raw) || raw.length === 0) return undefined;
-  const points = typeof raw[0] === 'number' ? [raw as number[]] : (raw as number[][]);
-  // A bounding box in degrees skips the trigonometry for points plainly out of range.
-  const latSpan = geo.radiusMiles / 69 + 0.01;
-  let best: number | undefined;
-  for (const p of points) {
-    const [lat, lng] = p as [number, number];
-    if (Math.abs(lat - geo.lat) > latSpan) continue;
-    const d = haversineMiles(geo.lat, geo.lng, lat, lng);
-    if (best === undefined || d < best) best = d;
-  }
-  return best ?? Infinity;
-}
 
 /** Missing values sort last in either direction, as Typesense places them. */
 function compareValues(a: unknown, b: unknown, dir: number): number {

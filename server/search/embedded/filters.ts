@@ -1,12 +1,21 @@
 import { GEO_DISTANCE, TEXT_MATCH, type Filter, type GeoFilter, type SortKey } from '../../../shared/schemas/search.js';
+import {
+  anyValue,
+  compileValueTest,
+  inRange,
+  passesWithoutValue,
+  readPath,
+  ruleOf,
+  type NamedRule,
+  type RangeRule,
+} from '../filter-match.js';
 import type { ColumnStore } from './columns.js';
 import { haversineMiles, latitudeSpan } from './geo.js';
 
 /**
  * Filters and sort keys compiled against a collection's columns: a number filter reads one Float64Array, a
- * string filter compares dictionary ids, and only lists and nested fields read JS values. Typesense
- * semantics: on an array field a positive filter matches when any element does, `neq`/`nin` when none does;
- * a document without a value never passes a numeric filter.
+ * string filter compares dictionary ids, and only lists and nested fields read JS values. The rules are those
+ * of `filter-match.ts`; the column paths apply them with one comparison a slot where they can.
  */
 export type SlotTest = (slot: number) => boolean;
 
@@ -14,126 +23,58 @@ const NEVER: SlotTest = () => false;
 const ALWAYS: SlotTest = () => true;
 
 export function compileFilter(store: ColumnStore, filter: Filter): SlotTest {
+  const rule = ruleOf(filter);
   const top = filter.field.split('.')[0]!;
   const column = store.columns.get(top);
   const nested = filter.field.includes('.');
-  if (!column) return filter.op === 'neq' || filter.op === 'nin' ? ALWAYS : NEVER;
+  if (!column) return passesWithoutValue(rule) ? ALWAYS : NEVER;
   if (!nested && column.kind === 'number') {
-    const data = column.data;
-    switch (filter.op) {
-      case 'eq': {
-        const value = filter.value;
-        return typeof value === 'number' ? (slot) => data[slot] === value : NEVER;
-      }
-      case 'neq': {
-        if (typeof filter.value !== 'number') return ALWAYS;
-        const value = filter.value;
-        return (slot) => data[slot] !== value;
-      }
-      case 'in': {
-        const set = new Set(filter.values.filter((v) => typeof v === 'number'));
-        return (slot) => set.has(data[slot]!);
-      }
-      case 'nin': {
-        const set = new Set(filter.values.filter((v) => typeof v === 'number'));
-        return (slot) => !set.has(data[slot]!);
-      }
-      // NaN (no value) fails every comparison.
-      case 'gt': {
-        const value = filter.value;
-        return (slot) => data[slot]! > value;
-      }
-      case 'gte': {
-        const value = filter.value;
-        return (slot) => data[slot]! >= value;
-      }
-      case 'lt': {
-        const value = filter.value;
-        return (slot) => data[slot]! < value;
-      }
-      case 'lte': {
-        const value = filter.value;
-        return (slot) => data[slot]! <= value;
-      }
-      case 'between': {
-        const { min, max } = filter;
-        return (slot) => data[slot]! >= min && data[slot]! <= max;
-      }
-    }
+    if (rule.kind === 'range') return rangeTest(column.data, rule);
+    return namedTest(
+      column.data,
+      rule,
+      rule.values.filter((v) => typeof v === 'number'),
+    );
   }
   if (!nested && column.kind === 'string') {
-    const data = column.data;
-    const idOf = (v: unknown) => (typeof v === 'string' ? column.dictionary.idOf(v) : undefined);
-    switch (filter.op) {
-      case 'eq': {
-        const id = idOf(filter.value);
-        return id === undefined ? NEVER : (slot) => data[slot] === id;
-      }
-      case 'neq': {
-        const id = idOf(filter.value);
-        return id === undefined ? ALWAYS : (slot) => data[slot] !== id;
-      }
-      case 'in': {
-        const ids = new Set(filter.values.map(idOf).filter((id) => id !== undefined));
-        return (slot) => ids.has(data[slot]!);
-      }
-      case 'nin': {
-        const ids = new Set(filter.values.map(idOf).filter((id) => id !== undefined));
-        return (slot) => !ids.has(data[slot]!);
-      }
-      default:
-        return NEVER;
+    // A range holds numbers only.
+    if (rule.kind === 'range') return NEVER;
+    const ids: number[] = [];
+    for (const v of rule.values) {
+      const id = typeof v === 'string' ? column.dictionary.idOf(v) : undefined;
+      if (id !== undefined) ids.push(id);
     }
+    return namedTest(column.data, rule, ids);
   }
   // Lists, points, nested objects: the value as the document holds it.
+  const hits = compileValueTest(rule);
   const read = (slot: number) =>
     nested ? readPath({ [top]: store.value(slot, top) }, filter.field) : store.value(slot, top);
-  const any =
-    (test: (v: unknown) => boolean): SlotTest =>
-    (slot) => {
-      const raw = read(slot);
-      return Array.isArray(raw) ? raw.some(test) : test(raw);
-    };
-  const num = (test: (v: number) => boolean) => any((v) => typeof v === 'number' && test(v));
-  switch (filter.op) {
-    case 'eq':
-      return any((v) => v === filter.value);
-    case 'neq': {
-      const hit = any((v) => v === filter.value);
-      return (slot) => !hit(slot);
-    }
-    case 'in': {
-      const set = new Set<unknown>(filter.values);
-      return any((v) => set.has(v));
-    }
-    case 'nin': {
-      const set = new Set<unknown>(filter.values);
-      const hit = any((v) => set.has(v));
-      return (slot) => !hit(slot);
-    }
-    case 'gt':
-      return num((v) => v > filter.value);
-    case 'gte':
-      return num((v) => v >= filter.value);
-    case 'lt':
-      return num((v) => v < filter.value);
-    case 'lte':
-      return num((v) => v <= filter.value);
-    case 'between':
-      return num((v) => v >= filter.min && v <= filter.max);
-  }
+  if (passesWithoutValue(rule)) return (slot) => !anyValue(read(slot), hits);
+  return (slot) => anyValue(read(slot), hits);
 }
 
-/** A field by dotted path; through an array of objects it collects each element's value. */
-function readPath(doc: unknown, path: string): unknown {
-  if (!path.includes('.')) return (doc as Record<string, unknown>)[path];
-  let value: unknown = doc;
-  for (const part of path.split('.')) {
-    if (Array.isArray(value)) value = value.map((v) => (v as Record<string, unknown> | null)?.[part]);
-    else if (value && typeof value === 'object') value = (value as Record<string, unknown>)[part];
-    else return undefined;
+/**
+ * A named-values rule over a column of numbers, or of dictionary ids (`keys`: the named values as the column
+ * holds them; a value it cannot hold is left out, as it matches no slot).
+ */
+function namedTest(data: Float64Array | Int32Array, rule: NamedRule, keys: readonly number[]): SlotTest {
+  if (keys.length === 0) return rule.none ? ALWAYS : NEVER;
+  if (keys.length === 1) {
+    const key = keys[0]!;
+    return rule.none ? (slot) => data[slot] !== key : (slot) => data[slot] === key;
   }
-  return value;
+  const set = new Set(keys);
+  return rule.none ? (slot) => !set.has(data[slot]!) : (slot) => set.has(data[slot]!);
+}
+
+/** A range over a number column: one comparison a slot for one bound. NaN (no value) fails every comparison. */
+function rangeTest(data: Float64Array, range: RangeRule): SlotTest {
+  const { min, max, minOpen, maxOpen } = range;
+  if (max === Infinity && !maxOpen) return minOpen ? (slot) => data[slot]! > min : (slot) => data[slot]! >= min;
+  if (min === -Infinity && !minOpen) return maxOpen ? (slot) => data[slot]! < max : (slot) => data[slot]! <= max;
+  if (!minOpen && !maxOpen) return (slot) => data[slot]! >= min && data[slot]! <= max;
+  return (slot) => inRange(data[slot]!, range);
 }
 
 /** Miles from the geo filter's point to the slot's nearest point; Infinity when it has none in range. */

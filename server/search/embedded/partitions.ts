@@ -1,7 +1,9 @@
 import type { Filter, GeoFilter, SortKey } from '../../../shared/schemas/search.js';
+import { ruleOf, type RangeRule } from '../filter-match.js';
 import type { ColumnStore } from './columns.js';
 import { compileFilter, compareNumbers, type SlotTest } from './filters.js';
 import { cellOf, coveringCells, haversineMiles, latitudeSpan } from './geo.js';
+import { Partition } from './partition.js';
 import { SnapshotError, type SnapshotReader, type SnapshotWriter } from './snapshot.js';
 
 /**
@@ -25,82 +27,6 @@ export interface PartitionPlan {
   ranked: readonly (readonly SortKey[])[];
 }
 
-/**
- * One partition's documents, in every order its index keeps: list 0 by the plan's order, then one list per
- * ranked order. Every list holds the same slots, so the lists share one length and live as runs of `capacity`
- * places in one array: a partition is two objects however many orders there are.
- */
-export class Partition {
-  /** Its place in its index's list of partitions (and in the index's arrays of partition values). */
-  number = 0;
-  capacity: number;
-
-  constructor(
-    readonly key: string,
-    readonly lookupValue: unknown,
-    /** How many lists: 1 + the plan's ranked orders. */
-    readonly lists: number,
-    public slots: Int32Array = new Int32Array(lists * 4),
-    public length = 0,
-  ) {
-    this.capacity = slots.length / lists;
-  }
-
-  /** Where list `list` starts in `slots`. */
-  start(list: number): number {
-    return list * this.capacity;
-  }
-
-  /** Files a slot in every list, each under its order (`before[list]`). */
-  insert(slot: number, before: readonly ((a: number, b: number) => boolean)[]): void {
-    if (this.length === this.capacity) this.grow();
-    for (let list = 0; list < this.lists; list++) {
-      const start = this.start(list);
-      const at = this.lowerBound(start, slot, before[list]!);
-      this.slots.copyWithin(at + 1, at, start + this.length);
-      this.slots[at] = slot;
-    }
-    this.length++;
-  }
-
-  /**
-   * Takes a slot out of every list; each order must be the one it was filed under, with its values as they
-   * were then. False (and nothing changed) when a list does not hold it.
-   */
-  remove(slot: number, before: readonly ((a: number, b: number) => boolean)[]): boolean {
-    const places: number[] = [];
-    for (let list = 0; list < this.lists; list++) {
-      const at = this.lowerBound(this.start(list), slot, before[list]!);
-      if (at >= this.start(list) + this.length || this.slots[at] !== slot) return false;
-      places.push(at);
-    }
-    places.forEach((at, list) => this.slots.copyWithin(at, at + 1, this.start(list) + this.length));
-    this.length--;
-    return true;
-  }
-
-  /** The first place in the list starting at `start` whose slot does not sort before `slot`. */
-  private lowerBound(start: number, slot: number, before: (a: number, b: number) => boolean): number {
-    let lo = start;
-    let hi = start + this.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (before(this.slots[mid]!, slot)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  private grow(): void {
-    const capacity = Math.max(4, this.capacity * 2);
-    const slots = new Int32Array(this.lists * capacity);
-    for (let list = 0; list < this.lists; list++)
-      slots.set(this.slots.subarray(this.start(list), this.start(list) + this.length), list * capacity);
-    this.slots = slots;
-    this.capacity = capacity;
-  }
-}
-
 export interface Window {
   partition: Partition;
   /** The date window's positions in the partition's list 0 (by the plan's order): [lo, hi). */
@@ -120,8 +46,6 @@ export interface Selection {
 
 /** Key filters whose verdicts are kept at once (a row's category list, a status); past it they start afresh. */
 const VERDICTS_KEPT = 256;
-const RANGE_OPS = new Set(['between', 'gt', 'gte', 'lt', 'lte', 'eq']);
-const KEY_OPS = new Set(['eq', 'neq', 'in', 'nin']);
 
 export class PartitionIndex {
   private readonly partitions = new Map<string, Partition>();
@@ -283,10 +207,11 @@ export class PartitionIndex {
     let fromOpen = false;
     let toOpen = false;
     for (const f of filters) {
-      if (this.plan.keys.includes(f.field) && KEY_OPS.has(f.op))
+      const interval = f.field === this.plan.order ? orderInterval(f) : undefined;
+      if (this.plan.keys.includes(f.field) && ruleOf(f).kind === 'named')
         keyTests.push({ test: compileFilter(this.store, f), verdicts: this.verdictsOf(f) });
-      else if (f.field === this.plan.order && RANGE_OPS.has(f.op) && (f.op !== 'eq' || typeof f.value === 'number')) {
-        const [min, max, minOpen, maxOpen] = bounds(f);
+      else if (interval) {
+        const { min, max, minOpen, maxOpen } = interval;
         if (min > from || (min === from && minOpen)) [from, fromOpen] = [min, minOpen];
         if (max < to || (max === to && maxOpen)) [to, toOpen] = [max, maxOpen];
       } else residual.push(f);
@@ -411,24 +336,14 @@ function listOrder(store: ColumnStore, keys: readonly SortKey[]): (a: number, b:
   };
 }
 
-/** [min, max, minOpen, maxOpen] of a range filter. */
-function bounds(f: Filter): [number, number, boolean, boolean] {
-  switch (f.op) {
-    case 'between':
-      return [f.min, f.max, false, false];
-    case 'gt':
-      return [f.value, Infinity, true, false];
-    case 'gte':
-      return [f.value, Infinity, false, false];
-    case 'lt':
-      return [-Infinity, f.value, false, true];
-    case 'lte':
-      return [-Infinity, f.value, false, false];
-    case 'eq':
-      return [f.value as number, f.value as number, false, false];
-    default:
-      throw new Error(`${f.op} is not a range`);
+/** The interval of the order field a filter keeps, when it keeps one: a range, or one number (`eq`). */
+function orderInterval(f: Filter): RangeRule | undefined {
+  if (f.op === 'eq') {
+    if (typeof f.value !== 'number') return undefined;
+    return { kind: 'range', min: f.value, max: f.value, minOpen: false, maxOpen: false };
   }
+  const rule = ruleOf(f);
+  return rule.kind === 'range' ? rule : undefined;
 }
 
 /**

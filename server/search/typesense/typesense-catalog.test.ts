@@ -272,13 +272,12 @@ describe.skipIf(!config)(
           logLevel: 'silent',
         });
         const [a, b] = fixture.catalog.collections.Event;
+        const written = JSON.stringify({ ...a!, event_name: 'Typesense Written' });
+        const updated = JSON.stringify({ id: b!.id, event_name: 'Typesense Updated' });
         const answer = await storefront
           .collections('Event')
           .documents()
-          .import(
-            `${JSON.stringify({ ...a!, event_name: 'Typesense Written' })}\n${JSON.stringify({ id: b!.id, event_name: 'Typesense Updated' })}`,
-            { action: 'emplace' },
-          );
+          .import(`${written}\n${updated}`, { action: 'emplace' });
         expect(String(answer)).toBe('{"success":true}\n{"success":true}');
         expect(await client.collections(aliasName(prefix, 'Event')).documents(a!.id).retrieve()).toMatchObject({
           event_name: 'Typesense Written',
