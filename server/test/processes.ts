@@ -354,7 +354,8 @@ export interface Answer {
   /** 0 when no answer came (connection refused or reset, timeout). */
   status: number;
   headers: Headers;
-  /** The parsed JSON body, or null; read by the API's contract. */
+  /** The parsed JSON body, or null; read by the API's contract, field by field, as supertest's `body` is. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- whatever JSON the API answers
   body: any;
   /** Why no answer came, when status is 0. */
   error?: string;
