@@ -32,6 +32,8 @@ const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;
 // The e2e server runs as in production, where the studio asks for its key; the studio's spec reads it here.
 process.env.E2E_STUDIO_KEY ??= 'e2e-only-studio-key-0123456789';
+// The catalog's documents API is on, as where a feed writes the catalog: specs add the events they need through it.
+process.env.E2E_CATALOG_ADMIN_KEY ??= 'e2e-only-catalog-admin-key-0123456789';
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -73,6 +75,7 @@ export default defineConfig({
       SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only',
       TICKET_SCANNER_KEY: 'e2e-only-scanner-key',
       STUDIO_KEY: process.env.E2E_STUDIO_KEY,
+      CATALOG_ADMIN_KEY: process.env.E2E_CATALOG_ADMIN_KEY,
       SEGMENTS_DIR: path.join(dataDir, 'segments'),
     },
   },

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { importCatalog } from '../server/catalog/import-catalog.js';
-import { startStack } from '../server/test/processes.js';
+import { startStack } from '../server/test/stack.js';
 import { sleep, startStorefront, stop } from './children.js';
 import { n } from './format.js';
 import { loadInChild } from './load.js';

@@ -11,17 +11,16 @@ import path from 'node:path';
 import { onCleanup } from './children.js';
 import { n } from './format.js';
 import { gitState, machineLine, replaceSection, sectionMarkers } from './results-file.js';
+import { havePostgres } from '../server/test/postgres.js';
+import { STACK_CATALOG_EVENTS, startStack } from '../server/test/stack.js';
+import { SETTLE_WAIT_MS } from '../server/test/store-checks.js';
 import {
   CRASH_SCENARIO,
   crashScenario,
   crashScenarioExpectations,
   crashScenarioProblems,
-  havePostgres,
-  SETTLE_WAIT_MS,
-  STACK_CATALOG_EVENTS,
-  startStack,
   type CrashScenarioReport,
-} from '../server/test/processes.js';
+} from '../server/test/crash-scenario.js';
 
 const seconds = (ms: number) => `${ms / 1000} s`;
 const statuses = (counts: Record<string, number>) =>

@@ -50,8 +50,8 @@ async function caretBeforeClosingQuote(page: Page, text: string) {
 
 test.describe('the studio', () => {
   // One merchandiser at a time: the flow publishes to the one live set every other test reads.
-  test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.name !== 'desktop', 'the studio flow runs once, on the desktop project');
+  test.beforeEach(() => {
+    test.skip(test.info().project.name !== 'desktop', 'the studio flow runs once, on the desktop project');
   });
 
   test(

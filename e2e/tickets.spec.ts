@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from './fixtures.js';
+import { expect, test, type APIRequestContext } from './fixtures.js';
 import { fillCheckout } from './checkout-form.js';
 import { readTicketsPdf } from '../server/test/ticket-pdf-reader.js';
 

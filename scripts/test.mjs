@@ -72,13 +72,18 @@ try {
   passed += v.numPassedTests ?? 0;
   failed += v.numFailedTests ?? 0;
   skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-} catch {}
+} catch {
+  // No report: the runner did not get to write one (its stage failed before it could, or was stopped). The
+  // summary below still fails, counting the failed stages when no runner counted a failed test.
+}
 try {
   const p = JSON.parse(readFileSync(path.join(results, 'playwright.json'), 'utf8'));
   passed += p.stats?.expected ?? 0;
   failed += (p.stats?.unexpected ?? 0) + (p.stats?.flaky ?? 0);
   skipped += p.stats?.skipped ?? 0;
-} catch {}
+} catch {
+  // No report, as above.
+}
 console.log('\n=== summary ===');
 for (const s of stages) console.log(`${s.ok ? 'ok  ' : 'FAIL'} ${s.name}`);
 const allOk = stages.every((s) => s.ok);

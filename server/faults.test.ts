@@ -548,7 +548,7 @@ describe('SIGTERM under load', () => {
             let body = '';
             res.on('data', (c) => (body += c));
             res.on('end', () => {
-              let complete = false;
+              let complete: boolean;
               try {
                 complete = Array.isArray(JSON.parse(body).rows);
               } catch {

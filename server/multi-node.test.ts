@@ -4,22 +4,11 @@ import type { Catalog } from './catalog/load-catalog.js';
 import { isPairsOnly, listingsForEvent } from './commerce/domain/listings.js';
 import { GUESTS_PER_ADDRESS, MAX_TICKETS_PER_EVENT } from './commerce/domain/purchase-limits.js';
 import { checkoutBody } from './test/documents.js';
-import {
-  call,
-  havePostgres,
-  newShopper,
-  nextAddress,
-  paymentLog,
-  paymentStepAnomalies,
-  pickListings,
-  settledPayments,
-  startStack,
-  storeInvariants,
-  type Answer,
-  type Database,
-  type ServerNode,
-  type Stack,
-} from './test/processes.js';
+import { havePostgres, type Database } from './test/postgres.js';
+import { type ServerNode } from './test/server-nodes.js';
+import { pickListings, startStack, type Stack } from './test/stack.js';
+import { call, newShopper, nextAddress, type Answer } from './test/api-calls.js';
+import { paymentLog, paymentStepAnomalies, settledPayments, storeInvariants } from './test/store-checks.js';
 
 const SESSIONS_PER_MINUTE = 10;
 const CATALOG_ADMIN_KEY = 'stack-operator-key-0123456789';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { havePostgres } from './test/processes.js';
+import { havePostgres } from './test/postgres.js';
 
 /** The developer's loop (`npm test`, `npm start`) under Ctrl-C and kill: what it started must not outlive it. */
 

@@ -112,10 +112,12 @@ export class IdempotencyStore {
       `INSERT INTO idempotency_keys (scope, key, request_hash, state, owner, locked_until, expires_at)
        VALUES ($1, $2, $3, 'running', $7, $4, $5)
        ON CONFLICT (scope, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, state = 'running', owner = EXCLUDED.owner, response_status = NULL, response_body = NULL,
+         SET request_hash = EXCLUDED.request_hash, state = 'running', owner = EXCLUDED.owner,
+             response_status = NULL, response_body = NULL,
              locked_until = EXCLUDED.locked_until, expires_at = EXCLUDED.expires_at
          WHERE idempotency_keys.expires_at <= $6
-            OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until <= $6 AND idempotency_keys.request_hash = EXCLUDED.request_hash)
+            OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_until <= $6
+                AND idempotency_keys.request_hash = EXCLUDED.request_hash)
        RETURNING key`,
       [
         input.scope,

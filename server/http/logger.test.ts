@@ -26,7 +26,8 @@ describe('redactUrl', () => {
       '/api/orders/ORD-AB12CD34EF?code=[REDACTED]',
     );
     expect(redactUrl('/x?access_token=a&api_key=b&password=c&client_secret=d&X-Amz-Signature=e&key=f&page=2')).toBe(
-      '/x?access_token=[REDACTED]&api_key=[REDACTED]&password=[REDACTED]&client_secret=[REDACTED]&X-Amz-Signature=[REDACTED]&key=[REDACTED]&page=2',
+      '/x?access_token=[REDACTED]&api_key=[REDACTED]&password=[REDACTED]&client_secret=[REDACTED]' +
+        '&X-Amz-Signature=[REDACTED]&key=[REDACTED]&page=2',
     );
   });
 

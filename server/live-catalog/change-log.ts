@@ -89,7 +89,8 @@ export class LogWriter {
       const chunk = changes.slice(at, at + INSERT_CHUNK);
       const rows = await this.tx.query<{ seq: string | number }>(
         `INSERT INTO catalog_changes (catalog, collection, doc_id, document, previous)
-         SELECT $1, c, i, d::jsonb, p::jsonb FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS t(c, i, d, p, n) ORDER BY n
+         SELECT $1, c, i, d::jsonb, p::jsonb
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS t(c, i, d, p, n) ORDER BY n
          RETURNING seq`,
         [
           this.catalog,

@@ -77,7 +77,8 @@ export class DemandSignals {
     const until = (this.deps.now?.() ?? new Date()).toISOString();
     const claimed = await sql.query<{ since: string | Date }>(
       `WITH old AS (SELECT last_run FROM demand_progress WHERE id = 1 FOR UPDATE)
-       UPDATE demand_progress d SET last_run = $1::timestamptz FROM old WHERE d.id = 1 AND old.last_run < $1::timestamptz
+       UPDATE demand_progress d SET last_run = $1::timestamptz
+       FROM old WHERE d.id = 1 AND old.last_run < $1::timestamptz
        RETURNING old.last_run AS since`,
       [until],
     );

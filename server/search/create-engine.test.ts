@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { parseEnv } from '../config/env.js';
-import { freePort } from '../test/processes.js';
+import { freePort } from '../test/postgres.js';
 import { COLLECTION_NAMES } from '../../shared/schemas/documents.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { openCatalog, SearchStartError, SNAPSHOT_FILE } from './create-engine.js';

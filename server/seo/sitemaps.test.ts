@@ -56,7 +56,8 @@ beforeAll(async () => {
   const search = new SearchService();
   search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
   times = new CatalogTimes();
-  let made: Awaited<ReturnType<typeof testAppWithSegments>> | undefined;
+  // Changes applied before the app is made have no caches to clear.
+  let made: Awaited<ReturnType<typeof testAppWithSegments>> | undefined = undefined;
   const live = new LiveCatalog({
     log: new ChangeLog(sql),
     engine: () => search.catalog,

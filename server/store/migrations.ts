@@ -94,7 +94,8 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         order_id         text        REFERENCES orders (id),
         authorization_id text,
         amount_cents     integer     NOT NULL CHECK (amount_cents > 0),
-        status           text        NOT NULL CHECK (status IN ('authorizing', 'authorized', 'captured', 'voiding', 'voided', 'failed', 'capture_failed')),
+        status           text        NOT NULL CHECK (status IN ('authorizing', 'authorized', 'captured', 'voiding',
+                                                            'voided', 'failed', 'capture_failed')),
         created_at       timestamptz NOT NULL,
         updated_at       timestamptz NOT NULL
       );

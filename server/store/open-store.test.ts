@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../test/processes.js';
+import { freePort } from '../test/postgres.js';
 import { openStore } from './open-store.js';
 import { StoreUnavailableError } from './store-errors.js';
 

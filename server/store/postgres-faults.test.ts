@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { havePostgres } from '../test/postgres.js';
+import { startStack, type Stack } from '../test/stack.js';
 import {
   CRASH_SCENARIO,
   crashScenario,
   crashScenarioProblems,
-  havePostgres,
-  startStack,
   type CrashScenarioReport,
   type CrashTopic,
-  type Stack,
-} from '../test/processes.js';
+} from '../test/crash-scenario.js';
 
 /** One `it` per topic of the scenario's expectations: a topic without an outcome here does not compile. */
 const OUTCOMES: Record<CrashTopic, string> = {

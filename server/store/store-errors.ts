@@ -28,8 +28,21 @@ const SOCKET_ERRORS = new Set([
   'ENETUNREACH',
 ]);
 /** What the `pg` driver says, without a code, when a connection ends or cannot be had. */
-const DRIVER_MESSAGES =
-  /connection terminated|terminating connection|connection error|not queryable|timeout exceeded when trying to connect|server closed the connection|the database system is (?:starting up|shutting down|in recovery mode)|Connection ended|pool (?:has ended|is ending)|after calling end on the pool/i;
+const DRIVER_MESSAGES = new RegExp(
+  [
+    'connection terminated',
+    'terminating connection',
+    'connection error',
+    'not queryable',
+    'timeout exceeded when trying to connect',
+    'server closed the connection',
+    'the database system is (?:starting up|shutting down|in recovery mode)',
+    'Connection ended',
+    'pool (?:has ended|is ending)',
+    'after calling end on the pool',
+  ].join('|'),
+  'i',
+);
 
 export function isStoreUnavailable(err: unknown): boolean {
   if (err instanceof StoreUnavailableError) return true;

@@ -189,6 +189,7 @@ export const CartQuerySchema = z.object({
 const typed = (schema: z.ZodString, what: string) =>
   schema.refine(
     (v) =>
+      // eslint-disable-next-line no-control-regex -- control characters are what this rejects
       !/[\u0000-\u001f\u007f-\u009f]/.test(v) &&
       !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v),
     `${what} contains characters that cannot be used`,

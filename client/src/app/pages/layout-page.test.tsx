@@ -2,7 +2,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { apiError, json, mockFetch, renderAt, usePageTestLifecycle } from '../../features/buying/test-utils.js';
+import { apiError, json, mockFetch } from '../../test/fetch-stub.js';
+import { renderAt, setUpPageTests } from '../../test/render-page.js';
 import { gbForceVariations, pageQueryForLayout } from '../../lib/flags.js';
 import { LayoutPage } from './layout-page.js';
 
@@ -32,7 +33,7 @@ const layout = {
   ],
 };
 
-usePageTestLifecycle();
+setUpPageTests();
 
 describe('layout page', () => {
   it('keeps its skeletons until the rows are in, never showing an empty page in between', async () => {

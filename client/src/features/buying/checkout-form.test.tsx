@@ -6,17 +6,9 @@ import { useState } from 'react';
 import type { Cart, CheckoutRequest } from '../../../../shared/schemas/commerce.js';
 import { CheckoutForm } from './checkout-form.js';
 import { validateCheckout, EMPTY_VALUES } from './checkout-validation.js';
-import {
-  apiError,
-  cart,
-  CART_ID,
-  json,
-  mockFetch,
-  order,
-  renderAt,
-  storeGuestToken,
-  type Handler,
-} from './test-utils.js';
+import { apiError, json, mockFetch, type Handler } from '../../test/fetch-stub.js';
+import { renderAt, storeGuestToken } from '../../test/render-page.js';
+import { cart, CART_ID, order } from '../../test/buying-fixtures.js';
 import { PAYMENT_FAILURE_TRACKING_FAILURE, PURCHASE_TRACKING_FAILURE } from './tracking.js';
 
 const NEXT_YEAR = String(new Date().getFullYear() + 1);

@@ -14,7 +14,7 @@ import {
   type EventJsonLd,
   type EventJsonLdInput,
 } from './event-jsonld.js';
-import { EVENT, listing } from './test-utils.js';
+import { EVENT, listing } from '../../test/buying-fixtures.js';
 
 const ORIGIN = 'https://tickets.example';
 const VENUE = { id: 7, name: 'Yankee Stadium', address: 'Bronx, NY', url: '/venues/yankee-stadium-7' };

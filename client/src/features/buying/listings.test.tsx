@@ -4,7 +4,9 @@ import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListingsPanel } from './listings.js';
 import { seatLabel } from './money.js';
-import { json, listing, listingsBody, mockFetch, renderAt, SLUG, urlsOf } from './test-utils.js';
+import { json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
+import { renderAt } from '../../test/render-page.js';
+import { listing, listingsBody, SLUG } from '../../test/buying-fixtures.js';
 
 const CHEAP = listing({ id: 11, section: '112', row: 'F', pricePerTicket: 100, allInPricePerTicket: 118 });
 const SHIPPED = listing({

@@ -11,7 +11,7 @@ import {
   wholeMap,
   zoomBy,
 } from './seat-map-model.js';
-import { listing } from './test-utils.js';
+import { listing } from '../../test/buying-fixtures.js';
 
 describe("priceBands: quantiles of the sections' lowest prices", () => {
   it('splits eight prices into four bands of two', () => {

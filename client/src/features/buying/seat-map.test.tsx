@@ -2,7 +2,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListingsPanel } from './listings.js';
-import { json, listing, listingsBody, mockFetch, renderAt, SLUG } from './test-utils.js';
+import { json, mockFetch } from '../../test/fetch-stub.js';
+import { renderAt } from '../../test/render-page.js';
+import { listing, listingsBody, SLUG } from '../../test/buying-fixtures.js';
 
 afterEach(() => {
   cleanup();

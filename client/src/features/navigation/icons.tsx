@@ -2,6 +2,15 @@ import type { SocialNetwork } from './menu-data.js';
 
 const common = { width: 20, height: 20, viewBox: '0 0 24 24', 'aria-hidden': true, focusable: false } as const;
 
+// The brands' marks, each path one string cut into lines (concatenated, not joined: the markup stays the same).
+const FACEBOOK_PATH =
+  'M13.5 21v-7.5h2.6l.4-3h-3V8.6c0-.9.3-1.5 1.6-1.5h1.6V4.4c-.3 0-1.2-.1-2.3-.1-2.3 0-3.9 1.4-3.9 4v2.2' +
+  'H7.9v3h2.6V21h3z';
+const YOUTUBE_PATH =
+  'M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4a2.5 2.5 0 0 0-1.8 1.8C2 8.8 2 12 2 12' +
+  's0 3.2.4 4.8a2.5 2.5 0 0 0 1.8 1.8c1.6.4 7.8.4 7.8.4s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8' +
+  'c.4-1.6.4-4.8.4-4.8s0-3.2-.4-4.8zM10 15V9l5.2 3L10 15z';
+
 export function ChevronIcon({ className }: { className?: string }) {
   return (
     <svg
@@ -49,7 +58,7 @@ export function SocialIcon({ network }: { network: SocialNetwork }) {
     case 'facebook':
       return (
         <svg {...common} fill="currentColor">
-          <path d="M13.5 21v-7.5h2.6l.4-3h-3V8.6c0-.9.3-1.5 1.6-1.5h1.6V4.4c-.3 0-1.2-.1-2.3-.1-2.3 0-3.9 1.4-3.9 4v2.2H7.9v3h2.6V21h3z" />
+          <path d={FACEBOOK_PATH} />
         </svg>
       );
     case 'x':
@@ -61,7 +70,7 @@ export function SocialIcon({ network }: { network: SocialNetwork }) {
     case 'youtube':
       return (
         <svg {...common} fill="currentColor">
-          <path d="M21.6 7.2a2.5 2.5 0 0 0-1.8-1.8C18.2 5 12 5 12 5s-6.2 0-7.8.4a2.5 2.5 0 0 0-1.8 1.8C2 8.8 2 12 2 12s0 3.2.4 4.8a2.5 2.5 0 0 0 1.8 1.8c1.6.4 7.8.4 7.8.4s6.2 0 7.8-.4a2.5 2.5 0 0 0 1.8-1.8c.4-1.6.4-4.8.4-4.8s0-3.2-.4-4.8zM10 15V9l5.2 3L10 15z" />
+          <path d={YOUTUBE_PATH} />
         </svg>
       );
   }

@@ -63,9 +63,17 @@ export function MegaMenu() {
 
   useEffect(() => cancelClose, [cancelClose]);
 
+  // A new page closes the menu. The open category follows the location while rendering, so the old page's panel
+  // never paints over the new page; the timers and the hover mark of the old page go once it is committed.
+  const [menuLocation, setMenuLocation] = useState(location.key);
+  if (menuLocation !== location.key) {
+    setMenuLocation(location.key);
+    setOpenIndex(null);
+  }
   useEffect(() => {
-    close();
-  }, [location.key, close]);
+    cancelClose();
+    openedByHover.current = false;
+  }, [location.key, cancelClose]);
 
   useEffect(() => {
     if (openIndex === null) return;

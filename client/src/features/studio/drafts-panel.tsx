@@ -25,15 +25,15 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
     () => state.files.find((f) => f.path.endsWith('/explore.json'))?.path ?? state.files[0]?.path ?? 'brands.json',
   );
   const editor = useRef<JsonEditorHandle>(null);
-  const pendingReveal = useRef<SegmentProblemView | null>(null);
+  // A problem in another file: that file's editor puts its cursor on it once it is built.
+  const [pendingReveal, setPendingReveal] = useState<SegmentProblemView | null>(null);
 
   const file = state.files.find((f) => f.path === current);
   const text = drafts.edits[current] ?? file?.text ?? '';
 
   const open = (problem: SegmentProblemView) => {
     if (problem.file !== current && state.files.some((f) => f.path === problem.file)) {
-      // The other file's editor puts its cursor on the problem once it is built.
-      pendingReveal.current = problem;
+      setPendingReveal(problem);
       setCurrent(problem.file);
     } else {
       editor.current?.reveal(problem);
@@ -58,7 +58,7 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
                   className="file-button"
                   aria-current={f.path === current ? 'true' : undefined}
                   onClick={() => {
-                    pendingReveal.current = null;
+                    setPendingReveal(null);
                     setCurrent(f.path);
                   }}
                 >
@@ -91,7 +91,7 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
               ref={editor}
               path={current}
               text={text}
-              revealFirst={pendingReveal.current?.file === current ? pendingReveal.current : null}
+              revealFirst={pendingReveal?.file === current ? pendingReveal : null}
               schema={schemaFor(current, text)}
               onChange={(next) => drafts.change(current, next)}
               check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))}

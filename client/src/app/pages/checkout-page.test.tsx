@@ -2,19 +2,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { CheckoutPage } from '../../app/pages/checkout-page.js';
-import {
-  apiError,
-  cart,
-  CART_ID,
-  EVENT,
-  type Handler,
-  json,
-  listingDetail,
-  mockFetch,
-  renderAt,
-  usePageTestLifecycle,
-} from './test-utils.js';
+import { CheckoutPage } from './checkout-page.js';
+import { apiError, type Handler, json, mockFetch } from '../../test/fetch-stub.js';
+import { renderAt, setUpPageTests } from '../../test/render-page.js';
+import { cart, CART_ID, EVENT, listingDetail } from '../../test/buying-fixtures.js';
 
 function setup(routes: Record<string, Handler> = {}) {
   const fetchMock = mockFetch({
@@ -35,7 +26,7 @@ function setup(routes: Record<string, Handler> = {}) {
   return { fetchMock, user: userEvent.setup() };
 }
 
-usePageTestLifecycle();
+setUpPageTests();
 
 describe('checkout page', () => {
   it('lists the cart’s line items as the API gives them, the total and the hold countdown', async () => {

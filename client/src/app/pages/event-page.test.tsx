@@ -2,10 +2,12 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EventPage } from '../../app/pages/event-page.js';
+import { EventPage } from './event-page.js';
 import type { EventCard } from '../../../../shared/schemas/cards.js';
 import type { Listing, SaleState } from '../../../../shared/schemas/commerce.js';
-import { EVENT, json, listing, listingsBody, mockFetch, renderAt, SLUG } from './test-utils.js';
+import { json, mockFetch } from '../../test/fetch-stub.js';
+import { renderAt } from '../../test/render-page.js';
+import { EVENT, listing, listingsBody, SLUG } from '../../test/buying-fixtures.js';
 
 const VENUE = { id: 7, name: 'Yankee Stadium', address: 'Bronx, NY', url: '/venues/yankee-stadium-7' };
 const PERFORMERS = [

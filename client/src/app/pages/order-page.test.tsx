@@ -1,9 +1,11 @@
 // @vitest-environment happy-dom
 import { act, cleanup, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { OrderPage } from '../../app/pages/order-page.js';
+import { OrderPage } from './order-page.js';
 import type { Order } from '../../../../shared/schemas/commerce.js';
-import { json, mockFetch, order, renderAt, storeGuestToken, urlsOf } from './test-utils.js';
+import { json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
+import { renderAt, storeGuestToken } from '../../test/render-page.js';
+import { order } from '../../test/buying-fixtures.js';
 
 function confirmed(): Order {
   const base = order();

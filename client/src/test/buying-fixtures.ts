@@ -1,81 +1,5 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render } from '@testing-library/react';
-import type { ReactElement } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { afterEach, beforeEach, vi, type Mock } from 'vitest';
-import type { EventCard } from '../../../../shared/schemas/cards.js';
-import type { Cart, Listing, Order } from '../../../../shared/schemas/commerce.js';
-import { TOKEN_KEY } from '../../lib/session.js';
-
-export type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
-export type Handler = (url: URL, init: RequestInit) => Response | Promise<Response>;
-
-export function json(body: unknown, status = 200): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
-
-export function apiError(status: number, code: string, message: string, details: unknown[] = []): Response {
-  return json({ error: { code, message, details } }, status);
-}
-
-/** A fetch stub answering by `METHOD /path` (first match on the longest prefix wins); anything else is a 404. */
-export function mockFetch(routes: Record<string, Handler>): Mock<(...args: FetchArgs) => Promise<Response>> {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = (init.method ?? 'GET').toUpperCase();
-    const key = Object.keys(routes)
-      .filter((k) => {
-        const [m, p] = k.split(' ') as [string, string];
-        return m === method && url.pathname.startsWith(p);
-      })
-      .sort((a, b) => b.length - a.length)[0];
-    return key ? routes[key]!(url, init) : apiError(404, 'not_found', `no route for ${method} ${url.pathname}`);
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
-export function urlsOf(fetchMock: Mock<(...args: FetchArgs) => Promise<Response>>, prefix: string): URL[] {
-  return fetchMock.mock.calls
-    .map(([input]) => new URL(String(input), 'http://localhost'))
-    .filter((u) => u.pathname.startsWith(prefix));
-}
-
-export function storeGuestToken(): void {
-  const b64 = (v: unknown) => btoa(JSON.stringify(v)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-  localStorage.setItem(
-    TOKEN_KEY,
-    `${b64({ alg: 'HS256' })}.${b64({ sub: 'guest-1', exp: Math.floor(Date.now() / 1000) + 3600 })}.sig`,
-  );
-}
-
-function LocationProbe() {
-  const location = useLocation();
-  return <output data-testid="location">{location.pathname + location.search}</output>;
-}
-
-/** Renders `ui` at `route`; `from` puts a page of the site before it in the history, as following a link would. */
-export function renderAt(
-  ui: ReactElement,
-  { route = '/', path = '*', from }: { route?: string; path?: string; from?: string } = {},
-) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
-  const view = render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={from ? [from, route] : [route]}>
-        <Routes>
-          <Route path={path} element={ui} />
-          <Route path="*" element={<p>elsewhere</p>} />
-        </Routes>
-        <LocationProbe />
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-  return { ...view, queryClient };
-}
+import type { EventCard } from '../../../shared/schemas/cards.js';
+import type { Cart, Listing, Order } from '../../../shared/schemas/commerce.js';
 
 export const EVENT: EventCard = {
   id: 501,
@@ -164,21 +88,6 @@ export function listingsBody(listings: Listing[]) {
 /** `GET /api/listings/:id`: one listing, its event and the fee breakdown. */
 export function listingDetail(overrides: Partial<Listing> = {}) {
   return { listing: listing(overrides), event: EVENT, fees: FEES };
-}
-
-/** Each page test starts with a guest token and leaves no DOM, stubs or storage behind. */
-export function usePageTestLifecycle(): void {
-  beforeEach(storeGuestToken);
-  afterEach(() => {
-    cleanup();
-    vi.unstubAllGlobals();
-    localStorage.clear();
-    // The cookies the page keeps (the place, the token's copy) go too.
-    for (const part of document.cookie.split(';')) {
-      const name = part.split('=')[0]!.trim();
-      if (name) document.cookie = `${name}=; Path=/; Max-Age=0`;
-    }
-  });
 }
 
 export const CART_ID = '8f0c1c6e-5b1a-4c1e-9d36-2a3f4b5c6d7e';

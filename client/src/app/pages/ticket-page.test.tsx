@@ -2,23 +2,10 @@
 import { screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { TicketPage } from '../../app/pages/ticket-page.js';
-import {
-  apiError,
-  cart,
-  CART_ID,
-  EVENT,
-  type Handler,
-  json,
-  listing,
-  listingDetail,
-  listingsBody,
-  mockFetch,
-  renderAt,
-  SLUG,
-  urlsOf,
-  usePageTestLifecycle,
-} from './test-utils.js';
+import { TicketPage } from './ticket-page.js';
+import { apiError, type Handler, json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
+import { renderAt, setUpPageTests } from '../../test/render-page.js';
+import { cart, CART_ID, EVENT, listing, listingDetail, listingsBody, SLUG } from '../../test/buying-fixtures.js';
 
 function setup(
   createCart: Handler,
@@ -33,7 +20,7 @@ function setup(
   return { fetchMock, user: userEvent.setup() };
 }
 
-usePageTestLifecycle();
+setUpPageTests();
 
 describe('ticket page', () => {
   it('shows the listing, the quantity and the price breakdown, then holds the tickets and opens checkout', async () => {
