@@ -64,7 +64,7 @@ function faultSection(
     '',
     `Method (\`bench/faults.ts\`, the scenario of ` +
       `\`server/store/postgres-faults.test.ts\`, its figures in ` +
-      `\`CRASH_SCENARIO\` of \`server/test/processes.ts\`): ${n(s.shoppers)} ` +
+      `\`CRASH_SCENARIO\` of \`server/test/crash-scenario.ts\`): ${n(s.shoppers)} ` +
       `guests, each from its own client address, each put ${s.ticketsEach} ` +
       `tickets of a listing of its own in a cart and check out ` +
       `with an \`Idempotency-Key\`, ${s.concurrency} at a time; a 503 (or a 409 ` +

@@ -89,7 +89,7 @@ export const ListingSchema = z.object({
   pricePerTicket: z.number().positive(),
   /**
    * Price per ticket with every mandatory fee included: what is shown first, and what the cards' "From" is the
-   * lowest of (`shared/rules/all-in-price.ts`). Shipping, when the tickets are mailed, is outside it.
+   * lowest of (`shared/rules/pricing.ts`). Shipping, when the tickets are mailed, is outside it.
    */
   allInPricePerTicket: z.number().positive(),
   /** The service fee inside the all-in price, per ticket. */

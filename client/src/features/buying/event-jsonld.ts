@@ -109,7 +109,7 @@ export interface TicketPrices {
 }
 
 /**
- * The prices of the listings a shopper can take now (all-in per ticket, `shared/rules/all-in-price.ts`), or
+ * The prices of the listings a shopper can take now (all-in per ticket, `shared/rules/pricing.ts`), or
  * undefined when none has a ticket left. The page's "See tickets from" and the JSON-LD offer both read this.
  */
 export function ticketPrices(listings: readonly Listing[]): TicketPrices | undefined {
