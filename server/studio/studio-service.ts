@@ -8,7 +8,8 @@ import { CATEGORIES } from '../../shared/catalog/taxonomy.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { AppError } from '../http/errors.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
-import { resolveLocation, zipLocation, type LocationQuery } from '../layout/location.js';
+import { resolveLocation, zipLocation } from '../layout/location-lookup.js';
+import type { LocationQuery } from '../../shared/rules/location.js';
 import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/flags.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import {
