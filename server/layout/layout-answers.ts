@@ -4,20 +4,17 @@ import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/flags.js';
 import type { Brand } from '../../shared/schemas/segments.js';
 import { TagIndex } from '../cache/tag-index.js';
 import { deviceTypeFromUserAgent, FORCE_PARAM, type FlagService } from '../flags/flag-service.js';
-import { replayableJson, type ReplayableAnswer } from '../http/fast-lane.js';
+import { replayableJson, type ReplayableAnswer } from '../http/replayable.js';
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { LayoutService, PageRequest, SegmentPage } from './layout-service.js';
 import { LocationQuerySchema, resolveLocation } from './location-lookup.js';
-import { requestedBrand } from './request-context.js';
+import { BrandParamSchema, requestedBrand } from './request-context.js';
 import type { LocationQuery } from '../../shared/rules/location.js';
 
 export const LayoutQuerySchema = LocationQuerySchema.and(
   z.object({
-    brand: z
-      .string()
-      .regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"')
-      .optional(),
+    brand: BrandParamSchema.optional(),
     [FORCE_PARAM]: z.unknown().optional(),
   }),
 );

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Request, RequestHandler } from 'express';
+import { z } from 'zod';
 import type { Brand } from '../../shared/schemas/segments.js';
 import { readClientHeaders, SITE_ID_HEADER } from '../http/client-headers.js';
 import { AppError } from '../http/errors.js';
@@ -41,6 +42,9 @@ export function contextOf(req: Request): RequestContext {
   if (!context) throw new Error(`${req.method} ${req.path} is routed without requestContext in front of it`);
   return context;
 }
+
+/** A brand id a request names (`?brand=`). */
+export const BrandParamSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"');
 
 /** The brand a request asks for: `?brand=` first (a 404 for a brand that does not exist), then its site's. */
 export function requestedBrand(segments: SegmentRepository, siteBrand: Brand, brandId: string | undefined): Brand {

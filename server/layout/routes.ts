@@ -6,13 +6,15 @@ import type { FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { AppError } from '../http/errors.js';
-import { sendReplayable, type FastLane } from '../http/fast-lane.js';
+import type { FastLane } from '../http/fast-lane.js';
+import { sendReplayable } from '../http/replayable.js';
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { PageRequest } from './layout-service.js';
 import { NO_EXPERIMENT, type Experiment, type LayoutAnswers } from './layout-answers.js';
 import { zipLocation } from './location-lookup.js';
-import { contextOf, requestedBrand, siteBrand } from './request-context.js';
+import { BrandParamSchema, contextOf, requestedBrand, siteBrand } from './request-context.js';
+import { ZIP_PATTERN } from '../../shared/rules/location.js';
 import { SITE_ID_HEADER } from '../http/client-headers.js';
 
 const CategoryParamsSchema = z.object({
@@ -105,14 +107,7 @@ export function layoutRoutes(
   );
   // The brand's name, theme and partner address, for the client's header and colours.
   router.get('/brand', (req, res) => {
-    const query = z
-      .object({
-        brand: z
-          .string()
-          .regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"')
-          .optional(),
-      })
-      .parse(req.query);
+    const query = z.object({ brand: BrandParamSchema.optional() }).parse(req.query);
     const answer: BrandAnswer = requestedBrand(segments, contextOf(req).brand, query.brand);
     res.set('Vary', 'X-Site-Id').set('Cache-Control', 'public, max-age=300').json(answer);
   });
@@ -120,7 +115,7 @@ export function layoutRoutes(
   // A ZIP code the shopper typed, checked before the pages use it: its market, or a 404 naming it.
   router.get('/location', async (req, res) => {
     const { zip } = z
-      .object({ zip: z.string({ error: 'zip is required' }).regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code') })
+      .object({ zip: z.string({ error: 'zip is required' }).regex(ZIP_PATTERN, 'zip must be a 5-digit US ZIP code') })
       .parse(req.query);
     const found = await zipLocation(zip, search.engine);
     if (!found) throw new AppError(404, 'unknown_zip', `ZIP code ${zip} is not a US ZIP code we know`);
