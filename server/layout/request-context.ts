@@ -9,7 +9,7 @@ import type { SegmentRepository } from '../segments/segment-repository.js';
 /** Who an API request is for, read off its headers once, before any route, and handed to the routes. */
 export interface RequestContext {
   /** The brand the site id names (spec §6), or the default brand without one. */
-  brand: Brand;
+  readonly brand: Brand;
   /** The `X-Site-Id` header as sent: answers kept for replay are kept per site. */
   site: string | undefined;
 }
@@ -18,9 +18,15 @@ const contexts = new WeakMap<Request, RequestContext>();
 
 /** The context of the request headers `headers`: its brand, or a 400 for client headers that do not pass. */
 export function contextOfHeaders(segments: SegmentRepository, headers: IncomingHttpHeaders): RequestContext {
-  const brand = readClientHeaders(headers, (siteId) => segments.brandBySiteId(siteId));
+  const named = readClientHeaders(headers, (siteId) => segments.brandBySiteId(siteId));
   const site = headers[SITE_ID_HEADER];
-  return { brand: brand ?? segments.defaultBrand, site: typeof site === 'string' ? site : undefined };
+  return {
+    // The default brand is looked up when a route asks for it: most of the API (search, commerce) never does.
+    get brand() {
+      return named ?? segments.defaultBrand;
+    },
+    site: typeof site === 'string' ? site : undefined,
+  };
 }
 
 /** The brand a site id names, the default brand for none; a 400 for a site id no brand has. */
