@@ -4,7 +4,7 @@ import { AppError } from './errors.js';
 export const SITE_ID_HEADER = 'x-site-id';
 export const CLIENT_ID_HEADER = 'x-client-id';
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const SITE_ID = /^\d{1,9}$/;
+const SITE_ID_FORMAT = /^\d{1,9}$/;
 
 /** What a site id names (a brand of the registry), or undefined for a site id nothing has. */
 export type SiteLookup<Site> = (siteId: number) => Site | undefined;
@@ -23,7 +23,7 @@ export function readClientHeaders<Site>(headers: IncomingHttpHeaders, lookup: Si
   const header = headers[SITE_ID_HEADER];
   let site: Site | undefined;
   if (header !== undefined) {
-    site = typeof header === 'string' && SITE_ID.test(header) ? lookup(Number(header)) : undefined;
+    site = typeof header === 'string' && SITE_ID_FORMAT.test(header) ? lookup(Number(header)) : undefined;
     if (site === undefined) throw unknownSiteId(header);
   }
   const client = headers[CLIENT_ID_HEADER];
