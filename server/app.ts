@@ -24,6 +24,7 @@ import {
 } from './http/security.js';
 import type { LayoutService } from './layout/layout-service.js';
 import { layoutRoutes } from './layout/routes.js';
+import { requestContext } from './layout/request-context.js';
 import { mediaRoutes } from './media/routes.js';
 import type { SegmentRepository } from './segments/segment-repository.js';
 import type { RecentActivity } from './activity/recent-activity.js';
@@ -34,7 +35,7 @@ import { entityRoutes } from './entities/routes.js';
 import type { FlagService } from './flags/flag-service.js';
 import { flagRoutes } from './flags/routes.js';
 import { clientErrorRoutes, ERROR_REPORTS_PER_MINUTE } from './http/client-errors.js';
-import { clientHeaders, clientHeadersProblem } from './http/client-headers.js';
+import { clientHeadersPass } from './http/client-headers.js';
 import { jsonpRoutes } from './search/jsonp.js';
 import { searchRoutes } from './search/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
@@ -103,7 +104,7 @@ export function createApp(deps: AppDeps): App {
     logger: deps.logger,
     headers: headersSetBy([apiSecurity, cors]),
     maxBytes: FAST_LANE_BYTES,
-    admits: (req) => clientHeadersProblem(req.headers, deps.segments) === undefined,
+    admits: (req) => clientHeadersPass(req.headers, (siteId) => deps.segments.brandBySiteId(siteId)),
   });
   const trust = trustTest(deps.env.TRUST_PROXY);
   const limit = rateLimiters({
@@ -167,7 +168,8 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
 
   const api = express.Router();
   api.use(cors);
-  api.use(clientHeaders(deps.segments));
+  // Every API request's client headers checked, and its brand resolved, once: the routes read it.
+  api.use(requestContext(deps.segments));
   api.post('/customers/session', limit('sessions', env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
   api.get(['/suggest', '/suggest/jsonp'], suggestLimiter);
   api.get('/Searches/get', limit('search', env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
@@ -209,8 +211,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
       ? new PageService({
           renderer: deps.renderer,
           document: new PageDocument(deps.clientDir),
-          answers: new PageAnswers(deps.segments, deps.search, layoutAnswers, deps.commerce.listings),
-          search: deps.search,
+          answers: new PageAnswers(deps.search, layoutAnswers, deps.commerce.listings),
           segments: deps.segments,
           tokens: deps.tokens,
           activity: deps.activity,

@@ -4,7 +4,8 @@ import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { Storefront } from './app/app.js';
-import { RequestCookies } from './app/page-context.js';
+import { RequestPlace } from './app/page-context.js';
+import type { ChosenPlace } from '../../shared/rules/location.js';
 import type { PageContextValue } from '../../shared/schemas/page-render.js';
 import { pageDataJson } from './app/page-data.js';
 import { pageHead, type PageHead } from './app/page-head.js';
@@ -28,8 +29,8 @@ export interface RenderInput {
   /** Each answer under the client's query key; a query the server could not answer is left out (the client asks). */
   answers: readonly { queryKey: readonly unknown[]; data: unknown }[];
   page: PageContextValue;
-  /** The request's `Cookie` header: the pages read the cookies they depend on from it, as the browser will. */
-  cookies: string;
+  /** The shopper's place, from the request's cookie: the pages draw for it, as the browser will. */
+  place: ChosenPlace;
 }
 
 export interface RenderedPage {
@@ -62,11 +63,11 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
     let settled = false;
     const stream = renderToPipeableStream(
       <StrictMode>
-        <RequestCookies value={input.cookies}>
+        <RequestPlace value={{ place: input.place }}>
           <StaticRouter location={input.url}>
             <Storefront queryClient={queryClient} growthbook={growthbook} page={input.page} />
           </StaticRouter>
-        </RequestCookies>
+        </RequestPlace>
       </StrictMode>,
       {
         // Never outline a boundary to fill in later: that takes an inline script, which the CSP does not allow.

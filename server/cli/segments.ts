@@ -13,7 +13,7 @@ import type { LayoutRow } from '../../shared/schemas/layout.js';
 import type { PageName } from '../../shared/schemas/segments.js';
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
-import { resolveLocation } from '../layout/location.js';
+import { resolveLocation } from '../layout/location-lookup.js';
 import { openCatalog } from '../search/create-engine.js';
 import { renderJsonSchema, segmentJsonSchemas } from '../segments/json-schema.js';
 import { SegmentPublisher } from '../segments/segment-publisher.js';

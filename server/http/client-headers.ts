@@ -1,39 +1,48 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { RequestHandler } from 'express';
-import type { SegmentRepository } from '../segments/segment-repository.js';
 import { AppError } from './errors.js';
 
 export const SITE_ID_HEADER = 'x-site-id';
 export const CLIENT_ID_HEADER = 'x-client-id';
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const SITE_ID_FORMAT = /^\d{1,9}$/;
+
+/** What a site id names (a brand of the registry), or undefined for a site id nothing has. */
+export type SiteLookup<Site> = (siteId: number) => Site | undefined;
+
+/** The 400 for a site id that names no site. */
+export function unknownSiteId(site: string | readonly string[]): AppError {
+  return new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${String(site).slice(0, 20)}"`);
+}
 
 /**
- * Spec §6: every backend request may carry the fixed client id and the site id. A site id must name a brand
- * and a client id must be a short plain token; anything else is a 400 before any work is done.
+ * Spec §6: every backend request may carry the fixed client id and the site id. A site id must name a site
+ * and a client id must be a short plain token; anything else is a 400 before any work is done. Says what the site
+ * id names (undefined without one), or throws the 400.
  */
-export function clientHeadersProblem(headers: IncomingHttpHeaders, segments: SegmentRepository): AppError | undefined {
-  const site = headers[SITE_ID_HEADER];
-  if (
-    site !== undefined &&
-    !(typeof site === 'string' && /^\d{1,9}$/.test(site) && segments.brandBySiteId(Number(site)))
-  ) {
-    return new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${String(site).slice(0, 20)}"`);
+export function readClientHeaders<Site>(headers: IncomingHttpHeaders, lookup: SiteLookup<Site>): Site | undefined {
+  const header = headers[SITE_ID_HEADER];
+  let site: Site | undefined;
+  if (header !== undefined) {
+    site = typeof header === 'string' && SITE_ID_FORMAT.test(header) ? lookup(Number(header)) : undefined;
+    if (site === undefined) throw unknownSiteId(header);
   }
   const client = headers[CLIENT_ID_HEADER];
   if (client !== undefined && !(typeof client === 'string' && CLIENT_ID.test(client))) {
-    return new AppError(
+    throw new AppError(
       400,
       'invalid_client_id',
       `${CLIENT_ID_HEADER} must be 1–128 letters, digits, '.', '_', ':' or '-'`,
     );
   }
-  return undefined;
+  return site;
 }
 
-export function clientHeaders(segments: SegmentRepository): RequestHandler {
-  return (req, _res, next) => {
-    const problem = clientHeadersProblem(req.headers, segments);
-    if (problem) throw problem;
-    next();
-  };
+/** Whether a request's client headers pass `readClientHeaders`. */
+export function clientHeadersPass(headers: IncomingHttpHeaders, lookup: SiteLookup<unknown>): boolean {
+  try {
+    readClientHeaders(headers, lookup);
+    return true;
+  } catch {
+    return false;
+  }
 }

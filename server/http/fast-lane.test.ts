@@ -4,7 +4,8 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
-import { FastLane, headersSetBy, preferredEncoding, replayableJson, type ReplayableAnswer } from './fast-lane.js';
+import { FastLane, headersSetBy } from './fast-lane.js';
+import { preferredEncoding, replayableJson, type ReplayableAnswer } from './replayable.js';
 
 const answer = (body: string): ReplayableAnswer =>
   replayableJson(body, { cacheControl: 'private, max-age=60', vary: ['X-Site-Id'] });

@@ -1,7 +1,5 @@
-import { createHash } from 'node:crypto';
 import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders, type RequestListener } from 'node:http';
 import { Socket } from 'node:net';
-import { constants, brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Request, RequestHandler, Response } from 'express';
 import fresh from 'fresh';
 import { LRUCache } from 'lru-cache';
@@ -10,100 +8,10 @@ import type { CollectionName } from '../../shared/schemas/documents.js';
 import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
 import { REQUEST_ID_HEADER, redactUrl, requestIdOf } from './logger.js';
-
-/**
- * An answer (JSON, or a rendered page) the app built once and that any request with the same key may get again, byte
- * for byte.
- */
-export interface ReplayableAnswer {
-  body: string;
-  /** The media type; JSON when absent. */
-  type?: string;
-  /** Headers of this answer's own, over the common ones (a rendered page's CSP, with its stylesheet's hash). */
-  headers?: Readonly<Record<string, string>>;
-  etag: string;
-  cacheControl: string;
-  /** The request headers the answer depends on besides the URL, as for `Vary`. */
-  vary: readonly string[];
-  /** The body in each encoding it went out in, made on first use (`encodedBody`). */
-  readonly encodings: Map<Encoding | 'identity', Buffer>;
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { encodedBody, encodingFor, JSON_TYPE, type Encoding, type ReplayableAnswer } from './replayable.js';
 
 /** The tag of kept answers read from a collection (`remember`'s tags): a change to it drops them. */
 export const collectionTag = (collection: CollectionName) => `collection:${collection}`;
-
-/** A JSON body with its weak ETag, hashed once so that no repeat hashes it again. */
-export function replayableJson(
-  body: string,
-  headers: { cacheControl: string; vary: readonly string[] },
-): ReplayableAnswer {
-  return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`, ...headers, encodings: new Map() };
-}
-
-/** A rendered page with its weak ETag, replayed like a JSON answer. */
-export function replayableHtml(
-  body: string,
-  headers: { cacheControl: string; vary: readonly string[]; own?: Record<string, string> },
-): ReplayableAnswer {
-  const { own, ...common } = headers;
-  return { ...replayableJson(body, common), type: 'text/html; charset=utf-8', ...(own ? { headers: own } : {}) };
-}
-
-/**
- * The answer's body in an encoding, compressed on first use and kept: each answer is compressed at most once per
- * encoding.
- */
-export function encodedBody(answer: ReplayableAnswer, encoding: Encoding | 'identity'): Buffer {
-  let body = answer.encodings.get(encoding);
-  if (!body) {
-    const raw = Buffer.from(answer.body, 'utf8');
-    body =
-      encoding === 'br'
-        ? brotliCompressSync(raw, {
-            params: {
-              [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-              [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-            },
-          })
-        : encoding === 'gzip'
-          ? gzipSync(raw)
-          : raw;
-    answer.encodings.set(encoding, body);
-  }
-  return body;
-}
-
-/** The encoding a request gets an answer in: none below `COMPRESS_FROM_BYTES`, as the app's compression does. */
-function encodingFor(req: IncomingMessage, answer: ReplayableAnswer): Encoding | 'identity' {
-  return (
-    (answer.body.length >= COMPRESS_FROM_BYTES ? preferredEncoding(req.headers['accept-encoding']) : undefined) ??
-    'identity'
-  );
-}
-
-/**
- * Sends a replayable answer from the app with the headers and bytes the lane sends it with: the two paths agree.
- * The body is compressed here, once per encoding, and goes out whole with its length in one write (the app's
- * streaming compression leaves an answer already encoded alone).
- */
-export function sendReplayable(req: Request, res: Response, answer: ReplayableAnswer): void {
-  for (const name of [...answer.vary, 'Accept-Encoding']) res.vary(name);
-  if (answer.headers) res.set(answer.headers);
-  res.set('Cache-Control', answer.cacheControl).set('ETag', answer.etag);
-  if (req.fresh) {
-    res.status(304).end();
-    return;
-  }
-  const encoding = encodingFor(req, answer);
-  const body = encodedBody(answer, encoding);
-  if (encoding !== 'identity') res.set('Content-Encoding', encoding);
-  res
-    .type(answer.type ?? JSON_TYPE)
-    .set('Content-Length', String(body.length))
-    .end(body);
-}
 
 /**
  * Works out the key of a request, or undefined when it cannot tell cheaply and without side effects (the app
@@ -122,8 +30,6 @@ export interface URLParts {
   /** The query string without its `?`; empty when there is none. */
   search: string;
 }
-
-type Encoding = 'br' | 'gzip';
 
 /**
  * Headers as the flat name, value list `writeHead` takes. Written in one `writeHead` on a response with no
@@ -183,36 +89,11 @@ class Entry {
   }
 }
 
-/** Brotli at a middling quality: a tenth of the time of the top quality for a few percent more bytes. */
-const BROTLI_QUALITY = 5;
-/** Answers smaller than this go out as they are, as the app's compression does. */
-const COMPRESS_FROM_BYTES = 1024;
-
 function varyOf(common: OutgoingHttpHeaders, own: readonly string[]): string {
   const names = [...String(common.vary ?? '').split(','), ...own, 'Accept-Encoding']
     .map((v) => v.trim())
     .filter(Boolean);
   return [...new Set(names)].join(', ');
-}
-
-/**
- * `br` or `gzip` as the `Accept-Encoding` header allows, preferring brotli as the app's compression does;
- * undefined for neither (a `q=0` refuses an encoding; `*` stands for any not named).
- */
-export function preferredEncoding(header: string | undefined): Encoding | undefined {
-  if (!header) return undefined;
-  const q = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const weight = qParam === undefined ? 1 : Number(qParam.slice(2));
-    if (name) q.set(name.trim(), Number.isFinite(weight) ? weight : 0);
-  }
-  const weight = (name: Encoding) => q.get(name) ?? q.get('*') ?? 0;
-  const br = weight('br');
-  const gzip = weight('gzip');
-  if (br <= 0 && gzip <= 0) return undefined;
-  return br >= gzip ? 'br' : 'gzip';
 }
 
 export interface FastLaneOptions {

@@ -4,43 +4,20 @@ import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/storefront-features.js
 import type { Brand } from '../../shared/schemas/brand-registry.js';
 import { TagIndex } from '../cache/tag-index.js';
 import { deviceTypeFromUserAgent, FORCE_PARAM, type FlagService } from '../flags/flag-service.js';
-import { SITE_ID_HEADER } from '../http/client-headers.js';
-import { AppError } from '../http/errors.js';
-import { replayableJson, type ReplayableAnswer } from '../http/fast-lane.js';
+import { replayableJson, type ReplayableAnswer } from '../http/replayable.js';
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
-import type { LayoutService, PageRequest } from './layout-service.js';
-import { LocationQuerySchema, resolveLocation } from './location.js';
+import type { LayoutService, PageRequest, SegmentPage } from './layout-service.js';
+import { LocationQuerySchema, resolveLocation } from './location-lookup.js';
+import { BrandParamSchema, requestedBrand } from './request-context.js';
+import type { LocationQuery } from '../../shared/rules/location.js';
 
 export const LayoutQuerySchema = LocationQuerySchema.and(
   z.object({
-    brand: z
-      .string()
-      .regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"')
-      .optional(),
+    brand: BrandParamSchema.optional(),
     [FORCE_PARAM]: z.unknown().optional(),
   }),
 );
-
-/** The brand asked for: `?brand=` first, then the site id (the `X-Site-Id` header), then the default brand. */
-export function resolveBrand(
-  segments: SegmentRepository,
-  brandId: string | undefined,
-  siteHeader: string | undefined,
-): Brand {
-  if (brandId) {
-    const brand = segments.brand(brandId);
-    if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${brandId}"`);
-    return brand;
-  }
-  if (siteHeader !== undefined) {
-    const brand = /^\d{1,9}$/.test(siteHeader) ? segments.brandBySiteId(Number(siteHeader)) : undefined;
-    if (!brand)
-      throw new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${siteHeader.slice(0, 20)}"`);
-    return brand;
-  }
-  return segments.defaultBrand;
-}
 
 /**
  * Whole layout answers, serialised once: the same page for the same brand, place and experiment variation is
@@ -66,13 +43,13 @@ export const NO_EXPERIMENT: Experiment = Object.freeze({
 /** The tag of the answers (layout answers, rendered pages) built from a row. */
 export const rowTag = (rowKey: string) => `row:${rowKey}`;
 
-/** One layout request, as the API route or the page renderer read it off their request. */
-export interface LayoutAnswerRequest {
+/** What a layout request is read from, by the API route or the page renderer. */
+export interface LayoutAsk {
   page: PageRequest;
-  /** The layout API's query, parsed as Express parses it. */
-  query: Record<string, unknown>;
-  /** The `X-Site-Id` header, when sent. */
-  siteHeader: string | undefined;
+  /** The layout API's query, as Express parses it (or as the page's call spells it). */
+  query: Readonly<Record<string, unknown>>;
+  /** The brand of the request's site (`?brand=` in the query comes first). */
+  siteBrand: Brand;
   /** The verified guest, when there is one: the home experiment follows the guest (spec §7). */
   guestId: string | undefined;
   userAgent: string | undefined;
@@ -80,9 +57,19 @@ export interface LayoutAnswerRequest {
   url: string;
 }
 
+/** A layout request resolved, once: everything its answer is made of. */
+export interface LayoutRequest {
+  page: PageRequest;
+  /** The segment page that answers it. */
+  segmentPage: SegmentPage;
+  brand: Brand;
+  place: LocationQuery;
+  /** The experiment variation the guest sees, and the exposures the answer lists. */
+  experiment: Experiment;
+}
+
 export interface LayoutAnswer {
   answer: ReplayableAnswer;
-  experiment: Experiment;
   /** Whether the answer is kept (and so may be replayed): rows that failed or were overtaken are not. */
   kept: boolean;
   /** How long it is kept for, in ms (0 when not kept). */
@@ -165,19 +152,26 @@ export class LayoutAnswers {
     return experiment;
   }
 
-  async answer(request: LayoutAnswerRequest): Promise<LayoutAnswer> {
-    const { page } = request;
-    const query = LayoutQuerySchema.parse(request.query);
-    const brand = resolveBrand(this.segments, query.brand, request.siteHeader);
-    this.layout.pageFor(page);
+  /**
+   * Reads a layout request's inputs, checking each as the API does (a 400 for a bad place or variation, a 404 for
+   * an unknown brand or page), and settles the variation its guest sees.
+   */
+  resolve(ask: LayoutAsk): LayoutRequest {
+    const { page } = ask;
+    const query = LayoutQuerySchema.parse(ask.query);
+    const brand = requestedBrand(this.segments, ask.siteBrand, query.brand);
+    const segmentPage = this.layout.pageFor(page);
     // GrowthBook's `?<experiment-key>=<index>` and the `gb_force` alias, checked on every layout page, with or
     // without a guest token.
-    const forced = this.flags.forcedVariations(request.query);
+    const forced = this.flags.forcedVariations(ask.query);
     const experiment =
-      page.page === 'home'
-        ? this.homeExperiment(request.guestId, brand, request.userAgent, request.url, forced)
-        : NO_EXPERIMENT;
-    const { variant, experiments } = experiment;
+      page.page === 'home' ? this.homeExperiment(ask.guestId, brand, ask.userAgent, ask.url, forced) : NO_EXPERIMENT;
+    return { page, segmentPage, brand, place: { lat: query.lat, lng: query.lng, zip: query.zip }, experiment };
+  }
+
+  async answer(request: LayoutRequest): Promise<LayoutAnswer> {
+    const { page, brand, place } = request;
+    const { variant, experiments } = request.experiment;
     // Keyed by what the answer is made of, the variation and the exposures listed: a forced view (no exposure)
     // and a guest assigned the same variation (its exposure listed) are different entries, and the one a
     // plain anonymous request shares (base rows, no exposure) is the same bytes whoever asked. The fast lane and
@@ -185,22 +179,25 @@ export class LayoutAnswers {
     const key = JSON.stringify([
       page,
       brand.id,
-      query.lat,
-      query.lng,
-      query.zip,
+      place.lat,
+      place.lng,
+      place.zip,
       variant,
       experiments,
       this.segments.current.loadedAt,
     ]);
     let answer = this.responses.get(key);
     if (!answer) {
-      const location = await resolveLocation(query, this.search.engine);
+      const location = await resolveLocation(place, this.search.engine);
       const rowKeys: string[] = [];
       const invalidations = this.layout.invalidations;
-      answer = replayableJson(
-        JSON.stringify(await this.layout.layout(page, brand, location, { variant, experiments, rowKeys })),
-        LAYOUT_HEADERS,
-      );
+      const layout = await this.layout.layout(page, brand, location, {
+        segmentPage: request.segmentPage,
+        variant,
+        experiments,
+        rowKeys,
+      });
+      answer = replayableJson(JSON.stringify(layout), LAYOUT_HEADERS);
       // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try. Nor is a
       // page that a catalog change may have overtaken while it was built.
       if (!/"status":"(timeout|error)"/.test(answer.body) && this.layout.invalidations === invalidations) {
@@ -211,7 +208,6 @@ export class LayoutAnswers {
     const kept = this.responses.has(key);
     return {
       answer,
-      experiment,
       kept,
       ttlMs: kept ? this.responses.getRemainingTTL(key) : 0,
       tags: kept ? this.pageTags.tagsOf(key) : [],

@@ -11,7 +11,7 @@ import { queryClock } from '../search/query-clock.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import { GROUP_PAGES } from '../segments/segment-set.js';
-import { type ShopperLocation } from './location.js';
+import type { ZonedLocation } from '../../shared/rules/location.js';
 import { nationalTitle, resolveRowItems, widened, type RowContext, type RowItems } from './rows.js';
 import { RowScopes, type ChangedDocument } from './row-scopes.js';
 import type { Logger } from '../../shared/logger.js';
@@ -32,6 +32,11 @@ export interface LayoutServiceOptions {
 }
 
 export type PageRequest = { page: 'home' } | { page: 'category'; slug: string };
+/** The brand's segment page that answers a page request, and the category it shows. */
+export interface SegmentPage {
+  page: PageName;
+  category?: string;
+}
 
 class RowTimeout extends Error {}
 
@@ -67,7 +72,7 @@ export class LayoutService {
   }
 
   /** Which segment page answers a request, or a 404 naming what is unknown. */
-  pageFor(request: PageRequest): { page: PageName; category?: string } {
+  pageFor(request: PageRequest): SegmentPage {
     if (request.page === 'home') return { page: 'explore' };
     const slug = request.slug;
     if ((GROUP_PAGES as readonly string[]).includes(slug)) return { page: slug as PageName };
@@ -78,8 +83,10 @@ export class LayoutService {
   async layout(
     request: PageRequest,
     brand: Brand,
-    location: ShopperLocation,
+    location: ZonedLocation,
     options: {
+      /** The request's `pageFor`, when the caller has found it already. */
+      segmentPage?: SegmentPage;
       variant?: string;
       experiments?: LayoutResponse['experiments'];
       timings?: Map<string, number>;
@@ -88,7 +95,7 @@ export class LayoutService {
     } = {},
   ): Promise<LayoutResponse> {
     const { timings, rowKeys } = options;
-    const { page, category } = this.pageFor(request);
+    const { page, category } = options.segmentPage ?? this.pageFor(request);
     const resolved = this.options.segments.page(brand.id, page, options.variant);
     if (!resolved) throw new AppError(404, 'page_not_found', `Brand "${brand.id}" has no ${page} page`);
     const clock = this.options.now?.() ?? new Date();

@@ -18,7 +18,7 @@ import { renderJsonSchema, segmentJsonSchemas } from '../segments/json-schema.js
 import { SegmentRepository } from '../segments/segment-repository.js';
 import { testApp } from '../test/test-app.js';
 import { LayoutService } from './layout-service.js';
-import type { ShopperLocation } from './location.js';
+import type { ZonedLocation } from '../../shared/rules/location.js';
 
 const logger = pino({ level: 'silent' });
 let tmp: string;
@@ -27,7 +27,7 @@ const search = new SearchService();
 let segments: SegmentRepository;
 let app: ReturnType<typeof testApp>['app'];
 
-const NEW_YORK: ShopperLocation = {
+const NEW_YORK: ZonedLocation = {
   lat: 40.75,
   lng: -73.99,
   city: 'New York',

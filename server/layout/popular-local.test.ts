@@ -10,13 +10,13 @@ import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 import { LayoutService } from './layout-service.js';
-import type { ShopperLocation } from './location.js';
+import type { ZonedLocation } from '../../shared/rules/location.js';
 import { defaultTabIndex, nationalTitle } from './rows.js';
 
 const logger = pino({ level: 'silent' });
 // A November Sunday: the NFL, NBA and NHL are in season, MLB is not (its season opens in late March).
 const NOW = new Date('2026-11-22T15:00:00Z');
-const NEW_YORK: ShopperLocation = {
+const NEW_YORK: ZonedLocation = {
   lat: 40.75,
   lng: -73.99,
   city: 'New York',
@@ -26,7 +26,7 @@ const NEW_YORK: ShopperLocation = {
   timeZone: 'America/New_York',
 };
 // Mid-Pacific: nothing within any row's radius.
-const NOWHERE: ShopperLocation = {
+const NOWHERE: ZonedLocation = {
   lat: 20,
   lng: -150,
   city: 'Nowhere',
@@ -59,12 +59,12 @@ const miles = (a: readonly [number, number], b: readonly [number, number]) => {
     Math.cos(a[0] * rad) * Math.cos(b[0] * rad) * Math.sin(((b[1] - a[1]) * rad) / 2) ** 2;
   return 2 * 3958.8 * Math.asin(Math.sqrt(h));
 };
-const page = (slug: string, where: ShopperLocation) =>
+const page = (slug: string, where: ZonedLocation) =>
   layout.layout(slug === 'home' ? { page: 'home' } : { page: 'category', slug }, segments.brand('base')!, where);
 const row = (answer: LayoutResponse, id: string) => answer.rows.find((r) => r.id === id)!;
 
 /** Events headlined by the performer within `radius` miles of the shopper, from `from` to `to` (seconds). */
-const localEvents = (performerId: number, where: ShopperLocation, radius: number, from: number, to = Infinity) =>
+const localEvents = (performerId: number, where: ZonedLocation, radius: number, from: number, to = Infinity) =>
   catalog.collections.Event.filter(
     (e: EventDocument) =>
       e.performer_ids[0] === performerId &&

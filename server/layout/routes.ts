@@ -1,29 +1,25 @@
 import { parse as parseQueryString } from 'node:querystring';
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { BrandAnswer } from '../../shared/schemas/layout.js';
-import type { Brand } from '../../shared/schemas/brand-registry.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { AppError } from '../http/errors.js';
-import { sendReplayable, type FastLane } from '../http/fast-lane.js';
+import type { FastLane } from '../http/fast-lane.js';
+import { sendReplayable } from '../http/replayable.js';
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { PageRequest } from './layout-service.js';
-import { NO_EXPERIMENT, resolveBrand, type Experiment, type LayoutAnswers } from './layout-answers.js';
-import { zipLocation } from './location.js';
-
+import { NO_EXPERIMENT, type Experiment, type LayoutAnswers } from './layout-answers.js';
+import { zipLocation } from './location-lookup.js';
+import { BrandParamSchema, contextOf, requestedBrand, siteBrand } from './request-context.js';
+import { ZIP_PATTERN } from '../../shared/rules/location.js';
 import { SITE_ID_HEADER } from '../http/client-headers.js';
 
 const CategoryParamsSchema = z.object({
   slug: z.string().regex(/^[a-z0-9-]{1,64}$/, 'slug must be a category slug such as "nfl"'),
 });
-
-/** The brand of a request: `?brand=` first, then the site-id header, then the default brand. */
-export function brandFor(req: Request, segments: SegmentRepository, brandId?: string): Brand {
-  return resolveBrand(segments, brandId, req.get(SITE_ID_HEADER));
-}
 
 /**
  * The key of a layout answer as the request spelled it: the same URL, site and experiment assignment with
@@ -64,6 +60,7 @@ export function layoutRoutes(
     }
     const site = req.headers[SITE_ID_HEADER];
     if (Array.isArray(site)) return undefined;
+    // The lane admits only requests whose client headers pass: the site id names a brand.
     let experiment = NO_EXPERIMENT;
     if (queryString || (page === 'home' && guestId)) {
       const query = parseQueryString(queryString);
@@ -71,7 +68,8 @@ export function layoutRoutes(
         // Checked here too, on every layout page: a variation a payload change has made invalid is the app's 400.
         const forced = flags.forcedVariations(query);
         if (page === 'home' && (guestId || Object.keys(forced).length > 0)) {
-          const brand = resolveBrand(segments, typeof query.brand === 'string' ? query.brand : undefined, site);
+          const brandId = typeof query.brand === 'string' ? query.brand : undefined;
+          const brand = requestedBrand(segments, siteBrand(segments, site), brandId);
           experiment = answers.homeExperiment(guestId, brand, req.headers['user-agent'], req.url ?? '', forced);
         }
       } catch {
@@ -81,21 +79,22 @@ export function layoutRoutes(
     return replayKey(req.url ?? '', site, experiment, segments.current.loadedAt);
   });
 
-  const answer = async (req: Request, res: import('express').Response, page: PageRequest) => {
+  const answer = async (req: Request, res: Response, page: PageRequest) => {
+    const context = contextOf(req);
     const session = await optionalSession(req, tokens);
-    const site = req.get(SITE_ID_HEADER);
-    const found = await answers.answer({
+    const request = answers.resolve({
       page,
       query: req.query as Record<string, unknown>,
-      siteHeader: site,
+      siteBrand: context.brand,
       guestId: session?.guestId,
       userAgent: req.get('user-agent'),
       url: req.originalUrl,
     });
+    const found = await answers.answer(request);
     // Replayed for as long as the answers keep it; never when it was not kept.
     if (found.kept)
       fastLane?.remember(
-        replayKey(req.originalUrl, site, found.experiment, segments.current.loadedAt),
+        replayKey(req.originalUrl, context.site, request.experiment, segments.current.loadedAt),
         found.answer,
         found.ttlMs,
         found.tags,
@@ -108,23 +107,15 @@ export function layoutRoutes(
   );
   // The brand's name, theme and partner address, for the client's header and colours.
   router.get('/brand', (req, res) => {
-    const query = z
-      .object({
-        brand: z
-          .string()
-          .regex(/^[a-z0-9-]{1,64}$/, 'brand must be a brand id such as "base"')
-          .optional(),
-      })
-      .parse(req.query);
-    const brand = brandFor(req, segments, query.brand);
-    const answer: BrandAnswer = brand;
+    const query = z.object({ brand: BrandParamSchema.optional() }).parse(req.query);
+    const answer: BrandAnswer = requestedBrand(segments, contextOf(req).brand, query.brand);
     res.set('Vary', 'X-Site-Id').set('Cache-Control', 'public, max-age=300').json(answer);
   });
 
   // A ZIP code the shopper typed, checked before the pages use it: its market, or a 404 naming it.
   router.get('/location', async (req, res) => {
     const { zip } = z
-      .object({ zip: z.string({ error: 'zip is required' }).regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code') })
+      .object({ zip: z.string({ error: 'zip is required' }).regex(ZIP_PATTERN, 'zip must be a 5-digit US ZIP code') })
       .parse(req.query);
     const found = await zipLocation(zip, search.engine);
     if (!found) throw new AppError(404, 'unknown_zip', `ZIP code ${zip} is not a US ZIP code we know`);

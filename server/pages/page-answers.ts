@@ -1,7 +1,14 @@
-import { parse as parseQueryString } from 'node:querystring';
 import { LISTINGS_FRESH_MS, ListingsQuerySchema } from '../../shared/schemas/commerce.js';
 import { SchedulePageQuerySchema, SearchResultsQuerySchema, SlugParamsSchema } from '../../shared/schemas/entities.js';
+import {
+  callPath,
+  layoutParams,
+  type ApiCall,
+  type LayoutCall,
+  type QueryParam,
+} from '../../shared/schemas/api-calls.js';
 import type { BrandAnswer } from '../../shared/schemas/layout.js';
+import type { Brand } from '../../shared/schemas/brand-registry.js';
 import type { RecentActivityItem } from '../activity/recent-activity.js';
 import type { ListingService } from '../commerce/listing-service.js';
 import {
@@ -13,12 +20,10 @@ import {
   searchResults,
   venuePage,
 } from '../entities/entity-service.js';
-import { AppError } from '../http/errors.js';
 import { collectionTag } from '../http/fast-lane.js';
-import { resolveBrand, type LayoutAnswers } from '../layout/layout-answers.js';
+import type { LayoutAnswers } from '../layout/layout-answers.js';
 import { queryClock } from '../search/query-clock.js';
 import type { SearchService } from '../search/search-service.js';
-import type { SegmentRepository } from '../segments/segment-repository.js';
 
 /** One API answer read in-process for a page: the data, and what it was made of (for the page cache). */
 export interface PageAnswer {
@@ -33,9 +38,10 @@ export interface PageAnswer {
   activity?: Omit<RecentActivityItem, 'viewedAt'>;
 }
 
-/** Who is asking: the same inputs an API request carries in its headers. */
-export interface AnswerContext {
-  siteHeader: string | undefined;
+/** Who a page is drawn for, resolved once per page request: what an API request carries in its headers. */
+export interface PageRequestContext {
+  /** The brand of the renderer's site id. */
+  brand: Brand;
   guestId: string | undefined;
   userAgent: string | undefined;
 }
@@ -45,92 +51,94 @@ const CATALOG_TAGS = (['Event', 'Performer', 'Venue'] as const).map(collectionTa
 /** How long a page drawn from the catalog is replayed at most (the layout rows' lifetime, spec §9 row cache). */
 const ENTITY_TTL_MS = 60_000;
 
+const slugOf = (slug: string) => SlugParamsSchema.parse({ slug }).slug;
+
+/** Query parameters as Express's query parser lists them: a repeated name is an array of its values. */
+function queryRecord(params: readonly QueryParam[]): Record<string, string | string[]> {
+  const record = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of params) {
+    const before = record[name];
+    record[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
+  }
+  return record;
+}
+
 /**
- * The API's GET answers a page draws with, read through the same services (and the same caches) the API routes
- * use, from the address the client would fetch: one data path, whether the browser or the server asks. An
- * address this does not know, or bad input, is an AppError, as the API would answer it.
+ * The API's GET answers a page draws with, for the page's typed calls, read through the same services (and the
+ * same caches) the API routes use: one data path, whether the browser or the server asks. Input the API would
+ * refuse is refused with the same AppError.
  */
 export class PageAnswers {
   constructor(
-    private readonly segments: SegmentRepository,
     private readonly search: SearchService,
     private readonly layout: LayoutAnswers,
-    private readonly commerce: ListingService,
+    private readonly listings: ListingService,
   ) {}
 
-  async read(address: string, context: AnswerContext): Promise<PageAnswer> {
-    const url = new URL(address, 'http://page.invalid');
-    const query = parseQueryString(url.search.slice(1)) as Record<string, unknown>;
-    const parts = url.pathname
-      .split('/')
-      .slice(2)
-      .map((p) => decodeURIComponent(p));
+  async answer(call: ApiCall, context: PageRequestContext): Promise<PageAnswer> {
     const engine = this.search.engine;
     const now = queryClock();
-    const [first, second, third] = parts;
-    const slugOf = (slug: string | undefined) => SlugParamsSchema.parse({ slug }).slug;
+    switch (call.call) {
+      case 'brand': {
+        const brand: BrandAnswer = context.brand;
+        return { data: brand, tags: [], ttlMs: Infinity };
+      }
+      case 'menu':
+        return { data: await menu(engine), tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
+      case 'layout':
+        return this.layoutAnswer(call, context);
+      case 'event': {
+        const found = await eventPage(engine, slugOf(call.slug), now);
+        const { doc: _doc, ...data } = found;
+        return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: eventActivity(found) };
+      }
+      case 'listings':
+        return {
+          data: await this.listings.listings(slugOf(call.slug), ListingsQuerySchema.parse(call.filter)),
+          tags: CATALOG_TAGS,
+          ttlMs: LISTINGS_FRESH_MS,
+        };
+      case 'performer': {
+        const { page } = SchedulePageQuerySchema.parse({ page: call.page });
+        const found = await performerPage(engine, slugOf(call.slug), now, page);
+        const { doc: _doc, ...data } = found;
+        return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: performerActivity(found) };
+      }
+      case 'venue': {
+        const { page } = SchedulePageQuerySchema.parse({ page: call.page });
+        return {
+          data: await venuePage(engine, slugOf(call.slug), now, page),
+          tags: CATALOG_TAGS,
+          ttlMs: ENTITY_TTL_MS,
+        };
+      }
+      case 'results': {
+        const { q, page } = SearchResultsQuerySchema.parse({ q: call.q, page: call.page });
+        return { data: await searchResults(engine, q, page, now), tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
+      }
+    }
+  }
 
-    if (first === 'brand' && parts.length === 1) {
-      const brand: BrandAnswer = resolveBrand(this.segments, undefined, context.siteHeader);
-      return { data: brand, tags: [], ttlMs: Infinity };
-    }
-    if (first === 'menu' && parts.length === 1)
-      return { data: await menu(engine), tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
-    if (first === 'layout') {
-      const page =
-        second === 'home' && parts.length === 2
-          ? ({ page: 'home' } as const)
-          : second === 'category' && third && parts.length === 3
-            ? ({ page: 'category', slug: third } as const)
-            : null;
-      if (!page) throw new AppError(404, 'not_found', `No API at ${url.pathname}`);
-      const found = await this.layout.answer({
-        page,
-        query,
-        siteHeader: context.siteHeader,
-        guestId: context.guestId,
-        userAgent: context.userAgent,
-        url: address,
-      });
-      // Parsed only when a page is drawn from it: a replayed page needs its ETag alone.
-      let data: unknown;
-      return {
-        get data() {
-          return (data ??= JSON.parse(found.answer.body));
-        },
-        version: found.answer.etag,
-        tags: found.tags,
-        ttlMs: found.ttlMs,
-      };
-    }
-    if (first === 'events' && parts.length === 2) {
-      const found = await eventPage(engine, slugOf(second), now);
-      const { doc: _doc, ...data } = found;
-      return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: eventActivity(found) };
-    }
-    if (first === 'events' && third === 'listings' && parts.length === 3) {
-      return {
-        data: await this.commerce.listings(slugOf(second), ListingsQuerySchema.parse(query)),
-        tags: CATALOG_TAGS,
-        ttlMs: LISTINGS_FRESH_MS,
-      };
-    }
-    if (first === 'performers' && parts.length === 2) {
-      const found = await performerPage(engine, slugOf(second), now, SchedulePageQuerySchema.parse(query).page);
-      const { doc: _doc, ...data } = found;
-      return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: performerActivity(found) };
-    }
-    if (first === 'venues' && parts.length === 2) {
-      return {
-        data: await venuePage(engine, slugOf(second), now, SchedulePageQuerySchema.parse(query).page),
-        tags: CATALOG_TAGS,
-        ttlMs: ENTITY_TTL_MS,
-      };
-    }
-    if (first === 'Searches' && second === 'get' && parts.length === 2) {
-      const { q, page } = SearchResultsQuerySchema.parse(query);
-      return { data: await searchResults(engine, q, page, now), tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
-    }
-    throw new AppError(404, 'not_found', `No API at ${url.pathname}`);
+  private async layoutAnswer(call: LayoutCall, context: PageRequestContext): Promise<PageAnswer> {
+    const request = this.layout.resolve({
+      page: call.page === 'home' ? { page: 'home' } : { page: 'category', slug: call.slug },
+      query: queryRecord(layoutParams(call)),
+      siteBrand: context.brand,
+      guestId: context.guestId,
+      userAgent: context.userAgent,
+      // GrowthBook's `url` attribute: the address the browser asks the layout at.
+      url: callPath(call),
+    });
+    const found = await this.layout.answer(request);
+    // Parsed only when a page is drawn from it: a replayed page needs its ETag alone.
+    let data: unknown;
+    return {
+      get data() {
+        return (data ??= JSON.parse(found.answer.body));
+      },
+      version: found.answer.etag,
+      tags: found.tags,
+      ttlMs: found.ttlMs,
+    };
   }
 }

@@ -95,12 +95,19 @@ export class PageDocument {
    */
   private inlineStyle(brand: Brand, moduleStyles: readonly string[]): { element: string; source: string } {
     const t = brand.theme;
-    const key = `${brand.id}\n${t.primary}${t.primaryContrast}${t.ink}${t.surface}${t.accent}\n${moduleStyles.join('\n')}`;
+    const colours = [
+      ['brand', t.primary],
+      ['brand-contrast', t.primaryContrast],
+      ['ink', t.ink],
+      ['surface', t.surface],
+      ['accent', t.accent],
+    ] as const;
+    const key = [brand.id, colours.map(([, value]) => value).join(''), ...moduleStyles].join('\n');
     let style = this.inlineStyles.get(key);
     if (!style) {
       const own = moduleStyles.map((file) => readFileSync(path.join(this.clientDir, file), 'utf8'));
       // The colours are validated as #rrggbb by the segment schema; nothing else reaches the stylesheet.
-      const theme = `:root{--brand:${t.primary};--brand-contrast:${t.primaryContrast};--ink:${t.ink};--surface:${t.surface};--accent:${t.accent}}`;
+      const theme = `:root{${colours.map(([name, value]) => `--${name}:${value}`).join(';')}}`;
       const text = [this.css, ...own, theme].join('\n').replace(/<\//g, '<\\/');
       style = {
         element: `<style>${text}</style>`,

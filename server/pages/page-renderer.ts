@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import type { ChosenPlace } from '../../shared/rules/location.js';
 import type { PageContextValue, PageHead, PagePlan } from '../../shared/schemas/page-render.js';
 
 export type { PageHead, PagePlan, PageQuery, RenderedPageKind } from '../../shared/schemas/page-render.js';
@@ -20,13 +21,14 @@ export interface PageRenderer {
   SITE_ID: string;
   /** The id of the element the page data goes in. */
   PAGE_DATA_ID: string;
-  pagePlan(url: URL, cookies: string): PagePlan | null;
+  /** The page at `url` for the shopper's place (from the request's cookie), or null for a page it does not render. */
+  pagePlan(url: URL, place: ChosenPlace): PagePlan | null;
   renderPage(input: {
     url: string;
     plan: PagePlan;
     answers: readonly { queryKey: readonly unknown[]; data: unknown }[];
     page: PageContextValue;
-    cookies: string;
+    place: ChosenPlace;
   }): Promise<RenderedPage>;
 }
 

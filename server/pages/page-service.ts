@@ -1,42 +1,29 @@
 import { Writable } from 'node:stream';
 import type { Request, Response } from 'express';
-import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
+import { parsePlace, type ChosenPlace } from '../../shared/rules/location.js';
+import { readPageCookies, type PageCookies, type PageQuery } from '../../shared/schemas/page-render.js';
 import type { RecentActivity } from '../activity/recent-activity.js';
-import { TagIndex } from '../cache/tag-index.js';
 import { AppError } from '../http/errors.js';
-import { resolveBrand } from '../layout/layout-answers.js';
-import { replayableHtml, sendReplayable, type FastLane, type ReplayableAnswer } from '../http/fast-lane.js';
-import type { SearchService } from '../search/search-service.js';
+import type { FastLane } from '../http/fast-lane.js';
+import { replayableHtml, sendReplayable } from '../http/replayable.js';
+import type { FlagService } from '../flags/flag-service.js';
+import { siteBrand } from '../layout/request-context.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { SessionTokens } from '../sessions/session-tokens.js';
 import { originOf } from '../seo/routes.js';
-import type { PageAnswer, PageAnswers } from './page-answers.js';
+import { KeptPages, urlParts, type KeptPage } from './kept-pages.js';
+import type { PageAnswer, PageAnswers, PageRequestContext } from './page-answers.js';
 import type { PageDocument } from './page-document.js';
 import type { PagePlan, PageRenderer } from './page-renderer.js';
-import { PAGE_COOKIES, readCookie } from '../../shared/schemas/page-render.js';
-import { deviceTypeFromUserAgent, type FlagService } from '../flags/flag-service.js';
-import type { IncomingMessage } from 'node:http';
-import type { URLParts } from '../http/fast-lane.js';
 import type { PageVerdict } from './page-status.js';
 
-/** Bound on the rendered pages kept (their compressed copies included). */
-const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 const PAGE_HEADERS = { cacheControl: 'no-cache', vary: ['Cookie'] } as const;
-/** The longest a page is replayed from the lane without being looked at again. */
-const MAX_LANE_TTL_MS = 60 * 60_000;
-
-interface KeptPage {
-  answer: ReplayableAnswer;
-  status: number;
-  activity?: PageAnswer['activity'];
-}
 
 export interface PageServiceDeps {
   renderer: PageRenderer;
   document: PageDocument;
   answers: PageAnswers;
-  search: SearchService;
   segments: SegmentRepository;
   tokens: SessionTokens;
   activity: RecentActivity;
@@ -49,172 +36,97 @@ export interface PageServiceDeps {
   publicBaseUrl: string | undefined;
 }
 
+/** One page request, its inputs read once: the cookies, the shopper's place, the origin and who it is for. */
+interface PageVisit {
+  req: Request;
+  res: Response;
+  cookies: PageCookies;
+  place: ChosenPlace;
+  origin: string;
+  context: PageRequestContext;
+}
+
 /** The page's CSP: the app's, with the page's inline stylesheet allowed by its hash. */
 function withStyleSources(csp: string, sources: readonly string[]): string {
   return csp.replace(/style-src ([^;]*)/, `style-src $1 ${sources.join(' ')}`);
 }
 
+const notFoundPlan = (plan: PagePlan): PagePlan => ({ kind: 'not-found', shell: plan.shell, own: [] });
+
 /**
- * Server-rendered pages (spec §2's landing pages): the page's status, the API answers it draws with (through
- * `PageAnswers`), the markup streamed by the client's own components, and the answers embedded for the client to
- * hydrate from. A rendered page is kept and replayed like a layout answer: keyed by the same inputs, tagged with
- * the rows and collections it was drawn from, dropped by the same changes (the fast lane's `forget`).
+ * Server-rendered pages (spec §2's landing pages): the page's status, the API answers it draws with (its typed
+ * calls, answered by `PageAnswers`), the markup streamed by the client's own components, and the answers embedded
+ * for the client to hydrate from. A rendered page is kept and replayed like a layout answer (`KeptPages`).
  */
 export class PageService {
-  private readonly kept: LRUCache<string, KeptPage>;
-  private readonly tags = new TagIndex();
-  /** How many tags have been forgotten: a page drawn while this moved may hold what a change made stale. */
-  private forgets = 0;
+  private readonly kept: KeptPages;
 
   constructor(private readonly deps: PageServiceDeps) {
-    this.kept = new LRUCache<string, KeptPage>({
-      maxSize: PAGE_CACHE_BYTES,
-      sizeCalculation: (page) => Buffer.byteLength(page.answer.body) * 2 + 512,
-      dispose: (_page, key, reason) => {
-        if (reason !== 'set') this.tags.untag(key);
-      },
-    });
-    deps.fastLane.onForget((tag) => {
-      this.forgets++;
-      for (const key of this.tags.take(tag)) this.kept.delete(key);
-      deps.pageLane?.forget(tag);
-    });
-    deps.pageLane?.route('/', (req, parts) => this.laneKey(req, parts));
-  }
-
-  private payloadSeen: unknown = null;
-  private payloadNumber = 0;
-
-  /** A number for the flag payload in use (a new payload is a new object): it may assign guests differently. */
-  private payloadId(): number {
-    const payload = this.deps.flags.payload();
-    if (payload !== this.payloadSeen) {
-      this.payloadSeen = payload;
-      this.payloadNumber++;
-    }
-    return this.payloadNumber;
+    this.kept = new KeptPages(deps);
   }
 
   /**
-   * The key a kept page is replayed under from the page lane, read straight off the request: the address, the
-   * origin's inputs, the shopper's place, and for the home page (the experiment's) the guest whose token was
-   * verified before and their device type, with the flag payload and segment set in use. Undefined when it cannot
-   * tell at once (a guest token not verified yet): the app answers, and verifies it.
-   */
-  laneKey(req: IncomingMessage, { pathname, search }: URLParts): string | undefined {
-    if (pathname.startsWith('/api/') || pathname.includes('.')) return undefined;
-    const cookies = req.headers.cookie ?? '';
-    let guest = '';
-    let device = '';
-    if (pathname === '/') {
-      const token = readCookie(cookies, PAGE_COOKIES.guestToken);
-      if (token) {
-        const session = this.deps.tokens.peek(token);
-        if (!session) return undefined;
-        guest = session.guestId;
-      }
-      device = deviceTypeFromUserAgent(req.headers['user-agent']);
-    }
-    const origin = this.deps.publicBaseUrl
-      ? ''
-      : [req.headers.host, req.headers['x-forwarded-host'], req.headers['x-forwarded-proto']].join('|');
-    return JSON.stringify([
-      pathname,
-      search,
-      origin,
-      readCookie(cookies, PAGE_COOKIES.location) ?? '',
-      guest,
-      device,
-      this.payloadId(),
-      this.deps.segments.current.loadedAt,
-    ]);
-  }
-
-  /** Hands a kept page to the page lane, when it is the same for whoever sends the same key. */
-  private toLane(req: Request, page: KeptPage, key: string): void {
-    const { pageLane } = this.deps;
-    // Only plain 200 pages: a status or a recent-activity record is the app's to send and write.
-    if (!pageLane || page.status !== 200 || page.activity) return;
-    const q = req.originalUrl.indexOf('?');
-    const laneKey = this.laneKey(
-      req,
-      q < 0
-        ? { pathname: req.originalUrl, search: '' }
-        : { pathname: req.originalUrl.slice(0, q), search: req.originalUrl.slice(q + 1) },
-    );
-    const ttl = this.kept.getRemainingTTL(key);
-    if (laneKey !== undefined && ttl > 0)
-      pageLane.remember(laneKey, page.answer, Math.min(ttl, MAX_LANE_TTL_MS), this.tags.tagsOf(key));
-  }
-
-  /**
-   * Answers a page request: a redirect for a renamed entity, a rendered page, or (for pages the server does not
-   * render: tickets, checkout, orders) `undefined`, for the caller to send the app shell.
+   * Answers a page request: a rendered page, said with true, or (for a redirect, and pages the server does not
+   * render: tickets, checkout, orders) false, for the caller to send the app shell.
    */
   async answer(req: Request, res: Response, verdict: PageVerdict): Promise<boolean> {
     const { renderer, segments } = this.deps;
     // Appended, never resolved: `//host/x` stays a path on this site.
     const url = new URL(`http://page.invalid${req.originalUrl}`);
-    const cookies = req.get('cookie') ?? '';
-    const planned = renderer.pagePlan(url, cookies);
+    const cookies = readPageCookies(req.get('cookie') ?? '');
+    const place = parsePlace(cookies.place);
+    const planned = renderer.pagePlan(url, place);
     if (!planned || verdict.status === 301) return false;
     const status = verdict.status;
-    const forgetsBefore = this.forgets;
-    const plan: PagePlan = status === 404 ? { kind: 'not-found', shell: planned.shell, own: [] } : planned;
+    const forgetsBefore = this.kept.forgets;
+    const plan: PagePlan = status === 404 ? notFoundPlan(planned) : planned;
     const origin = new URL(originOf(req, this.deps.publicBaseUrl)).origin;
-    const guestId = await this.guestOf(cookies);
-    const context = { siteHeader: renderer.SITE_ID, guestId, userAgent: req.get('user-agent') };
+    const context: PageRequestContext = {
+      brand: siteBrand(segments, renderer.SITE_ID),
+      guestId: await this.guestOf(cookies.guestToken),
+      userAgent: req.get('user-agent'),
+    };
+    const visit: PageVisit = { req, res, cookies, place, origin, context };
 
     // The layout is read first: its answer (kept by the layout API) names the variation this guest sees, and so
     // which rendered page is theirs.
-    const layoutQuery = plan.kind === 'home' || plan.kind === 'category' ? plan.own[0] : undefined;
+    const layoutQuery = plan.own[0]?.call.call === 'layout' ? plan.own[0] : undefined;
     let layout: PageAnswer | undefined;
     if (layoutQuery) {
       try {
-        layout = await this.deps.answers.read(layoutQuery.path, context);
+        layout = await this.deps.answers.answer(layoutQuery.call, context);
       } catch (err) {
-        if (err instanceof AppError && err.status === 404)
-          return this.render(
-            req,
-            res,
-            { kind: 'not-found', shell: plan.shell, own: [] },
-            404,
-            origin,
-            context,
-            new Map(),
-          );
+        if (err instanceof AppError && err.status === 404) return this.render(visit, notFoundPlan(plan), 404);
         // An address the layout refuses (a variation that does not exist) is the client's 4xx to explain, with
         // that status; a layout that failed is left for the client to ask for. Neither page is kept.
-        if (err instanceof AppError && err.status < 500)
-          return this.render(req, res, { ...plan, own: [] }, err.status, origin, context, new Map());
-        this.deps.logger.warn({ err, path: layoutQuery.path }, 'a page answer failed: the client will ask for it');
-        return this.render(req, res, { ...plan, own: [] }, status, origin, context, new Map());
+        if (err instanceof AppError && err.status < 500) return this.render(visit, { ...plan, own: [] }, err.status);
+        this.deps.logger.warn({ err, call: layoutQuery.call }, 'a page answer failed: the client will ask for it');
+        return this.render(visit, { ...plan, own: [] }, status);
       }
     }
-    // The same address, status, origin, segment set, API addresses (the shopper's place among them) and layout
-    // answer (its variation among them) make the same page.
+    // The same address, status, origin, segment set, calls (the shopper's place among them) and layout answer
+    // (its variation among them) make the same page.
     const key = JSON.stringify([
       req.originalUrl,
       status,
       origin,
       segments.current.loadedAt,
-      [...plan.shell, ...plan.own].map((q) => q.path),
+      [...plan.shell, ...plan.own].map((q) => q.call),
       layout?.version ?? null,
     ]);
     const kept = this.kept.get(key);
     if (kept) {
-      this.record(guestId, kept.activity);
+      this.record(context.guestId, kept.activity);
       this.send(req, res, kept);
-      this.toLane(req, kept, key);
+      this.toLane(visit, kept, key);
       return true;
     }
-    const known = new Map<string, PageAnswer>();
-    if (layout && layoutQuery) known.set(layoutQuery.path, layout);
-    return this.render(req, res, plan, status, origin, context, known, key, forgetsBefore);
+    const known = new Map<PageQuery, PageAnswer>();
+    if (layout && layoutQuery) known.set(layoutQuery, layout);
+    return this.render(visit, plan, status, { known, key, forgetsBefore });
   }
 
-  private async guestOf(cookies: string): Promise<string | undefined> {
-    const token = readCookie(cookies, PAGE_COOKIES.guestToken);
+  private async guestOf(token: string | undefined): Promise<string | undefined> {
     if (!token) return undefined;
     try {
       return (await this.deps.tokens.verify(token)).guestId;
@@ -237,46 +149,49 @@ export class PageService {
     sendReplayable(req, res, page.answer);
   }
 
-  private async render(
-    req: Request,
-    res: Response,
-    plan: PagePlan,
-    status: number,
-    origin: string,
-    context: { siteHeader: string; guestId: string | undefined; userAgent: string | undefined },
-    known: Map<string, PageAnswer>,
-    key?: string,
-    forgetsBefore = this.forgets,
-  ): Promise<boolean> {
-    const { renderer, document } = this.deps;
-    // Every answer the page draws with, read at once. One the API would refuse (an unknown event) makes the page
-    // the not-found page; one that failed (the engine down) is left for the client to ask for, and the page is not
-    // kept.
-    let keep = key !== undefined;
+  private toLane({ req, cookies }: PageVisit, page: KeptPage, key: string): void {
+    this.kept.toLane(page, key, () => this.kept.laneKeyOf(urlParts(req.originalUrl), req.headers, cookies));
+  }
+
+  /** Every answer the page draws with, read at once (those in `known` already read). */
+  private async readAll(visit: PageVisit, plan: PagePlan, known: ReadonlyMap<PageQuery, PageAnswer>) {
+    // One the API would refuse (an unknown event) makes the page the not-found page; one that failed (the engine
+    // down) is left for the client to ask for, and the page is not kept.
+    let complete = true;
     let notFound = false;
-    const queries = [...plan.shell, ...plan.own];
     const read = await Promise.all(
-      queries.map(async (query) => {
-        const found = known.get(query.path);
+      [...plan.shell, ...plan.own].map(async (query) => {
+        const found = known.get(query);
         if (found) return found;
         try {
-          return await this.deps.answers.read(query.path, context);
+          return await this.deps.answers.answer(query.call, visit.context);
         } catch (err) {
           if (err instanceof AppError && err.status < 500) {
             if (plan.own.includes(query)) notFound = true;
           } else {
-            this.deps.logger.warn({ err, path: query.path }, 'a page answer failed: the client will ask for it');
+            this.deps.logger.warn({ err, call: query.call }, 'a page answer failed: the client will ask for it');
           }
-          keep = false;
+          complete = false;
           return undefined;
         }
       }),
     );
-    if (notFound && plan.kind !== 'not-found')
-      return this.render(req, res, { kind: 'not-found', shell: plan.shell, own: [] }, 404, origin, context, known);
+    return { read, complete, notFound };
+  }
 
+  private async render(
+    visit: PageVisit,
+    plan: PagePlan,
+    status: number,
+    keeping: { known: ReadonlyMap<PageQuery, PageAnswer>; key: string; forgetsBefore: number } | undefined = undefined,
+  ): Promise<boolean> {
+    const { renderer, document } = this.deps;
+    const { req, res, origin, context } = visit;
+    const { read, complete, notFound } = await this.readAll(visit, plan, keeping?.known ?? new Map());
+    if (notFound && plan.kind !== 'not-found') return this.render(visit, notFoundPlan(plan), 404);
+
+    const queries = [...plan.shell, ...plan.own];
     const answers = queries.flatMap((query, i) => (read[i] ? [{ queryKey: query.queryKey, data: read[i].data }] : []));
-    const brand = resolveBrand(this.deps.segments, undefined, renderer.SITE_ID);
     let rendered;
     try {
       rendered = await renderer.renderPage({
@@ -284,13 +199,16 @@ export class PageService {
         plan,
         answers,
         page: { origin, status },
-        cookies: req.get('cookie') ?? '',
+        place: visit.place,
       });
     } catch (err) {
       this.deps.logger.error({ err, url: req.originalUrl }, 'server render failed: the app shell goes instead');
       return false;
     }
-    const parts = document.parts(rendered.head, brand, plan.module, { id: renderer.PAGE_DATA_ID, json: rendered.data });
+    const parts = document.parts(rendered.head, context.brand, plan.module, {
+      id: renderer.PAGE_DATA_ID,
+      json: rendered.data,
+    });
     const activity = read.find((a) => a?.activity)?.activity;
     this.record(context.guestId, activity);
 
@@ -327,14 +245,18 @@ export class PageService {
     res.end(parts.end);
 
     // Not kept when a change dropped anything while it was drawn: it may show what the change replaced.
-    if (keep && key !== undefined && this.forgets === forgetsBefore) {
+    if (keeping && complete && this.kept.forgets === keeping.forgetsBefore) {
       const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
       if (ttl > 0) {
         const answer = replayableHtml(chunks.join(''), { ...PAGE_HEADERS, own: { 'Content-Security-Policy': csp } });
         const page = { answer, status, activity };
-        this.kept.set(key, page, { ttl: Number.isFinite(ttl) ? ttl : undefined });
-        this.tags.tag(key, [...new Set(read.flatMap((a) => a?.tags ?? []))]);
-        this.toLane(req, page, key);
+        this.kept.keep(
+          keeping.key,
+          page,
+          ttl,
+          read.flatMap((a) => a?.tags ?? []),
+        );
+        this.toLane(visit, page, keeping.key);
       }
     }
     return true;

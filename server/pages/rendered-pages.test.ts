@@ -17,6 +17,10 @@ import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js'
 import { liveCatalogOver } from '../test/live-catalog.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import type { PageRenderer } from './page-renderer.js';
+import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
+import { toErrorResponse } from '../http/errors.js';
+import { LayoutAnswers } from '../layout/layout-answers.js';
+import { PageAnswers } from './page-answers.js';
 
 // The client's renderer, from its sources, as the server uses the built one: it must fit the server's contract.
 const renderer: PageRenderer = clientRenderer;
@@ -27,6 +31,7 @@ let sql: Sql;
 let search: SearchService;
 let live: LiveCatalog;
 let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
+let deps: Awaited<ReturnType<typeof testAppWithSegments>>['deps'];
 
 /** A built client as Vite writes it: the template, its stylesheet and script, and the manifest. */
 async function writeClient(dir: string) {
@@ -96,6 +101,7 @@ beforeAll(async () => {
     renderer,
   });
   app = made.app;
+  deps = made.deps;
   opened.connect({ engine: search.engine, layout: made.deps.layout, fastLane: app.fastLane });
 }, 120_000);
 
@@ -442,5 +448,68 @@ describe('a rendered page kept and replayed', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(JSON.stringify(recent)).toContain(JSON.stringify(event.event_name).slice(1, -1));
+  });
+});
+
+describe('a typed call', () => {
+  /** The answer the server reads in-process for a call, or the status of the error it is refused with. */
+  async function answered(call: ApiCall, guestId?: string, userAgent?: string) {
+    const answers = new PageAnswers(
+      deps.search,
+      new LayoutAnswers(deps.layout, deps.segments, deps.search, deps.flags),
+      deps.commerce.listings,
+    );
+    try {
+      const found = await answers.answer(call, { brand: deps.segments.defaultBrand, guestId, userAgent });
+      return { status: 200, body: found.data };
+    } catch (err) {
+      const { status, body } = toErrorResponse(err);
+      return { status, body: body as unknown };
+    }
+  }
+
+  it('is answered by the services as the API answers the address the client fetches it at', async () => {
+    const event = upcoming()[6]!;
+    const slug = entitySlug(event.event_name, event.event_id);
+    const performer = fixture.catalog.collections.Performer[1]!;
+    const venue = fixture.catalog.collections.Venue[1]!;
+    const calls: ApiCall[] = [
+      { call: 'brand' },
+      { call: 'menu' },
+      { call: 'layout', page: 'home', place: null, pageParams: [] },
+      { call: 'layout', page: 'home', place: { zip: '60601' }, pageParams: [['home-layout', '1']] },
+      { call: 'layout', page: 'category', slug: 'nfl', place: { lat: 41.8781, lng: -87.6298 }, pageParams: [] },
+      { call: 'layout', page: 'category', slug: 'no-such-category', place: null, pageParams: [] },
+      { call: 'layout', page: 'home', place: null, pageParams: [['home-layout', '99']] },
+      { call: 'event', slug },
+      { call: 'event', slug: 'nope-999999999' },
+      { call: 'listings', slug, filter: {} },
+      { call: 'listings', slug, filter: { quantity: 2, sort: 'price_desc', minPrice: 10.5 } },
+      { call: 'listings', slug, filter: { quantity: 99 } },
+      { call: 'performer', slug: entitySlug(performer.performer_name, performer.performer_id), page: 1 },
+      { call: 'performer', slug: 'Not A Slug', page: 1 },
+      { call: 'venue', slug: entitySlug(venue.venue_name, venue.venue_id), page: 2 },
+      { call: 'results', q: 'new york & co', page: 1 },
+      { call: 'results', q: 'new', page: Infinity },
+    ];
+    for (const call of calls) {
+      const api = await request(app).get(callPath(call));
+      const read = await answered(call);
+      // The same answer, or the same refusal (its status, code and message).
+      expect(read, callPath(call)).toEqual({ status: api.status, body: api.body });
+    }
+  });
+
+  it("is answered for a guest with the guest's variation, as the API answers the guest", async () => {
+    const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web'))
+      .body as { sessionToken: string };
+    const guestId = (await deps.tokens.verify(sessionToken)).guestId;
+    const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
+    const call: ApiCall = { call: 'layout', page: 'home', place: null, pageParams: [['utm_source', 'mail']] };
+    const api = await request(app)
+      .get(callPath(call))
+      .set('Authorization', `Bearer ${sessionToken}`)
+      .set('User-Agent', ua);
+    expect(await answered(call, guestId, ua)).toEqual({ status: 200, body: api.body });
   });
 });

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { SuggestQuerySchema } from '../../shared/schemas/suggest.js';
 import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
-import { collectionTag, replayableJson, sendReplayable, type FastLane, type LaneGate } from '../http/fast-lane.js';
+import { collectionTag, type FastLane, type LaneGate } from '../http/fast-lane.js';
+import { replayableJson, sendReplayable } from '../http/replayable.js';
 import { performerCard } from '../../shared/rules/performer-card.js';
 import { trendingPerformers } from './queries.js';
 import { QUERY_CLOCK_GRANULARITY_MS, queryClock } from './query-clock.js';

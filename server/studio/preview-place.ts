@@ -1,5 +1,6 @@
 import { AppError } from '../http/errors.js';
-import { resolveLocation, zipLocation, type LocationQuery } from '../layout/location.js';
+import { resolveLocation, zipLocation } from '../layout/location-lookup.js';
+import type { LocationQuery } from '../../shared/rules/location.js';
 import type { SearchEngine } from '../search/search-engine.js';
 
 /** A ZIP, coordinates, or a city ("Chicago, IL" or "Chicago"): the city's ZIP, then as shoppers are placed. */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { AppError } from '../http/errors.js';
-import { LocationQuerySchema } from '../layout/location.js';
+import { LocationQuerySchema } from '../layout/location-lookup.js';
 import {
   CheckBodySchema,
   FileBodySchema,

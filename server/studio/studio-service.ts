@@ -8,7 +8,7 @@ import { CATEGORIES } from '../../shared/catalog/categories.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { AppError } from '../http/errors.js';
 import { LayoutService, type PageRequest } from '../layout/layout-service.js';
-import type { LocationQuery } from '../layout/location.js';
+import type { LocationQuery } from '../../shared/rules/location.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import {
   writeSegmentDir,

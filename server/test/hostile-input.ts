@@ -2,7 +2,8 @@ import fc from 'fast-check';
 
 /**
  * Random and hostile values, and the public GET endpoints to put them in: shared by the property battery
- * (`server/http/property-battery.test.ts`) and the benchmark's hostile burst against the real server (`bench/size-run.ts`).
+ * (`server/http/property-battery.test.ts`) and the benchmark's hostile burst against the real server
+ * (`bench/size-run.ts`).
  */
 export const hostile = fc.oneof(
   fc.string({ maxLength: 300 }),

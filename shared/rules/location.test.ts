@@ -1,6 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ZIP_DETERMINATION_FAILURE_MESSAGE } from './constants.js';
-import { DEFAULT_LOCATION, resolveMarket, type MarketKeyType, type MarketLookup } from './location.js';
+import {
+  DEFAULT_LOCATION,
+  DEFAULT_TIME_ZONE,
+  parsePlace,
+  placeParams,
+  placeText,
+  resolveMarket,
+  unlookedLocation,
+  type MarketKeyType,
+  type MarketLookup,
+} from './location.js';
 
 /** A lookup over a fixed table, recording what was asked. */
 function table(entries: Record<string, string>) {
@@ -89,5 +99,51 @@ describe('DEFAULT_LOCATION (spec §3, §9: New York, NY, US, postal 10007)', () 
     expect(DEFAULT_LOCATION.lat).toBeCloseTo(40.714, 2);
     expect(DEFAULT_LOCATION.lng).toBeCloseTo(-74.008, 2);
     expect(Object.isFrozen(DEFAULT_LOCATION)).toBe(true);
+  });
+});
+
+describe('a place the shopper chose', () => {
+  it('is read from its text as a ZIP code or coordinates on the globe, and nothing else', () => {
+    expect(parsePlace('10001')).toEqual({ zip: '10001' });
+    expect(parsePlace('41.88,-87.63')).toEqual({ lat: 41.88, lng: -87.63 });
+    expect(parsePlace('-90,180')).toEqual({ lat: -90, lng: 180 });
+    for (const bad of ['1000', '100011', '91,0', '0,181', '41.88;-87.63', 'abc', '', null, undefined])
+      expect(parsePlace(bad), String(bad)).toBeNull();
+  });
+
+  it('is written as text it reads back, coordinates to two decimals', () => {
+    expect(placeText({ zip: '60601' })).toBe('60601');
+    expect(placeText({ lat: 41.8781, lng: -87.6298 })).toBe('41.88,-87.63');
+    expect(parsePlace(placeText({ lat: 41.8781, lng: -87.6298 }))).toEqual({ lat: 41.88, lng: -87.63 });
+  });
+
+  it('is sent to the layout API as its own parameters, coordinates to two decimals', () => {
+    expect(placeParams(null)).toEqual([]);
+    expect(placeParams({ zip: '60601' })).toEqual([['zip', '60601']]);
+    expect(placeParams({ lat: 41.8781, lng: -87.6298 })).toEqual([
+      ['lat', '41.88'],
+      ['lng', '-87.63'],
+    ]);
+  });
+});
+
+describe('a location nothing could be looked up for', () => {
+  it("is the shopper's own coordinates without a city, else New York with the ZIP they gave", () => {
+    expect(unlookedLocation({ lat: 41.9, lng: -87.6 })).toEqual({
+      lat: 41.9,
+      lng: -87.6,
+      city: '',
+      state: '',
+      country: '',
+      source: 'coordinates',
+      timeZone: DEFAULT_TIME_ZONE,
+    });
+    expect(unlookedLocation({ zip: '99999' })).toMatchObject({
+      city: DEFAULT_LOCATION.city,
+      source: 'default',
+      zip: '99999',
+      timeZone: DEFAULT_TIME_ZONE,
+    });
+    expect(unlookedLocation({})).not.toHaveProperty('zip');
   });
 });

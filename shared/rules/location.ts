@@ -1,4 +1,5 @@
 import type { ZIP_KEY_TYPES } from '../schemas/documents.js';
+import type { ResolvedLocation } from '../schemas/layout.js';
 import {
   DIRECT_MARKET_STATES,
   NATIONAL_MARKET,
@@ -7,6 +8,30 @@ import {
   ZIP_DETERMINATION_FAILURE_MESSAGE,
 } from './constants.js';
 import type { ErrorLogger } from '../logger.js';
+
+/** A US ZIP code: five digits. */
+export const ZIP_PATTERN = /^\d{5}$/;
+export const MAX_LATITUDE = 90;
+export const MAX_LONGITUDE = 180;
+/** Two decimals (about a kilometre) is all the rows need of the shopper's coordinates, and all worth sending. */
+export const PLACE_DECIMALS = 2;
+/** The time zone of the fallback location, and of a place whose city is not found. */
+export const DEFAULT_TIME_ZONE = 'America/New_York';
+
+/** The place the shopper chose, kept in their browser: their coordinates, a ZIP code, or none yet. */
+export type ChosenPlace = { lat: number; lng: number } | { zip: string } | null;
+
+/** A layout request's place as the API reads it: coordinates (both or neither), a ZIP code, or neither. */
+export interface LocationQuery {
+  lat?: number;
+  lng?: number;
+  zip?: string;
+}
+
+/** Where the shopper is, as the layout found it (spec §4, §5), with the time zone their rows are dated in. */
+export interface ZonedLocation extends ResolvedLocation {
+  timeZone: string;
+}
 
 export type MarketKeyType = (typeof ZIP_KEY_TYPES)[number];
 /** Finds the market of a key (the ZipEventDetermination search behind it); null when there is none. */
@@ -35,6 +60,65 @@ export const DEFAULT_LOCATION: DefaultLocation = Object.freeze({
   lat: 40.7139,
   lng: -74.0079,
 });
+
+/** A chosen place as text (`10001`, or `41.88,-87.63`), or null when it is neither. */
+export function parsePlace(text: string | undefined | null): ChosenPlace {
+  if (!text) return null;
+  if (ZIP_PATTERN.test(text)) return { zip: text };
+  const match = /^(-?\d{1,2}(?:\.\d+)?),(-?\d{1,3}(?:\.\d+)?)$/.exec(text);
+  if (!match) return null;
+  const lat = Number(match[1]);
+  const lng = Number(match[2]);
+  return Math.abs(lat) <= MAX_LATITUDE && Math.abs(lng) <= MAX_LONGITUDE ? { lat, lng } : null;
+}
+
+/** A chosen place as the text `parsePlace` reads back. */
+export function placeText(place: NonNullable<ChosenPlace>): string {
+  return 'zip' in place ? place.zip : `${place.lat.toFixed(PLACE_DECIMALS)},${place.lng.toFixed(PLACE_DECIMALS)}`;
+}
+
+/** The layout API's parameters for a chosen place (`zip`, or `lat` and `lng`), as the client sends them. */
+export function placeParams(place: ChosenPlace): [string, string][] {
+  if (!place) return [];
+  if ('zip' in place) return [['zip', place.zip]];
+  return [
+    ['lat', place.lat.toFixed(PLACE_DECIMALS)],
+    ['lng', place.lng.toFixed(PLACE_DECIMALS)],
+  ];
+}
+
+/** Spec §3, §9: the fallback location, New York 10007, with the ZIP the shopper gave when there was one. */
+export function defaultLocation(zip: string | undefined): ZonedLocation {
+  return {
+    lat: DEFAULT_LOCATION.lat,
+    lng: DEFAULT_LOCATION.lng,
+    city: DEFAULT_LOCATION.city,
+    state: DEFAULT_LOCATION.state,
+    country: DEFAULT_LOCATION.country,
+    source: 'default',
+    ...(zip ? { zip } : {}),
+    timeZone: DEFAULT_TIME_ZONE,
+  };
+}
+
+/**
+ * Where the shopper is when nothing could be looked up in time: their own coordinates (without a city), else
+ * the fallback location.
+ */
+export function unlookedLocation(query: LocationQuery): ZonedLocation {
+  if (query.lat !== undefined && query.lng !== undefined) {
+    return {
+      lat: query.lat,
+      lng: query.lng,
+      city: '',
+      state: '',
+      country: '',
+      source: 'coordinates',
+      timeZone: DEFAULT_TIME_ZONE,
+    };
+  }
+  return defaultLocation(query.zip);
+}
 
 const DIRECT = new Set<string>(DIRECT_MARKET_STATES);
 

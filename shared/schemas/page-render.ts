@@ -4,11 +4,15 @@
  * sides, with nothing in it that needs a browser or Node.
  */
 
-/** One API answer a page reads: the client's cache key for it and the address the client would fetch. */
+import { callQueryKey, type ApiCall } from './api-calls.js';
+
+/** One API answer a page reads: the call that answers it and the client's cache key for its answer. */
 export interface PageQuery {
   queryKey: readonly unknown[];
-  path: string;
+  call: ApiCall;
 }
+
+export const pageQuery = (call: ApiCall): PageQuery => ({ queryKey: callQueryKey(call), call });
 
 /** The kinds of page the server renders (spec §2's landing pages); every other address is the client's alone. */
 export type RenderedPageKind = 'home' | 'category' | 'event' | 'performer' | 'venue' | 'results' | 'info' | 'not-found';
@@ -52,16 +56,43 @@ export interface PageContextValue {
  */
 export const PAGE_COOKIES = { location: 'shopperLocation', guestToken: 'guestToken' } as const;
 
+/** The cookies a page depends on, read off a `Cookie` header in one pass. */
+export interface PageCookies {
+  /** The shopper's place as the cookie spells it (`parsePlace` reads it). */
+  place: string | undefined;
+  guestToken: string | undefined;
+}
+
+export function readPageCookies(cookies: string): PageCookies {
+  const found: PageCookies = { place: undefined, guestToken: undefined };
+  const seen = new Set<string>();
+  for (const part of cookies.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    // The first of a name counts, as `readCookie` reads it.
+    if (seen.has(name)) continue;
+    seen.add(name);
+    if (name === PAGE_COOKIES.location) found.place = cookieValue(part, eq);
+    else if (name === PAGE_COOKIES.guestToken) found.guestToken = cookieValue(part, eq);
+  }
+  return found;
+}
+
+function cookieValue(part: string, eq: number): string | undefined {
+  try {
+    return decodeURIComponent(part.slice(eq + 1).trim());
+  } catch {
+    return undefined;
+  }
+}
+
 /** The value of cookie `name` in a `Cookie` header or `document.cookie`; undefined when absent or unreadable. */
 export function readCookie(cookies: string, name: string): string | undefined {
   for (const part of cookies.split(';')) {
     const eq = part.indexOf('=');
     if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
-    try {
-      return decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      return undefined;
-    }
+    return cookieValue(part, eq);
   }
   return undefined;
 }

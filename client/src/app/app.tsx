@@ -2,12 +2,13 @@ import { GrowthBookProvider, type GrowthBook } from '@growthbook/growthbook-reac
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
+import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import { BrandAnswerSchema, type BrandAnswer } from '../../../shared/schemas/layout.js';
 import { SiteFooter } from '../features/navigation/site-footer.js';
 import { SiteHeader } from '../features/navigation/site-header.js';
 import { RowSkeleton } from '../features/rows/rows.js';
 import { SearchBox } from '../features/search/search-box.js';
-import { api } from '../lib/api.js';
+import { callApi } from '../lib/api.js';
 import { createGrowthBook, useGrowthBookUrl } from '../lib/flags.js';
 import { createQueryClient } from '../lib/query-client.js';
 import { ensureGuestSession } from '../lib/session.js';
@@ -30,13 +31,13 @@ const ContactPage = lazy(() => infoPages().then((m) => ({ default: m.ContactPage
 const FaqPage = lazy(() => infoPages().then((m) => ({ default: m.FaqPage })));
 const PoliciesPage = lazy(() => infoPages().then((m) => ({ default: m.PoliciesPage })));
 
-/** The brand's query: key and API address (the server renders with it too). */
-export const brandQuery = { queryKey: ['brand'], path: '/api/brand' } as const;
+/** The brand's call (the server renders with it too). */
+export const brandCall: ApiCall = { call: 'brand' };
 
 function useBrand(): BrandAnswer | undefined {
   const { data } = useQuery({
-    queryKey: brandQuery.queryKey,
-    queryFn: ({ signal }) => api(brandQuery.path, BrandAnswerSchema, { signal, token: false }),
+    queryKey: callQueryKey(brandCall),
+    queryFn: ({ signal }) => callApi(brandCall, BrandAnswerSchema, { signal, token: false }),
     staleTime: Infinity,
   });
   useEffect(() => {

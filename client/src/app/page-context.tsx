@@ -1,7 +1,8 @@
 import { createContext, useContext } from 'react';
 import { useLocation } from 'react-router';
 import type { PageContextValue } from '../../../shared/schemas/page-render.js';
-import { documentCookies } from '../lib/cookies.js';
+import type { ChosenPlace } from '../../../shared/rules/location.js';
+import { storedLocation } from '../lib/location.js';
 
 /**
  * What the server knew about the page it rendered (origin, status), shared with the client that hydrates it:
@@ -26,12 +27,13 @@ export function useLandedNotFound(): boolean {
 }
 
 /**
- * The request's `Cookie` header while the server renders (never sent to the browser: it holds the guest token),
- * so a page reads the cookies it depends on (the shopper's place) as the browser will when it hydrates.
+ * The shopper's place as the request's cookie holds it, while the server renders: a page reads it as the browser
+ * reads its own cookie when it hydrates.
  */
-export const RequestCookies = createContext<string | null>(null);
+export const RequestPlace = createContext<{ place: ChosenPlace } | null>(null);
 
-/** The cookies as the page sees them: the request's on the server, `document.cookie` in the browser. */
-export function useCookies(): string {
-  return useContext(RequestCookies) ?? documentCookies();
+/** Reads the shopper's place as the page first draws it: the request's on the server, the stored one in the browser. */
+export function usePlaceReader(): () => ChosenPlace {
+  const request = useContext(RequestPlace);
+  return request ? () => request.place : storedLocation;
 }

@@ -1,14 +1,24 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { readCookie } from '../lib/cookies.js';
-import { cookieLocation, parseLocation } from '../lib/location.js';
+import { parsePlace } from '../../../shared/rules/location.js';
+import { callPath } from '../../../shared/schemas/api-calls.js';
+import { readCookie, readPageCookies } from '../../../shared/schemas/page-render.js';
 import { pageDataJson, readPageData } from './page-data.js';
 import { pagePlan } from './page-queries.js';
 
-const plan = (address: string, cookies = '') => pagePlan(new URL(address, 'https://tickets.example.com'), cookies);
+/** The plan of a page as the server makes it: the shopper's place read off the request's cookies. */
+const plan = (address: string, cookies = '') =>
+  pagePlan(new URL(address, 'https://tickets.example.com'), parsePlace(readPageCookies(cookies).place));
 const paths = (address: string, cookies = '') => {
   const p = plan(address, cookies);
-  return p && { kind: p.kind, shell: p.shell.map((q) => q.path), own: p.own.map((q) => q.path), module: p.module };
+  return (
+    p && {
+      kind: p.kind,
+      shell: p.shell.map((q) => callPath(q.call)),
+      own: p.own.map((q) => callPath(q.call)),
+      module: p.module,
+    }
+  );
 };
 
 describe('what the server reads to render a page', () => {
@@ -62,12 +72,28 @@ describe('what the server reads to render a page', () => {
 
 describe('the cookies a rendered page depends on', () => {
   it('read a place as the pages use it, and nothing else', () => {
-    expect(parseLocation('10001')).toEqual({ zip: '10001' });
-    expect(parseLocation('41.88,-87.63')).toEqual({ lat: 41.88, lng: -87.63 });
+    expect(parsePlace('10001')).toEqual({ zip: '10001' });
+    expect(parsePlace('41.88,-87.63')).toEqual({ lat: 41.88, lng: -87.63 });
     for (const bad of ['1000', '91,0', '0,181', 'abc', '', undefined, '10001;x'])
-      expect(parseLocation(bad), String(bad)).toBeNull();
-    expect(cookieLocation('a=1; shopperLocation=60601; b=2')).toEqual({ zip: '60601' });
+      expect(parsePlace(bad), String(bad)).toBeNull();
+    expect(parsePlace(readPageCookies('a=1; shopperLocation=60601; b=2').place)).toEqual({ zip: '60601' });
     expect(readCookie('x=%E0%A4%A', 'x')).toBeUndefined();
+  });
+
+  it('are read in one pass, the first of a name counting as the browser reads it', () => {
+    expect(readPageCookies('guestToken=a%20b; x=1; shopperLocation=10001')).toEqual({
+      place: '10001',
+      guestToken: 'a b',
+    });
+    expect(readPageCookies('shopperLocation=%E0%A4%A; shopperLocation=10001')).toEqual({
+      place: undefined,
+      guestToken: undefined,
+    });
+    for (const header of ['', 'a=1; shopperLocation=60601; guestToken=t; shopperLocation=1', 'noequals; guestToken=x'])
+      for (const name of ['shopperLocation', 'guestToken'] as const)
+        expect(readPageCookies(header)[name === 'shopperLocation' ? 'place' : 'guestToken']).toBe(
+          readCookie(header, name),
+        );
   });
 });
 

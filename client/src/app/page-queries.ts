@@ -1,13 +1,18 @@
+import type { ChosenPlace } from '../../../shared/rules/location.js';
+import {
+  pageQuery,
+  type PagePlan,
+  type PageQuery,
+  type RenderedPageKind,
+} from '../../../shared/schemas/page-render.js';
 import { readListingsFilter } from '../features/buying/listings-filter.js';
-import { eventQuery, listingsQuery, slugFromSplat } from '../features/buying/use-buying.js';
-import { menuQuery } from '../features/navigation/menu-data.js';
-import { pageQueryForLayout } from '../lib/flags.js';
-import { cookieLocation, locationParams } from '../lib/location.js';
-import { brandQuery } from './app.js';
+import { eventCall, listingsCall, slugFromSplat } from '../features/buying/use-buying.js';
+import { menuCall } from '../features/navigation/menu-data.js';
+import { layoutPageParams } from '../lib/flags.js';
+import { brandCall } from './app.js';
 import { isBarePage } from './layout-rule.js';
-import { entityQuery, resultsPage, resultsQuery, schedulePage } from './pages/entity-pages.js';
-import { layoutQuery } from './pages/layout-page.js';
-import type { PagePlan, PageQuery, RenderedPageKind } from '../../../shared/schemas/page-render.js';
+import { entityCall, resultsCall, resultsPage, schedulePage } from './pages/entity-pages.js';
+import { layoutCall } from './pages/layout-page.js';
 
 export type { PagePlan, PageQuery, RenderedPageKind };
 
@@ -25,24 +30,22 @@ function segment(text: string | undefined): string {
 }
 
 /**
- * What the server must fetch to render the page at `url` as the client will draw it: the same routes as the
- * app's router and the same query builders as its pages. `cookies` is the request's `Cookie` header (the
- * shopper's place lives there). Null for pages the server does not render (tickets, checkout, orders).
+ * What the server must answer to render the page at `url` as the client will draw it: the same routes as the
+ * app's router and the same calls as its pages make. `place` is the shopper's, from the request's cookie. Null
+ * for pages the server does not render (tickets, checkout, orders).
  */
-export function pagePlan(url: URL, cookies: string): PagePlan | null {
+export function pagePlan(url: URL, place: ChosenPlace): PagePlan | null {
   const { searchParams, search } = url;
   // The router ignores a trailing slash (`/category/nfl/` is the category page), and so does the plan.
   const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-  const shell: PageQuery[] = isBarePage(pathname) ? [brandQuery] : [brandQuery, menuQuery];
+  const shell: PageQuery[] = (isBarePage(pathname) ? [brandCall] : [brandCall, menuCall]).map(pageQuery);
   const category = /^\/category\/([^/]+)$/.exec(pathname);
   if (pathname === '/' || category) {
     const kind = category ? 'category' : 'home';
     return {
       kind,
       shell,
-      own: [
-        layoutQuery(kind, segment(category?.[1]), locationParams(cookieLocation(cookies)), pageQueryForLayout(search)),
-      ],
+      own: [pageQuery(layoutCall(kind, segment(category?.[1]), place, layoutPageParams(search)))],
     };
   }
   let match: RegExpExecArray | null;
@@ -51,7 +54,7 @@ export function pagePlan(url: URL, cookies: string): PagePlan | null {
       kind: 'performer',
       module: ENTITY_MODULE,
       shell,
-      own: [entityQuery('performers', segment(match[1]), schedulePage(searchParams))],
+      own: [pageQuery(entityCall('performer', segment(match[1]), schedulePage(searchParams)))],
     };
   }
   if ((match = /^\/venues\/([^/]+)$/.exec(pathname))) {
@@ -59,7 +62,7 @@ export function pagePlan(url: URL, cookies: string): PagePlan | null {
       kind: 'venue',
       module: ENTITY_MODULE,
       shell,
-      own: [entityQuery('venues', segment(match[1]), schedulePage(searchParams))],
+      own: [pageQuery(entityCall('venue', segment(match[1]), schedulePage(searchParams)))],
     };
   }
   if (pathname === '/results-general') {
@@ -67,7 +70,7 @@ export function pagePlan(url: URL, cookies: string): PagePlan | null {
       kind: 'results',
       module: ENTITY_MODULE,
       shell,
-      own: [resultsQuery(searchParams.get('kwds') ?? '', resultsPage(searchParams))],
+      own: [pageQuery(resultsCall(searchParams.get('kwds') ?? '', resultsPage(searchParams)))],
     };
   }
   if (pathname.startsWith('/events/')) {
@@ -76,7 +79,9 @@ export function pagePlan(url: URL, cookies: string): PagePlan | null {
       kind: 'event',
       module: EVENT_MODULE,
       shell,
-      own: [eventQuery(slug), listingsQuery(slug, {}), listingsQuery(slug, readListingsFilter(searchParams))],
+      own: [eventCall(slug), listingsCall(slug, {}), listingsCall(slug, readListingsFilter(searchParams))].map(
+        pageQuery,
+      ),
     };
   }
   if (INFO_PATHS.has(pathname)) return { kind: 'info', module: INFO_MODULE, shell, own: [] };

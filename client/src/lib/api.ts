@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { SITE_ID as STOREFRONT_SITE_ID } from '../../../shared/rules/constants.js';
+import { callPath, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import { getStoredToken } from './session.js';
 
 /** Spec §6: the fixed client identifier and the site id go with every backend request. */
@@ -46,6 +47,15 @@ export async function api<S extends z.ZodType>(
     throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`);
   }
   return schema.parse(body);
+}
+
+/** Fetches a page's call (`shared/schemas/api-calls.ts`) at its address, parsed with the schema it answers with. */
+export function callApi<S extends z.ZodType>(
+  call: ApiCall,
+  schema: S,
+  init: RequestInit & { token?: boolean } = {},
+): Promise<z.output<S>> {
+  return api(callPath(call), schema, init);
 }
 
 /** Client errors go to the server's log, never to the shopper. */

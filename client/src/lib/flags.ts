@@ -1,6 +1,7 @@
 import { GrowthBook, useGrowthBook } from '@growthbook/growthbook-react';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
+import type { QueryParam } from '../../../shared/schemas/api-calls.js';
 import { pushExposures } from './data-layer.js';
 import { getStoredToken, onGuestToken, tokenClaims } from './session.js';
 
@@ -55,16 +56,14 @@ export function useGrowthBookUrl(): void {
 const LAYOUT_API_PARAMS = new Set(['brand', 'lat', 'lng', 'zip']);
 
 /**
- * The page URL's query, passed on to `/api/layout/*` as GrowthBook's SDK reads the page URL at each evaluation:
- * `?home-layout=1` (or the `gb_force` alias) forces the server's evaluation of the layout as it forces the
- * client's, and the server ignores every parameter that names no experiment, as the SDK does. Everything but
+ * The page URL's parameters, passed on to `/api/layout/*` as GrowthBook's SDK reads the page URL at each
+ * evaluation: `?home-layout=1` (or the `gb_force` alias) forces the server's evaluation of the layout as it forces
+ * the client's, and the server ignores every parameter that names no experiment, as the SDK does. Everything but
  * the layout API's own parameters goes, in the page's order, so a rule on the URL (a campaign's `utm_`
  * parameters) sees the page's too. `search` is the current location's (`?a=1&b=2` or empty).
  */
-export function pageQueryForLayout(search: string): string {
-  const params = new URLSearchParams(search);
-  for (const name of new Set(params.keys())) if (LAYOUT_API_PARAMS.has(name)) params.delete(name);
-  return params.toString();
+export function layoutPageParams(search: string): QueryParam[] {
+  return [...new URLSearchParams(search)].filter(([name]) => !LAYOUT_API_PARAMS.has(name));
 }
 
 /**

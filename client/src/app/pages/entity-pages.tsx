@@ -2,28 +2,27 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
+import { callQueryKey, type ApiCall } from '../../../../shared/schemas/api-calls.js';
 import type { EventCard as EventCardData } from '../../../../shared/schemas/cards.js';
 import { PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../shared/schemas/entities.js';
 import { EventList, PerformerCard, VenueCard } from '../../components/cards.js';
-import { api } from '../../lib/api.js';
+import { callApi } from '../../lib/api.js';
 import { formatPrice } from '../../../../shared/rules/format.js';
 import { PageLoading, usePageAnswer } from './page-states.js';
 
-/** A performer's or venue's page query: its cache key and the API address it reads (the server renders with it too). */
-export const entityQuery = (kind: 'performers' | 'venues', slug: string, page: number) => ({
-  queryKey: [kind, slug, page],
-  path: `/api/${kind}/${encodeURIComponent(slug)}${page > 1 ? `?page=${page}` : ''}`,
+/** A performer's or venue's page call, one page of its schedule (the server renders with it too). */
+export const entityCall = (kind: 'performer' | 'venue', slug: string, page: number): ApiCall => ({
+  call: kind,
+  slug,
+  page,
 });
 
-/** The search results page's query. */
-export const resultsQuery = (kwds: string, page: number) => ({
-  queryKey: ['results', kwds, page],
-  path: `/api/Searches/get?q=${encodeURIComponent(kwds)}&page=${page}`,
-});
+/** The search results page's call. */
+export const resultsCall = (q: string, page: number): ApiCall => ({ call: 'results', q, page });
 
-function useEntity<S extends z.ZodType>(kind: 'performers' | 'venues', slug: string, schema: S, page = 1) {
-  const { queryKey, path } = entityQuery(kind, slug, page);
-  return useQuery({ queryKey, queryFn: ({ signal }) => api(path, schema, { signal }) });
+function useEntity<S extends z.ZodType>(kind: 'performer' | 'venue', slug: string, schema: S, page = 1) {
+  const call = entityCall(kind, slug, page);
+  return useQuery({ queryKey: callQueryKey(call), queryFn: ({ signal }) => callApi(call, schema, { signal }) });
 }
 
 /** The schedule page in an address's query (`?page=2`), 1 when absent or not a page number. */
@@ -82,7 +81,7 @@ function ScheduleSection({ id, schedule, empty }: { id: string; schedule: Schedu
 export function PerformerPage() {
   const params = useParams();
   const slug = params.slug ?? '';
-  const q = useEntity('performers', slug, PerformerPageSchema, useSchedulePage());
+  const q = useEntity('performer', slug, PerformerPageSchema, useSchedulePage());
   useEffect(() => {
     if (q.data) document.title = `${q.data.performer.name} tickets`;
   }, [q.data]);
@@ -112,7 +111,7 @@ export function PerformerPage() {
 
 export function VenuePage() {
   const { slug = '' } = useParams();
-  const q = useEntity('venues', slug, VenuePageSchema, useSchedulePage());
+  const q = useEntity('venue', slug, VenuePageSchema, useSchedulePage());
   useEffect(() => {
     if (q.data) document.title = `${q.data.venue.name} tickets`;
   }, [q.data]);
@@ -167,8 +166,11 @@ export function ResultsPage() {
   // Spec §5: an absent parameter reads as empty; plus signs read as spaces (URLSearchParams does both).
   const kwds = params.get('kwds') ?? '';
   const page = resultsPage(params);
-  const { queryKey, path } = resultsQuery(kwds, page);
-  const q = useQuery({ queryKey, queryFn: ({ signal }) => api(path, SearchResultsSchema, { signal }) });
+  const call = resultsCall(kwds, page);
+  const q = useQuery({
+    queryKey: callQueryKey(call),
+    queryFn: ({ signal }) => callApi(call, SearchResultsSchema, { signal }),
+  });
   useEffect(() => {
     document.title = kwds ? `Results for “${kwds}”` : 'Search';
   }, [kwds]);

@@ -4,7 +4,8 @@ import { useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, mockFetch } from '../../test/fetch-stub.js';
 import { renderAt, setUpPageTests } from '../../test/render-page.js';
-import { gbForceVariations, pageQueryForLayout } from '../../lib/flags.js';
+import { queryText } from '../../../../shared/schemas/api-calls.js';
+import { gbForceVariations, layoutPageParams } from '../../lib/flags.js';
 import { LayoutPage } from './layout-page.js';
 
 const layout = {
@@ -178,12 +179,12 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
     expect(layoutCalls(fetchMock)[0]).toBe('/api/layout/home?gb_force=home-layout%3A1');
   });
 
-  it("passes on everything but the layout API's own parameters", () => {
-    expect(pageQueryForLayout('')).toBe('');
-    expect(pageQueryForLayout('?home-layout=1')).toBe('home-layout=1');
-    expect(pageQueryForLayout('?lat=1&lng=2&zip=10001&brand=x&lat=3')).toBe('');
-    expect(pageQueryForLayout('?utm_campaign=spring&home-layout=abc&ab-search=1')).toBe(
-      'utm_campaign=spring&home-layout=abc&ab-search=1',
+  it("passes on everything but the layout API's own parameters, in the page's order", () => {
+    expect(layoutPageParams('')).toEqual([]);
+    expect(layoutPageParams('?home-layout=1')).toEqual([['home-layout', '1']]);
+    expect(layoutPageParams('?lat=1&lng=2&zip=10001&brand=x&lat=3')).toEqual([]);
+    expect(queryText(layoutPageParams('?utm_campaign=spring&home-layout=abc&ab-search=1&utm_campaign=x+y'))).toBe(
+      'utm_campaign=spring&home-layout=abc&ab-search=1&utm_campaign=x+y',
     );
   });
 

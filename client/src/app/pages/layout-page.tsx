@@ -5,43 +5,49 @@ import { z } from '../../../../shared/schemas/zod.js';
 import { LayoutResponseSchema } from '../../../../shared/schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
-import { api, ApiError } from '../../lib/api.js';
+import { callApi, ApiError } from '../../lib/api.js';
 import { pushExposures } from '../../lib/data-layer.js';
-import { pageQueryForLayout } from '../../lib/flags.js';
-import { locationParams, storedLocation, storeLocation, type ShopperLocation } from '../../lib/location.js';
+import { layoutPageParams } from '../../lib/flags.js';
+import { storeLocation } from '../../lib/location.js';
+import type { ChosenPlace } from '../../../../shared/rules/location.js';
+import { callQueryKey, type LayoutCall, type QueryParam } from '../../../../shared/schemas/api-calls.js';
 import { useGuestSession } from '../../lib/use-guest-session.js';
 import { NotFoundPage } from './not-found-page.js';
-import { useCookies } from '../page-context.js';
+import { usePlaceReader } from '../page-context.js';
 
 /** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
 const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
 
 /**
- * A layout page's query: its cache key and the API address it reads, from the page, the shopper's place
- * (`locationParams`) and the page URL's experiment overrides. The server renders a landing page with the
- * same query, so the client finds its answer in the cache it hydrates.
+ * A layout page's call, from the page, the shopper's place and the page URL's own parameters (its experiment
+ * overrides among them). The server renders a landing page with the same call, so the client finds its answer in
+ * the cache it hydrates.
  */
-export function layoutQuery(kind: 'home' | 'category', slug: string, params: string, pageQuery: string) {
-  const path = kind === 'home' ? '/api/layout/home' : `/api/layout/category/${encodeURIComponent(slug)}`;
-  const search = [params, pageQuery].filter(Boolean).join('&');
-  return { queryKey: ['layout', path, params, pageQuery], path: `${path}${search ? `?${search}` : ''}` };
+export function layoutCall(
+  kind: 'home' | 'category',
+  slug: string,
+  place: ChosenPlace,
+  pageParams: readonly QueryParam[],
+): LayoutCall {
+  return kind === 'home'
+    ? { call: 'layout', page: 'home', place, pageParams }
+    : { call: 'layout', page: 'category', slug, place, pageParams };
 }
 
 export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   const { slug = '' } = useParams();
   const routerLocation = useLocation();
-  const cookies = useCookies();
-  const [where, setWhere] = useState<ShopperLocation>(() => storedLocation(cookies));
+  const [where, setWhere] = useState<ChosenPlace>(usePlaceReader());
   // The current page URL's experiment overrides (`?home-layout=1`), as GrowthBook reads them: the server forces
   // the variation, lists no exposure for it, and ignores what names no experiment.
-  const { queryKey, path } = layoutQuery(kind, slug, locationParams(where), pageQueryForLayout(routerLocation.search));
+  const call = layoutCall(kind, slug, where, layoutPageParams(routerLocation.search));
   // The layout waits for the guest session so the home experiment can follow the guest (spec §4, §7). A page
   // the server rendered is already in the cache: it is shown as it came, never refetched for the session (the
   // variation the guest saw first stays for this page view).
   const session = useGuestSession();
   const query = useQuery({
-    queryKey,
-    queryFn: ({ signal }) => api(path, LayoutEnvelopeSchema, { signal }),
+    queryKey: callQueryKey(call),
+    queryFn: ({ signal }) => callApi(call, LayoutEnvelopeSchema, { signal }),
     enabled: session.settled,
   });
 
@@ -63,7 +69,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
       document.title = kind === 'home' ? `Tickets near ${data.location.city || 'you'}` : `${data.title} tickets`;
   }, [data, kind]);
 
-  const choose = (next: ShopperLocation) => {
+  const choose = (next: ChosenPlace) => {
     storeLocation(next);
     setWhere(next);
   };
@@ -102,7 +108,7 @@ function LocationPicker({
 }: {
   city: string;
   state: string;
-  onChoose: (l: ShopperLocation) => void;
+  onChoose: (l: ChosenPlace) => void;
 }) {
   const [editing, setEditing] = useState(false);
   return (

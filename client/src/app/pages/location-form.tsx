@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ResolvedLocationSchema } from '../../../../shared/schemas/layout.js';
 import { api, ApiError } from '../../lib/api.js';
-import type { ShopperLocation } from '../../lib/location.js';
+import { ZIP_PATTERN, type ChosenPlace } from '../../../../shared/rules/location.js';
 
 /** A ZIP code or the browser's location, checked before the pages use it (an unknown ZIP keeps the place). */
 export function LocationForm({
@@ -11,7 +11,7 @@ export function LocationForm({
 }: {
   city: string;
   state: string;
-  onChoose: (l: ShopperLocation) => void;
+  onChoose: (l: ChosenPlace) => void;
 }) {
   const [zip, setZip] = useState('');
   const [message, setMessage] = useState('');
@@ -27,7 +27,7 @@ export function LocationForm({
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!/^\d{5}$/.test(zip)) return setMessage('Enter a 5-digit ZIP code.');
+    if (!ZIP_PATTERN.test(zip)) return setMessage('Enter a 5-digit ZIP code.');
     // An unknown ZIP would quietly become New York: check it first, and keep the current place if it is unknown.
     try {
       await api(`/api/location?zip=${zip}`, ResolvedLocationSchema);

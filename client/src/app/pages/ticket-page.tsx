@@ -187,7 +187,8 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
             )}
             {hold.isError && (
               <p className="form-alert" role="alert">
-                {/* The server's sentence names the rule (a limit per event, an event already started, a moment's outage). */}
+                {/* The server's sentence names the rule (a limit per event, an event already started, a moment's
+                    outage). */}
                 {hold.error instanceof BuyingApiError && (hold.error.status < 500 || hold.error.status === 503)
                   ? hold.error.message
                   : 'We could not hold these tickets. Please try again.'}

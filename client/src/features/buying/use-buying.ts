@@ -1,22 +1,17 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { LISTINGS_FRESH_MS } from '../../../../shared/schemas/commerce.js';
-import { buyingApi, listingsQueryString, type ListingsFilter } from './buying-api.js';
+import { callQueryKey, type ApiCall } from '../../../../shared/schemas/api-calls.js';
+import { buyingApi, type ListingsFilter } from './buying-api.js';
 
-/** The event page's query: its cache key and the API address it reads (also what the server renders with). */
-export const eventQuery = (slug: string) => ({
-  queryKey: ['events', slug],
-  path: `/api/events/${encodeURIComponent(slug)}`,
-});
+/** The event page's call (also what the server renders with). */
+export const eventCall = (slug: string): ApiCall => ({ call: 'event', slug });
 
-/** An event's listings under a filter (`{}` for all of them): key and API address. */
-export const listingsQuery = (slug: string, filter: ListingsFilter) => ({
-  queryKey: ['listings', slug, filter],
-  path: `/api/events/${encodeURIComponent(slug)}/listings${listingsQueryString(filter)}`,
-});
+/** An event's listings under a filter (`{}` for all of them). */
+export const listingsCall = (slug: string, filter: ListingsFilter): ApiCall => ({ call: 'listings', slug, filter });
 
 export function useEventPage(slug: string) {
   return useQuery({
-    queryKey: eventQuery(slug).queryKey,
+    queryKey: callQueryKey(eventCall(slug)),
     queryFn: ({ signal }) => buyingApi.event(slug, signal),
     enabled: slug !== '',
   });
@@ -24,7 +19,7 @@ export function useEventPage(slug: string) {
 
 export function useListings(slug: string, filter: ListingsFilter) {
   return useQuery({
-    queryKey: listingsQuery(slug, filter).queryKey,
+    queryKey: callQueryKey(listingsCall(slug, filter)),
     queryFn: ({ signal }) => buyingApi.listings(slug, filter, signal),
     enabled: slug !== '',
     staleTime: LISTINGS_FRESH_MS,
@@ -36,7 +31,7 @@ export function useListings(slug: string, filter: ListingsFilter) {
 /** Every listing of the event, unfiltered: for sold-out, the JSON-LD offer and the fee rates. */
 export function useAllListings(slug: string) {
   return useQuery({
-    queryKey: listingsQuery(slug, {}).queryKey,
+    queryKey: callQueryKey(listingsCall(slug, {})),
     queryFn: ({ signal }) => buyingApi.listings(slug, {}, signal),
     enabled: slug !== '',
     staleTime: LISTINGS_FRESH_MS,

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, reportClientError } from '../../lib/api.js';
+import { callQueryKey, type ApiCall } from '../../../../shared/schemas/api-calls.js';
+import { callApi, reportClientError } from '../../lib/api.js';
 import { MenuSchema, type Menu } from '../../lib/schemas.js';
 
 export type MenuCategory = Menu['categories'][number];
@@ -11,19 +12,18 @@ export const MENU_COLUMNS = 5;
 
 /** The menu changes only with the catalog and the server lets edges cache it for an hour (spec §9: 3600 s). */
 export const MENU_STALE_TIME_MS = 60 * 60_000;
-export const MENU_QUERY_KEY = ['menu'] as const;
-/** The menu's query: key and API address (the server renders with it too). */
-export const menuQuery = { queryKey: MENU_QUERY_KEY, path: '/api/menu' } as const;
+/** The menu's call (the server renders with it too). */
+export const menuCall: ApiCall = { call: 'menu' };
 
 /** Phones and wide screens switch at this width (the same value as the CSS media queries). */
 export const WIDE_MEDIA_QUERY = '(min-width: 768px)';
 
 export function useMenu() {
   return useQuery({
-    queryKey: MENU_QUERY_KEY,
+    queryKey: callQueryKey(menuCall),
     // The menu is public and edge-cacheable, so no guest token goes with it.
     queryFn: ({ signal }) =>
-      api(menuQuery.path, MenuSchema, { signal, token: false }).catch((error: unknown) => {
+      callApi(menuCall, MenuSchema, { signal, token: false }).catch((error: unknown) => {
         if (!signal.aborted) reportClientError(error, 'navigation menu');
         throw error;
       }),

@@ -1,43 +1,39 @@
 import { z } from 'zod';
 import type { USCityDocument, ZipEventDeterminationDocument } from '../../shared/schemas/documents.js';
-import type { ResolvedLocation } from '../../shared/schemas/layout.js';
-import { DEFAULT_LOCATION, resolveMarket } from '../../shared/rules/location.js';
+import {
+  DEFAULT_TIME_ZONE,
+  defaultLocation,
+  MAX_LATITUDE,
+  MAX_LONGITUDE,
+  resolveMarket,
+  unlookedLocation,
+  ZIP_PATTERN,
+  type LocationQuery,
+  type ZonedLocation,
+} from '../../shared/rules/location.js';
 import type { ErrorLogger } from '../../shared/logger.js';
 import { zipDeterminationRequest } from '../search/queries.js';
 import type { SearchEngine } from '../search/search-engine.js';
 
-export const DEFAULT_TIME_ZONE = 'America/New_York';
 /** How far to look for the city a pair of coordinates is in. */
 const NEAREST_CITY_MILES = 100;
 /** How long finding the shopper's city or market may take before the page goes on without it. */
 export const LOCATION_DEADLINE_MS = 300;
 
+const latitudeRange = `lat must be between -${MAX_LATITUDE} and ${MAX_LATITUDE}`;
+const longitudeRange = `lng must be between -${MAX_LONGITUDE} and ${MAX_LONGITUDE}`;
+
+/** A place in a request's query (the layout API's, the studio preview's), checked by the location rules. */
 export const LocationQuerySchema = z
   .object({
-    lat: z.coerce
-      .number()
-      .min(-90, 'lat must be between -90 and 90')
-      .max(90, 'lat must be between -90 and 90')
-      .optional(),
-    lng: z.coerce
-      .number()
-      .min(-180, 'lng must be between -180 and 180')
-      .max(180, 'lng must be between -180 and 180')
-      .optional(),
-    zip: z
-      .string()
-      .regex(/^\d{5}$/, 'zip must be a 5-digit US ZIP code')
-      .optional(),
+    lat: z.coerce.number().min(-MAX_LATITUDE, latitudeRange).max(MAX_LATITUDE, latitudeRange).optional(),
+    lng: z.coerce.number().min(-MAX_LONGITUDE, longitudeRange).max(MAX_LONGITUDE, longitudeRange).optional(),
+    zip: z.string().regex(ZIP_PATTERN, 'zip must be a 5-digit US ZIP code').optional(),
   })
   .refine((q) => (q.lat === undefined) === (q.lng === undefined), {
     message: 'lat and lng go together',
     path: ['lng'],
-  });
-export type LocationQuery = z.infer<typeof LocationQuerySchema>;
-
-export interface ShopperLocation extends ResolvedLocation {
-  timeZone: string;
-}
+  }) satisfies z.ZodType<LocationQuery>;
 
 /**
  * Where the shopper is (spec §4, §5): their coordinates when given; else their ZIP's market (3-digit prefix,
@@ -48,7 +44,7 @@ export async function resolveLocation(
   engine: SearchEngine,
   logger?: ErrorLogger,
   deadlineMs = LOCATION_DEADLINE_MS,
-): Promise<ShopperLocation> {
+): Promise<ZonedLocation> {
   // Finding the city is a nicety: a slow search must not hold the page, so past the deadline the shopper's
   // own coordinates (or New York) serve without a city name.
   let timer: NodeJS.Timeout | undefined;
@@ -57,41 +53,13 @@ export async function resolveLocation(
   });
   try {
     const found = await Promise.race([lookup(query, engine, logger).catch(() => null), late]);
-    return found ?? fallback(query);
+    return found ?? unlookedLocation(query);
   } finally {
     clearTimeout(timer);
   }
 }
 
-function fallback(query: LocationQuery): ShopperLocation {
-  if (query.lat !== undefined && query.lng !== undefined) {
-    return {
-      lat: query.lat,
-      lng: query.lng,
-      city: '',
-      state: '',
-      country: '',
-      source: 'coordinates',
-      timeZone: DEFAULT_TIME_ZONE,
-    };
-  }
-  return defaultLocation(query.zip);
-}
-
-function defaultLocation(zip: string | undefined): ShopperLocation {
-  return {
-    lat: DEFAULT_LOCATION.lat,
-    lng: DEFAULT_LOCATION.lng,
-    city: DEFAULT_LOCATION.city,
-    state: DEFAULT_LOCATION.state,
-    country: DEFAULT_LOCATION.country,
-    source: 'default',
-    ...(zip ? { zip } : {}),
-    timeZone: DEFAULT_TIME_ZONE,
-  };
-}
-
-async function lookup(query: LocationQuery, engine: SearchEngine, logger?: ErrorLogger): Promise<ShopperLocation> {
+async function lookup(query: LocationQuery, engine: SearchEngine, logger?: ErrorLogger): Promise<ZonedLocation> {
   if (query.lat !== undefined && query.lng !== undefined) {
     const city = await nearestCity(engine, query.lat, query.lng);
     return {
@@ -143,7 +111,7 @@ export async function zipLocation(
   zip: string,
   engine: SearchEngine,
   logger?: ErrorLogger,
-): Promise<ShopperLocation | null> {
+): Promise<ZonedLocation | null> {
   const found = await lookup({ zip }, engine, logger);
   return found.source === 'zip' ? found : null;
 }

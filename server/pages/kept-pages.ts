@@ -1,0 +1,142 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import { readPageCookies, type PageCookies } from '../../shared/schemas/page-render.js';
+import { TagIndex } from '../cache/tag-index.js';
+import { deviceTypeFromUserAgent, type FlagService } from '../flags/flag-service.js';
+import type { FastLane, URLParts } from '../http/fast-lane.js';
+import type { ReplayableAnswer } from '../http/replayable.js';
+import type { SegmentRepository } from '../segments/segment-repository.js';
+import type { SessionTokens } from '../sessions/session-tokens.js';
+import type { PageAnswer } from './page-answers.js';
+
+/** Bound on the rendered pages kept (their compressed copies included). */
+const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+/** The longest a page is replayed from the lane without being looked at again. */
+const MAX_LANE_TTL_MS = 60 * 60_000;
+
+export interface KeptPage {
+  answer: ReplayableAnswer;
+  status: number;
+  activity?: PageAnswer['activity'];
+}
+
+export interface KeptPagesDeps {
+  segments: SegmentRepository;
+  tokens: SessionTokens;
+  flags: FlagService;
+  /** The API's lane: its `forget` is the one invalidation of kept answers, pages included. */
+  fastLane: FastLane;
+  /** The pages' own lane, in front of Express: a kept page goes out from it as a kept layout answer does. */
+  pageLane?: FastLane;
+  publicBaseUrl: string | undefined;
+}
+
+/** A request address as the lanes split it. */
+export function urlParts(address: string): URLParts {
+  const q = address.indexOf('?');
+  return q < 0 ? { pathname: address, search: '' } : { pathname: address.slice(0, q), search: address.slice(q + 1) };
+}
+
+/**
+ * Rendered pages kept and replayed like layout answers: keyed by the same inputs, tagged with the rows and
+ * collections they were drawn from, dropped by the same changes (the fast lane's `forget`), and handed to the
+ * pages' lane when the same key always makes the same page.
+ */
+export class KeptPages {
+  private readonly pages: LRUCache<string, KeptPage>;
+  private readonly tags = new TagIndex();
+  /** How many tags have been forgotten: a page drawn while this moved may hold what a change made stale. */
+  private forgotten = 0;
+  private payloadSeen: unknown = null;
+  private payloadNumber = 0;
+
+  constructor(private readonly deps: KeptPagesDeps) {
+    this.pages = new LRUCache<string, KeptPage>({
+      maxSize: PAGE_CACHE_BYTES,
+      sizeCalculation: (page) => Buffer.byteLength(page.answer.body) * 2 + 512,
+      dispose: (_page, key, reason) => {
+        if (reason !== 'set') this.tags.untag(key);
+      },
+    });
+    deps.fastLane.onForget((tag) => {
+      this.forgotten++;
+      for (const key of this.tags.take(tag)) this.pages.delete(key);
+      deps.pageLane?.forget(tag);
+    });
+    deps.pageLane?.route('/', (req, parts) => this.laneKey(req, parts));
+  }
+
+  /** Moves with every change that drops kept pages: compare before and after drawing one. */
+  get forgets(): number {
+    return this.forgotten;
+  }
+
+  get(key: string): KeptPage | undefined {
+    return this.pages.get(key);
+  }
+
+  /** Keeps a page for `ttlMs` (forever for Infinity) until a change to one of `tags`. */
+  keep(key: string, page: KeptPage, ttlMs: number, tags: readonly string[]): void {
+    this.pages.set(key, page, { ttl: Number.isFinite(ttlMs) ? ttlMs : undefined });
+    this.tags.tag(key, [...new Set(tags)]);
+  }
+
+  /** A number for the flag payload in use (a new payload is a new object): it may assign guests differently. */
+  private payloadId(): number {
+    const payload = this.deps.flags.payload();
+    if (payload !== this.payloadSeen) {
+      this.payloadSeen = payload;
+      this.payloadNumber++;
+    }
+    return this.payloadNumber;
+  }
+
+  /** The page lane's key of a request, read straight off it (`laneKeyOf`). */
+  laneKey(req: IncomingMessage, parts: URLParts): string | undefined {
+    return this.laneKeyOf(parts, req.headers, readPageCookies(req.headers.cookie ?? ''));
+  }
+
+  /**
+   * The key a kept page is replayed under from the page lane: the address, the origin's inputs, the shopper's
+   * place, and for the home page (the experiment's) the guest whose token was verified before and their device
+   * type, with the flag payload and segment set in use. Undefined when it cannot tell at once (a guest token not
+   * verified yet): the app answers, and verifies it.
+   */
+  laneKeyOf({ pathname, search }: URLParts, headers: IncomingHttpHeaders, cookies: PageCookies): string | undefined {
+    if (pathname.startsWith('/api/') || pathname.includes('.')) return undefined;
+    let guest = '';
+    let device = '';
+    if (pathname === '/') {
+      if (cookies.guestToken) {
+        const session = this.deps.tokens.peek(cookies.guestToken);
+        if (!session) return undefined;
+        guest = session.guestId;
+      }
+      device = deviceTypeFromUserAgent(headers['user-agent']);
+    }
+    const origin = this.deps.publicBaseUrl
+      ? ''
+      : [headers.host, headers['x-forwarded-host'], headers['x-forwarded-proto']].join('|');
+    return JSON.stringify([
+      pathname,
+      search,
+      origin,
+      cookies.place ?? '',
+      guest,
+      device,
+      this.payloadId(),
+      this.deps.segments.current.loadedAt,
+    ]);
+  }
+
+  /** Hands a kept page to the page lane, when it is the same for whoever sends the same lane key. */
+  toLane(page: KeptPage, key: string, laneKey: () => string | undefined): void {
+    const { pageLane } = this.deps;
+    // Only plain 200 pages: a status or a recent-activity record is the app's to send and write.
+    if (!pageLane || page.status !== 200 || page.activity) return;
+    const lane = laneKey();
+    const ttl = this.pages.getRemainingTTL(key);
+    if (lane !== undefined && ttl > 0)
+      pageLane.remember(lane, page.answer, Math.min(ttl, MAX_LANE_TTL_MS), this.tags.tagsOf(key));
+  }
+}
