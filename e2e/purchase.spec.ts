@@ -88,7 +88,7 @@ const dataLayerEvents = (page: Page) => page.evaluate(() => (window.dataLayer ??
 
 test('a shopper goes from the home page to a confirmed order', async ({ page }, testInfo) => {
   const quantity = await openEventWithTickets(page, testInfo.project.name, 'Price: low to high');
-  // Spec §2 layout rule: no site header or footer on event pages.
+  // RULES 2.5, layout rule: no site header or footer on event pages.
   await expect(page.getByText(/We are a resale marketplace/i)).toHaveCount(0);
   await expect(page.getByText('100% Money Back Guarantee', { exact: true })).toHaveCount(0);
   const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? '{}');

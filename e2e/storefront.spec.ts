@@ -34,7 +34,7 @@ test('a shopper searches, picks a performer, opens an event and reaches its tick
   await page.locator('.event-list a').first().click();
   await expect(page).toHaveURL(/\/events\/[a-z0-9-]+-\d+$/);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Yankees');
-  // Spec §2 layout rule: event pages have no site header or footer.
+  // RULES 2.5, layout rule: event pages have no site header or footer.
   await expect(page.getByText(/We are a resale marketplace/i)).toHaveCount(0);
   await expect(page.getByText('100% Money Back Guarantee', { exact: true })).toHaveCount(0);
   await snapshot(page, 'event');

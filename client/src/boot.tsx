@@ -8,7 +8,7 @@ import { createQueryClient } from './lib/query-client.js';
 
 /** Starts the storefront: hydrates the page the server rendered, or renders the app shell's page. */
 
-// Anything the page did not catch goes to the server's log (spec §7 error reporting), never to the shopper.
+// Anything the page did not catch goes to the server's log (RULES 9.10 error reporting), never to the shopper.
 window.addEventListener('error', (e) => reportClientError(e.error ?? e.message, 'window.onerror'));
 window.addEventListener('unhandledrejection', (e) => reportClientError(e.reason, 'unhandledrejection'));
 

@@ -222,7 +222,7 @@ async function importListings(
 
 /**
  * Sets each event's `min_ticket_price` to its cheapest listing's price, when the operator sells their own
- * listings: the cards' "From" (the lowest all-in price, `rules/all-in-price.ts`) must be a ticket a shopper can
+ * listings: the cards' "From" (the lowest all-in price, `shared/rules/pricing.ts`) must be a ticket a shopper can
  * buy, whatever the event feed said.
  */
 async function priceEventsFromListings(eventFile: string, cheapest: ReadonlyMap<number, number>): Promise<void> {

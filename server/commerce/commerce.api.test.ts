@@ -221,7 +221,7 @@ describe('carts hold tickets exactly (OWASP ASVS V2.3.4)', () => {
     expect(after.find((l) => l.id === listing.id)).toBeUndefined();
   });
 
-  it('answers a cart with spec §3 line items, a dollar-prefixed Service Fee, and a hold expiry', async () => {
+  it('answers a cart with RULES 3.5 line items, a dollar-prefixed Service Fee, and a hold expiry', async () => {
     const { listing } = eventWithListing((l) => l.splits.includes(2) && l.quantity >= 2, used);
     used.add(listing.id);
     const res = await request(app)
@@ -446,7 +446,7 @@ describe('checkout and orders', () => {
   });
 
   it(
-    'shows the order to its guest or its access code only, as spec §3 detail ' + 'entries, and the seller confirms it',
+    'shows the order to its guest or its access code only, as RULES 10.8 ' + 'entries, and the seller confirms it',
     async () => {
       const auth = await guest();
       const cart = await cartFor(auth);

@@ -29,7 +29,7 @@ const performer = (name: string) => catalog.collections.Performer.find((p) => p.
 const slugOf = (p: PerformerDocument) => entitySlug(p.performer_name, p.performer_id);
 const session = async () => (await request(app).post('/api/customers/session')).body.sessionToken as string;
 
-describe('guest sessions and recent activity (spec §6, §7)', () => {
+describe('guest sessions and recent activity (RULES 1.5, 1.8)', () => {
   it('issues a signed guest token', async () => {
     const res = await request(app).post('/api/customers/session');
     expect(res.status).toBe(201);
@@ -211,7 +211,7 @@ describe('GET /api/Searches/get (the full results page)', () => {
   });
 });
 
-describe('GET /api/menu (spec §2 navigation)', () => {
+describe('GET /api/menu (RULES 12.4 navigation)', () => {
   it('has Sports by league with All and every team, then flat Concerts, Theater and Other', async () => {
     const body = MenuSchema.parse((await request(app).get('/api/menu')).body);
     expect(body.categories.map((c) => c.name)).toEqual(['Sports', 'Concerts', 'Theater', 'Other']);
@@ -248,7 +248,7 @@ describe('GET /api/menu (spec §2 navigation)', () => {
   });
 });
 
-describe('the alternate JSONP suggester (spec §7, isABSearch)', () => {
+describe('the alternate JSONP suggester (RULES 7.20, isABSearch)', () => {
   it('answers a verified token with a callback call', async () => {
     const token = await session();
     const res = await request(app).get(`/api/suggest/jsonp?token=${token}&q=yank&callback=cb_1`);
@@ -281,7 +281,7 @@ describe('the alternate JSONP suggester (spec §7, isABSearch)', () => {
   });
 });
 
-describe('client headers (spec §6)', () => {
+describe('client headers (RULES 1.4)', () => {
   it('accepts the known site ids and refuses any other with a 400', async () => {
     expect((await request(app).get('/api/menu').set('X-Site-Id', '22791')).status).toBe(200);
     expect((await request(app).get('/api/menu').set('X-Site-Id', '22792')).status).toBe(200);

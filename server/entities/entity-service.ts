@@ -22,7 +22,7 @@ import { popularPerformers } from '../search/ranking.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import { categoryPath, performerPath } from '../../shared/rules/site-paths.js';
 
-/** Upcoming, dated, not cancelled and not more than 10 years ahead (spec §4). */
+/** Upcoming, dated, not cancelled and not more than 10 years ahead (RULES 5.4). */
 export function upcomingFilters(now: Date): Filter[] {
   const horizon = new Date(now);
   horizon.setUTCFullYear(horizon.getUTCFullYear() + MAX_YEARS_AHEAD);
@@ -267,7 +267,7 @@ const GROUPS = [
   { name: 'Other', group: 'other' },
 ] as const;
 
-/** Spec §2 navigation menu: Sports by league ("All" and every team); Concerts, Theater and Other flat. */
+/** RULES 12.4, navigation menu: Sports by league ("All" and every team); Concerts, Theater and Other flat. */
 export async function menu(engine: SearchEngine): Promise<Menu> {
   const sections = await Promise.all(
     SPORTS_SECTIONS.map(async ({ name, slug }) => {

@@ -63,7 +63,7 @@ export function entityRoutes(
     res.json(await venuePage(search.engine, slug, now(), page));
   });
 
-  // Spec §7: GET {backend}/Searches/get with q and page (default 1).
+  // RULES 7.21: GET {backend}/Searches/get with q and page (default 1).
   router.get('/Searches/get', edgeCacheable, async (req, res) => {
     const { q, page } = SearchResultsQuerySchema.parse(req.query);
     res.json(await searchResults(search.engine, q, page, now()));

@@ -236,7 +236,7 @@ const TABLET = /iPad|Tablet|PlayBook|Silk|Kindle|KF[A-Z]{2,4}\b|Nexus (?:7|9|10)
 const MOBILE = /Mobi|iPhone|iPod|Android|Windows Phone|IEMobile|BlackBerry|BB10|Opera Mini|webOS/i;
 
 /**
- * Device class from a User-Agent header (spec §9: device detection covers mobile, tablet, desktop). Android
+ * Device class from a User-Agent header (RULES 9.7: device detection covers mobile, tablet, desktop). Android
  * without "Mobile" is a tablet, by Google's convention for the header. An iPad in desktop mode reports itself
  * as a Mac and is counted as desktop: the header alone cannot tell them apart.
  */

@@ -10,7 +10,7 @@ import {
 import { DEFAULT_TIMEOUT_MS } from '../config/flags.js';
 import type { Logger } from '../../shared/logger.js';
 
-/** Spec §9, feature-flag cache: stale after 60 s, max age 4 hours, up to 10 entries. */
+/** RULES 9.2, feature-flag cache: stale after 60 s, max age 4 hours, up to 10 entries. */
 export const STALE_AFTER_MS = 60_000;
 export const MAX_AGE_MS = 4 * 60 * 60_000;
 export const MAX_ENTRIES = 10;
@@ -90,9 +90,9 @@ export interface RemoteSourceOptions {
 /**
  * Flags from a remote GrowthBook (API, CDN or proxy), read with `GET {host}/api/features/{clientKey}`.
  *
- * Refresh is poll-based: `start()` refetches every 60 s (spec §9), and a read of a stale payload triggers a
+ * Refresh is poll-based: `start()` refetches every 60 s (RULES 9.2), and a read of a stale payload triggers a
  * background refetch as well; nothing subscribes to the upstream event stream. A failed or invalid fetch keeps
- * the last good payload until it is 4 hours old (spec §9); after that the embedded `fallback` serves until
+ * the last good payload until it is 4 hours old (RULES 9.2); after that the embedded `fallback` serves until
  * GrowthBook answers again. Subscribers hear about every change of what is served.
  */
 export class RemoteFlagSource implements FlagSource {

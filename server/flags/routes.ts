@@ -4,7 +4,7 @@ import { AppError } from '../http/errors.js';
 import type { FlagService } from './flag-service.js';
 import { contentKey, type FlagPayload } from './flags-file.js';
 
-/** Spec §9: idle stream 20 s. A comment line this often keeps proxies from closing a quiet stream. */
+/** RULES 9.2: idle stream 20 s. A comment line this often keeps proxies from closing a quiet stream. */
 export const KEEPALIVE_MS = 20_000;
 
 /**

@@ -14,7 +14,7 @@ export const ERROR_REPORTS_PER_MINUTE = 60;
 
 /**
  * Errors the browser hit, logged with the request id (and the page's URL without its secrets, such as an
- * order's access code); the shopper never sees them (spec §8). `limit` is the reports' rate limiter.
+ * order's access code); the shopper never sees them (RULES 9.10). `limit` is the reports' rate limiter.
  */
 export function clientErrorRoutes(logger: WarnLogger, limit: RequestHandler): Router {
   const router = Router();

@@ -15,7 +15,7 @@ export function unknownSiteId(site: string | readonly string[]): AppError {
 }
 
 /**
- * Spec §6: every backend request may carry the fixed client id and the site id. A site id must name a site
+ * RULES 1.4: every backend request may carry the fixed client id and the site id. A site id must name a site
  * and a client id must be a short plain token; anything else is a 400 before any work is done. Says what the site
  * id names (undefined without one), or throws the 400.
  */

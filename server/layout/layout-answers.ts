@@ -50,7 +50,7 @@ export interface LayoutAsk {
   query: Readonly<Record<string, unknown>>;
   /** The brand of the request's site (`?brand=` in the query comes first). */
   siteBrand: Brand;
-  /** The verified guest, when there is one: the home experiment follows the guest (spec §7). */
+  /** The verified guest, when there is one: the home experiment follows the guest (RULES 9.4). */
   guestId: string | undefined;
   userAgent: string | undefined;
   /** The layout API address as requested (path and query): GrowthBook's `url` attribute. */
@@ -119,7 +119,7 @@ export class LayoutAnswers {
    * The home-layout variation of a guest, remembered for the same guest, brand, device type and URL (forced
    * variations included) until the flag payload changes: GrowthBook's hashing gives the same answer for the
    * same inputs. The whole URL, since a rule may look at its query (a campaign's `utm_` parameters).
-   * Experiments follow the guest (spec §7): without a guest there is no one to assign, so the base layout,
+   * Experiments follow the guest (RULES 9.4): without a guest there is no one to assign, so the base layout,
    * unless the request forces a variation (`?home-layout=1`), which GrowthBook applies before it looks for the
    * hash attribute: a forced view needs no guest, and is no exposure.
    */

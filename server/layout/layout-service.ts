@@ -108,7 +108,7 @@ export class LayoutService {
       timeZone: location.timeZone,
       now,
       category,
-      // Spec §4: a home-page event that has already started is logged as stale (and still listed).
+      // RULES 5.3: a home-page event that has already started is logged as stale (and still listed).
       ...(page === 'explore' ? { stale: { clock, logger: this.options.logger } } : {}),
     };
     const categoryName = category ? CATEGORY_BY_SLUG.get(category)!.name : '';

@@ -73,7 +73,7 @@ describe('the shipped segment files', () => {
   });
 });
 
-describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
+describe('GET /api/layout/home (RULES 11.1 Explore, 11.2 sizes, 6.5 radii)', () => {
   it('lists the Explore rows in the spec order with the spec sizes', async () => {
     const layout = await getLayout('/api/layout/home?lat=40.75&lng=-73.99');
     expect(layout.rows.map((r) => r.title)).toEqual([
@@ -88,7 +88,7 @@ describe('GET /api/layout/home (spec §2 Explore, §9 sizes and radii)', () => {
     expect(row(layout, 'popular-local-performers').items).toHaveLength(4);
     const events = row(layout, 'local-events');
     expect(events.type).toBe('events');
-    // Spec §9: 5 events per list; the row shows its first tab's.
+    // RULES 11.2: 5 events per list; the row shows its first tab's.
     expect(events.items).toHaveLength(5);
     if (events.type === 'events') {
       expect(events.tabs!.map((t) => t.title)).toEqual([

@@ -36,7 +36,7 @@ export const LocationQuerySchema = z
   }) satisfies z.ZodType<LocationQuery>;
 
 /**
- * Where the shopper is (spec §4, §5): their coordinates when given; else their ZIP's market (3-digit prefix,
+ * Where the shopper is (RULES 6.4): their coordinates when given; else their ZIP's market (3-digit prefix,
  * then 2-digit, per the location rules); else New York 10007.
  */
 export async function resolveLocation(
@@ -104,7 +104,7 @@ async function lookup(query: LocationQuery, engine: SearchEngine, logger?: Error
 }
 
 /**
- * A ZIP code's market as the layout finds it (spec §4: 3-digit prefix, then 2-digit), or null when no market
+ * A ZIP code's market as the layout finds it (RULES 6.1: 3-digit prefix, then 2-digit), or null when no market
  * knows the ZIP: the shopper is told so, rather than silently shown New York.
  */
 export async function zipLocation(

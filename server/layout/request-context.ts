@@ -8,7 +8,7 @@ import type { SegmentRepository } from '../segments/segment-repository.js';
 
 /** Who an API request is for, read off its headers once, before any route, and handed to the routes. */
 export interface RequestContext {
-  /** The brand the site id names (spec §6), or the default brand without one. */
+  /** The brand the site id names (RULES 1.4), or the default brand without one. */
   readonly brand: Brand;
   /** The `X-Site-Id` header as sent: answers kept for replay are kept per site. */
   site: string | undefined;

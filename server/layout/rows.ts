@@ -126,7 +126,7 @@ function resolveCategories(filter: RowFilter, ctx: RowContext): string[] | undef
   );
 }
 
-/** Upcoming, dated, not cancelled, and no more than 10 years ahead (spec §4), within the row's window. */
+/** Upcoming, dated, not cancelled, and no more than 10 years ahead (RULES 5.4), within the row's window. */
 function eventFilters(filter: RowFilter, ctx: RowContext): Filter[] {
   const nowSeconds = Math.floor(ctx.now.getTime() / 1000);
   const horizon = new Date(ctx.now);

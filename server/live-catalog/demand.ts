@@ -14,7 +14,7 @@ export const DEMAND_INTERVAL_MS = 5_000;
 const CHUNK = 500;
 
 /**
- * The windows of the demand fields the badges and trending rows read (spec §4, §7): `d1` the last day, `d7` the
+ * The windows of the demand fields the badges and trending rows read (RULES 5.1, 7.12): `d1` the last day, `d7` the
  * last seven days, `t12` the trailing twelve months.
  */
 const WINDOWS = { d1: '1 day', d7: '7 days', t12: '365 days' } as const;
@@ -39,7 +39,7 @@ interface Baselines {
 export interface DemandDeps {
   sql: Sql;
   catalog: LiveCatalog;
-  /** An event's listings given its availability as listed (`CommerceService.listingsAsListed`). */
+  /** An event's listings given its availability as listed (`ListingCatalog.listingsAsListed`). */
   listings: (event: EventDocument, listed: ListedAvailability) => Promise<GeneratedListing[]>;
   /** Searches (for a performer's events). */
   engine: () => SearchEngine;
@@ -197,7 +197,7 @@ export class DemandSignals {
         const left = listings.map((l) => Math.max(0, l.quantity - (taken?.get(l.id) ?? 0)));
         next.tickets_available = taken ? left.reduce((a, b) => a + b, 0) : baseline.tickets_available!;
         next.ticket_groups_available = taken ? left.filter((n) => n > 0).length : baseline.ticket_groups_available!;
-        // The cards' "From" price is the cheapest listing still on sale (all in, `rules/all-in-price.ts`); with
+        // The cards' "From" price is the cheapest listing still on sale (all in, `shared/rules/pricing.ts`); with
         // nothing left it stays the listed one.
         const onSale = listings
           .filter((l, i) => availableSplits(l.splits, left[i]!).length > 0)

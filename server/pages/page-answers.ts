@@ -48,7 +48,7 @@ export interface PageRequestContext {
 
 /** Entity answers follow the catalog: any change to these collections drops the pages drawn from them. */
 const CATALOG_TAGS = (['Event', 'Performer', 'Venue'] as const).map(collectionTag);
-/** How long a page drawn from the catalog is replayed at most (the layout rows' lifetime, spec §9 row cache). */
+/** How long a page drawn from the catalog is replayed at most (the layout rows' lifetime, RULES 13.3). */
 const ENTITY_TTL_MS = 60_000;
 
 const slugOf = (slug: string) => SlugParamsSchema.parse({ slug }).slug;

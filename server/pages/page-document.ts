@@ -91,7 +91,7 @@ export class PageDocument {
 
   /**
    * The inline stylesheet: the app's styles, the page module's own (the event page's, say: inlined too, so no
-   * stylesheet request holds the first paint), then the brand's theme (spec §2 theming) over their defaults.
+   * stylesheet request holds the first paint), then the brand's theme (RULES 1.9) over their defaults.
    */
   private inlineStyle(brand: Brand, moduleStyles: readonly string[]): { element: string; source: string } {
     const t = brand.theme;

@@ -54,7 +54,7 @@ function withStyleSources(csp: string, sources: readonly string[]): string {
 const notFoundPlan = (plan: PagePlan): PagePlan => ({ kind: 'not-found', shell: plan.shell, own: [] });
 
 /**
- * Server-rendered pages (spec §2's landing pages): the page's status, the API answers it draws with (its typed
+ * Server-rendered pages (RULES 2.7: landing pages): the page's status, the API answers it draws with (its typed
  * calls, answered by `PageAnswers`), the markup streamed by the client's own components, and the answers embedded
  * for the client to hydrate from. A rendered page is kept and replayed like a layout answer (`KeptPages`).
  */

@@ -11,11 +11,11 @@ export type PageVerdict =
   | { status: 301; location: string }
   | { status: 410; noindex: true; reason: 'cancelled' | 'started' };
 
-/** Spec §2: the routes the storefront links to that hold no entity. */
+/** RULES 2.1: the routes the storefront links to that hold no entity. */
 const PLAIN_PAGES = new Set(['/', '/results-general', '/contact-us', '/faq', '/policies']);
 /** A shopper's own cart and order pages: judged by the page itself, which holds the guest's token. */
 const PRIVATE_PAGE = /^\/(?:checkout|orders)\/[^/]+\/?$/;
-/** Spec §2: team and performer pages are also linked at the site root by their slug (name plus id). */
+/** RULES 2.4: team and performer pages are also linked at the site root by their slug (name plus id). */
 const ROOT_PERFORMER = /^\/([a-z0-9-]+-\d+)$/;
 
 const ENTITIES = {
@@ -76,7 +76,7 @@ export async function pageStatus(pathname: string, engine: SearchEngine, now = n
       ? ok
       : missing;
 
-  // Event and ticket pages take the last segment of whatever follows (spec §2: paths containing /events/).
+  // Event and ticket pages take the last segment of whatever follows (RULES 2.1: paths containing /events/).
   const entity =
     /^\/(performers|venues)\/([^/]+)\/?$/.exec(pathname) ??
     /^\/(events|tickets)\/(?:[^/]+\/)*([^/]+)\/?$/.exec(pathname);

@@ -27,7 +27,7 @@ const MAX_FAILURES_KEPT = 1_000;
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
- * A result cache in front of any engine: bounded by size, entries live 12 hours (spec §9), concurrent
+ * A result cache in front of any engine: bounded by size, entries live 12 hours (RULES 13.1), concurrent
  * identical queries share one engine call, a failing call is answered from the stale entry when there is
  * one, and a reindex drops everything tagged with the collection (or any other tag given).
  */

@@ -28,7 +28,7 @@ export function scriptSafeJson(value: unknown): string {
 }
 
 /**
- * The alternate suggester of spec §7 (flag `isABSearch`): a script-injected JSONP call carrying the guest's
+ * The alternate suggester of RULES 7.20 (flag `isABSearch`): a script-injected JSONP call carrying the guest's
  * signed token, the query and a callback name. The token is verified and the callback name checked against
  * a strict identifier pattern before anything is written.
  */

@@ -16,7 +16,7 @@ import {
 } from './queries.js';
 import { popularPerformers } from './ranking.js';
 
-describe('the query catalogue pins the spec §7 figures', () => {
+describe('the query catalogue pins the RULES 6.2, 7.10–7.15 figures', () => {
   it('performer search: performer_name, relevance then order_rank ascending, 10 a page', () => {
     expect(performerSearch('heat', 2)).toEqual({
       collection: 'Performer',

@@ -20,7 +20,7 @@ import {
 import { rankTrending } from './ranking.js';
 import type { SearchEngine, SearchRequestFor } from './search-engine.js';
 
-/** The query catalogue of spec §7: each request exactly as the spec words it. */
+/** The query catalogue of RULES 6.2, 7.10–7.15: each request exactly as the spec words it. */
 
 /**
  * The orders an events row can ask for: soonest first (then the year's best sellers), the year's best sellers,

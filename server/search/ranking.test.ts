@@ -4,7 +4,7 @@ import { popularPerformers, rankTrending, trendingRatio } from './ranking.js';
 
 const p = (t12: number, d7 = 0, name = '') => ({ performer_orders_t12: t12, performer_orders_d7: d7, name });
 
-describe('popularPerformers (spec §5: at most 3, each ≥ 10% of the combined twelve-month orders)', () => {
+describe('popularPerformers (RULES 7.13: at most 3, each ≥ 10% of the combined twelve-month orders)', () => {
   it('keeps those at or above 10% in hit order, at most 3', () => {
     const hits = [p(50, 0, 'a'), p(5, 0, 'b'), p(10, 0, 'c'), p(20, 0, 'd'), p(15, 0, 'e')];
     // total 100: a (50), c (10, exactly 10%), d (20), e (15) qualify; b (5) does not
@@ -28,7 +28,7 @@ describe('popularPerformers (spec §5: at most 3, each ≥ 10% of the combined t
   });
 });
 
-describe('trending (spec §7: ratio of 7-day to 12-month orders, top 9)', () => {
+describe('trending (RULES 7.12: ratio of 7-day to 12-month orders, top 9)', () => {
   it('ranks by the ratio and keeps 9', () => {
     const pool = Array.from({ length: 12 }, (_, i) => p(100, i, `p${i}`));
     pool.push(p(0, 50, 'no-history'));

@@ -4,7 +4,7 @@ import { POPULAR_PERFORMERS_MAX, POPULAR_PERFORMERS_MIN_SHARE, TRENDING_SHOWN } 
 type Orders = Pick<PerformerDocument, 'performer_orders_d7' | 'performer_orders_t12'>;
 
 /**
- * Spec §5: at most 3 performers, and only those whose twelve-month orders are at least 10% of the combined
+ * RULES 7.13: at most 3 performers, and only those whose twelve-month orders are at least 10% of the combined
  * twelve-month orders of the hits. Order of the hits is kept.
  */
 export function popularPerformers<P extends Pick<PerformerDocument, 'performer_orders_t12'>>(
@@ -17,12 +17,12 @@ export function popularPerformers<P extends Pick<PerformerDocument, 'performer_o
   return hits.filter((p) => p.performer_orders_t12 >= total * minShare).slice(0, max);
 }
 
-/** The trending ratio of spec §7: 7-day orders over 12-month orders (0 when there were none in 12 months). */
+/** The trending ratio of RULES 7.12: 7-day orders over 12-month orders (0 when there were none in 12 months). */
 export function trendingRatio(p: Orders): number {
   return p.performer_orders_t12 > 0 ? p.performer_orders_d7 / p.performer_orders_t12 : 0;
 }
 
-/** Spec §7: rank the trending pool by that ratio, highest first (7-day orders break ties), and keep 9. */
+/** RULES 7.12: rank the trending pool by that ratio, highest first (7-day orders break ties), and keep 9. */
 export function rankTrending<P extends Orders>(pool: readonly P[], shown = TRENDING_SHOWN): P[] {
   return pool
     .map((p, i) => ({ p, i, ratio: trendingRatio(p) }))

@@ -31,7 +31,7 @@ describe('GET /api/suggest', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=60, s-maxage=3600');
     const body = SuggestResponseSchema.parse(res.body);
     expect(body.query).toBe('new y');
-    // Six, the spec §9 figure without extra sources, best-known first.
+    // Six, the RULES 7.11 figure without extra sources, best-known first.
     expect(body.performers.map((p) => p.text)).toEqual(bestKnown(/\bnew y/i, 6));
     expect(body.performers.map((p) => p.text)).toContain('New York Yankees');
     expect(body.performers[0]!.url).toMatch(/^\/performers\/new-york-[a-z-]+-\d+$/);
@@ -55,7 +55,7 @@ describe('GET /api/suggest', () => {
 
   it('adds cities and events with extra sources, and trims the other groups', async () => {
     const body = SuggestResponseSchema.parse((await request(app).get('/api/suggest?q=new&extra=true')).body);
-    // Spec §9: 5 performers with extra sources, and 3 of each other kind.
+    // RULES 7.11: 5 performers with extra sources, and 3 of each other kind.
     expect(body.performers.map((p) => p.text)).toEqual(bestKnown(/\bnew/i, 5));
     expect(body.cities!.map((c) => c.text)).toEqual(['New York, NY', 'New Orleans, LA', 'New Haven, CT']);
     // Venues and events with upcoming events: which ones depends on the hour the catalog is generated at.

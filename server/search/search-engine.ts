@@ -17,7 +17,7 @@ export interface SearchEngine {
   health(): Promise<{ ok: boolean; detail: string }>;
 }
 
-/** Spec §7 text fields of each collection, in weight order, that queries may match against. */
+/** RULES 7.17: text fields of each collection, in weight order, that queries may match against. */
 export const SEARCHABLE_FIELDS: { [C in CollectionName]: readonly (keyof CollectionDocuments[C] & string)[] } = {
   Performer: ['performer_name'],
   Venue: ['venue_name', 'venue_city'],

@@ -21,8 +21,8 @@ import { eventPath, performerPath, venuePath } from '../../shared/rules/site-pat
 export const SUGGEST_COLLECTIONS: readonly CollectionName[] = ['Performer', 'Venue', 'USCity', 'Event'];
 
 /**
- * The search box's suggestions (spec §2, §7): performers and venues, plus cities and events with extra
- * sources. The query is lower-cased and an empty one answers empty groups without searching (spec §5).
+ * The search box's suggestions (RULES 7.2, 7.11): performers and venues, plus cities and events with extra
+ * sources. The query is lower-cased and an empty one answers empty groups without searching (RULES 7.6).
  */
 /** `first`'s hits, then `then`'s not among them, at most `limit`. */
 function merged<D extends { id?: string }>(

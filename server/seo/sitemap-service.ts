@@ -31,7 +31,7 @@ export const sitemapFilePath = (kind: SitemapKind, n: number) => `/sitemaps/${ki
 export const SITEMAP_CACHE_BYTES = 128 * 1024 * 1024;
 /**
  * How long a built file is kept without a catalog change: events start and leave the listings as time passes, so
- * an events file is at most this late in dropping one. The hour the spec gives the edge cache (spec §9: 3600 s).
+ * an events file is at most this late in dropping one. The hour the spec gives the edge cache (RULES 13.2: 3600 s).
  */
 export const SITEMAP_CACHE_TTL_MS = EDGE_CACHE_SECONDS * 1000;
 /** The tag of the engine's cached answers to the sitemaps' page reads, dropped once a file is built. */
@@ -242,7 +242,7 @@ export class SitemapService {
     switch (kind) {
       case 'events': {
         // Listed as the performer and venue pages list events: upcoming, dated, not cancelled, within 10 years
-        // (spec §4). Walked by start time, the order the engine keeps events in.
+        // (RULES 5.4). Walked by start time, the order the engine keeps events in.
         const upcoming = upcomingFilters(this.listedAsOf());
         const range = upcoming.find(
           (f): f is Extract<Filter, { op: 'between' }> => f.op === 'between' && f.field === 'event_timestamp',

@@ -21,7 +21,7 @@ const NewSessionBodySchema = z
 export function sessionRoutes(tokens: SessionTokens, activity: RecentActivity): Router {
   const router = Router();
 
-  // Spec §7: POST {backend}/customers/session → sessionToken.
+  // RULES 1.6: POST {backend}/customers/session → sessionToken.
   router.post('/customers/session', async (req, res) => {
     NewSessionBodySchema.parse(req.body);
     const { token, session } = await tokens.issue();
@@ -31,7 +31,7 @@ export function sessionRoutes(tokens: SessionTokens, activity: RecentActivity): 
       .json({ sessionToken: token, expiresAt: session.expiresAt.toISOString() });
   });
 
-  // Spec §7: the guest's recent activities, with the bearer guest token.
+  // RULES 1.8: the guest's recent activities, with the bearer guest token.
   router.get('/CustomerActivity/recent-activities', async (req, res) => {
     const session = await tokens.verify(SessionTokens.bearer(req.get('authorization')));
     res.set('Cache-Control', 'private, no-store').json({ data: await activity.list(session.guestId) });

@@ -24,7 +24,7 @@ export interface GuestSession {
 }
 
 /**
- * Signed, expiring guest tokens (spec §6): a JWT whose subject is a random guest id. Any server node holding
+ * Signed, expiring guest tokens (RULES 1.5, 1.7): a JWT whose subject is a random guest id. Any server node holding
  * the secret verifies one without a shared store; a tampered, expired or foreign token is refused.
  */
 export class SessionTokens {

@@ -5,7 +5,7 @@ import { SPORTS_CATEGORIES } from './sports-categories.js';
 import { THEATER_CATEGORIES } from './theater-categories.js';
 
 /**
- * Every category route of spec §2, plus the concert sub-segments of the Concerts page that have no route of
+ * Every category route of RULES 2.1, plus the concert sub-segments of the Concerts page that have no route of
  * their own (Techno & Electronic, Jazz & Blues).
  */
 export const CATEGORIES: readonly CategoryDefinition[] = [

@@ -1,7 +1,7 @@
 import type { CategoryDefinition } from './taxonomy.js';
 import { CATEGORIES } from './categories.js';
 
-/** The lower-cased `parent/child/grandchild` path of spec §3's category-to-image map. */
+/** The lower-cased `parent/child/grandchild` path of the RULES 5.8 category-to-image map. */
 export function categoryPath(parent: string, child = '', grandchild = ''): string {
   return [parent, child, grandchild]
     .filter((part) => part !== '')
@@ -10,7 +10,7 @@ export function categoryPath(parent: string, child = '', grandchild = ''): strin
 }
 
 /**
- * Spec §3: the category-to-image map, lower-cased `parent/child/grandchild` → image code `NN-NNN-NNN`.
+ * RULES 5.8: the category-to-image map, lower-cased `parent/child/grandchild` → image code `NN-NNN-NNN`.
  * Every category above has an entry at each of its levels, plus sub-categories the catalog has no
  * performers in yet (other leagues, Olympic sports…), so a future category finds its art.
  */

@@ -13,7 +13,7 @@ export type VenueKind =
   | 'golf-course'
   | 'casino-theater';
 
-/** The menu group a category route sits in (spec §2 "Routes linked or navigated to"). */
+/** The menu group a category route sits in (RULES 2.1, the routes linked to). */
 export type CategoryGroup = 'sports' | 'concerts' | 'theater' | 'other';
 
 /**
@@ -39,6 +39,6 @@ export interface CategoryDefinition {
   weight: number;
   /** Whether its fictional performers are people (`person`) or acts (`band`); real names come from the data lists. */
   names: 'person' | 'band' | 'show' | 'team';
-  /** False for the Concerts page's sub-segments that spec §2 does not list among the menu's category links. */
+  /** False for the Concerts page's sub-segments that RULES 2.1 does not list among the menu's category links. */
   inMenu?: false;
 }

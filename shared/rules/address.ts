@@ -7,7 +7,7 @@ export type Place = Pick<
 
 const US = 'US';
 
-/** Spec §3: the state for a US venue, the country code anywhere else (a Canadian province is not shown). */
+/** RULES 5.5, 5.7: the state for a US venue, the country code anywhere else (a Canadian province is not shown). */
 export function regionLabel(place: Place): string {
   if (place.venue_country_short === US) return place.venue_state_province_short.trim() || place.venue_state.trim();
   return place.venue_country_short;
@@ -20,12 +20,12 @@ function joinParts(parts: string[]): string {
     .join(', ');
 }
 
-/** Spec §3 venue card: city, then state (US) or country code ("New York, NY", "London, GB"). */
+/** RULES 5.7, venue card: city, then state (US) or country code ("New York, NY", "London, GB"). */
 export function cityRegion(place: Place): string {
   return joinParts([place.venue_city, regionLabel(place)]);
 }
 
-/** Spec §3 event card: venue, city, and state (US) or country code ("Palladium, London, GB"). */
+/** RULES 5.5, event card: venue, city, and state (US) or country code ("Palladium, London, GB"). */
 export function venueAddress(place: Place & Pick<VenueDocument, 'venue_name'>): string {
   return joinParts([place.venue_name, place.venue_city, regionLabel(place)]);
 }

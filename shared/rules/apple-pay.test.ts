@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { canOfferApplePay } from './apple-pay.js';
 
-describe('canOfferApplePay (spec §5: version 3 supported and can make payments)', () => {
+describe('canOfferApplePay (RULES 10.4: version 3 supported and can make payments)', () => {
   const env = (supports: boolean | (() => never), can: boolean | (() => never)) => ({
     supportsVersion: vi.fn((v: number) => (typeof supports === 'function' ? supports() : supports && v === 3)),
     canMakePayments: vi.fn(() => (typeof can === 'function' ? can() : can)),

@@ -7,7 +7,7 @@ export interface ApplePayEnvironment {
 }
 
 /**
- * Spec §5: Apple Pay is offered only when version 3 is supported and the device can make payments. A missing
+ * RULES 10.4: Apple Pay is offered only when version 3 is supported and the device can make payments. A missing
  * ApplePaySession, or one that throws (insecure context, iframe), means no Apple Pay.
  */
 export function canOfferApplePay(env: ApplePayEnvironment | undefined): boolean {

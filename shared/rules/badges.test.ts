@@ -11,7 +11,7 @@ const signals = (s: Partial<BadgeSignals>): BadgeSignals => ({
 });
 const types = (s: Partial<BadgeSignals>) => eventBadges(signals(s)).map((b) => b.type);
 
-describe('eventBadges (spec §4 event badges, §9 badge thresholds)', () => {
+describe('eventBadges (RULES 5.1 event badges and their thresholds)', () => {
   it.each<[string, Partial<BadgeSignals>, string[]]>([
     // hotEvent: orders in the last day and at least 5 carts in the last day
     ['1 order, 5 carts → hot', { event_orders_d1: 1, event_cart_d1: 5 }, ['hotEvent']],

@@ -17,7 +17,7 @@ export type BadgeSignals = Pick<
 export const SELLING_FAST_LABEL = 'Selling fast';
 
 /**
- * Spec §4: hotEvent with orders in the last day and at least 5 carts in it; otherwise peopleViewing with at
+ * RULES 5.1: hotEvent with orders in the last day and at least 5 carts in it; otherwise peopleViewing with at
  * least 10 viewers; then, with at most one badge so far, ticketLeft when 1 < tickets available < 100.
  */
 export function eventBadges(signals: BadgeSignals): Badge[] {

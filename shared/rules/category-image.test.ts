@@ -6,7 +6,7 @@ import { CATEGORY_IMAGE_NOT_FOUND_MESSAGE } from './constants.js';
 
 const code = (path: string) => CATEGORY_IMAGE_CODES.get(path)!;
 
-describe('categoryImageCode (spec §3 category-to-image map, lower-cased parent/child/grandchild)', () => {
+describe('categoryImageCode (RULES 5.8 category-to-image map, lower-cased parent/child/grandchild)', () => {
   it.each<[string, [string, string?, string?], string]>([
     ['full path, any case', ['SPORTS', 'FOOTBALL', 'NFL'], 'sports/football/nfl'],
     ['parent/child', ['THEATRE', 'BROADWAY'], 'theatre/broadway'],
@@ -25,7 +25,7 @@ describe('categoryImageCode (spec §3 category-to-image map, lower-cased parent/
     }
   });
 
-  it("spec §8: nothing matching gives null and logs 'not found' once per path", () => {
+  it("RULES 14.10: nothing matching gives null and logs 'not found' once per path", () => {
     const logger = { warn: vi.fn() };
     expect(categoryImageCode('PUPPETRY', 'MARIONETTES', '', logger)).toBeNull();
     expect(categoryImageCode('puppetry', 'marionettes', '', logger)).toBeNull();

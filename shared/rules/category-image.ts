@@ -7,8 +7,8 @@ const MAX_REPORTED = 1_000;
 const reported = new Set<string>();
 
 /**
- * Spec §3: the image code of a category, by its lower-cased `parent/child/grandchild` path, falling back to
- * `parent/child` and then `parent`. Spec §8: when nothing matches, 'not found' is logged once per path and
+ * RULES 5.8: the image code of a category, by its lower-cased `parent/child/grandchild` path, falling back to
+ * `parent/child` and then `parent`. RULES 14.10: when nothing matches, 'not found' is logged once per path and
  * the result is null.
  */
 export function categoryImageCode(parent: string, child = '', grandchild = '', logger?: WarnLogger): string | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { paymentFailedEventName, purchaseTrackingEvent } from './checkout-tracking.js';
 
-describe('purchaseTrackingEvent (spec §7, §9: value = 95 × total, field phet)', () => {
+describe('purchaseTrackingEvent (RULES 9.8: value = 95 × total, field phet)', () => {
   it.each<[number, number]>([
     [100, 9500],
     [12.34, 1172.3],
@@ -13,7 +13,7 @@ describe('purchaseTrackingEvent (spec §7, §9: value = 95 × total, field phet)
   });
 });
 
-describe('paymentFailedEventName (spec §4: payment type plus a failed suffix)', () => {
+describe('paymentFailedEventName (RULES 9.9: payment type plus a failed suffix)', () => {
   it.each([
     ['paypal', 'paypal_failed'],
     ['apple_pay', 'apple_pay_failed'],

@@ -7,7 +7,7 @@ import { zonedDateTime } from './local-time.js';
 const s = (iso: string) => Date.parse(iso) / 1000;
 const window = (name: DateFilterName, nowIso: string, zone: string) => dateWindow(name, new Date(nowIso), zone)!;
 
-describe('dateWindow (spec §9 date filter names and windows)', () => {
+describe('dateWindow (RULES 4.4 date filter names and windows)', () => {
   // Wednesday 14 Apr 2027, 10:00 in New York (EDT, UTC-4)
   const now = '2027-04-14T14:00:00Z';
   const ny = 'America/New_York';
@@ -24,7 +24,7 @@ describe('dateWindow (spec §9 date filter names and windows)', () => {
     expect(window(name, now, ny)).toEqual({ from: s(from), to: s(to) });
   });
 
-  it('spec §5: an unknown name is ignored (null), not an error', () => {
+  it('RULES 4.5: an unknown name is ignored (null), not an error', () => {
     expect(dateWindow('next_week', new Date(now), ny)).toBeNull();
     expect(dateWindow('', new Date(now), ny)).toBeNull();
     expect(dateWindow('__proto__', new Date(now), ny)).toBeNull();

@@ -42,8 +42,8 @@ const days = new Map<string, ZoneDay>();
 const ZONES_KEPT = 512;
 
 /**
- * Spec §9's date filters as windows of whole local days in the shopper's IANA zone (`computeDateWindow`),
- * remembered for the rest of the local day. Spec §5: an unknown name is ignored, so it gives null rather than an
+ * RULES 4.4 date filters as windows of whole local days in the shopper's IANA zone (`computeDateWindow`),
+ * remembered for the rest of the local day. RULES 4.5: an unknown name is ignored, so it gives null rather than an
  * error. An unknown zone throws a RangeError; check it first with `isTimeZone` (local-time.ts).
  */
 export function dateWindow(name: string, now: Date, zone: string): DateWindow | null {
@@ -66,7 +66,7 @@ export function dateWindow(name: string, now: Date, zone: string): DateWindow | 
 }
 
 /**
- * Spec §9's date filters as windows of whole local days in the shopper's IANA zone. `from` is the first
+ * RULES 4.4 date filters as windows of whole local days in the shopper's IANA zone. `from` is the first
  * second of its day; `to` is the last second (23:59:59) of its day, so that day counts in full.
  *
  * - all: today to the end of the same date 100 years on.

@@ -4,7 +4,7 @@ import { EventCardSchema } from '../schemas/cards.js';
 import type { EventDocument } from '../schemas/documents.js';
 import { eventCard, eventTime, eventWhen } from './event-card.js';
 
-describe('eventCard (spec §3 event card)', () => {
+describe('eventCard (RULES 5.5 event card)', () => {
   it('builds the whole card from the venue-local start', () => {
     const card = eventCard(eventDoc());
     expect(card).toEqual({
@@ -33,7 +33,7 @@ describe('eventCard (spec §3 event card)', () => {
     expect(eventCard(eventDoc({ min_ticket_price: 0 }))).not.toHaveProperty('minPrice');
   });
 
-  it('carries the spec §4 badges', () => {
+  it('carries the RULES 5.1 badges', () => {
     expect(eventCard(eventDoc({ event_orders_d1: 2, event_cart_d1: 6, tickets_available: 12 })).badges).toEqual([
       { type: 'hotEvent', label: 'Selling fast' },
       { type: 'ticketLeft', label: 'Only 12 tickets left' },
@@ -151,14 +151,14 @@ describe('eventCard (spec §3 event card)', () => {
   });
 
   describe('TBD', () => {
-    it("spec §3: no timestamp gives date 'TBD', with no day, time or year", () => {
+    it("RULES 4.1: no timestamp gives date 'TBD', with no day, time or year", () => {
       const card = eventCard(eventDoc({ event_local_timestamp: null, event_timestamp: null }));
       expect(card).toMatchObject({ day: '', date: 'TBD', time: '', year: '' });
       expect(EventCardSchema.parse(card)).toEqual(card);
     });
 
     it.each(['2027-01-02T03:30:00', '2027-01-02T03:30:59'])(
-      "spec §3: a start at 03:30 AM (%s) shows the time as '(TBD)' and keeps the date",
+      "RULES 4.2: a start at 03:30 AM (%s) shows the time as '(TBD)' and keeps the date",
       (local) => {
         expect(eventWhen(local)).toEqual({ day: 'SAT', date: 'Jan 2', time: '(TBD)', year: '2027' });
       },
@@ -169,7 +169,7 @@ describe('eventCard (spec §3 event card)', () => {
     });
   });
 
-  describe('spec §3: time as hh:mm AM/PM', () => {
+  describe('RULES 4.1: time as hh:mm AM/PM', () => {
     it.each<[number, number, string]>([
       [0, 0, '12:00 AM'],
       [0, 5, '12:05 AM'],

@@ -14,13 +14,13 @@ export const TBD_TIME = '(TBD)';
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
-/** `hh:mm AM/PM` of a venue-local time; spec §3: 03:30 AM is the placeholder for "time not set". */
+/** `hh:mm AM/PM` of a venue-local time; RULES 4.2: 03:30 AM is the placeholder for "time not set". */
 export function eventTime(local: Pick<LocalDateTime, 'hour' | 'minute'>): string {
   if (`${pad2(local.hour)}:${pad2(local.minute)}` === TBD_LOCAL_TIME) return TBD_TIME;
   return `${pad2(local.hour % 12 || 12)}:${pad2(local.minute)} ${local.hour < 12 ? 'AM' : 'PM'}`;
 }
 
-/** Day, date, time and year of the card, all read from the venue-local wall clock (spec §3). */
+/** Day, date, time and year of the card, all read from the venue-local wall clock (RULES 4.1). */
 export function eventWhen(localTimestamp: string | null): Pick<EventCard, 'day' | 'date' | 'time' | 'year'> {
   const local = parseLocalTimestamp(localTimestamp);
   if (!local) return { day: '', date: TBD_DATE, time: '', year: '' };
@@ -33,7 +33,7 @@ export function eventWhen(localTimestamp: string | null): Pick<EventCard, 'day' 
 }
 
 /**
- * Spec §3: the event card. Its "From" price is the lowest all-in price per ticket (`all-in-price.ts`). The raw
+ * RULES 5.5: the event card. Its "From" price is the lowest all-in price per ticket (`pricing.ts`). The raw
  * document rides along as `detail` only when asked for.
  */
 export function eventCard(doc: EventDocument, { includeDetail = false }: { includeDetail?: boolean } = {}): EventCard {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PRICE_FORMAT_FAILURE_MESSAGE } from './constants.js';
 import { formatCount, formatPrice, isSubmitKey, normalizeSearchQuery, readQueryParam, shouldSearch } from './format.js';
 
-describe('formatPrice (spec §5: numeric prices get thousands separators, others come back unchanged)', () => {
+describe('formatPrice (RULES 3.6: numeric prices get thousands separators, others come back unchanged)', () => {
   it.each<[number | string, string]>([
     [0, '0'],
     [5, '5'],
@@ -45,7 +45,7 @@ describe('formatPrice (spec §5: numeric prices get thousands separators, others
     expect(formatPrice(value)).toBe(value);
   });
 
-  describe('spec §8: a formatting failure is logged and the input returned', () => {
+  describe('RULES 14.11: a formatting failure is logged and the input returned', () => {
     afterEach(() => vi.restoreAllMocks());
 
     it('logs "something went wrong formatting price in checkout"', () => {
@@ -94,7 +94,7 @@ describe('formatCount', () => {
   });
 });
 
-describe('readQueryParam (spec §5: absent gives an empty string; plus signs decode as spaces)', () => {
+describe('readQueryParam (RULES 2.8: absent gives an empty string; plus signs decode as spaces)', () => {
   it.each<[string, string, string]>([
     ['?kwds=taylor+swift', 'kwds', 'taylor swift'],
     ['kwds=taylor+swift', 'kwds', 'taylor swift'],
@@ -126,7 +126,7 @@ describe('readQueryParam (spec §5: absent gives an empty string; plus signs dec
   });
 });
 
-describe('search query (spec §4: lower-cased; spec §5: sent only when its length is greater than 0)', () => {
+describe('search query (RULES 7.4: lower-cased; 7.6: sent only when its length is greater than 0)', () => {
   it.each<[string, string, boolean]>([
     ['Taylor Swift', 'taylor swift', true],
     ['  KNICKS ', 'knicks', true],
@@ -139,7 +139,7 @@ describe('search query (spec §4: lower-cased; spec §5: sent only when its leng
   });
 });
 
-describe('isSubmitKey (spec §5: Enter, numpad Enter or keycode 13)', () => {
+describe('isSubmitKey (RULES 7.7: Enter, numpad Enter or keycode 13)', () => {
   it.each<[object, boolean]>([
     [{ key: 'Enter' }, true],
     [{ key: 'Enter', code: 'NumpadEnter' }, true],

@@ -10,10 +10,10 @@ const cents = new Intl.NumberFormat('en-US', {
 });
 
 /**
- * Spec §5: a numeric price (a finite number, or a plain decimal string such as "1234.5") gets thousands
+ * RULES 3.6: a numeric price (a finite number, or a plain decimal string such as "1234.5") gets thousands
  * separators; anything else comes back unchanged. Whole amounts show no decimals ("1,234"), any other
- * amount shows cents ("1,234.50"); one that rounds to whole dollars shows none (1234.001 → "1,234"). Spec §8: a failure
- * is logged and the input is returned, so checkout carries on.
+ * amount shows cents ("1,234.50"); one that rounds to whole dollars shows none (1234.001 → "1,234").
+ * RULES 14.11: a failure is logged and the input is returned, so checkout carries on.
  */
 export function formatPrice<T>(value: T, logger?: ErrorLogger): string | T {
   let n: number;
@@ -36,7 +36,7 @@ export function formatCount(n: number, singular: string, plural: string): string
 }
 
 /**
- * Spec §5: a query-string parameter, '' when absent; '+' reads as a space. Takes `location.search` (with or
+ * RULES 2.8: a query-string parameter, '' when absent; '+' reads as a space. Takes `location.search` (with or
  * without '?') or a whole URL. Malformed percent escapes are kept as written instead of throwing.
  */
 export function readQueryParam(search: string, name: string): string {
@@ -49,12 +49,12 @@ export function readQueryParam(search: string, name: string): string {
   return new URLSearchParams(query).get(name) ?? '';
 }
 
-/** Spec §4: the query is lower-cased; surrounding whitespace is not part of it. */
+/** RULES 7.4: the query is lower-cased; surrounding whitespace is not part of it. */
 export function normalizeSearchQuery(q: string): string {
   return q.trim().toLowerCase();
 }
 
-/** Spec §5: a search is sent only when the (normalised) query is not empty, so "   " sends nothing. */
+/** RULES 7.6: a search is sent only when the (normalised) query is not empty, so "   " sends nothing. */
 export function shouldSearch(q: string): boolean {
   return normalizeSearchQuery(q).length > 0;
 }
@@ -67,7 +67,7 @@ export interface KeyLike {
 }
 
 /**
- * Spec §5: Enter, numpad Enter or keycode 13 submits a full search. Not while an input method is composing:
+ * RULES 7.7: Enter, numpad Enter or keycode 13 submits a full search. Not while an input method is composing:
  * that Enter picks a candidate character, not the query.
  */
 export function isSubmitKey(event: KeyLike): boolean {

@@ -20,7 +20,7 @@ describe('eventStartMs: venue-local start minus the venue offset', () => {
   });
 });
 
-describe('dropFarFuture (spec §4, §9: events beyond 10 years ahead are dropped)', () => {
+describe('dropFarFuture (RULES 5.2: events beyond 10 years ahead are dropped)', () => {
   const now = new Date('2027-03-01T12:00:00Z');
 
   it('keeps events up to exactly 10 years ahead and undated ones, drops later ones, in order', () => {
@@ -43,7 +43,7 @@ describe('dropFarFuture (spec §4, §9: events beyond 10 years ahead are dropped
   });
 });
 
-describe('isStale (spec §4: start, adjusted by the venue offset, already past)', () => {
+describe('isStale (RULES 4.3, 5.3: start, adjusted by the venue offset, already past)', () => {
   it.each<[string, string | null, number, string, boolean]>([
     [
       'New York 19:30 EST is 00:30Z next day: not past at 00:29Z',
@@ -74,7 +74,7 @@ describe('isStale (spec §4: start, adjusted by the venue offset, already past)'
   });
 });
 
-describe('logStaleEvents (spec §4: logged as stale, still listed)', () => {
+describe('logStaleEvents (RULES 5.3: logged as stale, still listed)', () => {
   it('warns once per stale event and returns every event', () => {
     const logger: WarnLogger = { warn: vi.fn() };
     const events = [

@@ -11,7 +11,7 @@ export function eventStartMs(event: DatedEvent): number | null {
   return local ? venueLocalToEpochMs(local, event.venue_time_zone_offset) : null;
 }
 
-/** Spec §4, §9: events more than 10 years ahead are dropped; undated events stay. */
+/** RULES 5.2: events more than 10 years ahead are dropped; undated events stay. */
 export function dropFarFuture<E extends DatedEvent>(events: readonly E[], now: Date): E[] {
   const horizon = new Date(now.getTime());
   horizon.setUTCFullYear(horizon.getUTCFullYear() + MAX_YEARS_AHEAD);
@@ -22,7 +22,7 @@ export function dropFarFuture<E extends DatedEvent>(events: readonly E[], now: D
   });
 }
 
-/** Spec §4: an event whose start, adjusted by the venue offset, is already past. */
+/** RULES 4.3, 5.3: an event whose start, adjusted by the venue offset, is already past. */
 export function isStale(event: DatedEvent, now: Date): boolean {
   const start = eventStartMs(event);
   return start !== null && start < now.getTime();
@@ -30,7 +30,7 @@ export function isStale(event: DatedEvent, now: Date): boolean {
 
 export const STALE_EVENT_MESSAGE = 'stale event listed on the home page';
 
-/** Spec §4: each stale home-page event is logged and stays listed. */
+/** RULES 5.3: each stale home-page event is logged and stays listed. */
 export function logStaleEvents<E extends DatedEvent & Pick<EventDocument, 'event_id'>>(
   events: readonly E[],
   now: Date,

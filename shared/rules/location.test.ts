@@ -22,7 +22,7 @@ function table(entries: Record<string, string>) {
   return { lookup, asked };
 }
 
-describe('resolveMarket (spec §4 location resolution)', () => {
+describe('resolveMarket (RULES 6.1 location resolution)', () => {
   it.each(['HI', 'AK', 'DE', 'RI', 'hi', ' ri '])('%j is its own market, without any lookup', async (state) => {
     const { lookup, asked } = table({ 'zip3:967': 'honolulu' });
     expect(await resolveMarket({ state, zip: '96701' }, lookup)).toBe(state.trim().toUpperCase());
@@ -73,7 +73,7 @@ describe('resolveMarket (spec §4 location resolution)', () => {
     expect(await resolveMarket({ state: 'NY', zip: '10007' }, lookup)).toBe('new-york');
   });
 
-  it("spec §4, §8: a failing lookup is logged as a zip-determination failure and gives 'national'", async () => {
+  it("RULES 6.1, 14.9: a failing lookup is logged as a zip-determination failure and gives 'national'", async () => {
     const err = new Error('search down');
     const lookup: MarketLookup = vi.fn(async () => {
       throw err;
@@ -93,7 +93,7 @@ describe('resolveMarket (spec §4 location resolution)', () => {
   });
 });
 
-describe('DEFAULT_LOCATION (spec §3, §9: New York, NY, US, postal 10007)', () => {
+describe('DEFAULT_LOCATION (RULES 6.3: New York, NY, US, postal 10007)', () => {
   it('is Lower Manhattan, by City Hall', () => {
     expect(DEFAULT_LOCATION).toMatchObject({ city: 'New York', state: 'NY', country: 'US', postalCode: '10007' });
     expect(DEFAULT_LOCATION.lat).toBeCloseTo(40.714, 2);

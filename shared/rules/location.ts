@@ -28,7 +28,7 @@ export interface LocationQuery {
   zip?: string;
 }
 
-/** Where the shopper is, as the layout found it (spec §4, §5), with the time zone their rows are dated in. */
+/** Where the shopper is, as the layout found it (RULES 6.1, 6.4), with the time zone their rows are dated in. */
 export interface ZonedLocation extends ResolvedLocation {
   timeZone: string;
 }
@@ -51,7 +51,7 @@ export interface DefaultLocation {
   readonly lng: number;
 }
 
-/** Spec §3, §9: the fallback location, New York 10007 (Lower Manhattan, by City Hall; GeoNames' postal point). */
+/** RULES 6.3: the fallback location, New York 10007 (Lower Manhattan, by City Hall; GeoNames' postal point). */
 export const DEFAULT_LOCATION: DefaultLocation = Object.freeze({
   city: 'New York',
   state: 'NY',
@@ -87,7 +87,7 @@ export function placeParams(place: ChosenPlace): [string, string][] {
   ];
 }
 
-/** Spec §3, §9: the fallback location, New York 10007, with the ZIP the shopper gave when there was one. */
+/** RULES 6.3: the fallback location, New York 10007, with the ZIP the shopper gave when there was one. */
 export function defaultLocation(zip: string | undefined): ZonedLocation {
   return {
     lat: DEFAULT_LOCATION.lat,
@@ -128,9 +128,9 @@ function zipPrefix(zip: string, length: number): string | null {
 }
 
 /**
- * Spec §4: HI, AK, DE and RI are their own market. Otherwise the 3-digit ZIP prefix, then the 2-digit prefix,
+ * RULES 6.1: HI, AK, DE and RI are their own market. Otherwise the 3-digit ZIP prefix, then the 2-digit prefix,
  * then the state are looked up, in that order, and the first market found wins; none gives 'national'.
- * Spec §8: a failing lookup is logged and gives 'national'.
+ * RULES 14.9: a failing lookup is logged and gives 'national'.
  */
 export async function resolveMarket(input: MarketInput, lookup: MarketLookup, logger?: ErrorLogger): Promise<string> {
   const state = (input.state ?? '').trim().toUpperCase();

@@ -3,7 +3,7 @@ import { performerDocument as performerDoc } from '../../server/test/documents.j
 import { PerformerCardSchema } from '../schemas/cards.js';
 import { eventCountLabel, performerCard } from './performer-card.js';
 
-describe('eventCountLabel (spec §3: 0 Events, 1 Event, N Events)', () => {
+describe('eventCountLabel (RULES 5.6: 0 Events, 1 Event, N Events)', () => {
   it.each([
     [0, '0 Events'],
     [1, '1 Event'],
@@ -16,7 +16,7 @@ describe('eventCountLabel (spec §3: 0 Events, 1 Event, N Events)', () => {
   });
 });
 
-describe('performerCard (spec §3 performer card)', () => {
+describe('performerCard (RULES 5.6 performer card)', () => {
   it('builds the card; minPrice is the first venue’s, not the lowest, all in', () => {
     const card = performerCard(performerDoc());
     expect(card).toEqual({

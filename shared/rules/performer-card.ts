@@ -4,14 +4,14 @@ import { lowestAllInPrice } from './pricing.js';
 import { formatCount } from './format.js';
 import { performerPath } from './site-paths.js';
 
-/** Spec §3: "0 Events", "1 Event", "N Events" (N grouped by thousands). */
+/** RULES 5.6: "0 Events", "1 Event", "N Events" (N grouped by thousands). */
 export function eventCountLabel(count: number): string {
   return formatCount(count, 'Event', 'Events');
 }
 
 /**
- * Spec §3: the performer card; minPrice is the first venue's cheapest ticket, else 0, shown as its all-in price
- * per ticket (`all-in-price.ts`: the price shown first includes every mandatory fee).
+ * RULES 5.6: the performer card; minPrice is the first venue's cheapest ticket, else 0, shown as its all-in price
+ * per ticket (`pricing.ts`: the price shown first includes every mandatory fee).
  */
 export function performerCard(
   doc: PerformerDocument,

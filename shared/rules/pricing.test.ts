@@ -43,7 +43,7 @@ describe('fees (product decisions)', () => {
   });
 });
 
-describe('applyPromo (spec §9: FF20 = 0.8, on the ticket subtotal)', () => {
+describe('applyPromo (RULES 3.4: FF20 = 0.8, on the ticket subtotal)', () => {
   it('takes exactly a fifth off with FF20, to the nearest cent', () => {
     expect(applyPromo('FF20', 50)).toBe(40);
     expect(applyPromo('FF20', 0.03)).toBe(0.02);
@@ -212,7 +212,7 @@ describe('quoteCart', () => {
     expect(quote.lineItems.map((l) => [l.key, l.value])).toEqual(lines);
   });
 
-  it('gives the Service Fee line a dollar-prefixed amount with thousands separators (spec §3, §5)', () => {
+  it('gives the Service Fee line a dollar-prefixed amount with thousands separators (RULES 3.5, 3.6)', () => {
     const fee = quoteCart({ pricePerTicket: 4999.99, quantity: 10, deliveryMethod: 'eticket' }).lineItems.find(
       (l) => l.key === 'Service Fee',
     );
@@ -225,7 +225,7 @@ describe('quoteCart', () => {
     }
   });
 
-  it('takes FF20 off the ticket subtotal only (spec §9: × 0.8)', () => {
+  it('takes FF20 off the ticket subtotal only (RULES 3.4: × 0.8)', () => {
     const plain = quoteCart({ pricePerTicket: 100, quantity: 2, deliveryMethod: 'physical_mail' });
     const promo = quoteCart({ pricePerTicket: 100, quantity: 2, deliveryMethod: 'physical_mail', promoCode: 'FF20' });
     expect(promo.subtotal - promo.discount).toBe(plain.subtotal * FF20_DISCOUNT_FACTOR);

@@ -63,7 +63,7 @@ export function lowestAllInPrice(minTicketPrice: number): number | undefined {
 }
 
 /**
- * Spec §9: promo FF20 multiplies by 0.8 (20% off). It applies to the ticket subtotal only (price × quantity);
+ * RULES 3.4: promo FF20 multiplies by 0.8 (20% off). It applies to the ticket subtotal only (price × quantity);
  * service fees and delivery are added afterwards at full price, so the discount never reduces a fee. The code
  * is matched case-insensitively; any other code leaves the amount unchanged. Rounded to whole cents.
  */
@@ -89,7 +89,7 @@ export const FULFILLMENT_FEES: Readonly<Record<DeliveryMethod, number>> = {
   physical_mail: FULFILLMENT_FEE_PER_TICKET,
 };
 
-/** The line-item keys of spec §3's cart ("Service Fee" carries a dollar-prefixed amount). */
+/** The line-item keys of the RULES 3.5 cart ("Service Fee" carries a dollar-prefixed amount). */
 export const LINE_ITEM_KEYS = {
   serviceFee: 'Service Fee',
   delivery: 'Delivery',
@@ -133,7 +133,7 @@ export function perTicketPrices(listing: { pricePerTicket: number; deliveryMetho
 }
 
 /**
- * "$1,234.50", "$12", "-$40" (spec §5 thousands separators). Spec §8: a price that cannot be formatted is
+ * "$1,234.50", "$12", "-$40" (RULES 3.6: thousands separators). RULES 14.11: a price that cannot be formatted is
  * logged to `logger` when one is given, and shown as it is.
  */
 export function formatMoney(dollars: number, logger?: ErrorLogger): string {
@@ -160,12 +160,12 @@ export interface CartQuote extends MoneyBreakdown {
   promoCode: typeof FF20_PROMO_CODE | null;
   /** The same amounts in cents, as charged and stored. */
   cents: MoneyBreakdown;
-  /** Spec §3: key and value pairs, in display order. */
+  /** RULES 3.5: key and value pairs, in display order. */
   lineItems: { key: string; value: string }[];
 }
 
 /**
- * The price of `quantity` tickets. FF20 (spec §9: × 0.8) comes off the ticket subtotal only; the service fee
+ * The price of `quantity` tickets. FF20 (RULES 3.4: × 0.8) comes off the ticket subtotal only; the service fee
  * is then taken on the discounted subtotal, and delivery is added at full price. Throws PromoCodeError for an
  * unknown code and RangeError for a bad price or quantity.
  */

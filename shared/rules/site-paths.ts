@@ -1,7 +1,7 @@
 import { entitySlug } from './slug.js';
 
 /*
- * Spec §2: the storefront's page addresses. Performer, venue and event pages take the entity's slug (its name
+ * RULES 2.1, 2.2: the storefront's page addresses. Performer, venue and event pages take the entity's slug (its name
  * and id); category pages the category's route slug. Cards, suggestions, the menu, the sitemaps and the page
  * status all build addresses here, so a sitemap lists exactly what the pages link to.
  */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { entitySlug, idFromSlug, joinSlugParts, slugify } from './slug.js';
 
-describe('entitySlug (spec §2: lower-cased name and id joined by hyphens)', () => {
+describe('entitySlug (RULES 2.2: lower-cased name and id joined by hyphens)', () => {
   it.each([
     ['Dallas Cowboys', 1001, 'dallas-cowboys-1001'],
     ['Beyoncé', 7, 'beyonce-7'],
@@ -29,7 +29,7 @@ describe('entitySlug (spec §2: lower-cased name and id joined by hyphens)', () 
   });
 });
 
-describe('joinSlugParts (spec §2 second helper)', () => {
+describe('joinSlugParts (RULES 2.3 second helper)', () => {
   it('removes the first period and turns the first colon into a hyphen, per part', () => {
     expect(joinSlugParts('St. Louis Blues', 'Game 1: Round 2')).toBe('st-louis-blues-game-1-round-2');
     expect(joinSlugParts('Mr. & Mrs. Smith')).toBe('mr-and-mrs-smith');

@@ -1,5 +1,5 @@
 /**
- * Spec §2: an entity slug is the lower-cased name and the id joined by hyphens ("Dallas Cowboys", 1001 →
+ * RULES 2.2: an entity slug is the lower-cased name and the id joined by hyphens ("Dallas Cowboys", 1001 →
  * `dallas-cowboys-1001`). So that every slug is a valid, stable path segment: accents are dropped ("Beyoncé"
  * → `beyonce`), `&` reads as `and`, apostrophes vanish ("Guns N' Roses" → `guns-n-roses`), and every other
  * run of non-alphanumerics becomes one hyphen.
@@ -27,7 +27,7 @@ export function idFromSlug(slug: string): number | null {
 }
 
 /**
- * Spec §2, the second slug helper: joins several text parts after removing the first period and turning the
+ * RULES 2.3, the second slug helper: joins several text parts after removing the first period and turning the
  * first colon into a hyphen, each part lower-cased (and made path-safe as above).
  */
 export function joinSlugParts(...parts: string[]): string {

@@ -4,7 +4,7 @@ import { VenueCardSchema } from '../schemas/cards.js';
 import type { VenueDocument } from '../schemas/documents.js';
 import { venueCard } from './venue-card.js';
 
-describe('venueCard (spec §3 venue card: city, then state for US or country code otherwise)', () => {
+describe('venueCard (RULES 5.7 venue card: city, then state for US or country code otherwise)', () => {
   it('builds the card', () => {
     const card = venueCard(venueDoc());
     expect(card).toEqual({
@@ -32,7 +32,7 @@ describe('venueCard (spec §3 venue card: city, then state for US or country cod
     expect(venueCard(venueDoc(extra)).address).toBe(address);
   });
 
-  it('slugs names the same way as performers (spec §2)', () => {
+  it('slugs names the same way as performers (RULES 2.2)', () => {
     expect(venueCard(venueDoc({ venue_name: 'AT&T Stadium', venue_id: 5 })).url).toBe('/venues/at-and-t-stadium-5');
   });
 });

@@ -8,7 +8,7 @@ export function venueImage(venueId: number): string {
   return `/media/venues/${venueId}.svg`;
 }
 
-/** Spec §3: the venue card; address is the city, then the state (US) or country code. */
+/** RULES 5.7: the venue card; address is the city, then the state (US) or country code. */
 export function venueCard(doc: VenueDocument): VenueCard {
   return {
     id: doc.venue_id,

@@ -43,7 +43,7 @@ export const BrandSchema = z
       .meta(
         doc(
           'The site id that selects this brand when a request carries one: a whole ' +
-            'number, each brand its own. Spec §9: site id 22791.',
+            'number, each brand its own. RULES 1.3: site id 22791.',
           [22791, 22792],
         ),
       ),

@@ -1,10 +1,10 @@
 import { z } from './zod.js';
 import { EventDocumentSchema, PerformerDocumentSchema } from './documents.js';
 
-/** The display-ready cards of spec §3, as the server sends them and the client parses them. */
+/** The display-ready cards of RULES 5.5–5.7, as the server sends them and the client parses them. */
 
 export const BADGE_TYPES = ['hotEvent', 'peopleViewing', 'ticketLeft'] as const;
-/** Spec §4: hotEvent and peopleViewing exclude each other, so a card carries at most two badges. */
+/** RULES 5.1: hotEvent and peopleViewing exclude each other, so a card carries at most two badges. */
 export const MAX_BADGES = 2;
 
 export const BadgeSchema = z.object({

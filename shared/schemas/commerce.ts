@@ -2,7 +2,7 @@ import { z } from './zod.js';
 import { EventCardSchema } from './cards.js';
 import { LAYOUT_NAMES } from './seating.js';
 
-/** Listings, carts, checkout and orders (spec §3 cart, billing address and order detail), as the API speaks them. */
+/** Listings, carts, checkout and orders (RULES 3.5, 10.3, 10.8), as the API speaks them. */
 
 export const DELIVERY_METHODS = ['eticket', 'mobile_transfer', 'will_call', 'physical_mail'] as const;
 export const DeliveryMethodSchema = z.enum(DELIVERY_METHODS);
@@ -167,7 +167,7 @@ export const CartSchema = z.object({
   listingId: z.number().int(),
   quantitySelected: z.number().int(),
   totalPrice: z.object({ value: z.number() }),
-  /** Spec §3: key and value; the "Service Fee" line carries a dollar-prefixed amount. */
+  /** RULES 3.5: key and value; the "Service Fee" line carries a dollar-prefixed amount. */
   lineItems: z.array(LineItemSchema),
   /** The hold on these tickets ends then; shown to the shopper as a countdown. */
   expiresAt: z.string(),
@@ -195,7 +195,7 @@ const typed = (schema: z.ZodString, what: string) =>
     `${what} contains characters that cannot be used`,
   );
 
-/** Spec §3 billing address, each field checked with a message a shopper can act on. */
+/** RULES 10.3: billing address, each field checked with a message a shopper can act on. */
 export const BillingAddressSchema = z
   .object({
     name: typed(z.string().trim().min(2, 'Enter the cardholder’s full name').max(100, 'Name is too long'), 'Name'),
@@ -281,7 +281,7 @@ export const ORDER_STATUS_LABELS: Readonly<Record<OrderStatus, string>> = {
   refunded: 'Refunded',
 };
 
-/** Spec §3 order detail: a list of typed entries. */
+/** RULES 10.8, order detail: a list of typed entries. */
 export const OrderDetailEntrySchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('date'), month: z.string(), day: z.string(), time: z.string() }),
   z.object({ type: z.literal('header'), title: z.string() }),
@@ -327,7 +327,7 @@ export const OrderSchema = z.object({
   timeline: z.array(z.object({ status: OrderStatusSchema, at: z.string(), note: z.string() })),
   tickets: z.array(OrderTicketSchema).default([]),
   delivery: OrderDeliverySchema.optional(),
-  /** Spec §7: the purchase tracking payload (95 × total under phet). */
+  /** RULES 9.8: the purchase tracking payload (95 × total under phet). */
   tracking: z.object({ event: z.literal('purchase'), phet: z.number() }).optional(),
 });
 export type Order = z.infer<typeof OrderSchema>;

@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 
 /**
- * The search documents of every collection (spec §3, §7). Field names follow the hosted search service's
+ * The search documents of every collection (RULES 15.1–15.5, 7.17). Field names follow the hosted search service's
  * documents so the embedded engine and Typesense hold the same records. Every document has a string `id`,
  * as Typesense requires.
  */
@@ -40,7 +40,7 @@ export const PerformerDocumentSchema = z.object({
   tickets_available: count,
   ticket_groups_available: count,
   total_inventory_value: money,
-  /** Venues of the upcoming events, soonest first; the first venue's price is the card's minPrice (spec §3). */
+  /** Venues of the upcoming events, soonest first; the first venue's price is the card's minPrice (RULES 5.6). */
   venues: z.array(PerformerVenueSchema),
   /** Geo points of those venues, so "near me" can be asked of performers directly. */
   venue_locations: z.array(GeoPointSchema),
@@ -89,7 +89,7 @@ export const EventDocumentSchema = z.object({
   venue_country_short: countryCode,
   venue_zip: z.string(),
   venue_location: GeoPointSchema,
-  /** Venue-local start, or null when the date is not set yet (shown as TBD, spec §3). */
+  /** Venue-local start, or null when the date is not set yet (shown as TBD, RULES 4.1). */
   event_local_timestamp: LocalTimestampSchema.nullable(),
   /** The venue's UTC offset in hours at that start (DST included). */
   venue_time_zone_offset: z.number().min(-12).max(14),
@@ -166,7 +166,7 @@ export const ZipEventDeterminationDocumentSchema = z.object({
   city: z.string(),
   state: z.string(),
   location: GeoPointSchema,
-  /** Gross ticket value of the upcoming events in that key (spec §7: determination needs > 25,000). */
+  /** Gross ticket value of the upcoming events in that key (RULES 6.2: determination needs > 25,000). */
   gross_ticket_value: money,
 });
 export type ZipEventDeterminationDocument = z.infer<typeof ZipEventDeterminationDocumentSchema>;

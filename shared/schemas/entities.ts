@@ -75,7 +75,7 @@ export const SearchResultsSchema = z.object({
   query: z.string(),
   page: z.number().int(),
   perPage: z.number().int(),
-  /** Spec §5: at most 3 performers, each with ≥ 10% of the hits' twelve-month orders. */
+  /** RULES 7.13: at most 3 performers, each with ≥ 10% of the hits' twelve-month orders. */
   topPerformers: z.array(PerformerCardSchema),
   performers: group(PerformerCardSchema),
   venues: group(VenueCardSchema),

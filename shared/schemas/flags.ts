@@ -4,7 +4,7 @@ import { FlagFeatureSchema } from './flag-feature.js';
 import { STOREFRONT_FEATURES } from './storefront-features.js';
 
 /**
- * `segments/flags.json`: the GrowthBook SDK payload served at `/api/features/:clientKey` (spec §7). The
+ * `segments/flags.json`: the GrowthBook SDK payload served at `/api/features/:clientKey` (RULES 9.1). The
  * storefront checks the fields the SDK evaluates and lets every other GrowthBook field through untouched
  * (GrowthBook adds new ones over time). JSON Schema for editors is generated from these
  * (`npm run segments -- schema`).

@@ -82,7 +82,7 @@ export type LayoutResponse = z.infer<typeof LayoutResponseSchema>;
 
 /**
  * What `/api/brand` answers: a brand of the registry as the storefront shows it. Its own schema, without the
- * registry's editor documentation (`shared/schemas/segments.ts`), which has no place in the shoppers' script.
+ * registry's editor documentation (`shared/schemas/brand-registry.ts`), which has no place in the shoppers' script.
  */
 export const BrandAnswerSchema = z.object({
   id: z.string(),

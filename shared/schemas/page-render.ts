@@ -14,7 +14,7 @@ export interface PageQuery {
 
 export const pageQuery = (call: ApiCall): PageQuery => ({ queryKey: callQueryKey(call), call });
 
-/** The kinds of page the server renders (spec §2's landing pages); every other address is the client's alone. */
+/** The kinds of page the server renders (RULES 2.7: landing pages); every other address is the client's alone. */
 export type RenderedPageKind = 'home' | 'category' | 'event' | 'performer' | 'venue' | 'results' | 'info' | 'not-found';
 
 export interface PagePlan {
@@ -52,7 +52,7 @@ export interface PageContextValue {
 
 /**
  * The cookies the client writes for the server to render a page as the browser will show it: the shopper's place
- * (a ZIP or `lat,lng`) and a copy of the guest token (whose guest picks the experiment variation, spec §7).
+ * (a ZIP or `lat,lng`) and a copy of the guest token (whose guest picks the experiment variation, RULES 9.4).
  */
 export const PAGE_COOKIES = { location: 'shopperLocation', guestToken: 'guestToken' } as const;
 

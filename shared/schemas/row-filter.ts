@@ -41,7 +41,7 @@ export const RowFilterSchema = z
       ),
     dateFilter: DateFilterNameSchema.optional().meta(
       doc(
-        'Only events in this date window (spec §9): all = today onwards; ' +
+        'Only events in this date window (RULES 4.4): all = today onwards; ' +
           'this_week / this_month = tomorrow to the end of the week / month; ' +
           'this_quarter = 120 days; next_7_days, next_30_days, next_60_days. ' +
           'Absent: no date limit.',

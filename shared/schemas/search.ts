@@ -1,7 +1,7 @@
 import { z } from './zod.js';
 import { CollectionNameSchema } from './documents.js';
 
-/** Spec §7 and Typesense's own ceiling: at most 250 hits a page. */
+/** RULES 7.17, 8.3 and Typesense's own ceiling: at most 250 hits a page. */
 export const MAX_PER_PAGE = 250;
 /** Beyond this, deep pagination is refused rather than scanned. */
 export const MAX_PAGE = 1000;

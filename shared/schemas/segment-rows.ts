@@ -11,7 +11,7 @@ import { CategorySlugSchema, RowIdSchema } from './segment-ids.js';
 /** `hide`: leave the row out; `show`: keep it with status "empty"; `widen`: ask again without the radius. */
 export const EmptyBehaviourSchema = z.enum(['hide', 'show', 'widen']);
 
-/** Spec §9: 50 mi for local rows, 200 mi for category event rows and Browse By Category. */
+/** RULES 6.5: 50 mi for local rows, 200 mi for category event rows and Browse By Category. */
 const radius = z.number().positive().max(3000);
 const size = (max: number) => z.number().int().min(1).max(max);
 const title = z
@@ -28,7 +28,7 @@ const title = z
 const radiusDoc = (what: string) =>
   doc(
     `${what} within this many miles of the shopper (more than 0, at most ` +
-      `3000). Leave it out for a national row. Spec §9: 50 mi for local rows, ` +
+      `3000). Leave it out for a national row. RULES 6.5: 50 mi for local rows, ` +
       `200 mi for category event rows and Browse By Category.`,
     [50, 200],
   );
@@ -81,11 +81,11 @@ export const PerformersRowSchema = z
       .meta(
         doc(
           'Ranking: "popular" by twelve-month orders, "trending" by the last 7 days\' ' +
-            'orders (spec §9). Default "popular".',
+            'orders (RULES 7.16). Default "popular".',
           ['popular', 'trending'],
         ),
       ),
-    size: size(24).meta(sizeDoc('performer cards', 24, 'Spec §9: 4 on home rows, 9 on category pages.', [4, 9])),
+    size: size(24).meta(sizeDoc('performer cards', 24, 'RULES 11.2: 4 on home rows, 9 on category pages.', [4, 9])),
     radiusMiles: radius.optional().meta(radiusDoc('Performers with events')),
   })
   .strict()
@@ -127,12 +127,12 @@ export const EventsRowSchema = z
       .meta(
         doc(
           'Order: "soonest" by date, "popular" by twelve-month orders, "trending" ' +
-            'by the last 7 days\' orders (spec §9). Default "soonest".',
+            'by the last 7 days\' orders (RULES 7.16). Default "soonest".',
           ['soonest', 'trending'],
         ),
       ),
     size: size(24).meta(
-      sizeDoc('event cards (per tab, when it has tabs)', 24, 'Spec §9: 5 events on home rows.', [5, 10]),
+      sizeDoc('event cards (per tab, when it has tabs)', 24, 'RULES 11.2: 5 events on home rows.', [5, 10]),
     ),
     radiusMiles: radius.optional().meta(radiusDoc('Events at venues')),
     tabs: z
@@ -173,7 +173,7 @@ export const VenuesRowSchema = z
     kind: z
       .literal('venues')
       .meta(doc('venues: a row of venue cards, nearest first when radiusMiles is set.', ['venues'])),
-    size: size(24).meta(sizeDoc('venue cards', 24, 'Spec §9: 8 venues on home rows.', [8, 6])),
+    size: size(24).meta(sizeDoc('venue cards', 24, 'RULES 11.2: 8 venues on home rows.', [8, 6])),
     radiusMiles: radius.optional().meta(radiusDoc('Venues')),
   })
   .strict()
@@ -209,7 +209,7 @@ export const CategoriesRowSchema = z
       .meta(
         doc(
           'categories: a row of category tiles, in the order listed, each with a ' +
-            'count of events near the shopper (spec §2 Browse By Category).',
+            'count of events near the shopper (RULES 11.7, Browse By Category).',
           ['categories'],
         ),
       ),
@@ -250,7 +250,7 @@ export const PromosRowSchema = z
       .literal('promos')
       .meta(
         doc(
-          "promos: a row of the catalog's promo banners for the brand (spec §2: the " +
+          "promos: a row of the catalog's promo banners for the brand (RULES 11.7: the " +
             'Promos row of the second Explore variant).',
           ['promos'],
         ),

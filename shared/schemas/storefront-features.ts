@@ -32,15 +32,14 @@ export const STOREFRONT_FEATURES = {
   recent_trending_search: FlagFeatureSchema.meta(
     doc(
       'true or false, read by the search box: when on and the query is empty, ' +
-        'it shows recent and trending searches instead of suggestions (spec §2 ' +
-        'Search dropdown, §4).',
+        'it shows recent and trending searches instead of suggestions (RULES 7.9, 9.6).',
       [{ defaultValue: true, rules: [] }],
     ),
   ),
   isABSearch: FlagFeatureSchema.meta(
     doc(
       'true or false: when on, search suggestions come from the alternate ' +
-        'suggester, a JSONP call with a signed token (spec §7). Shipped as the ' +
+        'suggester, a JSONP call with a signed token (RULES 7.20). Shipped as the ' +
         'ab-search experiment at coverage 0, so only guests who force it (QA) get ' +
         'it.',
       [

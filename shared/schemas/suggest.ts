@@ -3,14 +3,14 @@ import { MAX_QUERY_LENGTH } from './search.js';
 
 export const SuggestQuerySchema = z.object({
   q: z.string().max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`).default(''),
-  /** Also suggest cities and events (spec §7 "extra sources"). */
+  /** Also suggest cities and events (RULES 7.11, "extra sources"). */
   extra: z
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
 });
 
-/** Spec §3 "Suggester result": a text and a data id, plus where picking it leads. */
+/** RULES 5.10, suggester result: a text and a data id, plus where picking it leads. */
 export const SuggestionSchema = z.object({
   id: z.number().int(),
   text: z.string(),

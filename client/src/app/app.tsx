@@ -52,7 +52,7 @@ function useBrand(): BrandAnswer | undefined {
   return data;
 }
 
-/** Header, width-limited main and footer, except on event and ticket pages (spec §2 layout rules). */
+/** Header, width-limited main and footer, except on event and ticket pages (RULES 2.5). */
 function SiteShell() {
   const { pathname } = useLocation();
   const brand = useBrand();
@@ -87,7 +87,7 @@ function SiteShell() {
   );
 }
 
-/** Spec §2: team and performer pages are also linked at the site root by their slug (name plus id). */
+/** RULES 2.4: team and performer pages are also linked at the site root by their slug (name plus id). */
 function RootSlugPage() {
   const { pathname } = useLocation();
   return /^\/[a-z0-9-]+-\d+$/.test(pathname) ? <PerformerPage /> : <NotFoundPage />;
@@ -103,7 +103,7 @@ export interface StorefrontProps {
 /** The storefront's providers and routes, inside whichever router the caller gives (the browser's, or the server's). */
 export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
   useEffect(() => {
-    // Spec §4: a guest token is requested on first load, only when none is stored.
+    // RULES 1.6: a guest token is requested on first load, only when none is stored.
     void ensureGuestSession();
     // The page is the app's from here on (a rendered page is hydrated): tools and tests can wait for this.
     document.documentElement.dataset.ready = 'true';

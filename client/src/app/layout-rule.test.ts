@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isBarePage } from './layout-rule.js';
 
-describe('isBarePage (spec §2 layout rules)', () => {
+describe('isBarePage (RULES 2.5 layout rule)', () => {
   it.each([
     ['/events/knicks-vs-celtics-100123', true],
     ['/tickets/knicks-vs-celtics-100123', true],

@@ -1,5 +1,5 @@
 /**
- * Spec §2 layout rules: pages whose path contains /events/ (but not the category-in-city, category-in-state,
+ * RULES 2.5, layout rule: pages whose path contains /events/ (but not the category-in-city, category-in-state,
  * city or state listing variants) and pages containing /tickets/ show no site header or footer.
  */
 const EVENT_LISTING_VARIANTS = /\/events\/(?:category-in-city|category-in-state|city|state)(?:\/|$)/;

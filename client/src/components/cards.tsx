@@ -8,7 +8,7 @@ import type { CategoryTile as CategoryTileData, PromoCard as PromoCardData } fro
 import { imageSrcSet } from '../lib/images.js';
 import { formatPrice } from '../../../shared/rules/format.js';
 
-/** Cards from the display-ready items of the layout: no formatting rules live here (spec §3 is server-side). */
+/** Cards from the display-ready items of the layout: no formatting rules live here (RULES 5.5–5.7 are server-side). */
 
 const sizes = '(max-width: 640px) 80vw, 280px';
 

@@ -3,7 +3,7 @@ import { SITE_ID as STOREFRONT_SITE_ID } from '../../../shared/rules/constants.j
 import { callPath, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import { getStoredToken } from './session.js';
 
-/** Spec §6: the fixed client identifier and the site id go with every backend request. */
+/** RULES 1.4: the fixed client identifier and the site id go with every backend request. */
 export const CLIENT_ID = 'storefront-web';
 /** The storefront's site id; a build for another site sets `VITE_SITE_ID`. */
 export const SITE_ID = String(import.meta.env.VITE_SITE_ID ?? STOREFRONT_SITE_ID);

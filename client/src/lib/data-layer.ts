@@ -1,4 +1,4 @@
-/** Spec §7: experiment exposure goes to the tag manager's data layer, once per experiment per page view. */
+/** RULES 9.3: experiment exposure goes to the tag manager's data layer, once per experiment per page view. */
 declare global {
   interface Window {
     dataLayer?: Record<string, unknown>[];

@@ -14,7 +14,7 @@ export function deviceType(): 'mobile' | 'tablet' | 'desktop' {
 }
 
 /**
- * Spec §7: the experiment service, with the guest id, viewport and URL as attributes. Its `url` option is left
+ * RULES 9.1: the experiment service, with the guest id, viewport and URL as attributes. Its `url` option is left
  * unset, so the SDK reads `window.location.href` at each evaluation, and a page URL's `?<experiment-key>=<index>`
  * forces client-evaluated features as it forces the layout; a forced result is not tracked by the SDK, so it is
  * no exposure in `window.dataLayer` either. `useGrowthBookUrl` keeps it current across in-app navigation.

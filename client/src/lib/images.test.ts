@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { imageSrcSet } from './images.js';
 
-describe('imageSrcSet (spec §9: widths 640 to 3840, quality 75)', () => {
+describe('imageSrcSet (RULES 13.6: widths 640 to 3840, quality 75)', () => {
   it('offers every width from 640 to 3840 at quality 75', () => {
     const candidates = imageSrcSet('/media/performers/1.svg').split(', ');
     expect(candidates[0]).toBe('/media/performers/1.svg?w=640&q=75 640w');

@@ -5,7 +5,7 @@ export const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /**
- * While mounted, the page behind a modal does not scroll (spec §2 for the search overlay; the mobile menu
+ * While mounted, the page behind a modal does not scroll (RULES 7.1 for the search overlay; the mobile menu
  * does the same). The root element's own overflow is restored afterwards.
  */
 export function useScrollLock(): void {

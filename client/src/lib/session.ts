@@ -2,11 +2,11 @@ import { z } from '../../../shared/schemas/zod.js';
 import { PAGE_COOKIES } from '../../../shared/schemas/page-render.js';
 import { documentCookies, readCookie, writeCookie } from './cookies.js';
 
-/** Spec §4 guest session: one token per browser, requested on first load and kept in localStorage. */
+/** RULES 1.6, guest session: one token per browser, requested on first load and kept in localStorage. */
 export const TOKEN_KEY = 'guestToken';
 /**
  * The token is mirrored in a cookie of this name so the server renders a landing page with the guest's
- * experiment variation (spec §7); the API still takes it only as a bearer token.
+ * experiment variation (RULES 1.7); the API still takes it only as a bearer token.
  */
 export const TOKEN_COOKIE = PAGE_COOKIES.guestToken;
 
@@ -43,7 +43,7 @@ export function tokenClaims(token: string): { sub?: string; exp?: number } | nul
   }
 }
 
-/** Resolves with the guest token, requesting one only when none is stored (spec §4); null when that failed. */
+/** Resolves with the guest token, requesting one only when none is stored (RULES 1.6); null when that failed. */
 export function ensureGuestSession(): Promise<string | null> {
   const stored = getStoredToken();
   if (stored) {
@@ -60,7 +60,7 @@ export function ensureGuestSession(): Promise<string | null> {
       return sessionToken;
     })
     .catch((err: unknown) => {
-      // Spec §8: logged, never shown.
+      // RULES 14.5: logged, never shown.
       console.error('Error during guest login', err);
       return null;
     })

@@ -13,7 +13,7 @@ import {
   NFL_MIN_DAYS_BETWEEN,
 } from './league-rules.js';
 
-/** The generator's window, its deliberate edge cases (spec §4: past, time TBD, more than 10 years ahead). */
+/** The generator's window, its deliberate edge cases (RULES 15.7: past, time TBD, more than 10 years ahead). */
 const WINDOW_DAYS = 365;
 const PAST_EDGE_DAYS = 3;
 const FAR_FUTURE_YEARS = 10;

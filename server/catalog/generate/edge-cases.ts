@@ -12,7 +12,7 @@ const EDGE_CASES = {
   past: { share: 0.001, min: 3 },
 } as const;
 export type EdgeCase = keyof typeof EDGE_CASES;
-/** Spec §3: a time of 03:30 AM means the time is not set yet. */
+/** RULES 4.2: a time of 03:30 AM means the time is not set yet. */
 const [tbdHour, tbdMinute] = TBD_LOCAL_TIME.split(':').map(Number) as [number, number];
 const TBD_TIME = { hour: tbdHour, minute: tbdMinute };
 

@@ -131,7 +131,7 @@ describe('generateCatalog at the default size', () => {
     expect(london?.venue_time_zone_offset).toBe(0);
   });
 
-  it('has demand figures that produce every badge of spec §4', () => {
+  it('has demand figures that produce every badge of RULES 5.1', () => {
     const hot = events().filter((e) => e.event_orders_d1 > 0 && e.event_cart_d1 >= 5);
     const viewing = events().filter((e) => e.event_mpv_d1 >= 10);
     const fewLeft = events().filter((e) => e.tickets_available > 1 && e.tickets_available < 100);
@@ -158,7 +158,7 @@ describe('generateCatalog at the default size', () => {
     expect(performers().filter((x) => x.custom_label === 'topperf').length).toBeGreaterThan(0);
   });
 
-  it('writes zip determinations, some above the spec §7 threshold of 25,000', () => {
+  it('writes zip determinations, some above the RULES 6.2 threshold of 25,000', () => {
     const det = catalog.collections.ZipEventDetermination;
     expect(det.some((d) => d.key_type === 'zip3' && d.gross_ticket_value > 25_000)).toBe(true);
     expect(det.some((d) => d.key_type === 'state' && d.key === 'NY')).toBe(true);
@@ -171,7 +171,7 @@ describe('generateCatalog at the default size', () => {
   });
 });
 
-describe('the category-to-image map (spec §3)', () => {
+describe('the category-to-image map (RULES 5.8)', () => {
   it('has an NN-NNN-NNN code for every level of every category, codes unique', () => {
     for (const c of CATEGORIES) {
       for (const p of [

@@ -97,7 +97,7 @@ export const NFL_BYE_WEEKS = [5, 6, 7, 8, 9, 10, 11, 12];
 export const NFL_BYES_PER_WEEK = 4;
 /** Product decision: Sunday games in December and January more than three weeks out are "flexed" (time TBD). */
 export const NFL_FLEX_FROM_DAY = 21;
-/** Spec §3: 03:30 AM marks a time not set yet (a flexed game). */
+/** RULES 4.2: 03:30 AM marks a time not set yet (a flexed game). */
 export const FLEX_TIME = TBD_LOCAL_TIME.split(':').map(Number) as unknown as readonly [number, number];
 
 /** An MLB series is two to four games between one pair at one park on consecutive days. */

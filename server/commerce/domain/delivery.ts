@@ -91,7 +91,7 @@ function displayTime(hour: number, minute: number): string {
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 
 /**
- * The event's venue-local start as a ticket prints it: "Mon, Nov 23, 2026 · 7:30 PM" (spec §3: 03:30 is a time to be
+ * The event's venue-local start as a ticket prints it: "Mon, Nov 23, 2026 · 7:30 PM" (RULES 4.2: 03:30 is a time to be
  * announced).
  */
 export function eventStartText(eventLocalTimestamp: string | null | undefined): string {
@@ -110,7 +110,7 @@ export function willCallOpens(eventLocalTimestamp: string | null | undefined): s
   const local = parseLocalTimestamp(eventLocalTimestamp);
   if (!local) return null;
   const day = displayDate(isoDate(local));
-  // Spec §3: 03:30 venue-local is the placeholder of a start time not announced yet.
+  // RULES 4.2: 03:30 venue-local is the placeholder of a start time not announced yet.
   if (local.hour === 3 && local.minute === 30) return `on ${day}`;
   // An event starting just after midnight opens its window at midnight, on its own day.
   const minutes = Math.max(0, local.hour * 60 + local.minute - WILL_CALL_OPENS_HOURS_BEFORE * 60);

@@ -22,7 +22,7 @@ const base: OrderDetailInput = {
   order: { id: 'ORD-7K2M9Q', status: 'confirmed', createdAt: '2026-11-21T15:04:05.000Z' },
 };
 
-describe('orderDetailEntries (spec §3 order detail)', () => {
+describe('orderDetailEntries (RULES 10.8 order detail)', () => {
   it('lists the typed entries with the exact titles, in order', () => {
     expect(orderDetailEntries(base)).toEqual([
       { type: 'date', month: 'JAN', day: '5', time: '07:30 PM' },

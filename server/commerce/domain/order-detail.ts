@@ -14,7 +14,7 @@ import { ORDER_STATUS_LABELS } from './order-lifecycle.js';
 export type OrderDetailEntry = z.infer<typeof OrderDetailEntrySchema>;
 type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
 
-/** Spec §3 order detail titles, exactly as the app reads them. */
+/** RULES 10.8: order detail titles, exactly as the app reads them. */
 export const ORDER_DETAIL_TITLES = {
   eventLocation: 'Event Location',
   section: 'Section',
@@ -53,7 +53,7 @@ export function formatIsoDate(date: string): string | null {
   return local ? longDate(local.year, local.month, local.day) : null;
 }
 
-/** Spec §3 date entry: "JAN", "5", "07:30 PM" read from the venue-local start; 03:30 is "(TBD)". */
+/** RULES 10.8, date entry: "JAN", "5", "07:30 PM" read from the venue-local start; 03:30 is "(TBD)". */
 export function orderDateEntry(localTimestamp: string | null): Extract<OrderDetailEntry, { type: 'date' }> {
   const local = parseLocalTimestamp(localTimestamp);
   if (!local) return { type: 'date', month: TBD_DATE, day: '', time: '' };
@@ -85,14 +85,14 @@ export interface OrderDetailInput {
   timeZone?: string;
 }
 
-/** Spec §3 order detail, in display order. */
+/** RULES 10.8: order detail, in display order. */
 export function orderDetailEntries({ event, listing, order, timeZone }: OrderDetailInput): OrderDetailEntry[] {
   const ready = formatIsoDate(listing.inHandDate);
   const notes = listing.sellerNotes.trim();
   return [
     orderDateEntry(event.event_local_timestamp),
     { type: 'header', title: ORDER_DETAIL_TITLES.eventLocation },
-    // Spec §3: the entry after the "Event Location" header holds the location title.
+    // RULES 10.8: the entry after the "Event Location" header holds the location title.
     { type: 'header', title: venueAddress(event) },
     { type: 'row', title: ORDER_DETAIL_TITLES.section, value: listing.section },
     { type: 'row', title: ORDER_DETAIL_TITLES.row, value: listing.row },

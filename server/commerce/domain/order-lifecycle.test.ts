@@ -140,7 +140,7 @@ describe('ORDER_STATUS_LABELS', () => {
   });
 });
 
-describe('refundEligibility (spec §1 money-back guarantee)', () => {
+describe('refundEligibility (RULES 10.10 money-back guarantee)', () => {
   const FULL_AUTO = { refund: 'full', automatic: true } as const;
   const ON_REQUEST = { refund: 'full', automatic: false } as const;
   const NONE = { refund: 'none', automatic: false } as const;

@@ -3,7 +3,7 @@ export { ORDER_STATUS_LABELS } from '../../../shared/schemas/commerce.js';
 import { EVENT_STATUSES } from '../../../shared/schemas/documents.js';
 
 /**
- * The order lifecycle (spec §4 leaves it unshown; these are product decisions). The buyer's card is charged
+ * The order lifecycle (RULES 10.9: product decisions, as the spec leaves it unshown). The buyer's card is charged
  * when a hold becomes an order (reserved → pending_seller_confirmation); from then on every way out that does
  * not end in `completed` returns the money through `refunded`.
  */
@@ -132,7 +132,7 @@ const full = (reason: RefundReason, automatic: boolean): RefundEligibility => ({
 const none = (reason: RefundReason): RefundEligibility => ({ refund: 'none', automatic: false, reason });
 
 /**
- * The 100% Money Back Guarantee (spec §1), as decided here:
+ * The 100% Money Back Guarantee (RULES 10.10), as decided here:
  * - a cancelled event is refunded in full, automatically, whatever the order's paid state;
  * - a seller who cannot fill the order: refunded in full, automatically;
  * - a postponed or rescheduled event: the tickets stay valid for the new date, and the buyer may instead ask

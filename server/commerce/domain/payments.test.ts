@@ -180,7 +180,7 @@ describe('SandboxPaymentProvider', () => {
   });
 });
 
-describe('paymentFailedEvent (spec §4)', () => {
+describe('paymentFailedEvent (RULES 9.9)', () => {
   it('names the tracking event after the payment type', () => {
     expect(paymentFailedEvent(card('4242424242424242'))).toBe('card_failed');
     expect(paymentFailedEvent({ method: 'applepay', token: 'x' })).toBe('applepay_failed');

@@ -71,7 +71,7 @@ export const SANDBOX_TEST_CARDS = [
   },
 ] as const satisfies readonly { number: string; outcome: Outcome; description: string }[];
 
-/** The Apple Pay token the sandbox accepts (spec §5); any other token is declined. */
+/** The Apple Pay token the sandbox accepts (RULES 10.7); any other token is declined. */
 export const SANDBOX_APPLE_PAY_SUCCESS_TOKEN = 'applepay-success';
 
 const digitsOf = (number: string) => number.replace(/[\s-]/g, '');
@@ -97,7 +97,7 @@ export function cardExpired(expMonth: number, expYear: number, now: Date): boole
   return expYear * 12 + expMonth < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1;
 }
 
-/** Spec §4: the tracking event for a failed payment of this kind ("card_failed", "applepay_failed"). */
+/** RULES 9.9: the tracking event for a failed payment of this kind ("card_failed", "applepay_failed"). */
 export function paymentFailedEvent(payment: Payment): string {
   return paymentFailedEventName(payment.method);
 }

@@ -8,7 +8,7 @@ const event = (local: string | null, offset = -5, status: 'scheduled' | 'postpon
   venue_time_zone_offset: offset,
 });
 
-describe('saleState (spec §4: the start is venue-local time adjusted by the venue offset)', () => {
+describe('saleState (RULES 4.3, 10.2: the start is venue-local time adjusted by the venue offset)', () => {
   const now = new Date('2026-11-23T20:00:00Z');
 
   it.each([

@@ -7,7 +7,7 @@ type SaleFields = Pick<EventDocument, 'event_status' | 'event_local_timestamp' |
 
 /**
  * Whether an event's tickets may still be sold at `now`: not once it is cancelled, and not once it has
- * started, its start being the venue-local time adjusted by the venue's offset (spec §4). An event with no
+ * started, its start being the venue-local time adjusted by the venue's offset (RULES 4.3, 10.2). An event with no
  * date yet (postponed, or not scheduled yet) sells, with its date to be announced.
  */
 export function saleState(event: SaleFields, now: Date): SaleState {

@@ -7,7 +7,7 @@ import type { SearchEngine, SearchRequestFor } from '../search-engine.js';
 import { contractCatalog, MSG } from './fixtures.js';
 
 /**
- * The behaviour every search engine owes the storefront (spec §7 and Typesense's documented defaults).
+ * The behaviour every search engine owes the storefront (RULES 7.17, and 7.18: Typesense's documented defaults).
  * Each engine's test file calls this with a way to build the engine over the fixture catalog.
  */
 export function describeSearchContract(name: string, build: (catalog: CatalogCollections) => Promise<SearchEngine>) {

@@ -3,7 +3,7 @@ import { EVENT_SORTS } from '../queries.js';
 import type { PartitionPlan } from './partitions.js';
 
 /**
- * The indexes each collection keeps, shaped by the queries the storefront makes (spec §7 and the rows of
+ * The indexes each collection keeps, shaped by the queries the storefront makes (RULES 7.10–7.17 and the rows of
  * `server/layout/rows.ts`); anything else is answered by a scan of the columns, which stays correct for every
  * request the port accepts.
  */

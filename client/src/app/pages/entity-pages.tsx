@@ -163,7 +163,7 @@ function VenueAddress({ name, detail, fallback }: { name: string; detail: Record
 
 export function ResultsPage() {
   const [params] = useSearchParams();
-  // Spec §5: an absent parameter reads as empty; plus signs read as spaces (URLSearchParams does both).
+  // RULES 2.8: an absent parameter reads as empty; plus signs read as spaces (URLSearchParams does both).
   const kwds = params.get('kwds') ?? '';
   const page = resultsPage(params);
   const call = resultsCall(kwds, page);

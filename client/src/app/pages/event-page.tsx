@@ -45,7 +45,7 @@ function BackLink({ event }: { event: EventCardData }) {
   );
 }
 
-/** Spec §2: an /events/ page, shown without the site header and footer. */
+/** RULES 2.5: an /events/ page, shown without the site header and footer. */
 export function EventPage() {
   const params = useParams();
   const slug = slugFromSplat(params['*']);

@@ -41,7 +41,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   // The current page URL's experiment overrides (`?home-layout=1`), as GrowthBook reads them: the server forces
   // the variation, lists no exposure for it, and ignores what names no experiment.
   const call = layoutCall(kind, slug, where, layoutPageParams(routerLocation.search));
-  // The layout waits for the guest session so the home experiment can follow the guest (spec §4, §7). A page
+  // The layout waits for the guest session so the home experiment can follow the guest (RULES 1.6, 9.4). A page
   // the server rendered is already in the cache: it is shown as it came, never refetched for the session (the
   // variation the guest saw first stays for this page view).
   const session = useGuestSession();
@@ -55,7 +55,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   // query's synchronous update; until then the skeletons (or the previous rows) stay.
   const data = useDeferredValue(query.data);
 
-  // Spec §7: each exposure pushed once per experiment per page view.
+  // RULES 9.3: each exposure pushed once per experiment per page view.
   const pushed = useRef(new Set<string>());
   useEffect(() => {
     pushed.current = new Set();

@@ -93,7 +93,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   const backToListings = `${event.url}?quantity=${quantity ?? (requested || 1)}`;
   const taken =
     (hold.error instanceof BuyingApiError && hold.error.code === 'not_enough_tickets') || allowed.length === 0;
-  // The all-in price and any shipping, per ticket: what the cart charges (`server/commerce/domain/pricing.ts`).
+  // The all-in price and any shipping, per ticket: what the cart charges (`shared/rules/pricing.ts`).
   const perTicketCents = Math.round(listing.allInPricePerTicket * 100) + Math.round(listing.shippingPerTicket * 100);
 
   const submit = () => {
@@ -209,7 +209,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   );
 }
 
-/** Spec §2: a /tickets/ page, shown without the site header and footer. */
+/** RULES 2.5: a /tickets/ page, shown without the site header and footer. */
 export function TicketPage() {
   const params = useParams();
   const slug = slugFromSplat(params['*']);

@@ -9,7 +9,7 @@ declare global {
 /** The payment token the sandbox processor accepts for Apple Pay; a real session would hand one over. */
 export const SANDBOX_APPLE_PAY_TOKEN = 'applepay-success';
 
-/** Spec §5: only with version 3 support and a device that can make payments. */
+/** RULES 10.4: only with version 3 support and a device that can make payments. */
 export function applePayAvailable(): boolean {
   return typeof window !== 'undefined' && canOfferApplePay(window.ApplePaySession);
 }

@@ -57,7 +57,7 @@ async function request<S extends z.ZodType>(
   init: RequestInit & { guest?: boolean; extraHeaders?: Record<string, string> } = {},
 ): Promise<z.output<S>> {
   const { guest = false, extraHeaders, ...rest } = init;
-  // Carts and orders belong to the guest who made them (spec §6): wait for the token rather than call without it.
+  // Carts and orders belong to the guest who made them (RULES 1.10): wait for the token rather than call without it.
   if (guest) await ensureGuestSession();
   const res = await fetch(path, { ...rest, headers: { ...apiHeaders(true), ...extraHeaders } });
   if (res.status === 204 || schema === null) {

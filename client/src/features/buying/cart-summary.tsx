@@ -12,7 +12,7 @@ export function eventWhen(event: Pick<EventCard, 'day' | 'date' | 'year' | 'time
   return [event.day, `${event.date}, ${event.year}`, time].filter(Boolean).join(' · ');
 }
 
-/** Spec §3 line items, key and value exactly as the API gives them; the total from totalPrice when none is listed. */
+/** RULES 3.5 line items, key and value exactly as the API gives them; the total from totalPrice when none is listed. */
 export function LineItems({ lineItems, total }: { lineItems: { key: string; value: string }[]; total: number }) {
   const hasTotal = lineItems.some((li) => li.key === TOTAL_KEY);
   return (

@@ -36,7 +36,7 @@ export interface CheckoutFormProps {
   onPriced?: (cart: Cart | null) => void;
 }
 
-/** Spec §3 billing address and email, a promo code and payment; spec §5 Apple Pay; spec §7, §8 tracking. */
+/** RULES 10.3: billing address and email, a promo code and payment; 10.4 Apple Pay; 9.8, 9.9 tracking. */
 export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: CheckoutFormProps) {
   const navigate = useNavigate();
   const idPrefix = useId();

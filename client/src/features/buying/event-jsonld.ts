@@ -32,7 +32,7 @@ export const PRICE_CURRENCY = 'USD';
 const IN_STOCK = 'https://schema.org/InStock';
 const SOLD_OUT = 'https://schema.org/SoldOut';
 /**
- * Spec §3: the card's date of an event not dated yet, and its time of a 03:30 AM start, "time not set"
+ * RULES 4.1, 4.2: the card's date of an event not dated yet, and its time of a 03:30 AM start, "time not set"
  * (`shared/schemas/cards.ts`).
  */
 const DATE_TBD = 'TBD';

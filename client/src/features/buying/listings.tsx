@@ -20,7 +20,7 @@ const NO_LISTINGS: readonly never[] = [];
 /** The address parameter of the sections chosen on the seat map. */
 export const SECTION_PARAM = 'section';
 
-/** Spec §3 listings: quantity, sort and an all-in price filter, each refetching from the server. */
+/** Listings (RULES 8.4, 3.2): quantity, sort and an all-in price filter, each refetching from the server. */
 export function ListingsPanel({
   slug,
   headingLevel = 2,

@@ -2,10 +2,10 @@ import type { Listing } from '../../../../shared/schemas/commerce.js';
 import { formatMoney as formatDollars } from '../../../../shared/rules/pricing.js';
 import type { ErrorLogger } from '../../../../shared/logger.js';
 
-/** Spec §8: a price that cannot be formatted is logged and shown as it is; checkout carries on. */
+/** RULES 14.11: a price that cannot be formatted is logged and shown as it is; checkout carries on. */
 const priceLogger: ErrorLogger = { error: (obj, msg) => console.error(msg, obj) };
 
-/** "$1,234.50", "$12" (spec §5 thousands separators). */
+/** "$1,234.50", "$12" (RULES 3.6: thousands separators). */
 export function formatMoney(dollars: number): string {
   return formatDollars(dollars, priceLogger);
 }

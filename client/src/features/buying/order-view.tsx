@@ -10,7 +10,7 @@ import { buyingApi } from './buying-api.js';
 
 type Entry = z.infer<typeof OrderDetailEntrySchema>;
 
-/** Spec §3: the header titled this is followed by the entry that holds the location title. */
+/** RULES 10.8: the header titled this is followed by the entry that holds the location title. */
 const EVENT_LOCATION = 'Event Location';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -52,7 +52,7 @@ function NotesList({ notes }: { notes: NoteEntry[] }) {
 }
 
 /**
- * Spec §3 order detail: typed entries in the order the API lists them; a run of rows (or of row-subtitles) forms one
+ * RULES 10.8 order detail: typed entries in the order the API lists them; a run of rows (or of row-subtitles) forms one
  * block.
  */
 export function OrderDetail({ entries }: { entries: Entry[] }) {

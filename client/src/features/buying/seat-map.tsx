@@ -231,7 +231,7 @@ export interface SeatMapProps {
 }
 
 /**
- * The event's seat map and its list of sections (spec §3 listings, filtered by section): selecting a section
+ * The event's seat map and its list of sections (RULES 3.10; listings filtered by section): selecting a section
  * on either filters the listings to it. The list is the keyboard and screen reader path (as seats.io's
  * "choose from a list" is); the drawing repeats it for the eye and the pointer.
  */

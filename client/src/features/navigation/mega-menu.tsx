@@ -21,11 +21,11 @@ import {
 } from './menu-data.js';
 import './navigation.css';
 
-// spec §9: 5 columns; the stylesheet reads the count from this property.
+// RULES 12.2: 5 columns; the stylesheet reads the count from this property.
 const PANEL_STYLE = { '--menu-columns': MENU_COLUMNS } as CSSProperties;
 
 /**
- * Desktop category menu (spec §2 "Header", §4 "Mega-menu"): hover opens one category at a time and the
+ * Desktop category menu (RULES 12.2, mega-menu): hover opens one category at a time and the
  * panel closes 200 ms after the mouse leaves; keyboard users get a disclosure button per category.
  */
 export function MegaMenu() {
@@ -226,7 +226,7 @@ function PanelGrid({
   onNavigate: () => void;
 }) {
   if (category.sections?.length) {
-    // spec §9: a column per league section, "All" plus every team.
+    // RULES 12.4: a column per league section, "All" plus every team.
     return (
       <div className="mega-menu__grid">
         {category.sections.map((section, index) => {
@@ -245,7 +245,7 @@ function PanelGrid({
       </div>
     );
   }
-  // spec §9: flat lists flow across the 5 columns.
+  // RULES 12.2: flat lists flow across the 5 columns.
   return (
     <ul className="mega-menu__flow" aria-label={category.name}>
       <MenuLinks links={category.links ?? []} onNavigate={onNavigate} />

@@ -6,11 +6,11 @@ import { MenuSchema, type Menu } from '../../lib/schemas.js';
 export type MenuCategory = Menu['categories'][number];
 export type MenuLink = { name: string; url: string };
 
-/** Spec §9: mega-menu close delay and column count. */
+/** RULES 12.2: mega-menu close delay and column count. */
 export const MENU_CLOSE_DELAY_MS = 200;
 export const MENU_COLUMNS = 5;
 
-/** The menu changes only with the catalog and the server lets edges cache it for an hour (spec §9: 3600 s). */
+/** The menu changes only with the catalog and the server lets edges cache it for an hour (RULES 13.2: 3600 s). */
 export const MENU_STALE_TIME_MS = 60 * 60_000;
 /** The menu's call (the server renders with it too). */
 export const menuCall: ApiCall = { call: 'menu' };
@@ -31,14 +31,14 @@ export function useMenu() {
   });
 }
 
-/** Spec §2 top categories: plain links shown while the menu loads or when it cannot be loaded. */
+/** RULES 2.1, top categories: plain links shown while the menu loads or when it cannot be loaded. */
 export const TOP_CATEGORY_LINKS: readonly MenuLink[] = [
   { name: 'Sports', url: '/category/sports' },
   { name: 'Concerts', url: '/category/concerts' },
   { name: 'Theater', url: '/category/theater' },
 ];
 
-/** Spec §2 footer: category links for Sports, Concerts and Theater. */
+/** RULES 12.5, footer: category links for Sports, Concerts and Theater. */
 export const FOOTER_CATEGORIES: readonly { name: string; url: string; links: readonly MenuLink[] }[] = [
   {
     name: 'Sports',
@@ -76,7 +76,7 @@ export const FOOTER_CATEGORIES: readonly { name: string; url: string; links: rea
   },
 ];
 
-/** Spec §2 footer policy links; the optout label is fixed by the spec. */
+/** RULES 2.1, footer policy links; the optout label is fixed by the spec. */
 export const POLICY_LINKS: readonly MenuLink[] = [
   { name: 'Contact Us', url: '/contact-us' },
   { name: 'FAQ', url: '/faq' },

@@ -15,7 +15,7 @@ export interface MobileMenuProps {
   id?: string;
 }
 
-/** Phone slide-out menu with category tabs (spec §2 "Header"). */
+/** Phone slide-out menu with category tabs (RULES 12.3). */
 export function MobileMenu({ open, ...props }: MobileMenuProps) {
   if (!open) return null;
   return createPortal(<MobileMenuDialog {...props} />, document.body);

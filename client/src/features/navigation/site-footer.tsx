@@ -4,7 +4,7 @@ import { SocialIcon } from './icons.js';
 import { FOOTER_CATEGORIES, POLICY_LINKS, SOCIAL_LINKS } from './menu-data.js';
 import './navigation.css';
 
-/** Site footer (spec §1, §2 "Footer"): category, social and policy links and the money-back bar. */
+/** Site footer (RULES 1.2, 12.5): category, social and policy links and the money-back bar. */
 export function SiteFooter() {
   const newTabId = useId();
   return (

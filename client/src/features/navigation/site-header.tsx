@@ -15,7 +15,7 @@ export interface SiteHeaderProps {
   logo: string;
 }
 
-/** Sticky site header (spec §1, §2 "Header"); wide and phone layouts switch in CSS at 768 px. */
+/** Sticky site header (RULES 1.1, 12.1); wide and phone layouts switch in CSS at 768 px. */
 export function SiteHeader({ search, mobileSearch, brandName, logo }: SiteHeaderProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);

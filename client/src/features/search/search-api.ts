@@ -3,13 +3,13 @@ import { api, reportClientError } from '../../lib/api.js';
 import { SuggestResponseSchema, type SuggestResponse } from '../../lib/schemas.js';
 import { getStoredToken } from '../../lib/session.js';
 
-// spec §9: 500 ms
+// RULES 7.5: 500 ms
 export const SEARCH_DEBOUNCE_MS = 500;
-// spec §9: recent/trending give up after 5 s
+// RULES 7.9: recent/trending give up after 5 s
 export const RECENT_TRENDING_WAIT_MS = 5_000;
 export const RECENT_TRENDING_FLAG = 'recent_trending_search';
 
-// spec §8 log wording
+// RULES 14.3, 14.6, 14.8: log wording
 export const SEARCH_ERROR_MESSAGE = 'SEARCH ERROR';
 export const NO_TOKEN_MESSAGE = 'No token in LocalStorage.';
 export const RECENT_FAILURE_MESSAGE = 'Could not fetch customers latest performers';
@@ -42,7 +42,7 @@ export const TrendingPerformerSchema = z.object({
 export type TrendingPerformer = z.infer<typeof TrendingPerformerSchema>;
 const TrendingSchema = z.object({ performers: z.array(TrendingPerformerSchema) });
 
-/** The full search route (spec §2); the query is percent-encoded so '+' and spaces survive. */
+/** The full search route (RULES 7.3); the query is percent-encoded so '+' and spaces survive. */
 export function searchResultsPath(query: string): string {
   return `/results-general?kwds=${encodeURIComponent(query)}`;
 }
@@ -67,7 +67,7 @@ export async function fetchSuggestions(query: string, signal: AbortSignal): Prom
 export async function fetchRecentActivities(signal: AbortSignal): Promise<RecentActivityItem[]> {
   const token = getStoredToken();
   if (!token) {
-    // spec §8: logged and skipped
+    // RULES 14.6: logged and skipped
     console.info(NO_TOKEN_MESSAGE);
     return [];
   }
@@ -78,7 +78,7 @@ export async function fetchRecentActivities(signal: AbortSignal): Promise<Recent
     });
     return data;
   } catch (error) {
-    // spec §8: a cancelled request is logged quietly
+    // RULES 14.7: a cancelled request is logged quietly
     if (isAbort(error, signal)) console.debug('Recent-activity request cancelled');
     else console.warn(RECENT_FAILURE_MESSAGE, error);
     throw error;

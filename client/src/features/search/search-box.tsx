@@ -14,7 +14,7 @@ import './search-box.css';
 import { trapTab, useScrollLock } from '../../lib/modal.js';
 
 export interface SearchBoxProps {
-  /** `dropdown` on wide screens, `overlay` (full-screen dialog) on phones (spec §2 "Header"). */
+  /** `dropdown` on wide screens, `overlay` (full-screen dialog) on phones (RULES 7.1). */
   variant: 'dropdown' | 'overlay';
 }
 
@@ -29,7 +29,7 @@ function SearchDropdown() {
   const rootRef = useRef<HTMLFormElement>(null);
   const { open, closePanel } = search;
 
-  // spec §2: closes on a click or touch outside
+  // RULES 7.2: closes on a click or touch outside
   useEffect(() => {
     if (!open) return;
     const onPointerDown = (event: PointerEvent) => {
@@ -101,7 +101,7 @@ function SearchDialog({
   const inputRef = useRef<HTMLInputElement>(null);
   const titleId = useId();
 
-  // spec §2: the overlay locks page scrolling while open
+  // RULES 7.1: the overlay locks page scrolling while open
   useScrollLock();
 
   useEffect(() => {

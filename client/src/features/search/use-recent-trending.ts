@@ -22,8 +22,8 @@ export interface RecentTrending {
 }
 
 /**
- * Spec §4 "Recent and trending search", without polling: the guest token is awaited through `onGuestToken`,
- * both lists load through TanStack Query, and after spec §9's 5 s whatever has loaded is shown.
+ * RULES 7.9, recent and trending search, without polling: the guest token is awaited through `onGuestToken`,
+ * both lists load through TanStack Query, and after the 5 s of RULES 7.9 whatever has loaded is shown.
  */
 export function useRecentTrending(active: boolean, typing: boolean): RecentTrending {
   const queryClient = useQueryClient();
@@ -42,11 +42,11 @@ export function useRecentTrending(active: boolean, typing: boolean): RecentTrend
   }, [active, expired]);
 
   useEffect(() => {
-    // spec §8: still no token when the wait ends, so recent activity is skipped
+    // RULES 14.6: still no token when the wait ends, so recent activity is skipped
     if (expired && !token) console.info(NO_TOKEN_MESSAGE);
   }, [expired, token]);
 
-  // spec §4: a new query cancels any in-flight recent-activity request
+  // RULES 7.4: a new query cancels any in-flight recent-activity request
   useEffect(() => {
     if (typing) void queryClient.cancelQueries({ queryKey: searchKeys.recent });
   }, [typing, queryClient]);

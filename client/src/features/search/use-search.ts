@@ -39,7 +39,7 @@ export type SearchView = 'none' | 'results' | 'no-results' | 'discover';
 export interface SearchController {
   ids: { input: string; listbox: string };
   inputValue: string;
-  /** The lower-cased query (spec §4). */
+  /** The lower-cased query (RULES 7.4). */
   query: string;
   open: boolean;
   /** True while the listbox is displayed (aria-expanded). */
@@ -154,7 +154,7 @@ function countText(n: number): string {
 const NONE: SearchGroup[] = [];
 
 /**
- * The search box's state (spec §2 "Search dropdown", §4 "Search state"): input text, open flag, debounced
+ * The search box's state (RULES 7.2 search dropdown, 7.4 search state): input text, open flag, debounced
  * suggestions, recent and trending searches behind the experiment flag, and the combobox keyboard model.
  */
 export function useSearch({ onNavigate }: { onNavigate?: () => void } = {}): SearchController {
@@ -167,7 +167,7 @@ export function useSearch({ onNavigate }: { onNavigate?: () => void } = {}): Sea
 
   const query = normalizeSearchQuery(inputValue);
   const debounced = useDebouncedValue(query, SEARCH_DEBOUNCE_MS);
-  // Clearing resets at once instead of after the debounce (spec §4).
+  // Clearing resets at once instead of after the debounce (RULES 7.4).
   const searchFor = shouldSearch(query) ? debounced : '';
   const searching = shouldSearch(searchFor);
 
