@@ -15,14 +15,17 @@ interface Candidate {
 }
 
 /**
- * An eTicket listing of a soon event near the shopper whose seller already has the tickets: the listing shows
- * today's date (venue-local) as its in-hand date, so its tickets are ready as soon as the seller confirms.
+ * eTicket listings of soon events near the shopper whose sellers already have the tickets: each shows today's date
+ * (venue-local) as its in-hand date, so its tickets are ready as soon as the seller confirms. Each is checked for
+ * its quantity as the page will ask (`?quantity=`), and several are offered: the other browser tests buy tickets
+ * near the same shopper at the same time, so the first may be gone by the time the page shows its listings.
  */
-async function readyETicketListing(request: APIRequestContext): Promise<Candidate> {
+async function readyETicketListings(request: APIRequestContext): Promise<Candidate[]> {
   const layout = await (await request.get('/api/layout/home', { headers: SITE })).json();
   const row = layout.rows.find((r: { id: string }) => r.id === 'local-events');
   const urls: string[] = [...new Set<string>((row?.items ?? []).map((e: { url: string }) => e.url))];
   for (const tab of row?.tabs ?? []) for (const e of tab.items ?? []) urls.push(e.url);
+  const found: Candidate[] = [];
   for (const url of [...new Set(urls)].slice(0, 20)) {
     const slug = url.replace('/events/', '');
     const page = await (await request.get(`/api/events/${slug}`, { headers: SITE })).json();
@@ -30,17 +33,26 @@ async function readyETicketListing(request: APIRequestContext): Promise<Candidat
     // On sale for a while yet, so the purchase does not race the event's start.
     if (!detail?.event_timestamp || detail.event_timestamp * 1000 < Date.now() + 3 * 3_600_000) continue;
     const venueToday = new Date(Date.now() + detail.venue_time_zone_offset * 3_600_000).toISOString().slice(0, 10);
-    const body = await (await request.get(`/api/events/${slug}/listings`, { headers: SITE })).json();
     for (const quantity of [2, 1]) {
+      const body = await (
+        await request.get(`/api/events/${slug}/listings?quantity=${quantity}`, { headers: SITE })
+      ).json();
       const listing = body.listings.find(
-        (l: { deliveryMethod: string; inHandDate: string; splits: number[] }) =>
-          l.deliveryMethod === 'eticket' && l.inHandDate === venueToday && l.splits.includes(quantity),
+        (l: { deliveryMethod: string; inHandDate: string }) =>
+          l.deliveryMethod === 'eticket' && l.inHandDate === venueToday,
       );
-      if (listing) return { eventUrl: url, listingId: listing.id, quantity };
+      if (listing) {
+        found.push({ eventUrl: url, listingId: listing.id, quantity });
+        break;
+      }
     }
   }
-  throw new Error('no eTicket listing ready today among the local events');
+  if (found.length === 0) throw new Error('no eTicket listing ready today among the local events');
+  return found;
 }
+
+const ok = () => true;
+const gone = () => false;
 
 const scan = (request: APIRequestContext, barcode: string) =>
   request.post('/api/tickets/scan', { headers: { ...SITE, 'X-Scanner-Key': SCANNER_KEY }, data: { barcode } });
@@ -49,15 +61,29 @@ test('a shopper buys eTickets, downloads the PDF from the order page, and the ve
   page,
   request,
 }) => {
-  const { eventUrl, listingId, quantity } = await readyETicketListing(request);
-  await page.goto(eventUrl);
   const tickets = page.getByRole('region', { name: 'Tickets' });
-  await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
-  const link = page.locator(`a[href*="listing=${listingId}&"]`);
-  const item = tickets.getByRole('listitem').filter({ has: link });
-  await expect(item).toContainText('eTicket · In hand by');
-  await item.locator(link).click();
-  await page.getByRole('button', { name: 'Continue to checkout' }).click();
+  const candidates = await readyETicketListings(request);
+  // The phone and desktop runs of this test go at once: each starts from its own end of the list.
+  if (test.info().project.name === 'phone') candidates.reverse();
+  let quantity = 0;
+  for (const candidate of candidates) {
+    await page.goto(candidate.eventUrl);
+    await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(candidate.quantity));
+    const link = page.locator(`a[href*="listing=${candidate.listingId}&"]`);
+    const item = tickets.getByRole('listitem').filter({ has: link });
+    // Another test's shopper may have just taken these tickets: then the next listing.
+    if (!(await item.waitFor({ timeout: 5_000 }).then(ok, gone))) continue;
+    await expect(item).toContainText('eTicket · In hand by');
+    await item.locator(link).click();
+    const checkout = page.getByRole('button', { name: 'Continue to checkout' });
+    const taken = page.getByText('Those tickets were just taken.');
+    await expect(checkout.or(taken)).toBeVisible();
+    if (await taken.isVisible()) continue;
+    await checkout.click();
+    quantity = candidate.quantity;
+    break;
+  }
+  if (quantity === 0) throw new Error('every ready eTicket listing was taken before this shopper could hold it');
   await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
   await fillCheckout(page);
   await page.getByRole('button', { name: /^Pay \$/ }).click();
