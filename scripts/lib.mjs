@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+/**
+ * TypeScript 7's native compiler (the `tsgo` alias of the `typescript` package), named by its own path: the
+ * `typescript` 6 package beside it, kept for the tools that read its JavaScript API, has a `tsc` of its own.
+ */
+export const tsc = path.join(root, 'node_modules', 'tsgo', 'bin', 'tsc');
 
 /** The child processes started here and still running: what a stop signal is passed on to. */
 const children = new Set();
@@ -122,7 +127,7 @@ export async function ensureDependencies() {
 
 export async function build() {
   console.log('Building server and client…');
-  await must(bin('tsc'), ['-p', 'tsconfig.build.json']);
+  await must(tsc, ['-p', 'tsconfig.build.json']);
   await must(bin('vite'), ['build', '--logLevel', 'warn']);
   await must(bin('vite'), ['build', '--mode', 'studio', '--logLevel', 'warn']);
   await must(bin('vite'), ['build', '--ssr', '--logLevel', 'warn']);

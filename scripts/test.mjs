@@ -4,7 +4,7 @@
 // folder and exits non-zero; a second Ctrl-C stops at once.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bin, build, ensureDependencies, isStopping, root, run, stopOnSignals } from './lib.mjs';
+import { bin, build, ensureDependencies, isStopping, root, run, stopOnSignals, tsc } from './lib.mjs';
 import { startTestPostgres } from './postgres.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -37,7 +37,7 @@ const stage = async (name, fn) => {
   stages.push({ name, ok: code === 0 });
 };
 
-await stage('type-check (tsc --noEmit)', () => run(bin('tsc'), ['--noEmit', '-p', '.']));
+await stage('type-check (tsc --noEmit)', () => run(tsc, ['--noEmit', '-p', '.']));
 await stage('lint (ESLint, Prettier, the layers)', () => run('npm', ['run', '-s', 'lint']));
 const postgres = await startTestPostgres();
 await stage(`unit and API tests (vitest; stores on PGlite${postgres ? ' and PostgreSQL' : ''})`, () =>
