@@ -237,7 +237,8 @@ export class StudioService {
     const brand = this.drafts.brand(query.brand ?? this.drafts.defaultBrand.id);
     if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${query.brand}" in the drafts`);
     const request: PageRequest = query.page === 'home' ? { page: 'home' } : { page: 'category', slug: query.page };
-    const { page } = this.layout.pageFor(request);
+    const segmentPage = this.layout.pageFor(request);
+    const { page } = segmentPage;
     const variant =
       query.variation === undefined
         ? undefined
@@ -263,7 +264,11 @@ export class StudioService {
     }
     const location = await previewPlace(query, this.options.engine());
     const timings = new Map<string, number>();
-    const layout = await this.layout.layout(request, brand, location, { ...(variant ? { variant } : {}), timings });
+    const layout = await this.layout.layout(request, brand, location, {
+      segmentPage,
+      ...(variant ? { variant } : {}),
+      timings,
+    });
     const shown = new Map(layout.rows.map((r) => [r.id, r]));
     const rows = resolved.rows.map((spec, i): PreviewRow => {
       const row = shown.get(spec.id);

@@ -7,6 +7,7 @@ import {
   OrderSchema,
   type CheckoutRequest,
 } from '../../../../shared/schemas/commerce.js';
+import { callPath, type ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
 import { EventPageSchema } from '../../../../shared/schemas/entities.js';
 import { apiHeaders, ApiError } from '../../lib/api.js';
 import { ensureGuestSession } from '../../lib/session.js';
@@ -16,12 +17,8 @@ export type ListingDetail = z.infer<typeof ListingDetailSchema>;
 export const SORTS = ['price_asc', 'price_desc', 'section'] as const;
 export type ListingSort = (typeof SORTS)[number];
 
-export interface ListingsFilter {
-  quantity?: number;
-  sort?: ListingSort;
-  minPrice?: number;
-  maxPrice?: number;
-}
+/** The listings panel's filter: the listings call's. */
+export type ListingsFilter = ListingsCallFilter;
 
 export interface FieldIssue {
   path: string;
@@ -77,23 +74,11 @@ async function request<S extends z.ZodType>(
   return schema.parse(body);
 }
 
-export function listingsQueryString(filter: ListingsFilter): string {
-  const params = new URLSearchParams();
-  if (filter.quantity !== undefined) params.set('quantity', String(filter.quantity));
-  if (filter.sort) params.set('sort', filter.sort);
-  if (filter.minPrice !== undefined) params.set('minPrice', String(filter.minPrice));
-  if (filter.maxPrice !== undefined) params.set('maxPrice', String(filter.maxPrice));
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
 export const buyingApi = {
   event: (slug: string, signal?: AbortSignal) =>
-    request(`/api/events/${encodeURIComponent(slug)}`, EventPageSchema, { signal }),
+    request(callPath({ call: 'event', slug }), EventPageSchema, { signal }),
   listings: (slug: string, filter: ListingsFilter, signal?: AbortSignal) =>
-    request(`/api/events/${encodeURIComponent(slug)}/listings${listingsQueryString(filter)}`, ListingsResponseSchema, {
-      signal,
-    }),
+    request(callPath({ call: 'listings', slug, filter }), ListingsResponseSchema, { signal }),
   listing: (id: number, signal?: AbortSignal) => request(`/api/listings/${id}`, ListingDetailSchema, { signal }),
   createCart: (listingId: number, quantity: number) =>
     request('/api/cart', CartSchema, { method: 'POST', body: JSON.stringify({ listingId, quantity }), guest: true }),
