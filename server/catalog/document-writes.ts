@@ -5,7 +5,7 @@ import {
   idProblem,
   type CollectionName,
 } from '../../shared/schemas/documents.js';
-import { COLLECTION_FIELDS, type FieldSpec, type NestedSpec } from '../search/typesense/collections.js';
+import { COLLECTION_FIELDS, type FieldSpec, type NestedSpec } from './collection-fields.js';
 
 /**
  * What a write asks of the document with its id, as Typesense's documents API defines it:

@@ -2,15 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { COLLECTION_NAMES, COLLECTION_SCHEMAS, type CollectionName } from '../../../shared/schemas/documents.js';
 import { GEO_FIELDS, SEARCHABLE_FIELDS } from '../search-engine.js';
-import {
-  aliasName,
-  collectionFields,
-  collectionSchema,
-  COLLECTION_FIELDS,
-  FIELD_TYPES,
-  versionedName,
-  versionOf,
-} from './collections.js';
+import { COLLECTION_FIELDS } from '../../catalog/collection-fields.js';
+import { aliasName, collectionFields, collectionSchema, FIELD_TYPES, versionedName, versionOf } from './collections.js';
 
 type Shape = Record<string, z.ZodType>;
 

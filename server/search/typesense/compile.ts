@@ -11,7 +11,8 @@ import {
 } from '../../../shared/schemas/search.js';
 import { AppError } from '../../http/errors.js';
 import { MAX_PREFIX_CANDIDATES, TYPO_MIN_LENGTH_1, TYPO_MIN_LENGTH_2 } from '../../../shared/rules/constants.js';
-import { FIELD_TYPES, type FieldSpec } from './collections.js';
+import type { FieldSpec } from '../../catalog/collection-fields.js';
+import { FIELD_TYPES } from './collections.js';
 
 /** The search parameters this adapter sends: a subset of Typesense's, always in this shape. */
 export interface TypesenseSearchParams {
