@@ -60,7 +60,7 @@ export function layoutRoutes(
     }
     const site = req.headers[SITE_ID_HEADER];
     if (Array.isArray(site)) return undefined;
-    // The lane admits only requests whose client headers pass: the site id names a brand.
+    // Answers are kept per site id, once the app has checked it: a site id no brand has never finds one here.
     let experiment = NO_EXPERIMENT;
     if (queryString || (page === 'home' && guestId)) {
       const query = parseQueryString(queryString);
