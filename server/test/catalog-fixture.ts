@@ -5,6 +5,7 @@ import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
 import { createSearchEngine } from '../search/create-engine.js';
+import type { EventDocument } from '../../shared/schemas/documents.js';
 import { SearchService } from '../search/search-service.js';
 
 export interface CatalogFixture {
@@ -29,4 +30,23 @@ export async function catalogFixture(events: number, seed: number): Promise<Cata
   const search = new SearchService();
   search.set(await createSearchEngine(parseEnv({}), catalog));
   return { dir, catalog, search, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Cancels one upcoming event of `catalog` (the last one scheduled more than a week ahead), as an operator would, and
+ * returns it. The generator cancels an event only now and then, so a catalog of a few hundred events starting on a
+ * given day may have none: a test that needs one makes it. Call it before an engine is built over the catalog.
+ */
+export function cancelOneEvent(catalog: Catalog): EventDocument {
+  const weekAhead = Date.now() / 1000 + 7 * 86_400;
+  const events = catalog.collections.Event;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.event_status !== 'scheduled' || event.event_timestamp === null || event.event_timestamp < weekAhead)
+      continue;
+    const cancelled: EventDocument = { ...event, event_status: 'cancelled' };
+    events[i] = cancelled;
+    return cancelled;
+  }
+  throw new Error('the catalog has no upcoming event to cancel');
 }
