@@ -104,7 +104,7 @@ export function createApp(deps: AppDeps): App {
     logger: deps.logger,
     headers: headersSetBy([apiSecurity, cors]),
     maxBytes: FAST_LANE_BYTES,
-    admits: (req) => clientHeadersPass(req.headers, (siteId) => deps.segments.brandBySiteId(siteId)),
+    admits: (req) => clientHeadersPass(req.headers, deps.segments.siteLookup),
   });
   const trust = trustTest(deps.env.TRUST_PROXY);
   const limit = rateLimiters({

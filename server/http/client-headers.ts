@@ -20,12 +20,7 @@ export function unknownSiteId(site: string | readonly string[]): AppError {
  * id names (undefined without one), or throws the 400.
  */
 export function readClientHeaders<Site>(headers: IncomingHttpHeaders, lookup: SiteLookup<Site>): Site | undefined {
-  const header = headers[SITE_ID_HEADER];
-  let site: Site | undefined;
-  if (header !== undefined) {
-    site = typeof header === 'string' && SITE_ID_FORMAT.test(header) ? lookup(Number(header)) : undefined;
-    if (site === undefined) throw unknownSiteId(header);
-  }
+  const site = siteNamed(headers[SITE_ID_HEADER], lookup);
   const client = headers[CLIENT_ID_HEADER];
   if (client !== undefined && !(typeof client === 'string' && CLIENT_ID.test(client))) {
     throw new AppError(
@@ -34,6 +29,14 @@ export function readClientHeaders<Site>(headers: IncomingHttpHeaders, lookup: Si
       `${CLIENT_ID_HEADER} must be 1–128 letters, digits, '.', '_', ':' or '-'`,
     );
   }
+  return site;
+}
+
+/** What an `X-Site-Id` header names: undefined without one, the 400 for a site id that names nothing. */
+export function siteNamed<Site>(header: string | string[] | undefined, lookup: SiteLookup<Site>): Site | undefined {
+  if (header === undefined) return undefined;
+  const site = typeof header === 'string' && SITE_ID_FORMAT.test(header) ? lookup(Number(header)) : undefined;
+  if (site === undefined) throw unknownSiteId(header);
   return site;
 }
 

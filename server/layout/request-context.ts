@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
-import { readClientHeaders, SITE_ID_HEADER } from '../http/client-headers.js';
+import { readClientHeaders, SITE_ID_HEADER, siteNamed } from '../http/client-headers.js';
 import { AppError } from '../http/errors.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 
@@ -18,7 +18,7 @@ const contexts = new WeakMap<Request, RequestContext>();
 
 /** The context of the request headers `headers`: its brand, or a 400 for client headers that do not pass. */
 export function contextOfHeaders(segments: SegmentRepository, headers: IncomingHttpHeaders): RequestContext {
-  const named = readClientHeaders(headers, (siteId) => segments.brandBySiteId(siteId));
+  const named = readClientHeaders(headers, segments.siteLookup);
   const site = headers[SITE_ID_HEADER];
   return {
     // The default brand is looked up when a route asks for it: most of the API (search, commerce) never does.
@@ -31,7 +31,7 @@ export function contextOfHeaders(segments: SegmentRepository, headers: IncomingH
 
 /** The brand a site id names, the default brand for none; a 400 for a site id no brand has. */
 export function siteBrand(segments: SegmentRepository, site: string | undefined): Brand {
-  return contextOfHeaders(segments, { [SITE_ID_HEADER]: site }).brand;
+  return siteNamed(site, segments.siteLookup) ?? segments.defaultBrand;
 }
 
 /** Checks every API request's client headers and resolves its context, once, for the routes to read. */

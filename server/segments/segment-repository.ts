@@ -63,6 +63,9 @@ export class SegmentRepository {
     return this.current.registry.brands.find((b) => b.siteId === siteId);
   }
 
+  /** `brandBySiteId` as a function of its own, made once: every API request's site id is looked up with it. */
+  readonly siteLookup = (siteId: number): Brand | undefined => this.brandBySiteId(siteId);
+
   get defaultBrand(): Brand {
     return this.brand(this.current.registry.defaultBrand)!;
   }
