@@ -17,9 +17,6 @@ export type ListingDetail = z.infer<typeof ListingDetailSchema>;
 export const SORTS = ['price_asc', 'price_desc', 'section'] as const;
 export type ListingSort = (typeof SORTS)[number];
 
-/** The listings panel's filter: the listings call's. */
-export type ListingsFilter = ListingsCallFilter;
-
 export interface FieldIssue {
   path: string;
   message: string;
@@ -77,7 +74,7 @@ async function request<S extends z.ZodType>(
 export const buyingApi = {
   event: (slug: string, signal?: AbortSignal) =>
     request(callPath({ call: 'event', slug }), EventPageSchema, { signal }),
-  listings: (slug: string, filter: ListingsFilter, signal?: AbortSignal) =>
+  listings: (slug: string, filter: ListingsCallFilter, signal?: AbortSignal) =>
     request(callPath({ call: 'listings', slug, filter }), ListingsResponseSchema, { signal }),
   listing: (id: number, signal?: AbortSignal) => request(`/api/listings/${id}`, ListingDetailSchema, { signal }),
   createCart: (listingId: number, quantity: number) =>

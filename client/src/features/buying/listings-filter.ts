@@ -1,4 +1,5 @@
-import { SORTS, type ListingSort, type ListingsFilter } from './buying-api.js';
+import type { ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
+import { SORTS, type ListingSort } from './buying-api.js';
 
 export const QUANTITY_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 /** Most tickets are bought in pairs. */
@@ -20,7 +21,7 @@ function readSort(text: string | null): ListingSort {
   return (SORTS as readonly string[]).includes(text ?? '') ? (text as ListingSort) : 'price_asc';
 }
 
-export type ActiveFilter = ListingsFilter & { quantity: number; sort: ListingSort };
+export type ActiveFilter = ListingsCallFilter & { quantity: number; sort: ListingSort };
 
 /** The listing filters live in the address, so Back and a shared link keep them. */
 export function readListingsFilter(params: URLSearchParams): ActiveFilter {

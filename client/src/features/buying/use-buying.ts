@@ -1,13 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { LISTINGS_FRESH_MS } from '../../../../shared/schemas/commerce.js';
-import { callQueryKey, type ApiCall } from '../../../../shared/schemas/api-calls.js';
-import { buyingApi, type ListingsFilter } from './buying-api.js';
+import { callQueryKey, type ApiCall, type ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
+import { buyingApi } from './buying-api.js';
 
 /** The event page's call (also what the server renders with). */
 export const eventCall = (slug: string): ApiCall => ({ call: 'event', slug });
 
 /** An event's listings under a filter (`{}` for all of them). */
-export const listingsCall = (slug: string, filter: ListingsFilter): ApiCall => ({ call: 'listings', slug, filter });
+export const listingsCall = (slug: string, filter: ListingsCallFilter): ApiCall => ({ call: 'listings', slug, filter });
 
 export function useEventPage(slug: string) {
   return useQuery({
@@ -17,7 +17,7 @@ export function useEventPage(slug: string) {
   });
 }
 
-export function useListings(slug: string, filter: ListingsFilter) {
+export function useListings(slug: string, filter: ListingsCallFilter) {
   return useQuery({
     queryKey: callQueryKey(listingsCall(slug, filter)),
     queryFn: ({ signal }) => buyingApi.listings(slug, filter, signal),
