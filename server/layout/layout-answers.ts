@@ -185,6 +185,7 @@ export class LayoutAnswers {
       variant,
       experiments,
       this.segments.current.loadedAt,
+      this.segments.version,
     ]);
     let answer = this.responses.get(key);
     if (!answer) {

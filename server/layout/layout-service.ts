@@ -122,6 +122,8 @@ export class LayoutService {
       }),
     );
     const { timeZone: _zone, ...publicLocation } = location;
+    const version = this.options.segments.version;
+    const fileOf = new Map(resolved.origins.map((o) => [o.id, o.file]));
     return {
       page,
       ...(category ? { category } : {}),
@@ -129,7 +131,11 @@ export class LayoutService {
       brand: { id: brand.id, name: brand.name },
       location: publicLocation,
       experiments: options.experiments ?? [],
-      rows: rows.filter((r): r is LayoutRow => r !== null),
+      rows: rows.flatMap((r) => {
+        if (r === null) return [];
+        const file = fileOf.get(r.id);
+        return [file ? { ...r, source: { file, version } } : r];
+      }),
     };
   }
 

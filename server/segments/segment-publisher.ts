@@ -132,12 +132,14 @@ export class SegmentPublisher {
         );
         if (!first) return this.firstSync();
         this.liveVersion = first.version;
+        this.options.live.version = first.version;
         logger?.info({ version: first.version }, 'segment files published as the first version');
       }
     } else {
       const newest = (await versions.get(latest))!;
       if (newest.digest === digest) {
         this.liveVersion = latest;
+        this.options.live.version = latest;
       } else if ((await versions.findDigest(digest)) !== null || problems.length > 0) {
         if (problems.length > 0)
           logger?.warn(
@@ -157,6 +159,7 @@ export class SegmentPublisher {
         );
         if (!added) return this.firstSync();
         this.liveVersion = added.version;
+        this.options.live.version = added.version;
         logger?.info(
           { version: added.version },
           'segment files changed outside the studio were published as a version',
@@ -172,6 +175,7 @@ export class SegmentPublisher {
     const files = new Map(Object.entries(version.files));
     this.options.live.use(files);
     this.liveVersion = version.version;
+    this.options.live.version = version.version;
     this.options.logger?.info({ version: version.version }, 'segment version served');
     await writeSegmentDir(this.options.liveDir, files).catch((err: unknown) => {
       if (!this.mirrorWarned)

@@ -19,6 +19,8 @@ export interface SegmentSnapshot {
 export class SegmentRepository {
   private snapshot: SegmentSnapshot | null = null;
   private problems: SegmentProblem[] = [];
+  /** The published version being served (set by the publisher); null before the store has named one. */
+  version: number | null = null;
 
   constructor(
     readonly dir: string,

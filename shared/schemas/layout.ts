@@ -1,4 +1,5 @@
 import { z } from './zod.js';
+import { RowSourceSchema } from './analytics-events.js';
 import { EventCardSchema, PerformerCardSchema, VenueCardSchema } from './cards.js';
 
 /** What `GET /api/layout/*` answers: a page of typed, display-ready rows. */
@@ -30,6 +31,8 @@ const rowCommon = {
   id: z.string(),
   title: z.string(),
   status: RowStatusSchema,
+  /** The segment file the row is defined in and the published version served: what the row's events carry. */
+  source: RowSourceSchema.optional(),
 };
 
 function tabbed<T extends z.ZodType>(item: T) {
