@@ -8,8 +8,8 @@ const SERVER_LAYERS = [
   ['the app', '^server/app\\.ts$'],
   ['pages', '^server/(pages|studio|seo|media)/'],
   ['live catalog', '^server/live-catalog/'],
-  ['features', '^server/(layout|entities|commerce|flags)/'],
-  ['engine, catalog, segments and guests', '^server/(search|segments|catalog|sessions|activity)/'],
+  ['features', '^server/(layout|entities|commerce|flags|experiments)/'],
+  ['engine, catalog, segments and guests', '^server/(search|segments|catalog|sessions|activity|analytics)/'],
   ['infrastructure', '^server/(http|store|cache|background|config|health)/'],
 ];
 const CLIENT_LAYERS = [

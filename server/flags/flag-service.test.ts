@@ -3,12 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError, toErrorResponse } from '../http/errors.js';
 import {
   checkVariationIndex,
-  deviceTypeFromUserAgent,
   FlagService,
   forcedVariationsFromQuery,
   parseForcedVariations,
   type GuestAttributes,
 } from './flag-service.js';
+import { deviceTypeFromUserAgent } from '../../shared/rules/device-type.js';
 import { FlagStore, StaticFlagSource, type FlagPayload } from './flags-file.js';
 
 const guest = (id: string, extra: Partial<GuestAttributes> = {}): GuestAttributes => ({

@@ -199,6 +199,49 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       )
     `,
   },
+  {
+    id: 7,
+    name: 'first-party events',
+    // Append-only (the retention sweep aside). \`once\` is what makes a repeat a no-op: a browser's event id, a page
+    // view's row or exposure, an order. The two views are what GrowthBook's PostgreSQL data source reads, under
+    // the names and columns its default queries use.
+    sql: `
+      CREATE TABLE analytics_events (
+        id              bigserial   PRIMARY KEY,
+        name            text        NOT NULL,
+        occurred_at     timestamptz NOT NULL,
+        anonymous_id    text        NOT NULL,
+        brand           text        NOT NULL,
+        device          text        NOT NULL,
+        page            text,
+        page_view       text,
+        variation       text,
+        segment_file    text,
+        segment_version integer,
+        row_id          text,
+        position        integer,
+        item_position   integer,
+        item            text,
+        experiment_id   text,
+        variation_id    text,
+        reason          text,
+        order_id        text,
+        revenue         numeric(12, 2),
+        once            text
+      );
+      CREATE UNIQUE INDEX analytics_events_once ON analytics_events (once);
+      CREATE INDEX analytics_events_by_time ON analytics_events (occurred_at);
+      CREATE INDEX analytics_events_by_name ON analytics_events (name, occurred_at);
+      CREATE INDEX analytics_events_by_experiment ON analytics_events (experiment_id, occurred_at)
+        WHERE name = 'experiment_viewed';
+      CREATE VIEW experiment_viewed AS
+        SELECT anonymous_id, occurred_at AS timestamp, experiment_id, variation_id, brand, device
+        FROM analytics_events WHERE name = 'experiment_viewed';
+      CREATE VIEW purchases AS
+        SELECT anonymous_id, occurred_at AS timestamp, order_id, revenue
+        FROM analytics_events WHERE name = 'purchase'
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */
