@@ -1,3 +1,5 @@
+import { eventRoutes } from './analytics/routes.js';
+import type { EventCollector } from './analytics/event-collector.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
@@ -68,6 +70,8 @@ export interface AppDeps {
   commerce: Commerce;
   /** The live catalog, written through the operators' API at /api/admin when `CATALOG_ADMIN_KEY` is set. */
   catalog?: LiveCatalog;
+  /** First-party events (RULES 16): the browser's batches at /api/events, the server's exposures and purchases. */
+  events: EventCollector;
   /** The merchandisers' studio (drafts, preview, publish); at /studio and /api/studio when `studioAccess` allows. */
   studio?: StudioService;
   /** The sitemaps at /sitemap.xml and /sitemaps/*; without it those answer 404 (robots.txt is served either way). */
@@ -164,6 +168,17 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   // The studio reads its own bodies (whole segment files, larger than the API's limit).
   const studio = studioAccess(env);
   app.use('/api/studio', studio.enabled && deps.studio ? studioRoutes(deps.studio, studio) : apiNotFound);
+  // Events read their own bodies: a beacon's may come as text/plain.
+  app.use('/api/events', cors);
+  app.use(
+    '/api',
+    eventRoutes(
+      deps.events,
+      deps.segments,
+      deps.tokens,
+      limit('events', env.RATE_LIMIT_EVENTS_PER_MINUTE, 'event batch'),
+    ),
+  );
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();
@@ -192,9 +207,9 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
         limit('ticket-scans', env.RATE_LIMIT_SCANS_PER_MINUTE, 'scan'),
       ),
     );
-  api.use(commerceRoutes(deps.commerce, deps.tokens));
+  api.use(commerceRoutes(deps.commerce, deps.tokens, deps.events));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
-  api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane));
+  api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane, deps.events));
   api.use(apiNotFound);
   // Flags first: `/api/features/:clientKey` sits under /api, whose router ends in a 404. Their paths are
   // data like the rest of the API, so they follow the same CORS allow-list (preflights included).
@@ -219,6 +234,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
           fastLane: lane,
           pageLane,
           flags: deps.flags,
+          events: deps.events,
           publicBaseUrl: env.PUBLIC_BASE_URL,
         })
       : undefined;

@@ -1,3 +1,5 @@
+import { EventCollector } from './analytics/event-collector.js';
+import { EventLog } from './analytics/event-log.js';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +109,8 @@ async function main() {
     rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS,
   });
   const activity = new RecentActivity(sql);
+  const eventLog = new EventLog(sql, { retentionDays: env.EVENTS_RETENTION_DAYS, logger });
+  const events = new EventCollector(eventLog);
   const commerce = createCommerce({
     sql,
     engine: () => search.engine,
@@ -144,6 +148,7 @@ async function main() {
     layout,
     tokens,
     activity,
+    events,
     flags,
     commerce,
     clientDir,
@@ -182,11 +187,18 @@ async function main() {
 
   // Event streams never go idle: they are ended first so a graceful close does not wait on them.
   let stopHousekeeping = () => {};
-  exitOnSignals(server, env.SHUTDOWN_TIMEOUT_MS, logger, () => {
-    stopHousekeeping();
-    stopPublishing();
-    flags.close();
-  });
+  exitOnSignals(
+    server,
+    env.SHUTDOWN_TIMEOUT_MS,
+    logger,
+    () => {
+      stopHousekeeping();
+      stopPublishing();
+      flags.close();
+    },
+    // What the requests in flight recorded (a purchase among them) is written before the process ends.
+    () => eventLog.close(),
+  );
 
   // The server answers /healthz at once and /readyz with 503 until the catalog is in memory.
   stopHousekeeping = await startCatalog({

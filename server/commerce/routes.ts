@@ -11,6 +11,9 @@ import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from
 import { clientKeyOf } from '../http/security.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import type { Commerce } from './commerce.js';
+import { visitorOf, type EventCollector } from '../analytics/event-collector.js';
+import { contextOf } from '../layout/request-context.js';
+import type { Order } from '../../shared/schemas/commerce.js';
 
 const IdParamSchema = z.object({
   id: z.coerce.number({ error: 'id must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -26,7 +29,7 @@ const OrderQuerySchema = z.object({
     .optional(),
 });
 
-export function commerceRoutes(commerce: Commerce, tokens: SessionTokens): Router {
+export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events?: EventCollector): Router {
   const router = Router();
   const guest = async (authorization: string | undefined) =>
     (await tokens.verify(SessionTokens.bearer(authorization))).guestId;
@@ -76,6 +79,16 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens): Route
       fingerprint: requestFingerprint('POST', '/api/checkout', req.body),
     });
     if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    // RULES 16.3: the purchase is the server's record of the order it answers, retried, replayed or not.
+    const visitor = events && answer.status < 300 && visitorOf(req.headers, guestId, contextOf(req).brand.id);
+    if (visitor) {
+      const order = answer.body as Order;
+      events.purchase(visitor, {
+        id: order.id,
+        total: order.totalPrice.value,
+        placedAt: new Date(order.timeline[0]?.at ?? Date.now()),
+      });
+    }
     res.status(answer.status).set('Cache-Control', 'no-store').json(answer.body);
   });
 

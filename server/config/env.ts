@@ -63,6 +63,13 @@ export const EnvSchema = z.object({
   /** Checkout attempts per client per minute: enough to fix a typo, too few to test stolen cards. */
   RATE_LIMIT_CHECKOUT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /**
+   * Event batches per client per minute (RULES 16.2): a browser sends one every few seconds while it is busy; a
+   * network behind one address (an office, a campus) sends many.
+   */
+  RATE_LIMIT_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** How many days first-party events are kept (RULES 16.6). */
+  EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
    * The storefront's public origin (`https://tickets.example.com`), for the absolute addresses robots.txt and the
    * sitemaps give search engines; unset, each answer names the origin it was asked on (`TRUST_PROXY` decides
    * whether a proxy's `X-Forwarded-Proto`/`-Host` count).

@@ -27,23 +27,31 @@ export function gracefulClose(server: Server, timeoutMs: number, logger?: Logger
  * does: a parent killed outright (SIGKILL) leaves no server holding the port. A repeated signal changes
  * nothing: a terminal's Ctrl-C reaches both `npm start` and the server, which passes it on as well.
  */
-export function exitOnSignals(server: Server, timeoutMs: number, logger: Logger, beforeClose?: () => void): void {
+export function exitOnSignals(
+  server: Server,
+  timeoutMs: number,
+  logger: Logger,
+  beforeClose?: () => void,
+  afterClose?: () => Promise<void>,
+): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals | 'disconnect') => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing requests in flight');
     beforeClose?.();
-    gracefulClose(server, timeoutMs, logger).then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        logger.error({ err }, 'error while closing');
-        process.exit(1);
-      },
-    );
+    gracefulClose(server, timeoutMs, logger)
+      .then(() => afterClose?.())
+      .then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'error while closing');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -1,3 +1,5 @@
+import { pageViewOf, visitorOf, type EventCollector } from '../analytics/event-collector.js';
+import { categoryPath } from '../../shared/rules/site-paths.js';
 import { parse as parseQueryString } from 'node:querystring';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
@@ -36,6 +38,7 @@ export function layoutRoutes(
   flags: FlagService,
   tokens: SessionTokens,
   fastLane?: FastLane,
+  events?: EventCollector,
 ): Router {
   const router = Router();
   // A row a catalog change makes stale takes the answers built from it out of the fast lane too.
@@ -71,6 +74,8 @@ export function layoutRoutes(
           const brandId = typeof query.brand === 'string' ? query.brand : undefined;
           const brand = requestedBrand(segments, siteBrand(segments, site), brandId);
           experiment = answers.homeExperiment(guestId, brand, req.headers['user-agent'], req.url ?? '', forced);
+          // An exposure is recorded by the app (RULES 16.1): the lane only replays answers that record nothing.
+          if (experiment.experiments.length > 0 && events) return undefined;
         }
       } catch {
         return undefined;
@@ -90,6 +95,18 @@ export function layoutRoutes(
       userAgent: req.get('user-agent'),
       url: req.originalUrl,
     });
+    const visitor = events && visitorOf(req.headers, session?.guestId, request.brand.id);
+    if (visitor)
+      events.exposures(
+        visitor,
+        {
+          page: page.page === 'home' ? '/' : categoryPath(page.slug),
+          pageView: pageViewOf(req.headers),
+          variation: request.experiment.variant ?? 'base',
+          segmentVersion: segments.version,
+        },
+        request.experiment.experiments,
+      );
     const found = await answers.answer(request);
     // Replayed for as long as the answers keep it; never when it was not kept.
     if (found.kept)

@@ -19,6 +19,7 @@ export interface KeptPage {
   answer: ReplayableAnswer;
   status: number;
   activity?: PageAnswer['activity'];
+  exposures?: PageAnswer['exposures'];
 }
 
 export interface KeptPagesDeps {
@@ -133,8 +134,8 @@ export class KeptPages {
   /** Hands a kept page to the page lane, when it is the same for whoever sends the same lane key. */
   toLane(page: KeptPage, key: string, laneKey: () => string | undefined): void {
     const { pageLane } = this.deps;
-    // Only plain 200 pages: a status or a recent-activity record is the app's to send and write.
-    if (!pageLane || page.status !== 200 || page.activity) return;
+    // Only plain 200 pages: a status, a recent-activity record or an exposure is the app's to send and write.
+    if (!pageLane || page.status !== 200 || page.activity || page.exposures) return;
     const lane = laneKey();
     const ttl = this.pages.getRemainingTTL(key);
     if (lane !== undefined && ttl > 0)

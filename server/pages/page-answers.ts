@@ -10,6 +10,7 @@ import {
 import type { BrandAnswer } from '../../shared/schemas/layout.js';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
 import type { RecentActivityItem } from '../activity/recent-activity.js';
+import type { ExposureSeen } from '../analytics/event-collector.js';
 import type { ListingService } from '../commerce/listing-service.js';
 import {
   eventActivity,
@@ -36,6 +37,8 @@ export interface PageAnswer {
   ttlMs: number;
   /** What a guest's view of this page adds to their recent activity, as the API records it. */
   activity?: Omit<RecentActivityItem, 'viewedAt'>;
+  /** The experiments the guest was put in to draw this answer (a layout's), and the variation shown. */
+  exposures?: { experiments: readonly ExposureSeen[]; variation: string };
 }
 
 /** Who a page is drawn for, resolved once per page request: what an API request carries in its headers. */
@@ -139,6 +142,14 @@ export class PageAnswers {
       version: found.answer.etag,
       tags: found.tags,
       ttlMs: found.ttlMs,
+      ...(request.experiment.experiments.length > 0
+        ? {
+            exposures: {
+              experiments: request.experiment.experiments,
+              variation: request.experiment.variant ?? 'base',
+            },
+          }
+        : {}),
     };
   }
 }

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { parsePlace, type ChosenPlace } from '../../shared/rules/location.js';
 import { readPageCookies, type PageCookies, type PageQuery } from '../../shared/schemas/page-render.js';
 import type { RecentActivity } from '../activity/recent-activity.js';
+import { visitorOf, type EventCollector } from '../analytics/event-collector.js';
 import { AppError } from '../http/errors.js';
 import type { FastLane } from '../http/fast-lane.js';
 import { replayableHtml, sendReplayable } from '../http/replayable.js';
@@ -33,6 +34,8 @@ export interface PageServiceDeps {
   /** The pages' own lane, in front of Express: a kept page goes out from it as a kept layout answer does. */
   pageLane?: FastLane;
   flags: FlagService;
+  /** Where the experiments a page puts its guest in are recorded (RULES 16.1). */
+  events?: EventCollector;
   publicBaseUrl: string | undefined;
 }
 
@@ -117,6 +120,7 @@ export class PageService {
     const kept = this.kept.get(key);
     if (kept) {
       this.record(context.guestId, kept.activity);
+      this.recordExposures(visit, kept.exposures);
       this.send(req, res, kept);
       this.toLane(visit, kept, key);
       return true;
@@ -141,6 +145,19 @@ export class PageService {
     this.deps.activity
       .record(guestId, item)
       .catch((err: unknown) => this.deps.logger.warn({ err }, 'could not record recent activity'));
+  }
+
+  /** RULES 16.1: the experiments this page put its guest in, as the layout API records them. */
+  private recordExposures({ req, context }: PageVisit, exposures: PageAnswer['exposures']): void {
+    const { events, segments } = this.deps;
+    if (!events || !exposures) return;
+    const visitor = visitorOf(req.headers, context.guestId, context.brand.id);
+    if (!visitor) return;
+    events.exposures(
+      visitor,
+      { page: req.path, pageView: undefined, variation: exposures.variation, segmentVersion: segments.version },
+      exposures.experiments,
+    );
   }
 
   private send(req: Request, res: Response, page: KeptPage): void {
@@ -211,6 +228,8 @@ export class PageService {
     });
     const activity = read.find((a) => a?.activity)?.activity;
     this.record(context.guestId, activity);
+    const exposures = read.find((a) => a?.exposures)?.exposures;
+    this.recordExposures(visit, exposures);
 
     res.status(status);
     if (status === 410) res.set('X-Robots-Tag', 'noindex');
@@ -249,7 +268,7 @@ export class PageService {
       const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
       if (ttl > 0) {
         const answer = replayableHtml(chunks.join(''), { ...PAGE_HEADERS, own: { 'Content-Security-Policy': csp } });
-        const page = { answer, status, activity };
+        const page = { answer, status, activity, exposures };
         this.kept.keep(
           keeping.key,
           page,

@@ -9,6 +9,8 @@ import { FlagService } from '../flags/flag-service.js';
 import { StaticFlagSource } from '../flags/flags-file.js';
 import { LayoutService } from '../layout/layout-service.js';
 import { RecentActivity } from '../activity/recent-activity.js';
+import { EventCollector } from '../analytics/event-collector.js';
+import { EventLog } from '../analytics/event-log.js';
 import { createCommerce } from '../commerce/commerce.js';
 import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
 import { SearchService } from '../search/search-service.js';
@@ -39,6 +41,7 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     layout: new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 2_000 }),
     tokens: new SessionTokens(new Uint8Array(randomBytes(32)), 3600),
     activity: new RecentActivity(sql),
+    events: new EventCollector(new EventLog(sql)),
     commerce: createCommerce({
       sql,
       engine: () => search.engine,

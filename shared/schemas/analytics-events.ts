@@ -83,6 +83,8 @@ export const BrowserEventSchema = z
 export type BrowserEvent = z.infer<typeof BrowserEventSchema>;
 
 export const EventBatchSchema = z.object({
+  /** The site id, for a sender that cannot set the `X-Site-Id` header (`navigator.sendBeacon`). */
+  site: z.number().int().positive().max(999_999_999).optional(),
   events: z.array(BrowserEventSchema).min(1, 'a batch has at least one event').max(MAX_EVENTS_PER_BATCH),
 });
 export type EventBatch = z.infer<typeof EventBatchSchema>;

@@ -1,0 +1,216 @@
+import type { EventName } from '../../shared/schemas/analytics-events.js';
+import type { DeviceType } from '../../shared/rules/device-type.js';
+import type { Logger } from '../../shared/logger.js';
+import { isStoreUnavailable } from '../store/store-errors.js';
+import type { Sql } from '../store/sql.js';
+
+/** One event as the store keeps it (RULES 16.4: no address, email or name among its fields). */
+export interface EventRecord {
+  name: EventName;
+  at: Date;
+  /** The guest id: GrowthBook's hashing attribute, the same on server and browser. */
+  guest: string;
+  brand: string;
+  device: DeviceType;
+  page?: string | null;
+  pageView?: string | null;
+  variation?: string | null;
+  segmentFile?: string | null;
+  segmentVersion?: number | null;
+  rowId?: string | null;
+  position?: number | null;
+  itemPosition?: number | null;
+  item?: string | null;
+  experimentId?: string | null;
+  variationId?: string | null;
+  reason?: string | null;
+  orderId?: string | null;
+  /** All-in revenue in dollars (a purchase). */
+  revenue?: number | null;
+  /** What makes a repeat of this event a no-op (RULES 16.3); null for none. */
+  once?: string | null;
+}
+
+/** RULES 16.5: how often queued events are written, and how many go in one statement. */
+export const FLUSH_EVERY_MS = 250;
+export const ROWS_PER_INSERT = 1_000;
+/** RULES 16.5: events waiting beyond this (the store down for long) are dropped, oldest first, and counted. */
+export const MAX_QUEUED_EVENTS = 100_000;
+/** RULES 16.6: events are kept this many days unless `EVENTS_RETENTION_DAYS` says otherwise. */
+export const DEFAULT_RETENTION_DAYS = 90;
+/** How often a node deletes events older than the retention (best effort; any node may). */
+const RETENTION_SWEEP_EVERY_MS = 60 * 60_000;
+
+const COLUMNS = [
+  ['name', 'text'],
+  ['occurred_at', 'timestamptz'],
+  ['anonymous_id', 'text'],
+  ['brand', 'text'],
+  ['device', 'text'],
+  ['page', 'text'],
+  ['page_view', 'text'],
+  ['variation', 'text'],
+  ['segment_file', 'text'],
+  ['segment_version', 'integer'],
+  ['row_id', 'text'],
+  ['position', 'integer'],
+  ['item_position', 'integer'],
+  ['item', 'text'],
+  ['experiment_id', 'text'],
+  ['variation_id', 'text'],
+  ['reason', 'text'],
+  ['order_id', 'text'],
+  ['revenue', 'numeric'],
+  ['once', 'text'],
+] as const;
+
+/** One statement for a whole batch, a parameter per column: its text does not change with the batch's size. */
+const INSERT =
+  `INSERT INTO analytics_events (${COLUMNS.map(([c]) => c).join(', ')}) ` +
+  `SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) ` +
+  `ON CONFLICT (once) DO NOTHING`;
+
+function columnsOf(rows: readonly EventRecord[]): unknown[][] {
+  const columns: unknown[][] = COLUMNS.map(() => new Array<unknown>(rows.length));
+  rows.forEach((r, i) => {
+    const values = [
+      r.name,
+      r.at.toISOString(),
+      r.guest,
+      r.brand,
+      r.device,
+      r.page,
+      r.pageView,
+      r.variation,
+      r.segmentFile,
+      r.segmentVersion,
+      r.rowId,
+      r.position,
+      r.itemPosition,
+      r.item,
+      r.experimentId,
+      r.variationId,
+      r.reason,
+      r.orderId,
+      r.revenue,
+      r.once,
+    ];
+    values.forEach((v, c) => (columns[c]![i] = v ?? null));
+  });
+  return columns;
+}
+
+export interface EventLogOptions {
+  flushEveryMs?: number;
+  maxQueued?: number;
+  retentionDays?: number;
+  logger?: Logger;
+}
+
+export interface EventLogStats {
+  queued: number;
+  written: number;
+  dropped: number;
+}
+
+/**
+ * The first-party event log: events are queued in memory and written in batches, so nothing that records one
+ * (a page, a layout answer, a checkout) waits for the store (RULES 16.5). A batch that fails because the store is
+ * away stays queued and is tried again; each event's `once` key makes a second write of it a no-op, across nodes
+ * too. Old events are swept after the retention period.
+ */
+export class EventLog {
+  private queue: EventRecord[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> | null = null;
+  private lastSweep = -Infinity;
+  private closed = false;
+  private readonly counts = { written: 0, dropped: 0 };
+  private readonly flushEveryMs: number;
+  private readonly maxQueued: number;
+  readonly retentionDays: number;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly options: EventLogOptions = {},
+  ) {
+    this.flushEveryMs = options.flushEveryMs ?? FLUSH_EVERY_MS;
+    this.maxQueued = options.maxQueued ?? MAX_QUEUED_EVENTS;
+    this.retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
+  }
+
+  /** Queues events to be written; never waits and never throws. */
+  record(...events: EventRecord[]): void {
+    if (this.closed || events.length === 0) return;
+    this.queue.push(...events);
+    const over = this.queue.length - this.maxQueued;
+    if (over > 0) {
+      this.queue.splice(0, over);
+      this.counts.dropped += over;
+      this.options.logger?.warn({ dropped: over }, 'the event queue is full: the oldest events were dropped');
+    }
+    if (this.queue.length >= ROWS_PER_INSERT) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
+  }
+
+  stats(): EventLogStats {
+    return { queued: this.queue.length, ...this.counts };
+  }
+
+  /** Writes what is queued now (and waits for a write under way). Resolves even when the store is away. */
+  async flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    while (this.writing) await this.writing;
+    if (this.queue.length === 0) return;
+    this.writing = this.writeQueued().finally(() => (this.writing = null));
+    await this.writing;
+  }
+
+  /** Writes what is queued, then stops taking events. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  private async writeQueued(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.slice(0, ROWS_PER_INSERT);
+      try {
+        await this.sql.query(INSERT, columnsOf(batch));
+      } catch (err) {
+        if (!isStoreUnavailable(err)) {
+          // A batch the store refuses (it cannot be a bad event: they are checked first) would block every other.
+          this.queue.splice(0, batch.length);
+          this.counts.dropped += batch.length;
+          this.options.logger?.error({ err, events: batch.length }, 'events could not be written and were dropped');
+        } else if (!this.closed) {
+          this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs * 4);
+        }
+        return;
+      }
+      this.queue.splice(0, batch.length);
+      this.counts.written += batch.length;
+    }
+    this.maybeSweep();
+  }
+
+  private maybeSweep(): void {
+    const now = Date.now();
+    if (now - this.lastSweep < RETENTION_SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    void this.sweep().catch(() => {});
+  }
+
+  /** Deletes events older than the retention period; returns how many went. */
+  async sweep(): Promise<number> {
+    const rows = await this.sql.query<{ n: string | number }>(
+      `WITH gone AS (DELETE FROM analytics_events WHERE occurred_at < now() - make_interval(days => $1) ` +
+        `RETURNING 1) SELECT count(*) AS n FROM gone`,
+      [this.retentionDays],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+}
