@@ -1,3 +1,4 @@
+import { ExperimentReadout, experimentDefinitions } from './experiments/readout.js';
 import { eventRoutes } from './analytics/routes.js';
 import type { EventCollector } from './analytics/event-collector.js';
 import { existsSync } from 'node:fs';
@@ -47,7 +48,7 @@ import type { Sql } from './store/sql.js';
 import type { LiveCatalog } from './live-catalog/live-catalog.js';
 import { catalogAdminRoutes, noCatalogAdmin } from './live-catalog/routes.js';
 import type { StudioService } from './studio/studio-service.js';
-import { studioAccess, studioPage, studioRoutes } from './studio/routes.js';
+import { experimentResultsRoutes, studioAccess, studioPage, studioRoutes } from './studio/routes.js';
 import { shellStatus } from './pages/page-status.js';
 import { LayoutAnswers } from './layout/layout-answers.js';
 import { PageAnswers } from './pages/page-answers.js';
@@ -167,6 +168,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   );
   // The studio reads its own bodies (whole segment files, larger than the API's limit).
   const studio = studioAccess(env);
+  const readout = deps.sql
+    ? new ExperimentReadout(deps.sql, () => experimentDefinitions(deps.flags.payload().features))
+    : undefined;
+  if (studio.enabled && readout) app.use('/api/studio', experimentResultsRoutes(readout, studio));
   app.use('/api/studio', studio.enabled && deps.studio ? studioRoutes(deps.studio, studio) : apiNotFound);
   // Events read their own bodies: a beacon's may come as text/plain.
   app.use('/api/events', cors);

@@ -11,8 +11,13 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
  * RULES 16.4: declared crawlers, link previewers and audit tools, whose visits are no shoppers'. Automated
  * browsers that do not say what they are cannot be told apart here.
  */
-const KNOWN_BOTS =
-  /bot\b|bot\/|crawl|spider|slurp|mediapartners|facebookexternalhit|embedly|preview|lighthouse|pagespeed|curl\/|wget\/|python-requests|go-http-client|httpclient|okhttp|axios\//i;
+const KNOWN_BOTS = new RegExp(
+  [
+    'bot\\b|bot/|crawl|spider|slurp|mediapartners|facebookexternalhit|embedly|bingpreview',
+    'lighthouse|pagespeed|curl/|wget/|python-requests|go-http-client|httpclient|okhttp|axios/',
+  ].join('|'),
+  'i',
+);
 
 /** Who an event is from, read off the request: the verified guest, the brand, the device class, and consent. */
 export interface Visitor {
@@ -32,11 +37,7 @@ export function collectsFrom(headers: IncomingHttpHeaders): boolean {
 }
 
 /** The visitor of a request for a verified guest, or undefined when nothing may be collected for it. */
-export function visitorOf(
-  headers: IncomingHttpHeaders,
-  guest: string | undefined,
-  brand: string,
-): Visitor | undefined {
+export function visitorOf(headers: IncomingHttpHeaders, guest: string | undefined, brand: string): Visitor | undefined {
   if (!guest || !collectsFrom(headers)) return undefined;
   return { guest, brand, device: deviceTypeFromUserAgent(headers['user-agent']) };
 }
@@ -117,22 +118,20 @@ export class EventCollector {
     const at = this.now();
     const pageView = place.pageView ?? `srv-${at.getTime().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
     this.log.record(
-      ...exposures.map(
-        (e): EventRecord => ({
-          name: 'experiment_viewed',
-          at,
-          guest: visitor.guest,
-          brand: visitor.brand,
-          device: visitor.device,
-          page: place.page,
-          pageView,
-          variation: place.variation,
-          segmentVersion: place.segmentVersion,
-          experimentId: e.key,
-          variationId: e.variationId,
-          once: exposureKey(visitor.guest, e.key, pageView),
-        }),
-      ),
+      ...exposures.map((e): EventRecord => ({
+        name: 'experiment_viewed',
+        at,
+        guest: visitor.guest,
+        brand: visitor.brand,
+        device: visitor.device,
+        page: place.page,
+        pageView,
+        variation: place.variation,
+        segmentVersion: place.segmentVersion,
+        experimentId: e.key,
+        variationId: e.variationId,
+        once: exposureKey(visitor.guest, e.key, pageView),
+      })),
     );
   }
 

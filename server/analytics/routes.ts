@@ -35,7 +35,11 @@ export function eventRoutes(
 
   router.post('/events', limiter, body, async (req, res) => {
     if (req.body === undefined)
-      throw new AppError(400, 'invalid_request', 'Send the batch as JSON, {"events": [...]}, with Content-Type application/json');
+      throw new AppError(
+        400,
+        'invalid_request',
+        'Send the batch as JSON, {"events": [...]}, with Content-Type application/json',
+      );
     const batch = EventBatchSchema.parse(req.body);
     const header = req.headers[SITE_ID_HEADER];
     const brand =

@@ -234,6 +234,8 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX analytics_events_by_name ON analytics_events (name, occurred_at);
       CREATE INDEX analytics_events_by_experiment ON analytics_events (experiment_id, occurred_at)
         WHERE name = 'experiment_viewed';
+      CREATE INDEX analytics_events_purchases ON analytics_events (anonymous_id, occurred_at)
+        WHERE name = 'purchase';
       CREATE VIEW experiment_viewed AS
         SELECT anonymous_id, occurred_at AS timestamp, experiment_id, variation_id, brand, device
         FROM analytics_events WHERE name = 'experiment_viewed';

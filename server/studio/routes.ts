@@ -1,3 +1,5 @@
+import type { ExperimentReadout } from '../experiments/readout.js';
+import { ResultsQuerySchema } from '../../shared/schemas/experiment-results.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import express, { Router, type RequestHandler } from 'express';
@@ -133,6 +135,24 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
     res.status(201).json({ version: await studio.restore(n, RestoreBodySchema.parse(req.body ?? {})) });
   });
   router.use((req, _res, next) => next(new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)));
+  return router;
+}
+
+/**
+ * RULES 17: an experiment's results (`/api/studio/experiments/:key/results`), as `npm run experiments -- results`
+ * prints them, behind the studio's key. Read from the event store, with or without the studio's drafts.
+ */
+export function experimentResultsRoutes(readout: ExperimentReadout, access: StudioAccess): Router {
+  const router = Router();
+  router.get('/experiments/:key/results', requireKey(access.key), async (req, res) => {
+    const { key } = z
+      .object({ key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'not an experiment key') })
+      .parse(req.params);
+    const { since } = ResultsQuerySchema.parse(req.query);
+    res
+      .set('Cache-Control', 'no-store')
+      .json(await readout.results(key, since === undefined ? undefined : new Date(since)));
+  });
   return router;
 }
 

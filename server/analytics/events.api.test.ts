@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EVENTS_PER_BATCH, type BrowserEvent } from '../../shared/schemas/analytics-events.js';
+import { ExperimentResultsSchema } from '../../shared/schemas/experiment-results.js';
+import { createCommerce } from '../commerce/commerce.js';
+import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
+import { PURCHASE_LIMITS } from '../commerce/domain/purchase-limits.js';
+import { parseEnv } from '../config/env.js';
+import { migrate } from '../store/migrations.js';
+import { openPglite } from '../store/pglite-sql.js';
+import type { Sql } from '../store/sql.js';
+import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
+import { buyOne, listingSupply, newGuest } from '../test/shopper.js';
+import { testAppWithSegments } from '../test/test-app.js';
+import { EventCollector } from './event-collector.js';
+import { EventLog } from './event-log.js';
+
+const STUDIO_KEY = 'studio-key-for-events-tests';
+let fixture: CatalogFixture;
+let sql: Sql;
+let log: EventLog;
+let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
+let nextListing: () => number;
+
+beforeAll(async () => {
+  fixture = await catalogFixture(600, 31);
+  sql = await openPglite(null);
+  await migrate(sql);
+  log = new EventLog(sql, { flushEveryMs: 10 });
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    STUDIO_KEY,
+    RATE_LIMIT_SESSIONS_PER_MINUTE: '10000',
+    RATE_LIMIT_CARTS_PER_MINUTE: '10000',
+    RATE_LIMIT_CHECKOUT_PER_MINUTE: '10000',
+    RATE_LIMIT_EVENTS_PER_MINUTE: '10000',
+  });
+  const commerce = createCommerce({
+    sql,
+    engine: () => fixture.search.engine,
+    payments: new SandboxPaymentProvider(),
+    logger: pino({ level: 'silent' }),
+    sellerDelayMs: 0,
+    limits: { ...PURCHASE_LIMITS, guestsPerAddress: 10_000 },
+  });
+  ({ app } = await testAppWithSegments({
+    search: fixture.search,
+    sql,
+    env,
+    commerce,
+    events: new EventCollector(log),
+  }));
+  nextListing = listingSupply(fixture.catalog);
+}, 60_000);
+afterAll(async () => {
+  await log.close();
+  await sql.close();
+  await fixture.cleanup();
+});
+
+const cookieOf = (token: string) => `guestToken=${token}`;
+const id = () => randomUUID().replaceAll('-', '');
+
+function event(overrides: Partial<BrowserEvent> & Pick<BrowserEvent, 'name'>): BrowserEvent {
+  return { id: id(), pageView: 'pv-test-0001', page: '/', at: Date.now(), ...overrides } as BrowserEvent;
+}
+
+async function eventsOf(guest: string) {
+  await log.flush();
+  return sql.query<Record<string, unknown>>('SELECT * FROM analytics_events WHERE anonymous_id = $1 ORDER BY id', [
+    guest,
+  ]);
+}
+
+describe('POST /api/events', () => {
+  it('keeps a browser batch with the guest of the session cookie, once however often it is sent', async () => {
+    const { token, guestId } = await newGuest(app);
+    const batch = {
+      events: [
+        event({ name: 'page_view', variation: 'base' }),
+        event({
+          name: 'row_impression',
+          rowId: 'popular-local',
+          position: 2,
+          source: { file: 'base/explore.json', version: 3 },
+        }),
+        event({ name: 'row_click', rowId: 'popular-local', position: 2, itemPosition: 4, item: 'performer:7' }),
+      ],
+    };
+    for (let i = 0; i < 2; i++) {
+      const res = await request(app).post('/api/events').set('Cookie', cookieOf(token)).send(batch);
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ accepted: 3 });
+    }
+    const rows = await eventsOf(guestId);
+    expect(rows.map((r) => r.name)).toEqual(['page_view', 'row_impression', 'row_click']);
+    expect(rows[1]).toMatchObject({
+      row_id: 'popular-local',
+      position: 2,
+      segment_file: 'base/explore.json',
+      segment_version: 3,
+    });
+    expect(rows[2]).toMatchObject({ item: 'performer:7', item_position: 4, brand: 'base', device: 'desktop' });
+  });
+
+  it('takes a beacon sent as text/plain, with the site id in the body', async () => {
+    const { token, guestId } = await newGuest(app);
+    const res = await request(app)
+      .post('/api/events')
+      .set('Cookie', cookieOf(token))
+      .set('Content-Type', 'text/plain;charset=UTF-8')
+      .send(JSON.stringify({ site: 22791, events: [event({ name: 'page_view' })] }));
+    expect(res.status).toBe(202);
+    expect((await eventsOf(guestId)).length).toBe(1);
+  });
+
+  it('counts a row impression once per page view, a second one in another page view', async () => {
+    const { token, guestId } = await newGuest(app);
+    const seen = (pageView: string) => event({ name: 'row_impression', rowId: 'venues', position: 1, pageView });
+    await request(app)
+      .post('/api/events')
+      .set('Cookie', cookieOf(token))
+      .send({ events: [seen('pv-aaaa-1'), seen('pv-aaaa-1')] });
+    await request(app)
+      .post('/api/events')
+      .set('Cookie', cookieOf(token))
+      .send({ events: [seen('pv-aaaa-1'), seen('pv-bbbb-2')] });
+    expect((await eventsOf(guestId)).map((r) => r.page_view)).toEqual(['pv-aaaa-1', 'pv-bbbb-2']);
+  });
+
+  it('collects nothing for a browser sending Sec-GPC or DNT, a known bot, or a visitor without a session', async () => {
+    const { token, guestId } = await newGuest(app);
+    const batch = { events: [event({ name: 'page_view' })] };
+    for (const [name, value] of [
+      ['Sec-GPC', '1'],
+      ['DNT', '1'],
+      ['User-Agent', 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'],
+    ] as const) {
+      const res = await request(app).post('/api/events').set('Cookie', cookieOf(token)).set(name, value).send(batch);
+      expect(res.status).toBe(202);
+      expect(res.body.accepted).toBe(0);
+    }
+    expect((await request(app).post('/api/events').send(batch)).body.accepted).toBe(0);
+    expect(await eventsOf(guestId)).toEqual([]);
+  });
+
+  it.each([
+    ['no body', undefined, /Send the batch as JSON/],
+    ['an empty batch', { events: [] }, /at least one event/],
+    ['an unknown event', { events: [{ ...event({ name: 'page_view' }), name: 'purchase' }] }, /events\.0\.name|name/],
+    [
+      'a row click without its row',
+      { events: [event({ name: 'row_click', item: 'event:1' })] },
+      /row_click needs rowId/,
+    ],
+    [
+      'an exposure without its variation',
+      { events: [event({ name: 'experiment_viewed', experimentId: 'x' })] },
+      /needs variationId/,
+    ],
+    ['a bad event id', { events: [{ ...event({ name: 'page_view' }), id: 'x' }] }, /8 to 64/],
+    [
+      'too many events',
+      { events: Array.from({ length: MAX_EVENTS_PER_BATCH + 1 }, () => event({ name: 'page_view' })) },
+      /events/,
+    ],
+  ])('refuses %s with a 400 naming the problem', async (_what, body, message) => {
+    const { token } = await newGuest(app);
+    const req = request(app).post('/api/events').set('Cookie', cookieOf(token));
+    const res = body === undefined ? await req : await req.send(body);
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body.error)).toMatch(message);
+  });
+
+  it('refuses a body over the limit with a 413 and broken JSON with a 400', async () => {
+    const big = JSON.stringify({
+      events: [event({ name: 'checkout_failed', reason: 'x'.repeat(200) })],
+      pad: 'x'.repeat(70_000),
+    });
+    expect((await request(app).post('/api/events').set('Content-Type', 'application/json').send(big)).status).toBe(413);
+    expect(
+      (await request(app).post('/api/events').set('Content-Type', 'application/json').send('{"events": [')).status,
+    ).toBe(400);
+  });
+});
+
+describe('the server’s own events', () => {
+  it('records an exposure when it answers a guest’s layout, once per page view with the browser’s own', async () => {
+    const { auth, token, guestId } = await newGuest(app);
+    const layout = await request(app)
+      .get('/api/layout/home')
+      .set('Authorization', auth)
+      .set('X-Page-View', 'pv-home-0001');
+    expect(layout.status).toBe(200);
+    const [exposure] = layout.body.experiments as { key: string; variationId: string }[];
+    expect(exposure?.key).toBe('home-layout');
+    // The same page view asks again and the browser reports the same exposure: still one.
+    await request(app).get('/api/layout/home').set('Authorization', auth).set('X-Page-View', 'pv-home-0001');
+    await request(app)
+      .post('/api/events')
+      .set('Cookie', cookieOf(token))
+      .send({
+        events: [
+          event({
+            name: 'experiment_viewed',
+            pageView: 'pv-home-0001',
+            experimentId: 'home-layout',
+            variationId: exposure!.variationId,
+          }),
+        ],
+      });
+    // Another page view is another exposure.
+    await request(app).get('/api/layout/home').set('Authorization', auth).set('X-Page-View', 'pv-home-0002');
+    const rows = (await eventsOf(guestId)).filter((r) => r.name === 'experiment_viewed');
+    expect(rows.map((r) => [r.page_view, r.experiment_id, r.variation_id, r.page])).toEqual([
+      ['pv-home-0001', 'home-layout', exposure!.variationId, '/'],
+      ['pv-home-0002', 'home-layout', exposure!.variationId, '/'],
+    ]);
+    // The GrowthBook view shows the exposures with their columns.
+    const viewed = await sql.query('SELECT * FROM experiment_viewed WHERE anonymous_id = $1', [guestId]);
+    expect(Object.keys(viewed[0]!).sort()).toEqual([
+      'anonymous_id',
+      'brand',
+      'device',
+      'experiment_id',
+      'timestamp',
+      'variation_id',
+    ]);
+  });
+
+  it('records no exposure for a forced variation, nor for a guest who asks not to be tracked', async () => {
+    const { auth, guestId } = await newGuest(app);
+    await request(app).get('/api/layout/home?home-layout=1').set('Authorization', auth);
+    await request(app).get('/api/layout/home').set('Authorization', auth).set('Sec-GPC', '1');
+    expect(await eventsOf(guestId)).toEqual([]);
+  });
+
+  it('writes one purchase per order with the all-in total, however often its checkout is retried', async () => {
+    const { auth, guestId } = await newGuest(app);
+    const key = `retry-${id()}`;
+    const bought = await buyOne(app, auth, nextListing(), { idempotencyKey: key });
+    const replay = await bought.checkout();
+    expect(replay.status).toBe(bought.status);
+    expect(replay.body.id).toBe(bought.order.id);
+    const rows = (await eventsOf(guestId)).filter((r) => r.name === 'purchase');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ order_id: bought.order.id, page: '/checkout' });
+    expect(Number(rows[0]!.revenue)).toBe(bought.order.totalPrice.value);
+    const view = await sql.query('SELECT * FROM purchases WHERE anonymous_id = $1', [guestId]);
+    expect(Object.keys(view[0]!).sort()).toEqual(['anonymous_id', 'order_id', 'revenue', 'timestamp']);
+  });
+});
+
+describe('GET /api/studio/experiments/:key/results', () => {
+  it('reads exposures and the purchases after them, per variation', async () => {
+    await log.flush();
+    const before = ExperimentResultsSchema.parse(
+      (await request(app).get('/api/studio/experiments/home-layout/results').set('X-Studio-Key', STUDIO_KEY)).body,
+    );
+    // A guest exposed, then buying, counts as a purchaser in their variation; one who bought before being exposed
+    // does not.
+    const buyer = await newGuest(app);
+    const layout = await request(app).get('/api/layout/home').set('Authorization', buyer.auth);
+    const variation = (layout.body.experiments as { variationId: string }[])[0]!.variationId;
+    await log.flush();
+    const { order } = await buyOne(app, buyer.auth, nextListing());
+    const early = await newGuest(app);
+    await buyOne(app, early.auth, nextListing());
+    await log.flush();
+    await new Promise((r) => setTimeout(r, 5));
+    const earlyLayout = await request(app).get('/api/layout/home').set('Authorization', early.auth);
+    const earlyVariation = (earlyLayout.body.experiments as { variationId: string }[])[0]!.variationId;
+    await log.flush();
+
+    const res = await request(app).get('/api/studio/experiments/home-layout/results').set('X-Studio-Key', STUDIO_KEY);
+    expect(res.status).toBe(200);
+    const after = ExperimentResultsSchema.parse(res.body);
+    const arm = (r: typeof after, v: string) => r.variations.find((x) => x.id === v)!;
+    expect(after.variations.map((v) => v.name)).toEqual(['base', 'promos']);
+    expect(after.variations[0]!.lift).toBeNull();
+    expect(arm(after, variation).purchasers).toBe(arm(before, variation).purchasers + 1);
+    expect(arm(after, variation).revenue).toBeCloseTo(arm(before, variation).revenue + order.totalPrice.value, 2);
+    const usersAdded =
+      after.variations.reduce((n, v) => n + v.users, 0) - before.variations.reduce((n, v) => n + v.users, 0);
+    expect(usersAdded).toBe(2);
+    if (earlyVariation !== variation)
+      expect(arm(after, earlyVariation).purchasers).toBe(arm(before, earlyVariation).purchasers);
+  });
+
+  it('answers an unknown experiment with a 404 naming the known ones, and a bad since with a 400', async () => {
+    const unknown = await request(app).get('/api/studio/experiments/nope/results').set('X-Studio-Key', STUDIO_KEY);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toMatch(/home-layout/);
+    const bad = await request(app)
+      .get('/api/studio/experiments/home-layout/results?since=yesterday')
+      .set('X-Studio-Key', STUDIO_KEY);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/since/);
+    expect((await request(app).get('/api/studio/experiments/home-layout/results')).status).toBe(401);
+  });
+});
