@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../store/migrations.js';
+import { openPglite } from '../store/pglite-sql.js';
+import type { Sql } from '../store/sql.js';
+import { StoreUnavailableError } from '../store/store-errors.js';
+import { EventLog, type EventRecord } from './event-log.js';
+
+const view = (guest: string, at = new Date()): EventRecord => ({
+  name: 'page_view',
+  at,
+  guest,
+  brand: 'base',
+  device: 'desktop',
+  pageView: `pv-${guest}`,
+  once: `p:${guest}`,
+});
+
+/** A store that is away until `back()`, then the real one. */
+function flakyStore(real: Sql) {
+  let away = true;
+  let refused = 0;
+  const sql: Sql = {
+    ...real,
+    kind: real.kind,
+    query: (text, params) => {
+      if (away) {
+        refused++;
+        return Promise.reject(new StoreUnavailableError(new Error('connection refused')));
+      }
+      return real.query(text, params);
+    },
+    transaction: (fn) => real.transaction(fn),
+    close: () => real.close(),
+  };
+  return { sql, back: () => (away = false), refused: () => refused };
+}
+
+describe('EventLog', () => {
+  it('keeps events queued while the store is away and writes them once it is back', async () => {
+    const real = await openPglite(null);
+    await migrate(real);
+    const store = flakyStore(real);
+    const log = new EventLog(store.sql, { flushEveryMs: 5 });
+    log.record(view('a'), view('b'));
+    await log.flush();
+    expect(store.refused()).toBeGreaterThan(0);
+    expect(log.stats()).toMatchObject({ queued: 2, written: 0 });
+    store.back();
+    await log.flush();
+    expect(log.stats()).toMatchObject({ queued: 0, written: 2 });
+    // Written again (a node retrying after a lost answer): still once.
+    log.record(view('a'));
+    await log.close();
+    expect((await real.query('SELECT count(*)::int AS n FROM analytics_events'))[0]).toEqual({ n: 2 });
+    await real.close();
+  });
+
+  it('drops the oldest events beyond its bound, counting them', async () => {
+    const real = await openPglite(null);
+    await migrate(real);
+    const store = flakyStore(real);
+    const log = new EventLog(store.sql, { flushEveryMs: 60_000, maxQueued: 3 });
+    log.record(view('a'), view('b'), view('c'), view('d'), view('e'));
+    expect(log.stats()).toMatchObject({ queued: 3, dropped: 2 });
+    store.back();
+    await log.close();
+    const guests = await real.query<{ anonymous_id: string }>('SELECT anonymous_id FROM analytics_events ORDER BY 1');
+    expect(guests.map((g) => g.anonymous_id)).toEqual(['c', 'd', 'e']);
+    await real.close();
+  });
+
+  it('sweeps events older than the retention period and keeps the rest', async () => {
+    const sql = await openPglite(null);
+    await migrate(sql);
+    const log = new EventLog(sql, { retentionDays: 30 });
+    const day = 86_400_000;
+    for (const [guest, age] of [
+      ['old', 31],
+      ['recent', 29],
+    ] as const)
+      await sql.query(
+        `INSERT INTO analytics_events (name, occurred_at, anonymous_id, brand, device) ` +
+          `VALUES ('page_view', $1, $2, 'base', 'desktop')`,
+        [new Date(Date.now() - age * day).toISOString(), guest],
+      );
+    expect(await log.sweep()).toBe(1);
+    const left = await sql.query<{ anonymous_id: string }>('SELECT anonymous_id FROM analytics_events');
+    expect(left.map((r) => r.anonymous_id)).toEqual(['recent']);
+    await log.close();
+    await sql.close();
+  });
+});
