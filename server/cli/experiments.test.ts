@@ -70,7 +70,8 @@ describe('npm run experiments -- results', () => {
   it('gives the same numbers as JSON as the API answers them', async () => {
     const cli = ExperimentResultsSchema.parse(JSON.parse((await run(['results', 'home-layout', '--json'])).out));
     const sql = await openStore({ dataDir: dir });
-    const { app } = await testAppWithSegments({ sql, env: parseEnv({ NODE_ENV: 'test', STUDIO_KEY: 'studio-key-for-the-cli-tests' }) });
+    const env = parseEnv({ NODE_ENV: 'test', STUDIO_KEY: 'studio-key-for-the-cli-tests' });
+    const { app } = await testAppWithSegments({ sql, env });
     const server: Server = createServer(app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {

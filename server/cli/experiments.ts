@@ -109,7 +109,8 @@ export async function runExperimentsCli(argv: string[], env: NodeJS.ProcessEnv, 
     else for (const line of formatResults(results)) io.out(line);
     return 0;
   } catch (err) {
-    io.err(err instanceof Error ? err.message : String(err));
+    // An AppError's message is written for people (an unknown experiment names the known ones).
+    io.err(err instanceof AppError || err instanceof Error ? err.message : String(err));
     return 1;
   }
 }
@@ -140,14 +141,12 @@ async function fromStore(key: string, since: string | undefined, env: NodeJS.Pro
     throw new Error(
       `Cannot open the store (${err instanceof Error ? err.message : String(err)}). ` +
         'A running storefront holds the embedded store: ask it with --url http://127.0.0.1:<port> instead.',
+      { cause: err },
     );
   });
   try {
     const readout = new ExperimentReadout(sql, () => experimentDefinitions(flags.payload().features));
     return await readout.results(key, since === undefined ? undefined : new Date(since));
-  } catch (err) {
-    if (err instanceof AppError) throw new Error(err.message);
-    throw err;
   } finally {
     await sql.close();
   }
