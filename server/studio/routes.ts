@@ -144,6 +144,9 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
  */
 export function experimentResultsRoutes(readout: ExperimentReadout, access: StudioAccess): Router {
   const router = Router();
+  router.get('/experiments/results', requireKey(access.key), (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(readout.list());
+  });
   router.get('/experiments/:key/results', requireKey(access.key), async (req, res) => {
     const { key } = z
       .object({ key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'not an experiment key') })

@@ -2,6 +2,7 @@ import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { MemoryRouter } from 'react-router';
 import { DraftsPanel } from '../../features/studio/drafts-panel.js';
+import { ExperimentsPanel } from '../../features/studio/experiments-panel.js';
 import { PublishPanel } from '../../features/studio/publish-panel.js';
 import { needsKey, setStudioKey, studioKey } from '../../features/studio/studio-api.js';
 import { useDraftEdits } from '../../features/studio/use-draft-edits.js';
@@ -58,13 +59,14 @@ function Studio() {
     <>
       <nav className="studio-skip" aria-label="Studio sections">
         <a href="#drafts-heading">Drafts</a> <a href="#preview-heading">Preview</a>{' '}
-        <a href="#publish-heading">Publish and history</a>
+        <a href="#publish-heading">Publish and history</a> <a href="#experiments-heading">Experiments</a>
       </nav>
       <div className="studio-grid">
         <DraftsPanel state={state.data} drafts={drafts} />
         <PreviewPanel state={state.data} />
         <PublishPanel state={state.data} drafts={drafts} />
       </div>
+      <ExperimentsPanel />
     </>
   );
 }

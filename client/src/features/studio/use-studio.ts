@@ -9,6 +9,7 @@ import {
   VersionDetailSchema,
   type StudioStateView,
 } from '../../../../shared/schemas/studio.js';
+import { ExperimentListSchema, ExperimentResultsSchema } from '../../../../shared/schemas/experiment-results.js';
 import { filePath, studioApi } from './studio-api.js';
 
 export const STATE_KEY = ['studio', 'state'] as const;
@@ -95,5 +96,27 @@ export function useExperiments(brand: string | undefined) {
     queryFn: ({ signal }) =>
       studioApi(`experiments?brand=${encodeURIComponent(brand!)}`, ExperimentsSchema, { signal }),
     enabled: brand !== undefined,
+  });
+}
+
+/** Every experiment the flags define, for the results panel. */
+export function useExperimentList() {
+  return useQuery({
+    queryKey: ['studio', 'experiment-list'],
+    queryFn: ({ signal }) => studioApi('experiments/results', ExperimentListSchema, { signal }),
+  });
+}
+
+/** RULES 17.5: one experiment's results since a day (all of them without one). */
+export function useExperimentResults(key: string | undefined, since: string) {
+  return useQuery({
+    queryKey: ['studio', 'experiment-results', key, since],
+    queryFn: ({ signal }) =>
+      studioApi(
+        `experiments/${encodeURIComponent(key!)}/results${since ? `?since=${encodeURIComponent(since)}` : ''}`,
+        ExperimentResultsSchema,
+        { signal },
+      ),
+    enabled: key !== undefined,
   });
 }
