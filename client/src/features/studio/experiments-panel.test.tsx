@@ -56,7 +56,7 @@ afterEach(() => {
 });
 
 describe('ExperimentsPanel', () => {
-  it('shows each variation’s guests, conversion and lift with its interval, the first experiment at first', async () => {
+  it('shows each variation’s guests, conversion and lift with its interval, the first experiment first', async () => {
     mockFetch({
       'GET /api/studio/experiments/results': () => json(list),
       'GET /api/studio/experiments/home-layout/results': () => json(results(false)),
