@@ -63,6 +63,11 @@ export const EnvSchema = z.object({
   /** Checkout attempts per client per minute: enough to fix a typo, too few to test stolen cards. */
   RATE_LIMIT_CHECKOUT_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /**
+   * Flag requests (`GET /api/features/:key`, `POST /api/eval/:key`) per client per minute, counted together: a
+   * browser asks at each page load, navigation and flag change, a script replaying evaluations far more.
+   */
+  RATE_LIMIT_FLAGS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /**
    * The storefront's public origin (`https://tickets.example.com`), for the absolute addresses robots.txt and the
    * sitemaps give search engines; unset, each answer names the origin it was asked on (`TRUST_PROXY` decides
    * whether a proxy's `X-Forwarded-Proto`/`-Host` count).
