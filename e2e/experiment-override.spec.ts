@@ -67,3 +67,29 @@ test('/?home-layout=0 shows the base rows, and no exposure', async ({ page }) =>
   await page.waitForLoadState('networkidle');
   expect(await exposures(page)).toEqual([]);
 });
+
+test("the page's GrowthBook asks the server to evaluate, with the page URL, and is never sent a rule", async ({
+  page,
+}) => {
+  const evaluations: { url: string; body: string }[] = [];
+  const payloadFetches: string[] = [];
+  page.on('request', (req) => {
+    const { pathname } = new URL(req.url());
+    if (pathname.startsWith('/api/features/')) payloadFetches.push(pathname);
+  });
+  page.on('response', async (res) => {
+    const req = res.request();
+    if (req.method() !== 'POST' || !new URL(res.url()).pathname.startsWith('/api/eval/')) return;
+    evaluations.push({ url: String((req.postDataJSON() as { url?: unknown }).url), body: await res.text() });
+  });
+  await open(page, '/?home-layout=1');
+  await expect(rowHeading(page, 'Promos')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  await expect.poll(() => evaluations.length).toBeGreaterThan(0);
+  expect(evaluations[0]!.url).toMatch(/\?home-layout=1$/);
+  for (const { body } of evaluations) {
+    expect(body).toContain('"recent_trending_search"');
+    expect(body).not.toMatch(/weights|coverage|condition|"rules":\[\{"(id|key|variations)"/);
+  }
+  expect(payloadFetches).toEqual([]);
+});

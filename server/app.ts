@@ -216,9 +216,11 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane, deps.events));
   api.use(apiNotFound);
-  // Flags first: `/api/features/:clientKey` sits under /api, whose router ends in a 404. Their paths are
-  // data like the rest of the API, so they follow the same CORS allow-list (preflights included).
-  app.use(['/api/features', '/sub'], cors);
+  // Flags first: `/api/features/:clientKey` and `/api/eval/:clientKey` sit under /api, whose router ends in a
+  // 404. Their paths are data like the rest of the API, so they follow the same CORS allow-list (preflights
+  // included), and the two that answer flags count against one limit (after CORS, so a 429 can be read).
+  app.use(['/api/features', '/api/eval', '/sub'], cors);
+  app.use(['/api/features', '/api/eval'], limit('flags', env.RATE_LIMIT_FLAGS_PER_MINUTE, 'flag'));
   app.use(flagRoutes(deps.flags, env.flags.clientKey));
   app.use('/api', api);
   app.use(mediaRoutes(deps.search));

@@ -102,13 +102,15 @@ describe('parseEnv for the other hardening settings', () => {
     expect(() => parseEnv({ SERVE_SOURCE_MAPS: 'yes' })).toThrow(/SERVE_SOURCE_MAPS/);
   });
 
-  it('limits carts, listings and checkout by default', () => {
+  it('limits carts, listings, checkout and flag requests by default', () => {
     expect(parseEnv({})).toMatchObject({
       RATE_LIMIT_CARTS_PER_MINUTE: 20,
       RATE_LIMIT_LISTINGS_PER_MINUTE: 120,
       RATE_LIMIT_CHECKOUT_PER_MINUTE: 20,
+      RATE_LIMIT_FLAGS_PER_MINUTE: 600,
     });
     expect(() => parseEnv({ RATE_LIMIT_CHECKOUT_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_CHECKOUT_PER_MINUTE/);
+    expect(() => parseEnv({ RATE_LIMIT_FLAGS_PER_MINUTE: '0' })).toThrow(/RATE_LIMIT_FLAGS_PER_MINUTE/);
   });
 });
 

@@ -70,6 +70,11 @@ export const EnvSchema = z.object({
   /** How many days first-party events are kept (RULES 16.6). */
   EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /**
+   * Flag requests (`GET /api/features/:key`, `POST /api/eval/:key`) per client per minute, counted together: a
+   * browser asks at each page load, navigation and flag change, a script replaying evaluations far more.
+   */
+  RATE_LIMIT_FLAGS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /**
    * The storefront's public origin (`https://tickets.example.com`), for the absolute addresses robots.txt and the
    * sitemaps give search engines; unset, each answer names the origin it was asked on (`TRUST_PROXY` decides
    * whether a proxy's `X-Forwarded-Proto`/`-Host` count).

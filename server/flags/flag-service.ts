@@ -1,7 +1,9 @@
 import { GrowthBookClient, type UserContext } from '@growthbook/growthbook';
 import type { DeviceType } from '../../shared/rules/device-type.js';
+import type { RemoteEvalRequest } from '../../shared/schemas/remote-eval.js';
 import { AppError } from '../http/errors.js';
 import type { FlagPayload, FlagSource, FlagSourceStatus } from './flags-file.js';
+import { remoteFeature, trackOf, type RemoteEvaluation, type RemoteFeature, type Track } from './remote-eval.js';
 
 /** The attributes rules can target; `id` is the guest id, the hash attribute of the experiments. */
 export interface GuestAttributes {
@@ -197,6 +199,35 @@ export class FlagService {
         return exposures.map((e) => ({ ...e }));
       },
     };
+  }
+
+  /**
+   * GrowthBook's remote evaluation (`POST /api/eval/:clientKey`): every feature of the current payload evaluated
+   * for what the browser's SDK sent, with the same client, hashing and payload as `evaluate`. As with the SDK,
+   * the URL's own `?<experiment-key>=<index>` and `forcedVariations` force variations (an index the experiment
+   * does not have is ignored, as the SDK ignores it), a forced variation is no exposure, and `forcedFeatures`
+   * set values outright. Each feature is evaluated on its own, so an experiment reached through two features
+   * (one a prerequisite of the other) is tracked with each. Saved groups and rules stay here.
+   */
+  remoteEvaluate(request: RemoteEvalRequest): RemoteEvaluation {
+    const client = this.currentClient();
+    const payload = this.clientFor!;
+    const forcedFeatureValues = new Map(request.forcedFeatures);
+    // The SDK asks `key in forcedVariations`: without a prototype, an experiment named `toString` is not forced.
+    const forcedVariations = Object.assign(Object.create(null) as Record<string, number>, request.forcedVariations);
+    const features: Record<string, RemoteFeature> = Object.create(null) as Record<string, RemoteFeature>;
+    for (const key of Object.keys(payload.features)) {
+      const tracks: Track[] = [];
+      const scoped = client.createScopedInstance({
+        attributes: { ...request.attributes },
+        url: request.url,
+        forcedVariations,
+        forcedFeatureValues,
+        trackingCallback: (experiment, result) => void tracks.push(trackOf(experiment, result)),
+      });
+      features[key] = remoteFeature(scoped.evalFeature(key).value, tracks);
+    }
+    return { features, dateUpdated: payload.dateUpdated };
   }
 
   private currentClient(): GrowthBookClient {

@@ -8,6 +8,7 @@ import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorMiddleware } from '../http/errors.js';
+import { parseStream, TestEventSource } from '../test/event-source.js';
 import { FlagService } from './flag-service.js';
 import { FlagStore, StaticFlagSource, type FlagPayload } from './flags-file.js';
 import { flagRoutes, payloadEventId, RECONNECT_MS, type FlagRouteOptions } from './routes.js';
@@ -26,29 +27,6 @@ const appFor = (service: FlagService, options?: FlagRouteOptions, before: Reques
   app.use(errorMiddleware);
   return app;
 };
-
-interface SseEvent {
-  id?: string;
-  event?: string;
-  data?: string;
-  retry?: string;
-}
-
-/** The blocks of an event stream, comments left out, each as its fields. */
-function parseStream(text: string): SseEvent[] {
-  const blocks: SseEvent[] = [];
-  for (const block of text.split('\n\n').slice(0, -1)) {
-    const fields: SseEvent = {};
-    for (const line of block.split('\n')) {
-      if (line === '' || line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const name = line.slice(0, colon) as keyof SseEvent;
-      fields[name] = line.slice(colon + 1).replace(/^ /, '');
-    }
-    if (Object.keys(fields).length > 0) blocks.push(fields);
-  }
-  return blocks;
-}
 
 /** An open SSE connection that collects what the server writes. */
 function connect(port: number, headers: Record<string, string> = {}) {
@@ -74,11 +52,11 @@ function connect(port: number, headers: Record<string, string> = {}) {
     },
     close: () => req.destroy(),
     blocks: () => parseStream(text),
-    /** Every `features` event so far: its id and payload. */
-    events(): { id: string | undefined; payload: FlagPayload }[] {
-      return parseStream(text)
-        .filter((b) => b.event === 'features')
-        .map((b) => ({ id: b.id, payload: JSON.parse(b.data!) as FlagPayload }));
+    /** The id of every `features-updated` event so far; each must come without data. */
+    events(): (string | undefined)[] {
+      const updates = parseStream(text).filter((b) => b.event === 'features-updated');
+      for (const update of updates) expect(update.data).toBe('');
+      return updates.map((b) => b.id);
     },
   };
 }
@@ -148,52 +126,59 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     },
   );
 
-  it('opens with the reconnect delay, then the current payload as a features event with its id', async () => {
-    const port = await listen(new FlagService(new StaticFlagSource(payload)));
-    const stream = connect(port);
-    const res = await stream.opened;
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
-    expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.headers['x-accel-buffering']).toBe('no');
-    await vi.waitFor(() => expect(stream.blocks()).toHaveLength(2));
-    expect(stream.blocks()).toEqual([
-      { retry: String(RECONNECT_MS) },
-      { id: payloadEventId(payload), event: 'features', data: JSON.stringify(payload) },
-    ]);
-    stream.close();
-  });
+  it(
+    'opens with the reconnect delay, then a features-updated event ' + "with the current flags' id and no data",
+    async () => {
+      const port = await listen(new FlagService(new StaticFlagSource(payload)));
+      const stream = connect(port);
+      const res = await stream.opened;
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['x-accel-buffering']).toBe('no');
+      await vi.waitFor(() => expect(stream.blocks()).toHaveLength(2));
+      expect(stream.blocks()).toEqual([
+        { retry: String(RECONNECT_MS) },
+        { id: payloadEventId(payload), event: 'features-updated', data: '' },
+      ]);
+      stream.close();
+    },
+  );
 
-  it('streams a features event when the flags file is edited, and unsubscribes when the client leaves', async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), 'flags-sse-'));
-    const file = path.join(dir, 'flags.json');
-    await copyFile(SHIPPED, file);
-    const store = new FlagStore(file, undefined, { debounceMs: 20 });
-    const before = await store.load();
-    store.watch();
-    const service = new FlagService(store);
-    const port = await listen(service);
+  it(
+    'streams a features-updated event when the flags file is edited, ' + 'and unsubscribes when the client leaves',
+    async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'flags-sse-'));
+      const file = path.join(dir, 'flags.json');
+      await copyFile(SHIPPED, file);
+      const store = new FlagStore(file, undefined, { debounceMs: 20 });
+      const before = await store.load();
+      store.watch();
+      const service = new FlagService(store);
+      const port = await listen(service);
 
-    const stream = connect(port);
-    await stream.opened;
-    await vi.waitFor(() => expect(stream.events()).toHaveLength(1));
-    expect(stream.events()[0]).toEqual({ id: payloadEventId(before), payload: before });
-    expect(service.subscriberCount).toBe(1);
+      const stream = connect(port);
+      await stream.opened;
+      await vi.waitFor(() => expect(stream.events()).toHaveLength(1));
+      expect(stream.events()).toEqual([payloadEventId(before)]);
+      expect(service.subscriberCount).toBe(1);
 
-    const json = JSON.parse(await readFile(file, 'utf8'));
-    json.features.isABSearch.defaultValue = true;
-    await writeFile(file, JSON.stringify(json));
+      const json = JSON.parse(await readFile(file, 'utf8'));
+      json.features.isABSearch.defaultValue = true;
+      await writeFile(file, JSON.stringify(json));
 
-    await vi.waitFor(() => expect(stream.events()).toHaveLength(2), { timeout: 5_000 });
-    const edited = stream.events()[1]!;
-    expect(edited.payload.features.isABSearch?.defaultValue).toBe(true);
-    expect(Date.parse(edited.payload.dateUpdated)).toBeGreaterThan(Date.parse(before.dateUpdated));
-    expect(edited).toEqual({ id: payloadEventId(store.payload()), payload: store.payload() });
-    expect(edited.id).not.toBe(payloadEventId(before));
+      await vi.waitFor(() => expect(stream.events()).toHaveLength(2), { timeout: 5_000 });
+      expect(store.payload().features.isABSearch?.defaultValue).toBe(true);
+      expect(Date.parse(store.payload().dateUpdated)).toBeGreaterThan(Date.parse(before.dateUpdated));
+      expect(stream.events()).toEqual([payloadEventId(before), payloadEventId(store.payload())]);
+      expect(payloadEventId(store.payload())).not.toBe(payloadEventId(before));
+      // The stream says that the flags changed, never what they are: no rule reaches a browser through it.
+      expect(stream.text).not.toContain('isABSearch');
 
-    stream.close();
-    await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
-  });
+      stream.close();
+      await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
+    },
+  );
 
   it(
     'brings a client that reconnects after an edit made while it was away up ' + 'to date, without a further edit',
@@ -203,7 +188,7 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
       const port = await listen(service);
       const first = connect(port);
       await vi.waitFor(() => expect(first.events()).toHaveLength(1));
-      const seenId = first.events()[0]!.id!;
+      const seenId = first.events()[0]!;
       first.close();
       await vi.waitFor(() => expect(service.subscriberCount).toBe(0));
 
@@ -211,13 +196,13 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
 
       const again = connect(port, { 'Last-Event-ID': seenId });
       await vi.waitFor(() => expect(again.events()).toHaveLength(1));
-      expect(again.events()[0]).toEqual({ id: payloadEventId(edited), payload: edited });
+      expect(again.events()).toEqual([payloadEventId(edited)]);
       again.close();
     },
   );
 
   it(
-    'sends a reconnecting client whose Last-Event-ID is current no payload, ' + 'only what changes afterwards',
+    'sends a reconnecting client whose Last-Event-ID is current no event, ' + 'only what changes afterwards',
     async () => {
       const source = new StaticFlagSource(payload);
       const service = new FlagService(source);
@@ -229,18 +214,18 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
       expect(stream.blocks()).toEqual([{ retry: String(RECONNECT_MS) }]);
 
       const next = source.set(withAbSearch(true));
-      await vi.waitFor(() => expect(stream.events()).toEqual([{ id: payloadEventId(next), payload: next }]));
+      await vi.waitFor(() => expect(stream.events()).toEqual([payloadEventId(next)]));
       stream.close();
     },
   );
 
-  it('sends the current payload at once to a client whose Last-Event-ID is stale or unknown', async () => {
+  it('sends an event at once to a client whose Last-Event-ID is stale or unknown', async () => {
     const source = new StaticFlagSource(payload);
     const port = await listen(new FlagService(source));
     const current = source.set(withAbSearch(true));
     for (const lastId of [payloadEventId(payload), 'not-an-id']) {
       const stream = connect(port, { 'Last-Event-ID': lastId });
-      await vi.waitFor(() => expect(stream.events()).toEqual([{ id: payloadEventId(current), payload: current }]));
+      await vi.waitFor(() => expect(stream.events()).toEqual([payloadEventId(current)]));
       stream.close();
     }
   });
@@ -256,7 +241,7 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
       const a = connect(portA);
       await vi.waitFor(() => expect(a.events()).toHaveLength(1));
       a.close();
-      const b = connect(portB, { 'Last-Event-ID': a.events()[0]!.id! });
+      const b = connect(portB, { 'Last-Event-ID': a.events()[0]! });
       await vi.waitFor(() => expect(b.text.match(/: keepalive\n\n/g)?.length ?? 0).toBeGreaterThanOrEqual(2));
       expect(b.events()).toEqual([]);
       b.close();
@@ -280,9 +265,9 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     const b = connect(port);
     await Promise.all([a.opened, b.opened]);
     await vi.waitFor(() => expect(service.subscriberCount).toBe(2));
-    const opening = { id: payloadEventId(payload), payload };
+    const opening = payloadEventId(payload);
     const next = source.set(withAbSearch(true));
-    const change = { id: payloadEventId(next), payload: next };
+    const change = payloadEventId(next);
     await vi.waitFor(() =>
       expect([a.events(), b.events()]).toEqual([
         [opening, change],
@@ -357,84 +342,3 @@ describe('GET /sub/:clientKey (server-sent events)', () => {
     }
   });
 });
-
-/**
- * Enough of the browser's EventSource for the SDK in Node (which has none): named events, `id:` remembered
- * and sent back as `Last-Event-ID` when it reconnects after the `retry:` delay, `onopen`/`onerror`, `close()`.
- */
-class TestEventSource {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 2;
-  readyState = TestEventSource.CONNECTING;
-  onopen: (() => void) | null = null;
-  onerror: (() => void) | null = null;
-  private lastEventId = '';
-  private retryMs = 1_000;
-  private request: http.ClientRequest | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private readonly listeners = new Map<string, Set<(event: { type: string; data: string }) => void>>();
-
-  constructor(readonly url: string) {
-    this.open();
-  }
-
-  addEventListener(type: string, fn: (event: { type: string; data: string }) => void): void {
-    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
-    this.listeners.get(type)!.add(fn);
-  }
-
-  removeEventListener(type: string, fn: (event: { type: string; data: string }) => void): void {
-    this.listeners.get(type)?.delete(fn);
-  }
-
-  close(): void {
-    this.readyState = TestEventSource.CLOSED;
-    if (this.timer) clearTimeout(this.timer);
-    this.request?.destroy();
-  }
-
-  private open(): void {
-    let dropped = false;
-    const drop = () => {
-      if (dropped || this.readyState === TestEventSource.CLOSED) return;
-      dropped = true;
-      this.readyState = TestEventSource.CONNECTING;
-      this.onerror?.();
-      this.timer = setTimeout(() => this.open(), this.retryMs);
-    };
-    const headers: Record<string, string> = { Accept: 'text/event-stream' };
-    if (this.lastEventId) headers['Last-Event-ID'] = this.lastEventId;
-    this.request = http.get(this.url, { headers }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        this.readyState = TestEventSource.CLOSED;
-        this.onerror?.();
-        return;
-      }
-      this.readyState = TestEventSource.OPEN;
-      this.onopen?.();
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          this.dispatch(buffer.slice(0, end));
-          buffer = buffer.slice(end + 2);
-        }
-      });
-      res.on('close', drop);
-    });
-    this.request.on('error', drop);
-  }
-
-  private dispatch(block: string): void {
-    const [event] = parseStream(`${block}\n\n`);
-    if (!event) return;
-    if (event.retry !== undefined && /^\d+$/.test(event.retry)) this.retryMs = Number(event.retry);
-    if (event.id !== undefined) this.lastEventId = event.id;
-    if (event.data === undefined) return;
-    const type = event.event ?? 'message';
-    for (const fn of this.listeners.get(type) ?? []) fn({ type, data: event.data });
-  }
-}

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request } from 'express';
+import { RemoteEvalRequestSchema } from '../../shared/schemas/remote-eval.js';
 import { AppError } from '../http/errors.js';
 import type { FlagService } from './flag-service.js';
 import { contentKey, type FlagPayload } from './flags-file.js';
@@ -45,19 +46,25 @@ export function payloadEventId(payload: FlagPayload): string {
   return id;
 }
 
-const featuresEvent = (id: string, payload: FlagPayload) =>
-  `id: ${id}\nevent: features\ndata: ${JSON.stringify(payload)}\n\n`;
+/**
+ * GrowthBook's "features changed, fetch them again" event, as its proxy sends it to remote-evaluation clients:
+ * no data, so the stream never carries the payload's rules. An SDK refetches on it, with remote evaluation
+ * (`POST /api/eval`) or without (`GET /api/features`).
+ */
+const featuresUpdatedEvent = (id: string) => `id: ${id}\nevent: features-updated\ndata: \n\n`;
 
 /**
  * GrowthBook's SDK endpoints, so the browser SDK can use this server as its `apiHost`:
- * `GET /api/features/:clientKey` answers the payload and announces streaming with `x-sse-support: enabled`;
- * `GET /sub/:clientKey` is the event stream of `features` events. Full paths: mount at the root.
+ * `GET /api/features/:clientKey` answers the payload; `POST /api/eval/:clientKey` answers GrowthBook's remote
+ * evaluation for the user the body describes (values and exposures, no rules); both announce streaming with
+ * `x-sse-support: enabled`. `GET /sub/:clientKey` is the event stream: a `features-updated` event each time
+ * the flags change, on which the SDK fetches again. Full paths: mount at the root.
  *
- * The stream opens with the current payload, so a client that was away (network loss, a hidden tab whose SDK
- * closed the stream, a restarted node) catches up without a further edit: GrowthBook's own proxy replays only
- * after a `Last-Event-ID` it still remembers, and the SDK does not refetch when it reconnects. The SDK ignores
- * a payload whose `dateUpdated` it already has, and a reconnect whose `Last-Event-ID` is the current payload's
- * id is sent nothing, so a client never applies a version twice.
+ * The stream opens with an event for the current flags, so a client that was away (network loss, a hidden tab
+ * whose SDK closed the stream, a restarted node) catches up without a further edit: GrowthBook's own proxy
+ * replays only after a `Last-Event-ID` it still remembers, and the SDK does not refetch when it reconnects.
+ * A reconnect whose `Last-Event-ID` is the current flags' id is sent nothing, so a client does not fetch a
+ * version twice; a fetch that brings a `dateUpdated` the SDK already has changes nothing.
  */
 export function flagRoutes(service: FlagService, clientKey: string, options: FlagRouteOptions = {}): Router {
   const keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
@@ -68,6 +75,13 @@ export function flagRoutes(service: FlagService, clientKey: string, options: Fla
   router.get('/api/features/:clientKey', (req, res) => {
     if (!known(req)) throw unknownKey('Invalid API Key');
     res.set({ 'x-sse-support': 'enabled', 'Cache-Control': 'no-cache' }).json(service.payload());
+  });
+
+  router.post('/api/eval/:clientKey', (req, res) => {
+    if (!known(req)) throw unknownKey('Invalid API Key');
+    const request = RemoteEvalRequestSchema.parse(req.body);
+    // One user's answer: no shared cache may keep it.
+    res.set({ 'x-sse-support': 'enabled', 'Cache-Control': 'private, no-store' }).json(service.remoteEvaluate(request));
   });
 
   router.get('/sub/:clientKey', (req, res) => {
@@ -89,7 +103,7 @@ export function flagRoutes(service: FlagService, clientKey: string, options: Fla
       const id = payloadEventId(payload);
       if (id === has) return;
       has = id;
-      write(featuresEvent(id, payload));
+      write(featuresUpdatedEvent(id));
     };
     write(`retry: ${retryMs}\n\n`);
     send(service.payload());

@@ -25,6 +25,7 @@ beforeAll(async () => {
     RATE_LIMIT_SESSIONS_PER_MINUTE: unlimited,
     RATE_LIMIT_SUGGEST_PER_MINUTE: unlimited,
     RATE_LIMIT_SEARCH_PER_MINUTE: unlimited,
+    RATE_LIMIT_FLAGS_PER_MINUTE: unlimited,
   });
   // The battery talks to a real server so that Node's own refusals (oversized requests) are covered too.
   app = createServer((await testAppWithSegments({ search, env })).app);
@@ -84,6 +85,38 @@ describe('property battery: random and hostile input', () => {
           );
         },
       ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never answers a remote evaluation body with a 5xx', async () => {
+    const url = '/api/eval/sdk-storefront';
+    const anyOr = <T>(arb: fc.Arbitrary<T>) => fc.oneof(arb, fc.jsonValue());
+    const bodies = fc.oneof(
+      fc.jsonValue(),
+      fc.record(
+        {
+          attributes: anyOr(
+            fc.oneof(fc.record({ id: anyOr(hostile), url: anyOr(hostile) }), fc.dictionary(hostile, fc.jsonValue())),
+          ),
+          forcedVariations: anyOr(fc.dictionary(fc.oneof(hostile, fc.constant('home-layout')), fc.nat())),
+          forcedFeatures: anyOr(fc.array(fc.tuple(fc.oneof(hostile, fc.constant('home_layout')), fc.jsonValue()))),
+          url: anyOr(hostile.map((v) => `https://tickets.example/?home-layout=${v}`)),
+        },
+        { requiredKeys: [] },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => {
+        expectHandled(
+          await request(app)
+            .post(url)
+            .set('Content-Type', 'application/json')
+            .send(JSON.stringify(body))
+            .timeout(10_000),
+          url,
+        );
+      }),
       { numRuns: 200 },
     );
   });

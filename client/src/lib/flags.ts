@@ -5,7 +5,10 @@ import type { QueryParam } from '../../../shared/schemas/api-calls.js';
 import { pushExposures } from './data-layer.js';
 import { getStoredToken, onGuestToken, tokenClaims } from './session.js';
 
-/** The server serves GrowthBook's API at its own origin: features at /api/features/:key, updates at /sub/:key. */
+/**
+ * The server serves GrowthBook's API at its own origin: remote evaluation at /api/eval/:key, change events at
+ * /sub/:key (the payload itself, at /api/features/:key, is not read by the browser).
+ */
 export const FLAGS_CLIENT_KEY = String(import.meta.env.VITE_FLAGS_CLIENT_KEY ?? 'sdk-storefront');
 
 export function deviceType(): 'mobile' | 'tablet' | 'desktop' {
@@ -14,17 +17,23 @@ export function deviceType(): 'mobile' | 'tablet' | 'desktop' {
 }
 
 /**
- * RULES 9.1: the experiment service, with the guest id, viewport and URL as attributes. Its `url` option is left
- * unset, so the SDK reads `window.location.href` at each evaluation, and a page URL's `?<experiment-key>=<index>`
- * forces client-evaluated features as it forces the layout; a forced result is not tracked by the SDK, so it is
- * no exposure in `window.dataLayer` either. `useGrowthBookUrl` keeps it current across in-app navigation.
+ * RULES 9.1: the experiment service, with the guest id, viewport and URL as attributes. It evaluates remotely
+ * (`POST /api/eval/:key`): the server answers each feature's value for this guest and the exposures it makes,
+ * so targeting rules, weights and the other variations never reach the browser; the stream only says when to
+ * ask again. The SDK sends its `url` option, so it starts as the page's and `useGrowthBookUrl` keeps it current:
+ * a page URL's `?<experiment-key>=<index>` forces client-evaluated features as it forces the layout, and the
+ * `gb_force` alias goes as forced variations. A forced result is not tracked, so it is no exposure in
+ * `window.dataLayer` either.
  */
 export function createGrowthBook(): GrowthBook {
   const exposed = new Set<string>();
+  const url = window.location.href;
   const gb = new GrowthBook({
     apiHost: window.location.origin,
     clientKey: FLAGS_CLIENT_KEY,
-    attributes: { id: guestId(getStoredToken()), deviceType: deviceType(), url: window.location.href },
+    remoteEval: true,
+    attributes: { id: guestId(getStoredToken()), deviceType: deviceType(), url },
+    url,
     forcedVariations: gbForceVariations(window.location.search),
     trackingCallback: (experiment, result) =>
       pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed),
@@ -38,7 +47,10 @@ function guestId(token: string | null): string {
   return (token && tokenClaims(token)?.sub) || '';
 }
 
-/** After each in-app navigation, tells GrowthBook the page URL (as its SDK asks of single-page apps). */
+/**
+ * After each in-app navigation, tells GrowthBook the page URL (as its SDK asks of single-page apps). Each change
+ * asks the server to evaluate again; made one after the other without waiting, they go as one request.
+ */
 export function useGrowthBookUrl(): void {
   const gb = useGrowthBook();
   const { pathname, search, hash } = useLocation();
