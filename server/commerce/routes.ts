@@ -79,15 +79,21 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events
       fingerprint: requestFingerprint('POST', '/api/checkout', req.body),
     });
     if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
-    // RULES 16.3: the purchase is the server's record of the order it answers, retried, replayed or not.
-    const visitor = events && answer.status < 300 && visitorOf(req.headers, guestId, contextOf(req).brand.id);
-    if (visitor) {
-      const order = answer.body as Order;
-      events.purchase(visitor, {
-        id: order.id,
-        total: order.totalPrice.value,
-        placedAt: new Date(order.timeline[0]?.at ?? Date.now()),
-      });
+    // RULES 16.3: the purchase is the server's record of the order it answers, retried, replayed or not; RULES 9.11:
+    // recording it never stands between the shopper and the order.
+    if (events && answer.status < 300) {
+      try {
+        const visitor = visitorOf(req.headers, guestId, contextOf(req).brand.id);
+        const order = answer.body as Order;
+        if (visitor)
+          events.purchase(visitor, {
+            id: order.id,
+            total: order.totalPrice.value,
+            placedAt: new Date(order.timeline[0]?.at ?? Date.now()),
+          });
+      } catch (err) {
+        req.log.warn({ err }, 'Something went wrong while recording the purchase event');
+      }
     }
     res.status(answer.status).set('Cache-Control', 'no-store').json(answer.body);
   });

@@ -445,7 +445,9 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
 
   it('never answers hostile drafts, paths or queries with a 5xx, and a publish of them is refused whole', async () => {
     const { app } = await studioNode();
-    const live = (await request(app).get('/api/layout/home').expect(200)).text;
+    // The rows name the published version they come from, which a restore moves on: the rest must not change.
+    const withoutVersion = (text: string) => text.replace(/"version":(\d+|null)/g, '"version":_');
+    const live = withoutVersion((await request(app).get('/api/layout/home').expect(200)).text);
     const drafts = fc.oneof(
       hostile,
       fc.jsonValue().map((v) => JSON.stringify(v)),
@@ -524,6 +526,6 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
       ),
       { numRuns: 60 },
     );
-    expect((await request(app).get('/api/layout/home').expect(200)).text).toBe(live);
+    expect(withoutVersion((await request(app).get('/api/layout/home').expect(200)).text)).toBe(live);
   }, 120_000);
 });

@@ -22,7 +22,7 @@ import { SegmentRepository } from '../segments/segment-repository.js';
 
 /** An in-process app with silent logs, for supertest. */
 export function testApp(overrides: Partial<AppDeps> = {}) {
-  const logger = pino({ level: 'silent' });
+  const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
   const search = overrides.search ?? new SearchService();
   const segments = overrides.segments ?? new SegmentRepository(path.resolve('segments'), logger);
   const sql =
