@@ -2,6 +2,7 @@ import { GrowthBook, useGrowthBook } from '@growthbook/growthbook-react';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { QueryParam } from '../../../shared/schemas/api-calls.js';
+import { trackExperimentViewed } from './analytics.js';
 import { pushExposures } from './data-layer.js';
 import { getStoredToken, onGuestToken, tokenClaims } from './session.js';
 
@@ -17,7 +18,8 @@ export function deviceType(): 'mobile' | 'tablet' | 'desktop' {
  * RULES 9.1: the experiment service, with the guest id, viewport and URL as attributes. Its `url` option is left
  * unset, so the SDK reads `window.location.href` at each evaluation, and a page URL's `?<experiment-key>=<index>`
  * forces client-evaluated features as it forces the layout; a forced result is not tracked by the SDK, so it is
- * no exposure in `window.dataLayer` either. `useGrowthBookUrl` keeps it current across in-app navigation.
+ * no exposure in `window.dataLayer` either. An exposure is also a first-party event, unless the page's layout
+ * answer lists it (the server records those). `useGrowthBookUrl` keeps it current across in-app navigation.
  */
 export function createGrowthBook(): GrowthBook {
   const exposed = new Set<string>();
@@ -26,8 +28,10 @@ export function createGrowthBook(): GrowthBook {
     clientKey: FLAGS_CLIENT_KEY,
     attributes: { id: guestId(getStoredToken()), deviceType: deviceType(), url: window.location.href },
     forcedVariations: gbForceVariations(window.location.search),
-    trackingCallback: (experiment, result) =>
-      pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed),
+    trackingCallback: (experiment, result) => {
+      pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed);
+      trackExperimentViewed(experiment.key, String(result.key));
+    },
   });
   onGuestToken((token) => void gb.setAttributes({ ...gb.getAttributes(), id: guestId(token) }));
   void gb.init({ streaming: true, timeout: 2_000 });

@@ -1,6 +1,7 @@
 import { createContext, useContext, useId, useState, type ComponentType, type KeyboardEvent } from 'react';
 import type { LayoutRow } from '../../../../shared/schemas/layout.js';
 import { CategoryTile, EventList, PerformerCard, PromoCard, VenueCard } from '../../components/cards.js';
+import { useRowEvents } from './row-events.js';
 
 type RowOf<T extends LayoutRow['type']> = Extract<LayoutRow, { type: T }>;
 export interface RowProps<T extends LayoutRow['type']> {
@@ -18,8 +19,10 @@ export const RowSetLabel = createContext<string | undefined>(undefined);
 function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode }) {
   const headingId = useId();
   const setLabel = useContext(RowSetLabel);
+  const ref = useRowEvents(row);
   return (
     <section
+      ref={ref}
       className={`row row--${row.type}`}
       aria-labelledby={setLabel ? `${setLabel} ${headingId}` : headingId}
       data-row-id={row.id}
