@@ -81,7 +81,8 @@ const events = {
     url: `/events/game-${id}`,
   })),
 };
-const rows = [performers, events];
+const nothingNear = { id: 'nothing-near', type: 'venues', title: 'Local Venues', status: 'empty', items: [] };
+const rows = [performers, events, nothingNear];
 
 function renderRows(pageView: string | undefined) {
   const ui = (view: string | undefined) => (
@@ -158,6 +159,13 @@ describe('row impressions', () => {
       ['row_impression', 'popular', first],
       ['row_impression', 'popular', second],
     ]);
+  });
+
+  it('watches no row drawn as a note only (nothing near the shopper)', () => {
+    renderRows(newPageView());
+    expect(screen.getByText(/Nothing here yet/)).toBeTruthy();
+    expect(() => observerOf('nothing-near')).toThrow();
+    expect(observerOf('popular')).toBeTruthy();
   });
 
   it('counts a row taller than two screens once it fills half the screen', () => {

@@ -17,10 +17,13 @@ export interface RowTrackingValue {
 export const RowTracking = createContext<RowTrackingValue | null>(null);
 
 /**
- * The row's impression (once per page view) and the clicks on its cards, for the element the returned ref is put
- * on. Effects only: nothing runs while the server renders.
+ * The row's impression (once per page view, while it `showsItems`) and the clicks on its cards, for the element the
+ * returned ref is put on. Effects only: nothing runs while the server renders.
  */
-export function useRowEvents(row: Pick<LayoutRow, 'id' | 'source'>): RefObject<HTMLElement | null> {
+export function useRowEvents(
+  row: Pick<LayoutRow, 'id' | 'source'>,
+  showsItems: boolean,
+): RefObject<HTMLElement | null> {
   const ref = useRef<HTMLElement>(null);
   const tracking = useContext(RowTracking);
   const { id } = row;
@@ -38,7 +41,9 @@ export function useRowEvents(row: Pick<LayoutRow, 'id' | 'source'>): RefObject<H
       variation,
       ...(file !== undefined && version !== undefined ? { source: { file, version } } : {}),
     } satisfies Partial<EventFields>;
-    const stopWatching = watchImpression(element, () => track({ name: 'row_impression', ...fields }, `row:${id}`));
+    const stopWatching = showsItems
+      ? watchImpression(element, () => track({ name: 'row_impression', ...fields }, `row:${id}`))
+      : () => {};
     // Capture: before the card's link navigates, so the click belongs to this page.
     const onClick = (event: MouseEvent) => {
       const card = cardOf(element, event.target);
@@ -49,7 +54,7 @@ export function useRowEvents(row: Pick<LayoutRow, 'id' | 'source'>): RefObject<H
       stopWatching();
       element.removeEventListener('click', onClick, true);
     };
-  }, [id, file, version, pageView, variation, position]);
+  }, [id, file, version, pageView, variation, position, showsItems]);
   return ref;
 }
 

@@ -19,7 +19,10 @@ export const RowSetLabel = createContext<string | undefined>(undefined);
 function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode }) {
   const headingId = useId();
   const setLabel = useContext(RowSetLabel);
-  const ref = useRowEvents(row);
+  const failed = row.status === 'timeout' || row.status === 'error';
+  // A row that failed still shows what it had; a row drawn as a note only is no impression.
+  const showsItems = failed ? row.items.length > 0 : row.status !== 'empty';
+  const ref = useRowEvents(row, showsItems);
   return (
     <section
       ref={ref}
@@ -28,16 +31,12 @@ function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode
       data-row-id={row.id}
     >
       <h2 id={headingId}>{row.title}</h2>
-      {row.status === 'timeout' || row.status === 'error' ? (
-        row.items.length > 0 ? (
-          children
-        ) : (
-          <p className="row__note">This list is taking a moment. Please try again shortly.</p>
-        )
-      ) : row.status === 'empty' ? (
-        <p className="row__note">Nothing here yet near you. Try another date or category.</p>
-      ) : (
+      {showsItems ? (
         children
+      ) : failed ? (
+        <p className="row__note">This list is taking a moment. Please try again shortly.</p>
+      ) : (
+        <p className="row__note">Nothing here yet near you. Try another date or category.</p>
       )}
     </section>
   );
