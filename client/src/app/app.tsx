@@ -14,6 +14,7 @@ import { createQueryClient } from '../lib/query-client.js';
 import { ensureGuestSession } from '../lib/session.js';
 import { isBarePage } from './layout-rule.js';
 import { PageContext, useLandedNotFound, type PageContextValue } from './page-context.js';
+import { usePageViews } from './page-views.js';
 import { LayoutPage } from './pages/layout-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 
@@ -57,6 +58,7 @@ function SiteShell() {
   const { pathname } = useLocation();
   const brand = useBrand();
   useGrowthBookUrl();
+  usePageViews();
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [pathname]);

@@ -8,7 +8,10 @@ import type { CategoryTile as CategoryTileData, PromoCard as PromoCardData } fro
 import { imageSrcSet } from '../lib/images.js';
 import { formatPrice } from '../../../shared/rules/format.js';
 
-/** Cards from the display-ready items of the layout: no formatting rules live here (RULES 5.5–5.7 are server-side). */
+/**
+ * Cards from the display-ready items of the layout: no formatting rules live here (RULES 5.5–5.7 are server-side).
+ * Each card's link names what it shows in `data-item` (`event:7`, `category:nfl`): what a click on it records.
+ */
 
 const sizes = '(max-width: 640px) 80vw, 280px';
 
@@ -33,7 +36,7 @@ function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
 
 export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?: boolean }) {
   return (
-    <Link className="card" to={card.url}>
+    <Link className="card" to={card.url} data-item={`performer:${card.id}`}>
       <Picture src={card.pathPicture} eager={eager} />
       <span className="card__body">
         <span className="card__title">{card.name}</span>
@@ -50,7 +53,7 @@ export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?
 
 export function EventCard({ card }: { card: EventCardData }) {
   return (
-    <Link className="event-card" to={card.url}>
+    <Link className="event-card" to={card.url} data-item={`event:${card.id}`}>
       <span className="event-card__date" aria-hidden={card.date === 'TBD' ? undefined : true}>
         <span>{card.day}</span>
         <strong>{card.date}</strong>
@@ -81,7 +84,7 @@ export function EventCard({ card }: { card: EventCardData }) {
 
 export function VenueCard({ card }: { card: VenueCardData }) {
   return (
-    <Link className="venue-card" to={card.url}>
+    <Link className="venue-card" to={card.url} data-item={`venue:${card.id}`}>
       <span className="card__title">{card.name}</span>
       <span className="card__meta">{card.address}</span>
     </Link>
@@ -90,7 +93,7 @@ export function VenueCard({ card }: { card: VenueCardData }) {
 
 export function CategoryTile({ card, eager }: { card: CategoryTileData; eager?: boolean }) {
   return (
-    <Link className="card tile" to={card.url}>
+    <Link className="card tile" to={card.url} data-item={`category:${card.slug}`}>
       <Picture src={card.image} eager={eager} />
       <span className="card__body">
         <span className="card__title">{card.title}</span>
@@ -104,7 +107,7 @@ export function CategoryTile({ card, eager }: { card: CategoryTileData; eager?: 
 
 export function PromoCard({ card, eager }: { card: PromoCardData; eager?: boolean }) {
   return (
-    <Link className="card promo" to={card.url}>
+    <Link className="card promo" to={card.url} data-item={`promo:${card.id}`}>
       <Picture src={card.image} eager={eager} />
       <span className="card__body">
         <span className="card__title">{card.title}</span>

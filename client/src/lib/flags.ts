@@ -2,6 +2,7 @@ import { GrowthBook, useGrowthBook } from '@growthbook/growthbook-react';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { QueryParam } from '../../../shared/schemas/api-calls.js';
+import { trackExperimentViewed } from './analytics.js';
 import { pushExposures } from './data-layer.js';
 import { getStoredToken, onGuestToken, tokenClaims } from './session.js';
 
@@ -23,7 +24,8 @@ export function deviceType(): 'mobile' | 'tablet' | 'desktop' {
  * ask again. The SDK sends its `url` option, so it starts as the page's and `useGrowthBookUrl` keeps it current:
  * a page URL's `?<experiment-key>=<index>` forces client-evaluated features as it forces the layout, and the
  * `gb_force` alias goes as forced variations. A forced result is not tracked, so it is no exposure in
- * `window.dataLayer` either.
+ * `window.dataLayer` either. An exposure is also a first-party event, unless the page's layout answer
+ * lists it (the server records those).
  */
 export function createGrowthBook(): GrowthBook {
   const exposed = new Set<string>();
@@ -35,8 +37,10 @@ export function createGrowthBook(): GrowthBook {
     attributes: { id: guestId(getStoredToken()), deviceType: deviceType(), url },
     url,
     forcedVariations: gbForceVariations(window.location.search),
-    trackingCallback: (experiment, result) =>
-      pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed),
+    trackingCallback: (experiment, result) => {
+      pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed);
+      trackExperimentViewed(experiment.key, String(result.key));
+    },
   });
   onGuestToken((token) => void gb.setAttributes({ ...gb.getAttributes(), id: guestId(token) }));
   void gb.init({ streaming: true, timeout: 2_000 });

@@ -3,6 +3,7 @@ import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { discardEvents } from '../lib/analytics.js';
 import { TOKEN_KEY } from '../lib/session.js';
 
 export function storeGuestToken(): void {
@@ -43,6 +44,8 @@ export function setUpPageTests(): void {
   beforeEach(storeGuestToken);
   afterEach(() => {
     cleanup();
+    // Events a page queued are not sent into the next test.
+    discardEvents();
     vi.unstubAllGlobals();
     localStorage.clear();
     // The cookies the page keeps (the place, the token's copy) go too.

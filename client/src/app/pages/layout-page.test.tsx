@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { apiError, json, mockFetch } from '../../test/fetch-stub.js';
 import { renderAt, setUpPageTests } from '../../test/render-page.js';
 import { queryText } from '../../../../shared/schemas/api-calls.js';
+import { PAGE_VIEW_HEADER } from '../../../../shared/schemas/analytics-events.js';
+import { EVENTS_PATH, newPageView, trackExperimentViewed } from '../../lib/analytics.js';
+import { sentEvents } from '../../test/events.js';
 import { gbForceVariations, layoutPageParams } from '../../lib/flags.js';
 import { LayoutPage } from './layout-page.js';
 
@@ -193,5 +196,51 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
     expect(gbForceVariations('?gb_force=home-layout:1,ab-search:0')).toEqual({ 'home-layout': 1, 'ab-search': 0 });
     expect(gbForceVariations('?gb_force=home-layout%3A1&x=1')).toEqual({ 'home-layout': 1 });
     expect(gbForceVariations('?gb_force=home-layout:x,:1,__proto__:1,ab-search:1')).toEqual({ 'ab-search': 1 });
+  });
+});
+
+describe('first-party events', () => {
+  it('sends the page view with the layout request, so the exposures the server records join the page', async () => {
+    const pageView = newPageView();
+    const fetchMock = mockFetch({ 'GET /api/layout/home': () => json(layout) });
+    renderAt(<LayoutPage kind="home" />);
+    await screen.findByRole('heading', { name: 'Popular Local Performers' });
+    const [, init] = fetchMock.mock.calls.find(([u]) => String(u).startsWith('/api/layout/home'))!;
+    expect(new Headers(init?.headers).get(PAGE_VIEW_HEADER)).toBe(pageView);
+  });
+
+  it('records the page view with the layout’s variation, and no exposure to an experiment it lists', async () => {
+    const pageView = newPageView();
+    const promos = {
+      ...layout,
+      experiments: [{ key: 'home-layout', variationId: '1' }],
+      rows: layout.rows.map((r) => ({ ...r, source: { file: 'base/explore~promos.json', version: 3 } })),
+    };
+    const fetchMock = mockFetch({
+      'GET /api/layout/home': () => json(promos),
+      [`POST ${EVENTS_PATH}`]: () => new Response(null, { status: 204 }),
+    });
+    renderAt(<LayoutPage kind="home" />);
+    await screen.findByRole('heading', { name: 'Popular Local Performers' });
+    await waitFor(() => expect(sentEvents(fetchMock).map((e) => e.name)).toEqual(['page_view']));
+    // GrowthBook in the page reports both: the layout's experiment is the server's to record.
+    trackExperimentViewed('home-layout', '1');
+    trackExperimentViewed('search-ab', '0');
+    expect(sentEvents(fetchMock)).toEqual([
+      expect.objectContaining({ name: 'page_view', pageView, page: '/', variation: 'promos' }),
+      expect.objectContaining({ name: 'experiment_viewed', pageView, experimentId: 'search-ab', variationId: '0' }),
+    ]);
+  });
+
+  it('records the page view of a layout that cannot be loaded as the base page', async () => {
+    newPageView();
+    const fetchMock = mockFetch({
+      'GET /api/layout/category': () => apiError(404, 'not_found', 'No category "nope"'),
+      [`POST ${EVENTS_PATH}`]: () => new Response(null, { status: 204 }),
+    });
+    renderAt(<LayoutPage kind="category" />, { route: '/category/nope', path: 'category/:slug' });
+    await waitFor(() =>
+      expect(sentEvents(fetchMock)).toEqual([expect.objectContaining({ name: 'page_view', variation: 'base' })]),
+    );
   });
 });

@@ -6,6 +6,13 @@ import { LayoutResponseSchema } from '../../../../shared/schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
 import { callApi, ApiError } from '../../lib/api.js';
+import {
+  BASE_VARIATION,
+  noteLayoutExperiments,
+  pageViewHeaders,
+  trackPageView,
+  usePageView,
+} from '../../lib/analytics.js';
 import { pushExposures } from '../../lib/data-layer.js';
 import { layoutPageParams } from '../../lib/flags.js';
 import { storeLocation } from '../../lib/location.js';
@@ -14,6 +21,7 @@ import { callQueryKey, type LayoutCall, type QueryParam } from '../../../../shar
 import { useGuestSession } from '../../lib/use-guest-session.js';
 import { NotFoundPage } from './not-found-page.js';
 import { usePlaceReader } from '../page-context.js';
+import { layoutVariation } from '../page-views.js';
 
 /** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
 const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
@@ -47,13 +55,19 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   const session = useGuestSession();
   const query = useQuery({
     queryKey: callQueryKey(call),
-    queryFn: ({ signal }) => callApi(call, LayoutEnvelopeSchema, { signal }),
+    // The page view goes along, so the exposures the server records join this page's events; it is not part of
+    // the key: a cached answer stays the page's answer.
+    queryFn: ({ signal }) => callApi(call, LayoutEnvelopeSchema, { signal, headers: pageViewHeaders() }),
     enabled: session.settled,
   });
 
   // The rows render in a transition, in slices that leave the main thread free, rather than in the
   // query's synchronous update; until then the skeletons (or the previous rows) stay.
   const data = useDeferredValue(query.data);
+  // The answer to this page's own call (not the previous page's, still shown while the new one renders).
+  const current = data !== undefined && data === query.data ? data : undefined;
+  const variation = current ? layoutVariation(current.rows) : undefined;
+  const pageView = usePageView();
 
   // RULES 9.3: each exposure pushed once per experiment per page view.
   const pushed = useRef(new Set<string>());
@@ -63,6 +77,15 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   useEffect(() => {
     if (data) pushExposures(data.experiments, pushed.current);
   }, [data]);
+
+  useEffect(() => {
+    if (current && variation !== undefined) {
+      noteLayoutExperiments(current.experiments.map((e) => e.key));
+      trackPageView(variation);
+    } else if (query.isError) {
+      trackPageView(BASE_VARIATION);
+    }
+  }, [current, variation, query.isError, pageView]);
 
   useEffect(() => {
     if (data)
@@ -93,7 +116,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
         ) : (
           <p role="alert">We could not load this page. Please check your connection and try again.</p>
         ))}
-      {data && <LayoutRows rows={data.rows} />}
+      {data && <LayoutRows rows={data.rows} pageView={current ? pageView : undefined} variation={variation} />}
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { TicketPage } from './ticket-page.js';
 import { apiError, type Handler, json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
 import { renderAt, setUpPageTests } from '../../test/render-page.js';
+import { sentEvents } from '../../test/events.js';
 import { cart, CART_ID, EVENT, listing, listingDetail, listingsBody, SLUG } from '../../test/buying-fixtures.js';
 
 function setup(
@@ -37,6 +38,7 @@ describe('ticket page', () => {
     const post = fetchMock.mock.calls.find(([u, init]) => String(u) === '/api/cart' && init?.method === 'POST');
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ listingId: 11, quantity: 2 });
     expect(new Headers(post?.[1]?.headers).get('Authorization')).toMatch(/^Bearer /);
+    expect(sentEvents(fetchMock)).toEqual([expect.objectContaining({ name: 'add_to_cart', item: 'listing:11' })]);
   });
 
   it('says the tickets were just taken on a 409, with a link back to the listings', async () => {

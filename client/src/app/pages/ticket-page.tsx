@@ -7,6 +7,7 @@ import { eventWhen } from '../../features/buying/cart-summary.js';
 import { FeeDetails } from '../../features/buying/fee-details.js';
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { allowedQuantities, formatCalendarDate, formatMoney, seatLabel } from '../../features/buying/money.js';
+import { trackAddToCart } from '../../features/buying/tracking.js';
 import { slugFromSplat, useEventPage } from '../../features/buying/use-buying.js';
 import { DELIVERY_LABELS } from '../../../../shared/schemas/commerce.js';
 import { PageFailed, PageLoading, usePageAnswer } from './page-states.js';
@@ -55,7 +56,10 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   const [needQuantity, setNeedQuantity] = useState(false);
   const hold = useMutation({
     mutationFn: ({ id, quantity }: { id: number; quantity: number }) => buyingApi.createCart(id, quantity),
-    onSuccess: (cart) => void navigate(`/checkout/${cart.id}`),
+    onSuccess: (cart, { id }) => {
+      trackAddToCart(id);
+      void navigate(`/checkout/${cart.id}`);
+    },
     onError: (err) => {
       if (err instanceof BuyingApiError && err.status === 409) {
         void queryClient.invalidateQueries({ queryKey: ['listings'] });

@@ -10,6 +10,8 @@ import { apiError, json, mockFetch, type Handler } from '../../test/fetch-stub.j
 import { renderAt, storeGuestToken } from '../../test/render-page.js';
 import { cart, CART_ID, order } from '../../test/buying-fixtures.js';
 import { PAYMENT_FAILURE_TRACKING_FAILURE, PURCHASE_TRACKING_FAILURE } from './tracking.js';
+import { discardEvents } from '../../lib/analytics.js';
+import { sentEvents } from '../../test/events.js';
 
 const NEXT_YEAR = String(new Date().getFullYear() + 1);
 
@@ -87,6 +89,7 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  discardEvents();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   localStorage.clear();
@@ -319,13 +322,16 @@ describe('paying', () => {
   });
 
   it('shows a declined card, tracks card_failed and keeps what the shopper typed', async () => {
-    const { user } = setup(() => apiError(402, 'payment_declined', 'Your card was declined.'));
+    const { fetchMock, user } = setup(() => apiError(402, 'payment_declined', 'Your card was declined.'));
     await fillAddress(user);
     await fillCard(user, '4000 0000 0000 0002');
     await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Your card was declined.');
     expect(window.dataLayer).toEqual([{ event: 'card_failed', reason: 'payment_declined' }]);
+    expect(sentEvents(fetchMock)).toEqual([
+      expect.objectContaining({ name: 'checkout_failed', reason: 'card_failed:payment_declined' }),
+    ]);
     expect(screen.getByTestId('location').textContent).toBe(`/checkout/${CART_ID}`);
     expect(field('Email').value).toBe('fan@example.com');
     expect(field('Card number').value).toBe('4000 0000 0000 0002');
@@ -409,10 +415,13 @@ describe('Apple Pay', () => {
 
   it('tracks applepay_failed when the Apple Pay payment fails', async () => {
     window.ApplePaySession = session(true, true);
-    const { user } = setup(() => apiError(402, 'payment_declined', 'Apple Pay was declined.'));
+    const { fetchMock, user } = setup(() => apiError(402, 'payment_declined', 'Apple Pay was declined.'));
     await fillAddress(user);
     await user.click(screen.getByRole('button', { name: /^Pay \$[\d,.]+ with Apple Pay$/ }));
     expect((await screen.findByRole('alert')).textContent).toContain('Apple Pay was declined.');
     expect(window.dataLayer).toEqual([{ event: 'applepay_failed', reason: 'payment_declined' }]);
+    expect(sentEvents(fetchMock).map((e) => [e.name, e.reason])).toEqual([
+      ['checkout_failed', 'applepay_failed:payment_declined'],
+    ]);
   });
 });

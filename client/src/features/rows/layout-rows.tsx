@@ -2,6 +2,7 @@ import { memo, useEffect, useMemo } from 'react';
 import type { LayoutRow } from '../../../../shared/schemas/layout.js';
 import { LayoutRowSchema } from '../../../../shared/schemas/layout.js';
 import { reportClientError } from '../../lib/api.js';
+import { RowTracking } from './row-events.js';
 import { ROW_COMPONENTS } from './rows.js';
 
 /**
@@ -25,8 +26,15 @@ const PICTURE_ROWS: ReadonlySet<string> = new Set(['performers', 'categories', '
 const EAGER_PICTURE_ROWS = 2;
 const EAGER_WITHIN_ROWS = 3;
 
+export interface LayoutRowsProps {
+  rows: readonly unknown[];
+  /** The page view and the layout's variation the rows' events are recorded under; none without both. */
+  pageView?: string;
+  variation?: string;
+}
+
 /** Memoised: while newer rows render in a transition, the page re-renders with the same rows for nothing. */
-export const LayoutRows = memo(function LayoutRows({ rows: raw }: { rows: readonly unknown[] }) {
+export const LayoutRows = memo(function LayoutRows({ rows: raw, pageView, variation }: LayoutRowsProps) {
   const { rows, skipped } = useMemo(() => parseRows(raw), [raw]);
   useEffect(() => {
     for (const type of skipped) reportClientError(new Error(`unknown row type "${type}"`), 'layout');
@@ -39,7 +47,13 @@ export const LayoutRows = memo(function LayoutRows({ rows: raw }: { rows: readon
       {rows.map((row, i) => {
         const Row = ROW_COMPONENTS[row.type] as React.ComponentType<{ row: LayoutRow; eager: boolean }>;
         const eager = i < EAGER_WITHIN_ROWS && PICTURE_ROWS.has(row.type) && pictureRows++ < EAGER_PICTURE_ROWS;
-        return <Row key={row.id} row={row} eager={eager} />;
+        const tracking =
+          pageView !== undefined && variation !== undefined ? { pageView, variation, position: i + 1 } : null;
+        return (
+          <RowTracking key={row.id} value={tracking}>
+            <Row row={row} eager={eager} />
+          </RowTracking>
+        );
       })}
     </>
   );

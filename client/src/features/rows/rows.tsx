@@ -1,6 +1,7 @@
 import { createContext, useContext, useId, useState, type ComponentType, type KeyboardEvent } from 'react';
 import type { LayoutRow } from '../../../../shared/schemas/layout.js';
 import { CategoryTile, EventList, PerformerCard, PromoCard, VenueCard } from '../../components/cards.js';
+import { useRowEvents } from './row-events.js';
 
 type RowOf<T extends LayoutRow['type']> = Extract<LayoutRow, { type: T }>;
 export interface RowProps<T extends LayoutRow['type']> {
@@ -18,23 +19,24 @@ export const RowSetLabel = createContext<string | undefined>(undefined);
 function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode }) {
   const headingId = useId();
   const setLabel = useContext(RowSetLabel);
+  const failed = row.status === 'timeout' || row.status === 'error';
+  // A row that failed still shows what it had; a row drawn as a note only is no impression.
+  const showsItems = failed ? row.items.length > 0 : row.status !== 'empty';
+  const ref = useRowEvents(row, showsItems);
   return (
     <section
+      ref={ref}
       className={`row row--${row.type}`}
       aria-labelledby={setLabel ? `${setLabel} ${headingId}` : headingId}
       data-row-id={row.id}
     >
       <h2 id={headingId}>{row.title}</h2>
-      {row.status === 'timeout' || row.status === 'error' ? (
-        row.items.length > 0 ? (
-          children
-        ) : (
-          <p className="row__note">This list is taking a moment. Please try again shortly.</p>
-        )
-      ) : row.status === 'empty' ? (
-        <p className="row__note">Nothing here yet near you. Try another date or category.</p>
-      ) : (
+      {showsItems ? (
         children
+      ) : failed ? (
+        <p className="row__note">This list is taking a moment. Please try again shortly.</p>
+      ) : (
+        <p className="row__note">Nothing here yet near you. Try another date or category.</p>
       )}
     </section>
   );
