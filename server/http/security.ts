@@ -79,7 +79,7 @@ export function corsAllowList(origins: readonly string[]): RequestHandler {
   return cors({
     origin: (origin, done) => done(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'POST'],
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Client-Id', 'X-Site-Id', 'X-Request-Id'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Client-Id', 'X-Site-Id', 'X-Request-Id', 'X-Page-View'],
     maxAge: 600,
   });
 }

@@ -131,6 +131,7 @@ export class LayoutService {
       brand: { id: brand.id, name: brand.name },
       location: publicLocation,
       experiments: options.experiments ?? [],
+      variation: options.variant ?? 'base',
       rows: rows.flatMap((r) => {
         if (r === null) return [];
         const file = fileOf.get(r.id);

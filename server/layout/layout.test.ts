@@ -605,13 +605,14 @@ describe('repeated layout answers (the fast lane in front of Express)', () => {
     expect(served() - before).toBe(0);
   });
 
-  it('gives a verified guest their own variation from the lane, and QA its forced one', async () => {
+  it('answers a verified guest from the app, which records the exposure, and QA’s forced view from the lane', async () => {
     const { sessionToken } = (await request(app).post('/api/customers/session')).body as { sessionToken: string };
     const auth = { ...asStorefront, Authorization: `Bearer ${sessionToken}` };
     const first = await getLayout(url, auth);
     const before = served();
     const again = await getLayout(url, auth);
-    expect(served() - before).toBe(1);
+    // The guest is in the experiment: each view is an exposure the app records (RULES 16.1), from its kept answer.
+    expect(served() - before).toBe(0);
     expect(again).toEqual(first);
     // Each forced variation is built by the app once, then replayed from the lane.
     for (const [index, firstRow] of [

@@ -79,6 +79,8 @@ export const LayoutResponseSchema = z.object({
   brand: z.object({ id: z.string(), name: z.string() }),
   location: ResolvedLocationSchema,
   experiments: z.array(ExperimentExposureSchema),
+  /** The layout variation shown (`base` for the page itself): what the page's events carry. */
+  variation: z.string().optional(),
   rows: z.array(LayoutRowSchema),
 });
 export type LayoutResponse = z.infer<typeof LayoutResponseSchema>;

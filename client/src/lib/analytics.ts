@@ -7,7 +7,7 @@ import {
   PAGE_VIEW_HEADER,
   type BrowserEvent,
 } from '../../../shared/schemas/analytics-events.js';
-import { apiHeaders } from './api.js';
+import { apiHeaders, SITE_ID } from './api.js';
 
 /**
  * First-party events: queued in the page and sent to the server in batches, never in the way of the page. A
@@ -23,7 +23,9 @@ export const BASE_VARIATION = 'base';
 const ID_BYTES = 16;
 const PAGE_PATH_MAX = BrowserEventSchema.shape.page.maxLength ?? 0;
 /** The bytes of `{"events":[]}` around a batch's events. */
-const BATCH_ENVELOPE_BYTES = '{"events":[]}'.length;
+/** A beacon carries no `X-Site-Id` header: the site id goes in the batch. */
+const ENVELOPE_START = `{"site":${Number(SITE_ID)},"events":[`;
+const BATCH_ENVELOPE_BYTES = ENVELOPE_START.length + ']}'.length;
 
 /** What a caller says of an event; the queue adds its id, page view, page and time. */
 export type EventFields = Omit<BrowserEvent, 'id' | 'pageView' | 'page' | 'at'>;
@@ -176,7 +178,7 @@ function takeBatch(): string {
     bytes += size;
     queue.shift();
   }
-  return `{"events":[${events.join(',')}]}`;
+  return `${ENVELOPE_START}${events.join(',')}]}`;
 }
 
 function send(body: string, beacon: boolean): void {

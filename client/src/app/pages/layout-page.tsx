@@ -66,7 +66,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   const data = useDeferredValue(query.data);
   // The answer to this page's own call (not the previous page's, still shown while the new one renders).
   const current = data !== undefined && data === query.data ? data : undefined;
-  const variation = current ? layoutVariation(current.rows) : undefined;
+  const variation = current ? (current.variation ?? layoutVariation(current.rows)) : undefined;
   const pageView = usePageView();
 
   // RULES 9.3: each exposure pushed once per experiment per page view.
