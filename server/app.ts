@@ -171,7 +171,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const readout = deps.sql
     ? new ExperimentReadout(deps.sql, () => experimentDefinitions(deps.flags.payload().features))
     : undefined;
-  if (studio.enabled && readout) app.use('/api/studio', experimentResultsRoutes(readout, studio));
+  if (studio.enabled && readout && deps.sql) app.use('/api/studio', experimentResultsRoutes(readout, studio, deps.sql));
   app.use('/api/studio', studio.enabled && deps.studio ? studioRoutes(deps.studio, studio) : apiNotFound);
   // Events read their own bodies: a beacon's may come as text/plain.
   app.use('/api/events', cors);

@@ -214,3 +214,60 @@ export class EventLog {
     return Number(rows[0]?.n ?? 0);
   }
 }
+
+/** One stored event as an operator reads it back. */
+export interface StoredEvent {
+  name: string;
+  at: string;
+  page: string | null;
+  pageView: string | null;
+  variation: string | null;
+  rowId: string | null;
+  segmentFile: string | null;
+  segmentVersion: number | null;
+  position: number | null;
+  itemPosition: number | null;
+  item: string | null;
+  experimentId: string | null;
+  variationId: string | null;
+  reason: string | null;
+  orderId: string | null;
+  revenue: number | null;
+  brand: string;
+  device: string;
+}
+
+/** At most this many events are read back at once. */
+export const MAX_EVENTS_READ = 500;
+
+/** What the store keeps of one guest, newest first (RULES 16.8): what an operator checks, and what a guest may ask for. */
+export async function guestEvents(sql: Sql, guest: string, limit = MAX_EVENTS_READ): Promise<StoredEvent[]> {
+  const rows = await sql.query<Record<string, unknown>>(
+    `SELECT name, occurred_at, page, page_view, variation, row_id, segment_file, segment_version, position,
+            item_position, item, experiment_id, variation_id, reason, order_id, revenue, brand, device
+     FROM analytics_events WHERE anonymous_id = $1 ORDER BY occurred_at DESC, id DESC LIMIT $2`,
+    [guest, Math.min(limit, MAX_EVENTS_READ)],
+  );
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  return rows.map((r) => ({
+    name: String(r.name),
+    at: new Date(r.occurred_at as string).toISOString(),
+    page: str(r.page),
+    pageView: str(r.page_view),
+    variation: str(r.variation),
+    rowId: str(r.row_id),
+    segmentFile: str(r.segment_file),
+    segmentVersion: num(r.segment_version),
+    position: num(r.position),
+    itemPosition: num(r.item_position),
+    item: str(r.item),
+    experimentId: str(r.experiment_id),
+    variationId: str(r.variation_id),
+    reason: str(r.reason),
+    orderId: str(r.order_id),
+    revenue: num(r.revenue),
+    brand: String(r.brand),
+    device: String(r.device),
+  }));
+}

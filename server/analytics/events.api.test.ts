@@ -301,3 +301,30 @@ describe('GET /api/studio/experiments/:key/results', () => {
     expect((await request(app).get('/api/studio/experiments/home-layout/results')).status).toBe(401);
   });
 });
+
+describe('GET /api/studio/events', () => {
+  it('reads back what is kept of one guest, newest first, behind the studio key', async () => {
+    const { token, guestId } = await newGuest(app);
+    await request(app)
+      .post('/api/events')
+      .set('Cookie', cookieOf(token))
+      .send({
+        events: [
+          event({ name: 'add_to_cart', item: 'listing:12', at: Date.now() - 1_000 }),
+          event({ name: 'page_view' }),
+        ],
+      });
+    await log.flush();
+    const res = await request(app).get(`/api/studio/events?guest=${guestId}`).set('X-Studio-Key', STUDIO_KEY);
+    expect(res.status).toBe(200);
+    expect(res.body.events.map((e: { name: string; item: string | null }) => [e.name, e.item])).toEqual([
+      ['page_view', null],
+      ['add_to_cart', 'listing:12'],
+    ]);
+    expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|::ffff|buyer@example/);
+    expect((await request(app).get(`/api/studio/events?guest=${guestId}`)).status).toBe(401);
+    const bad = await request(app).get('/api/studio/events?guest=a%20b').set('X-Studio-Key', STUDIO_KEY);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/guest/);
+  });
+});

@@ -1,3 +1,5 @@
+import { guestEvents, MAX_EVENTS_READ } from '../analytics/event-log.js';
+import type { Sql } from '../store/sql.js';
 import type { ExperimentReadout } from '../experiments/readout.js';
 import { ResultsQuerySchema } from '../../shared/schemas/experiment-results.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -142,8 +144,18 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
  * RULES 17: an experiment's results (`/api/studio/experiments/:key/results`), as `npm run experiments -- results`
  * prints them, behind the studio's key. Read from the event store, with or without the studio's drafts.
  */
-export function experimentResultsRoutes(readout: ExperimentReadout, access: StudioAccess): Router {
+export function experimentResultsRoutes(readout: ExperimentReadout, access: StudioAccess, sql: Sql): Router {
   const router = Router();
+  // RULES 16.8: what the store keeps of one guest, newest first.
+  router.get('/events', requireKey(access.key), async (req, res) => {
+    const { guest, limit } = z
+      .object({
+        guest: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'guest must be a guest id'),
+        limit: z.coerce.number().int().min(1).max(MAX_EVENTS_READ).optional(),
+      })
+      .parse(req.query);
+    res.set('Cache-Control', 'no-store').json({ events: await guestEvents(sql, guest, limit) });
+  });
   router.get('/experiments/results', requireKey(access.key), (_req, res) => {
     res.set('Cache-Control', 'no-store').json(readout.list());
   });
