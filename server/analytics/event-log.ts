@@ -240,7 +240,7 @@ export interface StoredEvent {
 /** At most this many events are read back at once. */
 export const MAX_EVENTS_READ = 500;
 
-/** What the store keeps of one guest, newest first (RULES 16.8): what an operator checks, and what a guest may ask for. */
+/** What the store keeps of one guest, newest first (RULES 16.8): what an operator checks, what a guest may ask for. */
 export async function guestEvents(sql: Sql, guest: string, limit = MAX_EVENTS_READ): Promise<StoredEvent[]> {
   const rows = await sql.query<Record<string, unknown>>(
     `SELECT name, occurred_at, page, page_view, variation, row_id, segment_file, segment_version, position,

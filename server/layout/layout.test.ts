@@ -605,7 +605,7 @@ describe('repeated layout answers (the fast lane in front of Express)', () => {
     expect(served() - before).toBe(0);
   });
 
-  it('answers a verified guest from the app, which records the exposure, and QA’s forced view from the lane', async () => {
+  it('answers a guest in the experiment from the app (an exposure), and forced views from the lane', async () => {
     const { sessionToken } = (await request(app).post('/api/customers/session')).body as { sessionToken: string };
     const auth = { ...asStorefront, Authorization: `Bearer ${sessionToken}` };
     const first = await getLayout(url, auth);
