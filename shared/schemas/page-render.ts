@@ -48,11 +48,6 @@ export interface PageContextValue {
   origin: string;
   /** The HTTP status the first page was answered with (404 for an address with nothing at it). */
   status: number;
-  /**
-   * The page view the server recorded the page's exposures under (`EventIdSchema`), when it rendered a layout that
-   * lists any: the client's first page view takes it, so its events join the server's exposures.
-   */
-  pageView?: string;
 }
 
 /**
