@@ -26,11 +26,11 @@ function Shell() {
 }
 const go = (name: string) => fireEvent.click(screen.getByRole('button', { name }));
 
-function start(route: string, served?: string) {
+function start(route: string) {
   const fetchMock = mockFetch({ [`POST ${EVENTS_PATH}`]: () => new Response(null, { status: 204 }) });
   render(
     <StrictMode>
-      <PageContext value={{ origin: 'http://localhost', status: 200, ...(served ? { pageView: served } : {}) }}>
+      <PageContext value={{ origin: 'http://localhost', status: 200 }}>
         <MemoryRouter initialEntries={[route]}>
           <Shell />
         </MemoryRouter>
@@ -63,11 +63,6 @@ describe('page views', () => {
       ['page_view', first, 'base'],
       ['page_view', second, 'base'],
     ]);
-  });
-
-  it('takes the page view the server rendered the first page under', () => {
-    start('/', 'served-view-123');
-    expect(currentPageView()).toBe('served-view-123');
   });
 });
 
