@@ -10,8 +10,7 @@ import { EventLog } from '../analytics/event-log.js';
 import { createCommerce } from '../commerce/commerce.js';
 import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
 import { parseEnv } from '../config/env.js';
-import { FlagService } from '../flags/flag-service.js';
-import { StaticFlagSource, type FlagPayload } from '../flags/flags-file.js';
+import type { FlagPayload } from '../flags/flags-file.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
@@ -20,11 +19,10 @@ import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js'
 import {
   CONTROL,
   coverage,
-  HOME_EXPERIMENT,
   readResults,
-  recordSyntheticExposures,
   seededGuestIds,
   simulateExperiment,
+  syntheticReadout,
   tallyMismatches,
   TREATMENT,
   TRUE_LIFT,
@@ -33,7 +31,6 @@ import {
 } from '../test/experiment-simulation.js';
 import { listingSupply } from '../test/shopper.js';
 import { testAppWithSegments } from '../test/test-app.js';
-import { ExperimentReadout, experimentDefinitions } from './readout.js';
 
 const STUDIO_KEY = 'studio-key-for-simulation-tests';
 /** One seed for every draw here: guest ids, purchases and lost exposures. */
@@ -124,34 +121,13 @@ describe('a seeded home-layout experiment run through the HTTP API', () => {
 });
 
 describe(`the sample ratio check over ${SRM_GUESTS.toLocaleString('en-US')} exposures written to the store`, () => {
-  const flags = new FlagService(new StaticFlagSource(FLAGS));
-
-  /** A fresh store with the synthetic exposures, `lost` of each variation's never reaching it; its readout. */
-  async function readout(lost: Record<string, number>) {
-    const sql = await openPglite(null);
-    try {
-      await migrate(sql);
-      const log = new EventLog(sql);
-      const written = recordSyntheticExposures({
-        collector: new EventCollector(log),
-        flags,
-        guests: SRM_GUESTS,
-        seed: SEED,
-        lost,
-      });
-      await log.close();
-      expect(log.stats()).toMatchObject({ queued: 0, dropped: 0 });
-      const results = await new ExperimentReadout(sql, () => experimentDefinitions(FLAGS.features)).results(
-        HOME_EXPERIMENT,
-      );
-      return { written, results };
-    } finally {
-      await sql.close();
-    }
-  }
-
   it('flags a mismatch when the tracking callback loses 5% of one variation’s exposures', async () => {
-    const { written, results } = await readout({ [TREATMENT]: LOST_SHARE });
+    const { written, results } = await syntheticReadout({
+      flags: FLAGS,
+      guests: SRM_GUESTS,
+      seed: SEED,
+      lost: { [TREATMENT]: LOST_SHARE },
+    });
     expect(results.variations.map((v) => v.users)).toEqual([written.recorded[CONTROL], written.recorded[TREATMENT]]);
     expect(written.assigned[TREATMENT]! - written.recorded[TREATMENT]!).toBeGreaterThan(0);
     expect(written.recorded[CONTROL]).toBe(written.assigned[CONTROL]);
@@ -159,7 +135,7 @@ describe(`the sample ratio check over ${SRM_GUESTS.toLocaleString('en-US')} expo
   }, 120_000);
 
   it('flags nothing for the same guests when every exposure is recorded', async () => {
-    const { written, results } = await readout({});
+    const { written, results } = await syntheticReadout({ flags: FLAGS, guests: SRM_GUESTS, seed: SEED });
     expect(results.variations.map((v) => v.users)).toEqual([written.assigned[CONTROL], written.assigned[TREATMENT]]);
     expect(results.srm.flagged, JSON.stringify({ written, srm: results.srm })).toBe(false);
   }, 120_000);

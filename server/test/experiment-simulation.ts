@@ -11,8 +11,13 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ExperimentResultsSchema, type ExperimentResults } from '../../shared/schemas/experiment-results.js';
 import { ExperimentExposureSchema } from '../../shared/schemas/layout.js';
-import type { EventCollector } from '../analytics/event-collector.js';
-import type { FlagService } from '../flags/flag-service.js';
+import { EventCollector } from '../analytics/event-collector.js';
+import { EventLog } from '../analytics/event-log.js';
+import { ExperimentReadout, experimentDefinitions } from '../experiments/readout.js';
+import { FlagService } from '../flags/flag-service.js';
+import { StaticFlagSource, type FlagPayload } from '../flags/flags-file.js';
+import { migrate } from '../store/migrations.js';
+import { openPglite } from '../store/pglite-sql.js';
 import { buyOne } from './shopper.js';
 
 /** The experiment the home layout runs (`segments/flags.json`), its feature and its variations' ids. */
@@ -249,4 +254,35 @@ export function recordSyntheticExposures(options: {
     );
   }
   return { assigned, recorded };
+}
+
+/**
+ * A fresh in-memory store holding `guests` synthetic exposures (`recordSyntheticExposures`), and its readout of
+ * the home-layout experiment under `flags`' weights.
+ */
+export async function syntheticReadout(options: {
+  flags: FlagPayload;
+  guests: number;
+  seed: number;
+  lost?: Readonly<Record<string, number>>;
+}): Promise<{ written: SyntheticExposures; results: ExperimentResults }> {
+  const sql = await openPglite(null);
+  try {
+    await migrate(sql);
+    const log = new EventLog(sql);
+    const written = recordSyntheticExposures({
+      collector: new EventCollector(log),
+      flags: new FlagService(new StaticFlagSource(options.flags)),
+      guests: options.guests,
+      seed: options.seed,
+      ...(options.lost ? { lost: options.lost } : {}),
+    });
+    await log.close();
+    const { queued, dropped } = log.stats();
+    if (queued > 0 || dropped > 0) throw new Error(`${queued + dropped} synthetic exposures were not written`);
+    const readout = new ExperimentReadout(sql, () => experimentDefinitions(options.flags.features));
+    return { written, results: await readout.results(HOME_EXPERIMENT) };
+  } finally {
+    await sql.close();
+  }
 }
