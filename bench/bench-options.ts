@@ -8,6 +8,8 @@ export interface BenchOptions {
   sizesGiven: boolean;
   rounds: number;
   seconds: number;
+  /** Whether `--seconds` was given (the events run measures longer rounds otherwise). */
+  secondsGiven: boolean;
   warmupSeconds: number;
   lighthouseRuns: number;
   timeLimitMinutes: number;
@@ -15,6 +17,9 @@ export interface BenchOptions {
   faults: boolean;
   cold: boolean;
   catalog: boolean;
+  events: boolean;
+  /** Simulated guests of the events run's experiment. */
+  guests: number;
   noLighthouse: boolean;
   noWrite: boolean;
   /** The command line as typed, for the results. */
@@ -22,6 +27,9 @@ export interface BenchOptions {
 }
 
 const DEFAULT_SIZES = '20000';
+const DEFAULT_SECONDS = 2;
+/** The events run's experiment: 20,000 guests, about 10,000 per variation. */
+const DEFAULT_GUESTS = 20_000;
 /** `--scale` and `--cold`: 20,000, 200,000 and 1,000,000 events. */
 const SCALE_SIZES = '20000,200000,1000000';
 const SMALLEST_SIZE = 100;
@@ -37,19 +45,21 @@ export function readBenchOptions(args: string[] = process.argv.slice(2)): BenchO
       scale: { type: 'boolean', default: false },
       sizes: { type: 'string' },
       rounds: { type: 'string', default: '5' },
-      seconds: { type: 'string', default: '2' },
+      seconds: { type: 'string' },
       warmup: { type: 'string', default: '3' },
       'lighthouse-runs': { type: 'string', default: '1' },
       engine: { type: 'boolean', default: false },
       faults: { type: 'boolean', default: false },
       cold: { type: 'boolean', default: false },
       catalog: { type: 'boolean', default: false },
+      events: { type: 'boolean', default: false },
+      guests: { type: 'string', default: String(DEFAULT_GUESTS) },
       'no-lighthouse': { type: 'boolean', default: false },
       'no-write': { type: 'boolean', default: false },
       'time-limit': { type: 'string' },
     },
   });
-  const positive = (name: 'rounds' | 'seconds' | 'time-limit' | 'lighthouse-runs'): number => {
+  const positive = (name: 'rounds' | 'seconds' | 'time-limit' | 'lighthouse-runs' | 'guests'): number => {
     const n = Number(values[name]);
     if (!(n > 0)) throw new Error(`--${name} must be a positive number`);
     return n;
@@ -60,7 +70,7 @@ export function readBenchOptions(args: string[] = process.argv.slice(2)): BenchO
     return n;
   });
   const rounds = Math.round(positive('rounds'));
-  const seconds = positive('seconds');
+  const seconds = values.seconds === undefined ? DEFAULT_SECONDS : positive('seconds');
   const warmupSeconds = Number(values.warmup);
   const lighthouseRuns = Math.round(positive('lighthouse-runs'));
   const timeLimitMinutes = values['time-limit']
@@ -75,6 +85,7 @@ export function readBenchOptions(args: string[] = process.argv.slice(2)): BenchO
     sizesGiven: values.sizes !== undefined,
     rounds,
     seconds,
+    secondsGiven: values.seconds !== undefined,
     warmupSeconds,
     lighthouseRuns,
     timeLimitMinutes,
@@ -82,6 +93,8 @@ export function readBenchOptions(args: string[] = process.argv.slice(2)): BenchO
     faults: values.faults,
     cold: values.cold,
     catalog: values.catalog,
+    events: values.events,
+    guests: Math.round(positive('guests')),
     noLighthouse: values['no-lighthouse'],
     noWrite: values['no-write'],
     command: ['npm run bench', ...(args.length > 0 ? ['--', ...args] : [])].join(' '),

@@ -226,7 +226,7 @@ export function rssSampler(pid: number, intervalMs = 500) {
 }
 
 /** CPU time a process has used, in clock ticks (user + system, fields 14 and 15 of /proc/<pid>/stat). */
-function cpuTicks(pid: number): number {
+export function cpuTicks(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may hold spaces; fields are counted after its closing parenthesis.

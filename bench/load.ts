@@ -64,8 +64,13 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     ...(options.headers ? { headers: options.headers } : {}),
     ...(paths || inspect ? { requests: [req] } : {}),
   });
+  return resultOf(r, options.connections);
+}
+
+/** autocannon's result as a `LoadResult`. */
+export function resultOf(r: autocannon.Result, connections: number): LoadResult {
   return {
-    connections: options.connections,
+    connections,
     seconds: r.duration,
     requests: r.requests.total,
     sent: r.requests.sent,

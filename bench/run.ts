@@ -24,6 +24,11 @@
  *                                         one node shows on another; written between the bench:catalog markers
  *   npm run bench -- --faults             only the store fault run (bench/faults.ts): PostgreSQL crashed under a
  *                                         burst of carts and checkouts; written between the bench:faults markers
+ *   npm run bench -- --events             only first-party events (bench/events.ts): the home-layout experiment
+ *                                         simulated through the API (--guests 20000) and its readout, the sample
+ *                                         ratio check, POST /api/events at 50 connections, and the cached layout
+ *                                         beside event traffic (rounds of 5 s unless --seconds); about 12 minutes;
+ *                                         written between the bench:events markers
  *   --rounds 5 --seconds 2 --warmup 3     rounds of measured seconds per endpoint, after one discarded warm-up
  *   --lighthouse-runs 1                   runs per page; the median run (by performance score) is reported
  *   --no-lighthouse --no-write            skip Lighthouse; print without touching RESULTS.md
@@ -36,6 +41,7 @@ import { runCatalogBench } from './catalog-live.js';
 import { stopAll } from './children.js';
 import { runColdBench } from './cold.js';
 import { ensureBuild } from './ensure-build.js';
+import { runEventsBench } from './events.js';
 import { runFaultBench } from './faults.js';
 import { runLoadBench } from './load-bench.js';
 
@@ -67,6 +73,16 @@ const log = (msg: string) => console.error(`[bench ${new Date().toISOString().sl
 try {
   if (options.faults) {
     if (!(await runFaultBench({ command, write, log }))) process.exitCode = 1;
+  } else if (options.events) {
+    const run = {
+      command,
+      write,
+      log,
+      guests: options.guests,
+      rounds: options.rounds,
+      ...(options.secondsGiven ? { seconds: options.seconds } : {}),
+    };
+    if (!(await runEventsBench(run))) process.exitCode = 1;
   } else if (options.catalog) {
     await ensureBuild(log);
     console.log(

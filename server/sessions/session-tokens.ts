@@ -30,16 +30,18 @@ export interface GuestSession {
 export class SessionTokens {
   private readonly verified = new LRUCache<string, GuestSession>({ max: VERIFIED_TOKENS });
 
+  /** `newGuestId` makes the id of each new guest; a test passes a seeded one to replay the same guests. */
   constructor(
     private readonly secret: Uint8Array,
     private readonly ttlSeconds: number,
+    private readonly newGuestId: () => string = randomUUID,
   ) {
     if (secret.byteLength < MIN_SECRET_BYTES)
       throw new Error(`the session secret must be at least ${MIN_SECRET_BYTES} bytes`);
   }
 
   async issue(now = new Date()): Promise<{ token: string; session: GuestSession }> {
-    const guestId = randomUUID();
+    const guestId = this.newGuestId();
     const iat = Math.floor(now.getTime() / 1000);
     const exp = iat + this.ttlSeconds;
     const token = await new SignJWT({ typ: 'guest' })

@@ -22,8 +22,11 @@ export const TEST_CARD = {
   cvc: '123',
 } as const;
 
+/** An in-process app, or the origin of a listening server (`http://127.0.0.1:3000`). */
+export type Target = RequestListener | string;
+
 /** A new guest session through the API: its bearer header, token and guest id. */
-export async function newGuest(app: RequestListener): Promise<{ auth: string; token: string; guestId: string }> {
+export async function newGuest(app: Target): Promise<{ auth: string; token: string; guestId: string }> {
   const res = await request(app).post('/api/customers/session');
   if (res.status !== 201 && res.status !== 200) throw new Error(`session answered ${res.status}`);
   const token = String(res.body.sessionToken);
@@ -52,7 +55,7 @@ export function listingSupply(catalog: Catalog): () => number {
 
 /** Puts one ticket of `listingId` in a cart and checks out, under `idempotencyKey` when given. */
 export async function buyOne(
-  app: RequestListener,
+  app: Target,
   auth: string,
   listingId: number,
   options: { idempotencyKey?: string; headers?: Record<string, string> } = {},
