@@ -1,5 +1,5 @@
 import { ExperimentReadout, experimentDefinitions } from './experiments/readout.js';
-import { eventRoutes } from './analytics/routes.js';
+import { EventIntake } from './analytics/event-intake.js';
 import type { EventCollector } from './analytics/event-collector.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -127,7 +127,16 @@ export function createApp(deps: AppDeps): App {
     ? new FastLane({ logger: deps.logger, headers: headersSetBy([pageSecurity]), maxBytes: FAST_LANE_BYTES })
     : undefined;
   const app = expressApp(deps, { lane, pageLane, security, cors, trust, limit, suggestLimiter });
-  const listener = lane.in(app);
+  const intake = new EventIntake({
+    collector: deps.events,
+    segments: deps.segments,
+    tokens: deps.tokens,
+    gate: limiterGate(limit('events', deps.env.RATE_LIMIT_EVENTS_PER_MINUTE, 'event batch')),
+    cors,
+    headers: headersSetBy([apiSecurity]),
+    logger: deps.logger,
+  });
+  const listener = intake.in(lane.in(app));
   return Object.assign(pageLane ? pageLane.in(listener) : listener, { fastLane: lane, pageLane });
 }
 
@@ -173,17 +182,8 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     : undefined;
   if (studio.enabled && readout && deps.sql) app.use('/api/studio', experimentResultsRoutes(readout, studio, deps.sql));
   app.use('/api/studio', studio.enabled && deps.studio ? studioRoutes(deps.studio, studio) : apiNotFound);
-  // Events read their own bodies: a beacon's may come as text/plain.
+  // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
   app.use('/api/events', cors);
-  app.use(
-    '/api',
-    eventRoutes(
-      deps.events,
-      deps.segments,
-      deps.tokens,
-      limit('events', env.RATE_LIMIT_EVENTS_PER_MINUTE, 'event batch'),
-    ),
-  );
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
   const api = express.Router();
