@@ -81,6 +81,11 @@ export class EventCollector {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** RULES 16.5: whether a batch of `count` events can be taken now. */
+  hasRoom(count: number): boolean {
+    return this.log.hasRoom(count);
+  }
+
   /** RULES 16.2, 16.3: a browser's checked batch; says how many events were taken. */
   browserBatch(batch: EventBatch, visitor: Visitor): number {
     const now = this.now();

@@ -66,6 +66,7 @@ export class EventIntake {
       body = answer.body;
       // What is left of a refused body is not read: the connection closes after the answer.
       if (!req.complete) res.setHeader('Connection', 'close');
+      if (err instanceof Busy) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     }
     if (res.headersSent) return;
     const json = JSON.stringify(body);
@@ -117,7 +118,10 @@ export class EventIntake {
       segments.defaultBrand;
     if (!collectsFrom(req.headers)) return 0;
     const visitor = visitorOf(req.headers, await this.guestOf(req), brand.id);
-    return visitor ? this.options.collector.browserBatch(batch, visitor) : 0;
+    if (!visitor) return 0;
+    // RULES 16.5: taken means written; while the store cannot keep up, the browser is asked to send it again.
+    if (!this.options.collector.hasRoom(batch.events.length)) throw busy();
+    return this.options.collector.browserBatch(batch, visitor);
   }
 
   private async guestOf(req: IncomingMessage): Promise<string | undefined> {
@@ -135,6 +139,16 @@ export class EventIntake {
     }
   }
 }
+
+/** Seconds a browser is asked to wait before sending a refused batch again. */
+const RETRY_AFTER_SECONDS = 5;
+
+class Busy extends AppError {
+  constructor() {
+    super(503, 'events_busy', 'Too many events are waiting to be written; send the batch again shortly');
+  }
+}
+const busy = () => new Busy();
 
 const isEventsPath = (url: string) => url === EVENTS_PATH || url.startsWith(`${EVENTS_PATH}?`);
 

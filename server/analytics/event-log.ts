@@ -34,7 +34,10 @@ export interface EventRecord {
 /** RULES 16.5: how often queued events are written, and how many go in one statement. */
 export const FLUSH_EVERY_MS = 250;
 export const ROWS_PER_INSERT = 1_000;
-/** RULES 16.5: events waiting beyond this (the store down for long) are dropped, oldest first, and counted. */
+/**
+ * RULES 16.5: a browser's batch is refused (503, to be sent again) while this many events wait; the server's own
+ * events beyond it (the store down for long) are dropped, oldest first, and counted.
+ */
 export const MAX_QUEUED_EVENTS = 100_000;
 /** RULES 16.6: events are kept this many days unless `EVENTS_RETENTION_DAYS` says otherwise. */
 export const DEFAULT_RETENTION_DAYS = 90;
@@ -151,6 +154,14 @@ export class EventLog {
     }
     if (this.queue.length >= ROWS_PER_INSERT) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
+  }
+
+  /**
+   * Whether `count` more events fit in the queue: the browser's batches are refused (to be sent again) rather than
+   * taken and dropped when the store cannot keep up.
+   */
+  hasRoom(count: number): boolean {
+    return !this.closed && this.queue.length + count <= this.maxQueued;
   }
 
   stats(): EventLogStats {

@@ -11,6 +11,7 @@ import { parseEnv } from '../config/env.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
+import { StoreUnavailableError } from '../store/store-errors.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { buyOne, listingSupply, newGuest } from '../test/shopper.js';
 import { testAppWithSegments } from '../test/test-app.js';
@@ -326,5 +327,34 @@ describe('GET /api/studio/events', () => {
     const bad = await request(app).get('/api/studio/events?guest=a%20b').set('X-Studio-Key', STUDIO_KEY);
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/guest/);
+  });
+});
+
+describe('a store that cannot keep up', () => {
+  it('refuses a batch with a 503 and Retry-After rather than take events it would drop', async () => {
+    const away: Sql = {
+      kind: 'pglite',
+      query: () => Promise.reject(new StoreUnavailableError(new Error('connection refused'))),
+      transaction: () => Promise.reject(new StoreUnavailableError(new Error('connection refused'))),
+      close: () => Promise.resolve(),
+    };
+    const slowLog = new EventLog(away, { flushEveryMs: 60_000, maxQueued: 5 });
+    const env = parseEnv({ NODE_ENV: 'test', RATE_LIMIT_EVENTS_PER_MINUTE: '10000' });
+    const { app: busy } = await testAppWithSegments({
+      search: fixture.search,
+      sql,
+      env,
+      events: new EventCollector(slowLog),
+    });
+    const { token } = await newGuest(busy);
+    const three = () => ({ events: [1, 2, 3].map(() => event({ name: 'page_view', pageView: `pv-${id()}` })) });
+    const first = await request(busy).post('/api/events').set('Cookie', cookieOf(token)).send(three());
+    expect(first.status).toBe(202);
+    expect(first.body.accepted).toBe(3);
+    const second = await request(busy).post('/api/events').set('Cookie', cookieOf(token)).send(three());
+    expect(second.status).toBe(503);
+    expect(second.headers['retry-after']).toBe('5');
+    expect(second.body.error.code).toBe('events_busy');
+    expect(slowLog.stats()).toMatchObject({ queued: 3, dropped: 0 });
   });
 });

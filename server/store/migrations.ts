@@ -231,7 +231,6 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       );
       CREATE UNIQUE INDEX analytics_events_once ON analytics_events (once);
       CREATE INDEX analytics_events_by_time ON analytics_events (occurred_at);
-      CREATE INDEX analytics_events_by_name ON analytics_events (name, occurred_at);
       CREATE INDEX analytics_events_by_experiment ON analytics_events (experiment_id, occurred_at)
         WHERE name = 'experiment_viewed';
       CREATE INDEX analytics_events_purchases ON analytics_events (anonymous_id, occurred_at)

@@ -56,6 +56,25 @@ afterEach(() => {
 });
 
 describe('the event queue', () => {
+  it('sends a batch the server was too busy to take again after its Retry-After, and only then', async () => {
+    let answers = 0;
+    const fetchMock = mockFetch({
+      [`POST ${EVENTS_PATH}`]: () =>
+        ++answers === 1
+          ? new Response('{}', { status: 503, headers: { 'Retry-After': '5' } })
+          : new Response(null, { status: 202 }),
+    });
+    click(1);
+    click(2);
+    flushEvents();
+    await vi.advanceTimersByTimeAsync(4_900);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    const [first, again] = sentBatches(fetchMock);
+    expect(again).toEqual(first);
+  });
+
   it('sends what a page queued together once the flush interval is over, each event named and placed', () => {
     const fetchMock = stubEvents();
     trackPageView('base');

@@ -157,6 +157,19 @@ export function flushEvents({ beacon = false }: { beacon?: boolean } = {}): void
   while (queue.length > 0) send(takeBatch(), beacon);
 }
 
+/** Events kept for sending again while the server asks to wait: a busy minute's worth, the oldest going first. */
+const MAX_HELD_EVENTS = 500;
+/** The longest wait a `Retry-After` is followed for, in seconds. */
+const MAX_RETRY_AFTER_SECONDS = 60;
+
+/** A batch the server could not take now (503, 429) goes back in the queue, sent again after its `Retry-After`. */
+function sendAgainLater(events: readonly BrowserEvent[], retryAfter: string | null): void {
+  queue = [...events, ...queue].slice(-MAX_HELD_EVENTS);
+  const seconds = Math.min(Math.max(Number(retryAfter) || FLUSH_INTERVAL_MS / 1000, 1), MAX_RETRY_AFTER_SECONDS);
+  clearTimeout(timer);
+  timer = setTimeout(() => flushEvents(), seconds * 1000);
+}
+
 /** Drops what is queued, unsent (for tests). */
 export function discardEvents(): void {
   clearTimeout(timer);
@@ -167,7 +180,8 @@ export function discardEvents(): void {
 const encoder = new TextEncoder();
 
 /** The next batch off the queue as JSON: at most a batch's count of events and its bytes. */
-function takeBatch(): string {
+function takeBatch(): { body: string; events: BrowserEvent[] } {
+  const taken: BrowserEvent[] = [];
   const events: string[] = [];
   let bytes = BATCH_ENVELOPE_BYTES;
   while (queue.length > 0 && events.length < MAX_EVENTS_PER_BATCH) {
@@ -176,12 +190,12 @@ function takeBatch(): string {
     if (events.length > 0 && bytes + size > MAX_EVENT_BATCH_BYTES) break;
     events.push(json);
     bytes += size;
-    queue.shift();
+    taken.push(queue.shift()!);
   }
-  return `${ENVELOPE_START}${events.join(',')}]}`;
+  return { body: `${ENVELOPE_START}${events.join(',')}]}`, events: taken };
 }
 
-function send(body: string, beacon: boolean): void {
+function send({ body, events }: { body: string; events: BrowserEvent[] }, beacon: boolean): void {
   try {
     if (beacon && typeof navigator.sendBeacon === 'function') {
       if (!navigator.sendBeacon(EVENTS_PATH, new Blob([body], { type: 'application/json' })))
@@ -190,7 +204,8 @@ function send(body: string, beacon: boolean): void {
     }
     void fetch(EVENTS_PATH, { method: 'POST', keepalive: true, headers: apiHeaders(false), body })
       .then((res) => {
-        if (!res.ok) console.debug(`events dropped: ${res.status}`);
+        if (res.status === 503 || res.status === 429) sendAgainLater(events, res.headers.get('Retry-After'));
+        else if (!res.ok) console.debug(`events dropped: ${res.status}`);
       })
       .catch((err: unknown) => console.debug('events dropped', err));
   } catch (err) {
