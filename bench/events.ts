@@ -464,8 +464,9 @@ export async function runEventsBench(options: {
       `${FIRST_WARMUP_SECONDS} s of discarded warm-up, the others after ${CLIENT_WARMUP_SECONDS} s); one guest ` +
       'cookie; every batch a new page view (a page view, row impressions, a row click and an add to cart) with ' +
       'event ids never sent before, so every event is a new row. Events/s are those the answers said were taken ' +
-      '(`{"accepted": 20}`); after each round the run waits for the server to go idle, i.e. to have written what ' +
-      'it queued.',
+      '(`{"accepted": 20}`); a batch the server cannot queue (100,000 events waiting) is refused with a 503 and ' +
+      '`Retry-After` (the non-2xx column), which a browser sends again later; after each round the run waits for ' +
+      'the server to go idle, i.e. to have written what it queued.',
     '',
     '| round | events/s taken | batches/s | p50 / p99 | non-2xx | server busy after the round | ' +
       'events/s written (taken ÷ (round + busy after)) |',
@@ -478,8 +479,8 @@ export async function runEventsBench(options: {
     '',
     `Median: **${n(ingestMedian)} events/s taken**, ${n(writtenMedian)} events/s written (goal ≥ ` +
       `${n(INGEST_GOAL_EVENTS_PER_SECOND)} on one node: ${yes(writtenMedian >= INGEST_GOAL_EVENTS_PER_SECOND)}, ` +
-      'counting the written rate, which is what the node sustains: beyond it the queue grows until its bound ' +
-      'drops events). Over the whole run the server answered that it took ' +
+      'counting the written rate, which is what the node sustains: beyond it batches are refused, to be sent ' +
+      'again). Over the whole run the server answered that it took ' +
       `${n(acceptedBrowser)} browser events, of ${n(sentBrowser)} sent (the rest still unanswered when their ` +
       `load generator stopped); its store held ${n(storedBrowser)} once it had stopped ` +
       `(${allStored ? 'none lost' : '**outside those bounds: events were lost**'}), beside ` +
