@@ -110,6 +110,30 @@ describe('listings', () => {
     expect(screen.getByTestId('location').textContent).toContain('quantity=4');
   });
 
+  it('keeps the last listings in view but not to be chosen until the new quantity’s answer comes', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fetchMock = mockFetch({
+      [`GET /api/events/${SLUG}/listings`]: async (url) => {
+        if (url.searchParams.get('quantity') === '4') await held;
+        return json(listingsBody([CHEAP, SHIPPED]));
+      },
+    });
+    const user = userEvent.setup();
+    renderAt(<ListingsPanel slug={SLUG} />, { route: `/events/${SLUG}` });
+    await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Tickets' }), '4');
+    await waitFor(() =>
+      expect(
+        urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some((u) => u.searchParams.get('quantity') === '4'),
+      ).toBe(true),
+    );
+    expect(document.querySelector('.listing-list')?.hasAttribute('inert')).toBe(true);
+    release();
+    await waitFor(() => expect(document.querySelector('.listing-list')?.hasAttribute('inert')).toBe(false));
+    expect(screen.getByRole('link', { name: /^Select Section 112, Row F, 4 tickets/ })).toBeTruthy();
+  });
+
   it('offers quantities 1 to 10', async () => {
     setup();
     const options = within(await screen.findByRole('combobox', { name: 'Tickets' })).getAllByRole('option');

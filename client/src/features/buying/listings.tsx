@@ -174,7 +174,9 @@ export function ListingsPanel({
       {!listings.isError && shown.length > 0 && !soldOut && !closed && (
         <>
           <p className="deal-rule">{DEAL_RULE_TEXT}</p>
-          <ul className="listing-list">
+          {/* While the answer for a new quantity or sort is on its way, the last one stays in view but cannot be
+              chosen: its Select would name the new quantity for a listing that may not sell it. */}
+          <ul className="listing-list" inert={listings.isPlaceholderData}>
             {visible.map((l) => (
               <ListingItem
                 key={l.id}
