@@ -231,6 +231,16 @@ describe('the server’s own events', () => {
     ]);
   });
 
+  it('records the exposure of a layout answer replayed from the fast lane', async () => {
+    const { auth, guestId } = await newGuest(app);
+    await request(app).get('/api/layout/home').set('Authorization', auth).set('X-Page-View', 'pv-lane-0001');
+    const before = app.fastLane.served;
+    await request(app).get('/api/layout/home').set('Authorization', auth).set('X-Page-View', 'pv-lane-0002');
+    expect(app.fastLane.served).toBe(before + 1);
+    const rows = (await eventsOf(guestId)).filter((r) => r.name === 'experiment_viewed');
+    expect(rows.map((r) => r.page_view)).toEqual(['pv-lane-0001', 'pv-lane-0002']);
+  });
+
   it('records no exposure for a forced variation, nor for a guest who asks not to be tracked', async () => {
     const { auth, guestId } = await newGuest(app);
     await request(app).get('/api/layout/home?home-layout=1').set('Authorization', auth);

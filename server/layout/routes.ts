@@ -1,4 +1,5 @@
-import { pageViewOf, visitorOf, type EventCollector } from '../analytics/event-collector.js';
+import { pageViewOf, visitorOf, type EventCollector, type ExposurePlace } from '../analytics/event-collector.js';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { categoryPath } from '../../shared/rules/site-paths.js';
 import { parse as parseQueryString } from 'node:querystring';
 import { Router, type Request, type Response } from 'express';
@@ -8,7 +9,7 @@ import type { FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { AppError } from '../http/errors.js';
-import type { FastLane } from '../http/fast-lane.js';
+import type { FastLane, LaneGate } from '../http/fast-lane.js';
 import { sendReplayable } from '../http/replayable.js';
 import type { SearchService } from '../search/search-service.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
@@ -31,6 +32,16 @@ function replayKey(url: string, site: string | undefined, experiment: Experiment
   return JSON.stringify([url, site ?? null, experiment.variant ?? null, experiment.experiments, segmentsLoadedAt]);
 }
 
+/** Where a layout answer shows its experiment: the page, the browser's page view, the variation and segment version. */
+function exposurePlaceOf(segments: SegmentRepository) {
+  return (page: string, headers: IncomingHttpHeaders, experiment: Experiment): ExposurePlace => ({
+    page,
+    pageView: pageViewOf(headers),
+    variation: experiment.variant ?? 'base',
+    segmentVersion: segments.version,
+  });
+}
+
 export function layoutRoutes(
   answers: LayoutAnswers,
   segments: SegmentRepository,
@@ -41,6 +52,7 @@ export function layoutRoutes(
   events?: EventCollector,
 ): Router {
   const router = Router();
+  const exposurePlace = exposurePlaceOf(segments);
   // A row a catalog change makes stale takes the answers built from it out of the fast lane too.
   answers.onStaleTags((tags) => {
     for (const tag of tags) fastLane?.forget(tag);
@@ -49,40 +61,58 @@ export function layoutRoutes(
   // A repeat of an answer this route has given goes out from the fast lane, without Express, when everything
   // the answer depends on can be read off the request at once: its URL, site header and, for a guest whose
   // token was verified before, the experiment assignment.
-  fastLane?.route('/api/layout/', (req, { pathname, search: queryString }) => {
-    const page =
-      pathname === '/api/layout/home' ? 'home' : pathname.startsWith('/api/layout/category/') ? 'category' : undefined;
-    if (!page) return undefined;
-    let guestId: string | undefined;
-    const authorization = req.headers.authorization;
-    if (authorization !== undefined) {
-      const token = SessionTokens.bearerToken(authorization);
-      if (token === undefined) return undefined;
-      guestId = tokens.peek(token)?.guestId;
-      if (!guestId) return undefined;
-    }
-    const site = req.headers[SITE_ID_HEADER];
-    if (Array.isArray(site)) return undefined;
-    // Answers are kept per site id, once the app has checked it: a site id no brand has never finds one here.
-    let experiment = NO_EXPERIMENT;
-    if (queryString || (page === 'home' && guestId)) {
-      const query = parseQueryString(queryString);
-      try {
-        // Checked here too, on every layout page: a variation a payload change has made invalid is the app's 400.
-        const forced = flags.forcedVariations(query);
-        if (page === 'home' && (guestId || Object.keys(forced).length > 0)) {
-          const brandId = typeof query.brand === 'string' ? query.brand : undefined;
-          const brand = requestedBrand(segments, siteBrand(segments, site), brandId);
-          experiment = answers.homeExperiment(guestId, brand, req.headers['user-agent'], req.url ?? '', forced);
-          // An exposure is recorded by the app (RULES 16.1): the lane only replays answers that record nothing.
-          if (experiment.experiments.length > 0 && events) return undefined;
-        }
-      } catch {
-        return undefined;
+  // The exposures of a request the lane replays (RULES 16.1), worked out with its key and recorded by its gate,
+  // once the lane has an answer for it.
+  const laneExposures = new WeakMap<IncomingMessage, { experiment: Experiment; brand: string; guestId: string }>();
+  const recordLaneExposures: LaneGate = (req) => {
+    const seen = laneExposures.get(req);
+    const visitor = seen && events && visitorOf(req.headers, seen.guestId, seen.brand);
+    if (seen && visitor)
+      events!.exposures(visitor, exposurePlace('/', req.headers, seen.experiment), seen.experiment.experiments);
+    return Promise.resolve(undefined);
+  };
+  fastLane?.route(
+    '/api/layout/',
+    (req, { pathname, search: queryString }) => {
+      const page =
+        pathname === '/api/layout/home'
+          ? 'home'
+          : pathname.startsWith('/api/layout/category/')
+            ? 'category'
+            : undefined;
+      if (!page) return undefined;
+      let guestId: string | undefined;
+      const authorization = req.headers.authorization;
+      if (authorization !== undefined) {
+        const token = SessionTokens.bearerToken(authorization);
+        if (token === undefined) return undefined;
+        guestId = tokens.peek(token)?.guestId;
+        if (!guestId) return undefined;
       }
-    }
-    return replayKey(req.url ?? '', site, experiment, segments.current.loadedAt);
-  });
+      const site = req.headers[SITE_ID_HEADER];
+      if (Array.isArray(site)) return undefined;
+      // Answers are kept per site id, once the app has checked it: a site id no brand has never finds one here.
+      let experiment = NO_EXPERIMENT;
+      if (queryString || (page === 'home' && guestId)) {
+        const query = parseQueryString(queryString);
+        try {
+          // Checked here too, on every layout page: a variation a payload change has made invalid is the app's 400.
+          const forced = flags.forcedVariations(query);
+          if (page === 'home' && (guestId || Object.keys(forced).length > 0)) {
+            const brandId = typeof query.brand === 'string' ? query.brand : undefined;
+            const brand = requestedBrand(segments, siteBrand(segments, site), brandId);
+            experiment = answers.homeExperiment(guestId, brand, req.headers['user-agent'], req.url ?? '', forced);
+            if (guestId && experiment.experiments.length > 0)
+              laneExposures.set(req, { experiment, brand: brand.id, guestId });
+          }
+        } catch {
+          return undefined;
+        }
+      }
+      return replayKey(req.url ?? '', site, experiment, segments.current.loadedAt);
+    },
+    recordLaneExposures,
+  );
 
   const answer = async (req: Request, res: Response, page: PageRequest) => {
     const context = contextOf(req);
@@ -99,12 +129,7 @@ export function layoutRoutes(
     if (visitor)
       events.exposures(
         visitor,
-        {
-          page: page.page === 'home' ? '/' : categoryPath(page.slug),
-          pageView: pageViewOf(req.headers),
-          variation: request.experiment.variant ?? 'base',
-          segmentVersion: segments.version,
-        },
+        exposurePlace(page.page === 'home' ? '/' : categoryPath(page.slug), req.headers, request.experiment),
         request.experiment.experiments,
       );
     const found = await answers.answer(request);
