@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
@@ -35,10 +35,16 @@ function flakyStore(real: Sql) {
   return { sql, back: () => (away = false), refused: () => refused };
 }
 
+let real: Sql;
+beforeAll(async () => {
+  real = await openPglite(null);
+  await migrate(real);
+});
+beforeEach(() => real.query('DELETE FROM analytics_events'));
+afterAll(() => real.close());
+
 describe('EventLog', () => {
   it('keeps events queued while the store is away and writes them once it is back', async () => {
-    const real = await openPglite(null);
-    await migrate(real);
     const store = flakyStore(real);
     const log = new EventLog(store.sql, { flushEveryMs: 5 });
     log.record(view('a'), view('b'));
@@ -52,12 +58,9 @@ describe('EventLog', () => {
     log.record(view('a'));
     await log.close();
     expect((await real.query('SELECT count(*)::int AS n FROM analytics_events'))[0]).toEqual({ n: 2 });
-    await real.close();
   });
 
   it('drops the oldest events beyond its bound, counting them', async () => {
-    const real = await openPglite(null);
-    await migrate(real);
     const store = flakyStore(real);
     const log = new EventLog(store.sql, { flushEveryMs: 60_000, maxQueued: 3 });
     log.record(view('a'), view('b'), view('c'), view('d'), view('e'));
@@ -66,12 +69,10 @@ describe('EventLog', () => {
     await log.close();
     const guests = await real.query<{ anonymous_id: string }>('SELECT anonymous_id FROM analytics_events ORDER BY 1');
     expect(guests.map((g) => g.anonymous_id)).toEqual(['c', 'd', 'e']);
-    await real.close();
   });
 
   it('sweeps events older than the retention period and keeps the rest', async () => {
-    const sql = await openPglite(null);
-    await migrate(sql);
+    const sql = real;
     const log = new EventLog(sql, { retentionDays: 30 });
     const day = 86_400_000;
     for (const [guest, age] of [
@@ -87,6 +88,5 @@ describe('EventLog', () => {
     const left = await sql.query<{ anonymous_id: string }>('SELECT anonymous_id FROM analytics_events');
     expect(left.map((r) => r.anonymous_id)).toEqual(['recent']);
     await log.close();
-    await sql.close();
   });
 });
