@@ -29,6 +29,7 @@ import { listingsForEvent } from './domain/listings.js';
 import { seatMapTemplate } from '../../shared/schemas/seat-maps.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
 import { MAX_TICKETS_PER_EVENT, PURCHASE_LIMITS } from './domain/purchase-limits.js';
+import { BILLING } from '../test/shopper.js';
 
 const logger = pino({ level: 'silent' });
 let tmp: string;
@@ -89,15 +90,7 @@ function eventWithListing(test: (l: ReturnType<typeof listingsForEvent>[number])
   throw new Error('no such listing in the catalog');
 }
 const used = new Set<number>();
-const billing = {
-  name: 'Ada Lovelace',
-  address1: '1 Main St',
-  city: 'Newark',
-  state: 'NJ',
-  countryCode: 'US',
-  postalCode: '07102',
-  phoneNumber: '+1 973 555 0100',
-};
+const billing = BILLING;
 const card = (cardNumber: string) => ({
   method: 'card',
   cardNumber,

@@ -24,6 +24,7 @@ import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
 import { isGeneralAdmission, seatBlockStart } from './domain/seats.js';
 import { TicketBarcodes, newTicketId } from './domain/ticket-barcode.js';
 import { SCANNER_KEY_HEADER } from './scanner-routes.js';
+import { BILLING } from '../test/shopper.js';
 
 const logger = pino({ level: 'silent' });
 const SCANNER_KEY = 'gate-scanner-key-0001';
@@ -68,15 +69,7 @@ beforeAll(async () => {
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 const guest = async () => `Bearer ${(await request(app).post('/api/customers/session')).body.sessionToken}`;
-const billing = {
-  name: 'Ada Lovelace',
-  address1: '1 Main St',
-  city: 'Newark',
-  state: 'NJ',
-  countryCode: 'US',
-  postalCode: '07102',
-  phoneNumber: '+1 973 555 0100',
-};
+const billing = BILLING;
 const card = {
   method: 'card',
   cardNumber: '4242424242424242',
