@@ -1,4 +1,5 @@
-import { IDEMPOTENCY_KEY_HEADER } from '../shared/schemas/commerce.js';
+import { StoredEventsSchema, type StoredEvent } from '../shared/schemas/analytics-events.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../shared/schemas/commerce.js';
 import { hallEvent, upsertEvents } from './catalog-operator.js';
 import { fillCheckout } from './checkout-form.js';
 import { expect, test, type APIRequestContext, type Locator, type Page, type Request } from './fixtures.js';
@@ -7,8 +8,6 @@ import { expect, test, type APIRequestContext, type Locator, type Page, type Req
 // operator reads them: what is recorded, once, with the row, place and order it belongs to, and nothing at all
 // for a browser with Global Privacy Control on.
 
-/** The header a replayed answer carries, as server/http/idempotency.ts names it. */
-const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 /** RULES 16.1: a row is seen after 1 s in view; each row is held in view this long, with room to spare. */
 const ROW_DWELL_MS = 1_500;
 /**
@@ -23,29 +22,13 @@ const WHEEL_STEP_PX = 100;
 /** A row brought into view stops this far inside the screen's edge. */
 const EDGE_MARGIN_PX = 8;
 
-interface StoredEvent {
-  name: string;
-  page: string | null;
-  pageView: string | null;
-  variation: string | null;
-  rowId: string | null;
-  segmentFile: string | null;
-  segmentVersion: number | null;
-  position: number | null;
-  itemPosition: number | null;
-  item: string | null;
-  experimentId: string | null;
-  orderId: string | null;
-  revenue: number | null;
-}
-
 /** What the store keeps of a guest, through the studio's read (RULES 16.8). */
 async function storedEvents(request: APIRequestContext, guest: string): Promise<StoredEvent[]> {
   const key = process.env.E2E_STUDIO_KEY;
   expect(key, 'the e2e server has a studio key (playwright.config.ts)').toBeTruthy();
   const answer = await request.get('/api/studio/events', { params: { guest }, headers: { 'X-Studio-Key': key! } });
   expect(answer.status(), await answer.text()).toBe(200);
-  return ((await answer.json()) as { events: StoredEvent[] }).events;
+  return StoredEventsSchema.parse(await answer.json()).events;
 }
 
 /** Opens the home page, waits for the guest session, and opens it again: now drawn for that guest. */

@@ -1,4 +1,4 @@
-import type { EventName } from '../../shared/schemas/analytics-events.js';
+import type { EventName, StoredEvent } from '../../shared/schemas/analytics-events.js';
 import type { DeviceType } from '../../shared/rules/device-type.js';
 import type { Logger } from '../../shared/logger.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
@@ -226,28 +226,6 @@ export class EventLog {
   }
 }
 
-/** One stored event as an operator reads it back. */
-export interface StoredEvent {
-  name: string;
-  at: string;
-  page: string | null;
-  pageView: string | null;
-  variation: string | null;
-  rowId: string | null;
-  segmentFile: string | null;
-  segmentVersion: number | null;
-  position: number | null;
-  itemPosition: number | null;
-  item: string | null;
-  experimentId: string | null;
-  variationId: string | null;
-  reason: string | null;
-  orderId: string | null;
-  revenue: number | null;
-  brand: string;
-  device: string;
-}
-
 /** At most this many events are read back at once. */
 export const MAX_EVENTS_READ = 500;
 
@@ -262,7 +240,7 @@ export async function guestEvents(sql: Sql, guest: string, limit = MAX_EVENTS_RE
   const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
   const str = (v: unknown) => (v === null || v === undefined ? null : String(v));
   return rows.map((r) => ({
-    name: String(r.name),
+    name: String(r.name) as StoredEvent['name'],
     at: new Date(r.occurred_at as string).toISOString(),
     page: str(r.page),
     pageView: str(r.page_view),

@@ -7,7 +7,8 @@ import {
   ListingsQuerySchema,
 } from '../../shared/schemas/commerce.js';
 import { SlugParamsSchema } from '../../shared/schemas/entities.js';
-import { IDEMPOTENT_REPLAYED_HEADER, idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
+import { idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
+import { IDEMPOTENT_REPLAYED_HEADER } from '../../shared/schemas/commerce.js';
 import { clientKeyOf } from '../http/security.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import type { Commerce } from './commerce.js';

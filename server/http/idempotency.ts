@@ -11,8 +11,6 @@ import { AppError, toErrorResponse } from './errors.js';
  * for 24 hours, the same key with another body is a 422, and the same key while the first request still
  * runs is a 409. Keys live in the shared store, so a retry that reaches another node is answered alike.
  */
-/** Sent on a replayed answer, as Stripe does. */
-export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 /** Stripe keeps keys 24 hours; so do we. */
 export const IDEMPOTENCY_KEY_HOURS = 24;
 /**

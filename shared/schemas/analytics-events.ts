@@ -91,3 +91,27 @@ export type EventBatch = z.infer<typeof EventBatchSchema>;
 
 /** The page-view header the client sends with layout requests, so the server's exposures join the browser's. */
 export const PAGE_VIEW_HEADER = 'x-page-view';
+
+/** One stored event as an operator reads it back (`GET /api/studio/events`, RULES 16.8). */
+export const StoredEventSchema = z.object({
+  name: z.enum(EVENT_NAMES),
+  at: z.string(),
+  page: z.string().nullable(),
+  pageView: z.string().nullable(),
+  variation: z.string().nullable(),
+  rowId: z.string().nullable(),
+  segmentFile: z.string().nullable(),
+  segmentVersion: z.number().nullable(),
+  position: z.number().nullable(),
+  itemPosition: z.number().nullable(),
+  item: z.string().nullable(),
+  experimentId: z.string().nullable(),
+  variationId: z.string().nullable(),
+  reason: z.string().nullable(),
+  orderId: z.string().nullable(),
+  revenue: z.number().nullable(),
+  brand: z.string(),
+  device: z.string(),
+});
+export type StoredEvent = z.infer<typeof StoredEventSchema>;
+export const StoredEventsSchema = z.object({ events: z.array(StoredEventSchema) });

@@ -336,5 +336,7 @@ export type Order = z.infer<typeof OrderSchema>;
  * The header a checkout's retries repeat, so the server answers them as one request (IETF httpapi draft, as Stripe).
  */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+/** Sent on an answer replayed for a repeated key, as Stripe does. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 /** Stripe's limit on a key's length. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;

@@ -7,7 +7,7 @@ import { mockFetch } from '../test/fetch-stub.js';
 import { sentEvents } from '../test/events.js';
 import { currentPageView, discardEvents, EVENTS_PATH } from '../lib/analytics.js';
 import { PageContext } from './page-context.js';
-import { isLayoutPath, layoutVariation, usePageViews } from './page-views.js';
+import { isLayoutPath, usePageViews } from './page-views.js';
 
 /** The shell's page views, and a button for each move the test makes. */
 function Shell() {
@@ -66,16 +66,9 @@ describe('page views', () => {
   });
 });
 
-describe('the layout pages and their variation', () => {
+describe('the layout pages', () => {
   it('knows the home and category pages as layout pages', () => {
     expect(['/', '/category/nfl', '/category/nfl/'].every(isLayoutPath)).toBe(true);
     expect(['/category', '/category/nfl/teams', '/events/x-1', '/faq'].some(isLayoutPath)).toBe(false);
-  });
-
-  it('reads the variation off the file of a row that is the variation’s own, else base', () => {
-    const row = (file?: string) => ({ id: 'r', ...(file ? { source: { file, version: 2 } } : {}) });
-    expect(layoutVariation([row('base/explore.json'), row('base/explore~promos.json')])).toBe('promos');
-    expect(layoutVariation([row('encore/explore.json'), row()])).toBe('base');
-    expect(layoutVariation([null, 'row', { source: { file: 7 } }])).toBe('base');
   });
 });

@@ -8,22 +8,6 @@ export function isLayoutPath(pathname: string): boolean {
   return pathname === '/' || /^\/category\/[^/]+\/?$/.test(pathname);
 }
 
-/** A variation's rows come from its own segment file, `<page>~<variation>.json`; other rows from the page's own. */
-const VARIATION_FILE = /~([^/~]+)\.json$/;
-
-/**
- * The variation a layout answer shows, read off the files its rows come from (`base` when none is a variation's).
- * A variation that only removes rows of the base page has no row of its own and reads as `base`.
- */
-export function layoutVariation(rows: readonly unknown[]): string {
-  for (const row of rows) {
-    const file = (row as { source?: { file?: unknown } } | null)?.source?.file;
-    const match = typeof file === 'string' ? VARIATION_FILE.exec(file) : null;
-    if (match) return match[1]!;
-  }
-  return BASE_VARIATION;
-}
-
 /**
  * Starts a page view at the first page and at each navigation to another page (a filter written into the address
  * in place is the same page view), before any page's effect asks for its data: a layout request carries the new

@@ -214,6 +214,7 @@ describe('first-party events', () => {
     const promos = {
       ...layout,
       experiments: [{ key: 'home-layout', variationId: '1' }],
+      variation: 'promos',
       rows: layout.rows.map((r) => ({ ...r, source: { file: 'base/explore~promos.json', version: 3 } })),
     };
     const fetchMock = mockFetch({

@@ -21,7 +21,6 @@ import { callQueryKey, type LayoutCall, type QueryParam } from '../../../../shar
 import { useGuestSession } from '../../lib/use-guest-session.js';
 import { NotFoundPage } from './not-found-page.js';
 import { usePlaceReader } from '../page-context.js';
-import { layoutVariation } from '../page-views.js';
 
 /** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
 const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
@@ -66,7 +65,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   const data = useDeferredValue(query.data);
   // The answer to this page's own call (not the previous page's, still shown while the new one renders).
   const current = data !== undefined && data === query.data ? data : undefined;
-  const variation = current ? (current.variation ?? layoutVariation(current.rows)) : undefined;
+  const variation = current ? (current.variation ?? BASE_VARIATION) : undefined;
   const pageView = usePageView();
 
   // RULES 9.3: each exposure pushed once per experiment per page view.
