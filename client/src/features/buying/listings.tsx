@@ -73,6 +73,9 @@ export function ListingsPanel({
   const latest = listings.data?.listings ?? NO_LISTINGS;
   const shown = useDeferredValue(latest);
   const pending = listings.isPending || shown !== latest;
+  // Rows of an earlier answer (the last one kept while a new quantity or sort loads, or the one still on screen while
+  // the new rows render): their Select would name the new quantity for a listing that may not sell it.
+  const stale = listings.isPlaceholderData || shown !== latest;
   const layout = (listings.data ?? all.data)?.seatMap.layout;
   const template = withSeatMap && layout ? seatMapTemplate(layout) : null;
   const sections = useMemo(() => (template ? summarizeSections(shown, template) : []), [shown, template]);
@@ -174,9 +177,8 @@ export function ListingsPanel({
       {!listings.isError && shown.length > 0 && !soldOut && !closed && (
         <>
           <p className="deal-rule">{DEAL_RULE_TEXT}</p>
-          {/* While the answer for a new quantity or sort is on its way, the last one stays in view but cannot be
-              chosen: its Select would name the new quantity for a listing that may not sell it. */}
-          <ul className="listing-list" inert={listings.isPlaceholderData}>
+          {/* Stale rows stay in view but cannot be chosen. */}
+          <ul className="listing-list" inert={stale}>
             {visible.map((l) => (
               <ListingItem
                 key={l.id}
