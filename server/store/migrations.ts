@@ -243,6 +243,28 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         FROM analytics_events WHERE name = 'purchase'
     `,
   },
+  {
+    id: 8,
+    name: 'studio records',
+    // The studio's small collections (users, scheduled versions, preview links), each record a JSON document, and
+    // its append-only audit log. A scheduled version, once published, names its schedule: one publish per schedule.
+    sql: `
+      CREATE TABLE records (
+        collection text  NOT NULL,
+        id         text  NOT NULL,
+        body       jsonb NOT NULL,
+        PRIMARY KEY (collection, id)
+      );
+      CREATE TABLE record_log (
+        id   bigserial   PRIMARY KEY,
+        log  text        NOT NULL,
+        at   timestamptz NOT NULL,
+        body jsonb       NOT NULL
+      );
+      CREATE INDEX record_log_by_log ON record_log (log, id);
+      ALTER TABLE segment_versions ADD COLUMN schedule_id text UNIQUE
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */
