@@ -48,7 +48,7 @@ import type { Sql } from './store/sql.js';
 import type { LiveCatalog } from './live-catalog/live-catalog.js';
 import { catalogAdminRoutes, noCatalogAdmin } from './live-catalog/routes.js';
 import type { StudioService } from './studio/studio-service.js';
-import { experimentResultsRoutes, studioAccess, studioPage, studioRoutes } from './studio/routes.js';
+import { studioAccess, studioPage, studioRoutes } from './studio/routes.js';
 import { shellStatus } from './pages/page-status.js';
 import { LayoutAnswers } from './layout/layout-answers.js';
 import { PageAnswers } from './pages/page-answers.js';
@@ -164,15 +164,18 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use(compressResponses());
   app.use(security);
   app.use(healthRoutes(deps.readiness));
+  // RULES 18.4: one count of refused keys per client, for the operators' and the studio's APIs alike.
+  const keyFailures = limit('key-failures', env.RATE_LIMIT_KEY_FAILURES_PER_MINUTE, 'refused key', {
+    failedKeysOnly: true,
+  });
   // The operators' catalog API, before the JSON parser: it reads its own bodies (JSON Lines) with its limits.
   app.use(
     '/api/admin',
     env.CATALOG_ADMIN_KEY && deps.catalog
-      ? catalogAdminRoutes(
-          deps.catalog,
-          env.CATALOG_ADMIN_KEY,
+      ? catalogAdminRoutes(deps.catalog, env.CATALOG_ADMIN_KEY, [
+          keyFailures,
           limit('catalog-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'catalog'),
-        )
+        ])
       : noCatalogAdmin,
   );
   // The studio reads its own bodies (whole segment files, larger than the API's limit).
@@ -180,8 +183,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const readout = deps.sql
     ? new ExperimentReadout(deps.sql, () => experimentDefinitions(deps.flags.payload().features))
     : undefined;
-  if (studio.enabled && readout && deps.sql) app.use('/api/studio', experimentResultsRoutes(readout, studio, deps.sql));
-  app.use('/api/studio', studio.enabled && deps.studio ? studioRoutes(deps.studio, studio) : apiNotFound);
+  app.use(
+    '/api/studio',
+    deps.studio ? studioRoutes(deps.studio, studio, { keyFailures, readout, sql: deps.sql }) : apiNotFound,
+  );
   // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
   app.use('/api/events', cors);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
@@ -254,12 +259,18 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     );
     // The studio is a page of its own, with its own script: nothing of it reaches the shoppers' pages.
     const studioFile = path.join(deps.clientDir, 'studio.html');
-    const studioOpen = studio.enabled && deps.studio !== undefined && existsSync(studioFile);
-    app.use('/studio.html', (_req, res, next) => (studioOpen ? res.redirect(301, '/studio') : next(httpError(404))));
+    const studioBuilt = deps.studio !== undefined && existsSync(studioFile);
+    // RULES 18.4: in production the studio is there once it has a key (`STUDIO_KEY`) or a user.
+    const studioOpen: RequestHandler = async (_req, _res, next) => {
+      const open = studioBuilt && (!studio.production || studio.key !== undefined || (await deps.studio!.users.any()));
+      next(open ? undefined : httpError(404));
+    };
+    app.use('/studio.html', studioOpen, (_req, res) => res.redirect(301, '/studio'));
     app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
     app.get(
       ['/studio', '/studio/{*path}'],
-      studioOpen ? studioPage(studioFile) : (_req, _res, next) => next(httpError(404)),
+      studioOpen,
+      studioBuilt ? studioPage(studioFile) : (_req, _res, next) => next(httpError(404)),
     );
     // Every other GET is a page, with the address's real status (404 for no such page or entity, 301 to a renamed
     // entity's current address, 410 for an event that is over). Landing pages go rendered; the rest (and every

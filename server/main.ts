@@ -24,6 +24,7 @@ import { SegmentRepository } from './segments/segment-repository.js';
 import { SegmentPublisher } from './segments/segment-publisher.js';
 import { FileVersionStore, SqlVersionStore } from './segments/segment-versions.js';
 import { StudioService } from './studio/studio-service.js';
+import { recordStoresFor } from './store/record-collections.js';
 import { SearchService } from './search/search-service.js';
 import { ChangeLog } from './live-catalog/change-log.js';
 import { invalidateCaches } from './live-catalog/invalidation.js';
@@ -101,6 +102,7 @@ async function main() {
   const stopPublishing = publisher.start();
   const studio = new StudioService({
     draftsDir: env.segmentDraftsDir,
+    records: recordStoresFor(sql, env.studioRecordsDir),
     publisher,
     live: segments,
     engine: () => search.engine,
@@ -108,6 +110,7 @@ async function main() {
     logger,
     rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS,
   });
+  const stopScheduling = studio.schedule.start();
   const activity = new RecentActivity(sql);
   const eventLog = new EventLog(sql, { retentionDays: env.EVENTS_RETENTION_DAYS, logger });
   const events = new EventCollector(eventLog);
@@ -194,6 +197,7 @@ async function main() {
     () => {
       stopHousekeeping();
       stopPublishing();
+      stopScheduling();
       flags.close();
     },
     // What the requests in flight recorded (a purchase among them) is written before the process ends.

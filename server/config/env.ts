@@ -106,6 +106,8 @@ export const EnvSchema = z.object({
   CATALOG_ADMIN_KEY: z.string().min(16, 'CATALOG_ADMIN_KEY must be at least 16 characters').optional(),
   /** Requests per minute per client to the catalog documents API (an import of thousands of lines is one). */
   RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** RULES 18.4: refused studio or catalog-admin keys a client may send per minute. */
+  RATE_LIMIT_KEY_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(20),
   /** Signs ticket barcodes; at least 32 bytes. Unset: derived from the session secret (so every node agrees). */
   TICKET_SIGNING_SECRET: z.string().min(32, 'TICKET_SIGNING_SECRET must be at least 32 bytes').optional(),
   /**
@@ -169,6 +171,8 @@ export type Env = z.infer<typeof EnvSchema> & {
   segmentDraftsDir: string;
   /** Published segment versions without a shared store (DATA_DIR/segment-versions). */
   segmentVersionsDir: string;
+  /** The studio's users, audit log, schedules and preview links without a shared store (RULES 18). */
+  studioRecordsDir: string;
   /** Typesense settings (`TYPESENSE_*`), or null to search with the embedded engine. */
   typesense: TypesenseConfig | null;
   /** Flags: the embedded file, or a GrowthBook host (`FLAGS_*`, `GROWTHBOOK_*`). */
@@ -206,6 +210,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     segmentsDir,
     segmentDraftsDir,
     segmentVersionsDir: path.join(dataDir, 'segment-versions'),
+    studioRecordsDir: path.join(dataDir, 'studio'),
     typesense,
     flags,
   };

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import cors from 'cors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
@@ -109,8 +110,25 @@ interface RateLimiterOptions {
   logger?: Pick<Logger, 'warn'>;
 }
 
-/** Makes one named per-client limiter over `perMinute` requests; `what` names the requests in the 429. */
-export type MakeLimiter = (name: string, perMinute: number, what: string) => RequestHandler;
+/**
+ * Makes one named per-client limiter over `perMinute` requests; `what` names the requests in the 429. With
+ * `failedKeysOnly`, only answers refusing a key (401) count: a client that keeps guessing keys is held back, one
+ * that holds a good key is not (RULES 18.4).
+ */
+export type MakeLimiter = (
+  name: string,
+  perMinute: number,
+  what: string,
+  options?: { failedKeysOnly?: boolean },
+) => RequestHandler;
+
+/** A digest both sides of a secret's comparison are reduced to: one length, so the comparison's time says nothing. */
+const secretDigest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Whether a given key is the expected one, compared in constant time whatever their lengths (RULES 18.4). */
+export function sameSecret(given: string, expected: string): boolean {
+  return timingSafeEqual(secretDigest(given), secretDigest(expected));
+}
 
 /**
  * One client, as every per-client rule counts it (the rate limits, the per-address share of an event): its
@@ -126,7 +144,7 @@ export const clientKeyOf = (address: string): string => ipKeyGenerator(address);
  */
 export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
   const clientAddress = (req: IncomingMessage): string => proxyaddr(req, options.trust);
-  return (name, perMinute, what) =>
+  return (name, perMinute, what, limiterOptions = {}) =>
     rateLimit({
       windowMs: ONE_MINUTE_MS,
       limit: perMinute,
@@ -138,6 +156,9 @@ export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
         next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
       store: options.store?.(name),
       passOnStoreError: true,
+      ...(limiterOptions.failedKeysOnly
+        ? { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => res.statusCode !== 401 }
+        : {}),
       ...(options.logger ? { logger: quietLogger(options.logger, name) } : {}),
     });
 }

@@ -33,6 +33,8 @@ export interface VersionSummary {
 export interface PublishInput {
   note: string;
   author?: string | null;
+  /** The scheduled version this publish carries out (RULES 18.2). */
+  scheduleId?: string;
 }
 
 /**
@@ -59,6 +61,16 @@ export class SegmentPublisher {
       pollMs?: number;
     },
   ) {}
+
+  /** The version that published a schedule, if one did. */
+  publishedSchedule(scheduleId: string): Promise<number | null> {
+    return this.options.versions.findSchedule(scheduleId);
+  }
+
+  /** The set being served. */
+  get liveFiles(): SegmentFiles {
+    return this.options.live.current.files;
+  }
 
   /** The version being served; null before the store has answered once (the live folder is served then). */
   get live(): number | null {
@@ -215,11 +227,14 @@ export class SegmentPublisher {
       note: input.note,
       author: input.author ?? null,
       restoredFrom,
+      scheduleId: input.scheduleId ?? null,
     };
     // Added only on top of the version this set was compared with: of two publishes at once, the second is
     // refused rather than stacked as a copy (or an undoing) of the first.
     const version = await this.options.versions.append(record, { after: this.liveVersion });
     if (!version) {
+      if (input.scheduleId && (await this.options.versions.findSchedule(input.scheduleId)) !== null)
+        throw new AppError(409, 'schedule_published', `Scheduled version ${input.scheduleId} is already published`);
       throw new AppError(
         409,
         'live_changed',

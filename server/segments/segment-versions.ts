@@ -13,12 +13,14 @@ export interface SegmentVersion {
   note: string;
   /** The version whose files this one brought back, for a rollback. */
   restoredFrom: number | null;
+  /** The scheduled version this one published (RULES 18.2): one version per schedule, whichever node publishes. */
+  scheduleId?: string | null;
   /** A digest of the files: two versions with the same files have the same digest. */
   digest: string;
   files: Record<string, string>;
 }
 
-export type NewVersion = Pick<SegmentVersion, 'author' | 'note' | 'restoredFrom' | 'files'>;
+export type NewVersion = Pick<SegmentVersion, 'author' | 'note' | 'restoredFrom' | 'files' | 'scheduleId'>;
 
 /**
  * Where published versions are kept, numbered from 1 in the order they were published. `append` with `after`
@@ -33,7 +35,13 @@ export interface SegmentVersionStore {
   list(limit: number): Promise<SegmentVersion[]>;
   /** The newest version with these files' digest. */
   findDigest(digest: string): Promise<number | null>;
+  /**
+   * Adds a version; null when the newest is no longer `after`, or when a version already published the same
+   * schedule.
+   */
   append(version: NewVersion, options?: { after: number | null }): Promise<SegmentVersion | null>;
+  /** The version that published a schedule, if one did. */
+  findSchedule(scheduleId: string): Promise<number | null>;
 }
 
 export function filesDigest(files: SegmentFiles | Record<string, string>): string {
@@ -133,11 +141,19 @@ export class FileVersionStore implements SegmentVersionStore {
     return null;
   }
 
+  async findSchedule(scheduleId: string): Promise<number | null> {
+    for (const n of (await this.numbers()).reverse()) {
+      if ((await this.get(n))?.scheduleId === scheduleId) return n;
+    }
+    return null;
+  }
+
   async append(version: NewVersion, options?: { after: number | null }): Promise<SegmentVersion | null> {
     await mkdir(this.dir, { recursive: true });
     for (;;) {
       const latest = await this.latest();
       if (options && options.after !== latest) return null;
+      if (version.scheduleId && (await this.findSchedule(version.scheduleId)) !== null) return null;
       const record: SegmentVersion = {
         version: (latest ?? 0) + 1,
         publishedAt: new Date().toISOString(),
@@ -179,6 +195,7 @@ interface VersionRow extends Record<string, unknown> {
   author: string | null;
   note: string;
   restored_from: number | null;
+  schedule_id: string | null;
   digest: string;
   files: Record<string, string> | string;
 }
@@ -189,6 +206,7 @@ const fromRow = (row: VersionRow): SegmentVersion => ({
   author: row.author,
   note: row.note,
   restoredFrom: row.restored_from === null ? null : Number(row.restored_from),
+  scheduleId: row.schedule_id ?? null,
   digest: row.digest,
   files: typeof row.files === 'string' ? (JSON.parse(row.files) as Record<string, string>) : row.files,
 });
@@ -224,20 +242,35 @@ export class SqlVersionStore implements SegmentVersionStore {
     return row?.version === null || row?.version === undefined ? null : Number(row.version);
   }
 
+  async findSchedule(scheduleId: string): Promise<number | null> {
+    const [row] = await this.sql.query<{ version: number }>(
+      'SELECT version FROM segment_versions WHERE schedule_id = $1',
+      [scheduleId],
+    );
+    return row ? Number(row.version) : null;
+  }
+
   append(version: NewVersion, options?: { after: number | null }): Promise<SegmentVersion | null> {
     return this.sql.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [PUBLISH_LOCK]);
       const [top] = await tx.query<{ version: number | null }>('SELECT max(version) AS version FROM segment_versions');
       const latest = top?.version === null || top?.version === undefined ? null : Number(top.version);
       if (options && options.after !== latest) return null;
+      if (version.scheduleId) {
+        const [done] = await tx.query('SELECT version FROM segment_versions WHERE schedule_id = $1', [
+          version.scheduleId,
+        ]);
+        if (done) return null;
+      }
       const [row] = await tx.query<VersionRow>(
-        `INSERT INTO segment_versions (version, author, note, restored_from, digest, files)
-         VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING *`,
+        `INSERT INTO segment_versions (version, author, note, restored_from, schedule_id, digest, files)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb) RETURNING *`,
         [
           (latest ?? 0) + 1,
           version.author,
           version.note,
           version.restoredFrom,
+          version.scheduleId ?? null,
           filesDigest(version.files),
           JSON.stringify(version.files),
         ],

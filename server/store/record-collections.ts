@@ -203,9 +203,7 @@ class SqlCollection<T extends { id: string }> implements RecordCollection<T> {
   update<R>(change: (records: T[]) => RecordChange<T, R> | Promise<RecordChange<T, R>>): Promise<R> {
     return this.sql.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [RECORDS_LOCK, this.name]);
-      const rows = await tx.query<{ body: T | string }>('SELECT body FROM records WHERE collection = $1', [
-        this.name,
-      ]);
+      const rows = await tx.query<{ body: T | string }>('SELECT body FROM records WHERE collection = $1', [this.name]);
       const records = rows.map((r) => (typeof r.body === 'string' ? (JSON.parse(r.body) as T) : r.body));
       const outcome = await change(records);
       for (const record of outcome.put ?? [])

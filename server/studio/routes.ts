@@ -2,34 +2,40 @@ import { guestEvents, MAX_EVENTS_READ } from '../analytics/event-log.js';
 import type { Sql } from '../store/sql.js';
 import type { ExperimentReadout } from '../experiments/readout.js';
 import { ResultsQuerySchema } from '../../shared/schemas/experiment-results.js';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import express, { Router, type RequestHandler } from 'express';
+import express, { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { AppError } from '../http/errors.js';
 import { LocationQuerySchema } from '../layout/location-lookup.js';
 import {
   CheckBodySchema,
+  DiscardBodySchema,
+  EVERY_BRAND,
   FileBodySchema,
   PublishBodySchema,
   RestoreBodySchema,
+  ScheduleBodySchema,
+  ScheduleParamsSchema,
   STUDIO_KEY_HEADER,
+  ZonedTimeSchema,
   VersionParamsSchema,
 } from '../../shared/schemas/studio.js';
 import { DRAFT_MAX_BYTES } from './draft-checks.js';
 import type { StudioService } from './studio-service.js';
+import { sameSecret } from '../http/security.js';
+import { KEY_ADMIN, LOCAL_ADMIN, requireRole, userActor, type StudioActor, type StudioUsers } from './studio-users.js';
 
 export interface StudioAccess {
-  /** Whether the studio exists on this server at all. */
-  enabled: boolean;
-  /** The key every studio API call must present; none outside production without `STUDIO_KEY`. */
+  /** Whether the studio may be on: outside production always; in production with `STUDIO_KEY` or studio users. */
+  production: boolean;
+  /** The single admin's key (`STUDIO_KEY`), when set. */
   key?: string;
 }
 
-/** Issue 18: on by default outside production; in production only with `STUDIO_KEY` set (and presented). */
+/** Issue 18, RULES 18.4: outside production the studio is open until someone has a key; in production it asks one. */
 export function studioAccess(env: { NODE_ENV: string; STUDIO_KEY?: string | undefined }): StudioAccess {
-  if (env.STUDIO_KEY) return { enabled: true, key: env.STUDIO_KEY };
-  return { enabled: env.NODE_ENV !== 'production' };
+  return { production: env.NODE_ENV === 'production', ...(env.STUDIO_KEY ? { key: env.STUDIO_KEY } : {}) };
 }
 
 const slug = z.string().regex(/^[a-z0-9-]{1,64}$/);
@@ -45,22 +51,38 @@ const PreviewQuerySchema = LocationQuerySchema.and(
       .int('variation must be a variation index: 0, 1…')
       .min(0, 'variation must be a variation index: 0, 1…')
       .optional(),
+    at: ZonedTimeSchema.optional(),
   }),
 );
-const sameKey = (given: string, key: string) => {
-  const a = Buffer.from(given);
-  const b = Buffer.from(key);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
+const BrandQuerySchema = z.object({ brand: slug.optional() });
 
-/** Refuses studio calls without the key when there is one. */
-function requireKey(key: string | undefined): RequestHandler {
-  return (req, _res, next) => {
-    if (!key) return next();
+/** The studio's user of this request, as `authenticate` found them. */
+export const actorOf = (res: Response): StudioActor => res.locals.studioActor as StudioActor;
+
+/**
+ * RULES 18.4: who is calling. `STUDIO_KEY` is the single admin; a user's own key is that user; outside production,
+ * while nobody has a key (no `STUDIO_KEY`, no users), everyone is the local admin. In production with neither,
+ * the studio is not there at all (404). Keys are compared in constant time; refused keys are counted per client
+ * by the limiter in front.
+ */
+export function authenticate(access: StudioAccess, users: StudioUsers): RequestHandler {
+  return async (req, res, next) => {
+    const anyUsers = await users.any();
+    if (!access.key && !anyUsers) {
+      if (access.production) return next(new AppError(404, 'not_found', 'There is no studio on this server'));
+      res.locals.studioActor = LOCAL_ADMIN;
+      return next();
+    }
     const given = req.get(STUDIO_KEY_HEADER);
     if (!given)
-      return next(new AppError(401, 'studio_key_required', `The studio asks for its key (${STUDIO_KEY_HEADER})`));
-    if (!sameKey(given, key)) return next(new AppError(401, 'studio_key_invalid', 'That is not the studio key'));
+      return next(new AppError(401, 'studio_key_required', `The studio asks for a key (${STUDIO_KEY_HEADER})`));
+    if (access.key && sameSecret(given, access.key)) {
+      res.locals.studioActor = KEY_ADMIN;
+      return next();
+    }
+    const user = anyUsers ? await users.byKey(given) : null;
+    if (!user) return next(new AppError(401, 'studio_key_invalid', 'That is not a studio key'));
+    res.locals.studioActor = userActor(user);
     next();
   };
 }
@@ -84,10 +106,15 @@ const sameSiteJson: RequestHandler = (req, _res, next) => {
 const filePath = (params: Record<string, unknown>) =>
   Array.isArray(params.file) ? params.file.join('/') : String(params.file ?? '');
 
-/** The studio's API (`/api/studio`): drafts, preview, experiments, publish, history, rollback. */
-export function studioRoutes(studio: StudioService, access: StudioAccess): Router {
+/** The studio's API (`/api/studio`): drafts, preview, experiments, publish, history, rollback, the audit log. */
+export function studioRoutes(
+  studio: StudioService,
+  access: StudioAccess,
+  options: { keyFailures: RequestHandler; readout?: ExperimentReadout | undefined; sql?: Sql | undefined },
+): Router {
   const router = Router();
-  router.use(requireKey(access.key));
+  router.use(options.keyFailures);
+  router.use(authenticate(access, studio.users));
   router.use(sameSiteJson);
   router.use(express.json({ limit: DRAFT_MAX_BYTES + 4096 }));
   router.use((_req, res, next) => {
@@ -96,79 +123,95 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
   });
 
   router.get('/state', async (_req, res) => {
-    res.json(await studio.state());
+    res.json(await studio.state(actorOf(res)));
   });
   router.put('/files/*file', async (req, res) => {
     const { text } = FileBodySchema.parse(req.body ?? {});
-    res.json(await studio.save(filePath(req.params), text));
+    res.json(await studio.save(actorOf(res), filePath(req.params), text));
   });
   router.delete('/files/*file', async (req, res) => {
-    res.json(await studio.remove(filePath(req.params)));
+    res.json(await studio.remove(actorOf(res), filePath(req.params)));
   });
   router.post('/check', async (req, res) => {
     const { path: file, text } = CheckBodySchema.parse(req.body ?? {});
-    res.json(await studio.check(file, text));
+    res.json(await studio.check(actorOf(res), file, text));
   });
-  router.post('/discard', async (_req, res) => {
-    res.json(await studio.discard());
+  router.post('/discard', async (req, res) => {
+    const { brand } = DiscardBodySchema.parse(req.body ?? {});
+    res.json(await studio.discard(actorOf(res), brand));
   });
   router.get('/diff', async (_req, res) => {
-    res.json({ diff: await studio.diff() });
+    res.json({ diff: await studio.diff(actorOf(res)) });
   });
   router.get('/preview', async (req, res) => {
-    res.json(await studio.preview(PreviewQuerySchema.parse(req.query)));
+    res.json(await studio.preview(actorOf(res), PreviewQuerySchema.parse(req.query)));
   });
   router.get('/experiments', async (req, res) => {
-    const { brand } = z.object({ brand: slug.optional() }).parse(req.query);
-    res.json({ experiments: await studio.experiments(brand) });
+    const { brand } = BrandQuerySchema.parse(req.query);
+    res.json({ experiments: await studio.experiments(actorOf(res), brand) });
   });
   router.post('/publish', async (req, res) => {
     const input = PublishBodySchema.parse(req.body ?? {});
-    res.status(201).json({ version: await studio.publish(input) });
+    res.status(201).json({ version: await studio.publish(actorOf(res), input) });
   });
-  router.get('/versions', async (_req, res) => {
-    res.json(await studio.versions());
+  router.get('/versions', async (req, res) => {
+    const { brand } = BrandQuerySchema.parse(req.query);
+    res.json(await studio.versions(actorOf(res), brand));
   });
   router.get('/versions/:n', async (req, res) => {
-    res.json(await studio.version(VersionParamsSchema.parse(req.params).n));
+    res.json(await studio.version(actorOf(res), VersionParamsSchema.parse(req.params).n));
   });
   router.post('/versions/:n/restore', async (req, res) => {
     const { n } = VersionParamsSchema.parse(req.params);
-    res.status(201).json({ version: await studio.restore(n, RestoreBodySchema.parse(req.body ?? {})) });
+    res.status(201).json({ version: await studio.restore(actorOf(res), n, RestoreBodySchema.parse(req.body ?? {})) });
   });
+  router.get('/schedules', async (req, res) => {
+    const { brand } = BrandQuerySchema.parse(req.query);
+    res.json({ schedules: await studio.schedules(actorOf(res), brand) });
+  });
+  router.post('/schedules', async (req, res) => {
+    const input = ScheduleBodySchema.parse(req.body ?? {});
+    res.status(201).json({ schedule: await studio.scheduleDrafts(actorOf(res), input) });
+  });
+  router.delete('/schedules/:id', async (req, res) => {
+    const { id } = ScheduleParamsSchema.parse(req.params);
+    res.json({ schedule: await studio.unschedule(actorOf(res), id) });
+  });
+  router.get('/audit', async (req, res) => {
+    const { brand } = BrandQuerySchema.parse(req.query);
+    res.json({ entries: await studio.auditLog(actorOf(res), brand) });
+  });
+  if (options.readout && options.sql) experimentResultsRoutes(router, options.readout, options.sql);
   router.use((req, _res, next) => next(new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)));
   return router;
 }
 
 /**
  * RULES 17: an experiment's results (`/api/studio/experiments/:key/results`), as `npm run experiments -- results`
- * prints them, behind the studio's key. Read from the event store, with or without the studio's drafts.
+ * prints them, for any studio user. Read from the event store, with or without the studio's drafts.
  */
-export function experimentResultsRoutes(readout: ExperimentReadout, access: StudioAccess, sql: Sql): Router {
-  const router = Router();
-  // RULES 16.8: what the store keeps of one guest, newest first.
-  router.get('/events', requireKey(access.key), async (req, res) => {
+function experimentResultsRoutes(router: Router, readout: ExperimentReadout, sql: Sql): void {
+  // RULES 16.8: what the store keeps of one guest, newest first: a guest's data, for admins only.
+  router.get('/events', async (req, res) => {
+    requireRole(actorOf(res), 'admin', EVERY_BRAND);
     const { guest, limit } = z
       .object({
         guest: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'guest must be a guest id'),
         limit: z.coerce.number().int().min(1).max(MAX_EVENTS_READ).optional(),
       })
       .parse(req.query);
-    res.set('Cache-Control', 'no-store').json({ events: await guestEvents(sql, guest, limit) });
+    res.json({ events: await guestEvents(sql, guest, limit) });
   });
-  router.get('/experiments/results', requireKey(access.key), (_req, res) => {
-    res.set('Cache-Control', 'no-store').json(readout.list());
+  router.get('/experiments/results', (_req, res) => {
+    res.json(readout.list());
   });
-  router.get('/experiments/:key/results', requireKey(access.key), async (req, res) => {
+  router.get('/experiments/:key/results', async (req, res) => {
     const { key } = z
       .object({ key: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, 'not an experiment key') })
       .parse(req.params);
     const { since } = ResultsQuerySchema.parse(req.query);
-    res
-      .set('Cache-Control', 'no-store')
-      .json(await readout.results(key, since === undefined ? undefined : new Date(since)));
+    res.json(await readout.results(key, since === undefined ? undefined : new Date(since)));
   });
-  return router;
 }
 
 /**

@@ -27,9 +27,14 @@ import {
   type SkippedPage,
 } from '../segments/segment-set.js';
 import type { SegmentProblem } from '../segments/segment-problems.js';
-import { filesDigest, setDiff } from '../segments/segment-versions.js';
+import { filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
 import type { Logger } from '../../shared/logger.js';
+import type { RecordStores } from '../store/record-collections.js';
+import { brandOfFile, brandsOfFiles, SegmentAudit } from '../segments/segment-audit.js';
+import { scheduleSummary, SegmentSchedule, type ScheduleSummary } from '../segments/segment-schedule.js';
+import { EVERY_BRAND, type StudioGrant } from '../../shared/schemas/studio.js';
 import { checkDraft, checkPath } from './draft-checks.js';
+import { holds, requireRole, StudioUsers, visibleBrands, type StudioActor } from './studio-users.js';
 import { forcedVariant, pageExperiments, type ExperimentView } from './page-experiments.js';
 import { previewPlace } from './preview-place.js';
 
@@ -49,6 +54,8 @@ export interface StudioState {
   skipped: SkippedPage[];
   brands: { id: string; name: string; theme: Brand['theme'] }[];
   pages: { value: string; label: string }[];
+  /** Who is using the studio, and what they may do where. */
+  me: { id: string; name: string; grants: StudioGrant[] };
 }
 
 export interface PreviewQuery extends LocationQuery {
@@ -56,6 +63,16 @@ export interface PreviewQuery extends LocationQuery {
   page: string;
   city?: string;
   variation?: number;
+  /** RULES 18.2: the site as of this time (the live set with the versions scheduled by then), not the drafts. */
+  at?: string;
+}
+
+/** A set the preview draws from: the drafts, or the site as of a time. */
+interface PreviewSource {
+  files: SegmentFiles;
+  compiled: ReturnType<typeof compileSegments>;
+  repo: SegmentRepository;
+  layout: LayoutService;
 }
 
 export interface PreviewRow {
@@ -78,10 +95,20 @@ export class StudioService {
   private readonly layout: LayoutService;
   private draftsDigest = '';
   private compiled: ReturnType<typeof compileSegments> | null = null;
+  /** RULES 18.4: the studio's users and their rights. */
+  readonly users: StudioUsers;
+  /** RULES 18.5: who did what. */
+  readonly audit: SegmentAudit;
+  /** RULES 18.2: versions to be published at a time. */
+  readonly schedule: SegmentSchedule;
+  /** The site as of a time, for the preview: rebuilt when the set it is drawn from changes. */
+  private readonly timeline: { repo: SegmentRepository; layout: LayoutService; digest: string };
 
   constructor(
     private readonly options: {
       draftsDir: string;
+      /** Where users, the audit log, schedules and preview links are kept. */
+      records: RecordStores;
       publisher: SegmentPublisher;
       live: SegmentRepository;
       engine: () => SearchEngine;
@@ -91,6 +118,25 @@ export class StudioService {
     },
   ) {
     this.drafts = new SegmentRepository(options.draftsDir);
+    this.users = new StudioUsers(options.records);
+    this.audit = new SegmentAudit(options.records);
+    this.schedule = new SegmentSchedule({
+      records: options.records,
+      publisher: options.publisher,
+      audit: this.audit,
+      logger: options.logger,
+    });
+    const timeline = new SegmentRepository(`${options.draftsDir}.as-of`);
+    this.timeline = {
+      repo: timeline,
+      layout: new LayoutService({
+        segments: timeline,
+        engine: options.engine,
+        logger: options.logger,
+        rowDeadlineMs: options.rowDeadlineMs,
+      }),
+      digest: '',
+    };
     this.layout = new LayoutService({
       segments: this.drafts,
       engine: options.engine,
@@ -136,8 +182,21 @@ export class StudioService {
     return { files, compiled: this.compiled };
   }
 
-  async state(): Promise<StudioState> {
-    const { files, compiled } = await this.refresh();
+  /** The brands of the drafts (or of the live set while the drafts' registry is broken). */
+  private brandIds(compiled: ReturnType<typeof compileSegments>): string[] {
+    return (compiled.registry ?? this.options.live.current.registry).brands.map((b) => b.id);
+  }
+
+  /** Whether the actor may see a file: one of their brands', or the registry, which every studio user reads. */
+  private seesFile(seen: ReadonlySet<string>, file: string): boolean {
+    return seen.has(EVERY_BRAND) || file === REGISTRY_FILE || seen.has(brandOfFile(file));
+  }
+
+  async state(actor: StudioActor): Promise<StudioState> {
+    const { files: all, compiled } = await this.refresh();
+    const seen = visibleBrands(actor, this.brandIds(compiled));
+    const sees = (file: string) => this.seesFile(seen, file);
+    const files = new Map([...all].filter(([file]) => sees(file)));
     const live = this.options.live.current.files;
     const liveVersion = this.options.publisher.live;
     const summary =
@@ -152,10 +211,10 @@ export class StudioService {
         text,
         status: !live.has(file) ? 'added' : live.get(file) === text ? 'unchanged' : 'changed',
       })),
-      removed: [...live.keys()].filter((f) => !files.has(f)).sort(),
-      problems: compiled.problems,
-      skipped: compiled.skipped,
-      brands: registry.brands.map((b) => ({ id: b.id, name: b.name, theme: b.theme })),
+      removed: [...live.keys()].filter((f) => !all.has(f) && sees(f)).sort(),
+      problems: compiled.problems.filter((p) => sees(p.file)),
+      skipped: compiled.skipped.filter((p) => sees(p.file)),
+      brands: registry.brands.filter((b) => seen.has(b.id)).map((b) => ({ id: b.id, name: b.name, theme: b.theme })),
       pages: [
         { value: 'home', label: 'Home' },
         ...GROUP_PAGES.map((g) => ({ value: g, label: g[0]!.toUpperCase() + g.slice(1) })),
@@ -164,57 +223,126 @@ export class StudioService {
           label: c.name,
         })),
       ],
+      me: { id: actor.id, name: actor.name, grants: actor.grants },
     };
   }
 
-  async save(file: string, text: string): Promise<StudioState> {
+  async save(actor: StudioActor, file: string, text: string): Promise<StudioState> {
     checkDraft(file, text);
-    await this.draftFiles();
+    requireRole(actor, 'editor', brandOfFile(file));
+    const before = (await this.draftFiles()).get(file);
     const target = path.join(this.options.draftsDir, file);
     await mkdir(path.dirname(target), { recursive: true });
     const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
     await writeFile(temp, text);
     await rename(temp, target);
-    return this.state();
+    if (before !== text)
+      await this.audit.record(actor, {
+        action: 'save',
+        brands: [brandOfFile(file)],
+        summary: `${before === undefined ? 'added' : 'saved'} the draft ${file}`,
+        diff: setDiff(before === undefined ? {} : { [file]: before }, { [file]: text }),
+      });
+    return this.state(actor);
   }
 
   /**
    * The problems the drafts would have with `file` as `text`, without saving it: what the studio's editor
    * marks as the merchandiser types, the same problems `check` reports.
    */
-  async check(file: string, text: string): Promise<Pick<StudioState, 'problems' | 'skipped'>> {
+  async check(actor: StudioActor, file: string, text: string): Promise<Pick<StudioState, 'problems' | 'skipped'>> {
     checkDraft(file, text);
+    requireRole(actor, 'viewer', brandOfFile(file));
     const files = new Map(await this.draftFiles());
     files.set(file, text);
     const compiled = compileSegments(files);
-    return { problems: compiled.problems, skipped: compiled.skipped };
+    const seen = visibleBrands(actor, this.brandIds(compiled));
+    return {
+      problems: compiled.problems.filter((p) => this.seesFile(seen, p.file)),
+      skipped: compiled.skipped.filter((p) => this.seesFile(seen, p.file)),
+    };
   }
 
   /** Removes a draft: any file the drafts are read from, a stray `explore copy.json` as well as a page. */
-  async remove(file: string): Promise<StudioState> {
+  async remove(actor: StudioActor, file: string): Promise<StudioState> {
     if (file === REGISTRY_FILE)
       throw new AppError(400, 'invalid_path', `${REGISTRY_FILE} cannot be removed: every set needs its brand registry`);
     const drafts = await this.draftFiles();
-    if (!drafts.has(file)) {
+    const before = drafts.get(file);
+    if (before === undefined) {
       checkPath(file);
       throw new AppError(404, 'draft_not_found', `There is no draft ${file}`);
     }
+    requireRole(actor, 'editor', brandOfFile(file));
     await unlink(path.join(this.options.draftsDir, file));
-    return this.state();
+    await this.audit.record(actor, {
+      action: 'remove',
+      brands: [brandOfFile(file)],
+      summary: `removed the draft ${file}`,
+      diff: setDiff({ [file]: before }, {}),
+    });
+    return this.state(actor);
   }
 
-  async discard(): Promise<StudioState> {
-    await this.draftFiles();
-    await writeSegmentDir(this.options.draftsDir, this.options.live.current.files);
-    return this.state();
+  /** The drafts of `brand` (of every brand the actor edits, when none is named) put back as they are live. */
+  async discard(actor: StudioActor, brand?: string): Promise<StudioState> {
+    const drafts = await this.draftFiles();
+    const live = this.options.live.current.files;
+    const { compiled } = await this.refresh();
+    if (brand !== undefined) requireRole(actor, 'editor', brand);
+    const brands = new Set(
+      brand !== undefined
+        ? [brand]
+        : [...this.brandIds(compiled), EVERY_BRAND].filter((b) => holds(actor, 'editor', b)),
+    );
+    // An editor of every brand discards everything, files in folders that are no brand's included.
+    const touched = (file: string) => brands.has(brandOfFile(file)) || (brand === undefined && brands.has(EVERY_BRAND));
+    const next = new Map([...drafts].filter(([file]) => !touched(file)));
+    for (const [file, text] of live) if (touched(file)) next.set(file, text);
+    const diff = setDiff(drafts, next);
+    await writeSegmentDir(this.options.draftsDir, next);
+    if (diff)
+      await this.audit.record(actor, {
+        action: 'discard',
+        brands: brandsOfFiles(changedFiles(drafts, next)),
+        summary: 'discarded draft changes',
+        diff,
+      });
+    return this.state(actor);
   }
 
-  async diff(): Promise<string> {
-    return setDiff(this.options.live.current.files, await this.draftFiles());
+  /** What the drafts change against the live set, in the files the actor may see. */
+  async diff(actor: StudioActor): Promise<string> {
+    const { compiled } = await this.refresh();
+    const seen = visibleBrands(actor, this.brandIds(compiled));
+    const only = (files: SegmentFiles) => new Map([...files].filter(([f]) => this.seesFile(seen, f)));
+    return setDiff(only(this.options.live.current.files), only(await this.draftFiles()));
   }
 
-  async publish(input: PublishInput): Promise<VersionSummary> {
-    return this.summary((await this.options.publisher.publish(await this.draftFiles(), input)).version);
+  /**
+   * The set a publish would make live: the whole drafts, or, for one brand, the live set with that brand's draft
+   * files in place of its live ones.
+   */
+  async publishable(brand?: string): Promise<SegmentFiles> {
+    const drafts = await this.draftFiles();
+    return brand === undefined ? drafts : overlayBrand(this.options.live.current.files, drafts, brand);
+  }
+
+  /** RULES 18.4: publishing needs the publisher role on every brand whose files the publish changes. */
+  async publish(actor: StudioActor, input: PublishInput & { brand?: string }): Promise<VersionSummary> {
+    const files = await this.publishable(input.brand);
+    const live = this.options.live.current.files;
+    requireRole(actor, 'publisher', input.brand ?? brandsOfFiles(changedFiles(live, files)));
+    if (input.brand !== undefined) requireRole(actor, 'publisher', brandsOfFiles(changedFiles(live, files)));
+    const published = await this.options.publisher.publish(files, { note: input.note, author: actor.name });
+    await this.audit.record(actor, {
+      action: 'publish',
+      brands: brandsOfFiles(changedFiles(live, files)),
+      summary: `published version ${published.version}: ${published.note}`,
+      version: published.version,
+      diff: setDiff(live, files),
+    });
+    return this.summary(published.version);
   }
 
   private async summary(n: number): Promise<VersionSummary> {
@@ -224,9 +352,11 @@ export class StudioService {
 
   /** A page drawn from the drafts, as a shopper at that place (in that variation) would see it. */
   async preview(
+    actor: StudioActor,
     query: PreviewQuery,
   ): Promise<{ layout: LayoutResponse; rows: PreviewRow[]; variant: string | null; problems: SegmentProblem[] }> {
-    const { files, compiled } = await this.refresh();
+    const source = query.at === undefined ? await this.draftSource() : await this.asOfSource(new Date(query.at));
+    const { files, compiled, repo } = source;
     if (!compiled.registry)
       throw new AppError(
         422,
@@ -234,16 +364,22 @@ export class StudioService {
         `${REGISTRY_FILE} has problems: no page can be drawn`,
         compiled.problems,
       );
-    const brand = this.drafts.brand(query.brand ?? this.drafts.defaultBrand.id);
-    if (!brand) throw new AppError(404, 'brand_not_found', `No brand "${query.brand}" in the drafts`);
+    requireRole(actor, 'viewer', query.brand ?? repo.defaultBrand.id);
+    const brand = repo.brand(query.brand ?? repo.defaultBrand.id);
+    if (!brand)
+      throw new AppError(
+        404,
+        'brand_not_found',
+        `No brand "${query.brand}" in ${query.at === undefined ? 'the drafts' : 'that set'}`,
+      );
     const request: PageRequest = query.page === 'home' ? { page: 'home' } : { page: 'category', slug: query.page };
-    const segmentPage = this.layout.pageFor(request);
+    const segmentPage = source.layout.pageFor(request);
     const { page } = segmentPage;
     const variant =
       query.variation === undefined
         ? undefined
-        : forcedVariant(this.options.flags, await this.experiments(brand.id), brand.id, page, query.variation);
-    const resolved = this.drafts.page(brand.id, page, variant);
+        : forcedVariant(this.options.flags, await this.brandExperiments(brand.id), brand.id, page, query.variation);
+    const resolved = repo.page(brand.id, page, variant);
     if (!resolved || !compiled.pages.has(pageKey(brand.id, page))) {
       throw new AppError(
         422,
@@ -264,7 +400,7 @@ export class StudioService {
     }
     const location = await previewPlace(query, this.options.engine());
     const timings = new Map<string, number>();
-    const layout = await this.layout.layout(request, brand, location, {
+    const layout = await source.layout.layout(request, brand, location, {
       segmentPage,
       ...(variant ? { variant } : {}),
       timings,
@@ -290,20 +426,137 @@ export class StudioService {
     return { layout, rows, variant: variant ?? null, problems: compiled.problems };
   }
 
-  /** The experiments that swap a page's layout, with their split and the rule that assigns guests. */
-  async experiments(brandId?: string): Promise<ExperimentView[]> {
-    // From the drafts' files, not their built pages: drafts whose first version has a broken registry have none.
+  private async draftSource(): Promise<PreviewSource> {
     const { files, compiled } = await this.refresh();
+    return { files, compiled, repo: this.drafts, layout: this.layout };
+  }
+
+  /** RULES 18.2: the site as shoppers will see it at `at`, once the versions scheduled by then are live. */
+  private async asOfSource(at: Date): Promise<PreviewSource> {
+    const { files } = await this.schedule.asOf(at);
+    const compiled = compileSegments(files);
+    const digest = filesDigest(files);
+    if (digest !== this.timeline.digest && compiled.registry) {
+      this.timeline.repo.use(files);
+      this.timeline.layout.clearCache();
+      this.timeline.digest = digest;
+    }
+    return { files, compiled, repo: this.timeline.repo, layout: this.timeline.layout };
+  }
+
+  /**
+   * RULES 18.2: schedules the drafts (one brand's, when named) to be published at `at`, on top of the site as it
+   * will be then; needs the publisher role on every brand it changes.
+   */
+  async scheduleDrafts(
+    actor: StudioActor,
+    input: { note: string; at: string; brand?: string | undefined },
+  ): Promise<ScheduleSummary> {
+    const at = new Date(input.at);
+    const { files: base } = await this.schedule.asOf(at);
+    const drafts = await this.draftFiles();
+    const files = input.brand === undefined ? drafts : overlayBrand(base, drafts, input.brand);
+    const brands = brandsOfFiles(changedFiles(base, files));
+    requireRole(actor, 'publisher', input.brand === undefined ? brands : [input.brand, ...brands]);
+    const scheduled = await this.schedule.schedule({ files, base, at, note: input.note, author: actor });
+    await this.audit.record(actor, {
+      action: 'schedule',
+      brands: scheduled.brands,
+      summary: `scheduled version ${scheduled.id} for ${scheduled.at}: ${scheduled.note}`,
+      diff: setDiff(base, files),
+    });
+    return scheduleSummary(scheduled);
+  }
+
+  /** The scheduled versions touching brands the actor sees (one brand's, when named). */
+  async schedules(actor: StudioActor, brand?: string): Promise<ScheduleSummary[]> {
+    if (brand !== undefined) requireRole(actor, 'viewer', brand);
+    const { compiled } = await this.refresh();
+    const seen = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
+    return (await this.schedule.list())
+      .filter((s) => s.brands.some((b) => seen.has(b)) || s.brands.length === 0)
+      .map(scheduleSummary);
+  }
+
+  async unschedule(actor: StudioActor, id: string): Promise<ScheduleSummary> {
+    const found = await this.schedule.get(id);
+    requireRole(actor, 'publisher', found.brands);
+    const cancelled = await this.schedule.cancel(id);
+    await this.audit.record(actor, {
+      action: 'unschedule',
+      brands: cancelled.brands,
+      summary: `cancelled scheduled version ${id} (due ${cancelled.at}): ${cancelled.note}`,
+    });
+    return scheduleSummary(cancelled);
+  }
+
+  /** The experiments that swap a page's layout, with their split and the rule that assigns guests. */
+  async experiments(actor: StudioActor, brandId?: string): Promise<ExperimentView[]> {
+    const { compiled } = await this.refresh();
     const brand = brandId ?? (compiled.registry ?? this.options.live.current.registry).defaultBrand;
+    requireRole(actor, 'viewer', brand);
+    return this.brandExperiments(brand);
+  }
+
+  private async brandExperiments(brand: string): Promise<ExperimentView[]> {
+    // From the drafts' files, not their built pages: drafts whose first version has a broken registry have none.
+    const { files } = await this.refresh();
     return pageExperiments(this.options.flags.payload(), files, brand);
   }
 
-  versions() {
-    return this.options.publisher.history();
+  /**
+   * The published versions, as far as the actor's brands go: for one brand (which they must see), or for every
+   * brand they see; each version's changes are those in files they see, and versions changing none are left out.
+   */
+  async versions(actor: StudioActor, brand?: string) {
+    if (brand !== undefined) requireRole(actor, 'viewer', brand);
+    const { compiled } = await this.refresh();
+    const seen = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
+    const sees = (file: string) => this.seesFile(seen, file) && (brand === undefined || brandOfFile(file) === brand);
+    const history = await this.options.publisher.history();
+    const versions = history.versions
+      .map((v) => ({
+        ...v,
+        changes: {
+          added: v.changes.added.filter(sees),
+          changed: v.changes.changed.filter(sees),
+          removed: v.changes.removed.filter(sees),
+        },
+      }))
+      .filter(
+        (v) =>
+          v.version === history.live ||
+          v.changes.added.length + v.changes.changed.length + v.changes.removed.length > 0,
+      );
+    return { live: history.live, versions };
   }
 
-  version(n: number) {
-    return this.options.publisher.version(n);
+  /** One version with its diff, in the files the actor sees; 403 for a version that changed none of them. */
+  async version(actor: StudioActor, n: number) {
+    const { compiled } = await this.refresh();
+    const seen = visibleBrands(actor, this.brandIds(compiled));
+    const sees = (file: string) => this.seesFile(seen, file);
+    const version = await this.options.publisher.version(n);
+    const before = n > 1 ? await this.options.publisher.files(n - 1).catch(() => new Map<string, string>()) : new Map();
+    const after = await this.options.publisher.files(n);
+    const changed = changedFiles(before, after);
+    if (changed.length > 0 && !changed.some(sees))
+      requireRole(
+        actor,
+        'viewer',
+        brandsOfFiles(changed).filter((b) => !seen.has(b)),
+      );
+    const only = (files: SegmentFiles) => new Map([...files].filter(([f]) => sees(f)));
+    const filter = (list: string[]) => list.filter(sees);
+    return {
+      ...version,
+      changes: {
+        added: filter(version.changes.added),
+        changed: filter(version.changes.changed),
+        removed: filter(version.changes.removed),
+      },
+      diff: setDiff(only(before), only(after)),
+    };
   }
 
   /**
@@ -311,15 +564,50 @@ export class StudioService {
    * publish starts from what shoppers see rather than quietly undoing the restore; drafts with changes of
    * their own keep them (the diff shows them against the restored set).
    */
-  async restore(n: number, input: Partial<PublishInput>): Promise<VersionSummary> {
-    const unchanged = filesDigest(await this.draftFiles()) === filesDigest(this.options.live.current.files);
-    const restored = await this.options.publisher.restore(n, input);
+  async restore(actor: StudioActor, n: number, input: Partial<PublishInput>): Promise<VersionSummary> {
+    const live = this.options.live.current.files;
+    const old = await this.options.publisher.files(n);
+    // RULES 18.4: a rollback changes what is live as a publish does, and asks for the same role.
+    requireRole(actor, 'publisher', brandsOfFiles(changedFiles(live, old)));
+    const unchanged = filesDigest(await this.draftFiles()) === filesDigest(live);
+    const restored = await this.options.publisher.restore(n, { ...input, author: actor.name });
     if (unchanged) await writeSegmentDir(this.options.draftsDir, this.options.live.current.files);
+    await this.audit.record(actor, {
+      action: 'rollback',
+      brands: brandsOfFiles(changedFiles(live, old)),
+      summary: `published version ${restored.version}: the files of version ${n} (${restored.note})`,
+      version: restored.version,
+      diff: setDiff(live, old),
+    });
     return this.summary(restored.version);
+  }
+
+  /** RULES 18.5: the audit log, as far as the actor's brands go (one brand, which they must see, when named). */
+  async auditLog(actor: StudioActor, brand?: string) {
+    if (brand !== undefined) requireRole(actor, 'viewer', brand);
+    const { compiled } = await this.refresh();
+    const brands = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
+    // The registry is every brand's: its entries are shown to every studio user.
+    brands.add(EVERY_BRAND);
+    return this.audit.recent({ brands });
   }
 
   /** The catalog changed: previews draw their rows afresh (they are few; dropping them all is simplest). */
   catalogChanged(): void {
     this.layout.clearCache();
   }
+}
+
+/** `base` with one brand's files as `drafts` has them. */
+function overlayBrand(base: SegmentFiles, drafts: SegmentFiles, brand: string): SegmentFiles {
+  const ours = (file: string) => brandOfFile(file) === brand;
+  const next = new Map([...base].filter(([file]) => !ours(file)));
+  for (const [file, text] of drafts) if (ours(file)) next.set(file, text);
+  return next;
+}
+
+/** The files whose text differs between two sets (added, changed or removed). */
+function changedFiles(before: SegmentFiles, after: SegmentFiles): string[] {
+  const c = setChanges(before, after);
+  return [...c.added, ...c.changed, ...c.removed];
 }

@@ -22,6 +22,7 @@ import { FileVersionStore } from '../segments/segment-versions.js';
 import { testApp } from '../test/test-app.js';
 import { hostile } from '../test/hostile-input.js';
 import { StudioService } from './studio-service.js';
+import { fileRecordStores } from '../store/record-collections.js';
 
 const logger = pino({ level: 'silent' });
 let tmp: string;
@@ -59,6 +60,7 @@ async function studioNode(env: Record<string, string> = {}) {
   await publisher.sync();
   const studio = new StudioService({
     draftsDir: path.join(root, 'segment-drafts'),
+    records: fileRecordStores(path.join(root, 'studio')),
     publisher,
     live: segments,
     engine: () => search.engine,
@@ -191,13 +193,13 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
       const published = (
         await request(app)
           .post('/api/studio/publish')
-          .send({ note: 'Rename the venues row', author: 'Ana' })
+          .send({ note: 'Rename the venues row' })
           .expect(201)
       ).body.version;
       expect(published).toMatchObject({
         version: 2,
         note: 'Rename the venues row',
-        author: 'Ana',
+        author: 'local',
         changes: { changed: ['base/explore.json'], added: [], removed: [] },
       });
       expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(
@@ -217,7 +219,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
 
       // Rolled back in one step: a new version with version 1's files. The drafts held only what was live, so
       // they follow: the next publish starts from what shoppers see, not from the version rolled back.
-      const restored = (await request(app).post('/api/studio/versions/1/restore').send({ author: 'Ana' }).expect(201))
+      const restored = (await request(app).post('/api/studio/versions/1/restore').send({}).expect(201))
         .body.version;
       expect(restored).toMatchObject({ version: 3, restoredFrom: 1, note: 'Restored version 1' });
       expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(liveBefore);
@@ -344,7 +346,8 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
     for (const body of [
       { note: 'a\u0000b' },
       { note: 'two\nlines' },
-      { note: 'ok', author: 'Ana\u0000' },
+      { note: 'ok', author: 'Ana' },
+      { note: 'ok', brand: '../base' },
       { note: 'x'.repeat(201) },
       { note: '   ' },
     ]) {

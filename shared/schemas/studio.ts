@@ -35,6 +35,21 @@ export const VersionSummarySchema = z.object({
 });
 export type VersionSummaryView = z.infer<typeof VersionSummarySchema>;
 
+/**
+ * RULES 18.4: what a studio user may do on a brand, each role including the ones before it: a viewer reads drafts,
+ * previews, results and history; an editor also saves drafts and makes preview links; a publisher also publishes,
+ * schedules and rolls back; an admin also edits the brand registry and reads the whole audit log.
+ */
+export const STUDIO_ROLES = ['viewer', 'editor', 'publisher', 'admin'] as const;
+export type StudioRole = (typeof STUDIO_ROLES)[number];
+/** A grant on every brand. */
+export const EVERY_BRAND = '*';
+export const StudioGrantSchema = z.object({ brand: z.string(), role: z.enum(STUDIO_ROLES) });
+export type StudioGrant = z.infer<typeof StudioGrantSchema>;
+/** Who the studio is being used by, as `/api/studio/state` says. */
+export const StudioActorSchema = z.object({ id: z.string(), name: z.string(), grants: z.array(StudioGrantSchema) });
+export type StudioActorView = z.infer<typeof StudioActorSchema>;
+
 export const StudioStateSchema = z.object({
   live: VersionSummarySchema.nullable(),
   files: z.array(z.object({ path: z.string(), text: z.string(), status: z.enum(['unchanged', 'changed', 'added']) })),
@@ -43,6 +58,7 @@ export const StudioStateSchema = z.object({
   skipped: z.array(SkippedPageSchema),
   brands: z.array(BrandAnswerSchema.pick({ id: true, name: true, theme: true })),
   pages: z.array(z.object({ value: z.string(), label: z.string() })),
+  me: StudioActorSchema,
 });
 export type StudioStateView = z.infer<typeof StudioStateSchema>;
 
@@ -97,9 +113,8 @@ export const DiffSchema = z.object({ diff: z.string() });
 
 /** The header the studio sends its key in (`STUDIO_KEY`). */
 export const STUDIO_KEY_HEADER = 'X-Studio-Key';
-/** Product decisions: a publish note is one line; a name is a name. */
+/** Product decision: a publish note is one line. */
 export const NOTE_MAX_LENGTH = 200;
-export const AUTHOR_MAX_LENGTH = 80;
 /** Versions are numbered in a PostgreSQL `integer`. */
 export const VERSION_MAX = 2_147_483_647;
 
@@ -112,15 +127,51 @@ const line = (what: string, max: number, required?: string) =>
     .max(max, `${what} has at most ${max} characters`)
     .regex(/^[^\p{Cc}]*$/u, `${what} is one line of text, without control characters`);
 
+const brandId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'brand must be a brand id such as "encore"');
+/**
+ * A publish names no author: the history records the studio user who published (RULES 18.4). With `brand`, only
+ * that brand's drafts are published.
+ */
 export const PublishBodySchema = z
   .object({
     note: line('note', NOTE_MAX_LENGTH, 'note is required: say in a line what this publish changes'),
-    author: line('author', AUTHOR_MAX_LENGTH).optional(),
+    brand: brandId.optional(),
   })
   .strict();
-export const RestoreBodySchema = z
-  .object({ note: line('note', NOTE_MAX_LENGTH).optional(), author: line('author', AUTHOR_MAX_LENGTH).optional() })
+export const RestoreBodySchema = z.object({ note: line('note', NOTE_MAX_LENGTH).optional() }).strict();
+export const DiscardBodySchema = z.object({ brand: brandId.optional() }).strict();
+/** A time with its offset, as `2026-12-04T09:00:00-05:00` or `…Z`: a time without a zone is ambiguous. */
+export const ZonedTimeSchema = z.iso.datetime({
+  offset: true,
+  error: 'a time with its zone, such as 2026-12-04T09:00:00-05:00',
+});
+/** RULES 18.2: the drafts (one brand's, with `brand`) to be published at `at`. */
+export const ScheduleBodySchema = z
+  .object({
+    note: line('note', NOTE_MAX_LENGTH, 'note is required: say in a line what this publish changes'),
+    brand: brandId.optional(),
+    at: ZonedTimeSchema,
+  })
   .strict();
+export const ScheduleParamsSchema = z.object({
+  id: z.string().regex(/^[1-9][0-9]{0,9}$/, 'a scheduled version is a whole number such as 3'),
+});
+export const ScheduleSummarySchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  note: z.string(),
+  author: z.object({ id: z.string(), name: z.string() }),
+  brands: z.array(z.string()),
+  createdAt: z.string(),
+  status: z.enum(['scheduled', 'published', 'failed', 'cancelled']),
+  version: z.number().int().optional(),
+  reason: z.string().optional(),
+  settledAt: z.string().optional(),
+  changes: SetChangesSchema,
+});
+export type ScheduleSummaryView = z.infer<typeof ScheduleSummarySchema>;
+export const SchedulesSchema = z.object({ schedules: z.array(ScheduleSummarySchema) });
+export const ScheduledSchema = z.object({ schedule: ScheduleSummarySchema });
 export const VersionParamsSchema = z.object({
   n: z
     .string()
@@ -141,3 +192,33 @@ export const CheckBodySchema = z
     text: z.string({ error: 'text is required: the whole file' }),
   })
   .strict();
+
+/** One line of the studio's audit log (RULES 18.5). */
+export const AuditEntrySchema = z.object({
+  at: z.string(),
+  actor: z.object({ id: z.string(), name: z.string() }),
+  action: z.enum([
+    'save',
+    'remove',
+    'discard',
+    'publish',
+    'rollback',
+    'schedule',
+    'unschedule',
+    'scheduled-publish',
+    'scheduled-failed',
+    'preview-link',
+    'revoke-link',
+    'user-add',
+    'user-change',
+    'user-remove',
+  ]),
+  /** The brands the action touched (`*`: the brand registry, which is every brand's). */
+  brands: z.array(z.string()),
+  summary: z.string(),
+  version: z.number().int().nullable().optional(),
+  /** The change as a unified diff, where the action changed files. */
+  diff: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export const AuditSchema = z.object({ entries: z.array(AuditEntrySchema) });

@@ -1,10 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import {
-  AUTHOR_MAX_LENGTH,
-  NOTE_MAX_LENGTH,
-  type StudioStateView,
-  type VersionSummaryView,
-} from '../../../../shared/schemas/studio.js';
+import { NOTE_MAX_LENGTH, type StudioStateView, type VersionSummaryView } from '../../../../shared/schemas/studio.js';
 import type { DraftEdits } from './use-draft-edits.js';
 import { useDiscardDrafts, useDraftDiff, useHistory, usePublish, useRestore, useVersion } from './use-studio.js';
 
@@ -36,9 +31,7 @@ function Diff({ text, label }: { text: string; label: string }) {
 
 export function PublishPanel({ state, drafts }: { state: StudioStateView; drafts: DraftEdits }) {
   const noteId = useId();
-  const authorId = useId();
   const [note, setNote] = useState('');
-  const [author, setAuthor] = useState(() => localStorage.getItem('studio-author') ?? '');
   const diff = useDraftDiff();
   const publish = usePublish();
   const discard = useDiscardDrafts();
@@ -48,13 +41,12 @@ export function PublishPanel({ state, drafts }: { state: StudioStateView; drafts
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (author) localStorage.setItem('studio-author', author);
     // What was typed last is saved first: what is published is what the editor shows.
     setOutcome('');
     void drafts.flush().then(
       () =>
         publish.mutate(
-          { note, ...(author.trim() ? { author: author.trim() } : {}) },
+          { note },
           {
             onSuccess: (done) => {
               setNote('');
@@ -91,14 +83,6 @@ export function PublishPanel({ state, drafts }: { state: StudioStateView; drafts
           onChange={(e) => setNote(e.target.value)}
           maxLength={NOTE_MAX_LENGTH}
           required
-        />
-        <label htmlFor={authorId}>Your name (optional)</label>
-        <input
-          id={authorId}
-          value={author}
-          onChange={(e) => setAuthor(e.target.value)}
-          maxLength={AUTHOR_MAX_LENGTH}
-          autoComplete="name"
         />
         <div className="publish__actions">
           <button
@@ -169,12 +153,7 @@ function History({ onOutcome }: { onOutcome(text: string): void }) {
                   onConfirm={() => {
                     onOutcome('');
                     restore.mutate(
-                      {
-                        version: v.version,
-                        ...(localStorage.getItem('studio-author')
-                          ? { author: localStorage.getItem('studio-author')! }
-                          : {}),
-                      },
+                      { version: v.version },
                       {
                         onSuccess: (done) =>
                           onOutcome(

@@ -60,7 +60,7 @@ export function useDraftDiff() {
 export function usePublish() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: (input: { note: string; author?: string }) =>
+    mutationFn: (input: { note: string; brand?: string }) =>
       studioApi('publish', PublishedSchema, { method: 'POST', body: input }),
     onSuccess: () => refresh(),
   });
@@ -84,8 +84,8 @@ export function useVersion(n: number | null) {
 export function useRestore() {
   const refresh = useRefresh();
   return useMutation({
-    mutationFn: ({ version, author }: { version: number; author?: string }) =>
-      studioApi(`versions/${version}/restore`, PublishedSchema, { method: 'POST', body: author ? { author } : {} }),
+    mutationFn: ({ version }: { version: number }) =>
+      studioApi(`versions/${version}/restore`, PublishedSchema, { method: 'POST', body: {} }),
     onSuccess: () => refresh(),
   });
 }
