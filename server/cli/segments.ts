@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino, type Logger } from 'pino';
 import { parseEnv, type Env } from '../config/env.js';
-import { VERSION_MAX } from '../../shared/schemas/studio.js';
+import { EVERY_BRAND, VERSION_MAX, ZonedTimeSchema } from '../../shared/schemas/studio.js';
 import { AppError } from '../http/errors.js';
 import { openStore } from '../store/open-store.js';
 import type { LayoutRow } from '../../shared/schemas/layout.js';
@@ -22,6 +22,9 @@ import { closest } from '../segments/did-you-mean.js';
 import { formatProblem, type SegmentProblem } from '../segments/segment-problems.js';
 import { compileSegments, GROUP_PAGES, readSegmentDir, type CompiledSegments } from '../segments/segment-set.js';
 import { FileVersionStore, setDiff, SqlVersionStore } from '../segments/segment-versions.js';
+import { brandsOfChange, SegmentAudit } from '../segments/segment-audit.js';
+import { scheduleSummary, SegmentSchedule } from '../segments/segment-schedule.js';
+import { recordStoresFor } from '../store/record-collections.js';
 
 const USAGE = `usage:
   npm run segments -- check                                   validate every brand's files
@@ -30,11 +33,15 @@ const USAGE = `usage:
                                                               category slug; --items: each row's items too)
   npm run segments -- explain --brand B --page P              which file and override made each row (P as for preview)
   npm run segments -- schema [--check]                        write (or check) shared/schemas/json/
-  npm run segments -- publish --note "what changed" [--author A] [--from DIR]
-                                                              publish the drafts (or DIR) as a new version
+  npm run segments -- publish --note "what changed" [--author A] [--from DIR] [--at TIME]
+                                                              publish the drafts (or DIR) as a new version; with
+                                                              --at (e.g. 2026-12-04T09:00:00-05:00), schedule it
+  npm run segments -- scheduled                               the scheduled versions, soonest first
+  npm run segments -- unschedule N                            cancel scheduled version N
   npm run segments -- history                                 the published versions, newest first
   npm run segments -- diff [N [M]]                            live → drafts; version N-1 → N; or N → M
-  npm run segments -- rollback N [--note "why"] [--author A]  publish version N's files again as a new version`;
+  npm run segments -- rollback N [--note "why"] [--author A]  publish version N's files again as a new version
+  npm run segments -- audit [--brand B]                       who saved, published, scheduled and shared what`;
 
 export const SCHEMA_DIR = path.resolve('shared/schemas/json');
 
@@ -53,6 +60,7 @@ export async function main(argv: string[], processEnv: NodeJS.ProcessEnv = proce
       note: { type: 'string' },
       author: { type: 'string' },
       from: { type: 'string' },
+      at: { type: 'string' },
       items: { type: 'boolean', default: false },
     },
   });
@@ -81,6 +89,7 @@ async function command(
     note?: string;
     author?: string;
     from?: string;
+    at?: string;
   },
   env: Env,
   segments: SegmentRepository,
@@ -173,6 +182,9 @@ async function command(
     case 'history':
     case 'diff':
     case 'rollback':
+    case 'scheduled':
+    case 'unschedule':
+    case 'audit':
       return versionCommand(positionals, values, env);
     default:
       console.log(USAGE);
@@ -183,7 +195,7 @@ async function command(
 /** `publish`, `history`, `diff` and `rollback`: the same versions the studio and every node use. */
 async function versionCommand(
   positionals: string[],
-  values: { note?: string; author?: string; from?: string },
+  values: { note?: string; author?: string; from?: string; at?: string; brand?: string },
   env: Env,
 ): Promise<number> {
   const live = new SegmentRepository(env.segmentsDir);
@@ -191,7 +203,12 @@ async function versionCommand(
   const sql = env.DATABASE_URL ? await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir }) : null;
   const versions = sql ? new SqlVersionStore(sql) : new FileVersionStore(env.segmentVersionsDir);
   const publisher = new SegmentPublisher({ versions, live, liveDir: env.segmentsDir });
+  const records = recordStoresFor(sql, env.studioRecordsDir);
+  const audit = new SegmentAudit(records);
+  const schedule = new SegmentSchedule({ records, publisher, audit });
   const author = values.author ?? whoAmI();
+  // Who the audit log names: the command line is the operator's, with the name they give or log in with.
+  const actor = { id: 'cli', name: author ?? 'command line' };
   const number = (text: string | undefined, what: string) => {
     const n = /^[0-9]{1,10}$/.test(text ?? '') ? Number(text) : NaN;
     if (!Number.isInteger(n) || n < 1 || n > VERSION_MAX)
@@ -208,11 +225,87 @@ async function versionCommand(
           throw new UsageError(
             `no drafts in ${from}: copy the live files there (or open the studio once), or pass --from DIR`,
           );
-        const version = await publisher.publish(await readSegmentDir(from), { note: values.note.trim(), author });
+        const files = await readSegmentDir(from);
+        if (values.at !== undefined) {
+          const at = ZonedTimeSchema.safeParse(values.at);
+          if (!at.success) throw new UsageError(`--at must be ${at.error.issues[0]!.message}, not "${values.at}"`);
+          const { files: base } = await schedule.asOf(new Date(at.data));
+          const scheduled = await schedule.schedule({
+            files,
+            base,
+            at: new Date(at.data),
+            note: values.note.trim(),
+            author: actor,
+          });
+          await audit.record(actor, {
+            action: 'schedule',
+            brands: scheduled.brands,
+            summary: `scheduled version ${scheduled.id} for ${scheduled.at}: ${scheduled.note}`,
+            diff: setDiff(base, files),
+          });
+          console.log(
+            `scheduled version ${scheduled.id} for ${scheduled.at} from ${path.relative('.', from) || '.'}: ` +
+              `${scheduled.note} (checked again when due; \`npm run segments -- unschedule ${scheduled.id}\` cancels)`,
+          );
+          return 0;
+        }
+        const before = live.current.files;
+        const version = await publisher.publish(files, { note: values.note.trim(), author });
+        await audit.record(actor, {
+          action: 'publish',
+          brands: brandsOfChange(before, files),
+          summary: `published version ${version.version}: ${version.note}`,
+          version: version.version,
+          diff: setDiff(before, files),
+        });
         console.log(
           `published version ${version.version} from ${path.relative('.', from) || '.'} ` +
             `(${Object.keys(version.files).length} files): ${version.note}`,
         );
+        return 0;
+      }
+      case 'scheduled': {
+        const list = await schedule.list();
+        if (list.length === 0) console.log('nothing is scheduled');
+        for (const s of list) {
+          const c = scheduleSummary(s).changes;
+          const changes = [
+            ...c.added.map((f) => `+${f}`),
+            ...c.changed.map((f) => `~${f}`),
+            ...c.removed.map((f) => `-${f}`),
+          ];
+          const outcome =
+            s.status === 'published'
+              ? `published as version ${s.version}`
+              : s.status === 'failed'
+                ? `not published: ${s.reason}`
+                : s.status;
+          console.log(
+            `${String(s.id).padStart(4)}  ${s.at}  ${s.author.name.padEnd(12)}  ${outcome.padEnd(10)}  ${s.note}`,
+          );
+          if (changes.length) console.log(`        ${changes.join(' ')}`);
+        }
+        return 0;
+      }
+      case 'unschedule': {
+        const id = String(number(positionals[1], 'unschedule N'));
+        const cancelled = await schedule.cancel(id);
+        await audit.record(actor, {
+          action: 'unschedule',
+          brands: cancelled.brands,
+          summary: `cancelled scheduled version ${id} (due ${cancelled.at}): ${cancelled.note}`,
+        });
+        console.log(`cancelled scheduled version ${id} (was due ${cancelled.at})`);
+        return 0;
+      }
+      case 'audit': {
+        const entries = await audit.recent(values.brand ? { brands: new Set([values.brand, EVERY_BRAND]) } : {});
+        if (entries.length === 0) console.log('the audit log is empty');
+        for (const e of entries) {
+          const when = e.at.slice(0, 19).replace('T', ' ');
+          const who = e.actor.name.padEnd(12);
+          console.log(`${when} UTC  ${who}  ${e.action.padEnd(17)}  ${e.brands.join(',').padEnd(8)}  ${e.summary}`);
+        }
         return 0;
       }
       case 'history': {
@@ -249,7 +342,16 @@ async function versionCommand(
       }
       default: {
         const n = number(positionals[1], 'rollback N');
+        const before = live.current.files;
+        const old = await publisher.files(n);
         const version = await publisher.restore(n, { ...(values.note ? { note: values.note } : {}), author });
+        await audit.record(actor, {
+          action: 'rollback',
+          brands: brandsOfChange(before, old),
+          summary: `published version ${version.version}: the files of version ${n} (${version.note})`,
+          version: version.version,
+          diff: setDiff(before, old),
+        });
         console.log(`published version ${version.version}: the files of version ${n} (${version.note})`);
         return 0;
       }

@@ -1,7 +1,8 @@
 import type { AuditEntry } from '../../shared/schemas/studio.js';
 import { EVERY_BRAND } from '../../shared/schemas/studio.js';
 import type { RecordLog, RecordStores } from '../store/record-collections.js';
-import { REGISTRY_FILE } from './segment-set.js';
+import { REGISTRY_FILE, type SegmentFiles } from './segment-set.js';
+import { setChanges } from './segment-versions.js';
 
 /** Entries an audit answer lists at most. */
 export const AUDIT_LIMIT = 500;
@@ -17,6 +18,21 @@ export const brandOfFile = (file: string): string => (file === REGISTRY_FILE ? E
 
 /** The brands the files of a change belong to, sorted. */
 export const brandsOfFiles = (files: Iterable<string>): string[] => [...new Set([...files].map(brandOfFile))].sort();
+
+/** The files whose text differs between two sets (added, changed or removed). */
+export function changedFiles(
+  before: SegmentFiles | Record<string, string>,
+  after: SegmentFiles | Record<string, string>,
+): string[] {
+  const c = setChanges(before, after);
+  return [...c.added, ...c.changed, ...c.removed];
+}
+
+/** The brands whose files differ between two sets. */
+export const brandsOfChange = (
+  before: SegmentFiles | Record<string, string>,
+  after: SegmentFiles | Record<string, string>,
+) => brandsOfFiles(changedFiles(before, after));
 
 /**
  * RULES 18.5: the studio's audit log: every save, publish, schedule, rollback and preview link, with who did it,

@@ -2,7 +2,7 @@ import { AppError } from '../http/errors.js';
 import type { RecordCollection, RecordStores } from '../store/record-collections.js';
 import type { Logger } from '../../shared/logger.js';
 import { SEGMENT_POLL_MS, type SegmentPublisher } from './segment-publisher.js';
-import { brandsOfFiles, type Actor, type SegmentAudit } from './segment-audit.js';
+import { brandsOfChange, type Actor, type SegmentAudit } from './segment-audit.js';
 import { formatProblem } from './segment-problems.js';
 import { compileSegments, type SegmentFiles } from './segment-set.js';
 import { filesDigest, setChanges, setDiff } from './segment-versions.js';
@@ -150,14 +150,13 @@ export class SegmentSchedule {
       );
     if (filesDigest(files) === filesDigest(base))
       throw new AppError(409, 'nothing_to_publish', `The set is what shoppers will see at ${at.toISOString()} already`);
-    const c = setChanges(base, files);
     return this.schedules.update((all) => {
       const record: ScheduledVersion = {
         id: String(all.reduce((n, s) => Math.max(n, Number(s.id)), 0) + 1),
         at: at.toISOString(),
         note: input.note,
         author: { id: input.author.id, name: input.author.name },
-        brands: brandsOfFiles([...c.added, ...c.changed, ...c.removed]),
+        brands: brandsOfChange(base, files),
         createdAt: new Date(this.now()).toISOString(),
         status: 'scheduled',
         files: Object.fromEntries(files),

@@ -27,10 +27,10 @@ import {
   type SkippedPage,
 } from '../segments/segment-set.js';
 import type { SegmentProblem } from '../segments/segment-problems.js';
-import { filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
+import { filesDigest, setDiff } from '../segments/segment-versions.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RecordStores } from '../store/record-collections.js';
-import { brandOfFile, brandsOfFiles, SegmentAudit } from '../segments/segment-audit.js';
+import { brandOfFile, brandsOfChange, brandsOfFiles, changedFiles, SegmentAudit } from '../segments/segment-audit.js';
 import { scheduleSummary, SegmentSchedule, type ScheduleSummary } from '../segments/segment-schedule.js';
 import { EVERY_BRAND, type StudioGrant } from '../../shared/schemas/studio.js';
 import { checkDraft, checkPath } from './draft-checks.js';
@@ -304,7 +304,7 @@ export class StudioService {
     if (diff)
       await this.audit.record(actor, {
         action: 'discard',
-        brands: brandsOfFiles(changedFiles(drafts, next)),
+        brands: brandsOfChange(drafts, next),
         summary: 'discarded draft changes',
         diff,
       });
@@ -332,12 +332,12 @@ export class StudioService {
   async publish(actor: StudioActor, input: PublishInput & { brand?: string }): Promise<VersionSummary> {
     const files = await this.publishable(input.brand);
     const live = this.options.live.current.files;
-    requireRole(actor, 'publisher', input.brand ?? brandsOfFiles(changedFiles(live, files)));
-    if (input.brand !== undefined) requireRole(actor, 'publisher', brandsOfFiles(changedFiles(live, files)));
+    requireRole(actor, 'publisher', input.brand ?? brandsOfChange(live, files));
+    if (input.brand !== undefined) requireRole(actor, 'publisher', brandsOfChange(live, files));
     const published = await this.options.publisher.publish(files, { note: input.note, author: actor.name });
     await this.audit.record(actor, {
       action: 'publish',
-      brands: brandsOfFiles(changedFiles(live, files)),
+      brands: brandsOfChange(live, files),
       summary: `published version ${published.version}: ${published.note}`,
       version: published.version,
       diff: setDiff(live, files),
@@ -456,7 +456,7 @@ export class StudioService {
     const { files: base } = await this.schedule.asOf(at);
     const drafts = await this.draftFiles();
     const files = input.brand === undefined ? drafts : overlayBrand(base, drafts, input.brand);
-    const brands = brandsOfFiles(changedFiles(base, files));
+    const brands = brandsOfChange(base, files);
     requireRole(actor, 'publisher', input.brand === undefined ? brands : [input.brand, ...brands]);
     const scheduled = await this.schedule.schedule({ files, base, at, note: input.note, author: actor });
     await this.audit.record(actor, {
@@ -568,13 +568,13 @@ export class StudioService {
     const live = this.options.live.current.files;
     const old = await this.options.publisher.files(n);
     // RULES 18.4: a rollback changes what is live as a publish does, and asks for the same role.
-    requireRole(actor, 'publisher', brandsOfFiles(changedFiles(live, old)));
+    requireRole(actor, 'publisher', brandsOfChange(live, old));
     const unchanged = filesDigest(await this.draftFiles()) === filesDigest(live);
     const restored = await this.options.publisher.restore(n, { ...input, author: actor.name });
     if (unchanged) await writeSegmentDir(this.options.draftsDir, this.options.live.current.files);
     await this.audit.record(actor, {
       action: 'rollback',
-      brands: brandsOfFiles(changedFiles(live, old)),
+      brands: brandsOfChange(live, old),
       summary: `published version ${restored.version}: the files of version ${n} (${restored.note})`,
       version: restored.version,
       diff: setDiff(live, old),
@@ -604,10 +604,4 @@ function overlayBrand(base: SegmentFiles, drafts: SegmentFiles, brand: string): 
   const next = new Map([...base].filter(([file]) => !ours(file)));
   for (const [file, text] of drafts) if (ours(file)) next.set(file, text);
   return next;
-}
-
-/** The files whose text differs between two sets (added, changed or removed). */
-function changedFiles(before: SegmentFiles, after: SegmentFiles): string[] {
-  const c = setChanges(before, after);
-  return [...c.added, ...c.changed, ...c.removed];
 }
