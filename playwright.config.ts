@@ -21,9 +21,9 @@ if (!process.env.E2E_DATA_DIR) {
   // Each run starts with no orders or holds (the catalog is kept: generating it is the slow part), so the
   // fair-share limits and the schema always meet a new database.
   rmSync(path.join(process.env.E2E_DATA_DIR, 'db'), { recursive: true, force: true });
-  // The studio's tests publish: the server's live segment folder, drafts and versions start anew from the
-  // shipped files each run, and the shipped files are never written.
-  for (const dir of ['segments', 'segment-drafts', 'segment-versions'])
+  // The studio's tests publish, schedule and add users: the server's live segment folder, drafts, versions and
+  // studio records start anew from the shipped files each run, and the shipped files are never written.
+  for (const dir of ['segments', 'segment-drafts', 'segment-versions', 'studio'])
     rmSync(path.join(process.env.E2E_DATA_DIR, dir), { recursive: true, force: true });
   cpSync('segments', path.join(process.env.E2E_DATA_DIR, 'segments'), { recursive: true });
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -48,8 +49,28 @@ async function caretBeforeClosingQuote(page: Page, text: string) {
   await page.keyboard.press('ArrowLeft');
 }
 
+/** Opens the studio with a key, as a merchandiser does. */
+async function openStudio(page: Page, key: string) {
+  await page.goto('/studio');
+  await page.getByLabel('Studio key').fill(key);
+  await page.getByRole('button', { name: 'Open the studio' }).click();
+  await expect(page.getByRole('heading', { name: 'Segment studio' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Publish', exact: true })).toBeVisible();
+}
+
+/** A studio user added as an operator adds one (`npm run studio -- users add`), on the e2e server's data; their key. */
+function addStudioUser(name: string, role: string, brand: string): string {
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'server/cli/studio.ts', 'users', 'add', '--name', name, '--role', role, '--brand', brand],
+    { env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR!, NODE_ENV: 'test', LOG_LEVEL: 'silent' } },
+  ).toString();
+  return /(sk_[A-Za-z0-9_-]+)/.exec(out)![1]!;
+}
+
 test.describe('the studio', () => {
-  // One merchandiser at a time: the flow publishes to the one live set every other test reads.
+  // One merchandiser at a time: the flows publish to the one live set every other test reads.
+  test.describe.configure({ mode: 'default' });
   test.beforeEach(() => {
     test.skip(test.info().project.name !== 'desktop', 'the studio flow runs once, on the desktop project');
   });
@@ -131,7 +152,6 @@ test.describe('the studio', () => {
 
       // Publish: live at once.
       await page.getByLabel('What this publish changes (one line, required)').fill('Venues row: Local Venues Near You');
-      await page.getByLabel('Your name (optional)').fill('Ana');
       await page.getByRole('button', { name: 'Publish' }).click();
       await expect(page.getByText(/Published version \d+\. Shoppers see it now\./)).toBeVisible();
       expect(await liveRowTitles(browser)).toContain('Local Venues Near You');
@@ -174,6 +194,80 @@ test.describe('the studio', () => {
       await expect(page.getByText('The drafts are the live set again.')).toBeVisible();
     },
   );
+
+  test('a version scheduled 10 seconds ahead reaches the home page within 2 seconds of its time', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(90_000);
+    await openStudio(page, STUDIO_KEY);
+    // The draft: the venues row renamed (through the API, as any editor saving a file would).
+    const api = page.request;
+    const headers = { 'X-Studio-Key': STUDIO_KEY };
+    await api.post('/api/studio/discard', { headers, data: {} });
+    const state = await (await api.get('/api/studio/state', { headers })).json();
+    const text = state.files.find((f: { path: string }) => f.path === 'base/explore.json').text as string;
+    const renamed = text.replace('"title": "Local Venues"', '"title": "Venues At Ten"');
+    expect(renamed).not.toBe(text);
+    const saved = await api.put('/api/studio/files/base/explore.json', { headers, data: { text: renamed } });
+    expect(saved.status()).toBe(200);
+    await page.reload();
+
+    // Ten seconds ahead, in the browser's own zone, to the second.
+    const due = Math.ceil((Date.now() + 10_000) / 1000) * 1000;
+    const local = await page.evaluate((t) => {
+      const d = new Date(t);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return (
+        `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T` +
+        `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+      );
+    }, due);
+    await page.getByLabel('What this publish changes').fill('Venues at ten');
+    await page.getByLabel('When').selectOption('later');
+    await page.getByLabel(/Date and time/).fill(local);
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await expect(page.getByText(/Scheduled as number \d+/)).toBeVisible();
+
+    // The studio's preview of the site as of that time shows it; the live home page does not, yet.
+    await page.getByLabel('Show').selectOption('as-of');
+    await page.getByLabel('As of').fill(local);
+    await page.getByRole('button', { name: 'Show this place' }).click();
+    await expect(page.getByRole('heading', { name: /The site as of/ })).toBeVisible();
+    await expect(page.locator('.preview').getByRole('heading', { name: 'Venues At Ten' }).first()).toBeVisible();
+    expect(Date.now()).toBeLessThan(due);
+    expect(await liveRowTitles(browser)).not.toContain('Venues At Ten');
+
+    // Within 2 seconds of its time, a new shopper's home page has it.
+    await page.waitForTimeout(Math.max(0, due - Date.now()));
+    const layoutTitles = async () =>
+      ((await (await api.get('/api/layout/home?home-layout=0')).json()).rows as { title: string }[]).map(
+        (r) => r.title,
+      );
+    await expect.poll(layoutTitles, { intervals: [100], timeout: 2_000 }).toContain('Venues At Ten');
+    expect(await liveRowTitles(browser)).toContain('Venues At Ten');
+    await expect(page.getByText(/Published as version \d+/)).toBeVisible({ timeout: 10_000 });
+
+    // Back to the shipped files for the other tests.
+    await api.post('/api/studio/discard', { headers, data: {} });
+    const restored = await api.post('/api/studio/versions/1/restore', { headers, data: {} });
+    expect(restored.status()).toBe(201);
+  });
+
+  test('an editor saves drafts but cannot publish: no Publish button, and the API refuses', async ({ page }) => {
+    const key = addStudioUser(`Editor ${Date.now()}`, 'editor', 'base');
+    await openStudio(page, key);
+    await expect(page.getByText(/Signed in as Editor \d+/)).toBeVisible();
+    await expect(page.getByText('publishing needs the publisher role')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Publish' })).toHaveCount(0);
+    const refused = await page.request.post('/api/studio/publish', {
+      headers: { 'X-Studio-Key': key },
+      data: { note: 'not mine to publish', brand: 'base' },
+    });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error.message).toContain('publisher');
+    expect(await axeViolations(page)).toEqual([]);
+  });
 
   test("the storefront's pages load nothing of the studio", async ({ page }) => {
     // Every script the shopper's page can reach, statically or on demand, from its entry in index.html.

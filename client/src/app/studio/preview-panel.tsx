@@ -51,12 +51,25 @@ function placeParams(place: Place): Record<string, string> {
 }
 
 export function PreviewPanel({ state }: { state: StudioStateView }) {
-  const ids = { brand: useId(), page: useId(), kind: useId(), place: useId(), placeError: useId(), variation: useId() };
+  const ids = {
+    brand: useId(),
+    page: useId(),
+    kind: useId(),
+    place: useId(),
+    placeError: useId(),
+    variation: useId(),
+    source: useId(),
+    at: useId(),
+  };
   const [brand, setBrand] = useState(state.brands[0]?.id ?? 'base');
   const [page, setPage] = useState('home');
   const [draftPlace, setDraftPlace] = useState<Place>({ kind: 'zip', value: '' });
   const [place, setPlace] = useState<Place>(draftPlace);
   const [variation, setVariation] = useState<VariationChoice>('none');
+  // RULES 18.2: the drafts, or the site as shoppers will see it at a time (with the versions scheduled by then).
+  const [draftSource, setDraftSource] = useState<'drafts' | 'as-of'>('drafts');
+  const [draftAt, setDraftAt] = useState('');
+  const [at, setAt] = useState<string | undefined>(undefined);
   const experiments = useExperiments(brand);
   const experiment = experiments.data?.experiments.find((e) => e.page === page);
   const theme = state.brands.find((b) => b.id === brand)?.theme;
@@ -82,12 +95,17 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
     e.preventDefault();
     setShowProblem(placeProblem !== null);
     if (placeProblem === null) setPlace(draftPlace);
+    // A local date and time, as the browser's zone reads it, sent with its zone.
+    const when = draftSource === 'as-of' && draftAt ? new Date(draftAt) : undefined;
+    setAt(when && Number.isFinite(when.getTime()) ? when.toISOString() : undefined);
   };
 
   return (
     <section className="studio-panel preview" aria-labelledby="preview-heading">
       <h2 id="preview-heading" tabIndex={-1}>
-        Preview of the drafts
+        {at
+          ? `The site as of ${new Date(at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}`
+          : 'Preview of the drafts'}
       </h2>
       <form className="preview__controls" onSubmit={submit}>
         <div>
@@ -142,6 +160,23 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
             </p>
           )}
         </div>
+        <div>
+          <label htmlFor={ids.source}>Show</label>
+          <select
+            id={ids.source}
+            value={draftSource}
+            onChange={(e) => setDraftSource(e.target.value as 'drafts' | 'as-of')}
+          >
+            <option value="drafts">The drafts</option>
+            <option value="as-of">The live site as of a time</option>
+          </select>
+        </div>
+        {draftSource === 'as-of' && (
+          <div>
+            <label htmlFor={ids.at}>As of (your time zone)</label>
+            <input id={ids.at} type="datetime-local" value={draftAt} onChange={(e) => setDraftAt(e.target.value)} />
+          </div>
+        )}
         <button type="submit">Show this place</button>
         {experiment && (
           <div>
@@ -180,6 +215,7 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
             place={place}
             index={index}
             experiment={experiment}
+            at={at}
           />
         ))}
       </div>
@@ -207,18 +243,21 @@ function PreviewColumn({
   place,
   index,
   experiment,
+  at,
 }: {
   brand: string;
   page: string;
   place: Place;
   index: number | undefined;
   experiment: ExperimentView | undefined;
+  at: string | undefined;
 }) {
   const params = new URLSearchParams({
     brand,
     page,
     ...placeParams(place),
     ...(index !== undefined ? { variation: String(index) } : {}),
+    ...(at ? { at } : {}),
   });
   const preview = useQuery({
     queryKey: ['studio', 'preview', params.toString()],

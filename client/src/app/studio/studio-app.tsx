@@ -1,6 +1,7 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { MemoryRouter } from 'react-router';
+import { AuditPanel } from '../../features/studio/audit-panel.js';
 import { DraftsPanel } from '../../features/studio/drafts-panel.js';
 import { ExperimentsPanel } from '../../features/studio/experiments-panel.js';
 import { PublishPanel } from '../../features/studio/publish-panel.js';
@@ -23,13 +24,13 @@ function KeyForm({ wrong }: { wrong: boolean }) {
   };
   return (
     <form className="studio-key" onSubmit={submit}>
-      <h2>This studio asks for its key</h2>
+      <h2>This studio asks for your key</h2>
       {wrong && (
         <p role="alert" id={errorId}>
           That key was not accepted.
         </p>
       )}
-      <label htmlFor={id}>Studio key</label>
+      <label htmlFor={id}>Your studio key</label>
       <input
         id={id}
         type="password"
@@ -49,17 +50,32 @@ function KeyForm({ wrong }: { wrong: boolean }) {
 
 function Studio() {
   const state = useStudioState();
+  const client = useQueryClient();
   const drafts = useDraftEdits();
   if (state.isPending) return <p>Loading the drafts…</p>;
   if (state.isError) {
     if (needsKey(state.error)) return <KeyForm wrong={studioKey() !== null} />;
     return <p role="alert">The studio could not load: {state.error.message}</p>;
   }
+  const me = state.data.me;
   return (
     <>
+      <p className="studio-me">
+        Signed in as <strong>{me.name}</strong>:{' '}
+        {me.grants.map((g) => `${g.role} on ${g.brand === '*' ? 'every brand' : g.brand}`).join(', ')}.{' '}
+        {studioKey() !== null && (
+          <button
+            type="button"
+            onClick={() => (setStudioKey(null), void client.invalidateQueries({ queryKey: ['studio'] }))}
+          >
+            Sign out
+          </button>
+        )}
+      </p>
       <nav className="studio-skip" aria-label="Studio sections">
         <a href="#drafts-heading">Drafts</a> <a href="#preview-heading">Preview</a>{' '}
-        <a href="#publish-heading">Publish and history</a> <a href="#experiments-heading">Experiments</a>
+        <a href="#publish-heading">Publish and history</a> <a href="#experiments-heading">Experiments</a>{' '}
+        <a href="#audit-heading">Audit log</a>
       </nav>
       <div className="studio-grid">
         <DraftsPanel state={state.data} drafts={drafts} />
@@ -67,6 +83,7 @@ function Studio() {
         <PublishPanel state={state.data} drafts={drafts} />
       </div>
       <ExperimentsPanel />
+      <AuditPanel />
     </>
   );
 }

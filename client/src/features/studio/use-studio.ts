@@ -4,7 +4,10 @@ import {
   DiffSchema,
   ExperimentsSchema,
   HistorySchema,
+  AuditSchema,
   PublishedSchema,
+  ScheduledSchema,
+  SchedulesSchema,
   StudioStateSchema,
   VersionDetailSchema,
   type StudioStateView,
@@ -63,6 +66,41 @@ export function usePublish() {
     mutationFn: (input: { note: string; brand?: string }) =>
       studioApi('publish', PublishedSchema, { method: 'POST', body: input }),
     onSuccess: () => refresh(),
+  });
+}
+
+/** RULES 18.2: the drafts (one brand's) to be published at a time. */
+export function useSchedule() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (input: { note: string; at: string; brand?: string }) =>
+      studioApi('schedules', ScheduledSchema, { method: 'POST', body: input }),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useSchedules() {
+  return useQuery({
+    queryKey: ['studio', 'schedules'],
+    queryFn: ({ signal }) => studioApi('schedules', SchedulesSchema, { signal }),
+    // A scheduled version is published on its own: its outcome shows without a reload.
+    refetchInterval: 5_000,
+  });
+}
+
+export function useUnschedule() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (id: string) => studioApi(`schedules/${id}`, ScheduledSchema, { method: 'DELETE' }),
+    onSuccess: () => refresh(),
+  });
+}
+
+/** RULES 18.5: who did what, newest first. */
+export function useAudit() {
+  return useQuery({
+    queryKey: ['studio', 'audit'],
+    queryFn: ({ signal }) => studioApi('audit', AuditSchema, { signal }),
   });
 }
 
