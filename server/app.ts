@@ -1,4 +1,5 @@
 import { ExperimentReadout, experimentDefinitions } from './experiments/readout.js';
+import { RowResultsReadout } from './experiments/row-results.js';
 import { EventIntake } from './analytics/event-intake.js';
 import type { EventCollector } from './analytics/event-collector.js';
 import { existsSync } from 'node:fs';
@@ -180,7 +181,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const readout = deps.sql
     ? new ExperimentReadout(deps.sql, () => experimentDefinitions(deps.flags.payload().features))
     : undefined;
-  if (studio.enabled && readout && deps.sql) app.use('/api/studio', experimentResultsRoutes(readout, studio, deps.sql));
+  if (studio.enabled && readout && deps.sql) {
+    const rowResults = new RowResultsReadout(deps.sql, () => deps.segments.current.registry.brands.map((b) => b.id));
+    app.use('/api/studio', experimentResultsRoutes(readout, studio, deps.sql, rowResults));
+  }
   app.use('/api/studio', studio.enabled && deps.studio ? studioRoutes(deps.studio, studio) : apiNotFound);
   // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
   app.use('/api/events', cors);

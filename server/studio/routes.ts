@@ -1,7 +1,9 @@
 import { guestEvents, MAX_EVENTS_READ } from '../analytics/event-log.js';
 import type { Sql } from '../store/sql.js';
 import type { ExperimentReadout } from '../experiments/readout.js';
+import type { RowResultsReadout } from '../experiments/row-results.js';
 import { ResultsQuerySchema } from '../../shared/schemas/experiment-results.js';
+import { RowResultsQuerySchema } from '../../shared/schemas/row-results.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import express, { Router, type RequestHandler } from 'express';
@@ -142,9 +144,15 @@ export function studioRoutes(studio: StudioService, access: StudioAccess): Route
 
 /**
  * RULES 17: an experiment's results (`/api/studio/experiments/:key/results`), as `npm run experiments -- results`
- * prints them, behind the studio's key. Read from the event store, with or without the studio's drafts.
+ * prints them, and RULES 18: a page's row results (`/api/studio/rows`), behind the studio's key. Read from the
+ * event store, with or without the studio's drafts.
  */
-export function experimentResultsRoutes(readout: ExperimentReadout, access: StudioAccess, sql: Sql): Router {
+export function experimentResultsRoutes(
+  readout: ExperimentReadout,
+  access: StudioAccess,
+  sql: Sql,
+  rows: RowResultsReadout,
+): Router {
   const router = Router();
   // RULES 16.8: what the store keeps of one guest, newest first.
   router.get('/events', requireKey(access.key), async (req, res) => {
@@ -167,6 +175,10 @@ export function experimentResultsRoutes(readout: ExperimentReadout, access: Stud
     res
       .set('Cache-Control', 'no-store')
       .json(await readout.results(key, since === undefined ? undefined : new Date(since)));
+  });
+  // RULES 18.1: a brand's page's row results; the brand is in the query so that access can be checked per brand.
+  router.get('/rows', requireKey(access.key), async (req, res) => {
+    res.set('Cache-Control', 'no-store').json(await rows.results(RowResultsQuerySchema.parse(req.query)));
   });
   return router;
 }
