@@ -10,6 +10,8 @@ import {
   type StudioStateView,
 } from '../../../../shared/schemas/studio.js';
 import { ExperimentListSchema, ExperimentResultsSchema } from '../../../../shared/schemas/experiment-results.js';
+import { RowResultsSchema } from '../../../../shared/schemas/row-results.js';
+import { rowResultsQuery, type ResultRange } from './row-results.js';
 import { filePath, studioApi } from './studio-api.js';
 
 export const STATE_KEY = ['studio', 'state'] as const;
@@ -118,5 +120,15 @@ export function useExperimentResults(key: string | undefined, since: string) {
         { signal },
       ),
     enabled: key !== undefined,
+  });
+}
+
+/** RULES 18.1: a brand's page's row results over a range (the preview's badges and the row results table). */
+export function useRowResults(brand: string, page: string, range: ResultRange) {
+  const query = rowResultsQuery(brand, page, range);
+  return useQuery({
+    queryKey: ['studio', 'row-results', query],
+    queryFn: ({ signal }) => studioApi(`rows?${query}`, RowResultsSchema, { signal }),
+    retry: false,
   });
 }
