@@ -1,6 +1,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RowResultsSchema, type RowResult, type RowResults } from '../../shared/schemas/row-results.js';
+import {
+  MAX_ROW_RESULTS,
+  RowResultsSchema,
+  type RowResult,
+  type RowResults,
+} from '../../shared/schemas/row-results.js';
 import { EventLog, type EventRecord } from '../analytics/event-log.js';
 import { parseEnv } from '../config/env.js';
 import type { Sql } from '../store/sql.js';
@@ -83,6 +88,13 @@ function events(): EventRecord[] {
   seen('g6', 'popular', -3 * DAY);
   seen('g7', 'sports-row', HOUR, { page: '/category/sports', segmentFile: 'base/sports.json' });
   seen('g9', 'popular', 20 * DAY - 45 * DAY, popular);
+
+  // More rows than are answered on base's nba page: the two least seen are left out.
+  for (let i = 0; i < MAX_ROW_RESULTS + 2; i++) {
+    const crowd = { page: '/category/nba', position: 1 + (i % 50), segmentFile: 'base/category.json' };
+    seen(`crowd-${i}`, `crowd-row-${i}`, HOUR, crowd);
+    if (i < MAX_ROW_RESULTS) seen(`crowd-${i}-again`, `crowd-row-${i}`, HOUR, crowd);
+  }
 
   // Attribution (RULES 18.2), each case at places 10 and on.
   const late = { position: 10 };
@@ -243,6 +255,15 @@ describe.each(TEST_STORES)('GET /api/studio/rows ($name)', ({ open }) => {
     expect(sports.rows.map((r) => [r.rowId, r.total.impressions])).toEqual([['sports-row', 1]]);
     const nfl = await rows({ brand: 'base', page: 'nfl', ...AROUND });
     expect(row(nfl, 'popular').total.impressions).toBe(1);
+  });
+
+  it('answers the most seen rows when a page has more than it answers, and says how many are left out', async () => {
+    const nba = await rows({ brand: 'base', page: 'nba', ...AROUND });
+    expect(nba.rows).toHaveLength(MAX_ROW_RESULTS);
+    expect(nba.rowsLeftOut).toBe(2);
+    const left = [`crowd-row-${MAX_ROW_RESULTS}`, `crowd-row-${MAX_ROW_RESULTS + 1}`];
+    expect(nba.rows.filter((r) => left.includes(r.rowId))).toEqual([]);
+    expect(nba.rows.every((r) => r.total.impressions === 2 && r.total.viewers === 2)).toBe(true);
   });
 
   it.each([

@@ -133,7 +133,8 @@ export function RowResultsPanel({
         Row results
       </h2>
       <p>
-        How each row of {label} (the page the preview shows) did with shoppers. {ATTRIBUTION_SENTENCE}
+        How each row of {label} (the page the preview shows) did with shoppers, over whole days in UTC.{' '}
+        {ATTRIBUTION_SENTENCE}
       </p>
       <div className="row-results__controls">
         <div>
