@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { StoredEventsSchema, type StoredEvent } from '../shared/schemas/analytics-events.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../shared/schemas/commerce.js';
+import { RowResultsSchema } from '../shared/schemas/row-results.js';
+import { eventPath } from '../shared/rules/site-paths.js';
+import { axeViolations } from './axe.js';
 import { hallEvent, upsertEvents } from './catalog-operator.js';
 import { fillCheckout } from './checkout-form.js';
 import { expect, test, type APIRequestContext, type Locator, type Page, type Request } from './fixtures.js';
@@ -154,6 +158,34 @@ test('scrolling the home page records each row seen once, with its place and fil
     expect(impression.variation).toBe(views[0]!.variation);
 });
 
+/** Chooses the cheapest tickets of an event page (two, else one) and fills the checkout, ready to pay. */
+async function toCheckout(page: Page, eventPath: string) {
+  await page.goto(eventPath);
+  const tickets = page.getByRole('region', { name: 'Tickets' });
+  await tickets.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Price: low to high' });
+  let select: Locator | undefined;
+  for (const quantity of [2, 1]) {
+    await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
+    const option = tickets.getByRole('link', { name: new RegExp(`^Select .*, ${quantity} tickets? at`) }).first();
+    await expect(option.or(tickets.getByText(/No tickets for|sold out/)).first()).toBeVisible();
+    if (await option.isVisible()) {
+      select = option;
+      break;
+    }
+  }
+  expect(select, 'the operator’s event has tickets').toBeDefined();
+  await select!.click();
+  await page.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
+  await fillCheckout(page, '4242 4242 4242 4242');
+}
+
+/** The order total an order page shows, in dollars. */
+async function orderTotal(page: Page): Promise<number> {
+  const totalText = (await page.locator('.line-items__row--total dd').textContent()) ?? '';
+  return Number(/\$([\d,]+(?:\.\d{1,2})?)/.exec(totalText)?.[1]?.replace(/,/g, ''));
+}
+
 test.describe('on a desktop', () => {
   // A phone differs in how much of a row is in view, which the scroll test covers; the rest is the same code.
   test.skip(({ isMobile }) => isMobile, 'covered on the desktop');
@@ -202,24 +234,7 @@ test.describe('on a desktop', () => {
     await upsertEvents(request, [doc]);
     const guest = await openHomeAsGuest(page);
 
-    await page.goto(`/events/nome-rodeo-championship-${doc.event_id}`);
-    const tickets = page.getByRole('region', { name: 'Tickets' });
-    await tickets.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Price: low to high' });
-    let select: Locator | undefined;
-    for (const quantity of [2, 1]) {
-      await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
-      const option = tickets.getByRole('link', { name: new RegExp(`^Select .*, ${quantity} tickets? at`) }).first();
-      await expect(option.or(tickets.getByText(/No tickets for|sold out/)).first()).toBeVisible();
-      if (await option.isVisible()) {
-        select = option;
-        break;
-      }
-    }
-    expect(select, 'the operator’s event has tickets').toBeDefined();
-    await select!.click();
-    await page.getByRole('button', { name: 'Continue to checkout' }).click();
-    await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
-    await fillCheckout(page, '4242 4242 4242 4242');
+    await toCheckout(page, `/events/nome-rodeo-championship-${doc.event_id}`);
 
     // The first checkout reaches the server, which places the order; its answer is lost on the way back, and the
     // client sends it again with the same key.
@@ -247,13 +262,84 @@ test.describe('on a desktop', () => {
 
     const orderId = /\/orders\/(ORD-[A-Z0-9]+)/.exec(page.url())![1]!;
     await expect(page.getByRole('row', { name: /^Order Id/ })).toContainText(orderId);
-    const totalText = (await page.locator('.line-items__row--total dd').textContent()) ?? '';
-    const total = Number(/\$([\d,]+(?:\.\d{1,2})?)/.exec(totalText)?.[1]?.replace(/,/g, ''));
+    const total = await orderTotal(page);
     expect(total).toBeGreaterThan(0);
 
     const purchases = async () => (await storedEvents(request, guest)).filter((e) => e.name === 'purchase');
     await expect.poll(purchases, { timeout: STORED_WITHIN_MS }).toHaveLength(1);
     expect((await purchases())[0]).toMatchObject({ orderId, revenue: total });
+  });
+
+  test('a purchase after a click on a row counts for that row in the studio’s row results and its CSV', async ({
+    page,
+    request,
+  }) => {
+    test.slow();
+    // RULES 18: what the studio reads of the home page from now on, for the brand the guest shops.
+    const since = new Date().toISOString();
+    const doc = hallEvent(36, 'Fairbanks Ice Classic Gala', 'scheduled', new Date(Date.now() + 30 * DAY_MS));
+    await upsertEvents(request, [doc]);
+    const guest = await openHomeAsGuest(page);
+    const row = page.locator('section.row[data-row-id]').nth(1);
+    const rowId = (await row.getAttribute('data-row-id'))!;
+    await row.locator('[data-item]').first().click();
+    await expect(page).not.toHaveURL(/\/$/);
+    const clicks = async () => (await storedEvents(request, guest)).filter((e) => e.name === 'row_click');
+    await expect.poll(clicks, { timeout: STORED_WITHIN_MS }).toHaveLength(1);
+    const brand = (await clicks())[0]!.brand;
+
+    await toCheckout(page, eventPath(doc.event_name, doc.event_id));
+    await page.getByRole('button', { name: /^Pay \$/ }).click();
+    // The first answer carries the order's access code.
+    await expect(page).toHaveURL(/\/orders\/ORD-[A-Z0-9]+\?code=/, { timeout: 20_000 });
+    const total = await orderTotal(page);
+    expect(total).toBeGreaterThan(0);
+
+    // The purchase is earned by the guest's last row click (RULES 18.2): this row's. Other shoppers of other
+    // tests may add to it, never take from it.
+    const key = process.env.E2E_STUDIO_KEY!;
+    const earned = async () => {
+      const answer = await request.get('/api/studio/rows', {
+        params: { brand, page: 'home', since },
+        headers: { 'X-Studio-Key': key },
+      });
+      expect(answer.status(), await answer.text()).toBe(200);
+      const found = RowResultsSchema.parse(await answer.json()).rows.find((r) => r.rowId === rowId);
+      return {
+        clicks: found?.total.clicks ?? 0,
+        purchases: found?.total.purchases ?? 0,
+        revenue: found?.total.revenue ?? 0,
+      };
+    };
+    await expect.poll(async () => (await earned()).purchases, { timeout: STORED_WITHIN_MS }).toBeGreaterThanOrEqual(1);
+    expect((await earned()).clicks).toBeGreaterThanOrEqual(1);
+    expect((await earned()).revenue).toBeGreaterThanOrEqual(total);
+
+    // The studio shows it in the row results of the page its preview shows (the brand's home page at first), and
+    // downloads them as CSV. (The preview's badges are left to the unit tests: the studio's own test may be
+    // breaking the drafts the preview draws at this very moment.)
+    await page.goto('/studio');
+    await page.getByLabel('Studio key').fill(key);
+    await page.getByRole('button', { name: 'Open the studio' }).click();
+    await page.getByRole('combobox', { name: 'Brand' }).selectOption(brand);
+    const results = page.getByRole('region', { name: 'Row results' });
+    const line = results.getByRole('row', { name: new RegExp(`^${rowId}\\s`) });
+    await expect(line).toBeVisible();
+    const purchasesCell = Number((await line.locator('td').nth(4).textContent())?.replace(/,/g, ''));
+    expect(purchasesCell).toBeGreaterThanOrEqual(1);
+    expect(await axeViolations(page)).toEqual([]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      results.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^row-results-${brand}-home-\\d{4}-\\d\\d-\\d\\d-to-\\d{4}-\\d\\d-\\d\\d\\.csv$`),
+    );
+    const csv = readFileSync((await download.path())!, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe(
+      '\uFEFFbrand,page,row_id,split,value,impressions,unique_viewers,clicks,ctr,purchases,revenue',
+    );
+    expect(csv).toContain(`\r\n${brand},home,${rowId},total,`);
   });
 });
 

@@ -1,22 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeViolations } from './axe.js';
 import { expect, test, type Browser, type Page } from './fixtures.js';
 
 const STUDIO_KEY = process.env.E2E_STUDIO_KEY!;
-
-/** Every axe violation, of any impact, named with where it is. */
-async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.help} at ${v.nodes
-        .map((n) => n.target.join(' '))
-        .slice(0, 3)
-        .join('; ')}`,
-  );
-}
 
 /**
  * The live home page's row headings, as a new shopper (no cache, no stored guest) sees them in the base

@@ -1,4 +1,5 @@
 import { ExperimentReadout, experimentDefinitions } from './experiments/readout.js';
+import { RowResultsReadout } from './experiments/row-results.js';
 import { EventIntake } from './analytics/event-intake.js';
 import type { EventCollector } from './analytics/event-collector.js';
 import { existsSync } from 'node:fs';
@@ -183,9 +184,14 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const readout = deps.sql
     ? new ExperimentReadout(deps.sql, () => experimentDefinitions(deps.flags.payload().features))
     : undefined;
+  const rows = deps.sql
+    ? new RowResultsReadout(deps.sql, () => deps.segments.current.registry.brands.map((b) => b.id))
+    : undefined;
   app.use(
     '/api/studio',
-    deps.studio ? studioRoutes(deps.studio, studio, { keyFailures, readout, sql: deps.sql }) : apiNotFound,
+    deps.studio || readout
+      ? studioRoutes(deps.studio, studio, { keyFailures, readout, rows, sql: deps.sql })
+      : apiNotFound,
   );
   // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
   app.use('/api/events', cors);

@@ -265,6 +265,18 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       ALTER TABLE segment_versions ADD COLUMN schedule_id text UNIQUE
     `,
   },
+  {
+    id: 9,
+    name: 'row results indexes',
+    // RULES 18: a page's row events by brand, page and time (the row results' scan), and each guest's row clicks
+    // by time (whether a later click of the brand took a purchase from an earlier one).
+    sql: `
+      CREATE INDEX analytics_events_row_events ON analytics_events (brand, page, occurred_at)
+        WHERE name IN ('row_impression', 'row_click');
+      CREATE INDEX analytics_events_row_clicks ON analytics_events (anonymous_id, occurred_at)
+        WHERE name = 'row_click'
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */

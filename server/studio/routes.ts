@@ -1,7 +1,9 @@
 import { guestEvents, MAX_EVENTS_READ } from '../analytics/event-log.js';
 import type { Sql } from '../store/sql.js';
 import type { ExperimentReadout } from '../experiments/readout.js';
+import type { RowResultsReadout } from '../experiments/row-results.js';
 import { ResultsQuerySchema } from '../../shared/schemas/experiment-results.js';
+import { RowResultsQuerySchema } from '../../shared/schemas/row-results.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import express, { Router, type RequestHandler, type Response } from 'express';
@@ -65,9 +67,9 @@ export const actorOf = (res: Response): StudioActor => res.locals.studioActor as
  * the studio is not there at all (404). Keys are compared in constant time; refused keys are counted per client
  * by the limiter in front.
  */
-export function authenticate(access: StudioAccess, users: StudioUsers): RequestHandler {
+export function authenticate(access: StudioAccess, users: StudioUsers | null): RequestHandler {
   return async (req, res, next) => {
-    const anyUsers = await users.any();
+    const anyUsers = users ? await users.any() : false;
     if (!access.key && !anyUsers) {
       if (access.production) return next(new AppError(404, 'not_found', 'There is no studio on this server'));
       res.locals.studioActor = LOCAL_ADMIN;
@@ -80,7 +82,7 @@ export function authenticate(access: StudioAccess, users: StudioUsers): RequestH
       res.locals.studioActor = KEY_ADMIN;
       return next();
     }
-    const user = anyUsers ? await users.byKey(given) : null;
+    const user = users && anyUsers ? await users.byKey(given) : null;
     if (!user) return next(new AppError(401, 'studio_key_invalid', 'That is not a studio key'));
     res.locals.studioActor = userActor(user);
     next();
@@ -108,13 +110,18 @@ const filePath = (params: Record<string, unknown>) =>
 
 /** The studio's API (`/api/studio`): drafts, preview, experiments, publish, history, rollback, the audit log. */
 export function studioRoutes(
-  studio: StudioService,
+  studio: StudioService | undefined,
   access: StudioAccess,
-  options: { keyFailures: RequestHandler; readout?: ExperimentReadout | undefined; sql?: Sql | undefined },
+  options: {
+    keyFailures: RequestHandler;
+    readout?: ExperimentReadout | undefined;
+    rows?: RowResultsReadout | undefined;
+    sql?: Sql | undefined;
+  },
 ): Router {
   const router = Router();
   router.use(options.keyFailures);
-  router.use(authenticate(access, studio.users));
+  router.use(authenticate(access, studio?.users ?? null));
   router.use(sameSiteJson);
   router.use(express.json({ limit: DRAFT_MAX_BYTES + 4096 }));
   router.use((_req, res, next) => {
@@ -122,6 +129,15 @@ export function studioRoutes(
     next();
   });
 
+  if (studio) draftRoutes(router, studio);
+  if (options.readout && options.rows && options.sql)
+    experimentResultsRoutes(router, options.readout, options.sql, options.rows);
+  router.use((req, _res, next) => next(new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)));
+  return router;
+}
+
+/** Drafts, preview, publish, schedules, history, rollback and the audit log. */
+function draftRoutes(router: Router, studio: StudioService): void {
   router.get('/state', async (_req, res) => {
     res.json(await studio.state(actorOf(res)));
   });
@@ -181,16 +197,14 @@ export function studioRoutes(
     const { brand } = BrandQuerySchema.parse(req.query);
     res.json({ entries: await studio.auditLog(actorOf(res), brand) });
   });
-  if (options.readout && options.sql) experimentResultsRoutes(router, options.readout, options.sql);
-  router.use((req, _res, next) => next(new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)));
-  return router;
 }
 
 /**
  * RULES 17: an experiment's results (`/api/studio/experiments/:key/results`), as `npm run experiments -- results`
- * prints them, for any studio user. Read from the event store, with or without the studio's drafts.
+ * prints them, for any studio user, and RULES 18.1: a page's row results (`/api/studio/rows`), for the brand's
+ * viewers. Read from the event store, with or without the studio's drafts.
  */
-function experimentResultsRoutes(router: Router, readout: ExperimentReadout, sql: Sql): void {
+function experimentResultsRoutes(router: Router, readout: ExperimentReadout, sql: Sql, rows: RowResultsReadout): void {
   // RULES 16.8: what the store keeps of one guest, newest first: a guest's data, for admins only.
   router.get('/events', async (req, res) => {
     requireRole(actorOf(res), 'admin', EVERY_BRAND);
@@ -211,6 +225,12 @@ function experimentResultsRoutes(router: Router, readout: ExperimentReadout, sql
       .parse(req.params);
     const { since } = ResultsQuerySchema.parse(req.query);
     res.json(await readout.results(key, since === undefined ? undefined : new Date(since)));
+  });
+  // RULES 18.1: a brand's page's row results.
+  router.get('/rows', async (req, res) => {
+    const query = RowResultsQuerySchema.parse(req.query);
+    requireRole(actorOf(res), 'viewer', query.brand);
+    res.json(await rows.results(query));
   });
 }
 

@@ -77,6 +77,7 @@ const CASES: Case[] = [
     call: (k, _b, n) => as(k).get(`/api/studio/versions/${n as number}`),
   },
   { route: 'GET /schedules', role: 'viewer', call: (k, b) => as(k).get(`/api/studio/schedules?brand=${b}`) },
+  { route: 'GET /rows', role: 'viewer', call: (k, b) => as(k).get(`/api/studio/rows?brand=${b}&page=home`) },
   { route: 'GET /audit', role: 'viewer', call: (k, b) => as(k).get(`/api/studio/audit?brand=${b}`) },
   {
     route: 'POST /check',

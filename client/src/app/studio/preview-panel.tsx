@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
+import { useId, useMemo, useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
 import type { LayoutRow } from '../../../../shared/schemas/layout.js';
 import {
   PreviewSchema,
@@ -7,10 +7,13 @@ import {
   type PreviewRowView,
   type StudioStateView,
 } from '../../../../shared/schemas/studio.js';
+import type { RowResult } from '../../../../shared/schemas/row-results.js';
 import { parseRows } from '../../features/rows/layout-rows.js';
 import { ROW_COMPONENTS, RowSetLabel } from '../../features/rows/rows.js';
+import { RowResultBadge } from '../../features/studio/row-results-panel.js';
+import { badgeMetrics, type ResultRange } from '../../features/studio/row-results.js';
 import { studioApi } from '../../features/studio/studio-api.js';
-import { useExperiments } from '../../features/studio/use-studio.js';
+import { useExperiments, useRowResults } from '../../features/studio/use-studio.js';
 
 type PlaceKind = 'zip' | 'city' | 'coordinates';
 interface Place {
@@ -50,7 +53,24 @@ function placeParams(place: Place): Record<string, string> {
   return { lat, lng };
 }
 
-export function PreviewPanel({ state }: { state: StudioStateView }) {
+/** The brand's page the preview shows, which the row results read too. */
+export interface PreviewTarget {
+  brand: string;
+  page: string;
+}
+
+export function PreviewPanel({
+  state,
+  target,
+  onTarget,
+  range,
+}: {
+  state: StudioStateView;
+  target: PreviewTarget;
+  onTarget: (target: PreviewTarget) => void;
+  /** The range of the row results each row's badge shows. */
+  range: ResultRange;
+}) {
   const ids = {
     brand: useId(),
     page: useId(),
@@ -61,8 +81,7 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
     source: useId(),
     at: useId(),
   };
-  const [brand, setBrand] = useState(state.brands[0]?.id ?? 'base');
-  const [page, setPage] = useState('home');
+  const { brand, page } = target;
   const [draftPlace, setDraftPlace] = useState<Place>({ kind: 'zip', value: '' });
   const [place, setPlace] = useState<Place>(draftPlace);
   const [variation, setVariation] = useState<VariationChoice>('none');
@@ -72,6 +91,8 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
   const [at, setAt] = useState<string | undefined>(undefined);
   const experiments = useExperiments(brand);
   const experiment = experiments.data?.experiments.find((e) => e.page === page);
+  const results = useRowResults(brand, page, range);
+  const resultsById = useMemo(() => new Map(results.data?.rows.map((r) => [r.rowId, r])), [results.data]);
   const theme = state.brands.find((b) => b.id === brand)?.theme;
   const style = theme
     ? ({
@@ -110,7 +131,7 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
       <form className="preview__controls" onSubmit={submit}>
         <div>
           <label htmlFor={ids.brand}>Brand</label>
-          <select id={ids.brand} value={brand} onChange={(e) => setBrand(e.target.value)}>
+          <select id={ids.brand} value={brand} onChange={(e) => onTarget({ brand: e.target.value, page })}>
             {state.brands.map((b) => (
               <option key={b.id} value={b.id}>
                 {b.name}
@@ -120,7 +141,11 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
         </div>
         <div>
           <label htmlFor={ids.page}>Page</label>
-          <select id={ids.page} value={page} onChange={(e) => (setPage(e.target.value), setVariation('none'))}>
+          <select
+            id={ids.page}
+            value={page}
+            onChange={(e) => (onTarget({ brand, page: e.target.value }), setVariation('none'))}
+          >
             {state.pages.map((p) => (
               <option key={p.value} value={p.value}>
                 {p.label}
@@ -216,6 +241,7 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
             index={index}
             experiment={experiment}
             at={at}
+            results={results.data ? resultsById : undefined}
           />
         ))}
       </div>
@@ -244,6 +270,7 @@ function PreviewColumn({
   index,
   experiment,
   at,
+  results,
 }: {
   brand: string;
   page: string;
@@ -251,6 +278,8 @@ function PreviewColumn({
   index: number | undefined;
   experiment: ExperimentView | undefined;
   at: string | undefined;
+  /** The page's row results by row id, once read. */
+  results: ReadonlyMap<string, RowResult> | undefined;
 }) {
   const params = new URLSearchParams({
     brand,
@@ -269,6 +298,8 @@ function PreviewColumn({
   const rows = useMemo(() => (preview.data ? parseRows(preview.data.layout.rows).rows : []), [preview.data]);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const headingId = useId();
+  // A column forcing a variation shows that variation's results (what its events carry); the base column, all.
+  const variation = index === undefined ? undefined : (preview.data?.layout.variation ?? 'base');
   return (
     <article className="preview__column" aria-labelledby={headingId}>
       <h3 id={headingId}>{heading}</h3>
@@ -296,7 +327,11 @@ function PreviewColumn({
           </p>
           <RowSetLabel value={headingId}>
             {preview.data.rows.map((meta) => (
-              <PreviewRow key={meta.id} meta={meta} row={byId.get(meta.id)} />
+              <PreviewRow key={meta.id} meta={meta} row={byId.get(meta.id)}>
+                {results && (
+                  <RowResultBadge metrics={badgeMetrics(results.get(meta.id), variation)} variation={variation} />
+                )}
+              </PreviewRow>
             ))}
           </RowSetLabel>
         </>
@@ -313,7 +348,16 @@ const STATUS_WORDS: Record<PreviewRowView['status'], string> = {
   hidden: 'hidden: found nothing',
 };
 
-function PreviewRow({ meta, row }: { meta: PreviewRowView; row: LayoutRow | undefined }) {
+function PreviewRow({
+  meta,
+  row,
+  children,
+}: {
+  meta: PreviewRowView;
+  row: LayoutRow | undefined;
+  /** The row's results badge. */
+  children?: ReactNode;
+}) {
   const Row = row ? (ROW_COMPONENTS[row.type] as React.ComponentType<{ row: LayoutRow; eager: boolean }>) : null;
   return (
     <div className={`preview-row preview-row--${meta.status}`}>
@@ -333,6 +377,7 @@ function PreviewRow({ meta, row }: { meta: PreviewRowView; row: LayoutRow | unde
           )}
         </span>
       </p>
+      {children}
       {Row && row && <Row row={row} eager={false} />}
     </div>
   );

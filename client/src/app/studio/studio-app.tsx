@@ -5,11 +5,14 @@ import { AuditPanel } from '../../features/studio/audit-panel.js';
 import { DraftsPanel } from '../../features/studio/drafts-panel.js';
 import { ExperimentsPanel } from '../../features/studio/experiments-panel.js';
 import { PublishPanel } from '../../features/studio/publish-panel.js';
+import { RowResultsPanel } from '../../features/studio/row-results-panel.js';
+import { DEFAULT_RANGE, type ResultRange } from '../../features/studio/row-results.js';
 import { needsKey, setStudioKey, studioKey } from '../../features/studio/studio-api.js';
-import { useDraftEdits } from '../../features/studio/use-draft-edits.js';
+import { useDraftEdits, type DraftEdits } from '../../features/studio/use-draft-edits.js';
 import { useStudioState } from '../../features/studio/use-studio.js';
 import { createQueryClient } from '../../lib/query-client.js';
-import { PreviewPanel } from './preview-panel.js';
+import type { StudioStateView } from '../../../../shared/schemas/studio.js';
+import { PreviewPanel, type PreviewTarget } from './preview-panel.js';
 
 /** Asks for the studio's key where the server wants one (production with `STUDIO_KEY`). */
 function KeyForm({ wrong }: { wrong: boolean }) {
@@ -50,14 +53,28 @@ function KeyForm({ wrong }: { wrong: boolean }) {
 
 function Studio() {
   const state = useStudioState();
-  const client = useQueryClient();
   const drafts = useDraftEdits();
   if (state.isPending) return <p>Loading the drafts…</p>;
   if (state.isError) {
     if (needsKey(state.error)) return <KeyForm wrong={studioKey() !== null} />;
     return <p role="alert">The studio could not load: {state.error.message}</p>;
   }
-  const me = state.data.me;
+  return <StudioSections state={state.data} drafts={drafts} />;
+}
+
+/** "Encore’s Home page": a brand's page in words. */
+function pageLabel(state: StudioStateView, { brand, page }: PreviewTarget): string {
+  const brandName = state.brands.find((b) => b.id === brand)?.name ?? brand;
+  const pageName = state.pages.find((p) => p.value === page)?.label ?? page;
+  return `${brandName}’s ${pageName} page`;
+}
+
+/** The studio's sections: the page the preview shows is the one the row results read, over one range. */
+function StudioSections({ state, drafts }: { state: StudioStateView; drafts: DraftEdits }) {
+  const [target, setTarget] = useState<PreviewTarget>(() => ({ brand: state.brands[0]?.id ?? 'base', page: 'home' }));
+  const [range, setRange] = useState<ResultRange>(DEFAULT_RANGE);
+  const client = useQueryClient();
+  const me = state.me;
   return (
     <>
       <p className="studio-me">
@@ -74,14 +91,21 @@ function Studio() {
       </p>
       <nav className="studio-skip" aria-label="Studio sections">
         <a href="#drafts-heading">Drafts</a> <a href="#preview-heading">Preview</a>{' '}
-        <a href="#publish-heading">Publish and history</a> <a href="#experiments-heading">Experiments</a>{' '}
-        <a href="#audit-heading">Audit log</a>
+        <a href="#publish-heading">Publish and history</a> <a href="#row-results-heading">Row results</a>{' '}
+        <a href="#experiments-heading">Experiments</a> <a href="#audit-heading">Audit log</a>
       </nav>
       <div className="studio-grid">
-        <DraftsPanel state={state.data} drafts={drafts} />
-        <PreviewPanel state={state.data} />
-        <PublishPanel state={state.data} drafts={drafts} />
+        <DraftsPanel state={state} drafts={drafts} />
+        <PreviewPanel state={state} target={target} onTarget={setTarget} range={range} />
+        <PublishPanel state={state} drafts={drafts} />
       </div>
+      <RowResultsPanel
+        brand={target.brand}
+        page={target.page}
+        label={pageLabel(state, target)}
+        range={range}
+        onRange={setRange}
+      />
       <ExperimentsPanel />
       <AuditPanel />
     </>

@@ -13,9 +13,12 @@ import {
   type StudioStateView,
 } from '../../../../shared/schemas/studio.js';
 import { ExperimentListSchema, ExperimentResultsSchema } from '../../../../shared/schemas/experiment-results.js';
+import { RowResultsSchema } from '../../../../shared/schemas/row-results.js';
+import { rowResultsQuery, type ResultRange } from './row-results.js';
 import { filePath, studioApi } from './studio-api.js';
 
 export const STATE_KEY = ['studio', 'state'] as const;
+const ROW_RESULTS = 'row-results';
 
 /** The drafts, their problems, the live version and what can be previewed. */
 export function useStudioState() {
@@ -26,12 +29,18 @@ export function useStudioState() {
   });
 }
 
-/** Whatever changes the drafts or the live set makes every studio answer stale: they are all cheap to ask again. */
+/**
+ * Whatever changes the drafts or the live set makes every studio answer stale: they are all cheap to ask again.
+ * Row results are not: they are read from the events shoppers made, which no draft or publish changes.
+ */
 function useRefresh() {
   const client = useQueryClient();
   return (state?: StudioStateView) => {
     if (state) client.setQueryData(STATE_KEY, state);
-    void client.invalidateQueries({ queryKey: ['studio'], predicate: (q) => !state || q.queryKey[1] !== 'state' });
+    void client.invalidateQueries({
+      queryKey: ['studio'],
+      predicate: (q) => (!state || q.queryKey[1] !== 'state') && q.queryKey[1] !== ROW_RESULTS,
+    });
   };
 }
 
@@ -156,5 +165,15 @@ export function useExperimentResults(key: string | undefined, since: string) {
         { signal },
       ),
     enabled: key !== undefined,
+  });
+}
+
+/** RULES 18.1: a brand's page's row results over a range (the preview's badges and the row results table). */
+export function useRowResults(brand: string, page: string, range: ResultRange) {
+  const query = rowResultsQuery(brand, page, range);
+  return useQuery({
+    queryKey: ['studio', ROW_RESULTS, query],
+    queryFn: ({ signal }) => studioApi(`rows?${query}`, RowResultsSchema, { signal }),
+    retry: false,
   });
 }
