@@ -127,6 +127,11 @@ describe('the form editor', () => {
     const performers = openRow('Popular Local Performers');
     fireEvent.click(performers.getByRole('checkbox', { name: 'CONCERTS' }));
     expect(draft.text).toContain('"empty": "widen",\n      "filter": { "parents": ["CONCERTS"] }\n    },');
+    // Typing a new id keeps the row open and the same box in hand, key after key.
+    const id = row.getByRole('textbox', { name: 'Id' });
+    fireEvent.change(id, { target: { value: 'near-venues' } });
+    expect(id.isConnected).toBe(true);
+    expect(JSON.parse(draft.text).rows[3].id).toBe('near-venues');
     // Emptying an optional field leaves it out.
     fireEvent.change(performers.getByRole('spinbutton', { name: 'Radius miles (optional)' }), {
       target: { value: '' },
@@ -174,8 +179,13 @@ describe('the form editor', () => {
     // An arrow without Alt moves nothing; the Down button does.
     fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
     expect(rowIds(draft.text).indexOf('local-venues')).toBe(3);
+    // An open row stays open where it goes; the one that took its place stays closed.
+    fireEvent.click(within(rowItem('Local Venues')).getByRole('button', { name: 'Edit “Local Venues”' }));
     fireEvent.click(screen.getByRole('button', { name: 'Move down “Local Venues”' }));
     expect(rowIds(draft.text).indexOf('local-venues')).toBe(4);
+    expect(screen.getByRole('group', { name: /^5\. Local Venues/ })).toBeTruthy();
+    expect(screen.queryByRole('group', { name: /^4\. Browse By Category/ })).toBeNull();
+    expect(screen.getAllByRole('group', { name: /^\d+\. / })).toHaveLength(1);
 
     // Drag the first row's handle onto the third row.
     const before = draft.text;

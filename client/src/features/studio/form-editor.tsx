@@ -84,7 +84,33 @@ interface Edit {
   typing?: string;
   /** The control to focus once the edit is drawn (a `data-focus` value). */
   focus?: string;
+  /** Items of a list that change places: `to(i)` is item i's new place, or null when it is gone. */
+  reorder?: { list: string; to(index: number): number | null };
   change(text: string): string;
+}
+
+/** Where item `i` of a list goes when item `from` moves to `to`. */
+export const afterMove = (from: number, to: number) => (i: number) =>
+  i === from ? to : from < to && i > from && i <= to ? i - 1 : to < from && i >= to && i < from ? i + 1 : i;
+
+/** Which items are open, keyed by their paths, after the items of a list change places: open ones stay open. */
+export function movedOpen(
+  open: ReadonlyMap<string, boolean>,
+  list: string,
+  to: (index: number) => number | null,
+): Map<string, boolean> {
+  const prefix = `${list}[`;
+  const out = new Map<string, boolean>();
+  for (const [key, isOpen] of open) {
+    const index = key.startsWith(prefix) ? /^(\d+)\]/.exec(key.slice(prefix.length)) : null;
+    if (!index) {
+      out.set(key, isOpen);
+      continue;
+    }
+    const next = to(Number(index[1]));
+    if (next !== null) out.set(`${prefix}${next}]${key.slice(prefix.length + index[0].length)}`, isOpen);
+  }
+  return out;
 }
 
 interface FormContextValue {
@@ -92,8 +118,8 @@ interface FormContextValue {
   problemsAt(key: string): SegmentProblemView[];
   problemsWithin(key: string): number;
   /** Whether an item was opened (true) or closed (false) by hand; undefined when it never was. */
-  isOpen(item: FormItem, listKey: string): boolean | undefined;
-  setOpen(item: FormItem, listKey: string, open: boolean): void;
+  isOpen(item: FormItem): boolean | undefined;
+  setOpen(item: FormItem, open: boolean): void;
   showInJson(key: string): void;
   settle(): void;
   /** The file's parsed value, for what an edit needs to know of it (a row's fields when its kind changes). */
@@ -171,6 +197,8 @@ export const FormEditor = forwardRef<FormEditorHandle, Props>(function FormEdito
     if (next === before) return;
     history.record(path, before, next, edit.label, edit.typing);
     if (edit.focus) pendingFocus.current = edit.focus;
+    const reorder = edit.reorder;
+    if (reorder) setOpenState((open) => movedOpen(open, reorder.list, reorder.to));
     onChange(next);
     if (edit.announce) setAnnouncement(edit.announce);
   };
@@ -217,7 +245,7 @@ export const FormEditor = forwardRef<FormEditorHandle, Props>(function FormEdito
         if (f.control !== 'list') continue;
         for (const item of f.list.items) {
           if (!isWithin(key, item.key)) continue;
-          opened.set(`${f.list.key}|${item.identity}`, true);
+          opened.set(item.key, true);
           if (item.body) visit(item.body);
         }
       }
@@ -242,8 +270,8 @@ export const FormEditor = forwardRef<FormEditorHandle, Props>(function FormEdito
     problemsAt: (key) => placed.get(key) ?? [],
     problemsWithin: (key) =>
       [...placed.entries()].filter(([k]) => k !== '' && isWithin(k, key)).reduce((n, [, ps]) => n + ps.length, 0),
-    isOpen: (item, listKey) => open.get(`${listKey}|${item.identity}`),
-    setOpen: (item, listKey, isOpen) => setOpenState(new Map(open).set(`${listKey}|${item.identity}`, isOpen)),
+    isOpen: (item) => open.get(item.key),
+    setOpen: (item, isOpen) => setOpenState(new Map(open).set(item.key, isOpen)),
     showInJson: (key) => onShowInJson(placeOf(text, key)),
     settle: () => history.settle(path),
     value,
@@ -718,6 +746,7 @@ function ListField({ field, list }: { field: FormField; list: FormList }) {
       label: `moving ${quoted(item.label)} ${direction}`,
       announce: `Moved ${quoted(item.label)} ${direction}: ${noun} ${to + 1} of ${count}.`,
       focus: `${target}:${stays ? control : 'handle'}`,
+      reorder: { list: list.key, to: afterMove(item.index, to) },
       change: (t) => moveItem(t, list.path, item.index, to),
     });
   };
@@ -728,6 +757,7 @@ function ListField({ field, list }: { field: FormField; list: FormList }) {
       label: `removing the ${noun} ${quoted(item.label)}`,
       announce: `Removed the ${noun} ${quoted(item.label)}. Undo brings it back.`,
       focus: next >= 0 ? `${jsonPath([...list.path, next])}:handle` : `${list.key}:add`,
+      reorder: { list: list.key, to: (i) => (i === item.index ? null : i > item.index ? i - 1 : i) },
       change: (t) => removeItem(t, list.path, item.index),
     });
   };
@@ -769,7 +799,7 @@ function ListField({ field, list }: { field: FormField; list: FormList }) {
       <ol className="form-list__items">
         {list.items.map((item) => (
           <ListItem
-            key={item.identity}
+            key={item.index}
             item={item}
             list={list}
             instructionsId={instructionsId}
@@ -858,7 +888,7 @@ function ListItem({
   const bodyId = useId();
   const problems = form.problemsWithin(item.key);
   // An item with a problem in it opens by itself, until it is opened or closed by hand.
-  const open = form.isOpen(item, list.key) ?? problems > 0;
+  const open = form.isOpen(item) ?? problems > 0;
   const last = list.items.length - 1;
   const name = quoted(item.label);
   const onHandleKey = (e: KeyboardEvent) => {
@@ -904,12 +934,7 @@ function ListItem({
           )}
         </span>
         <span className="form-item__actions">
-          <button
-            type="button"
-            aria-expanded={open}
-            aria-controls={bodyId}
-            onClick={() => form.setOpen(item, list.key, !open)}
-          >
+          <button type="button" aria-expanded={open} aria-controls={bodyId} onClick={() => form.setOpen(item, !open)}>
             {open ? 'Close' : 'Edit'}
             <span className="sr-only"> {name}</span>
           </button>

@@ -86,8 +86,6 @@ export interface FormItem {
   label: string;
   /** Its kind or operation, when it has one. */
   tag?: string;
-  /** Stable across moves while its id is (for what stays open), else its place. */
-  identity: string;
   body: FormObject | null;
   /** Why the item is not an object the form can show, when it is not. */
   reason?: string;
@@ -347,8 +345,6 @@ function describeList(
 ): FormList {
   const noun = singular(name);
   const variantKey = variantKeyOf(root, items);
-  const ids = value.map((v) => (isObject(v) && typeof v.id === 'string' ? v.id : null));
-  const idsUnique = ids.every((id) => id !== null) && new Set(ids).size === ids.length;
   return {
     path,
     key: jsonPath(path),
@@ -363,7 +359,6 @@ function describeList(
         index,
         label,
         ...(tag ? { tag } : {}),
-        identity: idsUnique ? `id:${ids[index]}` : `at:${index}`,
         body: isObject(v) ? describeObject(root, items, v, itemPath, label) : null,
         ...(isObject(v) ? {} : { reason: wrongType(v, 'an object') }),
       };
