@@ -222,8 +222,12 @@ describe('the form editor', () => {
     expect(draft.text).toBe(moved.replace('"Browse By Category"', '"Browse By Categ"'));
     fireEvent.keyDown(title, { key: 'z', metaKey: true });
     expect(draft.text).toBe(moved);
-    fireEvent.click(screen.getByRole('button', { name: 'Redo' }));
-    expect(screen.getByRole('button', { name: 'Redo' })).toHaveProperty('disabled', true);
+    const redo = screen.getByRole('button', { name: 'Redo' });
+    redo.focus();
+    fireEvent.click(redo);
+    expect(redo).toHaveProperty('disabled', true);
+    // The button that can no longer be pressed hands the focus on.
+    expect(document.activeElement).toBe(undo);
   });
 
   it('shows the server’s problem on its field, and opens the row that has it', async () => {
@@ -282,6 +286,39 @@ describe('the form editor', () => {
     await act(() => vi.advanceTimersByTimeAsync(CHECK_DELAY_MS));
     const trending = within(screen.getByRole('group', { name: /^5\. National Trending Events/ }));
     expect(trending.getByRole('spinbutton', { name: 'Size' }).getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('opens the row of a problem chosen in the problem list and puts the focus on its field', async () => {
+    const problem = {
+      file: 'base/explore.json',
+      path: 'rows[4].size',
+      line: 54,
+      column: 15,
+      message: 'size 50 is more than 24, the most allowed',
+    };
+    const draft = { text: explore };
+    function Harness() {
+      const [history] = useState(() => new EditHistory());
+      return (
+        <FormEditor
+          path="base/explore.json"
+          text={draft.text}
+          schema={page}
+          history={history}
+          onChange={() => {}}
+          check={() => new Promise(() => {})}
+          problems={[problem]}
+          onShowInJson={() => {}}
+          revealFirst={problem}
+        />
+      );
+    }
+    render(<Harness />);
+    const trending = within(screen.getByRole('group', { name: /^5\. National Trending Events/ }));
+    const size = trending.getByRole('spinbutton', { name: 'Size' });
+    await vi.waitFor(() => expect(document.activeElement).toBe(size));
+    // Until the form's own check answers, the studio's problems are the ones shown.
+    expect(size.getAttribute('aria-invalid')).toBe('true');
   });
 
   it('edits an override’s operations and says what it cannot edit, sending it to the JSON view', () => {

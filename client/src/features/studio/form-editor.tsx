@@ -203,19 +203,24 @@ export const FormEditor = forwardRef<FormEditorHandle, Props>(function FormEdito
     if (edit.announce) setAnnouncement(edit.announce);
   };
 
+  // A button that can no longer be pressed hands the focus to the other one, not to the page.
+  const handOver = (from: 'undo' | 'redo', to: 'undo' | 'redo') => {
+    if (document.activeElement?.getAttribute('data-focus') === `toolbar:${from}`)
+      pendingFocus.current = `toolbar:${to}`;
+  };
   const undo = () => {
     const step = history.undo(path, text);
-    if (step) {
-      onChange(step.text);
-      setAnnouncement(`Undone: ${step.label}.`);
-    }
+    if (!step) return;
+    if (!history.canUndo(path, step.text)) handOver('undo', 'redo');
+    onChange(step.text);
+    setAnnouncement(`Undone: ${step.label}.`);
   };
   const redo = () => {
     const step = history.redo(path, text);
-    if (step) {
-      onChange(step.text);
-      setAnnouncement(`Redone: ${step.label}.`);
-    }
+    if (!step) return;
+    if (!history.canRedo(path, step.text)) handOver('redo', 'undo');
+    onChange(step.text);
+    setAnnouncement(`Redone: ${step.label}.`);
   };
 
   const focusKey = (key: string) => {
@@ -230,9 +235,11 @@ export const FormEditor = forwardRef<FormEditorHandle, Props>(function FormEdito
   };
 
   // After an edit is drawn, the focus goes where it said (a moved row's handle follows the row).
+  // One try, in the render the edit is drawn in: a focus left waiting would be taken later, unasked.
   useLayoutEffect(() => {
     const key = pendingFocus.current;
-    if (key && focusKey(key)) pendingFocus.current = null;
+    pendingFocus.current = null;
+    if (key) focusKey(key);
   });
 
   const reveal = (problem: SegmentProblemView) => {
@@ -304,6 +311,7 @@ export const FormEditor = forwardRef<FormEditorHandle, Props>(function FormEdito
           onClick={undo}
           disabled={!history.canUndo(path, text)}
           aria-keyshortcuts="Control+Z Meta+Z"
+          data-focus="toolbar:undo"
         >
           Undo
         </button>
@@ -312,6 +320,7 @@ export const FormEditor = forwardRef<FormEditorHandle, Props>(function FormEdito
           onClick={redo}
           disabled={!history.canRedo(path, text)}
           aria-keyshortcuts="Control+Shift+Z Meta+Shift+Z Control+Y"
+          data-focus="toolbar:redo"
         >
           Redo
         </button>

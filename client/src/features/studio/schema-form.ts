@@ -10,6 +10,8 @@ import { alternatives, deref, parsePath, type JsonSchema } from './schema-assist
  * A row's `kind` (an operation's `op`) picks which of the schema's alternatives describes it. What the form cannot
  * show (a value of the wrong type, a field the schema does not know) is listed so, for the JSON view, and never
  * dropped: the form changes only the paths its controls write. Pure functions of the schema and the text.
+ * The schema's rules are the server's (RULES 11.3: five row kinds, each with its own fields; 11.9: an override's
+ * operations apply in order, so they are listed and reordered as rows are); the server's check says what is wrong.
  */
 
 export type Path = JSONPath;
