@@ -627,7 +627,6 @@ function ChoicesField({ field }: { field: Extract<FormField, { control: 'choices
       className="form-field form-choices"
       data-focus={field.key}
       {...(describedBy ? { 'aria-describedby': describedBy } : {})}
-      {...(ids.problems.length > 0 ? { 'aria-invalid': true } : {})}
     >
       <legend>
         {field.label}
@@ -638,6 +637,7 @@ function ChoicesField({ field }: { field: Extract<FormField, { control: 'choices
           <input
             type="checkbox"
             checked={chosen.has(o.value)}
+            {...(ids.problems.length > 0 ? { 'aria-invalid': true } : {})}
             onChange={(e) => {
               const on = e.target.checked;
               const next = field.options.map((x) => x.value).filter((v) => (v === o.value ? on : chosen.has(v)));
