@@ -37,13 +37,17 @@ async function caretBeforeClosingQuote(page: Page, text: string) {
   await page.keyboard.press('ArrowLeft');
 }
 
-/** Opens the studio with a key, as a merchandiser does. */
-async function openStudio(page: Page, key: string) {
+/** The row ids the preview's base page shows, top to bottom. */
+const previewRowIds = (page: Page) =>
+  page.getByRole('article', { name: 'Base page' }).locator('.preview-row__meta > code:first-child').allTextContents();
+
+/** Opens the studio with a key (the single admin's unless given), on the base explore page's draft. */
+async function openStudio(page: Page, key = STUDIO_KEY) {
   await page.goto('/studio');
   await page.getByLabel('Studio key').fill(key);
   await page.getByRole('button', { name: 'Open the studio' }).click();
   await expect(page.getByRole('heading', { name: 'Segment studio' })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Publish', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'base/explore.json' })).toHaveAttribute('aria-current', 'true');
 }
 
 /** A studio user added as an operator adds one (`npm run studio -- users add`), on the e2e server's data; their key. */
@@ -57,7 +61,7 @@ function addStudioUser(name: string, role: string, brand: string): string {
 }
 
 test.describe('the studio', () => {
-  // One merchandiser at a time: the flows publish to the one live set every other test reads.
+  // One merchandiser at a time, in order: the flows change the one draft set, and publish to the live set.
   test.describe.configure({ mode: 'default' });
   test.beforeEach(() => {
     test.skip(test.info().project.name !== 'desktop', 'the studio flow runs once, on the desktop project');
@@ -73,11 +77,7 @@ test.describe('the studio', () => {
       expect(before).toContain('Local Venues');
 
       // The studio asks for its key in production.
-      await page.goto('/studio');
-      await page.getByLabel('Studio key').fill(STUDIO_KEY);
-      await page.getByRole('button', { name: 'Open the studio' }).click();
-      await expect(page.getByRole('heading', { name: 'Segment studio' })).toBeVisible();
-      await expect(page.getByRole('button', { name: 'base/explore.json' })).toHaveAttribute('aria-current', 'true');
+      await openStudio(page);
       const editor = page.getByRole('textbox', { name: 'Draft of base/explore.json' });
       await expect(editor).toBeVisible();
       await expect(page.getByRole('heading', { name: 'No problems: the drafts can be published' })).toBeVisible();
@@ -255,6 +255,42 @@ test.describe('the studio', () => {
     expect(refused.status()).toBe(403);
     expect((await refused.json()).error.message).toContain('publisher');
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test('a merchandiser reorders rows in the form with the keyboard alone and sees the preview follow', async ({
+    page,
+  }) => {
+    await openStudio(page);
+    await expect(page.getByRole('article', { name: 'Base page' }).locator('.preview-row').first()).toBeVisible();
+    const before = await previewRowIds(page);
+    expect(before.slice(0, 2)).toEqual(['popular-local-performers', 'local-events']);
+
+    await page.getByRole('button', { name: 'Form', exact: true }).click();
+    const form = page.getByRole('region', { name: 'Form for base/explore.json' });
+    await expect(form.getByRole('textbox', { name: 'Title' })).toHaveValue('Explore');
+    // A row opened, its controls drawn from the schema: axe finds nothing wrong with any of them.
+    await form.getByRole('button', { name: 'Edit “Local Events”' }).click();
+    await expect(form.getByRole('combobox', { name: 'Sort (optional)' })).toHaveValue('soonest');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // From the switch, Tab to the second row's handle, and move the row up with Alt+Arrow Up.
+    await page.getByRole('button', { name: 'Form', exact: true }).focus();
+    const handle = form.getByRole('button', { name: 'Reorder “Local Events”, row 2 of 6' });
+    for (let i = 0; i < 12 && !(await handle.evaluate((el) => el === document.activeElement)); i++)
+      await page.keyboard.press('Tab');
+    await expect(handle).toBeFocused();
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect(form.getByRole('button', { name: 'Reorder “Local Events”, row 1 of 6' })).toBeFocused();
+    await expect(form.getByRole('status')).toHaveText('Moved “Local Events” up: row 1 of 6.');
+
+    // Saved as a draft, the preview draws the rows in their new order.
+    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toBeVisible();
+    await expect.poll(() => previewRowIds(page)).toEqual([before[1], before[0], ...before.slice(2)]);
+
+    // Undone by the keyboard too: the draft is the live page again.
+    await page.keyboard.press('Control+z');
+    await expect(form.getByRole('status')).toHaveText('Undone: moving “Local Events” up.');
+    await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
   });
 
   test("the storefront's pages load nothing of the studio", async ({ page }) => {

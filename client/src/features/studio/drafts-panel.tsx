@@ -3,6 +3,8 @@ import brandsSchema from '../../../../shared/schemas/json/brands.schema.json' wi
 import overrideSchema from '../../../../shared/schemas/json/segment-override.schema.json' with { type: 'json' };
 import pageSchema from '../../../../shared/schemas/json/segment-page.schema.json' with { type: 'json' };
 import type { SegmentProblemView, StudioStateView } from '../../../../shared/schemas/studio.js';
+import { EditHistory } from './edit-history.js';
+import { FormEditor, type FormEditorHandle, type JsonPlace } from './form-editor.js';
 import type { JsonEditorHandle } from './json-editor.js';
 import type { JsonSchema } from './schema-assist.js';
 import type { DraftEdits } from './use-draft-edits.js';
@@ -17,6 +19,9 @@ export function schemaFor(path: string, text: string): JsonSchema {
   return /"extends"\s*:/.test(text) ? (overrideSchema as unknown as JsonSchema) : (pageSchema as unknown as JsonSchema);
 }
 
+/** The two ways to edit a draft: the form, or its JSON text. Both edit the same text. */
+export type DraftView = 'form' | 'json';
+
 /** `base/explore.json:12:17`: where a problem is, as `npm run segments -- check` prints it. */
 export const problemPlace = (p: SegmentProblemView) => `${p.file}:${p.line}:${p.column}`;
 
@@ -24,8 +29,12 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
   const [current, setCurrent] = useState(
     () => state.files.find((f) => f.path.endsWith('/explore.json'))?.path ?? state.files[0]?.path ?? 'brands.json',
   );
+  const [view, setView] = useState<DraftView>('json');
   const editor = useRef<JsonEditorHandle>(null);
-  // A problem in another file: that file's editor puts its cursor on it once it is built.
+  const form = useRef<FormEditorHandle>(null);
+  // The form's undo and redo, per file: they outlast a switch to the JSON view and back.
+  const [history] = useState(() => new EditHistory());
+  // A problem in another file (or a place the form sends to the JSON view): the editor shows it once it is built.
   const [pendingReveal, setPendingReveal] = useState<SegmentProblemView | null>(null);
 
   const file = state.files.find((f) => f.path === current);
@@ -35,10 +44,24 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
     if (problem.file !== current && state.files.some((f) => f.path === problem.file)) {
       setPendingReveal(problem);
       setCurrent(problem.file);
+    } else if (view === 'form') {
+      form.current?.reveal(problem);
     } else {
       editor.current?.reveal(problem);
     }
   };
+
+  const showInJson = (place: JsonPlace) => {
+    setPendingReveal({ file: current, message: '', ...place });
+    setView('json');
+  };
+  const switchTo = (next: DraftView) => {
+    setPendingReveal(null);
+    setView(next);
+  };
+  const reveal = pendingReveal?.file === current ? pendingReveal : null;
+
+  const check = (doc: string) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current));
 
   const counts = new Map<string, number>();
   for (const p of state.problems) counts.set(p.file, (counts.get(p.file) ?? 0) + 1);
@@ -86,17 +109,41 @@ export function DraftsPanel({ state, drafts }: { state: StudioStateView; drafts:
               {drafts.error ? `Not saved: ${drafts.error.message}` : drafts.pending ? 'Saving drafts…' : 'Draft saved'}
             </span>
           </div>
-          <Suspense fallback={<p>Loading the editor…</p>}>
-            <JsonEditor
-              ref={editor}
+          <div className="view-switch" role="group" aria-label={`Edit ${current} as`}>
+            <button type="button" aria-pressed={view === 'form'} onClick={() => switchTo('form')}>
+              Form
+            </button>
+            <button type="button" aria-pressed={view === 'json'} onClick={() => switchTo('json')}>
+              JSON
+            </button>
+          </div>
+          {view === 'form' ? (
+            <FormEditor
+              key={current}
+              ref={form}
               path={current}
               text={text}
-              revealFirst={pendingReveal?.file === current ? pendingReveal : null}
               schema={schemaFor(current, text)}
+              history={history}
               onChange={(next) => drafts.change(current, next)}
-              check={(doc) => checkDraft(current, doc).then((all) => all.filter((p) => p.file === current))}
+              check={check}
+              problems={state.problems}
+              onShowInJson={showInJson}
+              revealFirst={reveal}
             />
-          </Suspense>
+          ) : (
+            <Suspense fallback={<p>Loading the editor…</p>}>
+              <JsonEditor
+                ref={editor}
+                path={current}
+                text={text}
+                revealFirst={reveal}
+                schema={schemaFor(current, text)}
+                onChange={(next) => drafts.change(current, next)}
+                check={check}
+              />
+            </Suspense>
+          )}
         </div>
       </div>
       <ProblemList problems={state.problems} skipped={state.skipped} onOpen={open} />

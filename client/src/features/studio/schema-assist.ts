@@ -54,7 +54,8 @@ export function parsePath(path: string): JSONPath {
   return out;
 }
 
-function deref(root: JsonSchema, schema: JsonSchema): JsonSchema {
+/** A schema with its `$ref` (within the root) followed. */
+export function deref(root: JsonSchema, schema: JsonSchema): JsonSchema {
   let s = schema;
   for (let i = 0; i < 10 && s.$ref; i++) {
     const ref = s.$ref;
@@ -74,7 +75,7 @@ function deref(root: JsonSchema, schema: JsonSchema): JsonSchema {
 }
 
 /** Every alternative a schema allows, with `$ref` followed and `oneOf`/`anyOf`/`allOf` spread out. */
-function alternatives(root: JsonSchema, schema: JsonSchema): JsonSchema[] {
+export function alternatives(root: JsonSchema, schema: JsonSchema): JsonSchema[] {
   const s = deref(root, schema);
   const branches = s.oneOf ?? s.anyOf;
   if (branches) {
