@@ -1,30 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayoutResponseSchema } from '../../shared/schemas/layout.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
-import { parseEnv } from '../config/env.js';
-import { FlagService } from '../flags/flag-service.js';
-import { StaticFlagSource } from '../flags/flags-file.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { SearchService } from '../search/search-service.js';
-import { SegmentPublisher } from '../segments/segment-publisher.js';
-import { SegmentRepository } from '../segments/segment-repository.js';
 import { PROBLEM_CASES } from '../segments/segment-problems.cases.js';
-import { FileVersionStore } from '../segments/segment-versions.js';
-import { testApp } from '../test/test-app.js';
+import { studioNode as makeStudioNode } from '../test/studio-node.js';
 import { hostile } from '../test/hostile-input.js';
-import { StudioService } from './studio-service.js';
-import { fileRecordStores } from '../store/record-collections.js';
 
-const logger = pino({ level: 'silent' });
 let tmp: string;
 let search: SearchService;
 
@@ -41,42 +30,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-let studios = 0;
 /** A node with its own live folder, drafts and version folder, and the studio on it. */
-async function studioNode(env: Record<string, string> = {}) {
-  const root = path.join(tmp, `node-${++studios}`);
-  const liveDir = path.join(root, 'segments');
-  await cp(path.resolve('segments'), liveDir, { recursive: true });
-  const segments = new SegmentRepository(liveDir, logger);
-  await segments.load();
-  const flags = new FlagService(
-    new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8'))),
-  );
-  const publisher = new SegmentPublisher({
-    versions: new FileVersionStore(path.join(root, 'versions')),
-    live: segments,
-    liveDir,
-  });
-  await publisher.sync();
-  const studio = new StudioService({
-    draftsDir: path.join(root, 'segment-drafts'),
-    records: fileRecordStores(path.join(root, 'studio')),
-    publisher,
-    live: segments,
-    engine: () => search.engine,
-    flags,
-    logger,
-    rowDeadlineMs: 5_000,
-  });
-  const { app } = testApp({
-    search,
-    segments,
-    flags,
-    studio,
-    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }),
-  });
-  return { app, root, liveDir, publisher };
-}
+const studioNode = (env: Record<string, string> = {}) => makeStudioNode(tmp, search, { env });
 
 const explore = (text: string) => JSON.parse(text) as { rows: { id: string; kind: string; title: string }[] };
 const venuesTitle = (layout: unknown) =>
@@ -191,10 +146,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
         /note is required/,
       );
       const published = (
-        await request(app)
-          .post('/api/studio/publish')
-          .send({ note: 'Rename the venues row' })
-          .expect(201)
+        await request(app).post('/api/studio/publish').send({ note: 'Rename the venues row' }).expect(201)
       ).body.version;
       expect(published).toMatchObject({
         version: 2,
@@ -219,8 +171,7 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
 
       // Rolled back in one step: a new version with version 1's files. The drafts held only what was live, so
       // they follow: the next publish starts from what shoppers see, not from the version rolled back.
-      const restored = (await request(app).post('/api/studio/versions/1/restore').send({}).expect(201))
-        .body.version;
+      const restored = (await request(app).post('/api/studio/versions/1/restore').send({}).expect(201)).body.version;
       expect(restored).toMatchObject({ version: 3, restoredFrom: 1, note: 'Restored version 1' });
       expect(venuesTitle((await request(app).get('/api/layout/home?zip=60601').expect(200)).body)).toBe(liveBefore);
       expect(
