@@ -175,6 +175,42 @@ test.describe('the studio', () => {
     },
   );
 
+  test('a merchandiser shares a preview: the link opens without the key, and is revoked', async ({ page, browser }) => {
+    await page.goto('/studio');
+    await page.getByLabel('Studio key').fill(STUDIO_KEY);
+    await page.getByRole('button', { name: 'Open the studio' }).click();
+    // The sports page: the other studio test's broken and repaired drafts are the home page's.
+    await page.getByLabel('Page', { exact: true }).selectOption('sports');
+    await page.getByLabel('Place by').selectOption('zip');
+    await page.getByLabel('ZIP code').fill('60601');
+    await page.getByRole('button', { name: 'Show this place' }).click();
+    await expect(page.getByRole('article', { name: 'Base page' })).toContainText('near Chicago, IL');
+    await page.getByRole('button', { name: 'Share preview' }).click();
+    const url = await page.getByRole('textbox', { name: /^Preview link to sports near ZIP 60601/ }).inputValue();
+    expect(new URL(url).pathname).toMatch(/^\/preview\/[\w-]+\.[\w-]+\.[\w-]+$/);
+
+    // Someone else, with no key and nothing stored: the rows, drawn by the storefront's own components.
+    const guest = await browser.newContext();
+    const shared = await guest.newPage();
+    const opened = await shared.goto(url);
+    expect(opened?.headers()['x-robots-tag']).toBe('noindex');
+    await expect(shared.getByText('Drafts not yet published')).toBeVisible();
+    await expect(shared.getByText(/near Chicago, IL/)).toBeVisible();
+    await expect(shared.locator('section.row h2').first()).toBeVisible();
+    expect(await axeViolations(shared)).toEqual([]);
+
+    // Revoked in the studio: the link opens nothing any more.
+    await page.getByText(/^Preview links of this brand/).click();
+    await page
+      .getByRole('button', { name: /^Revoke the link to sports near ZIP 60601/ })
+      .first()
+      .click();
+    await expect(page.getByText(/^revoked /).first()).toBeVisible();
+    expect((await shared.goto(url))?.status()).toBe(404);
+    await expect(shared.getByRole('heading', { name: 'This preview link is not valid' })).toBeVisible();
+    await guest.close();
+  });
+
   test("the storefront's pages load nothing of the studio", async ({ page }) => {
     // Every script the shopper's page can reach, statically or on demand, from its entry in index.html.
     const dist = path.resolve('dist/client');

@@ -1,16 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
-import type { LayoutRow } from '../../../../shared/schemas/layout.js';
+import { useId, useState, type FormEvent } from 'react';
 import {
   PreviewSchema,
   type ExperimentView,
-  type PreviewRowView,
+  type PreviewLinkBody,
+  type PreviewPlace,
   type StudioStateView,
 } from '../../../../shared/schemas/studio.js';
-import { parseRows } from '../../features/rows/layout-rows.js';
-import { ROW_COMPONENTS, RowSetLabel } from '../../features/rows/rows.js';
+import { holdsRole } from '../../../../shared/rules/studio-roles.js';
+import { SharePreview } from '../../features/studio/preview-links.js';
 import { studioApi } from '../../features/studio/studio-api.js';
 import { useExperiments } from '../../features/studio/use-studio.js';
+import { brandStyle, PreviewRows } from './preview-rows.js';
 
 type PlaceKind = 'zip' | 'city' | 'coordinates';
 interface Place {
@@ -50,25 +51,43 @@ function placeParams(place: Place): Record<string, string> {
   return { lat, lng };
 }
 
+/** The place as a preview link takes it (a place that passed `checkPlace`); none for the default place. */
+export function placeBody(place: Place): PreviewPlace | undefined {
+  const params = placeParams(place);
+  if (params.zip) return { zip: params.zip };
+  if (params.city) return { city: params.city };
+  if (params.lat && params.lng) return { lat: Number(params.lat), lng: Number(params.lng) };
+  return undefined;
+}
+
+/** A `datetime-local` value as a time with its zone (the browser's), or undefined when empty or not a time. */
+export function zonedTime(local: string): string | undefined {
+  if (!local) return undefined;
+  const time = new Date(local);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
 export function PreviewPanel({ state }: { state: StudioStateView }) {
-  const ids = { brand: useId(), page: useId(), kind: useId(), place: useId(), placeError: useId(), variation: useId() };
+  const ids = {
+    brand: useId(),
+    page: useId(),
+    kind: useId(),
+    place: useId(),
+    placeError: useId(),
+    variation: useId(),
+    asOf: useId(),
+  };
   const [brand, setBrand] = useState(state.brands[0]?.id ?? 'base');
   const [page, setPage] = useState('home');
   const [draftPlace, setDraftPlace] = useState<Place>({ kind: 'zip', value: '' });
   const [place, setPlace] = useState<Place>(draftPlace);
   const [variation, setVariation] = useState<VariationChoice>('none');
+  /** RULES 18.2: the site as of a time (a `datetime-local` value) rather than the drafts; empty: the drafts. */
+  const [asOf, setAsOf] = useState('');
+  const at = zonedTime(asOf);
   const experiments = useExperiments(brand);
   const experiment = experiments.data?.experiments.find((e) => e.page === page);
-  const theme = state.brands.find((b) => b.id === brand)?.theme;
-  const style = theme
-    ? ({
-        '--brand': theme.primary,
-        '--brand-contrast': theme.primaryContrast,
-        '--ink': theme.ink,
-        '--surface': theme.surface,
-        '--accent': theme.accent,
-      } as CSSProperties)
-    : undefined;
+  const style = brandStyle(state.brands.find((b) => b.id === brand)?.theme);
 
   const columns: (number | undefined)[] =
     !experiment || variation === 'none'
@@ -76,6 +95,18 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
       : variation === 'all'
         ? experiment.variations.map((v) => v.index)
         : [variation];
+  // RULES 18.3: what a preview link would show: this preview, one variation at a time.
+  const sharedPlace = placeBody(place);
+  const shared: PreviewLinkBody | null =
+    experiment && variation === 'all'
+      ? null
+      : {
+          brand,
+          page,
+          ...(sharedPlace ? { place: sharedPlace } : {}),
+          ...(experiment && typeof variation === 'number' ? { variation } : {}),
+          ...(at ? { at } : {}),
+        };
   const placeProblem = checkPlace(draftPlace);
   const [showProblem, setShowProblem] = useState(false);
   const submit = (e: FormEvent) => {
@@ -87,7 +118,7 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
   return (
     <section className="studio-panel preview" aria-labelledby="preview-heading">
       <h2 id="preview-heading" tabIndex={-1}>
-        Preview of the drafts
+        {at ? 'Preview of the site as of a time' : 'Preview of the drafts'}
       </h2>
       <form className="preview__controls" onSubmit={submit}>
         <div>
@@ -165,8 +196,18 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
             </select>
           </div>
         )}
+        <div>
+          <label htmlFor={ids.asOf}>The site as of (empty: the drafts)</label>
+          <input id={ids.asOf} type="datetime-local" value={asOf} onChange={(e) => setAsOf(e.target.value)} />
+        </div>
       </form>
       {experiment && <ExperimentSummary experiment={experiment} />}
+      <SharePreview
+        brand={brand}
+        canShare={holdsRole(state.me.grants, 'editor', brand)}
+        request={shared}
+        unavailable={shared ? undefined : 'Choose one variation to share it.'}
+      />
       <div
         className={`preview__columns preview__columns--${columns.length}`}
         style={style}
@@ -180,6 +221,7 @@ export function PreviewPanel({ state }: { state: StudioStateView }) {
             place={place}
             index={index}
             experiment={experiment}
+            at={at}
           />
         ))}
       </div>
@@ -207,18 +249,21 @@ function PreviewColumn({
   place,
   index,
   experiment,
+  at,
 }: {
   brand: string;
   page: string;
   place: Place;
   index: number | undefined;
   experiment: ExperimentView | undefined;
+  at: string | undefined;
 }) {
   const params = new URLSearchParams({
     brand,
     page,
     ...placeParams(place),
     ...(index !== undefined ? { variation: String(index) } : {}),
+    ...(at ? { at } : {}),
   });
   const preview = useQuery({
     queryKey: ['studio', 'preview', params.toString()],
@@ -227,8 +272,6 @@ function PreviewColumn({
   });
   const v = index === undefined ? undefined : experiment?.variations.find((x) => x.index === index);
   const heading = v ? `Variation ${v.index}: ${v.name} (${Math.round(v.weight * 100)}% of guests)` : 'Base page';
-  const rows = useMemo(() => (preview.data ? parseRows(preview.data.layout.rows).rows : []), [preview.data]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
   const headingId = useId();
   return (
     <article className="preview__column" aria-labelledby={headingId}>
@@ -248,53 +291,7 @@ function PreviewColumn({
           {preview.error.message}
         </p>
       )}
-      {preview.data && !preview.isError && (
-        <>
-          <p className="preview__place">
-            {preview.data.layout.title} for {preview.data.layout.brand.name}, near{' '}
-            {preview.data.layout.location.city || 'you'}
-            {preview.data.layout.location.state ? `, ${preview.data.layout.location.state}` : ''}
-          </p>
-          <RowSetLabel value={headingId}>
-            {preview.data.rows.map((meta) => (
-              <PreviewRow key={meta.id} meta={meta} row={byId.get(meta.id)} />
-            ))}
-          </RowSetLabel>
-        </>
-      )}
+      {preview.data && !preview.isError && <PreviewRows preview={preview.data} labelId={headingId} details />}
     </article>
-  );
-}
-
-const STATUS_WORDS: Record<PreviewRowView['status'], string> = {
-  ok: 'shown',
-  empty: 'shown empty',
-  timeout: 'timed out',
-  error: 'failed',
-  hidden: 'hidden: found nothing',
-};
-
-function PreviewRow({ meta, row }: { meta: PreviewRowView; row: LayoutRow | undefined }) {
-  const Row = row ? (ROW_COMPONENTS[row.type] as React.ComponentType<{ row: LayoutRow; eager: boolean }>) : null;
-  return (
-    <div className={`preview-row preview-row--${meta.status}`}>
-      <p className="preview-row__meta">
-        <code>{meta.id}</code> <span className={`tag tag--${meta.status}`}>{STATUS_WORDS[meta.status]}</span>
-        {' · '}
-        {meta.items} item{meta.items === 1 ? '' : 's'}
-        {' · '}
-        {meta.ms} ms{' · '}
-        <span>
-          from <code>{meta.file}</code>
-          {meta.via !== 'base' && (
-            <>
-              {' '}
-              by <code>{meta.via}</code>
-            </>
-          )}
-        </span>
-      </p>
-      {Row && row && <Row row={row} eager={false} />}
-    </div>
   );
 }
