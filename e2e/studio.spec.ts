@@ -131,7 +131,6 @@ test.describe('the studio', () => {
 
       // Publish: live at once.
       await page.getByLabel('What this publish changes (one line, required)').fill('Venues row: Local Venues Near You');
-      await page.getByLabel('Your name (optional)').fill('Ana');
       await page.getByRole('button', { name: 'Publish' }).click();
       await expect(page.getByText(/Published version \d+\. Shoppers see it now\./)).toBeVisible();
       expect(await liveRowTitles(browser)).toContain('Local Venues Near You');
