@@ -32,7 +32,13 @@ export default defineConfig(({ mode, isSsrBuild }) => ({
           outDir: '../dist/client',
           emptyOutDir: false,
           sourcemap: 'hidden',
-          rollupOptions: { input: fileURLToPath(new URL('client/studio.html', import.meta.url)) },
+          // A preview link's page (RULES 18.3) is built with the studio: the rows it draws, none of the editor.
+          rollupOptions: {
+            input: {
+              studio: fileURLToPath(new URL('client/studio.html', import.meta.url)),
+              preview: fileURLToPath(new URL('client/preview.html', import.meta.url)),
+            },
+          },
         }
       : // The manifest tells the server which script and stylesheet files each page's own module became.
         { outDir: '../dist/client', emptyOutDir: true, sourcemap: 'hidden', manifest: true },

@@ -218,10 +218,8 @@ test.describe('the studio', () => {
     await expect(page.getByText(/Scheduled as number \d+/)).toBeVisible();
 
     // The studio's preview of the site as of that time shows it; the live home page does not, yet.
-    await page.getByLabel('Show').selectOption('as-of');
-    await page.getByLabel('As of').fill(local);
-    await page.getByRole('button', { name: 'Show this place' }).click();
-    await expect(page.getByRole('heading', { name: /The site as of/ })).toBeVisible();
+    await page.getByLabel('The site as of').fill(local);
+    await expect(page.getByRole('heading', { name: 'Preview of the site as of a time' })).toBeVisible();
     await expect(page.locator('.preview').getByRole('heading', { name: 'Venues At Ten' }).first()).toBeVisible();
     expect(Date.now()).toBeLessThan(due);
     expect(await liveRowTitles(browser)).not.toContain('Venues At Ten');
@@ -291,6 +289,40 @@ test.describe('the studio', () => {
     await page.keyboard.press('Control+z');
     await expect(form.getByRole('status')).toHaveText('Undone: moving “Local Events” up.');
     await expect(page.getByRole('button', { name: /base\/explore\.json.*changed/ })).toHaveCount(0);
+  });
+
+  test('a merchandiser shares a preview: the link opens without the key, and is revoked', async ({ page, browser }) => {
+    await openStudio(page);
+    // The sports page: the other studio test's broken and repaired drafts are the home page's.
+    await page.getByLabel('Page', { exact: true }).selectOption('sports');
+    await page.getByLabel('Place by').selectOption('zip');
+    await page.getByLabel('ZIP code').fill('60601');
+    await page.getByRole('button', { name: 'Show this place' }).click();
+    await expect(page.getByRole('article', { name: 'Base page' })).toContainText('near Chicago, IL');
+    await page.getByRole('button', { name: 'Share preview' }).click();
+    const url = await page.getByRole('textbox', { name: /^Preview link to sports near ZIP 60601/ }).inputValue();
+    expect(new URL(url).pathname).toMatch(/^\/preview\/[\w-]+\.[\w-]+\.[\w-]+$/);
+
+    // Someone else, with no key and nothing stored: the rows, drawn by the storefront's own components.
+    const guest = await browser.newContext();
+    const shared = await guest.newPage();
+    const opened = await shared.goto(url);
+    expect(opened?.headers()['x-robots-tag']).toBe('noindex');
+    await expect(shared.getByText('Drafts not yet published')).toBeVisible();
+    await expect(shared.getByText(/near Chicago, IL/)).toBeVisible();
+    await expect(shared.locator('section.row h2').first()).toBeVisible();
+    expect(await axeViolations(shared)).toEqual([]);
+
+    // Revoked in the studio: the link opens nothing any more.
+    await page.getByText(/^Preview links of this brand/).click();
+    await page
+      .getByRole('button', { name: /^Revoke the link to sports near ZIP 60601/ })
+      .first()
+      .click();
+    await expect(page.getByText(/^revoked /).first()).toBeVisible();
+    expect((await shared.goto(url))?.status()).toBe(404);
+    await expect(shared.getByRole('heading', { name: 'This preview link is not valid' })).toBeVisible();
+    await guest.close();
   });
 
   test("the storefront's pages load nothing of the studio", async ({ page }) => {

@@ -49,7 +49,7 @@ import type { Sql } from './store/sql.js';
 import type { LiveCatalog } from './live-catalog/live-catalog.js';
 import { catalogAdminRoutes, noCatalogAdmin } from './live-catalog/routes.js';
 import type { StudioService } from './studio/studio-service.js';
-import { studioAccess, studioPage, studioRoutes } from './studio/routes.js';
+import { previewLinkApi, previewLinkPage, studioAccess, studioPage, studioRoutes } from './studio/routes.js';
 import { shellStatus } from './pages/page-status.js';
 import { LayoutAnswers } from './layout/layout-answers.js';
 import { PageAnswers } from './pages/page-answers.js';
@@ -190,9 +190,21 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use(
     '/api/studio',
     deps.studio || readout
-      ? studioRoutes(deps.studio, studio, { keyFailures, readout, rows, sql: deps.sql })
+      ? studioRoutes(deps.studio, studio, {
+          keyFailures,
+          readout,
+          rows,
+          sql: deps.sql,
+          publicBaseUrl: env.PUBLIC_BASE_URL,
+        })
       : apiNotFound,
   );
+  // RULES 18.3: preview links open without a studio key; tokens that open nothing are counted per client, as
+  // refused keys are, and held back past the same limit.
+  const linkFailures = limit('preview-link-failures', env.RATE_LIMIT_KEY_FAILURES_PER_MINUTE, 'preview link', {
+    failedStatus: 404,
+  });
+  app.use('/api/preview', deps.studio ? previewLinkApi(deps.studio, linkFailures) : apiNotFound);
   // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
   app.use('/api/events', cors);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
@@ -272,11 +284,20 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
       next(open ? undefined : httpError(404));
     };
     app.use('/studio.html', studioOpen, (_req, res) => res.redirect(301, '/studio'));
+    // RULES 18.3: a preview link's page is built with the studio's; it is reached through a link only.
+    const previewFile = path.join(deps.clientDir, 'preview.html');
+    app.use('/preview.html', (_req, _res, next) => next(httpError(404)));
     app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
     app.get(
       ['/studio', '/studio/{*path}'],
       studioOpen,
       studioBuilt ? studioPage(studioFile) : (_req, _res, next) => next(httpError(404)),
+    );
+    // Every address under /preview is a link's page (or its 404), never a storefront page.
+    const noPreviews: RequestHandler = (_req, _res, next) => next(httpError(404));
+    app.get(
+      ['/preview', '/preview/{*rest}'],
+      deps.studio && existsSync(previewFile) ? previewLinkPage(previewFile, deps.studio, linkFailures) : noPreviews,
     );
     // Every other GET is a page, with the address's real status (404 for no such page or entity, 301 to a renamed
     // entity's current address, 410 for an event that is over). Landing pages go rendered; the rest (and every

@@ -24,6 +24,7 @@ import { SegmentRepository } from './segments/segment-repository.js';
 import { SegmentPublisher } from './segments/segment-publisher.js';
 import { FileVersionStore, SqlVersionStore } from './segments/segment-versions.js';
 import { StudioService } from './studio/studio-service.js';
+import { previewLinkKey } from './studio/preview-links.js';
 import { recordStoresFor } from './store/record-collections.js';
 import { SearchService } from './search/search-service.js';
 import { ChangeLog } from './live-catalog/change-log.js';
@@ -73,6 +74,7 @@ async function main() {
   });
   let tokens: SessionTokens;
   let barcodes: TicketBarcodes;
+  let linkKey: Uint8Array;
   let sql: Sql;
   let flags: FlagService;
   try {
@@ -84,6 +86,8 @@ async function main() {
     tokens = new SessionTokens(secret, env.SESSION_TTL_DAYS * 86_400);
     // Ticket barcodes: their own secret, or one derived from the session secret, the same on every node.
     barcodes = new TicketBarcodes(TicketBarcodes.derivedKey(env.TICKET_SIGNING_SECRET ?? secret));
+    // RULES 18.3: the studio's preview links, signed with a key of their own derived from the session secret.
+    linkKey = previewLinkKey(secret);
     sql = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, logger });
     readiness.set('store', true, sql.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)');
     readiness.probe('store', storeDegradation(sql));
@@ -109,6 +113,7 @@ async function main() {
     flags,
     logger,
     rowDeadlineMs: env.LAYOUT_ROW_DEADLINE_MS,
+    linkKey,
   });
   const stopScheduling = studio.schedule.start();
   const activity = new RecentActivity(sql);

@@ -456,6 +456,22 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
     },
   );
 
+  it('opens a preview link made on node A on B and C, and closes it on all three once C revokes it', async () => {
+    // RULES 18.3: the link's key comes from the secret every node shares, its record from the shared store.
+    const made = await call(node(0).url, 'POST', '/api/studio/preview-links', {
+      body: { brand: 'base', page: 'home', place: { zip: '60601' } },
+    });
+    expect(made.status).toBe(201);
+    const token = new URL(made.body.url as string).pathname.split('/').pop()!;
+    for (const n of [node(1), node(2)]) {
+      const opened = await call(n.url, 'GET', `/api/preview/${token}`);
+      expect(opened.status).toBe(200);
+      expect(opened.body.layout.location.city).toBe('Chicago');
+    }
+    expect((await call(node(2).url, 'DELETE', `/api/studio/preview-links/${made.body.id}`)).status).toBe(200);
+    for (const n of nodes) expect((await call(n.url, 'GET', `/api/preview/${token}`)).status).toBe(404);
+  });
+
   it(
     'leaves the shared database consistent after all of the above: orders and ' +
       'purchased holds one to one, one capture each, no payment left authorized',

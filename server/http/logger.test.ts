@@ -38,6 +38,14 @@ describe('redactUrl', () => {
     expect(redactUrl('/x?%E0%A4%A=1&token=%ZZ')).toBe('/x?%E0%A4%A=1&token=[REDACTED]');
   });
 
+  it("hides a preview link's token, on its page and its preview alike", () => {
+    expect(redactUrl('/preview/eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2ln')).toBe('/preview/[REDACTED]');
+    expect(redactUrl('/api/preview/eyJhbGciOiJIUzI1NiJ9.eyJqdGkiOiJ4In0.c2ln?x=1&token=t')).toBe(
+      '/api/preview/[REDACTED]?x=1&token=[REDACTED]',
+    );
+    expect(redactUrl('/previews/a.b.c')).toBe('/previews/a.b.c');
+  });
+
   it('leaves a URL without secrets untouched, query and all', () => {
     for (const url of [
       '/api/layout/home',

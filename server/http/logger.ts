@@ -65,12 +65,21 @@ const isSecretParam = (rawName: string): boolean => {
   return SECRET_PARAMS.has(plain) || SECRET_PARAM_ENDINGS.test(plain);
 };
 
+/** The token in a preview link's address (its page's or its preview's). */
+const PREVIEW_TOKEN = /^(\/(?:api\/)?preview\/)[^/?#]+/;
+
 /**
- * A URL fit for a log: the values of credential-like query parameters (a guest's `token`, an order's access
- * `code`, `access_token`, `api_key`, `password`, `signature`…) replaced by `[REDACTED]`, everything else as
- * sent. The one redaction of URLs: the request log and the fast lane's log line both use it.
+ * A URL fit for a log: a preview link's token and the values of credential-like query parameters (a guest's
+ * `token`, an order's access `code`, `access_token`, `api_key`, `password`, `signature`…) replaced by
+ * `[REDACTED]`, everything else as sent. The one redaction of URLs: the request log and the fast lane's log
+ * line both use it.
  */
-export function redactUrl(url: string): string {
+export function redactUrl(rawUrl: string): string {
+  // RULES 18.3: a preview link's token is the link: its address is logged without it.
+  const url =
+    rawUrl.startsWith('/preview/') || rawUrl.startsWith('/api/preview/')
+      ? rawUrl.replace(PREVIEW_TOKEN, `$1${REDACTED}`)
+      : rawUrl;
   const q = url.indexOf('?');
   if (q < 0) return url;
   let changed = false;

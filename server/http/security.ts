@@ -113,13 +113,14 @@ interface RateLimiterOptions {
 /**
  * Makes one named per-client limiter over `perMinute` requests; `what` names the requests in the 429. With
  * `failedKeysOnly`, only answers refusing a key (401) count: a client that keeps guessing keys is held back, one
- * that holds a good key is not (RULES 18.4).
+ * that holds a good key is not (RULES 18.4). With `failedStatus`, only answers of that status count: 404 for
+ * preview links that open nothing (RULES 18.3).
  */
 export type MakeLimiter = (
   name: string,
   perMinute: number,
   what: string,
-  options?: { failedKeysOnly?: boolean },
+  options?: { failedKeysOnly?: boolean; failedStatus?: number },
 ) => RequestHandler;
 
 /** A digest both sides of a secret's comparison are reduced to: one length, so the comparison's time says nothing. */
@@ -144,8 +145,9 @@ export const clientKeyOf = (address: string): string => ipKeyGenerator(address);
  */
 export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
   const clientAddress = (req: IncomingMessage): string => proxyaddr(req, options.trust);
-  return (name, perMinute, what, limiterOptions = {}) =>
-    rateLimit({
+  return (name, perMinute, what, limiterOptions = {}) => {
+    const counted = limiterOptions.failedStatus ?? (limiterOptions.failedKeysOnly ? 401 : undefined);
+    return rateLimit({
       windowMs: ONE_MINUTE_MS,
       limit: perMinute,
       standardHeaders: 'draft-8',
@@ -156,11 +158,12 @@ export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
         next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
       store: options.store?.(name),
       passOnStoreError: true,
-      ...(limiterOptions.failedKeysOnly
-        ? { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => res.statusCode !== 401 }
+      ...(counted !== undefined
+        ? { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => res.statusCode !== counted }
         : {}),
       ...(options.logger ? { logger: quietLogger(options.logger, name) } : {}),
     });
+  };
 }
 
 /** While a store is down every request would report it; one line a minute per message is enough to see it. */

@@ -104,9 +104,12 @@ describe('toErrorResponse for errors the app did not make', () => {
 
 describe('the studio page', () => {
   const studioApp = (env: Record<string, string>) =>
-    // Only whether a studio exists matters to the page's route.
-    testApp({ env: parseEnv({ LOG_LEVEL: 'silent', ...env }), clientDir, studio: {} as NonNullable<AppDeps['studio']> })
-      .app;
+    // Only whether a studio exists, and whether it has users (none), matters to the page's route.
+    testApp({
+      env: parseEnv({ LOG_LEVEL: 'silent', ...env }),
+      clientDir,
+      studio: { users: { any: async () => false } } as unknown as NonNullable<AppDeps['studio']>,
+    }).app;
   beforeAll(() =>
     writeFile(
       path.join(clientDir, 'studio.html'),

@@ -15,6 +15,8 @@ import {
   DiscardBodySchema,
   EVERY_BRAND,
   FileBodySchema,
+  PreviewLinkBodySchema,
+  PreviewLinkParamsSchema,
   PublishBodySchema,
   RestoreBodySchema,
   ScheduleBodySchema,
@@ -26,6 +28,7 @@ import {
 import { DRAFT_MAX_BYTES } from './draft-checks.js';
 import type { StudioService } from './studio-service.js';
 import { sameSecret } from '../http/security.js';
+import { originOf } from '../seo/routes.js';
 import { KEY_ADMIN, LOCAL_ADMIN, requireRole, userActor, type StudioActor, type StudioUsers } from './studio-users.js';
 
 export interface StudioAccess {
@@ -117,6 +120,8 @@ export function studioRoutes(
     readout?: ExperimentReadout | undefined;
     rows?: RowResultsReadout | undefined;
     sql?: Sql | undefined;
+    /** The origin preview links are given on (`PUBLIC_BASE_URL`); unset, the one the studio was asked on. */
+    publicBaseUrl?: string | undefined;
   },
 ): Router {
   const router = Router();
@@ -129,15 +134,15 @@ export function studioRoutes(
     next();
   });
 
-  if (studio) draftRoutes(router, studio);
+  if (studio) draftRoutes(router, studio, options.publicBaseUrl);
   if (options.readout && options.rows && options.sql)
     experimentResultsRoutes(router, options.readout, options.sql, options.rows);
   router.use((req, _res, next) => next(new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)));
   return router;
 }
 
-/** Drafts, preview, publish, schedules, history, rollback and the audit log. */
-function draftRoutes(router: Router, studio: StudioService): void {
+/** Drafts, preview, publish, schedules, history, rollback, preview links and the audit log. */
+function draftRoutes(router: Router, studio: StudioService, publicBaseUrl: string | undefined): void {
   router.get('/state', async (_req, res) => {
     res.json(await studio.state(actorOf(res)));
   });
@@ -193,6 +198,21 @@ function draftRoutes(router: Router, studio: StudioService): void {
     const { id } = ScheduleParamsSchema.parse(req.params);
     res.json({ schedule: await studio.unschedule(actorOf(res), id) });
   });
+  // RULES 18.3: preview links, made and revoked by editors of their brand, listed for those who see it.
+  router.post('/preview-links', async (req, res) => {
+    const input = PreviewLinkBodySchema.parse(req.body ?? {});
+    const { place, variation, at, ...rest } = input;
+    const link = { ...rest, place: place ?? null, variation: variation ?? null, at: at ?? null };
+    res.status(201).json(await studio.makeLink(actorOf(res), link, originOf(req, publicBaseUrl)));
+  });
+  router.get('/preview-links', async (req, res) => {
+    const { brand } = BrandQuerySchema.parse(req.query);
+    res.json({ links: await studio.previewLinks(actorOf(res), originOf(req, publicBaseUrl), brand) });
+  });
+  router.delete('/preview-links/:id', async (req, res) => {
+    const { id } = PreviewLinkParamsSchema.parse(req.params);
+    res.json({ link: await studio.revokeLink(actorOf(res), id) });
+  });
   router.get('/audit', async (req, res) => {
     const { brand } = BrandQuerySchema.parse(req.query);
     res.json({ entries: await studio.auditLog(actorOf(res), brand) });
@@ -233,6 +253,63 @@ function experimentResultsRoutes(router: Router, readout: ExperimentReadout, sql
     res.json(await rows.results(query));
   });
 }
+
+/**
+ * RULES 18.3: every answer about a preview link (its page, its preview, and the 404 of a link that is not one) is
+ * the holder's alone and kept by nobody, and no search engine lists it.
+ */
+const linkAnswerHeaders: RequestHandler = (_req, res, next) => {
+  res.set({ 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex' });
+  next();
+};
+
+/**
+ * RULES 18.3: `GET /api/preview/:token`, the preview a link shows, for anyone holding it (no studio key). Read
+ * only: the one route there is draws a page. `failures` counts the 404s of tokens that open nothing, per client.
+ */
+export function previewLinkApi(studio: StudioService, failures: RequestHandler): Router {
+  const router = Router();
+  router.use(linkAnswerHeaders, failures);
+  router.get('/:token', async (req, res) => {
+    res.json(await studio.sharedPreview(req.params.token));
+  });
+  router.use((req, _res, next) => next(new AppError(404, 'not_found', `No API route for ${req.method} ${req.path}`)));
+  return router;
+}
+
+/**
+ * RULES 18.3: a preview link's page (`/preview/<token>`), which draws the link's preview with the storefront's
+ * rows; a token that opens nothing gets a page saying so, with a 404. The address carries the token, so the page
+ * sends no referrer.
+ */
+export function previewLinkPage(file: string, studio: StudioService, failures: RequestHandler): RequestHandler[] {
+  const html = readFileSync(file, 'utf8');
+  const page: RequestHandler = async (req, res) => {
+    const rest = (req.params as { rest?: string[] }).rest ?? [];
+    const open = rest.length === 1 && (await studio.opensLink(rest[0]!));
+    res.set('Referrer-Policy', 'no-referrer').type('html');
+    if (open) res.send(html);
+    else res.status(404).send(NO_SUCH_LINK);
+  };
+  return [linkAnswerHeaders, failures, page];
+}
+
+const NO_SUCH_LINK = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="robots" content="noindex" />
+    <title>Preview link not valid</title>
+  </head>
+  <body>
+    <main>
+      <h1>This preview link is not valid</h1>
+      <p>It may have expired or been revoked. Ask whoever sent it for a new one.</p>
+    </main>
+  </body>
+</html>
+`;
 
 /**
  * The studio's page. Its editor (CodeMirror) writes its styles into `<style>` elements, which the site's

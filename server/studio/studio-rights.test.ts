@@ -20,7 +20,7 @@ let edits = 0;
 
 beforeAll(async () => {
   catalog = await studioCatalog();
-  node = await studioNode(catalog, { STUDIO_KEY: ADMIN_KEY });
+  node = await studioNode(catalog, { env: { STUDIO_KEY: ADMIN_KEY } });
   for (const role of STUDIO_ROLES)
     keys.set(role, (await node.studio.users.add(`${role} of encore`, { brand: OWN, role })).key);
 }, 120_000);

@@ -32,9 +32,24 @@ import type { Logger } from '../../shared/logger.js';
 import type { RecordStores } from '../store/record-collections.js';
 import { brandOfFile, brandsOfChange, brandsOfFiles, changedFiles, SegmentAudit } from '../segments/segment-audit.js';
 import { scheduleSummary, SegmentSchedule, type ScheduleSummary } from '../segments/segment-schedule.js';
-import { EVERY_BRAND, type StudioGrant } from '../../shared/schemas/studio.js';
+import {
+  EVERY_BRAND,
+  type PreviewLinkView,
+  type SharedPreviewView,
+  type StudioGrant,
+} from '../../shared/schemas/studio.js';
 import { checkDraft, checkPath } from './draft-checks.js';
-import { holds, requireRole, StudioUsers, visibleBrands, type StudioActor } from './studio-users.js';
+import {
+  holds,
+  KEY_ADMIN,
+  LOCAL_ADMIN,
+  requireRole,
+  StudioUsers,
+  userActor,
+  visibleBrands,
+  type StudioActor,
+} from './studio-users.js';
+import { PreviewLinks, type PreviewLink, type PreviewLinkInput } from './preview-links.js';
 import { forcedVariant, pageExperiments, type ExperimentView } from './page-experiments.js';
 import { previewPlace } from './preview-place.js';
 
@@ -75,6 +90,17 @@ interface PreviewSource {
   layout: LayoutService;
 }
 
+export interface PreviewAnswer {
+  layout: LayoutResponse;
+  rows: PreviewRow[];
+  variant: string | null;
+  problems: SegmentProblem[];
+}
+
+/** RULES 18.3: what opening a link that is not (or no longer) a good one answers, whatever was wrong with it. */
+const linkNotFound = () =>
+  new AppError(404, 'preview_link_not_found', 'This preview link is not valid: it may have expired or been revoked');
+
 export interface PreviewRow {
   id: string;
   status: 'ok' | 'empty' | 'timeout' | 'error' | 'hidden';
@@ -101,6 +127,8 @@ export class StudioService {
   readonly audit: SegmentAudit;
   /** RULES 18.2: versions to be published at a time. */
   readonly schedule: SegmentSchedule;
+  /** RULES 18.3: links to a preview for people without a studio key. */
+  readonly links: PreviewLinks;
   /** The site as of a time, for the preview: rebuilt when the set it is drawn from changes. */
   private readonly timeline: { repo: SegmentRepository; layout: LayoutService; digest: string };
 
@@ -115,6 +143,10 @@ export class StudioService {
       flags: FlagService;
       logger: Logger;
       rowDeadlineMs: number;
+      /** Signs preview links: derived from the session secret (`previewLinkKey`), the same on every node. */
+      linkKey: Uint8Array;
+      /** The clock preview links are made and checked by (tests move it). */
+      now?: () => number;
     },
   ) {
     this.drafts = new SegmentRepository(options.draftsDir);
@@ -125,6 +157,11 @@ export class StudioService {
       publisher: options.publisher,
       audit: this.audit,
       logger: options.logger,
+    });
+    this.links = new PreviewLinks({
+      records: options.records,
+      key: options.linkKey,
+      ...(options.now ? { now: options.now } : {}),
     });
     const timeline = new SegmentRepository(`${options.draftsDir}.as-of`);
     this.timeline = {
@@ -351,10 +388,12 @@ export class StudioService {
   }
 
   /** A page drawn from the drafts, as a shopper at that place (in that variation) would see it. */
-  async preview(
-    actor: StudioActor,
-    query: PreviewQuery,
-  ): Promise<{ layout: LayoutResponse; rows: PreviewRow[]; variant: string | null; problems: SegmentProblem[] }> {
+  async preview(actor: StudioActor, query: PreviewQuery): Promise<PreviewAnswer> {
+    return (await this.draw(actor, query)).answer;
+  }
+
+  /** The preview, and the brand it was drawn for (as the set drawn from has it). */
+  private async draw(actor: StudioActor, query: PreviewQuery): Promise<{ answer: PreviewAnswer; brand: Brand }> {
     const source = query.at === undefined ? await this.draftSource() : await this.asOfSource(new Date(query.at));
     const { files, compiled, repo } = source;
     if (!compiled.registry)
@@ -423,7 +462,7 @@ export class StudioService {
         via: origin.via,
       };
     });
-    return { layout, rows, variant: variant ?? null, problems: compiled.problems };
+    return { answer: { layout, rows, variant: variant ?? null, problems: compiled.problems }, brand };
   }
 
   private async draftSource(): Promise<PreviewSource> {
@@ -488,6 +527,114 @@ export class StudioService {
       summary: `cancelled scheduled version ${id} (due ${cancelled.at}): ${cancelled.note}`,
     });
     return scheduleSummary(cancelled);
+  }
+
+  /**
+   * RULES 18.3: a link to a preview, for anyone who has it and no studio key, for `days`; needs the editor role on
+   * the brand. The page is drawn once first, so a link that could not open (an unknown ZIP or city, a variation
+   * the page has not, drafts that do not build) is refused now with its reason.
+   */
+  async makeLink(
+    actor: StudioActor,
+    input: PreviewLinkInput & { days: number },
+    origin: string,
+  ): Promise<{ id: string; url: string; expires: string }> {
+    requireRole(actor, 'editor', input.brand);
+    const { days, ...shown } = input;
+    await this.preview(actor, linkQuery(shown));
+    const { link, token } = await this.links.make(shown, actor, days);
+    await this.audit.record(actor, {
+      action: 'preview-link',
+      brands: [link.brand],
+      summary: `made preview link ${link.id}: ${describeLink(link)}, until ${link.expiresAt}`,
+    });
+    return { id: link.id, url: previewUrl(origin, token), expires: link.expiresAt };
+  }
+
+  /**
+   * The preview links of the brands the actor sees (of one brand, which they must see, when named), newest first;
+   * each open one with its address for those who may make links on its brand.
+   */
+  async previewLinks(actor: StudioActor, origin: string, brand?: string): Promise<PreviewLinkView[]> {
+    if (brand !== undefined) requireRole(actor, 'viewer', brand);
+    const { compiled } = await this.refresh();
+    const seen = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
+    const links = (await this.links.list()).filter((l) => seen.has(l.brand) || seen.has(EVERY_BRAND));
+    return Promise.all(
+      links.map(async (link) =>
+        linkView(
+          link,
+          holds(actor, 'editor', link.brand) && this.links.isOpen(link)
+            ? previewUrl(origin, await this.links.token(link))
+            : undefined,
+        ),
+      ),
+    );
+  }
+
+  /** RULES 18.3: revokes a link at once on every node; needs the editor role on its brand. Revoking twice is fine. */
+  async revokeLink(actor: StudioActor, id: string): Promise<PreviewLinkView> {
+    const found = await this.links.get(id);
+    if (!found) throw new AppError(404, 'preview_link_not_found', `There is no preview link ${id}`);
+    requireRole(actor, 'editor', found.brand);
+    const done = await this.links.revoke(id, actor);
+    if (!done) throw new AppError(404, 'preview_link_not_found', `There is no preview link ${id}`);
+    if (done.revoked)
+      await this.audit.record(actor, {
+        action: 'revoke-link',
+        brands: [done.link.brand],
+        summary: `revoked preview link ${id}: ${describeLink(done.link)}`,
+      });
+    return linkView(done.link);
+  }
+
+  /** Whether a token opens a link now (its page is served only then). */
+  async opensLink(token: string): Promise<boolean> {
+    const link = await this.links.open(token);
+    return link !== null && (await this.makerMayStill(link));
+  }
+
+  /**
+   * RULES 18.3: the preview a link shows, drawn now: the drafts as they are (the site as of its time, with one),
+   * with the rights of a viewer of its brand alone, so nothing else of the studio is reachable through it. The
+   * problems listed are its brand's only; a refusal carries its reason and none of the drafts' problems.
+   */
+  async sharedPreview(token: string): Promise<SharedPreviewView> {
+    const link = await this.links.open(token);
+    if (!link || !(await this.makerMayStill(link))) throw linkNotFound();
+    const viewer: StudioActor = {
+      id: `preview-link:${link.id}`,
+      name: 'a preview link',
+      grants: [{ brand: link.brand, role: 'viewer' }],
+    };
+    let drawn: { answer: PreviewAnswer; brand: Brand };
+    try {
+      drawn = await this.draw(viewer, linkQuery(link));
+    } catch (err) {
+      if (err instanceof AppError) throw new AppError(err.status, err.code, err.message);
+      throw err;
+    }
+    const { answer, brand } = drawn;
+    const seen = new Set([link.brand]);
+    return {
+      ...answer,
+      problems: answer.problems.filter((p) => this.seesFile(seen, p.file)),
+      link: {
+        brand: { id: brand.id, name: brand.name, theme: brand.theme },
+        page: link.page,
+        variation: link.variation,
+        at: link.at,
+        expires: link.expiresAt,
+      },
+    };
+  }
+
+  /** A link lasts while its maker may make it: removing the user, or their editor role on the brand, ends it. */
+  private async makerMayStill(link: PreviewLink): Promise<boolean> {
+    const maker = link.createdBy.id;
+    if (maker === KEY_ADMIN.id || maker === LOCAL_ADMIN.id) return true;
+    const user = await this.users.get(maker);
+    return user !== null && holds(userActor(user), 'editor', link.brand);
   }
 
   /** The experiments that swap a page's layout, with their split and the rule that assigns guests. */
@@ -596,6 +743,50 @@ export class StudioService {
   catalogChanged(): void {
     this.layout.clearCache();
   }
+}
+
+/** The preview query a link draws. */
+function linkQuery(link: PreviewLinkInput): PreviewQuery {
+  return {
+    brand: link.brand,
+    page: link.page,
+    ...(link.place ?? {}),
+    ...(link.variation !== null ? { variation: link.variation } : {}),
+    ...(link.at !== null ? { at: link.at } : {}),
+  };
+}
+
+/** `/preview/<token>` on the storefront's origin. */
+const previewUrl = (origin: string, token: string) => `${origin}/preview/${token}`;
+
+/** What a link shows, in words, for the audit log. */
+function describeLink(link: PreviewLink): string {
+  const place = !link.place
+    ? ''
+    : link.place.zip
+      ? ` at ZIP ${link.place.zip}`
+      : link.place.city
+        ? ` in ${link.place.city}`
+        : ` at ${link.place.lat}, ${link.place.lng}`;
+  const variation = link.variation === null ? '' : `, variation ${link.variation}`;
+  const what = link.at === null ? 'the drafts' : `the site as of ${link.at}`;
+  return `the ${link.page} page of ${link.brand}${place}${variation}, from ${what}`;
+}
+
+function linkView(link: PreviewLink, url?: string): PreviewLinkView {
+  return {
+    id: link.id,
+    brand: link.brand,
+    page: link.page,
+    place: link.place,
+    variation: link.variation,
+    at: link.at,
+    createdBy: link.createdBy,
+    createdAt: link.createdAt,
+    expires: link.expiresAt,
+    revoked: link.revokedAt ?? null,
+    ...(url !== undefined ? { url } : {}),
+  };
 }
 
 /** `base` with one brand's files as `drafts` has them. */

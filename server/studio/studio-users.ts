@@ -72,6 +72,11 @@ export class StudioUsers {
     return found;
   }
 
+  /** The user of an id, or null. */
+  get(id: string): Promise<StudioUser | null> {
+    return this.users.get(id);
+  }
+
   async any(): Promise<boolean> {
     return (await this.users.all()).length > 0;
   }

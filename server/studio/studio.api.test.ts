@@ -15,7 +15,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rm(catalog.tmp, { recursive: true, force: true }));
 
-const studioNode = (env: Record<string, string> = {}) => newStudioNode(catalog, env);
+const studioNode = (env: Record<string, string> = {}) => newStudioNode(catalog, { env });
 
 const explore = (text: string) => JSON.parse(text) as { rows: { id: string; kind: string; title: string }[] };
 const venuesTitle = (layout: unknown) =>

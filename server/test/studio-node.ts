@@ -15,13 +15,21 @@ import { SegmentPublisher } from '../segments/segment-publisher.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 import { FileVersionStore, type SegmentVersionStore } from '../segments/segment-versions.js';
 import { fileRecordStores, type RecordStores } from '../store/record-collections.js';
+import { previewLinkKey } from '../studio/preview-links.js';
 import { StudioService } from '../studio/studio-service.js';
 import { testApp } from './test-app.js';
 
 const logger = pino({ level: 'silent' });
+/** The key every test node signs preview links with unless told otherwise: as nodes sharing one secret do. */
+export const TEST_LINK_KEY = previewLinkKey('t'.repeat(32));
 
 /** A folder and a small catalog the studio's tests draw their previews from. */
-export async function studioCatalog(): Promise<{ tmp: string; search: SearchService }> {
+export interface StudioCatalog {
+  tmp: string;
+  search: SearchService;
+}
+
+export async function studioCatalog(): Promise<StudioCatalog> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'studio-'));
   await generateCatalog({
     events: 3000,
@@ -34,19 +42,28 @@ export async function studioCatalog(): Promise<{ tmp: string; search: SearchServ
   return { tmp, search };
 }
 
+export interface StudioNodeOptions {
+  env?: Record<string, string>;
+  /**
+   * The studio's records (users, audit log, schedules, preview links): a folder, or stores; another node's to
+   * share them. Its own folder otherwise.
+   */
+  records?: string | RecordStores;
+  /** The published versions; another node's to share them. Its own folder otherwise. */
+  versions?: SegmentVersionStore;
+  linkKey?: Uint8Array;
+  /** The clock preview links are made and checked by. */
+  now?: () => number;
+  /** The built client to serve (its `index.html`, `studio.html`, `preview.html`). */
+  clientDir?: string;
+}
+
 let nodes = 0;
 
-/**
- * A node with its own live folder and drafts, and the studio on it; its versions and records in folders of its
- * own unless given (nodes given the same stores share what is published, scheduled and who may do what).
- */
-export async function studioNode(
-  catalog: { tmp: string; search: SearchService },
-  env: Record<string, string> = {},
-  shared: { versions?: SegmentVersionStore; records?: RecordStores; draftsDir?: string } = {},
-) {
-  const root = path.join(catalog.tmp, `node-${++nodes}`);
-  const liveDir = path.join(root, 'segments');
+/** A node with its own live folder and drafts, and the studio on it. */
+export async function studioNode(catalog: StudioCatalog, options: StudioNodeOptions = {}) {
+  const dir = path.join(catalog.tmp, `node-${++nodes}`);
+  const liveDir = path.join(dir, 'segments');
   await cp(path.resolve('segments'), liveDir, { recursive: true });
   const segments = new SegmentRepository(liveDir, logger);
   await segments.load();
@@ -54,28 +71,31 @@ export async function studioNode(
     new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8'))),
   );
   const publisher = new SegmentPublisher({
-    versions: shared.versions ?? new FileVersionStore(path.join(root, 'versions')),
+    versions: options.versions ?? new FileVersionStore(path.join(dir, 'versions')),
     live: segments,
     liveDir,
   });
   await publisher.sync();
-  const records = shared.records ?? fileRecordStores(path.join(root, 'studio'));
+  const records = options.records ?? path.join(dir, 'studio');
   const studio = new StudioService({
-    draftsDir: shared.draftsDir ?? path.join(root, 'segment-drafts'),
-    records,
+    draftsDir: path.join(dir, 'segment-drafts'),
+    records: typeof records === 'string' ? fileRecordStores(records) : records,
     publisher,
     live: segments,
     engine: () => catalog.search.engine,
     flags,
     logger,
     rowDeadlineMs: 5_000,
+    linkKey: options.linkKey ?? TEST_LINK_KEY,
+    ...(options.now ? { now: options.now } : {}),
   });
   const { app } = testApp({
     search: catalog.search,
     segments,
     flags,
     studio,
-    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }),
+    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env }),
+    ...(options.clientDir ? { clientDir: options.clientDir } : {}),
   });
-  return { app, root, liveDir, publisher, studio, segments };
+  return { app, root: dir, liveDir, publisher, studio, segments, records };
 }

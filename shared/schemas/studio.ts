@@ -1,5 +1,6 @@
 import { z } from './zod.js';
 import { BrandAnswerSchema, LayoutResponseSchema } from './layout.js';
+import { MAX_LATITUDE, MAX_LONGITUDE, ZIP_PATTERN } from '../rules/location.js';
 
 /** What the studio's API answers (`/api/studio/*`); the studio parses every answer with these. */
 
@@ -192,6 +193,111 @@ export const CheckBodySchema = z
     text: z.string({ error: 'text is required: the whole file' }),
   })
   .strict();
+
+/** RULES 18.3: a preview link lasts this many days unless told otherwise, and at most `PREVIEW_LINK_MAX_DAYS`. */
+export const PREVIEW_LINK_DAYS = 7;
+export const PREVIEW_LINK_MAX_DAYS = 30;
+
+const PLACE_SHAPE = 'place is one of { "zip": "60601" }, { "lat": 41.88, "lng": -87.63 } or { "city": "Chicago, IL" }';
+/** Where a shared preview is drawn: a ZIP, coordinates or a city, as the studio's preview takes them. */
+export const PreviewPlaceSchema = z
+  .object({
+    zip: z.string().regex(ZIP_PATTERN, 'place.zip must be a 5-digit US ZIP code').optional(),
+    lat: z
+      .number()
+      .min(-MAX_LATITUDE, `place.lat is between -${MAX_LATITUDE} and ${MAX_LATITUDE}`)
+      .max(MAX_LATITUDE, `place.lat is between -${MAX_LATITUDE} and ${MAX_LATITUDE}`)
+      .optional(),
+    lng: z
+      .number()
+      .min(-MAX_LONGITUDE, `place.lng is between -${MAX_LONGITUDE} and ${MAX_LONGITUDE}`)
+      .max(MAX_LONGITUDE, `place.lng is between -${MAX_LONGITUDE} and ${MAX_LONGITUDE}`)
+      .optional(),
+    city: line('place.city', 80).min(2, 'place.city must name a city, e.g. "Chicago, IL"').optional(),
+  })
+  .strict()
+  .refine(
+    (p) =>
+      [p.zip !== undefined, p.lat !== undefined || p.lng !== undefined, p.city !== undefined].filter(Boolean).length ===
+        1 && (p.lat === undefined) === (p.lng === undefined),
+    PLACE_SHAPE,
+  );
+export type PreviewPlace = z.infer<typeof PreviewPlaceSchema>;
+
+const pageSlug = z
+  .string({ error: 'page is required: home, a group page or a category slug' })
+  .regex(/^[a-z0-9-]{1,64}$/, 'page must be home, a group page or a category slug such as "nfl"');
+
+/**
+ * RULES 18.3: a link to a preview for people without a studio key: one brand's page at a place, in a variation,
+ * drawn from the drafts as they are when it is opened, or, with `at`, the site as it will be then.
+ */
+export const PreviewLinkBodySchema = z
+  .object({
+    brand: brandId,
+    page: pageSlug,
+    place: PreviewPlaceSchema.optional(),
+    variation: z
+      .number({ error: 'variation must be a variation index: 0, 1…' })
+      .int('variation must be a variation index: 0, 1…')
+      .min(0, 'variation must be a variation index: 0, 1…')
+      .max(99, 'variation must be a variation index: 0, 1…')
+      .optional(),
+    at: ZonedTimeSchema.optional(),
+    days: z
+      .number({ error: `days must be a whole number of days, 1 to ${PREVIEW_LINK_MAX_DAYS}` })
+      .int(`days must be a whole number of days, 1 to ${PREVIEW_LINK_MAX_DAYS}`)
+      .min(1, `days must be a whole number of days, 1 to ${PREVIEW_LINK_MAX_DAYS}`)
+      .max(PREVIEW_LINK_MAX_DAYS, `a preview link lasts at most ${PREVIEW_LINK_MAX_DAYS} days`)
+      .default(PREVIEW_LINK_DAYS),
+  })
+  .strict();
+export type PreviewLinkBody = z.input<typeof PreviewLinkBodySchema>;
+
+/** A preview link's id: 16 URL-safe characters. */
+export const PREVIEW_LINK_ID = /^[A-Za-z0-9_-]{16}$/;
+export const PreviewLinkParamsSchema = z.object({
+  id: z.string().regex(PREVIEW_LINK_ID, 'a preview link id is 16 letters, digits, - or _'),
+});
+
+/** A preview link as the studio lists it; `url` only for those who may make links on its brand. */
+export const PreviewLinkSchema = z.object({
+  id: z.string(),
+  brand: z.string(),
+  page: z.string(),
+  place: z
+    .object({
+      zip: z.string().optional(),
+      lat: z.number().optional(),
+      lng: z.number().optional(),
+      city: z.string().optional(),
+    })
+    .nullable(),
+  variation: z.number().int().nullable(),
+  at: z.string().nullable(),
+  createdBy: z.object({ id: z.string(), name: z.string() }),
+  createdAt: z.string(),
+  expires: z.string(),
+  revoked: z.string().nullable(),
+  url: z.string().optional(),
+});
+export type PreviewLinkView = z.infer<typeof PreviewLinkSchema>;
+export const PreviewLinksSchema = z.object({ links: z.array(PreviewLinkSchema) });
+/** What making a link answers (201). */
+export const PreviewLinkMadeSchema = z.object({ id: z.string(), url: z.string(), expires: z.string() });
+export const PreviewLinkRevokedSchema = z.object({ link: PreviewLinkSchema });
+
+/** What a preview link's page reads (`GET /api/preview/:token`): the studio's preview, and what the link shows. */
+export const SharedPreviewSchema = PreviewSchema.extend({
+  link: z.object({
+    brand: BrandAnswerSchema.pick({ id: true, name: true, theme: true }),
+    page: z.string(),
+    variation: z.number().int().nullable(),
+    at: z.string().nullable(),
+    expires: z.string(),
+  }),
+});
+export type SharedPreviewView = z.infer<typeof SharedPreviewSchema>;
 
 /** One line of the studio's audit log (RULES 18.5). */
 export const AuditEntrySchema = z.object({

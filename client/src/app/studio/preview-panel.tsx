@@ -1,19 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState, type CSSProperties, type FormEvent, type ReactNode } from 'react';
-import type { LayoutRow } from '../../../../shared/schemas/layout.js';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import {
   PreviewSchema,
   type ExperimentView,
-  type PreviewRowView,
+  type PreviewLinkBody,
+  type PreviewPlace,
   type StudioStateView,
 } from '../../../../shared/schemas/studio.js';
+import { holdsRole } from '../../../../shared/rules/studio-roles.js';
 import type { RowResult } from '../../../../shared/schemas/row-results.js';
-import { parseRows } from '../../features/rows/layout-rows.js';
-import { ROW_COMPONENTS, RowSetLabel } from '../../features/rows/rows.js';
+import { SharePreview } from '../../features/studio/preview-links.js';
 import { RowResultBadge } from '../../features/studio/row-results-panel.js';
 import { badgeMetrics, type ResultRange } from '../../features/studio/row-results.js';
 import { studioApi } from '../../features/studio/studio-api.js';
 import { useExperiments, useRowResults } from '../../features/studio/use-studio.js';
+import { brandStyle, PreviewRows } from './preview-rows.js';
 
 type PlaceKind = 'zip' | 'city' | 'coordinates';
 interface Place {
@@ -59,6 +60,22 @@ export interface PreviewTarget {
   page: string;
 }
 
+/** The place as a preview link takes it (a place that passed `checkPlace`); none for the default place. */
+export function placeBody(place: Place): PreviewPlace | undefined {
+  const params = placeParams(place);
+  if (params.zip) return { zip: params.zip };
+  if (params.city) return { city: params.city };
+  if (params.lat && params.lng) return { lat: Number(params.lat), lng: Number(params.lng) };
+  return undefined;
+}
+
+/** A `datetime-local` value as a time with its zone (the browser's), or undefined when empty or not a time. */
+export function zonedTime(local: string): string | undefined {
+  if (!local) return undefined;
+  const time = new Date(local);
+  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+}
+
 export function PreviewPanel({
   state,
   target,
@@ -78,31 +95,20 @@ export function PreviewPanel({
     place: useId(),
     placeError: useId(),
     variation: useId(),
-    source: useId(),
-    at: useId(),
+    asOf: useId(),
   };
   const { brand, page } = target;
   const [draftPlace, setDraftPlace] = useState<Place>({ kind: 'zip', value: '' });
   const [place, setPlace] = useState<Place>(draftPlace);
   const [variation, setVariation] = useState<VariationChoice>('none');
-  // RULES 18.2: the drafts, or the site as shoppers will see it at a time (with the versions scheduled by then).
-  const [draftSource, setDraftSource] = useState<'drafts' | 'as-of'>('drafts');
-  const [draftAt, setDraftAt] = useState('');
-  const [at, setAt] = useState<string | undefined>(undefined);
+  /** RULES 18.2: the site as of a time (a `datetime-local` value) rather than the drafts; empty: the drafts. */
+  const [asOf, setAsOf] = useState('');
+  const at = zonedTime(asOf);
   const experiments = useExperiments(brand);
   const experiment = experiments.data?.experiments.find((e) => e.page === page);
   const results = useRowResults(brand, page, range);
   const resultsById = useMemo(() => new Map(results.data?.rows.map((r) => [r.rowId, r])), [results.data]);
-  const theme = state.brands.find((b) => b.id === brand)?.theme;
-  const style = theme
-    ? ({
-        '--brand': theme.primary,
-        '--brand-contrast': theme.primaryContrast,
-        '--ink': theme.ink,
-        '--surface': theme.surface,
-        '--accent': theme.accent,
-      } as CSSProperties)
-    : undefined;
+  const style = brandStyle(state.brands.find((b) => b.id === brand)?.theme);
 
   const columns: (number | undefined)[] =
     !experiment || variation === 'none'
@@ -110,15 +116,24 @@ export function PreviewPanel({
       : variation === 'all'
         ? experiment.variations.map((v) => v.index)
         : [variation];
+  // RULES 18.3: what a preview link would show: this preview, one variation at a time.
+  const sharedPlace = placeBody(place);
+  const shared: PreviewLinkBody | null =
+    experiment && variation === 'all'
+      ? null
+      : {
+          brand,
+          page,
+          ...(sharedPlace ? { place: sharedPlace } : {}),
+          ...(experiment && typeof variation === 'number' ? { variation } : {}),
+          ...(at ? { at } : {}),
+        };
   const placeProblem = checkPlace(draftPlace);
   const [showProblem, setShowProblem] = useState(false);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setShowProblem(placeProblem !== null);
     if (placeProblem === null) setPlace(draftPlace);
-    // A local date and time, as the browser's zone reads it, sent with its zone.
-    const when = draftSource === 'as-of' && draftAt ? new Date(draftAt) : undefined;
-    setAt(when && Number.isFinite(when.getTime()) ? when.toISOString() : undefined);
   };
 
   return (
@@ -185,23 +200,6 @@ export function PreviewPanel({
             </p>
           )}
         </div>
-        <div>
-          <label htmlFor={ids.source}>Show</label>
-          <select
-            id={ids.source}
-            value={draftSource}
-            onChange={(e) => setDraftSource(e.target.value as 'drafts' | 'as-of')}
-          >
-            <option value="drafts">The drafts</option>
-            <option value="as-of">The live site as of a time</option>
-          </select>
-        </div>
-        {draftSource === 'as-of' && (
-          <div>
-            <label htmlFor={ids.at}>As of (your time zone)</label>
-            <input id={ids.at} type="datetime-local" value={draftAt} onChange={(e) => setDraftAt(e.target.value)} />
-          </div>
-        )}
         <button type="submit">Show this place</button>
         {experiment && (
           <div>
@@ -225,8 +223,18 @@ export function PreviewPanel({
             </select>
           </div>
         )}
+        <div>
+          <label htmlFor={ids.asOf}>The site as of (empty: the drafts)</label>
+          <input id={ids.asOf} type="datetime-local" step={1} value={asOf} onChange={(e) => setAsOf(e.target.value)} />
+        </div>
       </form>
       {experiment && <ExperimentSummary experiment={experiment} />}
+      <SharePreview
+        brand={brand}
+        canShare={holdsRole(state.me.grants, 'editor', brand)}
+        request={shared}
+        unavailable={shared ? undefined : 'Choose one variation to share it.'}
+      />
       <div
         className={`preview__columns preview__columns--${columns.length}`}
         style={style}
@@ -295,8 +303,6 @@ function PreviewColumn({
   });
   const v = index === undefined ? undefined : experiment?.variations.find((x) => x.index === index);
   const heading = v ? `Variation ${v.index}: ${v.name} (${Math.round(v.weight * 100)}% of guests)` : 'Base page';
-  const rows = useMemo(() => (preview.data ? parseRows(preview.data.layout.rows).rows : []), [preview.data]);
-  const byId = new Map(rows.map((r) => [r.id, r]));
   const headingId = useId();
   // A column forcing a variation shows that variation's results (what its events carry); the base column, all.
   const variation = index === undefined ? undefined : (preview.data?.layout.variation ?? 'base');
@@ -319,66 +325,16 @@ function PreviewColumn({
         </p>
       )}
       {preview.data && !preview.isError && (
-        <>
-          <p className="preview__place">
-            {preview.data.layout.title} for {preview.data.layout.brand.name}, near{' '}
-            {preview.data.layout.location.city || 'you'}
-            {preview.data.layout.location.state ? `, ${preview.data.layout.location.state}` : ''}
-          </p>
-          <RowSetLabel value={headingId}>
-            {preview.data.rows.map((meta) => (
-              <PreviewRow key={meta.id} meta={meta} row={byId.get(meta.id)}>
-                {results && (
-                  <RowResultBadge metrics={badgeMetrics(results.get(meta.id), variation)} variation={variation} />
-                )}
-              </PreviewRow>
-            ))}
-          </RowSetLabel>
-        </>
+        <PreviewRows
+          preview={preview.data}
+          labelId={headingId}
+          details
+          badge={
+            results &&
+            ((id) => <RowResultBadge metrics={badgeMetrics(results.get(id), variation)} variation={variation} />)
+          }
+        />
       )}
     </article>
-  );
-}
-
-const STATUS_WORDS: Record<PreviewRowView['status'], string> = {
-  ok: 'shown',
-  empty: 'shown empty',
-  timeout: 'timed out',
-  error: 'failed',
-  hidden: 'hidden: found nothing',
-};
-
-function PreviewRow({
-  meta,
-  row,
-  children,
-}: {
-  meta: PreviewRowView;
-  row: LayoutRow | undefined;
-  /** The row's results badge. */
-  children?: ReactNode;
-}) {
-  const Row = row ? (ROW_COMPONENTS[row.type] as React.ComponentType<{ row: LayoutRow; eager: boolean }>) : null;
-  return (
-    <div className={`preview-row preview-row--${meta.status}`}>
-      <p className="preview-row__meta">
-        <code>{meta.id}</code> <span className={`tag tag--${meta.status}`}>{STATUS_WORDS[meta.status]}</span>
-        {' · '}
-        {meta.items} item{meta.items === 1 ? '' : 's'}
-        {' · '}
-        {meta.ms} ms{' · '}
-        <span>
-          from <code>{meta.file}</code>
-          {meta.via !== 'base' && (
-            <>
-              {' '}
-              by <code>{meta.via}</code>
-            </>
-          )}
-        </span>
-      </p>
-      {children}
-      {Row && row && <Row row={row} eager={false} />}
-    </div>
   );
 }

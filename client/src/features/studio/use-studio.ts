@@ -5,11 +5,15 @@ import {
   ExperimentsSchema,
   HistorySchema,
   AuditSchema,
+  PreviewLinkMadeSchema,
+  PreviewLinkRevokedSchema,
+  PreviewLinksSchema,
   PublishedSchema,
   ScheduledSchema,
   SchedulesSchema,
   StudioStateSchema,
   VersionDetailSchema,
+  type PreviewLinkBody,
   type StudioStateView,
 } from '../../../../shared/schemas/studio.js';
 import { ExperimentListSchema, ExperimentResultsSchema } from '../../../../shared/schemas/experiment-results.js';
@@ -175,5 +179,34 @@ export function useRowResults(brand: string, page: string, range: ResultRange) {
     queryKey: ['studio', ROW_RESULTS, query],
     queryFn: ({ signal }) => studioApi(`rows?${query}`, RowResultsSchema, { signal }),
     retry: false,
+  });
+}
+
+const LINKS_KEY = ['studio', 'preview-links'] as const;
+
+/** RULES 18.3: the preview links of a brand, newest first. */
+export function usePreviewLinks(brand: string) {
+  return useQuery({
+    queryKey: [...LINKS_KEY, brand],
+    queryFn: ({ signal }) =>
+      studioApi(`preview-links?brand=${encodeURIComponent(brand)}`, PreviewLinksSchema, { signal }),
+  });
+}
+
+/** Makes a preview link; the lists of links are read again. */
+export function useMakePreviewLink() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PreviewLinkBody) => studioApi('preview-links', PreviewLinkMadeSchema, { method: 'POST', body }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: LINKS_KEY }),
+  });
+}
+
+export function useRevokePreviewLink() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      studioApi(`preview-links/${encodeURIComponent(id)}`, PreviewLinkRevokedSchema, { method: 'DELETE' }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: LINKS_KEY }),
   });
 }
