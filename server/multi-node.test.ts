@@ -456,6 +456,57 @@ describe.skipIf(!havePostgres())('three server nodes sharing one PostgreSQL beha
     },
   );
 
+  it('publishes a version scheduled through node A once, at its time, and serves it on all three nodes', async () => {
+    // RULES 18.2: every node looks for due versions; the store takes one version per schedule.
+    const titleOn = async (n: ServerNode) =>
+      ((await call(n.url, 'GET', '/api/layout/home')).body?.rows as { id: string; title: string }[] | undefined)?.find(
+        (r) => r.id === 'local-venues',
+      )?.title;
+    const before = await titleOn(node(0));
+    const state = await call(node(0).url, 'GET', '/api/studio/state');
+    const file = (state.body.files as { path: string; text: string }[]).find((f) => f.path === 'base/explore.json')!;
+    const saved = await call(node(0).url, 'PUT', '/api/studio/files/base/explore.json', {
+      body: { text: file.text.replace(`"${before}"`, '"Venues On Schedule"') },
+    });
+    expect(saved.status).toBe(200);
+    const at = Date.now() + 3_000;
+    const scheduled = await call(node(0).url, 'POST', '/api/studio/schedules', {
+      body: { note: 'Scheduled on every node', at: new Date(at).toISOString() },
+    });
+    expect(scheduled.status).toBe(201);
+    expect(await Promise.all(nodes.map(titleOn))).toEqual([before, before, before]);
+    // Each node's first sight of it after its time, logged for the record (a test never asserts on time).
+    const seenAfter = await Promise.all(
+      nodes.map(async (n) => {
+        for (let tries = 0; tries < 400; tries++) {
+          if ((await titleOn(n)) === 'Venues On Schedule') return Date.now() - at;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return null;
+      }),
+    );
+    expect(seenAfter.every((ms) => ms !== null)).toBe(true);
+    console.log(`a scheduled version was served by the 3 nodes ${seenAfter.join(', ')} ms after its time`);
+    const published = await db.query<{ version: number }>('SELECT version FROM segment_versions WHERE note = $1', [
+      'Scheduled on every node',
+    ]);
+    expect(published).toHaveLength(1);
+    const listed = await call(node(2).url, 'GET', '/api/studio/schedules');
+    expect(listed.body.schedules[0]).toMatchObject({
+      id: scheduled.body.schedule.id,
+      status: 'published',
+      version: Number(published[0]!.version),
+    });
+    const restored = await call(
+      node(1).url,
+      'POST',
+      `/api/studio/versions/${Number(published[0]!.version) - 1}/restore`,
+      { body: {} },
+    );
+    expect(restored.status).toBe(201);
+    await call(node(0).url, 'POST', '/api/studio/discard', { body: {} });
+  });
+
   it('opens a preview link made on node A on B and C, and closes it on all three once C revokes it', async () => {
     // RULES 18.3: the link's key comes from the secret every node shares, its record from the shared store.
     const made = await call(node(0).url, 'POST', '/api/studio/preview-links', {

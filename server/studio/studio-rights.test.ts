@@ -131,6 +131,23 @@ const CASES: Case[] = [
     setup: versionOf,
     call: (k, _b, n) => as(k).post(`/api/studio/versions/${n as number}/restore`),
   },
+  {
+    route: 'GET /preview-links',
+    role: 'viewer',
+    call: (k, b) => as(k).get(`/api/studio/preview-links?brand=${b}`),
+  },
+  {
+    route: 'POST /preview-links',
+    role: 'editor',
+    call: (k, b) => as(k).post('/api/studio/preview-links', { brand: b, page: 'home', place: { zip: '60601' } }),
+  },
+  {
+    route: 'DELETE /preview-links/:id',
+    role: 'editor',
+    setup: async (b) =>
+      (await admin.post('/api/studio/preview-links', { brand: b, page: 'home' }).expect(201)).body.id as string,
+    call: (k, _b, id) => as(k).delete(`/api/studio/preview-links/${id as string}`),
+  },
   // The brand registry is every brand's: only an admin of every brand changes it.
   {
     route: 'PUT /files/brands.json',
