@@ -8,7 +8,7 @@ import { TEST_STORES } from '../store/test-stores.js';
 import { SegmentAudit } from './segment-audit.js';
 import { SegmentPublisher } from './segment-publisher.js';
 import { SegmentRepository } from './segment-repository.js';
-import { applySchedule, SegmentSchedule } from './segment-schedule.js';
+import { applySchedule, scheduleSummary, SegmentSchedule, type ScheduledVersion } from './segment-schedule.js';
 import { FileVersionStore, SqlVersionStore, type SegmentVersionStore } from './segment-versions.js';
 
 let tmp: string;
@@ -122,6 +122,10 @@ describe.each(STORES)('scheduled segment versions ($name)', ({ open }) => {
       const entries = (await a.audit.recent()).filter((e) => e.action === 'scheduled-publish');
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({ actor: ANA, version: history.live, brands: ['base'] });
+      // Settled, it keeps what it changed and lets its files go: every node reads the schedules each second.
+      const kept = await stores.records.collection<ScheduledVersion>('segment-schedules').get('1');
+      expect(kept).toMatchObject({ files: {}, base: {} });
+      expect(scheduleSummary(kept!).changes).toEqual({ added: [], changed: ['base/explore.json'], removed: [] });
       // Settled: it cannot be cancelled any more.
       await expect(a.schedule.cancel('1')).rejects.toMatchObject({ status: 409 });
     }

@@ -5,7 +5,7 @@ import { SEGMENT_POLL_MS, type SegmentPublisher } from './segment-publisher.js';
 import { brandsOfChange, type Actor, type SegmentAudit } from './segment-audit.js';
 import { formatProblem } from './segment-problems.js';
 import { compileSegments, type SegmentFiles } from './segment-set.js';
-import { filesDigest, setChanges, setDiff } from './segment-versions.js';
+import { filesDigest, setChanges, setDiff, type SetChanges } from './segment-versions.js';
 
 /** RULES 18.2: a version may be scheduled this far ahead at most. */
 export const SCHEDULE_MAX_AHEAD_MS = 366 * 86_400_000;
@@ -27,9 +27,12 @@ export interface ScheduledVersion {
   /** Why it was not published. */
   reason?: string;
   settledAt?: string;
+  /** The whole set; emptied once settled (every node reads the schedules each second: settled ones stay small). */
   files: Record<string, string>;
-  /** The site as of `at` when it was scheduled: what it changes is measured against this. */
+  /** The site as of `at` when it was scheduled: what it changes is measured against this. Emptied once settled. */
   base: Record<string, string>;
+  /** What it changes, kept when its files are let go. */
+  changes?: SetChanges;
 }
 
 /** A schedule without its files, as lists show it. */
@@ -37,9 +40,17 @@ export type ScheduleSummary = Omit<ScheduledVersion, 'files' | 'base'> & {
   changes: { added: string[]; changed: string[]; removed: string[] };
 };
 
-export const scheduleSummary = ({ files, base, ...rest }: ScheduledVersion): ScheduleSummary => ({
+export const scheduleSummary = ({ files, base, changes, ...rest }: ScheduledVersion): ScheduleSummary => ({
   ...rest,
-  changes: setChanges(base, files),
+  changes: changes ?? setChanges(base, files),
+});
+
+/** A schedule as kept once settled: what it changed, without its files. */
+const settledRecord = (s: ScheduledVersion): ScheduledVersion => ({
+  ...s,
+  changes: s.changes ?? setChanges(s.base, s.files),
+  files: {},
+  base: {},
 });
 
 /**
@@ -173,7 +184,11 @@ export class SegmentSchedule {
       if (!s) throw new AppError(404, 'schedule_not_found', `There is no scheduled version ${id}`);
       if (s.status !== 'scheduled')
         throw new AppError(409, 'schedule_settled', `Scheduled version ${id} is ${s.status}: it cannot be cancelled`);
-      const cancelled: ScheduledVersion = { ...s, status: 'cancelled', settledAt: new Date(this.now()).toISOString() };
+      const cancelled: ScheduledVersion = {
+        ...settledRecord(s),
+        status: 'cancelled',
+        settledAt: new Date(this.now()).toISOString(),
+      };
       return { put: [cancelled], result: cancelled };
     });
   }
@@ -306,7 +321,7 @@ export class SegmentSchedule {
       const current = all.find((x) => x.id === s.id);
       if (!current || current.status !== 'scheduled') return { result: false };
       const settled: ScheduledVersion = {
-        ...current,
+        ...settledRecord(current),
         status: outcome.status,
         ...(outcome.version !== undefined ? { version: outcome.version } : {}),
         ...(outcome.reason ? { reason: outcome.reason } : {}),

@@ -72,20 +72,19 @@ export const actorOf = (res: Response): StudioActor => res.locals.studioActor as
  */
 export function authenticate(access: StudioAccess, users: StudioUsers | null): RequestHandler {
   return async (req, res, next) => {
-    const anyUsers = users ? await users.any() : false;
+    const given = req.get(STUDIO_KEY_HEADER);
+    const { anyUsers, user } = users ? await users.identify(given) : { anyUsers: false, user: null };
     if (!access.key && !anyUsers) {
       if (access.production) return next(new AppError(404, 'not_found', 'There is no studio on this server'));
       res.locals.studioActor = LOCAL_ADMIN;
       return next();
     }
-    const given = req.get(STUDIO_KEY_HEADER);
     if (!given)
       return next(new AppError(401, 'studio_key_required', `The studio asks for a key (${STUDIO_KEY_HEADER})`));
     if (access.key && sameSecret(given, access.key)) {
       res.locals.studioActor = KEY_ADMIN;
       return next();
     }
-    const user = users && anyUsers ? await users.byKey(given) : null;
     if (!user) return next(new AppError(401, 'studio_key_invalid', 'That is not a studio key'));
     res.locals.studioActor = userActor(user);
     next();

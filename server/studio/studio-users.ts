@@ -64,12 +64,17 @@ export class StudioUsers {
 
   /** The user a key belongs to: every user's digest compared in constant time, so a guess learns nothing. */
   async byKey(key: string): Promise<StudioUser | null> {
+    return (await this.identify(key)).user;
+  }
+
+  /** In one read: whether there are users at all, and whose key `key` is (none given: nobody's). */
+  async identify(key: string | undefined): Promise<{ anyUsers: boolean; user: StudioUser | null }> {
+    const all = await this.users.all();
+    if (key === undefined) return { anyUsers: all.length > 0, user: null };
     const digest = keyDigest(key);
-    let found: StudioUser | null = null;
-    for (const user of await this.users.all()) {
-      if (timingSafeEqual(Buffer.from(user.keyHash, 'hex'), digest)) found = user;
-    }
-    return found;
+    let user: StudioUser | null = null;
+    for (const u of all) if (timingSafeEqual(Buffer.from(u.keyHash, 'hex'), digest)) user = u;
+    return { anyUsers: all.length > 0, user };
   }
 
   /** The user of an id, or null. */
