@@ -18,6 +18,8 @@ export interface BenchOptions {
   cold: boolean;
   catalog: boolean;
   events: boolean;
+  /** Only the studio's records (bench/studio.ts). */
+  studio: boolean;
   /** Simulated guests of the events run's experiment. */
   guests: number;
   noLighthouse: boolean;
@@ -53,6 +55,7 @@ export function readBenchOptions(args: string[] = process.argv.slice(2)): BenchO
       cold: { type: 'boolean', default: false },
       catalog: { type: 'boolean', default: false },
       events: { type: 'boolean', default: false },
+      studio: { type: 'boolean', default: false },
       guests: { type: 'string', default: String(DEFAULT_GUESTS) },
       'no-lighthouse': { type: 'boolean', default: false },
       'no-write': { type: 'boolean', default: false },
@@ -94,6 +97,7 @@ export function readBenchOptions(args: string[] = process.argv.slice(2)): BenchO
     cold: values.cold,
     catalog: values.catalog,
     events: values.events,
+    studio: values.studio,
     guests: Math.round(positive('guests')),
     noLighthouse: values['no-lighthouse'],
     noWrite: values['no-write'],

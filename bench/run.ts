@@ -29,6 +29,9 @@
  *                                         ratio check, POST /api/events at 50 connections, and the cached layout
  *                                         beside event traffic (rounds of 5 s unless --seconds); about 12 minutes;
  *                                         written between the bench:events markers
+ *   npm run bench -- --studio             only the studio's records (bench/studio.ts): the schedule poll every node
+ *                                         makes each second and the lookup of a studio key, on files and PGlite;
+ *                                         about a minute; written between the bench:studio markers
  *   --rounds 5 --seconds 2 --warmup 3     rounds of measured seconds per endpoint, after one discarded warm-up
  *   --lighthouse-runs 1                   runs per page; the median run (by performance score) is reported
  *   --no-lighthouse --no-write            skip Lighthouse; print without touching RESULTS.md
@@ -44,6 +47,7 @@ import { ensureBuild } from './ensure-build.js';
 import { runEventsBench } from './events.js';
 import { runFaultBench } from './faults.js';
 import { runLoadBench } from './load-bench.js';
+import { runStudioBench } from './studio.js';
 
 /** The live catalog run's size unless `--sizes` names one. */
 const CATALOG_BENCH_EVENTS = 1_000_000;
@@ -73,6 +77,8 @@ const log = (msg: string) => console.error(`[bench ${new Date().toISOString().sl
 try {
   if (options.faults) {
     if (!(await runFaultBench({ command, write, log }))) process.exitCode = 1;
+  } else if (options.studio) {
+    console.log(await runStudioBench({ command, write, log }));
   } else if (options.events) {
     const run = {
       command,
