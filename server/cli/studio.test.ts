@@ -173,13 +173,14 @@ describe('npm run studio -- users list | change | key | remove', () => {
     expect(await audit()).toEqual(
       [
         ['user-add', ['base'], 'added ana as editor on base'],
-        ['user-add', ['*'], 'added Ben as viewer on *'],
+        ['user-add', ['*'], 'added Ben as viewer on every brand'],
         ['user-change', ['encore'], 'made ana publisher on encore'],
         ['user-change', ['base'], 'made ana admin on base'],
         ['user-change', ['encore'], 'took encore away from ana'],
         ['user-change', ['base'], 'took base away from ana'],
-        ['user-change', [], 'gave ana a new key'],
-        ['user-remove', [], 'removed ana'],
+        // A user of no brand: the entries are every brand's, so every studio user sees them.
+        ['user-change', ['*'], 'gave ana a new key'],
+        ['user-remove', ['*'], 'removed ana'],
       ]
         .reverse()
         .map(([action, brands, summary]) => expect.objectContaining({ action, actor, brands, summary })),

@@ -29,6 +29,8 @@ const USAGE = `usage:
 
 const grantText = (g: StudioUser['grants'][number]) =>
   `${g.role} on ${g.brand === EVERY_BRAND ? 'every brand' : g.brand}`;
+/** The brands an entry about a user touches: theirs, or (a user of no brand) every brand's, so it is seen. */
+const brandsOf = (u: StudioUser) => (u.grants.length > 0 ? u.grants.map((g) => g.brand) : [EVERY_BRAND]);
 const describe = (u: StudioUser) => `${u.name.padEnd(20)} ${u.grants.map(grantText).join(', ') || 'no brands'}`;
 
 /** `npm run studio -- users …`: answers the exit code. */
@@ -81,7 +83,7 @@ export async function runStudioCli(argv: string[], env: NodeJS.ProcessEnv, io: S
         await audit.record(actor, {
           action: 'user-add',
           brands: [grant.brand],
-          summary: `added ${user.name} as ${grant.role} on ${grant.brand}`,
+          summary: `added ${user.name} as ${grantText(grant)}`,
         });
         io.out(`added ${describe(user)}`);
         io.out(`key (shown once; send it as X-Studio-Key or type it in the studio): ${key}`);
@@ -103,8 +105,8 @@ export async function runStudioCli(argv: string[], env: NodeJS.ProcessEnv, io: S
           brands: [grant.brand],
           summary:
             grant.role === 'none'
-              ? `took ${grant.brand} away from ${user.name}`
-              : `made ${user.name} ${grant.role} on ${grant.brand}`,
+              ? `took ${grant.brand === EVERY_BRAND ? 'every brand' : grant.brand} away from ${user.name}`
+              : `made ${user.name} ${grantText({ brand: grant.brand, role: grant.role })}`,
         });
         io.out(`changed ${describe(user)}`);
         return 0;
@@ -113,7 +115,7 @@ export async function runStudioCli(argv: string[], env: NodeJS.ProcessEnv, io: S
         const { user, key } = await users.rotate(need(values.name, 'name'));
         await audit.record(actor, {
           action: 'user-change',
-          brands: user.grants.map((g) => g.brand),
+          brands: brandsOf(user),
           summary: `gave ${user.name} a new key`,
         });
         io.out(`new key for ${user.name} (shown once; the old one no longer works): ${key}`);
@@ -123,7 +125,7 @@ export async function runStudioCli(argv: string[], env: NodeJS.ProcessEnv, io: S
         const user = await users.remove(need(values.name, 'name'));
         await audit.record(actor, {
           action: 'user-remove',
-          brands: user.grants.map((g) => g.brand),
+          brands: brandsOf(user),
           summary: `removed ${user.name}`,
         });
         io.out(`removed ${user.name}`);
