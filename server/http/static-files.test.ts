@@ -108,7 +108,9 @@ describe('the studio page', () => {
     testApp({
       env: parseEnv({ LOG_LEVEL: 'silent', ...env }),
       clientDir,
-      studio: { users: { any: async () => false } } as unknown as NonNullable<AppDeps['studio']>,
+      studio: {
+        users: { any: async () => false, identify: async () => ({ anyUsers: false, user: null }) },
+      } as unknown as NonNullable<AppDeps['studio']>,
     }).app;
   beforeAll(() =>
     writeFile(
