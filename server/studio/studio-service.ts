@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { LayoutResponse } from '../../shared/schemas/layout.js';
@@ -27,7 +27,7 @@ import {
   type SkippedPage,
 } from '../segments/segment-set.js';
 import type { SegmentProblem } from '../segments/segment-problems.js';
-import { filesDigest, setDiff } from '../segments/segment-versions.js';
+import { filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RecordStores } from '../store/record-collections.js';
 import { brandOfFile, brandsOfChange, brandsOfFiles, changedFiles, SegmentAudit } from '../segments/segment-audit.js';
@@ -327,6 +327,13 @@ export class StudioService {
     const live = this.options.live.current.files;
     const { compiled } = await this.refresh();
     if (brand !== undefined) requireRole(actor, 'editor', brand);
+    // RULES 18.4: discarding is an editor's; someone who edits no brand is refused, not told it was done.
+    else if (!actor.grants.some((g) => holds(actor, 'editor', g.brand)))
+      throw new AppError(
+        403,
+        'not_allowed',
+        `${actor.name} may not discard drafts: it needs the editor role on a brand`,
+      );
     const brands = new Set(
       brand !== undefined
         ? [brand]
@@ -337,7 +344,9 @@ export class StudioService {
     const next = new Map([...drafts].filter(([file]) => !touched(file)));
     for (const [file, text] of live) if (touched(file)) next.set(file, text);
     const diff = setDiff(drafts, next);
-    await writeSegmentDir(this.options.draftsDir, next);
+    // Only the files discarded are written or removed: a draft of another brand (saved meanwhile, or a stray
+    // `explore copy.json`) stays as it is.
+    await this.writeDrafts(drafts, next);
     if (diff)
       await this.audit.record(actor, {
         action: 'discard',
@@ -346,6 +355,30 @@ export class StudioService {
         diff,
       });
     return this.state(actor);
+  }
+
+  /**
+   * The drafts that differ between `before` and `after` written (each whole: staged beside it, then renamed into
+   * place), and those `after` has not removed, with brand folders left empty.
+   */
+  private async writeDrafts(before: SegmentFiles, after: SegmentFiles): Promise<void> {
+    const dir = this.options.draftsDir;
+    const { added, changed, removed } = setChanges(before, after);
+    const staged: [string, string][] = [];
+    for (const file of [...added, ...changed]) {
+      const target = path.join(dir, file);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(temp, after.get(file)!);
+      staged.push([temp, target]);
+    }
+    for (const [temp, target] of staged) await rename(temp, target);
+    for (const file of removed) {
+      await unlink(path.join(dir, file)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      if (file.includes('/')) await rmdir(path.join(dir, path.dirname(file))).catch(() => {});
+    }
   }
 
   /** What the drafts change against the live set, in the files the actor may see. */
@@ -716,9 +749,11 @@ export class StudioService {
     const old = await this.options.publisher.files(n);
     // RULES 18.4: a rollback changes what is live as a publish does, and asks for the same role.
     requireRole(actor, 'publisher', brandsOfChange(live, old));
-    const unchanged = filesDigest(await this.draftFiles()) === filesDigest(live);
+    const drafts = await this.draftFiles();
+    const unchanged = filesDigest(drafts) === filesDigest(live);
     const restored = await this.options.publisher.restore(n, { ...input, author: actor.name });
-    if (unchanged) await writeSegmentDir(this.options.draftsDir, this.options.live.current.files);
+    // Only the files the restore changed: a draft saved meanwhile stays as saved.
+    if (unchanged) await this.writeDrafts(drafts, this.options.live.current.files);
     await this.audit.record(actor, {
       action: 'rollback',
       brands: brandsOfChange(live, old),
