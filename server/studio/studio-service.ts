@@ -145,7 +145,7 @@ export class StudioService {
       rowDeadlineMs: number;
       /** Signs preview links: derived from the session secret (`previewLinkKey`), the same on every node. */
       linkKey: Uint8Array;
-      /** The clock preview links are made and checked by (tests move it). */
+      /** The clock preview links are made and checked by, and schedules are told ahead by (tests move it). */
       now?: () => number;
     },
   ) {
@@ -157,6 +157,7 @@ export class StudioService {
       publisher: options.publisher,
       audit: this.audit,
       logger: options.logger,
+      ...(options.now ? { now: options.now } : {}),
     });
     this.links = new PreviewLinks({
       records: options.records,
