@@ -82,13 +82,24 @@ export interface PreviewQuery extends LocationQuery {
   at?: string;
 }
 
-/** A set the preview draws from: the drafts, or the site as of a time. */
-interface PreviewSource {
-  files: SegmentFiles;
-  compiled: ReturnType<typeof compileSegments>;
+/** A set's pages and the layouts drawn from them. */
+interface SetView {
   repo: SegmentRepository;
   layout: LayoutService;
 }
+
+/** A set the preview draws from: the drafts, or the site as of a time; no view when its registry does not build. */
+interface PreviewSource {
+  files: SegmentFiles;
+  compiled: ReturnType<typeof compileSegments>;
+  view: SetView | null;
+}
+
+/**
+ * The sets of the site as of a time kept built, the most recently drawn: each is built once and never changed, so
+ * previews of two times asked at once each draw their own (RULES 18.2).
+ */
+const AS_OF_VIEWS = 4;
 
 export interface PreviewAnswer {
   layout: LayoutResponse;
@@ -129,8 +140,8 @@ export class StudioService {
   readonly schedule: SegmentSchedule;
   /** RULES 18.3: links to a preview for people without a studio key. */
   readonly links: PreviewLinks;
-  /** The site as of a time, for the preview: rebuilt when the set it is drawn from changes. */
-  private readonly timeline: { repo: SegmentRepository; layout: LayoutService; digest: string };
+  /** The site as of a time, for the preview: one view per set (by digest), the most recently drawn last. */
+  private readonly asOfViews = new Map<string, SetView & { compiled: ReturnType<typeof compileSegments> }>();
 
   constructor(
     private readonly options: {
@@ -164,17 +175,6 @@ export class StudioService {
       key: options.linkKey,
       ...(options.now ? { now: options.now } : {}),
     });
-    const timeline = new SegmentRepository(`${options.draftsDir}.as-of`);
-    this.timeline = {
-      repo: timeline,
-      layout: new LayoutService({
-        segments: timeline,
-        engine: options.engine,
-        logger: options.logger,
-        rowDeadlineMs: options.rowDeadlineMs,
-      }),
-      digest: '',
-    };
     this.layout = new LayoutService({
       segments: this.drafts,
       engine: options.engine,
@@ -429,14 +429,15 @@ export class StudioService {
   /** The preview, and the brand it was drawn for (as the set drawn from has it). */
   private async draw(actor: StudioActor, query: PreviewQuery): Promise<{ answer: PreviewAnswer; brand: Brand }> {
     const source = query.at === undefined ? await this.draftSource() : await this.asOfSource(new Date(query.at));
-    const { files, compiled, repo } = source;
-    if (!compiled.registry)
+    const { files, compiled, view } = source;
+    if (!compiled.registry || !view)
       throw new AppError(
         422,
         'draft_invalid',
         `${REGISTRY_FILE} has problems: no page can be drawn`,
         compiled.problems,
       );
+    const { repo, layout: drawer } = view;
     requireRole(actor, 'viewer', query.brand ?? repo.defaultBrand.id);
     const brand = repo.brand(query.brand ?? repo.defaultBrand.id);
     if (!brand)
@@ -446,7 +447,7 @@ export class StudioService {
         `No brand "${query.brand}" in ${query.at === undefined ? 'the drafts' : 'that set'}`,
       );
     const request: PageRequest = query.page === 'home' ? { page: 'home' } : { page: 'category', slug: query.page };
-    const segmentPage = source.layout.pageFor(request);
+    const segmentPage = drawer.pageFor(request);
     const { page } = segmentPage;
     const variant =
       query.variation === undefined
@@ -473,7 +474,7 @@ export class StudioService {
     }
     const location = await previewPlace(query, this.options.engine());
     const timings = new Map<string, number>();
-    const layout = await source.layout.layout(request, brand, location, {
+    const layout = await drawer.layout(request, brand, location, {
       segmentPage,
       ...(variant ? { variant } : {}),
       timings,
@@ -501,20 +502,39 @@ export class StudioService {
 
   private async draftSource(): Promise<PreviewSource> {
     const { files, compiled } = await this.refresh();
-    return { files, compiled, repo: this.drafts, layout: this.layout };
+    return { files, compiled, view: compiled.registry ? { repo: this.drafts, layout: this.layout } : null };
   }
 
-  /** RULES 18.2: the site as shoppers will see it at `at`, once the versions scheduled by then are live. */
+  /**
+   * RULES 18.2: the site as shoppers will see it at `at`, once the versions scheduled by then are live. Each set is
+   * drawn from a view of its own, so a preview of another time asked meanwhile never changes the pages under it.
+   */
   private async asOfSource(at: Date): Promise<PreviewSource> {
     const { files } = await this.schedule.asOf(at);
-    const compiled = compileSegments(files);
     const digest = filesDigest(files);
-    if (digest !== this.timeline.digest && compiled.registry) {
-      this.timeline.repo.use(files);
-      this.timeline.layout.clearCache();
-      this.timeline.digest = digest;
+    const kept = this.asOfViews.get(digest);
+    if (kept) {
+      this.asOfViews.delete(digest);
+      this.asOfViews.set(digest, kept);
+      return { files, compiled: kept.compiled, view: kept };
     }
-    return { files, compiled, repo: this.timeline.repo, layout: this.timeline.layout };
+    const compiled = compileSegments(files);
+    if (!compiled.registry) return { files, compiled, view: null };
+    const repo = new SegmentRepository(`${this.options.draftsDir}.as-of`);
+    repo.use(files);
+    const view = {
+      repo,
+      compiled,
+      layout: new LayoutService({
+        segments: repo,
+        engine: this.options.engine,
+        logger: this.options.logger,
+        rowDeadlineMs: this.options.rowDeadlineMs,
+      }),
+    };
+    this.asOfViews.set(digest, view);
+    for (const old of this.asOfViews.keys()) if (this.asOfViews.size > AS_OF_VIEWS) this.asOfViews.delete(old);
+    return { files, compiled, view };
   }
 
   /**
@@ -778,6 +798,7 @@ export class StudioService {
   /** The catalog changed: previews draw their rows afresh (they are few; dropping them all is simplest). */
   catalogChanged(): void {
     this.layout.clearCache();
+    for (const view of this.asOfViews.values()) view.layout.clearCache();
   }
 }
 
