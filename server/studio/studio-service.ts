@@ -27,7 +27,7 @@ import {
   type SkippedPage,
 } from '../segments/segment-set.js';
 import type { SegmentProblem } from '../segments/segment-problems.js';
-import { filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
+import { diffOfFiles, filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RecordStores } from '../store/record-collections.js';
 import { brandOfFile, brandsOfChange, brandsOfFiles, changedFiles, SegmentAudit } from '../segments/segment-audit.js';
@@ -405,7 +405,9 @@ export class StudioService {
     const live = this.options.live.current.files;
     requireRole(actor, 'publisher', input.brand ?? brandsOfChange(live, files));
     if (input.brand !== undefined) requireRole(actor, 'publisher', brandsOfChange(live, files));
-    const published = await this.options.publisher.publish(files, { note: input.note, author: actor.name });
+    const published = await this.options.publisher
+      .publish(files, { note: input.note, author: actor.name })
+      .catch(refusedFor(actor));
     await this.audit.record(actor, {
       action: 'publish',
       brands: brandsOfChange(live, files),
@@ -430,12 +432,14 @@ export class StudioService {
   private async draw(actor: StudioActor, query: PreviewQuery): Promise<{ answer: PreviewAnswer; brand: Brand }> {
     const source = query.at === undefined ? await this.draftSource() : await this.asOfSource(new Date(query.at));
     const { files, compiled, view } = source;
+    // RULES 18.4: the problems of files of brands the actor does not see are counted, never shown.
+    const problems = ownProblems(actor, compiled.problems);
     if (!compiled.registry || !view)
       throw new AppError(
         422,
         'draft_invalid',
-        `${REGISTRY_FILE} has problems: no page can be drawn`,
-        compiled.problems,
+        `${REGISTRY_FILE} has problems: no page can be drawn${problems.note}`,
+        problems.shown,
       );
     const { repo, layout: drawer } = view;
     requireRole(actor, 'viewer', query.brand ?? repo.defaultBrand.id);
@@ -458,8 +462,8 @@ export class StudioService {
       throw new AppError(
         422,
         'draft_invalid',
-        `The ${query.page} page of ${brand.id} cannot be drawn from the drafts: fix the problems first`,
-        compiled.problems,
+        `The ${query.page} page of ${brand.id} cannot be drawn from the drafts: fix the problems first${problems.note}`,
+        problems.shown,
       );
     }
     // A variation with a file of its own that does not build is not drawn as the base page in its place.
@@ -469,7 +473,7 @@ export class StudioService {
         422,
         'draft_invalid',
         `${variantFile} has problems: the ${variant} variation cannot be drawn until they are fixed`,
-        compiled.problems,
+        problems.shown,
       );
     }
     const location = await previewPlace(query, this.options.engine());
@@ -497,7 +501,7 @@ export class StudioService {
         via: origin.via,
       };
     });
-    return { answer: { layout, rows, variant: variant ?? null, problems: compiled.problems }, brand };
+    return { answer: { layout, rows, variant: variant ?? null, problems: problems.shown }, brand };
   }
 
   private async draftSource(): Promise<PreviewSource> {
@@ -551,7 +555,9 @@ export class StudioService {
     const files = input.brand === undefined ? drafts : overlayBrand(base, drafts, input.brand);
     const brands = brandsOfChange(base, files);
     requireRole(actor, 'publisher', input.brand === undefined ? brands : [input.brand, ...brands]);
-    const scheduled = await this.schedule.schedule({ files, base, at, note: input.note, author: actor });
+    const scheduled = await this.schedule
+      .schedule({ files, base, at, note: input.note, author: actor })
+      .catch(refusedFor(actor));
     await this.audit.record(actor, {
       action: 'schedule',
       brands: scheduled.brands,
@@ -566,9 +572,19 @@ export class StudioService {
     if (brand !== undefined) requireRole(actor, 'viewer', brand);
     const { compiled } = await this.refresh();
     const seen = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
+    // RULES 18.4: a schedule of several brands lists the changes to files the actor sees only.
+    const sees = (file: string) => this.seesFile(seen, file);
     return (await this.schedule.list())
       .filter((s) => s.brands.some((b) => seen.has(b)) || s.brands.length === 0)
-      .map(scheduleSummary);
+      .map(scheduleSummary)
+      .map((s) => ({
+        ...s,
+        changes: {
+          added: s.changes.added.filter(sees),
+          changed: s.changes.changed.filter(sees),
+          removed: s.changes.removed.filter(sees),
+        },
+      }));
   }
 
   async unschedule(actor: StudioActor, id: string): Promise<ScheduleSummary> {
@@ -772,7 +788,7 @@ export class StudioService {
     requireRole(actor, 'publisher', brandsOfChange(live, old));
     const drafts = await this.draftFiles();
     const unchanged = filesDigest(drafts) === filesDigest(live);
-    const restored = await this.options.publisher.restore(n, { ...input, author: actor.name });
+    const restored = await this.options.publisher.restore(n, { ...input, author: actor.name }).catch(refusedFor(actor));
     // Only the files the restore changed: a draft saved meanwhile stays as saved.
     if (unchanged) await this.writeDrafts(drafts, this.options.live.current.files);
     await this.audit.record(actor, {
@@ -789,10 +805,16 @@ export class StudioService {
   async auditLog(actor: StudioActor, brand?: string) {
     if (brand !== undefined) requireRole(actor, 'viewer', brand);
     const { compiled } = await this.refresh();
-    const brands = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
+    const seen = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
     // The registry is every brand's: its entries are shown to every studio user.
-    brands.add(EVERY_BRAND);
-    return this.audit.recent({ brands });
+    const entries = await this.audit.recent({ brands: new Set([...seen, EVERY_BRAND]) });
+    // RULES 18.4: an entry touching several brands shows the diff of the files the actor sees only.
+    return entries.map((entry) => {
+      if (entry.diff === undefined) return entry;
+      const { diff, ...rest } = entry;
+      const shown = diffOfFiles(diff, (file) => this.seesFile(seen, file));
+      return shown ? { ...rest, diff: shown } : rest;
+    });
   }
 
   /** The catalog changed: previews draw their rows afresh (they are few; dropping them all is simplest). */
@@ -801,6 +823,31 @@ export class StudioService {
     for (const view of this.asOfViews.values()) view.layout.clearCache();
   }
 }
+
+/**
+ * RULES 18.4: of a set's problems, those in files the actor sees (their brands' and the registry); the others are
+ * only counted, in a note for the message they come with.
+ */
+function ownProblems(actor: StudioActor, problems: readonly SegmentProblem[]) {
+  const shown = problems.filter((p) => p.file === REGISTRY_FILE || holds(actor, 'viewer', brandOfFile(p.file)));
+  const hidden = problems.length - shown.length;
+  const note =
+    hidden === 0
+      ? ''
+      : ` (${hidden} of the problems ${hidden === 1 ? 'is' : 'are'} in files of other brands, not listed here)`;
+  return { shown, note };
+}
+
+/** A refusal listing the set's problems (`draft_invalid`), with those of files the actor does not see left out. */
+const refusedFor =
+  (actor: StudioActor) =>
+  (err: unknown): never => {
+    if (err instanceof AppError && err.code === 'draft_invalid' && Array.isArray(err.details)) {
+      const problems = ownProblems(actor, err.details as SegmentProblem[]);
+      throw new AppError(err.status, err.code, `${err.message}${problems.note}`, problems.shown);
+    }
+    throw err;
+  };
 
 /** The preview query a link draws. */
 function linkQuery(link: PreviewLinkInput): PreviewQuery {
