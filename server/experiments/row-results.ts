@@ -3,7 +3,9 @@ import { categoryPath } from '../../shared/rules/site-paths.js';
 import {
   ATTRIBUTION_WINDOW_HOURS,
   DEFAULT_RESULT_DAYS,
+  inRange,
   MAX_ROW_RESULTS,
+  RANGE_FIRST,
   rangeBound,
   type RowMetrics,
   type RowResult,
@@ -139,11 +141,14 @@ export class RowResultsReadout {
   range(query: Pick<RowResultsQuery, 'since' | 'until'>): { since: Date; until: Date } {
     const until = query.until === undefined ? this.now() : rangeBound(query.until, 'until');
     if (!until) throw new AppError(400, 'invalid_range', `until "${query.until}" is not an ISO date`);
+    if (!inRange(until)) throw new AppError(400, 'invalid_range', 'until must be in the years 0001 to 9999 (UTC)');
+    // The default range starts no earlier than the first instant a range may name (the store has no year 0).
     const since =
       query.since === undefined
-        ? new Date(until.getTime() - DEFAULT_RESULT_DAYS * DAY_MS)
+        ? new Date(Math.max(until.getTime() - DEFAULT_RESULT_DAYS * DAY_MS, RANGE_FIRST.getTime()))
         : rangeBound(query.since, 'since');
     if (!since) throw new AppError(400, 'invalid_range', `since "${query.since}" is not an ISO date`);
+    if (!inRange(since)) throw new AppError(400, 'invalid_range', 'since must be in the years 0001 to 9999 (UTC)');
     if (since >= until) {
       const end = `${until.toISOString()}${query.until === undefined ? ', now' : ''}`;
       throw new AppError(400, 'invalid_range', `since (${since.toISOString()}) must be before until (${end})`);

@@ -8,6 +8,7 @@ import { SegmentPublisher } from './segment-publisher.js';
 import { SegmentRepository } from './segment-repository.js';
 import { readSegmentDir } from './segment-set.js';
 import {
+  diffOfFiles,
   filesDigest,
   FileVersionStore,
   setDiff,
@@ -242,5 +243,44 @@ describe('setDiff', () => {
     expect(diff).toContain('--- /dev/null\n+++ b/new.json');
     expect(diff).toContain('--- a/gone.json\n+++ /dev/null');
     expect(setDiff({ 'a.json': 'x' }, { 'a.json': 'x' })).toBe('');
+  });
+});
+
+describe('diffOfFiles', () => {
+  const before = {
+    'base/a.json': '{\n  "a": 1\n}\n',
+    'encore/b.json': '-- a\n--- b\n+++ c\n@@ -1 +1 @@\nkeep',
+    'encore/gone.json': 'old\n',
+  };
+  const after = {
+    'base/a.json': '{\n  "a": 2\n}\n',
+    'base/new.json': 'n\n',
+    'encore/b.json': 'changed\n',
+  };
+  const diff = setDiff(before, after);
+
+  it('keeps the sections of the files asked for, whole, and only those', () => {
+    const sections = (keep: (f: string) => boolean) =>
+      [...diffOfFiles(diff, keep).matchAll(/^\+\+\+ (.*)$/gm)].map((m) => m[1]);
+    expect(diffOfFiles(diff, () => true)).toBe(diff);
+    expect(diffOfFiles(diff, () => false)).toBe('');
+    const base = diffOfFiles(diff, (f) => f.startsWith('base/'));
+    expect(base).toBe(
+      setDiff(
+        { 'base/a.json': before['base/a.json'] },
+        { 'base/a.json': after['base/a.json'], 'base/new.json': 'n\n' },
+      ),
+    );
+    // A removed line that reads like a section's header (`--- b`, `+++ c`, `@@`) stays in its file's section.
+    const encore = diffOfFiles(diff, (f) => f.startsWith('encore/'));
+    expect(encore).toContain('---- b\n-+++ c\n-@@ -1 +1 @@');
+    expect(sections((f) => f.startsWith('encore/'))).toEqual(['b/encore/b.json', '/dev/null']);
+    expect(encore).not.toContain('base/');
+  });
+
+  it('leaves out what does not read as a diff of sets, from where it stops reading as one', () => {
+    const broken = diff.replace('@@ -1,3 +1,3 @@', '@@ -1,9 +1,9 @@');
+    expect(diffOfFiles(broken, () => true)).toBe('');
+    expect(diffOfFiles('not a diff', () => true)).toBe('');
   });
 });

@@ -98,6 +98,42 @@ export function setDiff(
     .join('');
 }
 
+const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+
+/**
+ * The sections of a `setDiff` whose file `keep` says yes to, in order. Each section is read by its hunks' line
+ * counts, so a line of a file that looks like a section's header (`--- a/…`) is never taken for one; what does not
+ * read as a `setDiff` (from its first line that does not) is left out.
+ */
+export function diffOfFiles(diff: string, keep: (file: string) => boolean): string {
+  const lines = diff.split('\n');
+  const kept: string[] = [];
+  let i = 0;
+  while (lines[i]?.startsWith('--- ') && lines[i + 1]?.startsWith('+++ ')) {
+    const start = i;
+    const [from, to] = [lines[i]!.slice(4), lines[i + 1]!.slice(4)];
+    i += 2;
+    let hunk: RegExpExecArray | null;
+    while ((hunk = HUNK.exec(lines[i] ?? ''))) {
+      let before = hunk[1] === undefined ? 1 : Number(hunk[1]);
+      let after = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      i++;
+      for (; i < lines.length; i++) {
+        const line = lines[i]!;
+        if (line.startsWith('\\')) continue; // "\ No newline at end of file"
+        if (before === 0 && after === 0) break;
+        if (line.startsWith(' ')) [before, after] = [before - 1, after - 1];
+        else if (line.startsWith('-')) before--;
+        else if (line.startsWith('+')) after--;
+        else return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+      }
+    }
+    const file = (to === '/dev/null' ? from : to).replace(/^[ab]\//, '');
+    if (keep(file)) kept.push(...lines.slice(start, i));
+  }
+  return kept.length > 0 ? `${kept.join('\n')}\n` : '';
+}
+
 const VERSION_FILE = /^v(\d{6,})\.json$/;
 const fileName = (version: number) => `v${String(version).padStart(6, '0')}.json`;
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { LayoutResponse } from '../../shared/schemas/layout.js';
@@ -27,7 +27,7 @@ import {
   type SkippedPage,
 } from '../segments/segment-set.js';
 import type { SegmentProblem } from '../segments/segment-problems.js';
-import { filesDigest, setDiff } from '../segments/segment-versions.js';
+import { diffOfFiles, filesDigest, setChanges, setDiff } from '../segments/segment-versions.js';
 import type { Logger } from '../../shared/logger.js';
 import type { RecordStores } from '../store/record-collections.js';
 import { brandOfFile, brandsOfChange, brandsOfFiles, changedFiles, SegmentAudit } from '../segments/segment-audit.js';
@@ -82,13 +82,24 @@ export interface PreviewQuery extends LocationQuery {
   at?: string;
 }
 
-/** A set the preview draws from: the drafts, or the site as of a time. */
-interface PreviewSource {
-  files: SegmentFiles;
-  compiled: ReturnType<typeof compileSegments>;
+/** A set's pages and the layouts drawn from them. */
+interface SetView {
   repo: SegmentRepository;
   layout: LayoutService;
 }
+
+/** A set the preview draws from: the drafts, or the site as of a time; no view when its registry does not build. */
+interface PreviewSource {
+  files: SegmentFiles;
+  compiled: ReturnType<typeof compileSegments>;
+  view: SetView | null;
+}
+
+/**
+ * The sets of the site as of a time kept built, the most recently drawn: each is built once and never changed, so
+ * previews of two times asked at once each draw their own (RULES 18.2).
+ */
+const AS_OF_VIEWS = 4;
 
 export interface PreviewAnswer {
   layout: LayoutResponse;
@@ -129,8 +140,8 @@ export class StudioService {
   readonly schedule: SegmentSchedule;
   /** RULES 18.3: links to a preview for people without a studio key. */
   readonly links: PreviewLinks;
-  /** The site as of a time, for the preview: rebuilt when the set it is drawn from changes. */
-  private readonly timeline: { repo: SegmentRepository; layout: LayoutService; digest: string };
+  /** The site as of a time, for the preview: one view per set (by digest), the most recently drawn last. */
+  private readonly asOfViews = new Map<string, SetView & { compiled: ReturnType<typeof compileSegments> }>();
 
   constructor(
     private readonly options: {
@@ -145,7 +156,7 @@ export class StudioService {
       rowDeadlineMs: number;
       /** Signs preview links: derived from the session secret (`previewLinkKey`), the same on every node. */
       linkKey: Uint8Array;
-      /** The clock preview links are made and checked by (tests move it). */
+      /** The clock preview links are made and checked by, and schedules are told ahead by (tests move it). */
       now?: () => number;
     },
   ) {
@@ -157,23 +168,13 @@ export class StudioService {
       publisher: options.publisher,
       audit: this.audit,
       logger: options.logger,
+      ...(options.now ? { now: options.now } : {}),
     });
     this.links = new PreviewLinks({
       records: options.records,
       key: options.linkKey,
       ...(options.now ? { now: options.now } : {}),
     });
-    const timeline = new SegmentRepository(`${options.draftsDir}.as-of`);
-    this.timeline = {
-      repo: timeline,
-      layout: new LayoutService({
-        segments: timeline,
-        engine: options.engine,
-        logger: options.logger,
-        rowDeadlineMs: options.rowDeadlineMs,
-      }),
-      digest: '',
-    };
     this.layout = new LayoutService({
       segments: this.drafts,
       engine: options.engine,
@@ -327,6 +328,13 @@ export class StudioService {
     const live = this.options.live.current.files;
     const { compiled } = await this.refresh();
     if (brand !== undefined) requireRole(actor, 'editor', brand);
+    // RULES 18.4: discarding is an editor's; someone who edits no brand is refused, not told it was done.
+    else if (!actor.grants.some((g) => holds(actor, 'editor', g.brand)))
+      throw new AppError(
+        403,
+        'not_allowed',
+        `${actor.name} may not discard drafts: it needs the editor role on a brand`,
+      );
     const brands = new Set(
       brand !== undefined
         ? [brand]
@@ -337,7 +345,9 @@ export class StudioService {
     const next = new Map([...drafts].filter(([file]) => !touched(file)));
     for (const [file, text] of live) if (touched(file)) next.set(file, text);
     const diff = setDiff(drafts, next);
-    await writeSegmentDir(this.options.draftsDir, next);
+    // Only the files discarded are written or removed: a draft of another brand (saved meanwhile, or a stray
+    // `explore copy.json`) stays as it is.
+    await this.writeDrafts(drafts, next);
     if (diff)
       await this.audit.record(actor, {
         action: 'discard',
@@ -346,6 +356,30 @@ export class StudioService {
         diff,
       });
     return this.state(actor);
+  }
+
+  /**
+   * The drafts that differ between `before` and `after` written (each whole: staged beside it, then renamed into
+   * place), and those `after` has not removed, with brand folders left empty.
+   */
+  private async writeDrafts(before: SegmentFiles, after: SegmentFiles): Promise<void> {
+    const dir = this.options.draftsDir;
+    const { added, changed, removed } = setChanges(before, after);
+    const staged: [string, string][] = [];
+    for (const file of [...added, ...changed]) {
+      const target = path.join(dir, file);
+      await mkdir(path.dirname(target), { recursive: true });
+      const temp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+      await writeFile(temp, after.get(file)!);
+      staged.push([temp, target]);
+    }
+    for (const [temp, target] of staged) await rename(temp, target);
+    for (const file of removed) {
+      await unlink(path.join(dir, file)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      if (file.includes('/')) await rmdir(path.join(dir, path.dirname(file))).catch(() => {});
+    }
   }
 
   /** What the drafts change against the live set, in the files the actor may see. */
@@ -371,7 +405,9 @@ export class StudioService {
     const live = this.options.live.current.files;
     requireRole(actor, 'publisher', input.brand ?? brandsOfChange(live, files));
     if (input.brand !== undefined) requireRole(actor, 'publisher', brandsOfChange(live, files));
-    const published = await this.options.publisher.publish(files, { note: input.note, author: actor.name });
+    const published = await this.options.publisher
+      .publish(files, { note: input.note, author: actor.name })
+      .catch(refusedFor(actor));
     await this.audit.record(actor, {
       action: 'publish',
       brands: brandsOfChange(live, files),
@@ -395,14 +431,17 @@ export class StudioService {
   /** The preview, and the brand it was drawn for (as the set drawn from has it). */
   private async draw(actor: StudioActor, query: PreviewQuery): Promise<{ answer: PreviewAnswer; brand: Brand }> {
     const source = query.at === undefined ? await this.draftSource() : await this.asOfSource(new Date(query.at));
-    const { files, compiled, repo } = source;
-    if (!compiled.registry)
+    const { files, compiled, view } = source;
+    // RULES 18.4: the problems of files of brands the actor does not see are counted, never shown.
+    const problems = ownProblems(actor, compiled.problems);
+    if (!compiled.registry || !view)
       throw new AppError(
         422,
         'draft_invalid',
-        `${REGISTRY_FILE} has problems: no page can be drawn`,
-        compiled.problems,
+        `${REGISTRY_FILE} has problems: no page can be drawn${problems.note}`,
+        problems.shown,
       );
+    const { repo, layout: drawer } = view;
     requireRole(actor, 'viewer', query.brand ?? repo.defaultBrand.id);
     const brand = repo.brand(query.brand ?? repo.defaultBrand.id);
     if (!brand)
@@ -412,7 +451,7 @@ export class StudioService {
         `No brand "${query.brand}" in ${query.at === undefined ? 'the drafts' : 'that set'}`,
       );
     const request: PageRequest = query.page === 'home' ? { page: 'home' } : { page: 'category', slug: query.page };
-    const segmentPage = source.layout.pageFor(request);
+    const segmentPage = drawer.pageFor(request);
     const { page } = segmentPage;
     const variant =
       query.variation === undefined
@@ -423,8 +462,8 @@ export class StudioService {
       throw new AppError(
         422,
         'draft_invalid',
-        `The ${query.page} page of ${brand.id} cannot be drawn from the drafts: fix the problems first`,
-        compiled.problems,
+        `The ${query.page} page of ${brand.id} cannot be drawn from the drafts: fix the problems first${problems.note}`,
+        problems.shown,
       );
     }
     // A variation with a file of its own that does not build is not drawn as the base page in its place.
@@ -434,12 +473,12 @@ export class StudioService {
         422,
         'draft_invalid',
         `${variantFile} has problems: the ${variant} variation cannot be drawn until they are fixed`,
-        compiled.problems,
+        problems.shown,
       );
     }
     const location = await previewPlace(query, this.options.engine());
     const timings = new Map<string, number>();
-    const layout = await source.layout.layout(request, brand, location, {
+    const layout = await drawer.layout(request, brand, location, {
       segmentPage,
       ...(variant ? { variant } : {}),
       timings,
@@ -462,25 +501,44 @@ export class StudioService {
         via: origin.via,
       };
     });
-    return { answer: { layout, rows, variant: variant ?? null, problems: compiled.problems }, brand };
+    return { answer: { layout, rows, variant: variant ?? null, problems: problems.shown }, brand };
   }
 
   private async draftSource(): Promise<PreviewSource> {
     const { files, compiled } = await this.refresh();
-    return { files, compiled, repo: this.drafts, layout: this.layout };
+    return { files, compiled, view: compiled.registry ? { repo: this.drafts, layout: this.layout } : null };
   }
 
-  /** RULES 18.2: the site as shoppers will see it at `at`, once the versions scheduled by then are live. */
+  /**
+   * RULES 18.2: the site as shoppers will see it at `at`, once the versions scheduled by then are live. Each set is
+   * drawn from a view of its own, so a preview of another time asked meanwhile never changes the pages under it.
+   */
   private async asOfSource(at: Date): Promise<PreviewSource> {
     const { files } = await this.schedule.asOf(at);
-    const compiled = compileSegments(files);
     const digest = filesDigest(files);
-    if (digest !== this.timeline.digest && compiled.registry) {
-      this.timeline.repo.use(files);
-      this.timeline.layout.clearCache();
-      this.timeline.digest = digest;
+    const kept = this.asOfViews.get(digest);
+    if (kept) {
+      this.asOfViews.delete(digest);
+      this.asOfViews.set(digest, kept);
+      return { files, compiled: kept.compiled, view: kept };
     }
-    return { files, compiled, repo: this.timeline.repo, layout: this.timeline.layout };
+    const compiled = compileSegments(files);
+    if (!compiled.registry) return { files, compiled, view: null };
+    const repo = new SegmentRepository(`${this.options.draftsDir}.as-of`);
+    repo.use(files);
+    const view = {
+      repo,
+      compiled,
+      layout: new LayoutService({
+        segments: repo,
+        engine: this.options.engine,
+        logger: this.options.logger,
+        rowDeadlineMs: this.options.rowDeadlineMs,
+      }),
+    };
+    this.asOfViews.set(digest, view);
+    for (const old of this.asOfViews.keys()) if (this.asOfViews.size > AS_OF_VIEWS) this.asOfViews.delete(old);
+    return { files, compiled, view };
   }
 
   /**
@@ -497,7 +555,9 @@ export class StudioService {
     const files = input.brand === undefined ? drafts : overlayBrand(base, drafts, input.brand);
     const brands = brandsOfChange(base, files);
     requireRole(actor, 'publisher', input.brand === undefined ? brands : [input.brand, ...brands]);
-    const scheduled = await this.schedule.schedule({ files, base, at, note: input.note, author: actor });
+    const scheduled = await this.schedule
+      .schedule({ files, base, at, note: input.note, author: actor })
+      .catch(refusedFor(actor));
     await this.audit.record(actor, {
       action: 'schedule',
       brands: scheduled.brands,
@@ -512,9 +572,19 @@ export class StudioService {
     if (brand !== undefined) requireRole(actor, 'viewer', brand);
     const { compiled } = await this.refresh();
     const seen = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
+    // RULES 18.4: a schedule of several brands lists the changes to files the actor sees only.
+    const sees = (file: string) => this.seesFile(seen, file);
     return (await this.schedule.list())
       .filter((s) => s.brands.some((b) => seen.has(b)) || s.brands.length === 0)
-      .map(scheduleSummary);
+      .map(scheduleSummary)
+      .map((s) => ({
+        ...s,
+        changes: {
+          added: s.changes.added.filter(sees),
+          changed: s.changes.changed.filter(sees),
+          removed: s.changes.removed.filter(sees),
+        },
+      }));
   }
 
   async unschedule(actor: StudioActor, id: string): Promise<ScheduleSummary> {
@@ -716,9 +786,11 @@ export class StudioService {
     const old = await this.options.publisher.files(n);
     // RULES 18.4: a rollback changes what is live as a publish does, and asks for the same role.
     requireRole(actor, 'publisher', brandsOfChange(live, old));
-    const unchanged = filesDigest(await this.draftFiles()) === filesDigest(live);
-    const restored = await this.options.publisher.restore(n, { ...input, author: actor.name });
-    if (unchanged) await writeSegmentDir(this.options.draftsDir, this.options.live.current.files);
+    const drafts = await this.draftFiles();
+    const unchanged = filesDigest(drafts) === filesDigest(live);
+    const restored = await this.options.publisher.restore(n, { ...input, author: actor.name }).catch(refusedFor(actor));
+    // Only the files the restore changed: a draft saved meanwhile stays as saved.
+    if (unchanged) await this.writeDrafts(drafts, this.options.live.current.files);
     await this.audit.record(actor, {
       action: 'rollback',
       brands: brandsOfChange(live, old),
@@ -733,17 +805,49 @@ export class StudioService {
   async auditLog(actor: StudioActor, brand?: string) {
     if (brand !== undefined) requireRole(actor, 'viewer', brand);
     const { compiled } = await this.refresh();
-    const brands = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
+    const seen = brand !== undefined ? new Set([brand]) : visibleBrands(actor, this.brandIds(compiled));
     // The registry is every brand's: its entries are shown to every studio user.
-    brands.add(EVERY_BRAND);
-    return this.audit.recent({ brands });
+    const entries = await this.audit.recent({ brands: new Set([...seen, EVERY_BRAND]) });
+    // RULES 18.4: an entry touching several brands shows the diff of the files the actor sees only.
+    return entries.map((entry) => {
+      if (entry.diff === undefined) return entry;
+      const { diff, ...rest } = entry;
+      const shown = diffOfFiles(diff, (file) => this.seesFile(seen, file));
+      return shown ? { ...rest, diff: shown } : rest;
+    });
   }
 
   /** The catalog changed: previews draw their rows afresh (they are few; dropping them all is simplest). */
   catalogChanged(): void {
     this.layout.clearCache();
+    for (const view of this.asOfViews.values()) view.layout.clearCache();
   }
 }
+
+/**
+ * RULES 18.4: of a set's problems, those in files the actor sees (their brands' and the registry); the others are
+ * only counted, in a note for the message they come with.
+ */
+function ownProblems(actor: StudioActor, problems: readonly SegmentProblem[]) {
+  const shown = problems.filter((p) => p.file === REGISTRY_FILE || holds(actor, 'viewer', brandOfFile(p.file)));
+  const hidden = problems.length - shown.length;
+  const note =
+    hidden === 0
+      ? ''
+      : ` (${hidden} of the problems ${hidden === 1 ? 'is' : 'are'} in files of other brands, not listed here)`;
+  return { shown, note };
+}
+
+/** A refusal listing the set's problems (`draft_invalid`), with those of files the actor does not see left out. */
+const refusedFor =
+  (actor: StudioActor) =>
+  (err: unknown): never => {
+    if (err instanceof AppError && err.code === 'draft_invalid' && Array.isArray(err.details)) {
+      const problems = ownProblems(actor, err.details as SegmentProblem[]);
+      throw new AppError(err.status, err.code, `${err.message}${problems.note}`, problems.shown);
+    }
+    throw err;
+  };
 
 /** The preview query a link draws. */
 function linkQuery(link: PreviewLinkInput): PreviewQuery {

@@ -28,4 +28,23 @@ describe('a row results range bound', () => {
       RowResultsQuerySchema.safeParse({ ...query, since: '2026-11-01T12:00Z', until: '2026-11-01T12:00Z' }).success,
     ).toBe(false);
   });
+
+  it.each([
+    ['0000-01-01T00:00:00Z', 'since'],
+    ['0000-12-30', 'until'],
+    ['9999-12-31', 'until'],
+    ['9999-12-31T23:59:59-00:01', 'until'],
+  ] as const)('%s as %s is out of the years a range may name', (value, end) => {
+    expect(rangeBound(value, end)).toBeDefined();
+    const parsed = RowResultsQuerySchema.safeParse({ brand: 'base', page: 'home', [end]: value });
+    expect(parsed.error?.issues.map((i) => i.message)).toEqual([`${end} must be in the years 0001 to 9999 (UTC)`]);
+  });
+
+  it.each([
+    ['0001-01-01', 'since'],
+    ['9999-12-30', 'until'],
+    ['9999-12-31T23:59:59+14:00', 'until'],
+  ] as const)('%s as %s is in them', (value, end) => {
+    expect(RowResultsQuerySchema.safeParse({ brand: 'base', page: 'home', [end]: value }).success).toBe(true);
+  });
 });

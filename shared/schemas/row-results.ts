@@ -93,6 +93,14 @@ export function rangeBound(value: string, end: 'since' | 'until'): Date | undefi
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
+/**
+ * The first and last instants a range may name: the years 1 to 9999, as an ISO date has four digits for its year and
+ * the event store (PostgreSQL) has no year 0.
+ */
+export const RANGE_FIRST = new Date('0001-01-01T00:00:00Z');
+export const RANGE_LAST = new Date('9999-12-31T23:59:59.999Z');
+export const inRange = (at: Date) => at >= RANGE_FIRST && at <= RANGE_LAST;
+
 const bound = (end: 'since' | 'until') =>
   z
     .string()
@@ -100,6 +108,10 @@ const bound = (end: 'since' | 'until') =>
       (s) => rangeBound(s, end) !== undefined,
       `${end} must be an ISO date such as 2026-11-01 or a date and time such as 2026-11-01T09:00:00Z`,
     )
+    .refine((s) => {
+      const at = rangeBound(s, end);
+      return at === undefined || inRange(at);
+    }, `${end} must be in the years 0001 to 9999 (UTC)`)
     .optional();
 
 /** `GET /api/studio/rows`'s query. */
