@@ -39,7 +39,15 @@ describe.each(backends)('record collections ($name)', ({ open }) => {
   it('puts, reads, changes and removes records; a change with nothing to write writes nothing', async () => {
     const items = stores.collection<Item>('items');
     expect(await items.all()).toEqual([]);
-    expect(await items.update(() => ({ put: [{ id: 'a', n: 1 }, { id: 'b', n: 2 }], result: 'ok' }))).toBe('ok');
+    expect(
+      await items.update(() => ({
+        put: [
+          { id: 'a', n: 1 },
+          { id: 'b', n: 2 },
+        ],
+        result: 'ok',
+      })),
+    ).toBe('ok');
     expect(await items.get('a')).toEqual({ id: 'a', n: 1 });
     await items.update((all) => ({ put: all.map((i) => ({ ...i, n: i.n * 10 })), remove: ['b'], result: null }));
     expect(await items.all()).toEqual([{ id: 'a', n: 10 }]);
