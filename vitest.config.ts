@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two files at a time on two cores (the default keeps one core free, leaving a single worker): most files
+    // wait on a database, a child process or a timer much of the time.
+    maxWorkers: 2,
   },
 });

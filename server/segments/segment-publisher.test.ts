@@ -30,19 +30,33 @@ async function liveDir(): Promise<string> {
   return dir;
 }
 
-const STORES: { name: string; open: () => Promise<{ store: SegmentVersionStore; close: () => Promise<void> }> }[] = [
+/** Each test gets an empty store; a database is opened once for the file (opening one is the slow part). */
+const STORES: {
+  name: string;
+  open: () => Promise<{ store: SegmentVersionStore; close: () => Promise<void> }>;
+  closeAll?: () => Promise<void>;
+}[] = [
   {
     name: 'files',
     open: async () => ({ store: new FileVersionStore(path.join(tmp, `versions-${++dirs}`)), close: async () => {} }),
   },
-  ...TEST_STORES.map(({ name, open }) => ({
-    name,
-    open: async () => {
-      const sql: Sql = await open();
-      return { store: new SqlVersionStore(sql), close: () => sql.close() };
-    },
-  })),
+  ...TEST_STORES.map(({ name, open }) => {
+    let shared: Promise<Sql> | undefined;
+    return {
+      name,
+      open: async () => {
+        shared ??= open();
+        const sql = await shared;
+        await sql.query('TRUNCATE segment_versions');
+        return { store: new SqlVersionStore(sql), close: async () => {} };
+      },
+      closeAll: async () => {
+        if (shared) await (await shared).close();
+      },
+    };
+  }),
 ];
+afterAll(() => Promise.all(STORES.map((s) => s.closeAll?.())));
 
 const withTitle = (files: ReadonlyMap<string, string>, title: string) => {
   const next = new Map(files);

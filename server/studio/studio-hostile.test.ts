@@ -319,9 +319,9 @@ describe('the studio API under hostile input', () => {
           }
         },
       ),
-      { numRuns: 60, seed: 18 },
+      { numRuns: 25, seed: 18 },
     );
-    expect(refusals).toBeGreaterThan(40);
+    expect(refusals).toBeGreaterThan(15);
     // Nothing of a body reached the objects every other one is made from.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
