@@ -401,6 +401,45 @@ function useFieldIds(key: string) {
   };
 }
 
+/** A field's name as its label or legend says it. */
+const labelText = (field: FormField) => `${field.label}${field.required ? '' : ' (optional)'}`;
+
+/** A field's documentation from the schema, which its control is described by. */
+function Help({ field, ids }: { field: FormField; ids: ReturnType<typeof useFieldIds> }) {
+  return field.help ? (
+    <p className="form-field__help" id={ids.helpId}>
+      {field.help}
+    </p>
+  ) : null;
+}
+
+/** A field of several controls: a fieldset described by its problems and help, under its legend. */
+function FieldsetFrame({
+  field,
+  ids,
+  className,
+  legend = labelText(field),
+  children,
+}: {
+  field: FormField;
+  ids: ReturnType<typeof useFieldIds>;
+  className: string;
+  legend?: string;
+  children: ReactNode;
+}) {
+  const describedBy = ids.describedBy(field.help);
+  return (
+    <fieldset
+      className={className}
+      data-focus={field.key}
+      {...(describedBy ? { 'aria-describedby': describedBy } : {})}
+    >
+      <legend>{legend}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
 function FieldFrame({
   field,
   ids,
@@ -414,19 +453,10 @@ function FieldFrame({
 }) {
   return (
     <div className="form-field" data-focus={field.key}>
-      {label && (
-        <label htmlFor={ids.id}>
-          {field.label}
-          {field.required ? '' : ' (optional)'}
-        </label>
-      )}
+      {label && <label htmlFor={ids.id}>{labelText(field)}</label>}
       {children}
       <Problems problems={ids.problems} id={ids.errorId} />
-      {field.help && (
-        <p className="form-field__help" id={ids.helpId}>
-          {field.help}
-        </p>
-      )}
+      <Help field={field} ids={ids} />
     </div>
   );
 }
@@ -621,17 +651,8 @@ function ChoicesField({ field }: { field: Extract<FormField, { control: 'choices
   const form = useForm();
   const ids = useFieldIds(field.key);
   const chosen = new Set(field.value ?? []);
-  const describedBy = ids.describedBy(field.help);
   return (
-    <fieldset
-      className="form-field form-choices"
-      data-focus={field.key}
-      {...(describedBy ? { 'aria-describedby': describedBy } : {})}
-    >
-      <legend>
-        {field.label}
-        {field.required ? '' : ' (optional)'}
-      </legend>
+    <FieldsetFrame field={field} ids={ids} className="form-field form-choices">
       {field.options.map((o) => (
         <label key={o.value} className="form-field__check">
           <input
@@ -651,12 +672,8 @@ function ChoicesField({ field }: { field: Extract<FormField, { control: 'choices
         </label>
       ))}
       <Problems problems={ids.problems} id={ids.errorId} />
-      {field.help && (
-        <p className="form-field__help" id={ids.helpId}>
-          {field.help}
-        </p>
-      )}
-    </fieldset>
+      <Help field={field} ids={ids} />
+    </FieldsetFrame>
   );
 }
 
@@ -694,25 +711,12 @@ function WordsField({ field }: { field: Extract<FormField, { control: 'words' }>
 
 function GroupField({ field }: { field: Extract<FormField, { control: 'group' }> }) {
   const ids = useFieldIds(field.key);
-  const describedBy = ids.describedBy(field.help);
   return (
-    <fieldset
-      className="form-group"
-      data-focus={field.key}
-      {...(describedBy ? { 'aria-describedby': describedBy } : {})}
-    >
-      <legend>
-        {field.label}
-        {field.required ? '' : ' (optional)'}
-      </legend>
-      {field.help && (
-        <p className="form-field__help" id={ids.helpId}>
-          {field.help}
-        </p>
-      )}
+    <FieldsetFrame field={field} ids={ids} className="form-group">
+      <Help field={field} ids={ids} />
       <Problems problems={ids.problems} id={ids.errorId} />
       <ObjectFields body={field.body} />
-    </fieldset>
+    </FieldsetFrame>
   );
 }
 
@@ -786,21 +790,9 @@ function ListField({ field, list }: { field: FormField; list: FormList }) {
     });
   };
 
-  const describedBy = ids.describedBy(field.help);
   return (
-    <fieldset
-      className="form-list"
-      data-focus={field.key}
-      {...(describedBy ? { 'aria-describedby': describedBy } : {})}
-    >
-      <legend>
-        {field.label} ({count})
-      </legend>
-      {field.help && (
-        <p className="form-field__help" id={ids.helpId}>
-          {field.help}
-        </p>
-      )}
+    <FieldsetFrame field={field} ids={ids} className="form-list" legend={`${field.label} (${count})`}>
+      <Help field={field} ids={ids} />
       <p className="sr-only" id={instructionsId}>
         Press Alt with Arrow Up or Arrow Down to move it, or drag it.
       </p>
@@ -864,7 +856,7 @@ function ListField({ field, list }: { field: FormField; list: FormList }) {
           </span>
         )}
       </div>
-    </fieldset>
+    </FieldsetFrame>
   );
 }
 
