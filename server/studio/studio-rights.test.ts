@@ -58,6 +58,8 @@ const soon = () => new Date(Date.now() + 3_600_000).toISOString();
 interface Case {
   route: string;
   role: StudioRole;
+  /** Another brand's record is, to a user without that brand, not there: 404, not a 403 naming its brand. */
+  hiddenElsewhere?: boolean;
   setup?: (brand: string) => Promise<unknown>;
   call: (key: string, brand: string, made: unknown) => request.Test;
 }
@@ -118,6 +120,7 @@ const CASES: Case[] = [
   {
     route: 'DELETE /schedules/:id',
     role: 'publisher',
+    hiddenElsewhere: true,
     setup: async (b) => {
       await draftChange(b);
       return (await admin.post('/api/studio/schedules', { note: 'later', brand: b, at: soon() }).expect(201)).body
@@ -144,6 +147,7 @@ const CASES: Case[] = [
   {
     route: 'DELETE /preview-links/:id',
     role: 'editor',
+    hiddenElsewhere: true,
     setup: async (b) =>
       (await admin.post('/api/studio/preview-links', { brand: b, page: 'home' }).expect(201)).body.id as string,
     call: (k, _b, id) => as(k).delete(`/api/studio/preview-links/${id as string}`),
@@ -172,6 +176,7 @@ describe('the studio refuses what a role may not do, and another brand, with a 4
           const allowed = c.route !== 'PUT /files/brands.json' && brand === OWN && rank(role) >= rank(c.role);
           const what = `${role} on ${brand}: ${res.status} ${JSON.stringify(res.body?.error ?? '')}`;
           if (allowed) expect(res.status, what).toBeLessThan(300);
+          else if (c.hiddenElsewhere && brand !== OWN) expect(res.status, what).toBe(404);
           else {
             expect(res.status, what).toBe(403);
             expect(res.body.error.code, what).toBe('not_allowed');

@@ -589,6 +589,9 @@ export class StudioService {
 
   async unschedule(actor: StudioActor, id: string): Promise<ScheduleSummary> {
     const found = await this.schedule.get(id);
+    // One of another brand's is, to this user, not there: a 404 as for an id never made, not a 403 naming its brand.
+    if (found.brands.length > 0 && !found.brands.some((b) => holds(actor, 'viewer', b)))
+      throw new AppError(404, 'schedule_not_found', `There is no scheduled version ${id}`);
     requireRole(actor, 'publisher', found.brands);
     const cancelled = await this.schedule.cancel(id);
     await this.audit.record(actor, {
@@ -645,7 +648,9 @@ export class StudioService {
   /** RULES 18.3: revokes a link at once on every node; needs the editor role on its brand. Revoking twice is fine. */
   async revokeLink(actor: StudioActor, id: string): Promise<PreviewLinkView> {
     const found = await this.links.get(id);
-    if (!found) throw new AppError(404, 'preview_link_not_found', `There is no preview link ${id}`);
+    // Another brand's link is, to this user, not there: the same 404 as a link never made.
+    if (!found || !holds(actor, 'viewer', found.brand))
+      throw new AppError(404, 'preview_link_not_found', `There is no preview link ${id}`);
     requireRole(actor, 'editor', found.brand);
     const done = await this.links.revoke(id, actor);
     if (!done) throw new AppError(404, 'preview_link_not_found', `There is no preview link ${id}`);
