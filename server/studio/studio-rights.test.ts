@@ -220,6 +220,42 @@ describe('the studio refuses what a role may not do, and another brand, with a 4
     await admin.get('/api/studio/events?guest=someone1').expect(200);
   });
 
+  it('says why a schedule of several brands failed to a user of one only in general words', async () => {
+    const clock = { now: Date.now() };
+    const n = await studioNode(catalog, { env: { STUDIO_KEY: ADMIN_KEY }, now: () => clock.now });
+    const viewer = (await n.studio.users.add('viewer of encore', { brand: OWN, role: 'viewer' })).key;
+    const call = (key: string) => ({
+      get: (url: string) => request(n.app).get(url).set(STUDIO_KEY_HEADER, key),
+      post: (url: string, body: object) => request(n.app).post(url).set(STUDIO_KEY_HEADER, key).send(body),
+      put: (url: string, body: object) => request(n.app).put(url).set(STUDIO_KEY_HEADER, key).send(body),
+    });
+    const files = (await call(ADMIN_KEY).get('/api/studio/state').expect(200)).body.files as {
+      path: string;
+      text: string;
+    }[];
+    const retitle = (file: string, title: string) =>
+      call(ADMIN_KEY)
+        .put(`/api/studio/files/${file}`, {
+          text: files.find((f) => f.path === file)!.text.replace(/"title": "[^"]*"/, `"title": "${title}"`),
+        })
+        .expect(200);
+    await retitle('base/explore.json', 'Scheduled Base');
+    await retitle('encore/explore.json', 'Scheduled Encore');
+    const at = new Date(clock.now + 3_600_000).toISOString();
+    await call(ADMIN_KEY).post('/api/studio/schedules', { note: 'both brands', at }).expect(201);
+    // Base's page is published by hand meanwhile: the schedule would undo it, so it fails when due.
+    await retitle('base/explore.json', 'By Hand');
+    await call(ADMIN_KEY).post('/api/studio/publish', { note: 'by hand', brand: 'base' }).expect(201);
+    clock.now += 2 * 3_600_000;
+    await n.studio.schedule.runDue();
+    const [seenByAdmin] = (await call(ADMIN_KEY).get('/api/studio/schedules').expect(200)).body.schedules;
+    expect(seenByAdmin).toMatchObject({ status: 'failed', reason: expect.stringContaining('base/explore.json') });
+    const [seenByViewer] = (await call(viewer).get('/api/studio/schedules').expect(200)).body.schedules;
+    expect(seenByViewer.status).toBe('failed');
+    expect(JSON.stringify(seenByViewer)).not.toContain('base/');
+    expect(seenByViewer.reason).toMatch(/brands you do not see/);
+  });
+
   it('publishes as who is signed in: the history names the user, not a typed name', async () => {
     await draftChange(OWN);
     const published = (

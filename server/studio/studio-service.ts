@@ -584,6 +584,10 @@ export class StudioService {
           changed: s.changes.changed.filter(sees),
           removed: s.changes.removed.filter(sees),
         },
+        // Why it was not published may name another brand's file or problem: said in general words then.
+        ...(s.reason && !s.brands.every((b) => seen.has(b) || seen.has(EVERY_BRAND))
+          ? { reason: 'it no longer applied when due (the reason concerns files of brands you do not see)' }
+          : {}),
       }));
   }
 
