@@ -237,12 +237,6 @@ async function versionCommand(
             note: values.note.trim(),
             author: actor,
           });
-          await audit.record(actor, {
-            action: 'schedule',
-            brands: scheduled.brands,
-            summary: `scheduled version ${scheduled.id} for ${scheduled.at}: ${scheduled.note}`,
-            diff: setDiff(base, files),
-          });
           console.log(
             `scheduled version ${scheduled.id} for ${scheduled.at} from ${path.relative('.', from) || '.'}: ` +
               `${scheduled.note} (checked again when due; \`npm run segments -- unschedule ${scheduled.id}\` cancels)`,
@@ -289,12 +283,7 @@ async function versionCommand(
       }
       case 'unschedule': {
         const id = String(number(positionals[1], 'unschedule N'));
-        const cancelled = await schedule.cancel(id);
-        await audit.record(actor, {
-          action: 'unschedule',
-          brands: cancelled.brands,
-          summary: `cancelled scheduled version ${id} (due ${cancelled.at}): ${cancelled.note}`,
-        });
+        const cancelled = await schedule.cancel(id, actor);
         console.log(`cancelled scheduled version ${id} (was due ${cancelled.at})`);
         return 0;
       }

@@ -127,7 +127,7 @@ describe.each(STORES)('scheduled segment versions ($name)', ({ open }) => {
       expect(kept).toMatchObject({ files: {}, base: {} });
       expect(scheduleSummary(kept!).changes).toEqual({ added: [], changed: ['base/explore.json'], removed: [] });
       // Settled: it cannot be cancelled any more.
-      await expect(a.schedule.cancel('1')).rejects.toMatchObject({ status: 409 });
+      await expect(a.schedule.cancel('1', ANA)).rejects.toMatchObject({ status: 409 });
     }
   });
 
@@ -207,11 +207,16 @@ describe.each(STORES)('scheduled segment versions ($name)', ({ open }) => {
         status: 409,
       });
       const s = await n.schedule.schedule({ files: withTitle(base, 'Never'), base, at, note: 'n', author: ANA });
-      expect((await n.schedule.cancel(s.id)).status).toBe('cancelled');
+      expect((await n.schedule.cancel(s.id, ANA)).status).toBe('cancelled');
       clock.now += 2 * HOUR;
       await n.schedule.runDue();
       expect(title(n.live)).not.toBe('Never');
-      await expect(n.schedule.cancel('99')).rejects.toMatchObject({ status: 404 });
+      await expect(n.schedule.cancel('99', ANA)).rejects.toMatchObject({ status: 404 });
+      // Only what was scheduled and cancelled is in the audit log, in the name of who did it; refusals are not.
+      expect((await n.audit.recent()).map((e) => [e.action, e.actor.name, e.summary])).toEqual([
+        ['unschedule', 'Ana', `cancelled scheduled version ${s.id} (due ${s.at}): n`],
+        ['schedule', 'Ana', `scheduled version ${s.id} for ${s.at}: n`],
+      ]);
     }
   });
 });

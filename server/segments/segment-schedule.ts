@@ -133,8 +133,8 @@ export class SegmentSchedule {
   }
 
   /**
-   * Schedules `files` to be published at `at`, on top of the site as it will be then. Refused (422) when the set
-   * has problems, (409) when it changes nothing then, (400) when `at` is not ahead.
+   * Schedules `files` to be published at `at`, on top of the site as it will be then, and says so in the audit log.
+   * Refused (422) when the set has problems, (409) when it changes nothing then, (400) when `at` is not ahead.
    */
   async schedule(input: {
     files: SegmentFiles;
@@ -161,7 +161,7 @@ export class SegmentSchedule {
       );
     if (filesDigest(files) === filesDigest(base))
       throw new AppError(409, 'nothing_to_publish', `The set is what shoppers will see at ${at.toISOString()} already`);
-    return this.schedules.update((all) => {
+    const scheduled = await this.schedules.update((all) => {
       const record: ScheduledVersion = {
         id: String(all.reduce((n, s) => Math.max(n, Number(s.id)), 0) + 1),
         at: at.toISOString(),
@@ -175,11 +175,18 @@ export class SegmentSchedule {
       };
       return { put: [record], result: record };
     });
+    await this.options.audit.record(input.author, {
+      action: 'schedule',
+      brands: scheduled.brands,
+      summary: `scheduled version ${scheduled.id} for ${scheduled.at}: ${scheduled.note}`,
+      diff: setDiff(base, files),
+    });
+    return scheduled;
   }
 
-  /** Cancels a pending schedule; 409 once it is published, failed or cancelled. */
-  async cancel(id: string): Promise<ScheduledVersion> {
-    return this.schedules.update((all) => {
+  /** Cancels a pending schedule, in `actor`'s name; 409 once it is published, failed or cancelled. */
+  async cancel(id: string, actor: Actor): Promise<ScheduledVersion> {
+    const cancelled = await this.schedules.update((all) => {
       const s = all.find((x) => x.id === id);
       if (!s) throw new AppError(404, 'schedule_not_found', `There is no scheduled version ${id}`);
       if (s.status !== 'scheduled')
@@ -191,6 +198,12 @@ export class SegmentSchedule {
       };
       return { put: [cancelled], result: cancelled };
     });
+    await this.options.audit.record(actor, {
+      action: 'unschedule',
+      brands: cancelled.brands,
+      summary: `cancelled scheduled version ${id} (due ${cancelled.at}): ${cancelled.note}`,
+    });
+    return cancelled;
   }
 
   /** Looks for due versions now, then every poll; answers the function that stops. */

@@ -558,12 +558,6 @@ export class StudioService {
     const scheduled = await this.schedule
       .schedule({ files, base, at, note: input.note, author: actor })
       .catch(refusedFor(actor));
-    await this.audit.record(actor, {
-      action: 'schedule',
-      brands: scheduled.brands,
-      summary: `scheduled version ${scheduled.id} for ${scheduled.at}: ${scheduled.note}`,
-      diff: setDiff(base, files),
-    });
     return scheduleSummary(scheduled);
   }
 
@@ -597,13 +591,7 @@ export class StudioService {
     if (found.brands.length > 0 && !found.brands.some((b) => holds(actor, 'viewer', b)))
       throw new AppError(404, 'schedule_not_found', `There is no scheduled version ${id}`);
     requireRole(actor, 'publisher', found.brands);
-    const cancelled = await this.schedule.cancel(id);
-    await this.audit.record(actor, {
-      action: 'unschedule',
-      brands: cancelled.brands,
-      summary: `cancelled scheduled version ${id} (due ${cancelled.at}): ${cancelled.note}`,
-    });
-    return scheduleSummary(cancelled);
+    return scheduleSummary(await this.schedule.cancel(id, actor));
   }
 
   /**
