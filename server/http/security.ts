@@ -124,7 +124,7 @@ export type MakeLimiter = (
 ) => RequestHandler;
 
 /** A digest both sides of a secret's comparison are reduced to: one length, so the comparison's time says nothing. */
-const secretDigest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+export const secretDigest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
 
 /** Whether a given key is the expected one, compared in constant time whatever their lengths (RULES 18.4). */
 export function sameSecret(given: string, expected: string): boolean {

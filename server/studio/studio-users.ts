@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { secretDigest } from '../http/security.js';
 import { AppError } from '../http/errors.js';
 import type { RecordCollection, RecordStores } from '../store/record-collections.js';
 import { EVERY_BRAND, STUDIO_ROLES, type StudioGrant, type StudioRole } from '../../shared/schemas/studio.js';
@@ -23,7 +24,7 @@ export const USER_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._@'-]{0,79}$/u;
 const KEY_PREFIX = 'sk_';
 
 /** What is kept of a key: its SHA-256 (a key is 256 random bits, so no slower hash is needed against guessing). */
-const keyDigest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
+const keyDigest = secretDigest;
 
 export const holds = (actor: Pick<StudioActor, 'grants'>, role: StudioRole, brand: string) =>
   holdsRole(actor.grants, role, brand);
@@ -62,12 +63,10 @@ export class StudioUsers {
     return this.users.all().then((all) => all.sort((a, b) => a.name.localeCompare(b.name)));
   }
 
-  /** The user a key belongs to: every user's digest compared in constant time, so a guess learns nothing. */
-  async byKey(key: string): Promise<StudioUser | null> {
-    return (await this.identify(key)).user;
-  }
-
-  /** In one read: whether there are users at all, and whose key `key` is (none given: nobody's). */
+  /**
+   * In one read: whether there are users at all, and whose key `key` is (none given: nobody's). Every user's digest
+   * is compared in constant time, so a guess learns nothing.
+   */
   async identify(key: string | undefined): Promise<{ anyUsers: boolean; user: StudioUser | null }> {
     const all = await this.users.all();
     if (key === undefined) return { anyUsers: all.length > 0, user: null };
