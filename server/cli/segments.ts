@@ -22,7 +22,7 @@ import { closest } from '../segments/did-you-mean.js';
 import { formatProblem, type SegmentProblem } from '../segments/segment-problems.js';
 import { compileSegments, GROUP_PAGES, readSegmentDir, type CompiledSegments } from '../segments/segment-set.js';
 import { FileVersionStore, setDiff, SqlVersionStore } from '../segments/segment-versions.js';
-import { brandsOfChange, SegmentAudit } from '../segments/segment-audit.js';
+import { SegmentAudit } from '../segments/segment-audit.js';
 import { scheduleSummary, SegmentSchedule } from '../segments/segment-schedule.js';
 import { recordStoresFor } from '../store/record-collections.js';
 
@@ -245,13 +245,7 @@ async function versionCommand(
         }
         const before = live.current.files;
         const version = await publisher.publish(files, { note: values.note.trim(), author });
-        await audit.record(actor, {
-          action: 'publish',
-          brands: brandsOfChange(before, files),
-          summary: `published version ${version.version}: ${version.note}`,
-          version: version.version,
-          diff: setDiff(before, files),
-        });
+        await audit.published(actor, { before, after: files, version });
         console.log(
           `published version ${version.version} from ${path.relative('.', from) || '.'} ` +
             `(${Object.keys(version.files).length} files): ${version.note}`,
@@ -334,13 +328,7 @@ async function versionCommand(
         const before = live.current.files;
         const old = await publisher.files(n);
         const version = await publisher.restore(n, { ...(values.note ? { note: values.note } : {}), author });
-        await audit.record(actor, {
-          action: 'rollback',
-          brands: brandsOfChange(before, old),
-          summary: `published version ${version.version}: the files of version ${n} (${version.note})`,
-          version: version.version,
-          diff: setDiff(before, old),
-        });
+        await audit.published(actor, { before, after: old, version, restoredFrom: n });
         console.log(`published version ${version.version}: the files of version ${n} (${version.note})`);
         return 0;
       }

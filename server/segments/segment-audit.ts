@@ -2,7 +2,7 @@ import type { AuditEntry } from '../../shared/schemas/studio.js';
 import { EVERY_BRAND } from '../../shared/schemas/studio.js';
 import type { RecordLog, RecordStores } from '../store/record-collections.js';
 import { REGISTRY_FILE, type SegmentFiles } from './segment-set.js';
-import { setChanges } from './segment-versions.js';
+import { setChanges, setDiff } from './segment-versions.js';
 
 /** Entries an audit answer lists at most. */
 export const AUDIT_LIMIT = 500;
@@ -47,6 +47,32 @@ export class SegmentAudit {
 
   async record(actor: Actor, entry: Omit<AuditEntry, 'at' | 'actor'>): Promise<void> {
     await this.log.append({ at: new Date().toISOString(), actor: { id: actor.id, name: actor.name }, ...entry });
+  }
+
+  /**
+   * A version published (or, with `restoredFrom`, an older version's files published again), with what it changed
+   * against the set live before it: the studio and the command line record it alike.
+   */
+  published(
+    actor: Actor,
+    change: {
+      before: SegmentFiles;
+      after: SegmentFiles;
+      version: { version: number; note: string };
+      restoredFrom?: number;
+    },
+  ): Promise<void> {
+    const { before, after, version, restoredFrom } = change;
+    return this.record(actor, {
+      action: restoredFrom === undefined ? 'publish' : 'rollback',
+      brands: brandsOfChange(before, after),
+      summary:
+        restoredFrom === undefined
+          ? `published version ${version.version}: ${version.note}`
+          : `published version ${version.version}: the files of version ${restoredFrom} (${version.note})`,
+      version: version.version,
+      diff: setDiff(before, after),
+    });
   }
 
   /** The newest entries, those touching `brands` only when given (an entry on the registry touches every brand). */

@@ -408,13 +408,7 @@ export class StudioService {
     const published = await this.options.publisher
       .publish(files, { note: input.note, author: actor.name })
       .catch(refusedFor(actor));
-    await this.audit.record(actor, {
-      action: 'publish',
-      brands: brandsOfChange(live, files),
-      summary: `published version ${published.version}: ${published.note}`,
-      version: published.version,
-      diff: setDiff(live, files),
-    });
+    await this.audit.published(actor, { before: live, after: files, version: published });
     return this.summary(published.version);
   }
 
@@ -788,13 +782,7 @@ export class StudioService {
     const restored = await this.options.publisher.restore(n, { ...input, author: actor.name }).catch(refusedFor(actor));
     // Only the files the restore changed: a draft saved meanwhile stays as saved.
     if (unchanged) await this.writeDrafts(drafts, this.options.live.current.files);
-    await this.audit.record(actor, {
-      action: 'rollback',
-      brands: brandsOfChange(live, old),
-      summary: `published version ${restored.version}: the files of version ${n} (${restored.note})`,
-      version: restored.version,
-      diff: setDiff(live, old),
-    });
+    await this.audit.published(actor, { before: live, after: old, version: restored, restoredFrom: n });
     return this.summary(restored.version);
   }
 
