@@ -1,6 +1,7 @@
 import { AppError } from '../http/errors.js';
 import type { RecordCollection, RecordStores } from '../store/record-collections.js';
 import type { Logger } from '../../shared/logger.js';
+import type { ScheduleSummaryView } from '../../shared/schemas/studio.js';
 import { SEGMENT_POLL_MS, type SegmentPublisher } from './segment-publisher.js';
 import { brandsOfChange, type Actor, type SegmentAudit } from './segment-audit.js';
 import { formatProblem } from './segment-problems.js';
@@ -36,9 +37,7 @@ export interface ScheduledVersion {
 }
 
 /** A schedule without its files, as lists show it. */
-export type ScheduleSummary = Omit<ScheduledVersion, 'files' | 'base'> & {
-  changes: { added: string[]; changed: string[]; removed: string[] };
-};
+export type ScheduleSummary = ScheduleSummaryView;
 
 export const scheduleSummary = ({ files, base, changes, ...rest }: ScheduledVersion): ScheduleSummary => ({
   ...rest,
