@@ -35,6 +35,7 @@ import type { RecentActivity } from './activity/recent-activity.js';
 import type { Commerce } from './commerce/commerce.js';
 import { commerceRoutes } from './commerce/routes.js';
 import { scannerRoutes } from './commerce/scanner-routes.js';
+import { orderAdminRoutes } from './commerce/admin-routes.js';
 import { entityRoutes } from './entities/routes.js';
 import type { FlagService } from './flags/flag-service.js';
 import { flagRoutes } from './flags/routes.js';
@@ -169,6 +170,15 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const keyFailures = limit('key-failures', env.RATE_LIMIT_KEY_FAILURES_PER_MINUTE, 'refused key', {
     failedKeysOnly: true,
   });
+  // RULES 19.3, 19.5: the operators' order API (refunds, reconciliation), before the catalog API's catch-all.
+  if (env.CATALOG_ADMIN_KEY)
+    app.use(
+      '/api/admin',
+      orderAdminRoutes(deps.commerce.admin, env.CATALOG_ADMIN_KEY, [
+        keyFailures,
+        limit('order-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'operator'),
+      ]),
+    );
   // The operators' catalog API, before the JSON parser: it reads its own bodies (JSON Lines) with its limits.
   app.use(
     '/api/admin',

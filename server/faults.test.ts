@@ -114,6 +114,8 @@ function delegating(sandbox: SandboxPaymentProvider, overrides: Partial<PaymentP
     capture: (id) => sandbox.capture(id),
     void: (id) => sandbox.void(id),
     findAuthorization: (key) => sandbox.findAuthorization(key),
+    refund: (input) => sandbox.refund(input),
+    charge: (id) => sandbox.charge(id),
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ import { exitOnSignals } from './http/shutdown.js';
 import { RecentActivity } from './activity/recent-activity.js';
 import { createCommerce } from './commerce/commerce.js';
 import { SandboxPaymentProvider } from './commerce/domain/payments.js';
+import { SqlSandboxLedger } from './commerce/sandbox-ledger.js';
 import { createFlagSource } from './flags/flag-source.js';
 import { FlagService } from './flags/flag-service.js';
 import { LayoutService } from './layout/layout-service.js';
@@ -122,7 +123,8 @@ async function main() {
   const commerce = createCommerce({
     sql,
     engine: () => search.engine,
-    payments: new SandboxPaymentProvider(),
+    // The sandbox's records in the store: any node settles or refunds what another charged (RULES 10.7, 19.3).
+    payments: new SandboxPaymentProvider({ ledger: new SqlSandboxLedger(sql) }),
     logger,
     barcodes,
   });
@@ -139,6 +141,8 @@ async function main() {
     onApplied: (changes) => {
       invalidateCaches(changes, { engine: search.engine, layout, fastLane: app.fastLane });
       studio.catalogChanged();
+      // RULES 19.1, 19.2: an event changed after sale reaches its buyers.
+      commerce.eventChanges.eventsChanged(changes.flatMap((c) => (c.collection === 'Event' ? [Number(c.id)] : [])));
       catalogTimes.record(changes);
       sitemaps.catalogChanged(changes);
     },

@@ -103,8 +103,10 @@ export async function startCatalog(deps: StartUpDeps): Promise<() => void> {
       { counts: manifest.counts, engine: engine.kind, ...embedded, ms: Math.round(performance.now() - began) },
       'search ready',
     );
-    const stopOrders = commerce.settlement.start();
-    return () => [stopOrders, ...stopCatalog].forEach((stop) => stop());
+    // RULES 19.1, 19.2: after the catalog is in memory, so that every event with standing orders is looked at once
+    // against the catalog as it now is (a catalog imported while the node was down included).
+    const stopOrders = [commerce.settlement.start(), commerce.refunds.start(), commerce.eventChanges.start()];
+    return () => [...stopOrders, ...stopCatalog].forEach((stop) => stop());
   } catch (err) {
     const failed = err instanceof SearchStartError ? 'search' : 'catalog';
     readiness.set(failed, false, err instanceof Error ? err.message : String(err));

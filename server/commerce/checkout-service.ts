@@ -7,6 +7,8 @@ import type { Logger } from '../../shared/logger.js';
 import { AppError } from '../http/errors.js';
 import type { IdempotencyStore, StoredAnswer } from '../http/idempotency.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
+import type { SqlTx } from '../store/sql.js';
+import { eventShape } from './event-changes.js';
 import type { GeneratedListing } from './domain/listings.js';
 import { newOrder, transition } from './domain/order-lifecycle.js';
 import type { PaymentProvider } from './domain/payments.js';
@@ -34,7 +36,16 @@ export interface CheckoutServiceOptions {
   idempotency: IdempotencyStore;
   logger: Logger;
   now: () => Date;
+  /** Runs inside the transaction that writes an order (its confirmation email is queued there: RULES 19.4). */
+  placed?: OrderPlaced;
 }
+
+/** What is done with a new order inside the transaction that writes it. */
+export type OrderPlaced = (
+  tx: SqlTx,
+  order: OrderRow & { tickets: TicketRow[] },
+  resolved: { event: EventDocument; listing: GeneratedListing },
+) => Promise<void>;
 
 /** What the logs say of one payment. */
 interface PaymentLog {
@@ -60,6 +71,7 @@ export class CheckoutService {
     guestId: string,
     request: CheckoutRequest,
     key: { key?: string; fingerprint: string },
+    brand?: string,
   ): Promise<StoredAnswer> {
     const attempt = key.key === undefined ? randomUUID() : uuidFrom(`${guestId}\n${key.key}`);
     return stored('checkout', () =>
@@ -68,7 +80,7 @@ export class CheckoutService {
       this.options.idempotency.run(
         { scope: guestId, key: key.key, fingerprint: key.fingerprint, keep: withoutAccessCode },
         async () => {
-          const { order, created } = await this.checkout(guestId, request, attempt);
+          const { order, created } = await this.checkout(guestId, request, attempt, brand);
           return { status: created ? 201 : 200, body: order };
         },
       ),
@@ -84,6 +96,7 @@ export class CheckoutService {
     guestId: string,
     request: CheckoutRequest,
     attempt: string,
+    brand?: string,
   ): Promise<{ order: Order; created: boolean }> {
     const { carts, holds, catalog, logger } = this.options;
     const hold = await carts.ownHold(guestId, request.cartId, 'checkout');
@@ -153,6 +166,9 @@ export class CheckoutService {
         history: lifecycle.history.map((h) => ({ status: h.status, at: new Date(h.at), note: h.note })),
         payment: { id: paymentId, authorizationId },
         seatBlockStart: firstSeat,
+        brand,
+        eventShape: eventShape(event),
+        then: this.options.placed ? (tx, order) => this.options.placed!(tx, order, { event, listing }) : undefined,
       },
       log,
     );

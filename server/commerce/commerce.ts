@@ -15,6 +15,10 @@ import { ListingService } from './listing-service.js';
 import { OrderService } from './order-service.js';
 import { OrderStore } from './order-store.js';
 import { PaymentStore } from './payment-store.js';
+import { EventChanges } from './event-changes.js';
+import { OrderAdmin } from './order-admin.js';
+import { RefundService } from './refund-service.js';
+import { RefundStore } from './refund-store.js';
 import { ScannerService } from './scanner-service.js';
 import { SettlementService } from './settlement-service.js';
 
@@ -46,6 +50,12 @@ export interface Commerce {
   settlement: SettlementService;
   orders: OrderService;
   scanner: ScannerService;
+  /** Money back to buyers: recorded, then made through the processor by any node (`tick`, `start`). */
+  refunds: RefundService;
+  /** Events that change after sale: their buyers told, refunded when cancelled (`eventsChanged`, `start`). */
+  eventChanges: EventChanges;
+  /** The operator's refunds and reconciliation. */
+  admin: OrderAdmin;
 }
 
 /**
@@ -75,8 +85,14 @@ export function createCommerce(options: CommerceOptions): Commerce {
     now,
     sellerDelayMs: options.sellerDelayMs,
   });
+  const refundStore = new RefundStore(sql);
+  const refunds = new RefundService({ refunds: refundStore, payments, processor: options.payments, logger, now });
+  const eventChanges = new EventChanges({ sql, catalog, refunds, logger, now });
   return {
     catalog,
+    refunds,
+    eventChanges,
+    admin: new OrderAdmin({ refunds, store: refundStore, processor: options.payments }),
     listings: new ListingService({ catalog, inventory, now }),
     holds,
     checkout: new CheckoutService({
@@ -92,7 +108,7 @@ export function createCommerce(options: CommerceOptions): Commerce {
       now,
     }),
     settlement,
-    orders: new OrderService({ orders: orderStore, catalog, barcodes, now }),
+    orders: new OrderService({ orders: orderStore, refunds: refundStore, refunding: refunds, catalog, barcodes, now }),
     scanner: new ScannerService({ orders: orderStore, catalog, barcodes, now }),
   };
 }

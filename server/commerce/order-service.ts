@@ -11,6 +11,8 @@ import type { OrderStore } from './order-store.js';
 import { deliveryDays, orderView } from './order-view.js';
 import type { OrderWithEvents } from './store-rows.js';
 import { stored } from './store-unavailable.js';
+import type { RefundStore } from './refund-store.js';
+import type { RefundService } from './refund-service.js';
 import { ticketsPdf, type PrintedTicket } from './ticket-pdf.js';
 
 /** Who may see an order: the guest who placed it, or anyone holding its access code. */
@@ -21,6 +23,8 @@ export interface OrderAccess {
 
 export interface OrderServiceOptions {
   orders: OrderStore;
+  refunds: RefundStore;
+  refunding: RefundService;
   catalog: ListingCatalog;
   barcodes: TicketBarcodes;
   now: () => Date;
@@ -45,8 +49,49 @@ export class OrderService {
   /** An order, for the guest who placed it or anyone holding its access code; otherwise as if it did not exist. */
   async order(id: string, access: OrderAccess): Promise<Order> {
     const found = await this.authorizedOrder(id, access);
+    return this.view(found);
+  }
+
+  private async view(found: OrderWithEvents): Promise<Order> {
     const resolved = await this.options.catalog.listingWithEvent(found.order.listing_id, 'order');
-    return orderView(found, resolved, this.options.now());
+    const { refunds } = this.options;
+    const [list, windowUntil] = await stored('order', () =>
+      Promise.all([refunds.ofOrder(found.order.id), refunds.windowOf(found.order.id)]),
+    );
+    return orderView(found, resolved, this.options.now(), { refunds: list, windowUntil });
+  }
+
+  /**
+   * The buyer asks for the full refund a change of their event offers (RULES 19.2): while its window is open, for an
+   * order not yet refunded. The order is called off at once (its tickets void) and the money returned on the next
+   * tick; the order as it then stands. A 409 names why when there is nothing to ask for.
+   */
+  async requestRefund(id: string, access: OrderAccess): Promise<Order> {
+    await this.authorizedOrder(id, access);
+    const now = this.options.now();
+    await stored('order', () =>
+      this.options.refunding.request({
+        orderId: id,
+        reason: 'event_rescheduled',
+        note: '',
+        requestedBy: 'buyer',
+        check: ({ order, windowUntil, closing }) => {
+          if (closing) throw new AppError(409, 'refund_in_progress', 'This order is already being refunded in full');
+          if (!windowUntil || Date.parse(windowUntil) <= now.getTime())
+            throw new AppError(
+              409,
+              'not_refundable',
+              windowUntil
+                ? `The refund window for this order closed on ${displayDate(windowUntil.slice(0, 10))}`
+                : 'This order can be refunded only if its event is cancelled, postponed or moved',
+            );
+          if (!['pending_seller_confirmation', 'confirmed', 'delivered'].includes(order.status))
+            throw new AppError(409, 'not_refundable', `An order that is ${order.status} cannot be refunded`);
+        },
+      }),
+    );
+    const found = await stored('order', () => this.options.orders.order(id));
+    return this.view(found!);
   }
 
   /**

@@ -4,6 +4,8 @@ import type { Sql, SqlTx } from '../store/sql.js';
 import { liveClaimsSince } from './checkout-claim.js';
 import { TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';
 import { newTicketId } from './domain/ticket-barcode.js';
+import type { EventShape } from './domain/refunds.js';
+import { watchEvent } from './event-changes.js';
 import {
   holdRow,
   iso,
@@ -28,6 +30,12 @@ export interface PurchaseInput {
   payment: { id: string; authorizationId: string };
   /** The first seat number of the listing's block (domain/seats.ts); null or absent for general admission. */
   seatBlockStart?: number | null;
+  /** The brand the order was placed on: its emails carry that brand's name and colours. */
+  brand?: string;
+  /** The event as the buyer bought it: what a later change is compared with (RULES 19.2). */
+  eventShape?: EventShape;
+  /** Runs inside the purchase's transaction once the order is written (its confirmation email is queued there). */
+  then?: (tx: SqlTx, order: OrderRow & { tickets: TicketRow[] }) => Promise<void>;
 }
 
 /**
@@ -64,10 +72,10 @@ export class OrderStore {
           `listing_id, quantity, status, subtotal_cents, discount_cents,
            ` +
           `service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, ` +
-          `email, billing, payment_method, charge_id, created_at)
+          `email, billing, payment_method, charge_id, created_at, brand)
          VALUES ` +
           `($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ` +
-          `$17, $18, $19) RETURNING *`,
+          `$17, $18, $19, $20) RETURNING *`,
         [
           o.id,
           o.access_code_hash,
@@ -88,6 +96,7 @@ export class OrderStore {
           o.payment_method,
           o.charge_id,
           input.now.toISOString(),
+          input.brand ?? null,
         ],
       );
       await tx.query(
@@ -123,7 +132,10 @@ export class OrderStore {
         quantity: hold.quantity,
         seatBlockStart: input.seatBlockStart ?? null,
       });
-      return { ...orderRow(rows[0]!), tickets };
+      if (input.eventShape) await watchEvent(tx, hold.event_id, input.eventShape, input.now);
+      const written = { ...orderRow(rows[0]!), tickets };
+      await input.then?.(tx, written);
+      return written;
     });
   }
 

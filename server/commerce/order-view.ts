@@ -1,4 +1,4 @@
-import type { Order } from '../../shared/schemas/commerce.js';
+import type { Order, OrderRefund } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import { quoteCart } from '../../shared/rules/pricing.js';
 import {
@@ -13,7 +13,9 @@ import {
 } from './domain/delivery.js';
 import type { GeneratedListing } from './domain/listings.js';
 import { orderDetailEntries } from './domain/order-detail.js';
-import { ORDER_STATUS_LABELS } from './domain/order-lifecycle.js';
+import { ORDER_STATUS_LABELS, refundEligibility } from './domain/order-lifecycle.js';
+import type { RefundReasonCode } from './domain/refunds.js';
+import type { RefundRow } from './refund-store.js';
 import type { OrderRow, OrderWithEvents } from './store-rows.js';
 
 /** The order's ready-by day (the in-hand rule) and today, both venue-local. */
@@ -32,11 +34,36 @@ export function deliveryDays(
   return { readyBy, today: venueDay(now, offset) };
 }
 
+const REFUND_REASON_TEXT: Record<RefundReasonCode, string> = {
+  event_cancelled: 'The event was cancelled',
+  event_rescheduled: 'You asked for a refund after the event moved',
+  operator: 'Refund',
+};
+
+/** RULES 19.1–19.3: an order's refunds as its buyer reads them. */
+export function refundsView(refunds: readonly RefundRow[]): OrderRefund[] {
+  return refunds.map((r) => ({
+    amount: { value: r.amount_cents / 100 },
+    status: r.status,
+    reason: r.reason === 'operator' && r.note ? r.note : REFUND_REASON_TEXT[r.reason],
+    requestedAt: r.created_at,
+    refundedAt: r.refunded_at,
+  }));
+}
+
+/** What of the order's after-sale the page shows: its refunds, and the full refund the buyer may still ask for. */
+export interface OrderAfterSale {
+  refunds: readonly RefundRow[];
+  /** The end of the refund window a change of the event opened (RULES 19.2), if any. */
+  windowUntil: string | null;
+}
+
 /** An order as its buyer sees it at `now`: its price, detail, history, tickets and how they are delivered. */
 export function orderView(
   { order: row, events, tickets = [] }: OrderWithEvents,
   resolved: { event: EventDocument; listing: GeneratedListing },
   now: Date,
+  afterSale: OrderAfterSale = { refunds: [], windowUntil: null },
 ): Order {
   const quote = quoteCart({
     pricePerTicket: row.subtotal_cents / row.quantity / 100,
@@ -86,5 +113,18 @@ export function orderView(
       downloadable:
         method === 'eticket' && tickets.length > 0 && ADMITTED_STATUSES.includes(row.status) && isReady(readyBy, today),
     },
+    refunds: refundsView(afterSale.refunds),
+    refundOffer: refundOffer(row, resolved.event, afterSale, now),
   };
+}
+
+/** The full refund the buyer may ask for now (RULES 19.2): while the window is open and nothing is refunded yet. */
+function refundOffer(row: OrderRow, event: EventDocument, afterSale: OrderAfterSale, now: Date): Order['refundOffer'] {
+  const { windowUntil, refunds } = afterSale;
+  if (!windowUntil || Date.parse(windowUntil) <= now.getTime()) return null;
+  if (refunds.some((r) => r.full_refund && r.status !== 'failed')) return null;
+  const eligible = refundEligibility(event.event_status, row.status, { windowOpen: true });
+  if (eligible.reason !== 'event_rescheduled') return null;
+  const refunded = refunds.filter((r) => r.status !== 'failed').reduce((sum, r) => sum + r.amount_cents, 0);
+  return { until: windowUntil, amount: { value: (row.total_cents - refunded) / 100 } };
 }

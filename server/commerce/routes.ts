@@ -75,10 +75,12 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events
     const guestId = await guest(req.get('authorization'));
     const key = idempotencyKeyOf(req);
     const request = CheckoutSchema.parse(req.body);
-    const answer = await commerce.checkout.checkoutOnce(guestId, request, {
-      key,
-      fingerprint: requestFingerprint('POST', '/api/checkout', req.body),
-    });
+    const answer = await commerce.checkout.checkoutOnce(
+      guestId,
+      request,
+      { key, fingerprint: requestFingerprint('POST', '/api/checkout', req.body) },
+      contextOf(req).brand.id,
+    );
     if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     // RULES 16.3: the purchase is the server's record of the order it answers, retried, replayed or not; RULES 9.11:
     // recording it never stands between the shopper and the order.
@@ -105,6 +107,18 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events
     let guestId: string | undefined;
     if (req.get('authorization')) guestId = await guest(req.get('authorization'));
     res.set('Cache-Control', 'private, no-store').json(await commerce.orders.order(id, { guestId, code }));
+  });
+
+  // RULES 19.2: the buyer's full refund while a change of the event keeps its window open.
+  router.post('/orders/:id/refund', async (req, res) => {
+    const { id } = OrderParamSchema.parse(req.params);
+    const { code } = OrderQuerySchema.parse(req.query);
+    let guestId: string | undefined;
+    if (req.get('authorization') || !code) guestId = await guest(req.get('authorization'));
+    res
+      .status(202)
+      .set('Cache-Control', 'private, no-store')
+      .json(await commerce.orders.requestRefund(id, { guestId, code }));
   });
 
   router.get('/orders/:id/tickets.pdf', async (req, res) => {

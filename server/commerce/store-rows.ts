@@ -38,6 +38,8 @@ export interface OrderRow {
   /** The payment processor's authorization, captured once the order was written. */
   charge_id: string;
   created_at: string;
+  /** The brand the order was placed on (null for orders placed before brands were recorded). */
+  brand?: string | null;
 }
 
 export interface OrderWithEvents {

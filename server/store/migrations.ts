@@ -277,6 +277,80 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         WHERE name = 'row_click'
     `,
   },
+  {
+    id: 10,
+    name: 'refunds, event changes, the sandbox processor',
+    // RULES 19: refunds returned through the processor once each (its id is the processor's idempotency key), one
+    // full refund per order at most; what each event looked like when its orders were last told of it; and the
+    // sandbox processor's own records, so that any node settles or refunds what another node charged.
+    sql: `
+      ALTER TABLE orders ADD COLUMN brand text;
+      CREATE TABLE refunds (
+        id                  text        PRIMARY KEY,
+        order_id            text        NOT NULL REFERENCES orders (id),
+        payment_id          text        NOT NULL REFERENCES payments (id),
+        amount_cents        integer     NOT NULL CHECK (amount_cents > 0),
+        full_refund         boolean     NOT NULL,
+        reason              text        NOT NULL,
+        note                text        NOT NULL,
+        requested_by        text        NOT NULL,
+        status              text        NOT NULL CHECK (status IN ('pending', 'refunded', 'failed')),
+        processor_refund_id text,
+        last_error          text,
+        attempts            integer     NOT NULL DEFAULT 0,
+        next_attempt_at     timestamptz NOT NULL,
+        created_at          timestamptz NOT NULL,
+        refunded_at         timestamptz
+      );
+      CREATE UNIQUE INDEX refunds_one_full_per_order ON refunds (order_id) WHERE full_refund AND status <> 'failed';
+      CREATE INDEX refunds_by_order ON refunds (order_id);
+      CREATE INDEX refunds_due ON refunds (next_attempt_at) WHERE status = 'pending';
+      CREATE INDEX orders_by_event_status ON orders (event_id, status);
+      CREATE TABLE event_watch (
+        event_id   bigint      PRIMARY KEY,
+        status     text        NOT NULL,
+        starts     text,
+        checked_at timestamptz NOT NULL
+      );
+      CREATE TABLE event_notices (
+        id            bigserial   PRIMARY KEY,
+        event_id      bigint      NOT NULL,
+        status        text        NOT NULL,
+        previous_when text,
+        current_when  text,
+        at            timestamptz NOT NULL
+      );
+      CREATE TABLE order_notices (
+        order_id     text        NOT NULL REFERENCES orders (id),
+        notice_id    bigint      NOT NULL REFERENCES event_notices (id),
+        refund_until timestamptz NOT NULL,
+        at           timestamptz NOT NULL,
+        PRIMARY KEY (order_id, notice_id)
+      );
+      CREATE TABLE sandbox_attempts (
+        key         text        PRIMARY KEY,
+        fingerprint text        NOT NULL,
+        result      jsonb       NOT NULL,
+        created_at  timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE sandbox_charges (
+        id              text        PRIMARY KEY,
+        idempotency_key text        NOT NULL REFERENCES sandbox_attempts (key),
+        amount_cents    integer     NOT NULL,
+        method          text        NOT NULL,
+        last4           text        NOT NULL,
+        status          text        NOT NULL CHECK (status IN ('authorized', 'captured', 'voided'))
+      );
+      CREATE TABLE sandbox_refunds (
+        id              text        PRIMARY KEY,
+        idempotency_key text        NOT NULL UNIQUE,
+        charge_id       text        NOT NULL REFERENCES sandbox_charges (id),
+        amount_cents    integer     NOT NULL CHECK (amount_cents > 0),
+        at              timestamptz NOT NULL
+      );
+      CREATE INDEX sandbox_refunds_by_charge ON sandbox_refunds (charge_id)
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { ChangeLog } from '../live-catalog/change-log.js';
 import { invalidateCaches, type Caches } from '../live-catalog/invalidation.js';
-import { LiveCatalog } from '../live-catalog/live-catalog.js';
+import { LiveCatalog, type AppliedChange } from '../live-catalog/live-catalog.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
@@ -14,7 +14,11 @@ import type { CatalogFixture } from './catalog-fixture.js';
  * the result cache, the change log in `sql`. Its changes clear `caches` once `connect` names them (the app's,
  * made after it).
  */
-export async function liveCatalogOver(fixture: CatalogFixture, sql: Sql) {
+export async function liveCatalogOver(
+  fixture: CatalogFixture,
+  sql: Sql,
+  also?: (changes: readonly AppliedChange[]) => void,
+) {
   const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
   const search = new SearchService();
   search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
@@ -22,7 +26,10 @@ export async function liveCatalogOver(fixture: CatalogFixture, sql: Sql) {
   const live = new LiveCatalog({
     log: new ChangeLog(sql),
     engine: () => search.catalog,
-    onApplied: (changes) => caches && invalidateCaches(changes, caches),
+    onApplied: (changes) => {
+      if (caches) invalidateCaches(changes, caches);
+      also?.(changes);
+    },
     logger: pino({ level: 'silent' }),
   });
   live.attach(fixture.catalog.manifest.generatedAt);

@@ -314,6 +314,17 @@ export const OrderDeliverySchema = z.object({
   downloadable: z.boolean(),
 });
 
+/** RULES 19.1, 19.3: money returned (or on its way back) to the buyer, as the order page shows it. */
+export const OrderRefundSchema = z.object({
+  amount: z.object({ value: z.number() }),
+  status: z.enum(['pending', 'refunded', 'failed']),
+  /** Why, as the buyer reads it. */
+  reason: z.string(),
+  requestedAt: z.string(),
+  refundedAt: z.string().nullable(),
+});
+export type OrderRefund = z.infer<typeof OrderRefundSchema>;
+
 export const OrderSchema = z.object({
   id: z.string(),
   accessCode: z.string().optional(),
@@ -327,6 +338,9 @@ export const OrderSchema = z.object({
   timeline: z.array(z.object({ status: OrderStatusSchema, at: z.string(), note: z.string() })),
   tickets: z.array(OrderTicketSchema).default([]),
   delivery: OrderDeliverySchema.optional(),
+  refunds: z.array(OrderRefundSchema).default([]),
+  /** RULES 19.2: a full refund the buyer may ask for (the event moved), and until when. */
+  refundOffer: z.object({ until: z.string(), amount: z.object({ value: z.number() }) }).nullable().default(null),
   /** RULES 9.8: the purchase tracking payload (95 × total under phet). */
   tracking: z.object({ event: z.literal('purchase'), phet: z.number() }).optional(),
 });

@@ -113,6 +113,8 @@ export function cart(overrides: Partial<Cart> = {}): Cart {
 
 export function order(overrides: Partial<Order> = {}): Order {
   return {
+    refunds: [],
+    refundOffer: null,
     id: 'ord_123',
     accessCode: 'ACCESS-9',
     status: 'pending_seller_confirmation',

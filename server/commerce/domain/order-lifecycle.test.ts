@@ -23,8 +23,10 @@ const ALLOWED: [OrderStatus, OrderStatus][] = [
   ['pending_seller_confirmation', 'rejected'],
   ['pending_seller_confirmation', 'cancelled'],
   ['confirmed', 'delivered'],
+  ['confirmed', 'cancelled'],
   ['confirmed', 'refunded'],
   ['delivered', 'completed'],
+  ['delivered', 'cancelled'],
   ['delivered', 'refunded'],
   ['rejected', 'refunded'],
   ['cancelled', 'refunded'],
@@ -152,9 +154,9 @@ describe('refundEligibility (RULES 10.10 money-back guarantee)', () => {
     ['cancelled', 'delivered', { ...FULL_AUTO, reason: 'event_cancelled' }],
     ['cancelled', 'cancelled', { ...FULL_AUTO, reason: 'event_cancelled' }],
     ['cancelled', 'rejected', { ...FULL_AUTO, reason: 'seller_rejected' }],
-    ['postponed', 'confirmed', { ...ON_REQUEST, reason: 'event_rescheduled' }],
-    ['rescheduled', 'delivered', { ...ON_REQUEST, reason: 'event_rescheduled' }],
-    ['postponed', 'pending_seller_confirmation', { ...ON_REQUEST, reason: 'event_rescheduled' }],
+    ['postponed', 'confirmed', { ...NONE, reason: 'window_closed' }],
+    ['rescheduled', 'delivered', { ...NONE, reason: 'window_closed' }],
+    ['postponed', 'pending_seller_confirmation', { ...ON_REQUEST, reason: 'not_yet_confirmed' }],
     ['scheduled', 'pending_seller_confirmation', { ...ON_REQUEST, reason: 'not_yet_confirmed' }],
     ['scheduled', 'confirmed', { ...NONE, reason: 'sale_final' }],
     ['scheduled', 'delivered', { ...NONE, reason: 'sale_final' }],
@@ -176,14 +178,20 @@ describe('refundEligibility (RULES 10.10 money-back guarantee)', () => {
     },
   );
 
-  it('ends the rescheduled-event refund once the event starts', () => {
-    expect(refundEligibility('rescheduled', 'confirmed', { eventStarted: true })).toEqual({
-      ...NONE,
-      reason: 'event_started',
-    });
-    expect(refundEligibility('cancelled', 'confirmed', { eventStarted: true })).toEqual({
+  it("refunds a changed event in full on request while its notice's window is open (RULES 19.2)", () => {
+    for (const eventStatus of ['postponed', 'rescheduled', 'scheduled'] as const)
+      for (const orderStatus of ['pending_seller_confirmation', 'confirmed', 'delivered'] as const)
+        expect(refundEligibility(eventStatus, orderStatus, { windowOpen: true })).toEqual({
+          ...ON_REQUEST,
+          reason: 'event_rescheduled',
+        });
+    expect(refundEligibility('cancelled', 'confirmed', { windowOpen: true })).toEqual({
       ...FULL_AUTO,
       reason: 'event_cancelled',
+    });
+    expect(refundEligibility('rescheduled', 'completed', { windowOpen: true })).toEqual({
+      ...NONE,
+      reason: 'order_completed',
     });
   });
 });

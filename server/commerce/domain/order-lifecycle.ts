@@ -26,8 +26,9 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
   reserved: ['pending_seller_confirmation', 'expired', 'cancelled'],
   // The seller cannot fill the order (rejected) or it is called off before the seller answers (cancelled).
   pending_seller_confirmation: ['confirmed', 'rejected', 'cancelled'],
-  confirmed: ['delivered', 'refunded'],
-  delivered: ['completed', 'refunded'],
+  // RULES 19.1: a full refund calls the order off at once (its tickets void); it is refunded when the money is back.
+  confirmed: ['delivered', 'cancelled', 'refunded'],
+  delivered: ['completed', 'cancelled', 'refunded'],
   // A rejected order is refunded automatically; a cancelled one only if it was charged (see `transition`).
   rejected: ['refunded'],
   cancelled: ['refunded'],
@@ -115,7 +116,7 @@ export type RefundReason =
   | 'not_yet_confirmed'
   | 'order_cancelled'
   | 'sale_final'
-  | 'event_started'
+  | 'window_closed'
   | 'order_completed'
   | 'not_charged'
   | 'already_refunded';
@@ -132,11 +133,11 @@ const full = (reason: RefundReason, automatic: boolean): RefundEligibility => ({
 const none = (reason: RefundReason): RefundEligibility => ({ refund: 'none', automatic: false, reason });
 
 /**
- * The 100% Money Back Guarantee (RULES 10.10), as decided here:
+ * The 100% Money Back Guarantee (RULES 10.10, 19.1, 19.2), as decided here:
  * - a cancelled event is refunded in full, automatically, whatever the order's paid state;
  * - a seller who cannot fill the order: refunded in full, automatically;
  * - a postponed or rescheduled event: the tickets stay valid for the new date, and the buyer may instead ask
- *   for a full refund until the event starts (`eventStarted`);
+ *   for a full refund until the window the change's notice opened closes (`refundUntil`, 30 days from it);
  * - a scheduled event: the buyer may call the order off for a full refund until the seller confirms; after
  *   confirmation the sale is final.
  * Orders never charged (reserved, expired) and orders completed or already refunded have nothing to refund.
@@ -144,7 +145,7 @@ const none = (reason: RefundReason): RefundEligibility => ({ refund: 'none', aut
 export function refundEligibility(
   eventStatus: EventStatus,
   orderStatus: OrderStatus,
-  { eventStarted = false }: { eventStarted?: boolean } = {},
+  { windowOpen = false }: { windowOpen?: boolean } = {},
 ): RefundEligibility {
   switch (orderStatus) {
     case 'reserved':
@@ -165,7 +166,7 @@ export function refundEligibility(
       break;
   }
   if (eventStatus === 'cancelled') return full('event_cancelled', true);
-  if (eventStatus === 'postponed' || eventStatus === 'rescheduled')
-    return eventStarted ? none('event_started') : full('event_rescheduled', false);
-  return orderStatus === 'pending_seller_confirmation' ? full('not_yet_confirmed', false) : none('sale_final');
+  if (windowOpen) return full('event_rescheduled', false);
+  if (orderStatus === 'pending_seller_confirmation') return full('not_yet_confirmed', false);
+  return none(eventStatus === 'postponed' || eventStatus === 'rescheduled' ? 'window_closed' : 'sale_final');
 }

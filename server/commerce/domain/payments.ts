@@ -15,6 +15,28 @@ export type SettlementResult =
   | { status: 'captured' | 'voided' }
   | { status: 'error'; reason: 'unknown_authorization' | 'already_captured' | 'already_voided' };
 
+/** Why a processor refuses a refund. */
+export type RefundErrorReason =
+  'unknown_charge' | 'not_captured' | 'exceeds_captured' | 'invalid_amount' | 'idempotency_key_reused';
+
+export type RefundResult = { status: 'refunded'; refundId: string } | { status: 'error'; reason: RefundErrorReason };
+
+export interface RefundInput {
+  /** The captured authorization (the charge) the money goes back from. */
+  chargeId: string;
+  amountCents: number;
+  /** The same key always yields the first refund: a retry after a lost answer never pays back twice. */
+  idempotencyKey: string;
+}
+
+/** A charge as the processor's own records have it: what was captured and every refund made from it. */
+export interface ProcessorCharge {
+  id: string;
+  amountCents: number;
+  status: 'authorized' | 'captured' | 'voided';
+  refunds: readonly { id: string; amountCents: number; at: string }[];
+}
+
 export interface AuthorizeInput {
   amountCents: number;
   currency: 'USD';
@@ -28,6 +50,7 @@ export interface AuthorizeInput {
  * in two steps, as with every card network: an authorization reserves the amount on the card, and only a
  * capture takes it; a void releases an authorization that will not be captured. The checkout authorizes,
  * commits the order, and then captures, so an order that could not be written never costs the buyer anything.
+ * A refund returns captured money, in full or in part, under an idempotency key.
  */
 export interface PaymentProvider {
   authorize(input: AuthorizeInput): Promise<AuthorizationResult>;
@@ -40,6 +63,10 @@ export interface PaymentProvider {
    * never came back (the processor timed out, the node stopped) is found again to be voided.
    */
   findAuthorization(idempotencyKey: string): Promise<string | null>;
+  /** Returns captured money; the refunds of one charge never add up to more than was captured. */
+  refund(input: RefundInput): Promise<RefundResult>;
+  /** The processor's record of a charge (null when it has none): what reconciliation compares ours with. */
+  charge(chargeId: string): Promise<ProcessorCharge | null>;
 }
 
 type Outcome =
@@ -127,6 +154,103 @@ export interface SandboxAuthorization {
   status: 'authorized' | 'captured' | 'voided';
 }
 
+export interface SandboxRefund {
+  id: string;
+  chargeId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  at: string;
+}
+
+/** One authorization attempt as the sandbox keeps it: what the request was, and what it was answered. */
+export interface SandboxAttempt {
+  key: string;
+  fingerprint: string;
+  result: AuthorizationResult;
+  /** The authorization it made, when it made one. */
+  authorization: SandboxAuthorization | null;
+}
+
+/**
+ * Where the sandbox keeps its records. Each method is atomic on its own: the in-memory ledger for unit tests,
+ * the store's (`sandbox-ledger.ts`) for a running storefront, so that any node settles or refunds a payment
+ * another node took, after that node has stopped.
+ */
+export interface SandboxLedger {
+  /** The attempt stored under its key: `attempt` when the key is new, else the one stored first. */
+  firstAttempt(attempt: SandboxAttempt): Promise<SandboxAttempt>;
+  /** Moves an authorization to `end` when it is `authorized` (or already there); the authorization as it now is. */
+  settle(id: string, end: 'captured' | 'voided'): Promise<SandboxAuthorization | null>;
+  /**
+   * Records a refund unless its key is taken, when `allowed` (given the charge and its refunds so far) says yes;
+   * answers the refund stored under the key, or the charge as it was when it was refused.
+   */
+  refund(
+    refund: SandboxRefund,
+    allowed: (charge: SandboxAuthorization, refunded: number) => RefundErrorReason | null,
+  ): Promise<{ refund: SandboxRefund } | { refused: RefundErrorReason }>;
+  charge(id: string): Promise<(SandboxAuthorization & { refunds: SandboxRefund[] }) | null>;
+  findAuthorization(key: string): Promise<string | null>;
+}
+
+/** The sandbox's records in this process's memory (tests read them back synchronously). */
+export class MemorySandboxLedger implements SandboxLedger {
+  private readonly attempts = new Map<string, SandboxAttempt>();
+  private readonly ledger = new Map<string, SandboxAuthorization>();
+  private readonly refunds = new Map<string, SandboxRefund>();
+
+  get authorizations(): readonly SandboxAuthorization[] {
+    return [...this.ledger.values()].map((a) => ({ ...a }));
+  }
+
+  get refundsMade(): readonly SandboxRefund[] {
+    return [...this.refunds.values()].map((r) => ({ ...r }));
+  }
+
+  async firstAttempt(attempt: SandboxAttempt): Promise<SandboxAttempt> {
+    const first = this.attempts.get(attempt.key);
+    if (first) return first;
+    this.attempts.set(attempt.key, attempt);
+    if (attempt.authorization) this.ledger.set(attempt.authorization.id, { ...attempt.authorization });
+    return attempt;
+  }
+
+  async settle(id: string, end: 'captured' | 'voided'): Promise<SandboxAuthorization | null> {
+    const auth = this.ledger.get(id);
+    if (!auth) return null;
+    if (auth.status === 'authorized') auth.status = end;
+    return { ...auth };
+  }
+
+  async refund(
+    refund: SandboxRefund,
+    allowed: (charge: SandboxAuthorization, refunded: number) => RefundErrorReason | null,
+  ): Promise<{ refund: SandboxRefund } | { refused: RefundErrorReason }> {
+    const first = this.refunds.get(refund.idempotencyKey);
+    if (first) return { refund: { ...first } };
+    const charge = this.ledger.get(refund.chargeId);
+    if (!charge) return { refused: 'unknown_charge' };
+    const refunded = [...this.refunds.values()]
+      .filter((r) => r.chargeId === charge.id)
+      .reduce((sum, r) => sum + r.amountCents, 0);
+    const refused = allowed({ ...charge }, refunded);
+    if (refused) return { refused };
+    this.refunds.set(refund.idempotencyKey, { ...refund });
+    return { refund: { ...refund } };
+  }
+
+  async charge(id: string): Promise<(SandboxAuthorization & { refunds: SandboxRefund[] }) | null> {
+    const auth = this.ledger.get(id);
+    if (!auth) return null;
+    return { ...auth, refunds: [...this.refunds.values()].filter((r) => r.chargeId === id).map((r) => ({ ...r })) };
+  }
+
+  async findAuthorization(key: string): Promise<string | null> {
+    const attempt = this.attempts.get(key);
+    return attempt?.result.status === 'authorized' ? attempt.result.authorizationId : null;
+  }
+}
+
 /** What makes two attempts "the same request", without keeping the card number. */
 function fingerprint(input: AuthorizeInput): string {
   const p = input.payment;
@@ -138,65 +262,116 @@ function fingerprint(input: AuthorizeInput): string {
 }
 
 /** Random, so ids never repeat across restarts or nodes (a counter restarted at 000001 on every start). */
-const sandboxId = () => `ch_sandbox_${randomBytes(12).toString('hex')}`;
+const sandboxId = (prefix: 'ch' | 're') => `${prefix}_sandbox_${randomBytes(12).toString('hex')}`;
 
 /**
- * An in-memory payment provider for development and tests. Results follow SANDBOX_TEST_CARDS; a repeated
- * idempotency key returns the first result (even while that attempt is in flight), and one reused for a
- * different amount or card is an `idempotency_key_reused` error, as real processors answer.
+ * The sandbox payment provider for development and tests. Results follow SANDBOX_TEST_CARDS; a repeated
+ * idempotency key returns the first result, and one reused for a different amount or card is an
+ * `idempotency_key_reused` error, as real processors answer. A refund under a key already used returns that
+ * refund (or the same error for another amount or charge); refunds never add up to more than was captured.
+ * Its records are kept in a ledger: memory by default, the store's in a running storefront.
  */
 export class SandboxPaymentProvider implements PaymentProvider {
-  private readonly attempts = new Map<string, { fingerprint: string; result: Promise<AuthorizationResult> }>();
-  private readonly ledger = new Map<string, SandboxAuthorization>();
   private readonly now: () => Date;
+  private readonly ledger: SandboxLedger;
+  private readonly memory: MemorySandboxLedger | null;
 
-  constructor(options: { now?: () => Date } = {}) {
+  constructor(options: { now?: () => Date; ledger?: SandboxLedger } = {}) {
     this.now = options.now ?? (() => new Date());
+    this.memory = options.ledger ? null : new MemorySandboxLedger();
+    this.ledger = options.ledger ?? this.memory!;
   }
 
-  /** Every authorization, in order, with where it ended. */
+  /** Every authorization of an in-memory sandbox, in order, with where it ended (empty over a stored ledger). */
   get authorizations(): readonly SandboxAuthorization[] {
-    return [...this.ledger.values()].map((a) => ({ ...a }));
+    return this.memory?.authorizations ?? [];
   }
 
-  /** The money that moved: every captured authorization, in order. */
+  /** The money that moved in an in-memory sandbox: every captured authorization, in order. */
   get charges(): readonly SandboxAuthorization[] {
     return this.authorizations.filter((a) => a.status === 'captured');
   }
 
-  authorize(input: AuthorizeInput): Promise<AuthorizationResult> {
-    const print = fingerprint(input);
-    const previous = this.attempts.get(input.idempotencyKey);
-    if (previous)
-      return previous.fingerprint === print
-        ? previous.result
-        : Promise.resolve({ status: 'error', reason: 'idempotency_key_reused' });
-    const result = Promise.resolve(this.attempt(input));
-    this.attempts.set(input.idempotencyKey, { fingerprint: print, result });
-    return result;
+  /** Every refund an in-memory sandbox made, in order. */
+  get refunds(): readonly SandboxRefund[] {
+    return this.memory?.refundsMade ?? [];
   }
 
-  async capture(authorizationId: string): Promise<SettlementResult> {
+  async authorize(input: AuthorizeInput): Promise<AuthorizationResult> {
+    const print = fingerprint(input);
+    const result = this.attempt(input);
+    const p = input.payment;
+    const first = await this.ledger.firstAttempt({
+      key: input.idempotencyKey,
+      fingerprint: print,
+      result,
+      authorization:
+        result.status === 'authorized'
+          ? {
+              id: result.authorizationId,
+              amountCents: input.amountCents,
+              method: p.method,
+              last4: p.method === 'card' ? digitsOf(p.cardNumber).slice(-4) : '',
+              idempotencyKey: input.idempotencyKey,
+              status: 'authorized',
+            }
+          : null,
+    });
+    return first.fingerprint === print ? first.result : { status: 'error', reason: 'idempotency_key_reused' };
+  }
+
+  capture(authorizationId: string): Promise<SettlementResult> {
     return this.settle(authorizationId, 'captured');
   }
 
-  async findAuthorization(idempotencyKey: string): Promise<string | null> {
-    const attempt = await this.attempts.get(idempotencyKey)?.result;
-    return attempt?.status === 'authorized' ? attempt.authorizationId : null;
+  findAuthorization(idempotencyKey: string): Promise<string | null> {
+    return this.ledger.findAuthorization(idempotencyKey);
   }
 
-  async void(authorizationId: string): Promise<SettlementResult> {
+  void(authorizationId: string): Promise<SettlementResult> {
     return this.settle(authorizationId, 'voided');
   }
 
+  async refund(input: RefundInput): Promise<RefundResult> {
+    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0)
+      return { status: 'error', reason: 'invalid_amount' };
+    const outcome = await this.ledger.refund(
+      {
+        id: sandboxId('re'),
+        chargeId: input.chargeId,
+        amountCents: input.amountCents,
+        idempotencyKey: input.idempotencyKey,
+        at: this.now().toISOString(),
+      },
+      (charge, refunded) => {
+        if (charge.status !== 'captured') return 'not_captured';
+        return refunded + input.amountCents > charge.amountCents ? 'exceeds_captured' : null;
+      },
+    );
+    if ('refused' in outcome) return { status: 'error', reason: outcome.refused };
+    const { refund } = outcome;
+    if (refund.chargeId !== input.chargeId || refund.amountCents !== input.amountCents)
+      return { status: 'error', reason: 'idempotency_key_reused' };
+    return { status: 'refunded', refundId: refund.id };
+  }
+
+  async charge(chargeId: string): Promise<ProcessorCharge | null> {
+    const found = await this.ledger.charge(chargeId);
+    if (!found) return null;
+    return {
+      id: found.id,
+      amountCents: found.amountCents,
+      status: found.status,
+      refunds: found.refunds.map((r) => ({ id: r.id, amountCents: r.amountCents, at: r.at })),
+    };
+  }
+
   /** An authorization ends captured or voided once: the same end again is a no-op, the other one an error. */
-  private settle(authorizationId: string, end: 'captured' | 'voided'): SettlementResult {
-    const auth = this.ledger.get(authorizationId);
+  private async settle(authorizationId: string, end: 'captured' | 'voided'): Promise<SettlementResult> {
+    const auth = await this.ledger.settle(authorizationId, end);
     if (!auth) return { status: 'error', reason: 'unknown_authorization' };
-    if (auth.status !== 'authorized' && auth.status !== end)
-      return { status: 'error', reason: `already_${auth.status}` };
-    auth.status = end;
-    return { status: end };
+    if (auth.status === end) return { status: end };
+    return { status: 'error', reason: auth.status === 'captured' ? 'already_captured' : 'already_voided' };
   }
 
   private attempt(input: AuthorizeInput): AuthorizationResult {
@@ -204,16 +379,6 @@ export class SandboxPaymentProvider implements PaymentProvider {
       return { status: 'error', reason: 'invalid_amount' };
     const outcome = outcomeOf(input.payment, this.now());
     if (outcome.status !== 'authorized') return outcome;
-    const id = sandboxId();
-    const p = input.payment;
-    this.ledger.set(id, {
-      id,
-      amountCents: input.amountCents,
-      method: p.method,
-      last4: p.method === 'card' ? digitsOf(p.cardNumber).slice(-4) : '',
-      idempotencyKey: input.idempotencyKey,
-      status: 'authorized',
-    });
-    return { status: 'authorized', authorizationId: id };
+    return { status: 'authorized', authorizationId: sandboxId('ch') };
   }
 }
