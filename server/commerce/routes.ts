@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { z } from 'zod';
 import {
   CartQuerySchema,
@@ -29,6 +29,18 @@ const OrderQuerySchema = z.object({
     .regex(/^[A-Z0-9]{20}$/, 'code must be the order’s 20-character access code')
     .optional(),
 });
+
+/**
+ * The brand an order is placed on, for its emails; undefined when the storefront has no brands loaded yet (the
+ * order is then written without one, and its emails use the default brand).
+ */
+function brandOf(req: Request): string | undefined {
+  try {
+    return contextOf(req).brand.id;
+  } catch {
+    return undefined;
+  }
+}
 
 export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events?: EventCollector): Router {
   const router = Router();
@@ -79,7 +91,7 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events
       guestId,
       request,
       { key, fingerprint: requestFingerprint('POST', '/api/checkout', req.body) },
-      contextOf(req).brand.id,
+      brandOf(req),
     );
     if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
     // RULES 16.3: the purchase is the server's record of the order it answers, retried, replayed or not; RULES 9.11:
