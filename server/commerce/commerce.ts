@@ -15,6 +15,7 @@ import { ListingService } from './listing-service.js';
 import { OrderService } from './order-service.js';
 import { OrderStore } from './order-store.js';
 import { PaymentStore } from './payment-store.js';
+import { ScanStore } from './scan-store.js';
 import { ScannerService } from './scanner-service.js';
 import { SettlementService } from './settlement-service.js';
 
@@ -93,6 +94,6 @@ export function createCommerce(options: CommerceOptions): Commerce {
     }),
     settlement,
     orders: new OrderService({ orders: orderStore, catalog, barcodes, now }),
-    scanner: new ScannerService({ orders: orderStore, catalog, barcodes, now }),
+    scanner: new ScannerService({ scans: new ScanStore(sql), catalog, barcodes, now }),
   };
 }

@@ -13,7 +13,11 @@ const HOUR_MS = 3_600_000;
  * RULES 19.6, the day rule: an event's tickets are scanned on the event's venue-local day, from midnight, and until
  * `SCAN_LATE_UNTIL_HOUR` the morning after. An event with no date yet is never on the day.
  */
-export function isScanDay(now: Date, venueOffsetHours: number, eventLocalTimestamp: string | null | undefined): boolean {
+export function isScanDay(
+  now: Date,
+  venueOffsetHours: number,
+  eventLocalTimestamp: string | null | undefined,
+): boolean {
   const day = eventDay(eventLocalTimestamp);
   if (day === null) return false;
   return (
