@@ -8,7 +8,7 @@ import { keyView, type ScannerKeys } from './scanner-keys.js';
 export const ADMIN_KEY_HEADER = 'X-TYPESENSE-API-KEY';
 
 const AddScannerSchema = z.object(
-  { label: z.unknown().optional(), scope: z.unknown() },
+  { label: z.unknown().optional(), scope: z.unknown().optional() },
   { error: 'The body must be a JSON object: { "label": TEXT, "scope": { "venueId": ID } or { "eventIds": [ID, …] } }' },
 );
 
