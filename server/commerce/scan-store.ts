@@ -3,8 +3,8 @@ import type { Sql } from '../store/sql.js';
 import { orderRow, ticketRow, type OrderRow, type TicketRow } from './store-rows.js';
 
 /**
- * What a scan found: the ticket admitted now (of the event named); or, not admitted, the ticket and its order as they stand (the caller
- * says why: used before, another event, a void order); or no such ticket.
+ * What a scan found: the ticket admitted now (of the event named); or, not admitted, the ticket and its order as
+ * they stand (the caller says why: used before, another event, a void order); or no such ticket.
  */
 export type ScanOutcome =
   | { result: 'valid'; ticket: TicketRow }

@@ -89,7 +89,7 @@ const card = {
   cvc: '123',
 };
 
-/** An event on sale for a few days more (each test its own), and a listing of it to buy from (one ticket, by default). */
+/** An event on sale for days more (each test its own), and a listing of it to buy from (one ticket, by default). */
 const used = new Set<number>();
 function pick(
   test: (e: EventDocument) => boolean = () => true,
@@ -147,7 +147,7 @@ const atStart = (event: EventDocument) => {
 };
 
 describe('a scan at the door (RULES 19.6)', () => {
-  it('admits a ticket once, to its own event on its day: valid, then already used; two gates at once admit once', async () => {
+  it('admits a ticket once, to its own event on its day: valid, then already used; two gates admit once', async () => {
     const { event, listing } = pick(undefined, (l) => l.splits.includes(2));
     const key = await keyFor({ venueId: event.venue_id }, 'North gate');
     const { order, barcodes: codes, auth } = await bought(listing.id, 2);
@@ -224,7 +224,7 @@ describe('a scan at the door (RULES 19.6)', () => {
     });
   });
 
-  it('tells a ticket of another event apart without marking it on this event’s day, then admits it at its own', async () => {
+  it('tells another event’s ticket apart, unmarked on this event’s day, then admits it at its own', async () => {
     // Another day's ticket, of another venue, shown at this event's door on its day.
     const first = pick();
     const other = pick(
@@ -255,7 +255,7 @@ describe('a scan at the door (RULES 19.6)', () => {
     expect((await scan(key, { barcode: codes[0], event: other.event.event_id })).body.result).toBe('valid');
   });
 
-  it('is not_today before the event’s day and after its late hours, without marking; admits until the late hour', async () => {
+  it('is not_today before the event’s day and after its late hours, unmarked; admits until the late hour', async () => {
     const { event, listing } = pick();
     const key = await keyFor({ venueId: event.venue_id });
     const { barcodes: codes } = await bought(listing.id, 1);
