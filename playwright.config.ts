@@ -22,8 +22,9 @@ if (!process.env.E2E_DATA_DIR) {
   // fair-share limits and the schema always meet a new database.
   rmSync(path.join(process.env.E2E_DATA_DIR, 'db'), { recursive: true, force: true });
   // The studio's tests publish, schedule and add users: the server's live segment folder, drafts, versions and
-  // studio records start anew from the shipped files each run, and the shipped files are never written.
-  for (const dir of ['segments', 'segment-drafts', 'segment-versions', 'studio'])
+  // studio records start anew from the shipped files each run, and the shipped files are never written; so do the
+  // scanner keys the tickets spec adds.
+  for (const dir of ['segments', 'segment-drafts', 'segment-versions', 'studio', 'scanners'])
     rmSync(path.join(process.env.E2E_DATA_DIR, dir), { recursive: true, force: true });
   cpSync('segments', path.join(process.env.E2E_DATA_DIR, 'segments'), { recursive: true });
 }
@@ -73,7 +74,6 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
       SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only',
-      TICKET_SCANNER_KEY: 'e2e-only-scanner-key',
       STUDIO_KEY: process.env.E2E_STUDIO_KEY,
       CATALOG_ADMIN_KEY: process.env.E2E_CATALOG_ADMIN_KEY,
       SEGMENTS_DIR: path.join(dataDir, 'segments'),

@@ -1,12 +1,59 @@
 import { readFile } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext } from './fixtures.js';
+import type { EventDocument } from '../shared/schemas/documents.js';
+import { hallEvent, upsertEvents } from './catalog-operator.js';
 import { fillCheckout } from './checkout-form.js';
 import { readTicketsPdf } from '../server/test/ticket-pdf-reader.js';
 
-/** The scanner key playwright.config.ts gives the server. */
-const SCANNER_KEY = 'e2e-only-scanner-key';
 const SITE = { 'X-Site-Id': '22791' };
+const HOUR_MS = 3_600_000;
+
+/** A show of the operator's own for each project, so no other spec's shopper buys its tickets first. */
+const GATE_EVENT = { desktop: 41, phone: 42 } as Record<string, number>;
+
+/**
+ * A show tonight at a hall of its own (RULES 19.6: a ticket scans on its event's day at the venue). The hall's clock
+ * reads about noon whenever the test runs, so the show, six hours on, is today there and not started; every eTicket
+ * listing of a show today is ready today (RULES 10.11), once the seller confirms.
+ */
+function showTonight(n: number): EventDocument {
+  const now = Date.now();
+  const offset = 12 - new Date(now).getUTCHours();
+  const startsAt = now + 6 * HOUR_MS;
+  const doc = hallEvent(n, 'Nome Gate Night', 'scheduled', new Date(startsAt));
+  return {
+    ...doc,
+    venue_id: doc.event_id,
+    venue_name: `Nome Gate Hall ${n}`,
+    venue_time_zone_offset: offset,
+    event_local_timestamp: new Date(startsAt + offset * HOUR_MS).toISOString().slice(0, 'YYYY-MM-DDTHH:mm:ss'.length),
+    tickets_available: 40,
+    ticket_groups_available: 8,
+  };
+}
+
+/** An eTicket listing of the show, checked for its quantity as the page will ask (`?quantity=`). */
+async function eTicketListing(request: APIRequestContext, slug: string): Promise<Candidate> {
+  for (const quantity of [2, 1]) {
+    const body = await (
+      await request.get(`/api/events/${slug}/listings?quantity=${quantity}`, { headers: SITE })
+    ).json();
+    const listing = body.listings.find((l: { deliveryMethod: string }) => l.deliveryMethod === 'eticket');
+    if (listing) return { eventUrl: `/events/${slug}`, listingId: listing.id, quantity };
+  }
+  throw new Error(`no eTicket listing for ${slug}`);
+}
+
+/** A scanner key for the hall's door, added through the operators' API as a venue's operator would. */
+async function scannerKeyFor(request: APIRequestContext, venueId: number): Promise<string> {
+  const answer = await request.post('/api/admin/scanners', {
+    headers: { 'X-TYPESENSE-API-KEY': process.env.E2E_CATALOG_ADMIN_KEY! },
+    data: { label: 'Hall door', scope: { venueId } },
+  });
+  expect(answer.status(), await answer.text()).toBe(201);
+  return ((await answer.json()) as { key: string }).key;
+}
 
 interface Candidate {
   eventUrl: string;
@@ -14,76 +61,26 @@ interface Candidate {
   quantity: number;
 }
 
-/**
- * eTicket listings of soon events near the shopper whose sellers already have the tickets: each shows today's date
- * (venue-local) as its in-hand date, so its tickets are ready as soon as the seller confirms. Each is checked for
- * its quantity as the page will ask (`?quantity=`), and several are offered: the other browser tests buy tickets
- * near the same shopper at the same time, so the first may be gone by the time the page shows its listings.
- */
-async function readyETicketListings(request: APIRequestContext): Promise<Candidate[]> {
-  const layout = await (await request.get('/api/layout/home', { headers: SITE })).json();
-  const row = layout.rows.find((r: { id: string }) => r.id === 'local-events');
-  const urls: string[] = [...new Set<string>((row?.items ?? []).map((e: { url: string }) => e.url))];
-  for (const tab of row?.tabs ?? []) for (const e of tab.items ?? []) urls.push(e.url);
-  const found: Candidate[] = [];
-  for (const url of [...new Set(urls)].slice(0, 20)) {
-    const slug = url.replace('/events/', '');
-    const page = await (await request.get(`/api/events/${slug}`, { headers: SITE })).json();
-    const detail = page.event?.detail;
-    // On sale for a while yet, so the purchase does not race the event's start.
-    if (!detail?.event_timestamp || detail.event_timestamp * 1000 < Date.now() + 3 * 3_600_000) continue;
-    const venueToday = new Date(Date.now() + detail.venue_time_zone_offset * 3_600_000).toISOString().slice(0, 10);
-    for (const quantity of [2, 1]) {
-      const body = await (
-        await request.get(`/api/events/${slug}/listings?quantity=${quantity}`, { headers: SITE })
-      ).json();
-      const listing = body.listings.find(
-        (l: { deliveryMethod: string; inHandDate: string }) =>
-          l.deliveryMethod === 'eticket' && l.inHandDate === venueToday,
-      );
-      if (listing) {
-        found.push({ eventUrl: url, listingId: listing.id, quantity });
-        break;
-      }
-    }
-  }
-  if (found.length === 0) throw new Error('no eTicket listing ready today among the local events');
-  return found;
-}
-
-const ok = () => true;
-const gone = () => false;
-
-const scan = (request: APIRequestContext, barcode: string) =>
-  request.post('/api/tickets/scan', { headers: { ...SITE, 'X-Scanner-Key': SCANNER_KEY }, data: { barcode } });
+const scan = (request: APIRequestContext, key: string, barcode: string, event: number) =>
+  request.post('/api/tickets/scan', { headers: { ...SITE, 'X-Scanner-Key': key }, data: { barcode, event } });
 
 test('a shopper buys eTickets, downloads the PDF from the order page, and the venue admits each ticket once', async ({
   page,
   request,
 }) => {
+  const show = showTonight(GATE_EVENT[test.info().project.name] ?? 43);
+  await upsertEvents(request, [show]);
+  const key = await scannerKeyFor(request, show.venue_id);
+  const { eventUrl, listingId, quantity } = await eTicketListing(request, `nome-gate-night-${show.event_id}`);
+
   const tickets = page.getByRole('region', { name: 'Tickets' });
-  const candidates = await readyETicketListings(request);
-  // The phone and desktop runs of this test go at once: each starts from its own end of the list.
-  if (test.info().project.name === 'phone') candidates.reverse();
-  let quantity = 0;
-  for (const candidate of candidates) {
-    await page.goto(candidate.eventUrl);
-    await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(candidate.quantity));
-    const link = page.locator(`a[href*="listing=${candidate.listingId}&"]`);
-    const item = tickets.getByRole('listitem').filter({ has: link });
-    // Another test's shopper may have just taken these tickets: then the next listing.
-    if (!(await item.waitFor({ timeout: 5_000 }).then(ok, gone))) continue;
-    await expect(item).toContainText('eTicket · In hand by');
-    await item.locator(link).click();
-    const checkout = page.getByRole('button', { name: 'Continue to checkout' });
-    const taken = page.getByText('Those tickets were just taken.');
-    await expect(checkout.or(taken)).toBeVisible();
-    if (await taken.isVisible()) continue;
-    await checkout.click();
-    quantity = candidate.quantity;
-    break;
-  }
-  if (quantity === 0) throw new Error('every ready eTicket listing was taken before this shopper could hold it');
+  await page.goto(eventUrl);
+  await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
+  const link = page.locator(`a[href*="listing=${listingId}&"]`);
+  const item = tickets.getByRole('listitem').filter({ has: link });
+  await expect(item).toContainText('eTicket · In hand by');
+  await item.locator(link).click();
+  await page.getByRole('button', { name: 'Continue to checkout' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
   await fillCheckout(page);
   await page.getByRole('button', { name: /^Pay \$/ }).click();
@@ -118,15 +115,23 @@ test('a shopper buys eTickets, downloads the PDF from the order page, and the ve
     expect(p.barcode).toMatch(/^T[A-Z0-9]{14}\.[A-Za-z0-9_-]{22}$/);
   }
 
+  // The hall's door scans for tonight's show: each ticket admitted once.
   const barcode = pages[0]!.barcode!;
-  const first = await (await scan(request, barcode)).json();
-  expect(first).toMatchObject({ result: 'valid', ticket: { id: barcode.split('.')[0] } });
-  expect(await (await scan(request, barcode)).json()).toMatchObject({
+  const first = await (await scan(request, key, barcode, show.event_id)).json();
+  expect(first).toMatchObject({
+    result: 'valid',
+    ticket: { id: barcode.split('.')[0], eventId: show.event_id, event: 'Nome Gate Night' },
+  });
+  expect(await (await scan(request, key, barcode, show.event_id)).json()).toMatchObject({
     result: 'already_used',
     firstScannedAt: first.firstScannedAt,
+    reason: expect.stringMatching(/^Already scanned at /),
   });
   const forged = `${barcode.slice(0, -2)}${barcode.endsWith('AA') ? 'BB' : 'AA'}`;
-  expect(await (await scan(request, forged)).json()).toEqual({ result: 'unknown' });
+  expect(await (await scan(request, key, forged, show.event_id)).json()).toMatchObject({ result: 'unknown' });
+  // The key admits to its hall's events only: not to the generated catalog's first event, elsewhere.
+  const elsewhere = await scan(request, key, barcode, 100_001);
+  expect(elsewhere.status()).toBe(403);
 
   // The order page shows the scanned ticket as used.
   await page.reload();

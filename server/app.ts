@@ -34,6 +34,8 @@ import type { SegmentRepository } from './segments/segment-repository.js';
 import type { RecentActivity } from './activity/recent-activity.js';
 import type { Commerce } from './commerce/commerce.js';
 import { commerceRoutes } from './commerce/routes.js';
+import { scannerAdminRoutes } from './commerce/scanner-admin-routes.js';
+import type { ScannerKeys } from './commerce/scanner-keys.js';
 import { scannerRoutes } from './commerce/scanner-routes.js';
 import { orderAdminRoutes } from './commerce/admin-routes.js';
 import { entityRoutes } from './entities/routes.js';
@@ -71,6 +73,8 @@ export interface AppDeps {
   activity: RecentActivity;
   flags: FlagService;
   commerce: Commerce;
+  /** RULES 19.6: the venue scanners' keys, each naming its venue or events; managed at /api/admin/scanners. */
+  scannerKeys: ScannerKeys;
   /** The live catalog, written through the operators' API at /api/admin when `CATALOG_ADMIN_KEY` is set. */
   catalog?: LiveCatalog;
   /** First-party events (RULES 16): the browser's batches at /api/events, the server's exposures and purchases. */
@@ -170,23 +174,24 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const keyFailures = limit('key-failures', env.RATE_LIMIT_KEY_FAILURES_PER_MINUTE, 'refused key', {
     failedKeysOnly: true,
   });
+  // One limit for the operators' APIs (the catalog's documents, orders and the scanner keys), all behind
+  // CATALOG_ADMIN_KEY.
+  const adminLimit = limit('catalog-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'catalog');
+  // RULES 19.6: the scanner keys, with the operators' key; before the catalog API, whose routes end in a 404.
+  app.use(
+    '/api/admin/scanners',
+    env.CATALOG_ADMIN_KEY
+      ? scannerAdminRoutes(deps.scannerKeys, env.CATALOG_ADMIN_KEY, [keyFailures, adminLimit])
+      : noCatalogAdmin,
+  );
   // RULES 19.3, 19.5: the operators' order API (refunds, reconciliation), before the catalog API's catch-all.
   if (env.CATALOG_ADMIN_KEY)
-    app.use(
-      '/api/admin',
-      orderAdminRoutes(deps.commerce.admin, env.CATALOG_ADMIN_KEY, [
-        keyFailures,
-        limit('order-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'operator'),
-      ]),
-    );
+    app.use('/api/admin', orderAdminRoutes(deps.commerce.admin, env.CATALOG_ADMIN_KEY, [keyFailures, adminLimit]));
   // The operators' catalog API, before the JSON parser: it reads its own bodies (JSON Lines) with its limits.
   app.use(
     '/api/admin',
     env.CATALOG_ADMIN_KEY && deps.catalog
-      ? catalogAdminRoutes(deps.catalog, env.CATALOG_ADMIN_KEY, [
-          keyFailures,
-          limit('catalog-admin', env.RATE_LIMIT_ADMIN_PER_MINUTE, 'catalog'),
-        ])
+      ? catalogAdminRoutes(deps.catalog, env.CATALOG_ADMIN_KEY, [keyFailures, adminLimit])
       : noCatalogAdmin,
   );
   // The studio reads its own bodies (whole segment files, larger than the API's limit).
@@ -236,15 +241,13 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   api.use(clientErrorRoutes(deps.logger, limit('client-errors', ERROR_REPORTS_PER_MINUTE, 'error report')));
   api.use(searchRoutes(deps.search, { fastLane: lane, suggestGate: limiterGate(suggestLimiter) }));
   api.use(jsonpRoutes(deps.search, deps.tokens));
-  // Venue scanners: the endpoint exists only with TICKET_SCANNER_KEY set (a 404 otherwise, like /api/admin).
-  if (env.TICKET_SCANNER_KEY)
-    api.use(
-      scannerRoutes(
-        deps.commerce.scanner,
-        env.TICKET_SCANNER_KEY,
-        limit('ticket-scans', env.RATE_LIMIT_SCANS_PER_MINUTE, 'scan'),
-      ),
-    );
+  // RULES 19.6: venue scanners, each with a key naming its venue or events (with no keys, every scan is a 401).
+  api.use(
+    scannerRoutes(deps.commerce.scanner, deps.scannerKeys, [
+      keyFailures,
+      limit('ticket-scans', env.RATE_LIMIT_SCANS_PER_MINUTE, 'scan'),
+    ]),
+  );
   api.use(commerceRoutes(deps.commerce, deps.tokens, deps.events));
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane, deps.events));

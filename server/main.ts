@@ -19,6 +19,7 @@ import { FlagService } from './flags/flag-service.js';
 import { LayoutService } from './layout/layout-service.js';
 import { sessionSecret, SessionTokens } from './sessions/session-tokens.js';
 import { TicketBarcodes } from './commerce/domain/ticket-barcode.js';
+import { ScannerKeys } from './commerce/scanner-keys.js';
 import { openStore, storeDegradation } from './store/open-store.js';
 import type { Sql } from './store/sql.js';
 import { SegmentRepository } from './segments/segment-repository.js';
@@ -128,6 +129,8 @@ async function main() {
     logger,
     barcodes,
   });
+  // RULES 19.6: the scanners' keys, in the shared store with PostgreSQL, else beside the data (`npm run scanners`).
+  const scannerKeys = new ScannerKeys(recordStoresFor(sql, env.scannerRecordsDir));
   const changeLog = new ChangeLog(sql);
   const catalogTimes = new CatalogTimes();
   const sitemaps = new SitemapService({
@@ -163,6 +166,7 @@ async function main() {
     events,
     flags,
     commerce,
+    scannerKeys,
     clientDir,
     sql,
     catalog,

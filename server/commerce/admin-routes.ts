@@ -1,12 +1,8 @@
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError } from '../http/errors.js';
-import { sameSecret } from '../http/security.js';
+import { operatorsOnly } from '../http/security.js';
 import { ORDER_ID, OperatorRefundSchema, type OrderAdmin } from './order-admin.js';
 import type { RefundRow } from './refund-store.js';
-
-/** The header an operator sends `CATALOG_ADMIN_KEY` in to the order and mail APIs. */
-export const ADMIN_KEY_HEADER = 'X-Admin-Key';
 
 const OrderParamSchema = z.object({
   id: z.string().regex(ORDER_ID, 'id must be an order id such as ORD-AB12CD34EF'),
@@ -19,20 +15,6 @@ const ReconcileQuerySchema = z.object({
     .max(Number.MAX_SAFE_INTEGER)
     .optional(),
 });
-
-/** Lets through requests carrying the operators' key (compared in constant time); the rest get 401. */
-export function adminOnly(adminKey: string): RequestHandler {
-  return (req, _res, next) => {
-    const given = req.get(ADMIN_KEY_HEADER);
-    if (given === undefined || !sameSecret(given, adminKey))
-      throw new AppError(
-        401,
-        'admin_key_required',
-        `Send the operators' key (CATALOG_ADMIN_KEY) in ${ADMIN_KEY_HEADER}`,
-      );
-    next();
-  };
-}
 
 /** A refund as operators see it. */
 export function refundJson(r: RefundRow) {
@@ -60,7 +42,7 @@ export function refundJson(r: RefundRow) {
  */
 export function orderAdminRoutes(admin: OrderAdmin, adminKey: string, limiters: RequestHandler[]): Router {
   const router = Router();
-  const guard = [...limiters, adminOnly(adminKey)];
+  const guard = [...limiters, operatorsOnly(adminKey)];
   const json = express.json({ limit: '16kb' });
 
   router.post('/orders/:id/refunds', ...guard, json, async (req, res) => {

@@ -19,6 +19,7 @@ import { EventChanges } from './event-changes.js';
 import { OrderAdmin } from './order-admin.js';
 import { RefundService } from './refund-service.js';
 import { RefundStore } from './refund-store.js';
+import { ScanStore } from './scan-store.js';
 import { ScannerService } from './scanner-service.js';
 import { SettlementService } from './settlement-service.js';
 
@@ -109,6 +110,6 @@ export function createCommerce(options: CommerceOptions): Commerce {
     }),
     settlement,
     orders: new OrderService({ orders: orderStore, refunds: refundStore, refunding: refunds, catalog, barcodes, now }),
-    scanner: new ScannerService({ orders: orderStore, catalog, barcodes, now }),
+    scanner: new ScannerService({ scans: new ScanStore(sql), catalog, barcodes, now }),
   };
 }

@@ -14,7 +14,6 @@ import {
   ticketRow,
   type OrderRow,
   type OrderWithEvents,
-  type ScanOutcome,
   type TicketRow,
 } from './store-rows.js';
 
@@ -167,29 +166,6 @@ export class OrderStore {
       })),
       tickets: tickets.map(ticketRow),
     };
-  }
-
-  /**
-   * Admits a ticket once: one conditional update marks its first scan, so two scanners (on any node) cannot
-   * both admit it. Only tickets of orders in `admitted` statuses are admitted; any other is `unknown`.
-   */
-  async scanTicket(ticketId: string, now: Date, admitted: readonly OrderStatus[]): Promise<ScanOutcome> {
-    const first = await this.sql.query(
-      `UPDATE tickets t SET scanned_at = $2 FROM orders o
-       WHERE t.id = $1 AND o.id = t.order_id AND t.scanned_at IS NULL AND o.status = ANY ($3)
-       RETURNING t.*`,
-      [ticketId, now.toISOString(), admitted],
-    );
-    const rows = await this.sql.query(
-      'SELECT t.id AS ticket_id, t.scanned_at, o.* FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.id = $1',
-      [ticketId],
-    );
-    const r = rows[0];
-    if (!r || !admitted.includes(r.status as OrderStatus)) return { result: 'unknown' };
-    const ticket = first[0] ? ticketRow(first[0]) : ticketRow({ ...r, id: r.ticket_id, order_id: r.id });
-    const order = orderRow({ ...r, id: r.id });
-    if (first[0]) return { result: 'valid', ticket, order };
-    return r.scanned_at == null ? { result: 'unknown' } : { result: 'already_used', ticket, order };
   }
 
   /** Orders in a status since before `before` (for the seller and delivery steps). */

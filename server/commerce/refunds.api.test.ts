@@ -11,7 +11,7 @@ import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js'
 import { liveCatalogOver } from '../test/live-catalog.js';
 import { buyOne, newGuest } from '../test/shopper.js';
 import { testAppWithSegments } from '../test/test-app.js';
-import { ADMIN_KEY_HEADER } from './admin-routes.js';
+import { ADMIN_KEY_HEADER } from '../http/security.js';
 import { createCommerce, type Commerce } from './commerce.js';
 import { listingsForEvent } from './domain/listings.js';
 import { SandboxPaymentProvider, type PaymentProvider } from './domain/payments.js';

@@ -61,12 +61,6 @@ export interface TicketRow {
   scanned_at: string | null;
 }
 
-/** What a scan found: the ticket admitted now, one admitted before, or nothing a venue admits. */
-export type ScanOutcome =
-  | { result: 'valid'; ticket: TicketRow; order: OrderRow }
-  | { result: 'already_used'; ticket: TicketRow; order: OrderRow }
-  | { result: 'unknown' };
-
 export interface OrderEventRow {
   seq: number;
   status: OrderStatus;

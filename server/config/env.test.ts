@@ -95,6 +95,13 @@ describe('parseEnv with TRUST_PROXY', () => {
 });
 
 describe('parseEnv for the other hardening settings', () => {
+  it('refuses the one scanner key for every gate that is gone, saying how keys are made now (RULES 19.6)', () => {
+    expect(() => parseEnv({ TICKET_SCANNER_KEY: 'gate-scanner-key-0001' })).toThrow(
+      /TICKET_SCANNER_KEY is no longer read: .*npm run scanners -- add/,
+    );
+    expect(parseEnv({ DATA_DIR: '/srv/shop' }).scannerRecordsDir).toBe(path.join('/srv/shop', 'scanners'));
+  });
+
   it('serves source maps only when SERVE_SOURCE_MAPS is true', () => {
     expect(parseEnv({}).SERVE_SOURCE_MAPS).toBe(false);
     expect(parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).SERVE_SOURCE_MAPS).toBe(false);

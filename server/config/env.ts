@@ -111,10 +111,16 @@ export const EnvSchema = z.object({
   /** Signs ticket barcodes; at least 32 bytes. Unset: derived from the session secret (so every node agrees). */
   TICKET_SIGNING_SECRET: z.string().min(32, 'TICKET_SIGNING_SECRET must be at least 32 bytes').optional(),
   /**
-   * The venue scanners' key to `POST /api/tickets/scan` (sent as `X-Scanner-Key`); unset, that endpoint does not
-   * exist. At least 16 characters: whoever holds it can use up tickets.
+   * RULES 19.6: no longer read. A scanner key now names the venue or the events it admits to, so one key for every
+   * gate is refused at start rather than left to fail each scan.
    */
-  TICKET_SCANNER_KEY: z.string().min(16, 'TICKET_SCANNER_KEY must be at least 16 characters').optional(),
+  TICKET_SCANNER_KEY: z
+    .undefined({
+      error:
+        'TICKET_SCANNER_KEY is no longer read: each scanner key names its venue or events ' +
+        '(npm run scanners -- add --venue ID, or POST /api/admin/scanners); unset it',
+    })
+    .optional(),
   /** Scans per scanner address per minute (a gate scans a ticket every second or two). */
   RATE_LIMIT_SCANS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
 });
@@ -173,6 +179,8 @@ export type Env = z.infer<typeof EnvSchema> & {
   segmentVersionsDir: string;
   /** The studio's users, audit log, schedules and preview links without a shared store (RULES 18). */
   studioRecordsDir: string;
+  /** The venue scanners' keys without a shared store (RULES 19.6). */
+  scannerRecordsDir: string;
   /** Typesense settings (`TYPESENSE_*`), or null to search with the embedded engine. */
   typesense: TypesenseConfig | null;
   /** Flags: the embedded file, or a GrowthBook host (`FLAGS_*`, `GROWTHBOOK_*`). */
@@ -211,6 +219,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     segmentDraftsDir,
     segmentVersionsDir: path.join(dataDir, 'segment-versions'),
     studioRecordsDir: path.join(dataDir, 'studio'),
+    scannerRecordsDir: path.join(dataDir, 'scanners'),
     typesense,
     flags,
   };

@@ -204,3 +204,19 @@ function withAppend(res: ServerResponse): Response {
   }
   return res as unknown as Response;
 }
+
+/**
+ * The header the operators' key (`CATALOG_ADMIN_KEY`) is sent in to every operators' API under `/api/admin`: the
+ * one the catalog documents API takes, as Typesense does, so an operator holds one key sent one way.
+ */
+export const ADMIN_KEY_HEADER = 'X-TYPESENSE-API-KEY';
+
+/** Lets through requests carrying the operators' key (compared in constant time); the rest get 401. */
+export function operatorsOnly(adminKey: string): RequestHandler {
+  return (req, _res, next) => {
+    const given = req.get(ADMIN_KEY_HEADER);
+    if (given === undefined || !sameSecret(given, adminKey))
+      throw new AppError(401, 'unauthorized', `Send the operators' key (CATALOG_ADMIN_KEY) in ${ADMIN_KEY_HEADER}`);
+    next();
+  };
+}

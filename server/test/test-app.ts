@@ -13,11 +13,13 @@ import { EventCollector } from '../analytics/event-collector.js';
 import { EventLog } from '../analytics/event-log.js';
 import { createCommerce } from '../commerce/commerce.js';
 import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
+import { ScannerKeys } from '../commerce/scanner-keys.js';
 import { SearchService } from '../search/search-service.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { lazySql } from '../store/lazy-sql.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
+import { sqlRecordStores } from '../store/record-collections.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 
 /** An in-process app with silent logs, for supertest. */
@@ -49,6 +51,7 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
       logger,
       sellerDelayMs: 0,
     }),
+    scannerKeys: new ScannerKeys(sqlRecordStores(sql)),
     flags:
       overrides.flags ??
       new FlagService(new StaticFlagSource(JSON.parse(readFileSync(path.resolve('segments/flags.json'), 'utf8')))),
