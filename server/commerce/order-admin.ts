@@ -67,6 +67,21 @@ export class OrderAdmin {
     return row!;
   }
 
+  /**
+   * Refunds every charged order of an event in full, with the operator's reason (an event called off before the
+   * catalog says so); the number of refunds recorded.
+   */
+  refundEvent(eventId: number, reason: string): Promise<number> {
+    return stored('order', () =>
+      this.options.refunds.refundEvent(eventId, 'operator', { note: reason, requestedBy: 'operator' }),
+    );
+  }
+
+  /** Makes the refunds that are due now (a command line that cannot wait for a node's next tick). */
+  makeDue(): Promise<number> {
+    return this.options.refunds.tick();
+  }
+
   /** An order's refunds, newest last. */
   refundsOf(orderId: string): Promise<RefundRow[]> {
     return stored('order', () => this.options.store.ofOrder(orderId));

@@ -3,7 +3,7 @@ import { repeat } from '../background/repeat.js';
 import { AppError } from '../http/errors.js';
 import type { SqlTx } from '../store/sql.js';
 import type { PaymentProvider } from './domain/payments.js';
-import { MAX_REFUND_NOTE_LENGTH, type RefundReasonCode } from './domain/refunds.js';
+import { MAX_REFUND_NOTE_LENGTH, type RefundReasonCode, type RefundRequester } from './domain/refunds.js';
 import type { PaymentStore } from './payment-store.js';
 import type { RefundRequest, RefundRow, RefundStore } from './refund-store.js';
 import type { OrderRow } from './store-rows.js';
@@ -61,7 +61,11 @@ export class RefundService {
    * transaction, so a node stopped half-way leaves the rest to the next pass, and a second pass (any node) adds
    * nothing. The number of refunds recorded.
    */
-  async refundEvent(eventId: number, reason: RefundReasonCode = 'event_cancelled'): Promise<number> {
+  async refundEvent(
+    eventId: number,
+    reason: RefundReasonCode = 'event_cancelled',
+    by: { note: string; requestedBy: RefundRequester } = { note: '', requestedBy: 'system' },
+  ): Promise<number> {
     let recorded = 0;
     const seen = new Set<string>();
     for (;;) {
@@ -70,7 +74,7 @@ export class RefundService {
       for (const orderId of ids) {
         seen.add(orderId);
         try {
-          if (await this.request({ orderId, reason, note: '', requestedBy: 'system' })) recorded++;
+          if (await this.request({ orderId, reason, ...by })) recorded++;
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           // An order the rules refuse (say, refunded in part to nothing left) stays as it is, and says why.
