@@ -1,5 +1,11 @@
 /** The mail the storefront sends buyers, and what each kind carries in the outbox (no secrets: links are made at send time). */
-export const MAIL_KINDS = ['order_confirmation', 'tickets_ready', 'refund', 'event_cancelled', 'event_changed'] as const;
+export const MAIL_KINDS = [
+  'order_confirmation',
+  'tickets_ready',
+  'refund',
+  'event_cancelled',
+  'event_changed',
+] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 /** What every order mail shows of the order. No secrets (no access codes, no card numbers). */
@@ -29,7 +35,13 @@ export interface MailData {
   };
   /** The tickets PDF is attached (`MailAttachments.ticketsPdf`). */
   tickets_ready: OrderMailFacts;
-  refund: OrderMailFacts & { amountCents: number; refundedCents: number; totalCents: number; reason: string; at: string };
+  refund: OrderMailFacts & {
+    amountCents: number;
+    refundedCents: number;
+    totalCents: number;
+    reason: string;
+    at: string;
+  };
   /** Cancelled: the full refund is on its way. */
   event_cancelled: OrderMailFacts & { amountCents: number; at: string };
   event_changed: OrderMailFacts & {

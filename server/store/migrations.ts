@@ -281,8 +281,9 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
     id: 11,
     name: 'mail outbox',
     // Mail waits here until the worker sends it (server/mail/outbox.ts): queued in the transaction that decided it,
-    // once per key, claimed by one node at a time with a lease (locked_until), retried with backoff, and never
-    // holding a secret (links are signed at send time). The claim reads due rows by (state, next_attempt_at).
+    // once per key, claimed by one node at a time with a lease (locked_until), retried with backoff until
+    // give_up_at, and never holding a secret (links are signed at send time). The claim reads due rows by
+    // (state, next_attempt_at).
     sql: `
       CREATE TABLE mail_outbox (
         id              bigserial   PRIMARY KEY,
@@ -295,6 +296,7 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
                                     CHECK (state IN ('queued', 'sending', 'sent', 'failed')),
         attempts        integer     NOT NULL DEFAULT 0 CHECK (attempts >= 0),
         next_attempt_at timestamptz NOT NULL,
+        give_up_at      timestamptz NOT NULL,
         locked_until    timestamptz,
         last_error      text,
         message_id      text,
