@@ -66,10 +66,10 @@ function htmlBlock(block: MailBlock, brand: MailBrand): string {
       .map((f) => {
         const weight = f.emphasis ? 'font-weight:bold;' : '';
         const border = f.emphasis ? `border-top:1px solid ${MUTED_BORDER};` : '';
+        const cell = `font-size:14px;line-height:20px;color:${theme.ink};${weight}${border}`;
         return (
-          `<tr><td style="padding:6px 12px 6px 0;font-size:14px;line-height:20px;color:${theme.ink};${weight}${border}" ` +
-          `valign="top">${escapeHtml(f.label)}</td>` +
-          `<td style="padding:6px 0;font-size:14px;line-height:20px;color:${theme.ink};${weight}${border}" ` +
+          `<tr><td style="padding:6px 12px 6px 0;${cell}" valign="top">${escapeHtml(f.label)}</td>` +
+          `<td style="padding:6px 0;${cell}" ` +
           `align="right" valign="top">${escapeHtml(f.value)}</td></tr>`
         );
       })
@@ -117,7 +117,8 @@ export function layoutMail(content: MailContent, brand: MailBrand): RenderedMail
     `<tr><td bgcolor="${theme.primary}" style="background:${theme.primary};color:${theme.primaryContrast};` +
     `padding:20px 24px;font-size:20px;font-weight:bold;line-height:28px">${escapeHtml(brand.name)}</td></tr>` +
     `<tr><td style="padding:24px">` +
-    `<h1 style="margin:0 0 16px 0;font-size:22px;line-height:30px;color:${theme.ink}">${escapeHtml(content.heading)}</h1>` +
+    `<h1 style="margin:0 0 16px 0;font-size:22px;line-height:30px;color:${theme.ink}">` +
+    `${escapeHtml(content.heading)}</h1>` +
     content.blocks.map((b) => htmlBlock(b, brand)).join('') +
     `</td></tr>` +
     `<tr><td style="padding:16px 24px;border-top:1px solid ${MUTED_BORDER};font-size:12px;line-height:18px;` +

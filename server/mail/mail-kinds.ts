@@ -1,4 +1,7 @@
-/** The mail the storefront sends buyers, and what each kind carries in the outbox (no secrets: links are made at send time). */
+/**
+ * The mail the storefront sends buyers, and what each kind carries in the outbox (no secrets: links are made at
+ * send time).
+ */
 export const MAIL_KINDS = [
   'order_confirmation',
   'tickets_ready',
