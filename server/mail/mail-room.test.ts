@@ -44,7 +44,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !havePostgres())('the mail roo
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('sends what is queued through SMTP_URL, waits out an SMTP outage, lists it for operators, stops cleanly', async () => {
+  it('sends queued mail through SMTP_URL, waits out an SMTP outage, lists it for operators, stops', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
       env: {
         ...process.env,
