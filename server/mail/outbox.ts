@@ -162,7 +162,7 @@ export class MailOutbox {
     const stopRepeat = repeat(
       () => this.tick(),
       this.tickMs,
-      (err) => this.deps.logger.warn({ err: withoutCredentials(err) }, 'mail outbox tick failed'),
+      (err) => this.deps.logger.warn({ err }, 'mail outbox tick failed; retrying'),
     );
     let pending: NodeJS.Timeout | undefined;
     const wake = () => {
