@@ -9,7 +9,7 @@ const SERVER_LAYERS = [
   ['pages', '^server/(pages|studio|seo|media)/'],
   ['live catalog', '^server/live-catalog/'],
   ['features', '^server/(layout|entities|commerce|flags|experiments)/'],
-  ['engine, catalog, segments and guests', '^server/(search|segments|catalog|sessions|activity|analytics)/'],
+  ['engine, catalog, segments and guests', '^server/(search|segments|catalog|sessions|activity|analytics|mail)/'],
   ['infrastructure', '^server/(http|store|cache|background|config|health)/'],
 ];
 const CLIENT_LAYERS = [

@@ -51,6 +51,8 @@ import type { SearchService } from './search/search-service.js';
 import type { Sql } from './store/sql.js';
 import type { LiveCatalog } from './live-catalog/live-catalog.js';
 import { catalogAdminRoutes, noCatalogAdmin } from './live-catalog/routes.js';
+import type { MailOutbox } from './mail/outbox.js';
+import { mailAdminRoutes } from './mail/routes.js';
 import type { StudioService } from './studio/studio-service.js';
 import { previewLinkApi, previewLinkPage, studioAccess, studioPage, studioRoutes } from './studio/routes.js';
 import { shellStatus } from './pages/page-status.js';
@@ -81,6 +83,8 @@ export interface AppDeps {
   events: EventCollector;
   /** The merchandisers' studio (drafts, preview, publish); at /studio and /api/studio when `studioAccess` allows. */
   studio?: StudioService;
+  /** The mail outbox, listed and retried by operators at /api/admin/mail when `CATALOG_ADMIN_KEY` is set. */
+  mail?: Pick<MailOutbox, 'list' | 'retry'>;
   /** The sitemaps at /sitemap.xml and /sitemaps/*; without it those answer 404 (robots.txt is served either way). */
   sitemaps?: SitemapService;
   /** The built client to serve; the app serves the API alone when it is absent (tests, `npm run dev`). */
@@ -187,6 +191,9 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   // RULES 19.3, 19.5: the operators' order API (refunds, reconciliation), before the catalog API's catch-all.
   if (env.CATALOG_ADMIN_KEY)
     app.use('/api/admin', orderAdminRoutes(deps.commerce.admin, env.CATALOG_ADMIN_KEY, [keyFailures, adminLimit]));
+  // The operators' view of the mail outbox, before the catalog API, which answers every other /api/admin path.
+  if (env.CATALOG_ADMIN_KEY && deps.mail)
+    app.use('/api/admin/mail', mailAdminRoutes(deps.mail, env.CATALOG_ADMIN_KEY, [keyFailures, adminLimit]));
   // The operators' catalog API, before the JSON parser: it reads its own bodies (JSON Lines) with its limits.
   app.use(
     '/api/admin',

@@ -37,12 +37,29 @@ import { CatalogTimes } from './seo/catalog-times.js';
 import { categoryPages } from './seo/category-pages.js';
 import { SitemapService } from './seo/sitemap-service.js';
 import { startCatalog } from './start-up.js';
+import type { MailAttachments, MailLinks } from './mail/mail-kinds.js';
+import { MailOutbox } from './mail/outbox.js';
+import { emlFileTransport, smtpTransport } from './mail/transport.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
 const clientDir = here.endsWith(path.join('dist', 'server'))
   ? path.resolve(here, '../client')
   : path.resolve(here, '../dist/client');
+
+/**
+ * The links mail carries until the commerce side passes its own (signed with the order's access): the order's
+ * page on the storefront's public origin (`PUBLIC_BASE_URL`, else the address it listens on).
+ */
+function mailLinks(origin: () => string): MailLinks {
+  return {
+    order: (orderId) => `${origin()}/orders/${encodeURIComponent(orderId)}`,
+    tickets: (orderId) => `${origin()}/orders/${encodeURIComponent(orderId)}`,
+  };
+}
+
+/** What mail attaches until the commerce side passes its tickets PDF: nothing (the mail links to the order). */
+const mailAttachments: MailAttachments = { ticketsPdf: async () => null };
 
 function readEnv(): Env {
   try {
@@ -131,6 +148,18 @@ async function main() {
   });
   // RULES 19.6: the scanners' keys, in the shared store with PostgreSQL, else beside the data (`npm run scanners`).
   const scannerKeys = new ScannerKeys(recordStoresFor(sql, env.scannerRecordsDir));
+  // The mail room: SMTP when SMTP_URL is set, else .eml files under DATA_DIR/mail; sent by this node's worker.
+  let origin = env.PUBLIC_BASE_URL ?? '';
+  const mailTransport = env.SMTP_URL ? smtpTransport(env.SMTP_URL) : emlFileTransport(path.join(env.dataDir, 'mail'));
+  const mail = new MailOutbox({
+    sql,
+    transport: mailTransport,
+    brands: (id) => segments.brand(id) ?? segments.defaultBrand,
+    links: mailLinks(() => origin),
+    attachments: mailAttachments,
+    logger,
+    options: { from: env.MAIL_FROM, retryMaxSeconds: env.MAIL_RETRY_MAX_SECONDS },
+  });
   const changeLog = new ChangeLog(sql);
   const catalogTimes = new CatalogTimes();
   const sitemaps = new SitemapService({
@@ -173,6 +202,7 @@ async function main() {
     studio,
     sitemaps,
     renderer,
+    mail,
   });
   const demand = new DemandSignals({
     sql,
@@ -200,6 +230,9 @@ async function main() {
   const url = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
   logger.info({ url }, 'listening');
   console.log(`Storefront running at ${url}`);
+  origin ||= url;
+  const stopMail = mail.start();
+  logger.info({ mail: mailTransport.description }, 'mail outbox started');
 
   // Event streams never go idle: they are ended first so a graceful close does not wait on them.
   let stopHousekeeping = () => {};
@@ -209,6 +242,7 @@ async function main() {
     logger,
     () => {
       stopHousekeeping();
+      stopMail();
       stopPublishing();
       stopScheduling();
       flags.close();

@@ -141,3 +141,36 @@ describe('parseEnv with PUBLIC_BASE_URL', () => {
     }
   });
 });
+
+describe('parseEnv with mail settings', () => {
+  it('writes .eml files, from orders@localhost, retrying at most every 10 minutes by default', () => {
+    const env = parseEnv({});
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.MAIL_FROM).toEqual({ name: 'Ticket Storefront', address: 'orders@localhost' });
+    expect(env.MAIL_RETRY_MAX_SECONDS).toBe(600);
+  });
+
+  it('takes an smtp:// or smtps:// URL with credentials and query options', () => {
+    const url = 'smtps://user:p%40ss@mail.example.com:465?tls.rejectUnauthorized=false';
+    expect(parseEnv({ SMTP_URL: url }).SMTP_URL).toBe(url);
+    expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525' }).SMTP_URL).toBe('smtp://127.0.0.1:2525');
+  });
+
+  it('refuses an SMTP_URL that is not an smtp(s) URL with a host, naming the variable and the form', () => {
+    for (const bad of ['mail.example.com', 'http://mail.example.com', 'smtp://', 'smtp:mail'])
+      expect(() => parseEnv({ SMTP_URL: bad }), bad).toThrow(/SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+  });
+
+  it('reads MAIL_FROM as an address alone or with a name, and refuses anything else', () => {
+    expect(parseEnv({ MAIL_FROM: 'orders@tickets.example' }).MAIL_FROM).toEqual({
+      name: null,
+      address: 'orders@tickets.example',
+    });
+    expect(parseEnv({ MAIL_FROM: '"Box Office" <box@tickets.example>' }).MAIL_FROM).toEqual({
+      name: 'Box Office',
+      address: 'box@tickets.example',
+    });
+    expect(() => parseEnv({ MAIL_FROM: 'Box Office' })).toThrow(/MAIL_FROM must be an email address/);
+    expect(() => parseEnv({ MAIL_RETRY_MAX_SECONDS: '0' })).toThrow(/MAIL_RETRY_MAX_SECONDS/);
+  });
+});

@@ -123,7 +123,58 @@ export const EnvSchema = z.object({
     .optional(),
   /** Scans per scanner address per minute (a gate scans a ticket every second or two). */
   RATE_LIMIT_SCANS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /**
+   * The SMTP server mail goes out through (`smtp://user:pass@host:587`, or `smtps://` for TLS from the first byte;
+   * nodemailer's query options such as `?tls.rejectUnauthorized=false` pass through). Unset: each message is
+   * written as an .eml file under DATA_DIR/mail.
+   */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine(
+      isSmtpUrl,
+      'SMTP_URL must be an smtp:// or smtps:// URL with a host, such as smtp://user:pass@mail.example.com:587',
+    )
+    .optional(),
+  /** The sender's address (`orders@example.com` or `Name <orders@example.com>`); each mail shows its brand's name. */
+  MAIL_FROM: z.string().default('Ticket Storefront <orders@localhost>').transform(parseMailFrom),
+  /** The longest wait between two tries of a message the SMTP server did not take (the wait doubles from 5 s). */
+  MAIL_RETRY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
 });
+
+function isSmtpUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A sender: its address, and the display name it was given (each brand's name replaces it per message). */
+export interface MailSender {
+  name: string | null;
+  address: string;
+}
+
+const EMAIL = z.email();
+
+/** `MAIL_FROM`: `orders@example.com`, `Name <orders@example.com>` or `"Name" <orders@example.com>`. */
+function parseMailFrom(raw: string, ctx: z.RefinementCtx): MailSender {
+  const value = raw.trim();
+  const named = /^(?:"([^"]*)"|([^<>"]*?))\s*<([^<>\s]+)>$/.exec(value);
+  const name = named ? (named[1] ?? named[2] ?? '').trim() || null : null;
+  const address = named ? named[3]! : value;
+  // `localhost` is no public domain, but it is where the default's mail goes: the .eml files and a local server.
+  if (!EMAIL.safeParse(address.replace(/@localhost$/i, '@localhost.example')).success) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `MAIL_FROM must be an email address, alone or as Name <address>; not ${JSON.stringify(raw)}`,
+    });
+    return z.NEVER;
+  }
+  return { name, address };
+}
 
 /**
  * The proxies whose `X-Forwarded-For` entries are believed, with Express's `trust proxy` meaning: `false`

@@ -196,7 +196,7 @@ export const PROBLEM_CASES: ProblemCase[] = [
     problems: [
       {
         file: 'brands.json',
-        line: 25,
+        line: 27,
         column: 20,
         value: '"red"',
         message: '"red" is not a valid primary: a colour like #5b21b6',

@@ -351,6 +351,37 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX sandbox_refunds_by_charge ON sandbox_refunds (charge_id)
     `,
   },
+  {
+    id: 11,
+    name: 'mail outbox',
+    // Mail waits here until the worker sends it (server/mail/outbox.ts): queued in the transaction that decided it,
+    // once per key, claimed by one node at a time with a lease (locked_until), retried with backoff until
+    // give_up_at, and never holding a secret (links are signed at send time). The claim reads due rows by
+    // (state, next_attempt_at).
+    sql: `
+      CREATE TABLE mail_outbox (
+        id              bigserial   PRIMARY KEY,
+        key             text        NOT NULL UNIQUE,
+        kind            text        NOT NULL,
+        brand           text        NOT NULL,
+        recipient       text        NOT NULL,
+        data            jsonb       NOT NULL,
+        state           text        NOT NULL DEFAULT 'queued'
+                                    CHECK (state IN ('queued', 'sending', 'sent', 'failed')),
+        attempts        integer     NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        next_attempt_at timestamptz NOT NULL,
+        give_up_at      timestamptz NOT NULL,
+        locked_until    timestamptz,
+        last_error      text,
+        message_id      text,
+        created_at      timestamptz NOT NULL,
+        sent_at         timestamptz
+      );
+      CREATE INDEX mail_outbox_due ON mail_outbox (state, next_attempt_at);
+      CREATE INDEX mail_outbox_sending ON mail_outbox (locked_until) WHERE state = 'sending';
+      CREATE INDEX mail_outbox_by_created ON mail_outbox (created_at)
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */

@@ -54,6 +54,16 @@ export const BrandSchema = z
           'https://partner-tickets.example.com',
         ]),
       ),
+    supportEmail: z
+      .email({ error: 'an email address, e.g. support@ticket-storefront.example' })
+      .optional()
+      .meta(
+        doc(
+          "The brand's support address, shown in the footer of every mail to its buyers and used as their " +
+            'Reply-To. Optional: without it, mail names the sender address (MAIL_FROM).',
+          ['support@ticket-storefront.example', 'support@encore-seats.example'],
+        ),
+      ),
     theme: z
       .object({
         primary: colorDoc('The main brand colour: header, buttons and links', ['#5b21b6', '#b91c1c']),
