@@ -14,6 +14,7 @@ import { RecentActivity } from './activity/recent-activity.js';
 import { createCommerce } from './commerce/commerce.js';
 import { SandboxPaymentProvider } from './commerce/domain/payments.js';
 import { SqlSandboxLedger } from './commerce/sandbox-ledger.js';
+import { OrderMailCodes, orderMailLinks, ticketAttachments } from './commerce/order-mail.js';
 import { createFlagSource } from './flags/flag-source.js';
 import { FlagService } from './flags/flag-service.js';
 import { LayoutService } from './layout/layout-service.js';
@@ -37,7 +38,6 @@ import { CatalogTimes } from './seo/catalog-times.js';
 import { categoryPages } from './seo/category-pages.js';
 import { SitemapService } from './seo/sitemap-service.js';
 import { startCatalog } from './start-up.js';
-import type { MailAttachments, MailLinks } from './mail/mail-kinds.js';
 import { MailOutbox } from './mail/outbox.js';
 import { emlFileTransport, smtpTransport } from './mail/transport.js';
 
@@ -46,20 +46,6 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const clientDir = here.endsWith(path.join('dist', 'server'))
   ? path.resolve(here, '../client')
   : path.resolve(here, '../dist/client');
-
-/**
- * The links mail carries until the commerce side passes its own (signed with the order's access): the order's
- * page on the storefront's public origin (`PUBLIC_BASE_URL`, else the address it listens on).
- */
-function mailLinks(origin: () => string): MailLinks {
-  return {
-    order: (orderId) => `${origin()}/orders/${encodeURIComponent(orderId)}`,
-    tickets: (orderId) => `${origin()}/orders/${encodeURIComponent(orderId)}`,
-  };
-}
-
-/** What mail attaches until the commerce side passes its tickets PDF: nothing (the mail links to the order). */
-const mailAttachments: MailAttachments = { ticketsPdf: async () => null };
 
 function readEnv(): Env {
   try {
@@ -94,6 +80,7 @@ async function main() {
   let tokens: SessionTokens;
   let barcodes: TicketBarcodes;
   let linkKey: Uint8Array;
+  let mailCodes: OrderMailCodes;
   let sql: Sql;
   let flags: FlagService;
   try {
@@ -107,6 +94,8 @@ async function main() {
     barcodes = new TicketBarcodes(TicketBarcodes.derivedKey(env.TICKET_SIGNING_SECRET ?? secret));
     // RULES 18.3: the studio's preview links, signed with a key of their own derived from the session secret.
     linkKey = previewLinkKey(secret);
+    // RULES 19.4: the codes order emails carry in their links, derived from the session secret like the rest.
+    mailCodes = new OrderMailCodes(secret);
     sql = await openStore({ databaseUrl: env.DATABASE_URL, dataDir: env.dataDir, logger });
     readiness.set('store', true, sql.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)');
     readiness.probe('store', storeDegradation(sql));
@@ -145,6 +134,7 @@ async function main() {
     payments: new SandboxPaymentProvider({ ledger: new SqlSandboxLedger(sql) }),
     logger,
     barcodes,
+    mailCodes,
   });
   // RULES 19.6: the scanners' keys, in the shared store with PostgreSQL, else beside the data (`npm run scanners`).
   const scannerKeys = new ScannerKeys(recordStoresFor(sql, env.scannerRecordsDir));
@@ -155,8 +145,9 @@ async function main() {
     sql,
     transport: mailTransport,
     brands: (id) => segments.brand(id) ?? segments.defaultBrand,
-    links: mailLinks(() => origin),
-    attachments: mailAttachments,
+    links: orderMailLinks(mailCodes, () => origin),
+    // The eTickets PDF, read as the mail goes (opened with the order's mail code, as the mail's own link would).
+    attachments: ticketAttachments((id) => commerce.orders.ticketsPdf(id, { code: mailCodes.code(id) })),
     logger,
     options: { from: env.MAIL_FROM, retryMaxSeconds: env.MAIL_RETRY_MAX_SECONDS },
   });

@@ -17,6 +17,7 @@ import { OrderStore } from './order-store.js';
 import { PaymentStore } from './payment-store.js';
 import { EventChanges } from './event-changes.js';
 import { OrderAdmin } from './order-admin.js';
+import { OrderMail, OrderMailCodes } from './order-mail.js';
 import { RefundService } from './refund-service.js';
 import { RefundStore } from './refund-store.js';
 import { ScanStore } from './scan-store.js';
@@ -38,6 +39,8 @@ export interface CommerceOptions {
   limits?: PurchaseLimits;
   /** Signs and checks ticket barcodes; a random key per process when absent (tests). */
   barcodes?: TicketBarcodes;
+  /** The codes order emails carry in their links; a random key per process when absent (tests). */
+  mailCodes?: OrderMailCodes;
 }
 
 /** The storefront's selling, one service per job. */
@@ -57,6 +60,8 @@ export interface Commerce {
   eventChanges: EventChanges;
   /** The operator's refunds and reconciliation. */
   admin: OrderAdmin;
+  /** The codes order emails carry in their links. */
+  mailCodes: OrderMailCodes;
 }
 
 /**
@@ -75,7 +80,11 @@ export function createCommerce(options: CommerceOptions): Commerce {
   const idempotency = new IdempotencyStore(sql, now);
   const catalog = new ListingCatalog({ inventory, engine, logger });
   const holds = new HoldService({ holds: holdStore, catalog, now, limits: options.limits });
+  const mailCodes = options.mailCodes ?? new OrderMailCodes(new Uint8Array(randomBytes(EPHEMERAL_BARCODE_KEY_BYTES)));
+  // RULES 19.4: each email of an order's life queued in the transaction that decides it.
+  const mail = new OrderMail({ sql, catalog, logger, now });
   const settlement = new SettlementService({
+    delivered: (tx, order, resolved) => mail.delivered(tx, order, resolved),
     holds: holdStore,
     payments,
     orders: orderStore,
@@ -87,8 +96,15 @@ export function createCommerce(options: CommerceOptions): Commerce {
     sellerDelayMs: options.sellerDelayMs,
   });
   const refundStore = new RefundStore(sql);
-  const refunds = new RefundService({ refunds: refundStore, payments, processor: options.payments, logger, now });
-  const eventChanges = new EventChanges({ sql, catalog, refunds, logger, now });
+  const refunds = new RefundService({
+    refunds: refundStore,
+    payments,
+    processor: options.payments,
+    logger,
+    now,
+    notice: mail.refunded,
+  });
+  const eventChanges = new EventChanges({ sql, catalog, refunds, logger, now, notice: mail.changed });
   return {
     catalog,
     refunds,
@@ -107,9 +123,19 @@ export function createCommerce(options: CommerceOptions): Commerce {
       idempotency,
       logger,
       now,
+      placed: (tx, order, resolved) => mail.placed(tx, order, resolved),
     }),
     settlement,
-    orders: new OrderService({ orders: orderStore, refunds: refundStore, refunding: refunds, catalog, barcodes, now }),
+    orders: new OrderService({
+      orders: orderStore,
+      refunds: refundStore,
+      refunding: refunds,
+      catalog,
+      barcodes,
+      now,
+      mailCodes,
+    }),
+    mailCodes,
     scanner: new ScannerService({ scans: new ScanStore(sql), catalog, barcodes, now }),
   };
 }

@@ -23,12 +23,25 @@ const STANDING: readonly string[] = ['pending_seller_confirmation', 'confirmed',
 /** Events read from the catalog and checked at once. */
 const CHECK_CHUNK = 100;
 
-/** What a buyer is told of an event that moved, inside the transaction that records the notice (an email). */
-export type ChangeNotice = (
-  tx: SqlTx,
-  order: OrderRow,
-  change: { status: 'postponed' | 'rescheduled'; previousWhen: string; when: string; refundUntil: Date },
-) => Promise<void>;
+/**
+ * What a buyer is told of an event that moved (an email): read first for the event's orders (`prepare`, outside any
+ * transaction: the catalog), then written for each order inside the transaction that records the notice.
+ */
+export interface ChangeNotice {
+  prepare(eventId: number): Promise<unknown>;
+  write(
+    tx: SqlTx,
+    order: OrderRow,
+    change: {
+      noticeId: string;
+      status: 'postponed' | 'rescheduled';
+      previousWhen: string;
+      when: string;
+      refundUntil: Date;
+    },
+    prepared: unknown,
+  ): Promise<void>;
+}
 
 export interface EventChangesOptions {
   sql: Sql;
@@ -139,9 +152,11 @@ export class EventChanges {
   }
 
   /** Records the change once (whichever node moves the row) and tells the standing orders of a moved event. */
-  private changedFrom(event: EventDocument, before: EventShape, after: EventShape): Promise<void> {
+  private async changedFrom(event: EventDocument, before: EventShape, after: EventShape): Promise<void> {
     const now = this.options.now();
     const change = eventChange(before, after);
+    const notice = this.notice;
+    const prepared = change && change !== 'cancelled' ? await notice?.prepare(event.event_id) : undefined;
     return this.options.sql.transaction(async (tx) => {
       const won = await tx.query(
         `UPDATE event_watch SET status = $2, starts = $3, checked_at = $4
@@ -149,7 +164,7 @@ export class EventChanges {
         [event.event_id, after.status, after.starts, now.toISOString(), before.status, before.starts],
       );
       if (won.length === 0 || change === null) return;
-      const [notice] = await tx.query(
+      const [row] = await tx.query(
         `INSERT INTO event_notices (event_id, status, previous_when, current_when, at)
          VALUES ($1, $2, $3, $4, $5) RETURNING id`,
         [event.event_id, change, before.starts, after.starts, now.toISOString()],
@@ -167,7 +182,7 @@ export class EventChanges {
         const order = orderRow(o);
         await tx.query('INSERT INTO order_notices (order_id, notice_id, refund_until, at) VALUES ($1, $2, $3, $4)', [
           order.id,
-          notice!.id,
+          row!.id,
           refundUntil.toISOString(),
           now.toISOString(),
         ]);
@@ -183,7 +198,12 @@ export class EventChanges {
           `${moved} Your tickets stay valid; if you cannot go, you may ask for a full refund on this page ` +
             `until ${displayDate(refundUntil.toISOString().slice(0, 10))}.`,
         );
-        await this.notice?.(tx, order, { status: change, previousWhen, when, refundUntil });
+        await notice?.write(
+          tx,
+          order,
+          { noticeId: String(row!.id), status: change, previousWhen, when, refundUntil },
+          prepared,
+        );
       }
     });
   }

@@ -12,6 +12,7 @@ import { deliveryDays, orderView } from './order-view.js';
 import type { OrderWithEvents } from './store-rows.js';
 import { stored } from './store-unavailable.js';
 import type { RefundStore } from './refund-store.js';
+import type { OrderMailCodes } from './order-mail.js';
 import type { RefundService } from './refund-service.js';
 import { ticketsPdf, type PrintedTicket } from './ticket-pdf.js';
 
@@ -28,6 +29,8 @@ export interface OrderServiceOptions {
   catalog: ListingCatalog;
   barcodes: TicketBarcodes;
   now: () => Date;
+  /** The codes order emails carry in their links (RULES 19.4). */
+  mailCodes?: OrderMailCodes;
 }
 
 /** Orders after checkout: the order page, and its eTickets as a PDF once they may be delivered. */
@@ -41,7 +44,11 @@ export class OrderService {
     const found = await stored('order', () => this.options.orders.order(id));
     if (!found) throw notFound('Order');
     const byGuest = access.guestId !== undefined && access.guestId === found.order.guest_id;
-    const byCode = access.code !== undefined && safeEqual(sha256(access.code), found.order.access_code_hash);
+    // RULES 19.4: the code an order's emails carry opens it as its access code does.
+    const byCode =
+      access.code !== undefined &&
+      (safeEqual(sha256(access.code), found.order.access_code_hash) ||
+        (this.options.mailCodes !== undefined && safeEqual(access.code, this.options.mailCodes.code(id))));
     if (!byGuest && !byCode) throw notFound('Order');
     return found;
   }

@@ -189,9 +189,16 @@ export class OrderStore {
   }
 
   /** Moves an order from `from` to `to`, recording the transition; false when it was no longer in `from`. */
-  async advance(id: string, from: OrderStatus, to: OrderStatus, at: Date, note: string): Promise<boolean> {
+  async advance(
+    id: string,
+    from: OrderStatus,
+    to: OrderStatus,
+    at: Date,
+    note: string,
+    then?: (tx: SqlTx, order: OrderRow) => Promise<void>,
+  ): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
-      const moved = await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2 RETURNING id', [
+      const moved = await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2 RETURNING *', [
         id,
         from,
         to,
@@ -207,6 +214,7 @@ export class OrderStore {
         at.toISOString(),
         note,
       ]);
+      await then?.(tx, orderRow(moved[0]!));
       return true;
     });
   }

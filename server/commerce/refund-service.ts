@@ -16,8 +16,14 @@ const REFUND_RETRY_MAX_MS = 5 * 60_000;
 /** How long a refund waits for its payment's capture (the housekeeping captures within seconds). */
 const AWAIT_CAPTURE_MS = 2_000;
 
-/** What is told of a refund the processor has made, inside the transaction that records it (an email). */
-export type RefundNotice = (tx: SqlTx, refund: RefundRow, order: OrderRow) => Promise<void>;
+/**
+ * What is told of a refund the processor has made (an email): read first (`prepare`, outside any transaction: the
+ * catalog), then written inside the transaction that records the refund.
+ */
+export interface RefundNotice {
+  prepare(orderId: string): Promise<unknown>;
+  write(tx: SqlTx, refund: RefundRow, order: OrderRow, prepared: unknown): Promise<void>;
+}
 
 export interface RefundServiceOptions {
   refunds: RefundStore;
@@ -140,7 +146,14 @@ export class RefundService {
         logger.error({ ...log, result }, 'refund refused by the payment processor');
       return false;
     }
-    const recorded = await refunds.complete(refund.id, result.refundId, this.options.now(), this.notice);
+    const notice = this.notice;
+    const prepared = await notice?.prepare(refund.order_id);
+    const recorded = await refunds.complete(
+      refund.id,
+      result.refundId,
+      this.options.now(),
+      notice ? (tx, made, order) => notice.write(tx, made, order, prepared) : undefined,
+    );
     if (recorded) logger.info({ ...log, processorRefund: result.refundId }, 'refund made');
     return recorded;
   }

@@ -114,6 +114,18 @@ async function housekeeping() {
   await commerce.refunds.tick();
 }
 const cents = (dollars: number) => Math.round(dollars * 100);
+/** The mail queued for these orders. */
+async function mailOf(orderIds: string[]) {
+  const rows = await sql.query<{ key: string; kind: string; recipient: string; data: unknown }>(
+    'SELECT key, kind, recipient, data FROM mail_outbox ORDER BY id',
+  );
+  return rows
+    .filter((r) => orderIds.some((id) => r.key.endsWith(id)))
+    .map((r) => ({
+      ...r,
+      data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as Record<string, unknown>,
+    }));
+}
 
 describe('a cancelled event (RULES 19.1)', () => {
   it('refunds every charged order in full, once, voids its tickets and says so on the order page', async () => {
@@ -148,9 +160,24 @@ describe('a cancelled event (RULES 19.1)', () => {
       }),
     ]);
     expect(refunded.filter((r) => charged.includes(r.amountCents)).length).toBeGreaterThanOrEqual(3);
+    // RULES 19.4: each buyer gets their confirmation and one cancellation notice, with the amount refunded.
+    const mail = await mailOf(bought.map((b) => b.order.id));
+    for (const { order } of bought) {
+      expect(
+        mail
+          .filter((m) => m.key.endsWith(order.id))
+          .map((m) => m.kind)
+          .sort(),
+      ).toEqual(['event_cancelled', 'order_confirmation']);
+      const notice = mail.find((m) => m.key === `event_cancelled:${order.id}`)!;
+      expect(notice).toMatchObject({
+        recipient: 'buyer@example.com',
+        data: { amountCents: cents(order.totalPrice.value) },
+      });
+    }
   });
 
-  it('pays each refund once when two nodes make them at the same time, and finishes one whose answer was lost', async () => {
+  it('pays each refund once across two nodes at once, and finishes one whose answer was lost', async () => {
     const { event, bought } = await paidOrders(4);
     let lose = 2;
     // The processor makes the refund and its answer never arrives, twice: the next attempt finishes it.
@@ -215,6 +242,9 @@ describe('a postponed or rescheduled event (RULES 19.2)', () => {
     expect(days).toBeLessThan(REFUND_WINDOW_DAYS + 0.01);
     expect(seen.refundOffer!.amount.value).toBe(first!.order.totalPrice.value);
 
+    const notices = (await mailOf([first!.order.id, second!.order.id])).filter((m) => m.kind === 'event_changed');
+    expect(notices).toHaveLength(2);
+    expect(notices[0]!.data).toMatchObject({ status: 'rescheduled', refundUntil: seen.refundOffer!.until });
     const asked = await request(app).post(`/api/orders/${first!.order.id}/refund`).set('Authorization', first!.auth);
     expect(asked.status).toBe(202);
     expect(OrderSchema.parse(asked.body)).toMatchObject({ status: 'cancelled', refundOffer: null });

@@ -1,6 +1,6 @@
 import express, { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { AppError, apiNotFound } from '../http/errors.js';
+import { apiNotFound } from '../http/errors.js';
 import { operatorsOnly } from '../http/security.js';
 import { keyView, type ScannerKeys } from './scanner-keys.js';
 

@@ -9,6 +9,10 @@ import type { ListingCatalog } from './listing-catalog.js';
 import type { OrderStore } from './order-store.js';
 import { deliveryDays } from './order-view.js';
 import type { PaymentStore } from './payment-store.js';
+import type { SqlTx } from '../store/sql.js';
+import type { OrderRow } from './store-rows.js';
+import type { EventDocument } from '../../shared/schemas/documents.js';
+import type { GeneratedListing } from './domain/listings.js';
 
 /** How long the sandbox seller takes to confirm an order. */
 export const SANDBOX_SELLER_DELAY_MS = 1_500;
@@ -32,6 +36,12 @@ export interface SettlementServiceOptions {
   logger: Logger;
   now: () => Date;
   sellerDelayMs?: number;
+  /** Runs inside the transaction that delivers eTickets (their "tickets ready" email is queued there: RULES 19.4). */
+  delivered?: (
+    tx: SqlTx,
+    order: OrderRow,
+    resolved: { event: EventDocument; listing: GeneratedListing },
+  ) => Promise<void>;
 }
 
 /**
@@ -160,6 +170,9 @@ export class SettlementService {
           listing.deliveryMethod === 'eticket'
             ? 'Your eTickets are ready'
             : 'Your tickets were transferred to your phone',
+          listing.deliveryMethod === 'eticket' && this.options.delivered
+            ? (tx, order) => this.options.delivered!(tx, order, { event, listing })
+            : undefined,
         );
       }
     }

@@ -75,9 +75,15 @@ export function refundRequestedNote(reason: RefundReasonCode, amountCents: numbe
   const amount = formatMoney(amountCents / 100);
   switch (reason) {
     case 'event_cancelled':
-      return `The event was cancelled. Your order is called off and a full refund of ${amount}, fees included, is on its way.`;
+      return (
+        `The event was cancelled. Your order is called off and a full refund of ${amount}, fees included, ` +
+        'is on its way.'
+      );
     case 'event_rescheduled':
-      return `You asked for a refund after the event moved. Your order is called off and ${amount} is on its way back.`;
+      return (
+        `You asked for a refund after the event moved. Your order is called off and ${amount} ` +
+        'is on its way back.'
+      );
     case 'operator':
       return `A refund of ${amount} is on its way${note ? `: ${note}` : ''}.`;
   }
