@@ -340,7 +340,10 @@ export const OrderSchema = z.object({
   delivery: OrderDeliverySchema.optional(),
   refunds: z.array(OrderRefundSchema).default([]),
   /** RULES 19.2: a full refund the buyer may ask for (the event moved), and until when. */
-  refundOffer: z.object({ until: z.string(), amount: z.object({ value: z.number() }) }).nullable().default(null),
+  refundOffer: z
+    .object({ until: z.string(), amount: z.object({ value: z.number() }) })
+    .nullable()
+    .default(null),
   /** RULES 9.8: the purchase tracking payload (95 × total under phet). */
   tracking: z.object({ event: z.literal('purchase'), phet: z.number() }).optional(),
 });

@@ -81,8 +81,7 @@ export function refundRequestedNote(reason: RefundReasonCode, amountCents: numbe
       );
     case 'event_rescheduled':
       return (
-        `You asked for a refund after the event moved. Your order is called off and ${amount} ` +
-        'is on its way back.'
+        `You asked for a refund after the event moved. Your order is called off and ${amount} ` + 'is on its way back.'
       );
     case 'operator':
       return `A refund of ${amount} is on its way${note ? `: ${note}` : ''}.`;
