@@ -169,7 +169,7 @@ const RENDERERS: { [K in MailKind]: Renderer<K> } = {
   },
 };
 
-/** A queued mail as its recipient reads it: subject, HTML and plain text, in the brand's layout. */
+/** RULES 19.11: a queued mail as its recipient reads it: subject, HTML and plain text, in the brand's layout. */
 export function renderMail(mail: OutgoingMail, brand: MailBrand, links: MailLinks): RenderedMail {
   const render = RENDERERS[mail.kind] as Renderer<MailKind>;
   return layoutMail(render(mail.data, brand, links, mail.brand), brand);

@@ -9,11 +9,11 @@ import { MAIL_KINDS, type MailAttachments, type MailLinks, type OutgoingMail } f
 import { renderMail } from './messages.js';
 import { withoutCredentials, type MailEnvelope, type MailTransport } from './transport.js';
 
-/** The first wait after a failed send; each further failure doubles it, up to `MAIL_RETRY_MAX_SECONDS`. */
+/** RULES 19.9: the first wait after a failed send; each further failure doubles it, up to `MAIL_RETRY_MAX_SECONDS`. */
 export const MAIL_FIRST_RETRY_SECONDS = 5;
-/** A message the SMTP server has not taken after this long is marked failed (an operator may retry it). */
+/** RULES 19.9: a message the SMTP server has not taken after this long is marked failed (an operator may retry it). */
 export const MAIL_GIVE_UP_MS = 3 * 24 * 3_600_000;
-/** How long a node holds a claimed message: longer than any one send (the SMTP timeouts), so none is sent twice. */
+/** RULES 19.8: how long a node holds a claimed message: longer than any one send (the SMTP timeouts). */
 export const MAIL_LEASE_MS = 5 * 60_000;
 /** How often each node looks for due mail. */
 export const MAIL_TICK_MS = 1_000;
@@ -29,7 +29,7 @@ export type MailState = (typeof MAIL_STATES)[number];
 const wakers = new Set<() => void>();
 
 /**
- * Queues a message once: a second call with the same key does nothing (false). Runs inside the caller's
+ * RULES 19.7, 19.8: queues a message once: a second call with the same key does nothing (false). Runs inside the caller's
  * transaction, as one INSERT: the mail is sent only if that transaction commits, and never by the request
  * itself (the worker sends it).
  */

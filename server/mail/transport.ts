@@ -80,9 +80,9 @@ const fileTime = (at: Date) =>
 const fileKey = (key: string) => key.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 120);
 
 /**
- * Without an SMTP server: each message written whole (headers, HTML and text parts, attachments) as an .eml file
- * under `dir`, named by its time and key (`2026-11-27T08-00-00Z-order_confirmation-ORD-ABC.eml`), which any mail
- * program opens. Written under a temporary name and renamed, so a file that is there is whole.
+ * RULES 19.10: without an SMTP server, each message written whole (headers, HTML and text parts, attachments) as an
+ * .eml file under `dir`, named by its time and key (`2026-11-27T08-00-00Z-order_confirmation-ORD-ABC.eml`), which
+ * any mail program opens. Written under a temporary name and renamed, so a file that is there is whole.
  */
 export function emlFileTransport(dir: string): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
