@@ -29,8 +29,8 @@ export type MailState = (typeof MAIL_STATES)[number];
 const wakers = new Set<() => void>();
 
 /**
- * RULES 19.7, 19.8: queues a message once: a second call with the same key does nothing (false). Runs inside the caller's
- * transaction, as one INSERT: the mail is sent only if that transaction commits, and never by the request
+ * RULES 19.7, 19.8: queues a message once: a second call with the same key does nothing (false). Runs inside the
+ * caller's transaction, as one INSERT: the mail is sent only if that transaction commits, and never by the request
  * itself (the worker sends it).
  */
 export async function enqueueMail(db: SqlTx, mail: OutgoingMail, now: Date): Promise<boolean> {
