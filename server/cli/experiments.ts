@@ -12,7 +12,7 @@ import { parseFlagsConfig } from '../config/flags.js';
 import { ExperimentReadout, experimentDefinitions } from '../experiments/readout.js';
 import { FlagStore } from '../flags/flags-file.js';
 import { AppError } from '../http/errors.js';
-import { openStore } from '../store/open-store.js';
+import { callStorefront, withCliStore } from './cli-store.js';
 
 export interface ExperimentsCliIo {
   out: (line: string) => void;
@@ -122,34 +122,27 @@ async function fromServer(
   studioKey: string | undefined,
   get: typeof fetch,
 ): Promise<ExperimentResults> {
-  const url = new URL(`/api/studio/experiments/${encodeURIComponent(key)}/results`, base);
-  if (since) url.searchParams.set('since', since);
-  const res = await get(url, { headers: studioKey ? { [STUDIO_KEY_HEADER]: studioKey } : {} });
-  const body: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const message = (body as { error?: { message?: string } } | null)?.error?.message ?? res.statusText;
-    throw new Error(`${url.origin} answered ${res.status}: ${message}`);
-  }
+  const query = since ? `?${new URLSearchParams({ since })}` : '';
+  const body = await callStorefront<unknown>(
+    base,
+    `/api/studio/experiments/${encodeURIComponent(key)}/results${query}`,
+    {
+      headers: studioKey ? { [STUDIO_KEY_HEADER]: studioKey } : {},
+      fetch: get,
+    },
+  );
   return ExperimentResultsSchema.parse(body);
 }
 
 async function fromStore(key: string, since: string | undefined, env: NodeJS.ProcessEnv): Promise<ExperimentResults> {
   const flags = new FlagStore(parseFlagsConfig(env).file);
   await flags.load();
-  const dataDir = env.DATA_DIR?.trim() || 'data';
-  const sql = await openStore({ databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir }).catch((err: unknown) => {
-    throw new Error(
-      `Cannot open the store (${err instanceof Error ? err.message : String(err)}). ` +
-        'A running storefront holds the embedded store: ask it with --url http://127.0.0.1:<port> instead.',
-      { cause: err },
-    );
-  });
-  try {
-    const readout = new ExperimentReadout(sql, () => experimentDefinitions(flags.payload().features));
-    return await readout.results(key, since === undefined ? undefined : new Date(since));
-  } finally {
-    await sql.close();
-  }
+  return withCliStore(env, (sql) =>
+    new ExperimentReadout(sql, () => experimentDefinitions(flags.payload().features)).results(
+      key,
+      since === undefined ? undefined : new Date(since),
+    ),
+  );
 }
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { AppError } from '../http/errors.js';
 import { listMail, MAIL_STATES, retryMail, type MailRecord, type MailState } from '../mail/outbox.js';
 import { ADMIN_KEY_HEADER } from '../http/security.js';
+import { callStorefront, withCliStore } from './cli-store.js';
 import { MailListQuerySchema } from '../mail/routes.js';
-import { openStore } from '../store/open-store.js';
 
 export interface MailCliIo {
   out: (line: string) => void;
@@ -115,43 +115,30 @@ async function fromServer(
   adminKey: string | undefined,
   get: typeof fetch,
 ): Promise<MailRecord[] | MailRecord> {
-  const url = new URL(command.name === 'retry' ? `/api/admin/mail/${command.id}/retry` : '/api/admin/mail', base);
+  const query = new URLSearchParams();
   if (command.name === 'outbox') {
-    if (command.state) url.searchParams.set('state', command.state);
-    url.searchParams.set('limit', String(command.limit));
+    if (command.state) query.set('state', command.state);
+    query.set('limit', String(command.limit));
   }
-  const res = await get(url, {
-    method: command.name === 'retry' ? 'POST' : 'GET',
-    headers: adminKey ? { [ADMIN_KEY_HEADER]: adminKey } : {},
-  });
-  const body = (await res.json().catch(() => null)) as {
-    mail?: MailRecord[] | MailRecord;
-    error?: { message?: string };
-    message?: string;
-  } | null;
-  if (!res.ok || !body?.mail) {
-    const message = body?.error?.message ?? body?.message ?? res.statusText;
-    throw new Error(`${url.origin} answered ${res.status}: ${message}`);
-  }
+  const body = await callStorefront<{ mail?: MailRecord[] | MailRecord }>(
+    base,
+    command.name === 'retry' ? `/api/admin/mail/${command.id}/retry` : `/api/admin/mail?${query}`,
+    {
+      method: command.name === 'retry' ? 'POST' : 'GET',
+      headers: adminKey ? { [ADMIN_KEY_HEADER]: adminKey } : {},
+      fetch: get,
+    },
+  );
+  if (!body?.mail) throw new Error(`${new URL(base).origin} answered without the mail`);
   return body.mail;
 }
 
-async function fromStore(command: Command, env: NodeJS.ProcessEnv, now: Date): Promise<MailRecord[] | MailRecord> {
-  const dataDir = env.DATA_DIR?.trim() || 'data';
-  const sql = await openStore({ databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir }).catch((err: unknown) => {
-    throw new Error(
-      `Cannot open the store (${err instanceof Error ? err.message : String(err)}). ` +
-        'A running storefront holds the embedded store: ask it with --url http://127.0.0.1:<port> instead.',
-      { cause: err },
-    );
-  });
-  try {
-    return command.name === 'retry'
-      ? await retryMail(sql, command.id, now)
-      : await listMail(sql, { state: command.state, limit: command.limit });
-  } finally {
-    await sql.close();
-  }
+function fromStore(command: Command, env: NodeJS.ProcessEnv, now: Date): Promise<MailRecord[] | MailRecord> {
+  return withCliStore<MailRecord[] | MailRecord>(env, (sql) =>
+    command.name === 'retry'
+      ? retryMail(sql, command.id, now)
+      : listMail(sql, { state: command.state, limit: command.limit }),
+  );
 }
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

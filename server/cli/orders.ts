@@ -11,8 +11,7 @@ import { RefundStore, type RefundRow } from '../commerce/refund-store.js';
 import { SqlSandboxLedger } from '../commerce/sandbox-ledger.js';
 import { AppError } from '../http/errors.js';
 import { ADMIN_KEY_HEADER } from '../http/security.js';
-import { openStore } from '../store/open-store.js';
-import type { Sql } from '../store/sql.js';
+import { callStorefront, withCliStore } from './cli-store.js';
 
 export interface OrdersCliIo {
   out: (line: string) => void;
@@ -194,18 +193,8 @@ async function refundNow(
 }
 
 /** Runs `fn` with the order admin over the store (PostgreSQL, or the embedded one when no storefront holds it). */
-async function local<T>(env: NodeJS.ProcessEnv, fn: (admin: OrderAdmin) => Promise<T>): Promise<T> {
-  const dataDir = env.DATA_DIR?.trim() || 'data';
-  const sql: Sql = await openStore({ databaseUrl: env.DATABASE_URL?.trim() || undefined, dataDir }).catch(
-    (err: unknown) => {
-      throw new Error(
-        `Cannot open the store (${err instanceof Error ? err.message : String(err)}). ` +
-          'A running storefront holds the embedded store: ask it with --url http://127.0.0.1:<port> instead.',
-        { cause: err },
-      );
-    },
-  );
-  try {
+function local<T>(env: NodeJS.ProcessEnv, fn: (admin: OrderAdmin) => Promise<T>): Promise<T> {
+  return withCliStore(env, (sql) => {
     const processor = new SandboxPaymentProvider({ ledger: new SqlSandboxLedger(sql) });
     const store = new RefundStore(sql);
     const refunds = new RefundService({
@@ -215,10 +204,8 @@ async function local<T>(env: NodeJS.ProcessEnv, fn: (admin: OrderAdmin) => Promi
       logger: pino({ level: 'silent' }),
       now: () => new Date(),
     });
-    return await fn(new OrderAdmin({ refunds, store, processor }));
-  } finally {
-    await sql.close();
-  }
+    return fn(new OrderAdmin({ refunds, store, processor }));
+  });
 }
 
 /** The same through a running storefront's operators' API. */
@@ -232,7 +219,7 @@ class Remote {
   async refund(order: string, input: { amount?: number; reason: string }): Promise<RefundLine> {
     const body = await this.call<{ refund: RefundLine }>(`/api/admin/orders/${encodeURIComponent(order)}/refunds`, {
       method: 'POST',
-      body: JSON.stringify(input),
+      body: input,
     });
     return body.refund;
   }
@@ -242,19 +229,13 @@ class Remote {
     return body.events;
   }
 
-  private async call<T>(pathname: string, init: RequestInit = {}): Promise<T> {
+  private call<T>(pathname: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
     if (!this.key) throw new Error('Set CATALOG_ADMIN_KEY to the storefront’s operators’ key to use --url');
-    const url = new URL(pathname, this.base);
-    const res = await this.get(url, {
+    return callStorefront<T>(this.base, pathname, {
       ...init,
-      headers: { [ADMIN_KEY_HEADER]: this.key, 'Content-Type': 'application/json' },
+      headers: { [ADMIN_KEY_HEADER]: this.key },
+      fetch: this.get,
     });
-    const body: unknown = await res.json().catch(() => null);
-    if (!res.ok) {
-      const message = (body as { error?: { message?: string } } | null)?.error?.message ?? res.statusText;
-      throw new Error(`${url.origin} answered ${res.status}: ${message}`);
-    }
-    return body as T;
   }
 }
 
