@@ -35,6 +35,10 @@ const baseURL = `http://127.0.0.1:${port}`;
 process.env.E2E_STUDIO_KEY ??= 'e2e-only-studio-key-0123456789';
 // The catalog's documents API is on, as where a feed writes the catalog: specs add the events they need through it.
 process.env.E2E_CATALOG_ADMIN_KEY ??= 'e2e-only-catalog-admin-key-0123456789';
+// The storefront sends its mail to a real SMTP server on a port chosen here, started by the global setup
+// (e2e/mail-server.ts); the specs read what it received.
+process.env.E2E_SMTP_URL ??= `smtp://e2e-mailer:e2e-only-smtp-pass@127.0.0.1:${await freePort()}`;
+process.env.E2E_MAIL_DIR ??= path.resolve('test-results', 'e2e-mail');
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -56,6 +60,7 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  globalSetup: './e2e/mail-server.ts',
   use: { baseURL, trace: 'retain-on-failure', screenshot: 'only-on-failure', launchOptions: chromium },
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: chromium } },
@@ -77,6 +82,7 @@ export default defineConfig({
       STUDIO_KEY: process.env.E2E_STUDIO_KEY,
       CATALOG_ADMIN_KEY: process.env.E2E_CATALOG_ADMIN_KEY,
       SEGMENTS_DIR: path.join(dataDir, 'segments'),
+      SMTP_URL: process.env.E2E_SMTP_URL,
     },
   },
 });

@@ -62,6 +62,27 @@ export function hallEvent(
   };
 }
 
+/**
+ * A show tonight at a hall of its own (RULES 19.6: a ticket scans on its event's day at the venue). The hall's clock
+ * reads about noon whenever the test runs, so the show, six hours on, is today there and not started; every eTicket
+ * listing of a show today is ready today (RULES 10.11), once the seller confirms.
+ */
+export function showTonight(n: number, name: string): EventDocument {
+  const now = Date.now();
+  const offset = 12 - new Date(now).getUTCHours();
+  const startsAt = now + 6 * HOUR_MS;
+  const doc = hallEvent(n, name, 'scheduled', new Date(startsAt));
+  return {
+    ...doc,
+    venue_id: doc.event_id,
+    venue_name: `${name} Hall ${n}`,
+    venue_time_zone_offset: offset,
+    event_local_timestamp: new Date(startsAt + offset * HOUR_MS).toISOString().slice(0, 'YYYY-MM-DDTHH:mm:ss'.length),
+    tickets_available: 40,
+    ticket_groups_available: 8,
+  };
+}
+
 /** Upserts events into the served catalog, as a feed does; each must be accepted. */
 export async function upsertEvents(request: APIRequestContext, events: readonly EventDocument[]): Promise<void> {
   const key = process.env.E2E_CATALOG_ADMIN_KEY;

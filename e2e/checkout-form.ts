@@ -1,4 +1,4 @@
-import type { Page } from './fixtures.js';
+import { expect, type APIRequestContext, type Page } from './fixtures.js';
 
 /** Fills the checkout form as a shopper in the Bronx would, paying with `card`. */
 export async function fillCheckout(page: Page, card = '4242 4242 4242 4242') {
@@ -14,4 +14,46 @@ export async function fillCheckout(page: Page, card = '4242 4242 4242 4242') {
   await page.getByLabel('Expiry month').selectOption('12');
   await page.getByLabel('Expiry year').selectOption(String(new Date().getFullYear() + 2));
   await page.getByLabel('Security code (CVC)').fill('123');
+}
+
+const SITE = { 'X-Site-Id': '22791' };
+
+/** An eTicket listing of an event, with the quantity it sells (2, else 1) as the event page will ask (`?quantity=`). */
+export async function eTicketListing(
+  request: APIRequestContext,
+  slug: string,
+): Promise<{ eventUrl: string; listingId: number; quantity: number }> {
+  for (const quantity of [2, 1]) {
+    const body = await (
+      await request.get(`/api/events/${slug}/listings?quantity=${quantity}`, { headers: SITE })
+    ).json();
+    const listing = body.listings.find((l: { deliveryMethod: string }) => l.deliveryMethod === 'eticket');
+    if (listing) return { eventUrl: `/events/${slug}`, listingId: listing.id, quantity };
+  }
+  throw new Error(`no eTicket listing for ${slug}`);
+}
+
+/**
+ * Buys `quantity` eTickets of a listing from its event page as a shopper does (with `email` when given), and returns
+ * the order's id once the order page shows.
+ */
+export async function buyETickets(
+  page: Page,
+  { eventUrl, listingId, quantity }: { eventUrl: string; listingId: number; quantity: number },
+  email?: string,
+): Promise<string> {
+  const tickets = page.getByRole('region', { name: 'Tickets' });
+  await page.goto(eventUrl);
+  await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
+  const link = page.locator(`a[href*="listing=${listingId}&"]`);
+  const item = tickets.getByRole('listitem').filter({ has: link });
+  await expect(item).toContainText('eTicket · In hand by');
+  await item.locator(link).click();
+  await page.getByRole('button', { name: 'Continue to checkout' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+  await fillCheckout(page);
+  if (email) await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  await expect(page).toHaveURL(/\/orders\/ORD-[A-Z0-9]+\?code=[A-Z0-9]+$/, { timeout: 15_000 });
+  return /\/orders\/(ORD-[A-Z0-9]+)/.exec(page.url())![1]!;
 }

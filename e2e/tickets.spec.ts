@@ -1,49 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type APIRequestContext } from './fixtures.js';
-import type { EventDocument } from '../shared/schemas/documents.js';
-import { hallEvent, upsertEvents } from './catalog-operator.js';
-import { fillCheckout } from './checkout-form.js';
+import { showTonight, upsertEvents } from './catalog-operator.js';
+import { buyETickets, eTicketListing } from './checkout-form.js';
 import { readTicketsPdf } from '../server/test/ticket-pdf-reader.js';
 
 const SITE = { 'X-Site-Id': '22791' };
-const HOUR_MS = 3_600_000;
 
 /** A show of the operator's own for each project, so no other spec's shopper buys its tickets first. */
 const GATE_EVENT = { desktop: 41, phone: 42 } as Record<string, number>;
-
-/**
- * A show tonight at a hall of its own (RULES 19.6: a ticket scans on its event's day at the venue). The hall's clock
- * reads about noon whenever the test runs, so the show, six hours on, is today there and not started; every eTicket
- * listing of a show today is ready today (RULES 10.11), once the seller confirms.
- */
-function showTonight(n: number): EventDocument {
-  const now = Date.now();
-  const offset = 12 - new Date(now).getUTCHours();
-  const startsAt = now + 6 * HOUR_MS;
-  const doc = hallEvent(n, 'Nome Gate Night', 'scheduled', new Date(startsAt));
-  return {
-    ...doc,
-    venue_id: doc.event_id,
-    venue_name: `Nome Gate Hall ${n}`,
-    venue_time_zone_offset: offset,
-    event_local_timestamp: new Date(startsAt + offset * HOUR_MS).toISOString().slice(0, 'YYYY-MM-DDTHH:mm:ss'.length),
-    tickets_available: 40,
-    ticket_groups_available: 8,
-  };
-}
-
-/** An eTicket listing of the show, checked for its quantity as the page will ask (`?quantity=`). */
-async function eTicketListing(request: APIRequestContext, slug: string): Promise<Candidate> {
-  for (const quantity of [2, 1]) {
-    const body = await (
-      await request.get(`/api/events/${slug}/listings?quantity=${quantity}`, { headers: SITE })
-    ).json();
-    const listing = body.listings.find((l: { deliveryMethod: string }) => l.deliveryMethod === 'eticket');
-    if (listing) return { eventUrl: `/events/${slug}`, listingId: listing.id, quantity };
-  }
-  throw new Error(`no eTicket listing for ${slug}`);
-}
 
 /** A scanner key for the hall's door, added through the operators' API as a venue's operator would. */
 async function scannerKeyFor(request: APIRequestContext, venueId: number): Promise<string> {
@@ -55,12 +20,6 @@ async function scannerKeyFor(request: APIRequestContext, venueId: number): Promi
   return ((await answer.json()) as { key: string }).key;
 }
 
-interface Candidate {
-  eventUrl: string;
-  listingId: number;
-  quantity: number;
-}
-
 const scan = (request: APIRequestContext, key: string, barcode: string, event: number) =>
   request.post('/api/tickets/scan', { headers: { ...SITE, 'X-Scanner-Key': key }, data: { barcode, event } });
 
@@ -68,24 +27,12 @@ test('a shopper buys eTickets, downloads the PDF from the order page, and the ve
   page,
   request,
 }) => {
-  const show = showTonight(GATE_EVENT[test.info().project.name] ?? 43);
+  const show = showTonight(GATE_EVENT[test.info().project.name] ?? 43, 'Nome Gate Night');
   await upsertEvents(request, [show]);
   const key = await scannerKeyFor(request, show.venue_id);
-  const { eventUrl, listingId, quantity } = await eTicketListing(request, `nome-gate-night-${show.event_id}`);
-
-  const tickets = page.getByRole('region', { name: 'Tickets' });
-  await page.goto(eventUrl);
-  await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
-  const link = page.locator(`a[href*="listing=${listingId}&"]`);
-  const item = tickets.getByRole('listitem').filter({ has: link });
-  await expect(item).toContainText('eTicket · In hand by');
-  await item.locator(link).click();
-  await page.getByRole('button', { name: 'Continue to checkout' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
-  await fillCheckout(page);
-  await page.getByRole('button', { name: /^Pay \$/ }).click();
-  await expect(page).toHaveURL(/\/orders\/ORD-[A-Z0-9]+\?code=[A-Z0-9]+$/, { timeout: 15_000 });
-  const orderId = /\/orders\/(ORD-[A-Z0-9]+)/.exec(page.url())![1]!;
+  const listing = await eTicketListing(request, `nome-gate-night-${show.event_id}`);
+  const { quantity } = listing;
+  const orderId = await buyETickets(page, listing);
 
   const yours = page.getByRole('region', { name: 'Your tickets' });
   await expect(yours.getByRole('listitem')).toHaveCount(quantity);

@@ -38,13 +38,27 @@ export interface ReceivedMail {
 const addresses = (a: AddressObject | AddressObject[] | undefined) =>
   (Array.isArray(a) ? a : a ? [a] : []).map((x) => x.text).join(', ');
 
+/** Where the server listens the first time (0: a free port) and the folder it writes what it receives to. */
+export interface TestSmtpServerOptions {
+  port?: number;
+  dir?: string;
+}
+
 export class TestSmtpServer {
   private child: ChildProcess | null = null;
-  private port = 0;
-  private readonly dir = mkdtempSync(path.join(os.tmpdir(), 'smtp-test-'));
-  private readonly file = path.join(this.dir, 'received.jsonl');
+  private port: number;
+  private readonly dir: string;
+  /** What it received, one JSON line per message: `readReceivedMail` reads it from any process. */
+  readonly file: string;
 
-  constructor(private readonly auth: { user: string; pass: string } = { user: 'mailer', pass: 's3cret-pass' }) {}
+  constructor(
+    private readonly auth: { user: string; pass: string } = { user: 'mailer', pass: 's3cret-pass' },
+    options: TestSmtpServerOptions = {},
+  ) {
+    this.port = options.port ?? 0;
+    this.dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'smtp-test-'));
+    this.file = path.join(this.dir, 'received.jsonl');
+  }
 
   /** `smtp://user:pass@127.0.0.1:PORT`. */
   get url(): string {
@@ -114,37 +128,7 @@ export class TestSmtpServer {
 
   /** Every message received so far, in order, parsed. */
   async messages(): Promise<ReceivedMail[]> {
-    let lines: string[];
-    try {
-      lines = readFileSync(this.file, 'utf8').split('\n').filter(Boolean);
-    } catch {
-      return [];
-    }
-    return Promise.all(
-      lines.map(async (line) => {
-        const entry = JSON.parse(line) as { at: string; from: string | null; to: string[]; raw: string };
-        const parsed = await simpleParser(entry.raw);
-        return {
-          envelopeFrom: entry.from,
-          envelopeTo: entry.to,
-          receivedAt: entry.at,
-          raw: entry.raw,
-          subject: parsed.subject ?? '',
-          from: addresses(parsed.from),
-          to: addresses(parsed.to),
-          replyTo: addresses(parsed.replyTo),
-          messageId: parsed.messageId ?? '',
-          text: parsed.text ?? '',
-          html: typeof parsed.html === 'string' ? parsed.html : '',
-          attachments: parsed.attachments.map((a) => ({
-            filename: a.filename ?? '',
-            contentType: a.contentType,
-            content: a.content,
-          })),
-          headers: parsed.headers as Map<string, unknown>,
-        };
-      }),
-    );
+    return readReceivedMail(this.file);
   }
 
   /** Stops the process and removes what it received. */
@@ -152,6 +136,42 @@ export class TestSmtpServer {
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Every message a test SMTP server wrote to `file` so far, in order, parsed (none before the first). */
+export async function readReceivedMail(file: string): Promise<ReceivedMail[]> {
+  let lines: string[];
+  try {
+    // A line is whole once its newline is written: one being written as this reads waits for the next read.
+    lines = readFileSync(file, 'utf8').split('\n').slice(0, -1).filter(Boolean);
+  } catch {
+    return [];
+  }
+  return Promise.all(
+    lines.map(async (line) => {
+      const entry = JSON.parse(line) as { at: string; from: string | null; to: string[]; raw: string };
+      const parsed = await simpleParser(entry.raw);
+      return {
+        envelopeFrom: entry.from,
+        envelopeTo: entry.to,
+        receivedAt: entry.at,
+        raw: entry.raw,
+        subject: parsed.subject ?? '',
+        from: addresses(parsed.from),
+        to: addresses(parsed.to),
+        replyTo: addresses(parsed.replyTo),
+        messageId: parsed.messageId ?? '',
+        text: parsed.text ?? '',
+        html: typeof parsed.html === 'string' ? parsed.html : '',
+        attachments: parsed.attachments.map((a) => ({
+          filename: a.filename ?? '',
+          contentType: a.contentType,
+          content: a.content,
+        })),
+        headers: parsed.headers as Map<string, unknown>,
+      };
+    }),
+  );
 }
 
 /** A started test SMTP server. */

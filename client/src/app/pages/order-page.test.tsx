@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OrderPage } from './order-page.js';
 import type { Order } from '../../../../shared/schemas/commerce.js';
-import { json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
+import { apiError, json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
 import { renderAt, storeGuestToken } from '../../test/render-page.js';
 import { order } from '../../test/buying-fixtures.js';
 
@@ -148,5 +148,220 @@ describe('order page', () => {
     mockFetch({ 'GET /api/orders/': () => json({ error: { code: 'not_found', message: 'No such order' } }, 404) });
     renderAt(<OrderPage />, { route: '/orders/nope', path: 'orders/:id' });
     expect((await screen.findByRole('alert')).textContent).toContain('We could not find this order');
+  });
+
+  it('lists the refunds oldest first, each with its amount, what it is for and its state in words', async () => {
+    mockFetch({
+      'GET /api/orders/ord_123': () =>
+        json({
+          ...confirmed(),
+          refunds: [
+            {
+              amount: { value: 1234.5 },
+              status: 'pending',
+              reason: 'The event was cancelled',
+              requestedAt: '2026-12-03T12:00:00.000Z',
+              refundedAt: null,
+            },
+            {
+              amount: { value: 20 },
+              status: 'refunded',
+              reason: 'Goodwill',
+              requestedAt: '2026-11-27T12:00:00.000Z',
+              refundedAt: '2026-11-27T12:00:05.000Z',
+            },
+            {
+              amount: { value: 5 },
+              status: 'failed',
+              reason: 'Refund',
+              requestedAt: '2026-12-05T12:00:00.000Z',
+              refundedAt: null,
+            },
+          ],
+        }),
+    });
+    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+    const region = await screen.findByRole('region', { name: 'Refunds' });
+    const table = within(region).getByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((th) => th.textContent),
+    ).toEqual(['Amount', 'For', 'State']);
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((tr) => [...tr.children].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['$20', 'Goodwill', 'Refunded on Nov 27, 2026'],
+      ['$1,234.50', 'The event was cancelled', 'On its way since Dec 3, 2026'],
+      ['$5', 'Refund', 'Delayed: our team has been told'],
+    ]);
+  });
+
+  it('shows no refunds and no refund offer on an order that has neither', async () => {
+    mockFetch({ 'GET /api/orders/ord_123': () => json(confirmed()) });
+    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+    await screen.findByRole('region', { name: 'Your tickets' });
+    expect(screen.queryByRole('region', { name: 'Refunds' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Your event has moved' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Ask for a full refund' })).toBeNull();
+  });
+
+  describe('the refund a moved event offers (RULES 19.2)', () => {
+    const UNTIL = '2026-12-31T12:00:00.000Z';
+    const offered = (): Order => ({ ...confirmed(), refundOffer: { until: UNTIL, amount: { value: 70.72 } } });
+    const calledOff = (): Order => ({
+      ...confirmed(),
+      status: 'cancelled',
+      refundOffer: null,
+      refunds: [
+        {
+          amount: { value: 70.72 },
+          status: 'pending',
+          reason: 'You asked for a refund after the event moved',
+          requestedAt: '2026-12-02T12:00:00.000Z',
+          refundedAt: null,
+        },
+      ],
+    });
+
+    it('says what it offers and until when, and asks in the page before anything is sent', async () => {
+      const fetchMock = mockFetch({
+        'POST /api/orders/ord_123/refund': () => json(calledOff(), 202),
+        'GET /api/orders/ord_123': () => json(offered()),
+      });
+      renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+      const notice = await screen.findByRole('region', { name: 'Your event has moved' });
+      expect(notice.textContent).toContain(
+        'Your tickets stay valid. If you can’t go, you can ask for a full refund of $70.72 until Dec 31, 2026',
+      );
+      expect(
+        within(notice)
+          .getByText(/Dec 31, 2026/, { selector: 'time' })
+          .getAttribute('datetime'),
+      ).toBe(UNTIL);
+
+      const ask = within(notice).getByRole('button', { name: 'Ask for a full refund' });
+      await act(async () => ask.click());
+      const question = within(notice).getByRole('group', { name: /^Ask for a full refund of \$70\.72\?/ });
+      const yes = within(question).getByRole('button', { name: 'Yes, refund my order' });
+      expect(document.activeElement).toBe(yes);
+
+      // Escape steps back to the first button, as "Keep my tickets" does; nothing is sent.
+      fireEvent.keyDown(yes, { key: 'Escape' });
+      expect(within(notice).queryByRole('group')).toBeNull();
+      await vi.waitFor(() =>
+        expect(document.activeElement).toBe(within(notice).getByRole('button', { name: 'Ask for a full refund' })),
+      );
+      await act(async () => within(notice).getByRole('button', { name: 'Ask for a full refund' }).click());
+      await act(async () => within(notice).getByRole('button', { name: 'Keep my tickets' }).click());
+      expect(within(notice).queryByRole('group')).toBeNull();
+      expect(urlsOf(fetchMock, '/api/orders/ord_123/refund')).toEqual([]);
+    });
+
+    it('asks with the access code, says so in a live region and shows the order as it now stands', async () => {
+      const fetchMock = mockFetch({
+        'POST /api/orders/ord_123/refund': () => json(calledOff(), 202),
+        'GET /api/orders/ord_123': () => json(offered()),
+      });
+      renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+      await act(async () => (await screen.findByRole('button', { name: 'Ask for a full refund' })).click());
+      await act(async () => screen.getByRole('button', { name: 'Yes, refund my order' }).click());
+
+      const outcome = await screen.findByText(/^Your order is called off/);
+      expect(outcome.textContent).toBe(
+        'Your order is called off and your full refund of $70.72 is on its way to your original payment method.',
+      );
+      expect(outcome.closest('[aria-live="polite"]')).not.toBeNull();
+      await vi.waitFor(() => expect(document.activeElement).toBe(outcome.closest('[role="status"]')));
+      const posts = fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST');
+      expect(posts).toHaveLength(1);
+      expect(new URL(String(posts[0]![0]), 'http://localhost').pathname).toBe('/api/orders/ord_123/refund');
+      expect(urlsOf(fetchMock, '/api/orders/ord_123/refund')[0]?.searchParams.get('code')).toBe('ACCESS-9');
+
+      // The answer is the order now: called off, its refund on its way, nothing more to ask for.
+      expect(screen.queryByRole('region', { name: 'Your event has moved' })).toBeNull();
+      expect(screen.getByText(/This order was cancelled/).closest('[role="status"]')).not.toBeNull();
+      const refunds = within(screen.getByRole('region', { name: 'Refunds' })).getAllByRole('row');
+      expect(refunds[1]?.textContent).toBe(
+        '$70.72You asked for a refund after the event movedOn its way since Dec 2, 2026',
+      );
+    });
+
+    it('asks with the guest’s token when the page has no code', async () => {
+      const fetchMock = mockFetch({
+        'POST /api/orders/ord_123/refund': () => json(calledOff(), 202),
+        'GET /api/orders/ord_123': () => json(offered()),
+      });
+      renderAt(<OrderPage />, { route: '/orders/ord_123', path: 'orders/:id' });
+      await act(async () => (await screen.findByRole('button', { name: 'Ask for a full refund' })).click());
+      await act(async () => screen.getByRole('button', { name: 'Yes, refund my order' }).click());
+      await screen.findByText(/^Your order is called off/);
+      const [url, init] = fetchMock.mock.calls.find(([, i]) => i?.method === 'POST')!;
+      expect(new URL(String(url), 'http://localhost').search).toBe('');
+      expect((init?.headers as Record<string, string>).Authorization).toMatch(/^Bearer .+\..+\..+$/);
+    });
+
+    it('says in words why the refund was refused, and reads the order again', async () => {
+      let reads = 0;
+      const fetchMock = mockFetch({
+        'POST /api/orders/ord_123/refund': () =>
+          apiError(409, 'refund_in_progress', 'This order is already being refunded in full'),
+        'GET /api/orders/ord_123': () => json(++reads === 1 ? offered() : calledOff()),
+      });
+      renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+      await act(async () => (await screen.findByRole('button', { name: 'Ask for a full refund' })).click());
+      await act(async () => screen.getByRole('button', { name: 'Yes, refund my order' }).click());
+      const refusal = await screen.findByText('This order is already being refunded in full');
+      expect(refusal.closest('[aria-live="polite"]')).not.toBeNull();
+      await vi.waitFor(() => expect(screen.queryByRole('region', { name: 'Your event has moved' })).toBeNull());
+      expect(urlsOf(fetchMock, '/api/orders/ord_123').filter((u) => !u.pathname.endsWith('/refund')).length).toBe(2);
+      // The refusal stays once the offer has gone.
+      expect(screen.getByText('This order is already being refunded in full')).toBeTruthy();
+    });
+
+    it('asks again in words when the server could not answer', async () => {
+      mockFetch({
+        'POST /api/orders/ord_123/refund': () => apiError(503, 'unavailable', 'upstream timeout'),
+        'GET /api/orders/ord_123': () => json(offered()),
+      });
+      renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+      await act(async () => (await screen.findByRole('button', { name: 'Ask for a full refund' })).click());
+      await act(async () => screen.getByRole('button', { name: 'Yes, refund my order' }).click());
+      expect((await screen.findByText(/^We could not ask for your refund/)).textContent).toBe(
+        'We could not ask for your refund. Please try again.',
+      );
+      expect(screen.getByRole('button', { name: 'Ask for a full refund' })).toBeTruthy();
+    });
+  });
+
+  it('follows a refund on its way until it is made, then stops', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const refund = {
+      amount: { value: 236 },
+      reason: 'The event was cancelled',
+      requestedAt: '2026-12-02T12:00:00.000Z',
+    };
+    let answers = 0;
+    const fetchMock = mockFetch({
+      'GET /api/orders/ord_123': () =>
+        json({
+          ...confirmed(),
+          status: ++answers < 2 ? 'cancelled' : 'refunded',
+          refunds: [
+            answers < 2
+              ? { ...refund, status: 'pending', refundedAt: null }
+              : { ...refund, status: 'refunded', refundedAt: '2026-12-02T12:00:03.000Z' },
+          ],
+        }),
+    });
+    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+    const region = await screen.findByRole('region', { name: 'Refunds' });
+    expect(within(region).getByText('On its way since Dec 2, 2026')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(2_000));
+    expect(await within(region).findByText('Refunded on Dec 2, 2026')).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(urlsOf(fetchMock, '/api/orders').length).toBe(2);
   });
 });

@@ -5,12 +5,18 @@ import type { Order } from '../../../../shared/schemas/commerce.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { LineItems } from '../../features/buying/cart-summary.js';
 import { ORDER_STATUS_LABELS } from '../../../../shared/schemas/commerce.js';
+import { RefundList, RefundOffer } from '../../features/buying/order-refunds.js';
 import { OrderDetail, TicketList, Timeline } from '../../features/buying/order-view.js';
+import { orderQueryKey } from '../../features/buying/use-buying.js';
 import { PageLoading } from './page-states.js';
 import '../../features/buying/buying.css';
 
-/** The sandbox seller answers within seconds; the page follows without a reload. */
+/** The sandbox seller answers within seconds, and a refund is made on the next tick: the page follows by itself. */
 export const PENDING_POLL_MS = 2_000;
+
+/** Something about to change by itself: the seller's answer, or money on its way back (RULES 19.1–19.3). */
+const settling = (order: Order | undefined) =>
+  order?.status === 'pending_seller_confirmation' || (order?.refunds ?? []).some((r) => r.status === 'pending');
 
 const STATUS_MESSAGES: Partial<Record<Order['status'], string>> = {
   pending_seller_confirmation:
@@ -30,10 +36,10 @@ export function OrderPage() {
   const [search] = useSearchParams();
   const code = search.get('code');
   const q = useQuery({
-    queryKey: ['order', id, code],
+    queryKey: orderQueryKey(id, code),
     queryFn: ({ signal }) => buyingApi.order(id, code, signal),
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data?.status === 'pending_seller_confirmation' ? PENDING_POLL_MS : false),
+    refetchInterval: (query) => (settling(query.state.data) ? PENDING_POLL_MS : false),
   });
   useEffect(() => {
     document.title = 'Your order';
@@ -64,7 +70,9 @@ export function OrderPage() {
       <p className={`order-status order-status--${order.status}`} role="status">
         <strong>{ORDER_STATUS_LABELS[order.status]}.</strong> {STATUS_MESSAGES[order.status] ?? ''}
       </p>
+      <RefundOffer order={order} code={code} />
       <TicketList order={order} code={code} />
+      <RefundList refunds={order.refunds} />
       <div className="order-layout">
         <OrderDetail entries={order.detail} />
         <div>

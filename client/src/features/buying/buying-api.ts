@@ -100,6 +100,16 @@ export const buyingApi = {
       signal,
       guest: true,
     }),
+  /**
+   * RULES 19.2: asks for the full refund a moved event offers, with the same access as the order; the order as it then
+   * stands (called off, its refund on its way). A 409 says why there is nothing to ask for.
+   */
+  requestRefund: (id: string, code: string | null) =>
+    request(
+      `/api/orders/${encodeURIComponent(id)}/refund${code ? `?code=${encodeURIComponent(code)}` : ''}`,
+      OrderSchema,
+      { method: 'POST', guest: true },
+    ),
   /** The order's eTickets as a PDF, with the same access as the order (the guest token, or the access code). */
   ticketsPdf: async (id: string, code: string | null): Promise<Blob> => {
     await ensureGuestSession();

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LISTINGS_FRESH_MS } from '../../../../shared/schemas/commerce.js';
 import { callQueryKey, type ApiCall, type ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
 import { buyingApi } from './buying-api.js';
@@ -41,4 +41,20 @@ export function useAllListings(slug: string) {
 /** The last path segment of a splat route (`/events/<anything>/<slug>`). */
 export function slugFromSplat(splat: string | undefined): string {
   return (splat ?? '').split('/').filter(Boolean).at(-1) ?? '';
+}
+
+/** The order page's query: one order, opened with the guest's token or an access (or mail) code. */
+export const orderQueryKey = (id: string, code: string | null) => ['order', id, code] as const;
+
+/**
+ * RULES 19.2: the buyer's full refund of an order whose event moved. The order it answers replaces the page's; after
+ * a refusal the order is read again, as what it offers may have changed.
+ */
+export function useRefundRequest(id: string, code: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => buyingApi.requestRefund(id, code),
+    onSuccess: (order) => queryClient.setQueryData(orderQueryKey(id, code), order),
+    onError: () => queryClient.invalidateQueries({ queryKey: orderQueryKey(id, code) }),
+  });
 }
