@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sql } from '../store/sql.js';
+import { StoreUnavailableError } from '../store/store-errors.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { TestSmtpServer } from '../test/smtp-server.js';
 import { brandLookup, mailOfEveryKind, numberedMail, testAttachments, testLinks } from './mail.cases.js';
@@ -220,6 +221,62 @@ describe.each(TEST_STORES)('the mail outbox on $name', ({ open }) => {
     expect(record!.state).toBe('sent');
     expect((await smtp.messages()).slice(before).map((m) => m.messageId)).toEqual([record!.messageId]);
   });
+
+  it(
+    'records on its next tick the outcome of a send the store did not take, rather than leaving the message ' +
+      'to its lease',
+    async () => {
+      await sql.transaction(async (tx) => {
+        await enqueueMail(tx, numberedMail(3), clock);
+        await enqueueMail(tx, numberedMail(4), clock);
+      });
+      // The store goes away just as the worker records what the SMTP server (or its absence) did.
+      let away = false;
+      const blinking: Sql = {
+        ...sql,
+        query: (text, params) =>
+          away && /^\s*UPDATE mail_outbox SET state = (?:'sent'|\$2)/.test(text)
+            ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED')))
+            : sql.query(text, params),
+      };
+      const real = smtpTransport(smtp.url);
+      const refusing: MailTransport = {
+        send: async (mail) => {
+          if (mail.to === 'buyer4@example.com') throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+          await real.send(mail);
+        },
+        close: () => real.close(),
+        description: 'SMTP, refusing buyer4',
+      };
+      const worker = new MailOutbox({
+        sql: blinking,
+        transport: refusing,
+        brands: brandLookup(),
+        links: testLinks,
+        attachments: testAttachments,
+        logger: silent,
+        now: () => clock,
+        options,
+      });
+      outboxes.push({ outbox: worker, transport: refusing });
+      const before = (await smtp.messages()).length;
+      away = true;
+      expect(await worker.tick()).toBe(2);
+      expect(await states()).toEqual(['sending:2']);
+      away = false;
+      // Still within the lease: nothing is claimed again, and what happened is recorded.
+      later(1_000);
+      expect(await worker.tick()).toBe(0);
+      const rows = await sql.query<{ recipient: string; state: string; attempts: number }>(
+        'SELECT recipient, state, attempts FROM mail_outbox ORDER BY recipient',
+      );
+      expect(rows).toEqual([
+        { recipient: 'buyer3@example.com', state: 'sent', attempts: 0 },
+        { recipient: 'buyer4@example.com', state: 'queued', attempts: 1 },
+      ]);
+      expect((await smtp.messages()).slice(before).map((m) => m.to)).toEqual(['buyer3@example.com']);
+    },
+  );
 
   it('lists the newest first without the order data, in one state when asked', async () => {
     await sql.transaction(async (tx) => {

@@ -149,6 +149,11 @@ export class MailOutbox {
   private readonly batch: number;
   private running: Promise<number> | null = null;
   private again = false;
+  /**
+   * Outcomes of sends this node made but could not record (the store went away just then), by row: recorded
+   * before the next claim, so the row does not wait out its lease (a message sent would go again).
+   */
+  private readonly unrecorded = new Map<number, () => Promise<void>>();
 
   constructor(private readonly deps: MailOutboxDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -205,6 +210,11 @@ export class MailOutbox {
   }
 
   private async claimAndSend(): Promise<number> {
+    // Throws while the store is still away: nothing is claimed before what was done is on record.
+    for (const [id, record] of this.unrecorded) {
+      await record();
+      this.unrecorded.delete(id);
+    }
     const now = this.now();
     // FOR UPDATE SKIP LOCKED: two nodes claiming at once take different rows; the lease keeps a row claimed once
     // the statement commits.
@@ -232,15 +242,28 @@ export class MailOutbox {
       const envelope = await this.envelope(row, messageId);
       await this.deps.transport.send(envelope);
     } catch (err) {
-      await this.failed(row, err);
+      await this.record(id, () => this.failed(row, err));
       return;
     }
-    await this.deps.sql.query(
-      `UPDATE mail_outbox SET state = 'sent', sent_at = $2, message_id = $3, locked_until = NULL
-       WHERE id = $1 AND state = 'sending'`,
-      [id, this.now().toISOString(), messageId],
-    );
-    this.deps.logger.info({ mail: id, kind: row.kind, messageId }, 'mail sent');
+    const sentAt = this.now().toISOString();
+    await this.record(id, async () => {
+      await this.deps.sql.query(
+        `UPDATE mail_outbox SET state = 'sent', sent_at = $2, message_id = $3, locked_until = NULL
+         WHERE id = $1 AND state = 'sending'`,
+        [id, sentAt, messageId],
+      );
+      this.deps.logger.info({ mail: id, kind: row.kind, messageId }, 'mail sent');
+    });
+  }
+
+  /** Records a send's outcome; when the store does not take it, keeps it for the next tick (see `unrecorded`). */
+  private async record(id: number, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      this.unrecorded.set(id, write);
+      this.deps.logger.warn({ err, mail: id }, 'mail outcome not recorded; recorded on the next tick');
+    }
   }
 
   private async envelope(row: Row, messageId: string): Promise<MailEnvelope> {
