@@ -39,6 +39,8 @@ const DOWN_MS = 1_000;
  * after its 30 s lease (REFUND_LEASE_MS), so well above that.
  */
 const SETTLE_MS = 70_000;
+/** The nodes' mail lease: the refunds' (30 s), so the killed node's messages are no later than its refunds. */
+const MAIL_LEASE_SECONDS = 30;
 const POLL_MS = 25;
 
 const ADMIN_KEY = 'after-sale-operator-key-0123456789';
@@ -105,6 +107,8 @@ interface Figures {
   pendingAtCrash: number;
   postgresDownMs: number;
   emailsQueuedWhileSmtpAway: number;
+  /** Cancellation notices the killed node had claimed when it died: sent by node A once their lease ran out. */
+  mailsHeldByKilledNode: number;
   smtpMessages: number;
   /** What the nodes logged at warn level or above, by message. */
   logged: Record<string, number>;
@@ -134,6 +138,9 @@ describe.skipIf(!havePostgres())(
           TICKET_SIGNING_SECRET: TICKET_SECRET,
           SMTP_URL: smtp.url,
           MAIL_RETRY_MAX_SECONDS: '2',
+          // A killed node's claimed messages go to the other node after this (5 minutes by default); the test's
+          // SMTP server takes a message in milliseconds, so no send outlasts it.
+          MAIL_LEASE_SECONDS: String(MAIL_LEASE_SECONDS),
           RATE_LIMIT_SESSIONS_PER_MINUTE: '10000',
           RATE_LIMIT_CARTS_PER_MINUTE: '10000',
           RATE_LIMIT_CHECKOUT_PER_MINUTE: '10000',
@@ -238,6 +245,7 @@ describe.skipIf(!havePostgres())(
           },
           30_000,
         );
+        const killedAt = Date.now();
         process.kill(b.pid, 'SIGKILL');
         await b.exited;
         figures.refundsMadeAtKill = await refunded();
@@ -253,7 +261,6 @@ describe.skipIf(!havePostgres())(
         expect(made, 'refunds made before node B was killed').toBeLessThan(GUESTS);
 
         // PostgreSQL crashes while refunds are still being made.
-        const killedAt = Date.now();
         await until(
           () => 'the moment to crash PostgreSQL',
           async () => {
@@ -283,6 +290,13 @@ describe.skipIf(!havePostgres())(
           () => 'the outbox after the restart',
           () =>
             count(db, "SELECT count(*)::int AS n FROM mail_outbox WHERE kind = 'event_cancelled' AND state <> 'sent'"),
+        );
+        // Messages the killed node had claimed and not yet marked (SMTP was away, so none of them went).
+        figures.mailsHeldByKilledNode = await count(
+          db,
+          `SELECT count(*)::int AS n FROM mail_outbox WHERE kind = 'event_cancelled' AND state = 'sending'
+             AND locked_until - make_interval(secs => $2) <= $1`,
+          [new Date(killedAt).toISOString(), MAIL_LEASE_SECONDS],
         );
         await smtp!.start();
 
