@@ -7,6 +7,7 @@ import { brandLookup, mailOfEveryKind, numberedMail, testAttachments, testLinks 
 import {
   enqueueMail,
   MAIL_GIVE_UP_MS,
+  MAIL_LEASE_MS,
   MailOutbox,
   outboxMessageId,
   retryDelayMs,
@@ -277,6 +278,42 @@ describe.each(TEST_STORES)('the mail outbox on $name', ({ open }) => {
       expect((await smtp.messages()).slice(before).map((m) => m.to)).toEqual(['buyer3@example.com']);
     },
   );
+
+  it('drops an outcome it could not record once the lease is over: the message is any node’s again', async () => {
+    await sql.transaction((tx) => enqueueMail(tx, numberedMail(5), clock));
+    let away = false;
+    const blinking: Sql = {
+      ...sql,
+      query: (text, params) =>
+        away && /^\s*UPDATE mail_outbox SET state = 'sent'/.test(text)
+          ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED')))
+          : sql.query(text, params),
+    };
+    const transport = smtpTransport(smtp.url);
+    const worker = new MailOutbox({
+      sql: blinking,
+      transport,
+      brands: brandLookup(),
+      links: testLinks,
+      attachments: testAttachments,
+      logger: silent,
+      now: () => clock,
+      options,
+    });
+    outboxes.push({ outbox: worker, transport });
+    const before = (await smtp.messages()).length;
+    away = true;
+    expect(await worker.tick()).toBe(1);
+    away = false;
+    // The store was away past the lease: the row is claimed again (by this node here) and sent once more, with
+    // the same Message-ID, as after any lease that ran out.
+    later(MAIL_LEASE_MS + 1);
+    expect(await worker.tick()).toBe(1);
+    expect(await states()).toEqual(['sent:1']);
+    const ids = (await smtp.messages()).slice(before).map((m) => m.messageId);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(1);
+  });
 
   it('lists the newest first without the order data, in one state when asked', async () => {
     await sql.transaction(async (tx) => {
