@@ -149,7 +149,11 @@ async function main() {
     // The eTickets PDF, read as the mail goes (opened with the order's mail code, as the mail's own link would).
     attachments: ticketAttachments((id) => commerce.orders.ticketsPdf(id, { code: mailCodes.code(id) })),
     logger,
-    options: { from: env.MAIL_FROM, retryMaxSeconds: env.MAIL_RETRY_MAX_SECONDS },
+    options: {
+      from: env.MAIL_FROM,
+      retryMaxSeconds: env.MAIL_RETRY_MAX_SECONDS,
+      leaseMs: env.MAIL_LEASE_SECONDS * 1000,
+    },
   });
   const changeLog = new ChangeLog(sql);
   const catalogTimes = new CatalogTimes();

@@ -148,6 +148,13 @@ describe('parseEnv with mail settings', () => {
     expect(env.SMTP_URL).toBeUndefined();
     expect(env.MAIL_FROM).toEqual({ name: 'Ticket Storefront', address: 'orders@localhost' });
     expect(env.MAIL_RETRY_MAX_SECONDS).toBe(600);
+    expect(env.MAIL_LEASE_SECONDS).toBe(300);
+  });
+
+  it('takes a mail lease from 10 s to an hour, naming the variable otherwise', () => {
+    expect(parseEnv({ MAIL_LEASE_SECONDS: '30' }).MAIL_LEASE_SECONDS).toBe(30);
+    for (const bad of ['9', '3601', '2.5', 'soon'])
+      expect(() => parseEnv({ MAIL_LEASE_SECONDS: bad }), bad).toThrow(/MAIL_LEASE_SECONDS must be a whole number/);
   });
 
   it('takes an smtp:// or smtps:// URL with credentials and query options', () => {

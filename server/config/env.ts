@@ -140,6 +140,16 @@ export const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Ticket Storefront <orders@localhost>').transform(parseMailFrom),
   /** The longest wait between two tries of a message the SMTP server did not take (the wait doubles from 5 s). */
   MAIL_RETRY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
+   * How long a node holds a message it claimed (5 minutes): a node that dies holding one leaves it to the others
+   * after this. Keep it above the longest send (the SMTP timeouts, up to 100 s), or a slow send may go twice.
+   */
+  MAIL_LEASE_SECONDS: z.coerce
+    .number({ error: 'MAIL_LEASE_SECONDS must be a whole number of seconds from 10 to 3600' })
+    .int('MAIL_LEASE_SECONDS must be a whole number of seconds from 10 to 3600')
+    .min(10, 'MAIL_LEASE_SECONDS must be a whole number of seconds from 10 to 3600')
+    .max(3_600, 'MAIL_LEASE_SECONDS must be a whole number of seconds from 10 to 3600')
+    .default(300),
 });
 
 function isSmtpUrl(raw: string): boolean {

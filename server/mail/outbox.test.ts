@@ -1,11 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sql } from '../store/sql.js';
+import { StoreUnavailableError } from '../store/store-errors.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { TestSmtpServer } from '../test/smtp-server.js';
 import { brandLookup, mailOfEveryKind, numberedMail, testAttachments, testLinks } from './mail.cases.js';
 import {
   enqueueMail,
   MAIL_GIVE_UP_MS,
+  MAIL_LEASE_MS,
   MailOutbox,
   outboxMessageId,
   retryDelayMs,
@@ -219,6 +221,98 @@ describe.each(TEST_STORES)('the mail outbox on $name', ({ open }) => {
     const [record] = await worker.list({ limit: 1 });
     expect(record!.state).toBe('sent');
     expect((await smtp.messages()).slice(before).map((m) => m.messageId)).toEqual([record!.messageId]);
+  });
+
+  it(
+    'records on its next tick the outcome of a send the store did not take, rather than leaving the message ' +
+      'to its lease',
+    async () => {
+      await sql.transaction(async (tx) => {
+        await enqueueMail(tx, numberedMail(3), clock);
+        await enqueueMail(tx, numberedMail(4), clock);
+      });
+      // The store goes away just as the worker records what the SMTP server (or its absence) did.
+      let away = false;
+      const blinking: Sql = {
+        ...sql,
+        query: (text, params) =>
+          away && /^\s*UPDATE mail_outbox SET state = (?:'sent'|\$2)/.test(text)
+            ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED')))
+            : sql.query(text, params),
+      };
+      const real = smtpTransport(smtp.url);
+      const refusing: MailTransport = {
+        send: async (mail) => {
+          if (mail.to === 'buyer4@example.com') throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+          await real.send(mail);
+        },
+        close: () => real.close(),
+        description: 'SMTP, refusing buyer4',
+      };
+      const worker = new MailOutbox({
+        sql: blinking,
+        transport: refusing,
+        brands: brandLookup(),
+        links: testLinks,
+        attachments: testAttachments,
+        logger: silent,
+        now: () => clock,
+        options,
+      });
+      outboxes.push({ outbox: worker, transport: refusing });
+      const before = (await smtp.messages()).length;
+      away = true;
+      expect(await worker.tick()).toBe(2);
+      expect(await states()).toEqual(['sending:2']);
+      away = false;
+      // Still within the lease: nothing is claimed again, and what happened is recorded.
+      later(1_000);
+      expect(await worker.tick()).toBe(0);
+      const rows = await sql.query<{ recipient: string; state: string; attempts: number }>(
+        'SELECT recipient, state, attempts FROM mail_outbox ORDER BY recipient',
+      );
+      expect(rows).toEqual([
+        { recipient: 'buyer3@example.com', state: 'sent', attempts: 0 },
+        { recipient: 'buyer4@example.com', state: 'queued', attempts: 1 },
+      ]);
+      expect((await smtp.messages()).slice(before).map((m) => m.to)).toEqual(['buyer3@example.com']);
+    },
+  );
+
+  it('drops an outcome it could not record once the lease is over: the message is any node’s again', async () => {
+    await sql.transaction((tx) => enqueueMail(tx, numberedMail(5), clock));
+    let away = false;
+    const blinking: Sql = {
+      ...sql,
+      query: (text, params) =>
+        away && /^\s*UPDATE mail_outbox SET state = 'sent'/.test(text)
+          ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED')))
+          : sql.query(text, params),
+    };
+    const transport = smtpTransport(smtp.url);
+    const worker = new MailOutbox({
+      sql: blinking,
+      transport,
+      brands: brandLookup(),
+      links: testLinks,
+      attachments: testAttachments,
+      logger: silent,
+      now: () => clock,
+      options,
+    });
+    outboxes.push({ outbox: worker, transport });
+    const before = (await smtp.messages()).length;
+    away = true;
+    expect(await worker.tick()).toBe(1);
+    away = false;
+    // The store was away past the lease: the row is claimed again (by this node here) and sent once more, with
+    // the same Message-ID, as after any lease that ran out.
+    later(MAIL_LEASE_MS + 1);
+    expect(await worker.tick()).toBe(1);
+    expect(await states()).toEqual(['sent:1']);
+    const ids = (await smtp.messages()).slice(before).map((m) => m.messageId);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(1);
   });
 
   it('lists the newest first without the order data, in one state when asked', async () => {

@@ -149,6 +149,12 @@ export class MailOutbox {
   private readonly batch: number;
   private running: Promise<number> | null = null;
   private again = false;
+  /**
+   * Outcomes of sends this node made but could not record (the store went away just then), by row, with the end
+   * of the row's lease: recorded before the next claim, so the row does not wait out its lease (a message sent
+   * would go again). Once the lease is over the row is any node's again, and the outcome is dropped.
+   */
+  private readonly unrecorded = new Map<number, { write: () => Promise<void>; until: number }>();
 
   constructor(private readonly deps: MailOutboxDeps) {
     this.now = deps.now ?? (() => new Date());
@@ -205,7 +211,13 @@ export class MailOutbox {
   }
 
   private async claimAndSend(): Promise<number> {
+    // Throws while the store is still away: nothing is claimed before what was done is on record.
+    for (const [id, { write, until }] of this.unrecorded) {
+      if (this.now().getTime() < until) await write();
+      this.unrecorded.delete(id);
+    }
     const now = this.now();
+    const until = now.getTime() + this.leaseMs;
     // FOR UPDATE SKIP LOCKED: two nodes claiming at once take different rows; the lease keeps a row claimed once
     // the statement commits.
     const rows = await this.deps.sql.query(
@@ -217,13 +229,13 @@ export class MailOutbox {
          LIMIT $3
          FOR UPDATE SKIP LOCKED)
        RETURNING id, key, kind, brand, recipient, data, attempts, give_up_at`,
-      [now.toISOString(), new Date(now.getTime() + this.leaseMs).toISOString(), this.batch],
+      [now.toISOString(), new Date(until).toISOString(), this.batch],
     );
-    await Promise.all(rows.map((row) => this.sendOne(row)));
+    await Promise.all(rows.map((row) => this.sendOne(row, until)));
     return rows.length;
   }
 
-  private async sendOne(row: Row): Promise<void> {
+  private async sendOne(row: Row, until: number): Promise<void> {
     const id = Number(row.id);
     const key = String(row.key);
     const from = this.deps.options.from;
@@ -232,15 +244,28 @@ export class MailOutbox {
       const envelope = await this.envelope(row, messageId);
       await this.deps.transport.send(envelope);
     } catch (err) {
-      await this.failed(row, err);
+      await this.record(id, until, () => this.failed(row, err));
       return;
     }
-    await this.deps.sql.query(
-      `UPDATE mail_outbox SET state = 'sent', sent_at = $2, message_id = $3, locked_until = NULL
-       WHERE id = $1 AND state = 'sending'`,
-      [id, this.now().toISOString(), messageId],
-    );
-    this.deps.logger.info({ mail: id, kind: row.kind, messageId }, 'mail sent');
+    const sentAt = this.now().toISOString();
+    await this.record(id, until, async () => {
+      await this.deps.sql.query(
+        `UPDATE mail_outbox SET state = 'sent', sent_at = $2, message_id = $3, locked_until = NULL
+         WHERE id = $1 AND state = 'sending'`,
+        [id, sentAt, messageId],
+      );
+      this.deps.logger.info({ mail: id, kind: row.kind, messageId }, 'mail sent');
+    });
+  }
+
+  /** Records a send's outcome; when the store does not take it, keeps it for the next tick (see `unrecorded`). */
+  private async record(id: number, until: number, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (err) {
+      this.unrecorded.set(id, { write, until });
+      this.deps.logger.warn({ err, mail: id }, 'mail outcome not recorded; recorded on the next tick');
+    }
   }
 
   private async envelope(row: Row, messageId: string): Promise<MailEnvelope> {

@@ -4,12 +4,14 @@
  * benchmark uses it as well.
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ListingDocument } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
+import { importCatalog } from '../catalog/import-catalog.js';
 import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
 import { listingsForEvent, type GeneratedListing } from '../commerce/domain/listings.js';
 import { createDatabase, startPostgres, type Database, type PostgresCluster } from './postgres.js';
@@ -21,8 +23,12 @@ const SHIPPED_SEGMENTS = fileURLToPath(new URL('../../segments', import.meta.url
 export const STACK_CATALOG_EVENTS = 2_000;
 const CATALOG_SEED = 22791;
 
-/** Generates the catalog into `<dataDir>/catalog` (every node then loads it from there) and loads it here too. */
-async function prepareCatalog(dataDir: string): Promise<Catalog> {
+/**
+ * Generates the catalog into `<dataDir>/catalog` (every node then loads it from there) and loads it here too.
+ * With `listings`, the catalog is then imported with those as the operator's own listings (every node sells
+ * them, and only them, from the store).
+ */
+async function prepareCatalog(dataDir: string, listings?: (catalog: Catalog) => ListingDocument[]): Promise<Catalog> {
   const dir = path.join(dataDir, 'catalog');
   await generateCatalog({
     events: STACK_CATALOG_EVENTS,
@@ -30,6 +36,18 @@ async function prepareCatalog(dataDir: string): Promise<Catalog> {
     start: new Date().toISOString().slice(0, 10),
     outDir: dir,
   });
+  const catalog = await loadCatalog(dir);
+  if (!listings) return catalog;
+  const feed = path.join(dataDir, 'feed', 'Listing.jsonl');
+  mkdirSync(path.dirname(feed), { recursive: true });
+  writeFileSync(
+    feed,
+    listings(catalog)
+      .map((l) => `${JSON.stringify(l)}\n`)
+      .join(''),
+  );
+  const report = await importCatalog([feed], dir);
+  if (!report.applied) throw new Error(`the stack's listings were refused: ${JSON.stringify(report.problems)}`);
   return loadCatalog(dir);
 }
 
@@ -83,10 +101,14 @@ export interface Stack {
  * A temporary data folder holding the catalog every node shares, a private PostgreSQL cluster with a fresh
  * database, and `nodes` server nodes on them, all with one session secret (a guest token one node signs, the
  * others verify) and trusting X-Forwarded-For from loopback (each simulated client sends its own address).
- * `env` adds to or overrides the nodes' environment. Should a step fail, what is already running is
- * stopped before the error is thrown.
+ * `env` adds to or overrides the nodes' environment; `listings` gives the catalog operator's listings of its own
+ * (see `prepareCatalog`). Should a step fail, what is already running is stopped before the error is thrown.
  */
-export async function startStack(options: { nodes: number; env?: Readonly<Record<string, string>> }): Promise<Stack> {
+export async function startStack(options: {
+  nodes: number;
+  env?: Readonly<Record<string, string>>;
+  listings?: (catalog: Catalog) => ListingDocument[];
+}): Promise<Stack> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'storefront-stack-'));
   // Also on the way out without `stop` (Ctrl-C in the benchmark), as the cluster's own folder is.
   const removeDataDir = () => rmSync(dataDir, { recursive: true, force: true });
@@ -106,7 +128,7 @@ export async function startStack(options: { nodes: number; env?: Readonly<Record
   try {
     cluster = await startPostgres();
     db = await createDatabase(cluster.url);
-    const catalog = await prepareCatalog(dataDir);
+    const catalog = await prepareCatalog(dataDir, options.listings);
     // The nodes' live segment folder: a copy, since a publish writes to it.
     cpSync(SHIPPED_SEGMENTS, path.join(dataDir, 'segments'), { recursive: true });
     nodes = await startNodes(options.nodes, {
