@@ -90,7 +90,7 @@ describe.skipIf(!url)('migrate on a new PostgreSQL', () => {
       target.pathname = `/${name}`;
       const nodes = await Promise.all([1, 2, 3].map(() => openPostgres(target.toString(), 2)));
       const ran = await Promise.all(nodes.map((n) => migrate(n)));
-      expect(ran.flat().sort()).toEqual(MIGRATIONS.map((m) => m.id));
+      expect(ran.flat().sort((a, b) => a - b)).toEqual(MIGRATIONS.map((m) => m.id));
       await Promise.all(nodes.map((n) => n.close()));
       await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
       await admin.end();
