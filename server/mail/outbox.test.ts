@@ -75,18 +75,22 @@ describe.each(TEST_STORES)('the mail outbox on $name', ({ open }) => {
       .sort();
   const later = (ms: number) => (clock = new Date(clock.getTime() + ms));
 
+  // One store for the file (opening one costs seconds), emptied before each test.
   beforeAll(async () => {
     smtp = await new TestSmtpServer().start();
-  });
-  afterAll(() => smtp.dispose());
-  beforeEach(async () => {
     sql = await open();
+  });
+  afterAll(async () => {
+    await smtp.dispose();
+    await sql.close();
+  });
+  beforeEach(async () => {
+    await sql.query('TRUNCATE mail_outbox RESTART IDENTITY');
     clock = new Date('2026-11-27T08:00:00Z');
     await smtp.start();
   });
-  afterEach(async () => {
+  afterEach(() => {
     for (const { transport } of outboxes.splice(0)) transport.close();
-    await sql.close();
   });
 
   it('queues a message once per key: the second enqueue of a key does nothing and says so', async () => {
