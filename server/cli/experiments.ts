@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import {
   ExperimentResultsSchema,
@@ -12,7 +11,7 @@ import { parseFlagsConfig } from '../config/flags.js';
 import { ExperimentReadout, experimentDefinitions } from '../experiments/readout.js';
 import { FlagStore } from '../flags/flags-file.js';
 import { AppError } from '../http/errors.js';
-import { callStorefront, withCliStore } from './cli-store.js';
+import { callStorefront, withCliStore, parseCliArgs } from './cli-support.js';
 
 export interface ExperimentsCliIo {
   out: (line: string) => void;
@@ -74,22 +73,17 @@ export function formatResults(r: ExperimentResults): string[] {
 
 /** `npm run experiments -- results <key> [--since DATE]`; returns the exit code. */
 export async function runExperimentsCli(argv: string[], env: NodeJS.ProcessEnv, io: ExperimentsCliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        since: { type: 'string' },
-        json: { type: 'boolean' },
-        url: { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    });
-  } catch (err) {
-    io.err(`${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCliArgs(
+    argv,
+    {
+      since: { type: 'string' },
+      json: { type: 'boolean' },
+      url: { type: 'string' },
+    },
+    USAGE,
+    io,
+  );
+  if (!parsed) return 2;
   const [command, key, ...rest] = parsed.positionals;
   if (parsed.values.help || command !== 'results' || !key || rest.length > 0) {
     (parsed.values.help ? io.out : io.err)(USAGE);

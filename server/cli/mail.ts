@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../http/errors.js';
 import { listMail, MAIL_STATES, retryMail, type MailRecord, type MailState } from '../mail/outbox.js';
 import { ADMIN_KEY_HEADER } from '../http/security.js';
-import { callStorefront, withCliStore } from './cli-store.js';
+import { callStorefront, withCliStore, parseCliArgs } from './cli-support.js';
 import { MailListQuerySchema } from '../mail/routes.js';
 
 export interface MailCliIo {
@@ -58,23 +57,18 @@ type Command = { name: 'outbox'; state?: MailState; limit: number } | { name: 'r
 
 /** `npm run mail -- outbox …` or `npm run mail -- retry ID`; returns the exit code. */
 export async function runMailCli(argv: string[], env: NodeJS.ProcessEnv, io: MailCliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        state: { type: 'string' },
-        limit: { type: 'string' },
-        json: { type: 'boolean' },
-        url: { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    });
-  } catch (err) {
-    io.err(`${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCliArgs(
+    argv,
+    {
+      state: { type: 'string' },
+      limit: { type: 'string' },
+      json: { type: 'boolean' },
+      url: { type: 'string' },
+    },
+    USAGE,
+    io,
+  );
+  if (!parsed) return 2;
   if (parsed.values.help) {
     io.out(USAGE);
     return 0;

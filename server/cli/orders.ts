@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { formatMoney } from '../../shared/rules/pricing.js';
@@ -11,7 +10,7 @@ import { RefundStore, type RefundRow } from '../commerce/refund-store.js';
 import { SqlSandboxLedger } from '../commerce/sandbox-ledger.js';
 import { AppError } from '../http/errors.js';
 import { ADMIN_KEY_HEADER } from '../http/security.js';
-import { callStorefront, withCliStore } from './cli-store.js';
+import { callStorefront, withCliStore, parseCliArgs } from './cli-support.js';
 
 export interface OrdersCliIo {
   out: (line: string) => void;
@@ -97,24 +96,19 @@ export function formatReconciliation(events: readonly EventMoney[]): string[] {
 
 /** `npm run orders -- refund … | reconcile …`; returns the exit code. */
 export async function runOrdersCli(argv: string[], env: NodeJS.ProcessEnv, io: OrdersCliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        amount: { type: 'string' },
-        reason: { type: 'string' },
-        event: { type: 'string' },
-        json: { type: 'boolean' },
-        url: { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    });
-  } catch (err) {
-    io.err(`${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCliArgs(
+    argv,
+    {
+      amount: { type: 'string' },
+      reason: { type: 'string' },
+      event: { type: 'string' },
+      json: { type: 'boolean' },
+      url: { type: 'string' },
+    },
+    USAGE,
+    io,
+  );
+  if (!parsed) return 2;
   const { values, positionals } = parsed;
   const [command, order, ...rest] = positionals;
   if (values.help) {

@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { pino } from 'pino';
@@ -7,11 +5,10 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CartSchema, OrderSchema, type Order } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
-import { generateCatalog } from '../catalog/generate/generate-catalog.js';
-import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
+import type { Catalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
-import { createSearchEngine } from '../search/create-engine.js';
-import { SearchService } from '../search/search-service.js';
+import type { SearchService } from '../search/search-service.js';
+import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
 import { BILLING } from '../test/shopper.js';
@@ -32,9 +29,9 @@ import { SCANNER_KEY_HEADER } from './scanner-routes.js';
 const logger = pino({ level: 'silent' });
 const ADMIN_KEY = 'operators-key-for-scanner-tests';
 const HOUR_MS = 3_600_000;
-let tmp: string;
+let fixture: CatalogFixture;
 let catalog: Catalog;
-const search = new SearchService();
+let search: SearchService;
 const barcodes = new TicketBarcodes(TicketBarcodes.derivedKey('scanner-tests-'.repeat(3)));
 let app: ReturnType<typeof testApp>['app'];
 let deps: ReturnType<typeof testApp>['deps'];
@@ -43,16 +40,9 @@ let sql: Awaited<ReturnType<typeof openPglite>>;
 let scannerTime: number | null = null;
 
 beforeAll(async () => {
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'scanner-'));
-  await generateCatalog({
-    events: 800,
-    seed: 61,
-    start: new Date().toISOString().slice(0, 10),
-    outDir: path.join(tmp, 'catalog'),
-  });
-  catalog = await loadCatalog(path.join(tmp, 'catalog'));
-  search.set(await createSearchEngine(parseEnv({}), catalog));
-  sql = await openPglite(path.join(tmp, 'db'));
+  fixture = await catalogFixture(800, 61);
+  ({ catalog, search } = fixture);
+  sql = await openPglite(path.join(fixture.dir, 'db'));
   await migrate(sql);
   const commerce = createCommerce({
     sql,
@@ -75,7 +65,10 @@ beforeAll(async () => {
   });
   ({ app, deps } = testApp({ search, commerce, env, sql }));
 });
-afterAll(() => rm(tmp, { recursive: true, force: true }));
+afterAll(async () => {
+  await sql?.close();
+  await fixture?.cleanup();
+});
 afterEach(() => {
   scannerTime = null;
 });

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import { openStore } from '../store/open-store.js';
 import type { Sql } from '../store/sql.js';
 
@@ -42,4 +43,25 @@ export async function callStorefront<T>(
     throw new Error(`${url.origin} answered ${res.status}: ${message}`);
   }
   return body as T;
+}
+
+/** What a command line writes to. */
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+type CliOptions = Record<string, { type: 'string' | 'boolean' }>;
+
+/**
+ * Reads a command line's arguments with `node:util`'s `parseArgs` (positionals allowed, plus `--help`); an unknown or
+ * malformed option is written with the usage, and answers null (the caller exits 2).
+ */
+export function parseCliArgs<O extends CliOptions>(argv: string[], options: O, usage: string, io: CliIo) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: { ...options, help: { type: 'boolean' } } });
+  } catch (err) {
+    io.err(`${(err as Error).message}\n\n${usage}`);
+    return null;
+  }
 }
