@@ -1,6 +1,6 @@
 import path from 'node:path';
+import { parseCliArgs } from './cli-support.js';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { ScannerKeys, scopeText, type ScannerKey, type ScannerScope } from '../commerce/scanner-keys.js';
 import { parseEnv } from '../config/env.js';
 import { AppError } from '../http/errors.js';
@@ -33,18 +33,13 @@ function idOf(text: string, option: string): number {
 
 /** `npm run scanners -- …`: answers the exit code. */
 export async function runScannersCli(argv: string[], env: NodeJS.ProcessEnv, io: ScannersCliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { venue: { type: 'string' }, events: { type: 'string' }, label: { type: 'string' } },
-    });
-  } catch (err) {
-    io.err((err as Error).message);
-    io.err(USAGE);
-    return 2;
-  }
+  const parsed = parseCliArgs(
+    argv,
+    { venue: { type: 'string' }, events: { type: 'string' }, label: { type: 'string' } },
+    USAGE,
+    io,
+  );
+  if (!parsed) return 2;
   const { positionals, values } = parsed;
   const [verb, ...rest] = positionals;
   if (!verb) {

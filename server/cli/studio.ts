@@ -1,7 +1,7 @@
 import os from 'node:os';
+import { parseCliArgs } from './cli-support.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { EVERY_BRAND, STUDIO_ROLES, type StudioRole } from '../../shared/schemas/studio.js';
 import { parseEnv } from '../config/env.js';
 import { AppError } from '../http/errors.js';
@@ -35,18 +35,13 @@ const describe = (u: StudioUser) => `${u.name.padEnd(20)} ${u.grants.map(grantTe
 
 /** `npm run studio -- users …`: answers the exit code. */
 export async function runStudioCli(argv: string[], env: NodeJS.ProcessEnv, io: StudioCliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: { name: { type: 'string' }, role: { type: 'string' }, brand: { type: 'string' } },
-    });
-  } catch (err) {
-    io.err((err as Error).message);
-    io.err(USAGE);
-    return 2;
-  }
+  const parsed = parseCliArgs(
+    argv,
+    { name: { type: 'string' }, role: { type: 'string' }, brand: { type: 'string' } },
+    USAGE,
+    io,
+  );
+  if (!parsed) return 2;
   const { positionals, values } = parsed;
   const [topic, verb] = positionals;
   if (topic !== 'users' || !verb) {

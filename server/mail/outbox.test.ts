@@ -55,9 +55,9 @@ describe.each(TEST_STORES)('the mail outbox on $name', ({ open }) => {
   let clock: Date;
   const outboxes: { outbox: MailOutbox; transport: MailTransport }[] = [];
 
-  const outbox = (transport: MailTransport = smtpTransport(smtp.url)) => {
+  const outbox = (transport: MailTransport = smtpTransport(smtp.url), store: Sql = sql) => {
     const made = new MailOutbox({
-      sql,
+      sql: store,
       transport,
       brands: brandLookup(),
       links: testLinks,
@@ -253,17 +253,7 @@ describe.each(TEST_STORES)('the mail outbox on $name', ({ open }) => {
         close: () => real.close(),
         description: 'SMTP, refusing buyer4',
       };
-      const worker = new MailOutbox({
-        sql: blinking,
-        transport: refusing,
-        brands: brandLookup(),
-        links: testLinks,
-        attachments: testAttachments,
-        logger: silent,
-        now: () => clock,
-        options,
-      });
-      outboxes.push({ outbox: worker, transport: refusing });
+      const worker = outbox(refusing, blinking);
       const before = (await smtp.messages()).length;
       away = true;
       expect(await worker.tick()).toBe(2);
@@ -293,18 +283,7 @@ describe.each(TEST_STORES)('the mail outbox on $name', ({ open }) => {
           ? Promise.reject(new StoreUnavailableError(new Error('connect ECONNREFUSED')))
           : sql.query(text, params),
     };
-    const transport = smtpTransport(smtp.url);
-    const worker = new MailOutbox({
-      sql: blinking,
-      transport,
-      brands: brandLookup(),
-      links: testLinks,
-      attachments: testAttachments,
-      logger: silent,
-      now: () => clock,
-      options,
-    });
-    outboxes.push({ outbox: worker, transport });
+    const worker = outbox(smtpTransport(smtp.url), blinking);
     const before = (await smtp.messages()).length;
     away = true;
     expect(await worker.tick()).toBe(1);
