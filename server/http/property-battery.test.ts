@@ -71,7 +71,14 @@ describe('property battery: random and hostile input', () => {
     );
     await fc.assert(
       fc.asyncProperty(
-        fc.constantFrom('/api/customers/session', '/api/cart', '/api/checkout', '/api/client-errors'),
+        fc.constantFrom(
+          '/api/customers/session',
+          '/api/cart',
+          '/api/checkout',
+          '/api/client-errors',
+          '/api/orders/ORD-AB12CD34EF/refund',
+          '/api/tickets/scan',
+        ),
         bodies,
         async (url, body) => {
           expectHandled(

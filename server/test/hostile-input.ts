@@ -50,6 +50,7 @@ export const GET_TEMPLATES: ((v: string) => string)[] = [
   (v) => `/api/menu?${v}=${v}`,
   (v) => `/api/brand?brand=${v}`,
   (v) => `/api/orders/${v}?code=${v}`,
+  (v) => `/api/orders/${v}/tickets.pdf?code=${v}`,
   (v) => `/api/cart/${v}`,
   (v) => `/api/features/${v}`,
   (v) => `/api/suggest/jsonp?token=${v}&q=${v}&callback=${v}`,
