@@ -1,15 +1,13 @@
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import type { Logger } from '../../shared/logger.js';
 import { repeat } from '../background/repeat.js';
-import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
 import { displayDate, eventStartText } from './domain/delivery.js';
 import type { EventStatus } from './domain/order-lifecycle.js';
 import { eventChange, refundWindowEnd, type EventShape } from './domain/refunds.js';
 import type { ListingCatalog } from './listing-catalog.js';
-import { noteOrder } from './refund-store.js';
 import type { RefundService } from './refund-service.js';
-import { orderRow, type OrderRow } from './store-rows.js';
+import { noteOrder, orderRow, type OrderRow } from './store-rows.js';
 
 /** How often a node looks at the events it was told changed. */
 const CHECK_INTERVAL_MS = 1_000;
@@ -20,7 +18,7 @@ const CHECK_INTERVAL_MS = 1_000;
 const SWEEP_INTERVAL_MS = 60_000;
 /** Orders a change is told to: charged, and not called off. */
 const STANDING: readonly string[] = ['pending_seller_confirmation', 'confirmed', 'delivered'];
-/** Events read from the catalog and checked at once. */
+/** Events read from the catalog at once: one search (at most MAX_IN_VALUES ids, and as many hits). */
 const CHECK_CHUNK = 100;
 
 /**
@@ -122,13 +120,9 @@ export class EventChanges {
   /** Compares each event with what its buyers were last told, and tells them of a change. */
   async check(eventIds: readonly number[]): Promise<void> {
     for (let at = 0; at < eventIds.length; at += CHECK_CHUNK) {
-      for (const id of eventIds.slice(at, at + CHECK_CHUNK)) {
-        const event = await this.options.catalog.event(id).catch((err: unknown) => {
-          if (err instanceof AppError && err.status === 404) return null; // deleted: its orders stay as they are
-          throw err;
-        });
-        if (event) await this.checkOne(event);
-      }
+      // One read of the catalog per chunk; an event it no longer has keeps its orders as they are.
+      const events = await this.options.catalog.events(eventIds.slice(at, at + CHECK_CHUNK));
+      for (const event of events.values()) await this.checkOne(event);
     }
   }
 

@@ -59,6 +59,20 @@ export class ListingCatalog {
     return doc;
   }
 
+  /**
+   * The events among `ids` (at most MAX_IN_VALUES) the catalog has, by id, in one search of the engine (a failure
+   * is thrown as it came).
+   */
+  async events(ids: readonly number[]): Promise<Map<number, EventDocument>> {
+    if (ids.length === 0) return new Map();
+    const result = await this.options.engine().search({
+      collection: 'Event',
+      filters: [{ op: 'in', field: 'event_id', values: [...ids] }],
+      perPage: ids.length,
+    });
+    return new Map(result.hits.map((h) => [Number(h.document.event_id), h.document as EventDocument]));
+  }
+
   async eventBySlug(slug: string): Promise<EventDocument> {
     const id = idFromSlug(slug);
     if (id === null) throw notFound(`Event "${slug}"`);

@@ -12,7 +12,7 @@ import type { GeneratedListing } from './domain/listings.js';
 import { isGeneralAdmission } from './domain/seats.js';
 import type { ChangeNotice } from './event-changes.js';
 import type { ListingCatalog } from './listing-catalog.js';
-import { deliveryDays } from './order-view.js';
+import { deliveryDays, orderQuote } from './order-view.js';
 import type { RefundNotice } from './refund-service.js';
 import { num, ticketRow, type OrderRow, type TicketRow } from './store-rows.js';
 
@@ -114,15 +114,16 @@ export class OrderMail {
   ): Promise<void> {
     const { event, listing } = resolved;
     const facts = orderMailFacts(order, order.tickets, event, listing);
-    const unit = order.subtotal_cents / order.quantity / 100;
-    const lineItems = [
-      { label: `Tickets (${order.quantity} × $${unit.toFixed(2)})`, cents: order.subtotal_cents },
-      ...(order.discount_cents > 0 ? [{ label: LINE_ITEM_KEYS.promo, cents: -order.discount_cents }] : []),
-      { label: LINE_ITEM_KEYS.serviceFee, cents: order.service_fee_cents },
-      ...(order.fulfillment_fee_cents > 0
-        ? [{ label: LINE_ITEM_KEYS.delivery, cents: order.fulfillment_fee_cents }]
-        : []),
-    ];
+    // The order's own line items (the labels the cart and the order page show), each with its amount in cents.
+    const quote = orderQuote(order, listing);
+    const centsOf: Record<string, number> = {
+      [LINE_ITEM_KEYS.serviceFee]: quote.cents.serviceFee,
+      [LINE_ITEM_KEYS.delivery]: quote.cents.fulfillmentFee,
+      [LINE_ITEM_KEYS.promo]: -quote.cents.discount,
+    };
+    const lineItems = quote.lineItems
+      .filter((item) => item.key !== LINE_ITEM_KEYS.total)
+      .map((item) => ({ label: item.key, cents: centsOf[item.key] ?? quote.cents.subtotal }));
     const { readyBy } = deliveryDays(order, event, listing, this.options.now());
     await this.queue(tx, order, {
       key: `order_confirmation:${order.id}`,

@@ -8,6 +8,7 @@ import type { EventShape } from './domain/refunds.js';
 import { watchEvent } from './event-changes.js';
 import {
   holdRow,
+  noteOrder,
   iso,
   num,
   orderRow,
@@ -204,16 +205,7 @@ export class OrderStore {
         to,
       ]);
       if (moved.length === 0) return false;
-      const seq = await tx.query('SELECT coalesce(max(seq), 0) + 1 AS next FROM order_events WHERE order_id = $1', [
-        id,
-      ]);
-      await tx.query('INSERT INTO order_events (order_id, seq, status, at, note) VALUES ($1, $2, $3, $4, $5)', [
-        id,
-        num(seq[0]!.next),
-        to,
-        at.toISOString(),
-        note,
-      ]);
+      await noteOrder(tx, id, to, at.toISOString(), note);
       await then?.(tx, orderRow(moved[0]!));
       return true;
     });

@@ -58,6 +58,19 @@ export interface OrderAfterSale {
   windowUntil: string | null;
 }
 
+/** An order's price as it was quoted at checkout (RULES 3.4, 3.5): the same line items the cart showed. */
+export function orderQuote(
+  row: Pick<OrderRow, 'subtotal_cents' | 'quantity' | 'promo_code'>,
+  listing: Pick<GeneratedListing, 'deliveryMethod'>,
+) {
+  return quoteCart({
+    pricePerTicket: row.subtotal_cents / row.quantity / 100,
+    quantity: row.quantity,
+    deliveryMethod: listing.deliveryMethod,
+    promoCode: row.promo_code,
+  });
+}
+
 /** An order as its buyer sees it at `now`: its price, detail, history, tickets and how they are delivered. */
 export function orderView(
   { order: row, events, tickets = [] }: OrderWithEvents,
@@ -65,12 +78,7 @@ export function orderView(
   now: Date,
   afterSale: OrderAfterSale = { refunds: [], windowUntil: null },
 ): Order {
-  const quote = quoteCart({
-    pricePerTicket: row.subtotal_cents / row.quantity / 100,
-    quantity: row.quantity,
-    deliveryMethod: resolved.listing.deliveryMethod,
-    promoCode: row.promo_code,
-  });
+  const quote = orderQuote(row, resolved.listing);
   const { readyBy, today } = deliveryDays(row, resolved.event, resolved.listing, now);
   const method = resolved.listing.deliveryMethod;
   return {

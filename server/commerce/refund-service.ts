@@ -3,7 +3,7 @@ import { repeat } from '../background/repeat.js';
 import { AppError } from '../http/errors.js';
 import type { SqlTx } from '../store/sql.js';
 import type { PaymentProvider } from './domain/payments.js';
-import { MAX_REFUND_NOTE_LENGTH, type RefundReasonCode, type RefundRequester } from './domain/refunds.js';
+import type { RefundReasonCode, RefundRequester } from './domain/refunds.js';
 import type { PaymentStore } from './payment-store.js';
 import type { RefundRequest, RefundRow, RefundStore } from './refund-store.js';
 import type { OrderRow } from './store-rows.js';
@@ -55,11 +55,7 @@ export class RefundService {
 
   /** Records a refund (see RefundStore.request); it is made on the next tick of any node. */
   request(input: Omit<RefundRequest, 'now'>): Promise<RefundRow | null> {
-    return this.options.refunds.request({
-      ...input,
-      note: input.note.slice(0, MAX_REFUND_NOTE_LENGTH),
-      now: this.options.now(),
-    });
+    return this.options.refunds.request({ ...input, now: this.options.now() });
   }
 
   /**

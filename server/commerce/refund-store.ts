@@ -10,7 +10,7 @@ import {
   type RefundReasonCode,
   type RefundRequester,
 } from './domain/refunds.js';
-import { iso, num, orderRow, type OrderRow } from './store-rows.js';
+import { iso, noteOrder, num, orderRow, type OrderRow } from './store-rows.js';
 
 export interface RefundRow {
   /** Ours, and the processor's idempotency key for this refund. */
@@ -211,11 +211,8 @@ export class RefundStore {
   }
 
   /** The end of the latest refund window an event change opened for this order, if any. */
-  async windowOf(orderId: string): Promise<string | null> {
-    const [row] = await this.sql.query('SELECT max(refund_until) AS until FROM order_notices WHERE order_id = $1', [
-      orderId,
-    ]);
-    return row?.until == null ? null : iso(row.until);
+  windowOf(orderId: string): Promise<string | null> {
+    return windowEnd(this.sql, orderId);
   }
 
   /**
@@ -259,6 +256,12 @@ export interface LedgerCharge {
   failedRefunds: number;
 }
 
+/** The end of the latest refund window a change of the event opened for this order (RULES 19.2), if any. */
+async function windowEnd(q: SqlTx, orderId: string): Promise<string | null> {
+  const [row] = await q.query('SELECT max(refund_until) AS until FROM order_notices WHERE order_id = $1', [orderId]);
+  return row?.until == null ? null : iso(row.until);
+}
+
 async function orderMoney(tx: SqlTx, orderId: string): Promise<OrderMoney | null> {
   const [o] = await tx.query('SELECT * FROM orders WHERE id = $1 FOR UPDATE', [orderId]);
   if (!o) return null;
@@ -272,9 +275,6 @@ async function orderMoney(tx: SqlTx, orderId: string): Promise<OrderMoney | null
      FROM refunds WHERE order_id = $1`,
     [orderId],
   );
-  const [window] = await tx.query('SELECT max(refund_until) AS until FROM order_notices WHERE order_id = $1', [
-    orderId,
-  ]);
   return {
     order: orderRow(o),
     payment: payment
@@ -282,7 +282,7 @@ async function orderMoney(tx: SqlTx, orderId: string): Promise<OrderMoney | null
       : null,
     refundedCents: num(sums?.refunded ?? 0),
     closing: sums?.closing === true,
-    windowUntil: window?.until == null ? null : iso(window.until),
+    windowUntil: await windowEnd(tx, orderId),
   };
 }
 
@@ -290,15 +290,6 @@ async function orderMoney(tx: SqlTx, orderId: string): Promise<OrderMoney | null
 async function moveOrder(tx: SqlTx, id: string, from: OrderStatus, to: OrderStatus, at: string, note: string) {
   await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2', [id, from, to]);
   await noteOrder(tx, id, to, at, note);
-}
-
-/** Adds a line to an order's timeline, at its current status. */
-export async function noteOrder(tx: SqlTx, id: string, status: OrderStatus, at: string, note: string): Promise<void> {
-  await tx.query(
-    `INSERT INTO order_events (order_id, seq, status, at, note)
-     SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4 FROM order_events WHERE order_id = $1`,
-    [id, status, at, note],
-  );
 }
 
 export function refundRow(r: Record<string, unknown>): RefundRow {

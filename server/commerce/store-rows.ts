@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../shared/schemas/commerce.js';
+import type { SqlTx } from '../store/sql.js';
 
 /** The rows of the order store's tables, as the commerce stores read them (PGlite and PostgreSQL alike). */
 
@@ -117,4 +118,13 @@ export function orderRow(r: Record<string, unknown>): OrderRow {
         : (r.billing as Record<string, string>),
     created_at: iso(r.created_at),
   };
+}
+
+/** Adds a line to an order's timeline, at its current status. */
+export async function noteOrder(tx: SqlTx, id: string, status: OrderStatus, at: string, note: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO order_events (order_id, seq, status, at, note)
+     SELECT $1, coalesce(max(seq), 0) + 1, $2, $3, $4 FROM order_events WHERE order_id = $1`,
+    [id, status, at, note],
+  );
 }
