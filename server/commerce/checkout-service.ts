@@ -226,6 +226,8 @@ export class CheckoutService {
     } catch (err) {
       // No answer from the processor: whatever it may have reserved is found by its key and released.
       settlement.later(paymentId);
+      // The sandbox keeps its records in our store (RULES 10.7): its failing to answer is the store's outage, a 503.
+      if (isStoreUnavailable(err)) throw err;
       logger.error({ err, ...log }, 'payment processor did not answer');
       await holds.releaseClaim(holdId, attempt).catch(() => {});
       throw new AppError(
