@@ -1,7 +1,14 @@
 import { expect, type APIRequestContext, type Page } from './fixtures.js';
 
-/** Fills the checkout form as a shopper in the Bronx would, paying with `card`. */
-export async function fillCheckout(page: Page, card = '4242 4242 4242 4242') {
+/**
+ * Fills the checkout form as a shopper in the Bronx would, paying with `card`; confirms having read the notice of
+ * tickets the seller does not have yet when the listing has one (RULES 20.3), unless told not to.
+ */
+export async function fillCheckout(page: Page, card = '4242 4242 4242 4242', { confirmNotice = true } = {}) {
+  // The summary's disclosures are drawn once the listing is in: then the form shows the notice or not.
+  await expect(page.getByRole('link', { name: 'Covered by our 100% Money Back Guarantee' })).toBeVisible();
+  const notice = page.getByRole('checkbox', { name: 'I have read that the seller does not have these tickets yet' });
+  if (confirmNotice && (await notice.count()) > 0) await notice.check();
   await page.getByLabel('Email').fill('fan@example.com');
   await page.getByLabel('Full name').fill('Pat Fan');
   await page.getByLabel('Street address').fill('1 E 161st St');

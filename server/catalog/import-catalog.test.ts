@@ -181,6 +181,45 @@ describe('importing listings', () => {
   );
 });
 
+describe('face values (RULES 20.2)', () => {
+  it('are required of listings for events in the United Kingdom, and kept when given', async () => {
+    const out = await target('face-values');
+    const [uk, us] = demo.Event;
+    const dir = path.join(tmp, 'face-values-in');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'Event.jsonl'),
+      jsonl(demo.Event.map((e) => (e.event_id === uk!.event_id ? { ...e, venue_country_short: 'GB' } : e))),
+    );
+    const line = (eventId: number, extra: Record<string, unknown> = {}) => ({
+      id: String(eventId * 1000),
+      listing_id: eventId * 1000,
+      event_id: eventId,
+      section: 'Stalls',
+      row: 'C',
+      quantity: 2,
+      price_per_ticket: 95,
+      pairs_only: false,
+      delivery_method: 'eticket',
+      seller_notes: '',
+      in_hand_date: '2027-01-01',
+      ...extra,
+    });
+    await writeFile(path.join(dir, 'Listing.jsonl'), jsonl([line(uk!.event_id), line(us!.event_id)]));
+    const refused = await importCatalog([path.join(dir, 'Event.jsonl'), path.join(dir, 'Listing.jsonl')], out);
+    expect(refused.applied).toBe(false);
+    expect(refused.problems.map((p) => [p.line, p.message])).toEqual([
+      [1, "Field `face_value`: required for an event in GB (a resold ticket's face value must be given)."],
+    ]);
+    await writeFile(
+      path.join(dir, 'Listing.jsonl'),
+      jsonl([line(uk!.event_id, { face_value: 80 }), line(us!.event_id)]),
+    );
+    const report = await importCatalog([path.join(dir, 'Event.jsonl'), path.join(dir, 'Listing.jsonl')], out);
+    expect(report).toMatchObject({ applied: true, counts: { Listing: 2 } });
+  });
+});
+
 describe('npm run catalog -- import', () => {
   const cli = (...args: string[]) =>
     spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/catalog.ts', 'import', ...args], { encoding: 'utf8' });

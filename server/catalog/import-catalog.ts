@@ -63,7 +63,8 @@ export async function importCatalog(
     const counts: ImportReport['counts'] = {};
     const problems: ImportProblem[] = [];
     const before = await readManifest(outDir);
-    const eventIds = new Set<number>();
+    // Each event's venue country: a listing must name an event, and one in the United Kingdom its face value.
+    const eventIds = new Map<number, string>();
     for (const collection of COLLECTION_NAMES) {
       const own = files.filter((f) => f.collection === collection);
       if (own.length === 0) continue;
@@ -81,7 +82,8 @@ export async function importCatalog(
     const cheapest = new Map<number, number>();
     if (listingFiles.length > 0) {
       if (counts.Event === undefined && before)
-        for await (const e of readJsonl(collectionFile(outDir, 'Event'), EventIdSchema)) eventIds.add(e.event_id);
+        for await (const e of readJsonl(collectionFile(outDir, 'Event'), EventIdSchema))
+          eventIds.set(e.event_id, e.venue_country_short);
       listings = counts.Listing = await importListings(
         listingFiles,
         path.join(workDir, LISTINGS_FILE),
@@ -161,7 +163,10 @@ async function inputFiles(
   });
 }
 
-const EventIdSchema = z.object({ event_id: z.number() });
+const EventIdSchema = z.object({ event_id: z.number(), venue_country_short: z.string() });
+
+/** RULES 20.2: the countries where a resold ticket's face value must be given (UK Consumer Rights Act 2015 s.90). */
+const FACE_VALUE_REQUIRED_IN = new Set(['GB']);
 
 /**
  * Reads every line of `files` in order: a line that is not JSON is a problem, and every other goes to `take`,
@@ -197,7 +202,7 @@ const placeName = (files: readonly string[], place: number) =>
 async function importListings(
   files: readonly string[],
   out: string,
-  eventIds: ReadonlySet<number>,
+  eventIds: ReadonlyMap<number, string>,
   problems: ImportProblem[],
   cheapest: Map<number, number>,
 ): Promise<number> {
@@ -209,7 +214,10 @@ async function importListings(
     const listing = parsed.data;
     const first = seen.get(listing.listing_id);
     if (first !== undefined) return `listing_id ${listing.listing_id} was already given at ${placeName(files, first)}`;
-    if (!eventIds.has(listing.event_id)) return `Field \`event_id\`: no event ${listing.event_id} in the catalog.`;
+    const country = eventIds.get(listing.event_id);
+    if (country === undefined) return `Field \`event_id\`: no event ${listing.event_id} in the catalog.`;
+    if (listing.face_value === undefined && FACE_VALUE_REQUIRED_IN.has(country))
+      return `Field \`face_value\`: required for an event in ${country} (a resold ticket's face value must be given).`;
     seen.set(listing.listing_id, place);
     cheapest.set(listing.event_id, Math.min(cheapest.get(listing.event_id) ?? Infinity, listing.price_per_ticket));
     writer.write(listing);
@@ -246,7 +254,7 @@ async function importCollection(
   files: readonly string[],
   out: string,
   problems: ImportProblem[],
-  eventIds?: Set<number>,
+  eventIds?: Map<number, string>,
 ): Promise<number> {
   const writer = new JsonlWriter(out, COLLECTION_SCHEMAS[collection], collection);
   // Where each id was first given, to name it when the id comes again.
@@ -257,7 +265,7 @@ async function importCollection(
     const first = seen.get(prepared.id);
     if (first !== undefined) return `id ${JSON.stringify(prepared.id)} was already given at ${placeName(files, first)}`;
     seen.set(prepared.id, place);
-    eventIds?.add(prepared.document.event_id as number);
+    eventIds?.set(prepared.document.event_id as number, prepared.document.venue_country_short as string);
     writer.write(prepared.document as Doc as never);
     await writer.settle();
     return undefined;

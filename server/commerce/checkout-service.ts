@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CheckoutRequest, Order } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import { purchaseTrackingEvent } from '../../shared/rules/checkout-tracking.js';
+import { listingTerms } from '../../shared/rules/disclosures.js';
 import { formatMoney } from '../../shared/rules/pricing.js';
 import type { Logger } from '../../shared/logger.js';
 import { AppError } from '../http/errors.js';
@@ -104,6 +105,14 @@ export class CheckoutService {
     if (hold.status === 'purchased') return this.existingOrder(hold.id, event, listing);
     const now = this.options.now();
     assertOnSale(event, now);
+    // RULES 20.3: tickets the seller does not hold yet are sold only to a buyer who confirms having read so.
+    if (!listing.ticketsHeld && request.notHeldNoticeRead !== true)
+      throw new AppError(
+        400,
+        'notice_not_confirmed',
+        'The seller does not have these tickets yet: confirm you have read that notice before paying',
+        [{ path: 'notHeldNoticeRead', message: 'confirm you have read the notice' }],
+      );
     const quote = quoteHold(hold, listing, request.promoCode);
     if (request.expectedTotal !== undefined && Math.round(request.expectedTotal * 100) !== quote.cents.total) {
       throw new AppError(
@@ -162,6 +171,7 @@ export class CheckoutService {
           billing: request.billingAddress,
           payment_method: request.payment.method,
           charge_id: authorizationId,
+          terms: listingTerms(listing),
         },
         history: lifecycle.history.map((h) => ({ status: h.status, at: new Date(h.at), note: h.note })),
         payment: { id: paymentId, authorizationId },

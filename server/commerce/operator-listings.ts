@@ -1,7 +1,8 @@
 import { ListingDocumentSchema, type ListingDocument } from '../../shared/schemas/commerce.js';
 import { readJsonl } from '../catalog/jsonl.js';
 import type { Sql } from '../store/sql.js';
-import { seatingFromNotes, splitsFor, type GeneratedListing } from './domain/listings.js';
+import { termsFromNotes } from '../../shared/rules/disclosures.js';
+import { splitsFor, type GeneratedListing } from './domain/listings.js';
 
 /** Rows per INSERT when loading. */
 const LOAD_CHUNK = 1_000;
@@ -9,7 +10,7 @@ const LOAD_CHUNK = 1_000;
 /** An operator's listing document as the storefront sells it. */
 export function listingFromDocument(doc: ListingDocument): GeneratedListing {
   // What the document does not state is read from the seller's notes, as for generated listings.
-  const fromNotes = seatingFromNotes(doc.seller_notes);
+  const fromNotes = termsFromNotes(doc.seller_notes);
   return {
     id: doc.listing_id,
     eventId: doc.event_id,
@@ -23,6 +24,9 @@ export function listingFromDocument(doc: ListingDocument): GeneratedListing {
     inHandDate: doc.in_hand_date,
     accessible: doc.accessible ?? fromNotes.accessible,
     obstructedView: doc.obstructed_view ?? fromNotes.obstructedView,
+    ageRestriction: doc.age_restriction ?? fromNotes.ageRestriction,
+    faceValue: doc.face_value ?? null,
+    ticketsHeld: doc.tickets_held ?? true,
   };
 }
 

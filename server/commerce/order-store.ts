@@ -72,10 +72,10 @@ export class OrderStore {
           `listing_id, quantity, status, subtotal_cents, discount_cents,
            ` +
           `service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, ` +
-          `email, billing, payment_method, charge_id, created_at, brand)
+          `email, billing, payment_method, charge_id, created_at, brand, terms)
          VALUES ` +
           `($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ` +
-          `$17, $18, $19, $20) RETURNING *`,
+          `$17, $18, $19, $20, $21) RETURNING *`,
         [
           o.id,
           o.access_code_hash,
@@ -97,6 +97,7 @@ export class OrderStore {
           o.charge_id,
           input.now.toISOString(),
           input.brand ?? null,
+          o.terms ? JSON.stringify(o.terms) : null,
         ],
       );
       await tx.query(

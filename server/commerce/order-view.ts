@@ -1,3 +1,4 @@
+import { listingTerms } from '../../shared/rules/disclosures.js';
 import type { Order, OrderRefund } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import { quoteCart } from '../../shared/rules/pricing.js';
@@ -81,6 +82,9 @@ export function orderView(
   const quote = orderQuote(row, resolved.listing);
   const { readyBy, today } = deliveryDays(row, resolved.event, resolved.listing, now);
   const method = resolved.listing.deliveryMethod;
+  // RULES 20.1: what the listing said when the order was paid (the listing as it is now for older orders), with the
+  // order's own ready-by day as its in-hand date.
+  const terms = { ...(row.terms ?? listingTerms(resolved.listing)), inHandDate: readyBy ?? '' };
   return {
     id: row.id,
     status: row.status,
@@ -92,7 +96,7 @@ export function orderView(
     detail: orderDetailEntries({
       event: resolved.event,
       // The detail's "ready by" is the order's ready-by day, not the seller's in-hand date.
-      listing: { ...resolved.listing, inHandDate: readyBy ?? '' },
+      listing: terms,
       order: { id: row.id, status: row.status, createdAt: row.created_at },
     }),
     timeline: events.map((e) => ({ status: e.status, at: e.at, note: e.note })),
@@ -123,6 +127,7 @@ export function orderView(
     },
     refunds: refundsView(afterSale.refunds),
     refundOffer: refundOffer(row, resolved.event, afterSale, now),
+    terms,
   };
 }
 

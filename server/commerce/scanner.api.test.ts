@@ -108,7 +108,13 @@ async function bought(listingId: number, quantity = 1): Promise<{ order: Order; 
   const res = await request(app)
     .post('/api/checkout')
     .set('Authorization', auth)
-    .send({ cartId: CartSchema.parse(cart.body).id, email: 'ada@example.com', billingAddress: BILLING, payment: card });
+    .send({
+      cartId: CartSchema.parse(cart.body).id,
+      email: 'ada@example.com',
+      billingAddress: BILLING,
+      payment: card,
+      notHeldNoticeRead: true,
+    });
   expect(res.status).toBe(201);
   await deps.commerce.settlement.tick();
   const order = await orderOf(OrderSchema.parse(res.body).id, auth);

@@ -1,4 +1,4 @@
-import type { OrderStatus } from '../../shared/schemas/commerce.js';
+import type { ListingTerms, OrderStatus } from '../../shared/schemas/commerce.js';
 import type { SqlTx } from '../store/sql.js';
 
 /** The rows of the order store's tables, as the commerce stores read them (PGlite and PostgreSQL alike). */
@@ -41,6 +41,8 @@ export interface OrderRow {
   created_at: string;
   /** The brand the order was placed on (null for orders placed before brands were recorded). */
   brand?: string | null;
+  /** RULES 20.1: the listing's terms when the order was paid (null for orders placed before they were kept). */
+  terms?: ListingTerms | null;
 }
 
 export interface OrderWithEvents {
@@ -117,6 +119,7 @@ export function orderRow(r: Record<string, unknown>): OrderRow {
         ? (JSON.parse(r.billing) as Record<string, string>)
         : (r.billing as Record<string, string>),
     created_at: iso(r.created_at),
+    terms: typeof r.terms === 'string' ? (JSON.parse(r.terms) as ListingTerms) : ((r.terms as ListingTerms) ?? null),
   };
 }
 

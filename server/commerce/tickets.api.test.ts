@@ -295,3 +295,70 @@ describe('the tickets PDF', () => {
     );
   });
 });
+
+describe('disclosures (RULES 20.1–20.3)', () => {
+  it(
+    'tell the buyer of tickets the seller does not hold yet, sell them only once the buyer confirms so, and keep ' +
+      'the terms with the order; the total on the listing is the total charged',
+    async () => {
+      const auth = await guest();
+      const { listing } = find((l) => !l.ticketsHeld && l.splits.includes(2) && l.deliveryMethod === 'physical_mail');
+      const detail = ListingDetailSchema.parse((await request(app).get(`/api/listings/${listing.id}`)).body);
+      expect(detail.listing).toMatchObject({ ticketsHeld: false, faceValue: listing.faceValue });
+      // What the listing and the ticket page show for two tickets: the all-in price and shipping, per ticket.
+      const shown = Math.round((detail.listing.allInPricePerTicket + detail.listing.shippingPerTicket) * 100) * 2;
+
+      const cart = await request(app)
+        .post('/api/cart')
+        .set('Authorization', auth)
+        .send({ listingId: listing.id, quantity: 2 });
+      expect(cart.status).toBe(201);
+      const cartId = CartSchema.parse(cart.body).id;
+      expect(Math.round(CartSchema.parse(cart.body).totalPrice.value * 100)).toBe(shown);
+      const body = { cartId, email: 'ada@example.com', billingAddress: billing, payment: card };
+      const refused = await request(app).post('/api/checkout').set('Authorization', auth).send(body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        code: 'notice_not_confirmed',
+        message: expect.stringMatching(/does not have these tickets yet/),
+      });
+      const unread = await request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .send({ ...body, notHeldNoticeRead: false });
+      expect(unread.status).toBe(400);
+      expect(await sql.query('SELECT 1 FROM orders WHERE hold_id = $1', [cartId])).toEqual([]);
+
+      const paid = await request(app)
+        .post('/api/checkout')
+        .set('Authorization', auth)
+        .send({ ...body, notHeldNoticeRead: true });
+      expect(paid.status).toBe(201);
+      const order = OrderSchema.parse(paid.body);
+      expect(Math.round(order.totalPrice.value * 100)).toBe(shown);
+      expect(order.terms).toMatchObject({
+        section: listing.section,
+        row: listing.row,
+        ticketsHeld: false,
+        faceValue: listing.faceValue,
+        deliveryMethod: 'physical_mail',
+      });
+      const notes = order.detail.find((e) => e.type === 'rowSubtitle' && e.title === 'Important Notes');
+      expect(notes).toMatchObject({ subtitle: expect.stringMatching(/did not have these tickets yet/) });
+      // Read back later, the order keeps what the listing said when it was paid.
+      expect((await orderOf(order.id, auth)).terms).toEqual(order.terms);
+    },
+  );
+
+  it('give the face value where the seller gives it, and say each note once in the order', async () => {
+    const auth = await guest();
+    const { listing } = find(
+      (l) => l.ticketsHeld && l.faceValue !== null && l.obstructedView && l.splits.includes(1) && !!l.sellerNotes,
+    );
+    const order = await buy(auth, listing.id, 1);
+    const notes = order.detail.find((e) => e.type === 'rowSubtitle' && e.title === 'Important Notes');
+    const text = notes && 'subtitle' in notes ? notes.subtitle : '';
+    expect(text).toMatch(/Face value \$[\d,.]+ per ticket/);
+    expect(text.match(/\bview\b/gi)).toHaveLength(1);
+  });
+});

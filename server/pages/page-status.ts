@@ -12,7 +12,7 @@ export type PageVerdict =
   | { status: 410; noindex: true; reason: 'cancelled' | 'started' };
 
 /** RULES 2.1: the routes the storefront links to that hold no entity. */
-const PLAIN_PAGES = new Set(['/', '/results-general', '/contact-us', '/faq', '/policies']);
+const PLAIN_PAGES = new Set(['/', '/results-general', '/contact-us', '/faq', '/policies', '/guarantee']);
 /** A shopper's own cart and order pages: judged by the page itself, which holds the guest's token. */
 const PRIVATE_PAGE = /^\/(?:checkout|orders)\/[^/]+\/?$/;
 /** RULES 2.4: team and performer pages are also linked at the site root by their slug (name plus id). */

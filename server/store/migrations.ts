@@ -382,6 +382,13 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX mail_outbox_by_created ON mail_outbox (created_at)
     `,
   },
+  {
+    id: 14,
+    name: 'listing terms kept with the order',
+    // RULES 20.1: what the listing disclosed when the order was paid (seats, face value, restrictions, delivery, the
+    // notice of tickets the seller did not yet hold); null for orders placed before it was kept.
+    sql: `ALTER TABLE orders ADD COLUMN terms jsonb`,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */

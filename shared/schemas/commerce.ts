@@ -39,6 +39,18 @@ export const ListingDocumentSchema = z
     accessible: z.boolean().optional(),
     /** A view blocked in part; left out, read from the seller's notes ("Obstructed view", "Limited view"). */
     obstructed_view: z.boolean().optional(),
+    /**
+     * RULES 20.2: the price printed on the ticket, per ticket in US dollars, when the seller gives it (required for an
+     * event in the United Kingdom: Consumer Rights Act 2015 s.90).
+     */
+    face_value: z.number().positive().max(100_000).optional(),
+    /**
+     * RULES 20.3: false when the seller neither holds the tickets nor has a contract to get them at a set price (a
+     * New York §25.10 notice is then shown and confirmed); left out, the seller holds them.
+     */
+    tickets_held: z.boolean().optional(),
+    /** An age limit ("18+ only, valid photo ID required"); left out, read from the seller's notes. */
+    age_restriction: z.string().min(1).max(100).optional(),
   })
   .strict()
   .refine((l) => Math.floor(l.listing_id / 1000) === l.event_id, {
@@ -104,10 +116,34 @@ export const ListingSchema = z.object({
   accessible: z.boolean(),
   /** The view of the stage or field is blocked in part. */
   obstructedView: z.boolean(),
+  /** RULES 20.2: the price printed on the ticket, per ticket, when the seller gives it; else null. */
+  faceValue: z.number().positive().nullable(),
+  /** RULES 20.3: false when the seller does not yet have the tickets (nor a contract to get them at a set price). */
+  ticketsHeld: z.boolean(),
+  /** RULES 20.2: an age limit on entry, in the seller's or venue's words; else null. */
+  ageRestriction: z.string().nullable(),
   /** How its all-in price compares with comparable listings of the same event (`DEAL_RATING_LIMITS`). */
   dealRating: DealRatingSchema,
 });
 export type Listing = z.infer<typeof ListingSchema>;
+
+/**
+ * RULES 20.1: what a listing tells a shopper before they pay, kept with the order as it was when they paid
+ * (`shared/rules/disclosures.ts` turns it into the lines every page shows).
+ */
+export const ListingTermsSchema = ListingSchema.pick({
+  section: true,
+  row: true,
+  deliveryMethod: true,
+  inHandDate: true,
+  sellerNotes: true,
+  accessible: true,
+  obstructedView: true,
+  faceValue: true,
+  ticketsHeld: true,
+  ageRestriction: true,
+});
+export type ListingTerms = z.infer<typeof ListingTermsSchema>;
 
 export const ListingsQuerySchema = z.object({
   quantity: z.coerce
@@ -251,6 +287,11 @@ export const CheckoutSchema = z.object({
   expectedTotal: z.number({ error: 'expectedTotal must be an amount in dollars' }).min(0).max(10_000_000).optional(),
   payment: PaymentSchema,
   email: z.email('Enter an email address for your tickets').max(200),
+  /**
+   * RULES 20.3: the shopper confirms having read the notice that the seller does not yet have the tickets; required
+   * (true) for such a listing, ignored for any other.
+   */
+  notHeldNoticeRead: z.boolean({ error: 'notHeldNoticeRead must be true or false' }).optional(),
 });
 export type CheckoutRequest = z.infer<typeof CheckoutSchema>;
 
@@ -339,6 +380,8 @@ export const OrderSchema = z.object({
   tickets: z.array(OrderTicketSchema).default([]),
   delivery: OrderDeliverySchema.optional(),
   refunds: z.array(OrderRefundSchema).default([]),
+  /** RULES 20.1: the listing's terms as they were when the order was paid (null for orders older than them). */
+  terms: ListingTermsSchema.nullable().default(null),
   /** RULES 19.2: a full refund the buyer may ask for (the event moved), and until when. */
   refundOffer: z
     .object({ until: z.string(), amount: z.object({ value: z.number() }) })

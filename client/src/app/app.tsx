@@ -30,6 +30,7 @@ const OrderPage = lazy(() => import('./pages/order-page.js').then((m) => ({ defa
 const ResultsPage = lazy(() => entityPages().then((m) => ({ default: m.ResultsPage })));
 const ContactPage = lazy(() => infoPages().then((m) => ({ default: m.ContactPage })));
 const FaqPage = lazy(() => infoPages().then((m) => ({ default: m.FaqPage })));
+const GuaranteePage = lazy(() => infoPages().then((m) => ({ default: m.GuaranteePage })));
 const PoliciesPage = lazy(() => infoPages().then((m) => ({ default: m.PoliciesPage })));
 
 /** The brand's call (the server renders with it too). */
@@ -127,6 +128,7 @@ export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
               <Route path="orders/:id" element={<OrderPage />} />
               <Route path="contact-us" element={<ContactPage />} />
               <Route path="faq" element={<FaqPage />} />
+              <Route path="guarantee" element={<GuaranteePage />} />
               <Route path="policies" element={<PoliciesPage />} />
               <Route path=":slug" element={<RootSlugPage />} />
               <Route path="*" element={<NotFoundPage />} />

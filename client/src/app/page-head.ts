@@ -26,6 +26,10 @@ const INFO_TITLES: Record<string, { title: string; description: string }> = {
     description: 'Answers about buying resale tickets, delivery, prices and fees, and refunds.',
   },
   '/policies': { title: 'Policies', description: 'Our terms, privacy policy, and the guarantee on every ticket.' },
+  '/guarantee': {
+    title: '100% Money Back Guarantee',
+    description: 'What our guarantee covers on every order, what it does not, and how to claim.',
+  },
 };
 
 type Read = (queryKey: readonly unknown[]) => unknown;

@@ -19,7 +19,7 @@ export type { PagePlan, PageQuery, RenderedPageKind };
 const ENTITY_MODULE = 'src/app/pages/entity-pages.tsx';
 const EVENT_MODULE = 'src/app/pages/event-page.tsx';
 const INFO_MODULE = 'src/app/pages/info-pages.tsx';
-const INFO_PATHS = new Set(['/contact-us', '/faq', '/policies']);
+const INFO_PATHS = new Set(['/contact-us', '/faq', '/policies', '/guarantee']);
 
 function segment(text: string | undefined): string {
   try {

@@ -62,6 +62,9 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
     inHandDate: '2026-12-20',
     accessible: false,
     obstructedView: false,
+    faceValue: null,
+    ticketsHeld: true,
+    ageRestriction: null,
     dealRating: { rating: 'fair', median: 118, comparedWith: 'Lower Level', comparables: 3 },
     ...overrides,
   };
@@ -115,6 +118,7 @@ export function order(overrides: Partial<Order> = {}): Order {
   return {
     refunds: [],
     refundOffer: null,
+    terms: null,
     id: 'ord_123',
     accessCode: 'ACCESS-9',
     status: 'pending_seller_confirmation',

@@ -14,12 +14,12 @@ import {
   listingIndexOf,
   listingsForEvent,
   quantityRefusal,
-  seatingFromNotes,
   splitsFor,
   type GeneratedListing,
 } from './listings.js';
 import { layoutFor } from './venue-layouts.js';
 import { perTicketPrices } from '../../../shared/rules/pricing.js';
+import { termsFromNotes } from '../../../shared/rules/disclosures.js';
 import { LAYOUT_NAMES } from '../../../shared/schemas/seating.js';
 import { seatMapTemplate } from '../../../shared/schemas/seat-maps.js';
 
@@ -302,18 +302,52 @@ describe('listings on the seat map', () => {
     expect(layoutFor(eventDocument(kind))).toBe(layout);
   });
 
-  it('marks accessible seating and obstructed views as the seller notes say them', () => {
-    expect(seatingFromNotes('Wheelchair accessible')).toEqual({ accessible: true, obstructedView: false });
-    expect(seatingFromNotes('Obstructed view')).toEqual({ accessible: false, obstructedView: true });
-    expect(seatingFromNotes('Limited view')).toEqual({ accessible: false, obstructedView: true });
-    expect(seatingFromNotes('Aisle seats')).toEqual({ accessible: false, obstructedView: false });
+  it('marks accessible seating, obstructed views and age limits as the seller notes say them', () => {
+    expect(termsFromNotes('Wheelchair accessible')).toEqual({
+      accessible: true,
+      obstructedView: false,
+      ageRestriction: null,
+    });
+    expect(termsFromNotes('Obstructed view')).toMatchObject({ accessible: false, obstructedView: true });
+    expect(termsFromNotes('Limited view')).toMatchObject({ accessible: false, obstructedView: true });
+    expect(termsFromNotes('Aisle seats')).toEqual({ accessible: false, obstructedView: false, ageRestriction: null });
+    expect(termsFromNotes('18+ only, valid photo ID required').ageRestriction).toBe(
+      '18+ only, valid photo ID required',
+    );
+    expect(termsFromNotes('Under 21 must be accompanied by an adult').ageRestriction).toBe(
+      'Under 21 must be accompanied by an adult',
+    );
     const listings = Array.from({ length: 30 }, (_, i) =>
       listingsForEvent(eventDocument({ event_id: 7000 + i, tickets_available: 400, ticket_groups_available: 40 })),
     ).flat();
     for (const l of listings)
-      expect({ accessible: l.accessible, obstructedView: l.obstructedView }).toEqual(seatingFromNotes(l.sellerNotes));
+      expect({ accessible: l.accessible, obstructedView: l.obstructedView, ageRestriction: l.ageRestriction }).toEqual(
+        termsFromNotes(l.sellerNotes),
+      );
     expect(listings.some((l) => l.accessible)).toBe(true);
     expect(listings.some((l) => l.obstructedView)).toBe(true);
+  });
+
+  it('gives a face value for most listings and says when a seller does not hold the tickets (RULES 20.2, 20.3)', () => {
+    const listings = Array.from({ length: 30 }, (_, i) =>
+      listingsForEvent(eventDocument({ event_id: 7100 + i, tickets_available: 400, ticket_groups_available: 40 })),
+    ).flat();
+    const withFace = listings.filter((l) => l.faceValue !== null);
+    expect(withFace.length / listings.length).toBeGreaterThan(0.5);
+    expect(withFace.length / listings.length).toBeLessThan(0.8);
+    for (const l of withFace) {
+      expect(l.faceValue).toBeGreaterThan(0);
+      // Resale runs from a little below face value to well above it.
+      expect(l.pricePerTicket / l.faceValue!).toBeGreaterThan(0.74);
+      expect(l.pricePerTicket / l.faceValue!).toBeLessThan(2.41);
+    }
+    const notHeld = listings.filter((l) => !l.ticketsHeld).length / listings.length;
+    expect(notHeld).toBeGreaterThan(0.03);
+    expect(notHeld).toBeLessThan(0.15);
+    // The same listings on every call.
+    expect(
+      listingsForEvent(eventDocument({ event_id: 7100, tickets_available: 400, ticket_groups_available: 40 })),
+    ).toEqual(listings.filter((l) => l.eventId === 7100));
   });
 });
 

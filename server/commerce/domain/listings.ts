@@ -2,6 +2,7 @@ import { AppError } from '../../http/errors.js';
 import { DELIVERY_METHODS, type Listing } from '../../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { Random } from '../../catalog/generate/random.js';
+import { termsFromNotes } from '../../../shared/rules/disclosures.js';
 import { addDays, parseLocalTimestamp } from '../../../shared/rules/local-time.js';
 import type { LayoutName } from '../../../shared/schemas/seating.js';
 import { zoneSections } from '../../../shared/schemas/seat-maps.js';
@@ -151,16 +152,27 @@ function sellerNotes(rng: Random, layout: LayoutName, zone: Zone): string {
   return pool.length === 0 ? '' : rng.pick(pool);
 }
 
-const ACCESSIBLE_NOTE = /wheelchair|accessible seat/i;
-const OBSTRUCTED_NOTE = /obstructed|limited view/i;
+/**
+ * Product decision: the share of generated sellers who give their tickets' face value (RULES 20.2), and how far from
+ * it they price (resale runs below and above face value).
+ */
+export const FACE_VALUE_SHARE = 0.65;
+const FACE_VALUE_MARKUP: readonly [number, number] = [0.75, 2.4];
+/** Product decision: the share of generated listings whose seller does not have the tickets yet (RULES 20.3). */
+export const NOT_HELD_SHARE = 0.08;
 
 /**
- * Accessible seating and an obstructed view, as a seller's notes say them ("Wheelchair accessible",
- * "Obstructed view", "Limited view"): generated listings carry what their notes say, and an operator's
- * listing that does not state them is read the same way.
+ * The terms a generated seller states besides the seats: a face value, whether they hold the tickets. Drawn from the
+ * listing's own seed, apart from the event's sequence, so the event's listings stay the ones they were.
  */
-export function seatingFromNotes(notes: string): { accessible: boolean; obstructedView: boolean } {
-  return { accessible: ACCESSIBLE_NOTE.test(notes), obstructedView: OBSTRUCTED_NOTE.test(notes) };
+function sellerTerms(id: number, pricePerTicket: number): { faceValue: number | null; ticketsHeld: boolean } {
+  const rng = new Random(Math.imul(id, 0x85ebca6b) ^ 0x2c1b3c6d);
+  const [lo, hi] = FACE_VALUE_MARKUP;
+  const markup = lo + (hi - lo) * rng.next();
+  const faceValue = rng.chance(FACE_VALUE_SHARE)
+    ? Math.max(1, Math.round((pricePerTicket * 100) / markup)) / 100
+    : null;
+  return { faceValue, ticketsHeld: !rng.chance(NOT_HELD_SHARE) };
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -258,8 +270,10 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
       pricePerTicket: Math.max(floorCents, Math.round(floorCents * factor)) / 100,
       deliveryMethod,
       sellerNotes: notes,
-      ...seatingFromNotes(notes),
+      ...termsFromNotes(notes),
       inHandDate: inHandDate(rng, event, deliveryMethod),
+      faceValue: null,
+      ticketsHeld: true,
     };
   });
 
@@ -267,5 +281,6 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
   let cheapest = listings[0]!;
   for (const l of listings) if (l.pricePerTicket < cheapest.pricePerTicket) cheapest = l;
   cheapest.pricePerTicket = floorCents / 100;
+  for (const l of listings) Object.assign(l, sellerTerms(l.id, l.pricePerTicket));
   return listings;
 }

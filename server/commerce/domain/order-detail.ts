@@ -2,9 +2,12 @@ import type { z } from 'zod';
 import {
   DELIVERY_LABELS,
   DELIVERY_METHODS,
+  type ListingTerms,
   type OrderDetailEntrySchema,
   type OrderStatus,
 } from '../../../shared/schemas/commerce.js';
+import { listingDisclosures } from '../../../shared/rules/disclosures.js';
+import { formatMoney } from '../../../shared/rules/pricing.js';
 import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { venueAddress } from '../../../shared/rules/address.js';
 import { TBD_DATE, eventTime } from '../../../shared/rules/event-card.js';
@@ -79,7 +82,14 @@ function orderDay(createdAt: Date | string, offsetHours: number, timeZone?: stri
 
 export interface OrderDetailInput {
   event: EventDocument;
-  listing: { section: string; row: string; deliveryMethod: DeliveryMethod; sellerNotes: string; inHandDate: string };
+  /** The listing's terms (RULES 20.1); those left out are taken as not said. */
+  listing: {
+    section: string;
+    row: string;
+    deliveryMethod: DeliveryMethod;
+    sellerNotes: string;
+    inHandDate: string;
+  } & Partial<ListingTerms>;
   order: { id: string; status: OrderStatus; createdAt: Date | string };
   /** The shopper's IANA zone for the order date; the venue's offset when absent. */
   timeZone?: string;
@@ -88,7 +98,24 @@ export interface OrderDetailInput {
 /** RULES 10.8: order detail, in display order. */
 export function orderDetailEntries({ event, listing, order, timeZone }: OrderDetailInput): OrderDetailEntry[] {
   const ready = formatIsoDate(listing.inHandDate);
-  const notes = listing.sellerNotes.trim();
+  // RULES 20.1: the listing's notes as every page shows them, each once (where the seats are and how they come have
+  // entries of their own).
+  const notes = listingDisclosures(
+    {
+      accessible: false,
+      obstructedView: false,
+      ageRestriction: null,
+      faceValue: null,
+      ticketsHeld: true,
+      ...listing,
+    },
+    { money: (dollars) => formatMoney(dollars), date: (iso) => formatIsoDate(iso) ?? iso },
+  )
+    .filter((l) => l.kind !== 'seats' && l.kind !== 'delivery')
+    .map((l) =>
+      l.kind === 'not_held' ? `The seller did not have these tickets yet when you bought them. ${l.text}` : l.text,
+    )
+    .join('. ');
   return [
     orderDateEntry(event.event_local_timestamp),
     { type: 'header', title: ORDER_DETAIL_TITLES.eventLocation },

@@ -1,12 +1,9 @@
 import { formatMoney } from '../../../shared/rules/pricing.js';
 import type { EventStatus } from './order-lifecycle.js';
 
-/**
- * RULES 19.2: how long a buyer may ask for a full refund after being told that their event moved (postponed, or a
- * new date). Thirty days from the notice, the window the largest primary seller has given for rescheduled events
- * since 2020; New York's §25.07 asks for a refund of a cancelled event and leaves a moved one to the seller.
- */
-export const REFUND_WINDOW_DAYS = 30;
+import { REFUND_WINDOW_DAYS } from '../../../shared/rules/disclosures.js';
+
+export { REFUND_WINDOW_DAYS };
 const DAY_MS = 86_400_000;
 
 /** Why money went back. */

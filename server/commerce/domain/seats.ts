@@ -6,17 +6,15 @@
  * General admission has no seats.
  */
 
-export const GENERAL_ADMISSION_ROW = 'GA';
+import { GENERAL_ADMISSION_ROW, isGeneralAdmission } from '../../../shared/rules/disclosures.js';
+
+export { GENERAL_ADMISSION_ROW, isGeneralAdmission };
 
 interface SeatedListing {
   id: number;
   section: string;
   row: string;
   quantity: number;
-}
-
-export function isGeneralAdmission(row: string): boolean {
-  return row.trim().toUpperCase() === GENERAL_ADMISSION_ROW;
 }
 
 /** The first seat number of a listing's block, or null for general admission or a listing not in `listings`. */

@@ -39,7 +39,13 @@ describe('checkout page', () => {
     expect(within(summary).getByText('Service Fee').nextElementSibling?.textContent).toBe('$36');
     expect(within(summary).getByText('Total').nextElementSibling?.textContent).toBe('$236');
     expect(await within(summary).findByRole('link', { name: EVENT.name })).toBeTruthy();
-    expect(within(summary).getByText(/2 tickets · Section 112, Row F · eTicket/)).toBeTruthy();
+    expect(within(summary).getByText(/2 tickets · Section 112, Row F/)).toBeTruthy();
+    expect(within(summary).getByText(/eTicket · In hand by/)).toBeTruthy();
+    expect(
+      within(summary)
+        .getByRole('link', { name: /Money Back Guarantee/ })
+        .getAttribute('href'),
+    ).toBe('/guarantee');
     expect(within(summary).getByText(/^\d\d:\d\d$/)).toBeTruthy();
   });
 

@@ -108,7 +108,13 @@ export function CheckoutPage() {
           </CartSummary>
         </div>
         <div className="checkout-layout__form">
-          <CheckoutForm cart={shown} disabled={ended} onHoldEnded={() => setHoldEnded(true)} onPriced={setPriced} />
+          <CheckoutForm
+            cart={shown}
+            disabled={ended}
+            onHoldEnded={() => setHoldEnded(true)}
+            onPriced={setPriced}
+            notHeldNotice={detail.data?.listing.ticketsHeld === false}
+          />
         </div>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
+import { CLAIM_WINDOW_DAYS, GUARANTEE_PATH, REFUND_WINDOW_DAYS } from '../../../../shared/rules/disclosures.js';
 
 /** Scrolls to the `#fragment` of the URL once the page has rendered (e.g. /policies#optout). */
 function useFragment() {
@@ -88,7 +89,7 @@ export function PoliciesPage() {
         <h2 id="guarantee-title">100% Money Back Guarantee</h2>
         <p>
           If your event is cancelled and not rescheduled, or your tickets are not valid for entry, you receive a full
-          refund.
+          refund. <Link to={GUARANTEE_PATH}>What the guarantee covers and how to claim</Link>.
         </p>
       </section>
       <section id="privacy" aria-labelledby="privacy-title">
@@ -104,6 +105,72 @@ export function PoliciesPage() {
           You may opt out of the sale or sharing of your personal information at any time. Clearing this site's storage
           in your browser also removes the guest identifier.
         </p>
+      </section>
+    </article>
+  );
+}
+
+/**
+ * RULES 20.4: the guarantee every listing, the checkout and every order link to: what it covers, what it does not,
+ * and how to claim.
+ */
+export function GuaranteePage() {
+  useEffect(() => {
+    document.title = '100% Money Back Guarantee';
+  }, []);
+  return (
+    <article className="prose">
+      <h1>100% Money Back Guarantee</h1>
+      <p>
+        Every order is covered: valid tickets for the seats you bought, in time for the event, or your money back. The
+        guarantee is ours, whoever the seller is.
+      </p>
+      <section aria-labelledby="guarantee-covered">
+        <h2 id="guarantee-covered">What is covered</h2>
+        <ul>
+          <li>
+            <strong>A cancelled event</strong> is refunded in full, fees included, without your asking. The money goes
+            back to the card you paid with.
+          </li>
+          <li>
+            <strong>A postponed or moved event</strong>: your tickets stay valid for the new date. If you cannot go, you
+            may ask for a full refund from your order page for {REFUND_WINDOW_DAYS} days after we tell you of the
+            change.
+          </li>
+          <li>
+            <strong>Tickets that do not arrive in time</strong> for the event: we find you comparable or better seats at
+            no extra cost, or refund you in full.
+          </li>
+          <li>
+            <strong>Tickets that are not valid for entry</strong>, or seats that are not those the listing described:
+            comparable or better seats, or a full refund.
+          </li>
+          <li>
+            <strong>A seller who cannot supply the tickets</strong> (a listing that said the seller did not have them
+            yet): a full refund within 10 business days of the seller failing to supply them.
+          </li>
+        </ul>
+      </section>
+      <section aria-labelledby="guarantee-not-covered">
+        <h2 id="guarantee-not-covered">What is not covered</h2>
+        <ul>
+          <li>Changing your mind, or not being able to go to an event that takes place as planned.</li>
+          <li>What the listing told you before you paid: an obstructed view, an age limit, the delivery method.</li>
+        </ul>
+      </section>
+      <section aria-labelledby="guarantee-claim">
+        <h2 id="guarantee-claim">How to claim</h2>
+        <ol>
+          <li>Open your order from the link in your confirmation email; it shows your tickets and any refund.</li>
+          <li>
+            Write to support@tickets.example or call 1-800-555-0199 with your order id, within {CLAIM_WINDOW_DAYS} days
+            after the event date, and tell us what went wrong (a photo of a refused ticket helps).
+          </li>
+          <li>
+            We answer within one business day. A refund goes back to the card you paid with and shows on your order
+            page.
+          </li>
+        </ol>
       </section>
     </article>
   );

@@ -34,6 +34,10 @@ describe('order page', () => {
     renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
     expect(await screen.findByRole('heading', { level: 1, name: 'Your order' })).toBeTruthy();
     expect(urlsOf(fetchMock, '/api/orders/ord_123')[0]?.searchParams.get('code')).toBe('ACCESS-9');
+    // RULES 20.4: every order links to the guarantee.
+    expect(screen.getByRole('link', { name: /covered by our 100% Money Back Guarantee/ }).getAttribute('href')).toBe(
+      '/guarantee',
+    );
 
     expect(screen.getByText('JAN')).toBeTruthy();
     expect(screen.getByText('07:30 PM')).toBeTruthy();

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import type { Order } from '../../../../shared/schemas/commerce.js';
+import { GUARANTEE_PATH } from '../../../../shared/rules/disclosures.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { LineItems } from '../../features/buying/cart-summary.js';
 import { ORDER_STATUS_LABELS } from '../../../../shared/schemas/commerce.js';
@@ -83,6 +84,12 @@ export function OrderPage() {
           <Timeline timeline={order.timeline} />
         </div>
       </div>
+      <p className="order-guarantee">
+        {/* RULES 20.4 */}
+        <Link to={GUARANTEE_PATH}>
+          Your order is covered by our 100% Money Back Guarantee: what it covers and how to claim
+        </Link>
+      </p>
       {code && <p className="order-keep">Bookmark this page to come back to your order.</p>}
     </section>
   );

@@ -2,6 +2,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { ListingsPanel } from '../../features/buying/listings.js';
 import { TicketPage } from './ticket-page.js';
 import { apiError, type Handler, json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
 import { renderAt, setUpPageTests } from '../../test/render-page.js';
@@ -100,5 +101,44 @@ describe('ticket page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: `Tickets for ${EVENT.name}` })).toBeTruthy();
     const select = await screen.findByRole('link', { name: /^Select Section 112, Row F, 2 tickets/ });
     expect(select.getAttribute('href')).toBe(`/tickets/${SLUG}?listing=11&quantity=2`);
+  });
+});
+
+describe('what a listing discloses (RULES 20.1)', () => {
+  const disclosed = {
+    sellerNotes: 'Obstructed view',
+    obstructedView: true,
+    faceValue: 80,
+    ticketsHeld: false,
+    ageRestriction: '18+ only, valid photo ID required',
+  };
+  const linesIn = (root: HTMLElement) =>
+    [...root.querySelectorAll('.disclosures li')].map((li) => (li.textContent ?? '').trim());
+
+  it('is the same on the event page and the ticket page, each note once, with the guarantee linked', async () => {
+    mockFetch({
+      'GET /api/listings/11': () => json(listingDetail(disclosed)),
+      [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody([listing(disclosed)])),
+    });
+    const panel = renderAt(<ListingsPanel slug={SLUG} />, { route: `/events/${SLUG}` });
+    const item = await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    const onEventPage = linesIn(item);
+    panel.unmount();
+    renderAt(<TicketPage />, { route: `/tickets/${SLUG}?listing=11&quantity=2`, path: 'tickets/*' });
+    await screen.findByRole('heading', { name: 'Section 112, Row F' });
+    const onTicketPage = linesIn(document.body);
+    expect(onTicketPage).toEqual(onEventPage);
+    expect(onTicketPage).toEqual([
+      '⚠ Obstructed or limited view',
+      '⚠ 18+ only, valid photo ID required',
+      'Face value $80 per ticket',
+      'eTicket · In hand by Dec 20, 2026',
+      expect.stringMatching(/^Notice: The seller does not have these tickets yet .*full refund\.$/),
+      'Covered by our 100% Money Back Guarantee',
+    ]);
+    expect(document.body.textContent?.match(/obstructed/gi)).toHaveLength(1);
+    expect(screen.getByRole('link', { name: 'Covered by our 100% Money Back Guarantee' }).getAttribute('href')).toBe(
+      '/guarantee',
+    );
   });
 });

@@ -6,10 +6,10 @@ import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
 import { FeeDetails } from '../../features/buying/fee-details.js';
 import { ListingsPanel } from '../../features/buying/listings.js';
-import { allowedQuantities, formatCalendarDate, formatMoney, seatLabel } from '../../features/buying/money.js';
+import { ListingDisclosures } from '../../features/buying/listing-disclosures.js';
+import { allowedQuantities, formatMoney, seatLabel } from '../../features/buying/money.js';
 import { trackAddToCart } from '../../features/buying/tracking.js';
 import { slugFromSplat, useEventPage } from '../../features/buying/use-buying.js';
-import { DELIVERY_LABELS } from '../../../../shared/schemas/commerce.js';
 import { PageFailed, PageLoading, usePageAnswer } from './page-states.js';
 import '../../features/buying/buying.css';
 
@@ -118,10 +118,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
       <EventLine event={event} />
       <section className="ticket-card" aria-labelledby={`${selectId}-title`}>
         <h2 id={`${selectId}-title`}>{seatLabel(listing)}</h2>
-        <p className="listing__meta">
-          {DELIVERY_LABELS[listing.deliveryMethod]} · In hand by {formatCalendarDate(listing.inHandDate)}
-        </p>
-        {listing.sellerNotes.trim() !== '' && <p className="listing__notes">{listing.sellerNotes}</p>}
+        <ListingDisclosures terms={listing} />
 
         {taken ? (
           <div className="form-alert" role="alert">

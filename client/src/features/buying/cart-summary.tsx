@@ -1,7 +1,8 @@
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { EventCard } from '../../../../shared/schemas/cards.js';
-import { DELIVERY_LABELS, type Listing } from '../../../../shared/schemas/commerce.js';
+import type { Listing } from '../../../../shared/schemas/commerce.js';
+import { ListingDisclosures } from './listing-disclosures.js';
 import { formatMoney, seatLabel } from './money.js';
 
 const TOTAL_KEY = 'Total';
@@ -59,13 +60,9 @@ export function CartSummary({ quantity, lineItems, total, event, listing, childr
       )}
       <p className="cart-summary__seats">
         {quantity} {quantity === 1 ? 'ticket' : 'tickets'}
-        {listing && (
-          <>
-            {' '}
-            · {seatLabel(listing)} · {DELIVERY_LABELS[listing.deliveryMethod]}
-          </>
-        )}
+        {listing && <> · {seatLabel(listing)}</>}
       </p>
+      {listing && <ListingDisclosures terms={listing} />}
       <LineItems lineItems={lineItems} total={total} />
       {children}
     </section>

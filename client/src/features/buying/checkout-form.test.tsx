@@ -425,3 +425,39 @@ describe('Apple Pay', () => {
     ]);
   });
 });
+
+describe('tickets the seller does not have yet (RULES 20.3)', () => {
+  it('shows the notice and pays only once the shopper confirms having read it', async () => {
+    const fetchMock = mockFetch({ 'POST /api/checkout': () => json(order(), 201), 'GET /api/cart/': priceCart });
+    const user = userEvent.setup();
+    renderAt(<CheckoutForm cart={cart()} onHoldEnded={vi.fn()} notHeldNotice />, { route: `/checkout/${CART_ID}` });
+    const sent = () =>
+      fetchMock.mock.calls
+        .filter(([u]) => String(u) === '/api/checkout')
+        .map(([, init]) => JSON.parse(String(init?.body)) as CheckoutRequest);
+    expect(screen.getByText(/has no contract to get them at a set price/)).toBeTruthy();
+    await fillAddress(user);
+    await fillCard(user);
+    await user.click(screen.getByRole('button', { name: /^Pay / }));
+    const box = screen.getByRole('checkbox', { name: 'I have read that the seller does not have these tickets yet' });
+    expect(await screen.findByText('Confirm you have read the notice to pay for these tickets')).toBeTruthy();
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect(sent()).toEqual([]);
+
+    await user.click(box);
+    await user.click(screen.getByRole('button', { name: /^Pay / }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]).toMatchObject({ notHeldNoticeRead: true });
+  });
+
+  it('asks nothing for tickets the seller holds, and sends no confirmation', async () => {
+    const { user, sent } = setup();
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    await fillAddress(user);
+    await fillCard(user);
+    await user.click(screen.getByRole('button', { name: /^Pay / }));
+    await waitFor(() => expect(sent()).toHaveLength(1));
+    expect(sent()[0]).not.toHaveProperty('notHeldNoticeRead');
+  });
+});

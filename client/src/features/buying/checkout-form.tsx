@@ -6,6 +6,7 @@ import { buyingApi, BuyingApiError } from './buying-api.js';
 import { Field, type FieldControlProps } from './checkout-field.js';
 import { placeOrder } from './checkout-attempt.js';
 import { countryOptions } from './country-options.js';
+import { NOT_HELD_CONFIRMATION, NOT_HELD_NOTICE } from '../../../../shared/rules/disclosures.js';
 import { formatMoney } from './money.js';
 import {
   EMPTY_VALUES,
@@ -34,10 +35,18 @@ export interface CheckoutFormProps {
   onHoldEnded: () => void;
   /** The cart priced with the promo code just applied (null: none), for the summary beside the form. */
   onPriced?: (cart: Cart | null) => void;
+  /** RULES 20.3: the seller does not have these tickets yet; the shopper confirms the notice before paying. */
+  notHeldNotice?: boolean;
 }
 
 /** RULES 10.3: billing address and email, a promo code and payment; 10.4 Apple Pay; 9.8, 9.9 tracking. */
-export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: CheckoutFormProps) {
+export function CheckoutForm({
+  cart,
+  disabled = false,
+  onHoldEnded,
+  onPriced,
+  notHeldNotice = false,
+}: CheckoutFormProps) {
   const navigate = useNavigate();
   const idPrefix = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -48,6 +57,8 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
   const [paymentError, setPaymentError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState<PaymentType | null>(null);
   const [focusRequest, setFocusRequest] = useState(0);
+  const [noticeRead, setNoticeRead] = useState(false);
+  const [noticeError, setNoticeError] = useState(false);
   const [pricing, setPricing] = useState(false);
   const [priceNote, setPriceNote] = useState<string | null>(null);
   const [applePay] = useState(applePayAvailable);
@@ -124,8 +135,15 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
       return;
     }
     const checked = validateCheckout(values, cart.id, method);
+    const unconfirmed = notHeldNotice && !noticeRead;
+    setNoticeError(unconfirmed);
     if (!checked.ok) {
       showFieldErrors(checked.errors, checked.rest);
+      return;
+    }
+    if (unconfirmed) {
+      setErrors({});
+      setFocusRequest((n) => n + 1);
       return;
     }
     setErrors({});
@@ -133,7 +151,11 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
     setSubmitting(method);
     try {
       const order = await placeOrder(
-        { ...checked.request, expectedTotal: cart.totalPrice.value },
+        {
+          ...checked.request,
+          expectedTotal: cart.totalPrice.value,
+          ...(notHeldNotice ? { notHeldNoticeRead: true } : {}),
+        },
         { send: buyingApi.checkout },
       );
       trackPurchase(order);
@@ -172,7 +194,7 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
     function render(props: FieldControlProps) {
       return <input {...props} {...extra} name={field} value={values[field]} onChange={set(field)} />;
     };
-  const errorCount = Object.keys(errors).length;
+  const errorCount = Object.keys(errors).length + (noticeError ? 1 : 0);
 
   return (
     <form ref={formRef} className="checkout-form" noValidate onSubmit={onSubmit} aria-busy={submitting !== null}>
@@ -287,6 +309,37 @@ export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: 
             {priceNote}
           </p>
         </section>
+
+        {notHeldNotice && (
+          <section className="checkout-section" aria-labelledby={`${idPrefix}-notice`}>
+            <h2 id={`${idPrefix}-notice`}>Before you pay</h2>
+            <p className="disclosure disclosure--not_held" id={`${idPrefix}-notice-text`}>
+              <strong>Notice:</strong> {NOT_HELD_NOTICE}
+            </p>
+            <div className={`field field--check${noticeError ? ' field--invalid' : ''}`}>
+              <input
+                type="checkbox"
+                id={`${idPrefix}-notice-read`}
+                name="notHeldNoticeRead"
+                checked={noticeRead}
+                onChange={(e) => {
+                  setNoticeRead(e.target.checked);
+                  if (e.target.checked) setNoticeError(false);
+                }}
+                aria-invalid={noticeError ? true : undefined}
+                aria-describedby={
+                  noticeError ? `${idPrefix}-notice-text ${idPrefix}-notice-error` : `${idPrefix}-notice-text`
+                }
+              />
+              <label htmlFor={`${idPrefix}-notice-read`}>{NOT_HELD_CONFIRMATION}</label>
+              {noticeError && (
+                <p className="field-error" id={`${idPrefix}-notice-error`}>
+                  Confirm you have read the notice to pay for these tickets
+                </p>
+              )}
+            </div>
+          </section>
+        )}
 
         <section className="checkout-section" aria-labelledby={`${idPrefix}-payment`}>
           <h2 id={`${idPrefix}-payment`}>Payment</h2>

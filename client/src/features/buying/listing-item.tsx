@@ -4,11 +4,11 @@ import {
   DEAL_MIN_COMPARABLE,
   DEAL_RATING_LABELS,
   DEAL_RATING_LIMITS,
-  DELIVERY_LABELS,
   type Listing,
 } from '../../../../shared/schemas/commerce.js';
 import { FeeDetails } from './fee-details.js';
-import { formatCalendarDate, formatMoney, seatLabel } from './money.js';
+import { ListingDisclosures } from './listing-disclosures.js';
+import { formatMoney, seatLabel } from './money.js';
 
 export function ticketPageUrl(slug: string, listingId: number, quantity: number): string {
   return `/tickets/${slug}?listing=${listingId}&quantity=${quantity}`;
@@ -73,24 +73,7 @@ export function ListingItem({
         <h3 className="listing__title" id={titleId}>
           {title}
         </h3>
-        <p className="listing__meta">
-          {DELIVERY_LABELS[listing.deliveryMethod]} · In hand by {formatCalendarDate(listing.inHandDate)}
-        </p>
-        {listing.sellerNotes.trim() !== '' && <p className="listing__notes">{listing.sellerNotes}</p>}
-        {(listing.accessible || listing.obstructedView) && (
-          <p className="listing__seating">
-            {listing.accessible && (
-              <span className="seating-mark">
-                <span aria-hidden="true">♿</span> Accessible seating
-              </span>
-            )}
-            {listing.obstructedView && (
-              <span className="seating-mark">
-                <span aria-hidden="true">⚠</span> Obstructed view
-              </span>
-            )}
-          </p>
-        )}
+        <ListingDisclosures terms={listing} />
         <div className="listing__extras">
           <p className="listing__deal">
             <span className={`deal deal--${rating}`}>{DEAL_RATING_LABELS[rating]}</span>{' '}

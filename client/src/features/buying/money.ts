@@ -1,4 +1,5 @@
 import type { Listing } from '../../../../shared/schemas/commerce.js';
+import { seatLocation } from '../../../../shared/rules/disclosures.js';
 import { formatMoney as formatDollars } from '../../../../shared/rules/pricing.js';
 import type { ErrorLogger } from '../../../../shared/logger.js';
 
@@ -28,10 +29,7 @@ export function allowedQuantities(listing: Pick<Listing, 'splits' | 'quantityAva
   return [...new Set(listing.splits)].filter((n) => n <= listing.quantityAvailable).sort((a, b) => a - b);
 }
 
-/** "Section 112, Row F"; a section already named in words ("Upper Level 338", "Section 102") is kept as it is. */
+/** "Section 112, Row F", "Pit, general admission" (RULES 20.1). */
 export function seatLabel(listing: Pick<Listing, 'section' | 'row'>): string {
-  const section = /^[A-Za-z]?\d+[A-Za-z]?$/.test(listing.section.trim())
-    ? `Section ${listing.section.trim()}`
-    : listing.section.trim();
-  return `${section}, Row ${listing.row}`;
+  return seatLocation(listing);
 }

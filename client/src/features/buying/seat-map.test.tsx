@@ -82,7 +82,7 @@ describe('the seat map on the listings', () => {
     const item = within(panel).getByRole('listitem', { name: 'Section 101, Row 3' });
     expect(within(item).getByText('Great deal')).toBeTruthy();
     expect(within(item).getByText('20% below the Lower Level median ($100)')).toBeTruthy();
-    expect(within(item).getByText('Accessible seating')).toBeTruthy();
+    expect(within(item).getByText(/Wheelchair-accessible seating/)).toBeTruthy();
     expect(
       within(panel).getByText(/Deal ratings compare each listing's price per ticket, fees included, with the median/),
     ).toBeTruthy();

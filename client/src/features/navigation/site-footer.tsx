@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
+import { GUARANTEE_PATH } from '../../../../shared/rules/disclosures.js';
 import { SocialIcon } from './icons.js';
 import { FOOTER_CATEGORIES, POLICY_LINKS, SOCIAL_LINKS } from './menu-data.js';
 import './navigation.css';
@@ -9,7 +10,9 @@ export function SiteFooter() {
   const newTabId = useId();
   return (
     <footer className="nav-footer">
-      <p className="nav-footer__guarantee">100% Money Back Guarantee</p>
+      <p className="nav-footer__guarantee">
+        <Link to={GUARANTEE_PATH}>100% Money Back Guarantee</Link>
+      </p>
       <div className="nav-footer__inner">
         <nav className="nav-footer__categories" aria-label="Footer categories">
           {FOOTER_CATEGORIES.map((group) => (

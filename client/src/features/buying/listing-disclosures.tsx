@@ -1,0 +1,37 @@
+import { Link } from 'react-router';
+import type { ListingTerms } from '../../../../shared/schemas/commerce.js';
+import { GUARANTEE_PATH, listingDisclosures, type DisclosureKind } from '../../../../shared/rules/disclosures.js';
+import { formatCalendarDate, formatMoney } from './money.js';
+
+const MARKS: Partial<Record<DisclosureKind, string>> = { accessible: '♿', restriction: '⚠' };
+
+/**
+ * RULES 20.1: what a listing tells a shopper before they pay, the same lines on the event page, the ticket page, the
+ * checkout and the order: restrictions, face value, delivery and in-hand date, the notice when the seller does not
+ * have the tickets yet (RULES 20.3), the seller's own note when it says something new, and the guarantee (RULES
+ * 20.4). `withSeats`: the seat location too, where no heading above says it.
+ */
+export function ListingDisclosures({ terms, withSeats = false }: { terms: ListingTerms; withSeats?: boolean }) {
+  const lines = listingDisclosures(terms, { money: formatMoney, date: formatCalendarDate });
+  return (
+    <ul className="disclosures">
+      {lines
+        .filter((l) => withSeats || l.kind !== 'seats')
+        .map((l) =>
+          l.kind === 'not_held' ? (
+            <li key={l.kind} className="disclosure disclosure--not_held">
+              <strong>Notice:</strong> {l.text}
+            </li>
+          ) : (
+            <li key={`${l.kind}-${l.text}`} className={`disclosure disclosure--${l.kind}`}>
+              {MARKS[l.kind] && <span aria-hidden="true">{MARKS[l.kind]} </span>}
+              {l.text}
+            </li>
+          ),
+        )}
+      <li className="disclosure disclosure--guarantee">
+        <Link to={GUARANTEE_PATH}>Covered by our 100% Money Back Guarantee</Link>
+      </li>
+    </ul>
+  );
+}
