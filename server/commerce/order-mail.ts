@@ -1,3 +1,5 @@
+import { listingNotes, listingTerms } from '../../shared/rules/disclosures.js';
+import { formatMoney } from '../../shared/rules/pricing.js';
 import { createHmac } from 'node:crypto';
 import { DELIVERY_LABELS } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
@@ -134,6 +136,10 @@ export class OrderMail {
         lineItems,
         delivery: DELIVERY_LABELS[listing.deliveryMethod],
         readyBy,
+        terms: listingNotes(order.terms ?? listingTerms(listing), {
+          money: (dollars) => formatMoney(dollars),
+          date: (iso) => iso,
+        }).map((l) => l.text),
       },
     });
   }

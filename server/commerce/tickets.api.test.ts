@@ -347,6 +347,13 @@ describe('disclosures (RULES 20.1–20.3)', () => {
       expect(notes).toMatchObject({ subtitle: expect.stringMatching(/did not have these tickets yet/) });
       // Read back later, the order keeps what the listing said when it was paid.
       expect((await orderOf(order.id, auth)).terms).toEqual(order.terms);
+      // The confirmation email repeats the notice in writing.
+      const [mail] = await sql.query<{ data: string | { terms?: string[] } }>(
+        'SELECT data FROM mail_outbox WHERE key = $1',
+        [`order_confirmation:${order.id}`],
+      );
+      const data = typeof mail?.data === 'string' ? (JSON.parse(mail.data) as { terms?: string[] }) : mail?.data;
+      expect(data?.terms).toContainEqual(expect.stringMatching(/does not have these tickets yet/));
     },
   );
 

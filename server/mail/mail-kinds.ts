@@ -35,6 +35,11 @@ export interface MailData {
     delivery: string;
     /** YYYY-MM-DD the tickets are ready by (venue calendar), or null. */
     readyBy: string | null;
+    /**
+     * RULES 20.1: what the listing disclosed besides the seats and delivery (restrictions, face value, the notice of
+     * tickets the seller does not have yet, the seller's note), one line each; absent in mail queued before.
+     */
+    terms?: string[];
   };
   /** The tickets PDF is attached (`MailAttachments.ticketsPdf`). */
   tickets_ready: OrderMailFacts;

@@ -62,6 +62,7 @@ export function mailOfEveryKind(brand: string, base: Partial<OrderMailFacts> = {
         ],
         delivery: 'eTicket',
         readyBy: '2026-12-01',
+        terms: ['Obstructed or limited view', 'Face value $80 per ticket'],
       },
     },
     { key: `tickets_ready:${f.orderId}`, brand, to: 'ada@example.com', kind: 'tickets_ready', data: f },

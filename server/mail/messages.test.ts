@@ -137,6 +137,13 @@ describe('hostile values', () => {
     }
   });
 
+  it('repeats in the confirmation what the listing told the buyer (RULES 20.1)', () => {
+    const { html, text } = render(mailOfEveryKind('base')[0]!, brand);
+    const said = 'What the listing told you: Obstructed or limited view. Face value $80 per ticket.';
+    expect(text).toContain(said);
+    expect(visible(html)).toContain(said);
+  });
+
   it('leaves out a button whose link is not a web address', () => {
     const links = { order: () => 'javascript:alert(1)', tickets: () => 'javascript:alert(2)' };
     const { html } = renderMail(mailOfEveryKind('base')[0]!, mailBrand(brand), links);

@@ -71,6 +71,9 @@ const RENDERERS: { [K in MailKind]: Renderer<K> } = {
           { label: 'Total', value: money(d.totalCents), emphasis: true },
         ],
       },
+      ...(d.terms && d.terms.length > 0
+        ? [{ paragraph: `What the listing told you: ${d.terms.map((t) => t.replace(/\.$/, '')).join('. ')}.` }]
+        : []),
       {
         paragraph:
           `Delivery: ${d.delivery}. ` +

@@ -127,3 +127,14 @@ export function listingDisclosures(
     lines.push({ kind: 'seller_note', text: note });
   return lines;
 }
+
+/**
+ * The lines besides where the seats are and how they come (restrictions, face value, the notice, the seller's note):
+ * what an order's "Important Notes" and its confirmation email say, each once.
+ */
+export function listingNotes(
+  terms: ListingTerms,
+  format: { money: (dollars: number) => string; date: (isoDate: string) => string },
+): Disclosure[] {
+  return listingDisclosures(terms, format).filter((l) => l.kind !== 'seats' && l.kind !== 'delivery');
+}

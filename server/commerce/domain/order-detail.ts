@@ -6,7 +6,7 @@ import {
   type OrderDetailEntrySchema,
   type OrderStatus,
 } from '../../../shared/schemas/commerce.js';
-import { listingDisclosures } from '../../../shared/rules/disclosures.js';
+import { listingNotes } from '../../../shared/rules/disclosures.js';
 import { formatMoney } from '../../../shared/rules/pricing.js';
 import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { venueAddress } from '../../../shared/rules/address.js';
@@ -100,7 +100,7 @@ export function orderDetailEntries({ event, listing, order, timeZone }: OrderDet
   const ready = formatIsoDate(listing.inHandDate);
   // RULES 20.1: the listing's notes as every page shows them, each once (where the seats are and how they come have
   // entries of their own).
-  const notes = listingDisclosures(
+  const notes = listingNotes(
     {
       accessible: false,
       obstructedView: false,
@@ -111,7 +111,6 @@ export function orderDetailEntries({ event, listing, order, timeZone }: OrderDet
     },
     { money: (dollars) => formatMoney(dollars), date: (iso) => formatIsoDate(iso) ?? iso },
   )
-    .filter((l) => l.kind !== 'seats' && l.kind !== 'delivery')
     .map((l) =>
       l.kind === 'not_held' ? `The seller did not have these tickets yet when you bought them. ${l.text}` : l.text,
     )
