@@ -108,7 +108,8 @@ export function orderView(
           method,
           state,
           readyBy,
-          email: row.email,
+          // RULES 20.3: an erased order no longer knows the address its transfer went to.
+          email: row.erased_at ? 'the email address you gave' : row.email,
           eventLocalTimestamp: resolved.event.event_local_timestamp,
           orderStatusLabel: ORDER_STATUS_LABELS[row.status],
         }),
@@ -123,6 +124,7 @@ export function orderView(
     },
     refunds: refundsView(afterSale.refunds),
     refundOffer: refundOffer(row, resolved.event, afterSale, now),
+    erasedAt: row.erased_at ?? null,
   };
 }
 

@@ -41,6 +41,8 @@ export interface OrderRow {
   created_at: string;
   /** The brand the order was placed on (null for orders placed before brands were recorded). */
   brand?: string | null;
+  /** RULES 20.3: when the buyer's email and billing details were erased at their request; null while kept. */
+  erased_at?: string | null;
 }
 
 export interface OrderWithEvents {
@@ -117,6 +119,7 @@ export function orderRow(r: Record<string, unknown>): OrderRow {
         ? (JSON.parse(r.billing) as Record<string, string>)
         : (r.billing as Record<string, string>),
     created_at: iso(r.created_at),
+    erased_at: r.erased_at == null ? null : iso(r.erased_at),
   };
 }
 

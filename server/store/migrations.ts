@@ -382,6 +382,23 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX mail_outbox_by_created ON mail_outbox (created_at)
     `,
   },
+  {
+    id: 12,
+    name: "a shopper's own data",
+    // RULES 20: what a guest chose about selling or sharing (20.4) and when their personal data was erased (20.3),
+    // per guest id; an erased order keeps its amounts, dates and ids but not its buyer (erased_at says when). A
+    // guest's orders are read by guest id for a download or an erasure.
+    sql: `
+      ALTER TABLE orders ADD COLUMN erased_at timestamptz;
+      CREATE INDEX orders_by_guest ON orders (guest_id);
+      CREATE TABLE guest_privacy (
+        guest_id             text        PRIMARY KEY,
+        do_not_sell_or_share boolean     NOT NULL DEFAULT false,
+        chosen_at            timestamptz,
+        erased_at            timestamptz
+      )
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */
