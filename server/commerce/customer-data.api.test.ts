@@ -235,7 +235,7 @@ describe.each(TEST_STORES)('a guest’s own data on $name (RULES 20)', ({ open }
     });
   });
 
-  it('records the choice about selling and sharing, tells the browser by a cookie, and keeps no events meanwhile', async () => {
+  it('records the choice about selling and sharing, says it by a cookie, keeps no events meanwhile', async () => {
     const { auth, guestId } = await newGuest(app);
     const first = PrivacyChoiceSchema.parse(
       (await request(app).get('/api/customers/me/privacy').set('Authorization', auth)).body,
@@ -275,7 +275,7 @@ describe.each(TEST_STORES)('a guest’s own data on $name (RULES 20)', ({ open }
     expect((await eventsOf(guestId)).length).toBe(1);
   });
 
-  it('treats a request with Sec-GPC: 1 as opted out without any stored choice: no events, no purchase event', async () => {
+  it('takes a request with Sec-GPC: 1 as opted out without a stored choice: no events, no purchase', async () => {
     const { auth, guestId } = await newGuest(app);
     const gpc = PrivacyChoiceSchema.parse(
       (await request(app).get('/api/customers/me/privacy').set('Authorization', auth).set('Sec-GPC', '1')).body,

@@ -345,7 +345,11 @@ export async function retryMail(sql: Sql, id: number, now: Date): Promise<MailRe
   );
   if (!found) throw new AppError(404, 'mail_not_found', `No mail with id ${id} in the outbox.`);
   if (found.recipient === '')
-    throw new AppError(409, 'mail_erased', `Mail ${id} was erased at its buyer's request (RULES 20.3): it is not sent.`);
+    throw new AppError(
+      409,
+      'mail_erased',
+      `Mail ${id} was erased at its buyer's request (RULES 20.3): it is not sent.`,
+    );
   throw new AppError(
     409,
     'mail_not_retryable',

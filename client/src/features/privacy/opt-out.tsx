@@ -1,8 +1,11 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, useSyncExternalStore } from 'react';
 import { ApiError } from '../../lib/api.js';
 import { globalPrivacyControl, optedOutByChoice } from '../../lib/privacy.js';
 import { readPrivacyChoice, savePrivacyChoice } from './privacy-api.js';
 import './privacy.css';
+
+/** Neither Global Privacy Control nor the cookie changes under a page: nothing to subscribe to. */
+const unchanging = () => () => {};
 
 /**
  * RULES 20.4: the "Do Not Sell or Share My Info" control on /policies#optout: the shopper's choice, stored for their
@@ -11,15 +14,16 @@ import './privacy.css';
  */
 export function OptOutControl() {
   const noteId = useId();
-  // Read in the browser only: the server renders no choice.
-  const [gpc, setGpc] = useState(false);
-  const [optedOut, setOptedOut] = useState<boolean | null>(null);
+  // Read in the browser only: the server renders no choice (and no Global Privacy Control).
+  const gpc = useSyncExternalStore(unchanging, globalPrivacyControl, () => false);
+  const byCookie = useSyncExternalStore(unchanging, optedOutByChoice, () => null);
+  // The choice as the server last said it (or as the shopper just made it); until then, the cookie's word.
+  const [chosen, setOptedOut] = useState<boolean | null>(null);
+  const optedOut = chosen ?? byCookie;
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState('');
 
   useEffect(() => {
-    setGpc(globalPrivacyControl());
-    setOptedOut(optedOutByChoice());
     let live = true;
     readPrivacyChoice()
       .then((choice) => {
@@ -34,6 +38,9 @@ export function OptOutControl() {
   }, []);
 
   const choose = async (value: boolean) => {
+    // Shown at once; put back should the server not take it.
+    const before = optedOut;
+    setOptedOut(value);
     setSaving(true);
     setMessage('');
     try {
@@ -45,6 +52,7 @@ export function OptOutControl() {
           : 'Saved: you are opted back in.',
       );
     } catch (err) {
+      setOptedOut(before);
       setMessage(
         err instanceof ApiError && err.status < 500 && err.status !== 401
           ? err.message

@@ -20,7 +20,9 @@ function save(blob: Blob, name: string): void {
 }
 
 const failed = (err: unknown, what: string) =>
-  err instanceof ApiError && err.status < 500 && err.status !== 401 ? err.message : `We could not ${what}. Please try again.`;
+  err instanceof ApiError && err.status < 500 && err.status !== 401
+    ? err.message
+    : `We could not ${what}. Please try again.`;
 
 /**
  * RULES 20.1, 20.3: "Your data" on /policies#privacy: a download of what the site keeps of this guest, and its
@@ -88,10 +90,10 @@ export function YourData() {
     <section className="your-data" aria-labelledby={headingId}>
       <h3 id={headingId}>Your data</h3>
       <p>
-        Download what we keep about you in this browser (your orders with the details you gave, what you viewed, and
-        the site events we recorded), or erase it. Erasing removes your name, address, phone number and email from
-        your orders, and what you viewed and the events we recorded; the orders themselves (amounts, dates, tickets)
-        stay, as the law asks us to keep them, and still open from the link in your confirmation.
+        Download what we keep about you in this browser (your orders with the details you gave, what you viewed, and the
+        site events we recorded), or erase it. Erasing removes your name, address, phone number and email from your
+        orders, and what you viewed and the events we recorded; the orders themselves (amounts, dates, tickets) stay, as
+        the law asks us to keep them, and still open from the link in your confirmation.
       </p>
       <div className="your-data__actions">
         <button
