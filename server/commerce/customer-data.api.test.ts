@@ -144,6 +144,24 @@ describe.each(TEST_STORES)('a guest’s own data on $name (RULES 20)', ({ open }
     expect(theirs).toMatchObject({ guestId: stranger.guestId, orders: [], recentActivity: [], events: [] });
   });
 
+  it('downloads an order whose listing the catalog no longer has as the store keeps it', async () => {
+    const { auth, order } = await shopper();
+    // A listing id whose event the catalog never had.
+    await sql.query('UPDATE orders SET listing_id = 1 WHERE id = $1', [order.id]);
+    const res = await request(app).get('/api/customers/me/data').set('Authorization', auth);
+    expect(res.status).toBe(200);
+    const data = CustomerDataSchema.parse(JSON.parse(res.text));
+    expect(data.orders).toEqual([]);
+    expect(data.ordersWithoutDetail).toEqual([
+      expect.objectContaining({
+        id: order.id,
+        totalPrice: order.totalPrice,
+        erasedAt: null,
+        buyer: { email: 'buyer@example.com', billing: BILLING },
+      }),
+    ]);
+  });
+
   it('erases the personal data of the guest’s orders, activity, events and mail, keeping the bookkeeping', async () => {
     const { auth, guestId, order } = await shopper();
     const other = await shopper();

@@ -9,7 +9,8 @@ import { eraseGuestEvents, guestEvents, MAX_EVENTS_READ, type EventLog } from '.
 import { eraseOrderMail } from '../mail/outbox.js';
 import type { Sql } from '../store/sql.js';
 import type { OrderService } from './order-service.js';
-import { iso } from './store-rows.js';
+import { AppError } from '../http/errors.js';
+import { iso, orderRow } from './store-rows.js';
 import { stored } from './store-unavailable.js';
 
 export interface CustomerDataOptions {
@@ -59,28 +60,43 @@ export class CustomerData {
     await this.options.events?.flush();
     const [rows, views, events, choice] = await stored('customerData', () =>
       Promise.all([
-        sql.query('SELECT id, email, billing FROM orders WHERE guest_id = $1 ORDER BY created_at DESC, id LIMIT $2', [
-          guestId,
-          MAX_DOWNLOADED_ORDERS,
-        ]),
+        sql.query(
+          `SELECT id, email, billing, status, event_id, quantity, total_cents, created_at, erased_at FROM orders
+           WHERE guest_id = $1 ORDER BY created_at DESC, id LIMIT $2`,
+          [guestId, MAX_DOWNLOADED_ORDERS],
+        ),
         activity.list(guestId, RECENT_ACTIVITY_KEPT),
         guestEvents(sql, guestId, MAX_EVENTS_READ),
         this.stored(guestId),
       ]),
     );
-    const placed = [];
-    for (const row of rows) {
-      const order = await orders.order(String(row.id), { guestId });
-      const billing = (typeof row.billing === 'string' ? JSON.parse(row.billing) : row.billing) as Record<
-        string,
-        string
-      >;
-      placed.push({ ...order, buyer: { email: String(row.email), billing } });
+    const placed: CustomerDataFile['orders'] = [];
+    const withoutDetail: CustomerDataFile['ordersWithoutDetail'] = [];
+    for (const r of rows) {
+      const row = orderRow(r);
+      const buyer = { email: row.email, billing: row.billing };
+      try {
+        placed.push({ ...(await orders.order(row.id, { guestId })), buyer });
+      } catch (err) {
+        // The catalog no longer has the order's listing or event: the store's own record of it still goes.
+        if (!(err instanceof AppError && err.status === 404)) throw err;
+        withoutDetail.push({
+          id: row.id,
+          status: row.status,
+          eventId: row.event_id,
+          quantity: row.quantity,
+          totalPrice: { value: row.total_cents / 100 },
+          placedAt: row.created_at,
+          erasedAt: row.erased_at ?? null,
+          buyer,
+        });
+      }
     }
     return {
       guestId,
       exportedAt: this.now().toISOString(),
       orders: placed,
+      ordersWithoutDetail: withoutDetail,
       recentActivity: views,
       events,
       privacy: choice,

@@ -47,6 +47,19 @@ export const CustomerDataSchema = z.object({
   guestId: z.string(),
   exportedAt: z.string(),
   orders: z.array(OrderSchema.extend({ buyer: OrderBuyerSchema })),
+  /** Orders whose event or listing the catalog no longer has: what the store keeps of them. */
+  ordersWithoutDetail: z.array(
+    z.object({
+      id: z.string(),
+      status: OrderSchema.shape.status,
+      eventId: z.number(),
+      quantity: z.number(),
+      totalPrice: z.object({ value: z.number() }),
+      placedAt: z.string(),
+      erasedAt: z.string().nullable(),
+      buyer: OrderBuyerSchema,
+    }),
+  ),
   recentActivity: z.array(
     z.object({
       type: z.enum(['performer', 'event']),
