@@ -38,6 +38,8 @@ import { scannerAdminRoutes } from './commerce/scanner-admin-routes.js';
 import type { ScannerKeys } from './commerce/scanner-keys.js';
 import { scannerRoutes } from './commerce/scanner-routes.js';
 import { orderAdminRoutes } from './commerce/admin-routes.js';
+import { CustomerData } from './commerce/customer-data.js';
+import { customerDataRoutes } from './commerce/customer-data-routes.js';
 import { entityRoutes } from './entities/routes.js';
 import type { FlagService } from './flags/flag-service.js';
 import { flagRoutes } from './flags/routes.js';
@@ -256,6 +258,20 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     ]),
   );
   api.use(commerceRoutes(deps.commerce, deps.tokens, deps.events));
+  // RULES 21: a guest's own data (download, erasure, the choice about selling and sharing), in the shared store.
+  if (deps.sql)
+    api.use(
+      customerDataRoutes(
+        new CustomerData({
+          sql: deps.sql,
+          orders: deps.commerce.orders,
+          activity: deps.activity,
+          events: deps.events.log,
+        }),
+        deps.tokens,
+        limit('customer-data', env.RATE_LIMIT_CUSTOMER_DATA_PER_MINUTE, 'customer data'),
+      ),
+    );
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane, deps.events));
   api.use(apiNotFound);

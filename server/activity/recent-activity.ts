@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Sql } from '../store/sql.js';
+import type { Sql, SqlTx } from '../store/sql.js';
 
 /** How many recent views a guest sees, and how many are kept per guest. */
 export const RECENT_ACTIVITY_SHOWN = 20;
@@ -24,7 +24,8 @@ export class RecentActivity {
       await tx.query(
         `INSERT INTO recent_activity (guest_id, entity_type, entity_id, name, ` +
           `url, image, viewed_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         SELECT $1::text, $2::text, $3::bigint, $4::text, $5::text, $6::text, $7::timestamptz
+         WHERE NOT EXISTS (SELECT 1 FROM guest_privacy WHERE guest_id = $1 AND erased_at IS NOT NULL)
      ` +
           `    ON CONFLICT (guest_id, entity_type, entity_id)
          DO UPDATE ` +
@@ -39,6 +40,11 @@ export class RecentActivity {
         [guestId, RECENT_ACTIVITY_KEPT],
       );
     });
+  }
+
+  /** RULES 21.3: forgets everything a guest viewed, inside the caller's transaction; says how many views went. */
+  static async erase(db: SqlTx, guestId: string): Promise<number> {
+    return (await db.query('DELETE FROM recent_activity WHERE guest_id = $1 RETURNING 1', [guestId])).length;
   }
 
   async list(guestId: string, limit = RECENT_ACTIVITY_SHOWN): Promise<RecentActivityItem[]> {

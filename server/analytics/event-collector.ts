@@ -2,6 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { EventBatch } from '../../shared/schemas/analytics-events.js';
 import { EventIdSchema, PAGE_VIEW_HEADER } from '../../shared/schemas/analytics-events.js';
 import { deviceTypeFromUserAgent, type DeviceType } from '../../shared/rules/device-type.js';
+import { readCookie } from '../../shared/schemas/page-render.js';
+import { OPT_OUT_COOKIE } from '../../shared/schemas/privacy.js';
 import type { EventLog, EventRecord } from './event-log.js';
 
 /** RULES 16.2: a browser's clock is believed within this much of the server's; beyond it the server's time is kept. */
@@ -27,11 +29,12 @@ export interface Visitor {
 }
 
 /**
- * RULES 16.4: whether events may be collected for a request: not when the browser asks not to be tracked
- * (`Sec-GPC: 1` or `DNT: 1`), and not for a known bot.
+ * RULES 16.4, 21.4: whether events may be collected for a request: not when the browser asks not to be tracked
+ * (`Sec-GPC: 1` or `DNT: 1`) or carries the guest's opt-out of selling and sharing, and not for a known bot.
  */
 export function collectsFrom(headers: IncomingHttpHeaders): boolean {
   if (headers['sec-gpc'] === '1' || headers['dnt'] === '1') return false;
+  if (readCookie(headers.cookie ?? '', OPT_OUT_COOKIE) === '1') return false;
   const ua = headers['user-agent'];
   return !(typeof ua === 'string' && KNOWN_BOTS.test(ua));
 }

@@ -2,7 +2,7 @@ import type { EventName, StoredEvent } from '../../shared/schemas/analytics-even
 import type { DeviceType } from '../../shared/rules/device-type.js';
 import type { Logger } from '../../shared/logger.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
-import type { Sql } from '../store/sql.js';
+import type { Sql, SqlTx } from '../store/sql.js';
 
 /** One event as the store keeps it (RULES 16.4: no address, email or name among its fields). */
 export interface EventRecord {
@@ -67,10 +67,18 @@ const COLUMNS = [
   ['once', 'text'],
 ] as const;
 
-/** One statement for a whole batch, a parameter per column: its text does not change with the batch's size. */
+/**
+ * One statement for a whole batch, a parameter per column: its text does not change with the batch's size. RULES
+ * 21.3, 21.4: nothing is written for a guest who opted out of selling and sharing or whose data was erased, whichever
+ * node queued it (events wait here up to `FLUSH_EVERY_MS` before they are written).
+ */
 const INSERT =
   `INSERT INTO analytics_events (${COLUMNS.map(([c]) => c).join(', ')}) ` +
-  `SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) ` +
+  `SELECT u.* FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')}) ` +
+  `AS u(${COLUMNS.map(([c]) => c).join(', ')}) ` +
+  // One look-up of the batch's guests before the scan (an InitPlan), so the rows keep their order (and their ids).
+  `WHERE NOT (u.anonymous_id = ANY (ARRAY(SELECT g.guest_id FROM guest_privacy g ` +
+  `WHERE g.guest_id = ANY ($3::text[]) AND (g.do_not_sell_or_share OR g.erased_at IS NOT NULL)))) ` +
   `ON CONFLICT (once) DO NOTHING`;
 
 function columnsOf(rows: readonly EventRecord[]): unknown[][] {
@@ -224,6 +232,12 @@ export class EventLog {
     );
     return Number(rows[0]?.n ?? 0);
   }
+}
+
+/** RULES 21.3: deletes every event kept of a guest, inside the caller's transaction; says how many went. */
+export async function eraseGuestEvents(db: SqlTx, guest: string): Promise<number> {
+  const rows = await db.query('DELETE FROM analytics_events WHERE anonymous_id = $1 RETURNING 1', [guest]);
+  return rows.length;
 }
 
 /** At most this many events are read back at once. */

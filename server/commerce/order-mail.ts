@@ -241,6 +241,8 @@ export class OrderMail {
 
   /** Queues a mail to the order's buyer, in the order's brand (the default brand for an order without one). */
   private async queue(tx: SqlTx, order: OrderRow, mail: Unaddressed): Promise<void> {
+    // RULES 21.3: an order whose buyer's details were erased has no one to write to; the order page says it all.
+    if (order.erased_at || !order.email) return;
     await enqueueMail(tx, { ...mail, to: order.email, brand: order.brand ?? '' } as OutgoingMail, this.options.now());
   }
 }

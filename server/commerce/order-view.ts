@@ -112,7 +112,8 @@ export function orderView(
           method,
           state,
           readyBy,
-          email: row.email,
+          // RULES 21.3: an erased order no longer knows the address its transfer went to.
+          email: row.erased_at ? 'the email address you gave' : row.email,
           eventLocalTimestamp: resolved.event.event_local_timestamp,
           orderStatusLabel: ORDER_STATUS_LABELS[row.status],
         }),
@@ -128,6 +129,7 @@ export function orderView(
     refunds: refundsView(afterSale.refunds),
     refundOffer: refundOffer(row, resolved.event, afterSale, now),
     terms,
+    erasedAt: row.erased_at ?? null,
   };
 }
 

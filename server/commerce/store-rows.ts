@@ -43,6 +43,8 @@ export interface OrderRow {
   brand?: string | null;
   /** RULES 20.1: the listing's terms when the order was paid (null for orders placed before they were kept). */
   terms?: ListingTerms | null;
+  /** RULES 21.3: when the buyer's email and billing details were erased at their request; null while kept. */
+  erased_at?: string | null;
 }
 
 export interface OrderWithEvents {
@@ -120,6 +122,7 @@ export function orderRow(r: Record<string, unknown>): OrderRow {
         : (r.billing as Record<string, string>),
     created_at: iso(r.created_at),
     terms: typeof r.terms === 'string' ? (JSON.parse(r.terms) as ListingTerms) : ((r.terms as ListingTerms) ?? null),
+    erased_at: r.erased_at == null ? null : iso(r.erased_at),
   };
 }
 

@@ -22,6 +22,7 @@ export const STORE_UNAVAILABLE_MESSAGES = {
     'be charged twice.',
   order: 'Your order is safe, but it cannot be shown for a moment; please try again shortly.',
   scan: 'Tickets cannot be checked for a moment; try the scan again shortly.',
+  customerData: 'Your data cannot be read or changed for a moment; nothing was changed. Please try again shortly.',
 } as const;
 
 /** What a request was doing when it needed the store. */

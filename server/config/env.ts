@@ -67,6 +67,11 @@ export const EnvSchema = z.object({
    * network behind one address (an office, a campus) sends many.
    */
   RATE_LIMIT_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /**
+   * A shopper's own data (RULES 21.5): downloads, erasures and privacy choices per client per minute, counted
+   * together: a shopper uses a few; each download or erasure reads or writes all of a guest's rows.
+   */
+  RATE_LIMIT_CUSTOMER_DATA_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** How many days first-party events are kept (RULES 16.6). */
   EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /**

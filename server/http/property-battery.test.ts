@@ -68,6 +68,7 @@ describe('property battery: random and hostile input', () => {
         payment: fc.object(),
         promoCode: hostile,
       }),
+      fc.record({ doNotSellOrShare: fc.anything() }),
     );
     await fc.assert(
       fc.asyncProperty(
@@ -78,6 +79,7 @@ describe('property battery: random and hostile input', () => {
           '/api/client-errors',
           '/api/orders/ORD-AB12CD34EF/refund',
           '/api/tickets/scan',
+          '/api/customers/me/privacy',
         ),
         bodies,
         async (url, body) => {

@@ -331,7 +331,7 @@ export async function retryMail(sql: Sql, id: number, now: Date): Promise<MailRe
      SET state = 'queued', next_attempt_at = $2, locked_until = NULL,
          attempts = CASE WHEN state = 'failed' THEN 0 ELSE attempts END,
          give_up_at = CASE WHEN state = 'failed' THEN $3 ELSE give_up_at END
-     WHERE id = $1 AND state IN ('failed', 'queued')
+     WHERE id = $1 AND state IN ('failed', 'queued') AND recipient <> ''
      RETURNING ${LISTED}`,
     [id, now.toISOString(), new Date(now.getTime() + MAIL_GIVE_UP_MS).toISOString()],
   );
@@ -339,13 +339,45 @@ export async function retryMail(sql: Sql, id: number, now: Date): Promise<MailRe
     for (const wake of wakers) wake();
     return toRecord(rows[0]);
   }
-  const [found] = await sql.query<{ state: string }>('SELECT state FROM mail_outbox WHERE id = $1', [id]);
+  const [found] = await sql.query<{ state: string; recipient: string }>(
+    'SELECT state, recipient FROM mail_outbox WHERE id = $1',
+    [id],
+  );
   if (!found) throw new AppError(404, 'mail_not_found', `No mail with id ${id} in the outbox.`);
+  if (found.recipient === '')
+    throw new AppError(
+      409,
+      'mail_erased',
+      `Mail ${id} was erased at its buyer's request (RULES 21.3): it is not sent.`,
+    );
   throw new AppError(
     409,
     'mail_not_retryable',
     `Mail ${id} is ${found.state}: only a failed or queued message can be retried.`,
   );
+}
+
+/** What an erased message says of itself in the outbox (RULES 21.3). */
+export const ERASED_MAIL_NOTE = "Erased at the buyer's request: not sent";
+
+/**
+ * RULES 21.3: erases the messages of these orders inside the caller's transaction: each keeps its key, kind, brand,
+ * state and times (the fact that it was sent, and when), and loses its recipient and its facts (the order id
+ * stays). One not yet sent (queued, failed, or being sent) is marked failed and is never sent or retried; a send
+ * already under way on a node may still go out. Says how many messages were erased.
+ */
+export async function eraseOrderMail(db: SqlTx, orderIds: readonly string[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const rows = await db.query(
+    `UPDATE mail_outbox
+     SET recipient = '', data = jsonb_build_object('orderId', data->>'orderId'), locked_until = NULL,
+         state = CASE WHEN state = 'sent' THEN 'sent' ELSE 'failed' END,
+         last_error = CASE WHEN state = 'sent' THEN last_error ELSE $2 END
+     WHERE data->>'orderId' = ANY ($1::text[]) AND recipient <> ''
+     RETURNING id`,
+    [orderIds, ERASED_MAIL_NOTE],
+  );
+  return rows.length;
 }
 
 /** `MailOutbox.list` without a worker (the CLI's store access). */

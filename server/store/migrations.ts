@@ -383,6 +383,23 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
     `,
   },
   {
+    id: 12,
+    name: "a shopper's own data",
+    // RULES 21: what a guest chose about selling or sharing (21.4) and when their personal data was erased (21.3),
+    // per guest id; an erased order keeps its amounts, dates and ids but not its buyer (erased_at says when). A
+    // guest's orders are read by guest id for a download or an erasure.
+    sql: `
+      ALTER TABLE orders ADD COLUMN erased_at timestamptz;
+      CREATE INDEX orders_by_guest ON orders (guest_id);
+      CREATE TABLE guest_privacy (
+        guest_id             text        PRIMARY KEY,
+        do_not_sell_or_share boolean     NOT NULL DEFAULT false,
+        chosen_at            timestamptz,
+        erased_at            timestamptz
+      )
+    `,
+  },
+  {
     id: 14,
     name: 'listing terms kept with the order',
     // RULES 20.1: what the listing disclosed when the order was paid (seats, face value, restrictions, delivery, the

@@ -389,6 +389,8 @@ export const OrderSchema = z.object({
     .default(null),
   /** RULES 9.8: the purchase tracking payload (95 × total under phet). */
   tracking: z.object({ event: z.literal('purchase'), phet: z.number() }).optional(),
+  /** RULES 21.3: when the buyer's personal details were erased at their request; null (or absent) while kept. */
+  erasedAt: z.string().nullable().optional(),
 });
 export type Order = z.infer<typeof OrderSchema>;
 

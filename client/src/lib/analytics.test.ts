@@ -196,6 +196,20 @@ describe('privacy', () => {
     expect(pageViewHeaders()).toEqual({});
   });
 
+  it('queues and sends nothing once the shopper opted out of selling and sharing (RULES 21.4)', () => {
+    const fetchMock = stubEvents();
+    document.cookie = 'privacyOptOut=1; Path=/';
+    try {
+      trackPageView('base');
+      click(1);
+      flushEvents();
+      expect(fetchMock).not.toHaveBeenCalled();
+      expect(pageViewHeaders()).toEqual({});
+    } finally {
+      document.cookie = 'privacyOptOut=; Max-Age=0; Path=/';
+    }
+  });
+
   it('gives layout requests the page view when tracking is allowed', () => {
     setPrivacy('doNotTrack', '0');
     expect(pageViewHeaders()).toEqual({ [PAGE_VIEW_HEADER]: currentPageView() });

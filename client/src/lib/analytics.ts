@@ -8,6 +8,7 @@ import {
   type BrowserEvent,
 } from '../../../shared/schemas/analytics-events.js';
 import { apiHeaders, SITE_ID } from './api.js';
+import { globalPrivacyControl, optedOutByChoice } from './privacy.js';
 
 /**
  * First-party events: queued in the page and sent to the server in batches, never in the way of the page. A
@@ -44,11 +45,13 @@ let queue: BrowserEvent[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 let listening = false;
 
-/** Whether the shopper lets the site track them: not with Global Privacy Control or Do Not Track on. */
+/**
+ * Whether the shopper lets the site track them: not with Global Privacy Control or Do Not Track on, nor once they
+ * opted out of selling and sharing (RULES 21.4).
+ */
 export function trackingAllowed(): boolean {
   if (typeof navigator === 'undefined') return false;
-  const privacy = navigator as Navigator & { globalPrivacyControl?: boolean };
-  return privacy.globalPrivacyControl !== true && privacy.doNotTrack !== '1';
+  return !globalPrivacyControl() && navigator.doNotTrack !== '1' && !optedOutByChoice();
 }
 
 /** A random id (base64url, 22 characters) as `EventIdSchema` takes it; also in pages served over plain http. */

@@ -80,3 +80,16 @@ export function onGuestToken(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
+
+/**
+ * RULES 21.3: forgets the guest (after their data was erased): the token and its cookie go, and the next request
+ * that needs a guest starts a new one, so nothing more is recorded under the erased guest's id.
+ */
+export function forgetGuestSession(): void {
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // Storage refused: nothing was kept there either.
+  }
+  writeCookie(TOKEN_COOKIE, null, 0);
+}

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router';
 import { CLAIM_WINDOW_DAYS, GUARANTEE_PATH, REFUND_WINDOW_DAYS } from '../../../../shared/rules/disclosures.js';
+import { OptOutControl } from '../../features/privacy/opt-out.js';
+import { YourData } from '../../features/privacy/your-data.js';
 
 /** Scrolls to the `#fragment` of the URL once the page has rendered (e.g. /policies#optout). */
 function useFragment() {
@@ -98,6 +100,7 @@ export function PoliciesPage() {
           We use a random guest identifier, kept in your browser, to remember what you viewed and to keep the site
           consistent between visits. We do not ask for an account.
         </p>
+        <YourData />
       </section>
       <section id="optout" aria-labelledby="optout-title">
         <h2 id="optout-title">Do Not Sell or Share My Info</h2>
@@ -105,6 +108,11 @@ export function PoliciesPage() {
           You may opt out of the sale or sharing of your personal information at any time. Clearing this site's storage
           in your browser also removes the guest identifier.
         </p>
+        <p>
+          Opted out, or with Global Privacy Control on in your browser, we record no site events about you and pass
+          nothing to advertising or analytics tags.
+        </p>
+        <OptOutControl />
       </section>
     </article>
   );

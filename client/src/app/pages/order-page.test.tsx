@@ -368,4 +368,16 @@ describe('order page', () => {
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(urlsOf(fetchMock, '/api/orders').length).toBe(2);
   });
+
+  it('says when the buyer’s personal details were erased (RULES 21.3), and not while they are kept', async () => {
+    mockFetch({ 'GET /api/orders/ord_123': () => json({ ...confirmed(), erasedAt: '2026-12-03T09:30:00.000Z' }) });
+    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+    const note = await screen.findByText(/^Personal details erased on /);
+    expect(note.querySelector('time')?.getAttribute('datetime')).toBe('2026-12-03T09:30:00.000Z');
+    cleanup();
+    mockFetch({ 'GET /api/orders/ord_123': () => json(confirmed()) });
+    renderAt(<OrderPage />, { route: '/orders/ord_123?code=ACCESS-9', path: 'orders/:id' });
+    await screen.findByRole('heading', { level: 1, name: 'Your order' });
+    expect(screen.queryByText(/Personal details erased/)).toBeNull();
+  });
 });

@@ -7,7 +7,7 @@ import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { LineItems } from '../../features/buying/cart-summary.js';
 import { ORDER_STATUS_LABELS } from '../../../../shared/schemas/commerce.js';
 import { RefundList, RefundOffer } from '../../features/buying/order-refunds.js';
-import { OrderDetail, TicketList, Timeline } from '../../features/buying/order-view.js';
+import { formatInstant, OrderDetail, TicketList, Timeline } from '../../features/buying/order-view.js';
 import { orderQueryKey } from '../../features/buying/use-buying.js';
 import { PageLoading } from './page-states.js';
 import '../../features/buying/buying.css';
@@ -71,6 +71,12 @@ export function OrderPage() {
       <p className={`order-status order-status--${order.status}`} role="status">
         <strong>{ORDER_STATUS_LABELS[order.status]}.</strong> {STATUS_MESSAGES[order.status] ?? ''}
       </p>
+      {order.erasedAt && (
+        // RULES 21.3: the buyer's name, address, phone and email are gone; the order, its amounts and tickets stay.
+        <p className="order-erased">
+          Personal details erased on <time dateTime={order.erasedAt}>{formatInstant(order.erasedAt)}</time>.
+        </p>
+      )}
       <RefundOffer order={order} code={code} />
       <TicketList order={order} code={code} />
       <RefundList refunds={order.refunds} />

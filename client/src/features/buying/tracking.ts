@@ -2,6 +2,7 @@ import type { Order } from '../../../../shared/schemas/commerce.js';
 import { paymentFailedEventName, purchaseTrackingEvent } from '../../../../shared/rules/checkout-tracking.js';
 import { BrowserEventSchema } from '../../../../shared/schemas/analytics-events.js';
 import { track } from '../../lib/analytics.js';
+import { pushToDataLayer } from '../../lib/data-layer.js';
 
 /** RULES 14.12, 14.13: log wording. */
 export const PURCHASE_TRACKING_FAILURE = 'Something went wrong while tracking the purchase';
@@ -15,7 +16,7 @@ const REASON_MAX = BrowserEventSchema.shape.reason.unwrap().maxLength ?? 0;
 export function trackPurchase(order: Pick<Order, 'tracking' | 'totalPrice'>): void {
   try {
     const event = order.tracking ?? purchaseTrackingEvent(order.totalPrice.value);
-    (window.dataLayer ??= []).push({ event: event.event, phet: event.phet });
+    pushToDataLayer({ event: event.event, phet: event.phet });
   } catch (err) {
     console.error(PURCHASE_TRACKING_FAILURE, err);
   }
@@ -28,7 +29,7 @@ export function trackPurchase(order: Pick<Order, 'tracking' | 'totalPrice'>): vo
 export function trackPaymentFailure(paymentType: PaymentType, reason: string): void {
   const event = paymentFailedEventName(paymentType);
   try {
-    (window.dataLayer ??= []).push({ event, reason });
+    pushToDataLayer({ event, reason });
   } catch (err) {
     console.error(PAYMENT_FAILURE_TRACKING_FAILURE, err);
   }
