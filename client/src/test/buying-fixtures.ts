@@ -62,6 +62,7 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
     inHandDate: '2026-12-20',
     accessible: false,
     obstructedView: false,
+    companionSeats: 0,
     dealRating: { rating: 'fair', median: 118, comparedWith: 'Lower Level', comparables: 3 },
     ...overrides,
   };
@@ -98,6 +99,7 @@ export function cart(overrides: Partial<Cart> = {}): Cart {
     eventId: 501,
     listingId: 11,
     quantitySelected: 2,
+    companions: 0,
     totalPrice: { value: 236 },
     lineItems: [
       { key: 'Tickets (2 × $100)', value: '$200' },
@@ -142,6 +144,7 @@ export function order(overrides: Partial<Order> = {}): Order {
         section: '112',
         row: 'F',
         seat: 7,
+        companion: false,
         state: 'awaiting_seller',
         stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026',
       },
@@ -150,6 +153,7 @@ export function order(overrides: Partial<Order> = {}): Order {
         section: '112',
         row: 'F',
         seat: 8,
+        companion: false,
         state: 'awaiting_seller',
         stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026',
       },

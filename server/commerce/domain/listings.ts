@@ -14,6 +14,8 @@ export type GeneratedListing = Omit<
 > & {
   /** Tickets the seller listed. */
   quantity: number;
+  /** Companion seats the seller listed beside the wheelchair spaces (accessible listings only; RULES 10.16). */
+  companionSeats: number;
 };
 
 type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
@@ -163,6 +165,19 @@ export function seatingFromNotes(notes: string): { accessible: boolean; obstruct
   return { accessible: ACCESSIBLE_NOTE.test(notes), obstructedView: OBSTRUCTED_NOTE.test(notes) };
 }
 
+/** Product decision (RULES 10.16): most sellers of wheelchair spaces list a companion seat beside each space. */
+export const COMPANION_SEATS_SHARE = 0.8;
+
+/**
+ * The companion seats a generated accessible listing offers: one per wheelchair space for most, none for the
+ * rest. Drawn from the listing's own sequence (seeded by its id), so the event's other listings stay as they were.
+ */
+export function generatedCompanionSeats(listing: { id: number; quantity: number; accessible: boolean }): number {
+  if (!listing.accessible) return 0;
+  const rng = new Random(Math.imul(listing.id, 0x2c1b3c6d) ^ 0xc0ffee);
+  return rng.chance(COMPANION_SEATS_SHARE) ? listing.quantity : 0;
+}
+
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /**
@@ -240,6 +255,7 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
   const sizes = quantities(rng, count, event);
 
   const listings = sizes.map((quantity, index): GeneratedListing => {
+    const id = listingId(event.event_id, index);
     const zone = rng.weighted(zones, (z) => z.weight);
     const section = rng.pick(zoneSections(layout, zone.zone));
     const row = zone.row(rng);
@@ -248,8 +264,9 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
     const deliveryMethod = rng.weighted(DELIVERY_METHODS, (m) => DELIVERY_METHOD_WEIGHTS[m]);
     const pairsOnly = quantity % 2 === 0 && quantity > 2 && rng.chance(PAIRS_ONLY_SHARE);
     const notes = sellerNotes(rng, layout, zone);
+    const seating = seatingFromNotes(notes);
     return {
-      id: listingId(event.event_id, index),
+      id,
       eventId: event.event_id,
       section,
       row: row.label,
@@ -258,7 +275,8 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
       pricePerTicket: Math.max(floorCents, Math.round(floorCents * factor)) / 100,
       deliveryMethod,
       sellerNotes: notes,
-      ...seatingFromNotes(notes),
+      ...seating,
+      companionSeats: generatedCompanionSeats({ id, quantity, accessible: seating.accessible }),
       inHandDate: inHandDate(rng, event, deliveryMethod),
     };
   });
