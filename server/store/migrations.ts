@@ -393,11 +393,11 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
         ADD COLUMN companions_listed integer NOT NULL DEFAULT 0 CHECK (companions_listed >= 0),
         ADD COLUMN companions_held   integer NOT NULL DEFAULT 0 CHECK (companions_held >= 0),
         ADD COLUMN companions_sold   integer NOT NULL DEFAULT 0 CHECK (companions_sold >= 0),
-        ADD CONSTRAINT listing_inventory_companions_check
+        ADD CONSTRAINT listing_inventory_companions_within_listed
           CHECK (companions_held + companions_sold <= companions_listed);
       ALTER TABLE holds
         ADD COLUMN companions integer NOT NULL DEFAULT 0 CHECK (companions >= 0),
-        ADD CONSTRAINT holds_companions_check CHECK (companions <= quantity);
+        ADD CONSTRAINT holds_companions_per_space CHECK (companions <= quantity);
       ALTER TABLE tickets ADD COLUMN companion boolean NOT NULL DEFAULT false
     `,
   },

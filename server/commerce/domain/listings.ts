@@ -165,17 +165,24 @@ export function seatingFromNotes(notes: string): { accessible: boolean; obstruct
   return { accessible: ACCESSIBLE_NOTE.test(notes), obstructedView: OBSTRUCTED_NOTE.test(notes) };
 }
 
-/** Product decision (RULES 10.16): most sellers of wheelchair spaces list a companion seat beside each space. */
-export const COMPANION_SEATS_SHARE = 0.8;
+/**
+ * Product decision (RULES 10.16): most sellers of wheelchair spaces list a companion seat beside each space, some
+ * fewer, and the rest none.
+ */
+export const COMPANION_SEATS_SHARES = { onePerSpace: 0.7, fewer: 0.2 } as const;
 
 /**
- * The companion seats a generated accessible listing offers: one per wheelchair space for most, none for the
- * rest. Drawn from the listing's own sequence (seeded by its id), so the event's other listings stay as they were.
+ * The companion seats a generated accessible listing offers (see COMPANION_SEATS_SHARES). Drawn from the listing's
+ * own sequence (seeded by its id), so the event's other listings stay as they were.
  */
 export function generatedCompanionSeats(listing: { id: number; quantity: number; accessible: boolean }): number {
   if (!listing.accessible) return 0;
   const rng = new Random(Math.imul(listing.id, 0x2c1b3c6d) ^ 0xc0ffee);
-  return rng.chance(COMPANION_SEATS_SHARE) ? listing.quantity : 0;
+  const draw = rng.next();
+  if (draw < COMPANION_SEATS_SHARES.onePerSpace) return listing.quantity;
+  if (draw < COMPANION_SEATS_SHARES.onePerSpace + COMPANION_SEATS_SHARES.fewer)
+    return listing.quantity > 1 ? rng.int(1, listing.quantity - 1) : 1;
+  return 0;
 }
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
