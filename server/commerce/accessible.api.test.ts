@@ -105,7 +105,7 @@ async function checkout(auth: string, cartId: string): Promise<Order> {
 }
 
 describe('the accessible seating filter (RULES 10.15)', () => {
-  it('keeps only accessible listings, says how many companion seats each has left, and refuses other values', async () => {
+  it('keeps only accessible listings, tells the companion seats each has left, refuses other values', async () => {
     const { event } = find((l) => l.accessible);
     const all = ListingsResponseSchema.parse((await request(app).get(`/api/events/${slug(event)}/listings`)).body);
     expect(all.listings.some((l) => !l.accessible)).toBe(true);
@@ -169,7 +169,7 @@ describe('companion seats (RULES 10.16)', () => {
     expect(detail.listing.companionSeats).toBe(listing.companionSeats);
   });
 
-  it('are held with the spaces in one cart at the same price, and the order and its tickets say which they are', async () => {
+  it('are held with the spaces in one cart at one price; the order and its tickets say which they are', async () => {
     const auth = await guest();
     const { event, listing } = find(
       (l, e) =>
