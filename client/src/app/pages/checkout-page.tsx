@@ -90,6 +90,7 @@ export function CheckoutPage() {
         <div className="checkout-layout__summary">
           <CartSummary
             quantity={data.quantitySelected}
+            companions={data.companions}
             lineItems={shown.lineItems}
             total={shown.totalPrice.value}
             event={event}
