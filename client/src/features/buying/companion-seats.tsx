@@ -16,7 +16,7 @@ export function offersCompanions(listing: Pick<Listing, 'accessible' | 'companio
   return listing.accessible && listing.companionSeats > 0;
 }
 
-/** The most companion seats `spaces` wheelchair spaces of this listing may come with: one per space, as many as left. */
+/** The most companion seats `spaces` wheelchair spaces may come with: one per space, as many as are left. */
 export function companionsAllowed(listing: Pick<Listing, 'accessible' | 'companionSeats'>, spaces: number | null) {
   if (!offersCompanions(listing) || spaces === null) return 0;
   return Math.min(spaces * COMPANIONS_PER_SPACE, listing.companionSeats);
@@ -48,8 +48,8 @@ export function CompanionSeats({
       <label htmlFor={id}>Add a companion seat</label>
       <p className="field-hint" id={`${id}-hint`}>
         A seat beside a wheelchair space for someone who comes with you: at most one per space, at{' '}
-        {formatMoney(listing.allInPricePerTicket)} like the space, fees included. {left} {left === 1 ? 'is' : 'are'}{' '}
-        left.
+        {formatMoney(listing.allInPricePerTicket)} like the space, fees included.{' '}
+        {left === 1 ? '1 is left.' : `${left} are left.`}
         {spaces === null ? ' Choose the number of wheelchair spaces first.' : ''}
       </p>
       <select
