@@ -137,10 +137,14 @@ export const ListingsQuerySchema = z.object({
   sort: z.enum(['price_asc', 'price_desc', 'section']).default('price_asc'),
   minPrice: z.coerce.number({ error: 'minPrice must be a number' }).min(0).max(100_000).optional(),
   maxPrice: z.coerce.number({ error: 'maxPrice must be a number' }).min(0).max(100_000).optional(),
-  /** Accessible seating only (`accessible=1` or `true`, RULES 10.15). */
+  /**
+   * Accessible seating only (`accessible=1` or `true`, RULES 10.15); a rendered page passes the client's filter, where
+   * it is a boolean.
+   */
   accessible: z
-    .enum(['1', 'true', '0', 'false'], { error: 'accessible must be 1 or true (or 0 or false)' })
-    .transform((v) => v === '1' || v === 'true')
+    .union([z.boolean(), z.enum(['1', 'true', '0', 'false']).transform((v) => v === '1' || v === 'true')], {
+      error: 'accessible must be 1 or true (or 0 or false)',
+    })
     .optional(),
 });
 
