@@ -65,6 +65,8 @@ async function fillCheckoutByKeyboard(page: Page) {
 }
 
 test('the accessible filter and a companion seat bought with the keyboard', async ({ page, request }, info) => {
+  // Four pages, each checked by axe, and a keyboard walk through each: longer than one page's test.
+  test.slow();
   const n = SHOW[info.project.name] ?? 706;
   const show = showTonight(n, 'Nome Access Night');
   await upsertEvents(request, [show]);
