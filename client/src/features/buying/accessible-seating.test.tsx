@@ -3,6 +3,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CartSummary } from './cart-summary.js';
+import { companionSeatsNote } from './companion-seats.js';
 import { ListingsPanel } from './listings.js';
 import { readListingsFilter } from './listings-filter.js';
 import { TicketList } from './order-view.js';
@@ -116,6 +117,15 @@ describe('accessible seating only (RULES 10.15)', () => {
 });
 
 describe('companion seats in the cart and the order (RULES 10.16)', () => {
+  it('are told on a listing that offers them, and only there', () => {
+    expect(companionSeatsNote(ACCESSIBLE)).toBe('2 companion seats can come with the wheelchair spaces, one per space');
+    expect(companionSeatsNote({ accessible: true, companionSeats: 1 })).toBe(
+      '1 companion seat can come with the wheelchair spaces, one per space',
+    );
+    expect(companionSeatsNote({ accessible: true, companionSeats: 0 })).toBeNull();
+    expect(companionSeatsNote(OTHER)).toBeNull();
+  });
+
   it('are named in the cart summary', () => {
     render(<CartSummary quantity={3} companions={1} lineItems={[]} total={240} />);
     expect(screen.getByText('3 tickets (1 companion seat)')).toBeTruthy();

@@ -16,6 +16,16 @@ export function offersCompanions(listing: Pick<Listing, 'accessible' | 'companio
   return listing.accessible && listing.companionSeats > 0;
 }
 
+/**
+ * What a listing row says of its companion seats (RULES 10.16), or null for a listing without any: for the
+ * listing's seating marks, beside "Accessible seating".
+ */
+export function companionSeatsNote(listing: Pick<Listing, 'accessible' | 'companionSeats'>): string | null {
+  if (!offersCompanions(listing)) return null;
+  const n = listing.companionSeats;
+  return `${n} companion ${n === 1 ? 'seat' : 'seats'} can come with the wheelchair spaces, one per space`;
+}
+
 /** The most companion seats `spaces` wheelchair spaces may come with: one per space, as many as are left. */
 export function companionsAllowed(listing: Pick<Listing, 'accessible' | 'companionSeats'>, spaces: number | null) {
   if (!offersCompanions(listing) || spaces === null) return 0;
