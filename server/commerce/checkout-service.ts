@@ -101,7 +101,12 @@ export class CheckoutService {
   ): Promise<{ order: Order; created: boolean }> {
     const { carts, holds, catalog, logger } = this.options;
     const hold = await carts.ownHold(guestId, request.cartId, 'checkout');
-    const { listing, event, seatBlockStart: firstSeat } = await catalog.listingWithEvent(hold.listing_id, 'checkout');
+    const {
+      listing,
+      event,
+      seatBlockStart: firstSeat,
+      companionBlockStart: firstCompanionSeat,
+    } = await catalog.listingWithEvent(hold.listing_id, 'checkout');
     if (hold.status === 'purchased') return this.existingOrder(hold.id, event, listing);
     const now = this.options.now();
     assertOnSale(event, now);
@@ -176,6 +181,7 @@ export class CheckoutService {
         history: lifecycle.history.map((h) => ({ status: h.status, at: new Date(h.at), note: h.note })),
         payment: { id: paymentId, authorizationId },
         seatBlockStart: firstSeat,
+        companionBlockStart: firstCompanionSeat,
         brand,
         eventShape: eventShape(event),
         then: this.options.placed ? (tx, order) => this.options.placed!(tx, order, { event, listing }) : undefined,
@@ -192,7 +198,13 @@ export class CheckoutService {
       })
       .catch((err: unknown) => logger.warn({ err, ...log }, 'capture not done yet; the housekeeping retries it'));
     logger.info(
-      { orderId, eventId: event.event_id, quantity: hold.quantity, totalCents: quote.cents.total },
+      {
+        orderId,
+        eventId: event.event_id,
+        quantity: hold.quantity + hold.companions,
+        companions: hold.companions,
+        totalCents: quote.cents.total,
+      },
       'order placed',
     );
     const events = lifecycle.history.map((h, i) => ({

@@ -8,7 +8,8 @@ export function quoteHold(hold: HoldRow, listing: GeneratedListing, promoCode?: 
   try {
     return quoteCart({
       pricePerTicket: hold.price_per_ticket_cents / 100,
-      quantity: hold.quantity,
+      // RULES 10.16: a companion seat costs what a seat of the listing costs.
+      quantity: hold.quantity + hold.companions,
       deliveryMethod: listing.deliveryMethod,
       promoCode,
     });

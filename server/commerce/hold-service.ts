@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Cart } from '../../shared/schemas/commerce.js';
-import { notFound } from '../http/errors.js';
+import { COMPANIONS_PER_SPACE, type Cart } from '../../shared/schemas/commerce.js';
+import { AppError, notFound } from '../http/errors.js';
 import type { GeneratedListing } from './domain/listings.js';
 import { PURCHASE_LIMITS, type PurchaseLimits } from './domain/purchase-limits.js';
 import { assertOnSale } from './domain/sale-window.js';
@@ -42,7 +42,8 @@ export class HoldService {
       id: hold.id,
       eventId: hold.event_id,
       listingId: hold.listing_id,
-      quantitySelected: hold.quantity,
+      quantitySelected: hold.quantity + hold.companions,
+      companions: hold.companions,
       totalPrice: { value: quote.total },
       lineItems: quote.lineItems,
       expiresAt: hold.expires_at,
@@ -51,18 +52,28 @@ export class HoldService {
     };
   }
 
-  async createCart(buyer: Buyer, input: { listingId: number; quantity: number }): Promise<Cart> {
+  async createCart(buyer: Buyer, input: { listingId: number; quantity: number; companions?: number }): Promise<Cart> {
     const { listing, event } = await this.options.catalog.listingWithEvent(input.listingId, 'createCart');
     const now = this.options.now();
     assertOnSale(event, now);
+    const companions = input.companions ?? 0;
+    const refused = companionRefusal(listing, input.quantity, companions);
+    if (refused) throw refused;
     const hold = await stored('createCart', () =>
       this.options.holds.createHold({
         id: randomUUID(),
         guestId: buyer.guestId,
         clientKey: buyer.clientKey,
         limits: this.options.limits ?? PURCHASE_LIMITS,
-        listing: { id: listing.id, eventId: event.event_id, listed: listing.quantity, splits: listing.splits },
+        listing: {
+          id: listing.id,
+          eventId: event.event_id,
+          listed: listing.quantity,
+          splits: listing.splits,
+          companionsListed: listing.companionSeats,
+        },
         quantity: input.quantity,
+        companions,
         pricePerTicketCents: Math.round(listing.pricePerTicket * 100),
         now,
         expiresAt: new Date(now.getTime() + HOLD_MINUTES * 60_000),
@@ -88,4 +99,37 @@ export class HoldService {
     await this.ownHold(guestId, cartId, 'releaseCart');
     await stored('releaseCart', () => this.options.holds.releaseHold(cartId, guestId));
   }
+}
+
+/**
+ * RULES 10.16: why `companions` companion seats cannot come with `spaces` seats of this listing, or null when they
+ * may: only an accessible listing has them, at most one per wheelchair space, and never more than it lists (a 400:
+ * asking again cannot help; too few left is the store's 409).
+ */
+export function companionRefusal(
+  listing: Pick<GeneratedListing, 'accessible' | 'companionSeats'>,
+  spaces: number,
+  companions: number,
+): AppError | null {
+  if (companions === 0) return null;
+  const field = (message: string) => [{ path: 'companions', message }];
+  if (!listing.accessible || listing.companionSeats === 0)
+    return new AppError(
+      400,
+      'companions_not_offered',
+      'Companion seats come only with the wheelchair spaces of an accessible listing that offers them',
+      field('this listing has no companion seats'),
+    );
+  const most = Math.min(spaces * COMPANIONS_PER_SPACE, listing.companionSeats);
+  if (companions > most)
+    return new AppError(
+      400,
+      'too_many_companions',
+      companions > spaces * COMPANIONS_PER_SPACE
+        ? `At most one companion seat per wheelchair space: ${spaces} space${spaces === 1 ? '' : 's'} ` +
+            `allow${spaces === 1 ? 's' : ''} at most ${spaces * COMPANIONS_PER_SPACE}`
+        : `This listing has ${listing.companionSeats} companion seat${listing.companionSeats === 1 ? '' : 's'} in all`,
+      field(`choose at most ${most}`),
+    );
+  return null;
 }

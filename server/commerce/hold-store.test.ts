@@ -99,7 +99,7 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
       expect(l.reason).toBeInstanceOf(AppError);
       expect(l.reason).toMatchObject({ status: 409, code: 'not_enough_tickets' });
     }
-    expect((await inventory.usage(1)).get(1001)).toEqual({ listed: 4, taken: 4 });
+    expect((await inventory.usage(1)).get(1001)).toEqual({ listed: 4, taken: 4, companionsTaken: 0 });
   });
 
   it('never strands a single seat, even when one-ticket carts race for the last four', async () => {
@@ -112,7 +112,7 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
       .filter((r): r is PromiseRejectedResult => r.status === 'rejected')
       .map((r) => (r.reason as AppError).code);
     expect(new Set(codes)).toEqual(new Set(['invalid_quantity']));
-    expect((await inventory.usage(1)).get(1006)).toEqual({ listed: 4, taken: 2 });
+    expect((await inventory.usage(1)).get(1006)).toEqual({ listed: 4, taken: 2, companionsTaken: 0 });
   });
 
   it('lets one checkout at a time claim a cart, and only the claimer write its order', async () => {
@@ -285,10 +285,10 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
     await hold(1005, 2, 'gone', later(1_000));
     await hold(1020, 2, 'gone-too', later(1_000), { listed: 4 });
     await hold(1020, 2, 'gone-three', later(1_000), { listed: 4 });
-    expect((await inventory.usage(1)).get(1020)).toEqual({ listed: 4, taken: 4 });
+    expect((await inventory.usage(1)).get(1020)).toEqual({ listed: 4, taken: 4, companionsTaken: 0 });
     expect(await holds.releaseExpired(later(10_000))).toBeGreaterThanOrEqual(6);
-    expect((await inventory.usage(1)).get(1005)).toEqual({ listed: 2, taken: 0 });
-    expect((await inventory.usage(1)).get(1020)).toEqual({ listed: 4, taken: 0 });
+    expect((await inventory.usage(1)).get(1005)).toEqual({ listed: 2, taken: 0, companionsTaken: 0 });
+    expect((await inventory.usage(1)).get(1020)).toEqual({ listed: 4, taken: 0, companionsTaken: 0 });
   });
 
   describe('fair share', () => {
@@ -359,6 +359,107 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
       });
       await holds.releaseHold(h.id, 'undecided');
       expect((await hold(2401, 1, 'undecided', undefined, { eventId: 24, listed: 10 })).status).toBe('active');
+    });
+  });
+
+  describe('companion seats (RULES 10.16)', () => {
+    const withCompanions = (
+      listingId: number,
+      guest: string,
+      spaces: number,
+      companions: number,
+      options: { listed?: number; companionsListed?: number; eventId?: number; expiresAt?: Date; at?: Date } = {},
+    ) =>
+      holds.createHold({
+        id: randomUUID(),
+        guestId: guest,
+        clientKey: `client-of-${guest}`,
+        listing: {
+          id: listingId,
+          eventId: options.eventId ?? 30,
+          listed: options.listed ?? 12,
+          splits: splitsFor(options.listed ?? 12),
+          companionsListed: options.companionsListed ?? 2,
+        },
+        quantity: spaces,
+        companions,
+        pricePerTicketCents: 5000,
+        now: options.at ?? now,
+        expiresAt: options.expiresAt ?? later(600_000),
+      });
+    const companionCounts = async (listingId: number) => {
+      const [r] = await sql.query(
+        'SELECT companions_listed, companions_held, companions_sold FROM listing_inventory WHERE listing_id = $1',
+        [listingId],
+      );
+      return {
+        listed: Number(r!.companions_listed),
+        held: Number(r!.companions_held),
+        sold: Number(r!.companions_sold),
+      };
+    };
+
+    it('gives 12 concurrent shoppers exactly the 2 companion seats, the rest a clear 409, seats to spare', async () => {
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => withCompanions(3001, `companion-${i}`, 1, 1)),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+      for (const r of results.filter((x): x is PromiseRejectedResult => x.status === 'rejected'))
+        expect(r.reason).toMatchObject({ status: 409, code: 'not_enough_companion_seats' });
+      expect(await companionCounts(3001)).toEqual({ listed: 2, held: 2, sold: 0 });
+      expect((await inventory.usage(30)).get(3001)).toEqual({ listed: 12, taken: 2, companionsTaken: 2 });
+    });
+
+    it('moves them from held to sold with the seats, issues companion tickets apart, and releases them', async () => {
+      const h = await withCompanions(3002, 'family', 2, 2, { eventId: 31 });
+      expect(h).toMatchObject({ quantity: 2, companions: 2 });
+      const attempt = randomUUID();
+      expect(await holds.claimCheckout({ holdId: h.id, guestId: 'family', attempt, now })).toEqual({ claimed: true });
+      const bought = await orders.purchase({
+        holdId: h.id,
+        guestId: 'family',
+        attempt,
+        now,
+        order: order('ORD-COMPANION1'),
+        history: [],
+        payment: await pay(h.id),
+        seatBlockStart: 5,
+        companionBlockStart: 40,
+      });
+      expect(bought.quantity).toBe(4);
+      expect(bought.tickets.map((t) => [t.seat, t.companion])).toEqual([
+        [5, false],
+        [6, false],
+        [40, true],
+        [41, true],
+      ]);
+      expect(await companionCounts(3002)).toEqual({ listed: 2, held: 0, sold: 2 });
+      await expect(withCompanions(3002, 'late', 1, 1, { eventId: 31 })).rejects.toMatchObject({
+        status: 409,
+        code: 'not_enough_companion_seats',
+      });
+
+      const released = await withCompanions(3003, 'changes-mind', 1, 1, { eventId: 32 });
+      expect(await holds.releaseHold(released.id, 'changes-mind')).toBe(true);
+      const expired = await withCompanions(3003, 'walks-away', 1, 1, { eventId: 32, expiresAt: later(1000) });
+      expect(await companionCounts(3003)).toMatchObject({ held: 1 });
+      expect(expired.companions).toBe(1);
+      expect(await holds.releaseExpired(later(2000))).toBeGreaterThanOrEqual(2);
+      expect(await companionCounts(3003)).toEqual({ listed: 2, held: 0, sold: 0 });
+    });
+
+    it('counts them towards the per-event limit', async () => {
+      await withCompanions(3004, 'counted', 4, 2, { eventId: 33, companionsListed: 4 });
+      await expect(withCompanions(3005, 'counted', 2, 1, { eventId: 33 })).rejects.toMatchObject({
+        status: 409,
+        code: 'ticket_limit',
+      });
+      expect((await withCompanions(3005, 'counted', 2, 0, { eventId: 33 })).quantity).toBe(2);
+    });
+
+    it('never holds more than one per space, whatever the caller asks (the table refuses)', async () => {
+      await expect(withCompanions(3006, 'greedy', 1, 2, { eventId: 34 })).rejects.toThrow();
+      expect(await companionCounts(3006).catch(() => null)).toBeNull();
     });
   });
 });

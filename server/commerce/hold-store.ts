@@ -1,3 +1,4 @@
+import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
 import { liveClaimsSince } from './checkout-claim.js';
 import { quantityRefusal } from './domain/listings.js';
@@ -28,14 +29,20 @@ export class HoldStore {
     id: string;
     guestId: string;
     clientKey: string;
-    /** The listing, with the quantities its seller allows (`splits`). */
-    listing: { id: number; eventId: number; listed: number; splits: readonly number[] };
+    /**
+     * The listing, with the quantities its seller allows (`splits`) and the companion seats it lists beside its
+     * wheelchair spaces (RULES 10.16).
+     */
+    listing: { id: number; eventId: number; listed: number; splits: readonly number[]; companionsListed?: number };
     quantity: number;
+    /** Companion seats taken with the `quantity` wheelchair spaces (checked by the caller against the listing). */
+    companions?: number;
     pricePerTicketCents: number;
     now: Date;
     expiresAt: Date;
     limits?: PurchaseLimits;
   }): Promise<HoldRow> {
+    const companions = input.companions ?? 0;
     return this.sql.transaction(async (tx) => {
       // Always guest first, then address: one order of locking, so two transactions never wait on each other.
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('guest:' || $1))", [input.guestId]);
@@ -46,29 +53,50 @@ export class HoldStore {
         eventId: input.listing.eventId,
         now: input.now,
       });
-      const refusal = purchaseLimitRefusal({ quantity: input.quantity, guest, byAddress, limits: input.limits });
+      // RULES 10.16: companion seats count towards the per-event limit like any ticket.
+      const refusal = purchaseLimitRefusal({
+        quantity: input.quantity + companions,
+        guest,
+        byAddress,
+        limits: input.limits,
+      });
       if (refusal) throw refusal;
       await releaseExpired(tx, input.now, input.listing.id);
       // The listing's row (made on its first hold) is locked from here to the commit, so what is left cannot
       // change between the check of the seller's splits (no single seat stranded) and the hold; the table's
       // CHECK (held + sold <= listed) stands behind it.
+      // The companion seats are counted in the same locked row (RULES 10.16): a row made before they were listed
+      // learns them here, and the table's CHECK (companions_held + companions_sold <= companions_listed) stands
+      // behind the count as it does behind the seats.
       const left = await tx.query(
-        `INSERT INTO listing_inventory (listing_id, event_id, listed) VALUES ($1, $2, $3)
-         ON CONFLICT (listing_id) DO UPDATE SET listing_id = excluded.listing_id
-         RETURNING listed - held - sold AS left`,
-        [input.listing.id, input.listing.eventId, input.listing.listed],
+        `INSERT INTO listing_inventory (listing_id, event_id, listed, companions_listed) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (listing_id) DO UPDATE
+           SET companions_listed = greatest(listing_inventory.companions_listed, excluded.companions_listed)
+         RETURNING listed - held - sold AS left,
+                   companions_listed - companions_held - companions_sold AS companions_left`,
+        [input.listing.id, input.listing.eventId, input.listing.listed, input.listing.companionsListed ?? 0],
       );
       const unavailable = quantityRefusal(input.listing.splits, num(left[0]?.left ?? 0), input.quantity);
       if (unavailable) throw unavailable;
-      await tx.query('UPDATE listing_inventory SET held = held + $2 WHERE listing_id = $1', [
-        input.listing.id,
-        input.quantity,
-      ]);
+      const companionsLeft = num(left[0]?.companions_left ?? 0);
+      if (companions > companionsLeft)
+        throw new AppError(
+          409,
+          'not_enough_companion_seats',
+          companionsLeft <= 0
+            ? 'The companion seats of this listing were just taken; choose fewer or none'
+            : `Only ${companionsLeft} companion seat${companionsLeft === 1 ? '' : 's'} left in this listing`,
+          { companionsAvailable: Math.max(0, companionsLeft) },
+        );
+      await tx.query(
+        'UPDATE listing_inventory SET held = held + $2, companions_held = companions_held + $3 WHERE listing_id = $1',
+        [input.listing.id, input.quantity, companions],
+      );
       const rows = await tx.query(
         `INSERT INTO holds (id, guest_id, client_key, listing_id, event_id, ` +
-          `quantity, price_per_ticket_cents, status, created_at, expires_at)
+          `quantity, price_per_ticket_cents, status, created_at, expires_at, companions)
        ` +
-          `  VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9) RETURNING *`,
+          `  VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10) RETURNING *`,
         [
           input.id,
           input.guestId,
@@ -79,6 +107,7 @@ export class HoldStore {
           input.pricePerTicketCents,
           input.now.toISOString(),
           input.expiresAt.toISOString(),
+          companions,
         ],
       );
       return holdRow(rows[0]!);
@@ -95,14 +124,14 @@ export class HoldStore {
     return this.sql.transaction(async (tx) => {
       const rows = await tx.query(
         "UPDATE holds SET status = 'released' WHERE id = $1 AND guest_id = $2 AND " +
-          "status = 'active' RETURNING listing_id, quantity",
+          "status = 'active' RETURNING listing_id, quantity, companions",
         [id, guestId],
       );
       for (const r of rows)
-        await tx.query('UPDATE listing_inventory SET held = held - $2 WHERE listing_id = $1', [
-          r.listing_id,
-          r.quantity,
-        ]);
+        await tx.query(
+          'UPDATE listing_inventory SET held = held - $2, companions_held = companions_held - $3 WHERE listing_id = $1',
+          [r.listing_id, r.quantity, r.companions],
+        );
       return rows.length > 0;
     });
   }
@@ -160,14 +189,14 @@ async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise
        WHERE status = 'active' AND expires_at <= $1
          AND (checkout_started_at IS NULL OR checkout_started_at <= $2)
          ${listingId === undefined ? '' : 'AND listing_id = $3'}
-       RETURNING listing_id, quantity
+       RETURNING listing_id, quantity, companions
      ), per_listing AS (
-       SELECT listing_id, sum(quantity) AS quantity FROM expired GROUP BY listing_id
+       SELECT listing_id, sum(quantity) AS quantity, sum(companions) AS companions FROM expired GROUP BY listing_id
      ), returned AS (
-       UPDATE listing_inventory li SET held = li.held - p.quantity
+       UPDATE listing_inventory li SET held = li.held - p.quantity, companions_held = li.companions_held - p.companions
        FROM per_listing p WHERE li.listing_id = p.listing_id RETURNING 1
      )
-     SELECT coalesce(sum(quantity), 0) AS released FROM expired`,
+     SELECT coalesce(sum(quantity + companions), 0) AS released FROM expired`,
     listingId === undefined ? [now.toISOString(), stale] : [now.toISOString(), stale, listingId],
   );
   return num(rows[0]?.released ?? 0);
@@ -186,7 +215,7 @@ async function buyerUsage(
   const rows = await tx.query(
     `WITH counted AS (
        SELECT h.guest_id = $1 AS mine, h.client_key = $2 AS here, h.event_id = $3 AS this_event,
-              h.status = 'active' AS open, h.quantity
+              h.status = 'active' AS open, h.quantity + h.companions AS quantity
        FROM holds h LEFT JOIN orders o ON o.hold_id = h.id
        WHERE (h.guest_id = $1 OR h.client_key = $2)
          AND ((h.status = 'active' AND (h.expires_at > $4 OR h.checkout_started_at > $5))

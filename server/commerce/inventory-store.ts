@@ -8,13 +8,26 @@ import { num } from './store-rows.js';
 export class InventoryStore {
   constructor(readonly sql: Sql) {}
 
-  /** Tickets held or sold per listing of an event (listings never touched have no row: all available). */
-  async usage(eventId: number): Promise<Map<number, { listed: number; taken: number }>> {
+  /**
+   * Tickets held or sold per listing of an event, and companion seats (RULES 10.16) apart (listings never touched
+   * have no row: all available).
+   */
+  async usage(eventId: number): Promise<Map<number, { listed: number; taken: number; companionsTaken: number }>> {
     const rows = await this.sql.query(
-      'SELECT listing_id, listed, held, sold FROM listing_inventory WHERE event_id = $1',
+      `SELECT listing_id, listed, held, sold, companions_held, companions_sold
+       FROM listing_inventory WHERE event_id = $1`,
       [eventId],
     );
-    return new Map(rows.map((r) => [num(r.listing_id), { listed: num(r.listed), taken: num(r.held) + num(r.sold) }]));
+    return new Map(
+      rows.map((r) => [
+        num(r.listing_id),
+        {
+          listed: num(r.listed),
+          taken: num(r.held) + num(r.sold),
+          companionsTaken: num(r.companions_held) + num(r.companions_sold),
+        },
+      ]),
+    );
   }
 
   /** The operator's own listings of an event in catalog `catalog` (loaded from its `Listing.jsonl`). */

@@ -10,7 +10,7 @@ import {
   type GeneratedListing,
   type ListedAvailability,
 } from './domain/listings.js';
-import { seatBlockStart } from './domain/seats.js';
+import { companionBlockStart, seatBlockStart } from './domain/seats.js';
 import type { InventoryStore } from './inventory-store.js';
 import { stored, type StoreWork } from './store-unavailable.js';
 
@@ -96,7 +96,13 @@ export class ListingCatalog {
   async listingWithEvent(
     listingId: number,
     during: StoreWork = 'listings',
-  ): Promise<{ listing: GeneratedListing; event: EventDocument; seatBlockStart: number | null }> {
+  ): Promise<{
+    listing: GeneratedListing;
+    event: EventDocument;
+    seatBlockStart: number | null;
+    /** Where its companion seats are numbered from (domain/seats.ts). */
+    companionBlockStart: number | null;
+  }> {
     const eventId = eventIdOfListing(listingId);
     const event = await this.event(eventId).catch((err: unknown) => {
       if (err instanceof AppError && err.status === 404) throw notFound(`Listing ${listingId}`);
@@ -105,6 +111,11 @@ export class ListingCatalog {
     const all = await stored(during, () => this.listingsOf(event));
     const listing = all.find((l) => l.id === listingId);
     if (!listing) throw notFound(`Listing ${listingId}`);
-    return { listing, event, seatBlockStart: seatBlockStart(all, listingId) };
+    return {
+      listing,
+      event,
+      seatBlockStart: seatBlockStart(all, listingId),
+      companionBlockStart: companionBlockStart(all, listingId),
+    };
   }
 }

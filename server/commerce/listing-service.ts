@@ -31,10 +31,10 @@ export class ListingService {
 
   private withAvailability(
     listing: GeneratedListing,
-    taken: number,
+    taken: { taken: number; companionsTaken: number },
     event: EventDocument,
   ): Omit<Listing, 'dealRating'> {
-    const quantityAvailable = Math.max(0, listing.quantity - taken);
+    const quantityAvailable = Math.max(0, listing.quantity - taken.taken);
     const { quantity: _listed, ...rest } = listing;
     // The in-hand rule with today as the order day: a listing never shows an in-hand date already gone.
     const inHand = readyByDate({
@@ -47,6 +47,7 @@ export class ListingService {
       inHandDate: inHand ?? listing.inHandDate,
       quantityAvailable,
       splits: availableSplits(listing.splits, quantityAvailable),
+      companionSeats: Math.max(0, listing.companionSeats - taken.companionsTaken),
       ...perTicketPrices(listing),
     };
   }
@@ -59,11 +60,11 @@ export class ListingService {
   private onOffer(
     event: EventDocument,
     generated: readonly GeneratedListing[],
-    usage: Map<number, { taken: number }>,
+    usage: Map<number, { taken: number; companionsTaken: number }>,
     keep?: number,
   ): Listing[] {
     const offered = generated
-      .map((l) => this.withAvailability(l, usage.get(l.id)?.taken ?? 0, event))
+      .map((l) => this.withAvailability(l, usage.get(l.id) ?? { taken: 0, companionsTaken: 0 }, event))
       .filter((l) => (l.quantityAvailable > 0 && l.splits.length > 0) || l.id === keep);
     const layout = layoutFor(event);
     const ratings = dealRatings(offered, (l) => zoneOfSection(layout, l.section));
@@ -92,6 +93,8 @@ export class ListingService {
       listings = listings.filter((l) => canBuyQuantity(l.splits, l.quantityAvailable, query.quantity!));
     if (query.minPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket >= query.minPrice!);
     if (query.maxPrice !== undefined) listings = listings.filter((l) => l.allInPricePerTicket <= query.maxPrice!);
+    // RULES 10.15: accessible seating only.
+    if (query.accessible) listings = listings.filter((l) => l.accessible);
     const bySection = (a: Listing, b: Listing) =>
       a.section.localeCompare(b.section, 'en', { numeric: true }) ||
       a.row.localeCompare(b.row, 'en', { numeric: true });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ListingsResponseSchema } from '../../shared/schemas/commerce.js';
+import { ListingDocumentSchema, ListingsResponseSchema } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import { importCatalog } from '../catalog/import-catalog.js';
 import { LISTINGS_FILE, readManifest } from '../catalog/manifest.js';
@@ -53,7 +53,7 @@ beforeAll(async () => {
     feed,
     [
       listing(withOwn.event_id, 0, 6, 80),
-      listing(withOwn.event_id, 1, 2, 150, { accessible: true, seller_notes: 'Limited view' }),
+      listing(withOwn.event_id, 1, 2, 150, { accessible: true, seller_notes: 'Limited view', companion_seats: 1 }),
     ]
       .map((l) => JSON.stringify(l))
       .join('\n') + '\n',
@@ -117,6 +117,19 @@ describe("an imported catalog's own listings", () => {
     // Two listings in sections off any seat map: compared with the whole event.
     expect(listings.map((l) => l.dealRating.comparedWith)).toEqual(['the whole event', 'the whole event']);
     expect(listings[0]!.dealRating.rating).toBe('great');
+  });
+
+  it('offer the companion seats they state (RULES 10.16), and a document cannot state them wrongly', async () => {
+    expect((await listingsOf(withOwn)).map((l) => l.companionSeats)).toEqual([0, 1]);
+    const doc = listing(1, 0, 2, 50, { accessible: true });
+    expect(ListingDocumentSchema.safeParse({ ...doc, companion_seats: 2 }).success).toBe(true);
+    expect(ListingDocumentSchema.safeParse({ ...doc, companion_seats: 3 }).error?.issues[0]?.message).toBe(
+      'companion_seats must be at most quantity (one companion seat per wheelchair space)',
+    );
+    expect(
+      ListingDocumentSchema.safeParse({ ...doc, accessible: false, companion_seats: 1 }).error?.issues[0]?.message,
+    ).toBe('companion_seats are for accessible listings only');
+    expect(ListingDocumentSchema.safeParse({ ...doc, companion_seats: -1 }).success).toBe(false);
   });
 
   it('take carts like any listing, and show what is left', async () => {

@@ -23,6 +23,8 @@ export function listingFromDocument(doc: ListingDocument): GeneratedListing {
     sellerNotes: doc.seller_notes,
     inHandDate: doc.in_hand_date,
     accessible: doc.accessible ?? fromNotes.accessible,
+    // RULES 10.16: companion seats come only with wheelchair spaces.
+    companionSeats: (doc.accessible ?? fromNotes.accessible) ? (doc.companion_seats ?? 0) : 0,
     obstructedView: doc.obstructed_view ?? fromNotes.obstructedView,
     ageRestriction: doc.age_restriction ?? fromNotes.ageRestriction,
     faceValue: doc.face_value ?? null,

@@ -71,7 +71,15 @@ export function orderMailFacts(
   event: EventDocument,
   listing: GeneratedListing,
 ): OrderMailFacts {
-  const seats = tickets.map((t) => t.seat).filter((s): s is number => s !== null);
+  const seatsOf = (companion: boolean) =>
+    tickets.filter((t) => t.companion === companion).flatMap((t) => (t.seat === null ? [] : [t.seat]));
+  const seats = seatsOf(false);
+  // RULES 10.16: companion seats are numbered apart from the listing's block, so they are named apart.
+  const companionSeats = seatsOf(true);
+  const companions =
+    companionSeats.length === 0
+      ? ''
+      : `; companion seat${companionSeats.length === 1 ? '' : 's'} ${companionSeats.join(', ')}`;
   return {
     orderId: order.id,
     eventName: event.event_name,
@@ -81,11 +89,11 @@ export function orderMailFacts(
     section: listing.section,
     row: listing.row,
     seats:
-      isGeneralAdmission(listing.row) || seats.length === 0
+      (isGeneralAdmission(listing.row) || seats.length === 0
         ? 'General admission'
         : seats.length === 1
           ? `Seat ${seats[0]}`
-          : `Seats ${Math.min(...seats)}–${Math.max(...seats)}`,
+          : `Seats ${Math.min(...seats)}–${Math.max(...seats)}`) + companions,
     buyerName: order.billing.name ?? '',
   };
 }

@@ -156,6 +156,7 @@ export class OrderService {
       section: listing.section,
       row: listing.row,
       seat: t.seat === null ? GENERAL_ADMISSION_ROW : String(t.seat),
+      companion: t.companion,
       orderId: row.id,
       holder: row.billing.name ?? '',
     }));

@@ -30,6 +30,8 @@ export interface PurchaseInput {
   payment: { id: string; authorizationId: string };
   /** The first seat number of the listing's block (domain/seats.ts); null or absent for general admission. */
   seatBlockStart?: number | null;
+  /** The first seat number of the listing's companion seats (domain/seats.ts); null or absent for none. */
+  companionBlockStart?: number | null;
   /** The brand the order was placed on: its emails carry that brand's name and colours. */
   brand?: string;
   /** The event as the buyer bought it: what a later change is compared with (RULES 19.2). */
@@ -63,8 +65,10 @@ export class OrderStore {
         throw new AppError(410, 'hold_expired', 'The hold on these tickets has ended; choose your tickets again');
       const hold = holdRow(held[0]!);
       const inventory = await tx.query(
-        'UPDATE listing_inventory SET held = held - $2, sold = sold + $2 WHERE listing_id = $1 RETURNING listed',
-        [hold.listing_id, hold.quantity],
+        `UPDATE listing_inventory SET held = held - $2, sold = sold + $2,
+           companions_held = companions_held - $3, companions_sold = companions_sold + $3
+         WHERE listing_id = $1 RETURNING listed, companions_listed`,
+        [hold.listing_id, hold.quantity, hold.companions],
       );
       const o = input.order;
       const rows = await tx.query(
@@ -83,7 +87,8 @@ export class OrderStore {
           hold.id,
           hold.event_id,
           hold.listing_id,
-          hold.quantity,
+          // The order's tickets: the listing's seats and their companion seats (RULES 10.16).
+          hold.quantity + hold.companions,
           o.status,
           o.subtotal_cents,
           o.discount_cents,
@@ -133,6 +138,18 @@ export class OrderStore {
         quantity: hold.quantity,
         seatBlockStart: input.seatBlockStart ?? null,
       });
+      if (hold.companions > 0)
+        tickets.push(
+          ...(await issueCompanionTickets(tx, {
+            orderId: o.id,
+            listingId: hold.listing_id,
+            listed: num(inventory[0]?.listed ?? hold.quantity),
+            companionsListed: num(inventory[0]?.companions_listed ?? hold.companions),
+            firstSeq: hold.quantity + 1,
+            quantity: hold.companions,
+            companionBlockStart: input.companionBlockStart ?? null,
+          })),
+        );
       if (input.eventShape) await watchEvent(tx, hold.event_id, input.eventShape, input.now);
       const written = { ...orderRow(rows[0]!), tickets };
       await input.then?.(tx, written);
@@ -231,7 +248,7 @@ async function issueTickets(
        FROM generate_series(0, $3::int - 1) AS idx
        WHERE idx NOT IN (
          SELECT t.seat_index FROM tickets t JOIN orders o ON o.id = t.order_id
-         WHERE t.listing_id = $2 AND o.id <> $1 AND o.status <> ALL ($5)
+         WHERE t.listing_id = $2 AND o.id <> $1 AND o.status <> ALL ($5) AND NOT t.companion
        )
      ) AS free
      WHERE free.n <= $6
@@ -249,5 +266,57 @@ async function issueTickets(
   // The inventory's CHECK (held + sold <= listed) keeps a free seat for every ticket sold.
   if (rows.length !== input.quantity)
     throw new Error(`listing ${input.listingId} has ${rows.length} free seats for ${input.quantity} tickets`);
+  return rows.map(ticketRow).sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * Issues an order's companion seats (RULES 10.16) after its seats: the lowest companion indexes (0 to
+ * `companionsListed` - 1) no standing order holds, kept as seat indexes from `listed` on so they never meet the
+ * listing's own seats, numbered from the companion block's start. The purchase's row lock orders them as it orders
+ * the seats.
+ */
+async function issueCompanionTickets(
+  tx: SqlTx,
+  input: {
+    orderId: string;
+    listingId: number;
+    listed: number;
+    companionsListed: number;
+    firstSeq: number;
+    quantity: number;
+    companionBlockStart: number | null;
+  },
+): Promise<TicketRow[]> {
+  const ids = Array.from({ length: input.quantity }, () => newTicketId());
+  const rows = await tx.query(
+    `INSERT INTO tickets (id, order_id, listing_id, seq, seat_index, seat, companion)
+     SELECT ($4::text[])[free.n], $1, $2, $8::int + free.n - 1, $9::int + free.idx, $7::int + free.idx, true
+     FROM (
+       SELECT idx, row_number() OVER (ORDER BY idx) AS n
+       FROM generate_series(0, $3::int - 1) AS idx
+       WHERE $9::int + idx NOT IN (
+         SELECT t.seat_index FROM tickets t JOIN orders o ON o.id = t.order_id
+         WHERE t.listing_id = $2 AND o.id <> $1 AND o.status <> ALL ($5) AND t.companion
+       )
+     ) AS free
+     WHERE free.n <= $6
+     RETURNING *`,
+    [
+      input.orderId,
+      input.listingId,
+      input.companionsListed,
+      ids,
+      TICKETS_RETURNED_STATUSES,
+      input.quantity,
+      input.companionBlockStart,
+      input.firstSeq,
+      input.listed,
+    ],
+  );
+  // The inventory's CHECK (companions_held + companions_sold <= companions_listed) keeps a free place for each.
+  if (rows.length !== input.quantity)
+    throw new Error(
+      `listing ${input.listingId} has ${rows.length} free companion seats for ${input.quantity} companion tickets`,
+    );
   return rows.map(ticketRow).sort((a, b) => a.seq - b.seq);
 }

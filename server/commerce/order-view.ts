@@ -107,6 +107,7 @@ export function orderView(
         section: resolved.listing.section,
         row: resolved.listing.row,
         seat: t.seat,
+        companion: t.companion,
         state,
         stateText: ticketStateText({
           method,

@@ -34,7 +34,7 @@ export class ScanStore {
   async look(ticketId: string): Promise<ScanOutcome> {
     const rows = await this.sql.query(
       `SELECT t.id AS ticket_id, t.order_id AS ticket_order_id, t.listing_id AS ticket_listing_id, t.seq AS ticket_seq,
-              t.seat_index, t.seat, t.scanned_at, o.*
+              t.seat_index, t.seat, t.companion, t.scanned_at, o.*
        FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.id = $1`,
       [ticketId],
     );

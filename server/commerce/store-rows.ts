@@ -8,7 +8,10 @@ export interface HoldRow {
   guest_id: string;
   listing_id: number;
   event_id: number;
+  /** The listing's seats held (an accessible listing's wheelchair spaces). */
   quantity: number;
+  /** Companion seats held with them (RULES 10.16), at most one per space; 0 for most holds. */
+  companions: number;
   price_per_ticket_cents: number;
   status: 'active' | 'expired' | 'released' | 'purchased';
   created_at: string;
@@ -63,6 +66,8 @@ export interface TicketRow {
   seat_index: number;
   /** The seat number in the row; null for general admission. */
   seat: number | null;
+  /** A companion seat bought with a wheelchair space (RULES 10.16). */
+  companion: boolean;
   scanned_at: string | null;
 }
 
@@ -84,6 +89,7 @@ export function ticketRow(r: Record<string, unknown>): TicketRow {
     seq: num(r.seq),
     seat_index: num(r.seat_index),
     seat: r.seat == null ? null : num(r.seat),
+    companion: r.companion === true,
     scanned_at: r.scanned_at == null ? null : iso(r.scanned_at),
   };
 }
@@ -95,6 +101,7 @@ export function holdRow(r: Record<string, unknown>): HoldRow {
     listing_id: num(r.listing_id),
     event_id: num(r.event_id),
     quantity: num(r.quantity),
+    companions: num(r.companions ?? 0),
     price_per_ticket_cents: num(r.price_per_ticket_cents),
     status: r.status as HoldRow['status'],
     created_at: iso(r.created_at),

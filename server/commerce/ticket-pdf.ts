@@ -12,6 +12,8 @@ export interface PrintedTicket {
   row: string;
   /** "GA" for general admission. */
   seat: string;
+  /** A companion seat bought with a wheelchair space (RULES 10.16): printed as such. */
+  companion?: boolean;
   orderId: string;
   holder: string;
 }
@@ -78,7 +80,8 @@ export async function ticketsPdf(tickets: readonly PrintedTicket[], title: strin
     line(t.eventName, bold, 22, 10);
     line(t.venue, regular, 13, 6);
     line(t.when, regular, 13, 22);
-    line(`Section ${t.section}    Row ${t.row}    Seat ${t.seat}`, bold, 16, 22);
+    line(`Section ${t.section}    Row ${t.row}    Seat ${t.seat}`, bold, 16, t.companion ? 8 : 22);
+    if (t.companion) line('Companion seat', bold, 14, 22);
     line(`Holder: ${t.holder}`, regular, 12, 6);
     line(`Order: ${t.orderId}`, regular, 12, 24);
 

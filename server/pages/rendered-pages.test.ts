@@ -20,6 +20,7 @@ import type { PageRenderer } from './page-renderer.js';
 import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
 import { toErrorResponse } from '../http/errors.js';
 import { LayoutAnswers } from '../layout/layout-answers.js';
+import { listingsForEvent } from '../commerce/domain/listings.js';
 import { PageAnswers } from './page-answers.js';
 
 // The client's renderer, from its sources, as the server uses the built one: it must fit the server's contract.
@@ -265,6 +266,21 @@ describe('a rendered landing page', () => {
       );
     },
   );
+
+  it('draws and embeds accessible seating only when the address asks for it (RULES 10.15)', async () => {
+    const event = upcoming().find((e) => listingsForEvent(e).some((l) => l.accessible && l.splits.includes(1)))!;
+    const slug = entitySlug(event.event_name, event.event_id);
+    const page = await request(app).get(`${eventPath(event)}?quantity=1&accessible=1`);
+    expect(page.status).toBe(200);
+    const api = await request(app).get(`/api/events/${slug}/listings?quantity=1&accessible=1`);
+    expect(api.status).toBe(200);
+    expect(api.body.listings.length).toBeGreaterThan(0);
+    expect(api.body.listings.every((l: { accessible: boolean }) => l.accessible)).toBe(true);
+    expect(answerFor(page.text, ['listings', slug, { quantity: 1, sort: 'price_asc', accessible: true }])).toEqual(
+      api.body,
+    );
+    expect(page.text).toContain('Accessible seating only');
+  });
 
   it(
     'answers with the status the address has: 404 with a search, 301 for a ' +

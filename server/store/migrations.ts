@@ -400,6 +400,25 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
     `,
   },
   {
+    id: 13,
+    name: 'companion seats',
+    // RULES 10.16: an accessible listing's companion seats are counted beside its seats, held and sold in the same
+    // row lock and refused by the table beyond what is listed; a hold says how many of its tickets are companion
+    // seats (at most one per wheelchair space), and so does each ticket.
+    sql: `
+      ALTER TABLE listing_inventory
+        ADD COLUMN companions_listed integer NOT NULL DEFAULT 0 CHECK (companions_listed >= 0),
+        ADD COLUMN companions_held   integer NOT NULL DEFAULT 0 CHECK (companions_held >= 0),
+        ADD COLUMN companions_sold   integer NOT NULL DEFAULT 0 CHECK (companions_sold >= 0),
+        ADD CONSTRAINT listing_inventory_companions_within_listed
+          CHECK (companions_held + companions_sold <= companions_listed);
+      ALTER TABLE holds
+        ADD COLUMN companions integer NOT NULL DEFAULT 0 CHECK (companions >= 0),
+        ADD CONSTRAINT holds_companions_per_space CHECK (companions <= quantity);
+      ALTER TABLE tickets ADD COLUMN companion boolean NOT NULL DEFAULT false
+    `,
+  },
+  {
     id: 14,
     name: 'listing terms kept with the order',
     // RULES 20.1: what the listing disclosed when the order was paid (seats, face value, restrictions, delivery, the

@@ -92,12 +92,13 @@ export async function storeInvariants(db: Database, except: readonly number[] = 
     active: number;
     purchased: number;
   }>(
-    `SELECT i.listing_id::text, i.held, i.sold,
-            coalesce(sum(h.quantity) FILTER (WHERE h.status = 'active'), 0)::int AS active,
-            coalesce(sum(h.quantity) FILTER (WHERE h.status = 'purchased'), 0)::int AS purchased
+    // Companion seats (RULES 10.16) are counted with the seats: held and sold as their holds say.
+    `SELECT i.listing_id::text, i.held + i.companions_held AS held, i.sold + i.companions_sold AS sold,
+            coalesce(sum(h.quantity + h.companions) FILTER (WHERE h.status = 'active'), 0)::int AS active,
+            coalesce(sum(h.quantity + h.companions) FILTER (WHERE h.status = 'purchased'), 0)::int AS purchased
        FROM listing_inventory i LEFT JOIN holds h ON h.listing_id = i.listing_id
       WHERE NOT (i.listing_id = ANY($1::bigint[]))
-      GROUP BY i.listing_id, i.held, i.sold`,
+      GROUP BY i.listing_id, i.held, i.sold, i.companions_held, i.companions_sold`,
     [except],
   );
   return {

@@ -56,6 +56,12 @@ describe('a typed call', () => {
 
   it('sends only the listings filters that are set, and the query of nothing is empty', () => {
     expect(listingsParams({ quantity: undefined, minPrice: 0 })).toEqual([['minPrice', '0']]);
+    // RULES 10.15: accessible seating only is sent as 1, and left out when off.
+    expect(listingsParams({ quantity: 2, accessible: true })).toEqual([
+      ['quantity', '2'],
+      ['accessible', '1'],
+    ]);
+    expect(listingsParams({ accessible: false })).toEqual([]);
     expect(queryText([])).toBe('');
   });
 });

@@ -17,6 +17,8 @@ export interface ListingsCallFilter {
   sort?: z.output<typeof ListingsQuerySchema>['sort'];
   minPrice?: number;
   maxPrice?: number;
+  /** Accessible seating only (RULES 10.15). */
+  accessible?: boolean;
 }
 
 /** A layout page for a place, with the page address's own parameters (experiment overrides, campaign tags). */
@@ -63,6 +65,7 @@ export function listingsParams(filter: ListingsCallFilter): QueryParam[] {
   if (filter.sort) params.push(['sort', filter.sort]);
   if (filter.minPrice !== undefined) params.push(['minPrice', String(filter.minPrice)]);
   if (filter.maxPrice !== undefined) params.push(['maxPrice', String(filter.maxPrice)]);
+  if (filter.accessible) params.push(['accessible', '1']);
   return params;
 }
 

@@ -51,8 +51,21 @@ export const ListingDocumentSchema = z
     tickets_held: z.boolean().optional(),
     /** An age limit ("18+ only, valid photo ID required"); left out, read from the seller's notes. */
     age_restriction: z.string().min(1).max(100).optional(),
+    /**
+     * Companion seats beside an accessible listing's wheelchair spaces, sold only with a space (RULES 10.16);
+     * left out, none.
+     */
+    companion_seats: z.number().int().min(0).max(12).optional(),
   })
   .strict()
+  .refine((l) => (l.companion_seats ?? 0) <= l.quantity, {
+    message: 'companion_seats must be at most quantity (one companion seat per wheelchair space)',
+    path: ['companion_seats'],
+  })
+  .refine((l) => !(l.accessible === false && (l.companion_seats ?? 0) > 0), {
+    message: 'companion_seats are for accessible listings only',
+    path: ['companion_seats'],
+  })
   .refine((l) => Math.floor(l.listing_id / 1000) === l.event_id, {
     message: 'listing_id must be the event_id times 1000 plus the group number (0–999)',
     path: ['listing_id'],
@@ -122,6 +135,11 @@ export const ListingSchema = z.object({
   ticketsHeld: z.boolean(),
   /** RULES 20.2: an age limit on entry, in the seller's or venue's words; else null. */
   ageRestriction: z.string().nullable(),
+  /**
+   * Companion seats left beside an accessible listing's wheelchair spaces (0 for other listings): sold only with a
+   * space, at most one per space, at the same price per ticket (RULES 10.16).
+   */
+  companionSeats: z.number().int().min(0),
   /** How its all-in price compares with comparable listings of the same event (`DEAL_RATING_LIMITS`). */
   dealRating: DealRatingSchema,
 });
@@ -155,7 +173,24 @@ export const ListingsQuerySchema = z.object({
   sort: z.enum(['price_asc', 'price_desc', 'section']).default('price_asc'),
   minPrice: z.coerce.number({ error: 'minPrice must be a number' }).min(0).max(100_000).optional(),
   maxPrice: z.coerce.number({ error: 'maxPrice must be a number' }).min(0).max(100_000).optional(),
+  /**
+   * Accessible seating only (`accessible=1` or `true`, RULES 10.15); a rendered page passes the client's filter, where
+   * it is a boolean.
+   */
+  accessible: z
+    .union([z.boolean(), z.enum(['1', 'true', '0', 'false']).transform((v) => v === '1' || v === 'true')], {
+      error: 'accessible must be 1 or true (or 0 or false)',
+    })
+    .optional(),
 });
+
+/**
+ * Product decision (RULES 10.16): an accessible listing's seats are wheelchair spaces, and its seller may
+ * list companion seats beside them. A companion seat is sold only together with a wheelchair space of the same
+ * listing, in the same cart, at most one per space, at the listing's price per ticket, and it counts towards the
+ * per-event purchase limit like any ticket.
+ */
+export const COMPANIONS_PER_SPACE = 1;
 
 /** Fee breakdown behind the all-in price, one click away. */
 export const FeesSchema = z.object({ serviceFeeRate: z.number(), fulfillmentFeePerTicket: z.number() });
@@ -195,13 +230,23 @@ export const LineItemSchema = z.object({ key: z.string(), value: z.string() });
 export const CreateCartSchema = z.object({
   listingId: z.number({ error: 'listingId must be a number' }).int().positive(),
   quantity: z.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1).max(20),
+  /** Companion seats taken with the wheelchair spaces of an accessible listing (RULES 10.16). */
+  companions: z
+    .number({ error: 'companions must be a number' })
+    .int('companions must be a whole number')
+    .min(0, 'companions cannot be negative')
+    .max(20, 'companions must be at most 20')
+    .optional(),
 });
 
 export const CartSchema = z.object({
   id: z.string().uuid(),
   eventId: z.number().int(),
   listingId: z.number().int(),
+  /** Every ticket held: the listing's seats and any companion seats. */
   quantitySelected: z.number().int(),
+  /** How many of those are companion seats (RULES 10.16). */
+  companions: z.number().int().min(0).default(0),
   totalPrice: z.object({ value: z.number() }),
   /** RULES 3.5: key and value; the "Service Fee" line carries a dollar-prefixed amount. */
   lineItems: z.array(LineItemSchema),
@@ -339,6 +384,8 @@ export const OrderTicketSchema = z.object({
   /** Null for general admission. */
   seat: z.number().int().positive().nullable(),
   state: z.enum(TICKET_STATES),
+  /** A companion seat bought with a wheelchair space (RULES 10.16). */
+  companion: z.boolean().default(false),
   /** What the state means for this delivery method, in a sentence. */
   stateText: z.string(),
 });

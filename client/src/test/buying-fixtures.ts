@@ -65,6 +65,7 @@ export function listing(overrides: Partial<Listing> = {}): Listing {
     faceValue: null,
     ticketsHeld: true,
     ageRestriction: null,
+    companionSeats: 0,
     dealRating: { rating: 'fair', median: 118, comparedWith: 'Lower Level', comparables: 3 },
     ...overrides,
   };
@@ -101,6 +102,7 @@ export function cart(overrides: Partial<Cart> = {}): Cart {
     eventId: 501,
     listingId: 11,
     quantitySelected: 2,
+    companions: 0,
     totalPrice: { value: 236 },
     lineItems: [
       { key: 'Tickets (2 × $100)', value: '$200' },
@@ -146,6 +148,7 @@ export function order(overrides: Partial<Order> = {}): Order {
         section: '112',
         row: 'F',
         seat: 7,
+        companion: false,
         state: 'awaiting_seller',
         stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026',
       },
@@ -154,6 +157,7 @@ export function order(overrides: Partial<Order> = {}): Order {
         section: '112',
         row: 'F',
         seat: 8,
+        companion: false,
         state: 'awaiting_seller',
         stateText: 'Waiting for the seller to confirm; ready by Dec 20, 2026',
       },

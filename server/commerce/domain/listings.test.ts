@@ -9,6 +9,7 @@ import {
   availableSplits,
   canBuyQuantity,
   eventIdOfListing,
+  generatedCompanionSeats,
   isPairsOnly,
   listingId,
   listingIndexOf,
@@ -379,4 +380,34 @@ describe('quantityRefusal', () => {
       expect(quantityRefusal(pairs, 1, 1)).toMatchObject({ status: 409, code: 'not_enough_tickets' });
     },
   );
+});
+
+describe('companion seats of generated listings (RULES 10.16)', () => {
+  const events = Array.from({ length: 400 }, (_, i) =>
+    eventDocument({ event_id: 9000 + i, tickets_available: 200, ticket_groups_available: 40, min_ticket_price: 30 }),
+  );
+  const all = events.flatMap((e) => listingsForEvent(e));
+
+  it('come only with accessible listings, at most one per space, the same on every call', () => {
+    const accessible = all.filter((l) => l.accessible);
+    expect(accessible.length).toBeGreaterThan(50);
+    for (const l of all) {
+      if (!l.accessible) expect(l.companionSeats).toBe(0);
+      expect(l.companionSeats).toBeGreaterThanOrEqual(0);
+      expect(l.companionSeats).toBeLessThanOrEqual(l.quantity);
+      expect(generatedCompanionSeats(l)).toBe(l.companionSeats);
+    }
+    // Most accessible listings have one per space; some fewer, some none.
+    const onePerSpace = accessible.filter((l) => l.companionSeats === l.quantity).length / accessible.length;
+    expect(onePerSpace).toBeGreaterThan(0.55);
+    expect(accessible.some((l) => l.companionSeats === 0)).toBe(true);
+    expect(accessible.some((l) => l.companionSeats > 0 && l.companionSeats < l.quantity)).toBe(true);
+  });
+
+  it('are drawn apart from the event: the same listing id gives the same count, whatever else is listed', () => {
+    expect(generatedCompanionSeats({ id: 123_004, quantity: 4, accessible: true })).toBe(
+      generatedCompanionSeats({ id: 123_004, quantity: 4, accessible: true }),
+    );
+    expect(generatedCompanionSeats({ id: 123_004, quantity: 4, accessible: false })).toBe(0);
+  });
 });

@@ -15,6 +15,8 @@ export type GeneratedListing = Omit<
 > & {
   /** Tickets the seller listed. */
   quantity: number;
+  /** Companion seats the seller listed beside the wheelchair spaces (accessible listings only; RULES 10.16). */
+  companionSeats: number;
 };
 
 type DeliveryMethod = (typeof DELIVERY_METHODS)[number];
@@ -175,6 +177,26 @@ function sellerTerms(id: number, pricePerTicket: number): { faceValue: number | 
   return { faceValue, ticketsHeld: !rng.chance(NOT_HELD_SHARE) };
 }
 
+/**
+ * Product decision (RULES 10.16): most sellers of wheelchair spaces list a companion seat beside each space, some
+ * fewer, and the rest none.
+ */
+export const COMPANION_SEATS_SHARES = { onePerSpace: 0.7, fewer: 0.2 } as const;
+
+/**
+ * The companion seats a generated accessible listing offers (see COMPANION_SEATS_SHARES). Drawn from the listing's
+ * own sequence (seeded by its id), so the event's other listings stay as they were.
+ */
+export function generatedCompanionSeats(listing: { id: number; quantity: number; accessible: boolean }): number {
+  if (!listing.accessible) return 0;
+  const rng = new Random(Math.imul(listing.id, 0x2c1b3c6d) ^ 0xc0ffee);
+  const draw = rng.next();
+  if (draw < COMPANION_SEATS_SHARES.onePerSpace) return listing.quantity;
+  if (draw < COMPANION_SEATS_SHARES.onePerSpace + COMPANION_SEATS_SHARES.fewer)
+    return listing.quantity > 1 ? rng.int(1, listing.quantity - 1) : 1;
+  return 0;
+}
+
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
 /**
@@ -252,6 +274,7 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
   const sizes = quantities(rng, count, event);
 
   const listings = sizes.map((quantity, index): GeneratedListing => {
+    const id = listingId(event.event_id, index);
     const zone = rng.weighted(zones, (z) => z.weight);
     const section = rng.pick(zoneSections(layout, zone.zone));
     const row = zone.row(rng);
@@ -260,8 +283,9 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
     const deliveryMethod = rng.weighted(DELIVERY_METHODS, (m) => DELIVERY_METHOD_WEIGHTS[m]);
     const pairsOnly = quantity % 2 === 0 && quantity > 2 && rng.chance(PAIRS_ONLY_SHARE);
     const notes = sellerNotes(rng, layout, zone);
+    const seating = termsFromNotes(notes);
     return {
-      id: listingId(event.event_id, index),
+      id,
       eventId: event.event_id,
       section,
       row: row.label,
@@ -270,7 +294,8 @@ export function listingsForEvent(event: EventDocument): GeneratedListing[] {
       pricePerTicket: Math.max(floorCents, Math.round(floorCents * factor)) / 100,
       deliveryMethod,
       sellerNotes: notes,
-      ...termsFromNotes(notes),
+      ...seating,
+      companionSeats: generatedCompanionSeats({ id, quantity, accessible: seating.accessible }),
       inHandDate: inHandDate(rng, event, deliveryMethod),
       faceValue: null,
       ticketsHeld: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isGeneralAdmission, seatBlockStart, seatNumber } from './seats.js';
+import { companionBlockStart, isGeneralAdmission, seatBlockStart, seatNumber } from './seats.js';
 
 const listing = (id: number, section: string, row: string, quantity: number) => ({ id, section, row, quantity });
 
@@ -39,5 +39,29 @@ describe('seat blocks', () => {
       }
       seats.set(`${l.section}/${l.row}`, row);
     }
+  });
+});
+
+describe('companion seats (RULES 10.16)', () => {
+  const listings = [
+    { id: 1, section: '112', row: 'F', quantity: 4, companionSeats: 2 },
+    { id: 2, section: '112', row: 'F', quantity: 3 },
+    { id: 3, section: '112', row: 'F', quantity: 2, companionSeats: 2 },
+    { id: 4, section: 'Pit', row: 'GA', quantity: 5, companionSeats: 5 },
+    { id: 5, section: '113', row: 'F', quantity: 2, companionSeats: 1 },
+  ];
+
+  it('are numbered after every block of the row, in listing order, leaving the blocks where they were', () => {
+    expect(seatBlockStart(listings, 1)).toBe(1);
+    expect(seatBlockStart(listings, 2)).toBe(5);
+    expect(seatBlockStart(listings, 3)).toBe(8);
+    expect(companionBlockStart(listings, 1)).toBe(10);
+    expect(companionBlockStart(listings, 3)).toBe(12);
+    expect(companionBlockStart(listings, 5)).toBe(3);
+  });
+
+  it('have no numbers in general admission or for an unknown listing', () => {
+    expect(companionBlockStart(listings, 4)).toBeNull();
+    expect(companionBlockStart(listings, 99)).toBeNull();
   });
 });

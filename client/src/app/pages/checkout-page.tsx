@@ -58,7 +58,8 @@ export function CheckoutPage() {
       ? { ...data, lineItems: priced.lineItems, totalPrice: priced.totalPrice, promoCode: priced.promoCode }
       : data;
   const event = detail.data?.event;
-  const backTo = event ? `${event.url}?quantity=${data.quantitySelected}` : '/';
+  // The listings are asked for by the listing's own seats: companion seats come with them (RULES 10.16).
+  const backTo = event ? `${event.url}?quantity=${data.quantitySelected - data.companions}` : '/';
   const ended = holdEnded || data.status === 'expired' || data.status === 'released';
 
   const release = async () => {
@@ -90,6 +91,7 @@ export function CheckoutPage() {
         <div className="checkout-layout__summary">
           <CartSummary
             quantity={data.quantitySelected}
+            companions={data.companions}
             lineItems={shown.lineItems}
             total={shown.totalPrice.value}
             event={event}

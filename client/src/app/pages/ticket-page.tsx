@@ -4,6 +4,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { EventCard } from '../../../../shared/schemas/cards.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
+import { CompanionSeats, companionsAllowed, spacesText } from '../../features/buying/companion-seats.js';
 import { FeeDetails } from '../../features/buying/fee-details.js';
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { ListingDisclosures } from '../../features/buying/listing-disclosures.js';
@@ -54,8 +55,10 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   });
   const [chosen, setChosen] = useState<number | null>(null);
   const [needQuantity, setNeedQuantity] = useState(false);
+  const [companionsChosen, setCompanionsChosen] = useState(0);
   const hold = useMutation({
-    mutationFn: ({ id, quantity }: { id: number; quantity: number }) => buyingApi.createCart(id, quantity),
+    mutationFn: ({ id, quantity, companions }: { id: number; quantity: number; companions: number }) =>
+      buyingApi.createCart(id, quantity, companions),
     onSuccess: (cart, { id }) => {
       trackAddToCart(id);
       void navigate(`/checkout/${cart.id}`);
@@ -63,6 +66,9 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
     onError: (err) => {
       if (err instanceof BuyingApiError && err.status === 409) {
         void queryClient.invalidateQueries({ queryKey: ['listings'] });
+        // RULES 10.16: the companion seats left, as they stand now.
+        if (err.code === 'not_enough_companion_seats')
+          void queryClient.invalidateQueries({ queryKey: ['listing', listingId] });
       }
     },
   });
@@ -99,6 +105,9 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
     (hold.error instanceof BuyingApiError && hold.error.code === 'not_enough_tickets') || allowed.length === 0;
   // The all-in price and any shipping, per ticket: what the cart charges (`shared/rules/pricing.ts`).
   const perTicketCents = Math.round(listing.allInPricePerTicket * 100) + Math.round(listing.shippingPerTicket * 100);
+  // RULES 10.16: an accessible listing's seats are wheelchair spaces, and companion seats may come with them.
+  const companions = Math.min(companionsChosen, companionsAllowed(listing, quantity));
+  const ticketCount = (quantity ?? 0) + companions;
 
   const submit = () => {
     if (quantity === null) {
@@ -106,7 +115,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
       document.getElementById(selectId)?.focus();
       return;
     }
-    hold.mutate({ id: listing.id, quantity });
+    hold.mutate({ id: listing.id, quantity, companions });
   };
 
   return (
@@ -133,7 +142,9 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
         ) : (
           <>
             <div className={`field${needQuantity && quantity === null ? ' field--invalid' : ''}`}>
-              <label htmlFor={selectId}>Number of tickets</label>
+              <label htmlFor={selectId}>
+                {listing.accessible ? 'Number of wheelchair spaces' : 'Number of tickets'}
+              </label>
               {!allowed.includes(requested) && chosen === null && (
                 <p className="field-hint" id={`${selectId}-hint`}>
                   {requested > 0
@@ -164,7 +175,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
                 {quantity === null && <option value="">Choose</option>}
                 {allowed.map((n) => (
                   <option key={n} value={n}>
-                    {n} {n === 1 ? 'ticket' : 'tickets'}
+                    {listing.accessible ? spacesText(n) : `${n} ${n === 1 ? 'ticket' : 'tickets'}`}
                   </option>
                 ))}
               </select>
@@ -174,12 +185,22 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
                 </p>
               )}
             </div>
+            <CompanionSeats
+              listing={listing}
+              spaces={quantity}
+              value={companions}
+              onChange={(n) => {
+                setCompanionsChosen(n);
+                hold.reset();
+              }}
+            />
             <h3 className="price-heading">Price per ticket</h3>
             <FeeDetails listing={listing} serviceFeeRate={q.data?.fees.serviceFeeRate} id={`${selectId}-fees`} />
             {quantity !== null && (
               <p className="ticket-total">
-                Total for {quantity} {quantity === 1 ? 'ticket' : 'tickets'}:{' '}
-                <strong>{formatMoney((perTicketCents * quantity) / 100)}</strong>
+                Total for {ticketCount} {ticketCount === 1 ? 'ticket' : 'tickets'}
+                {companions > 0 ? ` (${spacesText(quantity)} and ${companions} companion)` : ''}:{' '}
+                <strong>{formatMoney((perTicketCents * ticketCount) / 100)}</strong>
                 <span className="ticket-total__note">
                   {listing.shippingPerTicket > 0 ? 'Fees and shipping included.' : 'Fees included.'} Add a promo code at
                   checkout.

@@ -77,8 +77,13 @@ export const buyingApi = {
   listings: (slug: string, filter: ListingsCallFilter, signal?: AbortSignal) =>
     request(callPath({ call: 'listings', slug, filter }), ListingsResponseSchema, { signal }),
   listing: (id: number, signal?: AbortSignal) => request(`/api/listings/${id}`, ListingDetailSchema, { signal }),
-  createCart: (listingId: number, quantity: number) =>
-    request('/api/cart', CartSchema, { method: 'POST', body: JSON.stringify({ listingId, quantity }), guest: true }),
+  /** Holds `quantity` seats, and with an accessible listing's spaces `companions` companion seats (RULES 10.16). */
+  createCart: (listingId: number, quantity: number, companions = 0) =>
+    request('/api/cart', CartSchema, {
+      method: 'POST',
+      body: JSON.stringify(companions > 0 ? { listingId, quantity, companions } : { listingId, quantity }),
+      guest: true,
+    }),
   /** The cart, priced with a promo code when one is given (an unknown code is a 400 `invalid_promo_code`). */
   cart: (id: string, signal?: AbortSignal, promoCode?: string) =>
     request(

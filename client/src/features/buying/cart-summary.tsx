@@ -39,6 +39,8 @@ export function LineItems({ lineItems, total }: { lineItems: { key: string; valu
 
 export interface CartSummaryProps {
   quantity: number;
+  /** How many of the `quantity` tickets are companion seats (RULES 10.16). */
+  companions?: number;
   lineItems: { key: string; value: string }[];
   total: number;
   event?: EventCard | undefined;
@@ -46,7 +48,15 @@ export interface CartSummaryProps {
   children?: ReactNode;
 }
 
-export function CartSummary({ quantity, lineItems, total, event, listing, children }: CartSummaryProps) {
+export function CartSummary({
+  quantity,
+  companions = 0,
+  lineItems,
+  total,
+  event,
+  listing,
+  children,
+}: CartSummaryProps) {
   const headingId = useId();
   return (
     <section className="cart-summary" aria-labelledby={headingId}>
@@ -60,6 +70,7 @@ export function CartSummary({ quantity, lineItems, total, event, listing, childr
       )}
       <p className="cart-summary__seats">
         {quantity} {quantity === 1 ? 'ticket' : 'tickets'}
+        {companions > 0 && ` (${companions} companion ${companions === 1 ? 'seat' : 'seats'})`}
         {listing && <> · {seatLabel(listing)}</>}
       </p>
       {listing && <ListingDisclosures terms={listing} />}

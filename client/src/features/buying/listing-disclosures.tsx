@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import type { ListingTerms } from '../../../../shared/schemas/commerce.js';
 import { GUARANTEE_PATH, listingDisclosures, type DisclosureKind } from '../../../../shared/rules/disclosures.js';
+import { companionSeatsNote } from './companion-seats.js';
 import { formatCalendarDate, formatMoney } from './money.js';
 
 const MARKS: Partial<Record<DisclosureKind, string>> = { accessible: '♿', restriction: '⚠' };
@@ -11,8 +12,17 @@ const MARKS: Partial<Record<DisclosureKind, string>> = { accessible: '♿', rest
  * have the tickets yet (RULES 20.3), the seller's own note when it says something new, and the guarantee (RULES
  * 20.4). `withSeats`: the seat location too, where no heading above says it.
  */
-export function ListingDisclosures({ terms, withSeats = false }: { terms: ListingTerms; withSeats?: boolean }) {
+export function ListingDisclosures({
+  terms,
+  withSeats = false,
+}: {
+  terms: ListingTerms & { companionSeats?: number };
+  withSeats?: boolean;
+}) {
   const lines = listingDisclosures(terms, { money: formatMoney, date: formatCalendarDate });
+  // RULES 10.16: companion seats left beside the wheelchair spaces, said with the accessible seating.
+  const companions =
+    terms.companionSeats === undefined ? null : companionSeatsNote({ ...terms, companionSeats: terms.companionSeats });
   return (
     <ul className="disclosures">
       {lines
@@ -26,6 +36,7 @@ export function ListingDisclosures({ terms, withSeats = false }: { terms: Listin
             <li key={`${l.kind}-${l.text}`} className={`disclosure disclosure--${l.kind}`}>
               {MARKS[l.kind] && <span aria-hidden="true">{MARKS[l.kind]} </span>}
               {l.text}
+              {l.kind === 'accessible' && companions && `: ${companions}`}
             </li>
           ),
         )}

@@ -21,6 +21,13 @@ function readSort(text: string | null): ListingSort {
   return (SORTS as readonly string[]).includes(text ?? '') ? (text as ListingSort) : 'price_asc';
 }
 
+/** The address parameter of "Accessible seating only" (RULES 10.15): `1` when on, absent when off. */
+export const ACCESSIBLE_PARAM = 'accessible';
+
+function readAccessible(text: string | null): boolean {
+  return text === '1' || text === 'true';
+}
+
 export type ActiveFilter = ListingsCallFilter & { quantity: number; sort: ListingSort };
 
 /** The listing filters live in the address, so Back and a shared link keep them. */
@@ -30,5 +37,6 @@ export function readListingsFilter(params: URLSearchParams): ActiveFilter {
   const maxPrice = readPrice(params.get('maxPrice'));
   if (minPrice !== undefined) filter.minPrice = minPrice;
   if (maxPrice !== undefined) filter.maxPrice = maxPrice;
+  if (readAccessible(params.get(ACCESSIBLE_PARAM))) filter.accessible = true;
   return filter;
 }

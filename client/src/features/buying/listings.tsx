@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { seatMapTemplate } from '../../../../shared/schemas/seat-maps.js';
 import { SORTS, type ListingSort } from './buying-api.js';
 import { ListingItem, DEAL_RULE_TEXT } from './listing-item.js';
-import { QUANTITY_CHOICES, readListingsFilter } from './listings-filter.js';
+import { ACCESSIBLE_PARAM, QUANTITY_CHOICES, readListingsFilter } from './listings-filter.js';
 import { PriceFilter } from './price-filter.js';
 import { SeatMap } from './seat-map.js';
 import { summarizeSections } from './seat-map-model.js';
@@ -120,6 +120,15 @@ export function ListingsPanel({
               })
             }
           />
+          {/* RULES 10.15: kept in the address like the other filters; the seat map follows it. */}
+          <label className="control control--check">
+            <input
+              type="checkbox"
+              checked={filter.accessible === true}
+              onChange={(e) => update({ [ACCESSIBLE_PARAM]: e.target.checked ? '1' : undefined })}
+            />
+            <span>Accessible seating only</span>
+          </label>
         </div>
       )}
       {template && layout && !closed && !soldOut && !listings.isError && (
@@ -131,6 +140,7 @@ export function ListingsPanel({
           preview={previewSection}
           onToggle={toggleSection}
           onClear={() => update({ [SECTION_PARAM]: undefined })}
+          accessibleOnly={filter.accessible === true}
         />
       )}
       {dateToBeAnnounced && (
@@ -159,18 +169,22 @@ export function ListingsPanel({
         ) : shown.length === 0 ? (
           <p className="listings__empty">
             No tickets for {filter.quantity} {filter.quantity === 1 ? 'ticket' : 'tickets'}
+            {filter.accessible ? ' with accessible seating' : ''}
             {filtered ? ' in that price range' : ''}. Try a different number of tickets
-            {filtered ? ' or clear the price filter' : ''}.
+            {filtered ? ' or clear the price filter' : ''}
+            {filter.accessible ? ', or show every seat' : ''}.
           </p>
         ) : visible.length < shown.length ? (
           <p className="listings__count">
             {visible.length} of {shown.length} listings for {filter.quantity}{' '}
-            {filter.quantity === 1 ? 'ticket' : 'tickets'}, in the sections chosen
+            {filter.quantity === 1 ? 'ticket' : 'tickets'}
+            {filter.accessible ? ' with accessible seating' : ''}, in the sections chosen
           </p>
         ) : (
           <p className="listings__count">
             {shown.length} {shown.length === 1 ? 'listing' : 'listings'} for {filter.quantity}{' '}
             {filter.quantity === 1 ? 'ticket' : 'tickets'}
+            {filter.accessible ? ' with accessible seating' : ''}
           </p>
         )}
       </div>

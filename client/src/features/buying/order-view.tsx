@@ -133,7 +133,9 @@ export function Timeline({ timeline }: { timeline: Order['timeline'] }) {
 }
 
 const seatText = (t: OrderTicket) =>
-  `Section ${t.section}, Row ${t.row}, ${t.seat === null ? 'general admission' : `Seat ${t.seat}`}`;
+  `Section ${t.section}, Row ${t.row}, ${t.seat === null ? 'general admission' : `Seat ${t.seat}`}` +
+  // RULES 10.16: a companion seat bought with a wheelchair space says so.
+  (t.companion ? ', Companion seat' : '');
 
 /** Saves a file the page fetched (the eTickets PDF) under its name. */
 function saveFile(blob: Blob, filename: string): void {

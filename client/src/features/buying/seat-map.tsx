@@ -29,6 +29,7 @@ const bandClass = (band: number) => `price-band--${band}`;
 /** Product decision: a list of up to this many sections starts open. */
 export const LIST_OPEN_MAX = 8;
 
+const accessibleSections = (n: number) => `${n} ${n === 1 ? 'section has' : 'sections have'} it`;
 const listingsText = (n: number) => `${n} ${n === 1 ? 'listing' : 'listings'}`;
 
 /** A section's name in the list and on the map: its name, lowest all-in price, listing count and marks. */
@@ -228,6 +229,11 @@ export interface SeatMapProps {
   preview?: string | null;
   onToggle: (section: string) => void;
   onClear: () => void;
+  /**
+   * "Accessible seating only" is on (RULES 10.15): `sections` are those with accessible seating, the others are
+   * drawn as having none, and the caption, the list and the status say so.
+   */
+  accessibleOnly?: boolean;
 }
 
 /**
@@ -243,6 +249,7 @@ export function SeatMap({
   preview: listingPreview = null,
   onToggle,
   onClear,
+  accessibleOnly = false,
 }: SeatMapProps) {
   const template = seatMapTemplate(layout);
   const [preview, setPreview] = useState<string | null>(null);
@@ -299,6 +306,8 @@ export function SeatMap({
         <figcaption id={captionId} className="seat-map__caption">
           Seat map ({LAYOUT_LABELS[layout]}): sections are coloured by their lowest price per ticket, fees included.
           Select sections on the map or in the list to see their tickets.
+          {accessibleOnly &&
+            ' Only sections with accessible seating are offered; the others are shown without tickets.'}
         </figcaption>
         <div className="seat-map__canvas">
           <MapDrawing
@@ -320,7 +329,7 @@ export function SeatMap({
           ))}
           <li>
             <span className="seat-map__swatch seat-map__swatch--empty" aria-hidden="true" />
-            No tickets
+            {accessibleOnly ? 'No accessible seating' : 'No tickets'}
           </li>
           <li>
             <span aria-hidden="true">♿ </span>Accessible seating
@@ -332,7 +341,11 @@ export function SeatMap({
       </figure>
       <p className="seat-map__status" aria-live="polite">
         {highlighted ? `${highlighted} is outlined on the map. ` : ''}
-        {selected.size > 0 ? `Showing tickets in ${[...selected].join(', ')}.` : 'Showing tickets in every section.'}
+        {selected.size > 0
+          ? `Showing ${accessibleOnly ? 'accessible seating' : 'tickets'} in ${[...selected].join(', ')}.`
+          : accessibleOnly
+            ? `Showing accessible seating only: ${accessibleSections(sections.length)}.`
+            : 'Showing tickets in every section.'}
         {selected.size > 0 && (
           <>
             {' '}
@@ -344,7 +357,8 @@ export function SeatMap({
       </p>
       <details className="section-list" open={listOpen} onToggle={(e) => setListOpen(e.currentTarget.open)}>
         <summary id={listHeadingId}>
-          Choose sections from a list ({sections.length} {sections.length === 1 ? 'section' : 'sections'} with tickets)
+          Choose sections from a list ({sections.length} {sections.length === 1 ? 'section' : 'sections'} with{' '}
+          {accessibleOnly ? 'accessible seating' : 'tickets'})
         </summary>
         {zones.map(([zone, list]) => (
           <div key={zone} className="section-list__zone">
