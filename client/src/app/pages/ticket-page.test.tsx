@@ -141,4 +141,17 @@ describe('what a listing discloses (RULES 20.1)', () => {
       '/guarantee',
     );
   });
+
+  it('says with the accessible seating how many companion seats can come with it (RULES 10.16)', async () => {
+    mockFetch({
+      [`GET /api/events/${SLUG}/listings`]: () =>
+        json(listingsBody([listing({ accessible: true, companionSeats: 2, sellerNotes: 'Wheelchair accessible' })])),
+    });
+    renderAt(<ListingsPanel slug={SLUG} />, { route: `/events/${SLUG}` });
+    const item = await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    expect(linesIn(item)[0]).toBe(
+      '♿ Wheelchair-accessible seating: 2 companion seats can come with the wheelchair spaces, one per space',
+    );
+    expect(item.textContent?.match(/wheelchair accessible/gi)).toBeNull();
+  });
 });
