@@ -1,4 +1,5 @@
 import { AppError } from '../../http/errors.js';
+import { GUESTS_PER_ADDRESS, MAX_TICKETS_PER_EVENT } from '../../../shared/rules/constants.js';
 
 /**
  * The fair-share rule: how much of one event a single buyer may hold or own, so one guest (or one script)
@@ -6,7 +7,7 @@ import { AppError } from '../../http/errors.js';
  * marketplace's own. 8 tickets per event is the ceiling primary on-sales commonly set (Ticketmaster's per
  * account event limits are 4 to 8), large enough for a family or a group outing.
  */
-export const MAX_TICKETS_PER_EVENT = 8;
+export { MAX_TICKETS_PER_EVENT } from '../../../shared/rules/constants.js';
 /** Open carts (unexpired holds) at once: enough to compare two or three seats, too few to sit on an event. */
 export const MAX_OPEN_CARTS = 3;
 /**
@@ -14,7 +15,7 @@ export const MAX_OPEN_CARTS = 3;
  * several people behind one address (a household, an office, a campus behind one NAT): a guest token is a
  * browser, an address may be several.
  */
-export const GUESTS_PER_ADDRESS = 4;
+export { GUESTS_PER_ADDRESS } from '../../../shared/rules/constants.js';
 
 export interface PurchaseLimits {
   ticketsPerEvent: number;
