@@ -7,6 +7,7 @@ import { SORTS, type ListingSort } from './buying-api.js';
 import { ListingItem, DEAL_RULE_TEXT } from './listing-item.js';
 import { QUANTITY_CHOICES, readListingsFilter } from './listings-filter.js';
 import { formatMoney } from './money.js';
+import { takeInputBeforeScript } from '../../lib/input-before-script.js';
 import { PriceFilter } from './price-filter.js';
 import { SeatMap } from './seat-map.js';
 import { summarizeSections } from './seat-map-model.js';
@@ -20,6 +21,9 @@ const SORT_LABELS: Record<ListingSort, string> = {
 };
 
 const NO_LISTINGS: readonly never[] = [];
+/** The listings panel's fields whose choice before the script ran is kept. */
+const QUANTITY_INPUT = 'listings-quantity';
+const SORT_INPUT = 'listings-sort';
 const tickets = (n: number) => `${n} ${n === 1 ? 'ticket' : 'tickets'}`;
 /** RULES 8.1: the per-event limit, said beside the quantity picker, which offers no more. */
 export const QUANTITY_LIMIT_TEXT = `Up to ${MAX_TICKETS_PER_EVENT} tickets per shopper for an event`;
@@ -48,8 +52,6 @@ export function ListingsPanel({
   const headingId = useId();
   const limitId = useId();
   const quantityId = useId();
-  const quantityRef = useRef<HTMLSelectElement>(null);
-  const sortRef = useRef<HTMLSelectElement>(null);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
 
   const update = (changes: Record<string, string | readonly string[] | undefined>) => {
@@ -66,26 +68,17 @@ export function ListingsPanel({
       { replace: true },
     );
   };
-  // The quantity and sort selects are uncontrolled, so hydration keeps what a shopper chose before the script ran
-  // (they work as a plain GET form until then): when the script starts, a choice that differs from the address is
-  // read from the page and applied; after that the selects follow the address.
-  const started = useRef(false);
-  // `update` sets the address from its previous value, so the first render's is as good as any.
+  // A quantity or sort chosen before the script ran (the selects work as a plain GET form until then) is read from
+  // the page before hydration resets it (`lib/input-before-script.ts`), and applied once the panel is live.
   const apply = useRef(update);
   useEffect(() => {
-    const quantity = quantityRef.current;
-    const sort = sortRef.current;
-    if (!started.current) {
-      started.current = true;
-      const changes: Record<string, string> = {};
-      if (quantity && quantity.value !== String(filter.quantity)) changes['quantity'] = quantity.value;
-      if (sort && sort.value !== filter.sort) changes['sort'] = sort.value;
-      if (Object.keys(changes).length > 0) apply.current(changes);
-      return;
-    }
-    if (quantity && quantity.value !== String(filter.quantity)) quantity.value = String(filter.quantity);
-    if (sort && sort.value !== filter.sort) sort.value = filter.sort;
-  }, [filter.quantity, filter.sort]);
+    const changes: Record<string, string> = {};
+    const quantity = takeInputBeforeScript(QUANTITY_INPUT);
+    const sort = takeInputBeforeScript(SORT_INPUT);
+    if (quantity !== undefined) changes['quantity'] = quantity;
+    if (sort !== undefined) changes['sort'] = sort;
+    if (Object.keys(changes).length > 0) apply.current(changes);
+  }, []);
   const toggleSection = (section: string) =>
     update({
       [SECTION_PARAM]: selected.has(section) ? [...selected].filter((s) => s !== section) : [...selected, section],
@@ -139,9 +132,9 @@ export function ListingsPanel({
               <label htmlFor={quantityId}>Tickets</label>
               <select
                 id={quantityId}
-                ref={quantityRef}
                 name="quantity"
-                defaultValue={filter.quantity}
+                data-keep-input={QUANTITY_INPUT}
+                value={filter.quantity}
                 aria-describedby={limitId}
                 onChange={(e) => update({ quantity: e.target.value })}
               >
@@ -158,9 +151,9 @@ export function ListingsPanel({
             <label className="control">
               <span>Sort by</span>
               <select
-                ref={sortRef}
                 name="sort"
-                defaultValue={filter.sort}
+                data-keep-input={SORT_INPUT}
+                value={filter.sort}
                 onChange={(e) => update({ sort: e.target.value })}
               >
                 {SORTS.map((s) => (
