@@ -39,7 +39,8 @@ describe('ticket page', () => {
     renderAt(<TicketPage />, { route: `/tickets/${SLUG}?listing=11&quantity=4`, path: 'tickets/*' });
     const note = await screen.findByRole('note');
     expect(note.textContent).toBe(
-      'Up to 8 tickets per shopper and 32 per network for an event: you can add up to 2 tickets (you hold or bought 6).',
+      'Up to 8 tickets per shopper and 32 per network for an event: ' +
+        'you can add up to 2 tickets (you hold or bought 6).',
     );
     // Said before the button that would meet the limit.
     const button = screen.getByRole('button', { name: 'Continue to checkout' });

@@ -186,7 +186,7 @@ describe('listings', () => {
     expect(said.filter((text) => text.includes('2 listings for 4'))).toEqual([]);
   });
 
-  it('says at which quantity the cheapest listing sells when it does not sell the one chosen, and switches to it', async () => {
+  it('says at which quantity the cheapest listing sells when not at the one chosen, and switches to it', async () => {
     // The cheapest ($118) sells 1 or 3 tickets; at 2 only the dearer listing is on offer.
     const single = listing({ ...CHEAP, splits: [1, 3], quantityAvailable: 3 });
     const dear = listing({ id: 13, section: '201', row: 'A', pricePerTicket: 150, allInPricePerTicket: 177 });
