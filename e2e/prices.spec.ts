@@ -173,10 +173,13 @@ test('a quantity chosen before the page’s script runs is kept, and the list fo
   await expect(picker).toBeVisible();
   await expect(page.locator('html[data-ready="true"]')).toHaveCount(0);
   await picker.selectOption('3');
+  await page.getByLabel('Max $').fill('5000');
   release();
   await expect(page.locator('html[data-ready="true"]')).toHaveCount(1, { timeout: 15_000 });
   await expect(picker).toHaveValue('3');
   await expect(page).toHaveURL(/[?&]quantity=3\b/);
+  // A price typed then stays in its field, to be applied.
+  await expect(page.getByLabel('Max $')).toHaveValue('5000');
   const tickets = page.getByRole('region', { name: 'Tickets' });
   await expect(tickets.getByText(/(listings? for 3 tickets|No tickets for 3 tickets)/)).toBeVisible();
   const select = tickets.getByRole('link', { name: /^Select / });
@@ -198,6 +201,14 @@ test.describe('without JavaScript', () => {
     await tickets.getByRole('button', { name: 'Show tickets' }).click();
     await expect(page).toHaveURL(/[?&]quantity=4\b/);
     await expect(tickets.getByText(/(listings? for 4 tickets|No tickets for 4 tickets)/)).toBeVisible();
+    // The price range too, keeping the quantity.
+    await tickets.getByLabel('Max $').fill('5000');
+    await tickets.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(/[?&]maxPrice=5000\b/);
+    await expect(page).toHaveURL(/[?&]quantity=4\b/);
+    await expect(
+      tickets.getByText(/(listings? for 4 tickets|No tickets for 4 tickets in that price range)/),
+    ).toBeVisible();
   });
 });
 

@@ -173,6 +173,7 @@ export function ListingsPanel({
             key={`${filter.minPrice ?? ''}-${filter.maxPrice ?? ''}`}
             minPrice={filter.minPrice}
             maxPrice={filter.maxPrice}
+            keep={{ quantity: String(filter.quantity), sort: filter.sort, [SECTION_PARAM]: [...selected] }}
             onApply={(min, max) =>
               update({
                 minPrice: min === undefined ? undefined : String(min),
