@@ -10,6 +10,7 @@ import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
 import { PURCHASE_LIMITS } from '../commerce/domain/purchase-limits.js';
 import { parseEnv } from '../config/env.js';
 import { allInPrice } from '../../shared/rules/pricing.js';
+import { cheapestOffer, offerQuantity } from '../../shared/rules/offer.js';
 import { entitySlug } from '../../shared/rules/slug.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
@@ -275,6 +276,32 @@ describe('demand signals from what shoppers do', () => {
     // Its performers' price at the venue no longer counts it: the lowest of their other events there, or none.
     for (const performerId of event.performer_ids)
       expect(await venuePrice(performerId, event.venue_id)).toBe(await lowestThere(performerId, event.venue_id));
+  });
+
+  it('prices every card at a listing its page shows at the quantity it opens at, or names from there', async () => {
+    const soon = Date.now() / 1000 + 3 * 86_400;
+    const events = fixture.catalog.collections.Event.filter(
+      (e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > soon && e.ticket_groups_available > 0,
+    ).slice(0, 15);
+    expect(events.length).toBeGreaterThan(5);
+    for (const e of events) {
+      const slug = entitySlug(e.event_name, e.event_id);
+      const card = (await eventPage(e)).event;
+      const all = (await request(app).get(`/api/events/${slug}/listings`)).body as {
+        listings: { id: number; splits: number[]; allInPricePerTicket: number }[];
+      };
+      const offer = cheapestOffer(all.listings, (l) => l.allInPricePerTicket);
+      // The card's "From" is the cheapest listing a shopper can buy.
+      expect(card.minPrice, e.event_name).toBe(offer?.price);
+      if (!offer) continue;
+      // The page opens at 2 tickets (client/src/features/buying/listings-filter.ts); where the cheapest listing does
+      // not sell 2 it names the quantity it does sell, and that answer holds the price.
+      const quantity = offerQuantity(offer.quantities, 2);
+      const at = (await request(app).get(`/api/events/${slug}/listings?quantity=${quantity}`)).body as {
+        listings: { allInPricePerTicket: number }[];
+      };
+      expect(at.listings[0]?.allInPricePerTicket, e.event_name).toBe(card.minPrice);
+    }
   });
 
   it(
