@@ -4,6 +4,7 @@ import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListingsPanel } from './listings.js';
 import { seatLabel } from './money.js';
+import { keepInputBeforeScript } from '../../lib/input-before-script.js';
 import { json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
 import { renderAt } from '../../test/render-page.js';
 import { listing, listingsBody, SLUG } from '../../test/buying-fixtures.js';
@@ -200,6 +201,29 @@ describe('listings', () => {
     await waitFor(() => expect(screen.getByTestId('location').textContent).toContain('quantity=1'));
     await screen.findByRole('link', { name: /^Select Section 112, Row F, 1 ticket at \$118/ });
     expect(document.querySelector('.listings__offer')).toBeNull();
+  });
+
+  it('applies a quantity and sort chosen before its script ran, as the page held them before hydration', async () => {
+    // The server's page as the shopper left it: 3 tickets and the section sort chosen, then the script starts.
+    const served = document.createElement('div');
+    served.innerHTML =
+      '<select data-keep-input="listings-quantity"><option value="2" selected>2</option><option value="3">3</option>' +
+      '</select><select data-keep-input="listings-sort"><option value="price_asc" selected>low</option>' +
+      '<option value="section">section</option></select>';
+    served.querySelector<HTMLSelectElement>('[data-keep-input="listings-quantity"]')!.value = '3';
+    served.querySelector<HTMLSelectElement>('[data-keep-input="listings-sort"]')!.value = 'section';
+    keepInputBeforeScript(served);
+    const { fetchMock } = setup();
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toContain('quantity=3'));
+    expect(screen.getByTestId('location').textContent).toContain('sort=section');
+    expect((screen.getByRole('combobox', { name: 'Tickets' }) as HTMLSelectElement).value).toBe('3');
+    await waitFor(() =>
+      expect(
+        urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some(
+          (u) => u.searchParams.get('quantity') === '3' && u.searchParams.get('sort') === 'section',
+        ),
+      ).toBe(true),
+    );
   });
 
   it('says nothing more of the cheapest listing when it sells the quantity chosen', async () => {
