@@ -5,6 +5,7 @@ import { App } from './app/app.js';
 import { readPageData } from './app/page-data.js';
 import { reportClientError } from './lib/api.js';
 import { createQueryClient } from './lib/query-client.js';
+import { keepInputBeforeScript } from './lib/input-before-script.js';
 
 /** Starts the storefront: hydrates the page the server rendered, or renders the app shell's page. */
 
@@ -19,6 +20,8 @@ if (served) {
   // what the server did and asks for nothing again. Hydrating in a transition lets the browser paint between slices.
   const queryClient = createQueryClient();
   hydrate(queryClient, served.state);
+  // A choice made in the page's forms before now is read before hydration resets it; its owner applies it.
+  keepInputBeforeScript();
   startTransition(() => {
     hydrateRoot(
       container,

@@ -767,6 +767,30 @@ describe('no sale once the event has started', () => {
 });
 
 describe('fair holds', () => {
+  it('tells a shopper their allowance of an event before checkout, from what they hold (RULES 8.1)', async () => {
+    const event = upcoming().find((e) => listingsForEvent(e).some((l) => !used.has(l.id) && l.splits.includes(3)))!;
+    const listing = listingsForEvent(event).find((l) => !used.has(l.id) && l.splits.includes(3))!;
+    used.add(listing.id);
+    const auth = await guest();
+    const before = await request(app).get(`/api/purchase-limits?eventId=${event.event_id}`).set('Authorization', auth);
+    expect(before.status).toBe(200);
+    expect(before.headers['cache-control']).toBe('private, no-store');
+    expect(before.body).toMatchObject({ eventId: event.event_id, perShopper: { limit: 8, used: 0 }, left: 8 });
+    const held = await request(app)
+      .post('/api/cart')
+      .set('Authorization', auth)
+      .send({ listingId: listing.id, quantity: 3 });
+    expect(held.status).toBe(201);
+    const after = await request(app).get(`/api/purchase-limits?eventId=${event.event_id}`).set('Authorization', auth);
+    expect(after.body).toMatchObject({ perShopper: { limit: 8, used: 3 }, left: 5 });
+    // Its own, never without the guest's token; a bad event id is a 400 naming it.
+    expect((await request(app).get(`/api/purchase-limits?eventId=${event.event_id}`)).status).toBe(401);
+    const bad = await request(app).get('/api/purchase-limits?eventId=abc').set('Authorization', auth);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toContain('eventId');
+    await request(app).delete(`/api/cart/${held.body.id}`).set('Authorization', auth);
+  });
+
   it(
     `stops one guest trying to hold a whole event at ${MAX_TICKETS_PER_EVENT} ` +
       `tickets; other shoppers still see and hold tickets`,

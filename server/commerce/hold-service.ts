@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { COMPANIONS_PER_SPACE, type Cart } from '../../shared/schemas/commerce.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { GeneratedListing } from './domain/listings.js';
-import { PURCHASE_LIMITS, type PurchaseLimits } from './domain/purchase-limits.js';
+import { PURCHASE_LIMITS, purchaseAllowance, type PurchaseLimits } from './domain/purchase-limits.js';
+import type { PurchaseAllowance } from '../../shared/schemas/purchase-limits.js';
 import { assertOnSale } from './domain/sale-window.js';
 import { quoteHold } from './hold-quote.js';
 import type { HoldStore } from './hold-store.js';
@@ -80,6 +81,17 @@ export class HoldService {
       }),
     );
     return this.cartOf(hold, listing);
+  }
+
+  /**
+   * RULES 8.1: what the buyer may still take of an event (their own share and their network's), from the same
+   * counts and rule the hold applies, so the page can say it before "Continue to checkout".
+   */
+  async allowance(buyer: Buyer, eventId: number): Promise<PurchaseAllowance> {
+    const usage = await stored('purchaseLimits', () =>
+      this.options.holds.usage({ ...buyer, eventId, now: this.options.now() }),
+    );
+    return purchaseAllowance({ eventId, ...usage, limits: this.options.limits });
   }
 
   /** The guest's own hold; another guest's cart is as unknown as a cart that does not exist. */

@@ -114,6 +114,16 @@ export class HoldStore {
     });
   }
 
+  /** What a buyer has towards the fair-share limits of an event, counted as `createHold` counts it. */
+  async usage(input: {
+    guestId: string;
+    clientKey: string;
+    eventId: number;
+    now: Date;
+  }): Promise<{ guest: BuyerUsage; byAddress: BuyerUsage }> {
+    return this.sql.transaction((tx) => buyerUsage(tx, input));
+  }
+
   async hold(id: string): Promise<HoldRow | null> {
     const rows = await this.sql.query('SELECT * FROM holds WHERE id = $1', [id]);
     return rows[0] ? holdRow(rows[0]) : null;

@@ -77,6 +77,14 @@ export class ListingService {
     const event = await catalog.eventBySlug(slug);
     const sale = saleState(event, this.options.now());
     const seatMap = { layout: layoutFor(event) };
+    // The answer names the filter it was made for, so the page labels its rows with their own quantity.
+    const answered = {
+      sort: query.sort,
+      ...(query.quantity !== undefined ? { quantity: query.quantity } : {}),
+      ...(query.minPrice !== undefined ? { minPrice: query.minPrice } : {}),
+      ...(query.maxPrice !== undefined ? { maxPrice: query.maxPrice } : {}),
+      ...(query.accessible ? { accessible: true } : {}),
+    };
     if (!sale.onSale)
       return {
         eventId: event.event_id,
@@ -84,6 +92,7 @@ export class ListingService {
         listings: [],
         fees: FEES,
         sale: { onSale: false, code: sale.code, message: sale.message },
+        query: answered,
       };
     const [usage, generated] = await stored('listings', () =>
       Promise.all([inventory.usage(event.event_id), catalog.listingsOf(event)]),
@@ -111,6 +120,7 @@ export class ListingService {
       listings,
       fees: FEES,
       sale: { onSale: true, dateToBeAnnounced: sale.dateToBeAnnounced },
+      query: answered,
     };
   }
 

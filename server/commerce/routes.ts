@@ -7,6 +7,7 @@ import {
   ListingsQuerySchema,
 } from '../../shared/schemas/commerce.js';
 import { SlugParamsSchema } from '../../shared/schemas/entities.js';
+import { PurchaseLimitsQuerySchema } from '../../shared/schemas/purchase-limits.js';
 import { idempotencyKeyOf, requestFingerprint } from '../http/idempotency.js';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../../shared/schemas/commerce.js';
 import { clientKeyOf } from '../http/security.js';
@@ -67,6 +68,14 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events
       .status(201)
       .set('Cache-Control', 'no-store')
       .json(await commerce.holds.createCart({ guestId, clientKey }, input));
+  });
+
+  // RULES 8.1: the shopper's own allowance of an event, before they choose a quantity (never shared or kept).
+  router.get('/purchase-limits', async (req, res) => {
+    const guestId = await guest(req.get('authorization'));
+    const { eventId } = PurchaseLimitsQuerySchema.parse(req.query);
+    const clientKey = clientKeyOf(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    res.set('Cache-Control', 'private, no-store').json(await commerce.holds.allowance({ guestId, clientKey }, eventId));
   });
 
   router.get('/cart/:id', async (req, res) => {

@@ -21,6 +21,7 @@ export const STORE_UNAVAILABLE_MESSAGES = {
     'order that is confirmed; please try again in a moment and you will not ' +
     'be charged twice.',
   order: 'Your order is safe, but it cannot be shown for a moment; please try again shortly.',
+  purchaseLimits: 'How many more tickets you may buy cannot be checked for a moment; the limits still apply.',
   scan: 'Tickets cannot be checked for a moment; try the scan again shortly.',
   customerData: 'Your data cannot be read or changed for a moment; nothing was changed. Please try again shortly.',
 } as const;

@@ -10,6 +10,7 @@ import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
 import { PURCHASE_LIMITS } from '../commerce/domain/purchase-limits.js';
 import { parseEnv } from '../config/env.js';
 import { allInPrice } from '../../shared/rules/pricing.js';
+import { cheapestOffer, offerQuantity } from '../../shared/rules/offer.js';
 import { entitySlug } from '../../shared/rules/slug.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
@@ -115,6 +116,24 @@ async function homeCard(e: EventDocument) {
   return cards.find((c) => c.id === e.event_id);
 }
 
+/** A performer's price at a venue (`venues[].min_ticket_price`, the performer card's "From"). */
+async function venuePrice(performerId: number, venueId: number) {
+  const performer = (await live.document('Performer', String(performerId))) as PerformerDocument;
+  return performer.venues.find((v) => v.venue_id === venueId)?.min_ticket_price;
+}
+
+/** The lowest price of the performer's events at the venue that have tickets to buy, as they stand now; else 0. */
+async function lowestThere(performerId: number, venueId: number) {
+  const there = fixture.catalog.collections.Event.filter(
+    (e) => e.venue_id === venueId && e.performer_ids.includes(performerId),
+  );
+  const now = await Promise.all(there.map(async (e) => (await live.document('Event', e.id)) as EventDocument));
+  const prices = now
+    .filter((e) => e.min_ticket_price > 0 && e.ticket_groups_available > 0 && e.event_status !== 'cancelled')
+    .map((e) => e.min_ticket_price);
+  return prices.length > 0 ? Math.min(...prices) : 0;
+}
+
 async function cart(auth: string, listingId: number, quantity: number) {
   const res = await request(app).post('/api/cart').set('Authorization', auth).send({ listingId, quantity });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -207,16 +226,8 @@ describe('demand signals from what shoppers do', () => {
     expect(listed.listings.map((l) => [l.id, l.quantityAvailable])).toEqual([[last.id, 2]]);
     expect(page.event.minPrice).toBe(listed.listings[0]!.allInPricePerTicket);
     // Its performers' price at this venue is again the lowest of their events there (the performer card's "From").
-    for (const performerId of event.performer_ids) {
-      const there = fixture.catalog.collections.Event.filter(
-        (e) => e.venue_id === event.venue_id && e.performer_ids.includes(performerId) && e.min_ticket_price > 0,
-      );
-      const prices = await Promise.all(
-        there.map(async (e) => ((await live.document('Event', e.id)) as EventDocument).min_ticket_price),
-      );
-      const performer = (await live.document('Performer', String(performerId))) as PerformerDocument;
-      expect(performer.venues.find((v) => v.venue_id === event.venue_id)?.min_ticket_price).toBe(Math.min(...prices));
-    }
+    for (const performerId of event.performer_ids)
+      expect(await venuePrice(performerId, event.venue_id)).toBe(await lowestThere(performerId, event.venue_id));
     // And the figures hold when the event is refreshed again (a shopper viewing it).
     await request(app)
       .get(`/api/events/${entitySlug(event.event_name, event.event_id)}`)
@@ -227,6 +238,70 @@ describe('demand signals from what shoppers do', () => {
       ticket_groups_available: 1,
       event_mpv_d1: event.event_mpv_d1 + 1,
     });
+  });
+
+  it('says "Sold out" instead of a "From" price once every ticket is sold, on every card of the event', async () => {
+    const event = quietEvent((e) => e.tickets_available >= 10 && listingsForEvent(e).length >= 2);
+    const listings = listingsForEvent(event);
+    // Every listing sold but the last, which is bought out by a shopper.
+    const last = listings.find((l) => l.splits.includes(l.quantity) && l.quantity <= 8)!;
+    expect(last).toBeDefined();
+    for (const l of listings.filter((l) => l !== last))
+      await sql.query(
+        'INSERT INTO listing_inventory (listing_id, event_id, listed, held, sold) VALUES ($1, $2, $3, 0, $3)',
+        [l.id, event.event_id, l.quantity],
+      );
+    const auth = await guest();
+    await buy(auth, (await cart(auth, last.id, last.quantity)).id);
+    await demand.run();
+    expect(await live.document('Event', event.id)).toMatchObject({
+      tickets_available: 0,
+      ticket_groups_available: 0,
+      min_ticket_price: 0,
+    });
+    const page = await eventPage(event);
+    expect(page.event).not.toHaveProperty('minPrice');
+    expect(page.event).toMatchObject({ unavailable: 'Sold out' });
+    const home = await homeCard(event);
+    if (home) expect(home).toMatchObject({ unavailable: 'Sold out' });
+    if (home) expect(home).not.toHaveProperty('minPrice');
+    // Search results carry the same card.
+    const found = (await request(app).get(`/api/Searches/get?q=${encodeURIComponent(event.event_name)}&page=1`))
+      .body as {
+      events?: { items?: { id: number; minPrice?: number; unavailable?: string }[] };
+    };
+    const hit = found.events?.items?.find((c) => c.id === event.event_id);
+    expect(hit).toMatchObject({ unavailable: 'Sold out' });
+    expect(hit).not.toHaveProperty('minPrice');
+    // Its performers' price at the venue no longer counts it: the lowest of their other events there, or none.
+    for (const performerId of event.performer_ids)
+      expect(await venuePrice(performerId, event.venue_id)).toBe(await lowestThere(performerId, event.venue_id));
+  });
+
+  it('prices every card at a listing its page shows at the quantity it opens at, or names from there', async () => {
+    const soon = Date.now() / 1000 + 3 * 86_400;
+    const events = fixture.catalog.collections.Event.filter(
+      (e) => e.event_status === 'scheduled' && (e.event_timestamp ?? 0) > soon && e.ticket_groups_available > 0,
+    ).slice(0, 15);
+    expect(events.length).toBeGreaterThan(5);
+    for (const e of events) {
+      const slug = entitySlug(e.event_name, e.event_id);
+      const card = (await eventPage(e)).event;
+      const all = (await request(app).get(`/api/events/${slug}/listings`)).body as {
+        listings: { id: number; splits: number[]; allInPricePerTicket: number }[];
+      };
+      const offer = cheapestOffer(all.listings, (l) => l.allInPricePerTicket);
+      // The card's "From" is the cheapest listing a shopper can buy.
+      expect(card.minPrice, e.event_name).toBe(offer?.price);
+      if (!offer) continue;
+      // The page opens at 2 tickets (client/src/features/buying/listings-filter.ts); where the cheapest listing does
+      // not sell 2 it names the quantity it does sell, and that answer holds the price.
+      const quantity = offerQuantity(offer.quantities, 2);
+      const at = (await request(app).get(`/api/events/${slug}/listings?quantity=${quantity}`)).body as {
+        listings: { allInPricePerTicket: number }[];
+      };
+      expect(at.listings[0]?.allInPricePerTicket, e.event_name).toBe(card.minPrice);
+    }
   });
 
   it(

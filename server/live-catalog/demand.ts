@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { cheapestOffer } from '../../shared/rules/offer.js';
 import { MAX_IN_VALUES, MAX_PER_PAGE } from '../../shared/schemas/search.js';
 import { repeat } from '../background/repeat.js';
 import type { EventDocument, PerformerDocument } from '../../shared/schemas/documents.js';
@@ -193,16 +194,21 @@ export class DemandSignals {
           ticket_groups_available: baseline.ticket_groups_available!,
           min_ticket_price: baseline.min_ticket_price!,
         };
-        const listings = taken ? await this.deps.listings(event, listed) : [];
-        const left = listings.map((l) => Math.max(0, l.quantity - (taken?.get(l.id) ?? 0)));
-        next.tickets_available = taken ? left.reduce((a, b) => a + b, 0) : baseline.tickets_available!;
-        next.ticket_groups_available = taken ? left.filter((n) => n > 0).length : baseline.ticket_groups_available!;
-        // The cards' "From" price is the cheapest listing still on sale (all in, `shared/rules/pricing.ts`); with
-        // nothing left it stays the listed one.
-        const onSale = listings
-          .filter((l, i) => availableSplits(l.splits, left[i]!).length > 0)
-          .map((l) => l.pricePerTicket);
-        next.min_ticket_price = onSale.length > 0 ? Math.min(...onSale) : baseline.min_ticket_price!;
+        if (!taken) return { ...next, ...listed };
+        const listings = await this.deps.listings(event, listed);
+        // What is left of each listing, and the quantities its seller still sells of it: a listing selling none
+        // (one seat of a pairs-only seller) is not on offer (`ListingService`), so neither it nor its seats count.
+        const onOffer = listings
+          .map((l) => {
+            const left = Math.max(0, l.quantity - (taken.get(l.id) ?? 0));
+            return { id: l.id, left, splits: availableSplits(l.splits, left), price: l.pricePerTicket };
+          })
+          .filter((l) => l.left > 0 && l.splits.length > 0);
+        next.tickets_available = onOffer.reduce((sum, l) => sum + l.left, 0);
+        next.ticket_groups_available = onOffer.length;
+        // RULES 3.9: the cards' "From" price is the cheapest listing a shopper can buy now (`shared/rules/offer.ts`,
+        // all in by `shared/rules/pricing.ts`); with nothing to buy it is 0, and the card says "Sold out" (5.5).
+        next.min_ticket_price = cheapestOffer(onOffer, (l) => l.price)?.price ?? 0;
         return next;
       },
     );
@@ -256,7 +262,8 @@ export class DemandSignals {
 
   /**
    * The performers' venue prices (`venues[].min_ticket_price`, the performer card's "From") at the venues of
-   * these events, recomputed as the lowest price of the performer's events there, as the catalog defines it.
+   * these events, recomputed as the lowest price of the performer's events there that have tickets to buy (as the
+   * catalog defines it), or 0 when none has.
    */
   private async repricePerformers(events: readonly EventDocument[]): Promise<number> {
     if (events.length === 0) return 0;
@@ -286,14 +293,18 @@ export class DemandSignals {
             { op: 'in', field: 'performer_ids', values: [performer.performer_id] },
             { op: 'eq', field: 'venue_id', value: venue.venue_id },
             { op: 'gt', field: 'min_ticket_price', value: 0 },
+            // Only events with tickets to buy (RULES 5.5: a sold-out or cancelled event has no "From").
+            { op: 'gt', field: 'ticket_groups_available', value: 0 },
+            { op: 'neq', field: 'event_status', value: 'cancelled' },
           ],
           sort: [{ by: 'min_ticket_price', order: 'asc' }],
           perPage: 1,
           includeFields: ['min_ticket_price'],
         });
-        const lowest = hits[0]?.document.min_ticket_price;
-        moved ||= lowest !== undefined && lowest !== venue.min_ticket_price;
-        venues.push(lowest === undefined ? venue : { ...venue, min_ticket_price: lowest });
+        // None of their events there has anything to buy: no price at this venue (the card shows no "From").
+        const lowest = hits[0]?.document.min_ticket_price ?? 0;
+        moved ||= lowest !== venue.min_ticket_price;
+        venues.push({ ...venue, min_ticket_price: lowest });
       }
       if (moved) updates.push({ id: performer.id, venues });
     }

@@ -79,6 +79,10 @@ export const PURCHASE_VALUE_MULTIPLIER = 95;
 export const PAYMENT_FAILED_SUFFIX = '_failed';
 export const APPLE_PAY_VERSION = 3;
 
+// Fair share (RULES 8.1): tickets of one event one guest may hold or buy, and guests counted per client address.
+export const MAX_TICKETS_PER_EVENT = 8;
+export const GUESTS_PER_ADDRESS = 4;
+
 // Search input (RULES 7.7)
 export const SUBMIT_KEYCODE = 13;
 

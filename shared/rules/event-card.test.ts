@@ -29,8 +29,33 @@ describe('eventCard (RULES 5.5 event card)', () => {
     expect(eventCard(doc, { includeDetail: true }).detail).toBe(doc);
   });
 
-  it('omits minPrice when there is no positive price', () => {
-    expect(eventCard(eventDoc({ min_ticket_price: 0 }))).not.toHaveProperty('minPrice');
+  it('omits minPrice when there is no positive price, and says the event is sold out', () => {
+    const card = eventCard(eventDoc({ min_ticket_price: 0 }));
+    expect(card).not.toHaveProperty('minPrice');
+    expect(card.unavailable).toBe('Sold out');
+  });
+
+  it.each<[string, Partial<EventDocument>]>([
+    ['no ticket group left (a sold-out event keeps a price in the feed)', { ticket_groups_available: 0 }],
+    ['no ticket left', { tickets_available: 0 }],
+    ['generated with no groups and no tickets', { ticket_groups_available: 0, tickets_available: 0 }],
+  ])('says "Sold out" and shows no "From" for %s', (_, fields) => {
+    const card = eventCard(eventDoc({ min_ticket_price: 146.74 / 1.18, ...fields }));
+    expect(card).not.toHaveProperty('minPrice');
+    expect(card.unavailable).toBe('Sold out');
+    expect(EventCardSchema.parse(card)).toEqual(card);
+  });
+
+  it('says "Cancelled" and shows no "From" for a cancelled event, whatever it had listed', () => {
+    const card = eventCard(eventDoc({ event_status: 'cancelled' }));
+    expect(card).not.toHaveProperty('minPrice');
+    expect(card.unavailable).toBe('Cancelled');
+  });
+
+  it('has a "From" and nothing unavailable while a group is on sale', () => {
+    const card = eventCard(eventDoc({ ticket_groups_available: 1, tickets_available: 2 }));
+    expect(card.minPrice).toBe(105.02);
+    expect(card).not.toHaveProperty('unavailable');
   });
 
   it('carries the RULES 5.1 badges', () => {

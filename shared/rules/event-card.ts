@@ -33,11 +33,31 @@ export function eventWhen(localTimestamp: string | null): Pick<EventCard, 'day' 
 }
 
 /**
- * RULES 5.5: the event card. Its "From" price is the lowest all-in price per ticket (`pricing.ts`). The raw
+ * Why an event has nothing a shopper can buy, or undefined when it has: cancelled, or sold out (no ticket group
+ * left, no ticket left, or no price). The demand signals keep these fields as they stand: with nothing on sale,
+ * `min_ticket_price` is 0 and `ticket_groups_available` counts no group (`server/live-catalog/demand.ts`).
+ */
+export function eventUnavailable(
+  doc: Pick<EventDocument, 'event_status' | 'tickets_available' | 'ticket_groups_available' | 'min_ticket_price'>,
+): EventCard['unavailable'] {
+  if (doc.event_status === 'cancelled') return 'Cancelled';
+  if (
+    doc.ticket_groups_available <= 0 ||
+    doc.tickets_available <= 0 ||
+    lowestAllInPrice(doc.min_ticket_price) === undefined
+  )
+    return 'Sold out';
+  return undefined;
+}
+
+/**
+ * RULES 5.5: the event card. Its "From" price is the lowest all-in price per ticket (`pricing.ts`), and only of
+ * an event that has tickets to sell: a sold-out or cancelled event says so instead (`eventUnavailable`). The raw
  * document rides along as `detail` only when asked for.
  */
 export function eventCard(doc: EventDocument, { includeDetail = false }: { includeDetail?: boolean } = {}): EventCard {
-  const minPrice = lowestAllInPrice(doc.min_ticket_price);
+  const unavailable = eventUnavailable(doc);
+  const minPrice = unavailable ? undefined : lowestAllInPrice(doc.min_ticket_price);
   return {
     id: doc.event_id,
     name: doc.event_name,
@@ -46,6 +66,7 @@ export function eventCard(doc: EventDocument, { includeDetail = false }: { inclu
     ...eventWhen(doc.event_local_timestamp),
     url: eventPath(doc.event_name, doc.event_id),
     ...(minPrice !== undefined ? { minPrice } : {}),
+    ...(unavailable ? { unavailable } : {}),
     ...(includeDetail ? { detail: doc } : {}),
   };
 }

@@ -31,8 +31,10 @@ export const EventCardSchema = z.object({
   /** `2027`; empty when the date is TBD. */
   year: z.string(),
   url: cardUrl,
-  /** The lowest all-in price per ticket (fees included), only when there is a price. */
+  /** The lowest all-in price per ticket (fees included), only when a shopper can buy at it (RULES 5.5). */
   minPrice: z.number().positive().optional(),
+  /** Why the event has nothing to sell, said where the price would be; never beside a `minPrice`. */
+  unavailable: z.enum(['Sold out', 'Cancelled']).optional(),
   detail: EventDocumentSchema.optional(),
 });
 export type EventCard = z.infer<typeof EventCardSchema>;

@@ -214,12 +214,23 @@ export const SeatMapInfoSchema = z.object({ layout: z.enum(LAYOUT_NAMES) });
  */
 export const LISTINGS_FRESH_MS = 15_000;
 
+/** The filter an answer was made for, as the server read it: a list is labelled with its own answer's filter. */
+export const ListingsAnsweredSchema = z.object({
+  quantity: z.number().int().positive().optional(),
+  sort: z.enum(['price_asc', 'price_desc', 'section']),
+  minPrice: z.number().min(0).optional(),
+  maxPrice: z.number().min(0).optional(),
+  /** Accessible seating only (RULES 10.15). */
+  accessible: z.boolean().optional(),
+});
+
 export const ListingsResponseSchema = z.object({
   eventId: z.number().int(),
   seatMap: SeatMapInfoSchema,
   listings: z.array(ListingSchema),
   fees: FeesSchema,
   sale: SaleStateSchema,
+  query: ListingsAnsweredSchema.optional(),
 });
 
 /** One listing with its event (the ticket page), and the same fee breakdown. */

@@ -1,6 +1,7 @@
 import type { LayoutName, SeatMapTemplate } from './seating.js';
 import type { Builder } from './seat-map-drawing.js';
 import { SEAT_MAP_BUILDERS } from './seat-map-layouts.js';
+import { fitFeatureLabel, fitSectionLabel } from './seat-map-labels.js';
 
 const TEMPLATES = new Map<LayoutName, SeatMapTemplate>();
 
@@ -10,7 +11,14 @@ export function seatMapTemplate(layout: LayoutName): SeatMapTemplate {
   if (!t) {
     const b: Builder = { zones: [], sections: [], features: [] };
     const size = SEAT_MAP_BUILDERS[layout](b);
-    t = { layout, ...size, zones: b.zones, sections: b.sections, features: b.features };
+    // Every label fits its shape (`seat-map-labels.ts`).
+    t = {
+      layout,
+      ...size,
+      zones: b.zones,
+      sections: b.sections.map(fitSectionLabel),
+      features: b.features.map(fitFeatureLabel),
+    };
     TEMPLATES.set(layout, t);
   }
   return t;

@@ -53,6 +53,10 @@ export interface SeatSection {
   shortLabel: string;
   /** Big enough to carry its price under the label. */
   roomy: boolean;
+  /** A label size smaller than the usual one, when only that fits (`seat-map-labels.ts`). */
+  labelSize?: number;
+  /** Degrees the label is turned (clockwise) to fit a narrow wedge, when only that fits. */
+  labelAngle?: number;
 }
 
 export interface SeatFeature {
@@ -61,6 +65,8 @@ export interface SeatFeature {
   d: string;
   labelX: number;
   labelY: number;
+  /** Degrees the label is turned (clockwise) to fit, when only that fits (`seat-map-labels.ts`). */
+  labelAngle?: number;
 }
 
 export interface SeatZone {

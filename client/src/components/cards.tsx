@@ -78,6 +78,7 @@ export function EventCard({ card }: { card: EventCardData }) {
           From ${formatPrice(card.minPrice)} <small>incl. fees</small>
         </span>
       )}
+      {card.unavailable && <span className="event-card__price event-card__price--none">{card.unavailable}</span>}
     </Link>
   );
 }

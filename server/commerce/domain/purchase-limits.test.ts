@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { GUESTS_PER_ADDRESS, MAX_OPEN_CARTS, MAX_TICKETS_PER_EVENT, purchaseLimitRefusal } from './purchase-limits.js';
+import {
+  GUESTS_PER_ADDRESS,
+  MAX_OPEN_CARTS,
+  MAX_TICKETS_PER_EVENT,
+  purchaseAllowance,
+  purchaseLimitRefusal,
+} from './purchase-limits.js';
 
 const usage = (eventTickets: number, openCarts: number) => ({ eventTickets, openCarts });
 
@@ -42,5 +48,39 @@ describe('the fair-share limits (issue figures: 8 tickets per event, 3 open cart
     expect(purchaseLimitRefusal({ quantity: 1, guest: usage(0, 0), byAddress: usage(32, 0) })?.message).toMatch(
       /^Shoppers on your network may hold or buy at most 32 tickets/,
     );
+  });
+
+  describe('the allowance said before checkout (RULES 8.1)', () => {
+    it('is what is left of the shopper’s 8 and the network’s 32', () => {
+      expect(purchaseAllowance({ eventId: 7, guest: usage(3, 1), byAddress: usage(3, 1) })).toEqual({
+        eventId: 7,
+        perShopper: { limit: 8, used: 3 },
+        perNetwork: { limit: 32, used: 3 },
+        left: 5,
+        cartsLeft: 2,
+      });
+      // Others on the network have taken 30: two are left for this shopper, whatever their own share.
+      expect(purchaseAllowance({ eventId: 7, guest: usage(0, 0), byAddress: usage(30, 4) }).left).toBe(2);
+      // No cart left: nothing can be added just now.
+      expect(purchaseAllowance({ eventId: 7, guest: usage(0, 3), byAddress: usage(0, 3) })).toMatchObject({
+        left: 0,
+        cartsLeft: 0,
+      });
+    });
+
+    it('allows exactly the quantities the hold allows, for every usage', () => {
+      for (let mine = 0; mine <= 9; mine++)
+        for (let network = mine; network <= 33; network += 3)
+          for (const carts of [0, 2, 3]) {
+            const guest = usage(mine, carts);
+            const byAddress = usage(network, carts + 1);
+            const { left } = purchaseAllowance({ eventId: 1, guest, byAddress });
+            for (let quantity = 1; quantity <= 10; quantity++)
+              expect(
+                purchaseLimitRefusal({ quantity, guest, byAddress }) === null,
+                `${mine} ${network} ${carts} ${quantity}`,
+              ).toBe(quantity <= left);
+          }
+    });
   });
 });

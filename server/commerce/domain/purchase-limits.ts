@@ -1,4 +1,6 @@
 import { AppError } from '../../http/errors.js';
+import { GUESTS_PER_ADDRESS, MAX_TICKETS_PER_EVENT } from '../../../shared/rules/constants.js';
+import type { PurchaseAllowance } from '../../../shared/schemas/purchase-limits.js';
 
 /**
  * The fair-share rule: how much of one event a single buyer may hold or own, so one guest (or one script)
@@ -6,7 +8,7 @@ import { AppError } from '../../http/errors.js';
  * marketplace's own. 8 tickets per event is the ceiling primary on-sales commonly set (Ticketmaster's per
  * account event limits are 4 to 8), large enough for a family or a group outing.
  */
-export const MAX_TICKETS_PER_EVENT = 8;
+export { MAX_TICKETS_PER_EVENT } from '../../../shared/rules/constants.js';
 /** Open carts (unexpired holds) at once: enough to compare two or three seats, too few to sit on an event. */
 export const MAX_OPEN_CARTS = 3;
 /**
@@ -14,7 +16,7 @@ export const MAX_OPEN_CARTS = 3;
  * several people behind one address (a household, an office, a campus behind one NAT): a guest token is a
  * browser, an address may be several.
  */
-export const GUESTS_PER_ADDRESS = 4;
+export { GUESTS_PER_ADDRESS } from '../../../shared/rules/constants.js';
 
 export interface PurchaseLimits {
   ticketsPerEvent: number;
@@ -80,4 +82,29 @@ export function purchaseLimitRefusal(input: {
     }
   }
   return null;
+}
+
+/**
+ * RULES 8.1: what a buyer may still take of an event under the same limits `purchaseLimitRefusal` applies: a
+ * quantity is refused exactly when it is above `left` (or no cart is left), so the page can say so before the
+ * buyer meets the limit.
+ */
+export function purchaseAllowance(input: {
+  eventId: number;
+  guest: BuyerUsage;
+  byAddress: BuyerUsage;
+  limits?: PurchaseLimits;
+}): PurchaseAllowance {
+  const limits = input.limits ?? PURCHASE_LIMITS;
+  const perShopper = { limit: limits.ticketsPerEvent, used: input.guest.eventTickets };
+  const perNetwork = { limit: limits.ticketsPerEvent * limits.guestsPerAddress, used: input.byAddress.eventTickets };
+  const cartsLeft = Math.max(
+    0,
+    Math.min(
+      limits.openCarts - input.guest.openCarts,
+      limits.openCarts * limits.guestsPerAddress - input.byAddress.openCarts,
+    ),
+  );
+  const ticketsLeft = Math.max(0, Math.min(perShopper.limit - perShopper.used, perNetwork.limit - perNetwork.used));
+  return { eventId: input.eventId, perShopper, perNetwork, left: cartsLeft > 0 ? ticketsLeft : 0, cartsLeft };
 }

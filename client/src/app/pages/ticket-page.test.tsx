@@ -25,6 +25,53 @@ function setup(
 setUpPageTests();
 
 describe('ticket page', () => {
+  it('says the shopper’s allowance before checkout and does not offer quantities beyond it (RULES 8.1)', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/listings/11': () => json(listingDetail({ splits: [1, 2, 4] })),
+      'GET /api/purchase-limits': () =>
+        json({
+          eventId: 501,
+          perShopper: { limit: 8, used: 6 },
+          perNetwork: { limit: 32, used: 6 },
+          left: 2,
+          cartsLeft: 2,
+        }),
+    });
+    renderAt(<TicketPage />, { route: `/tickets/${SLUG}?listing=11&quantity=4`, path: 'tickets/*' });
+    const note = await screen.findByRole('note');
+    expect(note.textContent).toBe(
+      'Up to 8 tickets per shopper and 32 per network for an event: ' +
+        'you can add up to 2 tickets (you hold or bought 6).',
+    );
+    // Said before the button that would meet the limit.
+    const button = screen.getByRole('button', { name: 'Continue to checkout' });
+    expect(note.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    const four = screen.getByRole('option', { name: '4 tickets (over your limit)' }) as HTMLOptionElement;
+    expect(four.disabled).toBe(true);
+    expect((screen.getByRole('option', { name: '2 tickets' }) as HTMLOptionElement).disabled).toBe(false);
+    // The 4 asked for in the address is not taken as chosen.
+    expect((screen.getByRole('combobox', { name: 'Number of tickets' }) as HTMLSelectElement).value).toBe('');
+    const asked = urlsOf(fetchMock, '/api/purchase-limits');
+    expect(asked.map((u) => u.searchParams.get('eventId'))).toContain('501');
+  });
+
+  it('offers no checkout once the shopper has all the tickets they may have of the event', async () => {
+    mockFetch({
+      'GET /api/listings/11': () => json(listingDetail()),
+      'GET /api/purchase-limits': () =>
+        json({
+          eventId: 501,
+          perShopper: { limit: 8, used: 8 },
+          perNetwork: { limit: 32, used: 8 },
+          left: 0,
+          cartsLeft: 2,
+        }),
+    });
+    renderAt(<TicketPage />, { route: `/tickets/${SLUG}?listing=11&quantity=2`, path: 'tickets/*' });
+    expect((await screen.findByRole('note')).textContent).toContain('You already hold or bought all the tickets');
+    expect((screen.getByRole('button', { name: 'Continue to checkout' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
   it('shows the listing, the quantity and the price breakdown, then holds the tickets and opens checkout', async () => {
     const { fetchMock, user } = setup(() => json(cart(), 201));
     expect(await screen.findByRole('heading', { level: 1, name: `Tickets for ${EVENT.name}` })).toBeTruthy();

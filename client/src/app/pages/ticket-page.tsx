@@ -10,7 +10,7 @@ import { ListingsPanel } from '../../features/buying/listings.js';
 import { ListingDisclosures } from '../../features/buying/listing-disclosures.js';
 import { allowedQuantities, formatMoney, seatLabel } from '../../features/buying/money.js';
 import { trackAddToCart } from '../../features/buying/tracking.js';
-import { slugFromSplat, useEventPage } from '../../features/buying/use-buying.js';
+import { allowanceText, slugFromSplat, useEventPage, usePurchaseAllowance } from '../../features/buying/use-buying.js';
 import { PageFailed, PageLoading, usePageAnswer } from './page-states.js';
 import '../../features/buying/buying.css';
 
@@ -54,6 +54,9 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
     staleTime: 0,
   });
   const [chosen, setChosen] = useState<number | null>(null);
+  // RULES 8.1: the shopper's allowance of this event, said before "Continue to checkout"; more is not offered.
+  const allowance = usePurchaseAllowance(q.data?.listing.eventId).data;
+  const withinLimit = (n: number) => allowance === undefined || n <= allowance.left;
   const [needQuantity, setNeedQuantity] = useState(false);
   const [companionsChosen, setCompanionsChosen] = useState(0);
   const hold = useMutation({
@@ -99,7 +102,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
 
   const { listing, event } = q.data;
   const allowed = allowedQuantities(listing);
-  const quantity = chosen ?? (allowed.includes(requested) ? requested : null);
+  const quantity = chosen ?? (allowed.includes(requested) && withinLimit(requested) ? requested : null);
   const backToListings = `${event.url}?quantity=${quantity ?? (requested || 1)}`;
   const taken =
     (hold.error instanceof BuyingApiError && hold.error.code === 'not_enough_tickets') || allowed.length === 0;
@@ -174,8 +177,9 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
               >
                 {quantity === null && <option value="">Choose</option>}
                 {allowed.map((n) => (
-                  <option key={n} value={n}>
+                  <option key={n} value={n} disabled={!withinLimit(n)}>
                     {listing.accessible ? spacesText(n) : `${n} ${n === 1 ? 'ticket' : 'tickets'}`}
+                    {withinLimit(n) ? '' : ' (over your limit)'}
                   </option>
                 ))}
               </select>
@@ -216,11 +220,16 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
                   : 'We could not hold these tickets. Please try again.'}
               </p>
             )}
+            {allowance && (
+              <p className="ticket-limit" role="note">
+                {allowanceText(allowance)}
+              </p>
+            )}
             <button
               type="button"
               className="button button--primary button--wide"
               onClick={submit}
-              disabled={hold.isPending}
+              disabled={hold.isPending || allowance?.left === 0}
             >
               {hold.isPending ? 'Holding your tickets…' : 'Continue to checkout'}
             </button>

@@ -9,6 +9,7 @@ import {
 } from '../../../../shared/schemas/commerce.js';
 import { callPath, type ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
 import { EventPageSchema } from '../../../../shared/schemas/entities.js';
+import { PurchaseAllowanceSchema } from '../../../../shared/schemas/purchase-limits.js';
 import { apiHeaders, ApiError } from '../../lib/api.js';
 import { ensureGuestSession } from '../../lib/session.js';
 
@@ -77,6 +78,9 @@ export const buyingApi = {
   listings: (slug: string, filter: ListingsCallFilter, signal?: AbortSignal) =>
     request(callPath({ call: 'listings', slug, filter }), ListingsResponseSchema, { signal }),
   listing: (id: number, signal?: AbortSignal) => request(`/api/listings/${id}`, ListingDetailSchema, { signal }),
+  /** RULES 8.1: how many more tickets of the event this shopper may hold or buy (their own answer, never cached). */
+  purchaseAllowance: (eventId: number, signal?: AbortSignal) =>
+    request(`/api/purchase-limits?eventId=${eventId}`, PurchaseAllowanceSchema, { signal, guest: true }),
   /** Holds `quantity` seats, and with an accessible listing's spaces `companions` companion seats (RULES 10.16). */
   createCart: (listingId: number, quantity: number, companions = 0) =>
     request('/api/cart', CartSchema, {

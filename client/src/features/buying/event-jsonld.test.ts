@@ -275,6 +275,16 @@ describe('eventJsonLd', () => {
     });
   });
 
+  it('offers as its low price only a listing a shopper may buy a quantity of (RULES 3.9, 8.1)', () => {
+    const listings = [
+      // The cheapest sells only more tickets than one shopper may buy of an event.
+      listing({ id: 1, allInPricePerTicket: 50, quantityAvailable: 12, splits: [10, 12] }),
+      listing({ id: 2, allInPricePerTicket: 80, quantityAvailable: 3, splits: [1, 3] }),
+    ];
+    expect(ticketPrices(listings)).toEqual({ lowPrice: 80, highPrice: 80, offerCount: 1 });
+    expect(build({ listings: { listings, sale: ON_SALE } }).offers).toMatchObject({ lowPrice: 80, offerCount: 1 });
+  });
+
   it(
     'claims no offer while the listings load, sold out when none has a ticket ' +
       'left, none once the event no longer sells',

@@ -2,6 +2,7 @@ import type { EventCard, VenueCard } from '../../../../shared/schemas/cards.js';
 import type { Listing, SaleState } from '../../../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../../../shared/schemas/documents.js';
 import type { EventPerformer, PerformerKind } from '../../../../shared/schemas/entities.js';
+import { buyableQuantities } from '../../../../shared/rules/offer.js';
 
 /**
  * The event page's schema.org Event (JSON-LD) with the fields Google's Event structured data requires (name,
@@ -110,10 +111,12 @@ export interface TicketPrices {
 
 /**
  * The prices of the listings a shopper can take now (all-in per ticket, `shared/rules/pricing.ts`), or
- * undefined when none has a ticket left. The page's "See tickets from" and the JSON-LD offer both read this.
+ * undefined when none has a ticket left. The page's "See tickets from" and the JSON-LD offer both read this, and
+ * the low price is the listing the listings panel names when it opens at another quantity (RULES 3.9,
+ * `shared/rules/offer.ts`): one that sells a quantity one shopper may buy.
  */
 export function ticketPrices(listings: readonly Listing[]): TicketPrices | undefined {
-  const open = listings.filter((l) => l.quantityAvailable > 0);
+  const open = listings.filter((l) => l.quantityAvailable > 0 && buyableQuantities(l.splits).length > 0);
   if (open.length === 0) return undefined;
   const prices = open.map((l) => l.allInPricePerTicket);
   return { lowPrice: Math.min(...prices), highPrice: Math.max(...prices), offerCount: open.length };

@@ -1,7 +1,9 @@
 import type { ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
+import { MAX_TICKETS_PER_EVENT } from '../../../../shared/rules/constants.js';
 import { SORTS, type ListingSort } from './buying-api.js';
 
-export const QUANTITY_CHOICES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+/** RULES 8.1, 8.4: the quantities a shopper picks from, 1 up to what one shopper may buy of an event. */
+export const QUANTITY_CHOICES: readonly number[] = Array.from({ length: MAX_TICKETS_PER_EVENT }, (_, i) => i + 1);
 /** Most tickets are bought in pairs. */
 export const DEFAULT_QUANTITY = 2;
 

@@ -4,6 +4,7 @@ import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListingsPanel } from './listings.js';
 import { seatLabel } from './money.js';
+import { keepInputBeforeScript } from '../../lib/input-before-script.js';
 import { json, mockFetch, urlsOf } from '../../test/fetch-stub.js';
 import { renderAt } from '../../test/render-page.js';
 import { listing, listingsBody, SLUG } from '../../test/buying-fixtures.js';
@@ -134,21 +135,101 @@ describe('listings', () => {
     expect(screen.getByRole('link', { name: /^Select Section 112, Row F, 4 tickets/ })).toBeTruthy();
   });
 
-  it('offers quantities 1 to 10', async () => {
+  it('offers quantities 1 to 8, what one shopper may buy of an event, and says so beside the picker', async () => {
     setup();
-    const options = within(await screen.findByRole('combobox', { name: 'Tickets' })).getAllByRole('option');
-    expect(options.map((o) => (o as HTMLOptionElement).value)).toEqual([
-      '1',
-      '2',
-      '3',
-      '4',
-      '5',
-      '6',
-      '7',
-      '8',
-      '9',
-      '10',
-    ]);
+    const picker = await screen.findByRole('combobox', { name: 'Tickets' });
+    const options = within(picker).getAllByRole('option');
+    expect(options.map((o) => (o as HTMLOptionElement).value)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(document.getElementById(picker.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Up to 8 tickets per shopper for an event',
+    );
+  });
+
+  it('labels the rows and the count of a list being refreshed with their own answer, dimmed and busy', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    mockFetch({
+      [`GET /api/events/${SLUG}/listings`]: async (url) => {
+        const quantity = url.searchParams.get('quantity');
+        if (quantity === '4') await held;
+        // The answer names the filter it was made for, as the server's does.
+        return json({
+          ...listingsBody(quantity === '4' ? [CHEAP] : [CHEAP, SHIPPED]),
+          query: { sort: 'price_asc', ...(quantity ? { quantity: Number(quantity) } : {}) },
+        });
+      },
+    });
+    const said: string[] = [];
+    const observer = new MutationObserver(() => {
+      const status = document.querySelector('.listings__status');
+      if (status?.textContent) said.push(status.textContent);
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    const user = userEvent.setup();
+    renderAt(<ListingsPanel slug={SLUG} />, { route: `/events/${SLUG}` });
+    await screen.findByText('2 listings for 2 tickets');
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Tickets' }), '4');
+    await screen.findByText('Finding tickets for 4 tickets…');
+    const list = document.querySelector('.listing-list')!;
+    expect(list.hasAttribute('inert')).toBe(true);
+    expect(list.getAttribute('aria-busy')).toBe('true');
+    expect(document.querySelector('.listings__status')?.getAttribute('aria-busy')).toBe('true');
+    // The old rows still name the quantity they were listed for, never the one asked for since.
+    const old = list.querySelectorAll('a[aria-label^="Select"]');
+    expect(old.length).toBe(2);
+    for (const link of old) expect(link.getAttribute('aria-label')).toMatch(/, 2 tickets at/);
+    release();
+    await screen.findByText('1 listing for 4 tickets');
+    observer.disconnect();
+    expect(list.hasAttribute('inert')).toBe(false);
+    expect(screen.getByRole('link', { name: /^Select Section 112, Row F, 4 tickets/ })).toBeTruthy();
+    // No count ever put the old rows under the new quantity.
+    expect(said.filter((text) => text.includes('2 listings for 4'))).toEqual([]);
+  });
+
+  it('says at which quantity the cheapest listing sells when not at the one chosen, and switches to it', async () => {
+    // The cheapest ($118) sells 1 or 3 tickets; at 2 only the dearer listing is on offer.
+    const single = listing({ ...CHEAP, splits: [1, 3], quantityAvailable: 3 });
+    const dear = listing({ id: 13, section: '201', row: 'A', pricePerTicket: 150, allInPricePerTicket: 177 });
+    const { user } = setup((url) => listingsBody(url.searchParams.get('quantity') === '2' ? [dear] : [single, dear]));
+    await screen.findByRole('listitem', { name: 'Section 201, Row A' });
+    await waitFor(() =>
+      expect(document.querySelector('.listings__offer')?.textContent).toBe('From $118 for 1 ticket. Show 1 ticket'),
+    );
+    const offer = document.querySelector<HTMLElement>('.listings__offer')!;
+    await user.click(within(offer).getByRole('button', { name: 'Show 1 ticket' }));
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toContain('quantity=1'));
+    await screen.findByRole('link', { name: /^Select Section 112, Row F, 1 ticket at \$118/ });
+    expect(document.querySelector('.listings__offer')).toBeNull();
+  });
+
+  it('applies a quantity and sort chosen before its script ran, as the page held them before hydration', async () => {
+    // The server's page as the shopper left it: 3 tickets and the section sort chosen, then the script starts.
+    const served = document.createElement('div');
+    served.innerHTML =
+      '<select data-keep-input="listings-quantity"><option value="2" selected>2</option><option value="3">3</option>' +
+      '</select><select data-keep-input="listings-sort"><option value="price_asc" selected>low</option>' +
+      '<option value="section">section</option></select>';
+    served.querySelector<HTMLSelectElement>('[data-keep-input="listings-quantity"]')!.value = '3';
+    served.querySelector<HTMLSelectElement>('[data-keep-input="listings-sort"]')!.value = 'section';
+    keepInputBeforeScript(served);
+    const { fetchMock } = setup();
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toContain('quantity=3'));
+    expect(screen.getByTestId('location').textContent).toContain('sort=section');
+    expect((screen.getByRole('combobox', { name: 'Tickets' }) as HTMLSelectElement).value).toBe('3');
+    await waitFor(() =>
+      expect(
+        urlsOf(fetchMock, `/api/events/${SLUG}/listings`).some(
+          (u) => u.searchParams.get('quantity') === '3' && u.searchParams.get('sort') === 'section',
+        ),
+      ).toBe(true),
+    );
+  });
+
+  it('says nothing more of the cheapest listing when it sells the quantity chosen', async () => {
+    setup();
+    await screen.findByRole('listitem', { name: 'Section 112, Row F' });
+    expect(document.querySelector('.listings__offer')).toBeNull();
   });
 
   it('refetches with the chosen sort', async () => {

@@ -1,22 +1,44 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { takeInputBeforeScript } from '../../lib/input-before-script.js';
 import { readPrice } from './listings-filter.js';
 
-/** The all-in price range, checked before it is applied (both ends optional, the minimum not above the maximum). */
+/** The price fields whose values typed before the script ran are kept (`lib/input-before-script.ts`). */
+const MIN_INPUT = 'listings-min-price';
+const MAX_INPUT = 'listings-max-price';
+
+/**
+ * The all-in price range, checked before it is applied (both ends optional, the minimum not above the maximum).
+ * Before the script runs it is a plain GET form carrying the address's other filters (`keep`); prices typed then
+ * stay in the fields once it runs.
+ */
 export function PriceFilter({
   minPrice,
   maxPrice,
   onApply,
+  keep = {},
 }: {
   minPrice?: number;
   maxPrice?: number;
   onApply: (min?: number, max?: number) => void;
+  /** The other filters in the address, sent along by the form without the script. */
+  keep?: Record<string, string | readonly string[]>;
 }) {
-  const [min, setMin] = useState(minPrice === undefined ? '' : String(minPrice));
-  const [max, setMax] = useState(maxPrice === undefined ? '' : String(maxPrice));
+  // Uncontrolled fields (the address is their source; the panel remounts this form when it changes), so what a
+  // shopper typed before the script ran is not reset when it starts.
+  const minRef = useRef<HTMLInputElement>(null);
+  const maxRef = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
   const errorId = useId();
+  useEffect(() => {
+    const typedMin = takeInputBeforeScript(MIN_INPUT);
+    const typedMax = takeInputBeforeScript(MAX_INPUT);
+    if (typedMin !== undefined && minRef.current) minRef.current.value = typedMin;
+    if (typedMax !== undefined && maxRef.current) maxRef.current.value = typedMax;
+  }, []);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    const min = minRef.current?.value ?? '';
+    const max = maxRef.current?.value ?? '';
     const lo = readPrice(min);
     const hi = readPrice(max);
     if ((min.trim() !== '' && lo === undefined) || (max.trim() !== '' && hi === undefined)) {
@@ -31,25 +53,32 @@ export function PriceFilter({
     onApply(lo, hi);
   };
   const clear = () => {
-    setMin('');
-    setMax('');
+    if (minRef.current) minRef.current.value = '';
+    if (maxRef.current) maxRef.current.value = '';
     setError(null);
     onApply(undefined, undefined);
   };
   const describedBy = error ? errorId : undefined;
   return (
-    <form className="price-filter" onSubmit={submit}>
+    <form className="price-filter" method="get" onSubmit={submit}>
+      {Object.entries(keep).flatMap(([name, value]) =>
+        (typeof value === 'string' ? [value] : value).map((v) => (
+          <input key={`${name}=${v}`} type="hidden" name={name} value={v} />
+        )),
+      )}
       <fieldset>
         <legend>Price per ticket (fees included)</legend>
         <label>
           Min $
           <input
             type="number"
+            name="minPrice"
+            data-keep-input={MIN_INPUT}
             inputMode="decimal"
             min={0}
             step="any"
-            value={min}
-            onChange={(e) => setMin(e.target.value)}
+            ref={minRef}
+            defaultValue={minPrice === undefined ? '' : String(minPrice)}
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy}
           />
@@ -58,11 +87,13 @@ export function PriceFilter({
           Max $
           <input
             type="number"
+            name="maxPrice"
+            data-keep-input={MAX_INPUT}
             inputMode="decimal"
             min={0}
             step="any"
-            value={max}
-            onChange={(e) => setMax(e.target.value)}
+            ref={maxRef}
+            defaultValue={maxPrice === undefined ? '' : String(maxPrice)}
             aria-invalid={error ? true : undefined}
             aria-describedby={describedBy}
           />

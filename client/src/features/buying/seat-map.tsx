@@ -1,6 +1,12 @@
 import { useId, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { LAYOUT_LABELS, type LayoutName, type SeatMapTemplate } from '../../../../shared/schemas/seating.js';
+import {
+  LAYOUT_LABELS,
+  type LayoutName,
+  type SeatMapTemplate,
+  type SeatSection,
+} from '../../../../shared/schemas/seating.js';
 import { seatMapTemplate } from '../../../../shared/schemas/seat-maps.js';
+import { LABEL_SIZES } from '../../../../shared/schemas/seat-map-labels.js';
 import { formatMoney } from './money.js';
 import {
   bandOf,
@@ -33,6 +39,18 @@ const accessibleSections = (n: number) => `${n} ${n === 1 ? 'section has' : 'sec
 const listingsText = (n: number) => `${n} ${n === 1 ? 'listing' : 'listings'}`;
 
 /** A section's name in the list and on the map: its name, lowest all-in price, listing count and marks. */
+/** The label's size class: roomy, the usual, or the smaller sizes a narrow section needs (`seat-map-labels.ts`). */
+function labelClass(s: SeatSection): string {
+  if (s.roomy) return 'seat-map__label seat-map__label--roomy';
+  if (s.labelSize === LABEL_SIZES.small) return 'seat-map__label seat-map__label--small';
+  if (s.labelSize === LABEL_SIZES.tiny) return 'seat-map__label seat-map__label--tiny';
+  return 'seat-map__label';
+}
+
+/** A label turned along a narrow wedge turns about its own point. */
+const turn = (s: Pick<SeatSection, 'labelAngle' | 'labelX' | 'labelY'>) =>
+  s.labelAngle ? `rotate(${s.labelAngle} ${s.labelX} ${s.labelY})` : undefined;
+
 export function sectionLabel(s: SectionSummary): string {
   return [
     s.name,
@@ -156,7 +174,7 @@ function MapDrawing({ template, sections, bands, selected, highlighted, onToggle
         {template.features.map((f) => (
           <g key={f.label} className={`seat-map__feature seat-map__feature--${f.kind}`}>
             <path d={f.d} fillRule="evenodd" />
-            <text x={f.labelX} y={f.labelY}>
+            <text x={f.labelX} y={f.labelY} transform={turn(f)}>
               {f.label}
             </text>
           </g>
@@ -193,11 +211,7 @@ function MapDrawing({ template, sections, bands, selected, highlighted, onToggle
             >
               <title>{sectionLabel(summary)}</title>
               <path d={s.d} fillRule="evenodd" className={bandClass(bandOf(bands, summary.lowest))} />
-              <text
-                x={s.labelX}
-                y={s.labelY}
-                className={s.roomy ? 'seat-map__label seat-map__label--roomy' : 'seat-map__label'}
-              >
+              <text x={s.labelX} y={s.labelY} className={labelClass(s)} transform={turn(s)}>
                 {s.shortLabel}
                 {s.roomy && (
                   <tspan x={s.labelX} dy="1.2em">
@@ -206,7 +220,13 @@ function MapDrawing({ template, sections, bands, selected, highlighted, onToggle
                 )}
               </text>
               {marks && (
-                <text x={s.labelX} y={s.labelY} dy={s.roomy ? '-1.3em' : '-1.1em'} className="seat-map__marks">
+                <text
+                  x={s.labelX}
+                  y={s.labelY}
+                  dy={s.roomy ? '-1.3em' : '-1.1em'}
+                  className="seat-map__marks"
+                  transform={turn(s)}
+                >
                   {marks}
                 </text>
               )}

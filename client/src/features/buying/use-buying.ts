@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LISTINGS_FRESH_MS } from '../../../../shared/schemas/commerce.js';
 import { callQueryKey, type ApiCall, type ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
+import type { PurchaseAllowance } from '../../../../shared/schemas/purchase-limits.js';
 import { buyingApi } from './buying-api.js';
 
 /** The event page's call (also what the server renders with). */
@@ -36,6 +37,25 @@ export function useAllListings(slug: string) {
     enabled: slug !== '',
     staleTime: LISTINGS_FRESH_MS,
   });
+}
+
+/** RULES 8.1: the shopper's allowance of an event, read afresh whenever the ticket page opens. */
+export function usePurchaseAllowance(eventId: number | undefined) {
+  return useQuery({
+    queryKey: ['purchase-limits', eventId],
+    queryFn: ({ signal }) => buyingApi.purchaseAllowance(eventId!, signal),
+    enabled: eventId !== undefined,
+    staleTime: 0,
+  });
+}
+
+/** The allowance in the shopper's words: both limits, and what they may still add. */
+export function allowanceText(a: PurchaseAllowance): string {
+  const limits = `Up to ${a.perShopper.limit} tickets per shopper and ${a.perNetwork.limit} per network for an event`;
+  if (a.cartsLeft === 0) return `${limits}. You have the most open carts allowed; check out or release one first.`;
+  if (a.left === 0) return `${limits}. You already hold or bought all the tickets you may for this event.`;
+  const used = a.perShopper.used > 0 ? ` (you hold or bought ${a.perShopper.used})` : '';
+  return `${limits}: you can add up to ${a.left} ${a.left === 1 ? 'ticket' : 'tickets'}${used}.`;
 }
 
 /** The last path segment of a splat route (`/events/<anything>/<slug>`). */
