@@ -8,8 +8,8 @@ import { expect, test } from './fixtures.js';
 const PRIVACY_EVENT = { desktop: 71, phone: 73 } as Record<string, number>;
 
 // RULES 21: a shopper's own data. That an erasure made on one node is what another node reads is proven with two
-// server processes on one PostgreSQL (server/commerce/customer-data.nodes.test.ts): the e2e server is one process
-// on embedded PGlite, which no second process may open.
+// server processes on one PostgreSQL, in the browser (privacy-nodes.spec.ts) and through the API
+// (server/commerce/customer-data.nodes.test.ts): the e2e server is one process on embedded PGlite.
 test('a shopper downloads their data, erases it, sees the order without their details, and opts out', async ({
   page,
   request,
