@@ -1,19 +1,11 @@
-import { z } from 'zod';
+import { RecentActivityItemSchema, type RecentActivityItem } from '../../shared/schemas/activity.js';
 import type { Sql, SqlTx } from '../store/sql.js';
 
 /** How many recent views a guest sees, and how many are kept per guest. */
 export const RECENT_ACTIVITY_SHOWN = 20;
 export const RECENT_ACTIVITY_KEPT = 50;
 
-export const RecentActivityItemSchema = z.object({
-  type: z.enum(['performer', 'event']),
-  id: z.number().int().positive(),
-  name: z.string(),
-  url: z.string(),
-  image: z.string().nullable(),
-  viewedAt: z.string(),
-});
-export type RecentActivityItem = z.infer<typeof RecentActivityItemSchema>;
+export { RecentActivityItemSchema, type RecentActivityItem };
 
 /** The performers and events a guest opened most recently, newest first, bounded per guest. */
 export class RecentActivity {

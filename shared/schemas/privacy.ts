@@ -1,3 +1,4 @@
+import { RecentActivityItemSchema } from './activity.js';
 import { StoredEventSchema } from './analytics-events.js';
 import { OrderSchema } from './commerce.js';
 import { z } from './zod.js';
@@ -60,16 +61,7 @@ export const CustomerDataSchema = z.object({
       buyer: OrderBuyerSchema,
     }),
   ),
-  recentActivity: z.array(
-    z.object({
-      type: z.enum(['performer', 'event']),
-      id: z.number(),
-      name: z.string(),
-      url: z.string(),
-      image: z.string().nullable(),
-      viewedAt: z.string(),
-    }),
-  ),
+  recentActivity: z.array(RecentActivityItemSchema),
   /** The newest first-party events kept of the guest (at most `limits.events`). */
   events: z.array(StoredEventSchema),
   privacy: PrivacyChoiceSchema.omit({ globalPrivacyControl: true, optedOut: true }).extend({

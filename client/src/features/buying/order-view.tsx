@@ -6,6 +6,7 @@ import {
   type OrderDetailEntrySchema,
   type OrderTicket,
 } from '../../../../shared/schemas/commerce.js';
+import { saveFile } from '../../lib/save-file.js';
 import { buyingApi } from './buying-api.js';
 
 type Entry = z.infer<typeof OrderDetailEntrySchema>;
@@ -136,18 +137,6 @@ const seatText = (t: OrderTicket) =>
   `Section ${t.section}, Row ${t.row}, ${t.seat === null ? 'general admission' : `Seat ${t.seat}`}` +
   // RULES 10.16: a companion seat bought with a wheelchair space says so.
   (t.companion ? ', Companion seat' : '');
-
-/** Saves a file the page fetched (the eTickets PDF) under its name. */
-function saveFile(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Each ticket with its seat and state, the in-hand rule, and the eTickets' download once they are ready. */
 export function TicketList({ order, code }: { order: Order; code: string | null }) {

@@ -2,22 +2,11 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { DATA_FILE_NAME } from '../../../../shared/schemas/privacy.js';
 import { ApiError } from '../../lib/api.js';
 import { forgetGuestSession } from '../../lib/session.js';
+import { saveFile } from '../../lib/save-file.js';
 import { downloadMyData, eraseMyData } from './privacy-api.js';
 import './privacy.css';
 
 type Outcome = { kind: 'done' | 'error'; text: string } | null;
-
-/** Saves a blob under a file name, as a link the browser downloads. */
-function save(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
 
 const failed = (err: unknown, what: string) =>
   err instanceof ApiError && err.status < 500 && err.status !== 401
@@ -50,7 +39,7 @@ export function YourData() {
     setBusy('download');
     setOutcome(null);
     try {
-      save(await downloadMyData(), DATA_FILE_NAME);
+      saveFile(await downloadMyData(), DATA_FILE_NAME);
       setOutcome({ kind: 'done', text: `Your data was downloaded as ${DATA_FILE_NAME}.` });
     } catch (err) {
       setOutcome({ kind: 'error', text: failed(err, 'download your data') });

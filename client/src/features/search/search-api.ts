@@ -1,3 +1,4 @@
+import { RecentActivityItemSchema, type RecentActivityItem } from '../../../../shared/schemas/activity.js';
 import { z } from '../../../../shared/schemas/zod.js';
 import { api, reportClientError } from '../../lib/api.js';
 import { SuggestResponseSchema, type SuggestResponse } from '../../lib/schemas.js';
@@ -20,15 +21,7 @@ export const searchKeys = {
   trending: ['search', 'trending'] as const,
 };
 
-export const RecentActivityItemSchema = z.object({
-  type: z.enum(['performer', 'event']),
-  id: z.number(),
-  name: z.string(),
-  url: z.string(),
-  image: z.string().nullable(),
-  viewedAt: z.string(),
-});
-export type RecentActivityItem = z.infer<typeof RecentActivityItemSchema>;
+export { RecentActivityItemSchema, type RecentActivityItem };
 const RecentActivitiesSchema = z.object({ data: z.array(RecentActivityItemSchema) });
 
 export const TrendingPerformerSchema = z.object({
