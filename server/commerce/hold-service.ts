@@ -50,6 +50,8 @@ export class HoldService {
       expiresAt: hold.expires_at,
       status: expired ? 'expired' : hold.status,
       promoCode: quote.promoCode,
+      // RULES 20.3: the checkout asks the buyer to confirm the notice with the cart itself, never a second request.
+      ticketsHeld: listing.ticketsHeld,
     };
   }
 

@@ -315,6 +315,8 @@ describe('disclosures (RULES 20.1–20.3)', () => {
       expect(cart.status).toBe(201);
       const cartId = CartSchema.parse(cart.body).id;
       expect(Math.round(CartSchema.parse(cart.body).totalPrice.value * 100)).toBe(shown);
+      // The cart says so itself, so the checkout asks for the confirmation without another request.
+      expect(CartSchema.parse(cart.body).ticketsHeld).toBe(false);
       const body = { cartId, email: 'ada@example.com', billingAddress: billing, payment: card };
       const refused = await request(app).post('/api/checkout').set('Authorization', auth).send(body);
       expect(refused.status).toBe(400);

@@ -266,6 +266,8 @@ export const CartSchema = z.object({
   status: z.enum(['active', 'expired', 'released', 'purchased']),
   /** The promo code these figures apply (asked for with `?promoCode=`), null for none. */
   promoCode: z.string().nullable(),
+  /** RULES 20.3: false when the seller does not have these tickets yet: the checkout asks to confirm the notice. */
+  ticketsHeld: z.boolean().default(true),
 });
 export type Cart = z.infer<typeof CartSchema>;
 

@@ -112,6 +112,7 @@ export function cart(overrides: Partial<Cart> = {}): Cart {
     expiresAt: new Date(Date.now() + 10 * 60_000).toISOString(),
     status: 'active',
     promoCode: null,
+    ticketsHeld: true,
     ...overrides,
   };
 }

@@ -110,13 +110,7 @@ export function CheckoutPage() {
           </CartSummary>
         </div>
         <div className="checkout-layout__form">
-          <CheckoutForm
-            cart={shown}
-            disabled={ended}
-            onHoldEnded={() => setHoldEnded(true)}
-            onPriced={setPriced}
-            notHeldNotice={detail.data?.listing.ticketsHeld === false}
-          />
+          <CheckoutForm cart={shown} disabled={ended} onHoldEnded={() => setHoldEnded(true)} onPriced={setPriced} />
         </div>
       </div>
     </section>

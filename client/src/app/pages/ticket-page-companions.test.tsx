@@ -84,4 +84,25 @@ describe('companion seats on the ticket page', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Only 1 companion seat left in this listing');
     expect(screen.getByRole('button', { name: 'Continue to checkout' })).toBeTruthy();
   });
+
+  it('offers no more companion seats than the shopper’s limit leaves beside the spaces (RULES 8.1)', async () => {
+    mockFetch({
+      'GET /api/listings/11': () => json(listingDetail({ splits: [1, 2, 4], accessible: true, companionSeats: 4 })),
+      'GET /api/purchase-limits': () =>
+        json({
+          eventId: 501,
+          perShopper: { limit: 8, used: 5 },
+          perNetwork: { limit: 32, used: 5 },
+          left: 3,
+          cartsLeft: 2,
+        }),
+    });
+    renderAt(<TicketPage />, { route: `/tickets/${SLUG}?listing=11&quantity=2`, path: 'tickets/*' });
+    const companions = (await screen.findByRole('combobox', { name: 'Add a companion seat' })) as HTMLSelectElement;
+    await waitFor(() =>
+      expect([...companions.options].map((o) => o.text)).toEqual(['No companion seat', '1 companion seat']),
+    );
+    const hint = document.getElementById(companions.getAttribute('aria-describedby')!)!;
+    expect(hint.textContent).toContain('Your limit for this event leaves room for 1 with these spaces.');
+  });
 });

@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { EventCard } from '../../../../shared/schemas/cards.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
-import { CompanionSeats, companionsAllowed, spacesText } from '../../features/buying/companion-seats.js';
+import { CompanionSeats, companionsWithin, spacesText } from '../../features/buying/companion-seats.js';
 import { FeeDetails } from '../../features/buying/fee-details.js';
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { ListingDisclosures } from '../../features/buying/listing-disclosures.js';
@@ -109,7 +109,8 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   // The all-in price and any shipping, per ticket: what the cart charges (`shared/rules/pricing.ts`).
   const perTicketCents = Math.round(listing.allInPricePerTicket * 100) + Math.round(listing.shippingPerTicket * 100);
   // RULES 10.16: an accessible listing's seats are wheelchair spaces, and companion seats may come with them.
-  const companions = Math.min(companionsChosen, companionsAllowed(listing, quantity));
+  // RULES 8.1: companion seats count towards the limit too.
+  const companions = Math.min(companionsChosen, companionsWithin(listing, quantity, allowance?.left));
   const ticketCount = (quantity ?? 0) + companions;
 
   const submit = () => {
@@ -193,6 +194,7 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
               listing={listing}
               spaces={quantity}
               value={companions}
+              allowance={allowance?.left}
               onChange={(n) => {
                 setCompanionsChosen(n);
                 hold.reset();

@@ -73,7 +73,8 @@ export function CartSummary({
         {companions > 0 && ` (${companions} companion ${companions === 1 ? 'seat' : 'seats'})`}
         {listing && <> · {seatLabel(listing)}</>}
       </p>
-      {listing && <ListingDisclosures terms={listing} />}
+      {/* RULES 20.1, 20.3: the notice is said once on the checkout, beside the box that confirms it (the form). */}
+      {listing && <ListingDisclosures terms={listing} without={['not_held']} />}
       <LineItems lineItems={lineItems} total={total} />
       {children}
     </section>

@@ -430,7 +430,9 @@ describe('tickets the seller does not have yet (RULES 20.3)', () => {
   it('shows the notice and pays only once the shopper confirms having read it', async () => {
     const fetchMock = mockFetch({ 'POST /api/checkout': () => json(order(), 201), 'GET /api/cart/': priceCart });
     const user = userEvent.setup();
-    renderAt(<CheckoutForm cart={cart()} onHoldEnded={vi.fn()} notHeldNotice />, { route: `/checkout/${CART_ID}` });
+    renderAt(<CheckoutForm cart={cart({ ticketsHeld: false })} onHoldEnded={vi.fn()} />, {
+      route: `/checkout/${CART_ID}`,
+    });
     const sent = () =>
       fetchMock.mock.calls
         .filter(([u]) => String(u) === '/api/checkout')
@@ -459,5 +461,27 @@ describe('tickets the seller does not have yet (RULES 20.3)', () => {
     await user.click(screen.getByRole('button', { name: /^Pay / }));
     await waitFor(() => expect(sent()).toHaveLength(1));
     expect(sent()[0]).not.toHaveProperty('notHeldNoticeRead');
+  });
+
+  it('asks for the confirmation when the server refuses the payment for want of it', async () => {
+    const { user, sent } = setup(() =>
+      apiError(
+        400,
+        'notice_not_confirmed',
+        'The seller does not have these tickets yet: confirm you have read that notice before paying',
+      ),
+    );
+    await fillAddress(user);
+    await fillCard(user);
+    await user.click(screen.getByRole('button', { name: /^Pay / }));
+    const box = await screen.findByRole('checkbox', {
+      name: 'I have read that the seller does not have these tickets yet',
+    });
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect(screen.getByText(/has no contract to get them at a set price/)).toBeTruthy();
+    await user.click(box);
+    await user.click(screen.getByRole('button', { name: /^Pay / }));
+    await waitFor(() => expect(sent()).toHaveLength(2));
+    expect(sent()[1]).toMatchObject({ notHeldNoticeRead: true });
   });
 });

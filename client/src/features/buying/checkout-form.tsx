@@ -35,18 +35,10 @@ export interface CheckoutFormProps {
   onHoldEnded: () => void;
   /** The cart priced with the promo code just applied (null: none), for the summary beside the form. */
   onPriced?: (cart: Cart | null) => void;
-  /** RULES 20.3: the seller does not have these tickets yet; the shopper confirms the notice before paying. */
-  notHeldNotice?: boolean;
 }
 
 /** RULES 10.3: billing address and email, a promo code and payment; 10.4 Apple Pay; 9.8, 9.9 tracking. */
-export function CheckoutForm({
-  cart,
-  disabled = false,
-  onHoldEnded,
-  onPriced,
-  notHeldNotice = false,
-}: CheckoutFormProps) {
+export function CheckoutForm({ cart, disabled = false, onHoldEnded, onPriced }: CheckoutFormProps) {
   const navigate = useNavigate();
   const idPrefix = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -59,6 +51,9 @@ export function CheckoutForm({
   const [focusRequest, setFocusRequest] = useState(0);
   const [noticeRead, setNoticeRead] = useState(false);
   const [noticeError, setNoticeError] = useState(false);
+  // RULES 20.3: the seller does not have these tickets yet (the cart says so; a refusal naming the notice, too).
+  const [noticeAsked, setNoticeAsked] = useState(false);
+  const notHeldNotice = !cart.ticketsHeld || noticeAsked;
   const [pricing, setPricing] = useState(false);
   const [priceNote, setPriceNote] = useState<string | null>(null);
   const [applePay] = useState(applePayAvailable);
@@ -171,6 +166,10 @@ export function CheckoutForm({
       } else if (err.status === 409 && err.code === 'price_changed') {
         setFormError(err.message);
         void applyPromo();
+      } else if (err.status === 400 && err.code === 'notice_not_confirmed') {
+        setNoticeAsked(true);
+        setNoticeError(true);
+        setFocusRequest((n) => n + 1);
       } else if (err.status === 400) {
         const { errors: mapped, rest } = mapServerIssues(err.details);
         if (err.code === 'invalid_promo_code') mapped.promoCode ??= err.message;

@@ -26,6 +26,19 @@ export function companionSeatsNote(listing: Pick<Listing, 'accessible' | 'compan
   return `${n} companion ${n === 1 ? 'seat' : 'seats'} can come with the wheelchair spaces, one per space`;
 }
 
+/**
+ * The most companion seats the shopper may add: one per space, as many as are left, and (RULES 8.1) no more than their
+ * limit for the event leaves beside the spaces (`allowance`, when known).
+ */
+export function companionsWithin(
+  listing: Pick<Listing, 'accessible' | 'companionSeats'>,
+  spaces: number | null,
+  allowance: number | undefined,
+): number {
+  const most = companionsAllowed(listing, spaces);
+  return allowance === undefined || spaces === null ? most : Math.max(0, Math.min(most, allowance - spaces));
+}
+
 /** The most companion seats `spaces` wheelchair spaces may come with: one per space, as many as are left. */
 export function companionsAllowed(listing: Pick<Listing, 'accessible' | 'companionSeats'>, spaces: number | null) {
   if (!offersCompanions(listing) || spaces === null) return 0;
@@ -42,16 +55,20 @@ export function CompanionSeats({
   spaces,
   value,
   onChange,
+  allowance,
 }: {
   listing: Listing;
   /** The wheelchair spaces chosen, or null while none are. */
   spaces: number | null;
   value: number;
   onChange: (companions: number) => void;
+  /** RULES 8.1: how many more tickets the shopper's limit leaves beside the spaces, when known. */
+  allowance?: number | undefined;
 }) {
   const id = useId();
   if (!offersCompanions(listing)) return null;
-  const most = companionsAllowed(listing, spaces);
+  const most = companionsWithin(listing, spaces, allowance);
+  const capped = allowance !== undefined && most < companionsAllowed(listing, spaces);
   const left = listing.companionSeats;
   return (
     <div className="field companion-seats">
@@ -61,6 +78,7 @@ export function CompanionSeats({
         {formatMoney(listing.allInPricePerTicket)} like the space, fees included.{' '}
         {left === 1 ? '1 is left.' : `${left} are left.`}
         {spaces === null ? ' Choose the number of wheelchair spaces first.' : ''}
+        {capped ? ` Your limit for this event leaves room for ${most} with these spaces.` : ''}
       </p>
       <select
         id={id}

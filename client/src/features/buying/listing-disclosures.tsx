@@ -15,9 +15,12 @@ const MARKS: Partial<Record<DisclosureKind, string>> = { accessible: '♿', rest
 export function ListingDisclosures({
   terms,
   withSeats = false,
+  without = [],
 }: {
   terms: ListingTerms & { companionSeats?: number };
   withSeats?: boolean;
+  /** Lines another part of the page says (the checkout's form says the notice beside its confirmation). */
+  without?: readonly DisclosureKind[];
 }) {
   const lines = listingDisclosures(terms, { money: formatMoney, date: formatCalendarDate });
   // RULES 10.16: companion seats left beside the wheelchair spaces, said with the accessible seating.
@@ -26,7 +29,7 @@ export function ListingDisclosures({
   return (
     <ul className="disclosures">
       {lines
-        .filter((l) => withSeats || l.kind !== 'seats')
+        .filter((l) => (withSeats || l.kind !== 'seats') && !without.includes(l.kind))
         .map((l) =>
           l.kind === 'not_held' ? (
             <li key={l.kind} className="disclosure disclosure--not_held">
