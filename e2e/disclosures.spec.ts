@@ -65,7 +65,7 @@ test('a listing says what it is before payment: the notice is confirmed at check
   await expect(page).toHaveURL(/\/orders\/ORD-[A-Z0-9]+\?code=[A-Z0-9]+$/, { timeout: 15_000 });
 
   // The order keeps the notice among its notes, and links to the guarantee, which says how to claim.
-  await expect(page.getByText(/did not have these tickets yet when you bought them/)).toBeVisible();
+  await expect(page.getByText(/When you bought these tickets, the seller did not have them yet/)).toBeVisible();
   await page.getByRole('link', { name: /covered by our 100% Money Back Guarantee/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: '100% Money Back Guarantee' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'How to claim' })).toBeVisible();

@@ -346,7 +346,7 @@ describe('disclosures (RULES 20.1–20.3)', () => {
         deliveryMethod: 'physical_mail',
       });
       const notes = order.detail.find((e) => e.type === 'rowSubtitle' && e.title === 'Important Notes');
-      expect(notes).toMatchObject({ subtitle: expect.stringMatching(/did not have these tickets yet/) });
+      expect(notes).toMatchObject({ subtitle: expect.stringMatching(/the seller did not have them yet/) });
       // Read back later, the order keeps what the listing said when it was paid.
       expect((await orderOf(order.id, auth)).terms).toEqual(order.terms);
       // The confirmation email repeats the notice in writing.

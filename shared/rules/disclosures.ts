@@ -78,6 +78,10 @@ export function seatLocation(terms: Pick<ListingTerms, 'section' | 'row'>): stri
 export const NOT_HELD_NOTICE =
   'The seller does not have these tickets yet and has no contract to get them at a set price, so they may not be ' +
   'able to supply them at this price. If they cannot, you get a full refund.';
+/** The same notice as an order keeps it, once bought (RULES 20.3). */
+export const NOT_HELD_ORDER_NOTE =
+  'When you bought these tickets, the seller did not have them yet and had no contract to get them at a set price. ' +
+  'If they cannot supply them, you get a full refund.';
 /** What the buyer ticks at checkout (RULES 20.3). */
 export const NOT_HELD_CONFIRMATION = 'I have read that the seller does not have these tickets yet';
 

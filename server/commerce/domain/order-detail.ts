@@ -6,7 +6,7 @@ import {
   type OrderDetailEntrySchema,
   type OrderStatus,
 } from '../../../shared/schemas/commerce.js';
-import { listingNotes } from '../../../shared/rules/disclosures.js';
+import { NOT_HELD_ORDER_NOTE, listingNotes } from '../../../shared/rules/disclosures.js';
 import { formatMoney } from '../../../shared/rules/pricing.js';
 import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { venueAddress } from '../../../shared/rules/address.js';
@@ -111,9 +111,7 @@ export function orderDetailEntries({ event, listing, order, timeZone }: OrderDet
     },
     { money: (dollars) => formatMoney(dollars), date: (iso) => formatIsoDate(iso) ?? iso },
   )
-    .map((l) =>
-      l.kind === 'not_held' ? `The seller did not have these tickets yet when you bought them. ${l.text}` : l.text,
-    )
+    .map((l) => (l.kind === 'not_held' ? NOT_HELD_ORDER_NOTE : l.text).replace(/\.$/, ''))
     .join('. ');
   return [
     orderDateEntry(event.event_local_timestamp),

@@ -344,3 +344,15 @@ describe('seatLabel', () => {
     expect(seatLabel({ section: 'Section 102', row: '39' })).toBe('Section 102, Row 39');
   });
 });
+
+describe('before the script runs (RULES 8.5, 10.15)', () => {
+  it('sends "Accessible seating only" with the quantity and sort form, and keeps it with the price filter', async () => {
+    setup(() => listingsBody([CHEAP]), `/events/${SLUG}?accessible=1`);
+    const box = await screen.findByRole('checkbox', { name: 'Accessible seating only' });
+    const choices = screen.getByRole('combobox', { name: 'Tickets' }).closest('form')!;
+    expect(box.getAttribute('form')).toBe(choices.id);
+    expect([box.getAttribute('name'), box.getAttribute('value')]).toEqual(['accessible', '1']);
+    const kept = [...document.querySelectorAll<HTMLInputElement>('form input[type="hidden"][name="accessible"]')];
+    expect(kept.map((i) => i.value)).toEqual(['1']);
+  });
+});

@@ -50,6 +50,7 @@ export function ListingsPanel({
   const listings = useListings(slug, filter);
   const all = useAllListings(slug);
   const headingId = useId();
+  const choicesId = useId();
   const limitId = useId();
   const quantityId = useId();
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
@@ -106,7 +107,14 @@ export function ListingsPanel({
   const answeredAccessible = answered?.accessible === true;
   // RULES 3.9: the cheapest listing a shopper can buy (the "From" of the cards, the button and the JSON-LD). When
   // it does not sell the quantity chosen, the panel says at which quantity it is, with a button to switch to it.
-  const offer = all.data && !stale ? cheapestOffer(all.data.listings, (l) => l.allInPricePerTicket) : undefined;
+  // With accessible seating only, the note names the cheapest accessible listing (RULES 10.15).
+  const offer =
+    all.data && !stale
+      ? cheapestOffer(
+          all.data.listings.filter((l) => !filter.accessible || l.accessible),
+          (l) => l.allInPricePerTicket,
+        )
+      : undefined;
   const offerAt =
     offer && !offer.quantities.includes(filter.quantity) ? offerQuantity(offer.quantities, filter.quantity) : null;
   const layout = (listings.data ?? all.data)?.seatMap.layout;
@@ -123,7 +131,7 @@ export function ListingsPanel({
       {!closed && (
         <div className="listings__controls">
           {/* Without the script the quantity and sort are a plain GET form (the address is the filter). */}
-          <form method="get" className="listings__choices" onSubmit={(e) => e.preventDefault()}>
+          <form id={choicesId} method="get" className="listings__choices" onSubmit={(e) => e.preventDefault()}>
             {[...selected].map((section) => (
               <input key={section} type="hidden" name={SECTION_PARAM} value={section} />
             ))}
@@ -174,7 +182,12 @@ export function ListingsPanel({
             key={`${filter.minPrice ?? ''}-${filter.maxPrice ?? ''}`}
             minPrice={filter.minPrice}
             maxPrice={filter.maxPrice}
-            keep={{ quantity: String(filter.quantity), sort: filter.sort, [SECTION_PARAM]: [...selected] }}
+            keep={{
+              quantity: String(filter.quantity),
+              sort: filter.sort,
+              [SECTION_PARAM]: [...selected],
+              ...(filter.accessible ? { [ACCESSIBLE_PARAM]: '1' } : {}),
+            }}
             onApply={(min, max) =>
               update({
                 minPrice: min === undefined ? undefined : String(min),
@@ -184,8 +197,12 @@ export function ListingsPanel({
           />
           {/* RULES 10.15: kept in the address like the other filters; the seat map follows it. */}
           <label className="control control--check">
+            {/* Part of the quantity and sort form, so it is sent with them before the script runs. */}
             <input
               type="checkbox"
+              form={choicesId}
+              name={ACCESSIBLE_PARAM}
+              value="1"
               checked={filter.accessible === true}
               onChange={(e) => update({ [ACCESSIBLE_PARAM]: e.target.checked ? '1' : undefined })}
             />
