@@ -240,8 +240,9 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   api.post('/customers/session', limit('sessions', env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
   api.get(['/suggest', '/suggest/jsonp'], suggestLimiter);
   api.get('/Searches/get', limit('search', env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
+  // The shopper's allowance (RULES 8.1) is asked for with a listing, and counted with them.
   api.get(
-    ['/events/:slug/listings', '/listings/:id'],
+    ['/events/:slug/listings', '/listings/:id', '/purchase-limits'],
     limit('listings', env.RATE_LIMIT_LISTINGS_PER_MINUTE, 'listing'),
   );
   api.post('/cart', limit('carts', env.RATE_LIMIT_CARTS_PER_MINUTE, 'cart'));

@@ -346,7 +346,7 @@ describe('seatLabel', () => {
 });
 
 describe('before the script runs (RULES 8.5, 10.15)', () => {
-  it('sends "Accessible seating only" with the quantity and sort form, and keeps it with the price filter', async () => {
+  it('sends "Accessible seating only" with the quantity and sort form, and the price filter keeps it', async () => {
     setup(() => listingsBody([CHEAP]), `/events/${SLUG}?accessible=1`);
     const box = await screen.findByRole('checkbox', { name: 'Accessible seating only' });
     const choices = screen.getByRole('combobox', { name: 'Tickets' }).closest('form')!;
