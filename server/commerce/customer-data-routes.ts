@@ -43,6 +43,9 @@ export function customerDataRoutes(data: CustomerData, tokens: SessionTokens, li
   router.get('/customers/me/privacy', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
     const choice = await data.choice(guestId, req.headers);
+    // RULES 21.4: a stored choice outlasts its cookie: reading it tells the browser again (a cleared or expired
+    // cookie comes back). With none stored, the browser's cookie is left as it is.
+    if (choice.chosenAt !== null) optOutCookie(res, choice.doNotSellOrShare, req.secure);
     res.set('Cache-Control', PRIVATE).json(choice);
   });
 

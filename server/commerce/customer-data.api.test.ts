@@ -192,6 +192,13 @@ describe.each(TEST_STORES)('a guest’s own data on $name (RULES 21)', ({ open }
       { n: 1 },
     ]);
 
+    // The bought hold keeps its client's address key: the per-address limit of its event still counts it (RULES 8.1).
+    expect(
+      await sql.query("SELECT client_key IS NOT NULL AS kept FROM holds WHERE guest_id = $1 AND status = 'purchased'", [
+        guestId,
+      ]),
+    ).toEqual([{ kept: true }]);
+
     // The other guest keeps everything.
     expect(await orderRow(other.order.id)).toMatchObject({ email: 'buyer@example.com', erased_at: null });
     expect((await eventsOf(other.guestId)).length).toBe(2);
@@ -259,6 +266,10 @@ describe.each(TEST_STORES)('a guest’s own data on $name (RULES 21)', ({ open }
       (await request(app).get('/api/customers/me/privacy').set('Authorization', auth)).body,
     );
     expect(first).toEqual({ doNotSellOrShare: false, chosenAt: null, globalPrivacyControl: false, optedOut: false });
+    // With no stored choice, reading it leaves the browser's cookie alone.
+    expect((await request(app).get('/api/customers/me/privacy').set('Authorization', auth)).headers['set-cookie']).toBe(
+      undefined,
+    );
 
     const bad = await request(app)
       .post('/api/customers/me/privacy')
@@ -275,6 +286,10 @@ describe.each(TEST_STORES)('a guest’s own data on $name (RULES 21)', ({ open }
     expect(out.headers['set-cookie']).toEqual([
       expect.stringMatching(new RegExp(`^${OPT_OUT_COOKIE}=1; Max-Age=31536000;`)),
     ]);
+
+    // A stored choice outlasts its cookie: reading it sets the cookie again.
+    const again = await request(app).get('/api/customers/me/privacy').set('Authorization', auth);
+    expect(again.headers['set-cookie']).toEqual([expect.stringMatching(new RegExp(`^${OPT_OUT_COOKIE}=1;`))]);
 
     // The cookie: nothing taken. The stored choice alone: taken, but never written.
     expect((await sendEvents(auth, { Cookie: `${OPT_OUT_COOKIE}=1` })).body).toEqual({ accepted: 0 });

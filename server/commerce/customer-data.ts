@@ -138,7 +138,12 @@ export class CustomerData {
         const events = await eraseGuestEvents(tx, guestId);
         // A checkout's kept answer is the order as it was: a replay after the erasure must not bring it back.
         await tx.query("DELETE FROM idempotency_keys WHERE scope = $1 AND state = 'done'", [guestId]);
-        await tx.query("UPDATE holds SET client_key = NULL WHERE guest_id = $1 AND status <> 'active'", [guestId]);
+        // Holds that became orders keep their client's address key: it counts the per-address limit of the event
+        // (RULES 8.1), which an erasure (and the new guest after it) must not reset. Other past holds lose it.
+        await tx.query(
+          "UPDATE holds SET client_key = NULL WHERE guest_id = $1 AND status NOT IN ('active', 'purchased')",
+          [guestId],
+        );
         return { orders: orders.length, mail, activity, events, erasedAt };
       }),
     );

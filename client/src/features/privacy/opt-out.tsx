@@ -27,7 +27,8 @@ export function OptOutControl() {
     let live = true;
     readPrivacyChoice()
       .then((choice) => {
-        if (live) setOptedOut(choice.doNotSellOrShare);
+        // A guest who never chose (a new one after an erasure, say) is as the cookie says.
+        if (live && choice.chosenAt !== null) setOptedOut(choice.doNotSellOrShare);
       })
       .catch(() => {
         // The cookie's word stands.
@@ -69,9 +70,13 @@ export function OptOutControl() {
         <input
           type="checkbox"
           checked={gpc || optedOut === true}
-          disabled={gpc || saving || optedOut === null}
+          disabled={gpc || optedOut === null}
+          // While saving it keeps the keyboard's focus (a disabled control would drop it) and ignores a second click.
+          aria-disabled={saving || undefined}
           aria-describedby={noteId}
-          onChange={(e) => void choose(e.target.checked)}
+          onChange={(e) => {
+            if (!saving) void choose(e.target.checked);
+          }}
         />
         Do Not Sell or Share My Info
       </label>
