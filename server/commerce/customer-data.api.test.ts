@@ -13,6 +13,7 @@ import { ERASED_MAIL_NOTE, retryMail } from '../mail/outbox.js';
 import type { Sql } from '../store/sql.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
+import { checkoutBody } from '../test/documents.js';
 import { BILLING, buyOne, listingSupply, newGuest } from '../test/shopper.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { createCommerce, type Commerce } from './commerce.js';
@@ -234,6 +235,25 @@ describe.each(TEST_STORES)('a guest’s own data on $name (RULES 21)', ({ open }
     expect(await eventsOf(guestId)).toEqual([]);
     await deps.activity.record(guestId, { type: 'event', id: 1, name: 'x', url: '/x', image: null });
     expect(await deps.activity.list(guestId)).toEqual([]);
+  });
+
+  it('writes an order paid after the erasure (its cart held before) already erased, and mails no one', async () => {
+    const { auth } = await newGuest(app);
+    const cart = await request(app)
+      .post('/api/cart')
+      .set('Authorization', auth)
+      .send({ listingId: nextListing(), quantity: 1 });
+    expect(cart.status).toBe(201);
+    expect((await request(app).delete('/api/customers/me').set('Authorization', auth)).status).toBe(204);
+    const paid = await request(app)
+      .post('/api/checkout')
+      .set('Authorization', auth)
+      .send(checkoutBody(cart.body.id, 'late@example.com'));
+    expect(paid.status).toBe(201);
+    const order = OrderSchema.parse(paid.body);
+    expect(order.erasedAt).toEqual(expect.any(String));
+    expect(await orderRow(order.id)).toMatchObject({ email: '', billing: {} });
+    expect(await sql.query('SELECT 1 FROM mail_outbox WHERE key = $1', [`order_confirmation:${order.id}`])).toEqual([]);
   });
 
   it('refunds an erased order without mailing anyone, and never retries its erased mail', async () => {

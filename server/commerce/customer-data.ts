@@ -116,6 +116,9 @@ export class CustomerData {
     const at = this.now().toISOString();
     return stored('customerData', () =>
       this.options.sql.transaction(async (tx) => {
+        // The guest's lock, as a purchase takes it (order-store.ts): an order being written waits for the erasure
+        // and is written erased, or is written first and erased here.
+        await tx.query("SELECT pg_advisory_xact_lock(hashtext('guest:' || $1))", [guestId]);
         const [mark] = await tx.query(
           `INSERT INTO guest_privacy (guest_id, erased_at) VALUES ($1, $2)
            ON CONFLICT (guest_id) DO UPDATE SET erased_at = coalesce(guest_privacy.erased_at, EXCLUDED.erased_at)

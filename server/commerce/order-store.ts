@@ -55,6 +55,14 @@ export class OrderStore {
    */
   async purchase(input: PurchaseInput): Promise<OrderRow & { tickets: TicketRow[] }> {
     return this.sql.transaction(async (tx) => {
+      // RULES 21.3: the guest's lock, as an erasure takes it: a guest erased while paying gets an order already erased
+      // (no email or billing kept, no mail), and an order written first is erased by the erasure that waited.
+      await tx.query("SELECT pg_advisory_xact_lock(hashtext('guest:' || $1))", [input.guestId]);
+      const [privacy] = await tx.query<{ erased_at: string | Date | null }>(
+        'SELECT erased_at FROM guest_privacy WHERE guest_id = $1',
+        [input.guestId],
+      );
+      const erasedAt = privacy?.erased_at ? new Date(privacy.erased_at).toISOString() : null;
       const held = await tx.query(
         "UPDATE holds SET status = 'purchased' WHERE id = $1 AND guest_id = $2 " +
           "AND status = 'active' AND checkout_attempt = $3 AND checkout_started_at " +
@@ -76,10 +84,10 @@ export class OrderStore {
           `listing_id, quantity, status, subtotal_cents, discount_cents,
            ` +
           `service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, ` +
-          `email, billing, payment_method, charge_id, created_at, brand, terms)
+          `email, billing, payment_method, charge_id, created_at, brand, terms, erased_at)
          VALUES ` +
           `($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ` +
-          `$17, $18, $19, $20, $21) RETURNING *`,
+          `$17, $18, $19, $20, $21, $22) RETURNING *`,
         [
           o.id,
           o.access_code_hash,
@@ -96,13 +104,14 @@ export class OrderStore {
           o.fulfillment_fee_cents,
           o.total_cents,
           o.promo_code,
-          o.email,
-          JSON.stringify(o.billing),
+          erasedAt ? '' : o.email,
+          erasedAt ? '{}' : JSON.stringify(o.billing),
           o.payment_method,
           o.charge_id,
           input.now.toISOString(),
           input.brand ?? null,
           o.terms ? JSON.stringify(o.terms) : null,
+          erasedAt,
         ],
       );
       await tx.query(
