@@ -39,4 +39,19 @@ describe('input chosen before the script runs', () => {
     keepInputBeforeScript(root);
     expect(takeInputBeforeScript('min')).toBe('40');
   });
+
+  it('records a choice made after the first read, while the owner is not yet there, and stops once it is taken', () => {
+    document.body.innerHTML =
+      '<select data-keep-input="late"><option value="1" selected>1</option><option value="4">4</option></select>';
+    keepInputBeforeScript(document);
+    const select = document.querySelector('select')!;
+    select.value = '4';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    expect(takeInputBeforeScript('late')).toBe('4');
+    // The owner's own handlers follow the field from here: nothing is kept for a later owner.
+    select.value = '1';
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    expect(takeInputBeforeScript('late')).toBeUndefined();
+    document.body.innerHTML = '';
+  });
 });

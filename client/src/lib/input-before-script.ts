@@ -9,9 +9,24 @@
 export const KEEP_INPUT_ATTRIBUTE = 'data-keep-input';
 
 const chosen = new Map<string, string>();
+/** Fields their owner has taken: from then on the owner's own handlers follow them. */
+const taken = new Set<string>();
 
-/** Reads the marked fields a shopper changed from what the server rendered. */
+function record(el: EventTarget | null): void {
+  if (!(el instanceof HTMLSelectElement || el instanceof HTMLInputElement)) return;
+  const name = el.getAttribute(KEEP_INPUT_ATTRIBUTE);
+  if (name !== null && !taken.has(name)) chosen.set(name, el.value);
+}
+
+/**
+ * Reads the marked fields a shopper changed from what the server rendered, and goes on recording their changes until
+ * their owner takes them: a page whose panel hydrates only once its chunk has loaded keeps a choice made meanwhile.
+ */
 export function keepInputBeforeScript(root: ParentNode = document): void {
+  if (typeof document !== 'undefined' && root === document) {
+    document.addEventListener('change', (e) => record(e.target), true);
+    document.addEventListener('input', (e) => record(e.target), true);
+  }
   for (const el of root.querySelectorAll<HTMLSelectElement | HTMLInputElement>(`[${KEEP_INPUT_ATTRIBUTE}]`)) {
     const name = el.getAttribute(KEEP_INPUT_ATTRIBUTE)!;
     // What the server rendered: the option marked `selected` (else the first), or the field's `value` attribute.
@@ -28,5 +43,6 @@ export function keepInputBeforeScript(root: ParentNode = document): void {
 export function takeInputBeforeScript(name: string): string | undefined {
   const value = chosen.get(name);
   chosen.delete(name);
+  taken.add(name);
   return value;
 }
