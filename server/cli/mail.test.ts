@@ -104,7 +104,7 @@ describe('npm run mail -- --url', () => {
       brands: () => {
         throw new Error('nothing is sent here');
       },
-      links: { order: () => '', tickets: () => '' },
+      links: { order: () => '', tickets: () => '', guarantee: () => '' },
       attachments: { ticketsPdf: async () => null },
       logger: silent,
       options: { from: { name: null, address: 'orders@localhost' }, retryMaxSeconds: 600 },

@@ -1,4 +1,4 @@
-import { listingNotes, listingTerms } from '../../shared/rules/disclosures.js';
+import { GUARANTEE_PATH, listingNotes, listingTerms } from '../../shared/rules/disclosures.js';
 import { formatMoney } from '../../shared/rules/pricing.js';
 import { createHmac } from 'node:crypto';
 import { DELIVERY_LABELS } from '../../shared/schemas/commerce.js';
@@ -61,6 +61,7 @@ export function orderMailLinks(codes: OrderMailCodes, origin: () => string): Mai
   return {
     order: (orderId) => `${origin()}/orders/${encodeURIComponent(orderId)}?code=${code(orderId)}`,
     tickets: (orderId) => `${origin()}/api/orders/${encodeURIComponent(orderId)}/tickets.pdf?code=${code(orderId)}`,
+    guarantee: () => `${origin()}${GUARANTEE_PATH}`,
   };
 }
 

@@ -68,6 +68,8 @@ export type OutgoingMail = {
 export interface MailLinks {
   order(orderId: string, brand: string): string;
   tickets(orderId: string, brand: string): string;
+  /** RULES 20.4: the page of the guarantee every order is covered by. */
+  guarantee(brand: string): string;
 }
 
 /** What a mail attaches, read when it is sent. */

@@ -17,6 +17,7 @@ export function brandLookup(brands: Brand[] = shippedBrands()): (id: string) => 
 export const testLinks: MailLinks = {
   order: (orderId, brand) => `https://shop.example/${brand}/order/${orderId}?sig=order-signature`,
   tickets: (orderId, brand) => `https://shop.example/${brand}/order/${orderId}/tickets.pdf?sig=tickets-signature`,
+  guarantee: (brand) => `https://shop.example/${brand}/guarantee`,
 };
 
 /** A small stand-in for the tickets PDF (its bytes are what is checked, not its drawing). */

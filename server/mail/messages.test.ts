@@ -142,10 +142,17 @@ describe('hostile values', () => {
     const said = 'What the listing told you: Obstructed or limited view. Face value $80 per ticket.';
     expect(text).toContain(said);
     expect(visible(html)).toContain(said);
+    // RULES 20.4: and links to the guarantee.
+    expect(html).toContain('href="https://shop.example/base/guarantee"');
+    expect(text).toContain('https://shop.example/base/guarantee');
   });
 
   it('leaves out a button whose link is not a web address', () => {
-    const links = { order: () => 'javascript:alert(1)', tickets: () => 'javascript:alert(2)' };
+    const links = {
+      order: () => 'javascript:alert(1)',
+      tickets: () => 'javascript:alert(2)',
+      guarantee: () => 'javascript:alert(3)',
+    };
     const { html } = renderMail(mailOfEveryKind('base')[0]!, mailBrand(brand), links);
     expect(html).not.toContain('javascript:');
   });

@@ -83,6 +83,9 @@ const RENDERERS: { [K in MailKind]: Renderer<K> } = {
       },
       orderButton(links, d, brandId),
       ...(/^e-?ticket$/i.test(d.delivery.trim()) ? [ticketsButton(links, d, brandId)] : []),
+      // RULES 20.4: every order is covered by the guarantee, and says where it is explained.
+      { paragraph: 'Your order is covered by our 100% Money Back Guarantee.' },
+      { button: { label: 'What the guarantee covers', href: links.guarantee(brandId) } },
     ],
   }),
   tickets_ready: (d, _brand, links, brandId) => ({
