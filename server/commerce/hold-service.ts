@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { COMPANIONS_PER_SPACE, type Cart } from '../../shared/schemas/commerce.js';
+import { COMPANIONS_PER_SPACE, companionsAllowed, type Cart } from '../../shared/schemas/commerce.js';
 import { AppError, notFound } from '../http/errors.js';
 import type { GeneratedListing } from './domain/listings.js';
 import { PURCHASE_LIMITS, purchaseAllowance, type PurchaseLimits } from './domain/purchase-limits.js';
@@ -134,7 +134,7 @@ export function companionRefusal(
       'Companion seats come only with the wheelchair spaces of an accessible listing that offers them',
       field('this listing has no companion seats'),
     );
-  const most = Math.min(spaces * COMPANIONS_PER_SPACE, listing.companionSeats);
+  const most = companionsAllowed(listing, spaces);
   if (companions > most)
     return new AppError(
       400,

@@ -192,6 +192,15 @@ export const ListingsQuerySchema = z.object({
  */
 export const COMPANIONS_PER_SPACE = 1;
 
+/** RULES 10.16: the most companion seats `spaces` wheelchair spaces may come with: one per space, as many as left. */
+export function companionsAllowed(
+  listing: { accessible: boolean; companionSeats: number },
+  spaces: number | null,
+): number {
+  if (!listing.accessible || listing.companionSeats <= 0 || spaces === null) return 0;
+  return Math.min(spaces * COMPANIONS_PER_SPACE, listing.companionSeats);
+}
+
 /** Fee breakdown behind the all-in price, one click away. */
 export const FeesSchema = z.object({ serviceFeeRate: z.number(), fulfillmentFeePerTicket: z.number() });
 

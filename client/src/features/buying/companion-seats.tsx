@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { COMPANIONS_PER_SPACE, type Listing } from '../../../../shared/schemas/commerce.js';
+import { companionsAllowed, type Listing } from '../../../../shared/schemas/commerce.js';
 import { formatMoney } from './money.js';
 
 /** An accessible listing's seats are wheelchair spaces (RULES 10.16): how a count of them reads. */
@@ -37,12 +37,6 @@ export function companionsWithin(
 ): number {
   const most = companionsAllowed(listing, spaces);
   return allowance === undefined || spaces === null ? most : Math.max(0, Math.min(most, allowance - spaces));
-}
-
-/** The most companion seats `spaces` wheelchair spaces may come with: one per space, as many as are left. */
-export function companionsAllowed(listing: Pick<Listing, 'accessible' | 'companionSeats'>, spaces: number | null) {
-  if (!offersCompanions(listing) || spaces === null) return 0;
-  return Math.min(spaces * COMPANIONS_PER_SPACE, listing.companionSeats);
 }
 
 /**

@@ -38,7 +38,6 @@ export const LIST_OPEN_MAX = 8;
 const accessibleSections = (n: number) => `${n} ${n === 1 ? 'section has' : 'sections have'} it`;
 const listingsText = (n: number) => `${n} ${n === 1 ? 'listing' : 'listings'}`;
 
-/** A section's name in the list and on the map: its name, lowest all-in price, listing count and marks. */
 /** The label's size class: roomy, the usual, or the smaller sizes a narrow section needs (`seat-map-labels.ts`). */
 function labelClass(s: SeatSection): string {
   if (s.roomy) return 'seat-map__label seat-map__label--roomy';
@@ -51,6 +50,7 @@ function labelClass(s: SeatSection): string {
 const turn = (s: Pick<SeatSection, 'labelAngle' | 'labelX' | 'labelY'>) =>
   s.labelAngle ? `rotate(${s.labelAngle} ${s.labelX} ${s.labelY})` : undefined;
 
+/** A section's name in the list and on the map: its name, lowest all-in price, listing count and marks. */
 export function sectionLabel(s: SectionSummary): string {
   return [
     s.name,

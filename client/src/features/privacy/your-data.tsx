@@ -6,7 +6,7 @@ import { saveFile } from '../../lib/save-file.js';
 import { downloadMyData, eraseMyData } from './privacy-api.js';
 import './privacy.css';
 
-type Outcome = { kind: 'done' | 'error'; text: string } | null;
+type Outcome = { kind: 'working' | 'done' | 'error'; text: string } | null;
 
 const failed = (err: unknown, what: string) =>
   err instanceof ApiError && err.status < 500 && err.status !== 401
@@ -57,7 +57,8 @@ export function YourData() {
   const erase = async () => {
     setAsking(false);
     setBusy('erase');
-    setOutcome(null);
+    // The confirmation goes with its buttons: the status takes the focus at once, and says what is happening.
+    setOutcome({ kind: 'working', text: 'Erasing your data…' });
     try {
       await eraseMyData();
       // The erased guest's id is not used again: the next page starts a new guest.
