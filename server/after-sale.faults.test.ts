@@ -345,8 +345,11 @@ describe.skipIf(!havePostgres())(
           if (Number(r.level) >= 40) figures.logged[String(r.msg)] = (figures.logged[String(r.msg)] ?? 0) + 1;
         console.log(`after-sale faults: ${JSON.stringify(figures)}`);
 
-        // Every refund was logged once, by the node that recorded it.
-        expect(byNode[a.name]! + byNode[b.name]!).toBe(GUESTS);
+        // No refund was logged twice, and every refund made after node B died (all node A's) was logged. A node
+        // killed by SIGKILL may die between a refund's commit and its log line, so B's own lines can fall short.
+        expect(byNode[a.name]! + byNode[b.name]!).toBeLessThanOrEqual(GUESTS);
+        expect(byNode[a.name]!).toBeGreaterThanOrEqual(GUESTS - figures.refundsMadeAtKill!);
+        expect(byNode[b.name]!).toBeLessThanOrEqual(figures.refundsMadeAtKill!);
       },
       SETTLE_MS + 20_000,
     );
