@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId } from 'react';
+import { useConfirmStep } from '../../lib/confirm-step.js';
 import type { Order, OrderRefund } from '../../../../shared/schemas/commerce.js';
 import { BuyingApiError } from './buying-api.js';
 import { formatMoney } from './money.js';
@@ -50,8 +51,6 @@ export function RefundList({ refunds }: { refunds: Order['refunds'] }) {
   );
 }
 
-type Outcome = { kind: 'done'; text: string } | { kind: 'error'; text: string } | null;
-
 /**
  * RULES 19.2: the full refund a moved event offers, asked for in two steps (the button, then a confirmation in the
  * page), and what came of it. The outcome stays in a live region outside the offer, which goes once it is taken.
@@ -59,33 +58,14 @@ type Outcome = { kind: 'done'; text: string } | { kind: 'error'; text: string } 
 export function RefundOffer({ order, code }: { order: Order; code: string | null }) {
   const headingId = useId();
   const questionId = useId();
-  const [asking, setAsking] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const askButton = useRef<HTMLButtonElement>(null);
-  const yesButton = useRef<HTMLButtonElement>(null);
-  const outcomeRef = useRef<HTMLDivElement>(null);
+  const { asking, outcome, setOutcome, askRef, yesRef, outcomeRef, ask, cancel, onKeyDown, confirmed } =
+    useConfirmStep();
   const refund = useRefundRequest(order.id, code);
   const offer = order.refundOffer;
   const amount = offer ? formatMoney(offer.amount.value) : '';
 
-  useEffect(() => {
-    if (asking) yesButton.current?.focus();
-  }, [asking]);
-  // The offer's buttons go with it: the outcome takes the focus, so the keyboard is not left at the top of the page.
-  useEffect(() => {
-    if (outcome) outcomeRef.current?.focus();
-  }, [outcome]);
-
-  const cancel = () => {
-    setAsking(false);
-    requestAnimationFrame(() => askButton.current?.focus());
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') cancel();
-  };
   const confirm = (amount: number) => {
-    setAsking(false);
-    setOutcome(null);
+    confirmed('Asking for your refund…');
     refund.mutate(undefined, {
       onSuccess: () =>
         setOutcome({
@@ -122,7 +102,7 @@ export function RefundOffer({ order, code }: { order: Order; code: string | null
               </p>
               <button
                 type="button"
-                ref={yesButton}
+                ref={yesRef}
                 className="button button--primary"
                 onClick={() => confirm(offer.amount.value)}
               >
@@ -135,9 +115,9 @@ export function RefundOffer({ order, code }: { order: Order; code: string | null
           ) : (
             <button
               type="button"
-              ref={askButton}
+              ref={askRef}
               className="button button--secondary"
-              onClick={() => setAsking(true)}
+              onClick={ask}
               disabled={refund.isPending}
               aria-busy={refund.isPending}
             >
@@ -147,6 +127,7 @@ export function RefundOffer({ order, code }: { order: Order; code: string | null
         </section>
       )}
       <div className="refund-outcome" role="status" aria-live="polite" ref={outcomeRef} tabIndex={-1}>
+        {outcome?.kind === 'working' && <p>{outcome.text}</p>}
         {outcome?.kind === 'done' && <p className="refund-outcome__done">{outcome.text}</p>}
         {outcome?.kind === 'error' && <p className="form-alert">{outcome.text}</p>}
       </div>

@@ -1,12 +1,11 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useState } from 'react';
+import { useConfirmStep } from '../../lib/confirm-step.js';
 import { DATA_FILE_NAME } from '../../../../shared/schemas/privacy.js';
 import { ApiError } from '../../lib/api.js';
 import { forgetGuestSession } from '../../lib/session.js';
 import { saveFile } from '../../lib/save-file.js';
 import { downloadMyData, eraseMyData } from './privacy-api.js';
 import './privacy.css';
-
-type Outcome = { kind: 'working' | 'done' | 'error'; text: string } | null;
 
 const failed = (err: unknown, what: string) =>
   err instanceof ApiError && err.status < 500 && err.status !== 401
@@ -22,18 +21,8 @@ export function YourData() {
   const headingId = useId();
   const questionId = useId();
   const [busy, setBusy] = useState<'download' | 'erase' | null>(null);
-  const [asking, setAsking] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const eraseButton = useRef<HTMLButtonElement>(null);
-  const yesButton = useRef<HTMLButtonElement>(null);
-  const outcomeRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    if (asking) yesButton.current?.focus();
-  }, [asking]);
-  useEffect(() => {
-    if (outcome) outcomeRef.current?.focus();
-  }, [outcome]);
+  const { asking, outcome, setOutcome, askRef, yesRef, outcomeRef, ask, cancel, onKeyDown, confirmed } =
+    useConfirmStep();
 
   const download = async () => {
     setBusy('download');
@@ -47,18 +36,9 @@ export function YourData() {
       setBusy(null);
     }
   };
-  const cancel = () => {
-    setAsking(false);
-    requestAnimationFrame(() => eraseButton.current?.focus());
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') cancel();
-  };
   const erase = async () => {
-    setAsking(false);
     setBusy('erase');
-    // The confirmation goes with its buttons: the status takes the focus at once, and says what is happening.
-    setOutcome({ kind: 'working', text: 'Erasing your data…' });
+    confirmed('Erasing your data…');
     try {
       await eraseMyData();
       // The erased guest's id is not used again: the next page starts a new guest.
@@ -98,9 +78,9 @@ export function YourData() {
         {!asking && (
           <button
             type="button"
-            ref={eraseButton}
+            ref={askRef}
             className="button privacy-button--secondary"
-            onClick={() => setAsking(true)}
+            onClick={ask}
             disabled={busy !== null}
             aria-busy={busy === 'erase'}
           >
@@ -114,7 +94,7 @@ export function YourData() {
             Erase your personal data? Your name, address, phone number and email go from your orders, with everything
             you viewed. This cannot be undone.
           </p>
-          <button type="button" ref={yesButton} className="button" onClick={() => void erase()}>
+          <button type="button" ref={yesRef} className="button" onClick={() => void erase()}>
             Yes, erase my data
           </button>
           <button type="button" className="button privacy-button--secondary" onClick={cancel}>
