@@ -78,7 +78,8 @@ const INSERT =
   `AS u(${COLUMNS.map(([c]) => c).join(', ')}) ` +
   // One look-up of the batch's guests before the scan (an InitPlan), so the rows keep their order (and their ids).
   `WHERE NOT (u.anonymous_id = ANY (ARRAY(SELECT g.guest_id FROM guest_privacy g ` +
-  `WHERE g.guest_id = ANY ($3::text[]) AND (g.do_not_sell_or_share OR g.erased_at IS NOT NULL)))) ` +
+  `WHERE g.guest_id = ANY ($${COLUMNS.findIndex(([c]) => c === 'anonymous_id') + 1}::text[]) ` +
+  `AND (g.do_not_sell_or_share OR g.erased_at IS NOT NULL)))) ` +
   `ON CONFLICT (once) DO NOTHING`;
 
 function columnsOf(rows: readonly EventRecord[]): unknown[][] {

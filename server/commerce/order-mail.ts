@@ -145,10 +145,7 @@ export class OrderMail {
         lineItems,
         delivery: DELIVERY_LABELS[listing.deliveryMethod],
         readyBy,
-        terms: listingNotes(order.terms ?? listingTerms(listing), {
-          money: (dollars) => formatMoney(dollars),
-          date: (iso) => iso,
-        }).map((l) => l.text),
+        terms: listingNotes(order.terms ?? listingTerms(listing), (dollars) => formatMoney(dollars)).map((l) => l.text),
       },
     });
   }

@@ -57,6 +57,8 @@ export class OrderStore {
     return this.sql.transaction(async (tx) => {
       // RULES 21.3: the guest's lock, as an erasure takes it: a guest erased while paying gets an order already erased
       // (no email or billing kept, no mail), and an order written first is erased by the erasure that waited.
+      // Two statements, not one: the read must see what an erasure that held the lock committed, and a statement
+      // reads what was committed when it began, before it waited.
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('guest:' || $1))", [input.guestId]);
       const [privacy] = await tx.query<{ erased_at: string | Date | null }>(
         'SELECT erased_at FROM guest_privacy WHERE guest_id = $1',

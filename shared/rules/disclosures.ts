@@ -136,9 +136,9 @@ export function listingDisclosures(
  * The lines besides where the seats are and how they come (restrictions, face value, the notice, the seller's note):
  * what an order's "Important Notes" and its confirmation email say, each once.
  */
-export function listingNotes(
-  terms: ListingTerms,
-  format: { money: (dollars: number) => string; date: (isoDate: string) => string },
-): Disclosure[] {
-  return listingDisclosures(terms, format).filter((l) => l.kind !== 'seats' && l.kind !== 'delivery');
+export function listingNotes(terms: ListingTerms, money: (dollars: number) => string): Disclosure[] {
+  // No note carries a date (the in-hand date is the delivery line's).
+  return listingDisclosures(terms, { money, date: (isoDate) => isoDate }).filter(
+    (l) => l.kind !== 'seats' && l.kind !== 'delivery',
+  );
 }

@@ -109,7 +109,7 @@ export function orderDetailEntries({ event, listing, order, timeZone }: OrderDet
       ticketsHeld: true,
       ...listing,
     },
-    { money: (dollars) => formatMoney(dollars), date: (iso) => formatIsoDate(iso) ?? iso },
+    (dollars) => formatMoney(dollars),
   )
     .map((l) => (l.kind === 'not_held' ? NOT_HELD_ORDER_NOTE : l.text).replace(/\.$/, ''))
     .join('. ');
