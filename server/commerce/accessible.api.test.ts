@@ -16,7 +16,7 @@ import { openPglite } from '../store/pglite-sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { readTicketsPdf } from '../test/ticket-pdf-reader.js';
 import { testApp } from '../test/test-app.js';
-import { BILLING } from '../test/shopper.js';
+import { BILLING, listingFinder, ticketsPdfOf } from '../test/shopper.js';
 import { createCommerce } from './commerce.js';
 import { venueDay } from './domain/delivery.js';
 import { listingsForEvent, type GeneratedListing } from './domain/listings.js';
@@ -28,12 +28,15 @@ import { companionBlockStart, isGeneralAdmission, seatBlockStart } from './domai
 
 const logger = pino({ level: 'silent' });
 let fixture: CatalogFixture;
+/** A listing of an event on sale for a day more, each once. */
+let find: ReturnType<typeof listingFinder>;
 let app: ReturnType<typeof testApp>['app'];
 let deps: ReturnType<typeof testApp>['deps'];
 let sql: Awaited<ReturnType<typeof openPglite>>;
 
 beforeAll(async () => {
   fixture = await catalogFixture(1500, 61);
+  find = listingFinder(fixture.catalog);
   sql = await openPglite(`${fixture.dir}/db`);
   await migrate(sql);
   const commerce = createCommerce({
@@ -68,27 +71,6 @@ const card = {
 };
 const slug = (e: EventDocument) => entitySlug(e.event_name, e.event_id);
 const today = (e: EventDocument) => venueDay(Date.now(), e.venue_time_zone_offset);
-const onSale = () =>
-  fixture.catalog.collections.Event.filter(
-    (e) =>
-      e.event_status === 'scheduled' &&
-      e.event_timestamp !== null &&
-      e.event_timestamp * 1000 > Date.now() + 86_400_000,
-  );
-const used = new Set<number>();
-function find(test: (l: GeneratedListing, e: EventDocument) => boolean): {
-  event: EventDocument;
-  listing: GeneratedListing;
-} {
-  for (const event of onSale()) {
-    const listing = listingsForEvent(event).find((l) => !used.has(l.id) && test(l, event));
-    if (listing) {
-      used.add(listing.id);
-      return { event, listing };
-    }
-  }
-  throw new Error('no such listing in the catalog');
-}
 /** An accessible listing with companion seats (one per space), `spaces` of which may be taken. */
 const withCompanions = (spaces: number) => (l: GeneratedListing) =>
   l.accessible && l.companionSeats >= spaces && l.splits.includes(spaces);
@@ -201,15 +183,7 @@ describe('companion seats (RULES 10.16)', () => {
 
     await deps.commerce.settlement.tick();
     await deps.commerce.settlement.tick();
-    const pdf = await request(app)
-      .get(`/api/orders/${placed.id}/tickets.pdf`)
-      .set('Authorization', auth)
-      .buffer(true)
-      .parse((r, done) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    const pdf = await ticketsPdfOf(app, placed.id, auth);
     expect(pdf.status).toBe(200);
     const pages = await readTicketsPdf(new Uint8Array(pdf.body as Buffer));
     expect(pages.map((p) => p.text.includes('Companion seat'))).toEqual([false, false, true]);

@@ -11,7 +11,7 @@ import type { SearchService } from '../search/search-service.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
-import { BILLING } from '../test/shopper.js';
+import { BILLING, ticketsPdfOf } from '../test/shopper.js';
 import { readTicketsPdf } from '../test/ticket-pdf-reader.js';
 import { testApp } from '../test/test-app.js';
 import { createCommerce } from './commerce.js';
@@ -204,15 +204,7 @@ describe('a scan at the door (RULES 19.6)', () => {
     );
     const { order, auth } = await bought(listing.id, 1);
     await deps.commerce.settlement.tick();
-    const pdf = await request(app)
-      .get(`/api/orders/${order.id}/tickets.pdf`)
-      .set('Authorization', auth)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    const pdf = await ticketsPdfOf(app, order.id, auth);
     expect(pdf.status).toBe(200);
     const [page] = await readTicketsPdf(new Uint8Array(pdf.body as Buffer));
     atStart(event);

@@ -22,11 +22,13 @@ import { listingsForEvent, type GeneratedListing } from './domain/listings.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
 import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
 import { isGeneralAdmission, seatBlockStart } from './domain/seats.js';
-import { BILLING } from '../test/shopper.js';
+import { BILLING, listingFinder, ticketsPdfOf } from '../test/shopper.js';
 
 const logger = pino({ level: 'silent' });
 let tmp: string;
 let catalog: Catalog;
+/** A listing of an event on sale for a day more, each once. */
+let find: ReturnType<typeof listingFinder>;
 const search = new SearchService();
 let app: ReturnType<typeof testApp>['app'];
 let deps: ReturnType<typeof testApp>['deps'];
@@ -41,6 +43,7 @@ beforeAll(async () => {
     outDir: path.join(tmp, 'catalog'),
   });
   catalog = await loadCatalog(path.join(tmp, 'catalog'));
+  find = listingFinder(catalog);
   search.set(await createSearchEngine(parseEnv({}), catalog));
   sql = await openPglite(path.join(tmp, 'db'));
   await migrate(sql);
@@ -74,29 +77,6 @@ const card = {
   cvc: '123',
 };
 const today = (e: EventDocument) => venueDay(Date.now(), e.venue_time_zone_offset);
-/** On sale for at least a day more. */
-const onSale = () =>
-  catalog.collections.Event.filter(
-    (e) =>
-      e.event_status === 'scheduled' &&
-      e.event_timestamp !== null &&
-      e.event_timestamp * 1000 > Date.now() + 86_400_000,
-  );
-const used = new Set<number>();
-
-function find(test: (l: GeneratedListing, e: EventDocument) => boolean): {
-  event: EventDocument;
-  listing: GeneratedListing;
-} {
-  for (const event of onSale()) {
-    const listing = listingsForEvent(event).find((l) => !used.has(l.id) && test(l, event));
-    if (listing) {
-      used.add(listing.id);
-      return { event, listing };
-    }
-  }
-  throw new Error('no such listing in the catalog');
-}
 /** An eTicket listing whose seller already has the tickets: ready the day it is bought. */
 const readyNow = (l: GeneratedListing, e: EventDocument) => l.deliveryMethod === 'eticket' && l.inHandDate < today(e);
 
@@ -110,17 +90,7 @@ async function buy(auth: string, listingId: number, quantity = 2, email = 'ada@e
   expect(res.status).toBe(201);
   return OrderSchema.parse(res.body);
 }
-/** The tickets PDF of an order, its bytes kept whole in `body`. */
-const pdfOf = (id: string, auth: string) =>
-  request(app)
-    .get(`/api/orders/${id}/tickets.pdf`)
-    .set('Authorization', auth)
-    .buffer(true)
-    .parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+const pdfOf = (id: string, auth: string) => ticketsPdfOf(app, id, auth);
 const orderOf = async (id: string, auth: string) =>
   OrderSchema.parse((await request(app).get(`/api/orders/${id}`).set('Authorization', auth)).body);
 

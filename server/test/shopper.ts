@@ -2,7 +2,8 @@ import request from 'supertest';
 import type { RequestListener } from 'node:http';
 import { CartSchema, OrderSchema, type Order } from '../../shared/schemas/commerce.js';
 import type { Catalog } from '../catalog/load-catalog.js';
-import { listingsForEvent } from '../commerce/domain/listings.js';
+import type { EventDocument } from '../../shared/schemas/documents.js';
+import { listingsForEvent, type GeneratedListing } from '../commerce/domain/listings.js';
 
 export const BILLING = {
   name: 'Ada Lovelace',
@@ -85,4 +86,40 @@ export async function buyOne(
   const res = await checkout();
   if (res.status !== 201 && res.status !== 200) throw new Error(`checkout answered ${res.status}`);
   return { order: OrderSchema.parse(res.body), status: res.status, cartId, checkout };
+}
+
+/**
+ * A finder of listings to buy: the first listing that passes `test`, of an event on sale for a day more, each listing
+ * given once (every test of a file buys its own seats).
+ */
+export function listingFinder(
+  catalog: Catalog,
+): (test: (l: GeneratedListing, e: EventDocument) => boolean) => { event: EventDocument; listing: GeneratedListing } {
+  const used = new Set<number>();
+  return (test) => {
+    const dayFromNow = Date.now() + 86_400_000;
+    for (const event of catalog.collections.Event) {
+      if (event.event_status !== 'scheduled' || event.event_timestamp === null) continue;
+      if (event.event_timestamp * 1000 <= dayFromNow) continue;
+      const listing = listingsForEvent(event).find((l) => !used.has(l.id) && test(l, event));
+      if (listing) {
+        used.add(listing.id);
+        return { event, listing };
+      }
+    }
+    throw new Error('no such listing in the catalog');
+  };
+}
+
+/** `GET /api/orders/:id/tickets.pdf` as the buyer asks for it, the PDF's bytes kept whole in `body`. */
+export function ticketsPdfOf(app: Target, orderId: string, auth: string) {
+  return request(app)
+    .get(`/api/orders/${orderId}/tickets.pdf`)
+    .set('Authorization', auth)
+    .buffer(true)
+    .parse((res, done) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => done(null, Buffer.concat(chunks)));
+    });
 }
