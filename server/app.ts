@@ -65,6 +65,7 @@ import type { PageRenderer } from './pages/page-renderer.js';
 import { PageService } from './pages/page-service.js';
 import type { SitemapService } from './seo/sitemap-service.js';
 import { seoRoutes } from './seo/routes.js';
+import { publicOrigins } from './seo/public-origins.js';
 
 export interface AppDeps {
   env: Env;
@@ -168,6 +169,8 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const app = express();
   // Layout answers are built and kept once, for the layout API and the rendered pages alike.
   const layoutAnswers = new LayoutAnswers(deps.layout, deps.segments, deps.search, deps.flags);
+  // Absolute addresses (canonical links, sitemaps, preview links) only on configured origins, never a reflected Host.
+  const origins = publicOrigins(env);
   app.disable('x-powered-by');
   app.set('trust proxy', trust);
   app.set('query parser', 'simple');
@@ -219,7 +222,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
           readout,
           rows,
           sql: deps.sql,
-          publicBaseUrl: env.PUBLIC_BASE_URL,
+          origins,
         })
       : apiNotFound,
   );
@@ -285,7 +288,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use('/api', api);
   app.use(mediaRoutes(deps.search));
   // Before the built client's files and the app shell: crawlers get these, never the shell in their place.
-  app.use(seoRoutes(deps.sitemaps, env.PUBLIC_BASE_URL));
+  app.use(seoRoutes(deps.sitemaps, origins));
 
   if (deps.clientDir && existsSync(path.join(deps.clientDir, 'index.html'))) {
     const indexFile = path.join(deps.clientDir, 'index.html');
@@ -302,7 +305,8 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
           pageLane,
           flags: deps.flags,
           events: deps.events,
-          publicBaseUrl: env.PUBLIC_BASE_URL,
+          publicBaseUrl: origins.single,
+          origins,
         })
       : undefined;
     // The bundles' source maps are built beside them but published only when asked (`SERVE_SOURCE_MAPS`).

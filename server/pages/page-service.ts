@@ -12,7 +12,7 @@ import type { FlagService } from '../flags/flag-service.js';
 import { siteBrand } from '../layout/request-context.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { SessionTokens } from '../sessions/session-tokens.js';
-import { originOf } from '../seo/routes.js';
+import { originOf, type PublicOrigins } from '../seo/public-origins.js';
 import { KeptPages, urlParts, type KeptPage } from './kept-pages.js';
 import type { PageAnswer, PageAnswers, PageRequestContext } from './page-answers.js';
 import type { PageDocument } from './page-document.js';
@@ -36,7 +36,10 @@ export interface PageServiceDeps {
   flags: FlagService;
   /** Where the experiments a page puts its guest in are recorded (RULES 16.1). */
   events?: EventCollector;
+  /** The one public origin of every page, or undefined when it depends on the request's host (`origins`). */
   publicBaseUrl: string | undefined;
+  /** The origins a page's canonical link and structured data are given on: never a host the client made up. */
+  origins: PublicOrigins;
 }
 
 /** One page request, its inputs read once: the cookies, the shopper's place, the origin and who it is for. */
@@ -83,7 +86,7 @@ export class PageService {
     const status = verdict.status;
     const forgetsBefore = this.kept.forgets;
     const plan: PagePlan = status === 404 ? notFoundPlan(planned) : planned;
-    const origin = new URL(originOf(req, this.deps.publicBaseUrl)).origin;
+    const origin = new URL(originOf(req, this.deps.origins)).origin;
     const context: PageRequestContext = {
       brand: siteBrand(segments, renderer.SITE_ID),
       guestId: await this.guestOf(cookies.guestToken),
