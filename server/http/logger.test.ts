@@ -3,6 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testApp } from '../test/test-app.js';
+import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
 import { createLogger, redactUrl } from './logger.js';
 
 /** A logger at info writing into an array, as the server's logger is made. */
@@ -29,6 +30,22 @@ describe('redactUrl', () => {
       '/x?access_token=[REDACTED]&api_key=[REDACTED]&password=[REDACTED]&client_secret=[REDACTED]' +
         '&X-Amz-Signature=[REDACTED]&key=[REDACTED]&page=2',
     );
+  });
+
+  it('gives a value longer than any search by its length, read as the page reads it', () => {
+    const longest = 'q'.repeat(MAX_QUERY_LENGTH);
+    expect(redactUrl(`/results-general?kwds=${longest}&page=2`)).toBe(`/results-general?kwds=${longest}&page=2`);
+    expect(redactUrl(`/results-general?kwds=${longest}x&page=2`)).toBe(
+      `/results-general?kwds=[${MAX_QUERY_LENGTH + 1} characters left out]&page=2`,
+    );
+    // Escaped text counts as what it spells: 150 characters of Japanese are a search, not 1,350 bytes of noise.
+    const japanese = encodeURIComponent('東'.repeat(150));
+    expect(redactUrl(`/results-general?kwds=${japanese}`)).toBe(`/results-general?kwds=${japanese}`);
+    // A name as long is left out whole; a long token is left out too, its length standing for it.
+    expect(redactUrl(`/x?${'n'.repeat(MAX_QUERY_LENGTH + 1)}=1&page=2`)).toBe(
+      `/x?[${MAX_QUERY_LENGTH + 3} characters left out]&page=2`,
+    );
+    expect(redactUrl(`/x?token=${'t'.repeat(300)}`)).toBe('/x?token=[300 characters left out]');
   });
 
   it('recognises a parameter name however it is spelled or escaped', () => {
