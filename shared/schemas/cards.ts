@@ -1,5 +1,5 @@
 import { z } from './zod.js';
-import { EventDocumentSchema, PerformerDocumentSchema } from './documents.js';
+import { EventDocumentSchema } from './documents.js';
 
 /** The display-ready cards of RULES 5.5–5.7, as the server sends them and the client parses them. */
 
@@ -71,7 +71,6 @@ export const PerformerCardSchema = z.object({
   /** The first venue's lowest all-in price per ticket (fees included), else 0. */
   minPrice: z.number().min(0),
   url: cardUrl,
-  detail: PerformerDocumentSchema.optional(),
 });
 export type PerformerCard = z.infer<typeof PerformerCardSchema>;
 
