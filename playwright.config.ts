@@ -78,6 +78,7 @@ export default defineConfig({
       CATALOG_EVENTS: '3000',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      PUBLIC_BASE_URL: baseURL,
       SESSION_SECRET: 'e2e-only-secret-e2e-only-secret-e2e-only',
       STUDIO_KEY: process.env.E2E_STUDIO_KEY,
       CATALOG_ADMIN_KEY: process.env.E2E_CATALOG_ADMIN_KEY,

@@ -288,6 +288,8 @@ export function startStorefront(
     env: {
       ...process.env,
       NODE_ENV: 'production',
+      // Required in production; the bench reads no absolute address, so a name that resolves nowhere will do.
+      PUBLIC_BASE_URL: 'http://storefront.invalid',
       HOST: '127.0.0.1',
       PORT: '0',
       DATA_DIR: path.resolve('bench/out', `data-${events}`),

@@ -76,6 +76,8 @@ export async function benchSize(events: number, ceilingUrl: string, options: Siz
     env: {
       RATE_LIMIT_SUGGEST_PER_MINUTE: UNLIMITED,
       RATE_LIMIT_SEARCH_PER_MINUTE: UNLIMITED,
+      // Rendered event pages count against the listings limit, as the API's listings do.
+      RATE_LIMIT_LISTINGS_PER_MINUTE: UNLIMITED,
       RATE_LIMIT_SESSIONS_PER_MINUTE: UNLIMITED,
     },
   });

@@ -5,15 +5,15 @@ import type { EventCollector } from './analytics/event-collector.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RequestListener } from 'node:http';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Env } from './config/env.js';
 import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
-import { apiNotFound, errorMiddleware, httpError } from './http/errors.js';
+import { apiNotFound, AppError, errorMiddleware, httpError } from './http/errors.js';
 import { compressResponses } from './http/compression.js';
 import { FastLane, FLAGS_TAG, headersSetBy, SITE_TAG } from './http/fast-lane.js';
-import { requestLogging } from './http/logger.js';
+import { refusedQuietly, requestLogging } from './http/logger.js';
 import { sqlRateLimitStores } from './http/rate-limit-store.js';
 import {
   apiSecurityHeaders,
@@ -58,6 +58,13 @@ import { mailAdminRoutes } from './mail/routes.js';
 import type { StudioService } from './studio/studio-service.js';
 import { previewLinkApi, previewLinkPage, studioAccess, studioPage, studioRoutes } from './studio/routes.js';
 import { shellStatus } from './pages/page-status.js';
+import {
+  pageRequestProblem,
+  ProblemPages,
+  RESULTS_PATH,
+  tooManyRequests,
+  type PageProblem,
+} from './pages/page-problems.js';
 import { LayoutAnswers } from './layout/layout-answers.js';
 import { PageAnswers } from './pages/page-answers.js';
 import { PageDocument } from './pages/page-document.js';
@@ -65,6 +72,7 @@ import type { PageRenderer } from './pages/page-renderer.js';
 import { PageService } from './pages/page-service.js';
 import type { SitemapService } from './seo/sitemap-service.js';
 import { seoRoutes } from './seo/routes.js';
+import { publicOrigins } from './seo/public-origins.js';
 
 export interface AppDeps {
   env: Env;
@@ -172,6 +180,8 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const app = express();
   // Layout answers are built and kept once, for the layout API and the rendered pages alike.
   const layoutAnswers = new LayoutAnswers(deps.layout, deps.segments, deps.search, deps.flags);
+  // Absolute addresses (canonical links, sitemaps, preview links) only on configured origins, never a reflected Host.
+  const origins = publicOrigins(env);
   app.disable('x-powered-by');
   app.set('trust proxy', trust);
   app.set('query parser', 'simple');
@@ -223,7 +233,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
           readout,
           rows,
           sql: deps.sql,
-          publicBaseUrl: env.PUBLIC_BASE_URL,
+          origins,
         })
       : apiNotFound,
   );
@@ -237,18 +247,20 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use('/api/events', cors);
   app.use(express.json({ limit: JSON_BODY_LIMIT }));
 
+  // One limiter each for search and listings, whether the API answers them or a rendered page reads them: a client
+  // has one budget a minute for each, however it asks.
+  const searchLimit = limit('search', env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search');
+  const listingsLimit = limit('listings', env.RATE_LIMIT_LISTINGS_PER_MINUTE, 'listing');
+
   const api = express.Router();
   api.use(cors);
   // Every API request's client headers checked, and its brand resolved, once: the routes read it.
   api.use(requestContext(deps.segments));
   api.post('/customers/session', limit('sessions', env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
   api.get(['/suggest', '/suggest/jsonp'], suggestLimiter);
-  api.get('/Searches/get', limit('search', env.RATE_LIMIT_SEARCH_PER_MINUTE, 'search'));
+  api.get('/Searches/get', searchLimit);
   // The shopper's allowance (RULES 8.1) is asked for with a listing, and counted with them.
-  api.get(
-    ['/events/:slug/listings', '/listings/:id', '/purchase-limits'],
-    limit('listings', env.RATE_LIMIT_LISTINGS_PER_MINUTE, 'listing'),
-  );
+  api.get(['/events/:slug/listings', '/listings/:id', '/purchase-limits'], listingsLimit);
   api.post('/cart', limit('carts', env.RATE_LIMIT_CARTS_PER_MINUTE, 'cart'));
   api.post('/checkout', limit('checkout', env.RATE_LIMIT_CHECKOUT_PER_MINUTE, 'checkout'));
   api.use(sessionRoutes(deps.tokens, deps.activity));
@@ -289,7 +301,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use('/api', api);
   app.use(mediaRoutes(deps.search));
   // Before the built client's files and the app shell: crawlers get these, never the shell in their place.
-  app.use(seoRoutes(deps.sitemaps, env.PUBLIC_BASE_URL));
+  app.use(seoRoutes(deps.sitemaps, origins));
 
   if (deps.clientDir && existsSync(path.join(deps.clientDir, 'index.html'))) {
     const indexFile = path.join(deps.clientDir, 'index.html');
@@ -303,9 +315,37 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
           fastLane: lane,
           pageLane,
           flags: deps.flags,
-          publicBaseUrl: env.PUBLIC_BASE_URL,
+          publicBaseUrl: origins.single,
+          origins,
         })
       : undefined;
+    // A page request refused before anything is read for it (a bad target, a search too long, a rate limit) gets a
+    // page saying why, with its status: the app shell with the message in place of the app.
+    const problems = new ProblemPages(indexFile);
+    const sendProblem = (res: Response, problem: PageProblem) =>
+      res
+        .status(problem.status)
+        .set('Cache-Control', 'no-store')
+        .set('X-Robots-Tag', 'noindex')
+        .type('html')
+        .send(problems.html(problem));
+    // A rendered page that reads what the API limits counts against the API's limiter for it (the same counts per
+    // client address): a search results page is a search, an event page a listings read. A kept page replayed from
+    // the page lane, in front of Express, reads nothing and counts nothing.
+    const pageLimit = async (req: Request, res: Response): Promise<PageProblem | undefined> => {
+      const limiter =
+        req.path === RESULTS_PATH
+          ? ([searchLimit, 'search'] as const)
+          : req.path.startsWith('/events/')
+            ? ([listingsLimit, 'listing'] as const)
+            : undefined;
+      if (!limiter) return undefined;
+      const refused = await new Promise<unknown>((resolve) => void limiter[0](req, res, resolve));
+      if (refused === undefined) return undefined;
+      if (!(refused instanceof AppError) || refused.status !== 429) throw refused;
+      req.log?.info({ code: refused.code }, refused.message);
+      return tooManyRequests(limiter[1]);
+    };
     // The bundles' source maps are built beside them but published only when asked (`SERVE_SOURCE_MAPS`).
     if (!env.SERVE_SOURCE_MAPS)
       app.use((req, _res, next) => next(req.path.endsWith('.map') ? httpError(404) : undefined));
@@ -341,6 +381,15 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     // entity's current address, 410 for an event that is over). Landing pages go rendered; the rest (and every
     // page, without a renderer) is the app shell, and the client's router decides what to show.
     app.get('/{*path}', async (req, res) => {
+      // Logged at info, its long values left out (`redactUrl`): a client's bad address is no alarm of ours.
+      const problem = pageRequestProblem(req.originalUrl, req.path);
+      if (problem) {
+        refusedQuietly(req);
+        req.log?.info({ code: problem.code }, problem.title);
+        return sendProblem(res, problem);
+      }
+      const limited = pages ? await pageLimit(req, res) : undefined;
+      if (limited) return sendProblem(res, limited);
       const verdict = await shellStatus(req.path, deps.search, deps.logger);
       if (verdict.status === 301) {
         const query = req.originalUrl.indexOf('?');

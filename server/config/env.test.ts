@@ -104,7 +104,10 @@ describe('parseEnv for the other hardening settings', () => {
 
   it('serves source maps only when SERVE_SOURCE_MAPS is true', () => {
     expect(parseEnv({}).SERVE_SOURCE_MAPS).toBe(false);
-    expect(parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) }).SERVE_SOURCE_MAPS).toBe(false);
+    expect(
+      parseEnv({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_BASE_URL: 'https://t.example' })
+        .SERVE_SOURCE_MAPS,
+    ).toBe(false);
     expect(parseEnv({ SERVE_SOURCE_MAPS: 'true' }).SERVE_SOURCE_MAPS).toBe(true);
     expect(() => parseEnv({ SERVE_SOURCE_MAPS: 'yes' })).toThrow(/SERVE_SOURCE_MAPS/);
   });
@@ -139,6 +142,38 @@ describe('parseEnv with PUBLIC_BASE_URL', () => {
     ]) {
       expect(() => parseEnv({ PUBLIC_BASE_URL: value }), value).toThrow(/PUBLIC_BASE_URL/);
     }
+  });
+
+  it('is required in production, with the other problems of the environment', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) };
+    expect(() => parseEnv(production)).toThrow(/PUBLIC_BASE_URL: required in production/);
+    // Every problem at once, as for any other variable.
+    expect(() => parseEnv({ ...production, PORT: 'x' })).toThrow(/PORT: [\s\S]*PUBLIC_BASE_URL: required/);
+    expect(parseEnv({ ...production, PUBLIC_BASE_URL: 'https://tickets.example.com' }).PUBLIC_BASE_URL).toBe(
+      'https://tickets.example.com',
+    );
+    // Outside production it stays optional: the loopback origin stands in (`server/seo/public-origins.ts`).
+    expect(parseEnv({ NODE_ENV: 'development' }).PUBLIC_BASE_URL).toBeUndefined();
+  });
+});
+
+describe('parseEnv with PUBLIC_ORIGINS', () => {
+  it('lists origins, comma-separated, none by default', () => {
+    expect(parseEnv({}).PUBLIC_ORIGINS).toEqual([]);
+    expect(parseEnv({ PUBLIC_ORIGINS: ' https://Shop.Example.com/ , http://localhost:5173' }).PUBLIC_ORIGINS).toEqual([
+      'https://shop.example.com',
+      'http://localhost:5173',
+    ]);
+  });
+
+  it('refuses a host without a scheme, a path or another scheme, naming the variable', () => {
+    for (const value of [
+      'shop.example.com',
+      'https://shop.example.com/x',
+      'ftp://shop.example.com',
+      'https://a.example,x',
+    ])
+      expect(() => parseEnv({ PUBLIC_ORIGINS: value }), value).toThrow(/PUBLIC_ORIGINS/);
   });
 });
 

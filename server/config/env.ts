@@ -80,9 +80,9 @@ export const EnvSchema = z.object({
    */
   RATE_LIMIT_FLAGS_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /**
-   * The storefront's public origin (`https://tickets.example.com`), for the absolute addresses robots.txt and the
-   * sitemaps give search engines; unset, each answer names the origin it was asked on (`TRUST_PROXY` decides
-   * whether a proxy's `X-Forwarded-Proto`/`-Host` count).
+   * The storefront's public origin (`https://tickets.example.com`), for every absolute address it gives: canonical
+   * links, `og:url` and structured data in pages, robots.txt, the sitemaps. Required in production. Never the
+   * `Host` a request names, unless that host is one of these or `PUBLIC_ORIGINS` (`server/seo/public-origins.ts`).
    */
   PUBLIC_BASE_URL: z
     .url({
@@ -95,6 +95,35 @@ export const EnvSchema = z.object({
     )
     .transform((u) => new URL(u).origin)
     .optional(),
+  /**
+   * More public origins of the same storefront, comma-separated (`https://shop.example.com,https://tickets.example.org`:
+   * brands on hosts of their own, a staging host): a request whose host (`Host`, or a trusted proxy's
+   * `X-Forwarded-Host`) is one of them is given addresses on it; any other host gets `PUBLIC_BASE_URL` (or the first
+   * of these). Origins, not hosts: the scheme is configured, never read off the request.
+   */
+  PUBLIC_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .url({
+            protocol: /^https?$/,
+            error: 'PUBLIC_ORIGINS must list http(s) origins such as https://shop.example.com, comma-separated',
+          })
+          .refine(
+            (u) => /^https?:\/\/[^/?#]+\/?$/i.test(u),
+            'PUBLIC_ORIGINS must list origins alone, without a path, query or fragment',
+          )
+          .transform((u) => new URL(u).origin),
+      ),
+    ),
   /** Which proxies' `X-Forwarded-For` to believe: none, a hop count, or their addresses (see `parseTrustProxy`). */
   TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   /** Serve the client's `*.map` files; off by default, so the shipped sources stay unpublished. */
@@ -270,6 +299,13 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   };
   const typesense = collect(() => parseTypesenseConfig(source));
   const flags = collect(() => parseFlagsConfig(source));
+  // A production node names its own origin: else a crafted `Host` could become the canonical link of a page a
+  // shared cache keeps for everyone.
+  if (source.NODE_ENV === 'production' && source.PUBLIC_BASE_URL === undefined)
+    problems.push(
+      "PUBLIC_BASE_URL: required in production: the storefront's public origin (https://tickets.example.com), " +
+        'for its canonical links, sitemaps and robots.txt',
+    );
   if (!result.success || !flags || problems.length > 0) throw new EnvError(problems);
   const dataDir = path.resolve(result.data.DATA_DIR);
   const segmentsDir = path.resolve(result.data.SEGMENTS_DIR);

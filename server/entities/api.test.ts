@@ -6,8 +6,10 @@ import {
   MenuSchema,
   PerformerPageSchema,
   SearchResultsSchema,
+  VenueDetailSchema,
   VenuePageSchema,
 } from '../../shared/schemas/entities.js';
+import { EVENT_DETAIL_FIELDS } from '../../shared/schemas/cards.js';
 import type { PerformerDocument } from '../../shared/schemas/documents.js';
 import type { Catalog } from '../catalog/load-catalog.js';
 import { entitySlug } from '../../shared/rules/slug.js';
@@ -113,9 +115,10 @@ describe('guest sessions and recent activity (RULES 1.5, 1.8)', () => {
 
 describe('performer, venue and event pages', () => {
   it('answers a performer with its upcoming events, soonest first', async () => {
-    const body = PerformerPageSchema.parse(
-      (await request(app).get(`/api/performers/${slugOf(performer('Green Bay Packers'))}`)).body,
-    );
+    const res = await request(app).get(`/api/performers/${slugOf(performer('Green Bay Packers'))}`);
+    // None of the performer's document: its sales counters stay on the server.
+    expect(JSON.stringify(res.body)).not.toMatch(/performer_orders|inventory/);
+    const body = PerformerPageSchema.parse(res.body);
     expect(body.performer.name).toBe('Green Bay Packers');
     expect(body.events.length).toBeGreaterThan(0);
     expect(body.events.every((e) => e.name.includes('Green Bay Packers'))).toBe(true);
@@ -127,7 +130,11 @@ describe('performer, venue and event pages', () => {
     );
     const res = await request(app).get(`/api${perf.events[0]!.url}`);
     const body = EventPageSchema.parse(res.body);
-    expect(body.event.detail).toMatchObject({ event_id: perf.events[0]!.id });
+    expect(body.event.detail?.performer_names).toContain('Chicago Cubs');
+    // The shopper's view of the document, as sent (not as parsed): the listed fields, and no sales counter.
+    const sent = (res.body as { event: { detail: Record<string, unknown> } }).event.detail;
+    expect(Object.keys(sent).sort()).toEqual([...EVENT_DETAIL_FIELDS].sort());
+    expect(JSON.stringify(res.body)).not.toMatch(/_d1"|_d7"|_t12"|tickets_available|inventory/);
     expect(body.venue).not.toBeNull();
     expect(body.performers.map((p) => p.name)).toContain('Chicago Cubs');
     // Baseball is a league: its performers are teams (`shared/rules/performer-kind.ts`).
@@ -137,9 +144,10 @@ describe('performer, venue and event pages', () => {
 
   it('answers a venue with its upcoming events, its address and its artwork', async () => {
     const venue = catalog.collections.Venue.find((v) => v.venue_name === 'Madison Square Garden')!;
-    const body = VenuePageSchema.parse(
-      (await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}`)).body,
-    );
+    const res = await request(app).get(`/api/venues/${entitySlug(venue.venue_name, venue.venue_id)}`);
+    // The address and place of the venue's document, as sent: not its inventory value or counts.
+    expect(Object.keys(res.body.venue.detail).sort()).toEqual(Object.keys(VenueDetailSchema.shape).sort());
+    const body = VenuePageSchema.parse(res.body);
     expect(body.venue.address).toBe('New York, NY');
     expect(body.venue.detail).toMatchObject({ venue_zip: venue.venue_zip, venue_location: venue.venue_location });
     expect(body.venue.pathPicture).toBe(`/media/venues/${venue.venue_id}.svg`);
@@ -251,31 +259,58 @@ describe('GET /api/menu (RULES 12.4 navigation)', () => {
 describe('the alternate JSONP suggester (RULES 7.20, isABSearch)', () => {
   it('answers a verified token with a callback call', async () => {
     const token = await session();
-    const res = await request(app).get(`/api/suggest/jsonp?token=${token}&q=yank&callback=cb_1`);
+    const res = await request(app).get(`/api/suggest/jsonp?token=${token}&q=yank&callback=jsonp_1700000000000`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/javascript/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    const match = /^\/\*\*\/cb_1\((.*)\);$/s.exec(res.text);
+    const match = /^\/\*\*\/jsonp_1700000000000\((.*)\);$/s.exec(res.text);
     expect(JSON.parse(match![1]!).performers[0].text).toBe('New York Yankees');
+    // The other names a script-injected call generates: a counter after the number, and jQuery's.
+    for (const callback of ['jsonp_1700000000000_3', 'jQuery37101234567890123_1700000000000']) {
+      const other = await request(app).get(`/api/suggest/jsonp?token=${token}&q=yank&callback=${callback}`);
+      expect(other.status, callback).toBe(200);
+      expect(other.text.startsWith(`/**/${callback}(`), callback).toBe(true);
+    }
+  });
+
+  it('refuses any callback name the suggester does not generate, even a plain identifier', async () => {
+    const token = await session();
+    // Each a function another site could make a page of ours call with the answer (same-origin method execution).
+    for (const callback of ['cb', 'alert', 'close', 'print', 'jsonp', 'jsonp_', 'jsonp_x', 'Jquery1_2', 'jQuery1']) {
+      const res = await request(app).get(`/api/suggest/jsonp?token=${token}&q=a&callback=${callback}`);
+      expect(res.status, callback).toBe(400);
+      expect(res.body.error.message).toMatch(/callback must be a name the suggester generates/);
+      expect(res.text).not.toContain(`${callback}(`);
+    }
   });
 
   it('refuses hostile callbacks and bad tokens before writing anything', async () => {
     const token = await session();
-    for (const callback of ['alert(1)//', 'a.b', 'x;y', '</script>', '1abc', 'a'.repeat(65), '']) {
+    for (const callback of [
+      'alert(1)//',
+      'a.b',
+      'x;y',
+      '</script>',
+      '1abc',
+      'a'.repeat(65),
+      '',
+      'jsonp_1.x',
+      `jsonp_${'1'.repeat(21)}`,
+    ]) {
       const res = await request(app).get(
         `/api/suggest/jsonp?token=${token}&q=a&callback=${encodeURIComponent(callback)}`,
       );
       expect(res.status, callback).toBe(400);
       expect(res.headers['content-type']).toMatch(/json/);
     }
-    const bad = await request(app).get('/api/suggest/jsonp?token=abc&q=a&callback=cb');
+    const bad = await request(app).get('/api/suggest/jsonp?token=abc&q=a&callback=jsonp_1');
     expect(bad.status).toBe(401);
   });
 
   it('escapes the data so it cannot close the script', async () => {
     const token = await session();
     const res = await request(app).get(
-      `/api/suggest/jsonp?token=${token}&q=${encodeURIComponent('</script><script>alert(1)')}&callback=cb`,
+      `/api/suggest/jsonp?token=${token}&q=${encodeURIComponent('</script><script>alert(1)')}&callback=jsonp_1`,
     );
     expect(res.text).not.toContain('</script>');
   });

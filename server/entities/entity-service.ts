@@ -1,4 +1,5 @@
 import type { VenueCard } from '../../shared/schemas/cards.js';
+import type { VenueDetail } from '../../shared/schemas/entities.js';
 import type { EventDocument, PerformerDocument, VenueDocument } from '../../shared/schemas/documents.js';
 import {
   RELATED_EVENTS_SHOWN,
@@ -106,7 +107,7 @@ export async function performerPage(engine: SearchEngine, slug: string, now: Dat
     page,
   );
   return {
-    performer: performerCard(doc, { includeDetail: true }),
+    performer: performerCard(doc),
     events,
     eventsFound: found,
     page,
@@ -115,7 +116,13 @@ export async function performerPage(engine: SearchEngine, slug: string, now: Dat
   };
 }
 
-/** A venue (its document rides along for the address) and one page of its upcoming events. */
+/** The shopper's view of a venue's document (`VenueDetailSchema`): its address and place, nothing else. */
+function venueDetail(doc: VenueDocument): VenueDetail {
+  const { venue_city, venue_state_province_short, venue_zip, venue_country_short, venue_location } = doc;
+  return { venue_city, venue_state_province_short, venue_zip, venue_country_short, venue_location };
+}
+
+/** A venue (its address and place ride along, `venueDetail`) and one page of its upcoming events. */
 export async function venuePage(engine: SearchEngine, slug: string, now: Date, page = 1) {
   const doc = await byId<VenueDocument>(engine, 'Venue', 'venue_id', slug, 'Venue');
   const { events, found } = await upcomingEvents(
@@ -127,7 +134,7 @@ export async function venuePage(engine: SearchEngine, slug: string, now: Date, p
     page,
   );
   return {
-    venue: { ...venueCard(doc), pathPicture: venueImage(doc.venue_id), detail: doc },
+    venue: { ...venueCard(doc), pathPicture: venueImage(doc.venue_id), detail: venueDetail(doc) },
     events,
     eventsFound: found,
     page,

@@ -62,7 +62,7 @@ const endpoints = (v: string) => {
     `/api/layout/home?brand=${e}`,
     `/api/layout/category/${e}`,
     `/api/suggest/jsonp?token=${token}&q=a&callback=${e}`,
-    `/api/suggest/jsonp?token=${e}&q=a&callback=cb`,
+    `/api/suggest/jsonp?token=${e}&q=a&callback=jsonp_1`,
     `/media/performers/${e}`,
     `/media/categories/${e}`,
   ];

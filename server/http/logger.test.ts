@@ -3,6 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testApp } from '../test/test-app.js';
+import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
 import { createLogger, redactUrl } from './logger.js';
 
 /** A logger at info writing into an array, as the server's logger is made. */
@@ -19,8 +20,8 @@ function memoryLogger() {
 
 describe('redactUrl', () => {
   it('replaces the values of credential parameters and keeps everything else as sent', () => {
-    expect(redactUrl('/api/suggest/jsonp?token=eyJhbGciOi.x.y&q=yan&callback=cb')).toBe(
-      '/api/suggest/jsonp?token=[REDACTED]&q=yan&callback=cb',
+    expect(redactUrl('/api/suggest/jsonp?token=eyJhbGciOi.x.y&q=yan&callback=jsonp_1')).toBe(
+      '/api/suggest/jsonp?token=[REDACTED]&q=yan&callback=jsonp_1',
     );
     expect(redactUrl('/api/orders/ORD-AB12CD34EF?code=ABCDEFGHIJ0123456789')).toBe(
       '/api/orders/ORD-AB12CD34EF?code=[REDACTED]',
@@ -29,6 +30,22 @@ describe('redactUrl', () => {
       '/x?access_token=[REDACTED]&api_key=[REDACTED]&password=[REDACTED]&client_secret=[REDACTED]' +
         '&X-Amz-Signature=[REDACTED]&key=[REDACTED]&page=2',
     );
+  });
+
+  it('gives a value longer than any search by its length, read as the page reads it', () => {
+    const longest = 'q'.repeat(MAX_QUERY_LENGTH);
+    expect(redactUrl(`/results-general?kwds=${longest}&page=2`)).toBe(`/results-general?kwds=${longest}&page=2`);
+    expect(redactUrl(`/results-general?kwds=${longest}x&page=2`)).toBe(
+      `/results-general?kwds=[${MAX_QUERY_LENGTH + 1} characters left out]&page=2`,
+    );
+    // Escaped text counts as what it spells: 150 characters of Japanese are a search, not 1,350 bytes of noise.
+    const japanese = encodeURIComponent('東'.repeat(150));
+    expect(redactUrl(`/results-general?kwds=${japanese}`)).toBe(`/results-general?kwds=${japanese}`);
+    // A name as long is left out whole; a long token is left out too, its length standing for it.
+    expect(redactUrl(`/x?${'n'.repeat(MAX_QUERY_LENGTH + 1)}=1&page=2`)).toBe(
+      `/x?[${MAX_QUERY_LENGTH + 3} characters left out]&page=2`,
+    );
+    expect(redactUrl(`/x?token=${'t'.repeat(300)}`)).toBe('/x?token=[300 characters left out]');
   });
 
   it('recognises a parameter name however it is spelled or escaped', () => {
@@ -108,7 +125,7 @@ describe('request logs of the running app', () => {
     const code = 'QUERYCODESECRET12345';
     const bearer = 'eyJhbGciOiJIUzI1NiJ9.bearer-secret.sig';
 
-    await request(app).get(`/api/suggest/jsonp?token=${token}&q=yan&callback=cb`);
+    await request(app).get(`/api/suggest/jsonp?token=${token}&q=yan&callback=jsonp_1`);
     await request(app).get(`/api/orders/ORD-AB12CD34EF?code=${code}`);
     await request(app).get('/api/CustomerActivity/recent-activities').set('Authorization', `Bearer ${bearer}`);
     // The same suggestion twice: the first is answered by Express, the repeat by the fast lane.
@@ -126,7 +143,7 @@ describe('request logs of the running app', () => {
     expect(logged).not.toContain('bearer-secret');
     // The request that carried the bearer header was logged: the check above looked at its line.
     expect(logged).toContain('"url":"/api/CustomerActivity/recent-activities"');
-    expect(logged).toContain('"url":"/api/suggest/jsonp?token=[REDACTED]&q=yan&callback=cb"');
+    expect(logged).toContain('"url":"/api/suggest/jsonp?token=[REDACTED]&q=yan&callback=jsonp_1"');
     expect(logged).toContain('"url":"/api/orders/ORD-AB12CD34EF?code=[REDACTED]"');
     const suggestLines = logged
       .split('\n')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 // An id a proxy hands us is kept only if it is short and plain, so it cannot forge log lines.
@@ -65,14 +66,40 @@ const isSecretParam = (rawName: string): boolean => {
   return SECRET_PARAMS.has(plain) || SECRET_PARAM_ENDINGS.test(plain);
 };
 
+/**
+ * The longest query value a log line carries as sent: the longest search (`MAX_QUERY_LENGTH`). Anything longer is
+ * no query the storefront answers; the line says how long it was instead of carrying a client's kilobytes.
+ */
+const LONGEST_LOGGED_VALUE = MAX_QUERY_LENGTH;
+
+/** Characters of `raw` as its reader gets them (percent-encoding and plus signs read). */
+function decodedLength(raw: string): number {
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' ')).length;
+  } catch {
+    return raw.length;
+  }
+}
+
+/** A query parameter longer than any query, as its log line gives it (its name and its length); else undefined. */
+function tooLongToLog(param: string, eq: number): string | undefined {
+  // Encoded text is never shorter than what it spells: most parameters are settled without decoding.
+  if (param.length <= LONGEST_LOGGED_VALUE) return undefined;
+  const name = eq >= 0 ? param.slice(0, eq) : param;
+  if (decodedLength(name) > LONGEST_LOGGED_VALUE) return `[${param.length} characters left out]`;
+  const value = eq >= 0 ? param.slice(eq + 1) : '';
+  if (decodedLength(value) > LONGEST_LOGGED_VALUE) return `${name}=[${decodedLength(value)} characters left out]`;
+  return undefined;
+}
+
 /** The token in a preview link's address (its page's or its preview's). */
 const PREVIEW_TOKEN = /^(\/(?:api\/)?preview\/)[^/?#]+/;
 
 /**
  * A URL fit for a log: a preview link's token and the values of credential-like query parameters (a guest's
  * `token`, an order's access `code`, `access_token`, `api_key`, `password`, `signature`…) replaced by
- * `[REDACTED]`, everything else as sent. The one redaction of URLs: the request log and the fast lane's log
- * line both use it.
+ * `[REDACTED]`, values longer than any query (`LONGEST_LOGGED_VALUE`) by their length, everything else as sent.
+ * The one redaction of URLs: the request log and the fast lane's log line both use it.
  */
 export function redactUrl(rawUrl: string): string {
   // RULES 18.3: a preview link's token is the link: its address is logged without it.
@@ -88,6 +115,11 @@ export function redactUrl(rawUrl: string): string {
     .split('&')
     .map((param) => {
       const eq = param.indexOf('=');
+      const long = tooLongToLog(param, eq);
+      if (long) {
+        changed = true;
+        return long;
+      }
       if (eq < 0 || !isSecretParam(param.slice(0, eq))) return param;
       changed = true;
       return `${param.slice(0, eq + 1)}${REDACTED}`;
@@ -108,13 +140,25 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
 }
 
+/** Requests refused for what their address carries, logged at info (`refusedQuietly`). */
+const quietRefusals = new WeakSet<IncomingMessage>();
+
+/**
+ * Marks a request refused for what its address carries (a search too long to read, a target that is not a path):
+ * its 4xx is an info line, not a warning. A client sending such requests gets its answer; the log is not where it
+ * gets to raise an alarm (and the address's long values are left out of every line, `redactUrl`).
+ */
+export function refusedQuietly(req: IncomingMessage): void {
+  quietRefusals.add(req);
+}
+
 export function requestLogging(logger: Logger) {
   return pinoHttp({
     logger,
     genReqId: requestId,
-    customLogLevel(_req, res, err) {
+    customLogLevel(req, res, err) {
       if (err || res.statusCode >= 500) return 'error';
-      if (res.statusCode >= 400) return 'warn';
+      if (res.statusCode >= 400 && !quietRefusals.has(req)) return 'warn';
       return 'info';
     },
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },

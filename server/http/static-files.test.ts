@@ -27,7 +27,9 @@ const appWith = (env: Record<string, string>) =>
 
 describe('a missing file of the built client', () => {
   it('is a plain JSON 404 that names no path on the server', async () => {
-    const res = await request(appWith({ NODE_ENV: 'production' })).get('/assets/nope.js');
+    const res = await request(appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com' })).get(
+      '/assets/nope.js',
+    );
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: { code: 'not_found', message: 'Not Found' } });
     expect(res.text).not.toContain(clientDir);
@@ -35,7 +37,7 @@ describe('a missing file of the built client', () => {
   });
 
   it('leaves the files that exist and the app shell as they were', async () => {
-    const app = appWith({ NODE_ENV: 'production' });
+    const app = appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com' });
     const asset = await request(app).get('/assets/index-abc123.js');
     expect(asset.status).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
@@ -47,7 +49,7 @@ describe('a missing file of the built client', () => {
 
 describe('source maps', () => {
   it('are a 404 in production unless SERVE_SOURCE_MAPS asks for them, under the assets and anywhere else', async () => {
-    const app = appWith({ NODE_ENV: 'production' });
+    const app = appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com' });
     for (const url of ['/assets/index-abc123.js.map', '/assets/missing.js.map', '/index.js.map']) {
       const res = await request(app).get(url);
       expect(res.status, url).toBe(404);
@@ -60,9 +62,9 @@ describe('source maps', () => {
   });
 
   it('are served with SERVE_SOURCE_MAPS=true', async () => {
-    const res = await request(appWith({ NODE_ENV: 'production', SERVE_SOURCE_MAPS: 'true' })).get(
-      '/assets/index-abc123.js.map',
-    );
+    const res = await request(
+      appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com', SERVE_SOURCE_MAPS: 'true' }),
+    ).get('/assets/index-abc123.js.map');
     expect(res.status).toBe(200);
     expect(res.text).toContain('../src/main.tsx');
   });
@@ -125,7 +127,12 @@ describe('the studio page', () => {
     async () => {
       const open: Record<string, string>[] = [
         { NODE_ENV: 'development' },
-        { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(20) },
+        {
+          NODE_ENV: 'production',
+          PUBLIC_BASE_URL: 'https://tickets.example.com',
+          SESSION_SECRET: 's'.repeat(40),
+          STUDIO_KEY: 'k'.repeat(20),
+        },
       ];
       for (const env of open) {
         const page = await request(studioApp(env)).get('/studio');
@@ -141,7 +148,11 @@ describe('the studio page', () => {
         expect(again.text).not.toContain(nonce);
         expect((await request(studioApp(env)).get('/studio.html')).headers.location).toBe('/studio');
       }
-      const closed = studioApp({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) });
+      const closed = studioApp({
+        NODE_ENV: 'production',
+        PUBLIC_BASE_URL: 'https://tickets.example.com',
+        SESSION_SECRET: 's'.repeat(40),
+      });
       for (const url of ['/studio', '/studio/anything', '/studio.html', '/api/studio/state'])
         expect((await request(closed).get(url)).status, url).toBe(404);
       // The shoppers' shell never is the studio.

@@ -146,7 +146,8 @@ export class LayoutAnswers {
       this.assignedWith = payload;
     }
     const deviceType = deviceTypeFromUserAgent(userAgent);
-    const key = JSON.stringify([guestId ?? '', brand.id, deviceType, url]);
+    // The forced variations too: a page drawn by its assignment cookie asks at the same address as one without.
+    const key = JSON.stringify([guestId ?? '', brand.id, deviceType, url, forced]);
     let experiment = this.assignments.get(key);
     if (!experiment) {
       const evaluation = this.flags.evaluate({ id: guestId ?? '', brand: brand.id, deviceType, url }, forced);

@@ -11,7 +11,7 @@ import { replayableHtml, sendReplayable } from '../http/replayable.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { siteBrand } from '../layout/request-context.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
-import { originOf } from '../seo/routes.js';
+import { originOf, type PublicOrigins } from '../seo/public-origins.js';
 import { KeptPages, urlParts, type KeptPage } from './kept-pages.js';
 import type { PageAnswer, PageAnswers, PageRequestContext } from './page-answers.js';
 import type { PageDocument } from './page-document.js';
@@ -44,7 +44,10 @@ export interface PageServiceDeps {
   /** The pages' own lane, in front of Express: a kept page goes out from it as a kept layout answer does. */
   pageLane?: FastLane;
   flags: FlagService;
+  /** The one public origin of every page, or undefined when it depends on the request's host (`origins`). */
   publicBaseUrl: string | undefined;
+  /** The origins a page's canonical link and structured data are given on: never a host the client made up. */
+  origins: PublicOrigins;
 }
 
 /**
@@ -98,7 +101,7 @@ export class PageService {
     const status = verdict.status;
     const forgetsBefore = this.kept.forgets;
     const plan: PagePlan = status === 404 ? notFoundPlan(planned) : planned;
-    const origin = new URL(originOf(req, this.deps.publicBaseUrl)).origin;
+    const origin = new URL(originOf(req, this.deps.origins)).origin;
     const context: PageRequestContext = {
       brand: siteBrand(segments, renderer.SITE_ID),
       assigned: url.pathname === '/' ? cookies.homeLayout : undefined,

@@ -143,7 +143,12 @@ describe('an event that cannot be attended', () => {
 describe('the app shell', () => {
   it('is sent with the address status, and a 301 keeps the query', async () => {
     const { app } = testApp({
-      env: parseEnv({ LOG_LEVEL: 'silent', NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) }),
+      env: parseEnv({
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'production',
+        PUBLIC_BASE_URL: 'https://tickets.example.com',
+        SESSION_SECRET: 's'.repeat(40),
+      }),
       clientDir: path.join(tmp, 'client'),
       search,
     });

@@ -178,24 +178,36 @@ describe('robots.txt', () => {
     },
   );
 
-  it('without PUBLIC_BASE_URL names the origin asked on, a trusted proxy’s scheme and host included', async () => {
+  it('never names a host the request made up: a configured origin, else the loopback one in development', async () => {
+    // Nothing configured (development, tests): a loopback host is named as asked, any other host is not.
     const plain = testApp().app;
-    const direct = await request(plain).get('/robots.txt').set('Host', 'shop.example.org:8080').expect(200);
-    expect(direct.text).toContain('Sitemap: http://shop.example.org:8080/sitemap.xml');
-    const proxied = testApp({ env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', TRUST_PROXY: 'loopback' }) }).app;
-    const forwarded = await request(proxied)
+    const local = await request(plain).get('/robots.txt').set('Host', '127.0.0.1:5173').expect(200);
+    expect(local.text).toContain('Sitemap: http://127.0.0.1:5173/sitemap.xml');
+    for (const host of ['evil.example', 'shop.example.org:8080', 'localhost.evil.example', '127.0.0.1.evil.example']) {
+      const elsewhere = await request(plain).get('/robots.txt').set('Host', host).expect(200);
+      expect(elsewhere.text, host).toContain('Sitemap: http://localhost:3000/sitemap.xml');
+    }
+    // PUBLIC_ORIGINS: each listed host named on its own origin (its configured scheme), another host on the first.
+    const listed = testApp({
+      env: parseEnv({
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        PUBLIC_ORIGINS: 'https://shop.example.org,https://tickets.example.net',
+        TRUST_PROXY: 'loopback',
+      }),
+    }).app;
+    const brand = await request(listed).get('/robots.txt').set('Host', 'tickets.example.net').expect(200);
+    expect(brand.text).toContain('Sitemap: https://tickets.example.net/sitemap.xml');
+    // A trusted proxy's forwarded host counts as the request's host; its scheme does not choose the origin's.
+    const forwarded = await request(listed)
       .get('/robots.txt')
-      .set('X-Forwarded-Proto', 'https')
-      .set('X-Forwarded-Host', 'tickets.example.net')
+      .set('X-Forwarded-Proto', 'http')
+      .set('X-Forwarded-Host', 'shop.example.org')
       .expect(200);
-    expect(forwarded.text).toContain('Sitemap: https://tickets.example.net/sitemap.xml');
-    // An untrusted client's forwarded headers count for nothing.
-    const ignored = await request(plain)
-      .get('/robots.txt')
-      .set('Host', 'shop.example.org')
-      .set('X-Forwarded-Proto', 'https')
-      .expect(200);
-    expect(ignored.text).toContain('Sitemap: http://shop.example.org/sitemap.xml');
+    expect(forwarded.text).toContain('Sitemap: https://shop.example.org/sitemap.xml');
+    const evil = await request(listed).get('/robots.txt').set('X-Forwarded-Host', 'evil.example').expect(200);
+    expect(evil.text).toContain('Sitemap: https://shop.example.org/sitemap.xml');
+    expect(evil.text).not.toContain('evil.example');
   });
 
   it('wins over the app shell and the built client’s files', async () => {

@@ -28,7 +28,7 @@ import {
 import { DRAFT_MAX_BYTES } from './draft-checks.js';
 import type { StudioService } from './studio-service.js';
 import { sameSecret } from '../http/security.js';
-import { originOf } from '../seo/routes.js';
+import { originOf, type PublicOrigins } from '../seo/public-origins.js';
 import { KEY_ADMIN, LOCAL_ADMIN, requireRole, userActor, type StudioActor, type StudioUsers } from './studio-users.js';
 
 export interface StudioAccess {
@@ -119,8 +119,8 @@ export function studioRoutes(
     readout?: ExperimentReadout | undefined;
     rows?: RowResultsReadout | undefined;
     sql?: Sql | undefined;
-    /** The origin preview links are given on (`PUBLIC_BASE_URL`); unset, the one the studio was asked on. */
-    publicBaseUrl?: string | undefined;
+    /** The origins preview links are given on (`PUBLIC_BASE_URL`, `PUBLIC_ORIGINS`): the studio's host when listed. */
+    origins: PublicOrigins;
   },
 ): Router {
   const router = Router();
@@ -133,7 +133,7 @@ export function studioRoutes(
     next();
   });
 
-  if (studio) draftRoutes(router, studio, options.publicBaseUrl);
+  if (studio) draftRoutes(router, studio, options.origins);
   if (options.readout && options.rows && options.sql)
     experimentResultsRoutes(router, options.readout, options.sql, options.rows);
   router.use((req, _res, next) => next(new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)));
@@ -141,7 +141,7 @@ export function studioRoutes(
 }
 
 /** Drafts, preview, publish, schedules, history, rollback, preview links and the audit log. */
-function draftRoutes(router: Router, studio: StudioService, publicBaseUrl: string | undefined): void {
+function draftRoutes(router: Router, studio: StudioService, origins: PublicOrigins): void {
   router.get('/state', async (_req, res) => {
     res.json(await studio.state(actorOf(res)));
   });
@@ -202,11 +202,11 @@ function draftRoutes(router: Router, studio: StudioService, publicBaseUrl: strin
     const input = PreviewLinkBodySchema.parse(req.body ?? {});
     const { place, variation, at, ...rest } = input;
     const link = { ...rest, place: place ?? null, variation: variation ?? null, at: at ?? null };
-    res.status(201).json(await studio.makeLink(actorOf(res), link, originOf(req, publicBaseUrl)));
+    res.status(201).json(await studio.makeLink(actorOf(res), link, originOf(req, origins)));
   });
   router.get('/preview-links', async (req, res) => {
     const { brand } = BrandQuerySchema.parse(req.query);
-    res.json({ links: await studio.previewLinks(actorOf(res), originOf(req, publicBaseUrl), brand) });
+    res.json({ links: await studio.previewLinks(actorOf(res), originOf(req, origins), brand) });
   });
   router.delete('/preview-links/:id', async (req, res) => {
     const { id } = PreviewLinkParamsSchema.parse(req.params);

@@ -373,10 +373,21 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
       (await request(keyed).get('/api/studio/state').set('X-Studio-Key', 'wrong').expect(401)).body.error.code,
     ).toBe('studio_key_invalid');
     await request(keyed).get('/api/studio/state').set('X-Studio-Key', 'k'.repeat(24)).expect(200);
-    const production = (await studioNode({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40) })).app;
+    const production = (
+      await studioNode({
+        NODE_ENV: 'production',
+        PUBLIC_BASE_URL: 'https://tickets.example.com',
+        SESSION_SECRET: 's'.repeat(40),
+      })
+    ).app;
     await request(production).get('/api/studio/state').expect(404);
     const keyedProduction = (
-      await studioNode({ NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(40), STUDIO_KEY: 'k'.repeat(24) })
+      await studioNode({
+        NODE_ENV: 'production',
+        PUBLIC_BASE_URL: 'https://tickets.example.com',
+        SESSION_SECRET: 's'.repeat(40),
+        STUDIO_KEY: 'k'.repeat(24),
+      })
     ).app;
     await request(keyedProduction).get('/api/studio/state').set('X-Studio-Key', 'k'.repeat(24)).expect(200);
   });

@@ -1,3 +1,4 @@
+import { EVENT_DETAIL_FIELDS } from '../schemas/cards.js';
 import { describe, expect, it } from 'vitest';
 import { eventDocument as eventDoc } from '../../server/test/documents.js';
 import { EventCardSchema } from '../schemas/cards.js';
@@ -23,10 +24,14 @@ describe('eventCard (RULES 5.5 event card)', () => {
     expect(EventCardSchema.parse(card)).toEqual(card);
   });
 
-  it('carries the raw document as detail only when asked', () => {
+  it('carries the shopper’s view of the document as detail only when asked: no sales counter', () => {
     const doc = eventDoc();
     expect(eventCard(doc)).not.toHaveProperty('detail');
-    expect(eventCard(doc, { includeDetail: true }).detail).toBe(doc);
+    const detail = eventCard(doc, { includeDetail: true }).detail!;
+    expect(Object.keys(detail).sort()).toEqual([...EVENT_DETAIL_FIELDS].sort());
+    for (const field of EVENT_DETAIL_FIELDS) expect(detail[field], field).toEqual(doc[field]);
+    expect(detail).not.toHaveProperty('event_orders_d1');
+    expect(detail).not.toHaveProperty('event_cart_d1');
   });
 
   it('omits minPrice when there is no positive price, and says the event is sold out', () => {

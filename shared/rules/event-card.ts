@@ -1,4 +1,4 @@
-import type { EventCard } from '../schemas/cards.js';
+import { EVENT_DETAIL_FIELDS, type EventCard, type EventDetail } from '../schemas/cards.js';
 import type { EventDocument } from '../schemas/documents.js';
 import { venueAddress } from './address.js';
 import { lowestAllInPrice } from './pricing.js';
@@ -50,10 +50,17 @@ export function eventUnavailable(
   return undefined;
 }
 
+/** The shopper's view of an event's document: the fields `EventDetailSchema` lists, and no other. */
+export function eventDetail(doc: EventDocument): EventDetail {
+  const detail: Partial<Record<keyof EventDetail, unknown>> = {};
+  for (const field of EVENT_DETAIL_FIELDS) detail[field] = doc[field];
+  return detail as EventDetail;
+}
+
 /**
  * RULES 5.5: the event card. Its "From" price is the lowest all-in price per ticket (`pricing.ts`), and only of
- * an event that has tickets to sell: a sold-out or cancelled event says so instead (`eventUnavailable`). The raw
- * document rides along as `detail` only when asked for.
+ * an event that has tickets to sell: a sold-out or cancelled event says so instead (`eventUnavailable`). The
+ * shopper's view of the document (`eventDetail`) rides along as `detail` only when asked for.
  */
 export function eventCard(doc: EventDocument, { includeDetail = false }: { includeDetail?: boolean } = {}): EventCard {
   const unavailable = eventUnavailable(doc);
@@ -67,6 +74,6 @@ export function eventCard(doc: EventDocument, { includeDetail = false }: { inclu
     url: eventPath(doc.event_name, doc.event_id),
     ...(minPrice !== undefined ? { minPrice } : {}),
     ...(unavailable ? { unavailable } : {}),
-    ...(includeDetail ? { detail: doc } : {}),
+    ...(includeDetail ? { detail: eventDetail(doc) } : {}),
   };
 }

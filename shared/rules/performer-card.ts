@@ -13,10 +13,7 @@ export function eventCountLabel(count: number): string {
  * RULES 5.6: the performer card; minPrice is the first venue's cheapest ticket, else 0, shown as its all-in price
  * per ticket (`pricing.ts`: the price shown first includes every mandatory fee).
  */
-export function performerCard(
-  doc: PerformerDocument,
-  { includeDetail = false }: { includeDetail?: boolean } = {},
-): PerformerCard {
+export function performerCard(doc: PerformerDocument): PerformerCard {
   return {
     id: doc.performer_id,
     name: doc.performer_name,
@@ -24,6 +21,5 @@ export function performerCard(
     pathPicture: doc.image,
     minPrice: lowestAllInPrice(doc.venues[0]?.min_ticket_price ?? 0) ?? 0,
     url: performerPath(doc.performer_name, doc.performer_id),
-    ...(includeDetail ? { detail: doc } : {}),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from './zod.js';
-import { EventDocumentSchema, PerformerDocumentSchema } from './documents.js';
+import { EventDocumentSchema } from './documents.js';
 
 /** The display-ready cards of RULES 5.5–5.7, as the server sends them and the client parses them. */
 
@@ -15,6 +15,28 @@ export type Badge = z.infer<typeof BadgeSchema>;
 export type BadgeType = Badge['type'];
 
 const cardUrl = z.string().startsWith('/');
+
+/**
+ * What a shopper's pages read of an event's catalog document (RULES 5.5 ff.): where and when it is (the venue's
+ * name and place, the local start and its offset), its status, its category and who is billed. This list is the
+ * one place that says so: the document's sales counters (`event_orders_d1`, `event_cart_d1`, `event_mpv_d1`, …),
+ * inventory and ids stay on the server, in the API and in the rendered page alike.
+ */
+export const EventDetailSchema = EventDocumentSchema.pick({
+  event_status: true,
+  venue_name: true,
+  venue_city: true,
+  venue_state_province_short: true,
+  venue_country_short: true,
+  venue_zip: true,
+  event_local_timestamp: true,
+  venue_time_zone_offset: true,
+  category: true,
+  performer_names: true,
+});
+export type EventDetail = z.infer<typeof EventDetailSchema>;
+/** The fields of `EventDetailSchema`, for the server to copy and the tests to check against. */
+export const EVENT_DETAIL_FIELDS = Object.keys(EventDetailSchema.shape) as (keyof EventDetail)[];
 
 export const EventCardSchema = z.object({
   id: z.number().int().positive(),
@@ -35,7 +57,8 @@ export const EventCardSchema = z.object({
   minPrice: z.number().positive().optional(),
   /** Why the event has nothing to sell, said where the price would be; never beside a `minPrice`. */
   unavailable: z.enum(['Sold out', 'Cancelled']).optional(),
-  detail: EventDocumentSchema.optional(),
+  /** The shopper's view of the event's document (`EventDetailSchema`), on the event page. */
+  detail: EventDetailSchema.optional(),
 });
 export type EventCard = z.infer<typeof EventCardSchema>;
 
@@ -48,7 +71,6 @@ export const PerformerCardSchema = z.object({
   /** The first venue's lowest all-in price per ticket (fees included), else 0. */
   minPrice: z.number().min(0),
   url: cardUrl,
-  detail: PerformerDocumentSchema.optional(),
 });
 export type PerformerCard = z.infer<typeof PerformerCardSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from './zod.js';
 import { EventCardSchema, PerformerCardSchema, VenueCardSchema } from './cards.js';
+import { VenueDocumentSchema } from './documents.js';
 import { MAX_QUERY_LENGTH } from './search.js';
 
 /** Performer, venue and event pages, search results and the header menu, as the API answers them. */
@@ -37,8 +38,21 @@ const schedule = {
 
 export const PerformerPageSchema = z.object({ performer: PerformerCardSchema, ...schedule });
 
+/**
+ * What a venue's page reads of its catalog document: its postal address and its place on a map. Its inventory
+ * value and counts stay on the server (as an event's counters do, `EventDetailSchema`).
+ */
+export const VenueDetailSchema = VenueDocumentSchema.pick({
+  venue_city: true,
+  venue_state_province_short: true,
+  venue_zip: true,
+  venue_country_short: true,
+  venue_location: true,
+});
+export type VenueDetail = z.infer<typeof VenueDetailSchema>;
+
 export const VenuePageSchema = z.object({
-  venue: VenueCardSchema.extend({ pathPicture: z.string(), detail: z.record(z.string(), z.unknown()) }),
+  venue: VenueCardSchema.extend({ pathPicture: z.string(), detail: VenueDetailSchema }),
   ...schedule,
 });
 

@@ -218,7 +218,7 @@ describe('event page', () => {
         date: 'TBD',
         time: '',
         year: '',
-        detail: { ...EVENT.detail!, event_local_timestamp: null, event_timestamp: null },
+        detail: { ...EVENT.detail!, event_local_timestamp: null },
       },
       [listing()],
     );
