@@ -3,7 +3,7 @@ import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
 import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
-import { BrandAnswerSchema, type BrandAnswer } from '../../../shared/schemas/layout.js';
+import type { BrandAnswer } from '../../../shared/schemas/layout.js';
 import { SiteFooter } from '../features/navigation/site-footer.js';
 import { SiteHeader } from '../features/navigation/site-header.js';
 import { RowSkeleton } from '../features/rows/rows.js';
@@ -35,11 +35,13 @@ const PoliciesPage = lazy(() => infoPages().then((m) => ({ default: m.PoliciesPa
 
 /** The brand's call (the server renders with it too). */
 export const brandCall: ApiCall = { call: 'brand' };
+/** Loaded with the brand's fetch, not with the page (`AnswerSchema`). */
+const brandSchema = () => import('../lib/schemas.js').then((m) => m.BrandAnswerSchema);
 
 function useBrand(): BrandAnswer | undefined {
   const { data } = useQuery({
     queryKey: callQueryKey(brandCall),
-    queryFn: ({ signal }) => callApi(brandCall, BrandAnswerSchema, { signal, token: false }),
+    queryFn: ({ signal }) => callApi(brandCall, brandSchema, { signal, token: false }),
     staleTime: Infinity,
   });
   useEffect(() => {

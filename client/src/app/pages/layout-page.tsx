@@ -1,8 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { z } from '../../../../shared/schemas/zod.js';
-import { LayoutResponseSchema } from '../../../../shared/schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
 import { callApi, ApiError } from '../../lib/api.js';
@@ -22,8 +20,11 @@ import { useGuestSession } from '../../lib/use-guest-session.js';
 import { NotFoundPage } from './not-found-page.js';
 import { usePlaceReader } from '../page-context.js';
 
-/** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
-const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
+/**
+ * The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. Loaded with the first
+ * layout fetched: a page the server rendered hydrates from its own data, without zod.
+ */
+const layoutAnswerSchema = () => import('../../lib/schemas.js').then((m) => m.LayoutAnswerSchema);
 
 /**
  * A layout page's call, from the page, the shopper's place and the page URL's own parameters (its experiment
@@ -56,7 +57,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
     queryKey: callQueryKey(call),
     // The page view goes along, so the exposures the server records join this page's events; it is not part of
     // the key: a cached answer stays the page's answer.
-    queryFn: ({ signal }) => callApi(call, LayoutEnvelopeSchema, { signal, headers: pageViewHeaders() }),
+    queryFn: ({ signal }) => callApi(call, layoutAnswerSchema, { signal, headers: pageViewHeaders() }),
     enabled: session.settled,
   });
 
