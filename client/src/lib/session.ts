@@ -1,4 +1,3 @@
-import { z } from '../../../shared/schemas/zod.js';
 import { PAGE_COOKIES } from '../../../shared/schemas/page-render.js';
 import { documentCookies, readCookie, writeCookie } from './cookies.js';
 
@@ -16,7 +15,17 @@ function mirrorTokenCookie(token: string): void {
   const exp = tokenClaims(token)?.exp;
   if (exp) writeCookie(TOKEN_COOKIE, token, exp - Date.now() / 1000);
 }
-const SessionAnswerSchema = z.object({ sessionToken: z.string(), expiresAt: z.string() });
+
+/**
+ * The session API's answer, `{ sessionToken, expiresAt }`, checked by hand: the first screen asks for a session and
+ * carries no zod (issue 35).
+ */
+function tokenOf(body: unknown): string {
+  const answer = body as { sessionToken?: unknown; expiresAt?: unknown } | null;
+  if (typeof answer?.sessionToken !== 'string' || typeof answer.expiresAt !== 'string')
+    throw new Error('session answered without a sessionToken and expiresAt');
+  return answer.sessionToken;
+}
 
 type Listener = (token: string) => void;
 const listeners = new Set<Listener>();
@@ -53,7 +62,7 @@ export function ensureGuestSession(): Promise<string | null> {
   pending ??= fetch('/api/customers/session', { method: 'POST', headers: { 'X-Client-Id': 'storefront-web' } })
     .then(async (res) => {
       if (!res.ok) throw new Error(`session answered ${res.status}`);
-      const { sessionToken } = SessionAnswerSchema.parse(await res.json());
+      const sessionToken = tokenOf(await res.json());
       localStorage.setItem(TOKEN_KEY, sessionToken);
       mirrorTokenCookie(sessionToken);
       for (const listener of listeners) listener(sessionToken);
