@@ -45,3 +45,13 @@ const counted = rows
   .map((r) => `${r.file.replace(/-[A-Za-z0-9_-]{8}\./, '.')} ${kb(r.gzip)}`);
 console.log(`\nhome route JavaScript (gzip): ${kb(home)} (${counted.join(', ')})`);
 console.log(`goal: at most ${HOME_GOAL_KB} KB: ${home <= HOME_GOAL_KB * 1024 ? 'met' : 'not met'}`);
+// zod stays off the first screen: the answers the client fetches load their schemas with the fetch (`AnswerSchema`,
+// client/src/lib/api.ts). zod names its classes (`$ZodType`), so the chunk that carries it is found by that name.
+const zodFiles = rows.filter(
+  (r) => r.file.endsWith('.js') && readFileSync(path.join(dir, r.file), 'utf8').includes('$ZodType'),
+);
+const zodHome = zodFiles.filter((r) => homeFiles.has(r.file));
+console.log(
+  `zod: in ${zodFiles.map((r) => r.file.replace(/-[A-Za-z0-9_-]{8}\./, '.')).join(', ') || 'no chunk'}; ` +
+    `on the home route: ${zodHome.length > 0 ? 'yes' : 'no'}`,
+);
