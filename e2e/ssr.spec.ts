@@ -791,3 +791,36 @@ test('words typed into the rendered search box before the script runs are search
   await expect(page.getByRole('option', { name: /New York Yankees/ }).first()).toBeVisible();
   await expect(box).toHaveValue('yank');
 });
+
+test('a rendered home page hydrates without zod: the schemas load with the first fetch that needs them', async ({
+  context,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'the search field is in the wide header');
+  // A new guest (the session is asked for and checked on the first screen), on a page of its own so that every
+  // script the page loads is seen from the first.
+  const page = await context.newPage();
+  const scripts: { url: string; zod: Promise<boolean> }[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    // zod names its classes (`$ZodType`): the chunk that carries it says so.
+    scripts.push({ url: response.url(), zod: response.text().then((text) => text.includes('$ZodType')) });
+  });
+  const zodScripts = async () => {
+    const found = await Promise.all(scripts.map(async (s) => ((await s.zod) ? [new URL(s.url).pathname] : [])));
+    return found.flat();
+  };
+  await page.goto('/');
+  await hydrated(page, 'h1');
+  await expect(page.locator('html[data-ready="true"]')).toHaveCount(1);
+  await page.waitForLoadState('networkidle');
+  expect(await page.evaluate(() => localStorage.getItem('guestToken'))).toBeTruthy();
+  expect(scripts.length).toBeGreaterThan(1);
+  expect(await zodScripts()).toEqual([]);
+
+  // The first suggestion parses its answer: zod comes now, with it.
+  const box = page.getByRole('combobox', { name: 'Search' });
+  await box.click();
+  await box.pressSequentially('yank');
+  await expect(page.getByRole('option', { name: /New York Yankees/ }).first()).toBeVisible();
+  expect(await zodScripts()).not.toEqual([]);
+});

@@ -1,4 +1,3 @@
-import { GrowthBook } from '@growthbook/growthbook-react';
 import { dehydrate, QueryClient } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
@@ -57,15 +56,15 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
     url: new URL(`${input.page.origin}${input.url}`),
     status: input.page.status,
   });
-  // No features are fetched on the server: the layout's variation came with the layout answer.
-  const growthbook = new GrowthBook({});
   return new Promise((resolve, reject) => {
     let settled = false;
     const stream = renderToPipeableStream(
       <StrictMode>
         <RequestPlace value={{ place: input.place }}>
           <StaticRouter location={input.url}>
-            <Storefront queryClient={queryClient} growthbook={growthbook} page={input.page} />
+            {/* No GrowthBook on the server: the layout's variation came with the layout answer, and every other
+                feature is off until the page's GrowthBook starts in the browser, as it is while hydrating. */}
+            <Storefront queryClient={queryClient} page={input.page} />
           </StaticRouter>
         </RequestPlace>
       </StrictMode>,

@@ -6,8 +6,7 @@ import { DELIVERY_LABELS, type ListingTerms } from '../schemas/commerce.js';
  * none says one twice.
  */
 
-/** Where the guarantee every listing links to is explained (RULES 20.4). */
-export const GUARANTEE_PATH = '/guarantee';
+export { GUARANTEE_PATH } from './site-paths.js';
 /** Product decision (RULES 20.4): a guarantee claim is made within this many days after the event date. */
 export const CLAIM_WINDOW_DAYS = 7;
 /**

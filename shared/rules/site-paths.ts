@@ -10,3 +10,5 @@ export const eventPath = (name: string, id: number) => `/events/${entitySlug(nam
 export const performerPath = (name: string, id: number) => `/performers/${entitySlug(name, id)}`;
 export const venuePath = (name: string, id: number) => `/venues/${entitySlug(name, id)}`;
 export const categoryPath = (slug: string) => `/category/${slug}`;
+/** Where the guarantee every listing links to is explained (RULES 20.4): in every page's footer too. */
+export const GUARANTEE_PATH = '/guarantee';

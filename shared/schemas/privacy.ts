@@ -8,13 +8,7 @@ import { z } from './zod.js';
  * `/api/customers/me/privacy`, and the cookie that tells the browser (and the event intake) of that choice.
  */
 
-/**
- * RULES 21.4: set (to `1`) by `POST /api/customers/me/privacy` while the guest has opted out of selling and sharing,
- * removed when they opt back in. Readable by the page's script: nothing is collected or shared while it is there.
- */
-export const OPT_OUT_COOKIE = 'privacyOptOut';
-/** The opt-out cookie lives a year; the stored choice lives as long as the guest. */
-export const OPT_OUT_COOKIE_MAX_AGE_SECONDS = 365 * 86_400;
+export { OPT_OUT_COOKIE, OPT_OUT_COOKIE_MAX_AGE_SECONDS } from '../rules/opt-out-cookie.js';
 /** RULES 21.1: at most this many orders, newest first, go in a download. */
 export const MAX_DOWNLOADED_ORDERS = 100;
 /** RULES 21.1: the file name the browser saves a download under. */

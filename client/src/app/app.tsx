@@ -1,15 +1,15 @@
 import { GrowthBookProvider, type GrowthBook } from '@growthbook/growthbook-react';
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
 import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
-import { BrandAnswerSchema, type BrandAnswer } from '../../../shared/schemas/layout.js';
+import type { BrandAnswer } from '../../../shared/schemas/layout.js';
 import { SiteFooter } from '../features/navigation/site-footer.js';
 import { SiteHeader } from '../features/navigation/site-header.js';
 import { RowSkeleton } from '../features/rows/rows.js';
 import { SearchBox } from '../features/search/search-box.js';
 import { callApi } from '../lib/api.js';
-import { createGrowthBook, useGrowthBookUrl } from '../lib/flags.js';
+import { StartFlagsContext, useGrowthBookUrl } from '../lib/flags.js';
 import { createQueryClient } from '../lib/query-client.js';
 import { ensureGuestSession } from '../lib/session.js';
 import { isBarePage } from './layout-rule.js';
@@ -35,11 +35,13 @@ const PoliciesPage = lazy(() => infoPages().then((m) => ({ default: m.PoliciesPa
 
 /** The brand's call (the server renders with it too). */
 export const brandCall: ApiCall = { call: 'brand' };
+/** Loaded with the brand's fetch, not with the page (`AnswerSchema`). */
+const brandSchema = () => import('../lib/schemas.js').then((m) => m.BrandAnswerSchema);
 
 function useBrand(): BrandAnswer | undefined {
   const { data } = useQuery({
     queryKey: callQueryKey(brandCall),
-    queryFn: ({ signal }) => callApi(brandCall, BrandAnswerSchema, { signal, token: false }),
+    queryFn: ({ signal }) => callApi(brandCall, brandSchema, { signal, token: false }),
     staleTime: Infinity,
   });
   useEffect(() => {
@@ -98,13 +100,18 @@ function RootSlugPage() {
 
 export interface StorefrontProps {
   queryClient: QueryClient;
-  growthbook: GrowthBook;
+  /** The page's GrowthBook once started; none on the server, which evaluates no feature in a page. */
+  growthbook?: GrowthBook;
+  /** Starts the page's GrowthBook when a feature is first wanted (`useFlag`). */
+  startFlags?: () => void;
   /** What the server knew of the page it rendered; absent when the client renders alone. */
   page?: PageContextValue;
 }
 
+const noStart = () => {};
+
 /** The storefront's providers and routes, inside whichever router the caller gives (the browser's, or the server's). */
-export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
+export function Storefront({ queryClient, growthbook, startFlags = noStart, page }: StorefrontProps) {
   useEffect(() => {
     // RULES 1.6: a guest token is requested on first load, only when none is stored.
     void ensureGuestSession();
@@ -114,27 +121,30 @@ export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
   return (
     <PageContext value={page ?? null}>
       <QueryClientProvider client={queryClient}>
-        <GrowthBookProvider growthbook={growthbook}>
-          <Routes>
-            <Route element={<SiteShell />}>
-              <Route index element={<LayoutPage kind="home" />} />
-              <Route path="category/:slug" element={<LayoutPage kind="category" />} />
-              <Route path="performers/:slug" element={<PerformerPage />} />
-              <Route path="venues/:slug" element={<VenuePage />} />
-              <Route path="results-general" element={<ResultsPage />} />
-              <Route path="events/*" element={<EventPage />} />
-              <Route path="tickets/*" element={<TicketPage />} />
-              <Route path="checkout/:cartId" element={<CheckoutPage />} />
-              <Route path="orders/:id" element={<OrderPage />} />
-              <Route path="contact-us" element={<ContactPage />} />
-              <Route path="faq" element={<FaqPage />} />
-              <Route path="guarantee" element={<GuaranteePage />} />
-              <Route path="policies" element={<PoliciesPage />} />
-              <Route path=":slug" element={<RootSlugPage />} />
-              <Route path="*" element={<NotFoundPage />} />
-            </Route>
-          </Routes>
-        </GrowthBookProvider>
+        {/* Until the flags start the provider holds no GrowthBook: `lib/flags.ts` reads that as every feature off. */}
+        <StartFlagsContext value={startFlags}>
+          <GrowthBookProvider growthbook={growthbook as GrowthBook}>
+            <Routes>
+              <Route element={<SiteShell />}>
+                <Route index element={<LayoutPage kind="home" />} />
+                <Route path="category/:slug" element={<LayoutPage kind="category" />} />
+                <Route path="performers/:slug" element={<PerformerPage />} />
+                <Route path="venues/:slug" element={<VenuePage />} />
+                <Route path="results-general" element={<ResultsPage />} />
+                <Route path="events/*" element={<EventPage />} />
+                <Route path="tickets/*" element={<TicketPage />} />
+                <Route path="checkout/:cartId" element={<CheckoutPage />} />
+                <Route path="orders/:id" element={<OrderPage />} />
+                <Route path="contact-us" element={<ContactPage />} />
+                <Route path="faq" element={<FaqPage />} />
+                <Route path="guarantee" element={<GuaranteePage />} />
+                <Route path="policies" element={<PoliciesPage />} />
+                <Route path=":slug" element={<RootSlugPage />} />
+                <Route path="*" element={<NotFoundPage />} />
+              </Route>
+            </Routes>
+          </GrowthBookProvider>
+        </StartFlagsContext>
       </QueryClientProvider>
     </PageContext>
   );
@@ -143,10 +153,22 @@ export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
 /** The storefront in the browser; `queryClient` and `page` come filled when hydrating a server-rendered page. */
 export function App({ queryClient: given, page }: { queryClient?: QueryClient; page?: PageContextValue } = {}) {
   const [queryClient] = useState(() => given ?? createQueryClient());
-  const [growthbook] = useState(createGrowthBook);
+  const [growthbook, setGrowthbook] = useState<GrowthBook>();
+  const starting = useRef(false);
+  // RULES 9.1: the experiment service starts with the first feature a component wants, in a chunk of its own.
+  const startFlags = useCallback(() => {
+    if (starting.current) return;
+    starting.current = true;
+    void import('../lib/growthbook.js').then(
+      (m) => setGrowthbook(m.createGrowthBook()),
+      () => {
+        starting.current = false;
+      },
+    );
+  }, []);
   return (
     <BrowserRouter>
-      <Storefront queryClient={queryClient} growthbook={growthbook} page={page} />
+      <Storefront queryClient={queryClient} growthbook={growthbook} startFlags={startFlags} page={page} />
     </BrowserRouter>
   );
 }

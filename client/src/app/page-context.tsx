@@ -4,8 +4,7 @@ import type { PageContextValue } from '../../../shared/schemas/page-render.js';
 import type { ChosenPlace } from '../../../shared/rules/location.js';
 import { storedLocation } from '../lib/location.js';
 import { onGuestToken } from '../lib/session.js';
-import { api } from '../lib/api.js';
-import { z } from '../../../shared/schemas/zod.js';
+import { apiHeaders } from '../lib/api.js';
 import type { ViewedPageBody } from '../../../shared/schemas/activity.js';
 
 /**
@@ -74,8 +73,10 @@ export function useServedEntityView(type: ViewedPageBody['type'], slug: string, 
     'viewed',
     shown
       ? () => {
-          api('/api/CustomerActivity/recent-activities', z.unknown(), {
+          // A 204 with nothing to parse: no schema, so the page's script carries none.
+          fetch('/api/CustomerActivity/recent-activities', {
             method: 'POST',
+            headers: apiHeaders(),
             body: JSON.stringify({ type, slug } satisfies ViewedPageBody),
           }).catch((err: unknown) => console.debug('recent activity not recorded', err));
         }

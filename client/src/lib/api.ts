@@ -30,13 +30,24 @@ export function apiHeaders(withToken = true): Record<string, string> {
   return headers;
 }
 
+/**
+ * The schema an answer is parsed with, or a function that loads it. What the first screen fetches passes a loader
+ * (`() => import('./schemas.js').then((m) => m.MenuSchema)`): zod and the schemas then come with the first fetch
+ * that needs them, loaded beside it, and the page's own script carries neither (the home route's
+ * JavaScript budget). A page the server rendered fetches nothing until the shopper acts, so it may never load them.
+ */
+export type AnswerSchema<S extends z.ZodType> = S | (() => Promise<S>);
+
 /** Calls the API and parses the answer with the schema the server answers with. */
 export async function api<S extends z.ZodType>(
   path: string,
-  schema: S,
+  schema: AnswerSchema<S>,
   init: RequestInit & { token?: boolean } = {},
 ): Promise<z.output<S>> {
   const { token = true, ...rest } = init;
+  // The schema loads while the request is under way; a failed load is the answer's error, said once, below.
+  const parser = typeof schema === 'function' ? schema() : Promise.resolve(schema);
+  parser.catch(() => {});
   const res = await fetch(path, {
     ...rest,
     headers: { ...apiHeaders(token), ...(rest.headers as Record<string, string> | undefined) },
@@ -46,13 +57,13 @@ export async function api<S extends z.ZodType>(
     const error = (body as { error?: { code?: string; message?: string } } | null)?.error;
     throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `${res.status} ${res.statusText}`);
   }
-  return schema.parse(body);
+  return (await parser).parse(body);
 }
 
 /** Fetches a page's call (`shared/schemas/api-calls.ts`) at its address, parsed with the schema it answers with. */
 export function callApi<S extends z.ZodType>(
   call: ApiCall,
-  schema: S,
+  schema: AnswerSchema<S>,
   init: RequestInit & { token?: boolean } = {},
 ): Promise<z.output<S>> {
   return api(callPath(call), schema, init);

@@ -1,10 +1,17 @@
 // @vitest-environment happy-dom
-import { clearCache, GrowthBookProvider, setPolyfills, type GrowthBook } from '@growthbook/growthbook-react';
+import {
+  clearCache,
+  GrowthBook as GrowthBookClass,
+  GrowthBookProvider,
+  setPolyfills,
+  type GrowthBook,
+} from '@growthbook/growthbook-react';
 import { act, cleanup, render, waitFor } from '@testing-library/react';
 import { BrowserRouter, useNavigate } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeGuestToken } from '../test/render-page.js';
-import { createGrowthBook, FLAGS_CLIENT_KEY, useGrowthBookUrl } from './flags.js';
+import { FLAGS_CLIENT_KEY, StartFlagsContext, useFlag, useGrowthBookUrl } from './flags.js';
+import { createGrowthBook } from './growthbook.js';
 
 /** A remote evaluation answer: the guest is in `home-layout`'s variation 1. */
 const answer = {
@@ -142,5 +149,32 @@ describe("the client's GrowthBook", () => {
         }),
       },
     ]);
+  });
+});
+
+describe('the flags of the first screen', () => {
+  function Probe({ wanted }: { wanted: boolean }) {
+    return <p data-testid="flag">{String(useFlag('recent_trending_search', wanted))}</p>;
+  }
+
+  it('start nothing until a feature is wanted, read as off until GrowthBook has started, then follow it', async () => {
+    const start = vi.fn();
+    const tree = (wanted: boolean, growthbook?: GrowthBook) => (
+      <StartFlagsContext value={start}>
+        <GrowthBookProvider growthbook={growthbook as GrowthBook}>
+          <Probe wanted={wanted} />
+        </GrowthBookProvider>
+      </StartFlagsContext>
+    );
+    const view = render(tree(false));
+    expect(view.getByTestId('flag').textContent).toBe('false');
+    expect(start).not.toHaveBeenCalled();
+    view.rerender(tree(true));
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(view.getByTestId('flag').textContent).toBe('false');
+    gb = new GrowthBookClass({ features: { recent_trending_search: { defaultValue: true } } });
+    view.rerender(tree(true, gb));
+    expect(view.getByTestId('flag').textContent).toBe('true');
+    expect(start).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,11 +1,8 @@
-import { GrowthBook, useGrowthBook } from '@growthbook/growthbook-react';
-import { useEffect } from 'react';
+import { GrowthBookContext, type GrowthBook } from '@growthbook/growthbook-react';
+import { createContext, useContext, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { QueryParam } from '../../../shared/schemas/api-calls.js';
 import { isTrackingParam } from '../../../shared/rules/tracking-params.js';
-import { trackExperimentViewed } from './analytics.js';
-import { pushExposures } from './data-layer.js';
-import { getStoredToken, onGuestToken, tokenClaims } from './session.js';
 
 /**
  * The server serves GrowthBook's API at its own origin: remote evaluation at /api/eval/:key, change events at
@@ -19,37 +16,28 @@ export function deviceType(): 'mobile' | 'tablet' | 'desktop' {
 }
 
 /**
- * RULES 9.1: the experiment service, with the guest id, viewport and URL as attributes. It evaluates remotely
- * (`POST /api/eval/:key`): the server answers each feature's value for this guest and the exposures it makes,
- * so targeting rules, weights and the other variations never reach the browser; the stream only says when to
- * ask again. The SDK sends its `url` option, so it starts as the page's and `useGrowthBookUrl` keeps it current:
- * a page URL's `?<experiment-key>=<index>` forces client-evaluated features as it forces the layout, and the
- * `gb_force` alias goes as forced variations. A forced result is not tracked, so it is no exposure in
- * `window.dataLayer` either. An exposure is also a first-party event, unless the page's layout answer
- * lists it (the server records those).
+ * Starts the page's GrowthBook (`./growthbook.ts`), once: the SDK, its remote evaluation and its change stream
+ * wait until a feature is first wanted (the search box opened), so the first screen neither loads nor runs them
+ * and a visitor who never searches costs the server no evaluation and no open stream.
  */
-export function createGrowthBook(): GrowthBook {
-  const exposed = new Set<string>();
-  const url = window.location.href;
-  const gb = new GrowthBook({
-    apiHost: window.location.origin,
-    clientKey: FLAGS_CLIENT_KEY,
-    remoteEval: true,
-    attributes: { id: guestId(getStoredToken()), deviceType: deviceType(), url },
-    url,
-    forcedVariations: gbForceVariations(window.location.search),
-    trackingCallback: (experiment, result) => {
-      pushExposures([{ key: experiment.key, variationId: String(result.key) }], exposed);
-      trackExperimentViewed(experiment.key, String(result.key));
-    },
-  });
-  onGuestToken((token) => void gb.setAttributes({ ...gb.getAttributes(), id: guestId(token) }));
-  void gb.init({ streaming: true, timeout: 2_000 });
-  return gb;
+export const StartFlagsContext = createContext<() => void>(() => {});
+
+/** The page's GrowthBook, or none until it has started (its provider is given none until then). */
+function usePageGrowthBook(): GrowthBook | undefined {
+  return (useContext(GrowthBookContext) as { growthbook?: GrowthBook }).growthbook;
 }
 
-function guestId(token: string | null): string {
-  return (token && tokenClaims(token)?.sub) || '';
+/**
+ * A feature's on/off for this guest: off until the page's GrowthBook has started and the server has evaluated
+ * (as the SDK answers before its features arrive). `wanted` starts it; the provider redraws once it answers.
+ */
+export function useFlag(key: string, wanted: boolean): boolean {
+  const gb = usePageGrowthBook();
+  const start = useContext(StartFlagsContext);
+  useEffect(() => {
+    if (wanted && !gb) start();
+  }, [wanted, gb, start]);
+  return gb?.isOn(key) ?? false;
 }
 
 /**
@@ -57,7 +45,7 @@ function guestId(token: string | null): string {
  * asks the server to evaluate again; made one after the other without waiting, they go as one request.
  */
 export function useGrowthBookUrl(): void {
-  const gb = useGrowthBook();
+  const gb = usePageGrowthBook();
   const { pathname, search, hash } = useLocation();
   useEffect(() => {
     if (!gb) return;

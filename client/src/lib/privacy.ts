@@ -1,4 +1,4 @@
-import { OPT_OUT_COOKIE } from '../../../shared/schemas/privacy.js';
+import { OPT_OUT_COOKIE } from '../../../shared/rules/opt-out-cookie.js';
 import { documentCookies, readCookie } from './cookies.js';
 
 /**

@@ -1,5 +1,4 @@
-import { z } from '../../../shared/schemas/zod.js';
-import { SESSION_COOKIE } from '../../../shared/schemas/analytics-events.js';
+import { SESSION_COOKIE } from '../../../shared/schemas/browser-events.js';
 import { writeCookie } from './cookies.js';
 
 /** RULES 1.6, guest session: one token per browser, requested on first load and kept in localStorage. */
@@ -22,7 +21,17 @@ function mirrorTokenCookie(token: string): void {
   if (exp) writeCookie(TOKEN_COOKIE, token, exp - Date.now() / 1000, 'Strict');
   mirrored = token;
 }
-const SessionAnswerSchema = z.object({ sessionToken: z.string(), expiresAt: z.string() });
+
+/**
+ * The session API's answer, `{ sessionToken, expiresAt }`, checked by hand: the first screen asks for a session and
+ * carries no zod.
+ */
+function tokenOf(body: unknown): string {
+  const answer = body as { sessionToken?: unknown; expiresAt?: unknown } | null;
+  if (typeof answer?.sessionToken !== 'string' || typeof answer.expiresAt !== 'string')
+    throw new Error('session answered without a sessionToken and expiresAt');
+  return answer.sessionToken;
+}
 
 type Listener = (token: string) => void;
 const listeners = new Set<Listener>();
@@ -59,7 +68,7 @@ export function ensureGuestSession(): Promise<string | null> {
   pending ??= fetch('/api/customers/session', { method: 'POST', headers: { 'X-Client-Id': 'storefront-web' } })
     .then(async (res) => {
       if (!res.ok) throw new Error(`session answered ${res.status}`);
-      const { sessionToken } = SessionAnswerSchema.parse(await res.json());
+      const sessionToken = tokenOf(await res.json());
       localStorage.setItem(TOKEN_KEY, sessionToken);
       mirrorTokenCookie(sessionToken);
       for (const listener of listeners) listener(sessionToken);

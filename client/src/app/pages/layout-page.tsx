@@ -1,12 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { z } from '../../../../shared/schemas/zod.js';
-import {
-  LayoutExposuresAnswerSchema,
-  LayoutResponseSchema,
-  type LayoutExposuresBody,
-} from '../../../../shared/schemas/layout.js';
+import type { LayoutExposuresBody } from '../../../../shared/schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
 import { api, callApi, ApiError } from '../../lib/api.js';
@@ -27,8 +22,12 @@ import { useGuestSession } from '../../lib/use-guest-session.js';
 import { NotFoundPage } from './not-found-page.js';
 import { usePlaceReader, useServedPageReport } from '../page-context.js';
 
-/** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
-const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
+/**
+ * The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. Loaded with the first
+ * layout fetched: a page the server rendered hydrates from its own data, without zod.
+ */
+const layoutAnswerSchema = () => import('../../lib/schemas.js').then((m) => m.LayoutAnswerSchema);
+const exposuresAnswerSchema = () => import('../../lib/schemas.js').then((m) => m.LayoutExposuresAnswerSchema);
 
 /**
  * A layout page's call, from the page, the shopper's place and the page URL's own parameters (its experiment
@@ -61,7 +60,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
     queryKey: callQueryKey(call),
     // The page view goes along, so the exposures the server records join this page's events; it is not part of
     // the key: a cached answer stays the page's answer.
-    queryFn: ({ signal }) => callApi(call, LayoutEnvelopeSchema, { signal, headers: pageViewHeaders() }),
+    queryFn: ({ signal }) => callApi(call, layoutAnswerSchema, { signal, headers: pageViewHeaders() }),
     enabled: session.settled,
   });
 
@@ -91,7 +90,7 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
     'home-exposures',
     kind === 'home' && current && variation !== undefined
       ? () => {
-          api('/api/layout/exposures', LayoutExposuresAnswerSchema, {
+          api('/api/layout/exposures', exposuresAnswerSchema, {
             method: 'POST',
             headers: pageViewHeaders(),
             body: JSON.stringify({ address, shown: variation } satisfies LayoutExposuresBody),

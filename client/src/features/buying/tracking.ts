@@ -1,6 +1,6 @@
 import type { Order } from '../../../../shared/schemas/commerce.js';
 import { paymentFailedEventName, purchaseTrackingEvent } from '../../../../shared/rules/checkout-tracking.js';
-import { BrowserEventSchema } from '../../../../shared/schemas/analytics-events.js';
+import { EVENT_TEXT_MAX } from '../../../../shared/schemas/browser-events.js';
 import { track } from '../../lib/analytics.js';
 import { pushToDataLayer } from '../../lib/data-layer.js';
 
@@ -10,7 +10,7 @@ export const PAYMENT_FAILURE_TRACKING_FAILURE = 'Something went wrong in trackin
 
 export type PaymentType = 'card' | 'applepay';
 
-const REASON_MAX = BrowserEventSchema.shape.reason.unwrap().maxLength ?? 0;
+const REASON_MAX = EVENT_TEXT_MAX.reason;
 
 /** RULES 9.8: `{ event: 'purchase', phet }`, 95 × total. Tracking never stands between the shopper and the order. */
 export function trackPurchase(order: Pick<Order, 'tracking' | 'totalPrice'>): void {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { callQueryKey, type ApiCall } from '../../../../shared/schemas/api-calls.js';
 import { callApi, reportClientError } from '../../lib/api.js';
-import { MenuSchema, type Menu } from '../../lib/schemas.js';
+import type { Menu } from '../../lib/schemas.js';
 
 export type MenuCategory = Menu['categories'][number];
 export type MenuLink = { name: string; url: string };
@@ -14,6 +14,8 @@ export const MENU_COLUMNS = 5;
 export const MENU_STALE_TIME_MS = 60 * 60_000;
 /** The menu's call (the server renders with it too). */
 export const menuCall: ApiCall = { call: 'menu' };
+/** Loaded with the menu's fetch, not with the page (`AnswerSchema`). */
+const menuSchema = () => import('../../lib/schemas.js').then((m) => m.MenuSchema);
 
 /** Phones and wide screens switch at this width (the same value as the CSS media queries). */
 export const WIDE_MEDIA_QUERY = '(min-width: 768px)';
@@ -23,7 +25,7 @@ export function useMenu() {
     queryKey: callQueryKey(menuCall),
     // The menu is public and edge-cacheable, so no guest token goes with it.
     queryFn: ({ signal }) =>
-      callApi(menuCall, MenuSchema, { signal, token: false }).catch((error: unknown) => {
+      callApi(menuCall, menuSchema, { signal, token: false }).catch((error: unknown) => {
         if (!signal.aborted) reportClientError(error, 'navigation menu');
         throw error;
       }),

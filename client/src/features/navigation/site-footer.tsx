@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { GUARANTEE_PATH } from '../../../../shared/rules/disclosures.js';
+import { GUARANTEE_PATH } from '../../../../shared/rules/site-paths.js';
 import { SocialIcon } from './icons.js';
 import { FOOTER_CATEGORIES, POLICY_LINKS, SOCIAL_LINKS } from './menu-data.js';
 import './navigation.css';

@@ -2,6 +2,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LayoutAnswerSchema } from '../../lib/schemas.js';
 import { LayoutRows, parseRows } from './layout-rows.js';
 
 const performers = {
@@ -81,6 +82,51 @@ describe('the row registry', () => {
     const { rows, skipped } = parseRows([performers, { ...performers, id: 'bad', items: 'nope' }, null]);
     expect(rows.map((r) => r.id)).toEqual(['popular']);
     expect(skipped).toEqual(['performers', 'unknown']);
+  });
+
+  it('skips a row of a known type its component cannot draw, without a schema', () => {
+    const card = events.tabs[0]!.items[0]!;
+    const { rows, skipped } = parseRows([
+      { ...performers, id: 'no-url', items: [{ ...performers.items[0], url: undefined }] },
+      { ...events, id: 'no-badges', items: [{ ...card, badges: undefined }] },
+      { ...events, id: 'bad-tab', tabs: [{ ...events.tabs[0], items: null }] },
+      { ...events, id: 'tabs-not-a-list', tabs: 'all' },
+      { ...performers, id: 'bad-status', status: 'late' },
+      { ...performers, id: 7 },
+      { ...performers, title: undefined },
+      { type: 'toString', id: 'inherited', title: 'Not a row type', status: 'ok', items: [] },
+      { ...performers, id: 'fine' },
+      events,
+    ]);
+    expect(rows.map((r) => r.id)).toEqual(['fine', 'local-events']);
+    expect(skipped).toEqual([
+      'performers',
+      'events',
+      'events',
+      'events',
+      'performers',
+      'performers',
+      'performers',
+      'toString',
+    ]);
+  });
+
+  it('keeps the rows of a fetched layout that pass the schema, and skips the one that does not', () => {
+    const answer = LayoutAnswerSchema.parse({
+      page: 'home',
+      title: 'Home',
+      brand: { id: 'b', name: 'Tickets' },
+      location: { lat: 40.7, lng: -74, city: 'New York', state: 'NY', country: 'US', source: 'default' },
+      experiments: [],
+      // The structural check would draw this row: its card has what the component reads, but not a name.
+      rows: [performers, { ...performers, id: 'nameless', items: [{ ...performers.items[0], name: '' }] }, events],
+    });
+    const { rows, skipped } = parseRows(answer.rows);
+    expect(rows.map((r) => r.id)).toEqual(['popular', 'local-events']);
+    expect(skipped).toEqual(['performers']);
+    expect(
+      parseRows([{ ...performers, id: 'nameless', items: [{ ...performers.items[0], name: '' }] }]).skipped,
+    ).toEqual([]);
   });
 
   it('switches event tabs from the keyboard', async () => {

@@ -1,20 +1,62 @@
 import { memo, useEffect, useMemo } from 'react';
-import type { LayoutRow } from '../../../../shared/schemas/layout.js';
-import { LayoutRowSchema } from '../../../../shared/schemas/layout.js';
+import type { LayoutRow, RowStatus } from '../../../../shared/schemas/layout.js';
 import { reportClientError } from '../../lib/api.js';
 import { RowTracking } from './row-events.js';
 import { ROW_COMPONENTS } from './rows.js';
 
+type Shape = 'string' | 'number' | 'array';
+/** What the row components read of each item (its key, its link, what they call a method on): nothing else. */
+const ITEM_SHAPES: { [T in LayoutRow['type']]: Record<string, Shape> } = {
+  performers: { id: 'number', url: 'string' },
+  events: { id: 'number', url: 'string', badges: 'array' },
+  venues: { id: 'number', url: 'string' },
+  categories: { slug: 'string', url: 'string', eventCount: 'number' },
+  promos: { id: 'number', url: 'string' },
+};
+/** Every status, spelled out so the compiler holds it to the schema's. */
+const STATUSES: Record<RowStatus, true> = { ok: true, empty: true, error: true, timeout: true };
+
+const has = (value: unknown, shape: Shape): boolean =>
+  shape === 'array' ? Array.isArray(value) : typeof value === shape;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+function drawableItems(items: unknown, shapes: Record<string, Shape>): boolean {
+  return (
+    Array.isArray(items) &&
+    items.every((item) => isObject(item) && Object.entries(shapes).every(([key, shape]) => has(item[key], shape)))
+  );
+}
+
 /**
- * Parses each row on its own: a row of a type this client does not know (a newer server, a typo in a
- * segment) is skipped and reported, and the rest of the page still renders.
+ * Whether a row can be drawn: a type the registry knows, and the id, title, status and items (and tabs) its
+ * component reads. A structural check, not the schema: rows come parsed from the server's own answers (a page it
+ * rendered, checked there) or from `LayoutAnswerSchema` (a layout fetched, checked by zod as it came), so this only
+ * has to keep what a newer server or a broken row could send from reaching a component.
+ */
+function isDrawable(raw: unknown): raw is LayoutRow {
+  if (!isObject(raw) || typeof raw.type !== 'string' || !Object.hasOwn(ITEM_SHAPES, raw.type)) return false;
+  const items = ITEM_SHAPES[raw.type as LayoutRow['type']];
+  const framed = (row: Record<string, unknown>) =>
+    typeof row.id === 'string' &&
+    typeof row.title === 'string' &&
+    typeof row.status === 'string' &&
+    Object.hasOwn(STATUSES, row.status) &&
+    drawableItems(row.items, items);
+  if (!framed(raw)) return false;
+  if (raw.type !== 'events' || raw.tabs === undefined) return true;
+  return Array.isArray(raw.tabs) && raw.tabs.every((tab) => isObject(tab) && framed(tab));
+}
+
+/**
+ * Keeps each row that can be drawn: a row of a type this client does not know (a newer server, a typo in a
+ * segment) or a broken one is skipped and reported, and the rest of the page still renders (RULES 11.11). No zod
+ * here: the rows of a page the server rendered draw as the page hydrates, and the first screen carries no schema.
  */
 export function parseRows(rows: readonly unknown[]): { rows: LayoutRow[]; skipped: string[] } {
   const parsed: LayoutRow[] = [];
   const skipped: string[] = [];
   for (const raw of rows) {
-    const result = LayoutRowSchema.safeParse(raw);
-    if (result.success) parsed.push(result.data);
+    if (isDrawable(raw)) parsed.push(raw);
     else skipped.push(String((raw as { type?: unknown } | null)?.type ?? 'unknown'));
   }
   return { rows: parsed, skipped };

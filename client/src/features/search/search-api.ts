@@ -1,8 +1,8 @@
-import { RecentActivityItemSchema, type RecentActivityItem } from '../../../../shared/schemas/activity.js';
-import { z } from '../../../../shared/schemas/zod.js';
+import type { RecentActivityItem } from '../../../../shared/schemas/activity.js';
 import { api, reportClientError } from '../../lib/api.js';
-import { SuggestResponseSchema, type SuggestResponse } from '../../lib/schemas.js';
+import type { SuggestResponse } from '../../lib/schemas.js';
 import { getStoredToken } from '../../lib/session.js';
+import type { TrendingPerformer } from './search-schemas.js';
 
 // RULES 7.5: 500 ms
 export const SEARCH_DEBOUNCE_MS = 500;
@@ -21,19 +21,12 @@ export const searchKeys = {
   trending: ['search', 'trending'] as const,
 };
 
-export { RecentActivityItemSchema, type RecentActivityItem };
-const RecentActivitiesSchema = z.object({ data: z.array(RecentActivityItemSchema) });
-
-export const TrendingPerformerSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  eventCount: z.string(),
-  pathPicture: z.string(),
-  minPrice: z.number(),
-  url: z.string(),
-});
-export type TrendingPerformer = z.infer<typeof TrendingPerformerSchema>;
-const TrendingSchema = z.object({ performers: z.array(TrendingPerformerSchema) });
+export type { RecentActivityItem, TrendingPerformer };
+/** The search box's schemas come with its first fetch: the first screen carries no zod (`AnswerSchema`). */
+const schemas = () => import('./search-schemas.js');
+const suggestSchema = () => schemas().then((m) => m.SuggestResponseSchema);
+const recentSchema = () => schemas().then((m) => m.RecentActivitiesSchema);
+const trendingSchema = () => schemas().then((m) => m.TrendingSchema);
 
 /** The full search route (RULES 7.3); the query is percent-encoded so '+' and spaces survive. */
 export function searchResultsPath(query: string): string {
@@ -47,7 +40,7 @@ function isAbort(error: unknown, signal: AbortSignal): boolean {
 export async function fetchSuggestions(query: string, signal: AbortSignal): Promise<SuggestResponse> {
   try {
     // Public and edge-cached, so no bearer token.
-    return await api(`/api/suggest?q=${encodeURIComponent(query)}`, SuggestResponseSchema, { signal, token: false });
+    return await api(`/api/suggest?q=${encodeURIComponent(query)}`, suggestSchema, { signal, token: false });
   } catch (error) {
     if (!isAbort(error, signal)) {
       console.error(SEARCH_ERROR_MESSAGE, error);
@@ -65,7 +58,7 @@ export async function fetchRecentActivities(signal: AbortSignal): Promise<Recent
     return [];
   }
   try {
-    const { data } = await api('/api/CustomerActivity/recent-activities', RecentActivitiesSchema, {
+    const { data } = await api('/api/CustomerActivity/recent-activities', recentSchema, {
       signal,
       headers: { Authorization: `Bearer ${token}` },
     });
@@ -80,7 +73,7 @@ export async function fetchRecentActivities(signal: AbortSignal): Promise<Recent
 
 export async function fetchTrending(signal: AbortSignal): Promise<TrendingPerformer[]> {
   try {
-    const { performers } = await api('/api/trending', TrendingSchema, { signal, token: false });
+    const { performers } = await api('/api/trending', trendingSchema, { signal, token: false });
     return performers;
   } catch (error) {
     if (!isAbort(error, signal)) console.warn('Could not fetch trending performers', error);

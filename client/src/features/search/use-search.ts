@@ -1,8 +1,8 @@
-import { useFeatureIsOn } from '@growthbook/growthbook-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { isSubmitKey, normalizeSearchQuery, shouldSearch } from '../../../../shared/rules/format.js';
+import { useFlag } from '../../lib/flags.js';
 import type { SuggestResponse } from '../../lib/schemas.js';
 import {
   RECENT_TRENDING_FLAG,
@@ -159,10 +159,11 @@ const NONE: SearchGroup[] = [];
  */
 export function useSearch({ onNavigate }: { onNavigate?: () => void } = {}): SearchController {
   const navigate = useNavigate();
-  const flagOn = useFeatureIsOn(RECENT_TRENDING_FLAG);
   const baseId = useId();
   const [inputValue, setInputValueState] = useState('');
   const [open, setOpen] = useState(false);
+  // The experiment service starts as the box first opens (RULES 9.1): the flag is off until it has answered.
+  const flagOn = useFlag(RECENT_TRENDING_FLAG, open);
   const [activeKey, setActiveKey] = useState<string | null>(null);
 
   const query = normalizeSearchQuery(inputValue);
