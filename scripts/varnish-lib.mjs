@@ -29,14 +29,26 @@ export function findVarnishd(env = process.env) {
   return VARNISHD_CANDIDATES.find((file) => existsSync(file)) ?? null;
 }
 
+/**
+ * Compiles `source` with `varnishd -C` (nothing runs): null when it compiles, else varnishd's complaint. The file is
+ * one the varnish users can read, as varnishd compiles as them when started as root.
+ */
+export function compileVcl(varnishd, source) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'storefront-vcc-'));
+  try {
+    chmodSync(dir, 0o755);
+    const file = path.join(dir, 'check.vcl');
+    writeFileSync(file, source, { mode: 0o644 });
+    const run = spawnSync(varnishd, ['-C', '-f', file], { cwd: dir, encoding: 'utf8', maxBuffer: 64 << 20 });
+    return run.status === 0 ? null : (run.stderr || `varnishd -C exited ${run.status ?? run.signal}`).trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Whether varnish-modules' xkey is installed beside `varnishd` (the configuration imports it). */
 export function haveXkey(varnishd) {
-  const probe = spawnSync(varnishd, ['-C', '-f', '/dev/stdin'], {
-    input: 'vcl 4.1;\nimport xkey;\nbackend none none;\n',
-    stdio: ['pipe', 'ignore', 'pipe'],
-    cwd: os.tmpdir(),
-  });
-  return probe.status === 0;
+  return compileVcl(varnishd, 'vcl 4.1;\nimport xkey;\nbackend none none;\n') === null;
 }
 
 /**
