@@ -107,10 +107,10 @@ backend storefront {
     .port = "${port}";
     .probe = {
         .url = "/readyz";
-        .interval = 2s;
-        .timeout = 1s;
+        .interval = 3s;
+        .timeout = 5s;
         .window = 5;
-        .threshold = 3;
+        .threshold = 2;
     }
     .first_byte_timeout = 30s;
 }

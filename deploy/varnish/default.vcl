@@ -11,13 +11,14 @@ backend storefront {
     .host = "127.0.0.1";
     .port = "3000";
     # The storefront answers /readyz 200 once its catalog is in memory; while it does not, cached pages are
-    # served for as long as they are kept (a day past their lifetime) rather than an error.
+    # served for as long as they are kept (a day past their lifetime) rather than an error. Sick only after four
+    # of five probes fail, each given 5 s: a node slow under a crowd is still the one to fetch from.
     .probe = {
         .url = "/readyz";
-        .interval = 2s;
-        .timeout = 1s;
+        .interval = 3s;
+        .timeout = 5s;
         .window = 5;
-        .threshold = 3;
+        .threshold = 2;
     }
     .first_byte_timeout = 30s;
 }
