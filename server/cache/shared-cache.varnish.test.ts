@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
@@ -182,6 +183,28 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     );
     expect(outsider).toBe(403);
     expect((await fetchVia('/performers/p-1')).headers['x-cache']).toBe('HIT');
+  });
+
+  it('npm run varnish: runs in the foreground, says where it listens; stops on SIGTERM, folder and all', async () => {
+    const listen = `127.0.0.1:${await freePort()}`;
+    const backend = `127.0.0.1:${(origin.address() as AddressInfo).port}`;
+    const child = spawn(process.execPath, ['scripts/varnish.mjs', '--backend', backend, '--listen', listen], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, VARNISHD: varnishd! },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await expect.poll(() => out, { timeout: 30_000 }).toMatch(/Varnish listening at http:\/\/127\.0\.0\.1:\d+/);
+    const workDir = /work folder (\S+);/.exec(out)![1]!;
+    expect(existsSync(workDir)).toBe(true);
+    const answer = await get(agent, `http://${listen}/venues/through-the-cli`);
+    expect([answer.status, answer.headers['x-cache']]).toEqual([200, 'MISS']);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(path.dirname(workDir))).toBe(false);
   });
 
   it('serves a page past its lifetime while it fetches it anew, within its stale-while-revalidate', async () => {

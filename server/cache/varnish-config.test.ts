@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { addressWithoutTracking, trackingParamPattern } from '../../shared/rules/tracking-params.js';
 
@@ -62,5 +64,21 @@ describe('deploy/varnish/storefront.vcl', () => {
       varnishLib.wrapperVcl({ backend: '127.0.0.1:3000', purgers: ['10.0.0.0/8'] }),
     );
     expect(problem).toBeNull();
+  });
+});
+
+describe('npm run varnish (scripts/varnish.mjs)', () => {
+  const script = fileURLToPath(new URL('../../scripts/varnish.mjs', import.meta.url));
+
+  it('says how to install Varnish when varnishd is missing', () => {
+    const run = spawnSync(process.execPath, [script], { env: { ...process.env, VARNISHD: '/nonexistent/varnishd' } });
+    expect(run.status).toBe(1);
+    expect(run.stderr.toString()).toMatch(/apt-get install -y --no-install-recommends varnish varnish-modules/);
+  });
+
+  it('names the option that is not HOST:PORT', () => {
+    const run = spawnSync(process.execPath, [script, '--backend', 'storefront']);
+    expect(run.status).toBe(2);
+    expect(run.stderr.toString()).toMatch(/--backend must be HOST:PORT.*"storefront"/);
   });
 });
