@@ -12,7 +12,7 @@ import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
 import { apiNotFound, errorMiddleware, httpError } from './http/errors.js';
 import { compressResponses } from './http/compression.js';
-import { FastLane, headersSetBy } from './http/fast-lane.js';
+import { FastLane, FLAGS_TAG, headersSetBy, SITE_TAG } from './http/fast-lane.js';
 import { requestLogging } from './http/logger.js';
 import { sqlRateLimitStores } from './http/rate-limit-store.js';
 import {
@@ -133,6 +133,10 @@ export function createApp(deps: AppDeps): App {
   const suggestLimiter = limit('suggest', deps.env.RATE_LIMIT_SUGGEST_PER_MINUTE, 'suggestion');
   const pageSecurity = securityHeaders();
   const security = securityHeadersByPath(pageSecurity, apiSecurity);
+  // RULES 13.7: a new segment set or flag payload drops every page drawn with the old one, here and (through the
+  // lane's listeners) in the shared caches in front.
+  deps.segments.onSwap(() => lane.forget(SITE_TAG));
+  deps.flags.subscribe(() => lane.forget(FLAGS_TAG));
   // Rendered pages have a lane of their own, with the pages' headers and no client headers to check: a kept page
   // goes out as a kept layout answer does, without Express.
   const pageLane = deps.renderer
@@ -295,13 +299,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
           document: new PageDocument(deps.clientDir),
           answers: new PageAnswers(deps.search, layoutAnswers, deps.commerce.listings),
           segments: deps.segments,
-          tokens: deps.tokens,
-          activity: deps.activity,
           logger: deps.logger,
           fastLane: lane,
           pageLane,
           flags: deps.flags,
-          events: deps.events,
           publicBaseUrl: env.PUBLIC_BASE_URL,
         })
       : undefined;
@@ -347,7 +348,9 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
       }
       if (pages && (await pages.answer(req, res, verdict))) return;
       if (verdict.status === 410) res.set('X-Robots-Tag', 'noindex');
-      res.status(verdict.status).set('Cache-Control', 'no-cache').sendFile(indexFile);
+      // The app shell: the pages of one shopper (tickets, checkout, orders) and any page not rendered. No shared
+      // cache keeps it (RULES 13.7).
+      res.status(verdict.status).set('Cache-Control', 'private, no-store').sendFile(indexFile);
     });
   }
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, RequestListener, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { EventBatchSchema, MAX_EVENT_BATCH_BYTES } from '../../shared/schemas/analytics-events.js';
-import { readPageCookies } from '../../shared/schemas/page-render.js';
+import { EventBatchSchema, MAX_EVENT_BATCH_BYTES, SESSION_COOKIE } from '../../shared/schemas/analytics-events.js';
+import { readCookie } from '../../shared/schemas/page-render.js';
 import { SITE_ID_HEADER, siteNamed } from '../http/client-headers.js';
 import { AppError, toErrorResponse } from '../http/errors.js';
 import type { LaneGate } from '../http/fast-lane.js';
@@ -127,7 +127,7 @@ export class EventIntake {
   private async guestOf(req: IncomingMessage): Promise<string | undefined> {
     const { tokens } = this.options;
     const token =
-      readPageCookies(req.headers.cookie ?? '').guestToken ??
+      readCookie(req.headers.cookie ?? '', SESSION_COOKIE) ??
       SessionTokens.bearerToken(req.headers.authorization ?? undefined);
     if (!token) return undefined;
     const known = tokens.peek(token);

@@ -5,7 +5,8 @@ import { EDGE_CACHE_CONTROL, edgeCacheable } from '../http/cache-control.js';
 import { queryClock } from '../search/query-clock.js';
 import type { SearchService } from '../search/search-service.js';
 import { optionalSession } from '../sessions/routes.js';
-import type { SessionTokens } from '../sessions/session-tokens.js';
+import { SessionTokens } from '../sessions/session-tokens.js';
+import { ViewedPageBodySchema } from '../../shared/schemas/activity.js';
 import {
   eventActivity,
   eventPage,
@@ -55,6 +56,21 @@ export function entityRoutes(
     await remember(req, res, eventActivity(found));
     const { doc: _doc, ...page } = found;
     res.json(page);
+  });
+
+  // RULES 1.8, 13.7: a page the browser showed without the API (rendered, or from a shared cache, which never
+  // knows the guest) is added to the guest's recent activity when the browser says so, with its bearer token:
+  // a request no other site can make with the guest's credentials.
+  router.post('/CustomerActivity/recent-activities', async (req, res) => {
+    const session = await tokens.verify(SessionTokens.bearer(req.get('authorization')));
+    const body = ViewedPageBodySchema.parse(req.body);
+    const { slug } = SlugParamsSchema.parse({ slug: body.slug });
+    const item =
+      body.type === 'event'
+        ? eventActivity(await eventPage(search.engine, slug, now()))
+        : performerActivity(await performerPage(search.engine, slug, now(), 1));
+    await activity.record(session.guestId, item);
+    res.set('Cache-Control', 'no-store').status(204).end();
   });
 
   router.get('/venues/:slug', edgeCacheable, async (req, res) => {

@@ -31,6 +31,11 @@ export interface FlagEvaluation {
    * GrowthBook's tracking callback, a read counts even when a mismatched fallback type wins.
    */
   readonly exposures: Exposure[];
+  /**
+   * The same experiments as GrowthBook's force syntax (`home-layout:1,other:0`, the `gb_force` parameter's): the
+   * variations this guest was put in, by index, for a page drawn for them to be drawn again without them.
+   */
+  readonly assignment: string;
 }
 
 /**
@@ -174,6 +179,7 @@ export class FlagService {
       forcedVariations[key] = checkVariationIndex(this.variationCounts, key, index);
 
     const exposures: Exposure[] = [];
+    const assigned: string[] = [];
     const user: UserContext = {
       attributes: { ...attributes },
       // Without the query string: GrowthBook's own `?experiment-key=1` is read (and checked) by
@@ -183,6 +189,7 @@ export class FlagService {
       trackingCallback: (experiment, result) => {
         if (exposures.some((e) => e.key === experiment.key)) return;
         exposures.push({ key: experiment.key, variationId: result.key });
+        assigned.push(`${experiment.key}:${result.variationId}`);
       },
     };
     const scoped = client.createScopedInstance(user);
@@ -197,6 +204,9 @@ export class FlagService {
       },
       get exposures() {
         return exposures.map((e) => ({ ...e }));
+      },
+      get assignment() {
+        return assigned.join(',');
       },
     };
   }

@@ -8,10 +8,18 @@ import type { CollectionName } from '../../shared/schemas/documents.js';
 import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
 import { REQUEST_ID_HEADER, redactUrl, requestIdOf } from './logger.js';
-import { encodedBody, encodingFor, JSON_TYPE, type Encoding, type ReplayableAnswer } from './replayable.js';
+import { ageOf, encodedBody, encodingFor, JSON_TYPE, type Encoding, type ReplayableAnswer } from './replayable.js';
 
 /** The tag of kept answers read from a collection (`remember`'s tags): a change to it drops them. */
 export const collectionTag = (collection: CollectionName) => `collection:${collection}`;
+
+/** The tag of pages drawn from one entity's document (`Event:101703`): a change to it or what it lists drops them. */
+export const entityTag = (collection: 'Event' | 'Performer' | 'Venue', id: number | string) => `${collection}:${id}`;
+
+/** The tag every rendered page carries: a publish of the segment files drops them all. */
+export const SITE_TAG = 'site';
+/** The tag of pages drawn with the flags (the home page's experiment): a new flag payload drops them. */
+export const FLAGS_TAG = 'flags';
 
 /**
  * Works out the key of a request, or undefined when it cannot tell cheaply and without side effects (the app
@@ -44,6 +52,12 @@ function rawHeaders(headers: OutgoingHttpHeaders): string[] {
     for (const one of Array.isArray(value) ? value : [value]) raw.push(name, String(one));
   }
   return raw;
+}
+
+/** The `Age` of a replayed answer that says it, as raw headers. */
+function ageHeader(answer: ReplayableAnswer): string[] {
+  const age = ageOf(answer);
+  return age === undefined ? [] : ['age', age];
 }
 
 class Entry {
@@ -227,12 +241,12 @@ export class FastLane {
 
   private send(req: IncomingMessage, res: ServerResponse, entry: Entry, id: string): void {
     if (fresh(req.headers, { etag: entry.answer.etag })) {
-      res.writeHead(304, [...entry.notModified, REQUEST_ID_HEADER, id]);
+      res.writeHead(304, [...entry.notModified, ...ageHeader(entry.answer), REQUEST_ID_HEADER, id]);
       res.end();
       return;
     }
     const out = entry.variant(encodingFor(req, entry.answer));
-    res.writeHead(200, [...out.headers, REQUEST_ID_HEADER, id]);
+    res.writeHead(200, [...out.headers, ...ageHeader(entry.answer), REQUEST_ID_HEADER, id]);
     res.end(out.body);
   }
 

@@ -69,6 +69,14 @@ describe('property battery: random and hostile input', () => {
         promoCode: hostile,
       }),
       fc.record({ doNotSellOrShare: fc.anything() }),
+      fc.record({
+        address: fc.oneof(
+          hostile,
+          hostile.map((v) => `/api/layout/home?${v}`),
+        ),
+        shown: hostile,
+      }),
+      fc.record({ type: fc.constantFrom('event', 'performer', 'venue'), slug: hostile }),
     );
     await fc.assert(
       fc.asyncProperty(
@@ -80,6 +88,8 @@ describe('property battery: random and hostile input', () => {
           '/api/orders/ORD-AB12CD34EF/refund',
           '/api/tickets/scan',
           '/api/customers/me/privacy',
+          '/api/layout/exposures',
+          '/api/CustomerActivity/recent-activities',
         ),
         bodies,
         async (url, body) => {

@@ -25,6 +25,11 @@ export interface ReplayableAnswer {
   cacheControl: string;
   /** The request headers the answer depends on besides the URL, as for `Vary`. */
   vary: readonly string[];
+  /**
+   * When it was made (ms since the epoch), for answers a shared cache keeps: each replay says its `Age`, so a
+   * cache counts the answer's lifetime from when it was made, not from when it was replayed.
+   */
+  madeAt?: number;
   /** The body in each encoding it went out in, made on first use (`encodedBody`). */
   readonly encodings: Map<Encoding | 'identity', Buffer>;
 }
@@ -39,13 +44,23 @@ export function replayableJson(
   return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`, ...headers, encodings: new Map() };
 }
 
-/** A rendered page with its weak ETag, replayed like a JSON answer. */
+/** A rendered page with its weak ETag, replayed like a JSON answer, saying its age. */
 export function replayableHtml(
   body: string,
-  headers: { cacheControl: string; vary: readonly string[]; own?: Record<string, string> },
+  headers: { cacheControl: string; vary?: readonly string[]; own?: Record<string, string> },
 ): ReplayableAnswer {
-  const { own, ...common } = headers;
-  return { ...replayableJson(body, common), type: 'text/html; charset=utf-8', ...(own ? { headers: own } : {}) };
+  const { own, vary = [], ...common } = headers;
+  return {
+    ...replayableJson(body, { ...common, vary }),
+    type: 'text/html; charset=utf-8',
+    ...(own ? { headers: own } : {}),
+    madeAt: Date.now(),
+  };
+}
+
+/** The `Age` header of a replay (RULES 13.7): whole seconds since the answer was made. */
+export function ageOf(answer: ReplayableAnswer, now = Date.now()): string | undefined {
+  return answer.madeAt === undefined ? undefined : String(Math.max(0, Math.floor((now - answer.madeAt) / 1000)));
 }
 
 /**
@@ -89,6 +104,8 @@ export function sendReplayable(req: Request, res: Response, answer: ReplayableAn
   for (const name of [...answer.vary, 'Accept-Encoding']) res.vary(name);
   if (answer.headers) res.set(answer.headers);
   res.set('Cache-Control', answer.cacheControl).set('ETag', answer.etag);
+  const age = ageOf(answer);
+  if (age !== undefined) res.set('Age', age);
   if (req.fresh) {
     res.status(304).end();
     return;

@@ -131,7 +131,7 @@ describe('the studio page', () => {
         const page = await request(studioApp(env)).get('/studio');
         expect(page.status).toBe(200);
         expect(page.text).toContain('<title>studio</title>');
-        expect(page.headers['cache-control']).toBe('no-store');
+        expect(page.headers['cache-control']).toBe('private, no-store');
         // The editor's styles are allowed by a nonce of this answer only; scripts stay 'self'.
         const nonce = /<meta name="csp-nonce" content="([^"]+)" \/>/.exec(page.text)?.[1];
         expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);

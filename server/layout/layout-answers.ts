@@ -31,6 +31,8 @@ const LAYOUT_HEADERS = { cacheControl: 'private, max-age=60', vary: ['X-Site-Id'
 export interface Experiment {
   variant: string | undefined;
   experiments: { key: string; variationId: string }[];
+  /** The guest's variations in GrowthBook's force syntax (`home-layout:1`), when an experiment put them in one. */
+  assignment?: string;
 }
 
 /** Guests whose assignment is remembered: evaluating GrowthBook's rules costs as much as sending the answer. */
@@ -56,6 +58,12 @@ export interface LayoutAsk {
   userAgent: string | undefined;
   /** The layout API address as requested (path and query): GrowthBook's `url` attribute. */
   url: string;
+  /**
+   * A page drawn without its guest: the home-layout assignment the guest was told (the `homeLayout` cookie, in
+   * GrowthBook's force syntax), applied as a forced variation unless the address forces one itself. One that no
+   * longer names a variation of the current flags is no assignment: the base layout (RULES 9.4, 13.7).
+   */
+  assigned?: string;
 }
 
 /** A layout request resolved, once: everything its answer is made of. */
@@ -147,6 +155,7 @@ export class LayoutAnswers {
       experiment = Object.freeze({
         variant: value === 'base' ? undefined : value,
         experiments: Object.freeze(evaluation.exposures.map((e) => Object.freeze(e))) as Experiment['experiments'],
+        ...(evaluation.assignment ? { assignment: evaluation.assignment } : {}),
       });
       this.assignments.set(key, experiment);
     }
@@ -164,15 +173,26 @@ export class LayoutAnswers {
     const segmentPage = this.layout.pageFor(page);
     // GrowthBook's `?<experiment-key>=<index>` and the `gb_force` alias, checked on every layout page, with or
     // without a guest token.
-    const forced = this.flags.forcedVariations(ask.query);
+    let forced = this.flags.forcedVariations(ask.query);
+    if (ask.assigned && page.page === 'home' && Object.keys(forced).length === 0)
+      forced = this.assignedVariations(ask.assigned);
     const experiment =
       page.page === 'home' ? this.homeExperiment(ask.guestId, brand, ask.userAgent, ask.url, forced) : NO_EXPERIMENT;
     return { page, segmentPage, brand, place: { lat: query.lat, lng: query.lng, zip: query.zip }, experiment };
   }
 
+  /** An assignment as forced variations, or none when the current flags have no such variation. */
+  private assignedVariations(assigned: string): Record<string, number> {
+    try {
+      return this.flags.forcedVariations({ [FORCE_PARAM]: assigned });
+    } catch {
+      return {};
+    }
+  }
+
   async answer(request: LayoutRequest): Promise<LayoutAnswer> {
     const { page, brand, place } = request;
-    const { variant, experiments } = request.experiment;
+    const { variant, experiments, assignment } = request.experiment;
     // Keyed by what the answer is made of, the variation and the exposures listed: a forced view (no exposure)
     // and a guest assigned the same variation (its exposure listed) are different entries, and the one a
     // plain anonymous request shares (base rows, no exposure) is the same bytes whoever asked. The fast lane and
@@ -197,6 +217,7 @@ export class LayoutAnswers {
         segmentPage: request.segmentPage,
         variant,
         experiments,
+        assignment,
         rowKeys,
       });
       answer = replayableJson(JSON.stringify(layout), LAYOUT_HEADERS);

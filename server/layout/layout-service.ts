@@ -89,6 +89,8 @@ export class LayoutService {
       segmentPage?: SegmentPage;
       variant?: string;
       experiments?: LayoutResponse['experiments'];
+      /** The guest's assignment in GrowthBook's force syntax, when the answer lists their exposures. */
+      assignment?: string;
       timings?: Map<string, number>;
       /** Filled with the cache key of every row of the page (what `invalidate` names when one goes stale). */
       rowKeys?: string[];
@@ -132,6 +134,7 @@ export class LayoutService {
       location: publicLocation,
       experiments: options.experiments ?? [],
       variation: options.variant ?? 'base',
+      ...(options.assignment && options.experiments?.length ? { assignment: options.assignment } : {}),
       rows: rows.flatMap((r) => {
         if (r === null) return [];
         const file = fileOf.get(r.id);

@@ -4,7 +4,11 @@ import { categoryPath } from '../../shared/rules/site-paths.js';
 import { parse as parseQueryString } from 'node:querystring';
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import type { BrandAnswer } from '../../shared/schemas/layout.js';
+import {
+  LayoutExposuresBodySchema,
+  type BrandAnswer,
+  type LayoutExposuresAnswer,
+} from '../../shared/schemas/layout.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { optionalSession } from '../sessions/routes.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
@@ -147,6 +151,38 @@ export function layoutRoutes(
   router.get('/layout/category/:slug', (req, res) =>
     answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }),
   );
+  // RULES 9.4, 16.1: a home page the browser did not ask the API for (rendered, or from a shared cache) is drawn
+  // for the guest's assignment as the cookie said it, without knowing the guest. The browser reports what it
+  // showed; the exposures are recorded here, for the verified guest, when that was their variation, and the
+  // answer names the assignment for the cookie the next page is drawn by.
+  router.post('/layout/exposures', async (req, res) => {
+    const session = await tokens.verify(SessionTokens.bearer(req.get('authorization')));
+    const body = LayoutExposuresBodySchema.parse(req.body);
+    const { search: queryString } = new URL(body.address, 'http://layout.invalid');
+    const query = parseQueryString(queryString.slice(1));
+    const context = contextOf(req);
+    const request = answers.resolve({
+      page: { page: 'home' },
+      query,
+      siteBrand: context.brand,
+      guestId: session.guestId,
+      userAgent: req.get('user-agent'),
+      url: body.address,
+    });
+    const { experiment } = request;
+    const variation = experiment.variant ?? 'base';
+    const forced = Object.keys(flags.forcedVariations(query)).length > 0;
+    const recorded = !forced && variation === body.shown ? experiment.experiments : [];
+    const visitor = events && recorded.length > 0 && visitorOf(req.headers, session.guestId, request.brand.id);
+    if (visitor) events.exposures(visitor, exposurePlace('/', req.headers, experiment), recorded);
+    const answer: LayoutExposuresAnswer = {
+      variation,
+      experiments: recorded,
+      ...(forced ? {} : { assignment: experiment.assignment ?? null }),
+    };
+    res.set('Cache-Control', 'private, no-store').json(answer);
+  });
+
   // The brand's name, theme and partner address, for the client's header and colours.
   router.get('/brand', (req, res) => {
     const query = z.object({ brand: BrandParamSchema.optional() }).parse(req.query);

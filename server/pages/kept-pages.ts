@@ -3,12 +3,10 @@ import { LRUCache } from 'lru-cache';
 import { readPageCookies, type PageCookies } from '../../shared/schemas/page-render.js';
 import { TagIndex } from '../cache/tag-index.js';
 import type { FlagService } from '../flags/flag-service.js';
-import { deviceTypeFromUserAgent } from '../../shared/rules/device-type.js';
 import type { FastLane, URLParts } from '../http/fast-lane.js';
 import type { ReplayableAnswer } from '../http/replayable.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
-import type { SessionTokens } from '../sessions/session-tokens.js';
-import type { PageAnswer } from './page-answers.js';
+import { withoutTrackingParams } from '../../shared/rules/tracking-params.js';
 
 /** Bound on the rendered pages kept (their compressed copies included). */
 const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -18,13 +16,10 @@ const MAX_LANE_TTL_MS = 60 * 60_000;
 export interface KeptPage {
   answer: ReplayableAnswer;
   status: number;
-  activity?: PageAnswer['activity'];
-  exposures?: PageAnswer['exposures'];
 }
 
 export interface KeptPagesDeps {
   segments: SegmentRepository;
-  tokens: SessionTokens;
   flags: FlagService;
   /** The API's lane: its `forget` is the one invalidation of kept answers, pages included. */
   fastLane: FastLane;
@@ -99,33 +94,21 @@ export class KeptPages {
   }
 
   /**
-   * The key a kept page is replayed under from the page lane: the address, the origin's inputs, the shopper's
-   * place, and for the home page (the experiment's) the guest whose token was verified before and their device
-   * type, with the flag payload and segment set in use. Undefined when it cannot tell at once (a guest token not
-   * verified yet): the app answers, and verifies it.
+   * The key a kept page is replayed under from the page lane: the address without its tracking parameters
+   * (RULES 2.10), the origin's inputs, the shopper's place, and for the home page the guest's home-layout
+   * assignment (RULES 13.7), with the flag payload and segment set in use.
    */
   laneKeyOf({ pathname, search }: URLParts, headers: IncomingHttpHeaders, cookies: PageCookies): string | undefined {
     if (pathname.startsWith('/api/') || pathname.includes('.')) return undefined;
-    let guest = '';
-    let device = '';
-    if (pathname === '/') {
-      if (cookies.guestToken) {
-        const session = this.deps.tokens.peek(cookies.guestToken);
-        if (!session) return undefined;
-        guest = session.guestId;
-      }
-      device = deviceTypeFromUserAgent(headers['user-agent']);
-    }
     const origin = this.deps.publicBaseUrl
       ? ''
       : [headers.host, headers['x-forwarded-host'], headers['x-forwarded-proto']].join('|');
     return JSON.stringify([
       pathname,
-      search,
+      withoutTrackingParams(search),
       origin,
       cookies.place ?? '',
-      guest,
-      device,
+      pathname === '/' ? (cookies.homeLayout ?? '') : '',
       this.payloadId(),
       this.deps.segments.current.loadedAt,
     ]);
@@ -134,8 +117,8 @@ export class KeptPages {
   /** Hands a kept page to the page lane, when it is the same for whoever sends the same lane key. */
   toLane(page: KeptPage, key: string, laneKey: () => string | undefined): void {
     const { pageLane } = this.deps;
-    // Only plain 200 pages: a status, a recent-activity record or an exposure is the app's to send and write.
-    if (!pageLane || page.status !== 200 || page.activity || page.exposures) return;
+    // Only 200 pages: another status is the app's to send.
+    if (!pageLane || page.status !== 200) return;
     const lane = laneKey();
     const ttl = this.pages.getRemainingTTL(key);
     if (lane !== undefined && ttl > 0)

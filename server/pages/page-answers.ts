@@ -9,19 +9,9 @@ import {
 } from '../../shared/schemas/api-calls.js';
 import type { BrandAnswer } from '../../shared/schemas/layout.js';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
-import type { RecentActivityItem } from '../activity/recent-activity.js';
-import type { ExposureSeen } from '../analytics/event-collector.js';
 import type { ListingService } from '../commerce/listing-service.js';
-import {
-  eventActivity,
-  eventPage,
-  menu,
-  performerActivity,
-  performerPage,
-  searchResults,
-  venuePage,
-} from '../entities/entity-service.js';
-import { collectionTag } from '../http/fast-lane.js';
+import { eventPage, menu, performerPage, searchResults, venuePage } from '../entities/entity-service.js';
+import { collectionTag, entityTag, FLAGS_TAG } from '../http/fast-lane.js';
 import type { LayoutAnswers } from '../layout/layout-answers.js';
 import { queryClock } from '../search/query-clock.js';
 import type { SearchService } from '../search/search-service.js';
@@ -35,26 +25,27 @@ export interface PageAnswer {
   tags: string[];
   /** How long the answer may be replayed, in ms. */
   ttlMs: number;
-  /** What a guest's view of this page adds to their recent activity, as the API records it. */
-  activity?: Omit<RecentActivityItem, 'viewedAt'>;
-  /** The experiments the guest was put in to draw this answer (a layout's), and the variation shown. */
-  exposures?: { experiments: readonly ExposureSeen[]; variation: string };
 }
 
-/** Who a page is drawn for, resolved once per page request: what an API request carries in its headers. */
+/**
+ * Who a page is drawn for, resolved once per page request. Never the guest: a page is the same for everyone with
+ * the same address and page cookies (RULES 13.7), and what is the guest's own comes from the API after load.
+ */
 export interface PageRequestContext {
   /** The brand of the renderer's site id. */
   brand: Brand;
-  guestId: string | undefined;
-  userAgent: string | undefined;
+  /** The home-layout assignment the `homeLayout` cookie names (GrowthBook's force syntax). */
+  assigned: string | undefined;
 }
 
-/** Entity answers follow the catalog: any change to these collections drops the pages drawn from them. */
+/** Search results follow the whole catalog: any change to these collections drops the pages drawn from them. */
 const CATALOG_TAGS = (['Event', 'Performer', 'Venue'] as const).map(collectionTag);
 /** How long a page drawn from the catalog is replayed at most (the layout rows' lifetime, RULES 13.3). */
 const ENTITY_TTL_MS = 60_000;
 
 const slugOf = (slug: string) => SlugParamsSchema.parse({ slug }).slug;
+/** The entity id that ends a slug (RULES 2.2). */
+const slugId = (slug: string) => /(\d+)$/.exec(slug)?.[1] ?? slug;
 
 /** Query parameters as Express's query parser lists them: a repeated name is an array of its values. */
 function queryRecord(params: readonly QueryParam[]): Record<string, string | string[]> {
@@ -87,33 +78,36 @@ export class PageAnswers {
         return { data: brand, tags: [], ttlMs: Infinity };
       }
       case 'menu':
-        return { data: await menu(engine), tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
+        // On every page: it follows the catalog by its lifetime alone, so a change to one event does not drop
+        // every page of the site (RULES 13.4).
+        return { data: await menu(engine), tags: [], ttlMs: ENTITY_TTL_MS };
       case 'layout':
         return this.layoutAnswer(call, context);
       case 'event': {
         const found = await eventPage(engine, slugOf(call.slug), now);
-        const { doc: _doc, ...data } = found;
-        return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: eventActivity(found) };
+        const { doc, ...data } = found;
+        // Its related events are its performer's and venue's: a change to any of them names those.
+        const tags = [
+          entityTag('Event', doc.event_id),
+          entityTag('Venue', doc.venue_id),
+          ...doc.performer_ids.map((id) => entityTag('Performer', id)),
+        ];
+        return { data, tags, ttlMs: ENTITY_TTL_MS };
       }
-      case 'listings':
-        return {
-          data: await this.listings.listings(slugOf(call.slug), ListingsQuerySchema.parse(call.filter)),
-          tags: CATALOG_TAGS,
-          ttlMs: LISTINGS_FRESH_MS,
-        };
+      case 'listings': {
+        const listings = await this.listings.listings(slugOf(call.slug), ListingsQuerySchema.parse(call.filter));
+        return { data: listings, tags: [entityTag('Event', slugId(call.slug))], ttlMs: LISTINGS_FRESH_MS };
+      }
       case 'performer': {
         const { page } = SchedulePageQuerySchema.parse({ page: call.page });
         const found = await performerPage(engine, slugOf(call.slug), now, page);
-        const { doc: _doc, ...data } = found;
-        return { data, tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS, activity: performerActivity(found) };
+        const { doc, ...data } = found;
+        return { data, tags: [entityTag('Performer', doc.performer_id)], ttlMs: ENTITY_TTL_MS };
       }
       case 'venue': {
         const { page } = SchedulePageQuerySchema.parse({ page: call.page });
-        return {
-          data: await venuePage(engine, slugOf(call.slug), now, page),
-          tags: CATALOG_TAGS,
-          ttlMs: ENTITY_TTL_MS,
-        };
+        const found = await venuePage(engine, slugOf(call.slug), now, page);
+        return { data: found, tags: [entityTag('Venue', slugId(call.slug))], ttlMs: ENTITY_TTL_MS };
       }
       case 'results': {
         const { q, page } = SearchResultsQuerySchema.parse({ q: call.q, page: call.page });
@@ -127,8 +121,9 @@ export class PageAnswers {
       page: call.page === 'home' ? { page: 'home' } : { page: 'category', slug: call.slug },
       query: queryRecord(layoutParams(call)),
       siteBrand: context.brand,
-      guestId: context.guestId,
-      userAgent: context.userAgent,
+      guestId: undefined,
+      userAgent: undefined,
+      assigned: context.assigned,
       // GrowthBook's `url` attribute: the address the browser asks the layout at.
       url: callPath(call),
     });
@@ -140,16 +135,9 @@ export class PageAnswers {
         return (data ??= JSON.parse(found.answer.body));
       },
       version: found.answer.etag,
-      tags: found.tags,
+      // The home page's variation follows the flags: a new payload drops it.
+      tags: call.page === 'home' ? [...found.tags, FLAGS_TAG] : found.tags,
       ttlMs: found.ttlMs,
-      ...(request.experiment.experiments.length > 0
-        ? {
-            exposures: {
-              experiments: request.experiment.experiments,
-              variation: request.experiment.variant ?? 'base',
-            },
-          }
-        : {}),
     };
   }
 }

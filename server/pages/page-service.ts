@@ -2,16 +2,15 @@ import { Writable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { parsePlace, type ChosenPlace } from '../../shared/rules/location.js';
+import { addressWithoutTracking } from '../../shared/rules/tracking-params.js';
 import { readPageCookies, type PageCookies, type PageQuery } from '../../shared/schemas/page-render.js';
-import type { RecentActivity } from '../activity/recent-activity.js';
-import { visitorOf, type EventCollector } from '../analytics/event-collector.js';
+import { SURROGATE_KEY_HEADERS, surrogateKeyHeader } from '../cache/surrogate-keys.js';
 import { AppError } from '../http/errors.js';
-import type { FastLane } from '../http/fast-lane.js';
+import { SITE_TAG, type FastLane } from '../http/fast-lane.js';
 import { replayableHtml, sendReplayable } from '../http/replayable.js';
 import type { FlagService } from '../flags/flag-service.js';
 import { siteBrand } from '../layout/request-context.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
-import type { SessionTokens } from '../sessions/session-tokens.js';
 import { originOf } from '../seo/routes.js';
 import { KeptPages, urlParts, type KeptPage } from './kept-pages.js';
 import type { PageAnswer, PageAnswers, PageRequestContext } from './page-answers.js';
@@ -19,30 +18,43 @@ import type { PageDocument } from './page-document.js';
 import type { PagePlan, PageRenderer } from './page-renderer.js';
 import type { PageVerdict } from './page-status.js';
 
-const PAGE_HEADERS = { cacheControl: 'no-cache', vary: ['Cookie'] } as const;
+/**
+ * RULES 13.7: how long a shared cache (Varnish, a CDN) may serve a kept page after its lifetime while it fetches
+ * it again, at most; a catalog change purges it by its tags at once instead.
+ */
+const STALE_WHILE_REVALIDATE_SECONDS = 60;
+/** A page that is not kept (a part failed, or it cannot be kept): every cache asks again before using it. */
+const UNKEPT_CACHE_CONTROL = 'no-cache';
+
+/** The `Cache-Control` of a kept page: public, for shared caches, for as long as the server keeps it. */
+export function sharedCacheControl(ttlMs: number): string {
+  const seconds = Math.max(1, Math.floor(Math.min(ttlMs, 3_600_000) / 1000));
+  const stale = Math.min(seconds, STALE_WHILE_REVALIDATE_SECONDS);
+  return `public, max-age=0, s-maxage=${seconds}, stale-while-revalidate=${stale}`;
+}
 
 export interface PageServiceDeps {
   renderer: PageRenderer;
   document: PageDocument;
   answers: PageAnswers;
   segments: SegmentRepository;
-  tokens: SessionTokens;
-  activity: RecentActivity;
   logger: Logger;
   /** The API's lane: its `forget` is the one invalidation of kept answers, pages included. */
   fastLane: FastLane;
   /** The pages' own lane, in front of Express: a kept page goes out from it as a kept layout answer does. */
   pageLane?: FastLane;
   flags: FlagService;
-  /** Where the experiments a page puts its guest in are recorded (RULES 16.1). */
-  events?: EventCollector;
   publicBaseUrl: string | undefined;
 }
 
-/** One page request, its inputs read once: the cookies, the shopper's place, the origin and who it is for. */
+/**
+ * One page request, its inputs read once: the address without its tracking parameters (RULES 2.10), the page
+ * cookies, the shopper's place, the origin and the brand. Nothing else of the request reaches the page.
+ */
 interface PageVisit {
   req: Request;
   res: Response;
+  address: string;
   cookies: PageCookies;
   place: ChosenPlace;
   origin: string;
@@ -59,7 +71,9 @@ const notFoundPlan = (plan: PagePlan): PagePlan => ({ kind: 'not-found', shell: 
 /**
  * Server-rendered pages (RULES 2.7: landing pages): the page's status, the API answers it draws with (its typed
  * calls, answered by `PageAnswers`), the markup streamed by the client's own components, and the answers embedded
- * for the client to hydrate from. A rendered page is kept and replayed like a layout answer (`KeptPages`).
+ * for the client to hydrate from. A rendered page is kept and replayed like a layout answer (`KeptPages`), and
+ * said to be the same for everyone who sends its key, for shared caches to keep too (RULES 13.7): it is drawn
+ * from its address (tracking parameters dropped, RULES 2.10) and its page cookies alone, never for one guest.
  */
 export class PageService {
   private readonly kept: KeptPages;
@@ -74,8 +88,9 @@ export class PageService {
    */
   async answer(req: Request, res: Response, verdict: PageVerdict): Promise<boolean> {
     const { renderer, segments } = this.deps;
+    const address = addressWithoutTracking(req.originalUrl);
     // Appended, never resolved: `//host/x` stays a path on this site.
-    const url = new URL(`http://page.invalid${req.originalUrl}`);
+    const url = new URL(`http://page.invalid${address}`);
     const cookies = readPageCookies(req.get('cookie') ?? '');
     const place = parsePlace(cookies.place);
     const planned = renderer.pagePlan(url, place);
@@ -86,10 +101,9 @@ export class PageService {
     const origin = new URL(originOf(req, this.deps.publicBaseUrl)).origin;
     const context: PageRequestContext = {
       brand: siteBrand(segments, renderer.SITE_ID),
-      guestId: await this.guestOf(cookies.guestToken),
-      userAgent: req.get('user-agent'),
+      assigned: url.pathname === '/' ? cookies.homeLayout : undefined,
     };
-    const visit: PageVisit = { req, res, cookies, place, origin, context };
+    const visit: PageVisit = { req, res, address, cookies, place, origin, context };
 
     // The layout is read first: its answer (kept by the layout API) names the variation this guest sees, and so
     // which rendered page is theirs.
@@ -110,7 +124,7 @@ export class PageService {
     // The same address, status, origin, segment set, calls (the shopper's place among them) and layout answer
     // (its variation among them) make the same page.
     const key = JSON.stringify([
-      req.originalUrl,
+      address,
       status,
       origin,
       segments.current.loadedAt,
@@ -119,8 +133,6 @@ export class PageService {
     ]);
     const kept = this.kept.get(key);
     if (kept) {
-      this.record(context.guestId, kept.activity);
-      this.recordExposures(visit, kept.exposures);
       this.send(req, res, kept);
       this.toLane(visit, kept, key);
       return true;
@@ -128,36 +140,6 @@ export class PageService {
     const known = new Map<PageQuery, PageAnswer>();
     if (layout && layoutQuery) known.set(layoutQuery, layout);
     return this.render(visit, plan, status, { known, key, forgetsBefore });
-  }
-
-  private async guestOf(token: string | undefined): Promise<string | undefined> {
-    if (!token) return undefined;
-    try {
-      return (await this.deps.tokens.verify(token)).guestId;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private record(guestId: string | undefined, item: PageAnswer['activity']): void {
-    if (!guestId || !item) return;
-    // Best effort, as on the API: a store hiccup must not cost the shopper the page.
-    this.deps.activity
-      .record(guestId, item)
-      .catch((err: unknown) => this.deps.logger.warn({ err }, 'could not record recent activity'));
-  }
-
-  /** RULES 16.1: the experiments this page put its guest in, as the layout API records them. */
-  private recordExposures({ req, context }: PageVisit, exposures: PageAnswer['exposures']): void {
-    const { events, segments } = this.deps;
-    if (!events || !exposures) return;
-    const visitor = visitorOf(req.headers, context.guestId, context.brand.id);
-    if (!visitor) return;
-    events.exposures(
-      visitor,
-      { page: req.path, pageView: undefined, variation: exposures.variation, segmentVersion: segments.version },
-      exposures.experiments,
-    );
   }
 
   private send(req: Request, res: Response, page: KeptPage): void {
@@ -168,6 +150,21 @@ export class PageService {
 
   private toLane({ req, cookies }: PageVisit, page: KeptPage, key: string): void {
     this.kept.toLane(page, key, () => this.kept.laneKeyOf(urlParts(req.originalUrl), req.headers, cookies));
+  }
+
+  /**
+   * The headers that say who may keep a page: a kept one is public for shared caches for its lifetime, with the
+   * tags that purge it (RULES 13.7); any other is asked for again. Never `Vary: Cookie`: the page cookies are the
+   * documented key, and no other cookie changes a byte.
+   */
+  private cacheHeaders(res: Response, keeping: { ttlMs: number; tags: readonly string[] } | undefined): void {
+    if (!keeping) {
+      res.set('Cache-Control', UNKEPT_CACHE_CONTROL);
+      return;
+    }
+    res.set('Cache-Control', sharedCacheControl(keeping.ttlMs));
+    const keys = surrogateKeyHeader(keeping.tags);
+    for (const header of SURROGATE_KEY_HEADERS) res.set(header, keys);
   }
 
   /** Every answer the page draws with, read at once (those in `known` already read). */
@@ -203,7 +200,7 @@ export class PageService {
     keeping: { known: ReadonlyMap<PageQuery, PageAnswer>; key: string; forgetsBefore: number } | undefined = undefined,
   ): Promise<boolean> {
     const { renderer, document } = this.deps;
-    const { req, res, origin, context } = visit;
+    const { res, address, origin, context } = visit;
     const { read, complete, notFound } = await this.readAll(visit, plan, keeping?.known ?? new Map());
     if (notFound && plan.kind !== 'not-found') return this.render(visit, notFoundPlan(plan), 404);
 
@@ -212,30 +209,31 @@ export class PageService {
     let rendered;
     try {
       rendered = await renderer.renderPage({
-        url: req.originalUrl,
+        url: address,
         plan,
         answers,
         page: { origin, status },
         place: visit.place,
       });
     } catch (err) {
-      this.deps.logger.error({ err, url: req.originalUrl }, 'server render failed: the app shell goes instead');
+      this.deps.logger.error({ err, url: address }, 'server render failed: the app shell goes instead');
       return false;
     }
     const parts = document.parts(rendered.head, context.brand, plan.module, {
       id: renderer.PAGE_DATA_ID,
       json: rendered.data,
     });
-    const activity = read.find((a) => a?.activity)?.activity;
-    this.record(context.guestId, activity);
-    const exposures = read.find((a) => a?.exposures)?.exposures;
-    this.recordExposures(visit, exposures);
+    // Kept when every part was read and each may be replayed: then shared caches may keep it as long.
+    const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
+    const tags = [...new Set([SITE_TAG, ...read.flatMap((a) => a?.tags ?? [])])];
+    const keepable = keeping && complete && ttl > 0 ? { ttlMs: ttl, tags } : undefined;
 
     res.status(status);
     if (status === 410) res.set('X-Robots-Tag', 'noindex');
     const csp = withStyleSources(String(res.getHeader('Content-Security-Policy') ?? ''), parts.styleSources);
     res.set('Content-Security-Policy', csp);
-    res.set('Cache-Control', PAGE_HEADERS.cacheControl).vary('Cookie').type('html');
+    this.cacheHeaders(res, keepable);
+    res.type('html');
     // The head goes first, so the browser fetches the scripts while the markup is written.
     res.write(parts.start);
     (res as Response & { flush?: () => void }).flush?.();
@@ -264,19 +262,13 @@ export class PageService {
     res.end(parts.end);
 
     // Not kept when a change dropped anything while it was drawn: it may show what the change replaced.
-    if (keeping && complete && this.kept.forgets === keeping.forgetsBefore) {
-      const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
-      if (ttl > 0) {
-        const answer = replayableHtml(chunks.join(''), { ...PAGE_HEADERS, own: { 'Content-Security-Policy': csp } });
-        const page = { answer, status, activity, exposures };
-        this.kept.keep(
-          keeping.key,
-          page,
-          ttl,
-          read.flatMap((a) => a?.tags ?? []),
-        );
-        this.toLane(visit, page, keeping.key);
-      }
+    if (keeping && keepable && this.kept.forgets === keeping.forgetsBefore) {
+      const own: Record<string, string> = { 'Content-Security-Policy': csp };
+      for (const header of SURROGATE_KEY_HEADERS) own[header] = String(res.getHeader(header));
+      const answer = replayableHtml(chunks.join(''), { cacheControl: sharedCacheControl(ttl), own });
+      const page = { answer, status };
+      this.kept.keep(keeping.key, page, ttl, tags);
+      this.toLane(visit, page, keeping.key);
     }
     return true;
   }

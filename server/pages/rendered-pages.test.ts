@@ -142,7 +142,12 @@ describe('a rendered landing page', () => {
     const page = await request(app).get('/');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.headers.vary).toMatch(/Cookie/);
+    // The same for everyone with its address and page cookies: public for shared caches, with its tags, and
+    // never varied by Cookie (RULES 13.7).
+    expect(page.headers.vary ?? '').not.toMatch(/Cookie/i);
+    expect(page.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/);
+    expect((page.headers.xkey as string).split(' ')).toEqual(expect.arrayContaining(['site', 'flags']));
+    expect(page.headers['surrogate-key']).toBe(page.headers.xkey);
     const html = page.text;
     // Rows with their cards, in the server's HTML.
     expect(html).toMatch(/<section class="row row--[a-z-]+"[^>]*data-row-id="[^"]+"/);
@@ -194,16 +199,30 @@ describe('a rendered landing page', () => {
     const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web'))
       .body as { sessionToken: string };
     const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148';
-    const mine = await request(app).get('/').set('Cookie', `guestToken=${sessionToken}`).set('User-Agent', ua);
     const api = await request(app)
       .get('/api/layout/home')
       .set('Authorization', `Bearer ${sessionToken}`)
       .set('User-Agent', ua);
+    const { assignment } = api.body as { assignment: string };
+    expect(assignment).toMatch(/^home-layout:\d+$/);
+    // The guest's page is drawn from the assignment the API named, kept in the homeLayout cookie; the guest's
+    // token, in a cookie or not, changes nothing (RULES 13.7).
+    const mine = await request(app)
+      .get('/')
+      .set('Cookie', `homeLayout=${encodeURIComponent(assignment)}`);
+    const theirs = await request(app)
+      .get('/')
+      .set('Cookie', `guestToken=${sessionToken}; homeLayout=${encodeURIComponent(assignment)}; _ga=GA1.1.5`)
+      .set('User-Agent', ua);
+    expect(theirs.text).toBe(mine.text);
     const drawn = answerFor(mine.text, ['layout', '/api/layout/home', '', '']) as {
+      variation: string;
       experiments: unknown[];
       rows: { id: string }[];
     };
-    expect(drawn.experiments).toEqual(api.body.experiments);
+    expect(drawn.variation).toBe((api.body as typeof drawn).variation);
+    // Drawn for no one: no exposure is listed (the browser reports what it showed, RULES 16.1).
+    expect(drawn.experiments).toEqual([]);
     expect(drawn.rows.map((r) => r.id)).toEqual((api.body as typeof drawn).rows.map((r) => r.id));
     // A forced variation is drawn as the API draws it, for anyone.
     const forced = await request(app).get('/?home-layout=1');
@@ -396,29 +415,24 @@ describe('a rendered page kept and replayed', () => {
     expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
     expect(again.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(again.headers['x-frame-options']).toBe(first.headers['x-frame-options']);
-    // A guest's home page is theirs (their variation): another guest's request is not answered with it.
-    const [a, b] = await Promise.all(
-      [0, 1].map(
-        async () =>
-          (
-            (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as {
-              sessionToken: string;
-            }
-          ).sessionToken,
-      ),
-    );
-    const homeA = await request(app).get('/').set('Cookie', `guestToken=${a}`);
+    // The home page is kept per assignment: each cookie's page is replayed to that cookie alone, and other
+    // cookies and the tracking parameters (RULES 2.10) do not split it.
+    const base = await request(app).get('/?utm_source=mail&utm_content=r1');
+    const one = await request(app).get('/').set('Cookie', 'homeLayout=home-layout%3A1');
+    const variation = (html: string) =>
+      (answerFor(html, ['layout', '/api/layout/home', '', '']) as { variation: string }).variation;
+    expect(variation(one.text)).not.toBe(variation(base.text));
     const laneBefore = app.pageLane!.served;
-    const againA = await request(app).get('/').set('Cookie', `guestToken=${a}`);
-    // A's view puts A in the experiment, an exposure the app records (RULES 16.1): the app sends its kept page.
-    expect(app.pageLane!.served, "A's repeat is answered by the app").toBe(laneBefore);
-    expect(againA.text).toBe(homeA.text);
-    // B's token verified first, so the lane could read B off the request at once.
-    const apiB = await request(app).get('/api/layout/home').set('Authorization', `Bearer ${b}`);
-    const servedBefore = app.pageLane!.served;
-    const homeB = await request(app).get('/').set('Cookie', `guestToken=${b}`);
-    expect(app.pageLane!.served).toBe(servedBefore);
-    expect(answerFor(homeB.text, ['layout', '/api/layout/home', '', ''])).toEqual(apiB.body);
+    const baseAgain = await request(app).get('/?utm_content=r2&utm_source=mail').set('Cookie', 'guestToken=x; _ga=1');
+    const oneAgain = await request(app)
+      .get('/?fbclid=abc&gclid=def')
+      .set('Cookie', 'homeLayout=home-layout%3A1; privacyOptOut=1');
+    expect(app.pageLane!.served).toBe(laneBefore + 2);
+    expect(baseAgain.text).toBe(base.text);
+    expect(oneAgain.text).toBe(one.text);
+    // A parameter that is not a tracking one is another page.
+    const forcedPage = await request(app).get('/?home-layout=1');
+    expect(answerFor(forcedPage.text, ['layout', '/api/layout/home', '', 'home-layout=1'])).toBeDefined();
   });
 
   it(
@@ -450,37 +464,78 @@ describe('a rendered page kept and replayed', () => {
     },
   );
 
-  it('records a guest’s view of an event in their recent activity, replayed or not', async () => {
+  it('is dropped by a change to what it was drawn from, and by nothing else (RULES 13.7)', async () => {
+    const events = upcoming();
+    const changed = events[7]!;
+    const other = events.find(
+      (e) => e.venue_id !== changed.venue_id && !e.performer_ids.some((id) => changed.performer_ids.includes(id)),
+    )!;
+    const performer = fixture.catalog.collections.Performer.find((p) => p.performer_id === changed.performer_ids[0])!;
+    const performerAddress = `/performers/${entitySlug(performer.performer_name, performer.performer_id)}`;
+    const addresses = [eventPath(changed), eventPath(other), performerAddress];
+    for (const address of addresses) await request(app).get(address);
+    const kept = async (address: string) => (await request(app).get(address)).headers.etag !== undefined;
+    for (const address of addresses) expect(await kept(address), address).toBe(true);
+    // The event page says what purges it: the event, its venue and its performers.
+    expect(((await request(app).get(eventPath(other))).headers.xkey as string).split(' ')).toEqual(
+      expect.arrayContaining([
+        `Event:${other.event_id}`,
+        `Venue:${other.venue_id}`,
+        ...other.performer_ids.map((id) => `Performer:${id}`),
+      ]),
+    );
+    const sold = { ...changed, tickets_available: Math.max(0, changed.tickets_available - 1) };
+    expect((await live.write('Event', 'upsert', [{ text: JSON.stringify(sold), value: sold }]))[0]).toMatchObject({
+      ok: true,
+    });
+    // The changed event's page and its performer's (which lists it) are drawn again; another event's is not.
+    expect(await kept(eventPath(changed))).toBe(false);
+    expect(await kept(performerAddress)).toBe(false);
+    expect(await kept(eventPath(other))).toBe(true);
+  });
+
+  it('records a guest’s view of an event when the browser says so with its token, never from a cookie', async () => {
     const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web'))
       .body as { sessionToken: string };
     const event = upcoming()[5]!;
-    await request(app).get(eventPath(event));
+    const recent = async () =>
+      JSON.stringify(
+        (
+          await request(app)
+            .get('/api/CustomerActivity/recent-activities')
+            .set('X-Client-Id', 'storefront-web')
+            .set('Authorization', `Bearer ${sessionToken}`)
+        ).body,
+      );
+    // A page request carrying the token in a cookie (another site's link, say) writes nothing.
     await request(app).get(eventPath(event)).set('Cookie', `guestToken=${sessionToken}`);
-    let recent: { items?: { name: string }[] } = {};
-    for (let i = 0; i < 20; i++) {
-      recent = (
-        await request(app)
-          .get('/api/CustomerActivity/recent-activities')
-          .set('X-Client-Id', 'storefront-web')
-          .set('Authorization', `Bearer ${sessionToken}`)
-      ).body as typeof recent;
-      if (JSON.stringify(recent).includes(event.event_name)) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(JSON.stringify(recent)).toContain(JSON.stringify(event.event_name).slice(1, -1));
+    await request(app).get(eventPath(event)).set('Cookie', `guestToken=${sessionToken}`);
+    expect(await recent()).not.toContain(JSON.stringify(event.event_name).slice(1, -1));
+    // The browser's report, with the bearer token, does.
+    const slug = entitySlug(event.event_name, event.event_id);
+    const viewed = (body: object, token: string | null = sessionToken) => {
+      const req = request(app).post('/api/CustomerActivity/recent-activities').set('X-Client-Id', 'storefront-web');
+      return (token ? req.set('Authorization', `Bearer ${token}`) : req).send(body);
+    };
+    expect((await viewed({ type: 'event', slug })).status).toBe(204);
+    expect(await recent()).toContain(JSON.stringify(event.event_name).slice(1, -1));
+    expect((await viewed({ type: 'event', slug }, null)).status).toBe(401);
+    expect((await viewed({ type: 'venue', slug })).status).toBe(400);
+    expect((await viewed({ type: 'event', slug: 'Not A Slug' })).status).toBe(400);
+    expect((await viewed({ type: 'performer', slug: 'nobody-999999999' })).status).toBe(404);
   });
 });
 
 describe('a typed call', () => {
   /** The answer the server reads in-process for a call, or the status of the error it is refused with. */
-  async function answered(call: ApiCall, guestId?: string, userAgent?: string) {
+  async function answered(call: ApiCall, assigned?: string) {
     const answers = new PageAnswers(
       deps.search,
       new LayoutAnswers(deps.layout, deps.segments, deps.search, deps.flags),
       deps.commerce.listings,
     );
     try {
-      const found = await answers.answer(call, { brand: deps.segments.defaultBrand, guestId, userAgent });
+      const found = await answers.answer(call, { brand: deps.segments.defaultBrand, assigned });
       return { status: 200, body: found.data };
     } catch (err) {
       const { status, body } = toErrorResponse(err);
@@ -520,16 +575,16 @@ describe('a typed call', () => {
     }
   });
 
-  it("is answered for a guest with the guest's variation, as the API answers the guest", async () => {
-    const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web'))
-      .body as { sessionToken: string };
-    const guestId = (await deps.tokens.verify(sessionToken)).guestId;
-    const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)';
-    const call: ApiCall = { call: 'layout', page: 'home', place: null, pageParams: [['utm_source', 'mail']] };
-    const api = await request(app)
-      .get(callPath(call))
-      .set('Authorization', `Bearer ${sessionToken}`)
-      .set('User-Agent', ua);
-    expect(await answered(call, guestId, ua)).toEqual({ status: 200, body: api.body });
+  it('is answered for an assignment as the API answers that variation forced, for no one', async () => {
+    const call: ApiCall = { call: 'layout', page: 'home', place: null, pageParams: [] };
+    const forced: ApiCall = { ...call, pageParams: [['gb_force', 'home-layout:1']] };
+    const api = await request(app).get(callPath(forced));
+    expect(api.body).toMatchObject({ experiments: [] });
+    expect(api.body).not.toMatchObject({ variation: 'base' });
+    expect(await answered(call, 'home-layout:1')).toEqual({ status: 200, body: api.body });
+    // An assignment the flags do not have is none: the base layout, as without one.
+    const base = await request(app).get(callPath(call));
+    for (const stale of ['home-layout:9', 'no-such-experiment:1', 'garbage'])
+      expect(await answered(call, stale), stale).toEqual({ status: 200, body: base.body });
   });
 });

@@ -21,6 +21,7 @@ export class SegmentRepository {
   private problems: SegmentProblem[] = [];
   /** The published version being served (set by the publisher); null before the store has named one. */
   version: number | null = null;
+  private readonly swapListeners: (() => void)[] = [];
 
   constructor(
     readonly dir: string,
@@ -39,13 +40,20 @@ export class SegmentRepository {
     const { registry, pages, problems } = compileSegments(files);
     if (!registry) throw new Error(`segments: ${problems.map(formatProblem).join('; ')}`);
     this.problems = problems;
+    const replaced = this.snapshot !== null;
     this.snapshot = { registry, pages, files, loadedAt: new Date().toISOString() };
+    if (replaced) for (const listener of this.swapListeners) listener();
     for (const p of problems)
       this.logger?.warn(
         { file: p.file, line: p.line, column: p.column, path: p.path },
         `segment rejected: ${p.message}`,
       );
     return this.snapshot;
+  }
+
+  /** Calls `listener` each time a new set replaces the one served (a publish, a reload). */
+  onSwap(listener: () => void): void {
+    this.swapListeners.push(listener);
   }
 
   get current(): SegmentSnapshot {

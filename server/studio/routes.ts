@@ -323,7 +323,7 @@ export function studioPage(file: string): RequestHandler {
     if (csp)
       res.setHeader('Content-Security-Policy', csp.replace(/style-src ([^;]*)/, `style-src $1 'nonce-${nonce}'`));
     res
-      .set('Cache-Control', 'no-store')
+      .set('Cache-Control', 'private, no-store')
       .type('html')
       .send(html.replace('<meta name="csp-nonce" content="" />', `<meta name="csp-nonce" content="${nonce}" />`));
   };

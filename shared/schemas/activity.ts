@@ -13,3 +13,14 @@ export const RecentActivityItemSchema = z.object({
   viewedAt: z.string(),
 });
 export type RecentActivityItem = z.infer<typeof RecentActivityItemSchema>;
+
+/**
+ * `POST /api/CustomerActivity/recent-activities` (RULES 1.8, 13.7): a performer or event page the browser showed
+ * without asking the API for it (a rendered or shared-cache page), for the guest's recent activity. The slug is
+ * the page's, as its address spells it.
+ */
+export const ViewedPageBodySchema = z.object({
+  type: z.enum(['performer', 'event']),
+  slug: z.string().min(1).max(300),
+});
+export type ViewedPageBody = z.infer<typeof ViewedPageBodySchema>;

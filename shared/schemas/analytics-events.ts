@@ -6,6 +6,13 @@ import { z } from './zod.js';
  * a purchase from the browser (purchases are written by the server when an order is placed).
  */
 
+/**
+ * The cookie copy of the guest token (RULES 1.6), for the one request a browser cannot give a header: the events
+ * beacon. Written `SameSite=Strict`, so no request another site starts carries it, and read by `POST /api/events`
+ * alone; every other API takes the token only as a bearer header, and no page reads it (RULES 13.7).
+ */
+export const SESSION_COOKIE = 'guestToken';
+
 /** The events a browser may send. */
 export const BROWSER_EVENT_NAMES = [
   'page_view',

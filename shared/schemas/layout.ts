@@ -81,6 +81,11 @@ export const LayoutResponseSchema = z.object({
   experiments: z.array(ExperimentExposureSchema),
   /** The layout variation shown (`base` for the page itself): what the page's events carry. */
   variation: z.string().optional(),
+  /**
+   * With the exposures of a guest's own answer: their assignment in GrowthBook's force syntax (`home-layout:1`),
+   * which the browser keeps in the `homeLayout` cookie so the next page is drawn with it (RULES 9.4, 13.7).
+   */
+  assignment: z.string().optional(),
   rows: z.array(LayoutRowSchema),
 });
 export type LayoutResponse = z.infer<typeof LayoutResponseSchema>;
@@ -104,3 +109,32 @@ export const BrandAnswerSchema = z.object({
   }),
 });
 export type BrandAnswer = z.infer<typeof BrandAnswerSchema>;
+
+/** The longest layout address a page's exposures report may name (the layout API's own address and query). */
+export const MAX_LAYOUT_ADDRESS_LENGTH = 2_000;
+
+/**
+ * `POST /api/layout/exposures` (RULES 9.4, 16.1): what a browser says after it shows a home page it did not ask
+ * the API for (a server-rendered or shared-cache page): the layout address the page was drawn with and the
+ * variation it showed.
+ */
+export const LayoutExposuresBodySchema = z.object({
+  address: z
+    .string()
+    .max(MAX_LAYOUT_ADDRESS_LENGTH)
+    .regex(/^\/api\/layout\/home(\?|$)/, 'address must be the home layout address the page was drawn with'),
+  shown: z.string().min(1).max(64),
+});
+export type LayoutExposuresBody = z.infer<typeof LayoutExposuresBodySchema>;
+
+/**
+ * Its answer: the guest's variation, the exposures recorded (none when the page showed another variation, or the
+ * address forced one), and the assignment for the `homeLayout` cookie (null: none, so no cookie; absent: the
+ * address forced a variation, so the cookie stays as it is).
+ */
+export const LayoutExposuresAnswerSchema = z.object({
+  variation: z.string(),
+  experiments: z.array(ExperimentExposureSchema),
+  assignment: z.string().nullable().optional(),
+});
+export type LayoutExposuresAnswer = z.infer<typeof LayoutExposuresAnswerSchema>;

@@ -51,20 +51,23 @@ export interface PageContextValue {
 }
 
 /**
- * The cookies the client writes for the server to render a page as the browser will show it: the shopper's place
- * (a ZIP or `lat,lng`) and a copy of the guest token (whose guest picks the experiment variation, RULES 9.4).
+ * The cookies the client writes for the server to render a page as the browser will show it, and the only ones a
+ * rendered page depends on (RULES 13.7): the shopper's place (a ZIP or `lat,lng` at two decimals: its cell) and,
+ * on the home page, the guest's home-layout assignment in GrowthBook's force syntax (`experiment:index`), as the
+ * server last told the guest (RULES 9.4). Neither identifies anyone, so a shared cache keys pages by them.
  */
-export const PAGE_COOKIES = { location: 'shopperLocation', guestToken: 'guestToken' } as const;
+export const PAGE_COOKIES = { location: 'shopperLocation', homeLayout: 'homeLayout' } as const;
 
 /** The cookies a page depends on, read off a `Cookie` header in one pass. */
 export interface PageCookies {
   /** The shopper's place as the cookie spells it (`parsePlace` reads it). */
   place: string | undefined;
-  guestToken: string | undefined;
+  /** The guest's home-layout assignment (`home-layout:1`), read only by the home page. */
+  homeLayout: string | undefined;
 }
 
 export function readPageCookies(cookies: string): PageCookies {
-  const found: PageCookies = { place: undefined, guestToken: undefined };
+  const found: PageCookies = { place: undefined, homeLayout: undefined };
   const seen = new Set<string>();
   for (const part of cookies.split(';')) {
     const eq = part.indexOf('=');
@@ -74,7 +77,7 @@ export function readPageCookies(cookies: string): PageCookies {
     if (seen.has(name)) continue;
     seen.add(name);
     if (name === PAGE_COOKIES.location) found.place = cookieValue(part, eq);
-    else if (name === PAGE_COOKIES.guestToken) found.guestToken = cookieValue(part, eq);
+    else if (name === PAGE_COOKIES.homeLayout) found.homeLayout = cookieValue(part, eq);
   }
   return found;
 }

@@ -1,8 +1,12 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { PageContextValue } from '../../../shared/schemas/page-render.js';
 import type { ChosenPlace } from '../../../shared/rules/location.js';
 import { storedLocation } from '../lib/location.js';
+import { onGuestToken } from '../lib/session.js';
+import { api } from '../lib/api.js';
+import { z } from '../../../shared/schemas/zod.js';
+import type { ViewedPageBody } from '../../../shared/schemas/activity.js';
 
 /**
  * What the server knew about the page it rendered (origin, status), shared with the client that hydrates it:
@@ -36,4 +40,45 @@ export const RequestPlace = createContext<{ place: ChosenPlace } | null>(null);
 export function usePlaceReader(): () => ChosenPlace {
   const request = useContext(RequestPlace);
   return request ? () => request.place : storedLocation;
+}
+
+/** What has been reported of the page the server sent, by name: once per page load. */
+const reported = new Set<string>();
+
+/**
+ * Runs `report` once per page load, with the guest token, when the page shown is the one the server sent
+ * (rendered, or from a shared cache in front): such a page was drawn for no one, so what is the guest's own about
+ * it (an exposure, recent activity) is told to the API from here (RULES 13.7). A page the client asked the API for
+ * needs nothing: the API saw the guest. `report` is undefined until the page knows what to say.
+ */
+export function useServedPageReport(name: string, report: ((token: string) => void) | undefined): void {
+  const context = useContext(PageContext);
+  const first = useLocation().key === 'default';
+  const served = context !== null && first;
+  useEffect(() => {
+    if (!served || !report || reported.has(name)) return;
+    return onGuestToken((token) => {
+      if (reported.has(name)) return;
+      reported.add(name);
+      report(token);
+    });
+  }, [served, name, report]);
+}
+
+/**
+ * RULES 1.8: a performer or event page the server sent joins the guest's recent activity, as one the client asked
+ * the API for does (the API records it there).
+ */
+export function useServedEntityView(type: ViewedPageBody['type'], slug: string, shown: boolean): void {
+  useServedPageReport(
+    'viewed',
+    shown
+      ? () => {
+          api('/api/CustomerActivity/recent-activities', z.unknown(), {
+            method: 'POST',
+            body: JSON.stringify({ type, slug } satisfies ViewedPageBody),
+          }).catch((err: unknown) => console.debug('recent activity not recorded', err));
+        }
+      : undefined,
+  );
 }

@@ -29,9 +29,10 @@ describe('what the server reads to render a page', () => {
       own: ['/api/layout/home'],
       module: undefined,
     });
-    expect(paths('/?home-layout=1&zip=10001&utm_source=mail', 'shopperLocation=60601')).toMatchObject({
-      own: ['/api/layout/home?zip=60601&home-layout=1&utm_source=mail'],
-    });
+    // The tracking parameters never reach the layout call (RULES 2.10).
+    expect(
+      paths('/?home-layout=1&zip=10001&utm_source=mail&utm_content=r123&gclid=x&fbclid=y', 'shopperLocation=60601'),
+    ).toMatchObject({ own: ['/api/layout/home?zip=60601&home-layout=1'] });
     expect(plan('/category/nfl/', 'shopperLocation=41.88,-87.63')!.own[0]!.queryKey).toEqual([
       'layout',
       '/api/layout/category/nfl',
@@ -81,17 +82,18 @@ describe('the cookies a rendered page depends on', () => {
   });
 
   it('are read in one pass, the first of a name counting as the browser reads it', () => {
-    expect(readPageCookies('guestToken=a%20b; x=1; shopperLocation=10001')).toEqual({
+    expect(readPageCookies('homeLayout=home-layout%3A1; guestToken=t; x=1; shopperLocation=10001')).toEqual({
       place: '10001',
-      guestToken: 'a b',
+      homeLayout: 'home-layout:1',
     });
     expect(readPageCookies('shopperLocation=%E0%A4%A; shopperLocation=10001')).toEqual({
       place: undefined,
-      guestToken: undefined,
+      homeLayout: undefined,
     });
-    for (const header of ['', 'a=1; shopperLocation=60601; guestToken=t; shopperLocation=1', 'noequals; guestToken=x'])
-      for (const name of ['shopperLocation', 'guestToken'] as const)
-        expect(readPageCookies(header)[name === 'shopperLocation' ? 'place' : 'guestToken']).toBe(
+    const headers = ['', 'a=1; shopperLocation=60601; homeLayout=t; shopperLocation=1', 'noequals; homeLayout=x'];
+    for (const header of headers)
+      for (const name of ['shopperLocation', 'homeLayout'] as const)
+        expect(readPageCookies(header)[name === 'shopperLocation' ? 'place' : 'homeLayout']).toBe(
           readCookie(header, name),
         );
   });

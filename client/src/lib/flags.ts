@@ -2,6 +2,7 @@ import { GrowthBook, useGrowthBook } from '@growthbook/growthbook-react';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { QueryParam } from '../../../shared/schemas/api-calls.js';
+import { isTrackingParam } from '../../../shared/rules/tracking-params.js';
 import { trackExperimentViewed } from './analytics.js';
 import { pushExposures } from './data-layer.js';
 import { getStoredToken, onGuestToken, tokenClaims } from './session.js';
@@ -75,11 +76,12 @@ const LAYOUT_API_PARAMS = new Set(['brand', 'lat', 'lng', 'zip']);
  * The page URL's parameters, passed on to `/api/layout/*` as GrowthBook's SDK reads the page URL at each
  * evaluation: `?home-layout=1` (or the `gb_force` alias) forces the server's evaluation of the layout as it forces
  * the client's, and the server ignores every parameter that names no experiment, as the SDK does. Everything but
- * the layout API's own parameters goes, in the page's order, so a rule on the URL (a campaign's `utm_`
- * parameters) sees the page's too. `search` is the current location's (`?a=1&b=2` or empty).
+ * the layout API's own parameters and the tracking parameters (RULES 2.10: a per-recipient `utm_content` would
+ * make every mail's page a layout of its own) goes, in the page's order. `search` is the current location's
+ * (`?a=1&b=2` or empty).
  */
 export function layoutPageParams(search: string): QueryParam[] {
-  return [...new URLSearchParams(search)].filter(([name]) => !LAYOUT_API_PARAMS.has(name));
+  return [...new URLSearchParams(search)].filter(([name]) => !LAYOUT_API_PARAMS.has(name) && !isTrackingParam(name));
 }
 
 /**

@@ -1,20 +1,26 @@
 import { z } from '../../../shared/schemas/zod.js';
-import { PAGE_COOKIES } from '../../../shared/schemas/page-render.js';
-import { documentCookies, readCookie, writeCookie } from './cookies.js';
+import { SESSION_COOKIE } from '../../../shared/schemas/analytics-events.js';
+import { writeCookie } from './cookies.js';
 
 /** RULES 1.6, guest session: one token per browser, requested on first load and kept in localStorage. */
 export const TOKEN_KEY = 'guestToken';
 /**
- * The token is mirrored in a cookie of this name so the server renders a landing page with the guest's
- * experiment variation (RULES 1.7); the API still takes it only as a bearer token.
+ * The token is mirrored in a cookie of this name for the events beacon, which cannot send a header (RULES 16.2);
+ * `SameSite=Strict`, so no other site's request carries it. Pages never read it (RULES 13.7), and the API takes
+ * the token only as a bearer token.
  */
-export const TOKEN_COOKIE = PAGE_COOKIES.guestToken;
+export const TOKEN_COOKIE = SESSION_COOKIE;
 
-/** Writes the token's cookie, living as long as the token. */
+/**
+ * Writes the token's cookie, living as long as the token, once per page load: a copy written before may carry
+ * other attributes, which a script cannot read.
+ */
+let mirrored: string | null = null;
 function mirrorTokenCookie(token: string): void {
-  if (readCookie(documentCookies(), TOKEN_COOKIE) === token) return;
+  if (mirrored === token) return;
   const exp = tokenClaims(token)?.exp;
-  if (exp) writeCookie(TOKEN_COOKIE, token, exp - Date.now() / 1000);
+  if (exp) writeCookie(TOKEN_COOKIE, token, exp - Date.now() / 1000, 'Strict');
+  mirrored = token;
 }
 const SessionAnswerSchema = z.object({ sessionToken: z.string(), expiresAt: z.string() });
 

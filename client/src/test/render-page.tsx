@@ -3,6 +3,7 @@ import { cleanup, render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { PageContext } from '../app/page-context.js';
 import { discardEvents } from '../lib/analytics.js';
 import { TOKEN_KEY } from '../lib/session.js';
 
@@ -19,21 +20,33 @@ function LocationProbe() {
   return <output data-testid="location">{location.pathname + location.search}</output>;
 }
 
-/** Renders `ui` at `route`; `from` puts a page of the site before it in the history, as following a link would. */
+/**
+ * Renders `ui` at `route`; `from` puts a page of the site before it in the history, as following a link would.
+ * `served` makes it a page the server sent: its answers in the cache under their keys, as a hydrated page has them.
+ */
 export function renderAt(
   ui: ReactElement,
-  { route = '/', path = '*', from }: { route?: string; path?: string; from?: string } = {},
+  {
+    route = '/',
+    path = '*',
+    from,
+    served,
+  }: { route?: string; path?: string; from?: string; served?: [readonly unknown[], unknown][] } = {},
 ) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
+  for (const [key, data] of served ?? []) queryClient.setQueryData(key, data);
+  const routes = (
+    <MemoryRouter initialEntries={from ? [from, route] : [route]}>
+      <Routes>
+        <Route path={path} element={ui} />
+        <Route path="*" element={<p>elsewhere</p>} />
+      </Routes>
+      <LocationProbe />
+    </MemoryRouter>
+  );
   const view = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={from ? [from, route] : [route]}>
-        <Routes>
-          <Route path={path} element={ui} />
-          <Route path="*" element={<p>elsewhere</p>} />
-        </Routes>
-        <LocationProbe />
-      </MemoryRouter>
+      {served ? <PageContext value={{ origin: 'http://localhost', status: 200 }}>{routes}</PageContext> : routes}
     </QueryClientProvider>,
   );
   return { ...view, queryClient };

@@ -9,6 +9,7 @@ import { EventList, PerformerCard, VenueCard } from '../../components/cards.js';
 import { callApi } from '../../lib/api.js';
 import { formatPrice } from '../../../../shared/rules/format.js';
 import { PageLoading, usePageAnswer } from './page-states.js';
+import { useServedEntityView } from '../page-context.js';
 
 /** A performer's or venue's page call, one page of its schedule (the server renders with it too). */
 export const entityCall = (kind: 'performer' | 'venue', slug: string, page: number): ApiCall => ({
@@ -85,6 +86,7 @@ export function PerformerPage() {
   useEffect(() => {
     if (q.data) document.title = `${q.data.performer.name} tickets`;
   }, [q.data]);
+  useServedEntityView('performer', slug, q.data !== undefined);
   const page = usePageAnswer(q);
   if (page.fallback) return page.fallback;
   const { performer } = page.data;

@@ -13,7 +13,7 @@ import {
 import { ListingsPanel } from '../../features/buying/listings.js';
 import { formatMoney } from '../../features/buying/money.js';
 import { slugFromSplat, useAllListings, useEventPage } from '../../features/buying/use-buying.js';
-import { useSiteOrigin } from '../page-context.js';
+import { useServedEntityView, useSiteOrigin } from '../page-context.js';
 import { usePageAnswer } from './page-states.js';
 
 const STATUS_NOTICES: Partial<Record<string, string>> = {
@@ -51,6 +51,7 @@ export function EventPage() {
   const slug = slugFromSplat(params['*']);
   const { search } = useLocation();
   const q = useEventPage(slug);
+  useServedEntityView('event', slug, q.data !== undefined);
   const all = useAllListings(slug);
   const origin = useSiteOrigin();
   useEffect(() => {

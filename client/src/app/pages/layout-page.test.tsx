@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { apiError, json, mockFetch } from '../../test/fetch-stub.js';
 import { renderAt, setUpPageTests } from '../../test/render-page.js';
-import { queryText } from '../../../../shared/schemas/api-calls.js';
+import { callQueryKey, queryText } from '../../../../shared/schemas/api-calls.js';
 import { PAGE_VIEW_HEADER } from '../../../../shared/schemas/analytics-events.js';
 import { EVENTS_PATH, newPageView, trackExperimentViewed } from '../../lib/analytics.js';
 import { sentEvents } from '../../test/events.js';
@@ -113,11 +113,11 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
   const layoutCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
     fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.startsWith('/api/layout/'));
 
-  it("goes with the layout request, without the page URL's own place or brand", async () => {
+  it("goes with the layout request, without the page URL's own place, brand or tracking parameters", async () => {
     const fetchMock = mockFetch({ 'GET /api/layout/home': () => json(layout) });
     renderAt(<LayoutPage kind="home" />, { route: '/?home-layout=1&zip=10001&utm_source=mail&brand=encore' });
     await screen.findByRole('heading', { name: 'Popular Local Performers' });
-    expect(layoutCalls(fetchMock)).toEqual(['/api/layout/home?home-layout=1&utm_source=mail']);
+    expect(layoutCalls(fetchMock)).toEqual(['/api/layout/home?home-layout=1']);
   });
 
   it(
@@ -182,13 +182,13 @@ describe("the page URL's experiment override (GrowthBook's ?<experiment-key>=<in
     expect(layoutCalls(fetchMock)[0]).toBe('/api/layout/home?gb_force=home-layout%3A1');
   });
 
-  it("passes on everything but the layout API's own parameters, in the page's order", () => {
+  it("passes on everything but the layout API's own parameters and the tracking ones, in the page's order", () => {
     expect(layoutPageParams('')).toEqual([]);
     expect(layoutPageParams('?home-layout=1')).toEqual([['home-layout', '1']]);
     expect(layoutPageParams('?lat=1&lng=2&zip=10001&brand=x&lat=3')).toEqual([]);
-    expect(queryText(layoutPageParams('?utm_campaign=spring&home-layout=abc&ab-search=1&utm_campaign=x+y'))).toBe(
-      'utm_campaign=spring&home-layout=abc&ab-search=1&utm_campaign=x+y',
-    );
+    expect(
+      queryText(layoutPageParams('?utm_campaign=spring&home-layout=abc&gclid=1&ab-search=1&UTM_ID=x+y&msclkid=2')),
+    ).toBe('home-layout=abc&ab-search=1');
   });
 
   it("reads the gb_force alias for the client's own GrowthBook evaluations, ignoring what it cannot use", () => {
@@ -243,5 +243,47 @@ describe('first-party events', () => {
     await waitFor(() =>
       expect(sentEvents(fetchMock)).toEqual([expect.objectContaining({ name: 'page_view', variation: 'base' })]),
     );
+  });
+});
+
+describe('a home page the server sent (rendered, or from a shared cache)', () => {
+  const homeKey = callQueryKey({ call: 'layout', page: 'home', place: null, pageParams: [] });
+  const reports = (fetchMock: ReturnType<typeof mockFetch>) =>
+    fetchMock.mock.calls
+      .filter(([u, init]) => String(u) === '/api/layout/exposures' && init?.method === 'POST')
+      .map(([, init]) => ({
+        body: JSON.parse(String(init!.body)) as unknown,
+        auth: (init!.headers as Record<string, string>).Authorization,
+      }));
+
+  it('reports the variation it showed once, and keeps the assignment the server names for the next page', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/layout/': () => json(layout),
+      'POST /api/layout/exposures': () =>
+        json({
+          variation: 'base',
+          experiments: [{ key: 'home-layout', variationId: '0' }],
+          assignment: 'home-layout:0',
+        }),
+    });
+    renderAt(<LayoutPage kind="home" />, { route: '/?utm_source=mail', served: [[homeKey, layout]] });
+    await screen.findByRole('heading', { name: 'Popular Local Performers' });
+    await waitFor(() => expect(reports(fetchMock)).toHaveLength(1));
+    expect(reports(fetchMock)[0]).toEqual({
+      body: { address: '/api/layout/home', shown: 'base' },
+      auth: expect.stringMatching(/^Bearer /),
+    });
+    await waitFor(() => expect(document.cookie).toContain('homeLayout=home-layout%3A0'));
+  });
+
+  it('reports nothing for a page the client asked the API for, and keeps the assignment its answer names', async () => {
+    const fetchMock = mockFetch({
+      'GET /api/layout/': () =>
+        json({ ...layout, experiments: [{ key: 'home-layout', variationId: '1' }], assignment: 'home-layout:1' }),
+    });
+    renderAt(<LayoutPage kind="home" />, { route: '/' });
+    await screen.findByRole('heading', { name: 'Popular Local Performers' });
+    await waitFor(() => expect(document.cookie).toContain('homeLayout=home-layout%3A1'));
+    expect(reports(fetchMock)).toEqual([]);
   });
 });

@@ -2,10 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { z } from '../../../../shared/schemas/zod.js';
-import { LayoutResponseSchema } from '../../../../shared/schemas/layout.js';
+import {
+  LayoutExposuresAnswerSchema,
+  LayoutResponseSchema,
+  type LayoutExposuresBody,
+} from '../../../../shared/schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
-import { callApi, ApiError } from '../../lib/api.js';
+import { api, callApi, ApiError } from '../../lib/api.js';
+import { keepHomeLayout } from '../../lib/home-layout.js';
 import {
   BASE_VARIATION,
   noteLayoutExperiments,
@@ -17,10 +22,10 @@ import { pushExposures } from '../../lib/data-layer.js';
 import { layoutPageParams } from '../../lib/flags.js';
 import { storeLocation } from '../../lib/location.js';
 import type { ChosenPlace } from '../../../../shared/rules/location.js';
-import { callQueryKey, type LayoutCall, type QueryParam } from '../../../../shared/schemas/api-calls.js';
+import { callPath, callQueryKey, type LayoutCall, type QueryParam } from '../../../../shared/schemas/api-calls.js';
 import { useGuestSession } from '../../lib/use-guest-session.js';
 import { NotFoundPage } from './not-found-page.js';
-import { usePlaceReader } from '../page-context.js';
+import { usePlaceReader, useServedPageReport } from '../page-context.js';
 
 /** The layout envelope; rows are parsed one by one so an unknown row cannot sink the page. */
 const LayoutEnvelopeSchema = LayoutResponseSchema.extend({ rows: z.array(z.unknown()) });
@@ -75,7 +80,30 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
   }, [routerLocation.key]);
   useEffect(() => {
     if (data) pushExposures(data.experiments, pushed.current);
+    // The guest's own answer names their assignment: the next home page is drawn with it (RULES 13.7).
+    if (data?.assignment) keepHomeLayout(data.assignment);
   }, [data]);
+  // A home page the server sent was drawn for the assignment its cookie named, for no one in particular: the
+  // browser says what it showed, the server records the exposures when that was the guest's variation, and
+  // names the assignment for the next page (RULES 9.4, 16.1).
+  const address = callPath(call);
+  useServedPageReport(
+    'home-exposures',
+    kind === 'home' && current && variation !== undefined
+      ? () => {
+          api('/api/layout/exposures', LayoutExposuresAnswerSchema, {
+            method: 'POST',
+            headers: pageViewHeaders(),
+            body: JSON.stringify({ address, shown: variation } satisfies LayoutExposuresBody),
+          })
+            .then((answer) => {
+              if (answer.assignment !== undefined) keepHomeLayout(answer.assignment);
+              pushExposures(answer.experiments, pushed.current);
+            })
+            .catch((err: unknown) => console.debug('exposures not reported', err));
+        }
+      : undefined,
+  );
 
   useEffect(() => {
     if (current && variation !== undefined) {
