@@ -146,7 +146,9 @@ export class LayoutAnswers {
       this.assignedWith = payload;
     }
     const deviceType = deviceTypeFromUserAgent(userAgent);
-    const key = JSON.stringify([guestId ?? '', brand.id, deviceType, url]);
+    // The forced variations belong in the key: two anonymous guests at the same address, assigned different
+    // variations by their `homeLayout` cookie, are different answers.
+    const key = JSON.stringify([guestId ?? '', brand.id, deviceType, url, forced]);
     let experiment = this.assignments.get(key);
     if (!experiment) {
       const evaluation = this.flags.evaluate({ id: guestId ?? '', brand: brand.id, deviceType, url }, forced);
