@@ -65,6 +65,8 @@ export async function startCrowdStack(options: {
       // Varnish passes each guest's address on in X-Forwarded-For.
       TRUST_PROXY: 'loopback',
       LOG_LEVEL: 'warn',
+      // A row slow under the crowd is waited for: a page drawn without it is not kept, and would be fetched again.
+      LAYOUT_ROW_DEADLINE_MS: '30000',
       RATE_LIMIT_SEARCH_PER_MINUTE: UNLIMITED,
       RATE_LIMIT_LISTINGS_PER_MINUTE: UNLIMITED,
       RATE_LIMIT_SESSIONS_PER_MINUTE: UNLIMITED,
