@@ -93,8 +93,8 @@ const vclString = (value) => {
 };
 
 /**
- * The wrapper configuration: the backend (probed on /readyz, so pages are served stale while it is not ready),
- * the purgers' ACL (loopback and `purgers`), then the project's rules.
+ * The wrapper configuration: the backend (no probe: see deploy/varnish/default.vcl), the purgers' ACL (loopback
+ * and `purgers`), then the project's rules.
  */
 export function wrapperVcl({ backend, purgers = [] }) {
   const { host, port } = hostPort(backend, '--backend');
@@ -105,14 +105,7 @@ export function wrapperVcl({ backend, purgers = [] }) {
 backend storefront {
     .host = ${vclString(host)};
     .port = "${port}";
-    .probe = {
-        .url = "/readyz";
-        .interval = 3s;
-        .timeout = 5s;
-        .window = 5;
-        .threshold = 2;
-    }
-    .first_byte_timeout = 30s;
+    .first_byte_timeout = 60s;
 }
 
 acl storefront_purgers {

@@ -10,17 +10,12 @@ vcl 4.1;
 backend storefront {
     .host = "127.0.0.1";
     .port = "3000";
-    # The storefront answers /readyz 200 once its catalog is in memory; while it does not, cached pages are
-    # served for as long as they are kept (a day past their lifetime) rather than an error. Sick only after four
-    # of five probes fail, each given 5 s: a node slow under a crowd is still the one to fetch from.
-    .probe = {
-        .url = "/readyz";
-        .interval = 3s;
-        .timeout = 5s;
-        .window = 5;
-        .threshold = 2;
-    }
-    .first_byte_timeout = 30s;
+    # No health probe: a node slow under a crowd is still the one to fetch from, and a probe that timed out would
+    # have Varnish answer every new page with an error. A page whose fetch fails is served stale while a copy is
+    # kept (a day past its lifetime). With several nodes in a director, add a probe on /readyz (ready once the
+    # catalog is in memory) with a generous .timeout: a sick node's pages are then served stale for as long.
+    # A cold page waits up to a minute for the node under a crowd rather than failing.
+    .first_byte_timeout = 60s;
 }
 
 # Who may purge: each storefront node's address (they purge by tag on every catalog change,

@@ -46,6 +46,7 @@ sub vcl_recv {
     unset req.http.X-Storefront-Cache;
     if (req.restarts == 0) {
         unset req.http.X-Storefront-Fresh;
+        unset req.http.X-Storefront-Stale-Ok;
     }
 
     # RULES 2.10: the tracking parameters, from shared/rules/tracking-params.ts (trackingParamPattern()); a
@@ -86,6 +87,9 @@ sub vcl_recv {
     # a fresh one: the stale object stays kept for when the server is sick.
     if (req.http.X-Storefront-Fresh) {
         set req.grace = 0s;
+    } elsif (req.http.X-Storefront-Stale-Ok) {
+        # A restart keeps what the request had: the stale copy is acceptable again for as long as it is kept.
+        set req.grace = 1d;
     }
     return (hash);
 }
@@ -108,8 +112,10 @@ sub vcl_hash {
 
 sub vcl_hit {
     # Past its lifetime, a page is served stale (and fetched anew behind it) only within the stale-while-revalidate
-    # the server gave it, unless the server is sick: then for as long as the object is kept.
-    if (obj.ttl <= 0s && std.healthy(req.backend_hint) && !req.http.X-Storefront-Fresh) {
+    # the server gave it; past that it is fetched before it is served, unless that fetch fails (see vcl_deliver) or
+    # the backend's probe, when it has one, says it is sick: then it is served for as long as it is kept.
+    if (obj.ttl <= 0s && std.healthy(req.backend_hint) && !req.http.X-Storefront-Fresh &&
+        !req.http.X-Storefront-Stale-Ok) {
         if (obj.ttl + std.duration(obj.http.X-Storefront-SWR + "s", 0s) <= 0s) {
             set req.http.X-Storefront-Fresh = "1";
             return (restart);
@@ -130,6 +136,17 @@ sub vcl_pass {
 }
 
 sub vcl_backend_response {
+    # A server error is never kept, not even as a marker that would hide a stale copy; one fetched behind a stale
+    # page, or instead of one too old to serve while the server is well, is dropped and leaves that page in place
+    # (vcl_synth then serves it).
+    if (beresp.status >= 500) {
+        if (bereq.is_bgfetch || bereq.http.X-Storefront-Fresh) {
+            return (abandon);
+        }
+        set beresp.ttl = 0s;
+        set beresp.uncacheable = true;
+        return (deliver);
+    }
     # Never stored: an answer that sets a cookie, is someone's own, or names no lifetime for a shared cache. It
     # becomes a hit-for-miss marker for two minutes: requests for that key go to the server each time, and
     # nothing of the answer is kept.
@@ -152,6 +169,12 @@ sub vcl_backend_response {
     set beresp.grace = 1d;
 }
 
+sub vcl_backend_error {
+    if (bereq.is_bgfetch || bereq.http.X-Storefront-Fresh) {
+        return (abandon);
+    }
+}
+
 sub vcl_deliver {
     # For operators: HIT, HIT-STALE (served while a fresh copy is fetched, or while the server is sick), MISS or PASS.
     set resp.http.X-Cache = req.http.X-Storefront-Cache;
@@ -165,6 +188,13 @@ sub vcl_deliver {
 }
 
 sub vcl_synth {
+    # The server failed (or could not be reached) on a page too stale to serve while it is well: the stale copy, if
+    # one is still kept, rather than an error.
+    if (resp.status == 503 && req.http.X-Storefront-Fresh && !req.http.X-Storefront-Stale-Ok) {
+        set req.http.X-Storefront-Stale-Ok = "1";
+        unset req.http.X-Storefront-Fresh;
+        return (restart);
+    }
     if (req.method == "PURGE" && resp.status == 200) {
         set resp.http.Content-Type = "text/plain; charset=utf-8";
         set resp.body = resp.reason + {"

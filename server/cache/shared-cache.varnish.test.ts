@@ -59,6 +59,8 @@ function stubHeaders(pathname: string, n: number): Record<string, string> {
   if (pathname === '/set-cookie') return { ...page, 'set-cookie': 'guestToken=abc; Path=/; HttpOnly' };
   if (pathname === '/private') return { ...page, 'cache-control': 'private, no-store' };
   if (pathname === '/no-lifetime') return { ...page, 'cache-control': 'public' };
+  if (pathname === '/failing')
+    return { ...page, 'cache-control': 'public, max-age=0, s-maxage=1, stale-while-revalidate=1' };
   if (pathname === '/short')
     return { ...page, 'cache-control': 'public, max-age=0, s-maxage=1, stale-while-revalidate=60' };
   return page;
@@ -68,6 +70,8 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
   let origin: Server;
   let varnish: Varnish;
   const seen: Seen[] = [];
+  /** Whether `/failing` fails now. */
+  let failing = false;
   const agent = new Agent({ keepAlive: true });
   const renders = (pathname: string) => seen.filter((s) => new URL(s.url, 'http://x').pathname === pathname).length;
   const fetchVia = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
@@ -78,6 +82,7 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
       if (req.url === '/readyz') return void res.end('ok');
       seen.push({ url: req.url ?? '', cookie: req.headers.cookie });
       const { pathname } = new URL(req.url ?? '/', 'http://x');
+      if (pathname === '/failing' && failing) return void res.writeHead(500).end('down');
       res.writeHead(200, stubHeaders(pathname, seen.length)).end(`<p>${req.url} #${seen.length}</p>`);
     });
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
@@ -183,6 +188,18 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     );
     expect(outsider).toBe(403);
     expect((await fetchVia('/performers/p-1')).headers['x-cache']).toBe('HIT');
+  });
+
+  it('serves the stale copy when the server fails on a page past its stale-while-revalidate', async () => {
+    const first = await fetchVia('/failing');
+    expect([first.status, first.headers['x-cache']]).toEqual([200, 'MISS']);
+    failing = true;
+    // Past the page's lifetime and its stale-while-revalidate (a second each).
+    await sleep(2_500);
+    const stale = await fetchVia('/failing');
+    expect([stale.status, stale.headers['x-cache'], textOf(stale)]).toEqual([200, 'HIT-STALE', textOf(first)]);
+    failing = false;
+    await expect.poll(async () => (await fetchVia('/failing')).headers['x-cache']).toMatch(/^(MISS|HIT)$/);
   });
 
   it('npm run varnish: runs in the foreground, says where it listens; stops on SIGTERM, folder and all', async () => {
