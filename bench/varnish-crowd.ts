@@ -48,7 +48,8 @@ try {
   );
   console.log(
     `\n${run.hits} hits, ${run.misses} misses, ${run.bodies} distinct pages, ` +
-      `${(run.wallMs / 1000).toFixed(1)} s wall (${Math.round(views / (run.wallMs / 1000))} views/s)`,
+      `${(run.wallMs / 1000).toFixed(1)} s wall (${Math.round(views / (run.wallMs / 1000))} views/s); after every ` +
+      `guest's first view: p50 ${run.warmP50.toFixed(2)} ms, p99 ${run.warmP99.toFixed(2)} ms`,
   );
 } finally {
   await stack.stop();

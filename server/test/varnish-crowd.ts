@@ -205,6 +205,9 @@ export interface CrowdRun {
   wallMs: number;
   p50: number;
   p99: number;
+  /** The same over the views after every guest's first (each page then rendered and kept). */
+  warmP50: number;
+  warmP99: number;
   /** Varnish's counters over the run: requests to the node, hits, misses. */
   backendRequests: number;
   hits: number;
@@ -241,6 +244,7 @@ export async function runCrowd(
   };
   const before = await stack.varnish.stats();
   const times: number[] = [];
+  const warm: number[] = [];
   const wrong: CrowdRun['wrong'] = [];
   let next = 0;
   const started = performance.now();
@@ -253,6 +257,7 @@ export async function runCrowd(
         'x-forwarded-for': guest.address,
       });
       times.push(answer.ms);
+      if (i >= guests.length) warm.push(answer.ms);
       const expected = { place: guest.placeKey, variation: HOME_VARIATIONS[guest.variation]! };
       const got = answer.status === 200 ? marksOf(answer) : { place: null, variation: null };
       if (answer.status !== 200 || got.place !== expected.place || got.variation !== expected.variation)
@@ -267,11 +272,14 @@ export async function runCrowd(
   const hits = delta('MAIN.cache_hit');
   const misses = delta('MAIN.cache_miss');
   times.sort((a, b) => a - b);
+  warm.sort((a, b) => a - b);
   return {
     views: options.views,
     wallMs,
     p50: percentile(times, 0.5),
     p99: percentile(times, 0.99),
+    warmP50: warm.length ? percentile(warm, 0.5) : NaN,
+    warmP99: warm.length ? percentile(warm, 0.99) : NaN,
     backendRequests: delta('MAIN.backend_req'),
     hits,
     misses,
