@@ -19,6 +19,11 @@ vcl 4.1;
 # links), every method but GET and HEAD, requests with Authorization, and any answer carrying Set-Cookie,
 # `private`, `no-store` or `no-cache`, or no explicit lifetime (`s-maxage`/`max-age`).
 #
+# Lifetimes: a page is fresh for its `s-maxage`, then served stale for its `stale-while-revalidate` while a fresh
+# copy is fetched behind it; past that it is fetched first, and should that fetch fail (a 5xx, or no answer) the
+# stale copy is served, up to a day past its lifetime. A server error is never kept. `X-Cache` tells operators
+# HIT, HIT-STALE, MISS or PASS; the tags (`xkey`, `Surrogate-Key`) never reach clients.
+#
 # Purging: `PURGE /` with the header `xkey-purge: key1 key2 ...` from an address in `storefront_purgers` drops
 # at once every object whose `xkey` header names one of the keys (a hard purge: the next request renders anew)
 # and answers 200 with the count. Each storefront node sends these itself when the catalog changes
