@@ -1,11 +1,13 @@
-// `npm test`: install what is missing, type-check, lint, run unit and API tests (Vitest), build, then the browser
-// tests (Playwright in Debian's Chromium against a server it starts). Every stage runs; the exit code is
+// `npm test`: install what is missing, type-check, lint, run unit and API tests (Vitest), build, then the pages
+// through the shared cache (Vitest, Varnish in front of a server) and the browser tests (Playwright in Debian's
+// Chromium against a server it starts). Every stage runs; the exit code is
 // non-zero when any failed. Ctrl-C (or SIGTERM) stops the runner and the throwaway PostgreSQL, removes its
 // folder and exits non-zero; a second Ctrl-C stops at once.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bin, build, ensureDependencies, isStopping, root, run, stopOnSignals, tsc } from './lib.mjs';
 import { startTestPostgres } from './postgres.mjs';
+import { ensureVarnish } from './varnish-lib.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const results = path.join(root, 'test-results');
@@ -40,12 +42,24 @@ const stage = async (name, fn) => {
 await stage('type-check (tsc --noEmit)', () => run(tsc, ['--noEmit', '-p', '.']));
 await stage('lint (ESLint, Prettier, the layers)', () => run('npm', ['run', '-s', 'lint']));
 const postgres = await startTestPostgres();
+// Debian's Varnish with varnish-modules (xkey), installed like Chromium: the tests through the shared cache run on it.
+const varnishd = ensureVarnish();
+const varnishEnv = varnishd ? { VARNISHD: varnishd } : {};
+/** The tests through Varnish need the built client (its server renderer): they run after the build. */
+const THROUGH_VARNISH = '**/*.varnish.test.ts';
 await stage(`unit and API tests (vitest; stores on PGlite${postgres ? ' and PostgreSQL' : ''})`, () =>
   run(
     bin('vitest'),
-    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(results, 'vitest.json')}`],
+    [
+      'run',
+      '--exclude',
+      THROUGH_VARNISH,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(results, 'vitest.json')}`,
+    ],
     {
-      env: { ...process.env, ...(postgres ? { TEST_DATABASE_URL: postgres.url } : {}) },
+      env: { ...process.env, ...varnishEnv, ...(postgres ? { TEST_DATABASE_URL: postgres.url } : {}) },
     },
   ),
 );
@@ -55,6 +69,19 @@ await stage('build', async () => {
   await build();
   return 0;
 });
+await stage(`pages through the shared cache (vitest; ${varnishd ?? 'Varnish missing: skipped'})`, () =>
+  run(
+    bin('vitest'),
+    [
+      'run',
+      '.varnish.test.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(results, 'vitest-varnish.json')}`,
+    ],
+    { env: { ...process.env, ...varnishEnv } },
+  ),
+);
 if (haveChromium) {
   await stage('browser tests (playwright)', () =>
     run(bin('playwright'), ['test'], { env: { ...process.env, CHROMIUM_PATH: CHROMIUM } }),
@@ -67,14 +94,16 @@ if (haveChromium) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-try {
-  const v = JSON.parse(readFileSync(path.join(results, 'vitest.json'), 'utf8'));
-  passed += v.numPassedTests ?? 0;
-  failed += v.numFailedTests ?? 0;
-  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-} catch {
-  // No report: the runner did not get to write one (its stage failed before it could, or was stopped). The
-  // summary below still fails, counting the failed stages when no runner counted a failed test.
+for (const report of ['vitest.json', 'vitest-varnish.json']) {
+  try {
+    const v = JSON.parse(readFileSync(path.join(results, report), 'utf8'));
+    passed += v.numPassedTests ?? 0;
+    failed += v.numFailedTests ?? 0;
+    skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
+  } catch {
+    // No report: the runner did not get to write one (its stage failed before it could, or was stopped). The
+    // summary below still fails, counting the failed stages when no runner counted a failed test.
+  }
 }
 try {
   const p = JSON.parse(readFileSync(path.join(results, 'playwright.json'), 'utf8'));

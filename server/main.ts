@@ -40,6 +40,8 @@ import { SitemapService } from './seo/sitemap-service.js';
 import { startCatalog } from './start-up.js';
 import { MailOutbox } from './mail/outbox.js';
 import { emlFileTransport, smtpTransport } from './mail/transport.js';
+import { SharedCachePurge } from './cache/shared-cache-purge.js';
+import { surrogateKey } from './cache/surrogate-keys.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
@@ -199,6 +201,9 @@ async function main() {
     renderer,
     mail,
   });
+  // The shared caches in front hear of each forgotten tag too, by its surrogate key (RULES 13.7).
+  const sharedCache = new SharedCachePurge({ urls: env.SHARED_CACHE_PURGE_URLS, logger });
+  if (env.SHARED_CACHE_PURGE_URLS.length > 0) app.fastLane.onForget((tag) => sharedCache.add(surrogateKey(tag)));
   const demand = new DemandSignals({
     sql,
     catalog,
@@ -240,6 +245,7 @@ async function main() {
       stopMail();
       stopPublishing();
       stopScheduling();
+      void sharedCache.stop();
       flags.close();
     },
     // What the requests in flight recorded (a purchase among them) is written before the process ends.

@@ -23,6 +23,17 @@ describe('parseEnv', () => {
     });
   });
 
+  it('reads the shared caches to purge as a list of origins, and refuses what is not an http(s) address', () => {
+    expect(parseEnv({}).SHARED_CACHE_PURGE_URLS).toEqual([]);
+    expect(
+      parseEnv({ SHARED_CACHE_PURGE_URLS: ' http://127.0.0.1:6081/ , https://cache.example.com' })
+        .SHARED_CACHE_PURGE_URLS,
+    ).toEqual(['http://127.0.0.1:6081', 'https://cache.example.com']);
+    expect(() => parseEnv({ SHARED_CACHE_PURGE_URLS: 'http://127.0.0.1:6081,varnish:6081' })).toThrow(
+      /SHARED_CACHE_PURGE_URLS.*must be http\(s\) addresses/,
+    );
+  });
+
   it('lists every problem at once, naming each variable', () => {
     let error: unknown;
     try {

@@ -138,6 +138,29 @@ export const EnvSchema = z.object({
    * API does not exist. At least 16 characters: it guards every event, price and venue shoppers see.
    */
   CATALOG_ADMIN_KEY: z.string().min(16, 'CATALOG_ADMIN_KEY must be at least 16 characters').optional(),
+  /**
+   * The shared caches in front (Varnish with `deploy/varnish/storefront.vcl`), comma-separated
+   * (`http://127.0.0.1:6081`): each catalog change purges the pages it touches there by surrogate key. Unset: none.
+   */
+  SHARED_CACHE_PURGE_URLS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((u) => u.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .url({
+            protocol: /^https?$/,
+            error: 'SHARED_CACHE_PURGE_URLS must be http(s) addresses such as http://127.0.0.1:6081, comma-separated',
+          })
+          .transform((u) => new URL(u).origin),
+      ),
+    ),
   /** Requests per minute per client to the catalog documents API (an import of thousands of lines is one). */
   RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** RULES 18.4: refused studio or catalog-admin keys a client may send per minute. */

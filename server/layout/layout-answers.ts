@@ -146,7 +146,8 @@ export class LayoutAnswers {
       this.assignedWith = payload;
     }
     const deviceType = deviceTypeFromUserAgent(userAgent);
-    // The forced variations too: a page drawn by its assignment cookie asks at the same address as one without.
+    // The forced variations belong in the key: two anonymous guests at the same address, assigned different
+    // variations by their `homeLayout` cookie, are different answers.
     const key = JSON.stringify([guestId ?? '', brand.id, deviceType, url, forced]);
     let experiment = this.assignments.get(key);
     if (!experiment) {

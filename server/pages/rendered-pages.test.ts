@@ -587,4 +587,20 @@ describe('a typed call', () => {
     for (const stale of ['home-layout:9', 'no-such-experiment:1', 'garbage'])
       expect(await answered(call, stale), stale).toEqual({ status: 200, body: base.body });
   });
+
+  it('is answered for each assignment in turn by the same services, never with the one asked before', async () => {
+    const answers = new PageAnswers(
+      deps.search,
+      new LayoutAnswers(deps.layout, deps.segments, deps.search, deps.flags),
+      deps.commerce.listings,
+    );
+    const call: ApiCall = { call: 'layout', page: 'home', place: null, pageParams: [] };
+    const variationFor = async (assigned: string) =>
+      ((await answers.answer(call, { brand: deps.segments.defaultBrand, assigned })).data as { variation?: string })
+        .variation;
+    const promos = await variationFor('home-layout:1');
+    const base = await variationFor('home-layout:0');
+    expect(promos).not.toBe(base);
+    expect([await variationFor('home-layout:1'), await variationFor('home-layout:0')]).toEqual([promos, base]);
+  });
 });

@@ -1,0 +1,353 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entitySlug } from '../../shared/rules/slug.js';
+import { loadCatalog } from '../catalog/load-catalog.js';
+import { freePort } from '../test/postgres.js';
+import {
+  CROWD_ADMIN_KEY,
+  crowd,
+  get,
+  runCrowd,
+  startCrowdStack,
+  textOf,
+  type CrowdStack,
+} from '../test/varnish-crowd.js';
+import { startVarnish, varnishdForTests, type Varnish } from '../test/varnish.js';
+
+// Pages through a real shared cache: Varnish with the project's configuration (deploy/varnish/storefront.vcl, run
+// as `npm run varnish` runs it) in front of a stand-in origin, then in front of a storefront node. `npm test`
+// installs Debian's varnish and varnish-modules and runs this file after the build (the node renders pages with the
+// built client's server renderer).
+
+const varnishd = varnishdForTests();
+const built = ['dist/ssr/entry-server.js', 'dist/client/index.html'].every((file) =>
+  existsSync(fileURLToPath(new URL(`../../${file}`, import.meta.url))),
+);
+if (!varnishd)
+  console.warn(
+    "Skipping the tests through Varnish: varnishd with xkey not found. Install Debian's packages as root " +
+      '(apt-get install -y --no-install-recommends varnish varnish-modules) or set VARNISHD; npm test does it.',
+  );
+else if (!built)
+  console.warn('Skipping the storefront through Varnish: no built client (dist/ssr). Run npm run build first.');
+
+/** What the stand-in origin saw of one request. */
+interface Seen {
+  url: string;
+  cookie: string | undefined;
+}
+
+/**
+ * The origin's answers by path: `/set-cookie` sets a cookie, `/private` is someone's own, `/no-lifetime` names
+ * none, `/short` lives a second and may be served stale for a minute; every other path is a public page tagged
+ * `page:<path>` and `collection:Event`.
+ */
+function stubHeaders(pathname: string, n: number): Record<string, string> {
+  const page = {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'public, max-age=0, s-maxage=300, stale-while-revalidate=60',
+    xkey: `page:${pathname} collection:Event`,
+    'surrogate-key': `page:${pathname} collection:Event`,
+    'x-render': String(n),
+  };
+  if (pathname === '/set-cookie') return { ...page, 'set-cookie': 'guestToken=abc; Path=/; HttpOnly' };
+  if (pathname === '/private') return { ...page, 'cache-control': 'private, no-store' };
+  if (pathname === '/no-lifetime') return { ...page, 'cache-control': 'public' };
+  if (pathname === '/failing')
+    return { ...page, 'cache-control': 'public, max-age=0, s-maxage=1, stale-while-revalidate=1' };
+  if (pathname === '/short')
+    return { ...page, 'cache-control': 'public, max-age=0, s-maxage=1, stale-while-revalidate=60' };
+  return page;
+}
+
+describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-in origin', () => {
+  let origin: Server;
+  let varnish: Varnish;
+  const seen: Seen[] = [];
+  /** Whether `/failing` fails now. */
+  let failing = false;
+  const agent = new Agent({ keepAlive: true });
+  const renders = (pathname: string) => seen.filter((s) => new URL(s.url, 'http://x').pathname === pathname).length;
+  const fetchVia = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+    get(agent, `${varnish.url}${path}`, headers, method);
+
+  beforeAll(async () => {
+    origin = createServer((req, res) => {
+      if (req.url === '/readyz') return void res.end('ok');
+      seen.push({ url: req.url ?? '', cookie: req.headers.cookie });
+      const { pathname } = new URL(req.url ?? '/', 'http://x');
+      if (pathname === '/failing' && failing) return void res.writeHead(500).end('down');
+      res.writeHead(200, stubHeaders(pathname, seen.length)).end(`<p>${req.url} #${seen.length}</p>`);
+    });
+    await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+    varnish = await startVarnish({
+      varnishd: varnishd!,
+      backend: `127.0.0.1:${(origin.address() as AddressInfo).port}`,
+      listen: `127.0.0.1:${await freePort()}`,
+      output: () => {},
+    });
+  });
+
+  afterAll(async () => {
+    agent.destroy();
+    await varnish?.stop();
+    await new Promise((resolve) => origin?.close(resolve));
+  });
+
+  it('keys the home page on the place and the variation alone: tracking and other cookies split nothing', async () => {
+    const place = 'shopperLocation=40.71%2C-74.01';
+    const first = await fetchVia('/?utm_source=mail&utm_content=1', {
+      cookie: `guestToken=a; ${place}; _ga=GA1.1.1; homeLayout=home-layout:1`,
+    });
+    const again = await fetchVia('/?utm_content=2&gclid=x&UTM_Source=y', {
+      cookie: `homeLayout=home-layout:1; privacy=all; ${place}; guestToken=b`,
+    });
+    expect([first.headers['x-cache'], again.headers['x-cache']]).toEqual(['MISS', 'HIT']);
+    expect(textOf(again)).toBe(textOf(first));
+    // The origin saw the address without tracking, and only the cookies in the key.
+    expect(seen.at(-1)).toEqual({
+      url: '/',
+      cookie: expect.stringMatching(/^shopperLocation=[^;]+; homeLayout=home-layout:1;?$/),
+    });
+
+    const otherVariation = await fetchVia('/', { cookie: `${place}; homeLayout=home-layout:0` });
+    const basePlace = await fetchVia('/', { cookie: place });
+    const otherPlace = await fetchVia('/', { cookie: 'shopperLocation=10001; homeLayout=home-layout:1' });
+    expect([otherVariation, basePlace, otherPlace].map((a) => a.headers['x-cache'])).toEqual(['MISS', 'MISS', 'MISS']);
+    expect(renders('/')).toBe(4);
+  });
+
+  it('keys a category page on the place only, and other pages on their address only', async () => {
+    const a = await fetchVia('/category/nfl?utm_medium=cpc', {
+      cookie: 'shopperLocation=10001; homeLayout=home-layout:0',
+    });
+    const b = await fetchVia('/category/nfl', { cookie: 'homeLayout=home-layout:1; shopperLocation=10001' });
+    const c = await fetchVia('/events/a-show-100001?fbclid=1', { cookie: 'shopperLocation=10001; guestToken=x' });
+    const d = await fetchVia('/events/a-show-100001', { cookie: 'shopperLocation=90210' });
+    expect([a, b, c, d].map((x) => x.headers['x-cache'])).toEqual(['MISS', 'HIT', 'MISS', 'HIT']);
+    expect(seen.filter((s) => s.url === '/events/a-show-100001').map((s) => s.cookie)).toEqual([undefined]);
+  });
+
+  it('never stores an answer with Set-Cookie, one marked private or no-store, or one without a lifetime', async () => {
+    for (const path of ['/set-cookie', '/private', '/no-lifetime']) {
+      await fetchVia(path);
+      const second = await fetchVia(path);
+      expect(second.headers['x-cache'], path).toBe('MISS');
+      expect(renders(path), path).toBe(2);
+    }
+    expect((await fetchVia('/set-cookie')).headers['set-cookie']).toEqual(['guestToken=abc; Path=/; HttpOnly']);
+  });
+
+  it('passes the personal pages, the API and every other method to the origin each time', async () => {
+    for (const path of ['/orders/1', '/checkout/2', '/tickets/3', '/studio', '/preview/x', '/api/layout/home']) {
+      const answers = [await fetchVia(path), await fetchVia(path)];
+      expect(
+        answers.map((a) => a.headers['x-cache']),
+        path,
+      ).toEqual(['PASS', 'PASS']);
+      expect(renders(path), path).toBe(2);
+    }
+    expect((await fetchVia('/events/posted', {}, 'POST')).headers['x-cache']).toBe('PASS');
+  });
+
+  it('shows clients neither the tags nor its own bookkeeping', async () => {
+    const answer = await fetchVia('/venues/hall-1');
+    expect(answer.headers).not.toHaveProperty('xkey');
+    expect(answer.headers).not.toHaveProperty('surrogate-key');
+    expect(answer.headers).not.toHaveProperty('x-storefront-swr');
+    expect(answer.headers['cache-control']).toBe('public, max-age=0, s-maxage=300, stale-while-revalidate=60');
+  });
+
+  it('purges by surrogate key at once, answering with the count, for the purgers alone', async () => {
+    await fetchVia('/performers/p-1');
+    expect((await fetchVia('/performers/p-1')).headers['x-cache']).toBe('HIT');
+    const purged = await fetchVia('/', { 'xkey-purge': 'page:/performers/p-1 page:/nothing' }, 'PURGE');
+    expect([purged.status, textOf(purged).trim()]).toEqual([200, 'Purged 1']);
+    expect((await fetchVia('/performers/p-1')).headers['x-cache']).toBe('MISS');
+
+    expect((await fetchVia('/', {}, 'PURGE')).status).toBe(400);
+    expect((await fetchVia('/', {}, 'BAN')).status).toBe(405);
+    // From another address (127.0.0.2 is this machine, but not in the purgers' list).
+    const outsider = await new Promise<number>((resolve, reject) =>
+      request(
+        `${varnish.url}/`,
+        { method: 'PURGE', headers: { 'xkey-purge': 'collection:Event' }, localAddress: '127.0.0.2' },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      )
+        .on('error', reject)
+        .end(),
+    );
+    expect(outsider).toBe(403);
+    expect((await fetchVia('/performers/p-1')).headers['x-cache']).toBe('HIT');
+  });
+
+  it('serves the stale copy when the server fails on a page past its stale-while-revalidate', async () => {
+    const first = await fetchVia('/failing');
+    expect([first.status, first.headers['x-cache']]).toEqual([200, 'MISS']);
+    failing = true;
+    // Past the page's lifetime and its stale-while-revalidate (a second each).
+    await sleep(2_500);
+    const stale = await fetchVia('/failing');
+    expect([stale.status, stale.headers['x-cache'], textOf(stale)]).toEqual([200, 'HIT-STALE', textOf(first)]);
+    failing = false;
+    await expect.poll(async () => (await fetchVia('/failing')).headers['x-cache']).toMatch(/^(MISS|HIT)$/);
+  });
+
+  it('npm run varnish: runs in the foreground, says where it listens; stops on SIGTERM, folder and all', async () => {
+    const listen = `127.0.0.1:${await freePort()}`;
+    const backend = `127.0.0.1:${(origin.address() as AddressInfo).port}`;
+    const child = spawn(process.execPath, ['scripts/varnish.mjs', '--backend', backend, '--listen', listen], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, VARNISHD: varnishd! },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await expect.poll(() => out, { timeout: 30_000 }).toMatch(/Varnish listening at http:\/\/127\.0\.0\.1:\d+/);
+    const workDir = /work folder (\S+);/.exec(out)![1]!;
+    expect(existsSync(workDir)).toBe(true);
+    const answer = await get(agent, `http://${listen}/venues/through-the-cli`);
+    expect([answer.status, answer.headers['x-cache']]).toEqual([200, 'MISS']);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(path.dirname(workDir))).toBe(false);
+  });
+
+  it('serves a page past its lifetime while it fetches it anew, within its stale-while-revalidate', async () => {
+    await fetchVia('/short');
+    const before = renders('/short');
+    // Past the page's one-second lifetime.
+    await sleep(1_500);
+    const stale = await fetchVia('/short');
+    expect(stale.headers['x-cache']).toBe('HIT-STALE');
+    await expect.poll(() => renders('/short')).toBe(before + 1);
+    await expect.poll(async () => (await fetchVia('/short')).headers['x-cache']).toBe('HIT');
+  });
+});
+
+describe.skipIf(!varnishd || !built)('the storefront through Varnish', () => {
+  let stack: CrowdStack;
+  const agent = new Agent({ keepAlive: true });
+
+  beforeAll(async () => {
+    stack = await startCrowdStack({ varnishd: varnishd! });
+  });
+
+  afterAll(async () => {
+    agent.destroy();
+    await stack?.stop();
+  });
+
+  const backendRequests = async () => (await stack.varnish.stats())['MAIN.backend_req'] ?? 0;
+
+  it(
+    'serves 20,000 views of / by 5,000 guests at 500 places in two variations with at most 1,100 origin ' +
+      'requests, each guest the page of its own place and variation',
+    { timeout: 180_000 },
+    async () => {
+      const guests = crowd(5_000, 500);
+      const run = await runCrowd(stack, guests, { views: 20_000, connections: 100 });
+      console.log(
+        `crowd through Varnish: ${run.views} views in ${(run.wallMs / 1000).toFixed(1)} s, ` +
+          `${run.backendRequests} origin requests, hit ratio ${(run.hitRatio * 100).toFixed(2)}% ` +
+          `(${run.hits} hits, ${run.misses} misses), ${run.bodies} distinct pages, ` +
+          `p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms (after each guest's first view: ` +
+          `p50 ${run.warmP50.toFixed(2)} ms, p99 ${run.warmP99.toFixed(2)} ms)`,
+      );
+      expect(run.wrong.slice(0, 5)).toEqual([]);
+      expect(run.bodies).toBeGreaterThanOrEqual(1_000);
+      expect(run.backendRequests).toBeLessThanOrEqual(1_100);
+    },
+  );
+
+  it('answers a page as public for a shared cache, with its tags for the cache alone', async () => {
+    const answer = await get(agent, `${stack.node.url}/`, { cookie: 'shopperLocation=10001' });
+    expect(answer.headers['cache-control']).toMatch(/\bpublic\b.*\bs-maxage=\d+/);
+    expect(String(answer.headers.vary ?? '')).not.toMatch(/cookie/i);
+    expect(answer.headers.xkey).toBeTruthy();
+    const through = await get(agent, `${stack.varnish.url}/`, { cookie: 'shopperLocation=10001' });
+    expect(through.headers).not.toHaveProperty('xkey');
+    expect(through.headers).not.toHaveProperty('surrogate-key');
+  });
+
+  it('shows a catalog change to an event through Varnish within 2 seconds', async () => {
+    // An event the node serves, from the catalog it generated at start.
+    const catalog = await loadCatalog(path.join(stack.dataDir, 'catalog'));
+    const soon = Date.now() / 1000 + 3 * 86_400;
+    const event = catalog.collections.Event.find(
+      (e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon,
+    );
+    expect(event, 'an upcoming event in the catalog').toBeDefined();
+    const page = `/events/${entitySlug(event!.event_name, event!.event_id)}`;
+    await get(agent, `${stack.varnish.url}${page}`);
+    expect((await get(agent, `${stack.varnish.url}${page}`)).headers['x-cache']).toBe('HIT');
+
+    const renamed = `${event!.event_name} Encore ${Date.now() % 100_000}`;
+    const patched = await patchEvent(stack.node.url, event!.event_id, { event_name: renamed });
+    expect(patched).toBe(200);
+    const changed = Date.now();
+    // The old address now sends the shopper on to the renamed event (RULES 2.4), or draws it under its new name.
+    const shows = async () => {
+      const answer = await get(agent, `${stack.varnish.url}${page}`);
+      const location = String(answer.headers.location ?? '');
+      return (
+        (answer.status === 301 && location.endsWith(entitySlug(renamed, event!.event_id))) ||
+        (answer.status === 200 && textOf(answer).includes(renamed))
+      );
+    };
+    let visible = await shows();
+    while (!visible && Date.now() - changed < 2_000) {
+      await sleep(100);
+      visible = await shows();
+    }
+    expect(visible, `${page} shows the renamed event within 2 s of the change`).toBe(true);
+  });
+
+  it('never caches a personal page: each request reaches the node, which says no-store', async () => {
+    for (const path of ['/orders/ord_missing', '/checkout/cart_missing']) {
+      const before = await backendRequests();
+      const answers = [
+        await get(agent, `${stack.varnish.url}${path}`),
+        await get(agent, `${stack.varnish.url}${path}`),
+      ];
+      expect(
+        answers.map((a) => a.headers['x-cache']),
+        path,
+      ).toEqual(['PASS', 'PASS']);
+      expect(
+        answers.map((a) => a.headers['cache-control']),
+        path,
+      ).toEqual([expect.stringMatching(/no-store/), expect.stringMatching(/no-store/)]);
+      expect((await backendRequests()) - before, path).toBe(2);
+    }
+  });
+});
+
+/** An operator's change to one event through the catalog documents API; the answer's status. */
+function patchEvent(nodeUrl: string, id: number, change: Record<string, unknown>): Promise<number> {
+  const body = JSON.stringify(change);
+  const headers: IncomingHttpHeaders = {
+    'x-typesense-api-key': CROWD_ADMIN_KEY,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+  };
+  return new Promise((resolve, reject) =>
+    request(`${nodeUrl}/api/admin/collections/Event/documents/${id}`, { method: 'PATCH', headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', reject)
+      .end(body),
+  );
+}
