@@ -35,10 +35,12 @@ async function storedEvents(request: APIRequestContext, guest: string): Promise<
   return StoredEventsSchema.parse(await answer.json()).events;
 }
 
-/** Opens the home page, waits for the guest session, and opens it again: now drawn for that guest. */
+/** Opens the home page, waits for the guest session and assignment, and opens it again: now drawn for that guest. */
 async function openHomeAsGuest(page: Page): Promise<string> {
   await page.goto('/');
   const token = await page.waitForFunction(() => localStorage.getItem('guestToken'));
+  // The first page reports what it showed and learns the guest's assignment: the next is drawn by it.
+  await page.waitForFunction(() => document.cookie.includes('homeLayout='));
   await page.goto('/');
   const payload = String(await token.jsonValue()).split('.')[1] ?? '';
   const guest = (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub?: string }).sub;

@@ -686,42 +686,58 @@ test('experiment: a forced variation (?home-layout=1) is rendered by the server 
 });
 
 test(
-  'experiment: a first visit keeps the rows the server drew once the guest ' +
-    'session exists, and a return visit is drawn for the guest',
+  'experiment: a first visit keeps the rows the server drew once the guest session exists and reports what it ' +
+    'showed; a return visit is drawn by the assignment the server named',
   async ({ page, context }) => {
     await context.clearCookies();
     await recordCspViolations(page);
     const errors = watchErrors(page);
     const api = watchApi(page);
-    const first = await page.goto('/');
+    const reports: { address: string; shown: string }[] = [];
+    page.on('request', (req) => {
+      if (new URL(req.url()).pathname === '/api/layout/exposures')
+        reports.push(JSON.parse(req.postData() ?? '{}') as { address: string; shown: string });
+    });
+    const first = await page.goto('/?utm_source=mail&utm_content=r42');
     const served = serverRowIds(await first!.text());
     expect(served.length).toBeGreaterThanOrEqual(3);
+    // Drawn for no one: public for shared caches, never varied by Cookie (RULES 13.7).
+    expect(first!.headers()['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    expect(first!.headers().vary ?? '').not.toMatch(/cookie/i);
     await hydrated(page, 'section.row h2');
     expect(await pageRowIds(page)).toEqual(served);
     await expect.poll(() => guestToken(page)).toMatch(/^ey/);
+    // Once the session exists, the browser says what it showed: the base layout, at the address without the
+    // tracking parameters (RULES 2.10), and the answer names the guest's assignment for the next page.
+    await expect.poll(() => reports).toEqual([{ address: '/api/layout/home', assignment: null, shown: 'base' }]);
+    await expect
+      .poll(async () => (await context.cookies()).find((c) => c.name === 'homeLayout')?.value)
+      .toMatch(/^home-layout%3A[01]$/);
     await page.waitForTimeout(1_000);
     expect(await pageRowIds(page)).toEqual(served);
     // The session's arrival did not make the client ask for the layout again (which might switch the variation).
     expect(api.filter((p) => p.startsWith('/api/layout/'))).toEqual([]);
+    // The token's copy is Strict: no other site's request carries it.
+    expect((await context.cookies()).find((c) => c.name === 'guestToken')?.sameSite).toBe('Strict');
 
-    // The token is mirrored into a cookie, so the next page load is rendered for this guest's variation, and the
-    // client keeps that one too.
-    const token = await guestToken(page);
-    expect((await context.cookies()).find((c) => c.name === 'guestToken')?.value).toBe(token);
+    const assignment = decodeURIComponent((await context.cookies()).find((c) => c.name === 'homeLayout')!.value);
     const again = await page.goto('/');
     const servedAgain = serverRowIds(await again!.text());
     await hydrated(page, 'section.row h2');
     await page.waitForLoadState('networkidle');
     expect(await pageRowIds(page)).toEqual(servedAgain);
+    // The return visit showed the guest's own variation: its exposure is recorded and pushed once.
+    await expect.poll(() => reports.length).toBe(2);
     const exposures = await page.evaluate(() =>
       (window.dataLayer ?? [])
         .filter((e) => e.event === 'experiment_viewed')
         .map((e) => `${String(e.experiment_id)}:${String(e.variation_id)}`),
     );
     expect(exposures).toEqual([expect.stringMatching(/^home-layout:[01]$/)]);
-    // The variation counted is the one on screen: Promos is variation 1.
+    // The variation drawn is the one assigned, and the one counted: Promos is variation 1.
+    expect(servedAgain.includes('promos')).toBe(assignment === 'home-layout:1');
     expect(servedAgain.includes('promos')).toBe(exposures[0] === 'home-layout:1');
-    // Neither visit, the first without a token nor the return with one, is a mismatch for React or breaks the CSP.
+    // Neither visit is a mismatch for React or breaks the CSP.
     expect(errors.console.filter((m) => HYDRATION_WORDS.test(m))).toEqual([]);
     expect(errors.page).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);

@@ -115,6 +115,7 @@ test('the home page lists the layout rows and a guest session', async ({ page })
   await page.waitForLoadState('networkidle');
   expect(await exposures()).toEqual([]);
   // From the next page view on the guest is in the home-layout experiment (coverage 1): one exposure, no other.
+  await page.waitForFunction(() => document.cookie.includes('homeLayout='));
   await page.reload();
   await expect.poll(exposures).toEqual(['home-layout']);
   // Still one once the page has settled: a second push arriving later would be a double count.

@@ -248,29 +248,37 @@ describe('the server’s own events', () => {
     expect(await eventsOf(guestId)).toEqual([]);
   });
 
-  it('records the exposure of a page drawn for no one when the browser showed the guest’s own variation', async () => {
+  it('records the exposure of a page drawn for no one when it was drawn by the guest’s own assignment', async () => {
     const { auth, guestId } = await newGuest(app);
     const report = (body: object, pageView = 'pv-page-0001') =>
       request(app).post('/api/layout/exposures').set('Authorization', auth).set('X-Page-View', pageView).send(body);
-    // A page of another variation (a first visit, drawn before the guest had an assignment): nothing recorded,
-    // and the assignment named for the cookie the next page is drawn by.
-    const other = await report({ address: '/api/layout/home', shown: 'not-this-one' });
-    expect(other.status).toBe(200);
-    expect(other.headers['cache-control']).toBe('private, no-store');
-    expect(other.body.experiments).toEqual([]);
-    expect(other.body.assignment).toMatch(/^home-layout:\d+$/);
+    // A first visit, drawn by no assignment: nothing recorded, whatever it showed, and the assignment named for
+    // the cookie the next page is drawn by.
+    const first = await report({ address: '/api/layout/home', assignment: null, shown: 'base' }, 'pv-first-0001');
+    expect(first.status).toBe(200);
+    expect(first.headers['cache-control']).toBe('private, no-store');
+    expect(first.body.experiments).toEqual([]);
+    expect(first.body.assignment).toMatch(/^home-layout:[01]$/);
+    const { assignment, variation } = first.body as { assignment: string; variation: string };
+    // Drawn by another assignment (a stale cookie), or showing another variation: nothing either.
+    const other = assignment === 'home-layout:1' ? 'home-layout:0' : 'home-layout:1';
+    expect(
+      (await report({ address: '/api/layout/home', assignment: other, shown: variation })).body.experiments,
+    ).toEqual([]);
+    expect((await report({ address: '/api/layout/home', assignment, shown: 'nope' })).body.experiments).toEqual([]);
     expect(await eventsOf(guestId)).toEqual([]);
-    // The guest's own variation: recorded once, as the layout API records it.
-    const own = await report({ address: '/api/layout/home?zip=60601', shown: other.body.variation });
+    // Drawn by the guest's own assignment, showing their variation: recorded once, as the layout API records it.
+    const own = await report({ address: '/api/layout/home?zip=60601', assignment, shown: variation });
     expect(own.body).toEqual({
-      variation: other.body.variation,
+      variation,
       experiments: [{ key: 'home-layout', variationId: expect.any(String) }],
-      assignment: other.body.assignment,
+      assignment,
     });
     const api = await request(app).get('/api/layout/home').set('Authorization', auth).set('X-Page-View', 'pv-x-0001');
     expect(own.body.experiments).toEqual(api.body.experiments);
+    expect(api.body.assignment).toBe(assignment);
     // A forced address is no exposure and leaves the cookie as it is.
-    const forced = await report({ address: '/api/layout/home?home-layout=1', shown: 'whatever' }, 'pv-page-0002');
+    const forced = await report({ address: '/api/layout/home?home-layout=1', assignment, shown: variation }, 'pv-2');
     expect(forced.body.experiments).toEqual([]);
     expect(forced.body).not.toHaveProperty('assignment');
     const rows = (await eventsOf(guestId)).filter((r) => r.name === 'experiment_viewed');
@@ -278,12 +286,15 @@ describe('the server’s own events', () => {
       ['pv-page-0001', '/'],
       ['pv-x-0001', '/'],
     ]);
-    // Refused: no bearer token, another page's address, nothing shown.
-    const bare = await request(app).post('/api/layout/exposures').send({ address: '/api/layout/home', shown: 'base' });
+    // Refused: no bearer token, another page's address, nothing shown, an assignment left out.
+    const bare = await request(app)
+      .post('/api/layout/exposures')
+      .send({ address: '/api/layout/home', assignment: null, shown: 'base' });
     expect(bare.status).toBe(401);
-    expect((await report({ address: '/api/layout/category/nfl', shown: 'base' })).status).toBe(400);
-    expect((await report({ address: '/api/layout/home', shown: '' })).status).toBe(400);
-    expect((await report({ address: '/api/layout/home?home-layout=99', shown: 'base' })).status).toBe(400);
+    expect((await report({ address: '/api/layout/category/nfl', assignment, shown: 'base' })).status).toBe(400);
+    expect((await report({ address: '/api/layout/home', assignment, shown: '' })).status).toBe(400);
+    expect((await report({ address: '/api/layout/home', shown: 'base' })).status).toBe(400);
+    expect((await report({ address: '/api/layout/home?home-layout=99', assignment, shown: 'base' })).status).toBe(400);
   });
 
   it('writes one purchase per order with the all-in total, however often its checkout is retried', async () => {

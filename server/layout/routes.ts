@@ -152,9 +152,10 @@ export function layoutRoutes(
     answer(req, res, { page: 'category', slug: CategoryParamsSchema.parse(req.params).slug }),
   );
   // RULES 9.4, 16.1: a home page the browser did not ask the API for (rendered, or from a shared cache) is drawn
-  // for the guest's assignment as the cookie said it, without knowing the guest. The browser reports what it
-  // showed; the exposures are recorded here, for the verified guest, when that was their variation, and the
-  // answer names the assignment for the cookie the next page is drawn by.
+  // for the guest's assignment as the cookie said it, without knowing the guest. The browser reports what the page
+  // was drawn by and showed; the exposures are recorded here, for the verified guest, when it was drawn by their
+  // own assignment and showed their variation: a first visit, drawn before the browser knew one, counts for no
+  // variation, so none is counted earlier than another. The answer names the assignment for the next page.
   router.post('/layout/exposures', async (req, res) => {
     const session = await tokens.verify(SessionTokens.bearer(req.get('authorization')));
     const body = LayoutExposuresBodySchema.parse(req.body);
@@ -172,7 +173,8 @@ export function layoutRoutes(
     const { experiment } = request;
     const variation = experiment.variant ?? 'base';
     const forced = Object.keys(flags.forcedVariations(query)).length > 0;
-    const recorded = !forced && variation === body.shown ? experiment.experiments : [];
+    const drawnForThem = body.assignment !== null && body.assignment === experiment.assignment;
+    const recorded = !forced && drawnForThem && variation === body.shown ? experiment.experiments : [];
     const visitor = events && recorded.length > 0 && visitorOf(req.headers, session.guestId, request.brand.id);
     if (visitor) events.exposures(visitor, exposurePlace('/', req.headers, experiment), recorded);
     const answer: LayoutExposuresAnswer = {

@@ -115,14 +115,15 @@ export const MAX_LAYOUT_ADDRESS_LENGTH = 2_000;
 
 /**
  * `POST /api/layout/exposures` (RULES 9.4, 16.1): what a browser says after it shows a home page it did not ask
- * the API for (a server-rendered or shared-cache page): the layout address the page was drawn with and the
- * variation it showed.
+ * the API for (a server-rendered or shared-cache page): the layout address the page was drawn with, the assignment
+ * it was drawn by (the `homeLayout` cookie; null for none) and the variation it showed.
  */
 export const LayoutExposuresBodySchema = z.object({
   address: z
     .string()
     .max(MAX_LAYOUT_ADDRESS_LENGTH)
     .regex(/^\/api\/layout\/home(\?|$)/, 'address must be the home layout address the page was drawn with'),
+  assignment: z.string().max(MAX_LAYOUT_ADDRESS_LENGTH).nullable(),
   shown: z.string().min(1).max(64),
 });
 export type LayoutExposuresBody = z.infer<typeof LayoutExposuresBodySchema>;

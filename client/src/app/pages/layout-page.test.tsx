@@ -270,7 +270,7 @@ describe('a home page the server sent (rendered, or from a shared cache)', () =>
     await screen.findByRole('heading', { name: 'Popular Local Performers' });
     await waitFor(() => expect(reports(fetchMock)).toHaveLength(1));
     expect(reports(fetchMock)[0]).toEqual({
-      body: { address: '/api/layout/home', shown: 'base' },
+      body: { address: '/api/layout/home', assignment: null, shown: 'base' },
       auth: expect.stringMatching(/^Bearer /),
     });
     await waitFor(() => expect(document.cookie).toContain('homeLayout=home-layout%3A0'));

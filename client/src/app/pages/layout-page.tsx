@@ -6,6 +6,8 @@ import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
 import { api, callApi, ApiError } from '../../lib/api.js';
 import { keepHomeLayout } from '../../lib/home-layout.js';
+import { documentCookies, readCookie } from '../../lib/cookies.js';
+import { PAGE_COOKIES } from '../../../../shared/schemas/page-render.js';
 import {
   BASE_VARIATION,
   noteLayoutExperiments,
@@ -93,7 +95,11 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
           api('/api/layout/exposures', exposuresAnswerSchema, {
             method: 'POST',
             headers: pageViewHeaders(),
-            body: JSON.stringify({ address, shown: variation } satisfies LayoutExposuresBody),
+            body: JSON.stringify({
+              address,
+              assignment: readCookie(documentCookies(), PAGE_COOKIES.homeLayout) ?? null,
+              shown: variation,
+            } satisfies LayoutExposuresBody),
           })
             .then((answer) => {
               if (answer.assignment !== undefined) keepHomeLayout(answer.assignment);
