@@ -6,6 +6,7 @@ import { readPageData } from './app/page-data.js';
 import { reportClientError } from './lib/api.js';
 import { createQueryClient } from './lib/query-client.js';
 import { keepInputBeforeScript } from './lib/input-before-script.js';
+import { noteServedEntry } from './lib/served-entry.js';
 
 /** Starts the storefront: hydrates the page the server rendered, or renders the app shell's page. */
 
@@ -22,6 +23,8 @@ if (served) {
   hydrate(queryClient, served.state);
   // A choice made in the page's forms before now is read before hydration resets it; its owner applies it.
   keepInputBeforeScript();
+  // The entry the page is shown at: what the guest's own reports after load are about (RULES 13.7).
+  noteServedEntry();
   startTransition(() => {
     hydrateRoot(
       container,

@@ -4,6 +4,7 @@ import type { PageContextValue } from '../../../shared/schemas/page-render.js';
 import type { ChosenPlace } from '../../../shared/rules/location.js';
 import { storedLocation } from '../lib/location.js';
 import { onGuestToken } from '../lib/session.js';
+import { isServedEntry } from '../lib/served-entry.js';
 import { apiHeaders } from '../lib/api.js';
 import type { ViewedPageBody } from '../../../shared/schemas/activity.js';
 
@@ -52,8 +53,8 @@ const reported = new Set<string>();
  */
 export function useServedPageReport(name: string, report: ((token: string) => void) | undefined): void {
   const context = useContext(PageContext);
-  const first = useLocation().key === 'default';
-  const served = context !== null && first;
+  const { key } = useLocation();
+  const served = context !== null && isServedEntry(key);
   useEffect(() => {
     if (!served || !report || reported.has(name)) return;
     return onGuestToken((token) => {

@@ -8,7 +8,6 @@ import { LayoutResponseSchema, LayoutRowSchema } from '../../../shared/schemas/l
  */
 export {
   BrandAnswerSchema,
-  LayoutExposuresAnswerSchema,
   LayoutResponseSchema,
   type LayoutResponse,
   type LayoutRow,

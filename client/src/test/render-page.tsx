@@ -5,6 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { PageContext } from '../app/page-context.js';
 import { discardEvents } from '../lib/analytics.js';
+import { noteServedEntry } from '../lib/served-entry.js';
 import { TOKEN_KEY } from '../lib/session.js';
 
 export function storeGuestToken(): void {
@@ -35,6 +36,7 @@ export function renderAt(
 ) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: Infinity } } });
   for (const [key, data] of served ?? []) queryClient.setQueryData(key, data);
+  if (served) noteServedEntry();
   const routes = (
     <MemoryRouter initialEntries={from ? [from, route] : [route]}>
       <Routes>

@@ -1,13 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import type { LayoutExposuresBody } from '../../../../shared/schemas/layout.js';
 import { RowSkeleton } from '../../features/rows/rows.js';
 import { LayoutRows } from '../../features/rows/layout-rows.js';
-import { api, callApi, ApiError } from '../../lib/api.js';
-import { keepHomeLayout } from '../../lib/home-layout.js';
-import { documentCookies, readCookie } from '../../lib/cookies.js';
-import { PAGE_COOKIES } from '../../../../shared/schemas/page-render.js';
+import { callApi, ApiError } from '../../lib/api.js';
+import { homeLayoutAssignment, keepHomeLayout, reportHomeView } from '../../lib/home-layout.js';
 import {
   BASE_VARIATION,
   noteLayoutExperiments,
@@ -29,7 +26,6 @@ import { usePlaceReader, useServedPageReport } from '../page-context.js';
  * layout fetched: a page the server rendered hydrates from its own data, without zod.
  */
 const layoutAnswerSchema = () => import('../../lib/schemas.js').then((m) => m.LayoutAnswerSchema);
-const exposuresAnswerSchema = () => import('../../lib/schemas.js').then((m) => m.LayoutExposuresAnswerSchema);
 
 /**
  * A layout page's call, from the page, the shopper's place and the page URL's own parameters (its experiment
@@ -92,19 +88,8 @@ export function LayoutPage({ kind }: { kind: 'home' | 'category' }) {
     'home-exposures',
     kind === 'home' && current && variation !== undefined
       ? () => {
-          api('/api/layout/exposures', exposuresAnswerSchema, {
-            method: 'POST',
-            headers: pageViewHeaders(),
-            body: JSON.stringify({
-              address,
-              assignment: readCookie(documentCookies(), PAGE_COOKIES.homeLayout) ?? null,
-              shown: variation,
-            } satisfies LayoutExposuresBody),
-          })
-            .then((answer) => {
-              if (answer.assignment !== undefined) keepHomeLayout(answer.assignment);
-              pushExposures(answer.experiments, pushed.current);
-            })
+          reportHomeView({ address, assignment: homeLayoutAssignment(), shown: variation }, pageViewHeaders())
+            .then((experiments) => pushExposures(experiments, pushed.current))
             .catch((err: unknown) => console.debug('exposures not reported', err));
         }
       : undefined,
