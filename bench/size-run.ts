@@ -158,7 +158,7 @@ export async function benchSize(events: number, ceilingUrl: string, options: Siz
  * What the storefront's own page sends: a guest token, the site and client ids, and the encodings a browser
  * accepts.
  */
-async function shopperHeaders(base: string): Promise<Record<string, string>> {
+export async function shopperHeaders(base: string): Promise<Record<string, string>> {
   const session = await fetch(`${base}/api/customers/session`, { method: 'POST' });
   if (session.status !== 201) throw new Error(`POST /api/customers/session answered ${session.status}`);
   const { sessionToken } = (await session.json()) as { sessionToken: string };

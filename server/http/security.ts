@@ -2,8 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import cors from 'cors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
-import { ipKeyGenerator, rateLimit, type Logger as RateLimitLogger, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type Logger as RateLimitLogger, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import proxyaddr from 'proxy-addr';
 import type { TrustProxy } from '../config/env.js';
@@ -147,23 +148,73 @@ export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
   const clientAddress = (req: IncomingMessage): string => proxyaddr(req, options.trust);
   return (name, perMinute, what, limiterOptions = {}) => {
     const counted = limiterOptions.failedStatus ?? (limiterOptions.failedKeysOnly ? 401 : undefined);
-    return rateLimit({
+    const store = options.store?.(name) ?? new MemoryStore();
+    const logger = options.logger ? quietLogger(options.logger, name) : undefined;
+    const refusal = () => new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`);
+    const limiter = rateLimit({
       windowMs: ONE_MINUTE_MS,
       limit: perMinute,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       identifier: name,
       keyGenerator: (req) => clientKeyOf(clientAddress(req)),
-      handler: (_req, _res, next) =>
-        next(new AppError(429, 'rate_limited', `Too many ${what} requests; slow down and retry shortly`)),
-      store: options.store?.(name),
+      handler: (_req, _res, next) => next(refusal()),
+      store,
       passOnStoreError: true,
       ...(counted !== undefined
         ? { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => res.statusCode !== counted }
         : {}),
-      ...(options.logger ? { logger: quietLogger(options.logger, name) } : {}),
+      ...(logger ? { logger } : {}),
     });
+    // A limiter that counts every request counts a fast-lane request in the same store, with the same headers and
+    // refusal, without express-rate-limit's per-request setup (a third of a replayed suggestion's time).
+    if (counted === undefined)
+      laneCounters.set(limiter, async (req, res) => {
+        const key = clientKeyOf(clientAddress(req));
+        let hits;
+        try {
+          hits = await store.increment(key);
+        } catch (err) {
+          // As `passOnStoreError` does in the app.
+          logger?.error(err, 'express-rate-limit: error from store, allowing request without rate-limiting.');
+          return undefined;
+        }
+        const resetSeconds = hits.resetTime
+          ? Math.max(0, Math.ceil((hits.resetTime.getTime() - Date.now()) / 1000))
+          : ONE_MINUTE_MS / 1000;
+        if (!res.headersSent) {
+          res.setHeader('RateLimit', `"${name}"; r=${Math.max(perMinute - hits.totalHits, 0)}; t=${resetSeconds}`);
+          res.setHeader(
+            'RateLimit-Policy',
+            `"${name}"; q=${perMinute}; w=${ONE_MINUTE_MS / 1000}; pk=:${partitionKey(key)}:`,
+          );
+        }
+        if (hits.totalHits <= perMinute) return undefined;
+        if (!res.headersSent) res.setHeader('Retry-After', String(resetSeconds));
+        return refusal();
+      });
+    return limiter;
   };
+}
+
+/** The fast-lane counting of limiters that count every request (`limiterGate`), by limiter. */
+const laneCounters = new WeakMap<RequestHandler, LaneGate>();
+
+/** Clients whose partition key is kept: at most one a client that asks again within its window. */
+const PARTITION_KEYS_KEPT = 10_000;
+const partitionKeys = new LRUCache<string, string>({ max: PARTITION_KEYS_KEPT });
+
+/**
+ * The `pk` of a client in the draft-8 `RateLimit-Policy` header, as express-rate-limit writes it (the first 12 hex
+ * digits of the key's SHA-256, in base64), hashed once per client rather than on every request.
+ */
+function partitionKey(key: string): string {
+  let found = partitionKeys.get(key);
+  if (found === undefined) {
+    found = Buffer.from(createHash('sha256').update(key).digest('hex').slice(0, 12)).toString('base64');
+    partitionKeys.set(key, found);
+  }
+  return found;
 }
 
 /** While a store is down every request would report it; one line a minute per message is enough to see it. */
@@ -183,6 +234,8 @@ function quietLogger(logger: Pick<Logger, 'warn'>, limiter: string): RateLimitLo
 
 /** A rate limiter as a fast-lane gate: it counts the request and refuses it with the limiter's 429. */
 export function limiterGate(limiter: RequestHandler): LaneGate {
+  const counter = laneCounters.get(limiter);
+  if (counter) return counter;
   return (req, res) =>
     new Promise((resolve) => void limiter(req as Request, withAppend(res), (err?: unknown) => resolve(err)));
 }

@@ -135,6 +135,47 @@ describe('repeated suggestions (the fast lane)', () => {
     expect(elsewhere.body.error.code).toBe('rate_limited');
   });
 
+  it('counts a repeat as the app limiter does: the same rate limit headers on answers and on refusals', async () => {
+    const { app: limited } = testApp({
+      search: fixture.search,
+      env: parseEnv({ NODE_ENV: 'test', RATE_LIMIT_SUGGEST_PER_MINUTE: '4' }),
+    });
+    const limitHeaders = (res: request.Response) => ({
+      ratelimit: res.headers.ratelimit,
+      policy: res.headers['ratelimit-policy'],
+      retryAfter: res.headers['retry-after'],
+    });
+    const url = '/api/suggest?q=taylo';
+    const byApp = await request(limited).get(url);
+    let served = limited.fastLane.served;
+    const byLane = await request(limited).get(url);
+    expect(limited.fastLane.served - served).toBe(1);
+    expect(limitHeaders(byApp)).toEqual({
+      ratelimit: expect.stringMatching(/^"suggest"; r=3; t=(59|60)$/),
+      policy: expect.stringMatching(/^"suggest"; q=4; w=60; pk=:[A-Za-z0-9+/=]+:$/),
+      retryAfter: undefined,
+    });
+    expect(limitHeaders(byLane)).toEqual({
+      ...limitHeaders(byApp),
+      ratelimit: expect.stringMatching(/^"suggest"; r=2; t=(59|60)$/),
+    });
+    await request(limited).get(url).expect(200);
+    await request(limited).get(url).expect(200);
+    served = limited.fastLane.served;
+    const refusedByLane = await request(limited).get(url);
+    expect(limited.fastLane.served - served).toBe(1);
+    const refusedByApp = await request(limited).get('/api/suggest?q=bosto');
+    for (const refused of [refusedByLane, refusedByApp]) {
+      expect(refused.status).toBe(429);
+      expect(limitHeaders(refused)).toEqual({
+        ratelimit: expect.stringMatching(/^"suggest"; r=0; t=(59|60)$/),
+        policy: byApp.headers['ratelimit-policy'],
+        retryAfter: expect.stringMatching(/^(59|60)$/),
+      });
+    }
+    expect(refusedByLane.body).toEqual(refusedByApp.body);
+  });
+
   it('leaves a kept answer to the app when the client headers are wrong', async () => {
     const { app } = await testAppWithSegments({ search: fixture.search });
     const url = '/api/suggest?q=bost';
