@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
 import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import { BrandAnswerSchema, type BrandAnswer } from '../../../shared/schemas/layout.js';
+import { AppLinkNavigation } from '../components/app-link.js';
 import { SiteFooter } from '../features/navigation/site-footer.js';
 import { SiteHeader } from '../features/navigation/site-header.js';
 import { RowSkeleton } from '../features/rows/rows.js';
@@ -115,25 +116,27 @@ export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
     <PageContext value={page ?? null}>
       <QueryClientProvider client={queryClient}>
         <GrowthBookProvider growthbook={growthbook}>
-          <Routes>
-            <Route element={<SiteShell />}>
-              <Route index element={<LayoutPage kind="home" />} />
-              <Route path="category/:slug" element={<LayoutPage kind="category" />} />
-              <Route path="performers/:slug" element={<PerformerPage />} />
-              <Route path="venues/:slug" element={<VenuePage />} />
-              <Route path="results-general" element={<ResultsPage />} />
-              <Route path="events/*" element={<EventPage />} />
-              <Route path="tickets/*" element={<TicketPage />} />
-              <Route path="checkout/:cartId" element={<CheckoutPage />} />
-              <Route path="orders/:id" element={<OrderPage />} />
-              <Route path="contact-us" element={<ContactPage />} />
-              <Route path="faq" element={<FaqPage />} />
-              <Route path="guarantee" element={<GuaranteePage />} />
-              <Route path="policies" element={<PoliciesPage />} />
-              <Route path=":slug" element={<RootSlugPage />} />
-              <Route path="*" element={<NotFoundPage />} />
-            </Route>
-          </Routes>
+          <AppLinkNavigation>
+            <Routes>
+              <Route element={<SiteShell />}>
+                <Route index element={<LayoutPage kind="home" />} />
+                <Route path="category/:slug" element={<LayoutPage kind="category" />} />
+                <Route path="performers/:slug" element={<PerformerPage />} />
+                <Route path="venues/:slug" element={<VenuePage />} />
+                <Route path="results-general" element={<ResultsPage />} />
+                <Route path="events/*" element={<EventPage />} />
+                <Route path="tickets/*" element={<TicketPage />} />
+                <Route path="checkout/:cartId" element={<CheckoutPage />} />
+                <Route path="orders/:id" element={<OrderPage />} />
+                <Route path="contact-us" element={<ContactPage />} />
+                <Route path="faq" element={<FaqPage />} />
+                <Route path="guarantee" element={<GuaranteePage />} />
+                <Route path="policies" element={<PoliciesPage />} />
+                <Route path=":slug" element={<RootSlugPage />} />
+                <Route path="*" element={<NotFoundPage />} />
+              </Route>
+            </Routes>
+          </AppLinkNavigation>
         </GrowthBookProvider>
       </QueryClientProvider>
     </PageContext>
