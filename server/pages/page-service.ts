@@ -239,14 +239,15 @@ export class PageService {
     // The head goes first, so the browser fetches the scripts while the markup is written.
     res.write(parts.start);
     (res as Response & { flush?: () => void }).flush?.();
-    const chunks: string[] = [parts.start];
+    // The markup is kept as the bytes React wrote, decoded once at the end: a chunk may end inside a character.
+    const chunks: Buffer[] = [];
     await new Promise<void>((resolve, reject) => {
       rendered.pipe(
         new Writable({
           write(chunk: Buffer | string, _encoding, done) {
-            const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-            chunks.push(text);
-            res.write(text);
+            const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+            chunks.push(bytes);
+            res.write(bytes);
             done();
           },
           final(done) {
@@ -260,14 +261,14 @@ export class PageService {
         }),
       );
     });
-    chunks.push(parts.end);
     res.end(parts.end);
 
     // Not kept when a change dropped anything while it was drawn: it may show what the change replaced.
     if (keeping && complete && this.kept.forgets === keeping.forgetsBefore) {
       const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
       if (ttl > 0) {
-        const answer = replayableHtml(chunks.join(''), { ...PAGE_HEADERS, own: { 'Content-Security-Policy': csp } });
+        const html = parts.start + Buffer.concat(chunks).toString('utf8') + parts.end;
+        const answer = replayableHtml(html, { ...PAGE_HEADERS, own: { 'Content-Security-Policy': csp } });
         const page = { answer, status, activity, exposures };
         this.kept.keep(
           keeping.key,
