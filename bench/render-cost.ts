@@ -28,6 +28,8 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     /** Measure one of the two alone (for a profile of it). */
     only: { type: 'string' },
+    /** The pages' `Accept-Encoding` under load (a browser's by default; `identity` shows what compressing costs). */
+    'page-encoding': { type: 'string' },
     /** A flag for the server's node (repeatable): `--node-arg=--max-semi-space-size=32`. */
     'node-arg': { type: 'string', multiple: true },
   },
@@ -133,6 +135,8 @@ async function main() {
         return { path: p, headers: { cookie: headers.cookie! } };
       }) as PlannedRequest[],
     };
+    const encoding = values['page-encoding'];
+    const pageHeaders = encoding ? { ...PAGE_REQUEST_HEADERS, 'accept-encoding': encoding } : PAGE_REQUEST_HEADERS;
     const cursors = { layout: 0, page: 0 };
     const rps = { layout: [] as number[], page: [] as number[] };
     const cpuMs = { layout: [] as number[], page: [] as number[] };
@@ -143,7 +147,7 @@ async function main() {
         connections: CONNECTIONS,
         seconds: SECONDS,
         warmupSeconds: 0,
-        ...(kind === 'page' ? { headers: PAGE_REQUEST_HEADERS } : {}),
+        ...(kind === 'page' ? { headers: pageHeaders } : {}),
         paths: lists[kind].slice(cursors[kind]),
       });
       // Let the requests left waiting at the end of the run finish, their CPU counted too.
@@ -152,7 +156,8 @@ async function main() {
       rps[kind].push(r.rps);
       // Linux counts 100 ticks a second.
       cpuMs[kind].push(((cpuTicks(pid) - ticks) * 10) / Math.max(1, r.sent));
-      return `${kind} ${fmt(r.rps, 0)} req/s (p50 ${r.p50Ms} ms, non-2xx ${r.non2xx}, server CPU ${fmt(cpuMs[kind].at(-1)!, 1)} ms a request)`;
+      const cpu = fmt(cpuMs[kind].at(-1)!, 1);
+      return `${kind} ${fmt(r.rps, 0)} req/s (p50 ${r.p50Ms} ms, non-2xx ${r.non2xx}, server CPU ${cpu} ms a request)`;
     };
     for (let round = 0; round < ROUNDS; round++) {
       const said = [ONLY === 'page' ? '' : await run('layout'), ONLY === 'layout' ? '' : await run('page')];

@@ -54,6 +54,29 @@ function withStyleSources(csp: string, sources: readonly string[]): string {
   return csp.replace(/style-src ([^;]*)/, `style-src $1 ${sources.join(' ')}`);
 }
 
+/** The markup a render streams, whole: the bytes React wrote, decoded once (a chunk may end inside a character). */
+function markupOf(rendered: { pipe(destination: NodeJS.WritableStream): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    rendered.pipe(
+      new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+          done();
+        },
+        final(done) {
+          resolve(Buffer.concat(chunks).toString('utf8'));
+          done();
+        },
+        destroy(err, done) {
+          if (err) reject(err);
+          done(err);
+        },
+      }),
+    );
+  });
+}
+
 const notFoundPlan = (plan: PagePlan): PagePlan => ({ kind: 'not-found', shell: plan.shell, own: [] });
 
 /**
@@ -209,7 +232,12 @@ export class PageService {
 
     const queries = [...plan.shell, ...plan.own];
     const answers = queries.flatMap((query, i) => (read[i] ? [{ queryKey: query.queryKey, data: read[i].data }] : []));
+    // The page goes out whole, compressed once (`sendReplayable`), and a kept page keeps that encoding for its
+    // replays. The markup is ready when the render resolves (`onAllReady`): written as it streamed, the head left
+    // a millisecond or two before the rest, and compressing a response stream (an encoder with its own window per
+    // response, fed a chunk at a time) cost more CPU than the render under a crowd (bench/render-cost.ts).
     let rendered;
+    let markup: string;
     try {
       rendered = await renderer.renderPage({
         url: req.originalUrl,
@@ -218,6 +246,7 @@ export class PageService {
         page: { origin, status },
         place: visit.place,
       });
+      markup = await markupOf(rendered);
     } catch (err) {
       this.deps.logger.error({ err, url: req.originalUrl }, 'server render failed: the app shell goes instead');
       return false;
@@ -236,39 +265,15 @@ export class PageService {
     const csp = withStyleSources(String(res.getHeader('Content-Security-Policy') ?? ''), parts.styleSources);
     res.set('Content-Security-Policy', csp);
     res.set('Cache-Control', PAGE_HEADERS.cacheControl).vary('Cookie').type('html');
-    // The head goes first, so the browser fetches the scripts while the markup is written.
-    res.write(parts.start);
-    (res as Response & { flush?: () => void }).flush?.();
-    // The markup is kept as the bytes React wrote, decoded once at the end: a chunk may end inside a character.
-    const chunks: Buffer[] = [];
-    await new Promise<void>((resolve, reject) => {
-      rendered.pipe(
-        new Writable({
-          write(chunk: Buffer | string, _encoding, done) {
-            const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-            chunks.push(bytes);
-            res.write(bytes);
-            done();
-          },
-          final(done) {
-            resolve();
-            done();
-          },
-          destroy(err, done) {
-            if (err) reject(err);
-            done(err);
-          },
-        }),
-      );
+    const answer = replayableHtml(parts.start + markup + parts.end, {
+      ...PAGE_HEADERS,
+      own: { 'Content-Security-Policy': csp },
     });
-    res.end(parts.end);
 
     // Not kept when a change dropped anything while it was drawn: it may show what the change replaced.
     if (keeping && complete && this.kept.forgets === keeping.forgetsBefore) {
       const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
       if (ttl > 0) {
-        const html = parts.start + Buffer.concat(chunks).toString('utf8') + parts.end;
-        const answer = replayableHtml(html, { ...PAGE_HEADERS, own: { 'Content-Security-Policy': csp } });
         const page = { answer, status, activity, exposures };
         this.kept.keep(
           keeping.key,
@@ -279,6 +284,7 @@ export class PageService {
         this.toLane(visit, page, keeping.key);
       }
     }
+    sendReplayable(req, res, answer);
     return true;
   }
 }

@@ -91,6 +91,11 @@ export function pageDataJson(data: PageData): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
+/** The page data from the JSON `pageDataJson` wrote: its layout rows unpacked, each as the API gave it. */
+export function parsePageData(json: string): PageData {
+  return withRows(JSON.parse(json) as PageData, unpackRow);
+}
+
 /**
  * The page data the server wrote, or null for a page it did not render. Its answers count as fetched now: a
  * page replayed from the server's cache is as fresh as the cache's rules allow, and refetching it at once would
@@ -100,7 +105,7 @@ export function readPageData(doc: Document): PageData | null {
   const text = doc.getElementById(PAGE_DATA_ID)?.textContent;
   if (!text) return null;
   try {
-    const data = withRows(JSON.parse(text) as PageData, unpackRow);
+    const data = parsePageData(text);
     const now = Date.now();
     for (const query of data.state.queries) query.state.dataUpdatedAt = now;
     return data;
