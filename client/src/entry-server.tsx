@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { Storefront } from './app/app.js';
+import { AppLinkNavigation } from './components/app-link.js';
 import { RequestPlace } from './app/page-context.js';
 import type { ChosenPlace } from '../../shared/rules/location.js';
 import type { PageContextValue } from '../../shared/schemas/page-render.js';
@@ -65,7 +66,10 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
       <StrictMode>
         <RequestPlace value={{ place: input.place }}>
           <StaticRouter location={input.url}>
-            <Storefront queryClient={queryClient} growthbook={growthbook} page={input.page} />
+            {/* As in the browser (`App`): the same tree, so the same ids. */}
+            <AppLinkNavigation>
+              <Storefront queryClient={queryClient} growthbook={growthbook} page={input.page} />
+            </AppLinkNavigation>
           </StaticRouter>
         </RequestPlace>
       </StrictMode>,

@@ -116,27 +116,25 @@ export function Storefront({ queryClient, growthbook, page }: StorefrontProps) {
     <PageContext value={page ?? null}>
       <QueryClientProvider client={queryClient}>
         <GrowthBookProvider growthbook={growthbook}>
-          <AppLinkNavigation>
-            <Routes>
-              <Route element={<SiteShell />}>
-                <Route index element={<LayoutPage kind="home" />} />
-                <Route path="category/:slug" element={<LayoutPage kind="category" />} />
-                <Route path="performers/:slug" element={<PerformerPage />} />
-                <Route path="venues/:slug" element={<VenuePage />} />
-                <Route path="results-general" element={<ResultsPage />} />
-                <Route path="events/*" element={<EventPage />} />
-                <Route path="tickets/*" element={<TicketPage />} />
-                <Route path="checkout/:cartId" element={<CheckoutPage />} />
-                <Route path="orders/:id" element={<OrderPage />} />
-                <Route path="contact-us" element={<ContactPage />} />
-                <Route path="faq" element={<FaqPage />} />
-                <Route path="guarantee" element={<GuaranteePage />} />
-                <Route path="policies" element={<PoliciesPage />} />
-                <Route path=":slug" element={<RootSlugPage />} />
-                <Route path="*" element={<NotFoundPage />} />
-              </Route>
-            </Routes>
-          </AppLinkNavigation>
+          <Routes>
+            <Route element={<SiteShell />}>
+              <Route index element={<LayoutPage kind="home" />} />
+              <Route path="category/:slug" element={<LayoutPage kind="category" />} />
+              <Route path="performers/:slug" element={<PerformerPage />} />
+              <Route path="venues/:slug" element={<VenuePage />} />
+              <Route path="results-general" element={<ResultsPage />} />
+              <Route path="events/*" element={<EventPage />} />
+              <Route path="tickets/*" element={<TicketPage />} />
+              <Route path="checkout/:cartId" element={<CheckoutPage />} />
+              <Route path="orders/:id" element={<OrderPage />} />
+              <Route path="contact-us" element={<ContactPage />} />
+              <Route path="faq" element={<FaqPage />} />
+              <Route path="guarantee" element={<GuaranteePage />} />
+              <Route path="policies" element={<PoliciesPage />} />
+              <Route path=":slug" element={<RootSlugPage />} />
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </Routes>
         </GrowthBookProvider>
       </QueryClientProvider>
     </PageContext>
@@ -149,7 +147,9 @@ export function App({ queryClient: given, page }: { queryClient?: QueryClient; p
   const [growthbook] = useState(createGrowthBook);
   return (
     <BrowserRouter>
-      <Storefront queryClient={queryClient} growthbook={growthbook} page={page} />
+      <AppLinkNavigation>
+        <Storefront queryClient={queryClient} growthbook={growthbook} page={page} />
+      </AppLinkNavigation>
     </BrowserRouter>
   );
 }
