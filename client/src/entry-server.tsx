@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { Storefront } from './app/app.js';
+import { AppLinkNavigation } from './components/app-link.js';
 import { RequestPlace } from './app/page-context.js';
 import type { ChosenPlace } from '../../shared/rules/location.js';
 import type { PageContextValue } from '../../shared/schemas/page-render.js';
@@ -63,8 +64,11 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
         <RequestPlace value={{ place: input.place }}>
           <StaticRouter location={input.url}>
             {/* No GrowthBook on the server: the layout's variation came with the layout answer, and every other
-                feature is off until the page's GrowthBook starts in the browser, as it is while hydrating. */}
-            <Storefront queryClient={queryClient} page={input.page} />
+                feature is off until the page's GrowthBook starts in the browser, as it is while hydrating. The same
+                tree as in the browser (`App`), so the same ids. */}
+            <AppLinkNavigation>
+              <Storefront queryClient={queryClient} page={input.page} />
+            </AppLinkNavigation>
           </StaticRouter>
         </RequestPlace>
       </StrictMode>,

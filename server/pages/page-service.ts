@@ -69,6 +69,29 @@ function withStyleSources(csp: string, sources: readonly string[]): string {
   return csp.replace(/style-src ([^;]*)/, `style-src $1 ${sources.join(' ')}`);
 }
 
+/** The markup a render streams, whole: the bytes React wrote, decoded once (a chunk may end inside a character). */
+function markupOf(rendered: { pipe(destination: NodeJS.WritableStream): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    rendered.pipe(
+      new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+          done();
+        },
+        final(done) {
+          resolve(Buffer.concat(chunks).toString('utf8'));
+          done();
+        },
+        destroy(err, done) {
+          if (err) reject(err);
+          done(err);
+        },
+      }),
+    );
+  });
+}
+
 const notFoundPlan = (plan: PagePlan): PagePlan => ({ kind: 'not-found', shell: plan.shell, own: [] });
 
 /**
@@ -155,21 +178,6 @@ export class PageService {
     this.kept.toLane(page, key, () => this.kept.laneKeyOf(urlParts(req.originalUrl), req.headers, cookies));
   }
 
-  /**
-   * The headers that say who may keep a page: a kept one is public for shared caches for its lifetime, with the
-   * tags that purge it (RULES 13.7); any other is asked for again. Never `Vary: Cookie`: the page cookies are the
-   * documented key, and no other cookie changes a byte.
-   */
-  private cacheHeaders(res: Response, keeping: { ttlMs: number; tags: readonly string[] } | undefined): void {
-    if (!keeping) {
-      res.set('Cache-Control', UNKEPT_CACHE_CONTROL);
-      return;
-    }
-    res.set('Cache-Control', sharedCacheControl(keeping.ttlMs));
-    const keys = surrogateKeyHeader(keeping.tags);
-    for (const header of SURROGATE_KEY_HEADERS) res.set(header, keys);
-  }
-
   /** Every answer the page draws with, read at once (those in `known` already read). */
   private async readAll(visit: PageVisit, plan: PagePlan, known: ReadonlyMap<PageQuery, PageAnswer>) {
     // One the API would refuse (an unknown event) makes the page the not-found page; one that failed (the engine
@@ -203,13 +211,18 @@ export class PageService {
     keeping: { known: ReadonlyMap<PageQuery, PageAnswer>; key: string; forgetsBefore: number } | undefined = undefined,
   ): Promise<boolean> {
     const { renderer, document } = this.deps;
-    const { res, address, origin, context } = visit;
+    const { req, res, address, origin, context } = visit;
     const { read, complete, notFound } = await this.readAll(visit, plan, keeping?.known ?? new Map());
     if (notFound && plan.kind !== 'not-found') return this.render(visit, notFoundPlan(plan), 404);
 
     const queries = [...plan.shell, ...plan.own];
     const answers = queries.flatMap((query, i) => (read[i] ? [{ queryKey: query.queryKey, data: read[i].data }] : []));
+    // The page goes out whole, compressed once (`sendReplayable`), and a kept page keeps that encoding for its
+    // replays. The markup is ready when the render resolves (`onAllReady`): written as it streamed, the head left
+    // a millisecond or two before the rest, and compressing a response stream (an encoder with its own window per
+    // response, fed a chunk at a time) cost more CPU than the render under a crowd (bench/render-cost.ts).
     let rendered;
+    let markup: string;
     try {
       rendered = await renderer.renderPage({
         url: address,
@@ -218,6 +231,7 @@ export class PageService {
         page: { origin, status },
         place: visit.place,
       });
+      markup = await markupOf(rendered);
     } catch (err) {
       this.deps.logger.error({ err, url: address }, 'server render failed: the app shell goes instead');
       return false;
@@ -235,44 +249,23 @@ export class PageService {
     if (status === 410) res.set('X-Robots-Tag', 'noindex');
     const csp = withStyleSources(String(res.getHeader('Content-Security-Policy') ?? ''), parts.styleSources);
     res.set('Content-Security-Policy', csp);
-    this.cacheHeaders(res, keepable);
-    res.type('html');
-    // The head goes first, so the browser fetches the scripts while the markup is written.
-    res.write(parts.start);
-    (res as Response & { flush?: () => void }).flush?.();
-    const chunks: string[] = [parts.start];
-    await new Promise<void>((resolve, reject) => {
-      rendered.pipe(
-        new Writable({
-          write(chunk: Buffer | string, _encoding, done) {
-            const text = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-            chunks.push(text);
-            res.write(text);
-            done();
-          },
-          final(done) {
-            resolve();
-            done();
-          },
-          destroy(err, done) {
-            if (err) reject(err);
-            done(err);
-          },
-        }),
-      );
+    // Who may keep it (RULES 13.7), on the page and its kept copy alike: a kept page is public for shared caches
+    // for its lifetime, with the tags that purge it; any other is asked for again. Never `Vary: Cookie`: the page
+    // cookies are the documented key, and no other cookie changes a byte.
+    const own: Record<string, string> = { 'Content-Security-Policy': csp };
+    if (keepable) own[SURROGATE_KEY_HEADERS[0]] = own[SURROGATE_KEY_HEADERS[1]] = surrogateKeyHeader(keepable.tags);
+    const answer = replayableHtml(parts.start + markup + parts.end, {
+      cacheControl: keepable ? sharedCacheControl(keepable.ttlMs) : UNKEPT_CACHE_CONTROL,
+      own,
     });
-    chunks.push(parts.end);
-    res.end(parts.end);
 
     // Not kept when a change dropped anything while it was drawn: it may show what the change replaced.
     if (keeping && keepable && this.kept.forgets === keeping.forgetsBefore) {
-      const own: Record<string, string> = { 'Content-Security-Policy': csp };
-      for (const header of SURROGATE_KEY_HEADERS) own[header] = String(res.getHeader(header));
-      const answer = replayableHtml(chunks.join(''), { cacheControl: sharedCacheControl(ttl), own });
       const page = { answer, status };
-      this.kept.keep(keeping.key, page, ttl, tags);
+      this.kept.keep(keeping.key, page, keepable.ttlMs, keepable.tags);
       this.toLane(visit, page, keeping.key);
     }
+    sendReplayable(req, res, answer);
     return true;
   }
 }

@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
 import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import type { BrandAnswer } from '../../../shared/schemas/layout.js';
+import { AppLinkNavigation } from '../components/app-link.js';
 import { SiteFooter } from '../features/navigation/site-footer.js';
 import { SiteHeader } from '../features/navigation/site-header.js';
 import { RowSkeleton } from '../features/rows/rows.js';
@@ -168,7 +169,9 @@ export function App({ queryClient: given, page }: { queryClient?: QueryClient; p
   }, []);
   return (
     <BrowserRouter>
-      <Storefront queryClient={queryClient} growthbook={growthbook} startFlags={startFlags} page={page} />
+      <AppLinkNavigation>
+        <Storefront queryClient={queryClient} growthbook={growthbook} startFlags={startFlags} page={page} />
+      </AppLinkNavigation>
     </BrowserRouter>
   );
 }

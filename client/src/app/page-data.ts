@@ -13,15 +13,87 @@ export interface PageData {
   page: PageContextValue;
 }
 
+/** A layout row as the page data carries it: only the fields the packing reads or writes are named. */
+interface RowData {
+  items?: unknown[];
+  tabs?: { id: string; items: unknown[] }[];
+  defaultTab?: string;
+  /** Packed: each distinct card of the row's tabs once, the tabs' items being indexes into it. */
+  tabCards?: unknown[];
+}
+
+const isLayoutQuery = (queryKey: readonly unknown[]) => queryKey[0] === 'layout';
+const rowsOf = (data: unknown): RowData[] | undefined => {
+  const rows = (data as { rows?: unknown } | null | undefined)?.rows;
+  return Array.isArray(rows) ? (rows as RowData[]) : undefined;
+};
+const firstTab = (row: RowData) => row.tabs?.find((tab) => tab.id === row.defaultTab) ?? row.tabs?.[0];
+
+/**
+ * An events row with tabs lists the same events several times (a game this week is in every tab, and `items` are
+ * the first tab's): the page carries each card once and the tabs as indexes into them, and `items` not at all
+ * when they are the first tab's. `unpackRow` gives back the very same row, so hydration draws what the server did.
+ */
+function packRow(row: RowData): RowData {
+  if (!row.tabs || row.tabs.length === 0) return row;
+  const cards: unknown[] = [];
+  const index = new Map<string, number>();
+  const tabs = row.tabs.map((tab) => ({
+    ...tab,
+    items: tab.items.map((card) => {
+      const key = JSON.stringify(card);
+      let i = index.get(key);
+      if (i === undefined) {
+        i = cards.push(card) - 1;
+        index.set(key, i);
+      }
+      return i;
+    }),
+  }));
+  const { items, ...rest } = row;
+  const first = firstTab(row);
+  const itemsFromTab = first !== undefined && JSON.stringify(items) === JSON.stringify(first.items);
+  return { ...rest, ...(itemsFromTab ? {} : { items }), tabs: tabs as unknown as RowData['tabs'], tabCards: cards };
+}
+
+function unpackRow(row: RowData): RowData {
+  const { tabCards, ...rest } = row;
+  if (!tabCards || !rest.tabs) return row;
+  const tabs = rest.tabs.map((tab) => ({ ...tab, items: (tab.items as number[]).map((i) => tabCards[i]) }));
+  const unpacked = { ...rest, tabs };
+  return { ...unpacked, items: rest.items ?? firstTab(unpacked)?.items ?? [] };
+}
+
+/** The page data with each layout answer's rows packed (`packRow`) or unpacked. */
+function withRows(data: PageData, each: (row: RowData) => RowData): PageData {
+  return {
+    ...data,
+    state: {
+      ...data.state,
+      queries: data.state.queries.map((query) => {
+        const rows = isLayoutQuery(query.queryKey) ? rowsOf(query.state.data) : undefined;
+        if (!rows) return query;
+        const layout = query.state.data as object;
+        return { ...query, state: { ...query.state, data: { ...layout, rows: rows.map(each) } } };
+      }),
+    },
+  };
+}
+
 /**
  * The page data as JSON safe inside a `<script>` element: `<` is escaped, so no `</script>` or `<!--` in an
- * answer (an event's name, say) can end the element early.
+ * answer (an event's name, say) can end the element early. Layout rows go packed (`packRow`).
  */
 export function pageDataJson(data: PageData): string {
-  return JSON.stringify(data)
+  return JSON.stringify(withRows(data, packRow))
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+}
+
+/** The page data from the JSON `pageDataJson` wrote: its layout rows unpacked, each as the API gave it. */
+export function parsePageData(json: string): PageData {
+  return withRows(JSON.parse(json) as PageData, unpackRow);
 }
 
 /**
@@ -33,7 +105,7 @@ export function readPageData(doc: Document): PageData | null {
   const text = doc.getElementById(PAGE_DATA_ID)?.textContent;
   if (!text) return null;
   try {
-    const data = JSON.parse(text) as PageData;
+    const data = parsePageData(text);
     const now = Date.now();
     for (const query of data.state.queries) query.state.dataUpdatedAt = now;
     return data;

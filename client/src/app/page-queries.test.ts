@@ -123,4 +123,42 @@ describe('the page data', () => {
     document.body.innerHTML = '<script type="application/json" id="page-data">{broken</script>';
     expect(readPageData(document)).toBeNull();
   });
+
+  it('carries each card of an events row once and reads the row back as it was', () => {
+    const card = (id: number) => ({ id, name: `Event ${id}`, badges: [], url: `/events/e-${id}`, minPrice: id });
+    const tabbed = {
+      id: 'local-events',
+      type: 'events',
+      items: [card(1), card(2)],
+      defaultTab: 'week',
+      tabs: [
+        { id: 'all', title: 'All', items: [card(3), card(1)] },
+        { id: 'week', title: 'Week', items: [card(1), card(2)] },
+        { id: 'month', title: 'Month', items: [card(1), card(2), card(3)] },
+      ],
+    };
+    // A row whose items are not its first tab's keeps them.
+    const own = { ...tabbed, id: 'other', items: [card(9)] };
+    const plain = { id: 'trending', type: 'events', items: [card(4)] };
+    const layout = { page: 'explore', rows: [tabbed, own, plain] };
+    const data = {
+      state: {
+        mutations: [],
+        queries: [
+          {
+            queryKey: ['layout', '/api/layout/home', '', ''],
+            queryHash: 'l',
+            state: { data: layout, dataUpdatedAt: 1 },
+          },
+        ],
+      },
+      page: { origin: 'https://x', status: 200 },
+    };
+    const json = pageDataJson(data as never);
+    // Each of the tabbed row's three events is written once; the other row's own item stays.
+    expect(json.match(/"Event 1"/g)).toHaveLength(2);
+    expect(json.match(/"Event 9"/g)).toHaveLength(1);
+    document.body.innerHTML = `<script type="application/json" id="page-data">${json}</script>`;
+    expect(readPageData(document)!.state.queries[0]!.state.data).toEqual(layout);
+  });
 });

@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import type {
   EventCard as EventCardData,
   PerformerCard as PerformerCardData,
@@ -6,6 +5,7 @@ import type {
 } from '../../../shared/schemas/cards.js';
 import type { CategoryTile as CategoryTileData, PromoCard as PromoCardData } from '../../../shared/schemas/layout.js';
 import { imageSrcSet } from '../lib/images.js';
+import { AppLink } from './app-link.js';
 import { formatPrice } from '../../../shared/rules/format.js';
 
 /**
@@ -36,7 +36,7 @@ function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
 
 export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?: boolean }) {
   return (
-    <Link className="card" to={card.url} data-item={`performer:${card.id}`}>
+    <AppLink className="card" to={card.url} data-item={`performer:${card.id}`}>
       <Picture src={card.pathPicture} eager={eager} />
       <span className="card__body">
         <span className="card__title">{card.name}</span>
@@ -47,13 +47,13 @@ export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?
           </span>
         )}
       </span>
-    </Link>
+    </AppLink>
   );
 }
 
 export function EventCard({ card }: { card: EventCardData }) {
   return (
-    <Link className="event-card" to={card.url} data-item={`event:${card.id}`}>
+    <AppLink className="event-card" to={card.url} data-item={`event:${card.id}`}>
       <span className="event-card__date" aria-hidden={card.date === 'TBD' ? undefined : true}>
         <span>{card.day}</span>
         <strong>{card.date}</strong>
@@ -79,22 +79,22 @@ export function EventCard({ card }: { card: EventCardData }) {
         </span>
       )}
       {card.unavailable && <span className="event-card__price event-card__price--none">{card.unavailable}</span>}
-    </Link>
+    </AppLink>
   );
 }
 
 export function VenueCard({ card }: { card: VenueCardData }) {
   return (
-    <Link className="venue-card" to={card.url} data-item={`venue:${card.id}`}>
+    <AppLink className="venue-card" to={card.url} data-item={`venue:${card.id}`}>
       <span className="card__title">{card.name}</span>
       <span className="card__meta">{card.address}</span>
-    </Link>
+    </AppLink>
   );
 }
 
 export function CategoryTile({ card, eager }: { card: CategoryTileData; eager?: boolean }) {
   return (
-    <Link className="card tile" to={card.url} data-item={`category:${card.slug}`}>
+    <AppLink className="card tile" to={card.url} data-item={`category:${card.slug}`}>
       <Picture src={card.image} eager={eager} />
       <span className="card__body">
         <span className="card__title">{card.title}</span>
@@ -102,19 +102,19 @@ export function CategoryTile({ card, eager }: { card: CategoryTileData; eager?: 
           {card.eventCount === 1 ? '1 event' : `${card.eventCount.toLocaleString('en-US')} events`}
         </span>
       </span>
-    </Link>
+    </AppLink>
   );
 }
 
 export function PromoCard({ card, eager }: { card: PromoCardData; eager?: boolean }) {
   return (
-    <Link className="card promo" to={card.url} data-item={`promo:${card.id}`}>
+    <AppLink className="card promo" to={card.url} data-item={`promo:${card.id}`}>
       <Picture src={card.image} eager={eager} />
       <span className="card__body">
         <span className="card__title">{card.title}</span>
         <span className="card__meta">{card.subtitle}</span>
       </span>
-    </Link>
+    </AppLink>
   );
 }
 

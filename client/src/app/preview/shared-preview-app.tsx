@@ -1,6 +1,7 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { MemoryRouter } from 'react-router';
+import { AppLinkNavigation } from '../../components/app-link.js';
 import { SharedPreviewSchema, type SharedPreviewView } from '../../../../shared/schemas/studio.js';
 import { ApiError } from '../../lib/api.js';
 import { createQueryClient } from '../../lib/query-client.js';
@@ -93,7 +94,9 @@ export function SharedPreviewApp() {
   return (
     <QueryClientProvider client={client}>
       <MemoryRouter>
-        <SharedPreview token={tokenOf(window.location.pathname)} />
+        <AppLinkNavigation>
+          <SharedPreview token={tokenOf(window.location.pathname)} />
+        </AppLinkNavigation>
       </MemoryRouter>
     </QueryClientProvider>
   );

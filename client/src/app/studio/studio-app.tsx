@@ -1,6 +1,7 @@
 import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { MemoryRouter } from 'react-router';
+import { AppLinkNavigation } from '../../components/app-link.js';
 import { AuditPanel } from '../../features/studio/audit-panel.js';
 import { DraftsPanel } from '../../features/studio/drafts-panel.js';
 import { ExperimentsPanel } from '../../features/studio/experiments-panel.js';
@@ -128,7 +129,9 @@ export function StudioApp() {
           </a>
         </header>
         <main id="main" className="studio-main">
-          <Studio />
+          <AppLinkNavigation>
+            <Studio />
+          </AppLinkNavigation>
         </main>
       </MemoryRouter>
     </QueryClientProvider>

@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { Link } from 'react-router';
 import { GUARANTEE_PATH } from '../../../../shared/rules/site-paths.js';
+import { AppLink } from '../../components/app-link.js';
 import { SocialIcon } from './icons.js';
 import { FOOTER_CATEGORIES, POLICY_LINKS, SOCIAL_LINKS } from './menu-data.js';
 import './navigation.css';
@@ -11,19 +11,19 @@ export function SiteFooter() {
   return (
     <footer className="nav-footer">
       <p className="nav-footer__guarantee">
-        <Link to={GUARANTEE_PATH}>100% Money Back Guarantee</Link>
+        <AppLink to={GUARANTEE_PATH}>100% Money Back Guarantee</AppLink>
       </p>
       <div className="nav-footer__inner">
         <nav className="nav-footer__categories" aria-label="Footer categories">
           {FOOTER_CATEGORIES.map((group) => (
             <div key={group.url} className="nav-footer__group">
               <h2 className="nav-footer__heading">
-                <Link to={group.url}>{group.name}</Link>
+                <AppLink to={group.url}>{group.name}</AppLink>
               </h2>
               <ul className="nav-footer__list">
                 {group.links.map((link) => (
                   <li key={link.url}>
-                    <Link to={link.url}>{link.name}</Link>
+                    <AppLink to={link.url}>{link.name}</AppLink>
                   </li>
                 ))}
               </ul>
@@ -34,7 +34,7 @@ export function SiteFooter() {
             <ul className="nav-footer__list">
               {POLICY_LINKS.map((link) => (
                 <li key={link.url}>
-                  <Link to={link.url}>{link.name}</Link>
+                  <AppLink to={link.url}>{link.name}</AppLink>
                 </li>
               ))}
             </ul>
