@@ -22,7 +22,8 @@ const JsonpQuerySchema = z.object({
     .string()
     .regex(
       CALLBACK_PATTERN,
-      'callback must be a name the suggester generates: jsonp_ and digits (jsonp_1700000000000), or jQuery<digits>_<digits>',
+      'callback must be a name the suggester generates: jsonp_ and digits (jsonp_1700000000000), ' +
+        'or jQuery<digits>_<digits>',
     ),
 });
 

@@ -257,7 +257,13 @@ export class SegmentSchedule {
   /** Publishes one due schedule, or settles it as failed; false when it must wait for the next run. */
   private async publishOne(s: ScheduledVersion): Promise<boolean> {
     const { publisher, logger } = this.options;
-    const done = await publisher.publishedSchedule(s.id);
+    // Asked after the sync too: another node may publish it between the two, and the live set it left behind
+    // would then read as a change made after the schedule (a conflict) rather than as this very version.
+    let done = await publisher.publishedSchedule(s.id);
+    if (done === null) {
+      await publisher.sync();
+      done = await publisher.publishedSchedule(s.id);
+    }
     if (done !== null) {
       // Published by a node that stopped before it could say so.
       if (await this.settle(s, { status: 'published', version: done }))
@@ -269,7 +275,6 @@ export class SegmentSchedule {
         });
       return true;
     }
-    await publisher.sync();
     const live = publisher.liveFiles;
     const { files, conflicts } = applySchedule(live, s);
     if (conflicts.length > 0) {
