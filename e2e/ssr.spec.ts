@@ -430,7 +430,7 @@ test.describe('the server HTML', () => {
     },
   );
 
-  test("each rendered page's linked stylesheets load, its one inline style is allowed by its hash, and its data parses", async ({
+  test("each rendered page's stylesheets load, its one inline style is allowed by its hash, its data parses", async ({
     request,
   }) => {
     for (const url of Object.values(await landing(request))) {
