@@ -430,7 +430,7 @@ test.describe('the server HTML', () => {
     },
   );
 
-  test("each rendered page's one inline stylesheet is allowed by its hash, and its data parses", async ({
+  test("each rendered page's stylesheets load, its one inline style is allowed by its hash, its data parses", async ({
     request,
   }) => {
     for (const url of Object.values(await landing(request))) {
@@ -438,8 +438,16 @@ test.describe('the server HTML', () => {
       const html = await answer.text();
       const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
       expect(styles.length, url).toBe(1);
-      expect(styles[0]!.length, url).toBeGreaterThan(1000);
-      expect(styles[0], url).toMatch(/:root\{--brand:#[0-9a-f]{6};/i);
+      // The brand's colours; the app's styles are linked files, cached a year.
+      expect(styles[0], url).toMatch(/^:root\{--brand:#[0-9a-f]{6};[^{}]*\}$/i);
+      const sheets = [...headOf(html).matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
+      expect(sheets.length, url).toBeGreaterThan(0);
+      for (const sheet of sheets) {
+        const file = await request.get(sheet);
+        expect(file.status(), sheet).toBe(200);
+        expect(file.headers()['content-type'], sheet).toContain('text/css');
+        expect((await file.text()).length, sheet).toBeGreaterThan(100);
+      }
       const hash = `'sha256-${createHash('sha256').update(styles[0]!).digest('base64')}'`;
       const csp = answer.headers()['content-security-policy'] ?? '';
       const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(csp)?.[1]?.split(/\s+/) ?? [];
@@ -557,7 +565,10 @@ test.describe('the server HTML', () => {
 
 // ---- 3 and 6. hydration, and the Content-Security-Policy ---------------------------------------------------
 
-/** The GET API addresses whose answers a rendered page carries: the client must not ask for them again. */
+/**
+ * The GET API addresses whose answers a rendered page carries: the client must not ask for them again. The menu's
+ * links are not among them: no page carries them, and nothing asks for them until a panel or the drawer opens.
+ */
 const EMBEDDED_API = /^\/api\/(brand|menu|layout\/|events\/|performers\/|venues\/|Searches\/get)/;
 
 /**
@@ -608,8 +619,10 @@ for (const kind of HYDRATED_PAGES) {
       expect((await page.locator('h1').textContent())?.trim()).toBe(
         decodeEntities(servedH1.replace(/<[^>]*>/g, '')).trim(),
       );
-      // The brand and the menu at least (the site's shell), and the page's own answers.
-      expect(data.state.queries.length).toBeGreaterThanOrEqual(kind === 'faq' || kind === 'not-found' ? 2 : 3);
+      // The brand (the site's shell) and the page's own answers; not the menu's links (RULES 12.2).
+      const carried = data.state.queries.map((q) => JSON.stringify(q.queryKey));
+      expect(carried.length).toBeGreaterThanOrEqual(kind === 'faq' || kind === 'not-found' ? 1 : 2);
+      expect(carried.filter((key) => key.includes('/api/menu'))).toEqual([]);
     },
   );
 }

@@ -9,6 +9,7 @@ import {
   VenueDetailSchema,
   VenuePageSchema,
 } from '../../shared/schemas/entities.js';
+import { MENU_BAR } from '../../shared/catalog/menu-bar.js';
 import { EVENT_DETAIL_FIELDS } from '../../shared/schemas/cards.js';
 import type { PerformerDocument } from '../../shared/schemas/documents.js';
 import type { Catalog } from '../catalog/load-catalog.js';
@@ -223,6 +224,8 @@ describe('GET /api/menu (RULES 12.4 navigation)', () => {
   it('has Sports by league with All and every team, then flat Concerts, Theater and Other', async () => {
     const body = MenuSchema.parse((await request(app).get('/api/menu')).body);
     expect(body.categories.map((c) => c.name)).toEqual(['Sports', 'Concerts', 'Theater', 'Other']);
+    // The header's bar is drawn from MENU_BAR before the menu loads: the answer's categories are the same.
+    expect(body.categories.map(({ name, url }) => (url ? { name, url } : { name }))).toEqual(MENU_BAR);
     const sections = body.categories[0]!.sections!;
     expect(sections.map((s) => s.name)).toEqual(['NFL', 'MLB', 'NHL', 'NBA']);
     expect(sections.map((s) => s.links.length)).toEqual([33, 31, 33, 31]);

@@ -1,7 +1,7 @@
 import { GrowthBookProvider, type GrowthBook } from '@growthbook/growthbook-react';
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { BrowserRouter, Outlet, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import type { BrandAnswer } from '../../../shared/schemas/layout.js';
 import { AppLinkNavigation } from '../components/app-link.js';
@@ -111,6 +111,37 @@ export interface StorefrontProps {
 
 const noStart = () => {};
 
+/**
+ * The routes, made once: `<Routes>` with `<Route>` children builds these objects again on every render (a server
+ * render is one render). The same elements in the same tree, so hydration sees what the server drew.
+ */
+const ROUTES: RouteObject[] = [
+  {
+    element: <SiteShell />,
+    children: [
+      { index: true, element: <LayoutPage kind="home" /> },
+      { path: 'category/:slug', element: <LayoutPage kind="category" /> },
+      { path: 'performers/:slug', element: <PerformerPage /> },
+      { path: 'venues/:slug', element: <VenuePage /> },
+      { path: 'results-general', element: <ResultsPage /> },
+      { path: 'events/*', element: <EventPage /> },
+      { path: 'tickets/*', element: <TicketPage /> },
+      { path: 'checkout/:cartId', element: <CheckoutPage /> },
+      { path: 'orders/:id', element: <OrderPage /> },
+      { path: 'contact-us', element: <ContactPage /> },
+      { path: 'faq', element: <FaqPage /> },
+      { path: 'guarantee', element: <GuaranteePage /> },
+      { path: 'policies', element: <PoliciesPage /> },
+      { path: ':slug', element: <RootSlugPage /> },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+];
+
+function StorefrontRoutes() {
+  return useRoutes(ROUTES);
+}
+
 /** The storefront's providers and routes, inside whichever router the caller gives (the browser's, or the server's). */
 export function Storefront({ queryClient, growthbook, startFlags = noStart, page }: StorefrontProps) {
   useEffect(() => {
@@ -125,25 +156,7 @@ export function Storefront({ queryClient, growthbook, startFlags = noStart, page
         {/* Until the flags start the provider holds no GrowthBook: `lib/flags.ts` reads that as every feature off. */}
         <StartFlagsContext value={startFlags}>
           <GrowthBookProvider growthbook={growthbook as GrowthBook}>
-            <Routes>
-              <Route element={<SiteShell />}>
-                <Route index element={<LayoutPage kind="home" />} />
-                <Route path="category/:slug" element={<LayoutPage kind="category" />} />
-                <Route path="performers/:slug" element={<PerformerPage />} />
-                <Route path="venues/:slug" element={<VenuePage />} />
-                <Route path="results-general" element={<ResultsPage />} />
-                <Route path="events/*" element={<EventPage />} />
-                <Route path="tickets/*" element={<TicketPage />} />
-                <Route path="checkout/:cartId" element={<CheckoutPage />} />
-                <Route path="orders/:id" element={<OrderPage />} />
-                <Route path="contact-us" element={<ContactPage />} />
-                <Route path="faq" element={<FaqPage />} />
-                <Route path="guarantee" element={<GuaranteePage />} />
-                <Route path="policies" element={<PoliciesPage />} />
-                <Route path=":slug" element={<RootSlugPage />} />
-                <Route path="*" element={<NotFoundPage />} />
-              </Route>
-            </Routes>
+            <StorefrontRoutes />
           </GrowthBookProvider>
         </StartFlagsContext>
       </QueryClientProvider>

@@ -25,7 +25,8 @@ describe('what the server reads to render a page', () => {
   it('is what each page asks for, under the keys it asks with', () => {
     expect(paths('/')).toEqual({
       kind: 'home',
-      shell: ['/api/brand', '/api/menu'],
+      // No menu: its links load when a panel first opens.
+      shell: ['/api/brand'],
       own: ['/api/layout/home'],
       module: undefined,
     });
@@ -53,7 +54,7 @@ describe('what the server reads to render a page', () => {
       kind: 'results',
       own: ['/api/Searches/get?q=taylor%20swift&page=1'],
     });
-    // An event page is bare (no header, so no menu) and reads its listings as the listings panel filters them.
+    // An event page is bare (no header) and reads its listings as the listings panel filters them.
     expect(paths('/events/new-york/mets-at-cubs-42?quantity=4')).toEqual({
       kind: 'event',
       shell: ['/api/brand'],

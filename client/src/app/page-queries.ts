@@ -7,10 +7,8 @@ import {
 } from '../../../shared/schemas/page-render.js';
 import { readListingsFilter } from '../features/buying/listings-filter.js';
 import { eventCall, listingsCall, slugFromSplat } from '../features/buying/use-buying.js';
-import { menuCall } from '../features/navigation/menu-data.js';
 import { layoutPageParams } from '../lib/flags.js';
 import { brandCall } from './app.js';
-import { isBarePage } from './layout-rule.js';
 import { entityCall, resultsCall, resultsPage, schedulePage } from './pages/entity-pages.js';
 import { layoutCall } from './pages/layout-page.js';
 
@@ -38,7 +36,8 @@ export function pagePlan(url: URL, place: ChosenPlace): PagePlan | null {
   const { searchParams, search } = url;
   // The router ignores a trailing slash (`/category/nfl/` is the category page), and so does the plan.
   const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
-  const shell: PageQuery[] = (isBarePage(pathname) ? [brandCall] : [brandCall, menuCall]).map(pageQuery);
+  // The brand only: the menu's links load when a panel first opens (its bar is MENU_BAR), so no page carries them.
+  const shell: PageQuery[] = [pageQuery(brandCall)];
   const category = /^\/category\/([^/]+)$/.exec(pathname);
   if (pathname === '/' || category) {
     const kind = category ? 'category' : 'home';

@@ -17,12 +17,13 @@ const sizes = '(max-width: 640px) 80vw, 280px';
 
 function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
   if (!src) return <div className="card__image card__image--empty" aria-hidden="true" />;
+  const srcSet = imageSrcSet(src);
   return (
     <img
       className="card__image"
       src={src}
-      srcSet={imageSrcSet(src)}
-      sizes={sizes}
+      srcSet={srcSet}
+      sizes={srcSet && sizes}
       alt=""
       width={640}
       height={360}

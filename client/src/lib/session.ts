@@ -38,6 +38,8 @@ const listeners = new Set<Listener>();
 let pending: Promise<string | null> | null = null;
 
 export function getStoredToken(): string | null {
+  // A server render has no storage: no guest is known there (and a thrown error costs every render).
+  if (typeof localStorage === 'undefined') return null;
   try {
     const token = localStorage.getItem(TOKEN_KEY);
     if (!token) return null;

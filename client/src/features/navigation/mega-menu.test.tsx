@@ -27,22 +27,38 @@ describe('MegaMenu', () => {
     vi.unstubAllGlobals();
   });
 
-  it('loads /api/menu once and renders a disclosure button per category', async () => {
+  it('draws a disclosure button per category and fetches nothing until the bar is reached', async () => {
+    const user = userEvent.setup();
     const { sports } = await renderMenu();
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(String((fetchMock.mock.calls[0] as unknown[])[0])).toBe('/api/menu');
     expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Sports', 'Concerts', 'Theater', 'Other']);
     expect(sports.getAttribute('aria-expanded')).toBe('false');
     expect(panelOf(sports).hidden).toBe(true);
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.hover(sports);
+    await within(panelOf(sports)).findByRole('link', { name: 'See all Sports' });
+    await user.hover(screen.getByRole('button', { name: 'Theater' }));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(String((fetchMock.mock.calls[0] as unknown[])[0])).toBe('/api/menu');
   });
 
-  it('shows the top categories as links before the menu arrives', () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() => new Promise(() => {})),
+  it('says the links are loading in a panel opened before the menu arrives, and fills it in', async () => {
+    let answer: (() => void) | undefined;
+    const later = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(
+      () =>
+        new Promise((resolve) => {
+          answer = () => resolve(later());
+        }),
     );
-    renderWithProviders(<MegaMenu />);
-    expect(screen.getByRole('link', { name: 'Sports' }).getAttribute('href')).toBe('/category/sports');
+    const { sports } = await renderMenu();
+    fireEvent.click(sports);
+    expect(sports.getAttribute('aria-expanded')).toBe('true');
+    expect(within(panelOf(sports)).getByRole('status').textContent).toBe('Loading Sports…');
+    await vi.waitFor(() => expect(answer).toBeDefined());
+    await act(async () => answer!());
+    expect(await within(panelOf(sports)).findByText('NFL')).toBeTruthy();
+    expect(within(panelOf(sports)).queryByRole('status')).toBeNull();
   });
 
   it('opens one category at a time on hover', async () => {

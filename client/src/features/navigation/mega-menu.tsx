@@ -11,14 +11,8 @@ import {
 import { Link, useLocation } from 'react-router';
 import { ChevronIcon } from './icons.js';
 import { headingInto, MENU_AIM_DELAY_MS, type Point } from './menu-aim.js';
-import {
-  MENU_CLOSE_DELAY_MS,
-  MENU_COLUMNS,
-  TOP_CATEGORY_LINKS,
-  useMenu,
-  type MenuCategory,
-  type MenuLink,
-} from './menu-data.js';
+import { MENU_CLOSE_DELAY_MS, MENU_COLUMNS, useMenu, type MenuCategory, type MenuLink } from './menu-data.js';
+import { MENU_BAR } from '../../../../shared/catalog/menu-bar.js';
 import './navigation.css';
 
 // RULES 12.2: 5 columns; the stylesheet reads the count from this property.
@@ -26,11 +20,14 @@ const PANEL_STYLE = { '--menu-columns': MENU_COLUMNS } as CSSProperties;
 
 /**
  * Desktop category menu (RULES 12.2, mega-menu): hover opens one category at a time and the
- * panel closes 200 ms after the mouse leaves; keyboard users get a disclosure button per category.
+ * panel closes 200 ms after the mouse leaves; keyboard users get a disclosure button per category. The bar is
+ * drawn from MENU_BAR; the links are fetched once the pointer or the focus first comes to it (no page carries them).
  */
 export function MegaMenu() {
-  const { data } = useMenu();
   const [openIndex, setOpenIndex] = useState<number | null>(null);
+  const [wanted, setWanted] = useState(false);
+  const { data, isError } = useMenu(wanted || openIndex !== null);
+  const want = () => setWanted(true);
   const closeTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   // A click on a panel that hover has just opened would otherwise close it under the pointer.
   const openedByHover = useRef(false);
@@ -94,22 +91,6 @@ export function MegaMenu() {
     };
   }, [openIndex, close]);
 
-  if (!data) {
-    return (
-      <nav className="mega-menu" aria-label="Categories">
-        <ul className="mega-menu__bar">
-          {TOP_CATEGORY_LINKS.map((link) => (
-            <li key={link.url}>
-              <Link className="mega-menu__trigger" to={link.url}>
-                {link.name}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-    );
-  }
-
   const openByHover = (index: number) => {
     openedByHover.current = true;
     setOpenIndex(index);
@@ -166,10 +147,18 @@ export function MegaMenu() {
   };
 
   return (
-    <nav className="mega-menu" aria-label="Categories" ref={navRef} onMouseMove={onPointerMove}>
+    <nav
+      className="mega-menu"
+      aria-label="Categories"
+      ref={navRef}
+      onMouseMove={onPointerMove}
+      onPointerEnter={want}
+      onFocus={want}
+    >
       <ul className="mega-menu__bar">
-        {data.categories.map((category, index) => {
+        {MENU_BAR.map((category, index) => {
           const open = openIndex === index;
+          const links = data?.categories.find((c) => c.name === category.name);
           const panelId = `${baseId}-panel-${index}`;
           return (
             <li
@@ -204,7 +193,13 @@ export function MegaMenu() {
                         See all {category.name}
                       </Link>
                     ) : null}
-                    <PanelGrid category={category} idPrefix={panelId} onNavigate={close} />
+                    {links ? (
+                      <PanelGrid category={links} idPrefix={panelId} onNavigate={close} />
+                    ) : isError ? null : (
+                      <p className="mega-menu__status" role="status">
+                        Loading {category.name}…
+                      </p>
+                    )}
                   </div>
                 )}
               </div>

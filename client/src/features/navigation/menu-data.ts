@@ -12,7 +12,7 @@ export const MENU_COLUMNS = 5;
 
 /** The menu changes only with the catalog and the server lets edges cache it for an hour (RULES 13.2: 3600 s). */
 export const MENU_STALE_TIME_MS = 60 * 60_000;
-/** The menu's call (the server renders with it too). */
+/** The menu's call. The page carries none of it: the links load when a panel or the drawer first opens. */
 export const menuCall: ApiCall = { call: 'menu' };
 /** Loaded with the menu's fetch, not with the page (`AnswerSchema`). */
 const menuSchema = () => import('../../lib/schemas.js').then((m) => m.MenuSchema);
@@ -20,8 +20,10 @@ const menuSchema = () => import('../../lib/schemas.js').then((m) => m.MenuSchema
 /** Phones and wide screens switch at this width (the same value as the CSS media queries). */
 export const WIDE_MEDIA_QUERY = '(min-width: 768px)';
 
-export function useMenu() {
+/** The menu's links; `enabled` false until a panel or the drawer is about to open (nothing fetched before). */
+export function useMenu(enabled = true) {
   return useQuery({
+    enabled,
     queryKey: callQueryKey(menuCall),
     // The menu is public and edge-cacheable, so no guest token goes with it.
     queryFn: ({ signal }) =>
@@ -33,7 +35,7 @@ export function useMenu() {
   });
 }
 
-/** RULES 2.1, top categories: plain links shown while the menu loads or when it cannot be loaded. */
+/** RULES 2.1, top categories: plain links shown in the drawer when the menu cannot be loaded. */
 export const TOP_CATEGORY_LINKS: readonly MenuLink[] = [
   { name: 'Sports', url: '/category/sports' },
   { name: 'Concerts', url: '/category/concerts' },
