@@ -31,22 +31,22 @@ const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="\/assets\/([^"]+\.css)
 const ROOT = '<div id="root"></div>';
 
 /**
- * The built client's `index.html` as the frame of every server-rendered page. Its stylesheets are linked, not
- * inlined: they are the same files for every page and brand, kept a year by the browser and any cache in front
- * (`/assets/`, immutable), so a page carries only its own markup and data; the brand's colours (RULES 1.9) are the
- * one inline style element, which the CSP allows by its hash. A page's own module (the event page, say) is
- * preloaded and its stylesheet linked too, so neither first paint nor hydration waits for them.
+ * The built client's `index.html` as the frame of every server-rendered page. Its stylesheet is inlined (with
+ * the brand's colours) so the first paint waits for no request; the CSP allows that one element by its hash.
+ * A page's own module (the event page, say) is preloaded and its stylesheet inlined too, so neither first paint
+ * nor hydration waits for them.
  */
 export class PageDocument {
   private readonly head: string;
   private readonly tail: string;
-  /** The app's stylesheets (under `assets/`), linked from every page. */
-  private readonly styleFiles: string[];
+  private readonly css: string;
+  private readonly clientDir: string;
   private readonly manifest: Record<string, ManifestChunk>;
-  /** Each brand's inline theme and its CSP source, built once. */
+  /** Each brand's and page module's inline stylesheet and its CSP source, built once. */
   private readonly inlineStyles = new Map<string, { element: string; source: string }>();
 
   constructor(clientDir: string) {
+    this.clientDir = clientDir;
     let template = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
     const manifestFile = path.join(clientDir, '.vite', 'manifest.json');
     this.manifest = existsSync(manifestFile)
@@ -57,7 +57,8 @@ export class PageDocument {
     if (link) template = template.replace(link[0], '');
     // The app's styles: the entry's, then those of the app it starts (the components' own stylesheets).
     const appStyles = [...new Set([...this.app].flatMap((id) => this.manifest[id]?.css ?? []))];
-    this.styleFiles = appStyles.length > 0 ? appStyles : link ? [`assets/${link[1]!}`] : [];
+    const styleFiles = appStyles.length > 0 ? appStyles : link ? [`assets/${link[1]!}`] : [];
+    this.css = styleFiles.map((file) => readFileSync(path.join(clientDir, file), 'utf8')).join('\n');
     template = template.replace(/\s*<title>[^<]*<\/title>/, '').replace(/\s*<meta name="description"[^>]*>/, '');
     const root = template.indexOf(ROOT);
     const headEnd = template.indexOf('</head>');
@@ -88,8 +89,11 @@ export class PageDocument {
 
   private readonly rest: string;
 
-  /** The inline style element: the brand's theme (RULES 1.9) over the linked stylesheets' defaults. */
-  private inlineStyle(brand: Brand): { element: string; source: string } {
+  /**
+   * The inline stylesheet: the app's styles, the page module's own (the event page's, say: inlined too, so no
+   * stylesheet request holds the first paint), then the brand's theme (RULES 1.9) over their defaults.
+   */
+  private inlineStyle(brand: Brand, moduleStyles: readonly string[]): { element: string; source: string } {
     const t = brand.theme;
     const colours = [
       ['brand', t.primary],
@@ -98,11 +102,13 @@ export class PageDocument {
       ['surface', t.surface],
       ['accent', t.accent],
     ] as const;
-    const key = [brand.id, colours.map(([, value]) => value).join('')].join('\n');
+    const key = [brand.id, colours.map(([, value]) => value).join(''), ...moduleStyles].join('\n');
     let style = this.inlineStyles.get(key);
     if (!style) {
+      const own = moduleStyles.map((file) => readFileSync(path.join(this.clientDir, file), 'utf8'));
       // The colours are validated as #rrggbb by the segment schema; nothing else reaches the stylesheet.
-      const text = `:root{${colours.map(([name, value]) => `--${name}:${value}`).join(';')}}`.replace(/<\//g, '<\\/');
+      const theme = `:root{${colours.map(([name, value]) => `--${name}:${value}`).join(';')}}`;
+      const text = [this.css, ...own, theme].join('\n').replace(/<\//g, '<\\/');
       style = {
         element: `<style>${text}</style>`,
         source: `'sha256-${createHash('sha256').update(text).digest('base64')}'`,
@@ -135,7 +141,7 @@ export class PageDocument {
   /** The document around a page's markup; `data` (already escaped) goes into the element with id `dataId`. */
   parts(head: PageHead, brand: Brand, module: string | undefined, data: { id: string; json: string }): DocumentParts {
     const { scripts, styles } = this.moduleFiles(module);
-    const style = this.inlineStyle(brand);
+    const style = this.inlineStyle(brand, styles);
     const meta = (attr: 'name' | 'property', name: string, content: string | null) =>
       content ? `<meta ${attr}="${name}" content="${escapeHtml(content)}" />` : '';
     const tags = [
@@ -154,10 +160,6 @@ export class PageDocument {
       meta('name', 'twitter:title', head.title),
       meta('name', 'twitter:description', head.description),
       meta('name', 'twitter:image', head.image),
-      // The stylesheets first, then the theme over their defaults (the same selector: the later one wins).
-      ...[...this.styleFiles, ...styles].map(
-        (file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}" />`,
-      ),
       style.element,
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
     ].filter(Boolean);
