@@ -430,7 +430,7 @@ test.describe('the server HTML', () => {
     },
   );
 
-  test("each rendered page's stylesheets load, its one inline style is allowed by its hash, its data parses", async ({
+  test("each rendered page's one inline stylesheet is allowed by its hash, and its data parses", async ({
     request,
   }) => {
     for (const url of Object.values(await landing(request))) {
@@ -438,16 +438,8 @@ test.describe('the server HTML', () => {
       const html = await answer.text();
       const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
       expect(styles.length, url).toBe(1);
-      // The brand's colours; the app's styles are linked files, cached a year.
-      expect(styles[0], url).toMatch(/^:root\{--brand:#[0-9a-f]{6};[^{}]*\}$/i);
-      const sheets = [...headOf(html).matchAll(/<link rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) => m[1]!);
-      expect(sheets.length, url).toBeGreaterThan(0);
-      for (const sheet of sheets) {
-        const file = await request.get(sheet);
-        expect(file.status(), sheet).toBe(200);
-        expect(file.headers()['content-type'], sheet).toContain('text/css');
-        expect((await file.text()).length, sheet).toBeGreaterThan(100);
-      }
+      expect(styles[0]!.length, url).toBeGreaterThan(1000);
+      expect(styles[0], url).toMatch(/:root\{--brand:#[0-9a-f]{6};/i);
       const hash = `'sha256-${createHash('sha256').update(styles[0]!).digest('base64')}'`;
       const csp = answer.headers()['content-security-policy'] ?? '';
       const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(csp)?.[1]?.split(/\s+/) ?? [];
