@@ -159,8 +159,13 @@ export class EventCollector {
   }
 }
 
-/** One exposure per guest, experiment and page view, whichever side (server or browser) records it first. */
-const exposureKey = (guest: string, experiment: string, pageView: string) => `x:${guest}:${experiment}:${pageView}`;
+/**
+ * One exposure per guest, experiment and page view, whichever side (server or browser) records it first. The page
+ * view comes first: the server's own (`srv-<time>-…`) grow with time, so the unique index on these keys takes each
+ * new one at its end, as it does the row ids and times, rather than at a place picked by the guest among pages a
+ * big table has long evicted from memory (RULES 16.3).
+ */
+const exposureKey = (guest: string, experiment: string, pageView: string) => `x:${pageView}:${guest}:${experiment}`;
 
 /** RULES 16.3: what makes a browser's event count once. */
 function onceKey(guest: string, e: EventBatch['events'][number]): string {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
+import { TEST_STORES } from '../store/test-stores.js';
 import { EventLog, type EventRecord } from './event-log.js';
 
 const view = (guest: string, at = new Date()): EventRecord => ({
@@ -35,15 +34,14 @@ function flakyStore(real: Sql) {
   return { sql, back: () => (away = false), refused: () => refused };
 }
 
-let real: Sql;
-beforeAll(async () => {
-  real = await openPglite(null);
-  await migrate(real);
-});
-beforeEach(() => real.query('DELETE FROM analytics_events'));
-afterAll(() => real.close());
+describe.each(TEST_STORES)('EventLog on $name', ({ open }) => {
+  let real: Sql;
+  beforeAll(async () => {
+    real = await open();
+  });
+  beforeEach(() => real.query('DELETE FROM analytics_events'));
+  afterAll(() => real.close());
 
-describe('EventLog', () => {
   it('keeps events queued while the store is away and writes them once it is back', async () => {
     const store = flakyStore(real);
     const log = new EventLog(store.sql, { flushEveryMs: 5 });
@@ -58,6 +56,68 @@ describe('EventLog', () => {
     log.record(view('a'));
     await log.close();
     expect((await real.query('SELECT count(*)::int AS n FROM analytics_events'))[0]).toEqual({ n: 2 });
+  });
+
+  it('writes each field of an event to its column, in the order queued, nothing of a guest who opted out', async () => {
+    await real.query('DELETE FROM guest_privacy');
+    await real.query(
+      `INSERT INTO guest_privacy (guest_id, do_not_sell_or_share, erased_at) VALUES ('opted', true, NULL), ` +
+        `('erased', false, now())`,
+    );
+    const at = new Date('2026-11-27T10:00:00.123Z');
+    const full: EventRecord = {
+      name: 'row_click',
+      at,
+      guest: 'full',
+      brand: 'tix',
+      device: 'mobile',
+      page: '/',
+      pageView: 'pv-full',
+      variation: 'rows-b',
+      segmentFile: 'home.jsonc',
+      segmentVersion: 7,
+      rowId: 'row-1',
+      position: 2,
+      itemPosition: 3,
+      item: 'Event:101',
+      experimentId: 'home-rows',
+      variationId: '1',
+      reason: 'quote "it" \\ and ünïcode',
+      orderId: 'ord-1',
+      revenue: 123.45,
+      once: 'b:full:1',
+    };
+    const log = new EventLog(real, { flushEveryMs: 60_000 });
+    log.record(view('opted'), full, view('erased'), view('a'), view('b'));
+    await log.close();
+    const rows = await real.query<Record<string, unknown>>('SELECT * FROM analytics_events ORDER BY id');
+    expect(rows.map((r) => r.anonymous_id)).toEqual(['full', 'a', 'b']);
+    const { id: _id, occurred_at, revenue, ...columns } = rows[0]!;
+    expect(new Date(occurred_at as string).toISOString()).toBe(at.toISOString());
+    expect(Number(revenue)).toBe(123.45);
+    expect(columns).toEqual({
+      name: 'row_click',
+      anonymous_id: 'full',
+      brand: 'tix',
+      device: 'mobile',
+      page: '/',
+      page_view: 'pv-full',
+      variation: 'rows-b',
+      segment_file: 'home.jsonc',
+      segment_version: 7,
+      row_id: 'row-1',
+      position: 2,
+      item_position: 3,
+      item: 'Event:101',
+      experiment_id: 'home-rows',
+      variation_id: '1',
+      reason: 'quote "it" \\ and ünïcode',
+      order_id: 'ord-1',
+      once: 'b:full:1',
+    });
+    // A field left out is null.
+    expect(rows[1]).toMatchObject({ page: null, variation: null, segment_version: null, revenue: null });
+    await real.query('DELETE FROM guest_privacy');
   });
 
   it('drops the oldest events beyond its bound, counting them', async () => {

@@ -33,6 +33,22 @@ export type ReplayKey = (req: IncomingMessage, url: URLParts) => string | undefi
  */
 export type LaneGate = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
 
+/** The headers gates have given a response, as raw name, value pairs. */
+const gateHeaders = new WeakMap<ServerResponse, string[]>();
+
+/**
+ * Adds headers (name, value, name, value…) to the answer the lane sends after a gate, kept or refused: written in
+ * its one `writeHead` rather than set one by one beforehand, which would send every header through Node's per-header
+ * bookkeeping (the rate limit's headers on a replayed suggestion).
+ */
+export function addGateHeaders(res: ServerResponse, ...raw: string[]): void {
+  const found = gateHeaders.get(res);
+  if (found) found.push(...raw);
+  else gateHeaders.set(res, raw);
+}
+
+const gateHeadersOf = (res: ServerResponse): readonly string[] => gateHeaders.get(res) ?? [];
+
 export interface URLParts {
   pathname: string;
   /** The query string without its `?`; empty when there is none. */
@@ -241,12 +257,18 @@ export class FastLane {
 
   private send(req: IncomingMessage, res: ServerResponse, entry: Entry, id: string): void {
     if (fresh(req.headers, { etag: entry.answer.etag })) {
-      res.writeHead(304, [...entry.notModified, ...ageHeader(entry.answer), REQUEST_ID_HEADER, id]);
+      res.writeHead(304, [
+        ...entry.notModified,
+        ...ageHeader(entry.answer),
+        REQUEST_ID_HEADER,
+        id,
+        ...gateHeadersOf(res),
+      ]);
       res.end();
       return;
     }
     const out = entry.variant(encodingFor(req, entry.answer));
-    res.writeHead(200, [...out.headers, ...ageHeader(entry.answer), REQUEST_ID_HEADER, id]);
+    res.writeHead(200, [...out.headers, ...ageHeader(entry.answer), REQUEST_ID_HEADER, id, ...gateHeadersOf(res)]);
     res.end(out.body);
   }
 
@@ -255,12 +277,15 @@ export class FastLane {
     const { status, body } = toErrorResponse(err);
     if (status >= 500) this.options.logger.error({ err }, 'request failed');
     const json = JSON.stringify(body);
-    res.writeHead(status, {
-      ...this.common,
-      'content-type': JSON_TYPE,
-      'content-length': Buffer.byteLength(json),
-      [REQUEST_ID_HEADER]: id,
-    });
+    res.writeHead(status, [
+      ...rawHeaders({
+        ...this.common,
+        'content-type': JSON_TYPE,
+        'content-length': Buffer.byteLength(json),
+        [REQUEST_ID_HEADER]: id,
+      }),
+      ...gateHeadersOf(res),
+    ]);
     res.end(json);
   }
 

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import proxyaddr from 'proxy-addr';
 import type { TrustProxy } from '../config/env.js';
 import { AppError } from './errors.js';
-import type { LaneGate } from './fast-lane.js';
+import { addGateHeaders, type LaneGate } from './fast-lane.js';
 
 /** HSTS for a year (OWASP ASVS V14.4.5). */
 const HSTS_SECONDS = 31_536_000;
@@ -182,15 +182,16 @@ export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
         const resetSeconds = hits.resetTime
           ? Math.max(0, Math.ceil((hits.resetTime.getTime() - Date.now()) / 1000))
           : ONE_MINUTE_MS / 1000;
-        if (!res.headersSent) {
-          res.setHeader('RateLimit', `"${name}"; r=${Math.max(perMinute - hits.totalHits, 0)}; t=${resetSeconds}`);
-          res.setHeader(
-            'RateLimit-Policy',
-            `"${name}"; q=${perMinute}; w=${ONE_MINUTE_MS / 1000}; pk=:${partitionKey(key)}:`,
-          );
-        }
+        // Sent with the answer's own headers, in its one `writeHead`.
+        addGateHeaders(
+          res,
+          'RateLimit',
+          `"${name}"; r=${Math.max(perMinute - hits.totalHits, 0)}; t=${resetSeconds}`,
+          'RateLimit-Policy',
+          `"${name}"; q=${perMinute}; w=${ONE_MINUTE_MS / 1000}; pk=:${partitionKey(key)}:`,
+        );
         if (hits.totalHits <= perMinute) return undefined;
-        if (!res.headersSent) res.setHeader('Retry-After', String(resetSeconds));
+        addGateHeaders(res, 'Retry-After', String(resetSeconds));
         return refusal();
       });
     return limiter;
