@@ -65,6 +65,8 @@ async function fillCheckoutByKeyboard(page: Page) {
 }
 
 test('the accessible filter and a companion seat bought with the keyboard', async ({ page, request }, info) => {
+  // A keyboard walk: a phone has none, and the phone's layout of these pages is walked in purchase.spec.ts.
+  test.skip(info.project.name !== 'desktop', 'a keyboard walk, on the desktop project');
   // Four pages, each checked by axe, and a keyboard walk through each: longer than one page's test.
   test.slow();
   const n = SHOW[info.project.name] ?? 706;

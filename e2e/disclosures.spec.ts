@@ -37,6 +37,8 @@ test('a listing says what it is before payment: the notice is confirmed at check
   page,
   request,
 }, info) => {
+  // What a listing says is the same text on every screen: checked once, on the desktop project.
+  test.skip(info.project.name !== 'desktop', 'the same text on every screen, on the desktop project');
   const { url, listing } = await notHeldListing(request, info.project.name === 'phone' ? 1 : 0);
   await page.goto(`${url}?quantity=1`);
   const tickets = page.getByRole('region', { name: 'Tickets' });
