@@ -101,29 +101,10 @@ export const EnvSchema = z.object({
    * `X-Forwarded-Host`) is one of them is given addresses on it; any other host gets `PUBLIC_BASE_URL` (or the first
    * of these). Origins, not hosts: the scheme is configured, never read off the request.
    */
-  PUBLIC_ORIGINS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(
-        z
-          .url({
-            protocol: /^https?$/,
-            error: 'PUBLIC_ORIGINS must list http(s) origins such as https://shop.example.com, comma-separated',
-          })
-          .refine(
-            (u) => /^https?:\/\/[^/?#]+\/?$/i.test(u),
-            'PUBLIC_ORIGINS must list origins alone, without a path, query or fragment',
-          )
-          .transform((u) => new URL(u).origin),
-      ),
-    ),
+  PUBLIC_ORIGINS: originList(
+    'PUBLIC_ORIGINS must list http(s) origins such as https://shop.example.com, comma-separated',
+    'PUBLIC_ORIGINS must list origins alone, without a path, query or fragment',
+  ),
   /** Which proxies' `X-Forwarded-For` to believe: none, a hop count, or their addresses (see `parseTrustProxy`). */
   TRUST_PROXY: z.string().default('false').transform(parseTrustProxy),
   /** Serve the client's `*.map` files; off by default, so the shipped sources stay unpublished. */
@@ -142,25 +123,9 @@ export const EnvSchema = z.object({
    * The shared caches in front (Varnish with `deploy/varnish/storefront.vcl`), comma-separated
    * (`http://127.0.0.1:6081`): each catalog change purges the pages it touches there by surrogate key. Unset: none.
    */
-  SHARED_CACHE_PURGE_URLS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((u) => u.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(
-        z
-          .url({
-            protocol: /^https?$/,
-            error: 'SHARED_CACHE_PURGE_URLS must be http(s) addresses such as http://127.0.0.1:6081, comma-separated',
-          })
-          .transform((u) => new URL(u).origin),
-      ),
-    ),
+  SHARED_CACHE_PURGE_URLS: originList(
+    'SHARED_CACHE_PURGE_URLS must be http(s) addresses such as http://127.0.0.1:6081, comma-separated',
+  ),
   /** Requests per minute per client to the catalog documents API (an import of thousands of lines is one). */
   RATE_LIMIT_ADMIN_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** RULES 18.4: refused studio or catalog-admin keys a client may send per minute. */
@@ -208,6 +173,30 @@ export const EnvSchema = z.object({
     .max(3_600, 'MAIL_LEASE_SECONDS must be a whole number of seconds from 10 to 3600')
     .default(300),
 });
+
+/**
+ * A comma-separated list of http(s) addresses, each kept as its origin (`https://shop.example.com`); with
+ * `pathError`, an address with a path, query or fragment is refused too.
+ */
+function originList(error: string, pathError?: string) {
+  const address = z.url({ protocol: /^https?$/, error });
+  return z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        (pathError ? address.refine((u) => /^https?:\/\/[^/?#]+\/?$/i.test(u), pathError) : address).transform(
+          (u) => new URL(u).origin,
+        ),
+      ),
+    );
+}
 
 function isSmtpUrl(raw: string): boolean {
   try {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { parseEnv } from '../config/env.js';
 import { createLogger } from '../http/logger.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
+import { writeBuiltClient } from '../test/built-client.js';
 import type { PageRenderer } from './page-renderer.js';
 
 // The findings of a security review of the rendered pages, each answered: rate limits shared with the API,
@@ -32,26 +33,7 @@ const lines: string[] = [];
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'page-security-'));
   const clientDir = path.join(tmp, 'client');
-  await mkdir(path.join(clientDir, 'assets'), { recursive: true });
-  await writeFile(
-    path.join(clientDir, 'index.html'),
-    `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <meta name="description" content="Shell description" />
-    <title>Shell title</title>
-    <script type="module" crossorigin src="/assets/index-t.js"></script>
-    <link rel="stylesheet" crossorigin href="/assets/index-t.css">
-  </head>
-  <body>
-    <div id="root"></div>
-  </body>
-</html>
-`,
-  );
-  await writeFile(path.join(clientDir, 'assets', 'index-t.css'), 'body{margin:0}');
-  await writeFile(path.join(clientDir, 'assets', 'index-t.js'), '');
+  await writeBuiltClient(clientDir);
   fixture = await catalogFixture(300, 41);
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {

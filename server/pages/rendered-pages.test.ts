@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -17,6 +17,7 @@ import type { Sql } from '../store/sql.js';
 import { cancelOneEvent, catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { liveCatalogOver } from '../test/live-catalog.js';
 import { testAppWithSegments } from '../test/test-app.js';
+import { writeBuiltClient } from '../test/built-client.js';
 import type { PageRenderer } from './page-renderer.js';
 import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
 import { toErrorResponse } from '../http/errors.js';
@@ -37,55 +38,9 @@ let live: LiveCatalog;
 let app: Awaited<ReturnType<typeof testAppWithSegments>>['app'];
 let deps: Awaited<ReturnType<typeof testAppWithSegments>>['deps'];
 
-/** A built client as Vite writes it: the template, its stylesheet and script, and the manifest. */
-async function writeClient(dir: string) {
-  await mkdir(path.join(dir, 'assets'), { recursive: true });
-  await mkdir(path.join(dir, '.vite'), { recursive: true });
-  await writeFile(
-    path.join(dir, 'index.html'),
-    `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="UTF-8" />
-    <meta name="description" content="Shell description" />
-    <title>Shell title</title>
-    <script type="module" crossorigin src="/assets/index-t.js"></script>
-    <link rel="stylesheet" crossorigin href="/assets/index-t.css">
-  </head>
-  <body>
-    <div id="root"></div>
-  </body>
-</html>
-`,
-  );
-  await writeFile(path.join(dir, 'assets', 'index-t.css'), 'body{margin:0}.row{display:block}');
-  await writeFile(path.join(dir, 'assets', 'index-t.js'), '');
-  await writeFile(path.join(dir, 'assets', 'buying-t.css'), '.buying-t{color:red}');
-  await writeFile(path.join(dir, 'assets', 'boot-t.css'), '.boot-t{color:blue}');
-  await writeFile(
-    path.join(dir, '.vite', 'manifest.json'),
-    JSON.stringify({
-      'index.html': {
-        file: 'assets/index-t.js',
-        isEntry: true,
-        css: ['assets/index-t.css'],
-        dynamicImports: ['src/boot.tsx'],
-      },
-      'src/boot.tsx': { file: 'assets/boot-t.js', css: ['assets/boot-t.css'], imports: ['_react.js'] },
-      '_react.js': { file: 'assets/react-t.js' },
-      'src/app/pages/event-page.tsx': {
-        file: 'assets/event-page-t.js',
-        css: ['assets/buying-t.css'],
-        imports: ['_listings.js', 'src/boot.tsx', '_react.js'],
-      },
-      '_listings.js': { file: 'assets/listings-t.js' },
-    }),
-  );
-}
-
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'rendered-pages-'));
-  await writeClient(path.join(tmp, 'client'));
+  await writeBuiltClient(path.join(tmp, 'client'));
   fixture = await catalogFixture(600, 23);
   cancelled = cancelOneEvent(fixture.catalog);
   sql = await openPglite(null);
