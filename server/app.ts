@@ -315,7 +315,6 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
           fastLane: lane,
           pageLane,
           flags: deps.flags,
-          publicBaseUrl: origins.single,
           origins,
         })
       : undefined;

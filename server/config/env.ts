@@ -42,16 +42,7 @@ export const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
     .optional(),
   /** Origins allowed to call the API from a browser on another origin, comma-separated; none by default. */
-  CORS_ORIGINS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin))),
+  CORS_ORIGINS: originList('CORS_ORIGINS must list http(s) origins such as https://shop.example.com, comma-separated'),
   /** Requests per minute per client (OWASP ASVS V11.1.4); raise them behind a CDN that has its own. */
   RATE_LIMIT_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_SUGGEST_PER_MINUTE: z.coerce.number().int().min(1).default(300),

@@ -6,6 +6,7 @@ import type { FlagService } from '../flags/flag-service.js';
 import type { FastLane, URLParts } from '../http/fast-lane.js';
 import type { ReplayableAnswer } from '../http/replayable.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
+import type { PublicOrigins } from '../seo/public-origins.js';
 import { withoutTrackingParams } from '../../shared/rules/tracking-params.js';
 
 /** Bound on the rendered pages kept (their compressed copies included). */
@@ -25,7 +26,8 @@ export interface KeptPagesDeps {
   fastLane: FastLane;
   /** The pages' own lane, in front of Express: a kept page goes out from it as a kept layout answer does. */
   pageLane?: FastLane;
-  publicBaseUrl: string | undefined;
+  /** The origins pages are given on: with one alone, the request's host changes nothing in a page. */
+  origins: PublicOrigins;
 }
 
 /** A request address as the lanes split it. */
@@ -100,7 +102,7 @@ export class KeptPages {
    */
   laneKeyOf({ pathname, search }: URLParts, headers: IncomingHttpHeaders, cookies: PageCookies): string | undefined {
     if (pathname.startsWith('/api/') || pathname.includes('.')) return undefined;
-    const origin = this.deps.publicBaseUrl
+    const origin = this.deps.origins.single
       ? ''
       : [headers.host, headers['x-forwarded-host'], headers['x-forwarded-proto']].join('|');
     return JSON.stringify([

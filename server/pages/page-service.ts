@@ -44,8 +44,6 @@ export interface PageServiceDeps {
   /** The pages' own lane, in front of Express: a kept page goes out from it as a kept layout answer does. */
   pageLane?: FastLane;
   flags: FlagService;
-  /** The one public origin of every page, or undefined when it depends on the request's host (`origins`). */
-  publicBaseUrl: string | undefined;
   /** The origins a page's canonical link and structured data are given on: never a host the client made up. */
   origins: PublicOrigins;
 }
