@@ -18,6 +18,7 @@ import { cancelOneEvent, catalogFixture, type CatalogFixture } from '../test/cat
 import { liveCatalogOver } from '../test/live-catalog.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { writeBuiltClient } from '../test/built-client.js';
+import { sharedCacheControl } from './page-service.js';
 import type { PageRenderer } from './page-renderer.js';
 import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
 import { toErrorResponse } from '../http/errors.js';
@@ -103,6 +104,13 @@ describe('a rendered landing page', () => {
     // never varied by Cookie (RULES 13.7).
     expect(page.headers.vary ?? '').not.toMatch(/Cookie/i);
     expect(page.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+, stale-while-revalidate=\d+$/);
+    // RULES 13.7: stale for as long as its lifetime, at most 60 s.
+    const [, maxAge, stale] = /s-maxage=(\d+), stale-while-revalidate=(\d+)/.exec(
+      String(page.headers['cache-control']),
+    )!;
+    expect(Number(stale)).toBe(Math.min(Number(maxAge), 60));
+    expect(sharedCacheControl(3_600_000)).toBe('public, max-age=0, s-maxage=3600, stale-while-revalidate=60');
+    expect(sharedCacheControl(15_000)).toBe('public, max-age=0, s-maxage=15, stale-while-revalidate=15');
     expect((page.headers.xkey as string).split(' ')).toEqual(expect.arrayContaining(['site', 'flags']));
     expect(page.headers['surrogate-key']).toBe(page.headers.xkey);
     const html = page.text;
