@@ -36,7 +36,20 @@ export function collectsFrom(headers: IncomingHttpHeaders): boolean {
   if (headers['sec-gpc'] === '1' || headers['dnt'] === '1') return false;
   if (readCookie(headers.cookie ?? '', OPT_OUT_COOKIE) === '1') return false;
   const ua = headers['user-agent'];
-  return !(typeof ua === 'string' && KNOWN_BOTS.test(ua));
+  return !(typeof ua === 'string' && isKnownBot(ua));
+}
+
+/** User-Agent headers repeat from request to request: the first this many are tested once and kept. */
+const KEPT_USER_AGENTS = 1_000;
+const testedUserAgents = new Map<string, boolean>();
+
+function isKnownBot(ua: string): boolean {
+  let bot = testedUserAgents.get(ua);
+  if (bot === undefined) {
+    bot = KNOWN_BOTS.test(ua);
+    if (testedUserAgents.size < KEPT_USER_AGENTS && ua.length <= 512) testedUserAgents.set(ua, bot);
+  }
+  return bot;
 }
 
 /** The visitor of a request for a verified guest, or undefined when nothing may be collected for it. */
@@ -60,7 +73,7 @@ export interface ExposureSeen {
 /** Where the server showed an experiment: the page, its view, the variation and the segment version served. */
 export interface ExposurePlace {
   page: string;
-  /** The browser's page view when it named one; else each answer is a page view of its own. */
+  /** The browser's page view when it named one; else the guest's unnamed page view of the period (RULES 16.3). */
   pageView: string | undefined;
   variation: string;
   segmentVersion: number | null;
@@ -124,7 +137,7 @@ export class EventCollector {
   exposures(visitor: Visitor, place: ExposurePlace, exposures: readonly ExposureSeen[]): void {
     if (exposures.length === 0) return;
     const at = this.now();
-    const pageView = place.pageView ?? `srv-${at.getTime().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+    const pageView = place.pageView ?? unnamedPageView(at);
     this.log.record(
       ...exposures.map((e): EventRecord => ({
         name: 'experiment_viewed',
@@ -160,8 +173,18 @@ export class EventCollector {
 }
 
 /**
+ * RULES 16.3: answers asked for without naming their page view (by a client other than the storefront, which names
+ * it) count as one page view of the guest's for each period this long, so a client asking again and again is
+ * exposed once per period rather than once per answer.
+ */
+export const UNNAMED_PAGE_VIEW_MS = 30 * 60_000;
+
+/** The page view of an answer asked for at `at` without naming one: the same on every node for the period. */
+export const unnamedPageView = (at: Date) => `srv-${Math.floor(at.getTime() / UNNAMED_PAGE_VIEW_MS).toString(36)}`;
+
+/**
  * One exposure per guest, experiment and page view, whichever side (server or browser) records it first. The page
- * view comes first: the server's own (`srv-<time>-…`) grow with time, so the unique index on these keys takes each
+ * view comes first: the server's own (`srv-<period>`) grow with time, so the unique index on these keys takes each
  * new one at its end, as it does the row ids and times, rather than at a place picked by the guest among pages a
  * big table has long evicted from memory (RULES 16.3).
  */

@@ -52,10 +52,27 @@ describe.each(TEST_STORES)('EventLog on $name', ({ open }) => {
     store.back();
     await log.flush();
     expect(log.stats()).toMatchObject({ queued: 0, written: 2 });
-    // Written again (a node retrying after a lost answer): still once.
-    log.record(view('a'));
+    // Written again by another node (retrying after a lost answer): still once.
+    const other = new EventLog(real);
+    other.record(view('a'));
+    await other.close();
     await log.close();
     expect((await real.query('SELECT count(*)::int AS n FROM analytics_events'))[0]).toEqual({ n: 2 });
+  });
+
+  it('does not queue again what it has queued lately, but takes again what it dropped unwritten', async () => {
+    const log = new EventLog(real, { flushEveryMs: 60_000, maxQueued: 2 });
+    log.record(view('a'), view('a'), view('b'));
+    log.record(view('b'));
+    expect(log.stats()).toMatchObject({ queued: 2, dropped: 0 });
+    // Beyond its room the oldest goes unwritten, and a repeat of it is queued afresh.
+    log.record(view('c'));
+    expect(log.stats()).toMatchObject({ queued: 2, dropped: 1 });
+    log.record(view('a'));
+    expect(log.stats()).toMatchObject({ queued: 2, dropped: 2 });
+    await log.close();
+    const rows = await real.query<{ anonymous_id: string }>('SELECT anonymous_id FROM analytics_events ORDER BY id');
+    expect(rows.map((r) => r.anonymous_id)).toEqual(['c', 'a']);
   });
 
   it('writes each field of an event to its column, in the order queued, nothing of a guest who opted out', async () => {

@@ -41,6 +41,12 @@ export const ROWS_PER_INSERT = 1_000;
 export const MAX_QUEUED_EVENTS = 100_000;
 /** RULES 16.6: events are kept this many days unless `EVENTS_RETENTION_DAYS` says otherwise. */
 export const DEFAULT_RETENTION_DAYS = 90;
+/**
+ * RULES 16.3: how many recent once keys a node remembers, so that a repeat it has already queued (a layout the
+ * same page view asks for again, a batch sent twice) is not queued and written again. Two generations of at most
+ * this many are kept (a few MiB); a repeat older than that is still a no-op in the store.
+ */
+export const REMEMBERED_ONCE_KEYS = 50_000;
 /** How often a node deletes events older than the retention (best effort; any node may). */
 const RETENTION_SWEEP_EVERY_MS = 60 * 60_000;
 
@@ -108,6 +114,9 @@ export interface EventLogStats {
  */
 export class EventLog {
   private queue: EventRecord[] = [];
+  /** The once keys queued lately: the newer generation, and the one before it. */
+  private onceKeys = new Set<string>();
+  private olderOnceKeys = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
   private lastSweep = -Infinity;
@@ -126,18 +135,44 @@ export class EventLog {
     this.retentionDays = options.retentionDays ?? DEFAULT_RETENTION_DAYS;
   }
 
-  /** Queues events to be written; never waits and never throws. */
+  /**
+   * Queues events to be written; never waits and never throws. An event whose once key this node has queued
+   * lately is a repeat and is not queued again (RULES 16.3).
+   */
   record(...events: EventRecord[]): void {
     if (this.closed || events.length === 0) return;
-    this.queue.push(...events);
+    for (const event of events) {
+      if (event.once) {
+        if (this.onceKeys.has(event.once) || this.olderOnceKeys.has(event.once)) continue;
+        this.rememberOnce(event.once);
+      }
+      this.queue.push(event);
+    }
     const over = this.queue.length - this.maxQueued;
     if (over > 0) {
-      this.queue.splice(0, over);
+      this.forgetOnce(this.queue.splice(0, over));
       this.counts.dropped += over;
       this.options.logger?.warn({ dropped: over }, 'the event queue is full: the oldest events were dropped');
     }
     if (this.queue.length >= ROWS_PER_INSERT) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
+  }
+
+  private rememberOnce(key: string): void {
+    if (this.onceKeys.size >= REMEMBERED_ONCE_KEYS) {
+      this.olderOnceKeys = this.onceKeys;
+      this.onceKeys = new Set();
+    }
+    this.onceKeys.add(key);
+  }
+
+  /** Events dropped unwritten may be queued again. */
+  private forgetOnce(events: readonly EventRecord[]): void {
+    for (const { once } of events) {
+      if (!once) continue;
+      this.onceKeys.delete(once);
+      this.olderOnceKeys.delete(once);
+    }
   }
 
   /**
@@ -178,7 +213,7 @@ export class EventLog {
       } catch (err) {
         if (!isStoreUnavailable(err)) {
           // A batch the store refuses (it cannot be a bad event: they are checked first) would block every other.
-          this.queue.splice(0, batch.length);
+          this.forgetOnce(this.queue.splice(0, batch.length));
           this.counts.dropped += batch.length;
           this.options.logger?.error({ err, events: batch.length }, 'events could not be written and were dropped');
         } else if (!this.closed) {

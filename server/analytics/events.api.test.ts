@@ -15,7 +15,7 @@ import { StoreUnavailableError } from '../store/store-errors.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { buyOne, listingSupply, newGuest } from '../test/shopper.js';
 import { testAppWithSegments } from '../test/test-app.js';
-import { EventCollector } from './event-collector.js';
+import { EventCollector, unnamedPageView } from './event-collector.js';
 import { EventLog } from './event-log.js';
 
 const STUDIO_KEY = 'studio-key-for-events-tests';
@@ -239,6 +239,18 @@ describe('the server’s own events', () => {
     expect(app.fastLane.served).toBe(before + 1);
     const rows = (await eventsOf(guestId)).filter((r) => r.name === 'experiment_viewed');
     expect(rows.map((r) => r.page_view)).toEqual(['pv-lane-0001', 'pv-lane-0002']);
+  });
+
+  it('counts the answers a guest asks for without naming a page view as one page view for the period', async () => {
+    const { auth, guestId } = await newGuest(app);
+    const periods = new Set([unnamedPageView(new Date())]);
+    for (let i = 0; i < 3; i++)
+      expect((await request(app).get('/api/layout/home').set('Authorization', auth)).status).toBe(200);
+    periods.add(unnamedPageView(new Date()));
+    const rows = (await eventsOf(guestId)).filter((r) => r.name === 'experiment_viewed');
+    // One row (two only when the requests straddled the end of a period).
+    expect(rows.map((r) => r.page_view)).toEqual([...periods]);
+    expect(rows[0]!.page_view).toMatch(/^srv-[0-9a-z]+$/);
   });
 
   it('records no exposure for a forced variation, nor for a guest who asks not to be tracked', async () => {

@@ -125,6 +125,21 @@ export function sendReplayable(req: Request, res: Response, answer: ReplayableAn
  */
 export function preferredEncoding(header: string | undefined): Encoding | undefined {
   if (!header) return undefined;
+  const known = readEncodings.get(header);
+  if (known !== undefined || readEncodings.has(header)) return known;
+  const chosen = readAcceptEncoding(header);
+  if (readEncodings.size < KEPT_ACCEPT_ENCODINGS && header.length <= 256) readEncodings.set(header, chosen);
+  return chosen;
+}
+
+/**
+ * Browsers send a handful of `Accept-Encoding` values, each the same on every request: the first this many are
+ * read once and kept.
+ */
+const KEPT_ACCEPT_ENCODINGS = 64;
+const readEncodings = new Map<string, Encoding | undefined>();
+
+function readAcceptEncoding(header: string): Encoding | undefined {
   const q = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');

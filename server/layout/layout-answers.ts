@@ -147,8 +147,9 @@ export class LayoutAnswers {
     }
     const deviceType = deviceTypeFromUserAgent(userAgent);
     // The forced variations belong in the key: two anonymous guests at the same address, assigned different
-    // variations by their `homeLayout` cookie, are different answers.
-    const key = JSON.stringify([guestId ?? '', brand.id, deviceType, url, forced]);
+    // variations by their `homeLayout` cookie, are different answers. Its parts are joined by newlines, which none
+    // can hold (a request target cannot).
+    const key = `${guestId ?? ''}\n${brand.id}\n${deviceType}\n${url}\n${Object.keys(forced).length > 0 ? JSON.stringify(forced) : ''}`;
     let experiment = this.assignments.get(key);
     if (!experiment) {
       const evaluation = this.flags.evaluate({ id: guestId ?? '', brand: brand.id, deviceType, url }, forced);

@@ -33,7 +33,18 @@ const CategoryParamsSchema = z.object({
  * the same segment files give the same bytes.
  */
 function replayKey(url: string, site: string | undefined, experiment: Experiment, segmentsLoadedAt: string): string {
-  return JSON.stringify([url, site ?? null, experiment.variant ?? null, experiment.experiments, segmentsLoadedAt]);
+  return JSON.stringify([url, site ?? null, segmentsLoadedAt]) + experimentKey(experiment);
+}
+
+/** An experiment's part of a replay key, spelled once per experiment (each is frozen and shared by its guests). */
+const experimentKeys = new WeakMap<Experiment, string>();
+function experimentKey(experiment: Experiment): string {
+  let key = experimentKeys.get(experiment);
+  if (key === undefined) {
+    key = JSON.stringify([experiment.variant ?? null, experiment.experiments]);
+    experimentKeys.set(experiment, key);
+  }
+  return key;
 }
 
 /** Where a layout answer shows its experiment: the page, the browser's page view, the variation and segment version. */
@@ -88,9 +99,7 @@ export function layoutRoutes(
       let guestId: string | undefined;
       const authorization = req.headers.authorization;
       if (authorization !== undefined) {
-        const token = SessionTokens.bearerToken(authorization);
-        if (token === undefined) return undefined;
-        guestId = tokens.peek(token)?.guestId;
+        guestId = tokens.knownGuest(authorization);
         if (!guestId) return undefined;
       }
       const site = req.headers[SITE_ID_HEADER];
@@ -98,7 +107,7 @@ export function layoutRoutes(
       // Answers are kept per site id, once the app has checked it: a site id no brand has never finds one here.
       let experiment = NO_EXPERIMENT;
       if (queryString || (page === 'home' && guestId)) {
-        const query = parseQueryString(queryString);
+        const query = queryString ? parseQueryString(queryString) : {};
         try {
           // Checked here too, on every layout page: a variation a payload change has made invalid is the app's 400.
           const forced = flags.forcedVariations(query);

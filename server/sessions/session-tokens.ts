@@ -17,6 +17,7 @@ const SECRET_FILE = 'session-secret';
  */
 const VERIFIED_TOKENS = 20_000;
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,2048})$/;
+const BEARER_PREFIX = 'Bearer ';
 
 export interface GuestSession {
   guestId: string;
@@ -83,6 +84,17 @@ export class SessionTokens {
     const session = this.verified.get(token);
     if (session && session.expiresAt > now) return { ...session };
     return undefined;
+  }
+
+  /**
+   * The guest of an `Authorization: Bearer <token>` header whose token was verified before and has not expired;
+   * else undefined. Only verified tokens are kept, so the token needs no other check: read on every replay of a
+   * guest's answer, without a copy of the session.
+   */
+  knownGuest(authorization: string, now = Date.now()): string | undefined {
+    if (!authorization.startsWith(BEARER_PREFIX)) return undefined;
+    const session = this.verified.get(authorization.slice(BEARER_PREFIX.length));
+    return session && session.expiresAt.getTime() > now ? session.guestId : undefined;
   }
 
   /** The token of an `Authorization: Bearer …` header, or a 401 when there is none. */

@@ -11,6 +11,19 @@ const MOBILE = /Mobi|iPhone|iPod|Android|Windows Phone|IEMobile|BlackBerry|BB10|
  */
 export function deviceTypeFromUserAgent(ua: string | undefined): DeviceType {
   if (!ua) return 'desktop';
+  let device = classified.get(ua);
+  if (device === undefined) {
+    device = classify(ua);
+    if (classified.size < KEPT_USER_AGENTS && ua.length <= 512) classified.set(ua, device);
+  }
+  return device;
+}
+
+/** User-Agent headers repeat from request to request: the first this many are classified once and kept. */
+const KEPT_USER_AGENTS = 1_000;
+const classified = new Map<string, DeviceType>();
+
+function classify(ua: string): DeviceType {
   if (TABLET.test(ua)) return 'tablet';
   if (/Android/i.test(ua) && !/Mobile/i.test(ua)) return 'tablet';
   if (MOBILE.test(ua)) return 'mobile';
