@@ -149,7 +149,8 @@ export class LayoutAnswers {
     // The forced variations belong in the key: two anonymous guests at the same address, assigned different
     // variations by their `homeLayout` cookie, are different answers. Its parts are joined by newlines, which none
     // can hold (a request target cannot).
-    const key = `${guestId ?? ''}\n${brand.id}\n${deviceType}\n${url}\n${Object.keys(forced).length > 0 ? JSON.stringify(forced) : ''}`;
+    const forcedKey = Object.keys(forced).length > 0 ? JSON.stringify(forced) : '';
+    const key = `${guestId ?? ''}\n${brand.id}\n${deviceType}\n${url}\n${forcedKey}`;
     let experiment = this.assignments.get(key);
     if (!experiment) {
       const evaluation = this.flags.evaluate({ id: guestId ?? '', brand: brand.id, deviceType, url }, forced);
