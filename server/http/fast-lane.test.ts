@@ -1,11 +1,13 @@
-import { createServer } from 'node:http';
+import { createServer, get, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { brotliDecompressSync } from 'node:zlib';
 import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { AppError } from './errors.js';
 import { FastLane, headersSetBy } from './fast-lane.js';
-import { preferredEncoding, replayableJson, type ReplayableAnswer } from './replayable.js';
+import { compressHarder, encodedBody, preferredEncoding, replayableJson, type ReplayableAnswer } from './replayable.js';
 
 const answer = (body: string): ReplayableAnswer =>
   replayableJson(body, { cacheControl: 'private, max-age=60', vary: ['X-Site-Id'] });
@@ -66,6 +68,38 @@ describe('FastLane', () => {
     expect((await request(server).get('/kept/a?x=1').set('Origin', 'https://a.example')).text).toBe('from the app');
     expect(appCalls()).toBe(3);
     expect(lane.served).toBe(1);
+  });
+
+  it('replays in brotli quickly made at first, then compressed harder once, the same text either way', async () => {
+    const { lane, server } = laneWithApp();
+    const text = JSON.stringify({ rows: Array.from({ length: 400 }, (_, i) => ({ id: i, title: `Row ${i % 37}` })) });
+    const kept = answer(text);
+    const first = encodedBody(kept, 'br');
+    lane.remember('/kept/big?', kept, 60_000);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    // The raw bytes as sent, without a client that decodes them.
+    const asBrotli = () =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        get({ host: '127.0.0.1', port, path: '/kept/big?', headers: { 'accept-encoding': 'br' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const replay = await asBrotli();
+    expect(replay.headers['content-encoding']).toBe('br');
+    expect(replay.body.equals(first)).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(kept.compressedHarder).toBe(true);
+    const again = await asBrotli();
+    const harder = again.body;
+    expect(harder.length).toBeLessThan(first.length);
+    expect(Number(again.headers['content-length'])).toBe(harder.length);
+    expect(brotliDecompressSync(harder).toString('utf8')).toBe(text);
+    expect(brotliDecompressSync(first).toString('utf8')).toBe(text);
+    expect(compressHarder(kept)).toBeUndefined();
+    server.close();
   });
 
   it('forgets an answer when its time is up', async () => {

@@ -8,7 +8,15 @@ import type { CollectionName } from '../../shared/schemas/documents.js';
 import type { Logger } from 'pino';
 import { toErrorResponse } from './errors.js';
 import { REQUEST_ID_HEADER, redactUrl, requestIdOf } from './logger.js';
-import { ageOf, encodedBody, encodingFor, JSON_TYPE, type Encoding, type ReplayableAnswer } from './replayable.js';
+import {
+  ageOf,
+  compressHarder,
+  encodedBody,
+  encodingFor,
+  JSON_TYPE,
+  type Encoding,
+  type ReplayableAnswer,
+} from './replayable.js';
 
 /** The tag of kept answers read from a collection (`remember`'s tags): a change to it drops them. */
 export const collectionTag = (collection: CollectionName) => `collection:${collection}`;
@@ -78,6 +86,8 @@ function ageHeader(answer: ReplayableAnswer): string[] {
 
 class Entry {
   private readonly encoded = new Map<Encoding | 'identity', { body: Buffer; headers: RawHeaders }>();
+  /** Whether its brotli body is to be compressed harder (`variant`). */
+  private harder = false;
   readonly notModified: RawHeaders;
 
   constructor(
@@ -97,24 +107,34 @@ class Entry {
     });
   }
 
-  /** The body in an encoding with its headers, made on first use and kept. */
+  /**
+   * The body in an encoding with its headers, made on first use and kept. The lane only replays, so an answer it
+   * sends in brotli is asked for again: its body is compressed harder once the reply is out, for the next ones.
+   */
   variant(encoding: Encoding | 'identity') {
     let found = this.encoded.get(encoding);
-    if (!found) {
-      const body = encodedBody(this.answer, encoding);
-      found = {
-        body,
-        headers: [
-          ...this.notModified,
-          'content-type',
-          this.answer.type ?? JSON_TYPE,
-          'content-length',
-          String(body.length),
-          ...(encoding === 'identity' ? [] : ['content-encoding', encoding]),
-        ],
-      };
-      this.encoded.set(encoding, found);
+    const body = encodedBody(this.answer, encoding);
+    if (found?.body !== body) found = this.made(encoding, body);
+    if (encoding === 'br' && !this.answer.compressedHarder && !this.harder) {
+      this.harder = true;
+      setImmediate(() => compressHarder(this.answer));
     }
+    return found;
+  }
+
+  private made(encoding: Encoding | 'identity', body: Buffer) {
+    const found = {
+      body,
+      headers: [
+        ...this.notModified,
+        'content-type',
+        this.answer.type ?? JSON_TYPE,
+        'content-length',
+        String(body.length),
+        ...(encoding === 'identity' ? [] : ['content-encoding', encoding]),
+      ],
+    };
+    this.encoded.set(encoding, found);
     return found;
   }
 }
