@@ -14,11 +14,13 @@ describe('the critical part of a stylesheet', () => {
 
   it('always keeps element, :root and * rules, @keyframes, @font-face and statements', () => {
     const css =
-      '@charset "utf-8";@import url("x.css");:root{--x:1}*{box-sizing:border-box}body{margin:0}a:focus-visible{outline:1px}' +
+      '@charset "utf-8";@import url("x.css");:root{--x:1}*{box-sizing:border-box}' +
+      'body{margin:0}a:focus-visible{outline:1px}' +
       '@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}@font-face{font-family:x;src:url(x.woff2)}' +
       '.gone{color:red}';
     expect(critical(css, [])).toBe(
-      '@charset "utf-8";@import url("x.css");:root{--x:1}*{box-sizing:border-box}body{margin:0}a:focus-visible{outline:1px}' +
+      '@charset "utf-8";@import url("x.css");:root{--x:1}*{box-sizing:border-box}' +
+        'body{margin:0}a:focus-visible{outline:1px}' +
         '@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}@font-face{font-family:x;src:url(x.woff2)}',
     );
   });
@@ -72,7 +74,8 @@ describe('the critical part of a stylesheet', () => {
     expect(critical(css, ['m', 't', 'p'])).toBe('.m:focus-visible{outline:1px}.m:not(:hover){color:green}');
     const shown = markupClasses('<button class="m" aria-expanded="true"></button><details open=""><p class="p"></p>');
     expect(criticalCss(parseCss(css), shown)).toBe(
-      '.m:hover,.m[aria-expanded=true]{color:red}details[open] .p{margin:0}.m:focus-visible{outline:1px}.m:not(:hover){color:green}',
+      '.m:hover,.m[aria-expanded=true]{color:red}details[open] .p{margin:0}' +
+        '.m:focus-visible{outline:1px}.m:not(:hover){color:green}',
     );
   });
 

@@ -209,9 +209,10 @@ export class PageDocument {
       style.element,
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
     ].filter(Boolean);
+    const dataScript = `<script type="application/json" id="${escapeHtml(data.id)}">${data.json}</script>`;
     return {
       start: `${this.head}${tags.map((t) => `    ${t}\n`).join('')}  ${this.tail}<div id="root">`,
-      end: `</div><script type="application/json" id="${escapeHtml(data.id)}">${data.json}</script>${links}${this.rest}`,
+      end: `</div>${dataScript}${links}${this.rest}`,
       styleSources: [style.source],
     };
   }

@@ -132,7 +132,7 @@ describe('a rendered landing page', () => {
     expect(html).not.toContain('Shell title');
   });
 
-  it('inlines the styles its markup uses with the brand colours, allowed by their hash, and links the rest', async () => {
+  it('inlines the styles its markup uses and the brand colours, allowed by their hash; links the rest', async () => {
     const page = await request(app).get('/');
     const styles = [...page.text.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
     expect(styles).toHaveLength(1);
