@@ -1,6 +1,6 @@
 import { expect, test, type Page } from './fixtures.js';
 
-// RULES 13.6: a rendered page inlines the part of the stylesheets its markup uses, and links the whole ones at the
+// RULES 13.9: a rendered page inlines the part of the stylesheets its markup uses, and links the whole ones at the
 // end of the body. The first paint must look as it would with the whole stylesheets, and what the client draws
 // later (an opened menu panel) is styled by the linked ones.
 

@@ -1,5 +1,5 @@
 /**
- * The part of a stylesheet a page's own markup can use at its first paint (RULES 13.6): the rules whose selectors
+ * The part of a stylesheet a page's own markup can use at its first paint (RULES 13.9): the rules whose selectors
  * can match an element of the markup as the server wrote it, judged by class names. A stylesheet is parsed once
  * into its rules, each with the classes (and states) its selectors require; a page then keeps the rules whose
  * requirements its markup meets. The whole stylesheet is linked as well, for what the client draws later.

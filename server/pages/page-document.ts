@@ -36,7 +36,7 @@ const INLINE_STYLES_KEPT = 256;
 /**
  * The built client's `index.html` as the frame of every server-rendered page. The part of its stylesheets the
  * page's markup uses is inlined (with the brand's colours) so the first paint waits for no request; the CSP allows
- * that element by its hash (RULES 13.6). The whole stylesheets are linked at the end of the body, so they hold no
+ * that element by its hash (RULES 13.9). The whole stylesheets are linked at the end of the body, so they hold no
  * paint, for what the client draws later (menus, dialogs, other pages). A page's own module (the event page, say)
  * is preloaded, and its stylesheet inlined in part and linked the same way.
  */
@@ -110,7 +110,7 @@ export class PageDocument {
   }
 
   /**
-   * The inline stylesheet (RULES 13.6): the rules of the app's styles, then of the page module's own (the event
+   * The inline stylesheet (RULES 13.9): the rules of the app's styles, then of the page module's own (the event
    * page's, say), that the page's markup can use (its class names, `markupClasses`), then the brand's theme
    * (RULES 1.9) over their defaults.
    */

@@ -137,7 +137,7 @@ describe('a rendered landing page', () => {
     const styles = [...page.text.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
     expect(styles).toHaveLength(1);
     const style = styles[0]!;
-    // RULES 13.6: the rules the home page's markup can use, of the entry's and the app's own components' styles
+    // RULES 13.9: the rules the home page's markup can use, of the entry's and the app's own components' styles
     // alike (those the entry starts after the first paint), and not the others; then the brand's colours, over
     // the defaults of the stylesheets linked after them.
     expect(page.text).toMatch(/<a class="card"/);
