@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
+import { criticalCss, markupClasses, parseCss, type CssNode } from './critical-css.js';
 import type { PageHead } from './page-renderer.js';
 
 /** Text safe in HTML text and in a double-quoted attribute. */
@@ -29,20 +30,26 @@ export interface DocumentParts {
 
 const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="\/assets\/([^"]+\.css)"[^>]*>\s*/;
 const ROOT = '<div id="root"></div>';
+/** How many inline stylesheets (brand, page module, class set) are kept ready, at most. */
+const INLINE_STYLES_KEPT = 256;
 
 /**
- * The built client's `index.html` as the frame of every server-rendered page. Its stylesheet is inlined (with
- * the brand's colours) so the first paint waits for no request; the CSP allows that one element by its hash.
- * A page's own module (the event page, say) is preloaded and its stylesheet inlined too, so neither first paint
- * nor hydration waits for them.
+ * The built client's `index.html` as the frame of every server-rendered page. The part of its stylesheets the
+ * page's markup uses is inlined (with the brand's colours) so the first paint waits for no request; the CSP allows
+ * that element by its hash (RULES 13.9). The whole stylesheets are linked at the end of the body, so they hold no
+ * paint, for what the client draws later (menus, dialogs, other pages). A page's own module (the event page, say)
+ * is preloaded, and its stylesheet inlined in part and linked the same way.
  */
 export class PageDocument {
   private readonly head: string;
   private readonly tail: string;
-  private readonly css: string;
+  /** The app's stylesheets (under `assets/`), parsed once. */
+  private readonly appSheets: { file: string; nodes: CssNode[] }[];
+  /** The page modules' stylesheets, parsed at their first use. */
+  private readonly moduleSheets = new Map<string, CssNode[]>();
   private readonly clientDir: string;
   private readonly manifest: Record<string, ManifestChunk>;
-  /** Each brand's and page module's inline stylesheet and its CSP source, built once. */
+  /** The inline stylesheet and its CSP source for a brand, page module and class set, built once (the latest kept). */
   private readonly inlineStyles = new Map<string, { element: string; source: string }>();
 
   constructor(clientDir: string) {
@@ -58,7 +65,10 @@ export class PageDocument {
     // The app's styles: the entry's, then those of the app it starts (the components' own stylesheets).
     const appStyles = [...new Set([...this.app].flatMap((id) => this.manifest[id]?.css ?? []))];
     const styleFiles = appStyles.length > 0 ? appStyles : link ? [`assets/${link[1]!}`] : [];
-    this.css = styleFiles.map((file) => readFileSync(path.join(clientDir, file), 'utf8')).join('\n');
+    this.appSheets = styleFiles.map((file) => ({
+      file,
+      nodes: parseCss(readFileSync(path.join(clientDir, file), 'utf8')),
+    }));
     template = template.replace(/\s*<title>[^<]*<\/title>/, '').replace(/\s*<meta name="description"[^>]*>/, '');
     const root = template.indexOf(ROOT);
     const headEnd = template.indexOf('</head>');
@@ -89,11 +99,26 @@ export class PageDocument {
 
   private readonly rest: string;
 
+  /** A page module's stylesheet, parsed once. */
+  private moduleSheet(file: string): CssNode[] {
+    let nodes = this.moduleSheets.get(file);
+    if (!nodes) {
+      nodes = parseCss(readFileSync(path.join(this.clientDir, file), 'utf8'));
+      this.moduleSheets.set(file, nodes);
+    }
+    return nodes;
+  }
+
   /**
-   * The inline stylesheet: the app's styles, the page module's own (the event page's, say: inlined too, so no
-   * stylesheet request holds the first paint), then the brand's theme (RULES 1.9) over their defaults.
+   * The inline stylesheet (RULES 13.9): the rules of the app's styles, then of the page module's own (the event
+   * page's, say), that the page's markup can use (its class names, `markupClasses`), then the brand's theme
+   * (RULES 1.9) over their defaults.
    */
-  private inlineStyle(brand: Brand, moduleStyles: readonly string[]): { element: string; source: string } {
+  private inlineStyle(
+    brand: Brand,
+    moduleStyles: readonly string[],
+    classes: ReadonlySet<string>,
+  ): { element: string; source: string } {
     const t = brand.theme;
     const colours = [
       ['brand', t.primary],
@@ -102,17 +127,25 @@ export class PageDocument {
       ['surface', t.surface],
       ['accent', t.accent],
     ] as const;
-    const key = [brand.id, colours.map(([, value]) => value).join(''), ...moduleStyles].join('\n');
+    const key = [
+      brand.id,
+      colours.map(([, value]) => value).join(''),
+      moduleStyles.join(' '),
+      [...classes].sort().join(' '),
+    ].join('\n');
     let style = this.inlineStyles.get(key);
     if (!style) {
-      const own = moduleStyles.map((file) => readFileSync(path.join(this.clientDir, file), 'utf8'));
-      // The colours are validated as #rrggbb by the segment schema; nothing else reaches the stylesheet.
-      const theme = `:root{${colours.map(([name, value]) => `--${name}:${value}`).join(';')}}`;
-      const text = [this.css, ...own, theme].join('\n').replace(/<\//g, '<\\/');
+      const sheets = [...this.appSheets.map((sheet) => sheet.nodes), ...moduleStyles.map((f) => this.moduleSheet(f))];
+      // The colours are validated as #rrggbb by the segment schema; nothing else reaches the stylesheet. `html:root`
+      // outweighs the linked stylesheets' `:root` defaults, which come after it in the document.
+      const theme = `html:root{${colours.map(([name, value]) => `--${name}:${value}`).join(';')}}`;
+      const text = [...sheets.map((nodes) => criticalCss(nodes, classes)), theme].join('\n').replace(/<\//g, '<\\/');
       style = {
         element: `<style>${text}</style>`,
         source: `'sha256-${createHash('sha256').update(text).digest('base64')}'`,
       };
+      if (this.inlineStyles.size >= INLINE_STYLES_KEPT)
+        this.inlineStyles.delete(this.inlineStyles.keys().next().value!);
       this.inlineStyles.set(key, style);
     }
     return style;
@@ -138,10 +171,23 @@ export class PageDocument {
     return { scripts: [...scripts], styles: [...styles] };
   }
 
-  /** The document around a page's markup; `data` (already escaped) goes into the element with id `dataId`. */
-  parts(head: PageHead, brand: Brand, module: string | undefined, data: { id: string; json: string }): DocumentParts {
+  /**
+   * The document around a page's markup; `data` (already escaped) goes into the element with id `dataId`. The
+   * markup's class names choose the inline styles.
+   */
+  parts(
+    head: PageHead,
+    brand: Brand,
+    module: string | undefined,
+    data: { id: string; json: string },
+    markup: string,
+  ): DocumentParts {
     const { scripts, styles } = this.moduleFiles(module);
-    const style = this.inlineStyle(brand, styles);
+    const style = this.inlineStyle(brand, styles, markupClasses(markup));
+    // Last in the body: loaded after the first paint, which the inline part serves; the CSP's 'self' allows them.
+    const links = [...this.appSheets.map((sheet) => sheet.file), ...styles]
+      .map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}" />`)
+      .join('');
     const meta = (attr: 'name' | 'property', name: string, content: string | null) =>
       content ? `<meta ${attr}="${name}" content="${escapeHtml(content)}" />` : '';
     const tags = [
@@ -163,9 +209,10 @@ export class PageDocument {
       style.element,
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
     ].filter(Boolean);
+    const dataScript = `<script type="application/json" id="${escapeHtml(data.id)}">${data.json}</script>`;
     return {
       start: `${this.head}${tags.map((t) => `    ${t}\n`).join('')}  ${this.tail}<div id="root">`,
-      end: `</div><script type="application/json" id="${escapeHtml(data.id)}">${data.json}</script>${this.rest}`,
+      end: `</div>${dataScript}${links}${this.rest}`,
       styleSources: [style.source],
     };
   }

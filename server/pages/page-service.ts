@@ -234,10 +234,13 @@ export class PageService {
       this.deps.logger.error({ err, url: address }, 'server render failed: the app shell goes instead');
       return false;
     }
-    const parts = document.parts(rendered.head, context.brand, plan.module, {
-      id: renderer.PAGE_DATA_ID,
-      json: rendered.data,
-    });
+    const parts = document.parts(
+      rendered.head,
+      context.brand,
+      plan.module,
+      { id: renderer.PAGE_DATA_ID, json: rendered.data },
+      markup,
+    );
     // Kept when every part was read and each may be replayed: then shared caches may keep it as long.
     const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
     const tags = [...new Set([SITE_TAG, ...read.flatMap((a) => a?.tags ?? [])])];

@@ -132,14 +132,31 @@ describe('a rendered landing page', () => {
     expect(html).not.toContain('Shell title');
   });
 
-  it('inlines the stylesheet with the brand colours, allowed by its hash and nothing looser', async () => {
-    const page = await request(app).get('/category/nfl');
-    const style = /<style>([\s\S]*?)<\/style>/.exec(page.text)![1]!;
-    expect(style).toContain('.row{display:block}');
-    // The app's own components' styles, which its entry starts after the first paint, are inlined too.
-    expect(style).toContain('.boot-t{color:blue}');
-    expect(style).toMatch(/:root\{--brand:#[0-9a-f]{6};/);
-    expect(page.text).not.toContain('href="/assets/index-t.css"');
+  it('inlines the styles its markup uses and the brand colours, allowed by their hash; links the rest', async () => {
+    const page = await request(app).get('/');
+    const styles = [...page.text.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]!);
+    expect(styles).toHaveLength(1);
+    const style = styles[0]!;
+    // RULES 13.9: the rules the home page's markup can use, of the entry's and the app's own components' styles
+    // alike (those the entry starts after the first paint), and not the others; then the brand's colours, over
+    // the defaults of the stylesheets linked after them.
+    expect(page.text).toMatch(/<a class="card"/);
+    expect(style).toBe(
+      'body{margin:0}.row{display:block}\n.card{display:block}\n' + /html:root\{[^{}]*\}$/.exec(style)![0],
+    );
+    expect(style).toMatch(/html:root\{--brand:#[0-9a-f]{6};[^{}]*\}$/);
+    expect(style).not.toContain('.boot-t');
+    // Nothing a first paint never shows: the hover rule waits for the whole stylesheet.
+    expect(style).not.toContain(':hover');
+    // The whole stylesheets are linked once each, in their order, at the end of the body: after the page data,
+    // so the first paint waits for neither.
+    const links = [...page.text.matchAll(/<link rel="stylesheet"[^>]*>/g)].map((m) => m[0]);
+    expect(links).toEqual([
+      '<link rel="stylesheet" crossorigin href="/assets/index-t.css" />',
+      '<link rel="stylesheet" crossorigin href="/assets/boot-t.css" />',
+    ]);
+    expect(page.text.indexOf(links[0]!)).toBeGreaterThan(page.text.indexOf('id="page-data"'));
+    expect(page.text.slice(page.text.indexOf(links[1]!) + links[1]!.length)).toMatch(/^\s*<\/body>\s*<\/html>\s*$/);
     const csp = page.headers['content-security-policy'] as string;
     expect(csp).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
     expect(csp).not.toContain('unsafe-inline');
@@ -227,9 +244,15 @@ describe('a rendered landing page', () => {
     // Not the app's own script: it starts after the first paint, and a preload would put it ahead of it.
     expect(html).not.toContain('boot-t.js');
     expect(html).not.toContain('react-t.js');
-    // Its stylesheet is inlined with the app's (one <style>, one hash), so no stylesheet request holds the paint.
-    expect(/<style>([\s\S]*?)<\/style>/.exec(html)![1]).toContain('.buying-t{color:red}');
-    expect(html).not.toContain('buying-t.css');
+    // Its stylesheet's rules the page uses are inlined with the app's (one <style>, one hash), so no stylesheet
+    // request holds the paint; the whole of it is linked at the end, after the app's.
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    expect(style).toContain('.event-hero h1{margin:0}');
+    expect(style).not.toContain('.buying-t');
+    expect(html.match(/<link rel="stylesheet"[^>]*>/g)!.at(-1)).toBe(
+      '<link rel="stylesheet" crossorigin href="/assets/buying-t.css" />',
+    );
+    expect(html.indexOf('buying-t.css')).toBeGreaterThan(html.indexOf('id="page-data"'));
     // The listings the client would ask for are embedded, under its keys.
     const slug = entitySlug(event.event_name, event.event_id);
     expect(answerFor(html, ['listings', slug, {}])).toEqual(

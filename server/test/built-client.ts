@@ -24,8 +24,12 @@ export async function writeBuiltClient(dir: string): Promise<void> {
   );
   await writeFile(path.join(dir, 'assets', 'index-t.css'), 'body{margin:0}.row{display:block}');
   await writeFile(path.join(dir, 'assets', 'index-t.js'), '');
-  await writeFile(path.join(dir, 'assets', 'buying-t.css'), '.buying-t{color:red}');
-  await writeFile(path.join(dir, 'assets', 'boot-t.css'), '.boot-t{color:blue}');
+  // Each with a rule the pages' markup uses (`.card`, `.event-hero`) and one it does not (`.boot-t`, `.buying-t`).
+  await writeFile(path.join(dir, 'assets', 'buying-t.css'), '.event-hero h1{margin:0}.buying-t{color:red}');
+  await writeFile(
+    path.join(dir, 'assets', 'boot-t.css'),
+    '.card:hover{color:red}.card{display:block}.boot-t{color:blue}',
+  );
   await writeFile(
     path.join(dir, '.vite', 'manifest.json'),
     JSON.stringify({

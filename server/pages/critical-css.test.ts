@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { criticalCss, markupClasses, parseCss, selectorNeeds } from './critical-css.js';
+
+/** The rules of `css` that markup with `classes` can use. */
+const critical = (css: string, classes: string[]) => criticalCss(parseCss(css), new Set(classes));
+
+describe('the critical part of a stylesheet', () => {
+  it('keeps a rule when one of its selectors has every class it needs, and drops it when a class is missing', () => {
+    const css = '.a .b{color:red}.a.c{color:blue}.d,.a>.b{margin:0}';
+    expect(critical(css, ['a', 'b'])).toBe('.a .b{color:red}.d,.a>.b{margin:0}');
+    expect(critical(css, ['a'])).toBe('');
+    expect(critical(css, ['d'])).toBe('.d,.a>.b{margin:0}');
+  });
+
+  it('always keeps element, :root and * rules, @keyframes, @font-face and statements', () => {
+    const css =
+      '@charset "utf-8";@import url("x.css");:root{--x:1}*{box-sizing:border-box}' +
+      'body{margin:0}a:focus-visible{outline:1px}' +
+      '@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}@font-face{font-family:x;src:url(x.woff2)}' +
+      '.gone{color:red}';
+    expect(critical(css, [])).toBe(
+      '@charset "utf-8";@import url("x.css");:root{--x:1}*{box-sizing:border-box}' +
+        'body{margin:0}a:focus-visible{outline:1px}' +
+        '@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}@font-face{font-family:x;src:url(x.woff2)}',
+    );
+  });
+
+  it('does not require the classes inside :not(), :is(), :where() or :has()', () => {
+    expect(selectorNeeds('.row:not(.row--wide) > .card')).toEqual([['row', 'card']]);
+    expect(selectorNeeds(':is(.x, .y) p')).toBeNull();
+    expect(critical('.a:not(.b){color:red}.a:has(.c:not(.d)){margin:0}', ['a'])).toBe(
+      '.a:not(.b){color:red}.a:has(.c:not(.d)){margin:0}',
+    );
+  });
+
+  it('filters inside @media, @supports and @layer, nested, and drops an emptied block but for @layer', () => {
+    const css =
+      '@media (min-width:40em){.a{color:red}.b{color:blue}@supports (display:grid){.a{display:grid}.b{display:grid}}}' +
+      '@media (prefers-reduced-motion:reduce){.b{animation:none}}' +
+      '@media (forced-colors:active){.a:focus-visible{outline:2px solid CanvasText}}' +
+      '@layer base{.b{margin:0}}';
+    expect(critical(css, ['a'])).toBe(
+      '@media (min-width:40em){.a{color:red}@supports (display:grid){.a{display:grid}}}' +
+        '@media (forced-colors:active){.a:focus-visible{outline:2px solid CanvasText}}' +
+        '@layer base{}',
+    );
+  });
+
+  it('reads braces, commas and dots inside strings, comments and escapes as text', () => {
+    const css =
+      '/* .x { */.a::before{content:"} .b {";}' +
+      ".c[data-x='a,.b{'] ,.d{content:'\\'}'}" +
+      '.sm\\:flex{display:flex}.e\\{{color:red}.\\31 0{color:blue}' +
+      '.f{color:red/* } */}';
+    const nodes = parseCss(css);
+    expect(nodes.map((n) => n.kind)).toEqual(['rule', 'rule', 'rule', 'rule', 'rule', 'rule']);
+    expect(critical(css, ['a'])).toBe('.a::before{content:"} .b {";}');
+    expect(critical(css, ['c'])).toBe(".c[data-x='a,.b{'] ,.d{content:'\\'}'}");
+    expect(critical(css, ['b'])).toBe('');
+    expect(critical(css, ['sm:flex', 'e{', '10'])).toBe('.sm\\:flex{display:flex}.e\\{{color:red}.\\31 0{color:blue}');
+    expect(critical(css, ['f'])).toBe('.f{color:red/* } */}');
+  });
+
+  it('keeps a nested style rule whole with its parent', () => {
+    expect(critical('.a{color:red;&:focus-visible{outline:0}.b &{margin:0}}.c{x:y}', ['a'])).toBe(
+      '.a{color:red;&:focus-visible{outline:0}.b &{margin:0}}',
+    );
+  });
+
+  it('leaves out rules for hover, press and opened or chosen states the markup does not show', () => {
+    const css =
+      '.m:hover,.m[aria-expanded=true]{color:red}.t[aria-selected="true"]{color:blue}details[open] .p{margin:0}' +
+      '.m:focus-visible{outline:1px}.m:not(:hover){color:green}';
+    expect(critical(css, ['m', 't', 'p'])).toBe('.m:focus-visible{outline:1px}.m:not(:hover){color:green}');
+    const shown = markupClasses('<button class="m" aria-expanded="true"></button><details open=""><p class="p"></p>');
+    expect(criticalCss(parseCss(css), shown)).toBe(
+      '.m:hover,.m[aria-expanded=true]{color:red}details[open] .p{margin:0}' +
+        '.m:focus-visible{outline:1px}.m:not(:hover){color:green}',
+    );
+  });
+
+  it('reads the class names of the markup, attribute escapes decoded', () => {
+    expect([
+      ...markupClasses('<div class="a  b"><svg class="c"></svg><p class="x&amp;y"></p><p data-class="no">'),
+    ]).toEqual(['a', 'b', 'c', 'x&y']);
+  });
+
+  it('keeps a malformed tail rather than dropping it', () => {
+    expect(critical('.a{color:red}.b{color:blue', ['b'])).toBe('.b{color:blue}');
+    expect(critical('body{margin:0}}.a{color:red}', ['a'])).toBe('body{margin:0}.a{color:red}');
+  });
+});

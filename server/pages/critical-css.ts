@@ -1,0 +1,250 @@
+/**
+ * The part of a stylesheet a page's own markup can use at its first paint (RULES 13.9): the rules whose selectors
+ * can match an element of the markup as the server wrote it, judged by class names. A stylesheet is parsed once
+ * into its rules, each with the classes (and states) its selectors require; a page then keeps the rules whose
+ * requirements its markup meets. The whole stylesheet is linked as well, for what the client draws later.
+ */
+
+/** A rule of a parsed stylesheet. */
+export type CssNode =
+  /** A style rule: kept when one of its selectors needs nothing the markup lacks (`null`: needs nothing). */
+  | { kind: 'rule'; text: string; needs: readonly (readonly string[])[] | null }
+  /** `@media`, `@supports`, `@layer`, `@container`: its rules filtered, dropped when none is left. */
+  | { kind: 'group'; prelude: string; children: readonly CssNode[] }
+  /** Anything else (`@keyframes`, `@font-face`, `@property`, `@import`, `@charset`, `@layer a, b;`): kept. */
+  | { kind: 'verbatim'; text: string };
+
+/** At-rules that hold style rules: filtered inside. */
+const GROUPS = new Set(['media', 'supports', 'layer', 'container', 'scope', 'starting-style']);
+
+/**
+ * States the markup as the server wrote it never shows, required like a class: a rule that only styles a hovered
+ * or pressed element, an opened disclosure or a chosen tab, waits for the whole stylesheet, which is there long
+ * before a shopper can hover, press or open anything. Focus rules are never among them (a keyboard is quick).
+ */
+const INTERACTION_STATES: ReadonlyMap<string, string> = new Map([
+  [':hover', ':hover'],
+  [':active', ':active'],
+  ['[aria-expanded=true]', '[aria-expanded=true]'],
+  ['[aria-expanded="true"]', '[aria-expanded=true]'],
+  ['[aria-selected=true]', '[aria-selected=true]'],
+  ['[aria-selected="true"]', '[aria-selected=true]'],
+  ['[open]', '[open]'],
+]);
+
+/** The markup's attributes that show a state of `INTERACTION_STATES` after all. */
+const STATE_ATTRIBUTES: readonly (readonly [RegExp, string])[] = [
+  [/\saria-expanded="true"/, '[aria-expanded=true]'],
+  [/\saria-selected="true"/, '[aria-selected=true]'],
+  [/\sopen(?:=""|[\s>/])/, '[open]'],
+];
+
+/** The index after the comment, string or escape at `i`, or `i + 1`. */
+function skipAt(css: string, i: number): number {
+  const c = css[i];
+  if (c === '/' && css[i + 1] === '*') {
+    const end = css.indexOf('*/', i + 2);
+    return end < 0 ? css.length : end + 2;
+  }
+  if (c === '"' || c === "'") {
+    let j = i + 1;
+    while (j < css.length && css[j] !== c) {
+      if (css[j] === '\\') j++;
+      else if (css[j] === '\n') break; // an unclosed string ends at the line's end
+      j++;
+    }
+    return Math.min(j + 1, css.length);
+  }
+  if (c === '\\') return Math.min(i + 2, css.length);
+  return i + 1;
+}
+
+/** The text without its comments. */
+function withoutComments(css: string): string {
+  let out = '';
+  for (let i = 0; i < css.length;) {
+    const next = skipAt(css, i);
+    if (!(css[i] === '/' && css[i + 1] === '*')) out += css.slice(i, next);
+    i = next;
+  }
+  return out;
+}
+
+/** The index of the `}` that closes the block whose `{` is at `open`. */
+function blockEnd(css: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < css.length; i = skipAt(css, i)) {
+    if (css[i] === '{') depth++;
+    else if (css[i] === '}' && --depth === 0) return i;
+  }
+  return css.length;
+}
+
+/** Parses a stylesheet into its rules (a malformed tail is kept as it is, never dropped silently). */
+export function parseCss(css: string): CssNode[] {
+  return parseBlock(css, 0, css.length);
+}
+
+function parseBlock(css: string, start: number, end: number): CssNode[] {
+  const nodes: CssNode[] = [];
+  let i = start;
+  while (i < end) {
+    // Whitespace and comments between rules.
+    if (/\s/.test(css[i]!)) {
+      i++;
+      continue;
+    }
+    if (css[i] === '/' && css[i + 1] === '*') {
+      i = skipAt(css, i);
+      continue;
+    }
+    // The prelude: up to a `{` or `;` outside strings, comments, escapes and brackets.
+    let j = i;
+    let depth = 0;
+    while (j < end && !(depth === 0 && (css[j] === '{' || css[j] === ';' || css[j] === '}'))) {
+      if (css[j] === '(' || css[j] === '[') depth++;
+      else if (css[j] === ')' || css[j] === ']') depth = Math.max(0, depth - 1);
+      j = skipAt(css, j);
+    }
+    const prelude = withoutComments(css.slice(i, j)).trim();
+    if (j >= end || css[j] !== '{') {
+      // A statement (`@import …;`, `@layer a, b;`) or a stray `}`: kept as written.
+      if (prelude) nodes.push({ kind: 'verbatim', text: `${prelude};` });
+      i = j + 1;
+      continue;
+    }
+    const close = Math.min(blockEnd(css, j), end);
+    const at = /^@(-?[a-z-]+)/i.exec(prelude);
+    if (at && GROUPS.has(at[1]!.toLowerCase())) {
+      nodes.push({ kind: 'group', prelude, children: parseBlock(css, j + 1, close) });
+    } else if (at) {
+      nodes.push({ kind: 'verbatim', text: `${prelude}${css.slice(j, close)}}` });
+    } else {
+      nodes.push({ kind: 'rule', text: `${prelude}${css.slice(j, close)}}`, needs: selectorNeeds(prelude) });
+    }
+    i = close + 1;
+  }
+  return nodes;
+}
+
+/** A CSS identifier from `i` (escapes decoded): its text and the index after it. */
+function readIdent(s: string, i: number): { name: string; end: number } {
+  let name = '';
+  while (i < s.length) {
+    const c = s[i]!;
+    if (c === '\\') {
+      const hex = /^[0-9a-fA-F]{1,6}\s?/.exec(s.slice(i + 1, i + 8));
+      if (hex) {
+        name += String.fromCodePoint(parseInt(hex[0].trim(), 16) || 0xfffd);
+        i += 1 + hex[0].length;
+      } else {
+        name += s[i + 1] ?? '';
+        i += 2;
+      }
+    } else if (/[\w-]/.test(c) || c.charCodeAt(0) >= 0x80) {
+      name += c;
+      i++;
+    } else break;
+  }
+  return { name, end: i };
+}
+
+/** Splits a selector list at its top-level commas. */
+function selectors(prelude: string): string[] {
+  const list: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < prelude.length; i = skipAt(prelude, i)) {
+    const c = prelude[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
+    else if (c === ',' && depth === 0) {
+      list.push(prelude.slice(from, i));
+      from = i + 1;
+    }
+  }
+  list.push(prelude.slice(from));
+  return list;
+}
+
+/**
+ * What each selector of a rule requires of the markup: its classes (`.name`, escapes decoded) and the interaction
+ * states it names, outside any parentheses. Classes inside `:not()`, `:is()`, `:where()`, `:has()` are not
+ * required (the rule is kept without them: more than needed, never less). `null` when a selector requires nothing.
+ */
+export function selectorNeeds(prelude: string): string[][] | null {
+  const all: string[][] = [];
+  for (const selector of selectors(prelude)) {
+    const needs = new Set<string>();
+    for (let i = 0; i < selector.length;) {
+      const c = selector[i]!;
+      if (c === '.' && i + 1 < selector.length) {
+        const { name, end } = readIdent(selector, i + 1);
+        if (name) needs.add(name);
+        i = Math.max(end, i + 1);
+      } else if (c === '[') {
+        let j = i;
+        while (j < selector.length && selector[j] !== ']') j = skipAt(selector, j);
+        const state = INTERACTION_STATES.get(selector.slice(i, j + 1).replace(/\s+/g, ''));
+        if (state) needs.add(state);
+        i = j + 1;
+      } else if (c === '(') {
+        let depth = 0;
+        let j = i;
+        for (; j < selector.length; j = skipAt(selector, j)) {
+          if (selector[j] === '(') depth++;
+          else if (selector[j] === ')' && --depth === 0) break;
+        }
+        i = j + 1;
+      } else if (c === ':') {
+        const { name, end } = readIdent(selector, i + 1);
+        const state = INTERACTION_STATES.get(`:${name.toLowerCase()}`);
+        if (state && selector[end] !== '(') needs.add(state);
+        i = Math.max(end, i + 1);
+      } else {
+        i = skipAt(selector, i);
+      }
+    }
+    if (needs.size === 0) return null;
+    all.push([...needs]);
+  }
+  return all;
+}
+
+/** The class names in a page's markup (one pass over its `class` attributes), and the states it shows. */
+export function markupClasses(markup: string): Set<string> {
+  const classes = new Set<string>();
+  for (const match of markup.matchAll(/\sclass="([^"]*)"/g)) {
+    for (const name of match[1]!.split(/\s+/)) if (name) classes.add(unescapeAttribute(name));
+  }
+  for (const [pattern, state] of STATE_ATTRIBUTES) if (pattern.test(markup)) classes.add(state);
+  return classes;
+}
+
+/** An attribute value as the browser reads it (React escapes `&`, `<`, `>`, `"` and `'`). */
+function unescapeAttribute(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(?:#(\d+)|#x([0-9a-f]+)|(amp|lt|gt|quot|apos));/gi, (whole, dec, hex, named) => {
+    if (dec) return String.fromCodePoint(Number(dec));
+    if (hex) return String.fromCodePoint(parseInt(hex as string, 16));
+    return (
+      ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" } as Record<string, string>)[named.toLowerCase()] ?? whole
+    );
+  });
+}
+
+/** The stylesheet's rules the markup (its class names, `markupClasses`) can use, as text. */
+export function criticalCss(nodes: readonly CssNode[], present: ReadonlySet<string>): string {
+  let out = '';
+  for (const node of nodes) {
+    if (node.kind === 'verbatim') out += node.text;
+    else if (node.kind === 'rule') {
+      if (node.needs === null || node.needs.some((needs) => needs.every((name) => present.has(name)))) out += node.text;
+    } else {
+      const inner = criticalCss(node.children, present);
+      // An empty `@layer` block is kept: where a layer is first named sets its order.
+      if (inner || /^@layer\b/i.test(node.prelude)) out += `${node.prelude}{${inner}}`;
+    }
+  }
+  return out;
+}
