@@ -28,7 +28,11 @@ beforeAll(async () => {
     RATE_LIMIT_FLAGS_PER_MINUTE: unlimited,
   });
   // The battery talks to a real server so that Node's own refusals (oversized requests) are covered too.
-  app = createServer((await testAppWithSegments({ search, env })).app);
+  const made = await testAppWithSegments({ search, env });
+  // The embedded store opens (and migrates) on first use: opened here, so that no property's first request waits
+  // for it (seconds on a busy machine, over the per-request time limit).
+  await made.deps.sql.query('SELECT 1');
+  app = createServer(made.app);
   answerProtocolErrors(app);
   token = (await request(app).post('/api/customers/session')).body.sessionToken;
 });
