@@ -109,7 +109,8 @@ class Entry {
 
   /**
    * The body in an encoding with its headers, made on first use and kept. The lane only replays, so an answer it
-   * sends in brotli is asked for again: its body is compressed harder once the reply is out, for the next ones.
+   * sends in brotli is asked for again: its body is compressed harder once the reply is out, for the next ones
+   * (RULES 13.10).
    */
   variant(encoding: Encoding | 'identity') {
     let found = this.encoded.get(encoding);
