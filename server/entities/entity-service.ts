@@ -184,7 +184,10 @@ export async function eventPage(engine: SearchEngine, slug: string, now: Date) {
 }
 
 /** What a guest's view of a performer page adds to their recent activity. */
-export function performerActivity({ doc, performer }: Awaited<ReturnType<typeof performerPage>>) {
+export function performerActivity({
+  doc,
+  performer,
+}: Pick<Awaited<ReturnType<typeof performerPage>>, 'doc' | 'performer'>) {
   return {
     type: 'performer',
     id: doc.performer_id,
@@ -195,7 +198,11 @@ export function performerActivity({ doc, performer }: Awaited<ReturnType<typeof 
 }
 
 /** What a guest's view of an event page adds to their recent activity. */
-export function eventActivity({ doc, event, performers }: Awaited<ReturnType<typeof eventPage>>) {
+export function eventActivity({
+  doc,
+  event,
+  performers,
+}: Pick<Awaited<ReturnType<typeof eventPage>>, 'doc' | 'event'> & { performers: readonly { pathPicture: string }[] }) {
   return {
     type: 'event',
     id: doc.event_id,
@@ -203,6 +210,29 @@ export function eventActivity({ doc, event, performers }: Awaited<ReturnType<typ
     url: event.url,
     image: performers[0]?.pathPicture ?? null,
   } as const;
+}
+
+/**
+ * What a guest's view of an event or performer page adds to their recent activity (RULES 1.8), read with the
+ * searches it needs alone: the document and, for an event, its performers (the first one's picture), not the page's
+ * related events.
+ */
+export async function viewedActivity(engine: SearchEngine, type: 'event' | 'performer', slug: string) {
+  if (type === 'performer') {
+    const doc = await byId<PerformerDocument>(engine, 'Performer', 'performer_id', slug, 'Performer');
+    return performerActivity({ doc, performer: performerCard(doc) });
+  }
+  const doc = await byId<EventDocument>(engine, 'Event', 'event_id', slug, 'Event');
+  const found = await engine.search({
+    collection: 'Performer',
+    filters: [{ op: 'in', field: 'performer_id', values: doc.performer_ids }],
+    perPage: doc.performer_ids.length,
+  });
+  const performerDocs = new Map(
+    found.hits.map((h) => [(h.document as PerformerDocument).performer_id, h.document as PerformerDocument]),
+  );
+  const first = doc.performer_ids.map((id) => performerDocs.get(id)).find((p) => p !== undefined);
+  return eventActivity({ doc, event: eventCard(doc), performers: first ? [performerCard(first)] : [] });
 }
 
 /** `/results-general?kwds=`: performers, venues and upcoming events for a query, 10 of each a page. */

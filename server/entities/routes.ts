@@ -15,6 +15,7 @@ import {
   performerPage,
   searchResults,
   venuePage,
+  viewedActivity,
 } from './entity-service.js';
 import type { WarnLogger } from '../../shared/logger.js';
 
@@ -65,11 +66,7 @@ export function entityRoutes(
     const session = await tokens.verify(SessionTokens.bearer(req.get('authorization')));
     const body = ViewedPageBodySchema.parse(req.body);
     const { slug } = SlugParamsSchema.parse({ slug: body.slug });
-    const item =
-      body.type === 'event'
-        ? eventActivity(await eventPage(search.engine, slug, now()))
-        : performerActivity(await performerPage(search.engine, slug, now(), 1));
-    await activity.record(session.guestId, item);
+    await activity.record(session.guestId, await viewedActivity(search.engine, body.type, slug));
     res.set('Cache-Control', 'no-store').status(204).end();
   });
 

@@ -512,6 +512,24 @@ describe('a rendered page kept and replayed', () => {
     };
     expect((await viewed({ type: 'event', slug })).status).toBe(204);
     expect(await recent()).toContain(JSON.stringify(event.event_name).slice(1, -1));
+    // The item is the one the API's own event answer records for a guest: the same name, address and picture.
+    const other = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web')).body as {
+      sessionToken: string;
+    };
+    await request(app)
+      .get(`/api/events/${slug}`)
+      .set('X-Client-Id', 'storefront-web')
+      .set('Authorization', `Bearer ${other.sessionToken}`);
+    const items = async (token: string) =>
+      (
+        (
+          await request(app)
+            .get('/api/CustomerActivity/recent-activities')
+            .set('X-Client-Id', 'storefront-web')
+            .set('Authorization', `Bearer ${token}`)
+        ).body.data as { viewedAt: string }[]
+      ).map(({ viewedAt: _when, ...item }) => item);
+    expect(await items(sessionToken)).toEqual(await items(other.sessionToken));
     expect((await viewed({ type: 'event', slug }, null)).status).toBe(401);
     expect((await viewed({ type: 'venue', slug })).status).toBe(400);
     expect((await viewed({ type: 'event', slug: 'Not A Slug' })).status).toBe(400);
