@@ -84,7 +84,7 @@ export class LeaseKeeper {
     this.start();
   }
 
-  /** Hands idle tokens back in one statement and forgets ended windows. Best effort: tokens lost end with their window. */
+  /** Hands idle tokens back in one statement, forgets ended windows. Best effort: lost tokens end with their window. */
   async settle(): Promise<void> {
     const now = (this.options.now ?? Date.now)();
     for (const store of this.stores) if (store.settle(now, this) === 0) this.stores.delete(store);

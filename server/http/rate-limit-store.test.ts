@@ -126,7 +126,7 @@ describe.each(TEST_STORES)('leased counts on $name', ({ open }) => {
     return ledger;
   };
 
-  it('takes several hits at once and hands them back to the window they came from, many keys in one statement', async () => {
+  it('takes several hits at once and hands them back to their window, many keys in one statement', async () => {
     const ledger = ledgerFor('lease');
     const first = await ledger.take('a', 5);
     expect(first.hits).toBe(5);
