@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../config/env.js';
 import type { Sql } from '../store/sql.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
+import { ExpiredRowSweeper } from '../store/sweeper.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testApp } from '../test/test-app.js';
-import { sqlRateLimitStores } from './rate-limit-store.js';
+import { giveBackTokens, SqlRateLimitStore, sqlRateLimitStores } from './rate-limit-store.js';
 
 /** Several nodes on one database: the app uses the database's store only when `DATABASE_URL` says so. */
 const sharedEnv = (limits: Record<string, string>) =>
@@ -109,6 +110,46 @@ describe.each(TEST_STORES)('SqlRateLimitStore on $name', ({ open }) => {
     for (const store of [one, two]) void store.init?.({ windowMs: 60_000 } as Options);
     for (let i = 0; i < 5; i++) await (i % 2 ? one : two).increment('198.51.100.7');
     expect(sweeps).toBe(1);
+  });
+});
+
+describe.each(TEST_STORES)('leased counts on $name', ({ open }) => {
+  let sql: Sql;
+  beforeAll(async () => {
+    sql = await open();
+  });
+  afterAll(() => sql.close());
+
+  const ledgerFor = (name: string, windowMs = 60_000) => {
+    const ledger = new SqlRateLimitStore(sql, name, new ExpiredRowSweeper(sql, 'SELECT 1'));
+    ledger.init({ windowMs } as Options);
+    return ledger;
+  };
+
+  it('takes several hits at once and hands them back to their window, many keys in one statement', async () => {
+    const ledger = ledgerFor('lease');
+    const first = await ledger.take('a', 5);
+    expect(first.hits).toBe(5);
+    expect(first.msLeft).toBeGreaterThan(0);
+    expect(first.msLeft).toBeLessThanOrEqual(60_000);
+    expect((await ledger.take('a', 3)).hits).toBe(8);
+    const other = await ledger.take('b', 4);
+    await giveBackTokens(sql)([
+      { key: 'lease:a', n: 6, window: first.window },
+      { key: 'lease:b', n: 1, window: other.window },
+      // A window that is not the key's current one (it ended and another began) keeps its count.
+      { key: 'lease:b', n: 1, window: '2001-02-03 04:05:06.789012+00' },
+    ]);
+    expect((await ledger.get('a'))?.totalHits).toBe(2);
+    expect((await ledger.get('b'))?.totalHits).toBe(3);
+  });
+
+  it('admits exactly the limit from two nodes counting requests at once from leases', async () => {
+    const limit = 40;
+    const stores = [sqlRateLimitStores(sql)('leased'), sqlRateLimitStores(sql)('leased')];
+    for (const store of stores) void store.init?.({ windowMs: 60_000, limit } as Options);
+    const hits = await Promise.all(Array.from({ length: 60 }, (_, i) => stores[i % 2]!.increment('198.51.100.7')));
+    expect(hits.filter((h) => h.totalHits <= limit)).toHaveLength(limit);
   });
 });
 
