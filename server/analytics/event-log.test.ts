@@ -75,6 +75,23 @@ describe.each(TEST_STORES)('EventLog on $name', ({ open }) => {
     expect(rows.map((r) => r.anonymous_id)).toEqual(['c', 'a']);
   });
 
+  it('skips a repeat of what it wrote, but takes again what the store did not take (an opted-out guest)', async () => {
+    await real.query('DELETE FROM guest_privacy');
+    await real.query(
+      `INSERT INTO guest_privacy (guest_id, do_not_sell_or_share, erased_at) VALUES ('back', true, NULL)`,
+    );
+    const log = new EventLog(real, { flushEveryMs: 60_000 });
+    log.record(view('a'), view('back'));
+    await log.flush();
+    log.record(view('a'), view('back'));
+    expect(log.stats()).toMatchObject({ queued: 1 });
+    // The guest opts back in: the event the store refused before is written now.
+    await real.query('DELETE FROM guest_privacy');
+    await log.close();
+    const rows = await real.query<{ anonymous_id: string }>('SELECT anonymous_id FROM analytics_events ORDER BY id');
+    expect(rows.map((r) => r.anonymous_id)).toEqual(['a', 'back']);
+  });
+
   it('writes each field of an event to its column, in the order queued, nothing of a guest who opted out', async () => {
     await real.query('DELETE FROM guest_privacy');
     await real.query(

@@ -42,9 +42,10 @@ export const MAX_QUEUED_EVENTS = 100_000;
 /** RULES 16.6: events are kept this many days unless `EVENTS_RETENTION_DAYS` says otherwise. */
 export const DEFAULT_RETENTION_DAYS = 90;
 /**
- * RULES 16.3: how many recent once keys a node remembers, so that a repeat it has already queued (a layout the
- * same page view asks for again, a batch sent twice) is not queued and written again. Two generations of at most
- * this many are kept (a few MiB); a repeat older than that is still a no-op in the store.
+ * RULES 16.3: how many once keys of events it wrote lately a node remembers, so that a repeat (a layout the same page
+ * view asks for again, a batch sent twice) is not queued and written again. Two generations of at most this many are
+ * kept (a few MiB); a repeat older than that is still a no-op in the store. An event the store did not take (its
+ * guest had opted out, say) is not remembered, so it may be sent again.
  */
 export const REMEMBERED_ONCE_KEYS = 50_000;
 /** How often a node deletes events older than the retention (best effort; any node may). */
@@ -91,7 +92,7 @@ const INSERT =
   `WHERE NOT (u.guest = ANY (ARRAY(SELECT g.guest_id FROM guest_privacy g ` +
   `WHERE g.guest_id IN (SELECT u.guest FROM u) ` +
   `AND (g.do_not_sell_or_share OR g.erased_at IS NOT NULL)))) ` +
-  `ON CONFLICT (once) DO NOTHING`;
+  `ON CONFLICT (once) DO NOTHING RETURNING once`;
 
 export interface EventLogOptions {
   flushEveryMs?: number;
@@ -114,9 +115,11 @@ export interface EventLogStats {
  */
 export class EventLog {
   private queue: EventRecord[] = [];
-  /** The once keys queued lately: the newer generation, and the one before it. */
-  private onceKeys = new Set<string>();
-  private olderOnceKeys = new Set<string>();
+  /** The once keys of the events queued and not yet written. */
+  private readonly queuedOnce = new Set<string>();
+  /** The once keys of the events written lately: the newer generation, and the one before it. */
+  private writtenOnce = new Set<string>();
+  private olderWrittenOnce = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
   private lastSweep = -Infinity;
@@ -136,15 +139,16 @@ export class EventLog {
   }
 
   /**
-   * Queues events to be written; never waits and never throws. An event whose once key this node has queued
-   * lately is a repeat and is not queued again (RULES 16.3).
+   * Queues events to be written; never waits and never throws. An event whose once key waits in the queue, or
+   * was written by this node lately, is a repeat and is not queued again (RULES 16.3).
    */
   record(...events: EventRecord[]): void {
     if (this.closed || events.length === 0) return;
     for (const event of events) {
-      if (event.once) {
-        if (this.onceKeys.has(event.once) || this.olderOnceKeys.has(event.once)) continue;
-        this.rememberOnce(event.once);
+      const { once } = event;
+      if (once) {
+        if (this.queuedOnce.has(once) || this.writtenOnce.has(once) || this.olderWrittenOnce.has(once)) continue;
+        this.queuedOnce.add(once);
       }
       this.queue.push(event);
     }
@@ -158,21 +162,17 @@ export class EventLog {
     else this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs);
   }
 
-  private rememberOnce(key: string): void {
-    if (this.onceKeys.size >= REMEMBERED_ONCE_KEYS) {
-      this.olderOnceKeys = this.onceKeys;
-      this.onceKeys = new Set();
+  private rememberWritten(key: string): void {
+    if (this.writtenOnce.size >= REMEMBERED_ONCE_KEYS) {
+      this.olderWrittenOnce = this.writtenOnce;
+      this.writtenOnce = new Set();
     }
-    this.onceKeys.add(key);
+    this.writtenOnce.add(key);
   }
 
-  /** Events dropped unwritten may be queued again. */
+  /** Events that left the queue, written or not: a repeat of one the store did not take may be queued again. */
   private forgetOnce(events: readonly EventRecord[]): void {
-    for (const { once } of events) {
-      if (!once) continue;
-      this.onceKeys.delete(once);
-      this.olderOnceKeys.delete(once);
-    }
+    for (const { once } of events) if (once) this.queuedOnce.delete(once);
   }
 
   /**
@@ -208,8 +208,9 @@ export class EventLog {
   private async writeQueued(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.slice(0, ROWS_PER_INSERT);
+      let written: { once: string | null }[];
       try {
-        await this.sql.query(INSERT, [JSON.stringify(batch)]);
+        written = await this.sql.query<{ once: string | null }>(INSERT, [JSON.stringify(batch)]);
       } catch (err) {
         if (!isStoreUnavailable(err)) {
           // A batch the store refuses (it cannot be a bad event: they are checked first) would block every other.
@@ -221,7 +222,8 @@ export class EventLog {
         }
         return;
       }
-      this.queue.splice(0, batch.length);
+      this.forgetOnce(this.queue.splice(0, batch.length));
+      for (const { once } of written) if (once) this.rememberWritten(once);
       this.counts.written += batch.length;
     }
     this.maybeSweep();
