@@ -229,6 +229,79 @@ describe('the order store unavailable during checkout', () => {
   });
 });
 
+describe('the order store failing as a cart is committed', () => {
+  it(
+    'answers the retry of a cart whose commit landed though its answer was lost with that same hold, counted ' +
+      'once towards the shopper’s share',
+    async () => {
+      const t = await shop();
+      // The shop's own cart let go, so the listing's seats and the shopper's share are this test's alone.
+      expect((await request(t.app).delete(`/api/cart/${t.cart.id}`).set('Authorization', t.auth)).status).toBe(204);
+      const key = 'cart-attempt-1';
+      const hold = (body: Record<string, unknown> = { listingId: t.listing.id, quantity: 2 }) =>
+        request(t.app).post('/api/cart').set('Authorization', t.auth).set('Idempotency-Key', key).send(body);
+      const held = async () =>
+        (
+          await t.real.query<{ id: string; held: number }>(
+            `SELECT h.id, li.held FROM holds h JOIN listing_inventory li ON li.listing_id = h.listing_id
+             WHERE h.status = 'active' AND h.listing_id = $1`,
+            [t.listing.id],
+          )
+        ).map((r) => ({ id: String(r.id), held: Number(r.held) }));
+
+      t.set('lost');
+      const first = await hold();
+      expect(first.status).toBe(503);
+      expect(first.body.error.code).toBe('store_unavailable');
+      t.set('up');
+      // The commit landed: one hold of 2 is in the store, though the shopper was told nothing was reserved.
+      const landed = await held();
+      expect(landed).toEqual([{ id: expect.any(String), held: 2 }]);
+
+      const retry = await hold();
+      expect(retry.status).toBe(201);
+      expect(CartSchema.parse(retry.body)).toMatchObject({ id: landed[0]!.id, status: 'active', quantitySelected: 2 });
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      // Once more with the same key: the kept answer, still the one hold.
+      const again = await hold();
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.id).toBe(landed[0]!.id);
+      expect(await held()).toEqual(landed);
+      const allowance = await request(t.app)
+        .get(`/api/purchase-limits?eventId=${t.cart.eventId}`)
+        .set('Authorization', t.auth);
+      expect(allowance.body.perShopper.used).toBe(2);
+      // The key reused for another cart is refused, and holds nothing more.
+      const reused = await hold({ listingId: t.listing.id, quantity: 4 });
+      expect(reused.status).toBe(422);
+      expect(reused.body.error.code).toBe('idempotency_key_reused');
+      expect(await held()).toEqual(landed);
+      await t.real.close();
+    },
+  );
+
+  it('holds another cart under another key: a key names one request, not the listing', async () => {
+    const t = await shop();
+    const more = (key: string) =>
+      request(t.app)
+        .post('/api/cart')
+        .set('Authorization', t.auth)
+        .set('Idempotency-Key', key)
+        .send({ listingId: t.listing.id, quantity: 2 });
+    const release = (id: string) => request(t.app).delete(`/api/cart/${id}`).set('Authorization', t.auth);
+    // Each cart let go before the next, so the listing's seats are there for every one.
+    expect((await release(t.cart.id)).status).toBe(204);
+    const one = await more('one');
+    expect(one.status).toBe(201);
+    expect((await release(one.body.id)).status).toBe(204);
+    const two = await more('two');
+    expect(two.status).toBe(201);
+    expect(new Set([t.cart.id, one.body.id, two.body.id]).size).toBe(3);
+    await t.real.close();
+  });
+});
+
 describe('the store down for everything that needs it', () => {
   it(
     'answers recent activity with a 503, /readyz stays 200 saying the store ' + 'is degraded, and both recover with it',
