@@ -51,7 +51,7 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
       now: options.at ?? now,
       expiresAt,
     });
-  const order = (id: string, chargeId = `ch_${id}`) => ({
+  const order = (id: string) => ({
     id,
     access_code_hash: 'x',
     status: 'pending_seller_confirmation' as const,
@@ -64,7 +64,6 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
     email: 'a@b.co',
     billing: {},
     payment_method: 'card',
-    charge_id: chargeId,
   });
   /** A payment row waiting for its authorization, as a checkout writes it before asking the processor. */
   const pay = async (holdId: string, at = now) => {
