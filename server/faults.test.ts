@@ -14,6 +14,7 @@ import { createCommerce } from './commerce/commerce.js';
 import { CHECKOUT_CLAIM_SECONDS } from './commerce/checkout-claim.js';
 import { listingsForEvent } from './commerce/domain/listings.js';
 import { SandboxPaymentProvider, type PaymentProvider } from './commerce/domain/payments.js';
+import { SqlSandboxLedger } from './commerce/sandbox-ledger.js';
 import { parseEnv } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { LayoutService } from './layout/layout-service.js';
@@ -160,11 +161,12 @@ async function shop<P extends PaymentProvider = SandboxPaymentProvider>(
   const payments = (options.payments ?? new SandboxPaymentProvider()) as P;
   const search = new SearchService();
   search.set(new CachedEngine(embedded));
-  const make = () =>
+  /** Another node on the same store; with a processor of its own when given (else this node's). */
+  const make = (processor: PaymentProvider = payments) =>
     createCommerce({
       sql: store.sql,
       engine: () => search.engine,
-      payments,
+      payments: processor,
       logger,
       now: options.now,
       sellerDelayMs: 0,
@@ -298,6 +300,77 @@ describe('the order store failing as a cart is committed', () => {
     const two = await more('two');
     expect(two.status).toBe(201);
     expect(new Set([t.cart.id, one.body.id, two.body.id]).size).toBe(3);
+    await t.real.close();
+  });
+});
+
+describe('the sandbox processor kept in the store (RULES 10.7)', () => {
+  /** A node's own sandbox processor over the shared store, as main.ts makes it. */
+  const stored = (sql: Sql) => new SandboxPaymentProvider({ ledger: new SqlSandboxLedger(sql) });
+  const charges = (t: { real: Sql }) =>
+    t.real.query<{ status: string }>('SELECT status FROM sandbox_charges').then((rows) => rows.map((r) => r.status));
+
+  it('captures on another node an authorization whose node stopped after writing the order', async () => {
+    let clock = Date.now();
+    // Node A: its processor's records in the store, and it stops before it captures.
+    // Bound once the store is open.
+    const a: { p?: SandboxPaymentProvider } = {};
+    const t = await shop<PaymentProvider>({
+      payments: {
+        authorize: (input) => a.p!.authorize(input),
+        capture: async () => {
+          throw new Error('the node stopped');
+        },
+        void: (id) => a.p!.void(id),
+        findAuthorization: (key) => a.p!.findAuthorization(key),
+        refund: (input) => a.p!.refund(input),
+        charge: (id) => a.p!.charge(id),
+      },
+      now: () => new Date(clock),
+    });
+    a.p = stored(t.sql);
+    const placed = await t.checkout('first');
+    expect(placed.status).toBe(201);
+    expect(await t.statuses()).toEqual(['authorized']);
+    // Node B has a processor of its own, which never saw the authorization: it finds it in the store.
+    const b = stored(t.sql);
+    const other = t.make(b);
+    clock += 6_000;
+    await other.settlement.tick();
+    expect(await t.statuses()).toEqual(['captured']);
+    expect(await charges(t)).toEqual(['captured']);
+    const [payment] = await t.real.query<{ authorization_id: string }>('SELECT authorization_id FROM payments');
+    expect(await b.charge(payment!.authorization_id)).toMatchObject({ status: 'captured', refunds: [] });
+    await t.real.close();
+  });
+
+  it('voids on another node an authorization whose node stopped before writing the order', async () => {
+    let clock = Date.now();
+    // Bound once the store is open.
+    const a: { p?: SandboxPaymentProvider } = {};
+    const t = await shop<PaymentProvider>({
+      payments: {
+        authorize: async (input) => {
+          await a.p!.authorize(input);
+          throw new Error('the node stopped');
+        },
+        capture: (id) => a.p!.capture(id),
+        void: (id) => a.p!.void(id),
+        findAuthorization: (key) => a.p!.findAuthorization(key),
+        refund: (input) => a.p!.refund(input),
+        charge: (id) => a.p!.charge(id),
+      },
+      now: () => new Date(clock),
+    });
+    a.p = stored(t.sql);
+    expect((await t.checkout('first')).status).toBe(502);
+    expect(await charges(t)).toEqual(['authorized']);
+    const other = t.make(stored(t.sql));
+    // Abandoned after twice the checkout's claim (2 × 60 s).
+    clock += 2 * CHECKOUT_CLAIM_SECONDS * 1000 + 1_000;
+    await other.settlement.tick();
+    expect(await charges(t)).toEqual(['voided']);
+    expect(await t.statuses()).toEqual(['voided']);
     await t.real.close();
   });
 });
