@@ -14,6 +14,7 @@ import { createCommerce } from './commerce/commerce.js';
 import { CHECKOUT_CLAIM_SECONDS } from './commerce/checkout-claim.js';
 import { listingsForEvent } from './commerce/domain/listings.js';
 import { SandboxPaymentProvider, type PaymentProvider } from './commerce/domain/payments.js';
+import { SqlSandboxLedger } from './commerce/sandbox-ledger.js';
 import { parseEnv } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { LayoutService } from './layout/layout-service.js';
@@ -160,11 +161,12 @@ async function shop<P extends PaymentProvider = SandboxPaymentProvider>(
   const payments = (options.payments ?? new SandboxPaymentProvider()) as P;
   const search = new SearchService();
   search.set(new CachedEngine(embedded));
-  const make = () =>
+  /** Another node on the same store; with a processor of its own when given (else this node's). */
+  const make = (processor: PaymentProvider = payments) =>
     createCommerce({
       sql: store.sql,
       engine: () => search.engine,
-      payments,
+      payments: processor,
       logger,
       now: options.now,
       sellerDelayMs: 0,
@@ -225,6 +227,150 @@ describe('the order store unavailable during checkout', () => {
     expect(ok.status).toBe(201);
     OrderSchema.parse(ok.body);
     expect(t.payments.charges).toHaveLength(1);
+    await t.real.close();
+  });
+});
+
+describe('the order store failing as a cart is committed', () => {
+  it(
+    'answers the retry of a cart whose commit landed though its answer was lost with that same hold, counted ' +
+      'once towards the shopper’s share',
+    async () => {
+      const t = await shop();
+      // The shop's own cart let go, so the listing's seats and the shopper's share are this test's alone.
+      expect((await request(t.app).delete(`/api/cart/${t.cart.id}`).set('Authorization', t.auth)).status).toBe(204);
+      const key = 'cart-attempt-1';
+      const hold = (body: Record<string, unknown> = { listingId: t.listing.id, quantity: 2 }) =>
+        request(t.app).post('/api/cart').set('Authorization', t.auth).set('Idempotency-Key', key).send(body);
+      const held = async () =>
+        (
+          await t.real.query<{ id: string; held: number }>(
+            `SELECT h.id, li.held FROM holds h JOIN listing_inventory li ON li.listing_id = h.listing_id
+             WHERE h.status = 'active' AND h.listing_id = $1`,
+            [t.listing.id],
+          )
+        ).map((r) => ({ id: String(r.id), held: Number(r.held) }));
+
+      t.set('lost');
+      const first = await hold();
+      expect(first.status).toBe(503);
+      expect(first.body.error.code).toBe('store_unavailable');
+      t.set('up');
+      // The commit landed: one hold of 2 is in the store, though the shopper was told nothing was reserved.
+      const landed = await held();
+      expect(landed).toEqual([{ id: expect.any(String), held: 2 }]);
+
+      const retry = await hold();
+      expect(retry.status).toBe(201);
+      expect(CartSchema.parse(retry.body)).toMatchObject({ id: landed[0]!.id, status: 'active', quantitySelected: 2 });
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      // Once more with the same key: the kept answer, still the one hold.
+      const again = await hold();
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.id).toBe(landed[0]!.id);
+      expect(await held()).toEqual(landed);
+      const allowance = await request(t.app)
+        .get(`/api/purchase-limits?eventId=${t.cart.eventId}`)
+        .set('Authorization', t.auth);
+      expect(allowance.body.perShopper.used).toBe(2);
+      // The key reused for another cart is refused, and holds nothing more.
+      const reused = await hold({ listingId: t.listing.id, quantity: 4 });
+      expect(reused.status).toBe(422);
+      expect(reused.body.error.code).toBe('idempotency_key_reused');
+      expect(await held()).toEqual(landed);
+      await t.real.close();
+    },
+  );
+
+  it('holds another cart under another key: a key names one request, not the listing', async () => {
+    const t = await shop();
+    const more = (key: string) =>
+      request(t.app)
+        .post('/api/cart')
+        .set('Authorization', t.auth)
+        .set('Idempotency-Key', key)
+        .send({ listingId: t.listing.id, quantity: 2 });
+    const release = (id: string) => request(t.app).delete(`/api/cart/${id}`).set('Authorization', t.auth);
+    // Each cart let go before the next, so the listing's seats are there for every one.
+    expect((await release(t.cart.id)).status).toBe(204);
+    const one = await more('one');
+    expect(one.status).toBe(201);
+    expect((await release(one.body.id)).status).toBe(204);
+    const two = await more('two');
+    expect(two.status).toBe(201);
+    expect(new Set([t.cart.id, one.body.id, two.body.id]).size).toBe(3);
+    await t.real.close();
+  });
+});
+
+describe('the sandbox processor kept in the store (RULES 10.7)', () => {
+  /** A node's own sandbox processor over the shared store, as main.ts makes it. */
+  const stored = (sql: Sql) => new SandboxPaymentProvider({ ledger: new SqlSandboxLedger(sql) });
+  const charges = (t: { real: Sql }) =>
+    t.real.query<{ status: string }>('SELECT status FROM sandbox_charges').then((rows) => rows.map((r) => r.status));
+
+  it('captures on another node an authorization whose node stopped after writing the order', async () => {
+    let clock = Date.now();
+    // Node A: its processor's records in the store, and it stops before it captures.
+    // Bound once the store is open.
+    const a: { p?: SandboxPaymentProvider } = {};
+    const t = await shop<PaymentProvider>({
+      payments: {
+        authorize: (input) => a.p!.authorize(input),
+        capture: async () => {
+          throw new Error('the node stopped');
+        },
+        void: (id) => a.p!.void(id),
+        findAuthorization: (key) => a.p!.findAuthorization(key),
+        refund: (input) => a.p!.refund(input),
+        charge: (id) => a.p!.charge(id),
+      },
+      now: () => new Date(clock),
+    });
+    a.p = stored(t.sql);
+    const placed = await t.checkout('first');
+    expect(placed.status).toBe(201);
+    expect(await t.statuses()).toEqual(['authorized']);
+    // Node B has a processor of its own, which never saw the authorization: it finds it in the store.
+    const b = stored(t.sql);
+    const other = t.make(b);
+    clock += 6_000;
+    await other.settlement.tick();
+    expect(await t.statuses()).toEqual(['captured']);
+    expect(await charges(t)).toEqual(['captured']);
+    const [payment] = await t.real.query<{ authorization_id: string }>('SELECT authorization_id FROM payments');
+    expect(await b.charge(payment!.authorization_id)).toMatchObject({ status: 'captured', refunds: [] });
+    await t.real.close();
+  });
+
+  it('voids on another node an authorization whose node stopped before writing the order', async () => {
+    let clock = Date.now();
+    // Bound once the store is open.
+    const a: { p?: SandboxPaymentProvider } = {};
+    const t = await shop<PaymentProvider>({
+      payments: {
+        authorize: async (input) => {
+          await a.p!.authorize(input);
+          throw new Error('the node stopped');
+        },
+        capture: (id) => a.p!.capture(id),
+        void: (id) => a.p!.void(id),
+        findAuthorization: (key) => a.p!.findAuthorization(key),
+        refund: (input) => a.p!.refund(input),
+        charge: (id) => a.p!.charge(id),
+      },
+      now: () => new Date(clock),
+    });
+    a.p = stored(t.sql);
+    expect((await t.checkout('first')).status).toBe(502);
+    expect(await charges(t)).toEqual(['authorized']);
+    const other = t.make(stored(t.sql));
+    // Abandoned after twice the checkout's claim (2 × 60 s).
+    clock += 2 * CHECKOUT_CLAIM_SECONDS * 1000 + 1_000;
+    await other.settlement.tick();
+    expect(await charges(t)).toEqual(['voided']);
+    expect(await t.statuses()).toEqual(['voided']);
     await t.real.close();
   });
 });

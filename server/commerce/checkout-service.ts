@@ -175,7 +175,6 @@ export class CheckoutService {
           email: request.email,
           billing: request.billingAddress,
           payment_method: request.payment.method,
-          charge_id: authorizationId,
           terms: listingTerms(listing),
         },
         history: lifecycle.history.map((h) => ({ status: h.status, at: new Date(h.at), note: h.note })),

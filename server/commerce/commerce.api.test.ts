@@ -539,7 +539,6 @@ describe('durability', () => {
         email: 'a@b.co',
         billing: {},
         payment_method: 'card',
-        charge_id: 'c',
       },
       history: [{ status: 'reserved', at: new Date(), note: 'held' }],
     });

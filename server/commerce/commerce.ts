@@ -79,7 +79,7 @@ export function createCommerce(options: CommerceOptions): Commerce {
   // Checkout keys live in the order store's own database, shared by every node like the orders.
   const idempotency = new IdempotencyStore(sql, now);
   const catalog = new ListingCatalog({ inventory, engine, logger });
-  const holds = new HoldService({ holds: holdStore, catalog, now, limits: options.limits });
+  const holds = new HoldService({ holds: holdStore, catalog, now, limits: options.limits, idempotency });
   const mailCodes = options.mailCodes ?? new OrderMailCodes(new Uint8Array(randomBytes(EPHEMERAL_BARCODE_KEY_BYTES)));
   // RULES 19.4: each email of an order's life queued in the transaction that decides it.
   const mail = new OrderMail({ sql, catalog, logger, now });

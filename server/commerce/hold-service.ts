@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { COMPANIONS_PER_SPACE, companionsAllowed, type Cart } from '../../shared/schemas/commerce.js';
 import { AppError, notFound } from '../http/errors.js';
+import type { IdempotencyStore, StoredAnswer } from '../http/idempotency.js';
 import type { GeneratedListing } from './domain/listings.js';
 import { PURCHASE_LIMITS, purchaseAllowance, type PurchaseLimits } from './domain/purchase-limits.js';
 import type { PurchaseAllowance } from '../../shared/schemas/purchase-limits.js';
@@ -8,6 +9,7 @@ import { assertOnSale } from './domain/sale-window.js';
 import { quoteHold } from './hold-quote.js';
 import type { HoldStore } from './hold-store.js';
 import type { ListingCatalog } from './listing-catalog.js';
+import { uuidFrom } from './order-codes.js';
 import type { HoldRow } from './store-rows.js';
 import { stored } from './store-unavailable.js';
 
@@ -26,6 +28,15 @@ export interface HoldServiceOptions {
   now: () => Date;
   /** The fair-share limits (tests narrow or widen them). */
   limits?: PurchaseLimits;
+  /** The `Idempotency-Key`s of cart requests (the checkout's store); without it a key only names the hold. */
+  idempotency?: IdempotencyStore;
+}
+
+/** What a shopper asks to hold: seats of a listing, and companion seats with an accessible listing's spaces. */
+export interface CartInput {
+  listingId: number;
+  quantity: number;
+  companions?: number;
 }
 
 /** Carts: tickets held for a guest for a while, at the price they were taken at, within the fair-share limits. */
@@ -55,7 +66,26 @@ export class HoldService {
     };
   }
 
-  async createCart(buyer: Buyer, input: { listingId: number; quantity: number; companions?: number }): Promise<Cart> {
+  /**
+   * A cart under an `Idempotency-Key` (when the shopper's client sent one), as the checkout's (RULES 10.6): the
+   * same key and body replay the first answer, and the hold's id is derived from the guest and the key, so a retry
+   * whose first try committed though its answer was lost (a 503) is answered with that hold, not given a second.
+   */
+  async createCartOnce(
+    buyer: Buyer,
+    input: CartInput,
+    key: { key?: string; fingerprint: string },
+  ): Promise<StoredAnswer> {
+    const run = async () => ({ status: 201, body: await this.createCart(buyer, input, key.key) });
+    const { idempotency } = this.options;
+    if (!idempotency) return { ...(await run()), replayed: false };
+    return stored('createCart', () =>
+      idempotency.run({ scope: `cart:${buyer.guestId}`, key: key.key, fingerprint: key.fingerprint }, run),
+    );
+  }
+
+  /** Holds tickets for the buyer; with a key, a hold the same key made already is answered instead (see above). */
+  async createCart(buyer: Buyer, input: CartInput, key?: string): Promise<Cart> {
     const { listing, event } = await this.options.catalog.listingWithEvent(input.listingId, 'createCart');
     const now = this.options.now();
     assertOnSale(event, now);
@@ -64,7 +94,8 @@ export class HoldService {
     if (refused) throw refused;
     const hold = await stored('createCart', () =>
       this.options.holds.createHold({
-        id: randomUUID(),
+        id: key === undefined ? randomUUID() : uuidFrom(`cart\n${buyer.guestId}\n${key}`),
+        fromKey: key !== undefined,
         guestId: buyer.guestId,
         clientKey: buyer.clientKey,
         limits: this.options.limits ?? PURCHASE_LIMITS,

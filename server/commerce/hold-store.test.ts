@@ -51,7 +51,7 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
       now: options.at ?? now,
       expiresAt,
     });
-  const order = (id: string, chargeId = `ch_${id}`) => ({
+  const order = (id: string) => ({
     id,
     access_code_hash: 'x',
     status: 'pending_seller_confirmation' as const,
@@ -64,7 +64,6 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
     email: 'a@b.co',
     billing: {},
     payment_method: 'card',
-    charge_id: chargeId,
   });
   /** A payment row waiting for its authorization, as a checkout writes it before asking the processor. */
   const pay = async (holdId: string, at = now) => {
@@ -326,6 +325,32 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
       });
       // Another event is another share.
       expect((await hold(2200, 2, 'family', undefined, { eventId: 22, listed: 10 })).status).toBe('active');
+    });
+
+    it('answers a hold asked again under its key with that hold, before the limits, never a second one', async () => {
+      const keyed = (quantity: number) =>
+        holds.createHold({
+          id: '5a5a5a5a-0000-4000-8000-000000002400',
+          fromKey: true,
+          guestId: 'retrying',
+          clientKey: 'client-of-retrying',
+          listing: { id: 2400, eventId: 24, listed: 10, splits: splitsFor(10) },
+          quantity,
+          pricePerTicketCents: 5000,
+          now,
+          expiresAt: later(600_000),
+        });
+      const first = await keyed(MAX_TICKETS_PER_EVENT);
+      // The guest's whole share is held: a new hold would be refused, the same one is answered as it stands.
+      await expect(hold(2401, 1, 'retrying', undefined, { eventId: 24, listed: 10 })).rejects.toMatchObject({
+        code: 'ticket_limit',
+      });
+      expect(await keyed(MAX_TICKETS_PER_EVENT)).toEqual(first);
+      const usage = await holds.usage({ guestId: 'retrying', clientKey: 'client-of-retrying', eventId: 24, now });
+      expect(usage.guest).toEqual({ eventTickets: MAX_TICKETS_PER_EVENT, openCarts: 1 });
+      expect((await inventory.usage(24)).get(2400)).toMatchObject({ taken: MAX_TICKETS_PER_EVENT });
+      // The key with another quantity is another request: refused, and nothing more is held.
+      await expect(keyed(2)).rejects.toMatchObject({ status: 422, code: 'idempotency_key_reused' });
     });
 
     it('keeps the limits per address when one address mints new guests', async () => {

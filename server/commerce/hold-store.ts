@@ -24,9 +24,15 @@ export class HoldStore {
    * listing that have run out are released first, in the same transaction. The buyer's own requests are
    * serialized by a transaction-scoped advisory lock per guest and per address, so forty carts sent at once
    * are counted one after another on every node that shares the database.
+   *
+   * With `fromKey`, the id was derived from the client's idempotency key: a hold already under it was made by an
+   * earlier try of this very request whose answer was lost (its commit landed as the connection broke), and is
+   * answered as it stands, before the limits are counted, so the retry neither doubles the hold nor counts it
+   * twice (RULES 10.6). The same key with another listing or quantity is a 422.
    */
   async createHold(input: {
     id: string;
+    fromKey?: boolean;
     guestId: string;
     clientKey: string;
     /**
@@ -47,6 +53,10 @@ export class HoldStore {
       // Always guest first, then address: one order of locking, so two transactions never wait on each other.
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('guest:' || $1))", [input.guestId]);
       await tx.query("SELECT pg_advisory_xact_lock(hashtext('client:' || $1))", [input.clientKey]);
+      if (input.fromKey) {
+        const [earlier] = await tx.query('SELECT * FROM holds WHERE id = $1', [input.id]);
+        if (earlier) return sameHold(holdRow(earlier), { ...input, companions });
+      }
       const { guest, byAddress } = await buyerUsage(tx, {
         guestId: input.guestId,
         clientKey: input.clientKey,
@@ -187,6 +197,25 @@ export class HoldStore {
       [holdId, attempt],
     );
   }
+}
+
+/** The hold an earlier try of a request made, when this request is the same; else a 422 (the key was reused). */
+function sameHold(
+  hold: HoldRow,
+  input: { guestId: string; listing: { id: number }; quantity: number; companions: number },
+): HoldRow {
+  if (
+    hold.guest_id === input.guestId &&
+    hold.listing_id === input.listing.id &&
+    hold.quantity === input.quantity &&
+    hold.companions === input.companions
+  )
+    return hold;
+  throw new AppError(
+    422,
+    'idempotency_key_reused',
+    'This Idempotency-Key was already used for a different cart; make a new key for a new request',
+  );
 }
 
 async function releaseExpired(tx: SqlTx, now: Date, listingId?: number): Promise<number> {

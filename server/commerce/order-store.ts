@@ -86,10 +86,10 @@ export class OrderStore {
           `listing_id, quantity, status, subtotal_cents, discount_cents,
            ` +
           `service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, ` +
-          `email, billing, payment_method, charge_id, created_at, brand, terms, erased_at)
+          `email, billing, payment_method, created_at, brand, terms, erased_at)
          VALUES ` +
           `($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ` +
-          `$17, $18, $19, $20, $21, $22) RETURNING *`,
+          `$17, $18, $19, $20, $21) RETURNING *`,
         [
           o.id,
           o.access_code_hash,
@@ -109,7 +109,6 @@ export class OrderStore {
           erasedAt ? '' : o.email,
           erasedAt ? '{}' : JSON.stringify(o.billing),
           o.payment_method,
-          o.charge_id,
           input.now.toISOString(),
           input.brand ?? null,
           o.terms ? JSON.stringify(o.terms) : null,

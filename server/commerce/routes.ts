@@ -61,13 +61,17 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events
 
   router.post('/cart', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
+    const key = idempotencyKeyOf(req);
     const input = CreateCartSchema.parse(req.body);
     // The client as the rate limits see it: `req.ip` reads it through the same TRUST_PROXY setting.
     const clientKey = clientKeyOf(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-    res
-      .status(201)
-      .set('Cache-Control', 'no-store')
-      .json(await commerce.holds.createCart({ guestId, clientKey }, input));
+    // RULES 10.6: a retry under the same key is answered with the hold its first try made, never a second one.
+    const answer = await commerce.holds.createCartOnce({ guestId, clientKey }, input, {
+      key,
+      fingerprint: requestFingerprint('POST', '/api/cart', req.body),
+    });
+    if (answer.replayed) res.set(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    res.status(answer.status).set('Cache-Control', 'no-store').json(answer.body);
   });
 
   // RULES 8.1: the shopper's own allowance of an event, before they choose a quantity (never shared or kept).

@@ -39,8 +39,6 @@ export interface OrderRow {
   email: string;
   billing: Record<string, string>;
   payment_method: string;
-  /** The payment processor's authorization, captured once the order was written. */
-  charge_id: string;
   created_at: string;
   /** The brand the order was placed on (null for orders placed before brands were recorded). */
   brand?: string | null;

@@ -7,7 +7,8 @@ import { isStoreUnavailable } from '../store/store-errors.js';
  */
 export const STORE_UNAVAILABLE_MESSAGES = {
   listings: 'Ticket availability cannot be loaded for a moment; please try again shortly.',
-  // Not "nothing was held": a hold whose commit landed as the connection broke may exist, and runs out on its own.
+  // Not "nothing was held": a hold whose commit landed as the connection broke may exist; a retry under the same
+  // Idempotency-Key is answered with it (RULES 10.6), and without a key it runs out on its own.
   createCart: 'Tickets cannot be reserved for a moment, and nothing was charged. Please try again in a moment.',
   cart:
     'Your cart cannot be loaded for a moment; if you were holding tickets, ' +

@@ -86,6 +86,8 @@ describe('ticket page', () => {
     const post = fetchMock.mock.calls.find(([u, init]) => String(u) === '/api/cart' && init?.method === 'POST');
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ listingId: 11, quantity: 2 });
     expect(new Headers(post?.[1]?.headers).get('Authorization')).toMatch(/^Bearer /);
+    // RULES 10.6: the hold is asked for under a key, so a retry after a lost answer gets this cart back.
+    expect(new Headers(post?.[1]?.headers).get('Idempotency-Key')).toMatch(/^[0-9a-f-]{36}$/);
     expect(sentEvents(fetchMock)).toEqual([expect.objectContaining({ name: 'add_to_cart', item: 'listing:11' })]);
   });
 

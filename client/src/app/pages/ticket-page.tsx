@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { EventCard } from '../../../../shared/schemas/cards.js';
 import { buyingApi, BuyingApiError } from '../../features/buying/buying-api.js';
+import { holdTickets } from '../../features/buying/cart-attempt.js';
 import { eventWhen } from '../../features/buying/cart-summary.js';
 import { CompanionSeats, companionsWithin, spacesText } from '../../features/buying/companion-seats.js';
 import { FeeDetails } from '../../features/buying/fee-details.js';
@@ -60,8 +61,12 @@ function ListingTickets({ slug, listingId, requested }: { slug: string; listingI
   const [needQuantity, setNeedQuantity] = useState(false);
   const [companionsChosen, setCompanionsChosen] = useState(0);
   const hold = useMutation({
+    // RULES 10.6: sent under one key however often it is retried, so a lost answer never holds twice.
     mutationFn: ({ id, quantity, companions }: { id: number; quantity: number; companions: number }) =>
-      buyingApi.createCart(id, quantity, companions),
+      holdTickets(
+        { listingId: id, quantity, companions },
+        { send: (r, key) => buyingApi.createCart(r.listingId, r.quantity, r.companions, key) },
+      ),
     onSuccess: (cart, { id }) => {
       trackAddToCart(id);
       void navigate(`/checkout/${cart.id}`);

@@ -81,12 +81,16 @@ export const buyingApi = {
   /** RULES 8.1: how many more tickets of the event this shopper may hold or buy (their own answer, never cached). */
   purchaseAllowance: (eventId: number, signal?: AbortSignal) =>
     request(`/api/purchase-limits?eventId=${eventId}`, PurchaseAllowanceSchema, { signal, guest: true }),
-  /** Holds `quantity` seats, and with an accessible listing's spaces `companions` companion seats (RULES 10.16). */
-  createCart: (listingId: number, quantity: number, companions = 0) =>
+  /**
+   * Holds `quantity` seats, and with an accessible listing's spaces `companions` companion seats (RULES 10.16); the
+   * key makes its retries safe (see cart-attempt.ts).
+   */
+  createCart: (listingId: number, quantity: number, companions: number, idempotencyKey: string) =>
     request('/api/cart', CartSchema, {
       method: 'POST',
       body: JSON.stringify(companions > 0 ? { listingId, quantity, companions } : { listingId, quantity }),
       guest: true,
+      extraHeaders: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
     }),
   /** The cart, priced with a promo code when one is given (an unknown code is a 400 `invalid_promo_code`). */
   cart: (id: string, signal?: AbortSignal, promoCode?: string) =>
