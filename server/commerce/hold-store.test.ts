@@ -330,11 +330,11 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
     it('answers a hold asked again under its key with that hold, before the limits, never a second one', async () => {
       const keyed = (quantity: number) =>
         holds.createHold({
-          id: '5a5a5a5a-0000-4000-8000-000000002400',
+          id: '5a5a5a5a-0000-4000-8000-000000002700',
           fromKey: true,
           guestId: 'retrying',
           clientKey: 'client-of-retrying',
-          listing: { id: 2400, eventId: 24, listed: 10, splits: splitsFor(10) },
+          listing: { id: 2700, eventId: 27, listed: 10, splits: splitsFor(10) },
           quantity,
           pricePerTicketCents: 5000,
           now,
@@ -342,13 +342,13 @@ describe.each(TEST_STORES)('holds, their checkout claims and the orders they bec
         });
       const first = await keyed(MAX_TICKETS_PER_EVENT);
       // The guest's whole share is held: a new hold would be refused, the same one is answered as it stands.
-      await expect(hold(2401, 1, 'retrying', undefined, { eventId: 24, listed: 10 })).rejects.toMatchObject({
+      await expect(hold(2701, 1, 'retrying', undefined, { eventId: 27, listed: 10 })).rejects.toMatchObject({
         code: 'ticket_limit',
       });
       expect(await keyed(MAX_TICKETS_PER_EVENT)).toEqual(first);
-      const usage = await holds.usage({ guestId: 'retrying', clientKey: 'client-of-retrying', eventId: 24, now });
+      const usage = await holds.usage({ guestId: 'retrying', clientKey: 'client-of-retrying', eventId: 27, now });
       expect(usage.guest).toEqual({ eventTickets: MAX_TICKETS_PER_EVENT, openCarts: 1 });
-      expect((await inventory.usage(24)).get(2400)).toMatchObject({ taken: MAX_TICKETS_PER_EVENT });
+      expect((await inventory.usage(27)).get(2700)).toMatchObject({ taken: MAX_TICKETS_PER_EVENT });
       // The key with another quantity is another request: refused, and nothing more is held.
       await expect(keyed(2)).rejects.toMatchObject({ status: 422, code: 'idempotency_key_reused' });
     });
