@@ -20,6 +20,8 @@ export function* schedule(
   category: CategoryDefinition,
   count: number,
   days: readonly DayInfo[],
+  /** Where in the window the act's tour or run begins, as a share of it ([0, 1)); drawn when not given. */
+  opening = rng.next(),
 ): Generator<Slot> {
   let emitted = 0;
   if (category.schedule === 'residency') {
@@ -27,7 +29,7 @@ export function* schedule(
     const longRun = ['broadway', 'off-broadway', 'west-end', 'las-vegas-shows', 'cirque-du-soleil'].includes(
       category.slug,
     );
-    let dayIndex = rng.int(0, days.length - 1);
+    let dayIndex = Math.floor(opening * days.length);
     let newVenue = true;
     let runLeft = longRun ? Infinity : rng.int(16, 64);
     while (emitted < count) {
@@ -75,7 +77,7 @@ export function* schedule(
   }
   // Tours: legs of dates one to three days apart, a new city each night.
   const late = category.slug === 'electronic';
-  let dayIndex = rng.int(0, days.length - 1);
+  let dayIndex = Math.floor(opening * days.length);
   while (emitted < count) {
     if (dayIndex >= days.length) dayIndex %= days.length;
     const day = days[dayIndex]!;
