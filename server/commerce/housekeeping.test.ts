@@ -8,6 +8,7 @@ import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js'
 import { buyOne, listingFinder, newGuest } from '../test/shopper.js';
 import { testApp } from '../test/test-app.js';
 import { createCommerce } from './commerce.js';
+import { OrderStore } from './order-store.js';
 import { eventDay, readyByDate, venueDay, venueDayStart } from './domain/delivery.js';
 import type { GeneratedListing } from './domain/listings.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
@@ -86,6 +87,24 @@ describe.each(TEST_STORES)('the order housekeeping on $name', ({ open }) => {
     expect(await statusOf(late)).toBe('delivered');
     expect(new Set(await Promise.all(stuck.map(statusOf)))).toEqual(new Set(['confirmed']));
   }, 180_000);
+
+  it('keeps a due time set after the housekeeping read the order (an event change asking for a look)', async () => {
+    const id = await buy(find((l) => shipped(l) && l.splits.includes(1)).listing);
+    const [read] = (await new OrderStore(sql).dueOrders('pending_seller_confirmation', new Date())).filter(
+      (o) => o.id === id,
+    );
+    expect(read).toBeDefined();
+    const woken = new Date(Date.parse(read!.due_at) + 5).toISOString();
+    await sql.query('UPDATE orders SET due_at = $2 WHERE id = $1', [id, woken]);
+    await new OrderStore(sql).dueAt(read!, 'pending_seller_confirmation', null);
+    expect(await dueOf(id)).toBe(woken);
+    // Read again, it is set.
+    const [again] = (await new OrderStore(sql).dueOrders('pending_seller_confirmation', new Date())).filter(
+      (o) => o.id === id,
+    );
+    await new OrderStore(sql).dueAt(again!, 'pending_seller_confirmation', null);
+    expect(await dueOf(id)).toBeNull();
+  });
 
   it('reads only due orders, through the orders_due index', async () => {
     const plans = await sql.transaction(async (tx) => {

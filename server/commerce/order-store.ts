@@ -203,12 +203,12 @@ export class OrderStore {
    * The housekeeping's batch for one status: orders whose next step is due by `by`, the longest due first. Orders
    * that wait (due later, or never by the housekeeping) are not read at all (the `orders_due` index).
    */
-  async dueOrders(status: OrderStatus, by: Date, limit = 100): Promise<OrderRow[]> {
+  async dueOrders(status: OrderStatus, by: Date, limit = 100): Promise<DueOrder[]> {
     const rows = await this.sql.query(
       'SELECT * FROM orders WHERE status = $1 AND due_at <= $2 ORDER BY due_at LIMIT $3',
       [status, by.toISOString(), limit],
     );
-    return rows.map(orderRow);
+    return rows.map(dueOrder);
   }
 
   /**
@@ -216,7 +216,7 @@ export class OrderStore {
    * payment of the order is other than captured), `refused` when its capture failed (it is never confirmed), `open`
    * while the capture is still to come.
    */
-  async dueAwaitingSeller(by: Date, limit = 100): Promise<{ order: OrderRow; money: 'paid' | 'refused' | 'open' }[]> {
+  async dueAwaitingSeller(by: Date, limit = 100): Promise<{ order: DueOrder; money: 'paid' | 'refused' | 'open' }[]> {
     const rows = await this.sql.query(
       `SELECT o.*,
          (SELECT array_agg(DISTINCT p.status) FROM payments p WHERE p.order_id = o.id AND p.status <> 'captured')
@@ -229,21 +229,25 @@ export class OrderStore {
       const pending = (r.money_pending as string[] | null) ?? [];
       const { money_pending: _, ...row } = r;
       return {
-        order: orderRow(row),
+        order: dueOrder(row),
         money: pending.length === 0 ? 'paid' : pending.includes('capture_failed') ? 'refused' : 'open',
       };
     });
   }
 
   /**
-   * Puts an order's next look by the housekeeping at `at` (null: nothing the housekeeping does moves it on), if it
-   * is still in `status`.
+   * Puts the next look by the housekeeping at an order it read due at `order.due_at` at `at` (null: nothing the
+   * housekeeping does moves it on), if it is still in `status` and still due then: a due time set meanwhile (an
+   * event change asking for a look at once: event-changes.ts) is kept.
    */
-  async dueAt(id: string, status: OrderStatus, at: Date | null): Promise<void> {
-    await this.sql.query('UPDATE orders SET due_at = $3 WHERE id = $1 AND status = $2', [
-      id,
+  async dueAt(order: Pick<DueOrder, 'id' | 'due_at'>, status: OrderStatus, at: Date | null): Promise<void> {
+    // The store may keep microseconds the read rounded down: "still due then" is "before the next millisecond".
+    const seen = new Date(Date.parse(order.due_at) + 1).toISOString();
+    await this.sql.query('UPDATE orders SET due_at = $3 WHERE id = $1 AND status = $2 AND due_at < $4', [
+      order.id,
       status,
       at?.toISOString() ?? null,
+      seen,
     ]);
   }
 
@@ -269,6 +273,11 @@ export class OrderStore {
     });
   }
 }
+
+/** An order the housekeeping read as due, and since when. */
+export type DueOrder = OrderRow & { due_at: string };
+
+const dueOrder = (r: Record<string, unknown>): DueOrder => ({ ...orderRow(r), due_at: iso(r.due_at) });
 
 /**
  * Issues an order's tickets inside its purchase: the lowest seat indexes of the listing's block (0 to

@@ -165,7 +165,7 @@ export class SettlementService {
           'The seller confirmed your tickets',
         );
       // A refused capture: the order is not confirmed without money. A capture still to come: after this delay.
-      else await orders.dueAt(o.id, 'pending_seller_confirmation', money === 'refused' ? null : now);
+      else await orders.dueAt(o, 'pending_seller_confirmation', money === 'refused' ? null : now);
     }
     for (const o of await orders.dueOrders('confirmed', now)) {
       const { listing, event } = await catalog.listingWithEvent(o.listing_id).catch(() => ({
@@ -173,19 +173,19 @@ export class SettlementService {
         event: null,
       }));
       if (!listing || !event) {
-        await orders.dueAt(o.id, 'confirmed', new Date(now.getTime() + LOOK_AGAIN_MS));
+        await orders.dueAt(o, 'confirmed', new Date(now.getTime() + LOOK_AGAIN_MS));
         continue;
       }
       // The partner ships or holds the other methods: nothing here delivers them.
       if (listing.deliveryMethod !== 'eticket' && listing.deliveryMethod !== 'mobile_transfer') {
-        await orders.dueAt(o.id, 'confirmed', null);
+        await orders.dueAt(o, 'confirmed', null);
         continue;
       }
       // Delivered on the ready-by day (the in-hand rule), not before.
       const { readyBy } = deliveryDays(o, event, listing, this.options.now());
       if (!isReady(readyBy, venueDay(now, event.venue_time_zone_offset))) {
         // Ready on its day; no day yet (the event has no date): when it gets one, event-changes.ts wakes the order.
-        await orders.dueAt(o.id, 'confirmed', readyBy ? venueDayStart(readyBy, event.venue_time_zone_offset) : null);
+        await orders.dueAt(o, 'confirmed', readyBy ? venueDayStart(readyBy, event.venue_time_zone_offset) : null);
         continue;
       }
       await orders.advance(
@@ -204,13 +204,13 @@ export class SettlementService {
     for (const o of await orders.dueOrders('delivered', now)) {
       const event = await catalog.event(o.event_id).catch(() => null);
       if (!event) {
-        await orders.dueAt(o.id, 'delivered', new Date(now.getTime() + LOOK_AGAIN_MS));
+        await orders.dueAt(o, 'delivered', new Date(now.getTime() + LOOK_AGAIN_MS));
         continue;
       }
       const starts = event.event_timestamp ? event.event_timestamp * 1000 : null;
       // Completed once the event has started; due at its start, or (no date yet) when event-changes.ts wakes it.
       if (hasStarted(starts, now)) await orders.advance(o.id, 'delivered', 'completed', now, 'Enjoy the show');
-      else await orders.dueAt(o.id, 'delivered', starts === null ? null : new Date(starts));
+      else await orders.dueAt(o, 'delivered', starts === null ? null : new Date(starts));
     }
   }
 
