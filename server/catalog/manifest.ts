@@ -9,9 +9,10 @@ export const CATALOG_FORMAT_VERSION = 2;
 /**
  * Bumped whenever the demo generator writes a different catalog from the same options: a generated catalog of
  * an older generator is generated anew (an imported one is the operator's and stays). 2: league seasons as real
- * schedules. A manifest without the field is of generator 1.
+ * schedules. 3: tours and runs over the window as a circle (the first weeks as full as the later ones). A manifest
+ * without the field is of generator 1.
  */
-export const CATALOG_GENERATOR_VERSION = 2;
+export const CATALOG_GENERATOR_VERSION = 3;
 
 export const CatalogManifestSchema = z.object({
   version: z.literal(CATALOG_FORMAT_VERSION),

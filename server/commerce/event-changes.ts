@@ -157,7 +157,13 @@ export class EventChanges {
          WHERE event_id = $1 AND status = $5 AND starts IS NOT DISTINCT FROM $6 RETURNING event_id`,
         [event.event_id, after.status, after.starts, now.toISOString(), before.status, before.starts],
       );
-      if (won.length === 0 || change === null) return;
+      if (won.length === 0) return;
+      // A new date or status moves the ready-by day and the start: the housekeeping looks at the event's orders again.
+      await tx.query(`UPDATE orders SET due_at = $2 WHERE event_id = $1 AND status IN ('confirmed', 'delivered')`, [
+        event.event_id,
+        now.toISOString(),
+      ]);
+      if (change === null) return;
       const [row] = await tx.query(
         `INSERT INTO event_notices (event_id, status, previous_when, current_when, at)
          VALUES ($1, $2, $3, $4, $5) RETURNING id`,

@@ -2,7 +2,7 @@ import type { OrderStatus } from '../../shared/schemas/commerce.js';
 import { AppError } from '../http/errors.js';
 import type { Sql, SqlTx } from '../store/sql.js';
 import { liveClaimsSince } from './checkout-claim.js';
-import { TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';
+import { HOUSEKEPT_STATUSES, TICKETS_RETURNED_STATUSES } from './domain/order-lifecycle.js';
 import { newTicketId } from './domain/ticket-barcode.js';
 import type { EventShape } from './domain/refunds.js';
 import { watchEvent } from './event-changes.js';
@@ -86,10 +86,11 @@ export class OrderStore {
           `listing_id, quantity, status, subtotal_cents, discount_cents,
            ` +
           `service_fee_cents, fulfillment_fee_cents, total_cents, promo_code, ` +
-          `email, billing, payment_method, created_at, brand, terms, erased_at)
+          `email, billing, payment_method, created_at, brand, terms, erased_at, due_at)
          VALUES ` +
           `($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, ` +
-          `$17, $18, $19, $20, $21) RETURNING *`,
+          // Due for the seller's confirmation from the moment it is placed.
+          `$17, $18, $19, $20, $21, $18) RETURNING *`,
         [
           o.id,
           o.access_code_hash,
@@ -197,24 +198,56 @@ export class OrderStore {
     };
   }
 
-  /** Orders in a status since before `before` (for the seller and delivery steps). */
-  async ordersIn(status: OrderStatus, before: Date, limit = 100): Promise<OrderRow[]> {
+  /**
+   * The housekeeping's batch for one status: orders whose next step is due by `by`, the longest due first. Orders
+   * that wait (due later, or never by the housekeeping) are not read at all (the `orders_due` index).
+   */
+  async dueOrders(status: OrderStatus, by: Date, limit = 100): Promise<DueOrder[]> {
     const rows = await this.sql.query(
-      'SELECT * FROM orders WHERE status = $1 AND created_at <= $2 ORDER BY created_at LIMIT $3',
-      [status, before.toISOString(), limit],
+      'SELECT * FROM orders WHERE status = $1 AND due_at <= $2 ORDER BY due_at LIMIT $3',
+      [status, by.toISOString(), limit],
     );
-    return rows.map(orderRow);
+    return rows.map(dueOrder);
   }
 
-  /** Orders waiting for the seller whose money has been taken (an order whose capture failed is never confirmed). */
-  async paidOrdersAwaitingSeller(before: Date, limit = 100): Promise<OrderRow[]> {
+  /**
+   * Orders waiting for the seller that are due by `by`, each with where its money stands: `paid` when taken (no
+   * payment of the order is other than captured), `refused` when its capture failed (it is never confirmed), `open`
+   * while the capture is still to come.
+   */
+  async dueAwaitingSeller(by: Date, limit = 100): Promise<{ order: DueOrder; money: 'paid' | 'refused' | 'open' }[]> {
     const rows = await this.sql.query(
-      `SELECT * FROM orders o WHERE o.status = 'pending_seller_confirmation' AND o.created_at <= $1
-         AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.order_id = o.id AND p.status <> 'captured')
-       ORDER BY o.created_at LIMIT $2`,
-      [before.toISOString(), limit],
+      `SELECT o.*,
+         (SELECT array_agg(DISTINCT p.status) FROM payments p WHERE p.order_id = o.id AND p.status <> 'captured')
+           AS money_pending
+       FROM orders o WHERE o.status = 'pending_seller_confirmation' AND o.due_at <= $1
+       ORDER BY o.due_at LIMIT $2`,
+      [by.toISOString(), limit],
     );
-    return rows.map(orderRow);
+    return rows.map((r) => {
+      const pending = (r.money_pending as string[] | null) ?? [];
+      const { money_pending: _, ...row } = r;
+      return {
+        order: dueOrder(row),
+        money: pending.length === 0 ? 'paid' : pending.includes('capture_failed') ? 'refused' : 'open',
+      };
+    });
+  }
+
+  /**
+   * Puts the next look by the housekeeping at an order it read due at `order.due_at` at `at` (null: nothing the
+   * housekeeping does moves it on), if it is still in `status` and still due then: a due time set meanwhile (an
+   * event change asking for a look at once: event-changes.ts) is kept.
+   */
+  async dueAt(order: Pick<DueOrder, 'id' | 'due_at'>, status: OrderStatus, at: Date | null): Promise<void> {
+    // The store may keep microseconds the read rounded down: "still due then" is "before the next millisecond".
+    const seen = new Date(Date.parse(order.due_at) + 1).toISOString();
+    await this.sql.query('UPDATE orders SET due_at = $3 WHERE id = $1 AND status = $2 AND due_at < $4', [
+      order.id,
+      status,
+      at?.toISOString() ?? null,
+      seen,
+    ]);
   }
 
   /** Moves an order from `from` to `to`, recording the transition; false when it was no longer in `from`. */
@@ -227,11 +260,11 @@ export class OrderStore {
     then?: (tx: SqlTx, order: OrderRow) => Promise<void>,
   ): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
-      const moved = await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2 RETURNING *', [
-        id,
-        from,
-        to,
-      ]);
+      // An order that moves to a status the housekeeping moves on is due for a look at once (the look sets when).
+      const moved = await tx.query(
+        'UPDATE orders SET status = $3, due_at = $4 WHERE id = $1 AND status = $2 RETURNING *',
+        [id, from, to, HOUSEKEPT_STATUSES.includes(to) ? at.toISOString() : null],
+      );
       if (moved.length === 0) return false;
       await noteOrder(tx, id, to, at.toISOString(), note);
       await then?.(tx, orderRow(moved[0]!));
@@ -239,6 +272,11 @@ export class OrderStore {
     });
   }
 }
+
+/** An order the housekeeping read as due, and since when. */
+export type DueOrder = OrderRow & { due_at: string };
+
+const dueOrder = (r: Record<string, unknown>): DueOrder => ({ ...orderRow(r), due_at: iso(r.due_at) });
 
 /**
  * Issues an order's tickets inside its purchase: the lowest seat indexes of the listing's block (0 to

@@ -288,7 +288,8 @@ async function orderMoney(tx: SqlTx, orderId: string): Promise<OrderMoney | null
 
 /** Moves a locked order and records the move. */
 async function moveOrder(tx: SqlTx, id: string, from: OrderStatus, to: OrderStatus, at: string, note: string) {
-  await tx.query('UPDATE orders SET status = $3 WHERE id = $1 AND status = $2', [id, from, to]);
+  // Called off or refunded: nothing the housekeeping does moves it on any more.
+  await tx.query('UPDATE orders SET status = $3, due_at = NULL WHERE id = $1 AND status = $2', [id, from, to]);
   await noteOrder(tx, id, to, at, note);
 }
 

@@ -2,7 +2,7 @@ import type { Logger } from '../../shared/logger.js';
 import { repeat } from '../background/repeat.js';
 import type { IdempotencyStore } from '../http/idempotency.js';
 import { CHECKOUT_CLAIM_SECONDS } from './checkout-claim.js';
-import { isReady, venueDay } from './domain/delivery.js';
+import { isReady, venueDay, venueDayStart } from './domain/delivery.js';
 import type { PaymentProvider } from './domain/payments.js';
 import type { HoldStore } from './hold-store.js';
 import type { ListingCatalog } from './listing-catalog.js';
@@ -13,6 +13,7 @@ import type { SqlTx } from '../store/sql.js';
 import type { OrderRow } from './store-rows.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import type { GeneratedListing } from './domain/listings.js';
+import { hasStarted } from '../../shared/rules/lists.js';
 
 /** How long the sandbox seller takes to confirm an order. */
 export const SANDBOX_SELLER_DELAY_MS = 1_500;
@@ -23,6 +24,8 @@ const SETTLE_AFTER_MS = 5_000;
  * checkout holds on its cart, after which that checkout can no longer write its order.
  */
 const ABANDONED_AFTER_MS = 2 * CHECKOUT_CLAIM_SECONDS * 1000;
+/** When the housekeeping looks again at an order whose listing or event it could not read (gone, or unavailable). */
+const LOOK_AGAIN_MS = 5 * 60_000;
 /** How often the housekeeping runs by default. */
 const TICK_INTERVAL_MS = 1_000;
 
@@ -149,38 +152,65 @@ export class SettlementService {
     );
     await this.options.idempotency.freePending();
     const delay = this.options.sellerDelayMs ?? SANDBOX_SELLER_DELAY_MS;
-    for (const o of await orders.paidOrdersAwaitingSeller(new Date(now.getTime() - delay))) {
-      await orders.advance(o.id, 'pending_seller_confirmation', 'confirmed', now, 'The seller confirmed your tickets');
+    // RULES 10.14: each step takes only the orders whose move is due (`due_at`), the longest due first. A look that
+    // finds an order not ready puts its next look where it will be (or nowhere: shipped tickets, a refused
+    // capture), so orders that wait never hold back those that can move.
+    for (const { order: o, money } of await orders.dueAwaitingSeller(new Date(now.getTime() - delay))) {
+      if (money === 'paid')
+        await orders.advance(
+          o.id,
+          'pending_seller_confirmation',
+          'confirmed',
+          now,
+          'The seller confirmed your tickets',
+        );
+      // A refused capture: the order is not confirmed without money. A capture still to come: after this delay.
+      else await orders.dueAt(o, 'pending_seller_confirmation', money === 'refused' ? null : now);
     }
-    for (const o of await orders.ordersIn('confirmed', now)) {
+    for (const o of await orders.dueOrders('confirmed', now)) {
       const { listing, event } = await catalog.listingWithEvent(o.listing_id).catch(() => ({
         listing: null,
         event: null,
       }));
-      if (!listing || !event) continue;
+      if (!listing || !event) {
+        await orders.dueAt(o, 'confirmed', new Date(now.getTime() + LOOK_AGAIN_MS));
+        continue;
+      }
+      // The partner ships or holds the other methods: nothing here delivers them.
+      if (listing.deliveryMethod !== 'eticket' && listing.deliveryMethod !== 'mobile_transfer') {
+        await orders.dueAt(o, 'confirmed', null);
+        continue;
+      }
       // Delivered on the ready-by day (the in-hand rule), not before.
       const { readyBy } = deliveryDays(o, event, listing, this.options.now());
-      if (!isReady(readyBy, venueDay(now, event.venue_time_zone_offset))) continue;
-      if (listing.deliveryMethod === 'eticket' || listing.deliveryMethod === 'mobile_transfer') {
-        await orders.advance(
-          o.id,
-          'confirmed',
-          'delivered',
-          now,
-          listing.deliveryMethod === 'eticket'
-            ? 'Your eTickets are ready'
-            : 'Your tickets were transferred to your phone',
-          listing.deliveryMethod === 'eticket' && this.options.delivered
-            ? (tx, order) => this.options.delivered!(tx, order, { event, listing })
-            : undefined,
-        );
+      if (!isReady(readyBy, venueDay(now, event.venue_time_zone_offset))) {
+        // Ready on its day; no day yet (the event has no date): when it gets one, event-changes.ts wakes the order.
+        await orders.dueAt(o, 'confirmed', readyBy ? venueDayStart(readyBy, event.venue_time_zone_offset) : null);
+        continue;
       }
+      await orders.advance(
+        o.id,
+        'confirmed',
+        'delivered',
+        now,
+        listing.deliveryMethod === 'eticket'
+          ? 'Your eTickets are ready'
+          : 'Your tickets were transferred to your phone',
+        listing.deliveryMethod === 'eticket' && this.options.delivered
+          ? (tx, order) => this.options.delivered!(tx, order, { event, listing })
+          : undefined,
+      );
     }
-    for (const o of await orders.ordersIn('delivered', now)) {
+    for (const o of await orders.dueOrders('delivered', now)) {
       const event = await catalog.event(o.event_id).catch(() => null);
-      if (event?.event_timestamp && event.event_timestamp * 1000 <= now.getTime()) {
-        await orders.advance(o.id, 'delivered', 'completed', now, 'Enjoy the show');
+      if (!event) {
+        await orders.dueAt(o, 'delivered', new Date(now.getTime() + LOOK_AGAIN_MS));
+        continue;
       }
+      const starts = event.event_timestamp ? event.event_timestamp * 1000 : null;
+      // Completed once the event has started; due at its start, or (no date yet) when event-changes.ts wakes it.
+      if (hasStarted(starts, now)) await orders.advance(o.id, 'delivered', 'completed', now, 'Enjoy the show');
+      else await orders.dueAt(o, 'delivered', starts === null ? null : new Date(starts));
     }
   }
 

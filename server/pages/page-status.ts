@@ -1,4 +1,5 @@
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
+import { hasStarted } from '../../shared/rules/lists.js';
 import { entitySlug, idFromSlug } from '../../shared/rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SearchService } from '../search/search-service.js';
@@ -57,7 +58,7 @@ async function lookUp(
 function gone(doc: Record<string, unknown>, now: Date): PageVerdict | null {
   if (doc.event_status === 'cancelled') return { status: 410, noindex: true, reason: 'cancelled' };
   const start = doc.event_timestamp;
-  if (typeof start === 'number' && start * 1000 <= now.getTime())
+  if (typeof start === 'number' && hasStarted(start * 1000, now))
     return { status: 410, noindex: true, reason: 'started' };
   return null;
 }

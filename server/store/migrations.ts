@@ -442,6 +442,18 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       ALTER TABLE orders DROP COLUMN charge_id
     `,
   },
+  {
+    id: 16,
+    name: 'orders due for their next step',
+    // The order housekeeping takes only orders whose next step is due (RULES 10.9): `due_at` is when it should next
+    // look at one (null: nothing the housekeeping does moves it), so orders that wait (shipped tickets, an event not
+    // started, a capture refused) never fill its batch. Standing orders are due at once: the first look sets each.
+    sql: `
+      ALTER TABLE orders ADD COLUMN due_at timestamptz;
+      UPDATE orders SET due_at = created_at WHERE status IN ('pending_seller_confirmation', 'confirmed', 'delivered');
+      CREATE INDEX orders_due ON orders (status, due_at) WHERE due_at IS NOT NULL
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */

@@ -1,6 +1,14 @@
 import type { Logger } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { dropFarFuture, eventStartMs, isStale, logStaleEvents, STALE_EVENT_MESSAGE, type DatedEvent } from './lists.js';
+import {
+  dropFarFuture,
+  eventStartMs,
+  hasStarted,
+  isStale,
+  logStaleEvents,
+  STALE_EVENT_MESSAGE,
+  type DatedEvent,
+} from './lists.js';
 import type { WarnLogger } from '../logger.js';
 
 const ev = (id: number, local: string | null, offset = -5): DatedEvent & { event_id: number } => ({
@@ -53,7 +61,14 @@ describe('isStale (RULES 4.3, 5.3: start, adjusted by the venue offset, already 
       false,
     ],
     ['…past one second after 00:30Z', '2027-01-02T19:30:00', -5, '2027-01-03T00:30:01Z', true],
-    ['exactly at the start it is not yet past', '2027-01-02T19:30:00', -5, '2027-01-03T00:30:00Z', false],
+    [
+      'exactly at the start it has started (hasStarted): stale',
+      '2027-01-02T19:30:00',
+      -5,
+      '2027-01-03T00:30:00Z',
+      true,
+    ],
+    ['a millisecond before the start it has not', '2027-01-02T19:30:00', -5, '2027-01-03T00:29:59.999Z', false],
     [
       'Tokyo 09:00 (+9) is 00:00Z: past at 00:00:01Z although 09:00 looks later',
       '2027-01-03T09:00:00',
@@ -71,6 +86,19 @@ describe('isStale (RULES 4.3, 5.3: start, adjusted by the venue offset, already 
     ['undated events are never stale', null, -5, '2099-01-01T00:00:00Z', false],
   ])('%s', (_case, local, offset, now, stale) => {
     expect(isStale(ev(1, local, offset), new Date(now))).toBe(stale);
+  });
+});
+
+describe('hasStarted (RULES 4.3: the one rule for "started")', () => {
+  const start = Date.parse('2027-01-03T00:30:00Z');
+  it('has started from the start instant on, not a millisecond before', () => {
+    expect(hasStarted(start, new Date(start - 1))).toBe(false);
+    expect(hasStarted(start, new Date(start))).toBe(true);
+    expect(hasStarted(start, start)).toBe(true);
+    expect(hasStarted(start, start + 1)).toBe(true);
+  });
+  it('never for an event with no date', () => {
+    expect(hasStarted(null, new Date('2099-01-01T00:00:00Z'))).toBe(false);
   });
 });
 

@@ -22,10 +22,18 @@ export function dropFarFuture<E extends DatedEvent>(events: readonly E[], now: D
   });
 }
 
-/** RULES 4.3, 5.3: an event whose start, adjusted by the venue offset, is already past. */
+/**
+ * RULES 4.3: the one rule for "started": an event has started from its start instant on (`now >= start`, to the
+ * millisecond); an event with no date has not. The sale stops (10.2), the home page logs it as stale (5.3), its page
+ * is gone (2.6) and its orders complete (10.9) by this rule alone.
+ */
+export function hasStarted(startMs: number | null, now: Date | number): boolean {
+  return startMs !== null && startMs <= (typeof now === 'number' ? now : now.getTime());
+}
+
+/** RULES 4.3, 5.3: an event that has started (`hasStarted`): its start, adjusted by the venue offset, is reached. */
 export function isStale(event: DatedEvent, now: Date): boolean {
-  const start = eventStartMs(event);
-  return start !== null && start < now.getTime();
+  return hasStarted(eventStartMs(event), now);
 }
 
 export const STALE_EVENT_MESSAGE = 'stale event listed on the home page';

@@ -74,9 +74,12 @@ export async function writeActEvents(input: ActEventsInput): Promise<void> {
     const counts = eventsPerAct(acts, budget);
     const pool = pools.poolFor(category);
     const basePrice = BASE_PRICE[category.slug] ?? 48;
+    // The category's acts open their tours and runs evenly over the window (from a random day), so no stretch of it,
+    // the first weeks included, depends on where a few chance starts fell.
+    const phase = rng.next();
     for (let i = 0; i < acts.length; i++) {
       const act = acts[i]!;
-      for (const slot of schedule(rng, category, counts[i]!, days)) {
+      for (const slot of schedule(rng, category, counts[i]!, days, (i + phase) / acts.length)) {
         const home = slot.newVenue || !act.home ? pools.pickVenue(pool, act.popularity) : act.home;
         act.home = home;
         // A league game that day at this venue: this one date plays elsewhere.

@@ -9,12 +9,19 @@ export interface Slot {
   newVenue: boolean;
 }
 
-/** The dates and times of one act's events, by the shape of its category. */
+/**
+ * The dates and times of one act's events, by the shape of its category. Tours and runs begin on any day of the
+ * window and carry on from its first day when they pass its last: the window is taken as a circle, so every week of
+ * it, the first as much as any other, has as many acts under way (a schedule cut at the window's start would have few
+ * in its first weeks, only the acts that happened to open then).
+ */
 export function* schedule(
   rng: Random,
   category: CategoryDefinition,
   count: number,
   days: readonly DayInfo[],
+  /** Where in the window the act's tour or run begins, as a share of it ([0, 1)); drawn when not given. */
+  opening = rng.next(),
 ): Generator<Slot> {
   let emitted = 0;
   if (category.schedule === 'residency') {
@@ -22,12 +29,13 @@ export function* schedule(
     const longRun = ['broadway', 'off-broadway', 'west-end', 'las-vegas-shows', 'cirque-du-soleil'].includes(
       category.slug,
     );
-    let dayIndex = rng.int(0, Math.max(0, days.length - Math.ceil(count / 8) * 7 - 1));
+    let dayIndex = Math.floor(opening * days.length);
     let newVenue = true;
     let runLeft = longRun ? Infinity : rng.int(16, 64);
     while (emitted < count) {
+      // Past the window's last day the run goes on from its first, in another theater.
       if (dayIndex >= days.length) {
-        dayIndex = 0;
+        dayIndex %= days.length;
         newVenue = true;
       }
       const day = days[dayIndex++]!;
@@ -69,9 +77,9 @@ export function* schedule(
   }
   // Tours: legs of dates one to three days apart, a new city each night.
   const late = category.slug === 'electronic';
-  let dayIndex = rng.int(0, days.length - 1);
+  let dayIndex = Math.floor(opening * days.length);
   while (emitted < count) {
-    if (dayIndex >= days.length) dayIndex = rng.int(0, 60);
+    if (dayIndex >= days.length) dayIndex %= days.length;
     const day = days[dayIndex]!;
     let time: [number, number] = rng.pick([
       [19, 30],

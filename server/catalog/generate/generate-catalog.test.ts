@@ -226,3 +226,40 @@ describe('determinism', () => {
     ).rejects.toThrow(/YYYY-MM-DD/);
   });
 });
+
+describe('the first week of the schedule', () => {
+  it('has as many concerts as the later weeks (a "this week" row is not emptier the day it starts)', async () => {
+    /** Concerts per week of the schedule, by the venue's calendar. */
+    const weekly = (catalog: Catalog) => {
+      const weeks = new Array<number>(52).fill(0);
+      for (const e of catalog.collections.Event) {
+        if (e.major_category !== 'CONCERTS' || !e.event_local_timestamp) continue;
+        const day = (Date.parse(`${e.event_local_timestamp.slice(0, 10)}T00:00:00Z`) / 1000 - startSeconds) / 86_400;
+        const week = Math.floor(day / 7);
+        if (week >= 0 && week < weeks.length) weeks[week]!++;
+      }
+      return weeks;
+    };
+    /** The first week's count, and the least, middle and most of the later ones. */
+    const shape = (weeks: number[]) => {
+      const [first, ...later] = weeks as [number, ...number[]];
+      const sorted = [...later].sort((a, b) => a - b);
+      return { first, min: sorted[0]!, median: sorted[Math.floor(sorted.length / 2)]!, max: sorted.at(-1)! };
+    };
+    const pooled = new Array<number>(52).fill(0);
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const dir = path.join(tmp, `weeks-${seed}`);
+      await generateCatalog({ events: 2000, seed, start: START, outDir: dir });
+      const weeks = weekly(await loadCatalog(dir));
+      weeks.forEach((n, i) => (pooled[i]! += n));
+      const { first, min, max } = shape(weeks);
+      expect(first, `seed ${seed}`).toBeGreaterThanOrEqual(min);
+      expect(first, `seed ${seed}`).toBeLessThanOrEqual(max);
+    }
+    // Summed over the six, the first week sits with the others (a schedule cut at the start gave a third of the
+    // median).
+    const { first, min, median, max } = shape(pooled);
+    expect(first).toBeGreaterThanOrEqual(Math.max(min, 0.8 * median));
+    expect(first).toBeLessThanOrEqual(max);
+  }, 60_000);
+});

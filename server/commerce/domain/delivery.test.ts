@@ -8,6 +8,7 @@ import {
   ticketState,
   ticketStateText,
   venueDay,
+  venueDayStart,
   willCallOpens,
 } from './delivery.js';
 
@@ -66,6 +67,22 @@ describe('the in-hand rule: ready by max(in-hand date, order day), never after t
     expect(eventDay('2026-11-23T19:30:00')).toBe('2026-11-23');
     expect(eventDay(null)).toBeNull();
     expect(() => venueDay('soon', 0)).toThrow(RangeError);
+  });
+});
+
+describe('venueDayStart: the instant a venue-local day begins', () => {
+  it.each([
+    ['New York (-5)', -5, '2026-11-23T05:00:00.000Z'],
+    ['Tokyo (+9)', 9, '2026-11-22T15:00:00.000Z'],
+    ['Kolkata (+5.5)', 5.5, '2026-11-22T18:30:00.000Z'],
+  ])('%s', (_case, offset, iso) => {
+    const start = venueDayStart('2026-11-23', offset);
+    expect(start.toISOString()).toBe(iso);
+    expect(venueDay(start, offset)).toBe('2026-11-23');
+    expect(venueDay(start.getTime() - 1, offset)).toBe('2026-11-22');
+  });
+  it('refuses what is not an ISO date', () => {
+    expect(() => venueDayStart('23/11/2026', -5)).toThrow(RangeError);
   });
 });
 

@@ -28,6 +28,13 @@ export function venueDay(at: Date | string | number, offsetHours: number): strin
   return isoDate({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() });
 }
 
+/** The instant a venue-local calendar day (`2026-11-23`) begins, given the venue's UTC offset in hours. */
+export function venueDayStart(day: string, offsetHours: number): Date {
+  if (!ISO_DATE.test(day)) throw new RangeError(`not an ISO date: ${day}`);
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d) - Math.round(offsetHours * 3_600_000));
+}
+
 /** The event's venue-local day from its local timestamp, or null while its date is not set. */
 export function eventDay(eventLocalTimestamp: string | null | undefined): string | null {
   const local = parseLocalTimestamp(eventLocalTimestamp);

@@ -40,6 +40,12 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
 /** Orders whose tickets went back (or never came): they no longer count against a buyer's share of an event. */
 export const TICKETS_RETURNED_STATUSES: readonly OrderStatus[] = ['rejected', 'expired', 'cancelled', 'refunded'];
 
+/**
+ * Statuses the order housekeeping moves on by itself (the seller's confirmation, delivery, the event): an order in
+ * one carries when its next step is due (`orders.due_at`); in any other it waits for a person, or has ended.
+ */
+export const HOUSEKEPT_STATUSES: readonly OrderStatus[] = ['pending_seller_confirmation', 'confirmed', 'delivered'];
+
 /** Statuses with no way out. A cancelled hold that was never charged has none either (see `nextStatuses`). */
 export const TERMINAL_STATUSES: readonly OrderStatus[] = ORDER_STATUSES.filter(
   (s) => ORDER_TRANSITIONS[s].length === 0,

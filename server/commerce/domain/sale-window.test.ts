@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../http/errors.js';
+import { eventStartMs, isStale } from '../../../shared/rules/lists.js';
 import { assertOnSale, saleState } from './sale-window.js';
 
 const event = (local: string | null, offset = -5, status: 'scheduled' | 'postponed' | 'cancelled' = 'scheduled') => ({
@@ -21,6 +22,17 @@ describe('saleState (RULES 4.3, 10.2: the start is venue-local time adjusted by 
     ['an event that started yesterday is closed', '2026-11-22T19:00:00', -5, false],
   ])('%s', (_case, local, offset, onSale) => {
     expect(saleState(event(local, offset), now).onSale).toBe(onSale);
+  });
+
+  it('stops the sale at the instant the home page calls the event stale, and not a millisecond before', () => {
+    const e = event('2026-11-23T15:00:00', -5);
+    const start = eventStartMs(e)!;
+    for (const at of [start - 1, start, start + 1]) {
+      const now = new Date(at);
+      expect(saleState(e, now).onSale).toBe(!isStale(e, now));
+    }
+    expect(saleState(e, new Date(start - 1)).onSale).toBe(true);
+    expect(saleState(e, new Date(start)).onSale).toBe(false);
   });
 
   it('sells a postponed event with no date, its date to be announced', () => {

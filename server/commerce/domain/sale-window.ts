@@ -1,7 +1,7 @@
 import type { SaleState } from '../../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../../shared/schemas/documents.js';
 import { AppError } from '../../http/errors.js';
-import { eventStartMs } from '../../../shared/rules/lists.js';
+import { eventStartMs, hasStarted } from '../../../shared/rules/lists.js';
 
 type SaleFields = Pick<EventDocument, 'event_status' | 'event_local_timestamp' | 'venue_time_zone_offset'>;
 
@@ -20,7 +20,7 @@ export function saleState(event: SaleFields, now: Date): SaleState {
   }
   const start = eventStartMs(event);
   if (start === null) return { onSale: true, dateToBeAnnounced: true };
-  if (start <= now.getTime()) {
+  if (hasStarted(start, now)) {
     return {
       onSale: false,
       code: 'event_started',
