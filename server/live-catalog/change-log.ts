@@ -128,7 +128,8 @@ export class ChangeLog {
       await tx.query('DELETE FROM catalog_nodes WHERE seen_at <= $1::timestamptz', [liveSince.toISOString()]);
       const [bound] = await tx.query<{ n: string | number; upto: string | number | null }>(
         `SELECT count(*) AS n, max(seq) AS upto FROM (
-           SELECT seq FROM catalog_changes WHERE seq <= (SELECT min(applied_seq) FROM catalog_nodes) ORDER BY seq LIMIT $1
+           SELECT seq FROM catalog_changes WHERE seq <= (SELECT min(applied_seq) FROM catalog_nodes)
+           ORDER BY seq LIMIT $1
          ) AS b`,
         [batch],
       );
@@ -139,7 +140,8 @@ export class ChangeLog {
       // the first change it stands for.
       await tx.query(
         `WITH moved AS (
-           DELETE FROM catalog_changes WHERE seq <= $1 RETURNING catalog, collection, doc_id, seq, document, previous, at
+           DELETE FROM catalog_changes WHERE seq <= $1
+           RETURNING catalog, collection, doc_id, seq, document, previous, at
          ), latest AS (
            SELECT DISTINCT ON (catalog, collection, doc_id) * FROM moved ORDER BY catalog, collection, doc_id, seq DESC
          ), earliest AS (
@@ -208,10 +210,13 @@ export class LogWriter {
   }
 
   /** Deletes the demand changes of these documents still in the log; the changes, with the earliest `previous`. */
-  private async replaceDemand(
-    changes: readonly Omit<CatalogChange, 'seq'>[],
-  ): Promise<Omit<CatalogChange, 'seq'>[]> {
-    const removed = await this.tx.query<{ collection: string; doc_id: string; seq: string | number; previous: unknown }>(
+  private async replaceDemand(changes: readonly Omit<CatalogChange, 'seq'>[]): Promise<Omit<CatalogChange, 'seq'>[]> {
+    const removed = await this.tx.query<{
+      collection: string;
+      doc_id: string;
+      seq: string | number;
+      previous: unknown;
+    }>(
       `DELETE FROM catalog_changes WHERE demand AND catalog = $1
          AND (collection, doc_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
        RETURNING collection, doc_id, seq, previous`,
