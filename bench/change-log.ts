@@ -10,9 +10,9 @@
  *   - before (the log as it was: demand written as any change, never pruned): the log's rows after
  *     `--before-hours` (1 by default; rows grow linearly, so a day is that times 24);
  *   - after (pruned every 30 s behind the nodes, demand replacing the document's previous demand change): the
- *     log's rows at their largest over `--hours` (24), and the folded rows. In hour 12 a third node stops for 10
- *     minutes: for the first 5 (`NODE_STALE_MS`) it holds the log back, then it no longer does; back, it catches up
- *     from the folded changes and must end with the same documents as the others.
+ *     log's rows at their largest over `--hours` (24), and the folded rows. Halfway through, a third node stops for
+ *     10 minutes: for the first 5 (`NODE_STALE_MS`) it holds the log back, then it no longer does; back, it catches
+ *     up from the folded changes and must end with the same documents as the others.
  *
  * Options: --hours 24, --before-hours 1, --events 2000 (the generated catalog), --only before|after.
  */
@@ -32,8 +32,7 @@ import { n } from './format.js';
 
 const VIEWS_PER_SECOND = 50;
 const HOUR = 3_600_000;
-/** The third node's pause in the after run: from this hour, for this long. */
-const PAUSE_AT_HOUR = 12;
+/** The third node's pause in the after run: halfway through it, for this long. */
 const PAUSE_MS = 10 * 60_000;
 
 const { values } = parseArgs({
@@ -122,7 +121,7 @@ async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours:
   const periods = Math.round((simulatedHours * HOUR) / DEMAND_INTERVAL_MS);
   const perPeriod = (VIEWS_PER_SECOND * DEMAND_INTERVAL_MS) / 1000;
   const pruneEvery = PRUNE_INTERVAL_MS / DEMAND_INTERVAL_MS;
-  const pauseFrom = PAUSE_AT_HOUR * HOUR;
+  const pauseFrom = (simulatedHours * HOUR) / 2;
   const start = clock.now;
   let writes = 0;
   let peakRows = 0;
