@@ -44,13 +44,13 @@ export const PRUNE_BATCH = 5_000;
  * Each change names the catalog files it was made over (`catalog`, the manifest's `generatedAt`): a catalog
  * generated or imported anew starts from its own files, and the changes to the one before no longer apply.
  *
- * The log is pruned behind its nodes. Each node records what it has applied (`catalog_nodes`, `record`); changes
- * every node seen lately has applied are folded out of the log into `catalog_folded` (`prune`): the last change of
- * each document, as the document then stood. Reading "after n" reads both, in order: a node at or past the pruned
- * point reads only the log, as before; one behind it (a node starting from the catalog files or an old snapshot,
- * one that was away) first gets every document changed since n as it stood at the pruned point (the snapshot it
- * starts from), then the log after it. Demand signals (`append(…, { demand: true })`) replace the demand change
- * of the same document still in the log, so the log holds at most one of each document's.
+ * The log is pruned behind its nodes (RULES 15.11). Each node records what it has applied (`catalog_nodes`, `record`);
+ * changes every node seen lately has applied are folded out of the log into `catalog_folded` (`prune`): the last change
+ * of each document, as the document then stood. Reading "after n" reads both, in order: a node at or past the pruned
+ * point reads only the log, as before; one behind it (a node starting from the catalog files or an old snapshot, one
+ * that was away) first gets every document changed since n as it stood at the pruned point (the snapshot it starts
+ * from), then the log after it. Demand signals (`append(…, { demand: true })`) replace the demand change of the same
+ * document still in the log, so the log holds at most one of each document's.
  */
 export class ChangeLog {
   constructor(private readonly sql: Sql) {}

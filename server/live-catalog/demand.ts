@@ -380,8 +380,8 @@ export class DemandSignals {
   private async write(collection: 'Event' | 'Performer', updates: Doc[], saved: Baselines): Promise<number> {
     let written = 0;
     if (updates.length > 0) {
-      // As demand signals: each replaces the one before it of the same document still in the log, so the log holds
-      // one per document however often its figures move (`ChangeLog`).
+      // As demand signals (RULES 15.8, 15.11): each replaces the one before it of the same document still in the
+      // log, so the log holds one per document however often its figures move (`ChangeLog`).
       const outcomes = await this.deps.catalog.write(
         collection,
         'update',

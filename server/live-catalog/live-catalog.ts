@@ -36,8 +36,8 @@ export const RECORD_INTERVAL_MS = 5_000;
 /** How often a node prunes the change log (one node at a time does; the others' passes find it taken). */
 export const PRUNE_INTERVAL_MS = 30_000;
 /**
- * A node not seen for this long (stopped, or stuck) no longer holds the log back: it is pruned past what that
- * node applied, and should the node come back it reads the folded changes first, as a node starting does.
+ * RULES 15.11: a node not seen for this long (stopped, or stuck) no longer holds the log back: it is pruned past
+ * what that node applied, and should the node come back it reads the folded changes first, as a node starting does.
  */
 export const NODE_STALE_MS = 5 * 60_000;
 
