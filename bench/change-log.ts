@@ -94,6 +94,9 @@ async function node(fixture: CatalogFixture, sql: Sql, name: string, clock: { no
 
 const count = async (sql: Sql, table: string) =>
   Number((await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n);
+/** The table's size in the store, with its indexes and out-of-line values (MiB). */
+const mebibytes = async (sql: Sql, table: string) =>
+  Number((await sql.query<{ n: string }>(`SELECT pg_total_relation_size('${table}') AS n`))[0]!.n) / 2 ** 20;
 
 interface Outcome {
   hours: number;
@@ -102,6 +105,9 @@ interface Outcome {
   peakRows: number;
   endRows: number;
   folded: number;
+  /** The log's table and the folded one, in the store at the end (MiB). */
+  logMib: number;
+  foldedMib: number;
   peakWhilePaused?: number;
   same?: boolean;
   seconds: number;
@@ -160,6 +166,8 @@ async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours:
     peakRows,
     endRows: await count(sql, 'catalog_changes'),
     folded: await count(sql, 'catalog_folded'),
+    logMib: await mebibytes(sql, 'catalog_changes'),
+    foldedMib: await mebibytes(sql, 'catalog_folded'),
     seconds: 0,
   };
   if (paused) {
@@ -188,7 +196,8 @@ try {
     const perDay = (before.endRows / before.hours) * 24;
     console.log(
       `before: ${n(before.views)} views in ${before.hours} h, ${n(before.writes)} demand writes: ` +
-        `${n(before.endRows)} log rows (growing: about ${n(perDay)} a day) [${before.seconds.toFixed(0)} s]`,
+        `${n(before.endRows)} log rows, ${before.logMib.toFixed(1)} MiB (growing: about ${n(perDay)} rows a ` +
+        `day) [${before.seconds.toFixed(0)} s]`,
     );
   }
   if (values.only !== 'before') {
@@ -196,7 +205,8 @@ try {
     console.log(
       `after: ${n(after.views)} views in ${after.hours} h, ${n(after.writes)} demand writes: log at most ` +
         `${n(after.peakRows)} rows (${n(after.peakWhilePaused ?? 0)} while a node was paused), ` +
-        `${n(after.endRows)} at the end; ${n(after.folded)} folded rows (one per document changed); ` +
+        `${n(after.endRows)} at the end (${after.logMib.toFixed(1)} MiB); ${n(after.folded)} folded rows, one ` +
+        `per document changed (${after.foldedMib.toFixed(1)} MiB); ` +
         `the paused node ${after.same ? 'ends with the same documents' : 'DIFFERS'} [${after.seconds.toFixed(0)} s]`,
     );
     if (!after.same) process.exitCode = 1;

@@ -115,6 +115,14 @@ export class ChangeLog {
   }
 
   /**
+   * Gives the space of pruned and replaced changes back to the store. PostgreSQL's autovacuum does it by itself;
+   * the embedded PGlite runs none, and without it the table's files would grow with every change ever deleted.
+   */
+  async reclaim(): Promise<void> {
+    if (this.sql.kind === 'pglite') await this.sql.query('VACUUM catalog_changes, catalog_folded, catalog_nodes');
+  }
+
+  /**
    * Folds one batch of changes out of the log: at most `batch` of those every node seen since `liveSince` has
    * applied (nodes not seen since then no longer hold the log back, and their records go). One node prunes at a
    * time: another one pruning already makes this a pass that prunes nothing.

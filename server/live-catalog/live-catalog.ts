@@ -136,7 +136,8 @@ export class LiveCatalog {
 
   /**
    * Prunes the change log behind the nodes seen in the last `NODE_STALE_MS` (this one first records what it has
-   * applied), a bounded batch per transaction until nothing is left to fold; the changes folded out.
+   * applied), a bounded batch per transaction until nothing is left to fold, then gives their space back to the
+   * store; the changes folded out.
    */
   async prune(): Promise<Pruned> {
     const now = this.now();
@@ -146,7 +147,10 @@ export class LiveCatalog {
     for (;;) {
       const { changes, through } = await this.deps.log.prune(liveSince);
       total += changes;
-      if (changes === 0) return { changes: total, through };
+      if (changes === 0) {
+        if (total > 0) await this.deps.log.reclaim();
+        return { changes: total, through };
+      }
       // Between batches the writers and the pages have their turn.
       await new Promise((resolve) => setImmediate(resolve));
     }
