@@ -166,6 +166,26 @@ function cases(open: () => Promise<{ sql: Sql; close: () => Promise<void> }>) {
     },
   );
 
+  it("goes by the store's clock for a node without a clock of its own", async () => {
+    const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
+    const catalog = new EmbeddedCatalog(embedded);
+    const live = new LiveCatalog({
+      log: new ChangeLog(sql),
+      engine: () => catalog,
+      onApplied: () => {},
+      logger: pino({ level: 'silent' }),
+      nodeId: 'store-clock',
+    });
+    live.attach(fixture.catalog.manifest.generatedAt);
+    await live.sync();
+    const doc = { id: events()[12]!.id, event_name: 'By The Store' };
+    await live.write('Event', 'update', [{ text: JSON.stringify(doc), value: doc }]);
+    expect((await live.prune()).changes).toBe(1);
+    expect(await logRows(sql)).toEqual([]);
+    expect((await new ChangeLog(sql).nodes()).map((x) => x.node)).toEqual(['store-clock']);
+    await sql.query('DELETE FROM catalog_nodes');
+  });
+
   it('keeps one demand change per document in the log, with the latest figures, on every node', async () => {
     const a = await nodeOn(sql, 'demand-a', clock);
     const b = await nodeOn(sql, 'demand-b', clock);

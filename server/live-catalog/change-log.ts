@@ -91,12 +91,15 @@ export class ChangeLog {
     return Number(row?.seq ?? 0);
   }
 
-  /** Records that node `node` has applied every change through `applied`, as seen `at`. */
-  async record(node: string, applied: number, at: Date): Promise<void> {
+  /**
+   * Records that node `node` has applied every change through `applied`, as seen `at` (by default the store's
+   * clock, so that nodes whose clocks differ are judged by one).
+   */
+  async record(node: string, applied: number, at?: Date): Promise<void> {
     await this.sql.query(
-      `INSERT INTO catalog_nodes (node_id, applied_seq, seen_at) VALUES ($1, $2, $3::timestamptz)
+      `INSERT INTO catalog_nodes (node_id, applied_seq, seen_at) VALUES ($1, $2, coalesce($3::timestamptz, now()))
        ON CONFLICT (node_id) DO UPDATE SET applied_seq = EXCLUDED.applied_seq, seen_at = EXCLUDED.seen_at`,
-      [node, applied, at.toISOString()],
+      [node, applied, at?.toISOString() ?? null],
     );
   }
 
@@ -123,17 +126,20 @@ export class ChangeLog {
   }
 
   /**
-   * Folds one batch of changes out of the log: at most `batch` of those every node seen since `liveSince` has
-   * applied (nodes not seen since then no longer hold the log back, and their records go). One node prunes at a
-   * time: another one pruning already makes this a pass that prunes nothing.
+   * Folds one batch of changes out of the log: at most `batch` of those every node seen in the last `staleMs` has
+   * applied (nodes not seen since then no longer hold the log back, and their records go), by the store's clock or
+   * `now`. One node prunes at a time: another one pruning already makes this a pass that prunes nothing.
    */
-  prune(liveSince: Date, batch = PRUNE_BATCH): Promise<Pruned> {
+  prune(staleMs: number, now?: Date, batch = PRUNE_BATCH): Promise<Pruned> {
     return this.sql.transaction(async (tx) => {
       const [locked] = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [PRUNE_LOCK]);
       const [log] = await tx.query<{ pruned_through: string | number }>('SELECT pruned_through FROM catalog_log');
       const through = Number(log?.pruned_through ?? 0);
       if (!locked?.ok) return { changes: 0, through };
-      await tx.query('DELETE FROM catalog_nodes WHERE seen_at <= $1::timestamptz', [liveSince.toISOString()]);
+      await tx.query(
+        "DELETE FROM catalog_nodes WHERE seen_at <= coalesce($1::timestamptz, now()) - $2 * interval '1 millisecond'",
+        [now?.toISOString() ?? null, staleMs],
+      );
       const [bound] = await tx.query<{ n: string | number; upto: string | number | null }>(
         `SELECT count(*) AS n, max(seq) AS upto FROM (
            SELECT seq FROM catalog_changes WHERE seq <= (SELECT min(applied_seq) FROM catalog_nodes)

@@ -93,8 +93,9 @@ export class LiveCatalog {
     this.nodeId = deps.nodeId ?? randomUUID();
   }
 
-  private now(): Date {
-    return this.deps.now?.() ?? new Date();
+  /** The clock given to this node (a test's, a bench's); without one, the store's clock is the one used. */
+  private now(): Date | undefined {
+    return this.deps.now?.();
   }
 
   get appliedThrough(): number {
@@ -124,14 +125,14 @@ export class LiveCatalog {
     return this.serial(async () => {
       const count = await this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit));
       const now = this.now();
-      if (now.getTime() - this.recordedAt >= RECORD_INTERVAL_MS) await this.record(now);
+      if ((now ?? new Date()).getTime() - this.recordedAt >= RECORD_INTERVAL_MS) await this.record(now);
       return count;
     });
   }
 
-  private async record(now: Date): Promise<void> {
+  private async record(now: Date | undefined): Promise<void> {
     await this.deps.log.record(this.nodeId, this.applied, now);
-    this.recordedAt = now.getTime();
+    this.recordedAt = (now ?? new Date()).getTime();
   }
 
   /**
@@ -142,10 +143,9 @@ export class LiveCatalog {
   async prune(): Promise<Pruned> {
     const now = this.now();
     await this.serial(() => this.record(now));
-    const liveSince = new Date(now.getTime() - NODE_STALE_MS);
     let total = 0;
     for (;;) {
-      const { changes, through } = await this.deps.log.prune(liveSince);
+      const { changes, through } = await this.deps.log.prune(NODE_STALE_MS, now);
       total += changes;
       if (changes === 0) {
         if (total > 0) await this.deps.log.reclaim();
