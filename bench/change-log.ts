@@ -109,6 +109,7 @@ interface Outcome {
   logMib: number;
   foldedMib: number;
   peakWhilePaused?: number;
+  peakLive?: number;
   same?: boolean;
   seconds: number;
 }
@@ -132,6 +133,8 @@ async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours:
   let writes = 0;
   let peakRows = 0;
   let peakWhilePaused = 0;
+  /** The largest the log was while every node applied it (outside the pause). */
+  let peakLive = 0;
   for (let period = 1; period <= periods; period++) {
     clock.now += DEMAND_INTERVAL_MS;
     const viewed = new Set<number>();
@@ -158,6 +161,7 @@ async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours:
     const rows = await count(sql, 'catalog_changes');
     peakRows = Math.max(peakRows, rows);
     if (pausing) peakWhilePaused = Math.max(peakWhilePaused, rows);
+    else peakLive = Math.max(peakLive, rows);
   }
   const outcome: Outcome = {
     hours: simulatedHours,
@@ -179,6 +183,7 @@ async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours:
         JSON.stringify(nodes[0]!.embedded.document('Event', e.id)),
     );
     outcome.peakWhilePaused = peakWhilePaused;
+    outcome.peakLive = peakLive;
   }
   await sql.close();
   outcome.seconds = (performance.now() - began) / 1000;
@@ -204,7 +209,8 @@ try {
     const after = await simulate(fixture, true, hours);
     console.log(
       `after: ${n(after.views)} views in ${after.hours} h, ${n(after.writes)} demand writes: log at most ` +
-        `${n(after.peakRows)} rows (${n(after.peakWhilePaused ?? 0)} while a node was paused), ` +
+        `${n(after.peakRows)} rows (${n(after.peakLive ?? 0)} while every node applied it, ` +
+        `${n(after.peakWhilePaused ?? 0)} while a node was paused), ` +
         `${n(after.endRows)} at the end (${after.logMib.toFixed(1)} MiB); ${n(after.folded)} folded rows, one ` +
         `per document changed (${after.foldedMib.toFixed(1)} MiB); ` +
         `the paused node ${after.same ? 'ends with the same documents' : 'DIFFERS'} [${after.seconds.toFixed(0)} s]`,
