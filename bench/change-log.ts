@@ -185,6 +185,11 @@ async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours:
     outcome.peakWhilePaused = peakWhilePaused;
     outcome.peakLive = peakLive;
   }
+  const memory = process.memoryUsage();
+  console.log(
+    `  (${after ? 'after' : 'before'}: this process ${n(memory.rss / 2 ** 20)} MiB resident, ` +
+      `${n(memory.heapUsed / 2 ** 20)} MiB of JavaScript heap, the rest mostly the embedded store's memory)`,
+  );
   await sql.close();
   outcome.seconds = (performance.now() - began) / 1000;
   return outcome;
