@@ -373,6 +373,18 @@ describe('demand signals from what shoppers do', () => {
       expect(await counts()).toEqual([0, 0, event.event_orders_d7 + 1, event.event_orders_t12 + 1]);
       await demandAt(hours(7 * 24 + 1)).run();
       expect(await counts()).toEqual([0, 0, event.event_orders_d7, event.event_orders_t12 + 1]);
+      // Four periods moved its figures; the log holds one demand change of it, the latest (RULES 15.11).
+      const logged = await sql.query<{ document: EventDocument | string }>(
+        'SELECT document FROM catalog_changes WHERE demand AND collection = $1 AND doc_id = $2',
+        ['Event', event.id],
+      );
+      expect(logged).toHaveLength(1);
+      const kept = (
+        typeof logged[0]!.document === 'string' ? JSON.parse(logged[0]!.document) : logged[0]!.document
+      ) as EventDocument;
+      expect([kept.event_cart_d1, kept.event_orders_d1, kept.event_orders_d7, kept.event_orders_t12]).toEqual(
+        await counts(),
+      );
     },
   );
 });

@@ -53,7 +53,8 @@ export interface DemandDeps {
  * their windows and added to the counts the catalog had for the time before (its "baseline", kept in
  * `demand_baselines`, and taken afresh whenever someone else, an operator's feed, rewrites them); tickets held
  * and sold set `tickets_available` and `ticket_groups_available` from the event's listings. What changed is
- * written through the live catalog like any other change, so it reaches every node, its caches and its badges.
+ * written through the live catalog like any other change, so it reaches every node, its caches and its badges;
+ * marked as demand, it replaces the document's demand change still in the log rather than adding to it.
  * Every figure is recomputed from the store, never incremented: running a period twice writes the same values.
  */
 export class DemandSignals {
@@ -313,6 +314,8 @@ export class DemandSignals {
       'Performer',
       'update',
       updates.map((u) => ({ text: JSON.stringify(u), value: u })),
+      undefined,
+      { demand: true },
     );
     return outcomes.filter((o) => o.ok).length;
   }
@@ -377,10 +380,14 @@ export class DemandSignals {
   private async write(collection: 'Event' | 'Performer', updates: Doc[], saved: Baselines): Promise<number> {
     let written = 0;
     if (updates.length > 0) {
+      // As demand signals (RULES 15.8, 15.11): each replaces the one before it of the same document still in the
+      // log, so the log holds one per document however often its figures move (`ChangeLog`).
       const outcomes = await this.deps.catalog.write(
         collection,
         'update',
         updates.map((u) => ({ text: JSON.stringify(u), value: u })),
+        undefined,
+        { demand: true },
       );
       const refused = outcomes.filter((o) => !o.ok);
       if (refused.length > 0)

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { CollectionName } from '../../shared/schemas/documents.js';
 import { repeat } from '../background/repeat.js';
 import { AppError } from '../http/errors.js';
 import type { CatalogEngine } from '../search/search-engine.js';
-import type { CatalogChange, ChangeLog } from './change-log.js';
+import type { CatalogChange, ChangeLog, Pruned } from './change-log.js';
 import {
   documentIdOf,
   prepareWrite,
@@ -27,6 +28,18 @@ const READ_CHUNK = 5_000;
  * import runs (100 took the cached home layout's p99 from 4 to 43 ms at a million events, bench/RESULTS.md).
  */
 const APPLY_CHUNK = 250;
+/**
+ * How often a node records in the store what it has applied (with a sync, not per change): the log is pruned
+ * behind the oldest record, so a record a few seconds old only keeps a few seconds more of the log.
+ */
+export const RECORD_INTERVAL_MS = 5_000;
+/** How often a node prunes the change log (one node at a time does; the others' passes find it taken). */
+export const PRUNE_INTERVAL_MS = 30_000;
+/**
+ * RULES 15.11: a node not seen for this long (stopped, or stuck) no longer holds the log back: it is pruned past
+ * what that node applied, and should the node come back it reads the folded changes first, as a node starting does.
+ */
+export const NODE_STALE_MS = 5 * 60_000;
 
 /** A change as applied on this node, with the document it replaced, so caches can tell what it touched. */
 export interface AppliedChange {
@@ -43,6 +56,9 @@ export interface LiveCatalogDeps {
   /** Called after each chunk of changes is applied (cache invalidation). */
   onApplied: (changes: readonly AppliedChange[]) => void;
   logger: Logger;
+  /** This node's name in `catalog_nodes` (a new one per process unless given). */
+  nodeId?: string;
+  now?: () => Date;
 }
 
 /** One line of an import: the JSON text as sent, and what it parsed to (undefined: it did not parse). */
@@ -69,8 +85,18 @@ export class LiveCatalog {
   private base: string | undefined;
   /** Writes and syncs run one at a time on a node, in order. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** When this node last recorded what it applied (ms since the epoch by its clock; 0: never). */
+  private recordedAt = 0;
+  readonly nodeId: string;
 
-  constructor(private readonly deps: LiveCatalogDeps) {}
+  constructor(private readonly deps: LiveCatalogDeps) {
+    this.nodeId = deps.nodeId ?? randomUUID();
+  }
+
+  /** The clock given to this node (a test's, a bench's); without one, the store's clock is the one used. */
+  private now(): Date | undefined {
+    return this.deps.now?.();
+  }
 
   get appliedThrough(): number {
     return this.applied;
@@ -91,21 +117,63 @@ export class LiveCatalog {
     return this.base;
   }
 
-  /** Applies every change logged after the last one applied here; how many there were. */
+  /**
+   * Applies every change logged after the last one applied here; how many there were. Every
+   * `RECORD_INTERVAL_MS` it also records what this node has applied, which the log is pruned behind.
+   */
   sync(): Promise<number> {
-    return this.serial(() => this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit)));
+    return this.serial(async () => {
+      const count = await this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit));
+      const now = this.now();
+      if ((now ?? new Date()).getTime() - this.recordedAt >= RECORD_INTERVAL_MS) await this.record(now);
+      return count;
+    });
+  }
+
+  private async record(now: Date | undefined): Promise<void> {
+    await this.deps.log.record(this.nodeId, this.applied, now);
+    this.recordedAt = (now ?? new Date()).getTime();
   }
 
   /**
-   * Syncs every `SYNC_INTERVAL_MS` until the returned function is called; a store that cannot answer is tried again on
-   * the next tick.
+   * Prunes the change log behind the nodes seen in the last `NODE_STALE_MS` (this one first records what it has
+   * applied), a bounded batch per transaction until nothing is left to fold, then gives their space back to the
+   * store; the changes folded out.
    */
-  start(intervalMs = SYNC_INTERVAL_MS): () => void {
-    return repeat(
-      () => this.sync(),
-      intervalMs,
-      (err) => this.deps.logger.warn({ err }, 'catalog sync failed; retrying'),
-    );
+  async prune(): Promise<Pruned> {
+    const now = this.now();
+    await this.serial(() => this.record(now));
+    let total = 0;
+    for (;;) {
+      const { changes, through } = await this.deps.log.prune(NODE_STALE_MS, now);
+      total += changes;
+      if (changes === 0) {
+        if (total > 0) await this.deps.log.reclaim();
+        return { changes: total, through };
+      }
+      // Between batches the writers and the pages have their turn.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /**
+   * Syncs every `SYNC_INTERVAL_MS`, and prunes the log every `PRUNE_INTERVAL_MS`, until the returned function is
+   * called; a store that cannot answer is tried again on the next tick.
+   */
+  start(intervalMs = SYNC_INTERVAL_MS, pruneMs = PRUNE_INTERVAL_MS): () => void {
+    const stops = [
+      repeat(
+        () => this.sync(),
+        intervalMs,
+        (err) => this.deps.logger.warn({ err }, 'catalog sync failed; retrying'),
+      ),
+      repeat(
+        () => this.prune(),
+        pruneMs,
+        (err) => this.deps.logger.warn({ err }, 'catalog change log could not be pruned; retrying'),
+      ),
+    ];
+    return () => stops.forEach((stop) => stop());
   }
 
   /** The document as the engine has it. */
@@ -127,17 +195,25 @@ export class LiveCatalog {
     action: WriteAction,
     items: readonly WriteItem[],
     dirty?: DirtyValues,
+    options: { demand?: boolean } = {},
   ): Promise<(PreparedWrite | RefusedWrite)[]> {
     const ids = items.flatMap((item) => {
       const id = item.value === undefined ? undefined : documentIdOf(collection, item.value);
       return id ? [id] : [];
     });
-    return this.commit(collection, items.length, ids, (i, current) => {
-      const value = items[i]!.value;
-      return value === undefined
-        ? { ok: false, code: 400, error: 'Bad JSON: the line is not valid JSON.' }
-        : prepareWrite(collection, action, value, current, dirty);
-    });
+    return this.commit(
+      collection,
+      items.length,
+      ids,
+      (i, current) => {
+        const value = items[i]!.value;
+        return value === undefined
+          ? { ok: false, code: 400, error: 'Bad JSON: the line is not valid JSON.' }
+          : prepareWrite(collection, action, value, current, dirty);
+      },
+      false,
+      options.demand === true,
+    );
   }
 
   /** Deletes a document: the document deleted, or undefined when there was none. */
@@ -168,6 +244,7 @@ export class LiveCatalog {
     ids: readonly string[],
     prepare: (i: number, current: (id: string) => Doc | undefined) => PreparedWrite | RefusedWrite,
     deleting = false,
+    demand = false,
   ): Promise<(PreparedWrite | RefusedWrite)[]> {
     return this.serial(async () => {
       const engine = this.deps.engine();
@@ -187,7 +264,7 @@ export class LiveCatalog {
           accepted.push({ collection, id: outcome.id, document, previous: current(outcome.id) ?? null });
           pending.set(outcome.id, document);
         }
-        const seqs = accepted.length > 0 ? await writer.append(accepted) : [];
+        const seqs = accepted.length > 0 ? await writer.append(accepted, { demand }) : [];
         if (engine.shared && accepted.length > 0) {
           await engine.apply(accepted).catch((err: unknown) => {
             // The transaction rolls back: nothing of this write is logged or acknowledged.
@@ -218,7 +295,9 @@ export class LiveCatalog {
 
   /**
    * Applies changes in log order, a chunk per turn of the event loop, and tells what they touched. A shared
-   * engine already holds them (its writer applied them): only the caches here need to hear of them.
+   * engine already holds them (its writer applied them): only the caches here need to hear of them. With this
+   * node's own engine, what a change replaced is the document the engine held: the log's `previous` is what its
+   * writer replaced, which is not this node's when changes in between were folded or replaced.
    */
   private async apply(changes: readonly CatalogChange[]): Promise<void> {
     const engine = this.deps.engine();
@@ -226,12 +305,39 @@ export class LiveCatalog {
       if (at > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = changes.slice(at, at + APPLY_CHUNK).filter((c) => c.seq > this.applied);
       if (chunk.length === 0) continue;
+      const before = engine.shared ? undefined : await this.held(chunk);
       if (!engine.shared) await engine.apply(chunk);
       this.applied = chunk[chunk.length - 1]!.seq;
       this.deps.onApplied(
-        chunk.map((c) => ({ collection: c.collection, id: c.id, before: c.previous ?? undefined, after: c.document })),
+        chunk.map((c, i) => ({
+          collection: c.collection,
+          id: c.id,
+          before: before ? before[i] : (c.previous ?? undefined),
+          after: c.document,
+        })),
       );
     }
+  }
+
+  /** The document each change replaces on this node: as the engine holds it, or as an earlier change left it. */
+  private async held(chunk: readonly CatalogChange[]): Promise<(Doc | undefined)[]> {
+    const byCollection = new Map<CollectionName, Set<string>>();
+    for (const c of chunk) {
+      if (!byCollection.has(c.collection)) byCollection.set(c.collection, new Set());
+      byCollection.get(c.collection)!.add(c.id);
+    }
+    const engine = this.deps.engine();
+    const current = new Map<string, Doc | undefined>();
+    for (const [collection, ids] of byCollection) {
+      const found = await engine.documents(collection, [...ids]);
+      for (const id of ids) current.set(`${collection}\u0000${id}`, found.get(id));
+    }
+    return chunk.map((c) => {
+      const key = `${c.collection}\u0000${c.id}`;
+      const held = current.get(key);
+      current.set(key, c.document ?? undefined);
+      return held;
+    });
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {

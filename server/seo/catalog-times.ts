@@ -79,9 +79,10 @@ export class CatalogTimes {
  */
 export async function loggedChangeTimes(sql: Pick<Sql, 'query'>, catalog: string): Promise<ChangeTime[]> {
   const rows = await sql.query<{ collection: string; doc_id: string; at: Date | string }>(
-    'SELECT collection, doc_id, max(at) AS at FROM catalog_changes WHERE ' +
-      'catalog = $1 AND collection = ANY($2::text[]) GROUP BY collection, ' +
-      'doc_id',
+    // The changes pruned from the log are folded, each document's last one kept with its time.
+    'SELECT collection, doc_id, max(at) AS at FROM (SELECT collection, doc_id, at FROM catalog_changes ' +
+      'WHERE catalog = $1 UNION ALL SELECT collection, doc_id, at FROM catalog_folded WHERE catalog = $1) AS c ' +
+      'WHERE collection = ANY($2::text[]) GROUP BY collection, doc_id',
     [catalog, [...PAGED_COLLECTIONS]],
   );
   return rows.map((r) => ({ collection: r.collection, id: r.doc_id, at: new Date(r.at).getTime() }));

@@ -454,6 +454,34 @@ export const MIGRATIONS: readonly { id: number; name: string; sql: string }[] = 
       CREATE INDEX orders_due ON orders (status, due_at) WHERE due_at IS NOT NULL
     `,
   },
+  {
+    id: 17,
+    name: 'catalog change log pruned behind its nodes',
+    // What each node has applied of the change log; the changes pruned from it, folded to the last one of each
+    // document (what a node behind the pruned point starts from); demand signals marked, so a later one of a
+    // document replaces the one before it (server/live-catalog/change-log.ts).
+    sql: `
+      CREATE TABLE catalog_nodes (
+        node_id     text        PRIMARY KEY,
+        applied_seq bigint      NOT NULL,
+        seen_at     timestamptz NOT NULL
+      );
+      CREATE TABLE catalog_folded (
+        catalog    text        NOT NULL,
+        collection text        NOT NULL,
+        doc_id     text        NOT NULL,
+        seq        bigint      NOT NULL,
+        document   jsonb,
+        previous   jsonb,
+        at         timestamptz NOT NULL,
+        PRIMARY KEY (catalog, collection, doc_id)
+      );
+      CREATE INDEX catalog_folded_by_catalog ON catalog_folded (catalog, seq);
+      ALTER TABLE catalog_log ADD COLUMN pruned_through bigint NOT NULL DEFAULT 0;
+      ALTER TABLE catalog_changes ADD COLUMN demand boolean NOT NULL DEFAULT false;
+      CREATE INDEX catalog_changes_demand ON catalog_changes (catalog, collection, doc_id) WHERE demand
+    `,
+  },
 ];
 
 /** The advisory lock key of schema changes (any fixed number no other code uses). */

@@ -1,0 +1,227 @@
+/**
+ * The catalog change log under a day of event page views (`node --import tsx bench/change-log.ts`).
+ *
+ * Views arrive at 50 a second, spread over the catalog's events as page views are (a few events draw most of them:
+ * Zipf, s = 1). Every demand period (5 s, `DEMAND_INTERVAL_MS`) each event viewed in it gets its new view count
+ * written through the live catalog, as the demand signals write it (`event_mpv_d1`, one update per viewed event;
+ * the counts are kept in memory here, the writes are the real ones). Two nodes share the log, each with its own
+ * engine, applying it every period; time is a fake clock, so a simulated day takes minutes.
+ *
+ *   - before (the log as it was: demand written as any change, never pruned): the log's rows after
+ *     `--before-hours` (1 by default; rows grow linearly, so a day is that times 24);
+ *   - after (pruned every 30 s behind the nodes, demand replacing the document's previous demand change): the
+ *     log's rows at their largest over `--hours` (24), and the folded rows. Halfway through, a third node stops for
+ *     10 minutes: for the first 5 (`NODE_STALE_MS`) it holds the log back, then it no longer does; back, it catches
+ *     up from the folded changes and must end with the same documents as the others.
+ *
+ * Options: --hours 24, --before-hours 1, --events 2000 (the generated catalog), --only before|after.
+ */
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import type { EventDocument } from '../shared/schemas/documents.js';
+import { ChangeLog } from '../server/live-catalog/change-log.js';
+import { DEMAND_INTERVAL_MS } from '../server/live-catalog/demand.js';
+import { LiveCatalog, NODE_STALE_MS, PRUNE_INTERVAL_MS } from '../server/live-catalog/live-catalog.js';
+import { EmbeddedCatalog } from '../server/search/embedded/embedded-catalog.js';
+import { EmbeddedEngine } from '../server/search/embedded/embedded-engine.js';
+import { migrate } from '../server/store/migrations.js';
+import { openPglite } from '../server/store/pglite-sql.js';
+import type { Sql } from '../server/store/sql.js';
+import { catalogFixture, type CatalogFixture } from '../server/test/catalog-fixture.js';
+import { n } from './format.js';
+
+const VIEWS_PER_SECOND = 50;
+const HOUR = 3_600_000;
+/** The third node's pause in the after run: halfway through it, for this long. */
+const PAUSE_MS = 10 * 60_000;
+
+const { values } = parseArgs({
+  options: {
+    hours: { type: 'string', default: '24' },
+    'before-hours': { type: 'string', default: '1' },
+    events: { type: 'string', default: '2000' },
+    only: { type: 'string' },
+  },
+});
+const hours = Number(values.hours);
+const beforeHours = Number(values['before-hours']);
+const eventCount = Number(values.events);
+
+/** A small seeded generator (mulberry32), so every run views the same events. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** Picks event indexes with Zipf weights (s = 1): the first events are viewed most. */
+function zipf(count: number, next: () => number): () => number {
+  const cumulative: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < count; i++) cumulative.push((sum += 1 / (i + 1)));
+  return () => {
+    const x = next() * sum;
+    let lo = 0;
+    let hi = count - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+async function node(fixture: CatalogFixture, sql: Sql, name: string, clock: { now: number }) {
+  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
+  const catalog = new EmbeddedCatalog(embedded);
+  const live = new LiveCatalog({
+    log: new ChangeLog(sql),
+    engine: () => catalog,
+    onApplied: () => {},
+    logger: pino({ level: 'silent' }),
+    nodeId: name,
+    now: () => new Date(clock.now),
+  });
+  live.attach(fixture.catalog.manifest.generatedAt);
+  return { live, embedded };
+}
+
+const count = async (sql: Sql, table: string) =>
+  Number((await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n);
+/** The table's size in the store, with its indexes and out-of-line values (MiB). */
+const mebibytes = async (sql: Sql, table: string) =>
+  Number((await sql.query<{ n: string }>(`SELECT pg_total_relation_size('${table}') AS n`))[0]!.n) / 2 ** 20;
+
+interface Outcome {
+  hours: number;
+  views: number;
+  writes: number;
+  peakRows: number;
+  endRows: number;
+  folded: number;
+  /** The log's table and the folded one, in the store at the end (MiB). */
+  logMib: number;
+  foldedMib: number;
+  peakWhilePaused?: number;
+  peakLive?: number;
+  same?: boolean;
+  seconds: number;
+}
+
+async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours: number): Promise<Outcome> {
+  const began = performance.now();
+  const sql = await openPglite(null);
+  await migrate(sql);
+  const clock = { now: Date.parse('2030-03-01T00:00:00Z') };
+  const nodes = [await node(fixture, sql, 'a', clock), await node(fixture, sql, 'b', clock)];
+  const paused = after ? await node(fixture, sql, 'c', clock) : undefined;
+  for (const x of [...nodes, ...(paused ? [paused] : [])]) await x.live.sync();
+  const events = fixture.catalog.collections.Event as EventDocument[];
+  const pick = zipf(events.length, random(36));
+  const views = new Map<number, number>();
+  const periods = Math.round((simulatedHours * HOUR) / DEMAND_INTERVAL_MS);
+  const perPeriod = (VIEWS_PER_SECOND * DEMAND_INTERVAL_MS) / 1000;
+  const pruneEvery = PRUNE_INTERVAL_MS / DEMAND_INTERVAL_MS;
+  const pauseFrom = (simulatedHours * HOUR) / 2;
+  const start = clock.now;
+  let writes = 0;
+  let peakRows = 0;
+  let peakWhilePaused = 0;
+  /** The largest the log was while every node applied it (outside the pause). */
+  let peakLive = 0;
+  for (let period = 1; period <= periods; period++) {
+    clock.now += DEMAND_INTERVAL_MS;
+    const viewed = new Set<number>();
+    for (let i = 0; i < perPeriod; i++) {
+      const at = pick();
+      views.set(at, (views.get(at) ?? 0) + 1);
+      viewed.add(at);
+    }
+    // The period's demand write: the new figures of every event viewed in it, on the node that claimed the period.
+    const updates = [...viewed].map((at) => ({ id: events[at]!.id, event_mpv_d1: views.get(at)! }));
+    const outcomes = await nodes[period % 2]!.live.write(
+      'Event',
+      'update',
+      updates.map((u) => ({ text: JSON.stringify(u), value: u })),
+      undefined,
+      { demand: after },
+    );
+    writes += outcomes.filter((o) => o.ok).length;
+    for (const x of nodes) await x.live.sync();
+    const elapsed = clock.now - start;
+    const pausing = elapsed > pauseFrom && elapsed <= pauseFrom + PAUSE_MS;
+    if (paused && !pausing) await paused.live.sync();
+    if (after && period % pruneEvery === 0) await nodes[0]!.live.prune();
+    const rows = await count(sql, 'catalog_changes');
+    peakRows = Math.max(peakRows, rows);
+    if (pausing) peakWhilePaused = Math.max(peakWhilePaused, rows);
+    else peakLive = Math.max(peakLive, rows);
+  }
+  const outcome: Outcome = {
+    hours: simulatedHours,
+    views: periods * perPeriod,
+    writes,
+    peakRows,
+    endRows: await count(sql, 'catalog_changes'),
+    folded: await count(sql, 'catalog_folded'),
+    logMib: await mebibytes(sql, 'catalog_changes'),
+    foldedMib: await mebibytes(sql, 'catalog_folded'),
+    seconds: 0,
+  };
+  if (paused) {
+    // Every node holds the same documents (the paused one caught up through the folded changes).
+    await paused.live.sync();
+    outcome.same = events.every(
+      (e) =>
+        JSON.stringify(paused.embedded.document('Event', e.id)) ===
+        JSON.stringify(nodes[0]!.embedded.document('Event', e.id)),
+    );
+    outcome.peakWhilePaused = peakWhilePaused;
+    outcome.peakLive = peakLive;
+  }
+  const memory = process.memoryUsage();
+  console.log(
+    `  (${after ? 'after' : 'before'}: this process ${n(memory.rss / 2 ** 20)} MiB resident, ` +
+      `${n(memory.heapUsed / 2 ** 20)} MiB of JavaScript heap, the rest mostly the embedded store's memory)`,
+  );
+  await sql.close();
+  outcome.seconds = (performance.now() - began) / 1000;
+  return outcome;
+}
+
+const fixture = await catalogFixture(eventCount, 36);
+try {
+  console.log(
+    `catalog: ${n(eventCount)} events; ${VIEWS_PER_SECOND} views/s; demand period ${DEMAND_INTERVAL_MS / 1000} s; ` +
+      `pruned every ${PRUNE_INTERVAL_MS / 1000} s; a node stale after ${NODE_STALE_MS / 60_000} min`,
+  );
+  if (values.only !== 'after') {
+    const before = await simulate(fixture, false, beforeHours);
+    const perDay = (before.endRows / before.hours) * 24;
+    console.log(
+      `before: ${n(before.views)} views in ${before.hours} h, ${n(before.writes)} demand writes: ` +
+        `${n(before.endRows)} log rows, ${before.logMib.toFixed(1)} MiB (growing: about ${n(perDay)} rows a ` +
+        `day) [${before.seconds.toFixed(0)} s]`,
+    );
+  }
+  if (values.only !== 'before') {
+    const after = await simulate(fixture, true, hours);
+    console.log(
+      `after: ${n(after.views)} views in ${after.hours} h, ${n(after.writes)} demand writes: log at most ` +
+        `${n(after.peakRows)} rows (${n(after.peakLive ?? 0)} while every node applied it, ` +
+        `${n(after.peakWhilePaused ?? 0)} while a node was paused), ` +
+        `${n(after.endRows)} at the end (${after.logMib.toFixed(1)} MiB); ${n(after.folded)} folded rows, one ` +
+        `per document changed (${after.foldedMib.toFixed(1)} MiB); ` +
+        `the paused node ${after.same ? 'ends with the same documents' : 'DIFFERS'} [${after.seconds.toFixed(0)} s]`,
+    );
+    if (!after.same) process.exitCode = 1;
+  }
+} finally {
+  await fixture.cleanup();
+}
