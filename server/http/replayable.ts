@@ -7,8 +7,8 @@ import type { Request, Response } from 'express';
 export type Encoding = 'br' | 'gzip';
 
 /**
- * RULES 13.10: brotli for an answer's first sending: made for one request, it goes out quickly (a third less time than the next
- * quality on a rendered page, whose compression is most of what it costs after its render).
+ * RULES 13.10: brotli for an answer's first sending: made for one request, it goes out quickly (a third less time
+ * than the next quality on a rendered page, whose compression is most of what it costs after its render).
  */
 const BROTLI_FIRST_QUALITY = 4;
 /** Brotli for an answer asked for again (`compressHarder`): about an eighth fewer bytes on every later replay. */
