@@ -1,5 +1,6 @@
 import { collectionTag, entityTag, type FastLane } from '../http/fast-lane.js';
 import type { LayoutService } from '../layout/layout-service.js';
+import type { ChangedDocument } from '../layout/row-scopes.js';
 import type { CachedEngine } from '../search/cached-engine.js';
 import type { AppliedChange } from './live-catalog.js';
 
@@ -10,23 +11,116 @@ export interface Caches {
 }
 
 /**
- * Drops what applied changes make stale, and nothing else: the search results of the changed collections, the
- * layout rows whose searches the documents (before or after the change) could match, with the page answers built
- * from those rows (`LayoutService.invalidate`), and the suggestions replayed from the changed collections.
+ * A slice's budget in units of work (`LayoutService.dropStale`: a filed request tested against a changed document,
+ * a filing removed, a row dropped with what was built from it; an engine result swept): about 3 ms on the bench's
+ * machine (bench/invalidation.ts), so that invalidation never holds the loop for long (RULES 13.11).
  */
-export function invalidateCaches(changes: readonly AppliedChange[], caches: Caches): void {
-  const collections = new Set(changes.map((c) => c.collection));
-  for (const collection of collections) {
-    caches.engine.invalidate(collection);
-    caches.fastLane.forget(collectionTag(collection));
+export const SLICE_UNITS = 3_000;
+/** A slice also ends once it has run this long, whatever units it has left (a slow or busy machine). */
+export const SLICE_MS = 4;
+/** Units done between two looks at the clock. */
+const CLOCK_EVERY_UNITS = 250;
+
+/** One slice of invalidation: how long it held the loop and the units of work it did. */
+export interface SliceReport {
+  ms: number;
+  units: number;
+}
+
+export interface InvalidatorOptions {
+  sliceUnits?: number;
+  sliceMs?: number;
+  /** Told of every slice, the first (in the turn that applied the changes) included. */
+  onSlice?: (report: SliceReport) => void;
+}
+
+/**
+ * Drops what applied changes make stale, and nothing else (RULES 13.11), without holding the loop for long:
+ * - at once, in the turn that applied them, what costs a lookup whatever the caches hold: the engine's results
+ *   of the changed collections stop being used (`CachedEngine.expire`), the suggestions and search answers replayed
+ *   from those collections and the entity pages the changes touch are forgotten by tag, and the layout notes the
+ *   changed documents (`LayoutService.changed`), so nothing resolved from before the change is kept;
+ * - then in slices of `SLICE_UNITS` (or `SLICE_MS`), a turn of the loop each: the layout rows whose searches the
+ *   documents (before or after the change) could match are found and dropped, with the answers and pages built from
+ *   them (`LayoutService.dropStale`, by tag: row → answers → pages → shared caches), and the expired engine results
+ *   are swept out by their collection's tag.
+ * Changes applied while slices run join them (the rows' search takes every change noted when it begins): under a
+ * stream of changes, as an import sends, the work is coalesced rather than repeated; when the node is idle it begins
+ * on the next turn, so a change is not held back by a fixed wait.
+ */
+export class Invalidator {
+  private readonly sliceUnits: number;
+  private readonly sliceMs: number;
+  private readonly sweeps: Generator<void, void, undefined>[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly caches: () => Caches,
+    private readonly options: InvalidatorOptions = {},
+  ) {
+    this.sliceUnits = options.sliceUnits ?? SLICE_UNITS;
+    this.sliceMs = options.sliceMs ?? SLICE_MS;
   }
-  for (const tag of new Set(changes.flatMap(entityTagsOf))) caches.fastLane.forget(tag);
-  caches.layout.invalidate(
-    changes.flatMap((c) =>
-      [c.before, c.after ?? undefined].flatMap((document) =>
-        document ? [{ collection: c.collection, document }] : [],
-      ),
-    ),
+
+  /** Drops what `changes` make stale; resolves once every slice has run (changes applied meanwhile included). */
+  applied(changes: readonly AppliedChange[]): Promise<void> {
+    const began = performance.now();
+    const { engine, layout, fastLane } = this.caches();
+    for (const collection of new Set(changes.map((c) => c.collection))) {
+      this.sweeps.push(engine.sweep(collection, engine.expire(collection)));
+      fastLane.forget(collectionTag(collection));
+    }
+    for (const tag of new Set(changes.flatMap(entityTagsOf))) fastLane.forget(tag);
+    layout.changed(changes.flatMap(documentsOf));
+    this.options.onSlice?.({ ms: performance.now() - began, units: 0 });
+    return (this.running ??= this.run());
+  }
+
+  /** Whether slices are still to run. */
+  get pending(): boolean {
+    return this.running !== undefined;
+  }
+
+  private async run(): Promise<void> {
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.slice()) {
+        // Cleared in the same turn as the last slice: a change applied after it starts a run of its own.
+        this.running = undefined;
+        return;
+      }
+    }
+  }
+
+  /** One slice: stale rows first (what shoppers see), then expired engine results (memory). Whether all is done. */
+  private slice(): boolean {
+    const began = performance.now();
+    const { layout } = this.caches();
+    let units = 0;
+    let rowsDone = false;
+    const spent = () => units >= this.sliceUnits || performance.now() - began >= this.sliceMs;
+    while (!spent()) {
+      const step = layout.dropStale(Math.min(CLOCK_EVERY_UNITS, this.sliceUnits - units));
+      units += step.units;
+      if ((rowsDone = step.done)) break;
+    }
+    while (rowsDone && this.sweeps.length > 0 && !spent()) {
+      for (let n = 0; n < CLOCK_EVERY_UNITS && units < this.sliceUnits; n++, units++) {
+        if (this.sweeps[0]!.next().done) {
+          this.sweeps.shift();
+          break;
+        }
+      }
+    }
+    this.options.onSlice?.({ ms: performance.now() - began, units });
+    return rowsDone && this.sweeps.length === 0;
+  }
+}
+
+/** The documents a change touched, as they were and as they are. */
+function documentsOf(change: AppliedChange): ChangedDocument[] {
+  return [change.before, change.after ?? undefined].flatMap((document) =>
+    document ? [{ collection: change.collection, document }] : [],
   );
 }
 

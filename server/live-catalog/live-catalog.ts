@@ -40,8 +40,11 @@ export interface LiveCatalogDeps {
   log: ChangeLog;
   /** The engine to apply changes to (a 503 while the catalog is still opening). */
   engine: () => CatalogEngine;
-  /** Called after each chunk of changes is applied (cache invalidation). */
-  onApplied: (changes: readonly AppliedChange[]) => void;
+  /**
+   * Called after each chunk of changes is applied (cache invalidation); what it returns is waited for once every
+   * chunk is applied, so a write is answered once what it made stale here is gone.
+   */
+  onApplied: (changes: readonly AppliedChange[]) => void | Promise<void>;
   logger: Logger;
 }
 
@@ -218,20 +221,24 @@ export class LiveCatalog {
 
   /**
    * Applies changes in log order, a chunk per turn of the event loop, and tells what they touched. A shared
-   * engine already holds them (its writer applied them): only the caches here need to hear of them.
+   * engine already holds them (its writer applied them): only the caches here need to hear of them. Resolves once
+   * the caches are done with them, their invalidation running alongside the later chunks (RULES 13.11).
    */
   private async apply(changes: readonly CatalogChange[]): Promise<void> {
     const engine = this.deps.engine();
+    const invalidated: Promise<void>[] = [];
     for (let at = 0; at < changes.length; at += APPLY_CHUNK) {
       if (at > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = changes.slice(at, at + APPLY_CHUNK).filter((c) => c.seq > this.applied);
       if (chunk.length === 0) continue;
       if (!engine.shared) await engine.apply(chunk);
       this.applied = chunk[chunk.length - 1]!.seq;
-      this.deps.onApplied(
+      const told = this.deps.onApplied(
         chunk.map((c) => ({ collection: c.collection, id: c.id, before: c.previous ?? undefined, after: c.document })),
       );
+      if (told) invalidated.push(told);
     }
+    await Promise.all(invalidated);
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
