@@ -107,10 +107,9 @@ const made = await testAppWithSegments({
   segments,
 });
 const fastLane = made.app.fastLane;
-invalidator = new Invalidator(
-  () => ({ engine, layout, fastLane }),
-  { onSlice: (report: SliceReport) => void (holds.push(report.ms), reports.push(report)) },
-);
+invalidator = new Invalidator(() => ({ engine, layout, fastLane }), {
+  onSlice: (report: SliceReport) => void (holds.push(report.ms), reports.push(report)),
+});
 
 /** The former invalidation, all in the turn that applied the chunk. */
 function invalidateAtOnce(changes: readonly AppliedChange[]) {
@@ -139,7 +138,10 @@ function places(count: number): [number, number][] {
   const out: [number, number][] = [];
   for (let k = 0; k < count && k < rows * cols; k++) {
     const cell = (k * 7_919) % (rows * cols);
-    out.push([Number((25 + Math.floor(cell / cols) / 10 + 0.02).toFixed(2)), Number((-124 + (cell % cols) / 10 + 0.02).toFixed(2))]);
+    out.push([
+      Number((25 + Math.floor(cell / cols) / 10 + 0.02).toFixed(2)),
+      Number((-124 + (cell % cols) / 10 + 0.02).toFixed(2)),
+    ]);
   }
   return out;
 }
@@ -183,7 +185,11 @@ function chunk(): { text: string; value: unknown }[] {
   edition++;
   return Array.from({ length: CHUNK }, (_, i) => {
     const event = events[(edition * 7_717 + i * 131) % events.length]!;
-    const value = { ...event, event_name: `${event.event_name.replace(/ \(\d+\)$/, '')} (${edition})`, event_orders_d1: edition };
+    const value = {
+      ...event,
+      event_name: `${event.event_name.replace(/ \(\d+\)$/, '')} (${edition})`,
+      event_orders_d1: edition,
+    };
     return { text: JSON.stringify(value), value };
   });
 }
@@ -206,7 +212,13 @@ async function round(m: Mode): Promise<Round> {
   await live.write('Event', 'upsert', chunk());
   await done;
   gone = performance.now() - began;
-  if (process.env.DEBUG_SLICES) console.log(reports.map((r, i) => ({ i, ...r })).sort((a, b) => b.ms - a.ms).slice(0, 4));
+  if (process.env.DEBUG_SLICES)
+    console.log(
+      reports
+        .map((r, i) => ({ i, ...r }))
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 4),
+    );
   return {
     longest: Math.max(...holds),
     total: holds.reduce((a, b) => a + b, 0),

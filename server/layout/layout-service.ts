@@ -266,30 +266,32 @@ export class LayoutService {
   /**
    * Searches for and drops the rows the noted changes make stale, for about `budget` units of work (a filed request
    * tested against a document, a filing removed, `ROW_FORGET_UNITS` for a row dropped with what is built from it),
-   * telling the listeners of the rows dropped. The units it took, the rows it dropped, and whether every noted
-   * change is done.
+   * telling the listeners of the rows dropped. It begins no step once it has spent `budget`. The units it took and
+   * those of its last step, the rows it dropped, and whether every noted change is done.
    */
-  dropStale(budget: number): { units: number; stale: string[]; done: boolean } {
+  dropStale(budget: number): { units: number; lastStep: number; stale: string[]; done: boolean } {
     let units = 0;
+    let lastStep = 0;
     const stale: string[] = [];
     while (units < budget) {
       const row = this.dropping.pop();
       if (row !== undefined) {
         stale.push(row);
         // Out of its scopes first, so `dispose` finds nothing more to do there.
-        units += ROW_FORGET_UNITS + this.scopes.remove(row);
+        lastStep = ROW_FORGET_UNITS + this.scopes.remove(row);
         this.cache.delete(row);
-        continue;
+      } else {
+        if (!this.searching) {
+          if (this.noted.length === 0) break;
+          this.searching = this.scopes.search(this.noted);
+          this.noted = [];
+        }
+        const step = this.searching.next();
+        lastStep = 1;
+        if (step.done) this.searching = undefined;
+        else for (const key of step.value) this.dropping.push(key);
       }
-      if (!this.searching) {
-        if (this.noted.length === 0) break;
-        this.searching = this.scopes.search(this.noted);
-        this.noted = [];
-      }
-      const step = this.searching.next();
-      units++;
-      if (step.done) this.searching = undefined;
-      else for (const key of step.value) this.dropping.push(key);
+      units += lastStep;
     }
     if (stale.length > 0) for (const listener of this.staleListeners) listener(stale);
     const done = !this.searching && this.noted.length === 0 && this.dropping.length === 0;
@@ -297,7 +299,7 @@ export class LayoutService {
       this.pending = false;
       this.changes++;
     }
-    return { units, stale, done };
+    return { units, lastStep, stale, done };
   }
 
   /** Whether rows a noted change made stale may still be kept: an answer built meanwhile is not kept. */

@@ -21,10 +21,14 @@ export const SLICE_MS = 4;
 /** Units done between two looks at the clock. */
 const CLOCK_EVERY_UNITS = 250;
 
-/** One slice of invalidation: how long it held the loop and the units of work it did. */
+/**
+ * One slice of invalidation: how long it held the loop, the units of work it did and those of its last step (a slice
+ * begins no step once it has spent its budget: `units - lastStep` is under it).
+ */
 export interface SliceReport {
   ms: number;
   units: number;
+  lastStep: number;
 }
 
 export interface InvalidatorOptions {
@@ -72,7 +76,7 @@ export class Invalidator {
     }
     for (const tag of new Set(changes.flatMap(entityTagsOf))) fastLane.forget(tag);
     layout.changed(changes.flatMap(documentsOf));
-    this.options.onSlice?.({ ms: performance.now() - began, units: 0 });
+    this.options.onSlice?.({ ms: performance.now() - began, units: 0, lastStep: 0 });
     return (this.running ??= this.run());
   }
 
@@ -97,22 +101,26 @@ export class Invalidator {
     const began = performance.now();
     const { layout } = this.caches();
     let units = 0;
+    let lastStep = 0;
     let rowsDone = false;
     const spent = () => units >= this.sliceUnits || performance.now() - began >= this.sliceMs;
     while (!spent()) {
       const step = layout.dropStale(Math.min(CLOCK_EVERY_UNITS, this.sliceUnits - units));
       units += step.units;
+      if (step.units > 0) lastStep = step.lastStep;
       if ((rowsDone = step.done)) break;
     }
     while (rowsDone && this.sweeps.length > 0 && !spent()) {
-      for (let n = 0; n < CLOCK_EVERY_UNITS && units < this.sliceUnits; n++, units++) {
+      for (let n = 0; n < CLOCK_EVERY_UNITS && units < this.sliceUnits; n++) {
         if (this.sweeps[0]!.next().done) {
           this.sweeps.shift();
           break;
         }
+        units++;
+        lastStep = 1;
       }
     }
-    this.options.onSlice?.({ ms: performance.now() - began, units });
+    this.options.onSlice?.({ ms: performance.now() - began, units, lastStep });
     return rowsDone && this.sweeps.length === 0;
   }
 }
