@@ -3,6 +3,8 @@ import type { ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { cellOf, coveringCells } from '../search/embedded/geo.js';
 import { compileTouches, pointsAt, type Touches } from '../search/request-touches.js';
 
+const NONE: readonly string[] = [];
+
 /** A catalog document as a change left it or found it, for telling which rows it touches. */
 export interface ChangedDocument {
   collection: CollectionName;
@@ -98,16 +100,19 @@ export class RowScopes {
         for (const [lat, lng] of pointsAt(document, field))
           candidates.push(this.byPlace.get(`${collection}|${field}|${cellOf(lat, lng)}`) ?? []);
       }
-      // Copied first: the sets change as rows are dropped between steps.
-      for (const key of candidates.flatMap((keys) => [...keys])) {
-        if (tested.has(key) || found.has(key)) continue;
-        tested.add(key);
-        const scope = this.scopes.get(key);
-        if (!scope) continue;
-        if (scope.touches(document)) {
-          found.add(key);
-          yield [...scope.rows];
-        } else yield [];
+      // Read as they stand at each step (rows dropped between steps leave them; a set iterated past a deletion
+      // goes on with the rest).
+      for (const keys of candidates) {
+        for (const key of keys) {
+          if (tested.has(key) || found.has(key)) continue;
+          tested.add(key);
+          const scope = this.scopes.get(key);
+          if (!scope) continue;
+          if (scope.touches(document)) {
+            found.add(key);
+            yield [...scope.rows];
+          } else yield NONE;
+        }
       }
     }
   }

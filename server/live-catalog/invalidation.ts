@@ -12,14 +12,14 @@ export interface Caches {
 
 /**
  * A slice's budget in units of work (`LayoutService.dropStale`: a filed request tested against a changed document,
- * a filing removed, a row dropped with what was built from it; an engine result swept): about 3 ms on the bench's
+ * a filing removed, a row dropped with what was built from it; an engine result swept): about 2 ms on the bench's
  * machine (bench/invalidation.ts), so that invalidation never holds the loop for long (RULES 13.11).
  */
-export const SLICE_UNITS = 3_000;
+export const SLICE_UNITS = 2_000;
 /** A slice also ends once it has run this long, whatever units it has left (a slow or busy machine). */
-export const SLICE_MS = 4;
+export const SLICE_MS = 3;
 /** Units done between two looks at the clock. */
-const CLOCK_EVERY_UNITS = 250;
+const CLOCK_EVERY_UNITS = 100;
 
 /**
  * One slice of invalidation: how long it held the loop, the units of work it did and those of its last step (a slice
@@ -88,7 +88,15 @@ export class Invalidator {
   private async run(): Promise<void> {
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (this.slice()) {
+      let done: boolean;
+      try {
+        done = this.slice();
+      } catch (err) {
+        // A listener failed: this run ends with its error, and the next change starts another where it stopped.
+        this.running = undefined;
+        throw err;
+      }
+      if (done) {
         // Cleared in the same turn as the last slice: a change applied after it starts a run of its own.
         this.running = undefined;
         return;

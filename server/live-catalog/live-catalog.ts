@@ -96,7 +96,7 @@ export class LiveCatalog {
 
   /** Applies every change logged after the last one applied here; how many there were. */
   sync(): Promise<number> {
-    return this.serial(() => this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit)));
+    return this.serial(() => this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit), true));
   }
 
   /**
@@ -175,7 +175,9 @@ export class LiveCatalog {
     return this.serial(async () => {
       const engine = this.deps.engine();
       const { outcomes, changes } = await this.deps.log.write(this.catalog, async (writer) => {
-        await this.catchUp((seq, limit) => writer.after(seq, limit));
+        // Inside the log's transaction: the engine must hold these before the write is prepared, but the caches
+        // are not waited for here (the write waits for them, its own included, once committed).
+        await this.catchUp((seq, limit) => writer.after(seq, limit), false);
         const stored = await engine.documents(collection, [...new Set(ids)]);
         // Later items see earlier ones: two lines with one id behave as two requests in a row.
         const pending = new Map<string, Doc | null>();
@@ -204,27 +206,31 @@ export class LiveCatalog {
         }
         return { outcomes, changes: accepted.map((c, i): CatalogChange => ({ ...c, seq: seqs[i]! })) };
       });
-      await this.apply(changes);
+      await this.apply(changes, true);
       return outcomes;
     });
   }
 
-  private async catchUp(after: (seq: number, limit: number) => Promise<CatalogChange[]>): Promise<number> {
+  private async catchUp(
+    after: (seq: number, limit: number) => Promise<CatalogChange[]>,
+    settle: boolean,
+  ): Promise<number> {
     let count = 0;
     for (;;) {
       const changes = await after(this.applied, READ_CHUNK);
       if (changes.length === 0) return count;
-      await this.apply(changes);
+      await this.apply(changes, settle);
       count += changes.length;
     }
   }
 
   /**
    * Applies changes in log order, a chunk per turn of the event loop, and tells what they touched. A shared
-   * engine already holds them (its writer applied them): only the caches here need to hear of them. Resolves once
-   * the caches are done with them, their invalidation running alongside the later chunks (RULES 13.11).
+   * engine already holds them (its writer applied them): only the caches here need to hear of them. With `settle`
+   * it resolves once the caches are done with them too, their invalidation running alongside the later chunks
+   * (RULES 13.11).
    */
-  private async apply(changes: readonly CatalogChange[]): Promise<void> {
+  private async apply(changes: readonly CatalogChange[], settle: boolean): Promise<void> {
     const engine = this.deps.engine();
     const invalidated: Promise<void>[] = [];
     for (let at = 0; at < changes.length; at += APPLY_CHUNK) {
@@ -238,7 +244,10 @@ export class LiveCatalog {
       );
       if (told) invalidated.push(told);
     }
-    await Promise.all(invalidated);
+    if (settle) await Promise.all(invalidated);
+    else
+      for (const invalidation of invalidated)
+        invalidation.catch((err: unknown) => this.deps.logger.error({ err }, 'cache invalidation failed'));
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
