@@ -72,14 +72,16 @@ await migrate(sql);
 let mode: Mode = 'old';
 /** Each hold of the loop by invalidation in the current round, in ms, and when the last stale row went. */
 /** Each hold of the loop by invalidation in the current round: when it ended and how long it was, in ms. */
-let holds: { end: number; ms: number }[] = [];
+let holds: { end: number; ms: number; cpuMs: number; units?: number; lastStep?: number }[] = [];
 /** Garbage collections in the current round: a hold with one in it was partly the collector's. */
 let pauses: { start: number; end: number }[] = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) pauses.push({ start: e.startTime, end: e.startTime + e.duration });
 }).observe({ entryTypes: ['gc'] });
 let done: Promise<void> = Promise.resolve();
-let invalidator: Invalidator | undefined;
+const invalidator = new Invalidator(() => ({ engine, layout, fastLane: made.app.fastLane }), {
+  onSlice: (report: SliceReport) => void holds.push({ end: performance.now(), ...report }),
+});
 
 const segments = new SegmentRepository(path.resolve('segments'), logger);
 const layout = new LayoutService({
@@ -95,10 +97,12 @@ const live = new LiveCatalog({
   onApplied: (changes) => {
     if (mode === 'old') {
       const began = performance.now();
+      const cpu = process.cpuUsage();
       invalidateAtOnce(changes);
-      holds.push({ end: performance.now(), ms: performance.now() - began });
+      const { user, system } = process.cpuUsage(cpu);
+      holds.push({ end: performance.now(), ms: performance.now() - began, cpuMs: (user + system) / 1000 });
     } else {
-      done = invalidator!.applied(changes);
+      done = invalidator.applied(changes);
     }
   },
   logger,
@@ -113,9 +117,6 @@ const made = await testAppWithSegments({
   segments,
 });
 const fastLane = made.app.fastLane;
-invalidator = new Invalidator(() => ({ engine, layout, fastLane }), {
-  onSlice: (report: SliceReport) => void holds.push({ end: performance.now(), ms: report.ms }),
-});
 
 /** The former invalidation, all in the turn that applied the chunk. */
 function invalidateAtOnce(changes: readonly AppliedChange[]) {
@@ -204,6 +205,8 @@ interface Round {
   longest: number;
   /** The longest hold with no garbage collection in it. */
   longestNoGc: number;
+  /** The most CPU time one hold used (the process's: a collector's threads count too). */
+  longestCpu: number;
   /** Holds over 10 ms. */
   over10: number;
   total: number;
@@ -225,9 +228,11 @@ async function round(m: Mode): Promise<Round> {
   await new Promise((resolve) => setTimeout(resolve, 50));
   const collected = (h: { end: number; ms: number }) => pauses.some((p) => p.start < h.end && p.end > h.end - h.ms);
   const ms = holds.map((h) => h.ms);
+  if (process.env.BENCH_SLICES) console.log([...holds].sort((a, b) => b.ms - a.ms).slice(0, 6));
   return {
     longest: Math.max(...ms),
     longestNoGc: Math.max(0, ...holds.filter((h) => !collected(h)).map((h) => h.ms)),
+    longestCpu: Math.max(...holds.map((h) => h.cpuMs)),
     over10: ms.filter((x) => x > 10).length,
     total: ms.reduce((a, b) => a + b, 0),
     slices: holds.length,
@@ -236,7 +241,11 @@ async function round(m: Mode): Promise<Round> {
   };
 }
 
-const median = (xs: number[]) => percentile(xs, 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const f = (n: number) => n.toFixed(1);
 for (const target of TARGETS) {
   const at = await fill(target);
@@ -249,8 +258,9 @@ for (const target of TARGETS) {
       results.get(m)!.push(result);
       console.log(
         `  ${m} round ${r + 1}: longest hold ${f(result.longest)} ms (${f(result.longestNoGc)} ms without a GC in ` +
-          `it; ${result.over10} over 10 ms), total ${f(result.total)} ms in ${result.slices} slice(s), stale rows ` +
-          `gone after ${f(result.untilGone)} ms, ${result.dropped} rows dropped`,
+          `it; most CPU in one ${f(result.longestCpu)} ms; ${result.over10} over 10 ms), ` +
+          `total ${f(result.total)} ms in ${result.slices} slice(s), ` +
+          `stale rows gone after ${f(result.untilGone)} ms, ${result.dropped} rows dropped`,
       );
     }
   }
@@ -258,7 +268,9 @@ for (const target of TARGETS) {
     const rs = results.get(m)!;
     console.log(
       `  ${m}: median longest hold ${f(median(rs.map((x) => x.longest)))} ms ` +
-        `(${f(median(rs.map((x) => x.longestNoGc)))} ms without a GC in it), total ${f(median(rs.map((x) => x.total)))} ms ` +
+        `(${f(median(rs.map((x) => x.longestNoGc)))} ms without a GC in it, ` +
+        `most CPU in one ${f(median(rs.map((x) => x.longestCpu)))} ms), ` +
+        `total ${f(median(rs.map((x) => x.total)))} ms ` +
         `in ${median(rs.map((x) => x.slices))} slice(s), gone after ${f(median(rs.map((x) => x.untilGone)))} ms, ` +
         `${median(rs.map((x) => x.dropped))} rows dropped`,
     );

@@ -36,16 +36,6 @@ export class TagIndex {
     }
   }
 
-  /** How many keys carry `tag`. */
-  count(tag: string): number {
-    return this.byTag.get(tag)?.size ?? 0;
-  }
-
-  /** The keys carrying `tag`, live: a key untagged meanwhile is not visited, one tagged meanwhile comes last. */
-  keysOf(tag: string): Iterable<string> {
-    return this.byTag.get(tag) ?? [];
-  }
-
   /** The keys carrying `tag`, forgotten here: the caller drops them from its cache. */
   take(tag: string): string[] {
     const keys = [...(this.byTag.get(tag) ?? [])];

@@ -12,7 +12,7 @@ export interface Caches {
 
 /**
  * A slice's budget in units of work (`LayoutService.dropStale`: a filed request tested against a changed document,
- * a filing removed, a row dropped with what was built from it; an engine result swept): about 2 ms on the bench's
+ * a filing removed, a row dropped with what was built from it): about 2 ms on the bench's
  * machine (bench/invalidation.ts), so that invalidation never holds the loop for long (RULES 13.11).
  */
 export const SLICE_UNITS = 2_000;
@@ -27,6 +27,8 @@ const CLOCK_EVERY_UNITS = 100;
  */
 export interface SliceReport {
   ms: number;
+  /** The process's CPU time meanwhile, in ms: less than `ms` when the machine gave the time to others. */
+  cpuMs: number;
   units: number;
   lastStep: number;
 }
@@ -46,8 +48,7 @@ export interface InvalidatorOptions {
  *   changed documents (`LayoutService.changed`), so nothing resolved from before the change is kept;
  * - then in slices of `SLICE_UNITS` (or `SLICE_MS`), a turn of the loop each: the layout rows whose searches the
  *   documents (before or after the change) could match are found and dropped, with the answers and pages built from
- *   them (`LayoutService.dropStale`, by tag: row → answers → pages → shared caches), and the expired engine results
- *   are swept out by their collection's tag.
+ *   them (`LayoutService.dropStale`, by tag: row → answers → pages → shared caches).
  * Changes applied while slices run join them (the rows' search takes every change noted when it begins): under a
  * stream of changes, as an import sends, the work is coalesced rather than repeated; when the node is idle it begins
  * on the next turn, so a change is not held back by a fixed wait.
@@ -55,7 +56,6 @@ export interface InvalidatorOptions {
 export class Invalidator {
   private readonly sliceUnits: number;
   private readonly sliceMs: number;
-  private readonly sweeps: Generator<void, void, undefined>[] = [];
   private running: Promise<void> | undefined;
 
   constructor(
@@ -69,14 +69,15 @@ export class Invalidator {
   /** Drops what `changes` make stale; resolves once every slice has run (changes applied meanwhile included). */
   applied(changes: readonly AppliedChange[]): Promise<void> {
     const began = performance.now();
+    const cpu = this.options.onSlice && process.cpuUsage();
     const { engine, layout, fastLane } = this.caches();
     for (const collection of new Set(changes.map((c) => c.collection))) {
-      this.sweeps.push(engine.sweep(collection, engine.expire(collection)));
+      engine.expire(collection);
       fastLane.forget(collectionTag(collection));
     }
     for (const tag of new Set(changes.flatMap(entityTagsOf))) fastLane.forget(tag);
     layout.changed(changes.flatMap(documentsOf));
-    this.options.onSlice?.({ ms: performance.now() - began, units: 0, lastStep: 0 });
+    if (cpu) this.options.onSlice!({ ms: performance.now() - began, cpuMs: cpuMs(cpu), units: 0, lastStep: 0 });
     return (this.running ??= this.run());
   }
 
@@ -104,33 +105,30 @@ export class Invalidator {
     }
   }
 
-  /** One slice: stale rows first (what shoppers see), then expired engine results (memory). Whether all is done. */
+  /** One slice of the search for stale rows and their dropping; whether all is done. */
   private slice(): boolean {
     const began = performance.now();
+    const cpu = this.options.onSlice && process.cpuUsage();
     const { layout } = this.caches();
     let units = 0;
     let lastStep = 0;
-    let rowsDone = false;
+    let done = false;
     const spent = () => units >= this.sliceUnits || performance.now() - began >= this.sliceMs;
     while (!spent()) {
       const step = layout.dropStale(Math.min(CLOCK_EVERY_UNITS, this.sliceUnits - units));
       units += step.units;
       if (step.units > 0) lastStep = step.lastStep;
-      if ((rowsDone = step.done)) break;
+      if ((done = step.done)) break;
     }
-    while (rowsDone && this.sweeps.length > 0 && !spent()) {
-      for (let n = 0; n < CLOCK_EVERY_UNITS && units < this.sliceUnits; n++) {
-        if (this.sweeps[0]!.next().done) {
-          this.sweeps.shift();
-          break;
-        }
-        units++;
-        lastStep = 1;
-      }
-    }
-    this.options.onSlice?.({ ms: performance.now() - began, units, lastStep });
-    return rowsDone && this.sweeps.length === 0;
+    if (cpu) this.options.onSlice!({ ms: performance.now() - began, cpuMs: cpuMs(cpu), units, lastStep });
+    return done;
   }
+}
+
+/** The CPU time since `from`, in ms. */
+function cpuMs(from: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(from);
+  return (user + system) / 1000;
 }
 
 /** The documents a change touched, as they were and as they are. */

@@ -146,26 +146,11 @@ export class CachedEngine implements SearchEngine {
 
   /**
    * Stops using every result of a collection read before now, at once whatever their number: none is answered or
-   * kept from here on (calls under way included). The entries stay until `sweep` drops them, a few at a time, or
-   * they are looked up or pushed out. How many entries the collection had, for `sweep`.
+   * kept from here on (calls under way included). The entries stay until they are replaced or pushed out (the cache
+   * is bounded by bytes either way): dropping tens of thousands at once would hold the loop (RULES 13.11).
    */
-  expire(collection: CollectionName): number {
+  expire(collection: CollectionName): void {
     this.expiredAt.set(collection, ++this.clock);
-    return this.tags.count(collection);
-  }
-
-  /**
-   * Drops the entries of a collection that `expire` made unusable, a key at a time (each step visits one key tagged
-   * with the collection), for the first `count` keys: those tagged before the expiry come first.
-   */
-  *sweep(collection: CollectionName, count: number): Generator<void, void, undefined> {
-    let visited = 0;
-    for (const key of this.tags.keysOf(collection)) {
-      if (visited++ >= count) return;
-      const entry = this.cache.peek(key, { allowStale: true });
-      if (entry && !this.current(entry)) this.cache.delete(key);
-      yield;
-    }
   }
 
   health() {
