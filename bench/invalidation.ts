@@ -7,10 +7,14 @@
  * asked at distinct places (the home page and a few category pages per 0.1° cell) until the row cache holds about
  * that many rows (its bound raised to fit), then a chunk of 250 changed events is written through the live catalog,
  * once per mode in alternation, the rows refilled before each:
- *   - `old`: everything dropped at once, in the turn that applied the chunk (the former `invalidateCaches`);
- *   - `new`: the engine's results dropped in that turn, the stale rows searched for and forgotten in slices.
- * Reported per mode (medians over the rounds): the longest single hold of the loop by invalidation, the total
- * invalidation time per chunk, the time from the chunk's apply until every stale row was gone, and the rows dropped.
+ *   - `old`: everything dropped at once, in the turn that applied the chunk (the former `invalidateCaches`, over
+ *     `LayoutService.invalidate`);
+ *   - `new`: the `Invalidator`: the engine's results expired in that turn, the stale rows searched for and dropped
+ *     in slices.
+ * Reported per mode (medians over the rounds): the longest single hold of the loop by invalidation (wall time, and
+ * whether a garbage collection fell in it), the most CPU time one hold used (what a busy machine cannot stretch),
+ * the total invalidation time per chunk, the time from the write until every stale row was gone, the rows dropped.
+ * `BENCH_SLICES=1` prints each round's longest holds with their units of work.
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
