@@ -18,6 +18,8 @@ export interface Caches {
 export const SLICE_UNITS = 2_000;
 /** A slice also ends once it has run this long, whatever units it has left (a slow or busy machine). */
 export const SLICE_MS = 3;
+/** The work of forgetting one entity tag (its answers, pages and shared-cache copies), in units. */
+const TAG_FORGET_UNITS = 20;
 /** Units done between two looks at the clock. */
 const CLOCK_EVERY_UNITS = 100;
 
@@ -44,11 +46,14 @@ export interface InvalidatorOptions {
  * Drops what applied changes make stale, and nothing else (RULES 13.11), without holding the loop for long:
  * - at once, in the turn that applied them, what costs a lookup whatever the caches hold: the engine's results
  *   of the changed collections stop being used (`CachedEngine.expire`), the suggestions and search answers replayed
- *   from those collections and the entity pages the changes touch are forgotten by tag, and the layout notes the
- *   changed documents (`LayoutService.changed`), so nothing resolved from before the change is kept;
- * - then in slices of `SLICE_UNITS` (or `SLICE_MS`), a turn of the loop each: the layout rows whose searches the
- *   documents (before or after the change) could match are found and dropped, with the answers and pages built from
- *   them (`LayoutService.dropStale`, by tag: row → answers → pages → shared caches).
+ *   from those collections are forgotten by tag, and the layout notes the changed documents
+ *   (`LayoutService.changed`), so nothing resolved from before the change is kept;
+ * - then in slices of `SLICE_UNITS` (or `SLICE_MS`), a turn of the loop each: the entity pages the changes touch
+ *   are forgotten by tag (an import's chunk names hundreds), then the layout rows whose searches the documents
+ *   (before or after the change) could match are found and dropped, with the answers and pages built from them
+ *   (`LayoutService.dropStale`, by tag: row → answers → pages → shared caches). What is built meanwhile is fresh
+ *   (the engine no longer answers from before) or is not kept (a page drawn across a forget, a layout answer while
+ *   rows remain to drop).
  * Changes applied while slices run join them (the rows' search takes every change noted when it begins): under a
  * stream of changes, as an import sends, the work is coalesced rather than repeated; when the node is idle it begins
  * on the next turn, so a change is not held back by a fixed wait.
@@ -57,6 +62,8 @@ export class Invalidator {
   private readonly sliceUnits: number;
   private readonly sliceMs: number;
   private running: Promise<void> | undefined;
+  /** The entity tags still to forget (RULES 13.7), a few to a slice. */
+  private readonly tags = new Set<string>();
 
   constructor(
     private readonly caches: () => Caches,
@@ -75,7 +82,7 @@ export class Invalidator {
       engine.expire(collection);
       fastLane.forget(collectionTag(collection));
     }
-    for (const tag of new Set(changes.flatMap(entityTagsOf))) fastLane.forget(tag);
+    for (const change of changes) for (const tag of entityTagsOf(change)) this.tags.add(tag);
     layout.changed(changes.flatMap(documentsOf));
     if (cpu) this.options.onSlice!({ ms: performance.now() - began, cpuMs: cpuMs(cpu), units: 0, lastStep: 0 });
     return (this.running ??= this.run());
@@ -105,16 +112,22 @@ export class Invalidator {
     }
   }
 
-  /** One slice of the search for stale rows and their dropping; whether all is done. */
+  /** One slice: entity tags to forget first, then the search for stale rows and their dropping; whether all is done. */
   private slice(): boolean {
     const began = performance.now();
     const cpu = this.options.onSlice && process.cpuUsage();
-    const { layout } = this.caches();
+    const { layout, fastLane } = this.caches();
     let units = 0;
     let lastStep = 0;
     let done = false;
     const spent = () => units >= this.sliceUnits || performance.now() - began >= this.sliceMs;
-    while (!spent()) {
+    for (const tag of this.tags) {
+      if (spent()) break;
+      this.tags.delete(tag);
+      fastLane.forget(tag);
+      units += lastStep = TAG_FORGET_UNITS;
+    }
+    while (this.tags.size === 0 && !spent()) {
       const step = layout.dropStale(Math.min(CLOCK_EVERY_UNITS, this.sliceUnits - units));
       units += step.units;
       if (step.units > 0) lastStep = step.lastStep;
