@@ -31,7 +31,7 @@ import { previewLinkKey } from './studio/preview-links.js';
 import { recordStoresFor } from './store/record-collections.js';
 import { SearchService } from './search/search-service.js';
 import { ChangeLog } from './live-catalog/change-log.js';
-import { invalidateCaches } from './live-catalog/invalidation.js';
+import { Invalidator } from './live-catalog/invalidation.js';
 import { LiveCatalog } from './live-catalog/live-catalog.js';
 import { DemandSignals } from './live-catalog/demand.js';
 import { CatalogTimes } from './seo/catalog-times.js';
@@ -164,16 +164,19 @@ async function main() {
     times: catalogTimes,
     categories: () => categoryPages(layout, segments),
   });
+  // RULES 13.11: what a change makes stale is dropped in slices; the app's lane is read once the app is made.
+  const invalidator = new Invalidator(() => ({ engine: search.engine, layout, fastLane: app.fastLane }));
   const catalog = new LiveCatalog({
     log: changeLog,
     engine: () => search.catalog,
     onApplied: (changes) => {
-      invalidateCaches(changes, { engine: search.engine, layout, fastLane: app.fastLane });
+      const invalidated = invalidator.applied(changes);
       studio.catalogChanged();
       // RULES 19.1, 19.2: an event changed after sale reaches its buyers.
       commerce.eventChanges.eventsChanged(changes.flatMap((c) => (c.collection === 'Event' ? [Number(c.id)] : [])));
       catalogTimes.record(changes);
       sitemaps.catalogChanged(changes);
+      return invalidated;
     },
     logger,
   });

@@ -226,8 +226,13 @@ export class LayoutAnswers {
       });
       answer = replayableJson(JSON.stringify(layout), LAYOUT_HEADERS);
       // Rows that timed out or failed are not worth keeping: the next shopper should get a fresh try. Nor is a
-      // page that a catalog change may have overtaken while it was built.
-      if (!/"status":"(timeout|error)"/.test(answer.body) && this.layout.invalidations === invalidations) {
+      // page that a catalog change may have overtaken while it was built, or one built while the rows a change made
+      // stale were still being dropped (RULES 13.11).
+      if (
+        !/"status":"(timeout|error)"/.test(answer.body) &&
+        this.layout.invalidations === invalidations &&
+        !this.layout.invalidating
+      ) {
         this.responses.set(key, answer);
         this.pageTags.tag(key, rowKeys.map(rowTag));
       }

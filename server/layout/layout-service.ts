@@ -20,7 +20,13 @@ import type { Logger } from '../../shared/logger.js';
 export const LOCATION_PRECISION = 10;
 /** A resolved row is reused for a minute; after that it is only served when resolving it again fails. */
 export const ROW_CACHE_TTL_MS = 60_000;
-const ROW_CACHE_ENTRIES = 5_000;
+/** Bound on the rows kept (a bench may raise it with `rowCacheEntries`). */
+export const ROW_CACHE_ENTRIES = 5_000;
+/**
+ * The work of dropping one stale row, in units of `dropStale`'s budget (a filed request tested is one): its layout
+ * answers and their copies in the lanes and shared caches are forgotten with it, about twenty tests' worth.
+ */
+export const ROW_FORGET_UNITS = 20;
 
 export interface LayoutServiceOptions {
   segments: SegmentRepository;
@@ -28,6 +34,8 @@ export interface LayoutServiceOptions {
   logger: Pick<Logger, 'warn' | 'error'>;
   rowDeadlineMs: number;
   rowCacheTtlMs?: number;
+  /** Bound on the rows kept; `ROW_CACHE_ENTRIES` unless said. */
+  rowCacheEntries?: number;
   now?: () => Date;
 }
 
@@ -49,8 +57,18 @@ export class LayoutService {
   private readonly cache: LRUCache<string, RowItems>;
   /** The search requests each cached row was made from: a catalog change that could match one makes it stale. */
   private readonly scopes = new RowScopes();
-  /** Counts invalidations, so a row resolved from the catalog as it was before one is not kept. */
+  /**
+   * Moves when a catalog change is noted and when the rows it makes stale are all dropped, so a row resolved from
+   * the catalog as it was before a change is not kept, nor an answer built while rows it may show were stale.
+   */
   private changes = 0;
+  /** The changed documents noted and not yet searched for, and the search under way (`dropStale`). */
+  private noted: ChangedDocument[] = [];
+  private searching: Generator<Iterable<string>, void, undefined> | undefined;
+  /** The stale rows found and not yet dropped. */
+  private dropping: string[] = [];
+  /** Whether changes have been noted whose stale rows are not all dropped yet. */
+  private pending = false;
   private readonly inFlight = new Map<string, Promise<RowItems>>();
   /** Told the keys of rows gone stale, to drop what was built from them (page answers). */
   private readonly staleListeners: ((rowKeys: readonly string[]) => void)[] = [];
@@ -62,7 +80,7 @@ export class LayoutService {
   constructor(private readonly options: LayoutServiceOptions) {
     this.rowCacheTtlMs = options.rowCacheTtlMs ?? ROW_CACHE_TTL_MS;
     this.cache = new LRUCache({
-      max: ROW_CACHE_ENTRIES,
+      max: options.rowCacheEntries ?? ROW_CACHE_ENTRIES,
       ttl: this.rowCacheTtlMs,
       noDeleteOnStaleGet: true,
       dispose: (_items, key, reason) => {
@@ -184,7 +202,9 @@ export class LayoutService {
         this.scopes.add(key, requests);
       }
       return items;
-    })().finally(() => this.inFlight.delete(key));
+    })().finally(() => {
+      if (this.inFlight.get(key) === work) this.inFlight.delete(key);
+    });
     this.inFlight.set(key, work);
     return work;
   }
@@ -212,20 +232,79 @@ export class LayoutService {
     );
   }
 
+  /** How many rows are kept. */
+  get cachedRows(): number {
+    return this.cache.size;
+  }
+
   clearCache(): void {
     this.cache.clear();
   }
 
   /**
-   * Drops the rows a catalog change could show differently: those with a search the changed documents (as they
-   * were and as they are) could match. Returns their keys, for the page answers built from them.
+   * Drops the rows a catalog change could show differently, all at once: those with a search the changed documents
+   * (as they were and as they are) could match. Returns their keys, for the page answers built from them.
    */
   invalidate(documents: readonly ChangedDocument[]): string[] {
+    this.changed(documents);
+    return this.dropStale(Infinity).stale;
+  }
+
+  /**
+   * Notes a catalog change, as soon as the engine answers from it: rows being resolved now read the catalog from
+   * before it and are not kept, nor shared with later requests, and until `dropStale` has dropped every row it
+   * makes stale no layout answer is kept (`invalidating`). Changes noted while a search is under way are searched
+   * for together once it ends (RULES 13.11).
+   */
+  changed(documents: readonly ChangedDocument[]): void {
     this.changes++;
-    const stale = [...this.scopes.stale(documents)];
-    for (const key of stale) this.cache.delete(key);
+    this.pending = true;
+    this.inFlight.clear();
+    for (const document of documents) this.noted.push(document);
+  }
+
+  /**
+   * Searches for and drops the rows the noted changes make stale, for about `budget` units of work (a filed request
+   * tested against a document, a filing removed, `ROW_FORGET_UNITS` for a row dropped with what is built from it),
+   * telling the listeners of the rows dropped. It begins no step once it has spent `budget`. The units it took and
+   * those of its last step, the rows it dropped, and whether every noted change is done.
+   */
+  dropStale(budget: number): { units: number; lastStep: number; stale: string[]; done: boolean } {
+    let units = 0;
+    let lastStep = 0;
+    const stale: string[] = [];
+    while (units < budget) {
+      const row = this.dropping.pop();
+      if (row !== undefined) {
+        stale.push(row);
+        // Out of its scopes first, so `dispose` finds nothing more to do there.
+        lastStep = ROW_FORGET_UNITS + this.scopes.remove(row);
+        this.cache.delete(row);
+      } else {
+        if (!this.searching) {
+          if (this.noted.length === 0) break;
+          this.searching = this.scopes.search(this.noted);
+          this.noted = [];
+        }
+        const step = this.searching.next();
+        lastStep = 1;
+        if (step.done) this.searching = undefined;
+        else for (const key of step.value) this.dropping.push(key);
+      }
+      units += lastStep;
+    }
     if (stale.length > 0) for (const listener of this.staleListeners) listener(stale);
-    return stale;
+    const done = !this.searching && this.noted.length === 0 && this.dropping.length === 0;
+    if (done && this.pending) {
+      this.pending = false;
+      this.changes++;
+    }
+    return { units, lastStep, stale, done };
+  }
+
+  /** Whether rows a noted change made stale may still be kept: an answer built meanwhile is not kept. */
+  get invalidating(): boolean {
+    return this.pending;
   }
 
   /** How many invalidations there have been: an answer built while this moved may hold stale rows. */

@@ -3,6 +3,8 @@ import type { ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { cellOf, coveringCells } from '../search/embedded/geo.js';
 import { compileTouches, pointsAt, type Touches } from '../search/request-touches.js';
 
+const NONE: readonly string[] = [];
+
 /** A catalog document as a change left it or found it, for telling which rows it touches. */
 export interface ChangedDocument {
   collection: CollectionName;
@@ -53,16 +55,18 @@ export class RowScopes {
     }
   }
 
-  /** Forgets a row (it left the cache). */
-  remove(rowKey: string): void {
+  /** Forgets a row (it left the cache); how many filings that took (a unit of invalidation work each). */
+  remove(rowKey: string): number {
     const keys = this.rowRequests.get(rowKey);
-    if (!keys) return;
+    if (!keys) return 0;
     this.rowRequests.delete(rowKey);
+    let work = keys.length;
     for (const key of keys) {
       const scope = this.scopes.get(key)!;
       scope.rows.delete(rowKey);
       if (scope.rows.size > 0) continue;
       this.scopes.delete(key);
+      work += scope.places.length;
       for (const place of scope.places) {
         const filed = this.byPlace.get(place)!;
         filed.delete(key);
@@ -70,27 +74,47 @@ export class RowScopes {
       }
       if (!scope.places[0]!.endsWith('|*')) this.countField(scope.collection, scope.places[0]!.split('|')[1]!, -1);
     }
+    return work;
   }
 
   /** The rows a change to these documents could show differently. */
   stale(documents: readonly ChangedDocument[]): Set<string> {
     const rows = new Set<string>();
+    for (const found of this.search(documents)) for (const row of found) rows.add(row);
+    return rows;
+  }
+
+  /**
+   * The same search a request at a time, so that it can be done in slices: each step tests one filed request
+   * against one document and gives the rows it makes stale (most often none). Rows may come and go between steps:
+   * a request no longer filed is passed over, and one filed since is not tested (a row resolved after the change
+   * was made from the catalog as it now is). A request found stale is not tested again for later documents.
+   */
+  *search(documents: readonly ChangedDocument[]): Generator<Iterable<string>, void, undefined> {
     const tested = new Set<string>();
+    const found = new Set<string>();
     for (const { collection, document } of documents) {
       tested.clear();
-      const candidates = [...(this.byPlace.get(`${collection}|*`) ?? [])];
+      const candidates: Iterable<string>[] = [this.byPlace.get(`${collection}|*`) ?? []];
       for (const field of this.pointFields.get(collection)?.keys() ?? []) {
         for (const [lat, lng] of pointsAt(document, field))
-          candidates.push(...(this.byPlace.get(`${collection}|${field}|${cellOf(lat, lng)}`) ?? []));
+          candidates.push(this.byPlace.get(`${collection}|${field}|${cellOf(lat, lng)}`) ?? []);
       }
-      for (const key of candidates) {
-        if (tested.has(key)) continue;
-        tested.add(key);
-        const scope = this.scopes.get(key)!;
-        if (scope.touches(document)) for (const row of scope.rows) rows.add(row);
+      // Read as they stand at each step (rows dropped between steps leave them; a set iterated past a deletion
+      // goes on with the rest).
+      for (const keys of candidates) {
+        for (const key of keys) {
+          if (tested.has(key) || found.has(key)) continue;
+          tested.add(key);
+          const scope = this.scopes.get(key);
+          if (!scope) continue;
+          if (scope.touches(document)) {
+            found.add(key);
+            yield [...scope.rows];
+          } else yield NONE;
+        }
       }
     }
-    return rows;
   }
 
   get size(): number {

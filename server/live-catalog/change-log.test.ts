@@ -30,7 +30,9 @@ async function nodeOn(sql: Sql, name: string, clock: { now: number }) {
   const live = new LiveCatalog({
     log: new ChangeLog(sql),
     engine: () => catalog,
-    onApplied: (changes) => applied.push(...changes),
+    onApplied: (changes) => {
+      applied.push(...changes);
+    },
     logger: pino({ level: 'silent' }),
     nodeId: name,
     now: () => new Date(clock.now),

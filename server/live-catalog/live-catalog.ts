@@ -53,8 +53,11 @@ export interface LiveCatalogDeps {
   log: ChangeLog;
   /** The engine to apply changes to (a 503 while the catalog is still opening). */
   engine: () => CatalogEngine;
-  /** Called after each chunk of changes is applied (cache invalidation). */
-  onApplied: (changes: readonly AppliedChange[]) => void;
+  /**
+   * Called after each chunk of changes is applied (cache invalidation); what it returns is waited for once every
+   * chunk is applied, so a write is answered once what it made stale here is gone.
+   */
+  onApplied: (changes: readonly AppliedChange[]) => void | Promise<void>;
   logger: Logger;
   /** This node's name in `catalog_nodes` (a new one per process unless given). */
   nodeId?: string;
@@ -123,7 +126,7 @@ export class LiveCatalog {
    */
   sync(): Promise<number> {
     return this.serial(async () => {
-      const count = await this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit));
+      const count = await this.catchUp((seq, limit) => this.deps.log.after(this.catalog, seq, limit), true);
       const now = this.now();
       if ((now ?? new Date()).getTime() - this.recordedAt >= RECORD_INTERVAL_MS) await this.record(now);
       return count;
@@ -249,7 +252,9 @@ export class LiveCatalog {
     return this.serial(async () => {
       const engine = this.deps.engine();
       const { outcomes, changes } = await this.deps.log.write(this.catalog, async (writer) => {
-        await this.catchUp((seq, limit) => writer.after(seq, limit));
+        // Inside the log's transaction: the engine must hold these before the write is prepared, but the caches
+        // are not waited for here (the write waits for them, its own included, once committed).
+        await this.catchUp((seq, limit) => writer.after(seq, limit), false);
         const stored = await engine.documents(collection, [...new Set(ids)]);
         // Later items see earlier ones: two lines with one id behave as two requests in a row.
         const pending = new Map<string, Doc | null>();
@@ -278,17 +283,20 @@ export class LiveCatalog {
         }
         return { outcomes, changes: accepted.map((c, i): CatalogChange => ({ ...c, seq: seqs[i]! })) };
       });
-      await this.apply(changes);
+      await this.apply(changes, true);
       return outcomes;
     });
   }
 
-  private async catchUp(after: (seq: number, limit: number) => Promise<CatalogChange[]>): Promise<number> {
+  private async catchUp(
+    after: (seq: number, limit: number) => Promise<CatalogChange[]>,
+    settle: boolean,
+  ): Promise<number> {
     let count = 0;
     for (;;) {
       const changes = await after(this.applied, READ_CHUNK);
       if (changes.length === 0) return count;
-      await this.apply(changes);
+      await this.apply(changes, settle);
       count += changes.length;
     }
   }
@@ -297,10 +305,13 @@ export class LiveCatalog {
    * Applies changes in log order, a chunk per turn of the event loop, and tells what they touched. A shared
    * engine already holds them (its writer applied them): only the caches here need to hear of them. With this
    * node's own engine, what a change replaced is the document the engine held: the log's `previous` is what its
-   * writer replaced, which is not this node's when changes in between were folded or replaced.
+   * writer replaced, which is not this node's when changes in between were folded or replaced. With `settle` it
+   * resolves once the caches are done with them too, their invalidation running alongside the later chunks
+   * (RULES 13.11).
    */
-  private async apply(changes: readonly CatalogChange[]): Promise<void> {
+  private async apply(changes: readonly CatalogChange[], settle: boolean): Promise<void> {
     const engine = this.deps.engine();
+    const invalidated: Promise<void>[] = [];
     for (let at = 0; at < changes.length; at += APPLY_CHUNK) {
       if (at > 0) await new Promise((resolve) => setImmediate(resolve));
       const chunk = changes.slice(at, at + APPLY_CHUNK).filter((c) => c.seq > this.applied);
@@ -308,7 +319,7 @@ export class LiveCatalog {
       const before = engine.shared ? undefined : await this.held(chunk);
       if (!engine.shared) await engine.apply(chunk);
       this.applied = chunk[chunk.length - 1]!.seq;
-      this.deps.onApplied(
+      const told = this.deps.onApplied(
         chunk.map((c, i) => ({
           collection: c.collection,
           id: c.id,
@@ -316,7 +327,12 @@ export class LiveCatalog {
           after: c.document,
         })),
       );
+      if (told) invalidated.push(told);
     }
+    if (settle) await Promise.all(invalidated);
+    else
+      for (const invalidation of invalidated)
+        invalidation.catch((err: unknown) => this.deps.logger.error({ err }, 'cache invalidation failed'));
   }
 
   /** The document each change replaces on this node: as the engine holds it, or as an earlier change left it. */

@@ -92,6 +92,28 @@ describe('CachedEngine', () => {
     expect(state.calls).toBe(2);
   });
 
+  it('expires a collection at once: nothing from before is used or kept, nor served if the engine fails', async () => {
+    const { engine, state } = fakeEngine();
+    const cached = new CachedEngine(engine);
+    const n = async (q: string) => ((await cached.search(request(q))).hits[0]!.document as { n: number }).n;
+    expect(await n('suns')).toBe(1);
+    state.delayMs = 30;
+    const under = cached.search(request('mets'));
+    await new Promise((r) => setTimeout(r, 5));
+    cached.expire('Performer');
+    // A call of its own, not the one under way, and not the entry from before.
+    const after = cached.search(request('mets'));
+    expect(((await under).hits[0]!.document as { n: number }).n).toBe(2);
+    expect(((await after).hits[0]!.document as { n: number }).n).toBe(3);
+    state.delayMs = 0;
+    expect(await n('mets')).toBe(3);
+    expect(await n('suns')).toBe(4);
+    expect(await n('suns')).toBe(4);
+    cached.expire('Performer');
+    state.fail = true;
+    await expect(cached.search(request('suns'))).rejects.toThrow('engine down');
+  });
+
   it('counts an engine that throws at once as a failed call', async () => {
     const engine: SearchEngine = {
       kind: 'embedded',

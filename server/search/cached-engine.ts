@@ -6,6 +6,18 @@ import { SEARCH_CACHE_TTL_SECONDS } from '../../shared/rules/constants.js';
 import type { SearchEngine, SearchRequestFor } from './search-engine.js';
 
 type AnyResult = SearchResult<unknown>;
+/** A kept result, with when its engine call began and the collection it read (`expire`). */
+interface Entry {
+  result: AnyResult;
+  born: number;
+  collection: string;
+}
+/** An engine call under way, likewise. */
+interface Flight {
+  call: Promise<AnyResult>;
+  born: number;
+  collection: string;
+}
 
 export interface CachedEngineOptions {
   /** Upper bound of the cache in bytes of serialised results. */
@@ -33,9 +45,12 @@ export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export class CachedEngine implements SearchEngine {
   readonly kind: SearchEngine['kind'];
-  private readonly cache: LRUCache<string, AnyResult>;
+  private readonly cache: LRUCache<string, Entry>;
   /** Engine calls under way, by key: identical queries meanwhile wait for the same call. */
-  private readonly inFlight = new Map<string, Promise<AnyResult>>();
+  private readonly inFlight = new Map<string, Flight>();
+  /** Counts engine calls begun and collections expired: what is older than its collection's expiry is not used. */
+  private clock = 0;
+  private readonly expiredAt = new Map<string, number>();
   private readonly tags = new TagIndex();
   private readonly stats = { hits: 0, misses: 0, staleServed: 0 };
   private readonly failures: number[] = [];
@@ -47,7 +62,7 @@ export class CachedEngine implements SearchEngine {
     this.kind = engine.kind;
     this.cache = new LRUCache({
       maxSize: options.maxBytes ?? DEFAULT_CACHE_BYTES,
-      sizeCalculation: (value) => Math.max(1, JSON.stringify(value).length),
+      sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.result).length),
       ttl: options.ttlMs ?? SEARCH_CACHE_TTL_SECONDS * 1000,
       // An expired entry stays until it is replaced or pushed out: it answers when the engine fails.
       noDeleteOnStaleGet: true,
@@ -65,46 +80,57 @@ export class CachedEngine implements SearchEngine {
     // Tagged before the engine is asked, so an invalidation while it answers finds the call too.
     this.tags.tag(key, [parsed.collection, ...tags]);
     const fresh = this.cache.get(key);
-    if (fresh) {
+    if (fresh && this.current(fresh)) {
       this.stats.hits++;
-      return fresh as SearchResult<never>;
+      return fresh.result as SearchResult<never>;
     }
-    let call = this.inFlight.get(key);
-    if (!call) {
+    let flight = this.inFlight.get(key);
+    if (!flight || !this.current(flight)) {
       this.stats.misses++;
-      call = this.call(key, parsed as SearchRequestFor<C>);
-      this.inFlight.set(key, call);
+      flight = this.call(key, parsed as SearchRequestFor<C>);
+      this.inFlight.set(key, flight);
     }
     try {
-      return (await call) as SearchResult<never>;
+      return (await flight.call) as SearchResult<never>;
     } catch (err) {
       const stale = this.cache.get(key, { allowStale: true });
-      if (!stale) throw err;
+      if (!stale || !this.current(stale)) throw err;
       this.stats.staleServed++;
-      return stale as SearchResult<never>;
+      return stale.result as SearchResult<never>;
     }
   }
 
-  /** One engine call; its answer is kept unless the key was invalidated while it ran. */
-  private call(key: string, request: SearchRequestFor<CollectionName>): Promise<AnyResult> {
-    // The callbacks run after `call` is assigned, even when the engine throws at once.
-    const call: Promise<AnyResult> = Promise.resolve()
-      .then(() => this.engine.search(request) as Promise<AnyResult>)
-      .then(
-        (result) => {
-          if (this.inFlight.get(key) === call) this.cache.set(key, result);
-          return result;
-        },
-        (err: unknown) => {
-          this.failures.push(Date.now());
-          if (this.failures.length > MAX_FAILURES_KEPT) this.failures.shift();
-          throw err;
-        },
-      )
-      .finally(() => {
-        if (this.inFlight.get(key) === call) this.inFlight.delete(key);
-      });
-    return call;
+  /** Whether a result (or a call) began after its collection last expired. */
+  private current(entry: { born: number; collection: string }): boolean {
+    return entry.born > (this.expiredAt.get(entry.collection) ?? 0);
+  }
+
+  /** One engine call; its answer is kept unless the key was invalidated, or its collection expired, while it ran. */
+  private call(key: string, request: SearchRequestFor<CollectionName>): Flight {
+    const born = ++this.clock;
+    // The callbacks run after `flight` is assigned, even when the engine throws at once.
+    const flight: Flight = {
+      born,
+      collection: request.collection,
+      call: Promise.resolve()
+        .then(() => this.engine.search(request) as Promise<AnyResult>)
+        .then(
+          (result) => {
+            if (this.inFlight.get(key) === flight && this.current(flight))
+              this.cache.set(key, { result, born, collection: request.collection });
+            return result;
+          },
+          (err: unknown) => {
+            this.failures.push(Date.now());
+            if (this.failures.length > MAX_FAILURES_KEPT) this.failures.shift();
+            throw err;
+          },
+        )
+        .finally(() => {
+          if (this.inFlight.get(key) === flight) this.inFlight.delete(key);
+        }),
+    };
+    return flight;
   }
 
   /** Drops every entry carrying the tag (a collection name, or a tag a caller gave). */
@@ -116,6 +142,15 @@ export class CachedEngine implements SearchEngine {
       this.inFlight.delete(key);
     }
     return keys.length;
+  }
+
+  /**
+   * Stops using every result of a collection read before now, at once whatever their number: none is answered or
+   * kept from here on (calls under way included). The entries stay until they are replaced or pushed out (the cache
+   * is bounded by bytes either way): dropping tens of thousands at once would hold the loop (RULES 13.11).
+   */
+  expire(collection: CollectionName): void {
+    this.expiredAt.set(collection, ++this.clock);
   }
 
   health() {

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDocument, PerformerDocument, VenueDocument } from '../../shared/schemas/documents.js';
 import { ChangeLog } from '../live-catalog/change-log.js';
-import { invalidateCaches } from '../live-catalog/invalidation.js';
+import { Invalidator } from '../live-catalog/invalidation.js';
 import { LiveCatalog } from '../live-catalog/live-catalog.js';
 import { CATEGORIES } from '../../shared/catalog/categories.js';
 import { parseEnv } from '../config/env.js';
@@ -58,14 +58,20 @@ beforeAll(async () => {
   times = new CatalogTimes();
   // Changes applied before the app is made have no caches to clear.
   let made: Awaited<ReturnType<typeof testAppWithSegments>> | undefined = undefined;
+  const invalidator = new Invalidator(() => ({
+    engine: search.engine,
+    layout: made!.deps.layout,
+    fastLane: made!.app.fastLane,
+  }));
   const live = new LiveCatalog({
     log: new ChangeLog(sql),
     engine: () => search.catalog,
     onApplied: (changes) => {
       if (!made) return;
-      invalidateCaches(changes, { engine: search.engine, layout: made.deps.layout, fastLane: made.app.fastLane });
+      const invalidated = invalidator.applied(changes);
       times.record(changes);
       sitemaps.catalogChanged(changes);
+      return invalidated;
     },
     logger: pino({ level: 'silent' }),
   });

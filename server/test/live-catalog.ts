@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { ChangeLog } from '../live-catalog/change-log.js';
-import { invalidateCaches, type Caches } from '../live-catalog/invalidation.js';
+import { Invalidator, type Caches } from '../live-catalog/invalidation.js';
 import { LiveCatalog, type AppliedChange } from '../live-catalog/live-catalog.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
@@ -23,12 +23,14 @@ export async function liveCatalogOver(
   const search = new SearchService();
   search.set(new CachedEngine(embedded), new EmbeddedCatalog(embedded));
   let caches: Caches | undefined;
+  const invalidator = new Invalidator(() => caches!);
   const live = new LiveCatalog({
     log: new ChangeLog(sql),
     engine: () => search.catalog,
     onApplied: (changes) => {
-      if (caches) invalidateCaches(changes, caches);
+      const invalidated = caches ? invalidator.applied(changes) : undefined;
       also?.(changes);
+      return invalidated;
     },
     logger: pino({ level: 'silent' }),
   });

@@ -138,7 +138,7 @@ describe('TypesenseCatalog', () => {
         const other = new LiveCatalog({
           log: new ChangeLog(sql),
           engine: () => engine,
-          onApplied: (changes) => seen.push(...changes.map((c) => c.id)),
+          onApplied: (changes) => void seen.push(...changes.map((c) => c.id)),
           logger: pino({ level: 'silent' }),
         });
         other.attach('catalog-a');
