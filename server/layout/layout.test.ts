@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LayoutResponseSchema, type LayoutResponse } from '../../shared/schemas/layout.js';
 import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
@@ -627,6 +627,27 @@ describe('repeated layout answers (the fast lane in front of Express)', () => {
     // A request without a token is forced the same way, and neither lists an exposure.
     const anonymous = await getLayout(`${url}&gb_force=home-layout:1`, asStorefront);
     expect([anonymous.experiments, anonymous.rows[0]!.id]).toEqual([[], 'promos']);
+  });
+
+  it('replays nothing for a token that has expired since the lane last read it', async () => {
+    const { sessionToken } = (await request(app).post('/api/customers/session')).body as { sessionToken: string };
+    const auth = { ...asStorefront, Authorization: `Bearer ${sessionToken}` };
+    await getLayout(url, auth);
+    const before = served();
+    await getLayout(url, auth);
+    expect(served() - before).toBe(1);
+    // Past the token's lifetime, the lane leaves the request to the app, which answers it as anyone's: the guest's
+    // experiment is not listed.
+    expect((await getLayout(url, auth)).experiments).not.toEqual([]);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2 * 24 * 3_600_000 });
+    try {
+      const late = await request(app).get(url).set(auth);
+      expect(late.status).toBe(200);
+      expect(late.body.experiments).toEqual([]);
+      expect(served() - before).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

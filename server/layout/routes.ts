@@ -47,6 +47,28 @@ function experimentKey(experiment: Experiment): string {
   return key;
 }
 
+/** The experiment a replayed answer puts its guest in, for the exposures its gate records. */
+interface LaneExposed {
+  experiment: Experiment;
+  brand: string;
+  guestId: string;
+}
+
+/**
+ * What the lane worked out for a request: its replay key and exposures, good until the guest's token expires and
+ * while the flags and segments are those it was worked out with.
+ */
+interface LaneRead {
+  key: string;
+  exposed: LaneExposed | undefined;
+  until: number;
+  payload: unknown;
+  loadedAt: string;
+}
+
+/** The lane's reads kept at most: beyond, they start again (a crowd of one-off guests does not grow them). */
+const KEPT_LANE_READS = 10_000;
+
 /** Where a layout answer shows its experiment: the page, the browser's page view, the variation and segment version. */
 function exposurePlaceOf(segments: SegmentRepository) {
   return (page: string, headers: IncomingHttpHeaders, experiment: Experiment): ExposurePlace => ({
@@ -78,7 +100,9 @@ export function layoutRoutes(
   // token was verified before, the experiment assignment.
   // The exposures of a request the lane replays (RULES 16.1), worked out with its key and recorded by its gate,
   // once the lane has an answer for it.
-  const laneExposures = new WeakMap<IncomingMessage, { experiment: Experiment; brand: string; guestId: string }>();
+  const laneExposures = new WeakMap<IncomingMessage, LaneExposed>();
+  /** What the lane worked out for a request, by what it read off it (at most `KEPT_LANE_READS`). */
+  const laneReads = new Map<string, LaneRead>();
   const recordLaneExposures: LaneGate = (req) => {
     const seen = laneExposures.get(req);
     const visitor = seen && events && visitorOf(req.headers, seen.guestId, seen.brand);
@@ -96,16 +120,35 @@ export function layoutRoutes(
             ? 'category'
             : undefined;
       if (!page) return undefined;
-      let guestId: string | undefined;
       const authorization = req.headers.authorization;
-      if (authorization !== undefined) {
-        guestId = tokens.knownGuest(authorization);
-        if (!guestId) return undefined;
-      }
       const site = req.headers[SITE_ID_HEADER];
       if (Array.isArray(site)) return undefined;
+      const url = req.url ?? '';
+      const userAgent = req.headers['user-agent'];
+      // A guest's repeats ask the same: what was worked out for the same address, token, site and browser is read
+      // back while the flags, the segments and the token are still the ones it was worked out with.
+      const readKey = `${url}\n${authorization ?? ''}\n${site ?? ''}\n${userAgent ?? ''}`;
+      const read = laneReads.get(readKey);
+      if (read && read.payload === flags.payload() && read.loadedAt === segments.current.loadedAt) {
+        if (read.until > Date.now()) {
+          if (read.exposed) laneExposures.set(req, read.exposed);
+          return read.key;
+        }
+        laneReads.delete(readKey);
+      }
+      let guestId: string | undefined;
+      let until = Infinity;
+      if (authorization !== undefined) {
+        const session = tokens.knownGuest(authorization);
+        if (!session) return undefined;
+        guestId = session.guestId;
+        until = session.expiresAt.getTime();
+      }
+      const payload = flags.payload();
+      const loadedAt = segments.current.loadedAt;
       // Answers are kept per site id, once the app has checked it: a site id no brand has never finds one here.
       let experiment = NO_EXPERIMENT;
+      let exposed: LaneExposed | undefined;
       if (queryString || (page === 'home' && guestId)) {
         const query = queryString ? parseQueryString(queryString) : {};
         try {
@@ -114,15 +157,18 @@ export function layoutRoutes(
           if (page === 'home' && (guestId || Object.keys(forced).length > 0)) {
             const brandId = typeof query.brand === 'string' ? query.brand : undefined;
             const brand = requestedBrand(segments, siteBrand(segments, site), brandId);
-            experiment = answers.homeExperiment(guestId, brand, req.headers['user-agent'], req.url ?? '', forced);
-            if (guestId && experiment.experiments.length > 0)
-              laneExposures.set(req, { experiment, brand: brand.id, guestId });
+            experiment = answers.homeExperiment(guestId, brand, userAgent, url, forced);
+            if (guestId && experiment.experiments.length > 0) exposed = { experiment, brand: brand.id, guestId };
           }
         } catch {
           return undefined;
         }
       }
-      return replayKey(req.url ?? '', site, experiment, segments.current.loadedAt);
+      if (exposed) laneExposures.set(req, exposed);
+      const key = replayKey(url, site, experiment, loadedAt);
+      if (laneReads.size >= KEPT_LANE_READS) laneReads.clear();
+      laneReads.set(readKey, { key, exposed, until, payload, loadedAt });
+      return key;
     },
     recordLaneExposures,
   );

@@ -87,14 +87,14 @@ export class SessionTokens {
   }
 
   /**
-   * The guest of an `Authorization: Bearer <token>` header whose token was verified before and has not expired;
-   * else undefined. Only verified tokens are kept, so the token needs no other check: read on every replay of a
-   * guest's answer, without a copy of the session.
+   * The session of an `Authorization: Bearer <token>` header whose token was verified before and has not expired
+   * (not a copy: read it, never change it); else undefined. Only verified tokens are kept, so the token needs no
+   * other check: read on every replay of a guest's answer, without a copy of the session.
    */
-  knownGuest(authorization: string, now = Date.now()): string | undefined {
+  knownGuest(authorization: string, now = Date.now()): Readonly<GuestSession> | undefined {
     if (!authorization.startsWith(BEARER_PREFIX)) return undefined;
     const session = this.verified.get(authorization.slice(BEARER_PREFIX.length));
-    return session && session.expiresAt.getTime() > now ? session.guestId : undefined;
+    return session && session.expiresAt.getTime() > now ? session : undefined;
   }
 
   /** The token of an `Authorization: Bearer …` header, or a 401 when there is none. */
