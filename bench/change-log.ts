@@ -17,17 +17,14 @@
  * Options: --hours 24, --before-hours 1, --events 2000 (the generated catalog), --only before|after.
  */
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import type { EventDocument } from '../shared/schemas/documents.js';
-import { ChangeLog } from '../server/live-catalog/change-log.js';
 import { DEMAND_INTERVAL_MS } from '../server/live-catalog/demand.js';
-import { LiveCatalog, NODE_STALE_MS, PRUNE_INTERVAL_MS } from '../server/live-catalog/live-catalog.js';
-import { EmbeddedCatalog } from '../server/search/embedded/embedded-catalog.js';
-import { EmbeddedEngine } from '../server/search/embedded/embedded-engine.js';
+import { NODE_STALE_MS, PRUNE_INTERVAL_MS } from '../server/live-catalog/live-catalog.js';
 import { migrate } from '../server/store/migrations.js';
 import { openPglite } from '../server/store/pglite-sql.js';
 import type { Sql } from '../server/store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../server/test/catalog-fixture.js';
+import { logNodeOver } from '../server/test/live-catalog.js';
 import { n } from './format.js';
 
 const VIEWS_PER_SECOND = 50;
@@ -77,20 +74,8 @@ function zipf(count: number, next: () => number): () => number {
   };
 }
 
-async function node(fixture: CatalogFixture, sql: Sql, name: string, clock: { now: number }) {
-  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
-  const catalog = new EmbeddedCatalog(embedded);
-  const live = new LiveCatalog({
-    log: new ChangeLog(sql),
-    engine: () => catalog,
-    onApplied: () => {},
-    logger: pino({ level: 'silent' }),
-    nodeId: name,
-    now: () => new Date(clock.now),
-  });
-  live.attach(fixture.catalog.manifest.generatedAt);
-  return { live, embedded };
-}
+const node = (fixture: CatalogFixture, sql: Sql, name: string, clock: { now: number }) =>
+  logNodeOver(fixture, sql, name, { clock });
 
 const count = async (sql: Sql, table: string) =>
   Number((await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n);

@@ -309,6 +309,16 @@ describe('the sandbox processor kept in the store (RULES 10.7)', () => {
   const stored = (sql: Sql) => new SandboxPaymentProvider({ ledger: new SqlSandboxLedger(sql) });
   const charges = (t: { real: Sql }) =>
     t.real.query<{ status: string }>('SELECT status FROM sandbox_charges').then((rows) => rows.map((r) => r.status));
+  /** Node A's processor: the one bound in `a` once the store is open, with the step it stops at put in its place. */
+  const nodeA = (a: { p?: SandboxPaymentProvider }, stops: Partial<PaymentProvider>): PaymentProvider => ({
+    authorize: (input) => a.p!.authorize(input),
+    capture: (id) => a.p!.capture(id),
+    void: (id) => a.p!.void(id),
+    findAuthorization: (key) => a.p!.findAuthorization(key),
+    refund: (input) => a.p!.refund(input),
+    charge: (id) => a.p!.charge(id),
+    ...stops,
+  });
 
   it('captures on another node an authorization whose node stopped after writing the order', async () => {
     let clock = Date.now();
@@ -316,16 +326,11 @@ describe('the sandbox processor kept in the store (RULES 10.7)', () => {
     // Bound once the store is open.
     const a: { p?: SandboxPaymentProvider } = {};
     const t = await shop<PaymentProvider>({
-      payments: {
-        authorize: (input) => a.p!.authorize(input),
+      payments: nodeA(a, {
         capture: async () => {
           throw new Error('the node stopped');
         },
-        void: (id) => a.p!.void(id),
-        findAuthorization: (key) => a.p!.findAuthorization(key),
-        refund: (input) => a.p!.refund(input),
-        charge: (id) => a.p!.charge(id),
-      },
+      }),
       now: () => new Date(clock),
     });
     a.p = stored(t.sql);
@@ -349,17 +354,12 @@ describe('the sandbox processor kept in the store (RULES 10.7)', () => {
     // Bound once the store is open.
     const a: { p?: SandboxPaymentProvider } = {};
     const t = await shop<PaymentProvider>({
-      payments: {
+      payments: nodeA(a, {
         authorize: async (input) => {
           await a.p!.authorize(input);
           throw new Error('the node stopped');
         },
-        capture: (id) => a.p!.capture(id),
-        void: (id) => a.p!.void(id),
-        findAuthorization: (key) => a.p!.findAuthorization(key),
-        refund: (input) => a.p!.refund(input),
-        charge: (id) => a.p!.charge(id),
-      },
+      }),
       now: () => new Date(clock),
     });
     a.p = stored(t.sql);

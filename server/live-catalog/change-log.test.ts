@@ -1,16 +1,14 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollectionName } from '../../shared/schemas/documents.js';
-import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
-import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
 import { openPostgres } from '../store/postgres-sql.js';
 import type { Sql } from '../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
+import { logNodeOver } from '../test/live-catalog.js';
 import { createDatabase, type Database } from '../test/postgres.js';
 import { ChangeLog } from './change-log.js';
-import { LiveCatalog, NODE_STALE_MS, type AppliedChange } from './live-catalog.js';
+import { NODE_STALE_MS, type AppliedChange } from './live-catalog.js';
 
 const MINUTE = 60_000;
 let fixture: CatalogFixture;
@@ -24,23 +22,10 @@ afterAll(async () => {
 
 /** A node: its own embedded engine over the fixture's files, its own clock, the shared log. */
 async function nodeOn(sql: Sql, name: string, clock: { now: number }) {
-  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
-  const catalog = new EmbeddedCatalog(embedded);
   const applied: AppliedChange[] = [];
-  const live = new LiveCatalog({
-    log: new ChangeLog(sql),
-    engine: () => catalog,
-    onApplied: (changes) => {
-      applied.push(...changes);
-    },
-    logger: pino({ level: 'silent' }),
-    nodeId: name,
-    now: () => new Date(clock.now),
-  });
-  live.attach(fixture.catalog.manifest.generatedAt);
-  return { live, embedded, applied };
+  const node = await logNodeOver(fixture, sql, name, { clock, onApplied: (changes) => applied.push(...changes) });
+  return { ...node, applied };
 }
-
 type Node = Awaited<ReturnType<typeof nodeOn>>;
 
 const update = (node: Node, collection: CollectionName, doc: Record<string, unknown>, demand = false) =>
@@ -169,16 +154,7 @@ function cases(open: () => Promise<{ sql: Sql; close: () => Promise<void> }>) {
   );
 
   it("goes by the store's clock for a node without a clock of its own", async () => {
-    const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
-    const catalog = new EmbeddedCatalog(embedded);
-    const live = new LiveCatalog({
-      log: new ChangeLog(sql),
-      engine: () => catalog,
-      onApplied: () => {},
-      logger: pino({ level: 'silent' }),
-      nodeId: 'store-clock',
-    });
-    live.attach(fixture.catalog.manifest.generatedAt);
+    const { live } = await logNodeOver(fixture, sql, 'store-clock');
     await live.sync();
     const doc = { id: events()[12]!.id, event_name: 'By The Store' };
     await live.write('Event', 'update', [{ text: JSON.stringify(doc), value: doc }]);

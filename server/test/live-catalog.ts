@@ -37,3 +37,28 @@ export async function liveCatalogOver(
   live.attach(fixture.catalog.manifest.generatedAt);
   return { embedded, search, live, connect: (to: Caches) => void (caches = to) };
 }
+
+/**
+ * A node of its own over a fixture's catalog files, for the change log's tests and bench: its own embedded engine,
+ * the shared log in `sql`, its id, and its clock (the store's when none is given); `onApplied` hears each change.
+ */
+export async function logNodeOver(
+  fixture: CatalogFixture,
+  sql: Sql,
+  nodeId: string,
+  options: { clock?: { now: number }; onApplied?: (changes: readonly AppliedChange[]) => void } = {},
+) {
+  const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
+  const catalog = new EmbeddedCatalog(embedded);
+  const { clock, onApplied } = options;
+  const live = new LiveCatalog({
+    log: new ChangeLog(sql),
+    engine: () => catalog,
+    onApplied: (changes) => onApplied?.(changes),
+    logger: pino({ level: 'silent' }),
+    nodeId,
+    ...(clock ? { now: () => new Date(clock.now) } : {}),
+  });
+  live.attach(fixture.catalog.manifest.generatedAt);
+  return { live, embedded };
+}
