@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENTS_PER_BATCH, type BrowserEvent } from '../../shared/schemas/analytics-events.js';
 import { ExperimentResultsSchema } from '../../shared/schemas/experiment-results.js';
-import { createCommerce } from '../commerce/commerce.js';
-import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
-import { PURCHASE_LIMITS } from '../commerce/domain/purchase-limits.js';
 import { parseEnv } from '../config/env.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
@@ -14,7 +10,7 @@ import type { Sql } from '../store/sql.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { buyOne, listingSupply, newGuest } from '../test/shopper.js';
-import { testAppWithSegments } from '../test/test-app.js';
+import { sharedAddressCommerce, testAppWithSegments } from '../test/test-app.js';
 import { EventCollector, unnamedPageView } from './event-collector.js';
 import { EventLog } from './event-log.js';
 
@@ -38,14 +34,7 @@ beforeAll(async () => {
     RATE_LIMIT_CHECKOUT_PER_MINUTE: '10000',
     RATE_LIMIT_EVENTS_PER_MINUTE: '10000',
   });
-  const commerce = createCommerce({
-    sql,
-    engine: () => fixture.search.engine,
-    payments: new SandboxPaymentProvider(),
-    logger: pino({ level: 'silent' }),
-    sellerDelayMs: 0,
-    limits: { ...PURCHASE_LIMITS, guestsPerAddress: 10_000 },
-  });
+  const commerce = sharedAddressCommerce(sql, fixture.search);
   ({ app } = await testAppWithSegments({
     search: fixture.search,
     sql,

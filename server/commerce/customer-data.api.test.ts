@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserEvent } from '../../shared/schemas/analytics-events.js';
@@ -15,10 +14,8 @@ import { TEST_STORES } from '../store/test-stores.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { checkoutBody } from '../test/documents.js';
 import { BILLING, buyOne, listingSupply, newGuest } from '../test/shopper.js';
-import { testAppWithSegments } from '../test/test-app.js';
-import { createCommerce, type Commerce } from './commerce.js';
-import { SandboxPaymentProvider } from './domain/payments.js';
-import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
+import { sharedAddressCommerce, testAppWithSegments } from '../test/test-app.js';
+import { type Commerce } from './commerce.js';
 
 const KEY = 'operators-admin-key-0002';
 let fixture: CatalogFixture;
@@ -39,14 +36,7 @@ describe.each(TEST_STORES)('a guest’s own data on $name (RULES 21)', ({ open }
   beforeAll(async () => {
     sql = await open();
     log = new EventLog(sql, { flushEveryMs: 10 });
-    commerce = createCommerce({
-      sql,
-      engine: () => fixture.search.engine,
-      payments: new SandboxPaymentProvider(),
-      logger: pino({ level: 'silent' }),
-      sellerDelayMs: 0,
-      limits: { ...PURCHASE_LIMITS, guestsPerAddress: 10_000 },
-    });
+    commerce = sharedAddressCommerce(sql, fixture.search);
     ({ app, deps } = await testAppWithSegments({
       search: fixture.search,
       sql,

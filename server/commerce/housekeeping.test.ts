@@ -1,4 +1,3 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import { parseEnv } from '../config/env.js';
@@ -6,13 +5,11 @@ import type { Sql } from '../store/sql.js';
 import { TEST_STORES } from '../store/test-stores.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { buyOne, listingFinder, newGuest } from '../test/shopper.js';
-import { testApp } from '../test/test-app.js';
+import { sharedAddressCommerce, testApp } from '../test/test-app.js';
 import { createCommerce } from './commerce.js';
 import { OrderStore } from './order-store.js';
 import { eventDay, readyByDate, venueDay, venueDayStart } from './domain/delivery.js';
 import type { GeneratedListing } from './domain/listings.js';
-import { SandboxPaymentProvider } from './domain/payments.js';
-import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
 
 /** Orders whose tickets never advance in the sandbox, bought before the one that must be delivered. */
 const STUCK = 150;
@@ -37,15 +34,7 @@ describe.each(TEST_STORES)('the order housekeeping on $name', ({ open }) => {
   beforeAll(async () => {
     sql = await open();
     find = listingFinder(fixture.catalog);
-    commerce = createCommerce({
-      sql,
-      engine: () => fixture.search.engine,
-      payments: new SandboxPaymentProvider(),
-      logger: pino({ level: 'silent' }),
-      sellerDelayMs: 0,
-      limits: { ...PURCHASE_LIMITS, guestsPerAddress: 10_000 },
-      now: () => clock?.() ?? new Date(),
-    });
+    commerce = sharedAddressCommerce(sql, fixture.search, () => clock?.() ?? new Date());
     const env = parseEnv({
       NODE_ENV: 'test',
       RATE_LIMIT_SESSIONS_PER_MINUTE: '10000',

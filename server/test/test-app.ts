@@ -13,6 +13,7 @@ import { EventCollector } from '../analytics/event-collector.js';
 import { EventLog } from '../analytics/event-log.js';
 import { createCommerce } from '../commerce/commerce.js';
 import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
+import { PURCHASE_LIMITS } from '../commerce/domain/purchase-limits.js';
 import { ScannerKeys } from '../commerce/scanner-keys.js';
 import { SearchService } from '../search/search-service.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
@@ -20,6 +21,7 @@ import { lazySql } from '../store/lazy-sql.js';
 import { migrate } from '../store/migrations.js';
 import { openPglite } from '../store/pglite-sql.js';
 import { sqlRecordStores } from '../store/record-collections.js';
+import type { Sql } from '../store/sql.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 
 /** An in-process app with silent logs, for supertest. */
@@ -66,4 +68,20 @@ export async function testAppWithSegments(overrides: Partial<AppDeps> = {}) {
   const made = testApp(overrides);
   await made.deps.segments.load();
   return made;
+}
+
+/**
+ * The commerce of a test whose guests all shop from one address: the sandbox processor, no seller delay, and the
+ * per-address share (RULES 8.1) lifted so that many guests may buy.
+ */
+export function sharedAddressCommerce(sql: Sql, search: SearchService, now?: () => Date) {
+  return createCommerce({
+    sql,
+    engine: () => search.engine,
+    payments: new SandboxPaymentProvider(),
+    logger: pino({ level: 'silent' }),
+    sellerDelayMs: 0,
+    limits: { ...PURCHASE_LIMITS, guestsPerAddress: 10_000 },
+    ...(now ? { now } : {}),
+  });
 }
