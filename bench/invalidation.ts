@@ -28,7 +28,7 @@ import { loadCatalog } from '../server/catalog/load-catalog.js';
 import { parseEnv } from '../server/config/env.js';
 import { collectionTag } from '../server/http/fast-lane.js';
 import { LayoutService } from '../server/layout/layout-service.js';
-import { entityTagsOf, Invalidator, type SliceReport } from '../server/live-catalog/invalidation.js';
+import { documentsOf, entityTagsOf, Invalidator, type SliceReport } from '../server/live-catalog/invalidation.js';
 import { ChangeLog } from '../server/live-catalog/change-log.js';
 import { LiveCatalog, type AppliedChange } from '../server/live-catalog/live-catalog.js';
 import { CachedEngine } from '../server/search/cached-engine.js';
@@ -129,13 +129,8 @@ function invalidateAtOnce(changes: readonly AppliedChange[]) {
     fastLane.forget(collectionTag(collection));
   }
   for (const tag of new Set(changes.flatMap(entityTagsOf))) fastLane.forget(tag);
-  layout.invalidate(
-    changes.flatMap((c) =>
-      [c.before, c.after ?? undefined].flatMap((document) =>
-        document ? [{ collection: c.collection, document }] : [],
-      ),
-    ),
-  );
+  layout.changed(changes.flatMap(documentsOf));
+  layout.dropStale(Infinity);
 }
 
 const server = createServer(made.app).listen(0, '127.0.0.1');

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { EventBatch } from '../../shared/schemas/analytics-events.js';
 import { EventIdSchema, PAGE_VIEW_HEADER } from '../../shared/schemas/analytics-events.js';
 import { deviceTypeFromUserAgent, type DeviceType } from '../../shared/rules/device-type.js';
+import { keptReads } from '../../shared/kept-reads.js';
 import { readCookie } from '../../shared/schemas/page-render.js';
 import { OPT_OUT_COOKIE } from '../../shared/schemas/privacy.js';
 import type { EventLog, EventRecord } from './event-log.js';
@@ -39,18 +40,8 @@ export function collectsFrom(headers: IncomingHttpHeaders): boolean {
   return !(typeof ua === 'string' && isKnownBot(ua));
 }
 
-/** User-Agent headers repeat from request to request: the first this many are tested once and kept. */
-const KEPT_USER_AGENTS = 1_000;
-const testedUserAgents = new Map<string, boolean>();
-
-function isKnownBot(ua: string): boolean {
-  let bot = testedUserAgents.get(ua);
-  if (bot === undefined) {
-    bot = KNOWN_BOTS.test(ua);
-    if (testedUserAgents.size < KEPT_USER_AGENTS && ua.length <= 512) testedUserAgents.set(ua, bot);
-  }
-  return bot;
-}
+/** User-Agent headers repeat from request to request: the first 1,000 are tested once and kept. */
+const isKnownBot = keptReads((ua) => KNOWN_BOTS.test(ua), 1_000, 512);
 
 /** The visitor of a request for a verified guest, or undefined when nothing may be collected for it. */
 export function visitorOf(headers: IncomingHttpHeaders, guest: string | undefined, brand: string): Visitor | undefined {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { constants, brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Request, Response } from 'express';
+import { keptReads } from '../../shared/kept-reads.js';
 
 /** The encodings an answer may go out in besides as it is. */
 export type Encoding = 'br' | 'gzip';
@@ -140,20 +141,11 @@ export function sendReplayable(req: Request, res: Response, answer: ReplayableAn
  * undefined for neither (a `q=0` refuses an encoding; `*` stands for any not named).
  */
 export function preferredEncoding(header: string | undefined): Encoding | undefined {
-  if (!header) return undefined;
-  const known = readEncodings.get(header);
-  if (known !== undefined || readEncodings.has(header)) return known;
-  const chosen = readAcceptEncoding(header);
-  if (readEncodings.size < KEPT_ACCEPT_ENCODINGS && header.length <= 256) readEncodings.set(header, chosen);
-  return chosen;
+  return header ? readEncodings(header) : undefined;
 }
 
-/**
- * Browsers send a handful of `Accept-Encoding` values, each the same on every request: the first this many are
- * read once and kept.
- */
-const KEPT_ACCEPT_ENCODINGS = 64;
-const readEncodings = new Map<string, Encoding | undefined>();
+/** Browsers send a handful of `Accept-Encoding` values, each the same on every request: the first 64 read once. */
+const readEncodings = keptReads((header) => readAcceptEncoding(header), 64, 256);
 
 function readAcceptEncoding(header: string): Encoding | undefined {
   const q = new Map<string, number>();

@@ -242,15 +242,6 @@ export class LayoutService {
   }
 
   /**
-   * Drops the rows a catalog change could show differently, all at once: those with a search the changed documents
-   * (as they were and as they are) could match. Returns their keys, for the page answers built from them.
-   */
-  invalidate(documents: readonly ChangedDocument[]): string[] {
-    this.changed(documents);
-    return this.dropStale(Infinity).stale;
-  }
-
-  /**
    * Notes a catalog change, as soon as the engine answers from it: rows being resolved now read the catalog from
    * before it and are not kept, nor shared with later requests, and until `dropStale` has dropped every row it
    * makes stale no layout answer is kept (`invalidating`). Changes noted while a search is under way are searched

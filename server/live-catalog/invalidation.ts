@@ -145,7 +145,7 @@ function cpuMs(from: NodeJS.CpuUsage): number {
 }
 
 /** The documents a change touched, as they were and as they are. */
-function documentsOf(change: AppliedChange): ChangedDocument[] {
+export function documentsOf(change: AppliedChange): ChangedDocument[] {
   return [change.before, change.after ?? undefined].flatMap((document) =>
     document ? [{ collection: change.collection, document }] : [],
   );

@@ -1,3 +1,5 @@
+import { keptReads } from '../kept-reads.js';
+
 /** The device classes events and flag rules know. */
 export type DeviceType = 'mobile' | 'tablet' | 'desktop';
 
@@ -11,17 +13,11 @@ const MOBILE = /Mobi|iPhone|iPod|Android|Windows Phone|IEMobile|BlackBerry|BB10|
  */
 export function deviceTypeFromUserAgent(ua: string | undefined): DeviceType {
   if (!ua) return 'desktop';
-  let device = classified.get(ua);
-  if (device === undefined) {
-    device = classify(ua);
-    if (classified.size < KEPT_USER_AGENTS && ua.length <= 512) classified.set(ua, device);
-  }
-  return device;
+  return classified(ua);
 }
 
-/** User-Agent headers repeat from request to request: the first this many are classified once and kept. */
-const KEPT_USER_AGENTS = 1_000;
-const classified = new Map<string, DeviceType>();
+/** User-Agent headers repeat from request to request: the first 1,000 are classified once and kept. */
+const classified = keptReads(classify, 1_000, 512);
 
 function classify(ua: string): DeviceType {
   if (TABLET.test(ua)) return 'tablet';
