@@ -142,15 +142,24 @@ export async function venuePage(engine: SearchEngine, slug: string, now: Date, p
   };
 }
 
+/** An event's performers' documents, in the event's order (one search; a performer no longer listed is left out). */
+async function eventPerformers(engine: SearchEngine, doc: EventDocument): Promise<PerformerDocument[]> {
+  const found = await engine.search({
+    collection: 'Performer',
+    filters: [{ op: 'in', field: 'performer_id', values: doc.performer_ids }],
+    perPage: doc.performer_ids.length,
+  });
+  const byPerformer = new Map(
+    found.hits.map((h) => [(h.document as PerformerDocument).performer_id, h.document as PerformerDocument]),
+  );
+  return doc.performer_ids.flatMap((id) => byPerformer.get(id) ?? []);
+}
+
 export async function eventPage(engine: SearchEngine, slug: string, now: Date) {
   const doc = await byId<EventDocument>(engine, 'Event', 'event_id', slug, 'Event');
   const [venue, performers, morePerformer, moreVenue] = await Promise.all([
     engine.search({ collection: 'Venue', filters: [{ op: 'eq', field: 'venue_id', value: doc.venue_id }], perPage: 1 }),
-    engine.search({
-      collection: 'Performer',
-      filters: [{ op: 'in', field: 'performer_id', values: doc.performer_ids }],
-      perPage: doc.performer_ids.length,
-    }),
+    eventPerformers(engine, doc),
     upcomingEvents(
       engine,
       { op: 'eq', field: 'performer_ids', value: doc.performer_ids[0]! },
@@ -167,16 +176,10 @@ export async function eventPage(engine: SearchEngine, slug: string, now: Date) {
     ),
   ]);
   const venueDoc = venue.hits[0]?.document as VenueDocument | undefined;
-  const performerDocs = new Map(
-    performers.hits.map((h) => [(h.document as PerformerDocument).performer_id, h.document as PerformerDocument]),
-  );
   return {
     event: eventCard(doc, { includeDetail: true }),
     venue: venueDoc ? (venueCard(venueDoc) satisfies VenueCard) : null,
-    performers: doc.performer_ids.flatMap((id) => {
-      const performer = performerDocs.get(id);
-      return performer ? [{ ...performerCard(performer), kind: performerKind(performer) }] : [];
-    }),
+    performers: performers.map((performer) => ({ ...performerCard(performer), kind: performerKind(performer) })),
     morePerformerEvents: morePerformer.events,
     moreVenueEvents: moreVenue.events,
     doc,
@@ -223,15 +226,7 @@ export async function viewedActivity(engine: SearchEngine, type: 'event' | 'perf
     return performerActivity({ doc, performer: performerCard(doc) });
   }
   const doc = await byId<EventDocument>(engine, 'Event', 'event_id', slug, 'Event');
-  const found = await engine.search({
-    collection: 'Performer',
-    filters: [{ op: 'in', field: 'performer_id', values: doc.performer_ids }],
-    perPage: doc.performer_ids.length,
-  });
-  const performerDocs = new Map(
-    found.hits.map((h) => [(h.document as PerformerDocument).performer_id, h.document as PerformerDocument]),
-  );
-  const first = doc.performer_ids.map((id) => performerDocs.get(id)).find((p) => p !== undefined);
+  const [first] = await eventPerformers(engine, doc);
   return eventActivity({ doc, event: eventCard(doc), performers: first ? [performerCard(first)] : [] });
 }
 
