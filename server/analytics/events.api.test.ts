@@ -240,6 +240,11 @@ describe('the server’s own events', () => {
     // One row (two only when the requests straddled the end of a period).
     expect(rows.map((r) => r.page_view)).toEqual([...periods]);
     expect(rows[0]!.page_view).toMatch(/^srv-[0-9a-z]+$/);
+    // RULES 16.3: the period is 30 minutes, the same on every node.
+    const start = Date.UTC(2026, 10, 27, 10, 0);
+    expect(unnamedPageView(new Date(start + 29 * 60_000 + 59_999))).toBe(unnamedPageView(new Date(start)));
+    expect(unnamedPageView(new Date(start + 30 * 60_000))).not.toBe(unnamedPageView(new Date(start)));
+    expect(unnamedPageView(new Date(start - 1))).not.toBe(unnamedPageView(new Date(start)));
   });
 
   it('records no exposure for a forced variation, nor for a guest who asks not to be tracked', async () => {

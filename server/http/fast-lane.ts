@@ -86,8 +86,6 @@ function ageHeader(answer: ReplayableAnswer): string[] {
 
 class Entry {
   private readonly encoded = new Map<Encoding | 'identity', { body: Buffer; headers: RawHeaders }>();
-  /** Whether its brotli body is to be compressed harder (`variant`). */
-  private harder = false;
   readonly notModified: RawHeaders;
 
   constructor(
@@ -116,10 +114,7 @@ class Entry {
     let found = this.encoded.get(encoding);
     const body = encodedBody(this.answer, encoding);
     if (found?.body !== body) found = this.made(encoding, body);
-    if (encoding === 'br' && !this.answer.compressedHarder && !this.harder) {
-      this.harder = true;
-      setImmediate(() => compressHarder(this.answer));
-    }
+    if (encoding === 'br') compressHarder(this.answer);
     return found;
   }
 

@@ -38,7 +38,7 @@ export interface ReplayableAnswer {
   madeAt?: number;
   /** The body in each encoding it went out in, made on first use (`encodedBody`). */
   readonly encodings: Map<Encoding | 'identity', Buffer>;
-  /** Set once its brotli body was made again at the kept quality (`compressHarder`). */
+  /** Set once its brotli body is to be made again at the kept quality (`compressHarder`). */
   compressedHarder?: boolean;
 }
 
@@ -86,16 +86,14 @@ export function encodedBody(answer: ReplayableAnswer, encoding: Encoding | 'iden
 }
 
 /**
- * The brotli body of an answer asked for again, compressed once more at the kept quality and kept in place of the
- * first: what is made for one request goes out quickly, what is replayed goes out smaller. Undefined when it was
- * done before.
+ * An answer asked for again: its brotli body is compressed once more at the kept quality, on the next turn (after
+ * the reply under way is out), and kept in place of the first. What is made for one request goes out quickly, what
+ * is replayed goes out smaller. Once per answer: a later call does nothing.
  */
-export function compressHarder(answer: ReplayableAnswer): Buffer | undefined {
-  if (answer.compressedHarder) return undefined;
+export function compressHarder(answer: ReplayableAnswer): void {
+  if (answer.compressedHarder) return;
   answer.compressedHarder = true;
-  const body = brotli(Buffer.from(answer.body, 'utf8'), BROTLI_KEPT_QUALITY);
-  answer.encodings.set('br', body);
-  return body;
+  setImmediate(() => answer.encodings.set('br', brotli(Buffer.from(answer.body, 'utf8'), BROTLI_KEPT_QUALITY)));
 }
 
 function brotli(raw: Buffer, quality: number): Buffer {
