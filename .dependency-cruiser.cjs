@@ -77,6 +77,13 @@ module.exports = {
       to: { path: '^(bench|e2e|scripts)/' },
     },
     {
+      name: 'caches-bounded-by-bytes',
+      severity: 'error',
+      comment: 'Every server cache is made by server/cache/byte-bounded.ts, with a byte budget (RULES 13.12).',
+      from: { path: '^server/', pathNot: ['^server/cache/byte-bounded\\.ts$', TESTS] },
+      to: { path: 'node_modules/lru-cache/' },
+    },
+    {
       name: 'client: feature to feature',
       severity: 'error',
       comment: 'A client feature stands alone: what two features share goes down to components/ or lib/.',
@@ -88,7 +95,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|data|bench/out|test-results)/' },
+    exclude: { path: '^(dist|data|bench/out|test-results)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -93,7 +93,7 @@ const layout = new LayoutService({
   engine: () => search.engine,
   logger,
   rowDeadlineMs: 10_000,
-  rowCacheEntries: 100_000,
+  rowCacheBytes: 4 * 1024 ** 3,
 });
 const live = new LiveCatalog({
   log: new ChangeLog(sql),

@@ -73,6 +73,7 @@ import { PageService } from './pages/page-service.js';
 import type { SitemapService } from './seo/sitemap-service.js';
 import { seoRoutes } from './seo/routes.js';
 import { publicOrigins } from './seo/public-origins.js';
+import { CACHE_BYTES } from './cache/byte-bounded.js';
 
 export interface AppDeps {
   env: Env;
@@ -115,9 +116,6 @@ export interface AppDeps {
 /** JSON bodies above this are refused with 413 before they are parsed. */
 export const JSON_BODY_LIMIT = '64kb';
 
-/** Bound on the answers the fast lane keeps (compressed copies included). */
-const FAST_LANE_BYTES = 64 * 1024 * 1024;
-
 export type App = RequestListener & { fastLane: FastLane; pageLane?: FastLane };
 
 /** The storefront as a request listener: the fast lane for answers already built, then the Express app. */
@@ -128,7 +126,7 @@ export function createApp(deps: AppDeps): App {
   const lane = new FastLane({
     logger: deps.logger,
     headers: headersSetBy([apiSecurity, cors]),
-    maxBytes: FAST_LANE_BYTES,
+    maxBytes: CACHE_BYTES.apiLane,
     admits: (req) => clientHeadersPass(req.headers, deps.segments.siteLookup),
   });
   const trust = trustTest(deps.env.TRUST_PROXY);
@@ -148,7 +146,7 @@ export function createApp(deps: AppDeps): App {
   // Rendered pages have a lane of their own, with the pages' headers and no client headers to check: a kept page
   // goes out as a kept layout answer does, without Express.
   const pageLane = deps.renderer
-    ? new FastLane({ logger: deps.logger, headers: headersSetBy([pageSecurity]), maxBytes: FAST_LANE_BYTES })
+    ? new FastLane({ logger: deps.logger, headers: headersSetBy([pageSecurity]), maxBytes: CACHE_BYTES.pages })
     : undefined;
   const app = expressApp(deps, { lane, pageLane, security, cors, trust, limit, suggestLimiter });
   const intake = new EventIntake({

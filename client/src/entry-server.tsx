@@ -49,7 +49,7 @@ const RENDER_TIMEOUT_MS = 5_000;
  * suspended boundary to fill in later, which would need an inline script the CSP does not allow.
  */
 export function renderPage(input: RenderInput): Promise<RenderedPage> {
-  const queryClient: QueryClient = createQueryClient();
+  const queryClient: QueryClient = createQueryClient('server');
   for (const { queryKey, data } of input.answers) queryClient.setQueryData(queryKey, data);
   const data = pageDataJson({ state: dehydrate(queryClient), page: input.page });
   const head = pageHead(input.plan, (key) => queryClient.getQueryData(key), {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EnvError } from './env-error.js';
 import { parseFlagsConfig, type FlagsConfig } from './flags.js';
 import { parseTypesenseConfig, type TypesenseConfig } from './typesense.js';
+import { CACHE_BYTES } from '../cache/byte-bounded.js';
 
 /** Every environment variable the server reads, with its default. The README lists the same table. */
 export const EnvSchema = z.object({
@@ -104,7 +105,12 @@ export const EnvSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   /** Upper bound of the search result cache. */
-  SEARCH_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  SEARCH_CACHE_MB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(4096)
+    .default(CACHE_BYTES.searchResults / 2 ** 20),
   /**
    * The operators' key to the catalog documents API at /api/admin (sent as `X-TYPESENSE-API-KEY`); unset, the
    * API does not exist. At least 16 characters: it guards every event, price and venue shoppers see.

@@ -2,7 +2,7 @@ import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders, type Request
 import { Socket } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
 import fresh from 'fresh';
-import { LRUCache } from 'lru-cache';
+import { answerBytes, byteBounded, type BoundedCache } from '../cache/byte-bounded.js';
 import { TagIndex } from '../cache/tag-index.js';
 import type { CollectionName } from '../../shared/schemas/documents.js';
 import type { Logger } from 'pino';
@@ -163,7 +163,7 @@ export interface FastLaneOptions {
  */
 export class FastLane {
   private readonly routes: { prefix: string; exact: boolean; key: ReplayKey; gate: LaneGate | undefined }[] = [];
-  private readonly answers: LRUCache<string, Entry>;
+  private readonly answers: BoundedCache<string, Entry>;
   /** What each kept answer was made from (a collection, a layout row), to drop it when that changes. */
   private readonly tags = new TagIndex();
   private readonly forgetListeners: ((tag: string) => void)[] = [];
@@ -173,9 +173,7 @@ export class FastLane {
 
   constructor(private readonly options: FastLaneOptions) {
     this.common = { ...options.headers };
-    this.answers = new LRUCache({
-      maxSize: options.maxBytes,
-      sizeCalculation: (e) => e.bytes,
+    this.answers = byteBounded<string, Entry>(options.maxBytes, (e) => e.bytes, {
       dispose: (_entry, key) => this.tags.untag(key),
     });
   }
@@ -195,11 +193,9 @@ export class FastLane {
    */
   remember(key: string, answer: ReplayableAnswer, ttlMs: number, tags: readonly string[] = []): void {
     if (this.answers.get(key)?.answer.etag === answer.etag) return;
-    // Room for the body and the compressed copies it may gain (each smaller than the body).
-    const bytes = Buffer.byteLength(answer.body) * 2 + 512;
-    if (bytes > this.options.maxBytes / 10) return;
-    this.answers.set(key, new Entry(answer, this.common, bytes), { ttl: ttlMs });
-    this.tags.tag(key, tags);
+    // Room for the body and the compressed copies it may gain; one over a tenth of the whole is not kept.
+    const entry = new Entry(answer, this.common, answerBytes(answer.body));
+    if (this.answers.set(key, entry, { ttl: ttlMs }).has(key)) this.tags.tag(key, tags);
   }
 
   /**

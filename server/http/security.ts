@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { ipKeyGenerator, MemoryStore, rateLimit, type Logger as RateLimitLogger, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
-import { LRUCache } from 'lru-cache';
+import { byteBounded, CACHE_BYTES, roughBytes } from '../cache/byte-bounded.js';
 import type { Logger } from 'pino';
 import proxyaddr from 'proxy-addr';
 import type { TrustProxy } from '../config/env.js';
@@ -201,9 +201,11 @@ export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
 /** The fast-lane counting of limiters that count every request (`limiterGate`), by limiter. */
 const laneCounters = new WeakMap<RequestHandler, LaneGate>();
 
-/** Clients whose partition key is kept: at most one a client that asks again within its window. */
-const PARTITION_KEYS_KEPT = 10_000;
-const partitionKeys = new LRUCache<string, string>({ max: PARTITION_KEYS_KEPT });
+/** Clients' partition keys, kept (up to `CACHE_BYTES.partitionKeys`): one a client that asks again in its window. */
+const partitionKeys = byteBounded<string, string>(
+  CACHE_BYTES.partitionKeys,
+  (pk, key) => roughBytes(key) + roughBytes(pk),
+);
 
 /**
  * The `pk` of a client in the draft-8 `RateLimit-Policy` header, as express-rate-limit writes it (the first 12 hex

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { answerBytes, byteBounded, CACHE_BYTES, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
 import { z } from 'zod';
 import { HOME_LAYOUT_FEATURE } from '../../shared/schemas/storefront-features.js';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
@@ -20,12 +20,11 @@ export const LayoutQuerySchema = LocationQuerySchema.and(
   }),
 );
 
-/**
+/*
  * Whole layout answers, serialised once: the same page for the same brand, place and experiment variation is
  * the same bytes for a minute (the row cache's lifetime), sent with a precomputed ETag so a repeat costs
- * neither building, serialising nor hashing.
+ * neither building, serialising nor hashing. Kept up to `CACHE_BYTES.layoutAnswers`.
  */
-const RESPONSE_CACHE_ENTRIES = 2_000;
 const LAYOUT_HEADERS = { cacheControl: 'private, max-age=60', vary: ['X-Site-Id', 'Authorization'] } as const;
 
 export interface Experiment {
@@ -35,8 +34,10 @@ export interface Experiment {
   assignment?: string;
 }
 
-/** Guests whose assignment is remembered: evaluating GrowthBook's rules costs as much as sending the answer. */
-const ASSIGNMENTS = 20_000;
+/*
+ * Guests' assignments are remembered (up to `CACHE_BYTES.assignments`): evaluating GrowthBook's rules costs as much
+ * as sending the answer.
+ */
 
 export const NO_EXPERIMENT: Experiment = Object.freeze({
   variant: undefined,
@@ -93,8 +94,11 @@ export interface LayoutAnswer {
  */
 export class LayoutAnswers {
   private readonly pageTags = new TagIndex();
-  private readonly responses: LRUCache<string, ReplayableAnswer>;
-  private readonly assignments = new LRUCache<string, Experiment>({ max: ASSIGNMENTS });
+  private readonly responses: BoundedCache<string, ReplayableAnswer>;
+  private readonly assignments = byteBounded<string, Experiment>(
+    CACHE_BYTES.assignments,
+    (experiment, key) => roughBytes(key) + roughBytes(experiment),
+  );
   private assignedWith: unknown = null;
   private readonly staleListeners: ((tags: readonly string[]) => void)[] = [];
 
@@ -104,8 +108,7 @@ export class LayoutAnswers {
     private readonly search: SearchService,
     private readonly flags: FlagService,
   ) {
-    this.responses = new LRUCache<string, ReplayableAnswer>({
-      max: RESPONSE_CACHE_ENTRIES,
+    this.responses = byteBounded<string, ReplayableAnswer>(CACHE_BYTES.layoutAnswers, (a) => answerBytes(a.body), {
       ttl: layout.rowCacheTtlMs,
       dispose: (_answer, key, reason) => {
         if (reason !== 'set') this.pageTags.untag(key);
@@ -233,8 +236,8 @@ export class LayoutAnswers {
         this.layout.invalidations === invalidations &&
         !this.layout.invalidating
       ) {
-        this.responses.set(key, answer);
-        this.pageTags.tag(key, rowKeys.map(rowTag));
+        // An answer over a tenth of the budget is not kept, and so not tagged either.
+        if (this.responses.set(key, answer).has(key)) this.pageTags.tag(key, rowKeys.map(rowTag));
       }
     }
     const kept = this.responses.has(key);

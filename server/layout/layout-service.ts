@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import type { LayoutResponse, LayoutRow, RowStatus } from '../../shared/schemas/layout.js';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
 import type { PageName } from '../../shared/schemas/segments.js';
 import type { RowSpec } from '../../shared/schemas/segment-rows.js';
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
+import { byteBounded, CACHE_BYTES, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
 import { AppError } from '../http/errors.js';
 import { parseSearchRequest, type ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { queryClock } from '../search/query-clock.js';
@@ -20,8 +20,6 @@ import type { Logger } from '../../shared/logger.js';
 export const LOCATION_PRECISION = 10;
 /** A resolved row is reused for a minute; after that it is only served when resolving it again fails. */
 export const ROW_CACHE_TTL_MS = 60_000;
-/** Bound on the rows kept (a bench may raise it with `rowCacheEntries`). */
-export const ROW_CACHE_ENTRIES = 5_000;
 /**
  * The work of dropping one stale row, in units of `dropStale`'s budget (a filed request tested is one): its layout
  * answers and their copies in the lanes and shared caches are forgotten with it, about twenty tests' worth.
@@ -34,8 +32,8 @@ export interface LayoutServiceOptions {
   logger: Pick<Logger, 'warn' | 'error'>;
   rowDeadlineMs: number;
   rowCacheTtlMs?: number;
-  /** Bound on the rows kept; `ROW_CACHE_ENTRIES` unless said. */
-  rowCacheEntries?: number;
+  /** Bound on the rows kept, in bytes; `CACHE_BYTES.rows` unless said (a bench raises it). */
+  rowCacheBytes?: number;
   now?: () => Date;
 }
 
@@ -54,7 +52,7 @@ class RowTimeout extends Error {}
  * there are some) and never holds up or fails the page.
  */
 export class LayoutService {
-  private readonly cache: LRUCache<string, RowItems>;
+  private readonly cache: BoundedCache<string, RowItems>;
   /** The search requests each cached row was made from: a catalog change that could match one makes it stale. */
   private readonly scopes = new RowScopes();
   /**
@@ -79,14 +77,18 @@ export class LayoutService {
 
   constructor(private readonly options: LayoutServiceOptions) {
     this.rowCacheTtlMs = options.rowCacheTtlMs ?? ROW_CACHE_TTL_MS;
-    this.cache = new LRUCache({
-      max: options.rowCacheEntries ?? ROW_CACHE_ENTRIES,
-      ttl: this.rowCacheTtlMs,
-      noDeleteOnStaleGet: true,
-      dispose: (_items, key, reason) => {
-        if (reason !== 'set') this.scopes.remove(key);
+    // Each row is counted with the filings of its requests (`RowScopes.add`), which take more than its items.
+    this.cache = byteBounded<string, RowItems>(
+      options.rowCacheBytes ?? CACHE_BYTES.rows,
+      (items) => roughBytes(items),
+      {
+        ttl: this.rowCacheTtlMs,
+        noDeleteOnStaleGet: true,
+        dispose: (_items, key, reason) => {
+          if (reason !== 'set') this.scopes.remove(key);
+        },
       },
-    });
+    );
   }
 
   /** Which segment page answers a request, or a 404 naming what is unknown. */
@@ -198,8 +200,9 @@ export class LayoutService {
       // Nothing near: the row is filled nationally and says so in its title.
       if (wider && isEmpty(items)) items = { ...(await resolveRowItems(wider, recording)), national: true };
       if (this.changes === changesBefore) {
-        this.cache.set(key, items);
-        this.scopes.add(key, requests);
+        const filed = this.scopes.add(key, requests);
+        // A row over a tenth of the bound is not kept, nor left filed.
+        if (!this.cache.set(key, items, { size: roughBytes(items) + filed }).has(key)) this.scopes.remove(key);
       }
       return items;
     })().finally(() => {

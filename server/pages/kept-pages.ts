@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { LRUCache } from 'lru-cache';
 import { readPageCookies, type PageCookies } from '../../shared/schemas/page-render.js';
+import { answerBytes, byteBounded, CACHE_BYTES, type BoundedCache } from '../cache/byte-bounded.js';
 import { TagIndex } from '../cache/tag-index.js';
 import type { FlagService } from '../flags/flag-service.js';
 import type { FastLane, URLParts } from '../http/fast-lane.js';
@@ -9,8 +9,6 @@ import type { SegmentRepository } from '../segments/segment-repository.js';
 import type { PublicOrigins } from '../seo/public-origins.js';
 import { withoutTrackingParams } from '../../shared/rules/tracking-params.js';
 
-/** Bound on the rendered pages kept (their compressed copies included). */
-const PAGE_CACHE_BYTES = 64 * 1024 * 1024;
 /** The longest a page is replayed from the lane without being looked at again. */
 const MAX_LANE_TTL_MS = 60 * 60_000;
 
@@ -42,7 +40,7 @@ export function urlParts(address: string): URLParts {
  * pages' lane when the same key always makes the same page.
  */
 export class KeptPages {
-  private readonly pages: LRUCache<string, KeptPage>;
+  private readonly pages: BoundedCache<string, KeptPage>;
   private readonly tags = new TagIndex();
   /** How many tags have been forgotten: a page drawn while this moved may hold what a change made stale. */
   private forgotten = 0;
@@ -50,9 +48,8 @@ export class KeptPages {
   private payloadNumber = 0;
 
   constructor(private readonly deps: KeptPagesDeps) {
-    this.pages = new LRUCache<string, KeptPage>({
-      maxSize: PAGE_CACHE_BYTES,
-      sizeCalculation: (page) => Buffer.byteLength(page.answer.body) * 2 + 512,
+    // Their compressed copies included (`answerBytes`).
+    this.pages = byteBounded<string, KeptPage>(CACHE_BYTES.pages, (page) => answerBytes(page.answer.body), {
       dispose: (_page, key, reason) => {
         if (reason !== 'set') this.tags.untag(key);
       },
@@ -76,8 +73,8 @@ export class KeptPages {
 
   /** Keeps a page for `ttlMs` (forever for Infinity) until a change to one of `tags`. */
   keep(key: string, page: KeptPage, ttlMs: number, tags: readonly string[]): void {
-    this.pages.set(key, page, { ttl: Number.isFinite(ttlMs) ? ttlMs : undefined });
-    this.tags.tag(key, [...new Set(tags)]);
+    if (this.pages.set(key, page, { ttl: Number.isFinite(ttlMs) ? ttlMs : undefined }).has(key))
+      this.tags.tag(key, [...new Set(tags)]);
   }
 
   /** A number for the flag payload in use (a new payload is a new object): it may assign guests differently. */

@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { byteBounded, CACHE_BYTES, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
 import { TagIndex } from '../cache/tag-index.js';
 import type { CollectionName } from '../../shared/schemas/documents.js';
 import { parseSearchRequest, type SearchResult } from '../../shared/schemas/search.js';
@@ -20,7 +20,7 @@ interface Flight {
 }
 
 export interface CachedEngineOptions {
-  /** Upper bound of the cache in bytes of serialised results. */
+  /** Upper bound of the cache, in bytes of results as `roughBytes` counts them. */
   maxBytes?: number;
   ttlMs?: number;
 }
@@ -35,9 +35,6 @@ export interface CacheStats {
 
 const MAX_FAILURES_KEPT = 1_000;
 
-/** 64 MiB of results by default: bounded memory whatever the traffic. */
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-
 /**
  * A result cache in front of any engine: bounded by size, entries live 12 hours (RULES 13.1), concurrent
  * identical queries share one engine call, a failing call is answered from the stale entry when there is
@@ -45,7 +42,7 @@ export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
  */
 export class CachedEngine implements SearchEngine {
   readonly kind: SearchEngine['kind'];
-  private readonly cache: LRUCache<string, Entry>;
+  private readonly cache: BoundedCache<string, Entry>;
   /** Engine calls under way, by key: identical queries meanwhile wait for the same call. */
   private readonly inFlight = new Map<string, Flight>();
   /** Counts engine calls begun and collections expired: what is older than its collection's expiry is not used. */
@@ -60,17 +57,19 @@ export class CachedEngine implements SearchEngine {
     options: CachedEngineOptions = {},
   ) {
     this.kind = engine.kind;
-    this.cache = new LRUCache({
-      maxSize: options.maxBytes ?? DEFAULT_CACHE_BYTES,
-      sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.result).length),
-      ttl: options.ttlMs ?? SEARCH_CACHE_TTL_SECONDS * 1000,
-      // An expired entry stays until it is replaced or pushed out: it answers when the engine fails.
-      noDeleteOnStaleGet: true,
-      // Replaced by a fresh answer, a key keeps its tags; pushed out or dropped, it leaves them.
-      dispose: (_value, key, reason) => {
-        if (reason !== 'set') this.tags.untag(key);
+    this.cache = byteBounded<string, Entry>(
+      options.maxBytes ?? CACHE_BYTES.searchResults,
+      (e) => roughBytes(e.result),
+      {
+        ttl: options.ttlMs ?? SEARCH_CACHE_TTL_SECONDS * 1000,
+        // An expired entry stays until it is replaced or pushed out: it answers when the engine fails.
+        noDeleteOnStaleGet: true,
+        // Replaced by a fresh answer, a key keeps its tags; pushed out or dropped, it leaves them.
+        dispose: (_value, key, reason) => {
+          if (reason !== 'set') this.tags.untag(key);
+        },
       },
-    });
+    );
   }
 
   async search<C extends CollectionName>(request: SearchRequestFor<C>, tags: readonly string[] = []) {

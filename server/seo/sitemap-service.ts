@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { byteBounded, CACHE_BYTES } from '../cache/byte-bounded.js';
 import type { CollectionName } from '../../shared/schemas/documents.js';
 import { MAX_PAGE, MAX_PER_PAGE, type Filter, type SortKey } from '../../shared/schemas/search.js';
 import { upcomingFilters } from '../entities/entity-service.js';
@@ -25,14 +25,11 @@ export const SITEMAP_FILE = /^(events|performers|venues|categories)-([1-9]\d{0,5
 export const sitemapFilePath = (kind: SitemapKind, n: number) => `/sitemaps/${kind}-${n}.xml`;
 
 /**
- * Bound on the sitemap files kept built. A file of 50,000 event addresses is 6 to 8 MB, so this keeps most of a
- * million events' 20 files; past it the least recently asked-for are built again when asked.
- */
-export const SITEMAP_CACHE_BYTES = 128 * 1024 * 1024;
-/**
  * How long a built file is kept without a catalog change: events start and leave the listings as time passes, so
  * an events file is at most this late in dropping one. The hour the spec gives the edge cache (RULES 13.2: 3600 s).
  */
+/** The largest sitemap file kept: a whole file of event addresses. */
+const SITEMAP_FILE_BYTES = 16 * 1024 * 1024;
 export const SITEMAP_CACHE_TTL_MS = EDGE_CACHE_SECONDS * 1000;
 /** The tag of the engine's cached answers to the sitemaps' page reads, dropped once a file is built. */
 const SITEMAP_SEARCH_TAG = 'sitemap';
@@ -101,10 +98,10 @@ interface Listing {
 export class SitemapService {
   private readonly urlsPerFile: number;
   private readonly now: () => Date;
-  private readonly built = new LRUCache<string, BuiltSitemap>({
-    maxSize: SITEMAP_CACHE_BYTES,
-    sizeCalculation: (b) => Math.max(1, b.template.length),
+  // A file of 50,000 event addresses is 6 to 8 MB: the least recently asked-for are built again when asked.
+  private readonly built = byteBounded<string, BuiltSitemap>(CACHE_BYTES.sitemaps, (b) => b.template.length, {
     ttl: SITEMAP_CACHE_TTL_MS,
+    maxEntrySize: SITEMAP_FILE_BYTES,
   });
   /** Builds under way, by cache key: concurrent requests for one file share one build. */
   private readonly building = new Map<string, Promise<BuiltSitemap | undefined>>();

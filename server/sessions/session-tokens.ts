@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { LRUCache } from 'lru-cache';
+import { byteBounded, CACHE_BYTES, roughBytes } from '../cache/byte-bounded.js';
 import { AppError } from '../http/errors.js';
 
 /** HS256 needs a key at least as long as its hash: 32 bytes. */
@@ -10,12 +10,6 @@ export const MIN_SECRET_BYTES = 32;
 const ISSUER = 'storefront';
 const AUDIENCE = 'storefront-guest';
 const SECRET_FILE = 'session-secret';
-/**
- * Tokens already verified, so a guest's every request does not pay for the HMAC check again (about 0.1 ms
- * with jose here, as much as the rest of a cached answer). A token's signature cannot change, so a verified
- * one stays good until it expires; the expiry is checked on every use.
- */
-const VERIFIED_TOKENS = 20_000;
 const BEARER = /^Bearer ([A-Za-z0-9._~+/=-]{1,2048})$/;
 const BEARER_PREFIX = 'Bearer ';
 
@@ -29,7 +23,15 @@ export interface GuestSession {
  * the secret verifies one without a shared store; a tampered, expired or foreign token is refused.
  */
 export class SessionTokens {
-  private readonly verified = new LRUCache<string, GuestSession>({ max: VERIFIED_TOKENS });
+  /**
+   * Tokens already verified, so a guest's every request does not pay for the HMAC check again (about 0.1 ms
+   * with jose here, as much as the rest of a cached answer). A token's signature cannot change, so a verified
+   * one stays good until it expires; the expiry is checked on every use.
+   */
+  private readonly verified = byteBounded<string, GuestSession>(
+    CACHE_BYTES.verifiedTokens,
+    (session, token) => roughBytes(token) + roughBytes(session),
+  );
 
   /** `newGuestId` makes the id of each new guest; a test passes a seeded one to replay the same guests. */
   constructor(

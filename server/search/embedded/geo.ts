@@ -24,16 +24,25 @@ export function cellOf(lat: number, lng: number): string {
   return `${Math.floor(lat)}:${Math.floor(lng)}`;
 }
 
-/** The 1° cells that cover a radius around a point, or null when the radius spans every longitude. */
-export function coveringCells(geo: { lat: number; lng: number; radiusMiles: number }): string[] | null {
+/** The cell of a coarser grid (`degrees` a side, a divisor of 180) a point lies in; named apart from 1° cells. */
+export function coarseCellOf(lat: number, lng: number, degrees: number): string {
+  return `${degrees}°${Math.floor(lat / degrees)}:${Math.floor(lng / degrees)}`;
+}
+
+/**
+ * The cells that cover a radius around a point, or null when the radius spans every longitude: 1° cells, or those
+ * of a coarser grid (`coarseCellOf`) when `degrees` is given.
+ */
+export function coveringCells(geo: { lat: number; lng: number; radiusMiles: number }, degrees = 1): string[] | null {
   const latSpan = geo.radiusMiles / MILES_PER_DEGREE_LAT;
   const cos = Math.max(0.01, Math.cos((Math.min(89, Math.abs(geo.lat) + latSpan) * Math.PI) / 180));
   const lngSpan = Math.min(180, geo.radiusMiles / (MILES_PER_DEGREE_LAT * cos));
   if (Math.floor(geo.lng + lngSpan) - Math.floor(geo.lng - lngSpan) + 1 >= 360) return null;
+  const cell = degrees === 1 ? cellOf : (lat: number, lng: number) => coarseCellOf(lat, lng, degrees);
   const cells: string[] = [];
-  for (let lat = Math.floor(geo.lat - latSpan); lat <= Math.floor(geo.lat + latSpan); lat++) {
-    for (let lng = Math.floor(geo.lng - lngSpan); lng <= Math.floor(geo.lng + lngSpan); lng++) {
-      cells.push(cellOf(lat, ((((lng + 180) % 360) + 360) % 360) - 180));
+  for (let lat = Math.floor((geo.lat - latSpan) / degrees); lat <= Math.floor((geo.lat + latSpan) / degrees); lat++) {
+    for (let lng = Math.floor((geo.lng - lngSpan) / degrees); lng <= Math.floor((geo.lng + lngSpan) / degrees); lng++) {
+      cells.push(cell(lat * degrees, ((((lng * degrees + 180) % 360) + 360) % 360) - 180));
     }
   }
   return cells;

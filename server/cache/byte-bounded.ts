@@ -1,0 +1,98 @@
+import { LRUCache } from 'lru-cache';
+
+const MiB = 1024 * 1024;
+
+/**
+ * RULES 13.12: what each of the server's caches may hold, in bytes, measured as `roughBytes` (or the kept bytes of an
+ * answer, `answerBytes`) counts them. Every cache is made here (`byteBounded`), so none is bounded only by a count
+ * of entries whose size nobody knows. Their sum, with the catalog's own indexes, is what a node keeps in memory; the
+ * heap grows past it only by what requests make and drop (RULES 13.12 on the heap's growth).
+ */
+export const CACHE_BYTES = {
+  /** Layout rows with the search requests they are filed under (`LayoutService`). */
+  rows: 24 * MiB,
+  /** Whole layout answers (`LayoutAnswers`). */
+  layoutAnswers: 16 * MiB,
+  /** Guests' home-layout assignments (`LayoutAnswers`). */
+  assignments: 4 * MiB,
+  /** Answers the API's fast lane replays (layout answers, suggestions, entity answers). */
+  apiLane: 32 * MiB,
+  /** Rendered pages (`KeptPages`) and the pages' own fast lane, each. */
+  pages: 32 * MiB,
+  /** Search results in front of the engine (`CachedEngine`). */
+  searchResults: 32 * MiB,
+  /** Built sitemap files. */
+  sitemaps: 64 * MiB,
+  /** Verified guest tokens (`SessionTokens`). */
+  verifiedTokens: 4 * MiB,
+  /** Rate-limit partition keys, by client. */
+  partitionKeys: MiB,
+} as const;
+
+export type CacheName = keyof typeof CACHE_BYTES;
+
+/** What V8 takes for a heap object's header, an array's or string's header, and a pointer, about. */
+const OBJECT_BYTES = 24;
+const HEADER_BYTES = 16;
+const POINTER_BYTES = 8;
+
+/**
+ * About what a JSON-like value takes in the heap: strings by their length, numbers and pointers by 8 bytes, each
+ * object and array with its header and a slot per property or element. Property names are shared by every object
+ * of a shape, so they are not counted; nor is anything seen twice (a value met again counts nothing).
+ */
+export function roughBytes(value: unknown): number {
+  return bytesOf(value, new Set());
+}
+
+function bytesOf(value: unknown, seen: Set<object>): number {
+  switch (typeof value) {
+    case 'string':
+      return HEADER_BYTES + value.length;
+    case 'number':
+    case 'bigint':
+      return POINTER_BYTES;
+    case 'object': {
+      if (value === null || seen.has(value)) return 0;
+      seen.add(value);
+      if (Array.isArray(value)) {
+        let bytes = HEADER_BYTES + value.length * POINTER_BYTES;
+        for (const element of value) bytes += bytesOf(element, seen);
+        return bytes;
+      }
+      let bytes = OBJECT_BYTES;
+      for (const key in value) bytes += 2 * POINTER_BYTES + bytesOf((value as Record<string, unknown>)[key], seen);
+      return bytes;
+    }
+    default:
+      return 0;
+  }
+}
+
+/** An answer kept for replay: its body, and room for the compressed copies it may gain (each smaller than it). */
+export function answerBytes(body: string): number {
+  return Buffer.byteLength(body) * 2 + 512;
+}
+
+type Options<K extends {}, V extends {}> = Omit<LRUCache.Options<K, V, unknown>, 'max' | 'maxSize' | 'sizeCalculation'>;
+
+/**
+ * A least-recently-used cache bounded by bytes: `bytes` in all (a `CACHE_BYTES` entry), each entry counted by
+ * `sizeOf` (at least 1) unless its `set` names its size. An entry larger than a tenth of the whole (or than
+ * `maxEntrySize`, when given) is not kept.
+ */
+export function byteBounded<K extends {}, V extends {}>(
+  bytes: number,
+  sizeOf: (value: V, key: K) => number,
+  options: Options<K, V> = {},
+): LRUCache<K, V> {
+  return new LRUCache<K, V>({
+    maxEntrySize: Math.floor(bytes / 10),
+    ...options,
+    maxSize: bytes,
+    sizeCalculation: (value, key) => Math.max(1, Math.ceil(sizeOf(value, key))),
+  });
+}
+
+/** A cache `byteBounded` made. */
+export type BoundedCache<K extends {}, V extends {}> = LRUCache<K, V>;
