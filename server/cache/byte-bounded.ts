@@ -74,14 +74,17 @@ export function answerBytes(body: string): number {
   return Buffer.byteLength(body) * 2 + 512;
 }
 
-type Options<K extends {}, V extends {}> = Omit<LRUCache.Options<K, V, unknown>, 'max' | 'maxSize' | 'sizeCalculation'>;
+type Options<K extends NonNullable<unknown>, V extends NonNullable<unknown>> = Omit<
+  LRUCache.Options<K, V, unknown>,
+  'max' | 'maxSize' | 'sizeCalculation'
+>;
 
 /**
  * A least-recently-used cache bounded by bytes: `bytes` in all (a `CACHE_BYTES` entry), each entry counted by
  * `sizeOf` (at least 1) unless its `set` names its size. An entry larger than a tenth of the whole (or than
  * `maxEntrySize`, when given) is not kept.
  */
-export function byteBounded<K extends {}, V extends {}>(
+export function byteBounded<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
   bytes: number,
   sizeOf: (value: V, key: K) => number,
   options: Options<K, V> = {},
@@ -95,4 +98,4 @@ export function byteBounded<K extends {}, V extends {}>(
 }
 
 /** A cache `byteBounded` made. */
-export type BoundedCache<K extends {}, V extends {}> = LRUCache<K, V>;
+export type BoundedCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> = LRUCache<K, V>;
