@@ -31,6 +31,8 @@ export const CACHE_BYTES = {
 
 export type CacheName = keyof typeof CACHE_BYTES;
 
+/** What the cache's bookkeeping takes for an entry (its slots, its place in the key map), about. */
+const ENTRY_BYTES = 96;
 /** What V8 takes for a heap object's header, an array's or string's header, and a pointer, about. */
 const OBJECT_BYTES = 24;
 const HEADER_BYTES = 16;
@@ -81,7 +83,7 @@ type Options<K extends NonNullable<unknown>, V extends NonNullable<unknown>> = O
 
 /**
  * A least-recently-used cache bounded by bytes: `bytes` in all (a `CACHE_BYTES` entry), each entry counted by
- * `sizeOf` (at least 1) unless its `set` names its size. An entry larger than a tenth of the whole (or than
+ * `sizeOf`, with its key and the cache's bookkeeping, unless its `set` names its size. An entry larger than a tenth of the whole (or than
  * `maxEntrySize`, when given) is not kept.
  */
 export function byteBounded<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
@@ -93,7 +95,7 @@ export function byteBounded<K extends NonNullable<unknown>, V extends NonNullabl
     maxEntrySize: Math.floor(bytes / 10),
     ...options,
     maxSize: bytes,
-    sizeCalculation: (value, key) => Math.max(1, Math.ceil(sizeOf(value, key))),
+    sizeCalculation: (value, key) => ENTRY_BYTES + roughBytes(key) + Math.ceil(sizeOf(value, key)),
   });
 }
 

@@ -202,10 +202,7 @@ export function rateLimiters(options: RateLimiterOptions): MakeLimiter {
 const laneCounters = new WeakMap<RequestHandler, LaneGate>();
 
 /** Clients' partition keys, kept (up to `CACHE_BYTES.partitionKeys`): one a client that asks again in its window. */
-const partitionKeys = byteBounded<string, string>(
-  CACHE_BYTES.partitionKeys,
-  (pk, key) => roughBytes(key) + roughBytes(pk),
-);
+const partitionKeys = byteBounded<string, string>(CACHE_BYTES.partitionKeys, (pk) => roughBytes(pk));
 
 /**
  * The `pk` of a client in the draft-8 `RateLimit-Policy` header, as express-rate-limit writes it (the first 12 hex

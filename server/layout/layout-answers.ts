@@ -95,9 +95,8 @@ export interface LayoutAnswer {
 export class LayoutAnswers {
   private readonly pageTags = new TagIndex();
   private readonly responses: BoundedCache<string, ReplayableAnswer>;
-  private readonly assignments = byteBounded<string, Experiment>(
-    CACHE_BYTES.assignments,
-    (experiment, key) => roughBytes(key) + roughBytes(experiment),
+  private readonly assignments = byteBounded<string, Experiment>(CACHE_BYTES.assignments, (experiment) =>
+    roughBytes(experiment),
   );
   private assignedWith: unknown = null;
   private readonly staleListeners: ((tags: readonly string[]) => void)[] = [];

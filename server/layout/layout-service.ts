@@ -202,7 +202,8 @@ export class LayoutService {
       if (this.changes === changesBefore) {
         const filed = this.scopes.add(key, requests);
         // A row over a tenth of the bound is not kept, nor left filed.
-        if (!this.cache.set(key, items, { size: roughBytes(items) + filed }).has(key)) this.scopes.remove(key);
+        if (!this.cache.set(key, items, { size: roughBytes(key) + roughBytes(items) + filed }).has(key))
+          this.scopes.remove(key);
       }
       return items;
     })().finally(() => {
@@ -238,6 +239,11 @@ export class LayoutService {
   /** How many rows are kept. */
   get cachedRows(): number {
     return this.cache.size;
+  }
+
+  /** How many rows have their search requests filed (each kept row, and no other). */
+  get filedRows(): number {
+    return this.scopes.size;
   }
 
   clearCache(): void {

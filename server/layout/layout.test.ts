@@ -244,6 +244,31 @@ describe('GET /api/layout/category/:slug', () => {
   });
 });
 
+describe('the row cache', () => {
+  it('keeps rows up to its bytes, their filed requests counted, and leaves none filed that it pushed out', async () => {
+    const bytes = 256 * 1024;
+    const layout = new LayoutService({
+      segments,
+      engine: () => engine,
+      logger,
+      rowDeadlineMs: 5_000,
+      rowCacheBytes: bytes,
+    });
+    let asked = 0;
+    for (let i = 0; i < 40; i++) {
+      const answer = await layout.layout({ page: 'home' }, segments.defaultBrand, {
+        ...NEW_YORK,
+        lat: 30 + i * 0.5,
+        lng: -120 + i,
+      });
+      asked += answer.rows.length;
+    }
+    expect(layout.cachedRows).toBeGreaterThan(0);
+    expect(layout.cachedRows).toBeLessThan(asked);
+    expect(layout.filedRows).toBe(layout.cachedRows);
+  });
+});
+
 describe('row isolation', () => {
   const base = { lat: 40.75, lng: -73.99 };
   const faulty = (fault: (collection: string) => 'throw' | 'hang' | null): SearchEngine => ({

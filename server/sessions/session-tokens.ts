@@ -28,9 +28,8 @@ export class SessionTokens {
    * with jose here, as much as the rest of a cached answer). A token's signature cannot change, so a verified
    * one stays good until it expires; the expiry is checked on every use.
    */
-  private readonly verified = byteBounded<string, GuestSession>(
-    CACHE_BYTES.verifiedTokens,
-    (session, token) => roughBytes(token) + roughBytes(session),
+  private readonly verified = byteBounded<string, GuestSession>(CACHE_BYTES.verifiedTokens, (session) =>
+    roughBytes(session),
   );
 
   /** `newGuestId` makes the id of each new guest; a test passes a seeded one to replay the same guests. */
