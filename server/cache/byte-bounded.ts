@@ -83,8 +83,8 @@ type Options<K extends NonNullable<unknown>, V extends NonNullable<unknown>> = O
 
 /**
  * A least-recently-used cache bounded by bytes: `bytes` in all (a `CACHE_BYTES` entry), each entry counted by
- * `sizeOf`, with its key and the cache's bookkeeping, unless its `set` names its size. An entry larger than a tenth of the whole (or than
- * `maxEntrySize`, when given) is not kept.
+ * `sizeOf`, with its key and the cache's bookkeeping, unless its `set` names its size. An entry larger than a tenth
+ * of the whole (or than `maxEntrySize`, when given) is not kept.
  */
 export function byteBounded<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
   bytes: number,
