@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { loadPageRenderer } from './pages/page-renderer.js';
 import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
+import { limitHeapGrowth } from './config/heap.js';
 import { createLogger } from './http/logger.js';
 import { answerProtocolErrors } from './http/protocol-errors.js';
 import { exitOnSignals } from './http/shutdown.js';
@@ -268,6 +269,7 @@ async function main() {
     demand,
     commerce,
   });
+  limitHeapGrowth(env.HEAP_GROWTH_PERCENT);
 }
 
 main().catch((err: unknown) => {

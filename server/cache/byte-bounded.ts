@@ -23,6 +23,8 @@ export const CACHE_BYTES = {
   searchResults: 32 * MiB,
   /** Built sitemap files. */
   sitemaps: 64 * MiB,
+  /** What the layout lane worked out per address, token, site and browser (`server/layout/routes.ts`). */
+  laneReads: 8 * MiB,
   /** Verified guest tokens (`SessionTokens`). */
   verifiedTokens: 4 * MiB,
   /** Rate-limit partition keys, by client. */

@@ -52,6 +52,12 @@ describe('parseEnv', () => {
   it('refuses a port out of range', () => {
     expect(() => parseEnv({ PORT: '70000' })).toThrow(/PORT/);
   });
+
+  it('bounds the heap and the search results by default (RULES 13.12), and names a bad setting', () => {
+    expect(parseEnv({})).toMatchObject({ HEAP_GROWTH_PERCENT: 20, SEARCH_CACHE_MB: 32 });
+    expect(parseEnv({ HEAP_GROWTH_PERCENT: '0' }).HEAP_GROWTH_PERCENT).toBe(0);
+    expect(() => parseEnv({ HEAP_GROWTH_PERCENT: '-5' })).toThrow(/HEAP_GROWTH_PERCENT/);
+  });
 });
 
 describe('parseEnv with Typesense settings', () => {

@@ -5,6 +5,7 @@ import { EnvError } from './env-error.js';
 import { parseFlagsConfig, type FlagsConfig } from './flags.js';
 import { parseTypesenseConfig, type TypesenseConfig } from './typesense.js';
 import { CACHE_BYTES } from '../cache/byte-bounded.js';
+import { HEAP_GROWTH_PERCENT } from './heap.js';
 
 /** Every environment variable the server reads, with its default. The README lists the same table. */
 export const EnvSchema = z.object({
@@ -104,6 +105,11 @@ export const EnvSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /**
+   * RULES 13.12: how far the JavaScript heap may grow past what it held after its last full collection, once the
+   * catalog is loaded, in percent; 0 leaves it to V8 (which lets it grow up to fourfold).
+   */
+  HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(300).default(HEAP_GROWTH_PERCENT),
   /** Upper bound of the search result cache. */
   SEARCH_CACHE_MB: z.coerce
     .number()

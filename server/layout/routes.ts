@@ -23,6 +23,7 @@ import { zipLocation } from './location-lookup.js';
 import { BrandParamSchema, contextOf, requestedBrand, siteBrand } from './request-context.js';
 import { ZIP_PATTERN } from '../../shared/rules/location.js';
 import { SITE_ID_HEADER } from '../http/client-headers.js';
+import { CACHE_BYTES } from '../cache/byte-bounded.js';
 
 const CategoryParamsSchema = z.object({
   slug: z.string().regex(/^[a-z0-9-]{1,64}$/, 'slug must be a category slug such as "nfl"'),
@@ -66,8 +67,8 @@ interface LaneRead {
   loadedAt: string;
 }
 
-/** The lane's reads kept at most: beyond, they start again (a crowd of one-off guests does not grow them). */
-const KEPT_LANE_READS = 10_000;
+/** About what a kept read takes besides its two keys (the entry, the read, the map's slot). */
+const LANE_READ_BYTES = 160;
 
 /** Where a layout answer shows its experiment: the page, the browser's page view, the variation and segment version. */
 function exposurePlaceOf(segments: SegmentRepository) {
@@ -102,7 +103,9 @@ export function layoutRoutes(
   // once the lane has an answer for it.
   const laneExposures = new WeakMap<IncomingMessage, LaneExposed>();
   /** What the lane worked out for a request, by what it read off it (at most `KEPT_LANE_READS`). */
+  // Kept up to `CACHE_BYTES.laneReads`, then they start again: a crowd of one-off guests does not grow them.
   const laneReads = new Map<string, LaneRead>();
+  let laneReadBytes = 0;
   const recordLaneExposures: LaneGate = (req) => {
     const seen = laneExposures.get(req);
     const visitor = seen && events && visitorOf(req.headers, seen.guestId, seen.brand);
@@ -166,8 +169,13 @@ export function layoutRoutes(
       }
       if (exposed) laneExposures.set(req, exposed);
       const key = replayKey(url, site, experiment, loadedAt);
-      if (laneReads.size >= KEPT_LANE_READS) laneReads.clear();
+      const bytes = LANE_READ_BYTES + readKey.length + key.length;
+      if (laneReadBytes + bytes > CACHE_BYTES.laneReads) {
+        laneReads.clear();
+        laneReadBytes = 0;
+      }
       laneReads.set(readKey, { key, exposed, until, payload, loadedAt });
+      laneReadBytes += bytes;
       return key;
     },
     recordLaneExposures,
