@@ -100,6 +100,21 @@ const count = async (sql: Sql, table: string) =>
 const mebibytes = async (sql: Sql, table: string) =>
   Number((await sql.query<{ n: string }>(`SELECT pg_total_relation_size('${table}') AS n`))[0]!.n) / 2 ** 20;
 
+/**
+ * A line each simulated hour (on stderr): the log's rows, the database's and its write-ahead log's size, and this
+ * process's memory, so that growth shows while a long run goes on.
+ */
+async function progress(sql: Sql, elapsed: number, rows: number): Promise<void> {
+  const [size] = await sql.query<{ db: string; wal: string }>(
+    'SELECT pg_database_size(current_database()) AS db, (SELECT sum(size) FROM pg_ls_waldir()) AS wal',
+  );
+  console.error(
+    `  [${(elapsed / HOUR).toFixed(0)} h] log ${n(rows)} rows; database ${n(Number(size?.db) / 2 ** 20)} MiB, ` +
+      `write-ahead log ${n(Number(size?.wal) / 2 ** 20)} MiB; this process ` +
+      `${n(process.memoryUsage().rss / 2 ** 20)} MiB resident`,
+  );
+}
+
 interface Outcome {
   hours: number;
   views: number;
@@ -255,6 +270,7 @@ async function simulate(
     if (paused && !pausing) await paused.live.sync();
     if (after && period % pruneEvery === 0) await nodes[0]!.live.prune();
     const rows = await count(sql, 'catalog_changes');
+    if ((period * DEMAND_INTERVAL_MS) % HOUR === 0) await progress(sql, clock.now - start, rows);
     peakRows = Math.max(peakRows, rows);
     if (pausing) peakWhilePaused = Math.max(peakWhilePaused, rows);
     else peakLive = Math.max(peakLive, rows);
