@@ -105,12 +105,18 @@ const mebibytes = async (sql: Sql, table: string) =>
  * process's memory, so that growth shows while a long run goes on.
  */
 async function progress(sql: Sql, elapsed: number, rows: number): Promise<void> {
-  const [size] = await sql.query<{ db: string; wal: string }>(
-    'SELECT pg_database_size(current_database()) AS db, (SELECT sum(size) FROM pg_ls_waldir()) AS wal',
+  const [size] = await sql.query<{ db: string; listable: boolean }>(
+    `SELECT pg_database_size(current_database()) AS db,
+       has_function_privilege('pg_ls_waldir()', 'EXECUTE') AS listable`,
   );
+  // Listing the write-ahead log takes pg_monitor, which a `DATABASE_URL` user may not have.
+  const [listed] = size?.listable
+    ? await sql.query<{ wal: string }>('SELECT sum(size) AS wal FROM pg_ls_waldir()')
+    : [];
+  const wal = listed ? `${n(Number(listed.wal) / 2 ** 20)} MiB` : 'not readable';
   console.error(
     `  [${(elapsed / HOUR).toFixed(0)} h] log ${n(rows)} rows; database ${n(Number(size?.db) / 2 ** 20)} MiB, ` +
-      `write-ahead log ${n(Number(size?.wal) / 2 ** 20)} MiB; this process ` +
+      `write-ahead log ${wal}; this process ` +
       `${n(process.memoryUsage().rss / 2 ** 20)} MiB resident`,
   );
 }
