@@ -21,7 +21,8 @@
  *     without it on a throwaway cluster started as the tests start one (`scripts/postgres.mjs`) and stopped at the
  *     end, also when the run fails or is interrupted. The nodes open it through the server's own adapter.
  *
- * Each run also says how large the bench process grew (its peak resident memory).
+ * Each run also says how large the bench process grew (its peak resident memory), and each simulated hour (on
+ * stderr) how large the log, the database and its write-ahead log are.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
