@@ -14,17 +14,28 @@
  *     10 minutes: for the first 5 (`NODE_STALE_MS`) it holds the log back, then it no longer does; back, it catches
  *     up from the folded changes and must end with the same documents as the others.
  *
- * Options: --hours 24, --before-hours 1, --events 2000 (the generated catalog), --only before|after.
+ * Options: --hours 24, --before-hours 1, --events 2000 (the generated catalog), --only before|after, --store:
+ *
+ *   - pglite (the default): an in-memory PGlite per run;
+ *   - postgres: a fresh database per run (dropped after it) on the PostgreSQL server `DATABASE_URL` names, or
+ *     without it on a throwaway cluster started as the tests start one (`scripts/postgres.mjs`) and stopped at the
+ *     end, also when the run fails or is interrupted. The nodes open it through the server's own adapter.
+ *
+ * Each run also says how large the bench process grew (its peak resident memory), and each simulated hour (on
+ * stderr) how large the log, the database and its write-ahead log are.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { EventDocument } from '../shared/schemas/documents.js';
 import { DEMAND_INTERVAL_MS } from '../server/live-catalog/demand.js';
 import { NODE_STALE_MS, PRUNE_INTERVAL_MS } from '../server/live-catalog/live-catalog.js';
 import { migrate } from '../server/store/migrations.js';
 import { openPglite } from '../server/store/pglite-sql.js';
+import { openPostgres } from '../server/store/postgres-sql.js';
 import type { Sql } from '../server/store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../server/test/catalog-fixture.js';
 import { logNodeOver } from '../server/test/live-catalog.js';
+import { createDatabase, startPostgres, type PostgresCluster } from '../server/test/postgres.js';
 import { n } from './format.js';
 
 const VIEWS_PER_SECOND = 50;
@@ -38,11 +49,18 @@ const { values } = parseArgs({
     'before-hours': { type: 'string', default: '1' },
     events: { type: 'string', default: '2000' },
     only: { type: 'string' },
+    store: { type: 'string', default: 'pglite' },
   },
 });
 const hours = Number(values.hours);
 const beforeHours = Number(values['before-hours']);
 const eventCount = Number(values.events);
+const STORES = ['pglite', 'postgres'] as const;
+const storeKind = STORES.find((k) => k === values.store);
+if (!storeKind) {
+  console.error(`--store ${values.store}: expected one of ${STORES.join(', ')}`);
+  process.exit(2);
+}
 
 /** A small seeded generator (mulberry32), so every run views the same events. */
 function random(seed: number): () => number {
@@ -83,6 +101,27 @@ const count = async (sql: Sql, table: string) =>
 const mebibytes = async (sql: Sql, table: string) =>
   Number((await sql.query<{ n: string }>(`SELECT pg_total_relation_size('${table}') AS n`))[0]!.n) / 2 ** 20;
 
+/**
+ * A line each simulated hour (on stderr): the log's rows, the database's and its write-ahead log's size, and this
+ * process's memory, so that growth shows while a long run goes on.
+ */
+async function progress(sql: Sql, elapsed: number, rows: number): Promise<void> {
+  const [size] = await sql.query<{ db: string; listable: boolean }>(
+    `SELECT pg_database_size(current_database()) AS db,
+       has_function_privilege('pg_ls_waldir()', 'EXECUTE') AS listable`,
+  );
+  // Listing the write-ahead log takes pg_monitor, which a `DATABASE_URL` user may not have.
+  const [listed] = size?.listable
+    ? await sql.query<{ wal: string }>('SELECT sum(size) AS wal FROM pg_ls_waldir()')
+    : [];
+  const wal = listed ? `${n(Number(listed.wal) / 2 ** 20)} MiB` : 'not readable';
+  console.error(
+    `  [${(elapsed / HOUR).toFixed(0)} h] log ${n(rows)} rows; database ${n(Number(size?.db) / 2 ** 20)} MiB, ` +
+      `write-ahead log ${wal}; this process ` +
+      `${n(process.memoryUsage().rss / 2 ** 20)} MiB resident`,
+  );
+}
+
 interface Outcome {
   hours: number;
   views: number;
@@ -99,10 +138,104 @@ interface Outcome {
   seconds: number;
 }
 
-async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours: number): Promise<Outcome> {
+/** Where a run's log lives: a fresh, migrated store per run, gone after `close`. */
+interface BenchStore {
+  /** What the results call it. */
+  describe: string;
+  open(): Promise<{ sql: Sql; close(): Promise<void> }>;
+}
+
+const pgliteStore: BenchStore = {
+  describe: 'in-memory PGlite',
+  open: async () => {
+    const sql = await openPglite(null);
+    await migrate(sql);
+    return { sql, close: () => sql.close() };
+  },
+};
+
+/** A database of its own per run on the server at `adminUrl`, opened as a node opens `DATABASE_URL`. */
+async function postgresStore(adminUrl: string, where: string): Promise<BenchStore> {
+  const probe = await createDatabase(adminUrl);
+  const [row] = await probe.query<{ v: string; nap: string }>(
+    "SELECT current_setting('server_version') AS v, current_setting('autovacuum_naptime') AS nap",
+  );
+  await probe.drop();
+  return {
+    describe: `PostgreSQL ${row?.v ?? '?'} (${where}; autovacuum_naptime ${row?.nap ?? '?'})`,
+    open: async () => {
+      const db = await createDatabase(adminUrl);
+      const sql = await openPostgres(db.url).catch(async (err: unknown) => {
+        await db.drop();
+        throw err;
+      });
+      await migrate(sql);
+      return { sql, close: () => sql.close().finally(() => db.drop()) };
+    },
+  };
+}
+
+/**
+ * The simulated clock runs about 60 times faster than the wall clock, and autovacuum wakes by the wall clock
+ * (every minute by default): at its default it would vacuum the log once an hour of simulated time, and the tables
+ * would grow as they never do on a server. Waking every second, it visits the tables about as often per simulated
+ * minute as a server's does per real minute.
+ */
+const AUTOVACUUM_NAPTIME = '1s';
+
+async function keepAutovacuumPace(url: string): Promise<void> {
+  const admin = await openPostgres(url, 1);
+  try {
+    await admin.query(`ALTER SYSTEM SET autovacuum_naptime = '${AUTOVACUUM_NAPTIME}'`);
+    await admin.query('SELECT pg_reload_conf()');
+  } finally {
+    await admin.close();
+  }
+}
+
+/**
+ * A throwaway cluster, stopped by its postmaster's process id when the bench ends: at the end, on failure (the
+ * script's own `exit` listener) and on Ctrl-C or SIGTERM, which would otherwise end the process without it.
+ */
+async function throwawayCluster(): Promise<PostgresCluster> {
+  const cluster = await startPostgres();
+  await keepAutovacuumPace(cluster.url);
+  const stopOn = (signal: NodeJS.Signals, code: number) =>
+    process.once(signal, () => {
+      cluster.stop();
+      process.exit(code);
+    });
+  stopOn('SIGINT', 130);
+  stopOn('SIGTERM', 143);
+  return cluster;
+}
+
+/** Stops the cluster and says so, by the postmaster's process id, and whether that process is gone. */
+function stopCluster(cluster: PostgresCluster): void {
+  const pid = cluster.pid();
+  cluster.stop();
+  const gone = pid === null || !running(pid);
+  console.log(`PostgreSQL (postmaster ${pid ?? '?'}) ${gone ? 'stopped' : 'STILL RUNNING'}`);
+  if (!gone) process.exitCode = 1;
+}
+
+/** Whether the process runs: a stopped postmaster stays a zombie until this process, its parent, reaps it. */
+const running = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+async function simulate(
+  fixture: CatalogFixture,
+  store: BenchStore,
+  after: boolean,
+  simulatedHours: number,
+): Promise<Outcome> {
   const began = performance.now();
-  const sql = await openPglite(null);
-  await migrate(sql);
+  const { sql, close } = await store.open();
   const clock = { now: Date.parse('2030-03-01T00:00:00Z') };
   const nodes = [await node(fixture, sql, 'a', clock), await node(fixture, sql, 'b', clock)];
   const paused = after ? await node(fixture, sql, 'c', clock) : undefined;
@@ -144,6 +277,7 @@ async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours:
     if (paused && !pausing) await paused.live.sync();
     if (after && period % pruneEvery === 0) await nodes[0]!.live.prune();
     const rows = await count(sql, 'catalog_changes');
+    if ((period * DEMAND_INTERVAL_MS) % HOUR === 0) await progress(sql, clock.now - start, rows);
     peakRows = Math.max(peakRows, rows);
     if (pausing) peakWhilePaused = Math.max(peakWhilePaused, rows);
     else peakLive = Math.max(peakLive, rows);
@@ -172,22 +306,31 @@ async function simulate(fixture: CatalogFixture, after: boolean, simulatedHours:
   }
   const memory = process.memoryUsage();
   console.log(
-    `  (${after ? 'after' : 'before'}: this process ${n(memory.rss / 2 ** 20)} MiB resident, ` +
-      `${n(memory.heapUsed / 2 ** 20)} MiB of JavaScript heap, the rest mostly the embedded store's memory)`,
+    `  (${after ? 'after' : 'before'}: this process ${n(memory.rss / 2 ** 20)} MiB resident, at most ` +
+      `${n(process.resourceUsage().maxRSS / 2 ** 10)} MiB so far; ${n(memory.heapUsed / 2 ** 20)} MiB of ` +
+      `JavaScript heap, the rest mostly the embedded store's memory when it is PGlite)`,
   );
-  await sql.close();
+  await close();
   outcome.seconds = (performance.now() - began) / 1000;
   return outcome;
 }
 
+const cluster = storeKind === 'postgres' && !process.env.DATABASE_URL ? await throwawayCluster() : undefined;
 const fixture = await catalogFixture(eventCount, 36);
 try {
+  const store =
+    storeKind === 'pglite'
+      ? pgliteStore
+      : cluster
+        ? await postgresStore(cluster.url, 'a throwaway cluster, scripts/postgres.mjs')
+        : await postgresStore(process.env.DATABASE_URL!, '`DATABASE_URL`');
   console.log(
     `catalog: ${n(eventCount)} events; ${VIEWS_PER_SECOND} views/s; demand period ${DEMAND_INTERVAL_MS / 1000} s; ` +
-      `pruned every ${PRUNE_INTERVAL_MS / 1000} s; a node stale after ${NODE_STALE_MS / 60_000} min`,
+      `pruned every ${PRUNE_INTERVAL_MS / 1000} s; a node stale after ${NODE_STALE_MS / 60_000} min; ` +
+      `the log on ${store.describe}`,
   );
   if (values.only !== 'after') {
-    const before = await simulate(fixture, false, beforeHours);
+    const before = await simulate(fixture, store, false, beforeHours);
     const perDay = (before.endRows / before.hours) * 24;
     console.log(
       `before: ${n(before.views)} views in ${before.hours} h, ${n(before.writes)} demand writes: ` +
@@ -196,7 +339,7 @@ try {
     );
   }
   if (values.only !== 'before') {
-    const after = await simulate(fixture, true, hours);
+    const after = await simulate(fixture, store, true, hours);
     console.log(
       `after: ${n(after.views)} views in ${after.hours} h, ${n(after.writes)} demand writes: log at most ` +
         `${n(after.peakRows)} rows (${n(after.peakLive ?? 0)} while every node applied it, ` +
@@ -209,4 +352,5 @@ try {
   }
 } finally {
   await fixture.cleanup();
+  if (cluster) stopCluster(cluster);
 }

@@ -208,6 +208,29 @@ describe('the catalog change log pruned behind its nodes (PGlite)', () => {
   });
 });
 
+describe('pruning the embedded store (PGlite)', () => {
+  it('ends with a checkpoint, so the write-ahead log of what it folded out is recycled rather than kept', async () => {
+    const sql = await openPglite(null);
+    try {
+      await migrate(sql);
+      const node = await nodeOn(sql, 'checkpoint', { now: Date.parse('2030-03-01T12:00:00Z') });
+      await node.live.sync();
+      const events = fixture.catalog.collections.Event.slice(0, 20);
+      for (const [i, event] of events.entries()) await update(node, 'Event', { id: event.id, event_mpv_d1: i }, true);
+      const [written] = await sql.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+      expect((await node.live.prune()).changes).toBe(events.length);
+      // PGlite never checkpoints by itself: only a checkpoint after the writes lets their segments go.
+      const [checkpoint] = await sql.query<{ past: boolean }>(
+        'SELECT redo_lsn >= $1::pg_lsn AS past FROM pg_control_checkpoint()',
+        [written!.lsn],
+      );
+      expect(checkpoint?.past).toBe(true);
+    } finally {
+      await sql.close();
+    }
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the catalog change log pruned behind its nodes (PostgreSQL)', () => {
   cases(async () => {
     const db: Database = await createDatabase(process.env.TEST_DATABASE_URL!);

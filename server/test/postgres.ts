@@ -14,6 +14,8 @@ export interface PostgresCluster {
   restart(): void;
   /** Stops the cluster and removes its folder. */
   stop(): void;
+  /** The running postmaster's process id, or null. */
+  pid(): number | null;
 }
 
 /** `scripts/postgres.mjs` (plain JavaScript, as `npm test` runs it before anything is compiled), typed. */
