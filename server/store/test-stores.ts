@@ -55,11 +55,17 @@ async function freshPostgres(adminUrl: string, migrations: typeof MIGRATIONS): P
 const dumps = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
 /**
- * A new in-memory PGlite migrated up to the last of `migrations`. It starts from a dump of a database those
- * migrations ran on, made once in a run and shared by its test files: creating a cluster and migrating it takes
- * seconds of CPU, loading the dump a fraction of that, and the suite opens hundreds.
+ * A new in-memory PGlite migrated up to the last of `migrations`. Under Vitest it starts from a dump of a database
+ * those migrations ran on, made once in a run and shared by its test files: creating a cluster and migrating it
+ * takes seconds of CPU, loading the dump a fraction of that, and the suite opens many. A benchmark reusing a test
+ * helper has no run to share a dump with: it migrates a new cluster.
  */
 export async function openMigratedPglite(migrations = MIGRATIONS): Promise<Sql> {
+  if (!process.env.VITEST) {
+    const sql = await openPglite(null);
+    await migrate(sql, migrations);
+    return sql;
+  }
   const key = createHash('sha256').update(JSON.stringify(migrations)).digest('hex').slice(0, 16);
   let dump = dumps.get(key);
   if (!dump) dumps.set(key, (dump = sharedDump(key, migrations)));
