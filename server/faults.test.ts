@@ -23,14 +23,13 @@ import { EmbeddedEngine } from './search/embedded/embedded-engine.js';
 import type { SearchEngine } from './search/search-engine.js';
 import { SearchService } from './search/search-service.js';
 import { SegmentRepository } from './segments/segment-repository.js';
-import { migrate } from './store/migrations.js';
-import { openPglite } from './store/pglite-sql.js';
 import type { Sql } from './store/sql.js';
 import { StoreUnavailableError } from './store/store-errors.js';
 import { storeDegradation } from './store/open-store.js';
 import { RecentActivity } from './activity/recent-activity.js';
 import { testApp } from './test/test-app.js';
 import { checkoutBody } from './test/documents.js';
+import { openMigratedPglite } from './store/test-stores.js';
 
 const logger = pino({ level: 'silent' });
 let tmp: string;
@@ -123,8 +122,7 @@ function delegating(sandbox: SandboxPaymentProvider, overrides: Partial<PaymentP
 
 /** A PGlite store that can be made to fail the way a database going away does. */
 async function faultyStore() {
-  const real = await openPglite(null);
-  await migrate(real);
+  const real = await openMigratedPglite();
   const away = () =>
     new StoreUnavailableError(
       Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),

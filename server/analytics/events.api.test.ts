@@ -4,8 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENTS_PER_BATCH, type BrowserEvent } from '../../shared/schemas/analytics-events.js';
 import { ExperimentResultsSchema } from '../../shared/schemas/experiment-results.js';
 import { parseEnv } from '../config/env.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
@@ -13,6 +11,7 @@ import { buyOne, listingSupply, newGuest } from '../test/shopper.js';
 import { sharedAddressCommerce, testAppWithSegments } from '../test/test-app.js';
 import { EventCollector, unnamedPageView } from './event-collector.js';
 import { EventLog } from './event-log.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 const STUDIO_KEY = 'studio-key-for-events-tests';
 let fixture: CatalogFixture;
@@ -23,8 +22,7 @@ let nextListing: () => number;
 
 beforeAll(async () => {
   fixture = await catalogFixture(600, 31);
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
   log = new EventLog(sql, { flushEveryMs: 10 });
   const env = parseEnv({
     NODE_ENV: 'test',

@@ -9,8 +9,6 @@ import { importCatalog } from '../catalog/import-catalog.js';
 import { LISTINGS_FILE, readManifest } from '../catalog/manifest.js';
 import { parseEnv } from '../config/env.js';
 import { entitySlug } from '../../shared/rules/slug.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testApp } from '../test/test-app.js';
@@ -18,6 +16,7 @@ import { createCommerce } from './commerce.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
 import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
 import { loadOperatorListings } from './operator-listings.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 let fixture: CatalogFixture;
 let sql: Sql;
@@ -61,8 +60,7 @@ beforeAll(async () => {
   const catalogDir = path.join(fixture.dir, 'catalog');
   expect((await importCatalog([feed], catalogDir)).applied).toBe(true);
   const manifest = (await readManifest(catalogDir))!;
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
   expect(
     await loadOperatorListings(sql, manifest.generatedAt, path.join(catalogDir, LISTINGS_FILE), manifest.listings!),
   ).toBe(2);

@@ -4,8 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderSchema, type Order } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import { parseEnv } from '../config/env.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { liveCatalogOver } from '../test/live-catalog.js';
@@ -17,6 +15,7 @@ import { listingsForEvent } from './domain/listings.js';
 import { SandboxPaymentProvider, type PaymentProvider } from './domain/payments.js';
 import { PURCHASE_LIMITS } from './domain/purchase-limits.js';
 import { REFUND_WINDOW_DAYS } from './domain/refunds.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 const KEY = 'operators-admin-key-0001';
 const logger = pino({ level: 'silent' });
@@ -32,8 +31,7 @@ const now = () => new Date(Date.now() + clockOffsetMs);
 
 beforeAll(async () => {
   fixture = await catalogFixture(400, 33);
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
   sandbox = new SandboxPaymentProvider({ now });
   commerce = createCommerce({
     sql,

@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Payment } from '../../shared/schemas/commerce.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { SandboxPaymentProvider } from './domain/payments.js';
 import { OrderMailCodes } from './order-mail.js';
 import { SqlSandboxLedger } from './sandbox-ledger.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 let sql: Sql;
 const card: Payment = { method: 'card', cardNumber: '4242424242424242', expMonth: 12, expYear: 2035, cvc: '123' };
 
 beforeAll(async () => {
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
 });
 afterAll(() => sql?.close());
 

@@ -12,8 +12,6 @@ import { SandboxPaymentProvider } from '../commerce/domain/payments.js';
 import { parseEnv } from '../config/env.js';
 import type { FlagPayload } from '../flags/flags-file.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import {
@@ -31,6 +29,7 @@ import {
 } from '../test/experiment-simulation.js';
 import { listingSupply } from '../test/shopper.js';
 import { testAppWithSegments } from '../test/test-app.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 const STUDIO_KEY = 'studio-key-for-simulation-tests';
 /** One seed for every draw here: guest ids, purchases and lost exposures. */
@@ -57,8 +56,7 @@ describe('a seeded home-layout experiment run through the HTTP API', () => {
 
   beforeAll(async () => {
     fixture = await catalogFixture(CATALOG_EVENTS, SEED);
-    sql = await openPglite(null);
-    await migrate(sql);
+    sql = await openMigratedPglite();
     log = new EventLog(sql, { flushEveryMs: 10 });
     const logger = pino({ level: 'silent' });
     // Each simulated guest comes from an address of its own, so the per-client limits apply as to real shoppers.

@@ -14,8 +14,6 @@ import { openCatalog } from '../search/create-engine.js';
 import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { SearchService } from '../search/search-service.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
@@ -23,6 +21,7 @@ import { liveCatalogOver } from '../test/live-catalog.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { ChangeLog } from './change-log.js';
 import { LiveCatalog } from './live-catalog.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 const KEY = 'operator-key-0123456789';
 
@@ -51,8 +50,7 @@ async function openLive() {
 
 beforeAll(async () => {
   fixture = await catalogFixture(800, 16);
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
   const opened = await liveCatalogOver(fixture, sql);
   live = opened.live;
   const search = opened.search;

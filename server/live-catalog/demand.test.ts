@@ -12,8 +12,6 @@ import { parseEnv } from '../config/env.js';
 import { allInPrice } from '../../shared/rules/pricing.js';
 import { cheapestOffer, offerQuantity } from '../../shared/rules/offer.js';
 import { entitySlug } from '../../shared/rules/slug.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { liveCatalogOver } from '../test/live-catalog.js';
@@ -21,6 +19,7 @@ import { checkoutBody } from '../test/documents.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { DemandSignals } from './demand.js';
 import { LiveCatalog } from './live-catalog.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 const logger = pino({ level: 'silent' });
 let fixture: CatalogFixture;
@@ -34,8 +33,7 @@ const used = new Set<number>();
 
 beforeAll(async () => {
   fixture = await catalogFixture(1500, 23);
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
   const opened = await liveCatalogOver(fixture, sql);
   live = opened.live;
   const search = opened.search;

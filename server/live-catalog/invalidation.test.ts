@@ -10,14 +10,13 @@ import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { SearchService } from '../search/search-service.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { ChangeLog } from './change-log.js';
 import { Invalidator, type SliceReport } from './invalidation.js';
 import { LiveCatalog } from './live-catalog.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 /** A budget small enough that the invalidation of a few dozen pages takes many slices. */
 const BUDGET = 60;
@@ -35,8 +34,7 @@ const returned: Promise<void>[] = [];
 
 beforeAll(async () => {
   fixture = await catalogFixture(1_500, 36);
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
   const embedded = await EmbeddedEngine.build(fixture.catalog.collections);
   const search = new SearchService();
   const engine = new CachedEngine(embedded);

@@ -3,12 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { brandLookup, mailOfEveryKind, TEST_PDF, testAttachments, testLinks } from './mail.cases.js';
 import { enqueueMail, MailOutbox } from './outbox.js';
 import { emlFileTransport } from './transport.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -17,8 +16,7 @@ describe('mail without SMTP_URL', () => {
   let sql: Sql;
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'mail-eml-'));
-    sql = await openPglite(null);
-    await migrate(sql);
+    sql = await openMigratedPglite();
   });
   afterEach(async () => {
     await sql.close();

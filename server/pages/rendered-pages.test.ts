@@ -11,8 +11,6 @@ import { parseEnv } from '../config/env.js';
 import type { LiveCatalog } from '../live-catalog/live-catalog.js';
 import { entitySlug } from '../../shared/rules/slug.js';
 import type { SearchService } from '../search/search-service.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { cancelOneEvent, catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { liveCatalogOver } from '../test/live-catalog.js';
@@ -25,6 +23,7 @@ import { toErrorResponse } from '../http/errors.js';
 import { LayoutAnswers } from '../layout/layout-answers.js';
 import { listingsForEvent } from '../commerce/domain/listings.js';
 import { PageAnswers } from './page-answers.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 // The client's renderer, from its sources, as the server uses the built one: it must fit the server's contract.
 const renderer: PageRenderer = clientRenderer;
@@ -44,8 +43,7 @@ beforeAll(async () => {
   await writeBuiltClient(path.join(tmp, 'client'));
   fixture = await catalogFixture(600, 23);
   cancelled = cancelOneEvent(fixture.catalog);
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
   const opened = await liveCatalogOver(fixture, sql);
   search = opened.search;
   live = opened.live;

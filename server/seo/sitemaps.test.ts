@@ -19,8 +19,6 @@ import { EmbeddedCatalog } from '../search/embedded/embedded-catalog.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
 import { SearchService } from '../search/search-service.js';
 import { GROUP_PAGES } from '../segments/segment-set.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import type { Sql } from '../store/sql.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testApp, testAppWithSegments } from '../test/test-app.js';
@@ -30,6 +28,7 @@ import { DISALLOWED_PATHS } from './robots.js';
 import { MAX_SITEMAP_BYTES, w3cDatetime } from './sitemap-protocol.js';
 import { SitemapService } from './sitemap-service.js';
 import { childTexts, parseXml } from './xml-for-tests.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 const KEY = 'operator-key-0123456789';
 const ORIGIN = 'https://tickets.example.com';
@@ -48,8 +47,7 @@ horizon.setUTCFullYear(horizon.getUTCFullYear() + MAX_YEARS_AHEAD);
 
 beforeAll(async () => {
   fixture = await catalogFixture(2_000, 5);
-  sql = await openPglite(null);
-  await migrate(sql);
+  sql = await openMigratedPglite();
   // The server's wiring (`main.ts`): the embedded engine behind the result cache, the change log in the store,
   // and every applied change clearing the caches, timing the document and dropping the stale sitemap files.
   const embedded = await EmbeddedEngine.build(fixture.catalog.collections);

@@ -16,13 +16,15 @@ type Body = Request extends infer R ? (R extends { id: number } ? Omit<R, 'id'> 
 
 /**
  * The embedded default: PGlite with its files in `dir` (or in memory when `dir` is null, for tests), run in a
- * worker thread (`pglite-worker.ts`) so that its statements never hold up the server's event loop.
+ * worker thread (`pglite-worker.ts`) so that its statements never hold up the server's event loop. `dataDir`, a
+ * data directory PGlite dumped, is where a new database starts (tests start from a migrated one).
  */
-export async function openPglite(dir: string | null): Promise<Sql> {
+export async function openPglite(dir: string | null, dataDir?: Uint8Array<ArrayBuffer>): Promise<Sql> {
   if (dir) await mkdir(dir, { recursive: true });
   const options: WorkerOptions = {
     dir,
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+    dataDir,
   };
   const here = new URL(import.meta.url);
   const fromSources = here.pathname.endsWith('.ts');

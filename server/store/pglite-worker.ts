@@ -25,6 +25,8 @@ export interface SerializedError {
 export interface WorkerOptions {
   dir: string | null;
   startParams: string[];
+  /** A data directory PGlite dumped (`dumpDataDir`) to start from, instead of creating a new cluster. */
+  dataDir?: Uint8Array<ArrayBuffer>;
 }
 
 /** A rollback asked for by the server's side: the transaction ends without committing. */
@@ -39,9 +41,11 @@ function serialize(err: unknown): SerializedError {
 }
 
 async function serve(port: NonNullable<typeof parentPort>, options: WorkerOptions) {
-  const db = options.dir
-    ? new PGlite(options.dir, { startParams: options.startParams })
-    : new PGlite({ startParams: options.startParams });
+  const settings = {
+    startParams: options.startParams,
+    loadDataDir: options.dataDir ? new Blob([options.dataDir]) : undefined,
+  };
+  const db = options.dir ? new PGlite(options.dir, settings) : new PGlite(settings);
   await db.waitReady;
   const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void; ended?: (reply: Reply) => void }>();
   const reply = (message: Reply) => port.postMessage(message);

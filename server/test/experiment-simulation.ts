@@ -16,9 +16,8 @@ import { EventLog } from '../analytics/event-log.js';
 import { ExperimentReadout, experimentDefinitions } from '../experiments/readout.js';
 import { FlagService } from '../flags/flag-service.js';
 import { StaticFlagSource, type FlagPayload } from '../flags/flags-file.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import { buyOne } from './shopper.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 /** The experiment the home layout runs (`segments/flags.json`), its feature and its variations' ids. */
 export const HOME_EXPERIMENT = 'home-layout';
@@ -266,9 +265,8 @@ export async function syntheticReadout(options: {
   seed: number;
   lost?: Readonly<Record<string, number>>;
 }): Promise<{ written: SyntheticExposures; results: ExperimentResults }> {
-  const sql = await openPglite(null);
+  const sql = await openMigratedPglite();
   try {
-    await migrate(sql);
     const log = new EventLog(sql);
     const written = recordSyntheticExposures({
       collector: new EventCollector(log),

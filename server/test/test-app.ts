@@ -18,11 +18,10 @@ import { ScannerKeys } from '../commerce/scanner-keys.js';
 import { SearchService } from '../search/search-service.js';
 import { SessionTokens } from '../sessions/session-tokens.js';
 import { lazySql } from '../store/lazy-sql.js';
-import { migrate } from '../store/migrations.js';
-import { openPglite } from '../store/pglite-sql.js';
 import { sqlRecordStores } from '../store/record-collections.js';
 import type { Sql } from '../store/sql.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
+import { openMigratedPglite } from '../store/test-stores.js';
 
 /** An in-process app with silent logs, for supertest. */
 export function testApp(overrides: Partial<AppDeps> = {}) {
@@ -32,8 +31,7 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
   const sql =
     overrides.sql ??
     lazySql(async () => {
-      const opened = await openPglite(null);
-      await migrate(opened);
+      const opened = await openMigratedPglite();
       return opened;
     });
   const deps: AppDeps = {

@@ -11,8 +11,6 @@ import { ChangeLog } from '../../live-catalog/change-log.js';
 import { LiveCatalog } from '../../live-catalog/live-catalog.js';
 import { CATALOG_FORMAT_VERSION, collectionFile, MANIFEST_FILE } from '../../catalog/manifest.js';
 import { parseEnv } from '../../config/env.js';
-import { migrate } from '../../store/migrations.js';
-import { openPglite } from '../../store/pglite-sql.js';
 import { catalogFixture } from '../../test/catalog-fixture.js';
 import { testAppWithSegments } from '../../test/test-app.js';
 import { CachedEngine } from '../cached-engine.js';
@@ -23,6 +21,7 @@ import { clientOptions, parseTypesenseConfig } from '../../config/typesense.js';
 import { reindexCatalog } from './reindex.js';
 import { TypesenseCatalog, type TypesenseWriteClient } from './typesense-catalog.js';
 import { TypesenseEngine } from './typesense-engine.js';
+import { openMigratedPglite } from '../../store/test-stores.js';
 
 /** A fake Typesense: documents per collection, aliases, and every call in order. */
 function fakeTypesense(aliases: Record<string, string>, refuse?: string) {
@@ -111,8 +110,7 @@ describe('TypesenseCatalog', () => {
     'under the live catalog: a refused write answers 503 and is not logged; ' +
       'an accepted one is written by this node only',
     async () => {
-      const sql = await openPglite(null);
-      await migrate(sql);
+      const sql = await openMigratedPglite();
       try {
         const ts = fakeTypesense({ Event: 'Event_v1' }, '13');
         const engine = new TypesenseCatalog(ts.client, '');
@@ -211,8 +209,7 @@ describe.skipIf(!config)(
       const client = new Client(clientOptions(config!));
       const fixture = await catalogFixture(300, 9);
       const dir = await mkdtemp(path.join(tmpdir(), 'typesense-writes-'));
-      const sql = await openPglite(null);
-      await migrate(sql);
+      const sql = await openMigratedPglite();
       cleanup = async () => {
         for (const name of COLLECTION_NAMES)
           await client
