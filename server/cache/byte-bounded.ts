@@ -10,17 +10,17 @@ const MiB = 1024 * 1024;
  */
 export const CACHE_BYTES = {
   /** Layout rows with the search requests they are filed under (`LayoutService`). */
-  rows: 24 * MiB,
+  rows: 16 * MiB,
   /** Whole layout answers (`LayoutAnswers`). */
-  layoutAnswers: 16 * MiB,
+  layoutAnswers: 12 * MiB,
   /** Guests' home-layout assignments (`LayoutAnswers`). */
   assignments: 4 * MiB,
   /** Answers the API's fast lane replays (layout answers, suggestions, entity answers). */
-  apiLane: 32 * MiB,
+  apiLane: 24 * MiB,
   /** Rendered pages (`KeptPages`) and the pages' own fast lane, each. */
-  pages: 32 * MiB,
+  pages: 24 * MiB,
   /** Search results in front of the engine (`CachedEngine`). */
-  searchResults: 32 * MiB,
+  searchResults: 24 * MiB,
   /** Built sitemap files. */
   sitemaps: 64 * MiB,
   /** What the layout lane worked out per address, token, site and browser (`server/layout/routes.ts`). */

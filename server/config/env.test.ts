@@ -54,7 +54,7 @@ describe('parseEnv', () => {
   });
 
   it('bounds the heap and the search results by default (RULES 13.12), and names a bad setting', () => {
-    expect(parseEnv({})).toMatchObject({ HEAP_GROWTH_PERCENT: 20, SEARCH_CACHE_MB: 32 });
+    expect(parseEnv({})).toMatchObject({ HEAP_GROWTH_PERCENT: 20, SEARCH_CACHE_MB: 24 });
     expect(parseEnv({ HEAP_GROWTH_PERCENT: '0' }).HEAP_GROWTH_PERCENT).toBe(0);
     expect(() => parseEnv({ HEAP_GROWTH_PERCENT: '-5' })).toThrow(/HEAP_GROWTH_PERCENT/);
   });
