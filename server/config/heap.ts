@@ -1,4 +1,4 @@
-import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import v8 from 'node:v8';
 
 /**
