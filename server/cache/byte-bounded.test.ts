@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerBytes, byteBounded, roughBytes } from './byte-bounded.js';
+import { answerBytes, byteBounded, entryBytes, roughBytes } from './byte-bounded.js';
 
 describe('roughBytes', () => {
   it('grows with the strings, numbers, elements and properties a value holds', () => {
@@ -35,6 +35,13 @@ describe('byteBounded', () => {
     cache.set('big', 'small');
     expect(cache.set('big', 'x'.repeat(1_500)).has('big')).toBe(false);
     expect(cache.has('big')).toBe(false);
+  });
+
+  it('counts an entry with its key and bookkeeping, as a set naming its own size may too', () => {
+    const cache = byteBounded<string, string>(100_000, (value) => value.length);
+    cache.set('key', 'x'.repeat(100));
+    expect(cache.calculatedSize).toBe(entryBytes('key', 100));
+    expect(entryBytes('key', 100)).toBeGreaterThan(100 + 'key'.length);
   });
 
   it('counts an entry as its set names it, when it does', () => {

@@ -78,6 +78,11 @@ export function answerBytes(body: string): number {
   return Buffer.byteLength(body) * 2 + 512;
 }
 
+/** What an entry of `valueBytes` under `key` counts for in its cache: its value, its key and the bookkeeping. */
+export function entryBytes(key: unknown, valueBytes: number): number {
+  return ENTRY_BYTES + roughBytes(key) + Math.ceil(valueBytes);
+}
+
 type Options<K extends NonNullable<unknown>, V extends NonNullable<unknown>> = Omit<
   LRUCache.Options<K, V, unknown>,
   'max' | 'maxSize' | 'sizeCalculation'
@@ -85,8 +90,8 @@ type Options<K extends NonNullable<unknown>, V extends NonNullable<unknown>> = O
 
 /**
  * A least-recently-used cache bounded by bytes: `bytes` in all (a `CACHE_BYTES` entry), each entry counted by
- * `sizeOf`, with its key and the cache's bookkeeping, unless its `set` names its size. An entry larger than a tenth
- * of the whole (or than `maxEntrySize`, when given) is not kept.
+ * `sizeOf`, with its key and the cache's bookkeeping (`entryBytes`, which a `set` naming its own size uses too).
+ * An entry larger than a tenth of the whole (or than `maxEntrySize`, when given) is not kept.
  */
 export function byteBounded<K extends NonNullable<unknown>, V extends NonNullable<unknown>>(
   bytes: number,
@@ -97,7 +102,7 @@ export function byteBounded<K extends NonNullable<unknown>, V extends NonNullabl
     maxEntrySize: Math.floor(bytes / 10),
     ...options,
     maxSize: bytes,
-    sizeCalculation: (value, key) => ENTRY_BYTES + roughBytes(key) + Math.ceil(sizeOf(value, key)),
+    sizeCalculation: (value, key) => entryBytes(key, sizeOf(value, key)),
   });
 }
 

@@ -91,7 +91,6 @@ class Entry {
   constructor(
     readonly answer: ReplayableAnswer,
     common: OutgoingHttpHeaders,
-    readonly bytes: number,
   ) {
     const own = Object.fromEntries(
       Object.entries(answer.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]),
@@ -173,7 +172,7 @@ export class FastLane {
 
   constructor(private readonly options: FastLaneOptions) {
     this.common = { ...options.headers };
-    this.answers = byteBounded<string, Entry>(options.maxBytes, (e) => e.bytes, {
+    this.answers = byteBounded<string, Entry>(options.maxBytes, (e) => answerBytes(e.answer.body), {
       dispose: (_entry, key) => this.tags.untag(key),
     });
   }
@@ -194,7 +193,7 @@ export class FastLane {
   remember(key: string, answer: ReplayableAnswer, ttlMs: number, tags: readonly string[] = []): void {
     if (this.answers.get(key)?.answer.etag === answer.etag) return;
     // Room for the body and the compressed copies it may gain; one over a tenth of the whole is not kept.
-    const entry = new Entry(answer, this.common, answerBytes(answer.body));
+    const entry = new Entry(answer, this.common);
     if (this.answers.set(key, entry, { ttl: ttlMs }).has(key)) this.tags.tag(key, tags);
   }
 

@@ -4,7 +4,7 @@ import type { Brand } from '../../shared/schemas/brand-registry.js';
 import type { PageName } from '../../shared/schemas/segments.js';
 import type { RowSpec } from '../../shared/schemas/segment-rows.js';
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
-import { byteBounded, CACHE_BYTES, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
+import { byteBounded, CACHE_BYTES, entryBytes, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
 import { AppError } from '../http/errors.js';
 import { parseSearchRequest, type ParsedSearchRequest } from '../../shared/schemas/search.js';
 import { queryClock } from '../search/query-clock.js';
@@ -202,7 +202,7 @@ export class LayoutService {
       if (this.changes === changesBefore) {
         const filed = this.scopes.add(key, requests);
         // A row over a tenth of the bound is not kept, nor left filed.
-        if (!this.cache.set(key, items, { size: roughBytes(key) + roughBytes(items) + filed }).has(key))
+        if (!this.cache.set(key, items, { size: entryBytes(key, roughBytes(items) + filed) }).has(key))
           this.scopes.remove(key);
       }
       return items;
