@@ -1,4 +1,5 @@
 import { dehydrate, QueryClient } from '@tanstack/react-query';
+import { Writable } from 'node:stream';
 import { StrictMode } from 'react';
 import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
@@ -6,7 +7,9 @@ import { Storefront } from './app/app.js';
 import { AppLinkNavigation } from './components/app-link.js';
 import { RequestPlace } from './app/page-context.js';
 import type { ChosenPlace } from '../../shared/rules/location.js';
-import type { PageContextValue } from '../../shared/schemas/page-render.js';
+import type { FragmentStore, PageContextValue } from '../../shared/schemas/page-render.js';
+import { KeptMarkupContext } from './components/kept-markup.js';
+import { keptFragments } from './app/kept-fragments.js';
 import { pageDataJson } from './app/page-data.js';
 import { pageHead, type PageHead } from './app/page-head.js';
 import type { PagePlan } from './app/page-queries.js';
@@ -31,14 +34,39 @@ export interface RenderInput {
   page: PageContextValue;
   /** The shopper's place, from the request's cookie: the pages draw for it, as the browser will. */
   place: ChosenPlace;
+  /** Where parts drawn before are kept (RULES 13.13); none: every part is drawn. */
+  fragments?: FragmentStore;
 }
 
 export interface RenderedPage {
   head: PageHead;
   /** The page data for the client (`<script type="application/json">`), escaped for use inside a script element. */
   data: string;
-  /** Streams the page's markup into `destination`, which it ends; resolves when done. */
-  pipe(destination: NodeJS.WritableStream): void;
+  /** The page's markup, whole: the bytes React wrote, decoded once (a chunk may end inside a character). */
+  markup(): Promise<string>;
+}
+
+/** Everything a render streams, as one string. */
+function written(stream: { pipe(destination: NodeJS.WritableStream): void }): Promise<string> {
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    stream.pipe(
+      new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+          done();
+        },
+        final(done) {
+          resolve(Buffer.concat(chunks).toString('utf8'));
+          done();
+        },
+        destroy(err, done) {
+          if (err) reject(err);
+          done(err);
+        },
+      }),
+    );
+  });
 }
 
 /** How long a render may take before it is given up (the server then sends the page without its markup). */
@@ -57,6 +85,8 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
     url: new URL(`${input.page.origin}${input.url}`),
     status: input.page.status,
   });
+  const kept = input.fragments ? keptFragments(input.fragments) : null;
+  let failed = false;
   return new Promise((resolve, reject) => {
     let settled = false;
     const stream = renderToPipeableStream(
@@ -67,7 +97,9 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
                 feature is off until the page's GrowthBook starts in the browser, as it is while hydrating. The same
                 tree as in the browser (`App`), so the same ids. */}
             <AppLinkNavigation>
-              <Storefront queryClient={queryClient} page={input.page} />
+              <KeptMarkupContext value={kept}>
+                <Storefront queryClient={queryClient} page={input.page} />
+              </KeptMarkupContext>
             </AppLinkNavigation>
           </StaticRouter>
         </RequestPlace>
@@ -78,7 +110,11 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
         onAllReady() {
           settled = true;
           clearTimeout(timer);
-          resolve({ head, data, pipe: (destination) => stream.pipe(destination) });
+          resolve({
+            head,
+            data,
+            markup: () => written(stream).then((markup) => (kept ? kept.finish(markup, !failed) : markup)),
+          });
         },
         onShellError(error) {
           settled = true;
@@ -87,6 +123,7 @@ export function renderPage(input: RenderInput): Promise<RenderedPage> {
         },
         onError(error) {
           // A component that throws is drawn by the client instead; the server says why.
+          failed = true;
           console.error('server render error', error);
         },
       },

@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ChosenPlace } from '../../shared/rules/location.js';
-import type { PageContextValue, PageHead, PagePlan } from '../../shared/schemas/page-render.js';
+import type { FragmentStore, PageContextValue, PageHead, PagePlan } from '../../shared/schemas/page-render.js';
 
 export type { PageHead, PagePlan, PageQuery, RenderedPageKind } from '../../shared/schemas/page-render.js';
 
 export interface RenderedPage {
   head: PageHead;
   data: string;
-  pipe(destination: NodeJS.WritableStream): void;
+  /** The page's markup, whole. */
+  markup(): Promise<string>;
 }
 
 /**
@@ -29,6 +30,8 @@ export interface PageRenderer {
     answers: readonly { queryKey: readonly unknown[]; data: unknown }[];
     page: PageContextValue;
     place: ChosenPlace;
+    /** Parts drawn before, written again as text (RULES 13.13). */
+    fragments?: FragmentStore;
   }): Promise<RenderedPage>;
 }
 

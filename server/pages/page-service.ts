@@ -1,9 +1,14 @@
-import { Writable } from 'node:stream';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { parsePlace, type ChosenPlace } from '../../shared/rules/location.js';
 import { addressWithoutTracking } from '../../shared/rules/tracking-params.js';
-import { readPageCookies, type PageCookies, type PageQuery } from '../../shared/schemas/page-render.js';
+import {
+  readPageCookies,
+  type KeptFragment,
+  type PageCookies,
+  type PageQuery,
+} from '../../shared/schemas/page-render.js';
+import { byteBounded, CACHE_BYTES, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
 import { SURROGATE_KEY_HEADERS, surrogateKeyHeader } from '../cache/surrogate-keys.js';
 import { AppError } from '../http/errors.js';
 import { SITE_TAG, type FastLane } from '../http/fast-lane.js';
@@ -67,29 +72,6 @@ function withStyleSources(csp: string, sources: readonly string[]): string {
   return csp.replace(/style-src ([^;]*)/, `style-src $1 ${sources.join(' ')}`);
 }
 
-/** The markup a render streams, whole: the bytes React wrote, decoded once (a chunk may end inside a character). */
-function markupOf(rendered: { pipe(destination: NodeJS.WritableStream): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  return new Promise((resolve, reject) => {
-    rendered.pipe(
-      new Writable({
-        write(chunk: Buffer | string, _encoding, done) {
-          chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-          done();
-        },
-        final(done) {
-          resolve(Buffer.concat(chunks).toString('utf8'));
-          done();
-        },
-        destroy(err, done) {
-          if (err) reject(err);
-          done(err);
-        },
-      }),
-    );
-  });
-}
-
 const notFoundPlan = (plan: PagePlan): PagePlan => ({ kind: 'not-found', shell: plan.shell, own: [] });
 
 /**
@@ -101,6 +83,14 @@ const notFoundPlan = (plan: PagePlan): PagePlan => ({ kind: 'not-found', shell: 
  */
 export class PageService {
   private readonly kept: KeptPages;
+  /**
+   * RULES 13.13: rendered layout rows, keyed by everything their markup is drawn from, so never stale: a changed
+   * row is another key, and the old one ages out.
+   */
+  private readonly fragments: BoundedCache<string, KeptFragment> = byteBounded<string, KeptFragment>(
+    CACHE_BYTES.fragments,
+    roughBytes,
+  );
 
   constructor(private readonly deps: PageServiceDeps) {
     this.kept = new KeptPages(deps);
@@ -228,8 +218,9 @@ export class PageService {
         answers,
         page: { origin, status },
         place: visit.place,
+        fragments: this.fragments,
       });
-      markup = await markupOf(rendered);
+      markup = await rendered.markup();
     } catch (err) {
       this.deps.logger.error({ err, url: address }, 'server render failed: the app shell goes instead');
       return false;

@@ -24,6 +24,8 @@ import { LayoutAnswers } from '../layout/layout-answers.js';
 import { listingsForEvent } from '../commerce/domain/listings.js';
 import { PageAnswers } from './page-answers.js';
 import { openMigratedPglite } from '../store/test-stores.js';
+import { parsePlace } from '../../shared/rules/location.js';
+import type { FragmentStore, KeptFragment } from '../../shared/schemas/page-render.js';
 
 // The client's renderer, from its sources, as the server uses the built one: it must fit the server's contract.
 const renderer: PageRenderer = clientRenderer;
@@ -379,6 +381,67 @@ describe('a rendered landing page', () => {
     expect(page.text).toContain(
       '<title>Results for “&#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;”</title>',
     );
+  });
+});
+
+/** The image preloads React writes first in a page, each as its set of attributes (their order is React's). */
+const preloadLinks = (markup: string) =>
+  [...markup.matchAll(/<link rel="preload"[^>]*\/>/g)].map((m) =>
+    [...m[0].matchAll(/ [a-zA-Z]+="[^"]*"/g)].sort().join(''),
+  );
+const withoutPreloads = (markup: string) => markup.replace(/<link rel="preload"[^>]*\/>/g, '');
+
+describe('a part of a page drawn before (RULES 13.13)', () => {
+  const addresses = () => {
+    const performer = fixture.catalog.collections.Performer[0]!;
+    const venue = fixture.catalog.collections.Venue[0]!;
+    return [
+      '/',
+      '/category/concerts',
+      '/results-general?kwds=new',
+      `/performers/${entitySlug(performer.performer_name, performer.performer_id)}`,
+      `/venues/${entitySlug(venue.venue_name, venue.venue_id)}`,
+      eventPath(upcoming()[0]!),
+      '/faq',
+      '/no-such-page',
+    ];
+  };
+
+  it('is written again as text: the same markup as drawn anew, and the same pictures preloaded', async () => {
+    const cookie = 'shopperLocation=40.71,-74.00';
+    const place = parsePlace('40.71,-74.00');
+    const storeOf = (kept: Map<string, KeptFragment>): FragmentStore => ({
+      get: (key) => kept.get(key),
+      set: (key, value) => void kept.set(key, value),
+    });
+    // Kept across the pages, as on a server: a page's header and footer were drawn by the one before.
+    const shared = new Map<string, KeptFragment>();
+    for (const address of addresses()) {
+      const page = await request(app).get(address).set('Cookie', cookie);
+      const data = pageData(page.text);
+      const input = {
+        url: address,
+        plan: renderer.pagePlan(new URL(`http://page.invalid${address}`), place)!,
+        answers: data.state.queries.map((q) => ({ queryKey: q.queryKey, data: q.state.data })),
+        page: data.page,
+        place,
+      };
+      const drawn = async (kept?: Map<string, KeptFragment>) =>
+        (await renderer.renderPage({ ...input, fragments: kept && storeOf(kept) })).markup();
+      const anew = await drawn();
+      expect(anew, address).not.toContain('data-kept');
+      // Drawn for the first time, each part is marked, kept, and its mark taken out: not a byte differs.
+      const own = new Map<string, KeptFragment>();
+      expect(await drawn(own), address).toBe(anew);
+      if (address === '/') expect(own.size, 'the header, the footer and each row').toBeGreaterThan(3);
+      for (const kept of [own, shared]) {
+        const again = await drawn(kept);
+        expect(withoutPreloads(again), address).toBe(withoutPreloads(anew));
+        expect(preloadLinks(again).sort(), address).toEqual(preloadLinks(anew).sort());
+      }
+    }
+    const kept = [...shared.values()];
+    expect([...kept.values()].every((part) => !part.html.includes('data-kept'))).toBe(true);
   });
 });
 

@@ -99,3 +99,29 @@ export function readCookie(cookies: string, name: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * An image a kept fragment draws without lazy loading: what React would preload for it, the fragment being
+ * written as text where React no longer sees the image (RULES 13.13).
+ */
+export interface FragmentImage {
+  href: string;
+  imageSrcSet?: string;
+  imageSizes?: string;
+  fetchPriority?: 'high' | 'low' | 'auto';
+}
+
+/** A part of a page rendered once and written again as text when the same part is drawn again (RULES 13.13). */
+export interface KeptFragment {
+  /** The markup inside the part's element, as React wrote it. */
+  html: string;
+  images: readonly FragmentImage[];
+}
+
+/**
+ * Where the server keeps rendered fragments, by a key naming everything their markup is drawn from (RULES 13.13).
+ */
+export interface FragmentStore {
+  get(key: string): KeptFragment | undefined;
+  set(key: string, fragment: KeptFragment): void;
+}

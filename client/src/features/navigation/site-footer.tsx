@@ -1,15 +1,19 @@
 import { useId } from 'react';
 import { GUARANTEE_PATH } from '../../../../shared/rules/site-paths.js';
 import { AppLink } from '../../components/app-link.js';
+import { KeptMarkup } from '../../components/kept-markup.js';
 import { SocialIcon } from './icons.js';
 import { FOOTER_CATEGORIES, POLICY_LINKS, SOCIAL_LINKS } from './menu-data.js';
 import './navigation.css';
 
-/** Site footer (RULES 1.2, 12.5): category, social and policy links and the money-back bar. */
+/**
+ * Site footer (RULES 1.2, 12.5): category, social and policy links and the money-back bar. Drawn from its id alone,
+ * so the server writes it again as text (RULES 13.13).
+ */
 export function SiteFooter() {
   const newTabId = useId();
   return (
-    <footer className="nav-footer">
+    <KeptMarkup as="footer" cacheKey={() => `footer ${newTabId}`} className="nav-footer">
       <p className="nav-footer__guarantee">
         <AppLink to={GUARANTEE_PATH}>100% Money Back Guarantee</AppLink>
       </p>
@@ -66,6 +70,6 @@ export function SiteFooter() {
         </div>
       </div>
       <p className="nav-footer__note">A resale marketplace. Ticket prices may be above face value.</p>
-    </footer>
+    </KeptMarkup>
   );
 }

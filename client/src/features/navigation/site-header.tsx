@@ -1,7 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
+import { callQueryKey } from '../../../../shared/schemas/api-calls.js';
+import { KeptMarkup } from '../../components/kept-markup.js';
 import { MenuIcon } from './icons.js';
 import { MegaMenu } from './mega-menu.js';
+import { menuCall } from './menu-data.js';
 import { MobileMenu } from './mobile-menu.js';
 import './navigation.css';
 
@@ -15,14 +19,21 @@ export interface SiteHeaderProps {
   logo: string;
 }
 
-/** Sticky site header (RULES 1.1, 12.1); wide and phone layouts switch in CSS at 768 px. */
+/**
+ * Sticky site header (RULES 1.1, 12.1); wide and phone layouts switch in CSS at 768 px. On the server it is drawn
+ * closed and empty (no search typed, no menu open), from the brand, its ids and the menu (never part of a page
+ * today), so the server writes it again as text (RULES 13.13).
+ */
 export function SiteHeader({ search, mobileSearch, brandName, logo }: SiteHeaderProps) {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const drawerId = useId();
+  const queryClient = useQueryClient();
+  const cacheKey = () =>
+    JSON.stringify(['header', drawerId, brandName, logo, queryClient.getQueryData(callQueryKey(menuCall)) ?? null]);
 
   return (
-    <header className="nav-header">
+    <KeptMarkup as="header" cacheKey={cacheKey} className="nav-header">
       <p className="nav-header__banner">
         We are a resale marketplace, not the box office. Ticket prices may be above face value.
       </p>
@@ -50,6 +61,6 @@ export function SiteHeader({ search, mobileSearch, brandName, logo }: SiteHeader
         <MegaMenu />
       </div>
       <MobileMenu id={drawerId} open={menuOpen} onClose={() => setMenuOpen(false)} returnFocusRef={menuButtonRef} />
-    </header>
+    </KeptMarkup>
   );
 }

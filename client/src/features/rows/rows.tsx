@@ -1,6 +1,7 @@
 import { createContext, useContext, useId, useState, type ComponentType, type KeyboardEvent } from 'react';
 import type { LayoutRow } from '../../../../shared/schemas/layout.js';
 import { CategoryTile, EventList, PerformerCard, PromoCard, VenueCard } from '../../components/cards.js';
+import { KeptMarkup } from '../../components/kept-markup.js';
 import { useRowEvents } from './row-events.js';
 
 type RowOf<T extends LayoutRow['type']> = Extract<LayoutRow, { type: T }>;
@@ -16,15 +17,31 @@ export interface RowProps<T extends LayoutRow['type']> {
  */
 export const RowSetLabel = createContext<string | undefined>(undefined);
 
-function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode }) {
-  const headingId = useId();
+/**
+ * A row's section: its heading (`id` is the heading's, and the start of any other id inside) and its items, or a
+ * note. What it holds is drawn from the row, `id` and `eager` alone, so the server writes a row it drew before as
+ * text (RULES 13.13).
+ */
+function RowFrame({
+  row,
+  id: headingId,
+  eager = false,
+  children,
+}: {
+  row: LayoutRow;
+  id: string;
+  eager?: boolean;
+  children: React.ReactNode;
+}) {
   const setLabel = useContext(RowSetLabel);
   const failed = row.status === 'timeout' || row.status === 'error';
   // A row that failed still shows what it had; a row drawn as a note only is no impression.
   const showsItems = failed ? row.items.length > 0 : row.status !== 'empty';
   const ref = useRowEvents(row, showsItems);
   return (
-    <section
+    <KeptMarkup
+      as="section"
+      cacheKey={() => `${headingId} ${eager ? 1 : 0} ${JSON.stringify(row)}`}
       ref={ref}
       className={`row row--${row.type}`}
       aria-labelledby={setLabel ? `${setLabel} ${headingId}` : headingId}
@@ -38,13 +55,14 @@ function RowFrame({ row, children }: { row: LayoutRow; children: React.ReactNode
       ) : (
         <p className="row__note">Nothing here yet near you. Try another date or category.</p>
       )}
-    </section>
+    </KeptMarkup>
   );
 }
 
 function PerformersRow({ row, eager }: RowProps<'performers'>) {
+  const id = useId();
   return (
-    <RowFrame row={row}>
+    <RowFrame row={row} id={id} eager={eager}>
       <ul className="cards">
         {row.items.map((card) => (
           <li key={card.id}>
@@ -68,7 +86,7 @@ function EventsRow({ row }: RowProps<'events'>) {
   const tabs = row.tabs;
   if (!tabs || tabs.length === 0) {
     return (
-      <RowFrame row={row}>
+      <RowFrame row={row} id={base}>
         <RowEvents items={row.items} />
       </RowFrame>
     );
@@ -82,7 +100,7 @@ function EventsRow({ row }: RowProps<'events'>) {
     document.getElementById(`${base}-tab-${next}`)?.focus();
   };
   return (
-    <RowFrame row={{ ...row, status: row.status === 'empty' ? 'ok' : row.status }}>
+    <RowFrame row={{ ...row, status: row.status === 'empty' ? 'ok' : row.status }} id={base}>
       <div role="tablist" aria-label={row.title} className="tabs" onKeyDown={onKey}>
         {tabs.map((tab, i) => (
           <button
@@ -107,8 +125,9 @@ function EventsRow({ row }: RowProps<'events'>) {
 }
 
 function VenuesRow({ row }: RowProps<'venues'>) {
+  const id = useId();
   return (
-    <RowFrame row={row}>
+    <RowFrame row={row} id={id}>
       <ul className="venue-list">
         {row.items.map((card) => (
           <li key={card.id}>
@@ -121,8 +140,9 @@ function VenuesRow({ row }: RowProps<'venues'>) {
 }
 
 function CategoriesRow({ row, eager }: RowProps<'categories'>) {
+  const id = useId();
   return (
-    <RowFrame row={row}>
+    <RowFrame row={row} id={id} eager={eager}>
       <ul className="cards cards--tiles">
         {row.items.map((card) => (
           <li key={card.slug}>
@@ -135,8 +155,9 @@ function CategoriesRow({ row, eager }: RowProps<'categories'>) {
 }
 
 function PromosRow({ row, eager }: RowProps<'promos'>) {
+  const id = useId();
   return (
-    <RowFrame row={row}>
+    <RowFrame row={row} id={id} eager={eager}>
       <ul className="cards cards--promos">
         {row.items.map((card) => (
           <li key={card.id}>
