@@ -162,6 +162,9 @@ export function createApp(deps: AppDeps): App {
   return Object.assign(pageLane ? pageLane.in(listener) : listener, { fastLane: lane, pageLane });
 }
 
+/** Whether an address's last part has a dot, as every file the client is built into has (`index.html`, `logo.svg`). */
+export const namesAFile = (pathname: string) => pathname.lastIndexOf('.') > pathname.lastIndexOf('/');
+
 interface Shared {
   lane: FastLane;
   pageLane: FastLane | undefined;
@@ -362,7 +365,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     // RULES 18.3: a preview link's page is built with the studio's; it is reached through a link only.
     const previewFile = path.join(deps.clientDir, 'preview.html');
     app.use('/preview.html', (_req, _res, next) => next(httpError(404)));
-    app.use(express.static(deps.clientDir, { index: false, maxAge: '1d' }));
+    // Only an address naming a file (a dot in its last part) can be one of the client's files: a page's address
+    // is never looked for on disk first.
+    const clientFiles = express.static(deps.clientDir, { index: false, maxAge: '1d' });
+    app.use((req, res, next) => (namesAFile(req.path) ? clientFiles(req, res, next) : next()));
     app.get(
       ['/studio', '/studio/{*path}'],
       studioOpen,

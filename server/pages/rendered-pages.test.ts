@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -24,6 +24,7 @@ import { LayoutAnswers } from '../layout/layout-answers.js';
 import { listingsForEvent } from '../commerce/domain/listings.js';
 import { PageAnswers } from './page-answers.js';
 import { openMigratedPglite } from '../store/test-stores.js';
+import { namesAFile } from '../app.js';
 import { parsePlace } from '../../shared/rules/location.js';
 import type { FragmentStore, KeptFragment } from '../../shared/schemas/page-render.js';
 
@@ -366,6 +367,17 @@ describe('a rendered landing page', () => {
       expect(tickets.text).not.toContain('id="page-data"');
     },
   );
+
+  it('leaves an address with a dot in its last part to the client files, and every other to the pages', async () => {
+    await writeFile(path.join(tmp, 'client', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const file = await request(app).get('/favicon.svg');
+    expect(file.status).toBe(200);
+    expect(file.headers['cache-control']).toBe('public, max-age=86400');
+    expect((await request(app).get('/no-such-file.svg')).status).toBe(404);
+    expect(namesAFile('/brands/base/logo.svg')).toBe(true);
+    expect(namesAFile('/category/nfl')).toBe(false);
+    expect(namesAFile('/v1.2/category')).toBe(false);
+  });
 
   it('cannot be broken out of by what the address carries', async () => {
     const elsewhere = await request(app).get('//evil.example/x');
