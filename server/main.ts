@@ -44,6 +44,9 @@ import { emlFileTransport, smtpTransport } from './mail/transport.js';
 import { SharedCachePurge } from './cache/shared-cache-purge.js';
 import { surrogateKey } from './cache/surrogate-keys.js';
 
+/** How long an idle kept-alive connection is held open (Node's own is 5 s). */
+const KEEP_ALIVE_MS = 65_000;
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built client sits beside the compiled server (`dist/client` next to `dist/server`); from source, in dist. */
 const clientDir = here.endsWith(path.join('dist', 'server'))
@@ -216,7 +219,10 @@ async function main() {
     logger,
   });
 
-  const server: Server = createServer(app).listen(env.PORT, env.HOST);
+  // An idle kept-alive connection stays open longer than the clients and balancers in front keep theirs (60 s is
+  // common): a server that closes first races a request just being sent on it, which the client sees reset.
+  const server: Server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1_000 }, app);
+  server.listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
