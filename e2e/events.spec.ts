@@ -57,9 +57,9 @@ interface PageRow {
 async function renderedRows(page: Page): Promise<PageRow[]> {
   return page.evaluate(() => {
     const parsed = JSON.parse(document.getElementById('page-data')?.textContent ?? 'null') as {
-      state: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] };
+      answers: { key: unknown[]; data?: unknown }[];
     } | null;
-    const layout = parsed?.state.queries.find((q) => q.queryKey[0] === 'layout')?.state.data as
+    const layout = parsed?.answers.find((a) => a.key[0] === 'layout')?.data as
       { rows: { id: string; source?: { file: string } }[] } | undefined;
     return (layout?.rows ?? []).map((r) => ({ id: r.id, file: r.source?.file ?? null }));
   });

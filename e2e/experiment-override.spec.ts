@@ -21,10 +21,10 @@ const rowHeading = (page: Page, name: string) =>
 async function open(page: Page, url: string) {
   await page.goto(url);
   const key = await page.evaluate(() => {
-    const data = JSON.parse(document.getElementById('page-data')?.textContent ?? '{"state":{"queries":[]}}') as {
-      state: { queries: { queryKey: string[] }[] };
+    const data = JSON.parse(document.getElementById('page-data')?.textContent ?? '{"answers":[]}') as {
+      answers: { key: string[] }[];
     };
-    return data.state.queries.find((q) => q.queryKey[0] === 'layout')?.queryKey;
+    return data.answers.find((a) => a.key[0] === 'layout')?.key;
   });
   expect(key, 'the page carries the layout it was drawn from').toBeDefined();
   return new URL(`${key![1]}?${[key![2], key![3]].filter(Boolean).join('&')}`, 'http://layout.invalid');

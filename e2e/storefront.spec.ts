@@ -80,9 +80,9 @@ test('the sports page opens its events row on the tab the server names (a league
   // The layout the server drew the page from, embedded for the client.
   const layout = await page.evaluate(() => {
     const data = JSON.parse(document.getElementById('page-data')!.textContent!) as {
-      state: { queries: { queryKey: string[]; state: { data: unknown } }[] };
+      answers: { key: string[]; data: unknown }[];
     };
-    return data.state.queries.find((q) => q.queryKey[0] === 'layout')!.state.data as {
+    return data.answers.find((a) => a.key[0] === 'layout')!.data as {
       rows: { id: string; defaultTab: string; tabs: { id: string; title: string }[] }[];
     };
   });

@@ -1,8 +1,7 @@
-import { hydrate } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.js';
-import { readPageData } from './app/page-data.js';
+import { readPageData, seedPageAnswers } from './app/page-data.js';
 import { reportClientError } from './lib/api.js';
 import { createQueryClient } from './lib/query-client.js';
 import { keepInputBeforeScript } from './lib/input-before-script.js';
@@ -20,7 +19,7 @@ if (served) {
   // A page the server rendered: the answers it rendered with fill the cache first, so the client draws exactly
   // what the server did and asks for nothing again. Hydrating in a transition lets the browser paint between slices.
   const queryClient = createQueryClient();
-  hydrate(queryClient, served.state);
+  seedPageAnswers(queryClient, served.answers);
   // A choice made in the page's forms before now is read before hydration resets it; its owner applies it.
   keepInputBeforeScript();
   // The entry the page is shown at: what the guest's own reports after load are about (RULES 13.7).

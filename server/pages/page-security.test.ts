@@ -231,10 +231,8 @@ describe('an event page', () => {
     expect(page.text).not.toMatch(/_d1"|_d7"|_t12"|"tickets_available"|"performer_ids"/);
     const data = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(page.text)![1]!;
     const detail = (
-      JSON.parse(data) as {
-        state: { queries: { queryKey: unknown[]; state: { data: { event?: { detail?: object } } } }[] };
-      }
-    ).state.queries.find((q) => q.queryKey[0] === 'events')!.state.data.event!.detail!;
+      JSON.parse(data) as { answers: { key: unknown[]; data: { event?: { detail?: object } } }[] }
+    ).answers.find((a) => a.key[0] === 'events')!.data.event!.detail!;
     expect(Object.keys(detail).sort()).toEqual([...EVENT_DETAIL_FIELDS].sort());
     expect(detail).toMatchObject({ venue_name: event.venue_name, performer_names: event.performer_names });
   });

@@ -75,7 +75,7 @@ afterAll(async () => {
 
 /** The page data a rendered page carries for the client. */
 function pageData(html: string): {
-  state: { queries: { queryKey: unknown[]; state: { data: unknown } }[] };
+  answers: { key: unknown[]; data: unknown }[];
   page: { origin: string; status: number };
 } {
   const match = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html);
@@ -84,7 +84,7 @@ function pageData(html: string): {
   return parsePageData(match![1]!) as unknown as ReturnType<typeof pageData>;
 }
 const answerFor = (html: string, key: unknown[]) =>
-  pageData(html).state.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(key))?.state.data;
+  pageData(html).answers.find((a) => JSON.stringify(a.key) === JSON.stringify(key))?.data;
 const meta = (html: string, attr: 'name' | 'property', name: string) =>
   new RegExp(`<meta ${attr}="${name.replace(/[.:]/g, '\\$&')}" content="([^"]*)"`).exec(html)?.[1];
 const upcoming = () =>

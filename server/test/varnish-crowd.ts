@@ -134,13 +134,11 @@ export interface PageMarks {
 export function pageMarks(html: string): PageMarks {
   const match = /<script[^>]*id="page-data"[^>]*>([\s\S]*?)<\/script>/.exec(html);
   if (!match) return { place: null, variation: null };
-  const data = JSON.parse(match[1]!) as {
-    state?: { queries?: { queryKey: unknown[]; state?: { data?: { variation?: unknown } } }[] };
-  };
-  const layout = data.state?.queries?.find((q) => q.queryKey[0] === 'layout');
-  const variation = layout?.state?.data?.variation;
+  const data = JSON.parse(match[1]!) as { answers?: { key: unknown[]; data?: { variation?: unknown } }[] };
+  const layout = data.answers?.find((a) => a.key[0] === 'layout');
+  const variation = layout?.data?.variation;
   return {
-    place: typeof layout?.queryKey[2] === 'string' ? layout.queryKey[2] : null,
+    place: typeof layout?.key[2] === 'string' ? layout.key[2] : null,
     variation: typeof variation === 'string' ? variation : null,
   };
 }

@@ -1,4 +1,4 @@
-import type { DehydratedState } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { PageContextValue } from './page-context.js';
 
 /**
@@ -6,11 +6,38 @@ import type { PageContextValue } from './page-context.js';
  */
 export const PAGE_DATA_ID = 'page-data';
 
-/** What a server-rendered page carries for the client that hydrates it. */
+/** One API answer the page was rendered with, under the client's query key. */
+export interface PageAnswer {
+  key: readonly unknown[];
+  data: unknown;
+}
+
+/**
+ * What a server-rendered page carries for the client that hydrates it: each answer's key and data only. TanStack
+ * Query's dehydrated state would add some 330 bytes of bookkeeping per answer (hashes, counters, timestamps) that
+ * the client sets for itself when it seeds its cache (`seedPageAnswers`).
+ */
 export interface PageData {
-  /** TanStack Query's dehydrated cache: the API answers the page was rendered with, under the client's keys. */
-  state: DehydratedState;
+  answers: PageAnswer[];
   page: PageContextValue;
+}
+
+/** The answers in a render's query client, as the page data carries them: those it holds data for. */
+export function pageAnswers(queryClient: QueryClient): PageAnswer[] {
+  return queryClient
+    .getQueryCache()
+    .getAll()
+    .filter((query) => query.state.status === 'success')
+    .map((query) => ({ key: query.queryKey, data: query.state.data }));
+}
+
+/**
+ * Fills the browser's query client with the page's answers, each counted as fetched `now`: a page replayed from
+ * the server's cache is as fresh as the cache's rules allow, and refetching it at once would only redraw what the
+ * shopper is reading (and might switch an experiment's variation mid-view). So the page carries no fetch time.
+ */
+export function seedPageAnswers(queryClient: QueryClient, answers: readonly PageAnswer[], now = Date.now()): void {
+  for (const { key, data } of answers) queryClient.setQueryData(key, data, { updatedAt: now });
 }
 
 /** A layout row as the page data carries it: only the fields the packing reads or writes are named. */
@@ -22,7 +49,7 @@ interface RowData {
   tabCards?: unknown[];
 }
 
-const isLayoutQuery = (queryKey: readonly unknown[]) => queryKey[0] === 'layout';
+const isLayoutKey = (key: readonly unknown[]) => key[0] === 'layout';
 const rowsOf = (data: unknown): RowData[] | undefined => {
   const rows = (data as { rows?: unknown } | null | undefined)?.rows;
   return Array.isArray(rows) ? (rows as RowData[]) : undefined;
@@ -68,15 +95,10 @@ function unpackRow(row: RowData): RowData {
 function withRows(data: PageData, each: (row: RowData) => RowData): PageData {
   return {
     ...data,
-    state: {
-      ...data.state,
-      queries: data.state.queries.map((query) => {
-        const rows = isLayoutQuery(query.queryKey) ? rowsOf(query.state.data) : undefined;
-        if (!rows) return query;
-        const layout = query.state.data as object;
-        return { ...query, state: { ...query.state, data: { ...layout, rows: rows.map(each) } } };
-      }),
-    },
+    answers: data.answers.map((answer) => {
+      const rows = isLayoutKey(answer.key) ? rowsOf(answer.data) : undefined;
+      return rows ? { ...answer, data: { ...(answer.data as object), rows: rows.map(each) } } : answer;
+    }),
   };
 }
 
@@ -96,19 +118,12 @@ export function parsePageData(json: string): PageData {
   return withRows(JSON.parse(json) as PageData, unpackRow);
 }
 
-/**
- * The page data the server wrote, or null for a page it did not render. Its answers count as fetched now: a
- * page replayed from the server's cache is as fresh as the cache's rules allow, and refetching it at once would
- * only redraw what the shopper is reading (and might switch an experiment's variation mid-view).
- */
+/** The page data the server wrote, or null for a page it did not render. */
 export function readPageData(doc: Document): PageData | null {
   const text = doc.getElementById(PAGE_DATA_ID)?.textContent;
   if (!text) return null;
   try {
-    const data = parsePageData(text);
-    const now = Date.now();
-    for (const query of data.state.queries) query.state.dataUpdatedAt = now;
-    return data;
+    return parsePageData(text);
   } catch {
     return null;
   }

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePlace } from '../../../shared/rules/location.js';
 import { callPath } from '../../../shared/schemas/api-calls.js';
 import { readCookie, readPageCookies } from '../../../shared/schemas/page-render.js';
-import { pageDataJson, readPageData } from './page-data.js';
+import { createQueryClient } from '../lib/query-client.js';
+import { pageAnswers, pageDataJson, readPageData, seedPageAnswers } from './page-data.js';
 import { pagePlan } from './page-queries.js';
 
 /** The plan of a page as the server makes it: the shopper's place read off the request's cookies. */
@@ -101,28 +102,48 @@ describe('the cookies a rendered page depends on', () => {
 });
 
 describe('the page data', () => {
-  it('cannot end its script element early, and reads back whole with its answers counted as fetched now', () => {
+  it('cannot end its script element early, and reads back whole', () => {
     const data = {
-      state: {
-        mutations: [],
-        queries: [
-          {
-            queryKey: ['results', '</script><!--'],
-            queryHash: 'h',
-            state: { data: { q: '</script>\u2028' }, dataUpdatedAt: 1 },
-          },
-        ],
-      },
+      answers: [{ key: ['results', '</script><!--'], data: { q: '</script>\u2028' } }],
       page: { origin: 'https://x', status: 200 },
     };
     const json = pageDataJson(data as never);
     expect(json).not.toMatch(/<\/script|<!--/);
     document.body.innerHTML = `<script type="application/json" id="page-data">${json}</script>`;
-    const read = readPageData(document)!;
-    expect(read.state.queries[0]!.state.data).toEqual({ q: '</script>\u2028' });
-    expect(read.state.queries[0]!.state.dataUpdatedAt).toBeGreaterThan(Date.now() - 60_000);
+    expect(readPageData(document)).toEqual(data);
     document.body.innerHTML = '<script type="application/json" id="page-data">{broken</script>';
     expect(readPageData(document)).toBeNull();
+  });
+
+  it("carries each answer's key and data only, and seeds the browser's cache with them as fetched now", () => {
+    const server = createQueryClient('server');
+    const layout = { page: 'explore', rows: [{ id: 'trending', type: 'events', items: [{ id: 4 }] }] };
+    server.setQueryData(['brand'], { name: 'Tickets' });
+    server.setQueryData(['layout', '/api/layout/home', '', ''], layout);
+    // A query that failed on the server is left for the client to ask.
+    void server.prefetchQuery({ queryKey: ['failed'], queryFn: () => Promise.reject(new Error('x')), retry: false });
+    const json = pageDataJson({ answers: pageAnswers(server), page: { origin: 'https://x', status: 200 } });
+    expect(JSON.parse(json)).toEqual({
+      answers: [
+        { key: ['brand'], data: { name: 'Tickets' } },
+        { key: ['layout', '/api/layout/home', '', ''], data: layout },
+      ],
+      page: { origin: 'https://x', status: 200 },
+    });
+    expect(json).not.toMatch(/dehydratedAt|dataUpdateCount|errorUpdatedAt|fetchFailureReason|queryHash|"success"/);
+
+    document.body.innerHTML = `<script type="application/json" id="page-data">${json}</script>`;
+    const browser = createQueryClient();
+    seedPageAnswers(browser, readPageData(document)!.answers, 1_000);
+    for (const key of [['brand'], ['layout', '/api/layout/home', '', '']]) {
+      expect(browser.getQueryData(key)).toEqual(server.getQueryData(key));
+      expect(browser.getQueryState(key)).toMatchObject({ status: 'success', dataUpdatedAt: 1_000 });
+    }
+    // Fresh for the client's stale time from the moment it read the page, as a fetch then would be.
+    seedPageAnswers(browser, readPageData(document)!.answers);
+    const brand = browser.getQueryCache().find({ queryKey: ['brand'] })!;
+    expect(brand.isStaleByTime(60_000)).toBe(false);
+    expect(browser.getQueryState(['failed'])).toBeUndefined();
   });
 
   it('carries each card of an events row once and reads the row back as it was', () => {
@@ -143,16 +164,7 @@ describe('the page data', () => {
     const plain = { id: 'trending', type: 'events', items: [card(4)] };
     const layout = { page: 'explore', rows: [tabbed, own, plain] };
     const data = {
-      state: {
-        mutations: [],
-        queries: [
-          {
-            queryKey: ['layout', '/api/layout/home', '', ''],
-            queryHash: 'l',
-            state: { data: layout, dataUpdatedAt: 1 },
-          },
-        ],
-      },
+      answers: [{ key: ['layout', '/api/layout/home', '', ''], data: layout }],
       page: { origin: 'https://x', status: 200 },
     };
     const json = pageDataJson(data as never);
@@ -160,6 +172,6 @@ describe('the page data', () => {
     expect(json.match(/"Event 1"/g)).toHaveLength(2);
     expect(json.match(/"Event 9"/g)).toHaveLength(1);
     document.body.innerHTML = `<script type="application/json" id="page-data">${json}</script>`;
-    expect(readPageData(document)!.state.queries[0]!.state.data).toEqual(layout);
+    expect(readPageData(document)!.answers[0]!.data).toEqual(layout);
   });
 });
