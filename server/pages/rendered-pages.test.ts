@@ -118,6 +118,9 @@ describe('a rendered landing page', () => {
     // Rows with their cards, in the server's HTML.
     expect(html).toMatch(/<section class="row row--[a-z-]+"[^>]*data-row-id="[^"]+"/);
     expect(html).toMatch(/<a class="card"[^>]* href="\/(performers|events|category)\//);
+    // Each card's price is one text node: React writes no `<!-- -->` between its words (nor anywhere on home).
+    expect(html).toMatch(/__price">From \$[\d,]+\.\d\d <small>incl\. fees<\/small>/);
+    expect(html).not.toContain('<!-- -->');
     const api = await request(app).get('/api/layout/home');
     expect(answerFor(html, ['layout', '/api/layout/home', '', ''])).toEqual(api.body);
     expect(answerFor(html, ['brand'])).toEqual((await request(app).get('/api/brand')).body);

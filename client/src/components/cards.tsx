@@ -35,6 +35,19 @@ function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
   );
 }
 
+/**
+ * A card's lowest price. Its words are one string, so the server writes them as one text node: adjacent text
+ * parts in JSX would each be separated by `<!-- -->` in the markup, on every card of the page.
+ */
+function FromPrice({ className, price }: { className: string; price: number }) {
+  return (
+    <span className={className}>
+      {`From $${formatPrice(price)} `}
+      <small>incl. fees</small>
+    </span>
+  );
+}
+
 export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?: boolean }) {
   return (
     <AppLink className="card" to={card.url} data-item={`performer:${card.id}`}>
@@ -42,11 +55,7 @@ export function PerformerCard({ card, eager }: { card: PerformerCardData; eager?
       <span className="card__body">
         <span className="card__title">{card.name}</span>
         <span className="card__meta">{card.eventCount}</span>
-        {card.minPrice > 0 && (
-          <span className="card__price">
-            From ${formatPrice(card.minPrice)} <small>incl. fees</small>
-          </span>
-        )}
+        {card.minPrice > 0 && <FromPrice className="card__price" price={card.minPrice} />}
       </span>
     </AppLink>
   );
@@ -74,11 +83,7 @@ export function EventCard({ card }: { card: EventCardData }) {
           </span>
         )}
       </span>
-      {card.minPrice !== undefined && (
-        <span className="event-card__price">
-          From ${formatPrice(card.minPrice)} <small>incl. fees</small>
-        </span>
-      )}
+      {card.minPrice !== undefined && <FromPrice className="event-card__price" price={card.minPrice} />}
       {card.unavailable && <span className="event-card__price event-card__price--none">{card.unavailable}</span>}
     </AppLink>
   );

@@ -58,20 +58,19 @@ function ScheduleSection({ id, schedule, empty }: { id: string; schedule: Schedu
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>
-        Upcoming events
-        {eventsFound > perPage && events.length > 0
-          ? ` (${first}–${last} of ${eventsFound})`
-          : eventsFound > 0
-            ? ` (${eventsFound})`
-            : ''}
+        {`Upcoming events${
+          eventsFound > perPage && events.length > 0
+            ? ` (${first}–${last} of ${eventsFound})`
+            : eventsFound > 0
+              ? ` (${eventsFound})`
+              : ''
+        }`}
       </h2>
       <EventList events={events} empty={page > 1 ? 'No more dates on this page.' : empty} />
       {pages > 1 && (
         <nav className="pager" aria-label="Schedule pages">
           {page > 1 && <Link to={`?page=${page - 1}`}>← Earlier dates</Link>}
-          <span>
-            Page {Math.min(page, pages)} of {pages}
-          </span>
+          <span>{`Page ${Math.min(page, pages)} of ${pages}`}</span>
           {page < pages && <Link to={`?page=${page + 1}`}>Later dates →</Link>}
         </nav>
       )}
@@ -97,8 +96,9 @@ export function PerformerPage() {
         <div>
           <h1>{performer.name}</h1>
           <p>
-            {performer.eventCount}
-            {performer.minPrice > 0 && <> · tickets from ${formatPrice(performer.minPrice)}</>}
+            {performer.minPrice > 0
+              ? `${performer.eventCount} · tickets from $${formatPrice(performer.minPrice)}`
+              : performer.eventCount}
           </p>
         </div>
       </header>
@@ -188,7 +188,7 @@ export function ResultsPage() {
           )}
           {q.data.performers.items.length > 0 && (
             <section aria-labelledby="res-performers">
-              <h2 id="res-performers">Performers ({q.data.performers.found})</h2>
+              <h2 id="res-performers">{`Performers (${q.data.performers.found})`}</h2>
               <ul className="cards">
                 {q.data.performers.items.map((p) => (
                   <li key={p.id}>
@@ -200,7 +200,7 @@ export function ResultsPage() {
           )}
           {q.data.events.items.length > 0 && (
             <section aria-labelledby="res-events">
-              <h2 id="res-events">Events ({q.data.events.found})</h2>
+              <h2 id="res-events">{`Events (${q.data.events.found})`}</h2>
               <EventList events={q.data.events.items} empty="" />
             </section>
           )}

@@ -119,7 +119,7 @@ export function EventPage() {
       </section>
       {venue && (
         <section aria-labelledby="more-venue">
-          <h2 id="more-venue">More at {venue.name}</h2>
+          <h2 id="more-venue">{`More at ${venue.name}`}</h2>
           <EventList events={moreVenueEvents} empty="Nothing else scheduled here yet." />
         </section>
       )}
