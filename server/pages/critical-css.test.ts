@@ -12,16 +12,47 @@ describe('the critical part of a stylesheet', () => {
     expect(critical(css, ['d'])).toBe('.d,.a>.b{margin:0}');
   });
 
-  it('always keeps element, :root and * rules, @keyframes, @font-face and statements', () => {
+  it('always keeps element, :root and * rules, @font-face and statements', () => {
     const css =
       '@charset "utf-8";@import url("x.css");:root{--x:1}*{box-sizing:border-box}' +
       'body{margin:0}a:focus-visible{outline:1px}' +
-      '@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}@font-face{font-family:x;src:url(x.woff2)}' +
+      '@font-face{font-family:x;src:url(x.woff2)}' +
       '.gone{color:red}';
     expect(critical(css, [])).toBe(
       '@charset "utf-8";@import url("x.css");:root{--x:1}*{box-sizing:border-box}' +
         'body{margin:0}a:focus-visible{outline:1px}' +
-        '@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}@font-face{font-family:x;src:url(x.woff2)}',
+        '@font-face{font-family:x;src:url(x.woff2)}',
+    );
+  });
+
+  it('keeps a @keyframes only when a kept rule may run it', () => {
+    const css =
+      '@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}@-webkit-keyframes fade{to{opacity:0}}' +
+      '@keyframes shimmer{to{background-position:-200% 0}}' +
+      '.a{animation:spin 1s linear infinite}.b{animation-name:fade,shimmer}.c{animation:var(--x)}';
+    expect(critical(css, [])).toBe('');
+    expect(critical(css, ['a'])).toBe(
+      '@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}.a{animation:spin 1s linear infinite}',
+    );
+    expect(critical(css, ['b'])).toBe(
+      '@-webkit-keyframes fade{to{opacity:0}}@keyframes shimmer{to{background-position:-200% 0}}' +
+        '.b{animation-name:fade,shimmer}',
+    );
+    // A name from a custom property could be any of them.
+    expect(critical(`@media (width>=1px){${css}}`, ['c'])).toBe(
+      '@media (width>=1px){@keyframes spin{from{transform:none}to{transform:rotate(1turn)}}' +
+        '@-webkit-keyframes fade{to{opacity:0}}@keyframes shimmer{to{background-position:-200% 0}}' +
+        '.c{animation:var(--x)}}',
+    );
+  });
+
+  it('leaves out transitions, which only run once a style changes, and a rule with nothing else', () => {
+    const css =
+      '.a{color:red;transition:color .15s;-webkit-transition-duration:1s}.b{transition:none}' +
+      '.c{ Transition-Property : opacity ; opacity:0.5; }.d{background:url("x;transition:y");transition:x}' +
+      '@media (prefers-reduced-motion:reduce){.a,.b{transition:none}}.e{color:red;&:hover{transition:none}}';
+    expect(critical(css, ['a', 'b', 'c', 'd', 'e'])).toBe(
+      '.a{color:red}.c{ opacity:0.5; }.d{background:url("x;transition:y")}.e{color:red;&:hover{transition:none}}',
     );
   });
 

@@ -1,17 +1,23 @@
 /**
  * The part of a stylesheet a page's own markup can use at its first paint (RULES 13.9): the rules whose selectors
- * can match an element of the markup as the server wrote it, judged by class names. A stylesheet is parsed once
- * into its rules, each with the classes (and states) its selectors require; a page then keeps the rules whose
+ * can match an element of the markup as the server wrote it, judged by class names, without the declarations a
+ * first paint cannot show (transitions), and the `@keyframes` those rules run. A stylesheet is parsed once into
+ * its rules, each with the classes (and states) its selectors require; a page then keeps the rules whose
  * requirements its markup meets. The whole stylesheet is linked as well, for what the client draws later.
  */
 
 /** A rule of a parsed stylesheet. */
 export type CssNode =
-  /** A style rule: kept when one of its selectors needs nothing the markup lacks (`null`: needs nothing). */
-  | { kind: 'rule'; text: string; needs: readonly (readonly string[])[] | null }
+  /**
+   * A style rule, as a first paint needs it (`firstPaintText`): kept when one of its selectors needs nothing the
+   * markup lacks (`null`: needs nothing). `animations`: the names its `animation` declarations may use.
+   */
+  | { kind: 'rule'; text: string; needs: readonly (readonly string[])[] | null; animations: readonly string[] }
   /** `@media`, `@supports`, `@layer`, `@container`: its rules filtered, dropped when none is left. */
   | { kind: 'group'; prelude: string; children: readonly CssNode[] }
-  /** Anything else (`@keyframes`, `@font-face`, `@property`, `@import`, `@charset`, `@layer a, b;`): kept. */
+  /** `@keyframes`: kept when a kept rule's animation may name it. */
+  | { kind: 'keyframes'; name: string; text: string }
+  /** Anything else (`@font-face`, `@property`, `@import`, `@charset`, `@layer a, b;`): kept. */
   | { kind: 'verbatim'; text: string };
 
 /** At-rules that hold style rules: filtered inside. */
@@ -38,6 +44,18 @@ const STATE_ATTRIBUTES: readonly (readonly [RegExp, string])[] = [
   [/\saria-selected="true"/, '[aria-selected=true]'],
   [/\sopen(?:=""|[\s>/])/, '[open]'],
 ];
+
+/**
+ * Declarations that cannot change a first paint: a transition only runs when a style changes after the page is
+ * drawn, by which time the whole stylesheets are there to run it.
+ */
+const NOT_AT_FIRST_PAINT = /^(?:-webkit-)?transition(?:-|$)/i;
+
+/** Declarations that name the `@keyframes` an element runs. */
+const ANIMATION = /^(?:-webkit-)?animation(?:-name)?$/i;
+
+/** Any `@keyframes` may be used: an animation's name comes from a custom property. */
+const ANY_ANIMATION = '*';
 
 /** The index after the comment, string or escape at `i`, or `i + 1`. */
 function skipAt(css: string, i: number): number {
@@ -115,16 +133,64 @@ function parseBlock(css: string, start: number, end: number): CssNode[] {
     }
     const close = Math.min(blockEnd(css, j), end);
     const at = /^@(-?[a-z-]+)/i.exec(prelude);
+    const keyframes = /^@(?:-webkit-)?keyframes\s+(\S+)/i.exec(prelude);
     if (at && GROUPS.has(at[1]!.toLowerCase())) {
       nodes.push({ kind: 'group', prelude, children: parseBlock(css, j + 1, close) });
+    } else if (keyframes) {
+      nodes.push({ kind: 'keyframes', name: keyframes[1]!, text: `${prelude}${css.slice(j, close)}}` });
     } else if (at) {
       nodes.push({ kind: 'verbatim', text: `${prelude}${css.slice(j, close)}}` });
     } else {
-      nodes.push({ kind: 'rule', text: `${prelude}${css.slice(j, close)}}`, needs: selectorNeeds(prelude) });
+      const rule = firstPaintRule(prelude, css.slice(j + 1, close));
+      if (rule) nodes.push(rule);
     }
     i = close + 1;
   }
   return nodes;
+}
+
+/** A block's declarations, split at its top-level semicolons (each as written, comments and spaces kept). */
+function declarations(block: string): string[] {
+  const list: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < block.length; i = skipAt(block, i)) {
+    const c = block[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
+    else if (c === ';' && depth === 0) {
+      list.push(block.slice(from, i));
+      from = i + 1;
+    }
+  }
+  list.push(block.slice(from));
+  return list;
+}
+
+/** A declaration's property, lower-cased, and its value. */
+function property(declaration: string): { name: string; value: string } {
+  const text = withoutComments(declaration);
+  const colon = text.indexOf(':');
+  return colon < 0
+    ? { name: '', value: '' }
+    : { name: text.slice(0, colon).trim().toLowerCase(), value: text.slice(colon + 1).trim() };
+}
+
+/**
+ * A style rule as a first paint needs it: without its declarations that cannot change one (`NOT_AT_FIRST_PAINT`),
+ * or null when it has no other. A block with nested rules is kept whole.
+ */
+function firstPaintRule(prelude: string, block: string): CssNode | null {
+  const needs = selectorNeeds(prelude);
+  if (block.includes('{')) return { kind: 'rule', text: `${prelude}{${block}}`, needs, animations: [] };
+  const kept = declarations(block).filter((d) => !NOT_AT_FIRST_PAINT.test(property(d).name));
+  if (kept.every((d) => property(d).name === '')) return null;
+  const animations = kept.flatMap((d) => {
+    const { name, value } = property(d);
+    if (!ANIMATION.test(name)) return [];
+    return value.includes('var(') ? [ANY_ANIMATION] : value.split(/[\s,]+/);
+  });
+  return { kind: 'rule', text: `${prelude}{${kept.join(';')}}`, needs, animations };
 }
 
 /** A CSS identifier from `i` (escapes decoded): its text and the index after it. */
@@ -233,15 +299,36 @@ function unescapeAttribute(text: string): string {
   });
 }
 
-/** The stylesheet's rules the markup (its class names, `markupClasses`) can use, as text. */
+const usable = (rule: { needs: readonly (readonly string[])[] | null }, present: ReadonlySet<string>) =>
+  rule.needs === null || rule.needs.some((needs) => needs.every((name) => present.has(name)));
+
+/** The names of the `@keyframes` the rules the markup can use may run. */
+function animationsUsed(nodes: readonly CssNode[], present: ReadonlySet<string>, into = new Set<string>()) {
+  for (const node of nodes) {
+    if (node.kind === 'rule' && usable(node, present)) for (const name of node.animations) into.add(name);
+    else if (node.kind === 'group') animationsUsed(node.children, present, into);
+  }
+  return into;
+}
+
+/**
+ * The stylesheet's rules the markup (its class names, `markupClasses`) can use at its first paint, as text: with
+ * the `@keyframes` those rules run.
+ */
 export function criticalCss(nodes: readonly CssNode[], present: ReadonlySet<string>): string {
+  return keptCss(nodes, present, animationsUsed(nodes, present));
+}
+
+function keptCss(nodes: readonly CssNode[], present: ReadonlySet<string>, animations: ReadonlySet<string>): string {
   let out = '';
   for (const node of nodes) {
     if (node.kind === 'verbatim') out += node.text;
-    else if (node.kind === 'rule') {
-      if (node.needs === null || node.needs.some((needs) => needs.every((name) => present.has(name)))) out += node.text;
+    else if (node.kind === 'keyframes') {
+      if (animations.has(node.name) || animations.has(ANY_ANIMATION)) out += node.text;
+    } else if (node.kind === 'rule') {
+      if (usable(node, present)) out += node.text;
     } else {
-      const inner = criticalCss(node.children, present);
+      const inner = keptCss(node.children, present, animations);
       // An empty `@layer` block is kept: where a layer is first named sets its order.
       if (inner || /^@layer\b/i.test(node.prelude)) out += `${node.prelude}{${inner}}`;
     }
