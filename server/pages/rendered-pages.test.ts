@@ -437,7 +437,7 @@ describe('a part of a page drawn before (RULES 13.13)', () => {
       const input = {
         url: address,
         plan: renderer.pagePlan(new URL(`http://page.invalid${address}`), place)!,
-        answers: data.state.queries.map((q) => ({ queryKey: q.queryKey, data: q.state.data })),
+        answers: data.answers.map((a) => ({ queryKey: a.key, data: a.data })),
         page: data.page,
         place,
       };
