@@ -29,7 +29,7 @@ function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
       height={360}
       loading={eager ? 'eager' : 'lazy'}
       // The first row's pictures are usually the largest paint: fetch them first.
-      fetchPriority={eager ? 'high' : 'auto'}
+      fetchPriority={eager ? 'high' : undefined}
       decoding="async"
     />
   );
