@@ -5,7 +5,8 @@
  *   - one request at a time, a cold home layout (`/api/layout/home?lat=…&lng=…`) and a fully cold home page
  *     (`/` with cookie `shopperLocation=<lat>,<lng>`, as a browser asks for it) in alternation, each on a 0.1°
  *     cell not asked for before (every row a cache miss): medians and their ratio;
- *   - the same two under 50 connections over further fresh cells, in alternating rounds: req/s and their ratio;
+ *   - the same two under 50 connections over further fresh cells, in alternating rounds, each with a browser's
+ *     `Accept-Encoding` (`--page-encoding` to change it): req/s and their ratio;
  *   - the home page's size, raw and gzip.
  * Alternating the two in one run lets a burst of other work on the shared machine weigh on both alike: read
  * the ratios. `--cpu-prof DIR` starts the server with `node --cpu-prof` (a profile per run, written on exit).
@@ -147,7 +148,8 @@ async function main() {
         connections: CONNECTIONS,
         seconds: SECONDS,
         warmupSeconds: 0,
-        ...(kind === 'page' ? { headers: pageHeaders } : {}),
+        // Both as a browser asks: the storefront's fetch of the layout sends the same Accept-Encoding as a page.
+        headers: kind === 'page' ? pageHeaders : { 'accept-encoding': pageHeaders['accept-encoding'] },
         paths: lists[kind].slice(cursors[kind]),
       });
       // Let the requests left waiting at the end of the run finish, their CPU counted too.

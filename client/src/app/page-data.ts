@@ -57,6 +57,22 @@ const rowsOf = (data: unknown): RowData[] | undefined => {
 const firstTab = (row: RowData) => row.tabs?.find((tab) => tab.id === row.defaultTab) ?? row.tabs?.[0];
 
 /**
+ * Whether two JSON values write the same text: the same keys in the same order, the same values. Compared in place:
+ * writing every card out to compare them cost more than the rest of the page data.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  const others = Object.keys(b);
+  if (keys.length !== others.length) return false;
+  return keys.every(
+    (key, i) => key === others[i] && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+  );
+}
+
+/**
  * An events row with tabs lists the same events several times (a game this week is in every tab, and `items` are
  * the first tab's): the page carries each card once and the tabs as indexes into them, and `items` not at all
  * when they are the first tab's. `unpackRow` gives back the very same row, so hydration draws what the server did.
@@ -64,22 +80,16 @@ const firstTab = (row: RowData) => row.tabs?.find((tab) => tab.id === row.defaul
 function packRow(row: RowData): RowData {
   if (!row.tabs || row.tabs.length === 0) return row;
   const cards: unknown[] = [];
-  const index = new Map<string, number>();
   const tabs = row.tabs.map((tab) => ({
     ...tab,
     items: tab.items.map((card) => {
-      const key = JSON.stringify(card);
-      let i = index.get(key);
-      if (i === undefined) {
-        i = cards.push(card) - 1;
-        index.set(key, i);
-      }
-      return i;
+      const i = cards.findIndex((kept) => sameJson(kept, card));
+      return i >= 0 ? i : cards.push(card) - 1;
     }),
   }));
   const { items, ...rest } = row;
   const first = firstTab(row);
-  const itemsFromTab = first !== undefined && JSON.stringify(items) === JSON.stringify(first.items);
+  const itemsFromTab = first !== undefined && sameJson(items, first.items);
   return { ...rest, ...(itemsFromTab ? {} : { items }), tabs: tabs as unknown as RowData['tabs'], tabCards: cards };
 }
 

@@ -4,7 +4,7 @@ import { parsePlace } from '../../../shared/rules/location.js';
 import { callPath } from '../../../shared/schemas/api-calls.js';
 import { readCookie, readPageCookies } from '../../../shared/schemas/page-render.js';
 import { createQueryClient } from '../lib/query-client.js';
-import { pageAnswers, pageDataJson, readPageData, seedPageAnswers } from './page-data.js';
+import { pageAnswers, pageDataJson, readPageData, sameJson, seedPageAnswers } from './page-data.js';
 import { pagePlan } from './page-queries.js';
 
 /** The plan of a page as the server makes it: the shopper's place read off the request's cookies. */
@@ -144,6 +144,26 @@ describe('the page data', () => {
     const brand = browser.getQueryCache().find({ queryKey: ['brand'] })!;
     expect(brand.isStaleByTime(60_000)).toBe(false);
     expect(browser.getQueryState(['failed'])).toBeUndefined();
+  });
+
+  it('takes two cards for one when, and only when, they write the same JSON', () => {
+    const values = [
+      { id: 1, badges: [{ type: 'hot' }], minPrice: 2 },
+      { id: 1, badges: [{ type: 'hot' }], minPrice: 3 },
+      { minPrice: 2, id: 1, badges: [{ type: 'hot' }] },
+      { id: 1, badges: [], minPrice: 2 },
+      { id: 1, badges: {}, minPrice: 2 },
+      [1, 2],
+      [2, 1],
+      { 0: 1, 1: 2 },
+      null,
+      '1',
+      1,
+    ];
+    for (const a of values) {
+      for (const b of values) expect(sameJson(a, b), `${JSON.stringify(a)} ${JSON.stringify(b)}`).toBe(a === b);
+      expect(sameJson(a, structuredClone(a))).toBe(true);
+    }
   });
 
   it('carries each card of an events row once and reads the row back as it was', () => {
