@@ -1,7 +1,15 @@
 import { GrowthBookProvider, type GrowthBook } from '@growthbook/growthbook-react';
 import { QueryClientProvider, useQuery, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
-import { BrowserRouter, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router';
+import {
+  BrowserRouter,
+  matchRoutes,
+  Outlet,
+  renderMatches,
+  useLocation,
+  type RouteMatch,
+  type RouteObject,
+} from 'react-router';
 import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import type { BrandAnswer } from '../../../shared/schemas/layout.js';
 import { AppLinkNavigation } from '../components/app-link.js';
@@ -138,8 +146,28 @@ const ROUTES: RouteObject[] = [
   },
 ];
 
+/** How many paths' matches are kept, and the longest path kept: a crawl of event pages cannot grow it. */
+const KEPT_MATCHES = 500;
+const KEPT_PATH_LENGTH = 200;
+const keptMatches = new Map<string, RouteMatch[] | null>();
+
+/**
+ * The routes a path matches, kept for the paths asked lately: matching (what `useRoutes` does on every render, the
+ * server's included) ranks every route again and compiles a pattern for each one it tries, about a twentieth of a
+ * rendered page's CPU. The routes are the same objects, so the same matches and elements as `useRoutes` gives.
+ */
+function matchedRoutes(pathname: string): RouteMatch[] | null {
+  let matches = keptMatches.get(pathname);
+  if (matches !== undefined) keptMatches.delete(pathname);
+  else matches = matchRoutes(ROUTES, pathname);
+  if (pathname.length > KEPT_PATH_LENGTH) return matches;
+  keptMatches.set(pathname, matches);
+  if (keptMatches.size > KEPT_MATCHES) keptMatches.delete(keptMatches.keys().next().value!);
+  return matches;
+}
+
 function StorefrontRoutes() {
-  return useRoutes(ROUTES);
+  return renderMatches(matchedRoutes(useLocation().pathname));
 }
 
 /** The storefront's providers and routes, inside whichever router the caller gives (the browser's, or the server's). */
