@@ -221,7 +221,7 @@ async function main() {
 
   // An idle kept-alive connection stays open longer than the clients and balancers in front keep theirs (60 s is
   // common): a server that closes first races a request just being sent on it, which the client sees reset.
-  const server: Server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS, headersTimeout: KEEP_ALIVE_MS + 1_000 }, app);
+  const server: Server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, app);
   server.listen(env.PORT, env.HOST);
   answerProtocolErrors(server);
   await new Promise<void>((resolve, reject) => {

@@ -42,7 +42,10 @@ export interface RenderedPage {
   head: PageHead;
   /** The page data for the client (`<script type="application/json">`), escaped for use inside a script element. */
   data: string;
-  /** The page's markup, whole: the bytes React wrote, decoded once (a chunk may end inside a character). */
+  /**
+   * The page's markup, whole: the bytes React wrote, decoded once (a chunk may end inside a character). Once: it
+   * reads the render's stream.
+   */
   markup(): Promise<string>;
 }
 

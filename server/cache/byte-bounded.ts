@@ -19,7 +19,7 @@ export const CACHE_BYTES = {
   apiLane: 24 * MiB,
   /** Rendered pages (`KeptPages`) and the pages' own fast lane, each. */
   pages: 24 * MiB,
-  /** Rendered parts of pages (layout rows) written again as text (`PageService`). */
+  /** Rendered parts of pages (layout rows, the header, the footer) written again as text (`PageService`). */
   fragments: 8 * MiB,
   /** Search results in front of the engine (`CachedEngine`). */
   searchResults: 24 * MiB,

@@ -92,10 +92,15 @@ describe('the critical part of a stylesheet', () => {
     expect(critical(css, ['f'])).toBe('.f{color:red/* } */}');
   });
 
-  it('keeps a nested style rule whole with its parent', () => {
+  it('keeps a nested style rule whole with its parent, and every @keyframes it may run', () => {
     expect(critical('.a{color:red;&:focus-visible{outline:0}.b &{margin:0}}.c{x:y}', ['a'])).toBe(
       '.a{color:red;&:focus-visible{outline:0}.b &{margin:0}}',
     );
+    const spin = '@keyframes spin{to{transform:rotate(1turn)}}';
+    expect(critical(`${spin}.a{animation:spin 1s;&:hover{color:red}}`, ['a'])).toBe(
+      `${spin}.a{animation:spin 1s;&:hover{color:red}}`,
+    );
+    expect(critical(`${spin}.a{color:red;&:hover{color:blue}}`, ['a'])).toBe('.a{color:red;&:hover{color:blue}}');
   });
 
   it('leaves out rules for hover, press and opened or chosen states the markup does not show', () => {

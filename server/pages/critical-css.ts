@@ -178,11 +178,19 @@ function property(declaration: string): { name: string; value: string } {
 
 /**
  * A style rule as a first paint needs it: without its declarations that cannot change one (`NOT_AT_FIRST_PAINT`),
- * or null when it has no other. A block with nested rules is kept whole.
+ * or null when it has no other. A block with nested rules is kept whole, with every `@keyframes` it may run.
  */
 function firstPaintRule(prelude: string, block: string): CssNode | null {
   const needs = selectorNeeds(prelude);
-  if (block.includes('{')) return { kind: 'rule', text: `${prelude}{${block}}`, needs, animations: [] };
+  // Its nested rules are not read one by one: any animation in it may name any `@keyframes`.
+  if (block.includes('{')) {
+    return {
+      kind: 'rule',
+      text: `${prelude}{${block}}`,
+      needs,
+      animations: /animation/i.test(block) ? [ANY_ANIMATION] : [],
+    };
+  }
   const kept = declarations(block).filter((d) => !NOT_AT_FIRST_PAINT.test(property(d).name));
   if (kept.every((d) => property(d).name === '')) return null;
   const animations = kept.flatMap((d) => {

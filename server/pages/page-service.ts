@@ -84,8 +84,8 @@ const notFoundPlan = (plan: PagePlan): PagePlan => ({ kind: 'not-found', shell: 
 export class PageService {
   private readonly kept: KeptPages;
   /**
-   * RULES 13.13: rendered layout rows, keyed by everything their markup is drawn from, so never stale: a changed
-   * row is another key, and the old one ages out.
+   * RULES 13.13: rendered parts of pages (layout rows, the header, the footer), keyed by everything their markup is
+   * drawn from, so never stale: a changed row is another key, and the old one ages out.
    */
   private readonly fragments: BoundedCache<string, KeptFragment> = byteBounded<string, KeptFragment>(
     CACHE_BYTES.fragments,

@@ -154,7 +154,9 @@ const keptMatches = new Map<string, RouteMatch[] | null>();
 /**
  * The routes a path matches, kept for the paths asked lately: matching (what `useRoutes` does on every render, the
  * server's included) ranks every route again and compiles a pattern for each one it tries, about a twentieth of a
- * rendered page's CPU. The routes are the same objects, so the same matches and elements as `useRoutes` gives.
+ * rendered page's CPU. The routes are the same objects, so the same elements as `useRoutes` gives; the matches'
+ * paths are left as the location spells them, not encoded again (every link of the app is absolute or a query,
+ * never resolved against them), and the storefront is the top of the route tree (no route above it).
  */
 function matchedRoutes(pathname: string): RouteMatch[] | null {
   let matches = keptMatches.get(pathname);

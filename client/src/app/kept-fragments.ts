@@ -6,11 +6,10 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 const unescape = (value: string) => value.replace(/&(?:amp|lt|gt|quot|#x27);/g, (entity) => ENTITIES[entity]!);
 
 /**
- * A kept part's mark: its attribute, which React writes last on the start tag (it is the element's last prop) and
- * cannot come from the data (React escapes every quote in text and attributes).
+ * A kept part's mark: its attribute, which React writes last on the start tag (it is the element's last prop), its
+ * value this render's token and the part's number, so that no text a part holds can pass for one.
  */
-const MARKED = new RegExp(` ${KEPT_ATTRIBUTE}="(\\d+)">`, 'g');
-const unmarked = (html: string) => html.replace(MARKED, '>');
+const markOf = (token: string) => new RegExp(` ${KEPT_ATTRIBUTE}="${token}-(\\d+)">`, 'g');
 
 /** Where the element whose start tag ends at `from` closes: the matching end tag, counting nested ones. */
 function closingTag(markup: string, tag: string, from: number): number {
@@ -24,20 +23,24 @@ function closingTag(markup: string, tag: string, from: number): number {
   return -1;
 }
 
-const PRIORITIES = new Set(['high', 'low', 'auto']);
+const PRIORITIES = new Set(['high', 'auto']);
 
 /**
- * The pictures in a fragment's markup that React preloaded as it drew them: every `<img>` with a source that is
- * not lazy, with the attributes a preload carries. Read off React's own markup (`name="value"`, escaped).
+ * The pictures in a fragment's markup that React preloaded as it drew them: every `<img>` with a source (a
+ * `src` or a `srcSet`, not a `data:` one) that is not lazy nor of low priority, with the attributes a preload
+ * carries. Read off React's own markup (`name="value"`, escaped). Parts hold no `<picture>` or `<noscript>`, whose
+ * images React leaves alone.
  */
 export function eagerImages(html: string): FragmentImage[] {
   const images: FragmentImage[] = [];
   for (const [tag] of html.matchAll(/<img\s[^>]*>/g)) {
     const attrs = new Map<string, string>();
     for (const [, name, value] of tag.matchAll(/([a-zA-Z-]+)="([^"]*)"/g)) attrs.set(name!, unescape(value!));
-    const href = attrs.get('src');
-    if (!href || attrs.get('loading') === 'lazy' || attrs.get('fetchPriority') === 'low') continue;
+    const src = attrs.get('src');
     const srcSet = attrs.get('srcSet');
+    const href = src ?? srcSet;
+    if (!href || attrs.get('loading') === 'lazy' || attrs.get('fetchPriority') === 'low') continue;
+    if (/^data:/i.test(src ?? '') || /^data:/i.test(srcSet ?? '')) continue;
     const sizes = attrs.get('sizes');
     const priority = attrs.get('fetchPriority');
     images.push({
@@ -59,14 +62,17 @@ export function eagerImages(html: string): FragmentImage[] {
 export function keptFragments(store: FragmentStore): KeptMarkupRender & {
   finish(markup: string, keep: boolean): string;
 } {
+  const token = Math.random().toString(36).slice(2, 10);
+  const marked = markOf(token);
+  const unmarked = (html: string) => html.replace(marked, '>');
   const opened: string[] = [];
   return {
     get: (key) => store.get(key),
-    open: (key) => opened.push(key) - 1,
+    open: (key) => `${token}-${opened.push(key) - 1}`,
     finish(markup, keep) {
       if (opened.length === 0) return markup;
       if (keep) {
-        for (const mark of markup.matchAll(MARKED)) {
+        for (const mark of markup.matchAll(marked)) {
           const key = opened[Number(mark[1])];
           const lt = markup.lastIndexOf('<', mark.index);
           const tag = /^<([a-z][a-z0-9-]*)/.exec(markup.slice(lt, lt + 32))?.[1];

@@ -80,11 +80,18 @@ export function sameJson(a: unknown, b: unknown): boolean {
 function packRow(row: RowData): RowData {
   if (!row.tabs || row.tabs.length === 0) return row;
   const cards: unknown[] = [];
+  // Compared only with the cards of the same id: a row's tabs may hold hundreds of cards.
+  const byId = new Map<unknown, number[]>();
   const tabs = row.tabs.map((tab) => ({
     ...tab,
     items: tab.items.map((card) => {
-      const i = cards.findIndex((kept) => sameJson(kept, card));
-      return i >= 0 ? i : cards.push(card) - 1;
+      const id = (card as { id?: unknown } | null)?.id;
+      const same = byId.get(id) ?? [];
+      const found = same.find((i) => sameJson(cards[i], card));
+      if (found !== undefined) return found;
+      const i = cards.push(card) - 1;
+      byId.set(id, [...same, i]);
+      return i;
     }),
   }));
   const { items, ...rest } = row;

@@ -8,15 +8,16 @@ import type { KeptFragment } from '../../../shared/schemas/page-render.js';
  */
 export interface KeptMarkupRender {
   get(key: string): KeptFragment | undefined;
-  /** Marks a part to keep once the page is written: the number its mark in the markup carries. */
-  open(key: string): number;
+  /** Marks a part to keep once the page is written: the value its mark in the markup carries. */
+  open(key: string): string;
 }
 
 export const KeptMarkupContext = createContext<KeptMarkupRender | null>(null);
 
 /**
- * The attribute a part to keep is marked with (its number), last on its element and taken out before the page goes
- * out. An attribute, not marker elements: another child would change the ids `useId` gives everything inside.
+ * The attribute a part to keep is marked with (the render's token and the part's number), last on its element and
+ * taken out before the page goes out. An attribute, not marker elements: another child would change the ids
+ * `useId` gives everything inside.
  */
 export const KEPT_ATTRIBUTE = 'data-kept';
 
@@ -42,7 +43,8 @@ export function KeptMarkup({
   const key = cacheKey();
   const fragment = kept.get(key);
   if (fragment) {
-    // React preloads the pictures it draws eagerly; a part written as text is drawn by nobody, so ask the same.
+    // React preloads the pictures it draws eagerly; a part written as text is drawn by nobody, so ask for the same
+    // ones (React may list them in another order: one not of high priority goes after those that are).
     for (const { href, ...image } of fragment.images) preload(href, { as: 'image', ...image });
     return createElement(as, { ...props, dangerouslySetInnerHTML: { __html: fragment.html } });
   }

@@ -1,3 +1,4 @@
+import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { KeptFragment } from '../../../shared/schemas/page-render.js';
 import { eagerImages, keptFragments } from './kept-fragments.js';
@@ -11,11 +12,12 @@ describe('keptFragments (RULES 13.13)', () => {
   it('keeps what each marked element holds, nested ones too, and takes every mark out', () => {
     const kept = new Map<string, KeptFragment>();
     const render = keptFragments(storeOf(kept));
-    expect(render.open('row')).toBe(0);
-    expect(render.open('footer')).toBe(1);
+    const row = render.open('row');
+    const footer = render.open('footer');
+    expect(row).not.toBe(footer);
     const markup =
-      '<main><section class="row" data-kept="0"><h2>A</h2><section><p>inner</p></section></section>' +
-      '<footer class="f" data-kept="1"><a href="/x">x</a></footer></main>';
+      `<main><section class="row" data-kept="${row}"><h2>A</h2><section><p>inner</p></section></section>` +
+      `<footer class="f" data-kept="${footer}"><a href="/x">x</a></footer></main>`;
     expect(render.finish(markup, true)).toBe(
       '<main><section class="row"><h2>A</h2><section><p>inner</p></section></section>' +
         '<footer class="f"><a href="/x">x</a></footer></main>',
@@ -27,18 +29,27 @@ describe('keptFragments (RULES 13.13)', () => {
   it('keeps nothing from a render that reported an error, and still takes the marks out', () => {
     const kept = new Map<string, KeptFragment>();
     const render = keptFragments(storeOf(kept));
-    render.open('row');
-    expect(render.finish('<section data-kept="0"><p>x</p></section>', false)).toBe('<section><p>x</p></section>');
+    const mark = render.open('row');
+    expect(render.finish(`<section data-kept="${mark}"><p>x</p></section>`, false)).toBe('<section><p>x</p></section>');
     expect(kept.size).toBe(0);
   });
 
-  it('reads nothing as a mark that the data wrote: React escapes its quotes', () => {
+  it('reads no text a part holds as a mark: not another render’s, nor one React escaped', () => {
     const kept = new Map<string, KeptFragment>();
+    const earlier = keptFragments(storeOf(new Map())).open('row');
     const render = keptFragments(storeOf(kept));
-    render.open('row');
-    const markup = '<section data-kept="0"><p>data-kept=&quot;0&quot;&gt;</p></section>';
-    expect(render.finish(markup, true)).toBe('<section><p>data-kept=&quot;0&quot;&gt;</p></section>');
-    expect(kept.get('row')?.html).toBe('<p>data-kept=&quot;0&quot;&gt;</p>');
+    const mark = render.open('row');
+    const text = ` data-kept="${mark}"> data-kept="${earlier}">`;
+    const markup = renderToString(
+      <section {...{ 'data-kept': mark }}>
+        <p>{text}</p>
+        <p title={text} {...{ 'data-kept': earlier }} />
+      </section>,
+    );
+    const out = render.finish(markup, true);
+    expect(out).not.toContain(`data-kept="${mark}">`);
+    expect(out).toContain(`data-kept="${earlier}"`);
+    expect(kept.get('row')!.html).toBe(out.replace(/^<section>|<\/section>$/g, ''));
   });
 
   it('gives the markup back as it was when no part was drawn anew', () => {
@@ -53,12 +64,15 @@ describe('eagerImages', () => {
     const html =
       '<img class="a" src="/a.svg?x=1&amp;y=2" alt="" loading="eager" fetchPriority="high" decoding="async"/>' +
       '<img src="/b.jpg" srcSet="/b-320.jpg 320w, /b-640.jpg 640w" sizes="50vw" alt=""/>' +
+      '<img srcSet="/c-320.jpg 320w" alt=""/>' +
       '<img src="/lazy.svg" loading="lazy" alt=""/>' +
       '<img src="/low.svg" fetchPriority="low" alt=""/>' +
+      '<img src="data:image/png;base64,AAAA" alt=""/>' +
       '<img alt=""/>';
     expect(eagerImages(html)).toEqual([
       { href: '/a.svg?x=1&y=2', fetchPriority: 'high' },
       { href: '/b.jpg', imageSrcSet: '/b-320.jpg 320w, /b-640.jpg 640w', imageSizes: '50vw' },
+      { href: '/c-320.jpg 320w', imageSrcSet: '/c-320.jpg 320w' },
     ]);
   });
 });
