@@ -24,6 +24,35 @@ export function seatMapTemplate(layout: LayoutName): SeatMapTemplate {
   return t;
 }
 
+/** How long a slice of `prepareSeatMapTemplate` runs before it lets the browser do something else, in ms. */
+const SLICE_MS = 5;
+
+/**
+ * Builds a layout's seat map as `seatMapTemplate` does, a few labels at a time, letting the browser run other work
+ * between slices: fitting a stadium's labels is tens of milliseconds of arithmetic on a phone, which the listings
+ * panel's first render would otherwise do in one long task. `seatMapTemplate` then returns the same template.
+ */
+export async function prepareSeatMapTemplate(layout: LayoutName, sliceMs = SLICE_MS): Promise<void> {
+  if (TEMPLATES.has(layout)) return;
+  const b: Builder = { zones: [], sections: [], features: [] };
+  const size = SEAT_MAP_BUILDERS[layout](b);
+  let sliceStart = performance.now();
+  const fitted = async <T>(items: readonly T[], fit: (item: T) => T): Promise<T[]> => {
+    const out: T[] = [];
+    for (const item of items) {
+      out.push(fit(item));
+      if (performance.now() - sliceStart >= sliceMs) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        sliceStart = performance.now();
+      }
+    }
+    return out;
+  };
+  const sections = await fitted(b.sections, fitSectionLabel);
+  const features = await fitted(b.features, fitFeatureLabel);
+  if (!TEMPLATES.has(layout)) TEMPLATES.set(layout, { layout, ...size, zones: b.zones, sections, features });
+}
+
 /** The section names of one zone of a layout, for the listing generator; throws on an unknown zone. */
 export function zoneSections(layout: LayoutName, zoneId: string): readonly string[] {
   const z = seatMapTemplate(layout).zones.find((x) => x.id === zoneId);
