@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.js';
-import { readPageData, seedPageAnswers, type PageAnswer } from './app/page-data.js';
+import { readPageData, seatMapsNamed, seedPageAnswers, type PageAnswer } from './app/page-data.js';
 import { reportClientError } from './lib/api.js';
 import { createQueryClient } from './lib/query-client.js';
 import { keepInputBeforeScript } from './lib/input-before-script.js';
@@ -15,17 +15,15 @@ window.addEventListener('unhandledrejection', (e) => reportClientError(e.reason,
 
 const container = document.getElementById('root')!;
 
-/** A seat map's layout, when an answer names one (the event page's listings). */
-const seatMapLayout = (data: unknown) => (data as { seatMap?: { layout?: unknown } } | null)?.seatMap?.layout;
-
 /**
  * Work a rendered page's first render would do in one long task, done before hydration in slices: the seat map's
  * labels fitted to their shapes (tens of milliseconds on a phone). Pages without one load nothing for it.
  */
 async function prepareServedPage(answers: readonly PageAnswer[]): Promise<void> {
-  if (!answers.some(({ data }) => seatMapLayout(data) !== undefined)) return;
+  const named = seatMapsNamed(answers);
+  if (named.length === 0) return;
   const { prepareSeatMaps } = await import('./features/buying/served-seat-maps.js');
-  await prepareSeatMaps(answers);
+  await prepareSeatMaps(named);
 }
 
 const served = readPageData(document);

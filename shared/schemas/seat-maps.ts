@@ -5,20 +5,34 @@ import { fitFeatureLabel, fitSectionLabel } from './seat-map-labels.js';
 
 const TEMPLATES = new Map<LayoutName, SeatMapTemplate>();
 
+/**
+ * The steps of building a layout's seat map, one label fitted to its shape (`seat-map-labels.ts`) a step, the map
+ * at the end: built in one go (`seatMapTemplate`) or a few milliseconds at a time (`prepareSeatMapTemplate`).
+ */
+function* templateSteps(layout: LayoutName): Generator<void, SeatMapTemplate, undefined> {
+  const b: Builder = { zones: [], sections: [], features: [] };
+  const size = SEAT_MAP_BUILDERS[layout](b);
+  const sections = [];
+  for (const section of b.sections) {
+    sections.push(fitSectionLabel(section));
+    yield;
+  }
+  const features = [];
+  for (const feature of b.features) {
+    features.push(fitFeatureLabel(feature));
+    yield;
+  }
+  return { layout, ...size, zones: b.zones, sections, features };
+}
+
 /** The seat map of a layout (built once, then shared). */
 export function seatMapTemplate(layout: LayoutName): SeatMapTemplate {
   let t = TEMPLATES.get(layout);
   if (!t) {
-    const b: Builder = { zones: [], sections: [], features: [] };
-    const size = SEAT_MAP_BUILDERS[layout](b);
-    // Every label fits its shape (`seat-map-labels.ts`).
-    t = {
-      layout,
-      ...size,
-      zones: b.zones,
-      sections: b.sections.map(fitSectionLabel),
-      features: b.features.map(fitFeatureLabel),
-    };
+    const steps = templateSteps(layout);
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    t = step.value;
     TEMPLATES.set(layout, t);
   }
   return t;
@@ -34,23 +48,18 @@ const SLICE_MS = 5;
  */
 export async function prepareSeatMapTemplate(layout: LayoutName, sliceMs = SLICE_MS): Promise<void> {
   if (TEMPLATES.has(layout)) return;
-  const b: Builder = { zones: [], sections: [], features: [] };
-  const size = SEAT_MAP_BUILDERS[layout](b);
+  const steps = templateSteps(layout);
   let sliceStart = performance.now();
-  const fitted = async <T>(items: readonly T[], fit: (item: T) => T): Promise<T[]> => {
-    const out: T[] = [];
-    for (const item of items) {
-      out.push(fit(item));
-      if (performance.now() - sliceStart >= sliceMs) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
-        sliceStart = performance.now();
-      }
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) {
+      if (!TEMPLATES.has(layout)) TEMPLATES.set(layout, step.value);
+      return;
     }
-    return out;
-  };
-  const sections = await fitted(b.sections, fitSectionLabel);
-  const features = await fitted(b.features, fitFeatureLabel);
-  if (!TEMPLATES.has(layout)) TEMPLATES.set(layout, { layout, ...size, zones: b.zones, sections, features });
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      sliceStart = performance.now();
+    }
+  }
 }
 
 /** The section names of one zone of a layout, for the listing generator; throws on an unknown zone. */

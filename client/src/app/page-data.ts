@@ -40,6 +40,14 @@ export function seedPageAnswers(queryClient: QueryClient, answers: readonly Page
   for (const { key, data } of answers) queryClient.setQueryData(key, data, { updatedAt: now });
 }
 
+/** The seat map layouts the page's answers name (an event's listings answer's `seatMap.layout`), as written. */
+export function seatMapsNamed(answers: readonly { data: unknown }[]): unknown[] {
+  return answers.flatMap(({ data }) => {
+    const layout = (data as { seatMap?: { layout?: unknown } } | null)?.seatMap?.layout;
+    return layout === undefined ? [] : [layout];
+  });
+}
+
 /** A layout row as the page data carries it: only the fields the packing reads or writes are named. */
 interface RowData {
   items?: unknown[];
