@@ -63,14 +63,15 @@ export function keptFragments(store: FragmentStore): KeptMarkupRender & {
   finish(markup: string, keep: boolean): string;
 } {
   const token = Math.random().toString(36).slice(2, 10);
-  const marked = markOf(token);
-  const unmarked = (html: string) => html.replace(marked, '>');
   const opened: string[] = [];
   return {
     get: (key) => store.get(key),
     open: (key) => `${token}-${opened.push(key) - 1}`,
     finish(markup, keep) {
+      // A page whose every part was kept has nothing to look for.
       if (opened.length === 0) return markup;
+      const marked = markOf(token);
+      const unmarked = (html: string) => html.replace(marked, '>');
       if (keep) {
         for (const mark of markup.matchAll(marked)) {
           const key = opened[Number(mark[1])];
