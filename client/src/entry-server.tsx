@@ -10,7 +10,7 @@ import type { ChosenPlace } from '../../shared/rules/location.js';
 import type { FragmentStore, PageContextValue } from '../../shared/schemas/page-render.js';
 import { KeptMarkupContext } from './components/kept-markup.js';
 import { keptFragments } from './app/kept-fragments.js';
-import { pageAnswers, pageDataJson } from './app/page-data.js';
+import { pageDataJson } from './app/page-data.js';
 import { pageHead, type PageHead } from './app/page-head.js';
 import type { PagePlan } from './app/page-queries.js';
 import { createQueryClient } from './lib/query-client.js';
@@ -82,7 +82,10 @@ const RENDER_TIMEOUT_MS = 5_000;
 export function renderPage(input: RenderInput): Promise<RenderedPage> {
   const queryClient: QueryClient = createQueryClient('server');
   for (const { queryKey, data } of input.answers) queryClient.setQueryData(queryKey, data);
-  const data = pageDataJson({ answers: pageAnswers(queryClient), page: input.page });
+  const data = pageDataJson({
+    answers: input.answers.map(({ queryKey, data }) => ({ key: queryKey, data })),
+    page: input.page,
+  });
   const head = pageHead(input.plan, (key) => queryClient.getQueryData(key), {
     origin: input.page.origin,
     url: new URL(`${input.page.origin}${input.url}`),

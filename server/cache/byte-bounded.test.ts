@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerBytes, byteBounded, entryBytes, roughBytes } from './byte-bounded.js';
+import { answerBytes, byteBounded, CACHE_BYTES, entryBytes, roughBytes } from './byte-bounded.js';
 
 describe('roughBytes', () => {
   it('grows with the strings, numbers, elements and properties a value holds', () => {
@@ -49,5 +49,24 @@ describe('byteBounded', () => {
     cache.set('a', 'v', { size: 900 });
     cache.set('b', 'v', { size: 900 });
     expect(cache.calculatedSize).toBe(1_800);
+  });
+});
+
+describe('CACHE_BYTES (RULES 13.12)', () => {
+  it('holds the budgets the rules name, in MiB', () => {
+    const mib = Object.fromEntries(Object.entries(CACHE_BYTES).map(([name, bytes]) => [name, bytes / 1024 / 1024]));
+    expect(mib).toEqual({
+      rows: 16,
+      layoutAnswers: 12,
+      assignments: 4,
+      apiLane: 24,
+      pages: 24,
+      fragments: 8,
+      searchResults: 24,
+      sitemaps: 64,
+      laneReads: 8,
+      verifiedTokens: 4,
+      partitionKeys: 1,
+    });
   });
 });

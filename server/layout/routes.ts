@@ -102,8 +102,10 @@ export function layoutRoutes(
   // The exposures of a request the lane replays (RULES 16.1), worked out with its key and recorded by its gate,
   // once the lane has an answer for it.
   const laneExposures = new WeakMap<IncomingMessage, LaneExposed>();
-  /** What the lane worked out for a request, by what it read off it (at most `KEPT_LANE_READS`). */
-  // Kept up to `CACHE_BYTES.laneReads`, then they start again: a crowd of one-off guests does not grow them.
+  /**
+   * What the lane worked out for a request, by what it read off it: kept up to `CACHE_BYTES.laneReads`, then they
+   * start again (a crowd of one-off guests does not grow them).
+   */
   const laneReads = new Map<string, LaneRead>();
   let laneReadBytes = 0;
   const recordLaneExposures: LaneGate = (req) => {

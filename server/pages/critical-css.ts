@@ -9,7 +9,7 @@
 /** A rule of a parsed stylesheet. */
 export type CssNode =
   /**
-   * A style rule, as a first paint needs it (`firstPaintText`): kept when one of its selectors needs nothing the
+   * A style rule, as a first paint needs it (`firstPaintRule`): kept when one of its selectors needs nothing the
    * markup lacks (`null`: needs nothing). `animations`: the names its `animation` declarations may use.
    */
   | { kind: 'rule'; text: string; needs: readonly (readonly string[])[] | null; animations: readonly string[] }
@@ -149,21 +149,24 @@ function parseBlock(css: string, start: number, end: number): CssNode[] {
   return nodes;
 }
 
-/** A block's declarations, split at its top-level semicolons (each as written, comments and spaces kept). */
-function declarations(block: string): string[] {
+/**
+ * `text` split at each `separator` outside brackets, strings and comments, each part as written: a block's
+ * declarations at its semicolons, a selector list at its commas.
+ */
+function splitTopLevel(text: string, separator: ';' | ','): string[] {
   const list: string[] = [];
   let depth = 0;
   let from = 0;
-  for (let i = 0; i < block.length; i = skipAt(block, i)) {
-    const c = block[i];
+  for (let i = 0; i < text.length; i = skipAt(text, i)) {
+    const c = text[i];
     if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
-    else if (c === ';' && depth === 0) {
-      list.push(block.slice(from, i));
+    else if (c === separator && depth === 0) {
+      list.push(text.slice(from, i));
       from = i + 1;
     }
   }
-  list.push(block.slice(from));
+  list.push(text.slice(from));
   return list;
 }
 
@@ -191,14 +194,15 @@ function firstPaintRule(prelude: string, block: string): CssNode | null {
       animations: /animation/i.test(block) ? [ANY_ANIMATION] : [],
     };
   }
-  const kept = declarations(block).filter((d) => !NOT_AT_FIRST_PAINT.test(property(d).name));
-  if (kept.every((d) => property(d).name === '')) return null;
-  const animations = kept.flatMap((d) => {
-    const { name, value } = property(d);
+  const kept = splitTopLevel(block, ';')
+    .map((text) => ({ text, ...property(text) }))
+    .filter(({ name }) => !NOT_AT_FIRST_PAINT.test(name));
+  if (kept.every(({ name }) => name === '')) return null;
+  const animations = kept.flatMap(({ name, value }) => {
     if (!ANIMATION.test(name)) return [];
     return value.includes('var(') ? [ANY_ANIMATION] : value.split(/[\s,]+/);
   });
-  return { kind: 'rule', text: `${prelude}{${kept.join(';')}}`, needs, animations };
+  return { kind: 'rule', text: `${prelude}{${kept.map(({ text }) => text).join(';')}}`, needs, animations };
 }
 
 /** A CSS identifier from `i` (escapes decoded): its text and the index after it. */
@@ -223,24 +227,6 @@ function readIdent(s: string, i: number): { name: string; end: number } {
   return { name, end: i };
 }
 
-/** Splits a selector list at its top-level commas. */
-function selectors(prelude: string): string[] {
-  const list: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let i = 0; i < prelude.length; i = skipAt(prelude, i)) {
-    const c = prelude[i];
-    if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
-    else if (c === ',' && depth === 0) {
-      list.push(prelude.slice(from, i));
-      from = i + 1;
-    }
-  }
-  list.push(prelude.slice(from));
-  return list;
-}
-
 /**
  * What each selector of a rule requires of the markup: its classes (`.name`, escapes decoded) and the interaction
  * states it names, outside any parentheses. Classes inside `:not()`, `:is()`, `:where()`, `:has()` are not
@@ -248,7 +234,7 @@ function selectors(prelude: string): string[] {
  */
 export function selectorNeeds(prelude: string): string[][] | null {
   const all: string[][] = [];
-  for (const selector of selectors(prelude)) {
+  for (const selector of splitTopLevel(prelude, ',')) {
     const needs = new Set<string>();
     for (let i = 0; i < selector.length;) {
       const c = selector[i]!;

@@ -22,15 +22,6 @@ export interface PageData {
   page: PageContextValue;
 }
 
-/** The answers in a render's query client, as the page data carries them: those it holds data for. */
-export function pageAnswers(queryClient: QueryClient): PageAnswer[] {
-  return queryClient
-    .getQueryCache()
-    .getAll()
-    .filter((query) => query.state.status === 'success')
-    .map((query) => ({ key: query.queryKey, data: query.state.data }));
-}
-
 /**
  * Fills the browser's query client with the page's answers, each counted as fetched `now`: a page replayed from
  * the server's cache is as fresh as the cache's rules allow, and refetching it at once would only redraw what the
