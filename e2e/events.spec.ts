@@ -6,7 +6,15 @@ import { eventPath } from '../shared/rules/site-paths.js';
 import { axeViolations } from './axe.js';
 import { hallEvent, upsertEvents } from './catalog-operator.js';
 import { fillCheckout } from './checkout-form.js';
-import { expect, test, type APIRequestContext, type Locator, type Page, type Request } from './fixtures.js';
+import {
+  expect,
+  renderedPageData,
+  test,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+  type Request,
+} from './fixtures.js';
 
 // First-party events (RULES 16) as a shopper makes them in a real browser, read back from the store the way an
 // operator reads them: what is recorded, once, with the row, place and order it belongs to, and nothing at all
@@ -55,14 +63,9 @@ interface PageRow {
 
 /** The rows of the home page as the server rendered them (its page data), with the segment file of each. */
 async function renderedRows(page: Page): Promise<PageRow[]> {
-  return page.evaluate(() => {
-    const parsed = JSON.parse(document.getElementById('page-data')?.textContent ?? 'null') as {
-      answers: { key: unknown[]; data?: unknown }[];
-    } | null;
-    const layout = parsed?.answers.find((a) => a.key[0] === 'layout')?.data as
-      { rows: { id: string; source?: { file: string } }[] } | undefined;
-    return (layout?.rows ?? []).map((r) => ({ id: r.id, file: r.source?.file ?? null }));
-  });
+  const layout = (await renderedPageData(page))?.answers.find((a) => a.key[0] === 'layout')?.data as
+    { rows: { id: string; source?: { file: string } }[] } | undefined;
+  return (layout?.rows ?? []).map((r) => ({ id: r.id, file: r.source?.file ?? null }));
 }
 
 /** The row ids on the page, top to bottom. */

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from './fixtures.js';
+import { expect, renderedPageData, test, type Page } from './fixtures.js';
 
 // GrowthBook's own override, `?<experiment-key>=<variation index>`, from the page URL through to the layout:
 // the home-layout experiment's variation 1 is the Promos page (segments/base/explore~promos.json: the Promos and
@@ -20,12 +20,7 @@ const rowHeading = (page: Page, name: string) =>
  */
 async function open(page: Page, url: string) {
   await page.goto(url);
-  const key = await page.evaluate(() => {
-    const data = JSON.parse(document.getElementById('page-data')?.textContent ?? '{"answers":[]}') as {
-      answers: { key: string[] }[];
-    };
-    return data.answers.find((a) => a.key[0] === 'layout')?.key;
-  });
+  const key = (await renderedPageData(page))?.answers.find((a) => a.key[0] === 'layout')?.key as string[] | undefined;
   expect(key, 'the page carries the layout it was drawn from').toBeDefined();
   return new URL(`${key![1]}?${[key![2], key![3]].filter(Boolean).join('&')}`, 'http://layout.invalid');
 }

@@ -1,4 +1,5 @@
-import { test as base } from '@playwright/test';
+import { test as base, type Page } from '@playwright/test';
+import { parsePageData, type PageData } from '../client/src/app/page-data.js';
 
 export * from '@playwright/test';
 
@@ -9,6 +10,15 @@ export * from '@playwright/test';
  * only once hydrated, and these tests are about what they do then. The page without script is tested in
  * e2e/ssr.spec.ts, with JavaScript off (where there is nothing to wait for).
  */
+/** The data the server rendered the open page with, read back as the client reads it; null on a page it did not. */
+export async function renderedPageData(page: Page): Promise<PageData | null> {
+  const text = await page
+    .locator('#page-data')
+    .textContent({ timeout: 1_000 })
+    .catch(() => null);
+  return text ? parsePageData(text) : null;
+}
+
 export const test = base.extend({
   page: async ({ page, javaScriptEnabled }, use) => {
     if (javaScriptEnabled !== false) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { parsePageData } from '../client/src/app/page-data.js';
 import { hallEvent, upsertEvents } from './catalog-operator.js';
 import { expect, test, type APIRequestContext, type BrowserContext, type Page, type Request } from './fixtures.js';
 
@@ -85,7 +86,7 @@ interface PageData {
 function pageDataOf(html: string): PageData {
   const match = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(html);
   expect(match, 'the page carries its data').not.toBeNull();
-  return JSON.parse(match![1]!) as PageData;
+  return parsePageData(match![1]!) as unknown as PageData;
 }
 
 /** `$1,234.50` as dollars. */

@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, test, type Page } from './fixtures.js';
+import { expect, renderedPageData, test, type Page } from './fixtures.js';
 
 const isPhone = (name: string) => name === 'phone';
 
@@ -78,14 +78,9 @@ test('the mega-menu leads to a category page', async ({ page }, testInfo) => {
 test('the sports page opens its events row on the tab the server names (a league in season)', async ({ page }) => {
   await page.goto('/category/sports');
   // The layout the server drew the page from, embedded for the client.
-  const layout = await page.evaluate(() => {
-    const data = JSON.parse(document.getElementById('page-data')!.textContent!) as {
-      answers: { key: string[]; data: unknown }[];
-    };
-    return data.answers.find((a) => a.key[0] === 'layout')!.data as {
-      rows: { id: string; defaultTab: string; tabs: { id: string; title: string }[] }[];
-    };
-  });
+  const layout = (await renderedPageData(page))!.answers.find((a) => a.key[0] === 'layout')!.data as {
+    rows: { id: string; defaultTab: string; tabs: { id: string; title: string }[] }[];
+  };
   const row = layout.rows.find((r: { id: string }) => r.id === 'sports-events-coming-up')!;
   const expected = row.tabs.find((t: { id: string }) => t.id === row.defaultTab)!.title;
   await expect(page.getByRole('tab', { name: expected })).toHaveAttribute('aria-selected', 'true');

@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as clientRenderer from '../../client/src/entry-server.js';
+import { parsePageData } from '../../client/src/app/page-data.js';
 import { entitySlug } from '../../shared/rules/slug.js';
 import { EVENT_DETAIL_FIELDS } from '../../shared/schemas/cards.js';
 import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
@@ -231,7 +232,7 @@ describe('an event page', () => {
     expect(page.text).not.toMatch(/_d1"|_d7"|_t12"|"tickets_available"|"performer_ids"/);
     const data = /<script type="application\/json" id="page-data">([\s\S]*?)<\/script>/.exec(page.text)![1]!;
     const detail = (
-      JSON.parse(data) as { answers: { key: unknown[]; data: { event?: { detail?: object } } }[] }
+      parsePageData(data) as unknown as { answers: { key: unknown[]; data: { event?: { detail?: object } } }[] }
     ).answers.find((a) => a.key[0] === 'events')!.data.event!.detail!;
     expect(Object.keys(detail).sort()).toEqual([...EVENT_DETAIL_FIELDS].sort());
     expect(detail).toMatchObject({ venue_name: event.venue_name, performer_names: event.performer_names });

@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { PageContextValue } from './page-context.js';
+import { packTables, unpackTables } from './page-data-tables.js';
 
 /**
  * The element the server writes a rendered page's data into: JSON, never run as script (the CSP allows none inline).
@@ -120,18 +121,19 @@ function withRows(data: PageData, each: (row: RowData) => RowData): PageData {
 
 /**
  * The page data as JSON safe inside a `<script>` element: `<` is escaped, so no `</script>` or `<!--` in an
- * answer (an event's name, say) can end the element early. Layout rows go packed (`packRow`).
+ * answer (an event's name, say) can end the element early. Layout rows go packed (`packRow`), and every list of
+ * objects as a table (`packTables`).
  */
 export function pageDataJson(data: PageData): string {
-  return JSON.stringify(withRows(data, packRow))
+  return JSON.stringify(packTables(withRows(data, packRow)))
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 }
 
-/** The page data from the JSON `pageDataJson` wrote: its layout rows unpacked, each as the API gave it. */
+/** The page data from the JSON `pageDataJson` wrote: its tables and layout rows unpacked, each as the API gave it. */
 export function parsePageData(json: string): PageData {
-  return withRows(JSON.parse(json) as PageData, unpackRow);
+  return withRows(unpackTables(JSON.parse(json)) as PageData, unpackRow);
 }
 
 /** The page data the server wrote, or null for a page it did not render. */

@@ -5,6 +5,7 @@ import { callPath } from '../../../shared/schemas/api-calls.js';
 import { readCookie, readPageCookies } from '../../../shared/schemas/page-render.js';
 import { createQueryClient } from '../lib/query-client.js';
 import { pageDataJson, readPageData, sameJson, seedPageAnswers } from './page-data.js';
+import { unpackTables } from './page-data-tables.js';
 import { pagePlan } from './page-queries.js';
 
 /** The plan of a page as the server makes it: the shopper's place read off the request's cookies. */
@@ -122,7 +123,7 @@ describe('the page data', () => {
       { key: ['layout', '/api/layout/home', '', ''], data: layout },
     ];
     const json = pageDataJson({ answers, page: { origin: 'https://x', status: 200 } });
-    expect(JSON.parse(json)).toEqual({ answers, page: { origin: 'https://x', status: 200 } });
+    expect(unpackTables(JSON.parse(json))).toEqual({ answers, page: { origin: 'https://x', status: 200 } });
     expect(json).not.toMatch(/dehydratedAt|dataUpdateCount|errorUpdatedAt|fetchFailureReason|queryHash|"success"/);
 
     document.body.innerHTML = `<script type="application/json" id="page-data">${json}</script>`;

@@ -27,8 +27,8 @@ function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
       alt=""
       width={640}
       height={360}
-      loading={eager ? 'eager' : 'lazy'}
-      // The first row's pictures are usually the largest paint: fetch them first.
+      // Eager is a picture's default. The first row's pictures are usually the largest paint: fetch them first.
+      loading={eager ? undefined : 'lazy'}
       fetchPriority={eager ? 'high' : undefined}
       decoding="async"
     />

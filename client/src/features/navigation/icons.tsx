@@ -1,6 +1,6 @@
 import type { SocialNetwork } from './menu-data.js';
 
-const common = { width: 20, height: 20, viewBox: '0 0 24 24', 'aria-hidden': true, focusable: false } as const;
+const common = { width: 20, height: 20, viewBox: '0 0 24 24', 'aria-hidden': true } as const;
 
 // The brands' marks, each path one string cut into lines (concatenated, not joined: the markup stays the same).
 const FACEBOOK_PATH =

@@ -9,7 +9,6 @@ import {
   type MouseEvent,
 } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ChevronIcon } from './icons.js';
 import { headingInto, MENU_AIM_DELAY_MS, type Point } from './menu-aim.js';
 import { MENU_CLOSE_DELAY_MS, MENU_COLUMNS, useMenu, type MenuCategory, type MenuLink } from './menu-data.js';
 import { MENU_BAR } from '../../../../shared/catalog/menu-bar.js';
@@ -181,7 +180,6 @@ export function MegaMenu() {
                 onClick={(event) => onTriggerClick(index, event)}
               >
                 {category.name}
-                <ChevronIcon className="mega-menu__chevron" />
               </button>
               {/* A closed panel is hidden from everyone, so its links are built only when it opens: the
                   sports panel alone lists every team of five leagues. */}

@@ -271,16 +271,26 @@ function keepInputFocus(event: MouseEvent) {
 
 function SearchIcon() {
   return (
-    <svg className="search-box__icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
-      <circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" strokeWidth="2" />
-      <path d="m20 20-4-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    <svg
+      className="search-box__icon"
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+    >
+      <circle cx="11" cy="11" r="7" />
+      <path d="m20 20-4-4" />
     </svg>
   );
 }
 
 function CloseIcon() {
   return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
       <path d="M6 6l12 12M18 6 6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
     </svg>
   );
@@ -288,14 +298,7 @@ function CloseIcon() {
 
 function NoResultsIllustration() {
   return (
-    <svg
-      className="search-box__empty-art"
-      viewBox="0 0 120 96"
-      width="120"
-      height="96"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <svg className="search-box__empty-art" viewBox="0 0 120 96" width="120" height="96" aria-hidden="true">
       <rect x="14" y="18" width="72" height="56" rx="8" fill="none" stroke="currentColor" strokeWidth="3" />
       <path
         d="M26 34h48M26 46h32M26 58h40"

@@ -1,0 +1,96 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { eventPath, performerPath } from '../../../shared/rules/site-paths.js';
+import { packTables, unpackTables } from './page-data-tables.js';
+
+/** What the page carries and what the client reads back from it, as JSON text. */
+const through = (value: unknown) => JSON.stringify(packTables(value));
+const back = (value: unknown) => JSON.stringify(unpackTables(JSON.parse(through(value))));
+
+const card = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  badges: [],
+  url: eventPath(name, id),
+  ...extra,
+});
+
+describe('the page data written as tables', () => {
+  it('reads back any JSON exactly: the same keys in the same order, the same values', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(back(value)).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('reads back lists of objects that share keys, lack some, or order them their own way', () => {
+    const key = fc.constantFrom('id', 'name', 'url', 'badges', '~', '~t', '__proto__', 'a');
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom('~', '~~', '~t', '~a', '/events/x-1'),
+      fc.integer(),
+      fc.boolean(),
+    );
+    const object = fc.dictionary(key, value, { maxKeys: 6 });
+    fc.assert(
+      fc.property(fc.array(object, { minLength: 2, maxLength: 8 }), (list) => {
+        expect(back({ list })).toBe(JSON.stringify({ list }));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("derives each entity's address from its name and id when every one in the list is its own page", () => {
+    const names = fc.string({ minLength: 0, maxLength: 20 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(1e9), names), { minLength: 2, maxLength: 6 }), (pairs) => {
+        const list = pairs.map(([id, name]) => ({ id, name, url: performerPath(name, id), minPrice: 1 }));
+        expect(back(list)).toBe(JSON.stringify(list));
+      }),
+    );
+    const cards = [card(7, 'Beyoncé & Jay-Z'), card(8, "Guns N' Roses", { minPrice: 20 }), card(9, '')];
+    const packed = through(cards);
+    expect(packed).not.toContain('/events/beyonce');
+    expect(packed).toContain('"~a"');
+    expect(back(cards)).toBe(JSON.stringify(cards));
+  });
+
+  it('keeps each address as written when one of them is not its own page', () => {
+    const cards = [card(1, 'One'), { ...card(2, 'Two'), url: '/events/elsewhere-2' }];
+    expect(through(cards)).toContain('/events/elsewhere-2');
+    expect(through(cards)).toContain('/events/one-1');
+    expect(back(cards)).toBe(JSON.stringify(cards));
+    // Two kinds of page in one list: no one prefix.
+    const mixed = [card(1, 'One'), { ...card(2, 'Two'), url: performerPath('Two', 2) }];
+    expect(back(mixed)).toBe(JSON.stringify(mixed));
+  });
+
+  it('names the keys once, and writes less than the JSON', () => {
+    const cards = Array.from({ length: 10 }, (_, i) =>
+      card(i + 1, `Event ${i + 1}`, { address: 'Venue', minPrice: i }),
+    );
+    const packed = through(cards);
+    expect(packed.match(/"address"/g)).toHaveLength(1);
+    expect(packed.length).toBeLessThan(JSON.stringify(cards).length * 0.6);
+    // Too little to gain: written as it is.
+    expect(through([{ a: 1 }, { b: 2 }])).toBe('[{"a":1},{"b":2}]');
+  });
+
+  it('leaves out what JSON leaves out, as JSON does', () => {
+    const list = [
+      { a: 1, b: undefined, c: 'x' },
+      { a: 2, c: 'y', d: () => 1 },
+    ];
+    expect(back(list)).toBe(JSON.stringify(list));
+    expect(back([undefined, 1])).toBe(JSON.stringify([undefined, 1]));
+  });
+
+  it('refuses a mark where none can be', () => {
+    expect(() => unpackTables({ name: '~t' })).toThrow(/mark/);
+    expect(() => unpackTables(['~t', 'keys'])).toThrow(/keys/);
+    expect(() => unpackTables(['~t', ['a'], 'row'])).toThrow(/row/);
+    expect(unpackTables({ name: '~~t' })).toEqual({ name: '~t' });
+  });
+});
