@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { parsePageData } from '../../client/src/app/page-data.js';
+import { unpackTables } from '../../shared/schemas/page-data-tables.js';
 import { freePort } from './postgres.js';
 import { startNodes, type ServerNode } from './server-nodes.js';
 import { startVarnish, type Varnish } from './varnish.js';
@@ -135,7 +135,7 @@ export interface PageMarks {
 export function pageMarks(html: string): PageMarks {
   const match = /<script[^>]*id="page-data"[^>]*>([\s\S]*?)<\/script>/.exec(html);
   if (!match) return { place: null, variation: null };
-  const data = parsePageData(match[1]!) as unknown as {
+  const data = unpackTables(JSON.parse(match[1]!)) as {
     answers?: { key: unknown[]; data?: { variation?: unknown } }[];
   };
   const layout = data.answers?.find((a) => a.key[0] === 'layout');

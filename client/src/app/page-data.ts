@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { PageContextValue } from './page-context.js';
-import { packTables, unpackTables } from './page-data-tables.js';
+import { packTables, unpackTables } from '../../../shared/schemas/page-data-tables.js';
 
 /**
  * The element the server writes a rendered page's data into: JSON, never run as script (the CSP allows none inline).

@@ -5,7 +5,7 @@ import { callPath } from '../../../shared/schemas/api-calls.js';
 import { readCookie, readPageCookies } from '../../../shared/schemas/page-render.js';
 import { createQueryClient } from '../lib/query-client.js';
 import { pageDataJson, readPageData, sameJson, seedPageAnswers } from './page-data.js';
-import { unpackTables } from './page-data-tables.js';
+import { unpackTables } from '../../../shared/schemas/page-data-tables.js';
 import { pagePlan } from './page-queries.js';
 
 /** The plan of a page as the server makes it: the shopper's place read off the request's cookies. */

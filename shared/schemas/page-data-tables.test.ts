@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventPath, performerPath } from '../../../shared/rules/site-paths.js';
+import { eventPath, performerPath } from '../rules/site-paths.js';
 import { packTables, unpackTables } from './page-data-tables.js';
 
 /** What the page carries and what the client reads back from it, as JSON text. */

@@ -1,4 +1,4 @@
-import { entitySlug } from '../../../shared/rules/slug.js';
+import { entitySlug } from '../rules/slug.js';
 
 /*
  * RULES 13.14: the page data's lists of objects written as tables. An answer's cards, rows, tabs and listings are
@@ -29,12 +29,21 @@ const isObject = (value: unknown): value is JsonObject =>
   !Array.isArray(value) &&
   typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 
-/** The keys JSON would write for an object: those whose value is not undefined (nor a function or symbol). */
+/** Whether JSON writes an object's key with this value: not when it is undefined, a function or a symbol. */
+const written = (value: unknown) => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+
+/** The keys JSON would write for an object. */
 function writtenKeys(object: JsonObject): string[] {
-  return Object.keys(object).filter((key) => {
-    const value = object[key];
-    return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
-  });
+  const keys: string[] = [];
+  for (const key of Object.keys(object)) if (written(object[key])) keys.push(key);
+  return keys;
+}
+
+/** Sets an own key, `__proto__` included (which plain assignment would take for the object's prototype). */
+function setKey(object: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  else object[key] = value;
 }
 
 /**
@@ -79,14 +88,15 @@ function worthATable(written: readonly string[][], keys: readonly string[]): boo
 }
 
 function packTable(objects: readonly JsonObject[]): Json[] | null {
-  const written = objects.map(writtenKeys);
-  const keys = tableKeys(written);
-  if (!keys || !worthATable(written, keys)) return null;
+  const own = objects.map(writtenKeys);
+  const keys = tableKeys(own);
+  if (!keys || !worthATable(own, keys)) return null;
   const prefix = keys.includes(ADDRESS_KEY) ? addressPrefix(objects) : null;
   const columns = prefix === null ? keys : keys.filter((key) => key !== ADDRESS_KEY);
-  const rows = objects.map((object, i) => {
-    const own = new Set(written[i]);
-    const row = columns.map((key) => (own.has(key) ? packTables(object[key]) : MISSING));
+  const rows = objects.map((object) => {
+    const row = columns.map((key) =>
+      Object.hasOwn(object, key) && written(object[key]) ? packTables(object[key]) : MISSING,
+    );
     while (row.length > 0 && row[row.length - 1] === MISSING) row.pop();
     return row;
   });
@@ -104,8 +114,9 @@ export function packTables(value: Json): Json {
     return value.map(packTables);
   }
   if (isObject(value)) {
-    // Built from entries, so that a key named `__proto__` stays a key.
-    return Object.fromEntries(writtenKeys(value).map((key) => [key, packTables(value[key])]));
+    const packed: JsonObject = {};
+    for (const key of Object.keys(value)) if (written(value[key])) setKey(packed, key, packTables(value[key]));
+    return packed;
   }
   return value;
 }
@@ -126,13 +137,13 @@ function unpackTable(table: readonly Json[], addressed: boolean): JsonObject[] {
     columns.forEach((key: string, i) => {
       if (i < row.length && row[i] !== MISSING) values.set(key, unpackTables(row[i]));
     });
-    const entries: [string, Json][] = [];
+    const object: JsonObject = {};
     for (const key of keys as string[]) {
       if (addressed && key === ADDRESS_KEY)
-        entries.push([key, prefix + entitySlug(values.get('name') as string, values.get('id') as number | string)]);
-      else if (values.has(key)) entries.push([key, values.get(key)]);
+        setKey(object, key, prefix + entitySlug(values.get('name') as string, values.get('id') as number | string));
+      else if (values.has(key)) setKey(object, key, values.get(key));
     }
-    return Object.fromEntries(entries);
+    return object;
   });
 }
 
@@ -149,7 +160,9 @@ export function unpackTables(value: Json): Json {
     return value.map(unpackTables);
   }
   if (isObject(value)) {
-    return Object.fromEntries(Object.keys(value).map((key) => [key, unpackTables(value[key])]));
+    const unpacked: JsonObject = {};
+    for (const key of Object.keys(value)) setKey(unpacked, key, unpackTables(value[key]));
+    return unpacked;
   }
   return value;
 }
