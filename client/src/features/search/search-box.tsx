@@ -127,7 +127,7 @@ function SearchDialog({
       className="search-box search-box--overlay"
       onKeyDown={onDialogKeyDown}
     >
-      <h2 id={titleId} className="search-box__sr-only">
+      <h2 id={titleId} className="sr-only">
         Search
       </h2>
       <div className="search-box__overlay-bar">
@@ -258,7 +258,7 @@ function SearchPanel({ search }: { search: SearchController }) {
 
 function SearchStatus({ text }: { text: string }) {
   return (
-    <div role="status" aria-live="polite" aria-atomic="true" className="search-box__sr-only">
+    <div role="status" aria-live="polite" aria-atomic="true" className="sr-only">
       {text}
     </div>
   );
