@@ -815,6 +815,20 @@ test('words typed into the rendered search box before the script runs are search
   await expect(box).toHaveValue('yank');
 });
 
+/** The scripts a page loads that carry zod (it names its classes `$ZodType`), by path, from when it is watched. */
+function watchZod(page: Page): () => Promise<string[]> {
+  const scripts: { url: string; zod: Promise<boolean> }[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    scripts.push({ url: response.url(), zod: response.text().then((text) => text.includes('$ZodType')) });
+  });
+  return async () => {
+    expect(scripts.length).toBeGreaterThan(1);
+    const found = await Promise.all(scripts.map(async (s) => ((await s.zod) ? [new URL(s.url).pathname] : [])));
+    return found.flat();
+  };
+}
+
 test('a rendered home page hydrates without zod: the schemas load with the first fetch that needs them', async ({
   context,
 }, testInfo) => {
@@ -822,22 +836,12 @@ test('a rendered home page hydrates without zod: the schemas load with the first
   // A new guest (the session is asked for and checked on the first screen), on a page of its own so that every
   // script the page loads is seen from the first.
   const page = await context.newPage();
-  const scripts: { url: string; zod: Promise<boolean> }[] = [];
-  page.on('response', (response) => {
-    if (response.request().resourceType() !== 'script') return;
-    // zod names its classes (`$ZodType`): the chunk that carries it says so.
-    scripts.push({ url: response.url(), zod: response.text().then((text) => text.includes('$ZodType')) });
-  });
-  const zodScripts = async () => {
-    const found = await Promise.all(scripts.map(async (s) => ((await s.zod) ? [new URL(s.url).pathname] : [])));
-    return found.flat();
-  };
+  const zodScripts = watchZod(page);
   await page.goto('/');
   await hydrated(page, 'h1');
   await expect(page.locator('html[data-ready="true"]')).toHaveCount(1);
   await page.waitForLoadState('networkidle');
   expect(await page.evaluate(() => localStorage.getItem('guestToken'))).toBeTruthy();
-  expect(scripts.length).toBeGreaterThan(1);
   expect(await zodScripts()).toEqual([]);
 
   // The first suggestion parses its answer: zod comes now, with it.
@@ -846,4 +850,25 @@ test('a rendered home page hydrates without zod: the schemas load with the first
   await box.pressSequentially('yank');
   await expect(page.getByRole('option', { name: /New York Yankees/ }).first()).toBeVisible();
   expect(await zodScripts()).not.toEqual([]);
+});
+
+test('a rendered event page hydrates without zod: the buying schemas load with the first call that needs them', async ({
+  context,
+  request,
+}) => {
+  const page = await context.newPage();
+  const zodScripts = watchZod(page);
+  await page.goto((await landing(request)).event);
+  await hydrated(page, 'h1');
+  await expect(page.locator('html[data-ready="true"]')).toHaveCount(1);
+  await page.waitForLoadState('networkidle');
+  expect(await zodScripts()).toEqual([]);
+
+  // Choosing a listing asks for it: zod comes now, with its answer's schema.
+  await page
+    .getByRole('link', { name: /^Select / })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/tickets\//);
+  await expect.poll(zodScripts).not.toEqual([]);
 });

@@ -1,4 +1,5 @@
-import { DELIVERY_LABELS, type ListingTerms } from '../schemas/commerce.js';
+import { DELIVERY_LABELS } from '../schemas/commerce-terms.js';
+import type { ListingTerms } from '../schemas/commerce.js';
 
 /**
  * What a listing tells a shopper before they pay (RULES 20.1–20.4): the same lines, in the same order, on every page

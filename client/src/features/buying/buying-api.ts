@@ -1,19 +1,18 @@
-import { z } from '../../../../shared/schemas/zod.js';
-import {
-  CartSchema,
-  IDEMPOTENCY_KEY_HEADER,
-  ListingDetailSchema,
-  ListingsResponseSchema,
-  OrderSchema,
-  type CheckoutRequest,
-} from '../../../../shared/schemas/commerce.js';
+import type { z } from '../../../../shared/schemas/zod.js';
+import type { CheckoutRequest, ListingDetailSchema } from '../../../../shared/schemas/commerce.js';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../../shared/schemas/commerce-terms.js';
 import { callPath, type ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
-import { EventPageSchema } from '../../../../shared/schemas/entities.js';
-import { PurchaseAllowanceSchema } from '../../../../shared/schemas/purchase-limits.js';
-import { apiHeaders, ApiError } from '../../lib/api.js';
+import { apiHeaders, ApiError, type AnswerSchema } from '../../lib/api.js';
 import { ensureGuestSession } from '../../lib/session.js';
 
 export type ListingDetail = z.infer<typeof ListingDetailSchema>;
+
+type BuyingSchemas = typeof import('./buying-schemas.js');
+/** A buying answer's schema, loaded with the first call that needs it (`buying-schemas.ts`). */
+const schemaOf =
+  <K extends keyof BuyingSchemas>(name: K) =>
+  (): Promise<BuyingSchemas[K]> =>
+    import('./buying-schemas.js').then((schemas) => schemas[name]);
 
 export const SORTS = ['price_asc', 'price_desc', 'section'] as const;
 export type ListingSort = (typeof SORTS)[number];
@@ -48,10 +47,13 @@ function readDetails(details: unknown): FieldIssue[] {
 
 async function request<S extends z.ZodType>(
   path: string,
-  schema: S | null,
+  schema: AnswerSchema<S> | null,
   init: RequestInit & { guest?: boolean; extraHeaders?: Record<string, string> } = {},
 ): Promise<z.output<S>> {
   const { guest = false, extraHeaders, ...rest } = init;
+  // The schema loads while the request is under way; a failed load is the answer's error, said once, below.
+  const parser = typeof schema === 'function' ? schema() : Promise.resolve(schema);
+  parser.catch(() => {});
   // Carts and orders belong to the guest who made them (RULES 1.10): wait for the token rather than call without it.
   if (guest) await ensureGuestSession();
   const res = await fetch(path, { ...rest, headers: { ...apiHeaders(true), ...extraHeaders } });
@@ -69,24 +71,25 @@ async function request<S extends z.ZodType>(
       readDetails(error?.details),
     );
   }
-  return schema.parse(body);
+  return (await parser)!.parse(body);
 }
 
 export const buyingApi = {
   event: (slug: string, signal?: AbortSignal) =>
-    request(callPath({ call: 'event', slug }), EventPageSchema, { signal }),
+    request(callPath({ call: 'event', slug }), schemaOf('EventPageSchema'), { signal }),
   listings: (slug: string, filter: ListingsCallFilter, signal?: AbortSignal) =>
-    request(callPath({ call: 'listings', slug, filter }), ListingsResponseSchema, { signal }),
-  listing: (id: number, signal?: AbortSignal) => request(`/api/listings/${id}`, ListingDetailSchema, { signal }),
+    request(callPath({ call: 'listings', slug, filter }), schemaOf('ListingsResponseSchema'), { signal }),
+  listing: (id: number, signal?: AbortSignal) =>
+    request(`/api/listings/${id}`, schemaOf('ListingDetailSchema'), { signal }),
   /** RULES 8.1: how many more tickets of the event this shopper may hold or buy (their own answer, never cached). */
   purchaseAllowance: (eventId: number, signal?: AbortSignal) =>
-    request(`/api/purchase-limits?eventId=${eventId}`, PurchaseAllowanceSchema, { signal, guest: true }),
+    request(`/api/purchase-limits?eventId=${eventId}`, schemaOf('PurchaseAllowanceSchema'), { signal, guest: true }),
   /**
    * Holds `quantity` seats, and with an accessible listing's spaces `companions` companion seats (RULES 10.16); the
    * key makes its retries safe (see cart-attempt.ts).
    */
   createCart: (listingId: number, quantity: number, companions: number, idempotencyKey: string) =>
-    request('/api/cart', CartSchema, {
+    request('/api/cart', schemaOf('CartSchema'), {
       method: 'POST',
       body: JSON.stringify(companions > 0 ? { listingId, quantity, companions } : { listingId, quantity }),
       guest: true,
@@ -96,23 +99,27 @@ export const buyingApi = {
   cart: (id: string, signal?: AbortSignal, promoCode?: string) =>
     request(
       `/api/cart/${encodeURIComponent(id)}${promoCode ? `?promoCode=${encodeURIComponent(promoCode)}` : ''}`,
-      CartSchema,
+      schemaOf('CartSchema'),
       { signal, guest: true },
     ),
   releaseCart: (id: string) => request(`/api/cart/${encodeURIComponent(id)}`, null, { method: 'DELETE', guest: true }),
   /** One checkout attempt; the key makes its retries safe (see checkout-attempt.ts). */
   checkout: (body: CheckoutRequest, idempotencyKey: string) =>
-    request('/api/checkout', OrderSchema, {
+    request('/api/checkout', schemaOf('OrderSchema'), {
       method: 'POST',
       body: JSON.stringify(body),
       guest: true,
       extraHeaders: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
     }),
   order: (id: string, code: string | null, signal?: AbortSignal) =>
-    request(`/api/orders/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}`, OrderSchema, {
-      signal,
-      guest: true,
-    }),
+    request(
+      `/api/orders/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ''}`,
+      schemaOf('OrderSchema'),
+      {
+        signal,
+        guest: true,
+      },
+    ),
   /**
    * RULES 19.2: asks for the full refund a moved event offers, with the same access as the order; the order as it then
    * stands (called off, its refund on its way). A 409 says why there is nothing to ask for.
@@ -120,7 +127,7 @@ export const buyingApi = {
   requestRefund: (id: string, code: string | null) =>
     request(
       `/api/orders/${encodeURIComponent(id)}/refund${code ? `?code=${encodeURIComponent(code)}` : ''}`,
-      OrderSchema,
+      schemaOf('OrderSchema'),
       { method: 'POST', guest: true },
     ),
   /** The order's eTickets as a PDF, with the same access as the order (the guest token, or the access code). */

@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import { companionsAllowed, type Listing } from '../../../../shared/schemas/commerce.js';
+import { companionsAllowed } from '../../../../shared/schemas/commerce-terms.js';
+import type { Listing } from '../../../../shared/schemas/commerce.js';
 import { formatMoney } from './money.js';
 
 /** An accessible listing's seats are wheelchair spaces (RULES 10.16): how a count of them reads. */

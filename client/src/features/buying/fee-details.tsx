@@ -1,4 +1,5 @@
-import { DELIVERY_LABELS, type Listing } from '../../../../shared/schemas/commerce.js';
+import { DELIVERY_LABELS } from '../../../../shared/schemas/commerce-terms.js';
+import type { Listing } from '../../../../shared/schemas/commerce.js';
 import { formatMoney, formatRate } from './money.js';
 
 /**

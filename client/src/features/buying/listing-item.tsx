@@ -4,8 +4,8 @@ import {
   DEAL_MIN_COMPARABLE,
   DEAL_RATING_LABELS,
   DEAL_RATING_LIMITS,
-  type Listing,
-} from '../../../../shared/schemas/commerce.js';
+} from '../../../../shared/schemas/commerce-terms.js';
+import type { Listing } from '../../../../shared/schemas/commerce.js';
 import { FeeDetails } from './fee-details.js';
 import { ListingDisclosures } from './listing-disclosures.js';
 import { formatMoney, seatLabel } from './money.js';

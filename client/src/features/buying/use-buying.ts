@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { LISTINGS_FRESH_MS } from '../../../../shared/schemas/commerce.js';
+import { LISTINGS_FRESH_MS } from '../../../../shared/schemas/commerce-terms.js';
 import { callQueryKey, type ApiCall, type ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
 import type { PurchaseAllowance } from '../../../../shared/schemas/purchase-limits.js';
 import { buyingApi } from './buying-api.js';

@@ -1,0 +1,10 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu'] });
+const p = await b.newPage();
+const seen = [];
+p.on('response', (r) => { if (r.request().resourceType() === 'script') seen.push(r.text().then(t => [new URL(r.url()).pathname, t.length, t.includes('$ZodType')])); });
+p.on('console', (m) => console.log('console', m.type(), m.text()));
+await p.goto('http://127.0.0.1:7311' + (process.argv[2] ?? '/events/san-antonio-spurs-at-new-york-knicks-102549'));
+await p.waitForTimeout(3000);
+for (const s of await Promise.all(seen)) console.log(s.join(' '));
+await b.close();
