@@ -50,9 +50,9 @@ function setKey(object: JsonObject, key: string, value: unknown): void {
  * The keys of a list of objects in one order every object's own keys follow, or null when two objects order their
  * keys differently (the list is then written as it is, so that no object comes back with its keys reordered).
  */
-function tableKeys(written: readonly string[][]): string[] | null {
+function tableKeys(keyLists: readonly string[][]): string[] | null {
   const keys: string[] = [];
-  for (const own of written) {
+  for (const own of keyLists) {
     let at = 0;
     for (const key of own) {
       const found = keys.indexOf(key);
