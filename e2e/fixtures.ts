@@ -3,13 +3,6 @@ import { parsePageData, type PageData } from '../client/src/app/page-data.js';
 
 export * from '@playwright/test';
 
-/**
- * Playwright's `test`, with `page.goto` waiting until the storefront's script has taken the page over
- * (`<html data-ready>`) on a page the server rendered: such a page is readable at once, but its buttons and the search
- * box answer
- * only once hydrated, and these tests are about what they do then. The page without script is tested in
- * e2e/ssr.spec.ts, with JavaScript off (where there is nothing to wait for).
- */
 /** The data the server rendered the open page with, read back as the client reads it; null on a page it did not. */
 export async function renderedPageData(page: Page): Promise<PageData | null> {
   const text = await page
@@ -19,6 +12,13 @@ export async function renderedPageData(page: Page): Promise<PageData | null> {
   return text ? parsePageData(text) : null;
 }
 
+/**
+ * Playwright's `test`, with `page.goto` waiting until the storefront's script has taken the page over
+ * (`<html data-ready>`) on a page the server rendered: such a page is readable at once, but its buttons and the search
+ * box answer
+ * only once hydrated, and these tests are about what they do then. The page without script is tested in
+ * e2e/ssr.spec.ts, with JavaScript off (where there is nothing to wait for).
+ */
 export const test = base.extend({
   page: async ({ page, javaScriptEnabled }, use) => {
     if (javaScriptEnabled !== false) {

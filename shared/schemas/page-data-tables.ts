@@ -7,7 +7,9 @@ import { entitySlug } from '../rules/slug.js';
  *   ["~t", keys, row…]           each row the object's values in the keys' order; a key the object lacks is "~"
  *                                 (trailing ones left off)
  *   ["~a", keys, prefix, row…]   the same, every object's `url` being `prefix` + its entity slug (`entitySlug` of
- *                                 its `name` and `id`, RULES 2.2): the rows leave that column out
+ *                                 its `name` and `id`, RULES 2.2): the rows leave that column out. Only for names
+ *                                 in Latin-1 (and the quotes the slug drops): the browser derives the slug again,
+ *                                 and a letter newer than its Unicode tables would decompose otherwise there
  *
  * A string the data holds that starts with "~" is written with one more "~", so that no value can pass for a mark.
  * `unpackTables(packTables(v))` writes the same JSON as `v`: the same keys in the same order, the same values.
@@ -24,19 +26,31 @@ type Json = unknown;
 type JsonObject = Record<string, unknown>;
 
 const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What JSON writes for a value with a `toJSON` (a date, say): that method's answer, under the value's key. */
+const jsonOf = (value: unknown, key: string): unknown =>
+  typeof (value as { toJSON?: unknown } | null)?.toJSON === 'function'
+    ? (value as { toJSON: (key: string) => unknown }).toJSON(key)
+    : value;
+
+/**
+ * Names whose slug every browser derives as the server does: Latin-1 and the two quotes the slug drops (nothing from
+ * U+0100 on but those), whose decomposition is as old as Unicode 1.1.
+ */
+const STABLE_NAME = /^[^\u0100-\u2017\u201a-\uffff]*$/;
 
 /** Whether JSON writes an object's key with this value: not when it is undefined, a function or a symbol. */
 const written = (value: unknown) => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
 
-/** The keys JSON would write for an object. */
-function writtenKeys(object: JsonObject): string[] {
-  const keys: string[] = [];
-  for (const key of Object.keys(object)) if (written(object[key])) keys.push(key);
-  return keys;
+/** An object's members as JSON writes them: each value after its `toJSON`, and none JSON leaves out. */
+function members(object: JsonObject): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  for (const key of Object.keys(object)) {
+    const value = jsonOf(object[key], key);
+    if (written(value)) found.set(key, value);
+  }
+  return found;
 }
 
 /** Sets an own key, `__proto__` included (which plain assignment would take for the object's prototype). */
@@ -65,11 +79,13 @@ function tableKeys(keyLists: readonly string[][]): string[] | null {
 }
 
 /** The prefix every object's `url` shares before its entity slug, or null when one's address is not of that form. */
-function addressPrefix(objects: readonly JsonObject[]): string | null {
+function addressPrefix(objects: readonly Map<string, unknown>[]): string | null {
   let prefix: string | null = null;
-  for (const { url, name, id } of objects) {
-    if (typeof url !== 'string' || typeof name !== 'string' || !(typeof id === 'number' || typeof id === 'string'))
-      return null;
+  for (const object of objects) {
+    const [url, name, id] = [object.get(ADDRESS_KEY), object.get('name'), object.get('id')];
+    if (typeof url !== 'string' || typeof name !== 'string' || !STABLE_NAME.test(name)) return null;
+    // JSON writes an id that is not a finite number as null, which would make another slug.
+    if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return null;
     const slug = entitySlug(name, id);
     if (!url.endsWith(slug)) return null;
     const own = url.slice(0, url.length - slug.length);
@@ -79,46 +95,59 @@ function addressPrefix(objects: readonly JsonObject[]): string | null {
   return prefix;
 }
 
-/** Whether naming the keys once (and marking what an object lacks) writes less than naming them in every object. */
-function worthATable(written: readonly string[][], keys: readonly string[]): boolean {
-  let saved = -keys.reduce((sum, key) => sum + key.length + 3, 8);
-  for (const own of written)
-    saved += own.reduce((sum, key) => sum + key.length + 4, 0) - (keys.length - own.length) * 4;
+/**
+ * Whether the table writes less than the list: every object names its keys (`"key":`, the key's length and 3), the
+ * table names them once (the same each, and 7 for `"~t",[`…`],`) and marks what an object lacks before its last
+ * value (`"~",`, 4 each). Brackets and the commas between values are the same either way.
+ */
+function worthATable(keyLists: readonly string[][], keys: readonly string[]): boolean {
+  const named = (list: readonly string[]) => list.reduce((sum, key) => sum + key.length + 3, 0);
+  let saved = -named(keys) - 7;
+  for (const own of keyLists) {
+    const last = own.length === 0 ? -1 : keys.indexOf(own[own.length - 1]!);
+    saved += named(own) - (last + 1 - own.length) * 4;
+  }
   return saved > 0;
 }
 
 function packTable(objects: readonly JsonObject[]): Json[] | null {
-  const own = objects.map(writtenKeys);
-  const keys = tableKeys(own);
-  if (!keys || !worthATable(own, keys)) return null;
-  const prefix = keys.includes(ADDRESS_KEY) ? addressPrefix(objects) : null;
+  const own = objects.map(members);
+  const keyLists = own.map((object) => [...object.keys()]);
+  const keys = tableKeys(keyLists);
+  if (!keys || !worthATable(keyLists, keys)) return null;
+  const prefix = keys.includes(ADDRESS_KEY) ? addressPrefix(own) : null;
   const columns = prefix === null ? keys : keys.filter((key) => key !== ADDRESS_KEY);
-  const rows = objects.map((object) => {
-    const row = columns.map((key) =>
-      Object.hasOwn(object, key) && written(object[key]) ? packTables(object[key]) : MISSING,
-    );
+  const rows = own.map((object) => {
+    const row = columns.map((key) => (object.has(key) ? pack(object.get(key)) : MISSING));
     while (row.length > 0 && row[row.length - 1] === MISSING) row.pop();
     return row;
   });
   return prefix === null ? [TABLE, keys, ...rows] : [ADDRESSED, keys, prefix, ...rows];
 }
 
-/** The value with its lists of objects written as tables and its strings escaped (see above). */
-export function packTables(value: Json): Json {
+/** A value JSON writes as it is (its `toJSON`, if any, already asked), packed. */
+function pack(value: Json): Json {
   if (typeof value === 'string') return value.startsWith(MARK) ? MARK + value : value;
   if (Array.isArray(value)) {
-    if (value.length >= 2 && value.every(isObject)) {
-      const table = packTable(value);
+    // Each item as JSON writes it; a hole is undefined, which JSON writes as null.
+    const items = Array.from(value, (item, i) => jsonOf(item, String(i)));
+    if (items.length >= 2 && items.every(isObject)) {
+      const table = packTable(items);
       if (table) return table;
     }
-    return value.map(packTables);
+    return items.map(pack);
   }
   if (isObject(value)) {
     const packed: JsonObject = {};
-    for (const key of Object.keys(value)) if (written(value[key])) setKey(packed, key, packTables(value[key]));
+    for (const [key, member] of members(value)) setKey(packed, key, pack(member));
     return packed;
   }
   return value;
+}
+
+/** The value with its lists of objects written as tables and its strings escaped (see above). */
+export function packTables(value: Json): Json {
+  return pack(jsonOf(value, ''));
 }
 
 function unpackTable(table: readonly Json[], addressed: boolean): JsonObject[] {
