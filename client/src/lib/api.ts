@@ -38,6 +38,16 @@ export function apiHeaders(withToken = true): Record<string, string> {
  */
 export type AnswerSchema<S extends z.ZodType> = S | (() => Promise<S>);
 
+/**
+ * The answer's schema, loading: started before its request so that the two load side by side. A failed load is the
+ * answer's error, said once, where the schema is awaited (never an unhandled rejection before that).
+ */
+export function loadingSchema<S extends z.ZodType>(schema: AnswerSchema<S>): Promise<S> {
+  const loading = typeof schema === 'function' ? schema() : Promise.resolve(schema);
+  loading.catch(() => {});
+  return loading;
+}
+
 /** Calls the API and parses the answer with the schema the server answers with. */
 export async function api<S extends z.ZodType>(
   path: string,
@@ -45,9 +55,7 @@ export async function api<S extends z.ZodType>(
   init: RequestInit & { token?: boolean } = {},
 ): Promise<z.output<S>> {
   const { token = true, ...rest } = init;
-  // The schema loads while the request is under way; a failed load is the answer's error, said once, below.
-  const parser = typeof schema === 'function' ? schema() : Promise.resolve(schema);
-  parser.catch(() => {});
+  const parser = loadingSchema(schema);
   const res = await fetch(path, {
     ...rest,
     headers: { ...apiHeaders(token), ...(rest.headers as Record<string, string> | undefined) },

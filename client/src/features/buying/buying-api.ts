@@ -2,7 +2,7 @@ import type { z } from '../../../../shared/schemas/zod.js';
 import type { CheckoutRequest, ListingDetailSchema } from '../../../../shared/schemas/commerce.js';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../../shared/schemas/commerce-terms.js';
 import { callPath, type ListingsCallFilter } from '../../../../shared/schemas/api-calls.js';
-import { apiHeaders, ApiError, type AnswerSchema } from '../../lib/api.js';
+import { apiHeaders, ApiError, loadingSchema, type AnswerSchema } from '../../lib/api.js';
 import { ensureGuestSession } from '../../lib/session.js';
 
 export type ListingDetail = z.infer<typeof ListingDetailSchema>;
@@ -51,13 +51,11 @@ async function request<S extends z.ZodType>(
   init: RequestInit & { guest?: boolean; extraHeaders?: Record<string, string> } = {},
 ): Promise<z.output<S>> {
   const { guest = false, extraHeaders, ...rest } = init;
-  // The schema loads while the request is under way; a failed load is the answer's error, said once, below.
-  const parser = typeof schema === 'function' ? schema() : Promise.resolve(schema);
-  parser.catch(() => {});
+  const parser = schema === null ? null : loadingSchema(schema);
   // Carts and orders belong to the guest who made them (RULES 1.10): wait for the token rather than call without it.
   if (guest) await ensureGuestSession();
   const res = await fetch(path, { ...rest, headers: { ...apiHeaders(true), ...extraHeaders } });
-  if (res.status === 204 || schema === null) {
+  if (res.status === 204 || parser === null) {
     if (!res.ok) throw new BuyingApiError(res.status, 'http_error', `${res.status} ${res.statusText}`, []);
     return undefined as z.output<S>;
   }
@@ -71,7 +69,7 @@ async function request<S extends z.ZodType>(
       readDetails(error?.details),
     );
   }
-  return (await parser)!.parse(body);
+  return (await parser).parse(body);
 }
 
 export const buyingApi = {
