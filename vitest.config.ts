@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './server/test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -11,5 +12,6 @@ export default defineConfig({
     // Two files at a time on two cores (the default keeps one core free, leaving a single worker): most files
     // wait on a database, a child process or a timer much of the time.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -10,6 +10,45 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** RULES 13.15: the longest `Link` header a page is given (React's own bound for the links it would send). */
+const LINK_HEADER_MAX = 2_000;
+/** A preload link React writes before a render's first element, its attributes in any order. */
+const PRELOAD_TAG = /^<link rel="preload"((?: [A-Za-z]+="[^"]*")+)\/>/;
+const ATTRIBUTE = / ([A-Za-z]+)="([^"]*)"/g;
+/** A path on this site: nothing a header could read otherwise. */
+const SITE_PATH = /^\/[A-Za-z0-9/._~-]*$/;
+const PRIORITIES = new Set(['high', 'low', 'auto']);
+
+/** The `Link` value of one of React's picture preloads, or null when it is not one a header can carry as it is. */
+function imagePreloadLink(attributes: string): string | null {
+  const attrs = new Map([...attributes.matchAll(ATTRIBUTE)].map((m) => [m[1]!, m[2]!]));
+  const href = attrs.get('href');
+  const priority = attrs.get('fetchPriority');
+  if (attrs.get('as') !== 'image' || !href || !SITE_PATH.test(href)) return null;
+  if (priority !== undefined && !PRIORITIES.has(priority)) return null;
+  if (attrs.size !== (priority === undefined ? 2 : 3)) return null;
+  return `<${href}>; rel=preload; as=image${priority ? `; fetchpriority=${priority}` : ''}`;
+}
+
+/**
+ * RULES 13.15: the image preloads React writes at the start of a page's markup, as `Link` header values (the same
+ * pictures, in order), and the markup without them. The first one a header cannot carry as it is, and all after it,
+ * stay in the markup.
+ */
+export function imagePreloadLinks(markup: string): { markup: string; links: string[] } {
+  const links: string[] = [];
+  let at = 0;
+  let length = 0;
+  for (let m = PRELOAD_TAG.exec(markup); m; m = PRELOAD_TAG.exec(markup.slice(at))) {
+    const link = imagePreloadLink(m[1]!);
+    length += (link?.length ?? 0) + 2;
+    if (!link || length > LINK_HEADER_MAX) break;
+    links.push(link);
+    at += m[0].length;
+  }
+  return { markup: at === 0 ? markup : markup.slice(at), links };
+}
+
 interface ManifestChunk {
   file: string;
   isEntry?: boolean;
@@ -73,9 +112,11 @@ export class PageDocument {
     const root = template.indexOf(ROOT);
     const headEnd = template.indexOf('</head>');
     if (root < 0 || headEnd < 0) throw new Error(`${clientDir}/index.html has no ${ROOT} or </head>`);
-    this.head = template.slice(0, headEnd);
-    this.tail = template.slice(headEnd, root);
-    this.rest = template.slice(root + ROOT.length);
+    // The template's indentation between tags is for people reading the source: the pages go without it.
+    const compact = (html: string) => html.replace(/>\s+</g, '><').trim();
+    this.head = compact(template.slice(0, headEnd));
+    this.tail = compact(template.slice(headEnd, root));
+    this.rest = compact(template.slice(root + ROOT.length));
   }
 
   /** The manifest's ids that every page loads: the entry, the app it imports on start, and their imports. */
@@ -202,16 +243,14 @@ export class PageDocument {
       meta('property', 'og:description', head.description),
       meta('property', 'og:url', head.canonical),
       meta('property', 'og:image', head.image),
+      // X reads the title, description and image from Open Graph when its own tags are absent: only the card's kind.
       meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'),
-      meta('name', 'twitter:title', head.title),
-      meta('name', 'twitter:description', head.description),
-      meta('name', 'twitter:image', head.image),
       style.element,
       ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`),
     ].filter(Boolean);
     const dataScript = `<script type="application/json" id="${escapeHtml(data.id)}">${data.json}</script>`;
     return {
-      start: `${this.head}${tags.map((t) => `    ${t}\n`).join('')}  ${this.tail}<div id="root">`,
+      start: `${this.head}${tags.join('')}${this.tail}<div id="root">`,
       end: `</div>${dataScript}${links}${this.rest}`,
       styleSources: [style.source],
     };

@@ -16,6 +16,7 @@ import { cancelOneEvent, catalogFixture, type CatalogFixture } from '../test/cat
 import { liveCatalogOver } from '../test/live-catalog.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { writeBuiltClient } from '../test/built-client.js';
+import { imagePreloadLinks } from './page-document.js';
 import { sharedCacheControl } from './page-service.js';
 import type { PageRenderer } from './page-renderer.js';
 import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
@@ -121,6 +122,15 @@ describe('a rendered landing page', () => {
     // Each card's price is one text node: React writes no `<!-- -->` between its words (nor anywhere on home).
     expect(html).toMatch(/__price">From \$[\d,]+\.\d\d <small>incl\. fees<\/small>/);
     expect(html).not.toContain('<!-- -->');
+    // The pictures React preloads are in the Link header, not at the start of the markup (RULES 13.15).
+    expect(html).toContain('<div id="root"><a class="skip-link"');
+    const links = String(page.headers.link ?? '').split(', ');
+    expect(links.length).toBeGreaterThan(1);
+    for (const link of links) {
+      const href = /^<(\/[^>]+)>; rel=preload; as=image(; fetchpriority=high)?$/.exec(link)?.[1];
+      expect(href, link).toBeDefined();
+      expect(html).toContain(` src="${href!}"`);
+    }
     const api = await request(app).get('/api/layout/home');
     expect(answerFor(html, ['layout', '/api/layout/home', '', ''])).toEqual(api.body);
     expect(answerFor(html, ['brand'])).toEqual((await request(app).get('/api/brand')).body);
@@ -460,6 +470,12 @@ describe('a part of a page drawn before (RULES 13.13)', () => {
         if (kept === own) expect(sets - setsBefore, address).toBe(0);
         expect(withoutPreloads(again), address).toBe(withoutPreloads(anew));
         expect(preloadLinks(again).sort(), address).toEqual(preloadLinks(anew).sort());
+        // RULES 13.15: either way, the server sends every one of them in the Link header, and the same markup.
+        const [header, headerAnew] = [imagePreloadLinks(again), imagePreloadLinks(anew)];
+        expect(header.markup, address).toBe(withoutPreloads(anew));
+        expect(headerAnew.markup, address).toBe(withoutPreloads(anew));
+        expect(header.links.sort(), address).toEqual(headerAnew.links.sort());
+        expect(header.links.length, address).toBe(preloadLinks(anew).length);
       }
     }
     const kept = [...shared.values()];

@@ -176,15 +176,15 @@ export function MegaMenu() {
                 }}
                 className="mega-menu__trigger"
                 aria-expanded={open}
-                aria-controls={panelId}
+                aria-controls={open ? panelId : undefined}
                 onClick={(event) => onTriggerClick(index, event)}
               >
                 {category.name}
               </button>
-              {/* A closed panel is hidden from everyone, so its links are built only when it opens: the
-                  sports panel alone lists every team of five leagues. */}
-              <div id={panelId} className="mega-menu__panel" hidden={!open} tabIndex={-1}>
-                {open && (
+              {/* A closed panel is hidden from everyone, so it is built only when it opens (the sports panel
+                  alone lists every team of five leagues), and a page carries none (RULES 12.2). */}
+              {open && (
+                <div id={panelId} className="mega-menu__panel" tabIndex={-1}>
                   <div className="mega-menu__panel-inner" style={PANEL_STYLE}>
                     {category.url ? (
                       <Link className="mega-menu__all" to={category.url} onClick={close}>
@@ -199,8 +199,8 @@ export function MegaMenu() {
                       </p>
                     )}
                   </div>
-                )}
-              </div>
+                </div>
+              )}
             </li>
           );
         })}

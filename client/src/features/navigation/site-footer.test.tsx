@@ -1,6 +1,9 @@
 // @vitest-environment happy-dom
 import { cleanup, screen, within } from '@testing-library/react';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SOCIAL_LINKS } from './menu-data.js';
 import { SiteFooter } from './site-footer.js';
 import { renderWithProviders } from './test-utils.js';
 
@@ -47,6 +50,18 @@ describe('SiteFooter', () => {
     for (const a of within(screen.getByRole('list', { name: 'Follow us' })).getAllByRole('link')) {
       expect(a.getAttribute('rel')).toBe('noopener noreferrer');
       expect(a.getAttribute('aria-label')).toBeTruthy();
+    }
+  });
+
+  it("draws each network's mark from the one file of marks, which holds a symbol for each", () => {
+    renderWithProviders(<SiteFooter />);
+    const sprite = readFileSync(path.join(import.meta.dirname, 'social-icons.svg'), 'utf8');
+    for (const { network, name } of SOCIAL_LINKS) {
+      const use = screen.getByRole('link', { name }).querySelector('svg[aria-hidden="true"] > use');
+      const [file, id] = (use?.getAttribute('href') ?? '').split('#');
+      expect(file, name).toMatch(/social-icons[^/]*\.svg(\?no-inline)?$/);
+      expect(id, name).toBe(network);
+      expect(sprite, name).toMatch(new RegExp(`<symbol id="${network}" viewBox="0 0 24 24"`));
     }
   });
 

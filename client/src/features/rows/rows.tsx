@@ -63,7 +63,7 @@ function PerformersRow({ row, eager }: RowProps<'performers'>) {
   const id = useId();
   return (
     <RowFrame row={row} id={id} eager={eager}>
-      <ul className="cards">
+      <ul className="cards row__grid">
         {row.items.map((card) => (
           <li key={card.id}>
             <PerformerCard card={card} eager={eager} />
@@ -128,7 +128,7 @@ function VenuesRow({ row }: RowProps<'venues'>) {
   const id = useId();
   return (
     <RowFrame row={row} id={id}>
-      <ul className="venue-list">
+      <ul className="venue-list row__grid">
         {row.items.map((card) => (
           <li key={card.id}>
             <VenueCard card={card} />
@@ -158,7 +158,7 @@ function PromosRow({ row, eager }: RowProps<'promos'>) {
   const id = useId();
   return (
     <RowFrame row={row} id={id} eager={eager}>
-      <ul className="cards cards--promos">
+      <ul className="cards cards--promos row__grid">
         {row.items.map((card) => (
           <li key={card.id}>
             <PromoCard card={card} eager={eager} />
@@ -182,7 +182,7 @@ export function RowSkeleton() {
   return (
     <section className="row row--skeleton" aria-hidden="true">
       <div className="skeleton skeleton--heading" />
-      <ul className="cards">
+      <ul className="cards row__grid">
         {[0, 1, 2, 3].map((i) => (
           <li key={i}>
             <div className="skeleton skeleton--card" />
