@@ -22,6 +22,8 @@ test.describe('a shopper’s erasure on two nodes', () => {
 
   test.beforeAll(async () => {
     if (test.info().project.name !== 'desktop') return;
+    // A PostgreSQL and two nodes to start: on two busy cores that can take longer than a hook's 30 s.
+    test.setTimeout(120_000);
     stack = await startStack({ nodes: 2 });
   });
   test.afterAll(() => stack?.stop());
