@@ -33,6 +33,15 @@ const NODE_READY_MS = 90_000;
 /** How long a node told to stop (SIGTERM) gets before it is killed. */
 const NODE_STOP_GRACE_MS = 5_000;
 
+/**
+ * The nodes still running, killed should the process that started them end first (a test worker torn down while a
+ * hook still waits on them): no node outlives its test run.
+ */
+const running = new Set<number>();
+process.on('exit', () => {
+  for (const pid of running) signal(pid, 'SIGKILL');
+});
+
 function spawnNode(name: string, env: Record<string, string>): ServerNode {
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -48,6 +57,8 @@ function spawnNode(name: string, env: Record<string, string>): ServerNode {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (proc.pid === undefined) throw new Error(`${name}: the server process did not start`);
+  const pid = proc.pid;
+  running.add(pid);
   const lines: string[] = [];
   const errors: string[] = [];
   const collect = (into: string[]) => {
@@ -69,6 +80,7 @@ function spawnNode(name: string, env: Record<string, string>): ServerNode {
     exit: null,
     exited: new Promise((resolve) => {
       proc.once('exit', (code, signal) => {
+        running.delete(pid);
         node.exit = { code, signal };
         resolve(node.exit);
       });
