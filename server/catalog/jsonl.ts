@@ -11,7 +11,8 @@ const FLUSH_BYTES = 1 << 20;
  */
 export class JsonlWriter<S extends z.ZodType> {
   private readonly stream: WriteStream;
-  private chunk: string[] = [];
+  /** The lines not yet handed to the stream, as UTF-8: the first `chunkBytes` bytes of `chunk`. */
+  private chunk = Buffer.allocUnsafe(FLUSH_BYTES);
   private chunkBytes = 0;
   private blocked = false;
   count = 0;
@@ -21,7 +22,7 @@ export class JsonlWriter<S extends z.ZodType> {
     private readonly schema: S,
     private readonly label: string,
   ) {
-    this.stream = createWriteStream(file, { encoding: 'utf8' });
+    this.stream = createWriteStream(file);
   }
 
   /** Validates and buffers one document; call `settle()` now and then to wait for the disk. */
@@ -33,17 +34,27 @@ export class JsonlWriter<S extends z.ZodType> {
         `${this.label} document ${this.count + 1} is invalid at ${issue.path.join('.')}: ${issue.message}`,
       );
     }
-    const line = JSON.stringify(checked.data) + '\n';
-    this.chunk.push(line);
-    this.chunkBytes += line.length;
+    this.appendLine(JSON.stringify(checked.data));
     this.count++;
-    if (this.chunkBytes >= FLUSH_BYTES) this.flush();
+  }
+
+  /** Encodes `text` and a newline into the chunk, handing the chunk to the stream first when they might not fit. */
+  private appendLine(text: string): void {
+    // A UTF-16 code unit is at most three bytes of UTF-8.
+    const room = text.length * 3 + 1;
+    if (this.chunkBytes + room > this.chunk.length) {
+      this.flush();
+      if (room > this.chunk.length) this.chunk = Buffer.allocUnsafe(room);
+    }
+    this.chunkBytes += this.chunk.write(text, this.chunkBytes);
+    this.chunk[this.chunkBytes++] = 0x0a;
   }
 
   private flush(): void {
-    if (this.chunk.length === 0) return;
-    if (!this.stream.write(this.chunk.join(''))) this.blocked = true;
-    this.chunk = [];
+    if (this.chunkBytes === 0) return;
+    // The stream keeps the bytes until they are on disk, so the next lines go to a new chunk.
+    if (!this.stream.write(this.chunk.subarray(0, this.chunkBytes))) this.blocked = true;
+    this.chunk = Buffer.allocUnsafe(FLUSH_BYTES);
     this.chunkBytes = 0;
   }
 
