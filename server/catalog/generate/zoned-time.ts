@@ -13,16 +13,26 @@ export interface LocalDateTime {
   minute: number;
 }
 
-const offsetCache = new Map<string, number>();
+/** Per zone, the offset (in minutes) at each wall-clock hour asked about, by `hourKey`. */
+const offsetCache = new Map<string, Map<number, number>>();
+
+/**
+ * One number per wall-clock hour: year, month, day and hour side by side in decimal, the year counted from 2000
+ * so that the keys of this century are small integers, which a Map looks up fastest.
+ */
+const hourKey = (local: LocalDateTime) =>
+  (((local.year - 2000) * 100 + local.month) * 100 + local.day) * 100 + local.hour;
 
 /** The UTC instant of a wall-clock time in a zone, with the offset in force then. */
 export function zonedToUtc(local: LocalDateTime, timeZone: string): { utcMs: number; offsetMinutes: number } {
-  const key = `${timeZone}|${local.year}-${local.month}-${local.day}-${local.hour}`;
-  const wall = wallClockMs({ ...local, second: 0 });
-  let offset = offsetCache.get(key);
+  let offsets = offsetCache.get(timeZone);
+  if (!offsets) offsetCache.set(timeZone, (offsets = new Map()));
+  const key = hourKey(local);
+  const wall = wallClockMs(local);
+  let offset = offsets.get(key);
   if (offset === undefined) {
     offset = Math.round((wall - zonedToEpochMs({ ...local, second: 0 }, timeZone)) / 60_000);
-    offsetCache.set(key, offset);
+    offsets.set(key, offset);
   }
   return { utcMs: wall - offset * 60_000, offsetMinutes: offset };
 }
