@@ -24,12 +24,13 @@ const VENUE_SUFFIX: [VenueKind, string, number, number][] = [
  */
 export function buildVenues(rng: Random, target: number): { venues: VenueRec[]; teamVenue: Map<string, VenueRec> } {
   const venues: VenueRec[] = [];
-  const venueKey = new Set<string>();
+  const byNameAndCity = new Map<string, VenueRec>();
+  const named = (name: string, city: string) => byNameAndCity.get(`${name}|${city}`);
   const addVenue = (v: VenueSpec) => {
-    const key = `${v.name}|${v.city}`;
-    if (venueKey.has(key)) return venues.find((x) => x.name === v.name && x.city === v.city)!;
-    venueKey.add(key);
+    const known = named(v.name, v.city);
+    if (known) return known;
     const rec = { ...v, id: 501 + venues.length, upcoming: 0, inventory: 0 };
+    byNameAndCity.set(`${v.name}|${v.city}`, rec);
     venues.push(rec);
     return rec;
   };
@@ -67,12 +68,18 @@ export function buildVenues(rng: Random, target: number): { venues: VenueRec[]; 
       capacity: v.capacity,
     });
   }
-  generateExtraVenues(rng, venues, Math.round(target / EVENTS_PER_VENUE) - venues.length, addVenue);
+  generateExtraVenues(rng, venues, Math.round(target / EVENTS_PER_VENUE) - venues.length, addVenue, named);
   return { venues, teamVenue };
 }
 
 /** Adds venues in real cities (by population) when the catalog is larger than the real venues carry. */
-function generateExtraVenues(rng: Random, venues: VenueRec[], extra: number, add: (v: VenueSpec) => VenueRec) {
+function generateExtraVenues(
+  rng: Random,
+  venues: VenueRec[],
+  extra: number,
+  add: (v: VenueSpec) => VenueRec,
+  named: (name: string, city: string) => VenueRec | undefined,
+) {
   if (extra <= 0) return;
   const prefixes = [
     'Grand',
@@ -95,7 +102,7 @@ function generateExtraVenues(rng: Random, venues: VenueRec[], extra: number, add
     const name = rng.chance(0.5) ? `${city.city} ${suffix}` : `${rng.pick(prefixes)} ${suffix} ${city.city}`;
     const jitter = () => (rng.next() - 0.5) * 0.08;
     add({
-      name: venues.some((v) => v.name === name && v.city === city.city) ? `${name} ${rng.int(2, 99)}` : name,
+      name: named(name, city.city) ? `${name} ${rng.int(2, 99)}` : name,
       kind,
       city: city.city,
       state: city.stateId,
