@@ -44,7 +44,7 @@ export function startAndStatus(
   startDate: { year: number; month: number; day: number },
   rng: Random,
 ): { local: LocalDateTime | null; status: EventDocument['event_status'] } {
-  let local: LocalDateTime | null = { ...day, hour: time[0], minute: time[1] };
+  let local: LocalDateTime | null = { year: day.year, month: day.month, day: day.day, hour: time[0], minute: time[1] };
   let status: EventDocument['event_status'] = 'scheduled';
   if (edge === 'timeTbd') local = { ...local, ...TBD_TIME };
   if (edge === 'past') local = { ...addDays(startDate, -rng.int(1, 3)), hour: time[0], minute: time[1] };

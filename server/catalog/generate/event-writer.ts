@@ -55,7 +55,7 @@ export class EventWriter {
     const isFar = daysAhead > WINDOW_DAYS * 2;
 
     // Demand: interest grows with the act's popularity; sales concentrate in the last weeks before the date.
-    const interest = Math.min(1, Math.max(...acts.map((a) => a.popularity)) * (0.6 + 0.8 * rng.next()));
+    const interest = Math.min(1, highestPopularity(acts) * (0.6 + 0.8 * rng.next()));
     const soldOut = rng.chance(0.01);
     const tickets = soldOut
       ? 0
@@ -140,4 +140,10 @@ export class EventWriter {
       await Promise.all([this.writers.Event.settle(), this.writers.ZipEvent.settle()]);
     }
   }
+}
+
+function highestPopularity(acts: readonly PerformerRec[]): number {
+  let highest = -Infinity;
+  for (const act of acts) highest = Math.max(highest, act.popularity);
+  return highest;
 }
