@@ -73,6 +73,39 @@ export class JsonlWriter<S extends z.ZodType> {
   }
 }
 
+const READ_BYTES = 1 << 20;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The lines of a UTF-8 text file, split where `readline` splits them (at `\n`, `\r\n` and a lone `\r`), empty
+ * ones included; read in 1 MiB chunks and handed out a chunk's lines at a time.
+ */
+export async function* fileLines(file: string): AsyncGenerator<string[]> {
+  let rest: Buffer | undefined;
+  for await (const read of createReadStream(file, { highWaterMark: READ_BYTES }) as AsyncIterable<Buffer>) {
+    const bytes = rest?.length ? Buffer.concat([rest, read]) : read;
+    const end = bytes.lastIndexOf(LF) + 1;
+    rest = bytes.subarray(end);
+    if (end > 0) yield splitLines(bytes.subarray(0, end));
+  }
+  if (rest?.length) yield splitLines(rest);
+}
+
+/** Splits text made of whole lines: each ends at a `\n`, but the last may end with the text instead. */
+function splitLines(bytes: Buffer): string[] {
+  const lines: string[] = [];
+  for (let start = 0; start < bytes.length;) {
+    let end = bytes.indexOf(LF, start);
+    if (end === -1) end = bytes.length;
+    lines.push(bytes.toString('utf8', start, end));
+    start = end + 1;
+  }
+  if (bytes.indexOf(CR) === -1) return lines;
+  // A line ending in `\r\n` loses the `\r`; any other `\r` ends a line of its own.
+  return lines.flatMap((line) => (line.endsWith('\r') ? line.slice(0, -1) : line).split('\r'));
+}
+
 /** One non-blank line of a JSON Lines file: its number, its text, and what it parses to (absent: not JSON). */
 export interface JsonLine {
   line: number;
