@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { EventDocument, PerformerDocument, VenueDocument } from '../../../shared/schemas/documents.js';
 import type { League } from '../data/types.js';
+import { fileLines } from '../jsonl.js';
 import { collectionFile, readManifest } from '../manifest.js';
 import { TBD_LOCAL_TIME } from '../../../shared/rules/constants.js';
 import {
@@ -40,12 +39,9 @@ interface Game {
   home: boolean;
 }
 
-async function* lines<T>(file: string): AsyncGenerator<T> {
-  const input = createInterface({
-    input: createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 }),
-    crlfDelay: Infinity,
-  });
-  for await (const line of input) if (line) yield JSON.parse(line) as T;
+/** The documents of a JSON Lines file, a chunk's worth at a time. */
+async function* documents<T>(file: string): AsyncGenerator<T[]> {
+  for await (const lines of fileLines(file)) yield lines.filter((line) => line).map((line) => JSON.parse(line) as T);
 }
 
 /** Days since 1970-01-01 of a local `YYYY-MM-DDTHH:mm:ss`, and the minutes into that day. */
@@ -78,7 +74,8 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
   const startSeconds = Date.parse(`${manifest.start}T00:00:00Z`) / 1000;
   const startDay = startSeconds / DAY;
   const performers = new Map<number, PerformerDocument>();
-  for await (const p of lines<PerformerDocument>(collectionFile(dir, 'Performer'))) performers.set(p.performer_id, p);
+  for await (const batch of documents<PerformerDocument>(collectionFile(dir, 'Performer')))
+    for (const p of batch) performers.set(p.performer_id, p);
 
   const upcoming = new Map<number, number>();
   const performerVenues = new Map<number, Set<number>>();
@@ -90,7 +87,7 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
   let events = 0;
   let leagueGames = 0;
 
-  for await (const e of lines<EventDocument>(collectionFile(dir, 'Event'))) {
+  const checkEvent = (e: EventDocument) => {
     events++;
     const id = `event ${e.event_id}`;
     for (const pid of e.performer_ids)
@@ -130,11 +127,11 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
       }
     }
 
-    if (!when) continue;
+    if (!when) return;
     const venueDay = e.venue_id * 1_000_000 + when.day;
     if (!league) {
       otherVenueDays.add(venueDay);
-      continue;
+      return;
     }
     leagueGames++;
     if (leagueVenueDays.has(venueDay))
@@ -142,7 +139,7 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
     leagueVenueDays.add(venueDay);
     if (e.performer_ids.length !== 2) {
       report('league-game', `${id}: a league game with ${e.performer_ids.length} teams`);
-      continue;
+      return;
     }
     const [home, away] = e.performer_ids as [number, number];
     for (const team of [home, away]) {
@@ -169,7 +166,9 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
         allowed.some(([h, m]) => h * 60 + m === when.minutes) || (weekday === 0 && when.minutes === TBD_MINUTES);
       if (!ok) report('nfl-kickoff', `${id}: NFL game on weekday ${weekday} at ${local!.slice(11, 16)}`);
     }
-  }
+  };
+  for await (const batch of documents<EventDocument>(collectionFile(dir, 'Event')))
+    for (const e of batch) checkEvent(e);
 
   for (const key of otherVenueDays) {
     if (leagueVenueDays.has(key))
@@ -235,10 +234,12 @@ export async function checkCatalogInvariants(dir: string, { examples = 20 } = {}
   }
   ranks.sort((a, b) => a - b);
   if (ranks.some((r, i) => r !== i + 1)) report('performer-counts', 'order_rank is not 1..n');
-  for await (const v of lines<VenueDocument>(collectionFile(dir, 'Venue'))) {
-    const want = venueUpcoming.get(v.venue_id) ?? 0;
-    if (v.events_available !== want)
-      report('venue-counts', `${v.venue_name}: events_available ${v.events_available}, events say ${want}`);
+  for await (const batch of documents<VenueDocument>(collectionFile(dir, 'Venue'))) {
+    for (const v of batch) {
+      const want = venueUpcoming.get(v.venue_id) ?? 0;
+      if (v.events_available !== want)
+        report('venue-counts', `${v.venue_name}: events_available ${v.events_available}, events say ${want}`);
+    }
   }
   if (events !== manifest.counts.Event)
     report('manifest', `manifest says ${manifest.counts.Event} events, file has ${events}`);
