@@ -12,8 +12,10 @@ const FLUSH_BYTES = 1 << 20;
 export class JsonlWriter<S extends z.ZodType> {
   private readonly stream: WriteStream;
   /** The lines not yet handed to the stream, as UTF-8: the first `chunkBytes` bytes of `chunk`. */
-  private chunk = Buffer.allocUnsafe(FLUSH_BYTES);
+  private chunk: Buffer = Buffer.allocUnsafe(FLUSH_BYTES);
   private chunkBytes = 0;
+  /** Chunks the stream has written out, to be filled again. */
+  private readonly spareChunks: Buffer[] = [];
   private blocked = false;
   count = 0;
 
@@ -52,9 +54,10 @@ export class JsonlWriter<S extends z.ZodType> {
 
   private flush(): void {
     if (this.chunkBytes === 0) return;
-    // The stream keeps the bytes until they are on disk, so the next lines go to a new chunk.
-    if (!this.stream.write(this.chunk.subarray(0, this.chunkBytes))) this.blocked = true;
-    this.chunk = Buffer.allocUnsafe(FLUSH_BYTES);
+    // The stream keeps the bytes until they are written, so the next lines go to another chunk.
+    const chunk = this.chunk;
+    if (!this.stream.write(chunk.subarray(0, this.chunkBytes), () => this.spareChunks.push(chunk))) this.blocked = true;
+    this.chunk = this.spareChunks.pop() ?? Buffer.allocUnsafe(FLUSH_BYTES);
     this.chunkBytes = 0;
   }
 
