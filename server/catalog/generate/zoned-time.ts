@@ -13,8 +13,14 @@ export interface LocalDateTime {
   minute: number;
 }
 
-/** Per zone, the offset (in minutes) at each wall-clock hour asked about, by `hourKey`. */
-const offsetCache = new Map<string, Map<number, number>>();
+/** A wall-clock hour in a zone: the UTC instant its minute 0 falls on, and the offset in force. */
+interface ZonedHour {
+  utcMs: number;
+  offsetMinutes: number;
+}
+
+/** Per zone, each wall-clock hour asked about, by `hourKey`. */
+const hourCache = new Map<string, Map<number, ZonedHour>>();
 
 /**
  * One number per wall-clock hour: year, month, day and hour side by side in decimal, the year counted from 2000
@@ -23,18 +29,22 @@ const offsetCache = new Map<string, Map<number, number>>();
 const hourKey = (local: LocalDateTime) =>
   (((local.year - 2000) * 100 + local.month) * 100 + local.day) * 100 + local.hour;
 
+const MINUTE_MS = 60_000;
+
 /** The UTC instant of a wall-clock time in a zone, with the offset in force then. */
 export function zonedToUtc(local: LocalDateTime, timeZone: string): { utcMs: number; offsetMinutes: number } {
-  let offsets = offsetCache.get(timeZone);
-  if (!offsets) offsetCache.set(timeZone, (offsets = new Map()));
+  let hours = hourCache.get(timeZone);
+  if (!hours) hourCache.set(timeZone, (hours = new Map()));
   const key = hourKey(local);
-  const wall = wallClockMs(local);
-  let offset = offsets.get(key);
-  if (offset === undefined) {
-    offset = Math.round((wall - zonedToEpochMs({ ...local, second: 0 }, timeZone)) / 60_000);
-    offsets.set(key, offset);
+  let hour = hours.get(key);
+  if (!hour) {
+    // The offset is the one at the first time asked about in this hour; whole milliseconds add up exactly.
+    const wall = wallClockMs(local);
+    const offset = Math.round((wall - zonedToEpochMs({ ...local, second: 0 }, timeZone)) / MINUTE_MS);
+    hour = { utcMs: wall - local.minute * MINUTE_MS - offset * MINUTE_MS, offsetMinutes: offset };
+    hours.set(key, hour);
   }
-  return { utcMs: wall - offset * 60_000, offsetMinutes: offset };
+  return { utcMs: hour.utcMs + local.minute * MINUTE_MS, offsetMinutes: hour.offsetMinutes };
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
