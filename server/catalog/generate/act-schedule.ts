@@ -5,9 +5,45 @@ import type { Random } from './random.js';
 /** One date of an act: the day, the local start time, and whether the act moves to another venue with it. */
 export interface Slot {
   day: DayInfo;
-  time: [number, number];
+  time: Time;
   newVenue: boolean;
 }
+
+type Time = readonly [number, number];
+
+/**
+ * Eight shows a week, by weekday (0 = Sunday): Tuesday to Sunday evenings plus Wednesday and Saturday matinees;
+ * Monday dark.
+ */
+const RESIDENCY_TIMES: readonly (readonly Time[])[] = [
+  [[15, 0]],
+  [],
+  [[19, 30]],
+  [
+    [14, 0],
+    [20, 0],
+  ],
+  [[19, 30]],
+  [[19, 30]],
+  [
+    [14, 0],
+    [20, 0],
+  ],
+];
+const TOUR_TIMES: readonly Time[] = [
+  [19, 30],
+  [20, 0],
+  [19, 0],
+  [20, 30],
+];
+/** Club nights run late; some start after midnight, which is the next calendar day locally. */
+const CLUB_TIMES: readonly Time[] = [
+  [22, 0],
+  [23, 0],
+  [23, 30],
+  [0, 30],
+];
+const LATE_COMEDY_TIME: Time = [21, 45];
 
 /**
  * The dates and times of one act's events, by the shape of its category. Tours and runs begin on any day of the
@@ -25,7 +61,6 @@ export function* schedule(
 ): Generator<Slot> {
   let emitted = 0;
   if (category.schedule === 'residency') {
-    // Eight shows a week: Tuesday to Sunday evenings plus Wednesday and Saturday matinees; Monday dark.
     const longRun = ['broadway', 'off-broadway', 'west-end', 'las-vegas-shows', 'cirque-du-soleil'].includes(
       category.slug,
     );
@@ -39,18 +74,7 @@ export function* schedule(
         newVenue = true;
       }
       const day = days[dayIndex++]!;
-      const times: [number, number][] =
-        day.weekday === 1
-          ? []
-          : day.weekday === 3 || day.weekday === 6
-            ? [
-                [14, 0],
-                [20, 0],
-              ]
-            : day.weekday === 0
-              ? [[15, 0]]
-              : [[19, 30]];
-      for (const time of times) {
+      for (const time of RESIDENCY_TIMES[day.weekday]!) {
         if (emitted >= count) break;
         yield { day, time, newVenue };
         newVenue = false;
@@ -66,7 +90,7 @@ export function* schedule(
   }
   if (category.schedule === 'tournament') {
     const length = category.slug === 'tennis' ? 7 : category.slug === 'golf' ? 4 : 3;
-    const time: [number, number] = category.slug === 'golf' ? [8, 0] : category.slug === 'racing' ? [15, 0] : [12, 0];
+    const time: Time = category.slug === 'golf' ? [8, 0] : category.slug === 'racing' ? [15, 0] : [12, 0];
     while (emitted < count) {
       let dayIndex = rng.int(0, days.length - length);
       for (let d = 0; d < length && emitted < count; d++, emitted++) {
@@ -81,21 +105,9 @@ export function* schedule(
   while (emitted < count) {
     if (dayIndex >= days.length) dayIndex %= days.length;
     const day = days[dayIndex]!;
-    let time: [number, number] = rng.pick([
-      [19, 30],
-      [20, 0],
-      [19, 0],
-      [20, 30],
-    ] as [number, number][]);
-    // Club nights run late; some start after midnight, which is the next calendar day locally.
-    if (late && rng.chance(0.5))
-      time = rng.pick([
-        [22, 0],
-        [23, 0],
-        [23, 30],
-        [0, 30],
-      ] as [number, number][]);
-    if (category.slug === 'comedy' && rng.chance(0.3)) time = [21, 45];
+    let time = rng.pick(TOUR_TIMES);
+    if (late && rng.chance(0.5)) time = rng.pick(CLUB_TIMES);
+    if (category.slug === 'comedy' && rng.chance(0.3)) time = LATE_COMEDY_TIME;
     yield { day, time, newVenue: true };
     emitted++;
     dayIndex += rng.int(1, 3);
