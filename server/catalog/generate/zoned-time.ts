@@ -38,7 +38,7 @@ export function zonedToUtc(local: LocalDateTime, timeZone: string): { utcMs: num
   const key = hourKey(local);
   let hour = hours.get(key);
   if (!hour) {
-    // The offset is the one at the first time asked about in this hour; whole milliseconds add up exactly.
+    // The offset is the one at the first time asked about in this hour; the instant is kept for its minute 0.
     const wall = wallClockMs(local);
     const offset = Math.round((wall - zonedToEpochMs({ ...local, second: 0 }, timeZone)) / MINUTE_MS);
     hour = { utcMs: wall - local.minute * MINUTE_MS - offset * MINUTE_MS, offsetMinutes: offset };
