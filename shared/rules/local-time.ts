@@ -148,6 +148,8 @@ export function zonedToEpochMs(local: LocalDateTime, zone: string): number {
   const asUtc = wallClockMs(local);
   const before = asUtc - offsetMs(asUtc - DAY_MS, zone);
   const after = asUtc - offsetMs(asUtc + DAY_MS, zone);
+  // One offset on both sides: the answer is that instant, whether or not the time occurs.
+  if (before === after) return before;
   const valid = [before, after].filter((t) => wallClockMs(zonedDateTime(t, zone)) === asUtc);
   return valid.length > 0 ? Math.min(...valid) : before;
 }
