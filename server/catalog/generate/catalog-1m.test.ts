@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkCatalogInvariants } from './check-catalog.js';
 import { generateCatalog } from './generate-catalog.js';
 
-// Generating and checking a million events takes about 50 s of CPU (up to two minutes on two busy cores); it runs
+// Generating and checking a million events takes about 35 s of CPU (up to two minutes on two busy cores); it runs
 // in a worker of its own beside the rest of the suite. CATALOG_1M=0 leaves it out of a quick local run.
 const EVENTS = 1_000_000;
 const asked = process.env.CATALOG_1M !== '0';
