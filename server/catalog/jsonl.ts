@@ -1,6 +1,5 @@
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 
 const FLUSH_BYTES = 1 << 20;
@@ -118,18 +117,19 @@ export interface JsonLine {
 
 /** The non-blank lines of a JSON Lines file, each parsed when it is JSON. */
 export async function* jsonLines(file: string): AsyncGenerator<JsonLine> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let line = 0;
-  for await (const text of lines) {
-    line++;
-    if (text.trim() === '') continue;
-    let parsed: JsonLine['parsed'];
-    try {
-      parsed = { value: JSON.parse(text) as unknown };
-    } catch {
-      parsed = undefined;
+  for await (const texts of fileLines(file)) {
+    for (const text of texts) {
+      line++;
+      if (text.trim() === '') continue;
+      let parsed: JsonLine['parsed'];
+      try {
+        parsed = { value: JSON.parse(text) as unknown };
+      } catch {
+        parsed = undefined;
+      }
+      yield { line, text, ...(parsed ? { parsed } : {}) };
     }
-    yield { line, text, ...(parsed ? { parsed } : {}) };
   }
 }
 

@@ -12,8 +12,8 @@ export function escapeHtml(text: string): string {
 
 /** RULES 13.15: the longest `Link` header a page is given (React's own bound for the links it would send). */
 const LINK_HEADER_MAX = 2_000;
-/** A preload link React writes before a render's first element, its attributes in any order. */
-const PRELOAD_TAG = /^<link rel="preload"((?: [A-Za-z]+="[^"]*")+)\/>/;
+/** A preload link React writes before a render's first element, its attributes in any order; read where it stands. */
+const PRELOAD_TAG = /<link rel="preload"((?: [A-Za-z]+="[^"]*")+)\/>/y;
 const ATTRIBUTE = / ([A-Za-z]+)="([^"]*)"/g;
 /** A path on this site: nothing a header could read otherwise. */
 const SITE_PATH = /^\/[A-Za-z0-9/._~-]*$/;
@@ -39,12 +39,14 @@ export function imagePreloadLinks(markup: string): { markup: string; links: stri
   const links: string[] = [];
   let at = 0;
   let length = 0;
-  for (let m = PRELOAD_TAG.exec(markup); m; m = PRELOAD_TAG.exec(markup.slice(at))) {
-    const link = imagePreloadLink(m[1]!);
+  for (;;) {
+    PRELOAD_TAG.lastIndex = at;
+    const m = PRELOAD_TAG.exec(markup);
+    const link = m && imagePreloadLink(m[1]!);
     length += (link?.length ?? 0) + 2;
     if (!link || length > LINK_HEADER_MAX) break;
     links.push(link);
-    at += m[0].length;
+    at = PRELOAD_TAG.lastIndex;
   }
   return { markup: at === 0 ? markup : markup.slice(at), links };
 }
