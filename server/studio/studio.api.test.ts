@@ -393,9 +393,12 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
   });
 
   it('never answers hostile drafts, paths or queries with a 5xx, and a publish of them is refused whole', async () => {
-    const { app } = await studioNode();
+    // The layout is asked at one moment and its rows given time: each publish and restore empties the row cache,
+    // and a row that misses its deadline on a busy machine would be answered as timed out (RULES 11.4).
+    const at = new Date();
+    const { app } = await newStudioNode(catalog, { layout: { now: () => at, rowDeadlineMs: 60_000 } });
     // The rows name the published version they come from, which a restore moves on: the rest must not change.
-    const withoutVersion = (text: string) => text.replace(/"version":(\d+|null)/g, '"version":_');
+    const withoutVersion = (text: string) => text.replace(/"version":(\d+|null)/g, '"version":"_"');
     const live = withoutVersion((await request(app).get('/api/layout/home').expect(200)).text);
     const drafts = fc.oneof(
       hostile,
@@ -475,6 +478,8 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
       ),
       { numRuns: 60 },
     );
-    expect(withoutVersion((await request(app).get('/api/layout/home').expect(200)).text)).toBe(live);
+    expect(JSON.parse(withoutVersion((await request(app).get('/api/layout/home').expect(200)).text))).toEqual(
+      JSON.parse(live),
+    );
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
 import { FlagService } from '../flags/flag-service.js';
+import { LayoutService } from '../layout/layout-service.js';
 import { StaticFlagSource } from '../flags/flags-file.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
@@ -56,6 +57,8 @@ export interface StudioNodeOptions {
   now?: () => number;
   /** The built client to serve (its `index.html`, `studio.html`, `preview.html`). */
   clientDir?: string;
+  /** The clock the shoppers' layouts are asked at and how long a row may take; the test app's otherwise. */
+  layout?: { now?: () => Date; rowDeadlineMs?: number };
 }
 
 let nodes = 0;
@@ -94,6 +97,17 @@ export async function studioNode(catalog: StudioCatalog, options: StudioNodeOpti
     segments,
     flags,
     studio,
+    ...(options.layout
+      ? {
+          layout: new LayoutService({
+            segments,
+            engine: () => catalog.search.engine,
+            logger,
+            rowDeadlineMs: 2_000,
+            ...options.layout,
+          }),
+        }
+      : {}),
     env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env }),
     ...(options.clientDir ? { clientDir: options.clientDir } : {}),
   });
