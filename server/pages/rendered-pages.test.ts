@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parsePageData } from '../../client/src/app/page-data.js';
 import * as clientRenderer from '../../client/src/entry-server.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
@@ -480,6 +480,61 @@ describe('a part of a page drawn before (RULES 13.13)', () => {
     }
     const kept = [...shared.values()];
     expect([...kept.values()].every((part) => !part.html.includes('data-kept'))).toBe(true);
+  });
+});
+
+describe('a server render', () => {
+  const inputFor = async (address: string, place = parsePlace('40.71,-74.00')) => {
+    const data = pageData((await request(app).get(address).set('Cookie', 'shopperLocation=40.71,-74.00')).text);
+    return {
+      url: address,
+      plan: renderer.pagePlan(new URL(`http://page.invalid${address}`), place)!,
+      answers: data.answers.map((a) => ({ queryKey: a.key, data: a.data })),
+      page: data.page,
+      place,
+    };
+  };
+  const countingStore = () => {
+    const kept = new Map<string, KeptFragment>();
+    return {
+      kept,
+      store: { get: (key: string) => kept.get(key), set: (key: string, v: KeptFragment) => kept.set(key, v) },
+    };
+  };
+
+  it('draws a page whose module has not loaded yet whole, as it draws it once loaded', async () => {
+    const performer = fixture.catalog.collections.Performer[1]!;
+    const input = await inputFor(`/performers/${entitySlug(performer.performer_name, performer.performer_id)}`);
+    // A renderer of its own, whose pages' modules no render has asked for yet.
+    vi.resetModules();
+    const fresh: PageRenderer = await import('../../client/src/entry-server.js');
+    const first = countingStore();
+    const markup = await (await fresh.renderPage({ ...input, fragments: first.store })).markup();
+    expect(markup).not.toContain('<!--$!');
+    expect(markup).toContain(performer.performer_name.replace(/&/g, '&amp;'));
+    expect(first.kept.size, 'the header, the footer').toBeGreaterThanOrEqual(2);
+    expect(await (await fresh.renderPage(input)).markup()).toBe(markup);
+  });
+
+  it('says what failed in a page a component threw in, leaves that part to the client and keeps nothing', async () => {
+    const input = await inputFor('/');
+    const broken = {
+      ...input,
+      answers: input.answers.map((a) =>
+        a.queryKey[0] === 'layout' ? { ...a, data: { ...(a.data as object), rows: null } } : a,
+      ),
+    };
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const { kept, store } = countingStore();
+      const markup = await (await renderer.renderPage({ ...broken, fragments: store })).markup();
+      expect(markup).toContain('<!--$!');
+      expect(markup).not.toContain('data-kept');
+      expect(kept.size).toBe(0);
+      expect(errors).toHaveBeenCalledWith('server render error', expect.any(TypeError));
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 
