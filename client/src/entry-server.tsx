@@ -104,8 +104,8 @@ function pageTree(input: RenderInput, queryClient: QueryClient, kept: KeptMarkup
 
 /**
  * Renders the page once everything in it is ready. Most pages have nothing to wait for (every answer is in the
- * query client, and a page's module is loaded after its first page): those are written at once as a string, a third
- * less work than a stream's bytes read back (bench/render-cost.ts). A page that would wait or that failed is
+ * query client, and a page's module is loaded after its first page): those are written at once as a string, about a
+ * quarter less work than a stream's bytes read back (bench/RESULTS.md). A page that would wait or that failed is
  * rendered again as a stream, whole when all is ready (`onAllReady`), with no suspended boundary to fill in later,
  * which would need an inline script the CSP does not allow; it says what failed.
  */
