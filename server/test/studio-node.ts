@@ -7,7 +7,6 @@ import { generateCatalog } from '../catalog/generate/generate-catalog.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { parseEnv } from '../config/env.js';
 import { FlagService } from '../flags/flag-service.js';
-import { LayoutService } from '../layout/layout-service.js';
 import { StaticFlagSource } from '../flags/flags-file.js';
 import { CachedEngine } from '../search/cached-engine.js';
 import { EmbeddedEngine } from '../search/embedded/embedded-engine.js';
@@ -18,7 +17,7 @@ import { FileVersionStore, type SegmentVersionStore } from '../segments/segment-
 import { fileRecordStores, type RecordStores } from '../store/record-collections.js';
 import { previewLinkKey } from '../studio/preview-links.js';
 import { StudioService } from '../studio/studio-service.js';
-import { testApp } from './test-app.js';
+import { testApp, type TestLayoutOptions } from './test-app.js';
 
 const logger = pino({ level: 'silent' });
 /** The key every test node signs preview links with unless told otherwise: as nodes sharing one secret do. */
@@ -58,7 +57,7 @@ export interface StudioNodeOptions {
   /** The built client to serve (its `index.html`, `studio.html`, `preview.html`). */
   clientDir?: string;
   /** The clock the shoppers' layouts are asked at and how long a row may take; the test app's otherwise. */
-  layout?: { now?: () => Date; rowDeadlineMs?: number };
+  layout?: TestLayoutOptions;
 }
 
 let nodes = 0;
@@ -92,24 +91,16 @@ export async function studioNode(catalog: StudioCatalog, options: StudioNodeOpti
     linkKey: options.linkKey ?? TEST_LINK_KEY,
     ...(options.now ? { now: options.now } : {}),
   });
-  const { app } = testApp({
-    search: catalog.search,
-    segments,
-    flags,
-    studio,
-    ...(options.layout
-      ? {
-          layout: new LayoutService({
-            segments,
-            engine: () => catalog.search.engine,
-            logger,
-            rowDeadlineMs: 2_000,
-            ...options.layout,
-          }),
-        }
-      : {}),
-    env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env }),
-    ...(options.clientDir ? { clientDir: options.clientDir } : {}),
-  });
+  const { app } = testApp(
+    {
+      search: catalog.search,
+      segments,
+      flags,
+      studio,
+      env: parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...options.env }),
+      ...(options.clientDir ? { clientDir: options.clientDir } : {}),
+    },
+    options.layout,
+  );
   return { app, root: dir, liveDir, publisher, studio, segments, records };
 }

@@ -7,7 +7,7 @@ import { parseEnv } from '../config/env.js';
 import { Readiness } from '../health/readiness.js';
 import { FlagService } from '../flags/flag-service.js';
 import { StaticFlagSource } from '../flags/flags-file.js';
-import { LayoutService } from '../layout/layout-service.js';
+import { LayoutService, type LayoutServiceOptions } from '../layout/layout-service.js';
 import { RecentActivity } from '../activity/recent-activity.js';
 import { EventCollector } from '../analytics/event-collector.js';
 import { EventLog } from '../analytics/event-log.js';
@@ -23,8 +23,11 @@ import type { Sql } from '../store/sql.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 import { openMigratedPglite } from '../store/test-stores.js';
 
+/** The layout service's clock and row deadline a test may set: its own clock and 2 seconds a row otherwise. */
+export type TestLayoutOptions = Partial<Pick<LayoutServiceOptions, 'now' | 'rowDeadlineMs'>>;
+
 /** An in-process app with silent logs, for supertest. */
-export function testApp(overrides: Partial<AppDeps> = {}) {
+export function testApp(overrides: Partial<AppDeps> = {}, layoutOptions: TestLayoutOptions = {}) {
   const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
   const search = overrides.search ?? new SearchService();
   const segments = overrides.segments ?? new SegmentRepository(path.resolve('segments'), logger);
@@ -40,7 +43,13 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     readiness: new Readiness(['catalog']),
     search,
     segments,
-    layout: new LayoutService({ segments, engine: () => search.engine, logger, rowDeadlineMs: 2_000 }),
+    layout: new LayoutService({
+      segments,
+      engine: () => search.engine,
+      logger,
+      rowDeadlineMs: 2_000,
+      ...layoutOptions,
+    }),
     tokens: new SessionTokens(new Uint8Array(randomBytes(32)), 3600),
     activity: new RecentActivity(sql),
     events: new EventCollector(new EventLog(sql)),
