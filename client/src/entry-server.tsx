@@ -43,8 +43,8 @@ export interface RenderedPage {
   /** The page data for the client (`<script type="application/json">`), escaped for use inside a script element. */
   data: string;
   /**
-   * The page's markup, whole: the bytes React wrote, decoded once (a chunk may end inside a character). Once: it
-   * reads the render's stream.
+   * The page's markup, whole, with its kept parts filed (RULES 13.13). Once: a streamed render's markup is read from
+   * its stream, the bytes decoded once (a chunk may end inside a character).
    */
   markup(): Promise<string>;
 }

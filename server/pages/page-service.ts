@@ -206,9 +206,9 @@ export class PageService {
     const queries = [...plan.shell, ...plan.own];
     const answers = queries.flatMap((query, i) => (read[i] ? [{ queryKey: query.queryKey, data: read[i].data }] : []));
     // The page goes out whole, compressed once (`sendReplayable`), and a kept page keeps that encoding for its
-    // replays. The markup is ready when the render resolves (`renderPage`): written as it streamed, the head left
-    // a millisecond or two before the rest, and compressing a response stream (an encoder with its own window per
-    // response, fed a chunk at a time) cost more CPU than the render under a crowd (bench/render-cost.ts).
+    // replays. The markup is whole when the render resolves (`renderPage`): written as React drew it, the head would
+    // leave a millisecond or two before the rest, and compressing a response stream (an encoder with its own window
+    // per response, fed a chunk at a time) cost more CPU than the render under a crowd (bench/render-cost.ts).
     let rendered;
     let markup: string;
     try {
