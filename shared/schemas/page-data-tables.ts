@@ -28,9 +28,13 @@ type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** What JSON writes for a value with a `toJSON` (a date, say): that method's answer, under the value's key. */
+/**
+ * What JSON writes for a value with a `toJSON` (a date, say): that method's answer, under the value's key. JSON asks
+ * only objects (and functions and bigints) for one, never a string or a number.
+ */
 const jsonOf = (value: unknown, key: string): unknown =>
-  typeof (value as { toJSON?: unknown } | null)?.toJSON === 'function'
+  ((typeof value === 'object' && value !== null) || typeof value === 'function' || typeof value === 'bigint') &&
+  typeof (value as { toJSON?: unknown }).toJSON === 'function'
     ? (value as { toJSON: (key: string) => unknown }).toJSON(key)
     : value;
 
@@ -44,13 +48,46 @@ const STABLE_NAME = /^[^\u0100-\u2017\u201a-\uffff]*$/;
 const written = (value: unknown) => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
 
 /** An object's members as JSON writes them: each value after its `toJSON`, and none JSON leaves out. */
-function members(object: JsonObject): Map<string, unknown> {
-  const found = new Map<string, unknown>();
-  for (const key of Object.keys(object)) {
-    const value = jsonOf(object[key], key);
-    if (written(value)) found.set(key, value);
+interface Members {
+  keys: string[];
+  values: unknown[];
+}
+
+function members(object: JsonObject): Members {
+  const keys = Object.keys(object);
+  const values = new Array<unknown>(keys.length);
+  let left = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const value = jsonOf(object[keys[i]!], keys[i]!);
+    if (!written(value)) {
+      left++;
+      continue;
+    }
+    if (left > 0) keys[i - left] = keys[i]!;
+    values[i - left] = value;
   }
-  return found;
+  if (left > 0) {
+    keys.length -= left;
+    values.length -= left;
+  }
+  return { keys, values };
+}
+
+/** A member's value, or undefined when the object has none under `key`. */
+function memberOf(object: Members, key: string): unknown {
+  const i = object.keys.indexOf(key);
+  return i < 0 ? undefined : object.values[i];
+}
+
+/** Whether every object names the same keys in the same order (a list of cards mostly does). */
+function sameKeys(objects: readonly Members[]): boolean {
+  const first = objects[0]!.keys;
+  for (let n = 1; n < objects.length; n++) {
+    const keys = objects[n]!.keys;
+    if (keys.length !== first.length) return false;
+    for (let i = 0; i < keys.length; i++) if (keys[i] !== first[i]) return false;
+  }
+  return true;
 }
 
 /** Sets an own key, `__proto__` included (which plain assignment would take for the object's prototype). */
@@ -78,15 +115,30 @@ function tableKeys(keyLists: readonly string[][]): string[] | null {
   return keys;
 }
 
+/** Slugs worked out before, by id and name: the same entities are listed again and again. */
+const slugs = new Map<string, string>();
+const SLUGS_KEPT = 4096;
+
+function slugOf(name: string, id: string | number): string {
+  const key = `${typeof id} ${id} ${name}`;
+  let slug = slugs.get(key);
+  if (slug === undefined) {
+    slug = entitySlug(name, id);
+    if (slugs.size >= SLUGS_KEPT) slugs.clear();
+    slugs.set(key, slug);
+  }
+  return slug;
+}
+
 /** The prefix every object's `url` shares before its entity slug, or null when one's address is not of that form. */
-function addressPrefix(objects: readonly Map<string, unknown>[]): string | null {
+function addressPrefix(objects: readonly Members[]): string | null {
   let prefix: string | null = null;
   for (const object of objects) {
-    const [url, name, id] = [object.get(ADDRESS_KEY), object.get('name'), object.get('id')];
+    const [url, name, id] = [memberOf(object, ADDRESS_KEY), memberOf(object, 'name'), memberOf(object, 'id')];
     if (typeof url !== 'string' || typeof name !== 'string' || !STABLE_NAME.test(name)) return null;
     // JSON writes an id that is not a finite number as null, which would make another slug.
     if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return null;
-    const slug = entitySlug(name, id);
+    const slug = slugOf(name, id);
     if (!url.endsWith(slug)) return null;
     const own = url.slice(0, url.length - slug.length);
     if (prefix !== null && own !== prefix) return null;
@@ -100,25 +152,33 @@ function addressPrefix(objects: readonly Map<string, unknown>[]): string | null 
  * table names them once (the same each, and 7 for `"~t",[`…`],`) and marks what an object lacks before its last
  * value (`"~",`, 4 each). Brackets and the commas between values are the same either way.
  */
-function worthATable(keyLists: readonly string[][], keys: readonly string[]): boolean {
+function worthATable(keyLists: readonly string[][], keys: readonly string[], times = 1): boolean {
   const named = (list: readonly string[]) => list.reduce((sum, key) => sum + key.length + 3, 0);
   let saved = -named(keys) - 7;
   for (const own of keyLists) {
     const last = own.length === 0 ? -1 : keys.indexOf(own[own.length - 1]!);
-    saved += named(own) - (last + 1 - own.length) * 4;
+    saved += (named(own) - (last + 1 - own.length) * 4) * times;
   }
   return saved > 0;
 }
 
 function packTable(objects: readonly JsonObject[]): Json[] | null {
   const own = objects.map(members);
-  const keyLists = own.map((object) => [...object.keys()]);
-  const keys = tableKeys(keyLists);
-  if (!keys || !worthATable(keyLists, keys)) return null;
+  const same = sameKeys(own);
+  const keyLists = own.map((object) => object.keys);
+  const keys = same ? own[0]!.keys : tableKeys(keyLists);
+  if (!keys || !worthATable(same ? [keys] : keyLists, keys, same ? own.length : 1)) return null;
   const prefix = keys.includes(ADDRESS_KEY) ? addressPrefix(own) : null;
   const columns = prefix === null ? keys : keys.filter((key) => key !== ADDRESS_KEY);
   const rows = own.map((object) => {
-    const row = columns.map((key) => (object.has(key) ? pack(object.get(key)) : MISSING));
+    // The same keys in the same order: the values are the row, but for the address a prefix stands for.
+    const row =
+      same && prefix === null
+        ? object.values.map(pack)
+        : columns.map((key) => {
+            const i = object.keys.indexOf(key);
+            return i < 0 ? MISSING : pack(object.values[i]);
+          });
     while (row.length > 0 && row[row.length - 1] === MISSING) row.pop();
     return row;
   });
@@ -139,7 +199,8 @@ function pack(value: Json): Json {
   }
   if (isObject(value)) {
     const packed: JsonObject = {};
-    for (const [key, member] of members(value)) setKey(packed, key, pack(member));
+    const { keys, values } = members(value);
+    for (let i = 0; i < keys.length; i++) setKey(packed, keys[i]!, pack(values[i]));
     return packed;
   }
   return value;
