@@ -87,7 +87,8 @@ export async function studioNode(catalog: StudioCatalog, options: StudioNodeOpti
     engine: () => catalog.search.engine,
     flags,
     logger,
-    rowDeadlineMs: 5_000,
+    // As the test app's layouts: a loaded machine never times a row out (test-app.ts).
+    rowDeadlineMs: 30_000,
     linkKey: options.linkKey ?? TEST_LINK_KEY,
     ...(options.now ? { now: options.now } : {}),
   });

@@ -23,7 +23,10 @@ import type { Sql } from '../store/sql.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 import { openMigratedPglite } from '../store/test-stores.js';
 
-/** The layout service's clock and row deadline a test may set: its own clock and 2 seconds a row otherwise. */
+/**
+ * The layout service's clock and row deadline a test may set: its own clock and 30 seconds a row otherwise, so that
+ * a loaded machine never turns a row into a `timeout` a test did not ask for (a test of the deadline sets its own).
+ */
 export type TestLayoutOptions = Partial<Pick<LayoutServiceOptions, 'now' | 'rowDeadlineMs'>>;
 
 /** An in-process app with silent logs, for supertest. */
@@ -47,7 +50,7 @@ export function testApp(overrides: Partial<AppDeps> = {}, layoutOptions: TestLay
       segments,
       engine: () => search.engine,
       logger,
-      rowDeadlineMs: 2_000,
+      rowDeadlineMs: 30_000,
       ...layoutOptions,
     }),
     tokens: new SessionTokens(new Uint8Array(randomBytes(32)), 3600),
