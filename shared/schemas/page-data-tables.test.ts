@@ -60,6 +60,23 @@ describe('the page data written as tables', () => {
     expect(back(cards)).toBe(JSON.stringify(cards));
   });
 
+  it("never takes one entity's slug for another's, whatever their ids and names hold", () => {
+    // Ids and names that would run together if written one after the other.
+    const first = [
+      { id: 'a b', name: 'c', url: '/x/c-a b' },
+      { id: 'd', name: 'e', url: '/x/e-d' },
+    ];
+    const second = [
+      { id: 'a', name: 'b c', url: '/x/c-a b' },
+      { id: 'd', name: 'e', url: '/x/e-d' },
+    ];
+    expect(back(first)).toBe(JSON.stringify(first));
+    expect(back(second)).toBe(JSON.stringify(second));
+    expect(back([{ ...first[0], id: 7, name: '7' }, first[1]])).toBe(
+      JSON.stringify([{ ...first[0], id: 7, name: '7' }, first[1]]),
+    );
+  });
+
   it('keeps each address as written when one of them is not its own page', () => {
     const cards = [card(1, 'One'), { ...card(2, 'Two'), url: '/events/elsewhere-2' }];
     expect(through(cards)).toContain('/events/elsewhere-2');

@@ -120,7 +120,9 @@ const slugs = new Map<string, string>();
 const SLUGS_KEPT = 4096;
 
 function slugOf(name: string, id: string | number): string {
-  const key = `${typeof id} ${id} ${name}`;
+  // The id's length first: no other id and name can write the same key.
+  const text = String(id);
+  const key = `${typeof id} ${text.length} ${text}${name}`;
   let slug = slugs.get(key);
   if (slug === undefined) {
     slug = entitySlug(name, id);
