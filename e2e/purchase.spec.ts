@@ -63,15 +63,15 @@ async function openEventWithTickets(
 }
 
 /**
- * Selects the first listing shown (the cheapest under the low-to-high sort) and holds it; retries if another shopper
- * took it.
+ * Selects the first listing shown (the cheapest under the low-to-high sort) and holds it; if another shopper took it,
+ * tries the next one: the listings may still show a taken listing for as long as they are fresh.
  */
 async function holdFirstListing(page: Page, quantity: number) {
   for (let attempt = 0; attempt < 3; attempt++) {
     const tickets = page.getByRole('region', { name: 'Tickets' });
     await tickets
       .getByRole('link', { name: new RegExp(`^Select .*, ${quantity} tickets? at`) })
-      .first()
+      .nth(attempt)
       .click();
     await expect(page).toHaveURL(/\/tickets\/[a-z0-9-]+-\d+\?listing=\d+&quantity=\d+/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Tickets for');
