@@ -29,14 +29,17 @@ async function ensureChromium() {
   return (await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { env })) === 0;
 }
 
+const began = Date.now();
 stopOnSignals();
 await ensureDependencies();
 const stages = [];
+/** Each stage's time goes into the summary: the whole run is to stay under 15 minutes on two cores. */
 const stage = async (name, fn) => {
   if (isStopping()) return;
   console.log(`\n=== ${name} ===`);
+  const start = Date.now();
   const code = await fn();
-  stages.push({ name, ok: code === 0 });
+  stages.push({ name, ok: code === 0, seconds: Math.round((Date.now() - start) / 1000) });
 };
 
 // The whole project with the browser's types, then the server and shared code as `npm run build` compiles them
@@ -128,8 +131,10 @@ try {
   // No report, as above.
 }
 console.log('\n=== summary ===');
-for (const s of stages) console.log(`${s.ok ? 'ok  ' : 'FAIL'} ${s.name}`);
+for (const s of stages)
+  console.log(`${s.ok ? 'ok  ' : 'FAIL'} ${s.name}${s.seconds === undefined ? '' : ` (${s.seconds} s)`}`);
 const allOk = stages.every((s) => s.ok);
 if (!allOk && failed === 0) failed = stages.filter((s) => !s.ok).length;
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+console.log(`in ${Math.round((Date.now() - began) / 1000)} s`);
 process.exit(allOk ? 0 : 1);
