@@ -47,47 +47,27 @@ const STABLE_NAME = /^[^\u0100-\u2017\u201a-\uffff]*$/;
 /** Whether JSON writes an object's key with this value: not when it is undefined, a function or a symbol. */
 const written = (value: unknown) => value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
 
-/** An object's members as JSON writes them: each value after its `toJSON`, and none JSON leaves out. */
+/** An object's members as JSON writes them, in its key order: each value after its `toJSON`, none JSON leaves out. */
 interface Members {
   keys: string[];
   values: unknown[];
 }
 
 function members(object: JsonObject): Members {
-  const keys = Object.keys(object);
-  const values = new Array<unknown>(keys.length);
-  let left = 0;
-  for (let i = 0; i < keys.length; i++) {
-    const value = jsonOf(object[keys[i]!], keys[i]!);
-    if (!written(value)) {
-      left++;
-      continue;
-    }
-    if (left > 0) keys[i - left] = keys[i]!;
-    values[i - left] = value;
+  const found: Members = { keys: [], values: [] };
+  for (const key of Object.keys(object)) {
+    const value = jsonOf(object[key], key);
+    if (!written(value)) continue;
+    found.keys.push(key);
+    found.values.push(value);
   }
-  if (left > 0) {
-    keys.length -= left;
-    values.length -= left;
-  }
-  return { keys, values };
+  return found;
 }
 
 /** A member's value, or undefined when the object has none under `key`. */
 function memberOf(object: Members, key: string): unknown {
   const i = object.keys.indexOf(key);
   return i < 0 ? undefined : object.values[i];
-}
-
-/** Whether every object names the same keys in the same order (a list of cards mostly does). */
-function sameKeys(objects: readonly Members[]): boolean {
-  const first = objects[0]!.keys;
-  for (let n = 1; n < objects.length; n++) {
-    const keys = objects[n]!.keys;
-    if (keys.length !== first.length) return false;
-    for (let i = 0; i < keys.length; i++) if (keys[i] !== first[i]) return false;
-  }
-  return true;
 }
 
 /** Sets an own key, `__proto__` included (which plain assignment would take for the object's prototype). */
@@ -115,23 +95,6 @@ function tableKeys(keyLists: readonly string[][]): string[] | null {
   return keys;
 }
 
-/** Slugs worked out before, by id and name: the same entities are listed again and again. */
-const slugs = new Map<string, string>();
-const SLUGS_KEPT = 4096;
-
-function slugOf(name: string, id: string | number): string {
-  // The id's length first: no other id and name can write the same key.
-  const text = String(id);
-  const key = `${typeof id} ${text.length} ${text}${name}`;
-  let slug = slugs.get(key);
-  if (slug === undefined) {
-    slug = entitySlug(name, id);
-    if (slugs.size >= SLUGS_KEPT) slugs.clear();
-    slugs.set(key, slug);
-  }
-  return slug;
-}
-
 /** The prefix every object's `url` shares before its entity slug, or null when one's address is not of that form. */
 function addressPrefix(objects: readonly Members[]): string | null {
   let prefix: string | null = null;
@@ -140,7 +103,7 @@ function addressPrefix(objects: readonly Members[]): string | null {
     if (typeof url !== 'string' || typeof name !== 'string' || !STABLE_NAME.test(name)) return null;
     // JSON writes an id that is not a finite number as null, which would make another slug.
     if (!(typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)))) return null;
-    const slug = slugOf(name, id);
+    const slug = entitySlug(name, id);
     if (!url.endsWith(slug)) return null;
     const own = url.slice(0, url.length - slug.length);
     if (prefix !== null && own !== prefix) return null;
@@ -154,33 +117,28 @@ function addressPrefix(objects: readonly Members[]): string | null {
  * table names them once (the same each, and 7 for `"~t",[`…`],`) and marks what an object lacks before its last
  * value (`"~",`, 4 each). Brackets and the commas between values are the same either way.
  */
-function worthATable(keyLists: readonly string[][], keys: readonly string[], times = 1): boolean {
+function worthATable(keyLists: readonly string[][], keys: readonly string[]): boolean {
   const named = (list: readonly string[]) => list.reduce((sum, key) => sum + key.length + 3, 0);
   let saved = -named(keys) - 7;
   for (const own of keyLists) {
     const last = own.length === 0 ? -1 : keys.indexOf(own[own.length - 1]!);
-    saved += (named(own) - (last + 1 - own.length) * 4) * times;
+    saved += named(own) - (last + 1 - own.length) * 4;
   }
   return saved > 0;
 }
 
 function packTable(objects: readonly JsonObject[]): Json[] | null {
   const own = objects.map(members);
-  const same = sameKeys(own);
   const keyLists = own.map((object) => object.keys);
-  const keys = same ? own[0]!.keys : tableKeys(keyLists);
-  if (!keys || !worthATable(same ? [keys] : keyLists, keys, same ? own.length : 1)) return null;
+  const keys = tableKeys(keyLists);
+  if (!keys || !worthATable(keyLists, keys)) return null;
   const prefix = keys.includes(ADDRESS_KEY) ? addressPrefix(own) : null;
   const columns = prefix === null ? keys : keys.filter((key) => key !== ADDRESS_KEY);
   const rows = own.map((object) => {
-    // The same keys in the same order: the values are the row, but for the address a prefix stands for.
-    const row =
-      same && prefix === null
-        ? object.values.map(pack)
-        : columns.map((key) => {
-            const i = object.keys.indexOf(key);
-            return i < 0 ? MISSING : pack(object.values[i]);
-          });
+    const row = columns.map((key) => {
+      const i = object.keys.indexOf(key);
+      return i < 0 ? MISSING : pack(object.values[i]);
+    });
     while (row.length > 0 && row[row.length - 1] === MISSING) row.pop();
     return row;
   });
