@@ -393,10 +393,10 @@ describe('the studio: drafts, preview, publish, history and rollback', () => {
   });
 
   it('never answers hostile drafts, paths or queries with a 5xx, and a publish of them is refused whole', async () => {
-    // The layout is asked at one moment and its rows given time: each publish and restore empties the row cache,
-    // and a row that misses its deadline on a busy machine would be answered as timed out (RULES 11.4).
+    // The layout is asked at one moment: each publish and restore empties the row cache, and rows made again later
+    // could list other events (the test app gives each row time enough on a busy machine, RULES 11.4).
     const at = new Date();
-    const { app } = await newStudioNode(catalog, { layout: { now: () => at, rowDeadlineMs: 60_000 } });
+    const { app } = await newStudioNode(catalog, { layout: { now: () => at } });
     // The rows name the published version they come from, which a restore moves on: the rest must not change.
     const withoutVersion = (text: string) => text.replace(/"version":(\d+|null)/g, '"version":"_"');
     const live = withoutVersion((await request(app).get('/api/layout/home').expect(200)).text);

@@ -17,7 +17,7 @@ import { FileVersionStore, type SegmentVersionStore } from '../segments/segment-
 import { fileRecordStores, type RecordStores } from '../store/record-collections.js';
 import { previewLinkKey } from '../studio/preview-links.js';
 import { StudioService } from '../studio/studio-service.js';
-import { testApp, type TestLayoutOptions } from './test-app.js';
+import { TEST_ROW_DEADLINE_MS, testApp, type TestLayoutOptions } from './test-app.js';
 
 const logger = pino({ level: 'silent' });
 /** The key every test node signs preview links with unless told otherwise: as nodes sharing one secret do. */
@@ -87,8 +87,8 @@ export async function studioNode(catalog: StudioCatalog, options: StudioNodeOpti
     engine: () => catalog.search.engine,
     flags,
     logger,
-    // As the test app's layouts: a loaded machine never times a row out (test-app.ts).
-    rowDeadlineMs: 30_000,
+    // As the test app's layouts: a loaded machine never times a row out.
+    rowDeadlineMs: TEST_ROW_DEADLINE_MS,
     linkKey: options.linkKey ?? TEST_LINK_KEY,
     ...(options.now ? { now: options.now } : {}),
   });

@@ -29,6 +29,9 @@ import { openMigratedPglite } from '../store/test-stores.js';
  */
 export type TestLayoutOptions = Partial<Pick<LayoutServiceOptions, 'now' | 'rowDeadlineMs'>>;
 
+/** How long a test's layout row may take unless the test says otherwise (see above). */
+export const TEST_ROW_DEADLINE_MS = 30_000;
+
 /** An in-process app with silent logs, for supertest. */
 export function testApp(overrides: Partial<AppDeps> = {}, layoutOptions: TestLayoutOptions = {}) {
   const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
@@ -50,7 +53,7 @@ export function testApp(overrides: Partial<AppDeps> = {}, layoutOptions: TestLay
       segments,
       engine: () => search.engine,
       logger,
-      rowDeadlineMs: 30_000,
+      rowDeadlineMs: TEST_ROW_DEADLINE_MS,
       ...layoutOptions,
     }),
     tokens: new SessionTokens(new Uint8Array(randomBytes(32)), 3600),
