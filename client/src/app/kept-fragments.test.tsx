@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { KeptFragment } from '../../../shared/schemas/page-render.js';
@@ -50,6 +52,26 @@ describe('keptFragments (RULES 13.13)', () => {
     expect(out).not.toContain(`data-kept="${mark}">`);
     expect(out).toContain(`data-kept="${earlier}"`);
     expect(kept.get('row')!.html).toBe(out.replace(/^<section>|<\/section>$/g, ''));
+  });
+
+  it('keeps each part as a string of its own, not holding the page it was cut from (RULES 13.12)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const kept = new Map<string, KeptFragment>();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 200 pages of about 100 KB, each with a part of a few bytes drawn anew.
+    for (let i = 0; i < 200; i++) {
+      const render = keptFragments(storeOf(kept));
+      const mark = render.open(`row ${i}`);
+      const part = `<section data-kept="${mark}"><p>part ${i}</p></section>`;
+      render.finish(`<main><p>${i} ${'x'.repeat(100_000)}</p>${part}</main>`, true);
+    }
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(kept.get('row 7')?.html).toBe('<p>part 7</p>');
+    // Held pages would be 20 MB.
+    expect(grown).toBeLessThan(4 * 1024 * 1024);
   });
 
   it('gives the markup back as it was when no part was drawn anew', () => {

@@ -25,6 +25,15 @@ function closingTag(markup: string, tag: string, from: number): number {
 
 const PRIORITIES = new Set(['high', 'auto']);
 
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder();
+/**
+ * The text as a string of its own. V8 makes a part cut from a longer string share that string's characters, so a
+ * kept part cut from its page's markup would hold the whole markup as long as it is kept, unseen by the cache's
+ * count of its bytes (RULES 13.12).
+ */
+const ownCopy = (text: string) => DECODER.decode(ENCODER.encode(text));
+
 /**
  * The pictures in a fragment's markup that React preloaded as it drew them: every `<img>` with a source (a
  * `src` or a `srcSet`, not a `data:` one) that is not lazy nor of low priority, with the attributes a preload
@@ -80,7 +89,7 @@ export function keptFragments(store: FragmentStore): KeptMarkupRender & {
           const start = mark.index + mark[0].length;
           const end = key !== undefined && tag ? closingTag(markup, tag, start) : -1;
           if (end < 0) continue;
-          const html = unmarked(markup.slice(start, end));
+          const html = ownCopy(unmarked(markup.slice(start, end)));
           store.set(key!, { html, images: eagerImages(html) });
         }
       }
