@@ -235,10 +235,13 @@ export class PageService {
       { id: renderer.PAGE_DATA_ID, json: rendered.data },
       markup,
     );
-    // Kept when every part was read and each may be replayed: then shared caches may keep it as long.
+    // Kept when every part was read and each may be replayed: then shared caches may keep it as long. Not when a
+    // change dropped anything while it was drawn: it may show what the change replaced, and the purge for that
+    // change has gone out already, so no shared cache may keep it either.
     const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
     const tags = [...new Set([SITE_TAG, ...read.flatMap((a) => a?.tags ?? [])])];
-    const keepable = keeping && complete && ttl > 0 ? { ttlMs: ttl, tags } : undefined;
+    const unchanged = keeping !== undefined && this.kept.forgets === keeping.forgetsBefore;
+    const keepable = keeping && unchanged && complete && ttl > 0 ? { ttlMs: ttl, tags } : undefined;
 
     res.status(status);
     if (status === 410) res.set('X-Robots-Tag', 'noindex');
@@ -255,8 +258,7 @@ export class PageService {
       own,
     });
 
-    // Not kept when a change dropped anything while it was drawn: it may show what the change replaced.
-    if (keeping && keepable && this.kept.forgets === keeping.forgetsBefore) {
+    if (keeping && keepable) {
       const page = { answer, status };
       this.kept.keep(keeping.key, page, keepable.ttlMs, keepable.tags);
       this.toLane(visit, page, keeping.key);

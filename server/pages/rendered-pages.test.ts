@@ -22,6 +22,7 @@ import type { PageRenderer } from './page-renderer.js';
 import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
 import { toErrorResponse } from '../http/errors.js';
 import { LayoutAnswers } from '../layout/layout-answers.js';
+import { SITE_TAG } from '../http/fast-lane.js';
 import { listingsForEvent } from '../commerce/domain/listings.js';
 import { PageAnswers } from './page-answers.js';
 import { openMigratedPglite } from '../store/test-stores.js';
@@ -605,6 +606,37 @@ describe('a rendered page kept and replayed', () => {
       expect((await request(app).get('/')).text).toContain('Zanzibar Matinee Special');
     },
   );
+
+  it('goes out for no cache to keep when a change landed while it was drawn (RULES 13.7)', async () => {
+    const answer = PageAnswers.prototype.answer;
+    // A catalog change while the page's answers are read: its purge goes out before the page does.
+    const during = vi.spyOn(PageAnswers.prototype, 'answer').mockImplementation(async function (
+      this: PageAnswers,
+      ...args: Parameters<PageAnswers['answer']>
+    ) {
+      const found = await answer.apply(this, args);
+      app.fastLane.forget(SITE_TAG);
+      return found;
+    });
+    let drawn;
+    try {
+      drawn = await request(app).get('/guarantee');
+    } finally {
+      during.mockRestore();
+    }
+    expect(drawn.status).toBe(200);
+    expect(drawn.headers['cache-control']).toBe('no-cache');
+    expect(drawn.headers.xkey).toBeUndefined();
+    expect(drawn.headers['surrogate-key']).toBeUndefined();
+    // Not kept by the server either: the next is drawn again, with nothing changing, and kept.
+    const lane = app.pageLane!.served;
+    const next = await request(app).get('/guarantee');
+    expect(next.headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=\d+/);
+    expect(next.headers.xkey).toContain(SITE_TAG);
+    expect(app.pageLane!.served).toBe(lane);
+    await request(app).get('/guarantee');
+    expect(app.pageLane!.served).toBe(lane + 1);
+  });
 
   it('is dropped by a change to what it was drawn from, and by nothing else (RULES 13.7)', async () => {
     const events = upcoming();
