@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { readPageCookies, type PageCookies } from '../../shared/schemas/page-render.js';
+import { pageCookiesRead, readPageCookies, type PageCookies } from '../../shared/schemas/page-render.js';
 import { answerBytes, byteBounded, CACHE_BYTES, type BoundedCache } from '../cache/byte-bounded.js';
 import { TagIndex } from '../cache/tag-index.js';
 import type { FlagService } from '../flags/flag-service.js';
@@ -94,20 +94,22 @@ export class KeptPages {
 
   /**
    * The key a kept page is replayed under from the page lane: the address without its tracking parameters
-   * (RULES 2.10), the origin's inputs, the shopper's place, and for the home page the guest's home-layout
-   * assignment (RULES 13.7), with the flag payload and segment set in use.
+   * (RULES 2.10), the origin's inputs, and the page cookies the page is drawn from (RULES 13.7: the shopper's place
+   * on the home and category pages, the guest's home-layout assignment on the home page), with the flag payload and
+   * segment set in use. Another page is one entry whatever place its guests chose.
    */
   laneKeyOf({ pathname, search }: URLParts, headers: IncomingHttpHeaders, cookies: PageCookies): string | undefined {
     if (pathname.startsWith('/api/') || pathname.includes('.')) return undefined;
     const origin = this.deps.origins.single
       ? ''
       : [headers.host, headers['x-forwarded-host'], headers['x-forwarded-proto']].join('|');
+    const reads = pageCookiesRead(pathname);
     return JSON.stringify([
       pathname,
       withoutTrackingParams(search),
       origin,
-      cookies.place ?? '',
-      pathname === '/' ? (cookies.homeLayout ?? '') : '',
+      reads.place ? (cookies.place ?? '') : '',
+      reads.homeLayout ? (cookies.homeLayout ?? '') : '',
       this.payloadId(),
       this.deps.segments.current.loadedAt,
     ]);

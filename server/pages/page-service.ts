@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { parsePlace, type ChosenPlace } from '../../shared/rules/location.js';
 import { addressWithoutTracking } from '../../shared/rules/tracking-params.js';
 import {
+  pageCookiesRead,
   readPageCookies,
   type KeptFragment,
   type PageCookies,
@@ -115,7 +116,7 @@ export class PageService {
     const origin = new URL(originOf(req, this.deps.origins)).origin;
     const context: PageRequestContext = {
       brand: siteBrand(segments, renderer.SITE_ID),
-      assigned: url.pathname === '/' ? cookies.homeLayout : undefined,
+      assigned: pageCookiesRead(url.pathname).homeLayout ? cookies.homeLayout : undefined,
     };
     const visit: PageVisit = { req, res, address, cookies, place, origin, context };
 

@@ -607,6 +607,22 @@ describe('a rendered page kept and replayed', () => {
     },
   );
 
+  it('is replayed once for every place when the page does not draw the place (RULES 13.7)', async () => {
+    const places = ['10001', '41.88,-87.63', '90210'];
+    const first = await request(app).get('/policies').set('Cookie', `shopperLocation=${places[0]}`);
+    const lane = app.pageLane!.served;
+    for (const place of places) {
+      const again = await request(app).get('/policies').set('Cookie', `shopperLocation=${place}`);
+      expect(again.text).toBe(first.text);
+    }
+    expect(app.pageLane!.served).toBe(lane + places.length);
+    // A category page is one per place.
+    await request(app).get('/category/nba').set('Cookie', `shopperLocation=${places[0]}`);
+    const categoryLane = app.pageLane!.served;
+    await request(app).get('/category/nba').set('Cookie', `shopperLocation=${places[1]}`);
+    expect(app.pageLane!.served).toBe(categoryLane);
+  });
+
   it('goes out for no cache to keep when a change landed while it was drawn (RULES 13.7)', async () => {
     const answer = PageAnswers.prototype.answer;
     // A catalog change while the page's answers are read: its purge goes out before the page does.

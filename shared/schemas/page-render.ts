@@ -66,6 +66,15 @@ export interface PageCookies {
   homeLayout: string | undefined;
 }
 
+/**
+ * Which page cookies a page at `pathname` is drawn from (RULES 13.7, 13.8): the place on the home and category pages,
+ * the home-layout assignment on the home page alone. Every other page is the same whatever they say.
+ */
+export function pageCookiesRead(pathname: string): { place: boolean; homeLayout: boolean } {
+  const home = pathname === '/';
+  return { place: home || pathname.startsWith('/category/'), homeLayout: home };
+}
+
 export function readPageCookies(cookies: string): PageCookies {
   const found: PageCookies = { place: undefined, homeLayout: undefined };
   const seen = new Set<string>();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePlace } from '../../../shared/rules/location.js';
 import { callPath } from '../../../shared/schemas/api-calls.js';
-import { readCookie, readPageCookies } from '../../../shared/schemas/page-render.js';
+import { pageCookiesRead, readCookie, readPageCookies } from '../../../shared/schemas/page-render.js';
 import { createQueryClient } from '../lib/query-client.js';
 import { pageDataJson, readPageData, sameJson, seedPageAnswers } from './page-data.js';
 import { unpackTables } from '../../../shared/schemas/page-data-tables.js';
@@ -82,6 +82,32 @@ describe('the cookies a rendered page depends on', () => {
       expect(parsePlace(bad), String(bad)).toBeNull();
     expect(parsePlace(readPageCookies('a=1; shopperLocation=60601; b=2').place)).toEqual({ zip: '60601' });
     expect(readCookie('x=%E0%A4%A', 'x')).toBeUndefined();
+  });
+
+  it('are read by the pages said to read them, and by no other (RULES 13.7)', () => {
+    const addresses = [
+      '/',
+      '/?home-layout=1',
+      '/category/nfl',
+      '/category/nfl/',
+      '/performers/new-york-mets-1051',
+      '/new-york-mets-1051',
+      '/venues/msg-1',
+      '/results-general?kwds=mets',
+      '/events/new-york/mets-at-cubs-42?quantity=2',
+      '/faq',
+      '/no/such/page',
+    ];
+    for (const address of addresses) {
+      const { pathname } = new URL(address, 'https://tickets.example.com');
+      const calls = (cookies: string) => JSON.stringify(plan(address, cookies));
+      expect(calls('shopperLocation=10001') !== calls('shopperLocation=41.88,-87.63'), address).toBe(
+        pageCookiesRead(pathname).place,
+      );
+    }
+    expect(pageCookiesRead('/')).toEqual({ place: true, homeLayout: true });
+    expect(pageCookiesRead('/category/nfl')).toEqual({ place: true, homeLayout: false });
+    expect(pageCookiesRead('/faq')).toEqual({ place: false, homeLayout: false });
   });
 
   it('are read in one pass, the first of a name counting as the browser reads it', () => {
