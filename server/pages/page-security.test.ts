@@ -10,6 +10,7 @@ import * as clientRenderer from '../../client/src/entry-server.js';
 import { parsePageData } from '../../client/src/app/page-data.js';
 import { entitySlug } from '../../shared/rules/slug.js';
 import { EVENT_DETAIL_FIELDS } from '../../shared/schemas/cards.js';
+import { MAX_RESULTS_PAGE, MAX_SCHEDULE_PAGE } from '../../shared/schemas/entities.js';
 import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
 import { parseEnv } from '../config/env.js';
 import { createLogger } from '../http/logger.js';
@@ -184,6 +185,33 @@ describe('a page request the server cannot read', () => {
     expect(written).not.toContain(marker);
     const levels = lines.slice(before).map((line) => (JSON.parse(line) as { level: number }).level);
     expect(Math.max(...levels), written).toBe(30);
+  });
+
+  it('answers a page number past the last with the API’s 400, never kept, logged as the API logs it', async () => {
+    const performer = fixture.catalog.collections.Performer[0]!;
+    const slug = entitySlug(performer.performer_name, performer.performer_id);
+    for (const address of [
+      `/performers/${slug}?page=${MAX_SCHEDULE_PAGE + 1}`,
+      `/results-general?kwds=mets&page=${MAX_RESULTS_PAGE + 1}`,
+    ]) {
+      const before = lines.length;
+      const page = await request(app).get(address).set('X-Forwarded-For', '203.0.113.77');
+      expect(page.status, address).toBe(400);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers.xkey).toBeUndefined();
+      // The page leaves the answer to the client, which is told why by the API.
+      const api = address.startsWith('/performers/')
+        ? `/api/performers/${slug}?page=${MAX_SCHEDULE_PAGE + 1}`
+        : `/api/Searches/get?q=mets&page=${MAX_RESULTS_PAGE + 1}`;
+      const refused = await request(app).get(api).set('X-Forwarded-For', '203.0.113.78');
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/page must be at most/);
+      // A refusal, logged as the API's own is, not a page answer that failed.
+      const written = lines.slice(before).join('');
+      expect(written).not.toContain('a page answer failed');
+      expect(written).not.toContain('"level":50');
+    }
   });
 
   it('is a 400 page for an absolute-form target, logged at info', async () => {

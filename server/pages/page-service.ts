@@ -11,7 +11,7 @@ import {
 } from '../../shared/schemas/page-render.js';
 import { byteBounded, CACHE_BYTES, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
 import { SURROGATE_KEY_HEADERS, surrogateKeyHeader } from '../cache/surrogate-keys.js';
-import { AppError } from '../http/errors.js';
+import { toErrorResponse } from '../http/errors.js';
 import { SITE_TAG, type FastLane } from '../http/fast-lane.js';
 import { replayableHtml, sendReplayable } from '../http/replayable.js';
 import type { FlagService } from '../flags/flag-service.js';
@@ -128,10 +128,11 @@ export class PageService {
       try {
         layout = await this.deps.answers.answer(layoutQuery.call, context);
       } catch (err) {
-        if (err instanceof AppError && err.status === 404) return this.render(visit, notFoundPlan(plan), 404);
+        const refused = toErrorResponse(err).status;
+        if (refused === 404) return this.render(visit, notFoundPlan(plan), 404);
         // An address the layout refuses (a variation that does not exist) is the client's 4xx to explain, with
         // that status; a layout that failed is left for the client to ask for. Neither page is kept.
-        if (err instanceof AppError && err.status < 500) return this.render(visit, { ...plan, own: [] }, err.status);
+        if (refused < 500) return this.render(visit, { ...plan, own: [] }, refused);
         this.deps.logger.warn({ err, call: layoutQuery.call }, 'a page answer failed: the client will ask for it');
         return this.render(visit, { ...plan, own: [] }, status);
       }
@@ -169,10 +170,10 @@ export class PageService {
 
   /** Every answer the page draws with, read at once (those in `known` already read). */
   private async readAll(visit: PageVisit, plan: PagePlan, known: ReadonlyMap<PageQuery, PageAnswer>) {
-    // One the API would refuse (an unknown event) makes the page the not-found page; one that failed (the engine
-    // down) is left for the client to ask for, and the page is not kept.
+    // One the API would refuse (an unknown event, a page number past the last) gives the page the API's status; one
+    // that failed (the engine down) is left for the client to ask for, and the page is not kept.
     let complete = true;
-    let notFound = false;
+    let refused: number | undefined;
     const read = await Promise.all(
       [...plan.shell, ...plan.own].map(async (query) => {
         const found = known.get(query);
@@ -180,8 +181,9 @@ export class PageService {
         try {
           return await this.deps.answers.answer(query.call, visit.context);
         } catch (err) {
-          if (err instanceof AppError && err.status < 500) {
-            if (plan.own.includes(query)) notFound = true;
+          const { status } = toErrorResponse(err);
+          if (status < 500) {
+            if (plan.own.includes(query)) refused ??= status;
           } else {
             this.deps.logger.warn({ err, call: query.call }, 'a page answer failed: the client will ask for it');
           }
@@ -190,7 +192,7 @@ export class PageService {
         }
       }),
     );
-    return { read, complete, notFound };
+    return { read, complete, refused };
   }
 
   private async render(
@@ -201,8 +203,11 @@ export class PageService {
   ): Promise<boolean> {
     const { renderer, document } = this.deps;
     const { req, res, address, origin, context } = visit;
-    const { read, complete, notFound } = await this.readAll(visit, plan, keeping?.known ?? new Map());
-    if (notFound && plan.kind !== 'not-found') return this.render(visit, notFoundPlan(plan), 404);
+    const { read, complete, refused } = await this.readAll(visit, plan, keeping?.known ?? new Map());
+    // Nothing there: the not-found page. Another refusal (a bad page number) is the client's to explain, as for a
+    // layout, with the API's status; neither is kept.
+    if (refused === 404 && plan.kind !== 'not-found') return this.render(visit, notFoundPlan(plan), 404);
+    if (refused !== undefined && refused !== 404) return this.render(visit, { ...plan, own: [] }, refused);
 
     const queries = [...plan.shell, ...plan.own];
     const answers = queries.flatMap((query, i) => (read[i] ? [{ queryKey: query.queryKey, data: read[i].data }] : []));
