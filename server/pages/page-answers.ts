@@ -43,6 +43,13 @@ const CATALOG_TAGS = (['Event', 'Performer', 'Venue'] as const).map(collectionTa
 /** How long a page drawn from the catalog is replayed at most (the layout rows' lifetime, RULES 13.3). */
 const ENTITY_TTL_MS = 60_000;
 
+/**
+ * What a not-found page is drawn from besides its shell (RULES 13.4): the catalog, whose next change may add what its
+ * address names (an event created after its address was asked for), so a change to any collection drops it, and it
+ * lives no longer than an entity's page.
+ */
+export const NOT_FOUND_READ: Pick<PageAnswer, 'tags' | 'ttlMs'> = { tags: CATALOG_TAGS, ttlMs: ENTITY_TTL_MS };
+
 const slugOf = (slug: string) => SlugParamsSchema.parse({ slug }).slug;
 /** The entity id that ends a slug (RULES 2.2). */
 const slugId = (slug: string) => /(\d+)$/.exec(slug)?.[1] ?? slug;

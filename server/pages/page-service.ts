@@ -19,7 +19,7 @@ import { siteBrand } from '../layout/request-context.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import { originOf, type PublicOrigins } from '../seo/public-origins.js';
 import { KeptPages, urlParts, type KeptPage } from './kept-pages.js';
-import type { PageAnswer, PageAnswers, PageRequestContext } from './page-answers.js';
+import { NOT_FOUND_READ, type PageAnswer, type PageAnswers, type PageRequestContext } from './page-answers.js';
 import { imagePreloadLinks, type PageDocument } from './page-document.js';
 import type { PagePlan, PageRenderer } from './page-renderer.js';
 import type { PageVerdict } from './page-status.js';
@@ -244,8 +244,9 @@ export class PageService {
     // Kept when every part was read and each may be replayed: then shared caches may keep it as long. Not when a
     // change dropped anything while it was drawn: it may show what the change replaced, and the purge for that
     // change has gone out already, so no shared cache may keep it either.
-    const ttl = Math.min(...read.map((a) => a?.ttlMs ?? 0));
-    const tags = [...new Set([SITE_TAG, ...read.flatMap((a) => a?.tags ?? [])])];
+    const drawnFrom = plan.kind === 'not-found' ? [...read, NOT_FOUND_READ] : read;
+    const ttl = Math.min(...drawnFrom.map((a) => a?.ttlMs ?? 0));
+    const tags = [...new Set([SITE_TAG, ...drawnFrom.flatMap((a) => a?.tags ?? [])])];
     const unchanged = keeping !== undefined && this.kept.forgets === keeping.forgetsBefore;
     const keepable = keeping && unchanged && complete && ttl > 0 ? { ttlMs: ttl, tags } : undefined;
 

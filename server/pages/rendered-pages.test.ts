@@ -321,6 +321,12 @@ describe('a rendered landing page', () => {
         expect(missing.text).toContain('<meta name="robots" content="noindex" />');
         expect(missing.text).not.toContain('rel="canonical"');
         expect(pageData(missing.text).page.status).toBe(404);
+        // A shared cache keeps it a minute at most, and the next change to the catalog, which may add what the
+        // address names, purges it (RULES 13.4).
+        expect(missing.headers['cache-control']).toBe(sharedCacheControl(60_000));
+        expect((missing.headers.xkey as string).split(' ')).toEqual(
+          expect.arrayContaining(['site', 'collection:Event', 'collection:Performer', 'collection:Venue']),
+        );
       }
       const event = upcoming()[2]!;
       const moved = await request(app).get(`/events/old-name-${event.event_id}?quantity=2`);
