@@ -106,6 +106,11 @@ sub vcl_hash {
     } else {
         hash_data(server.ip);
     }
+    # A proxy the server trusts may name the host by X-Forwarded-Host, and the server then draws the page's links
+    # for that origin: the page is kept under it too, so that no request files one origin's page under another.
+    if (req.http.X-Forwarded-Host) {
+        hash_data("X-Forwarded-Host=" + req.http.X-Forwarded-Host.lower());
+    }
     # Labelled, so that a place and a variation can never be read as one another.
     if (req.http.Cookie) {
         cookie.parse(req.http.Cookie);

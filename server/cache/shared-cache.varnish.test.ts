@@ -134,6 +134,20 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     expect(seen.filter((s) => s.url === '/events/a-show-100001').map((s) => s.cookie)).toEqual([undefined]);
   });
 
+  it('keys a page on the host a proxy names as well as on the Host', async () => {
+    const plain = await fetchVia('/venues/a-hall-7', { host: 'shop.example.com' });
+    const named = await fetchVia('/venues/a-hall-7', {
+      host: 'shop.example.com',
+      'x-forwarded-host': 'tickets.example.org',
+    });
+    const again = await fetchVia('/venues/a-hall-7', {
+      host: 'shop.example.com',
+      'x-forwarded-host': 'Tickets.Example.org',
+    });
+    expect([plain, named, again].map((x) => x.headers['x-cache'])).toEqual(['MISS', 'MISS', 'HIT']);
+    expect(textOf(named)).not.toBe(textOf(plain));
+  });
+
   it('never stores an answer with Set-Cookie, one marked private or no-store, or one without a lifetime', async () => {
     for (const path of ['/set-cookie', '/private', '/no-lifetime']) {
       await fetchVia(path);
