@@ -62,6 +62,7 @@ describe('CACHE_BYTES (RULES 13.12)', () => {
       apiLane: 24,
       pages: 24,
       fragments: 8,
+      inlineStyles: 2,
       searchResults: 24,
       sitemaps: 64,
       laneReads: 8,

@@ -21,6 +21,8 @@ export const CACHE_BYTES = {
   pages: 24 * MiB,
   /** Rendered parts of pages (layout rows, the header, the footer) written again as text (`PageService`). */
   fragments: 8 * MiB,
+  /** Rendered pages' inline stylesheets, one per brand, page module and set of class names (`PageDocument`). */
+  inlineStyles: 2 * MiB,
   /** Search results in front of the engine (`CachedEngine`). */
   searchResults: 24 * MiB,
   /** Built sitemap files. */

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
+import { byteBounded, CACHE_BYTES, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
 import { criticalCss, markupClasses, parseCss, type CssNode } from './critical-css.js';
 import type { PageHead } from './page-renderer.js';
 
@@ -69,10 +70,14 @@ export interface DocumentParts {
   styleSources: string[];
 }
 
+/** A page's inline stylesheet element, and the CSP source that allows it. */
+interface InlineStyle {
+  element: string;
+  source: string;
+}
+
 const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*href="\/assets\/([^"]+\.css)"[^>]*>\s*/;
 const ROOT = '<div id="root"></div>';
-/** How many inline stylesheets (brand, page module, class set) are kept ready, at most. */
-const INLINE_STYLES_KEPT = 256;
 
 /**
  * The built client's `index.html` as the frame of every server-rendered page. The part of its stylesheets the
@@ -91,7 +96,10 @@ export class PageDocument {
   private readonly clientDir: string;
   private readonly manifest: Record<string, ManifestChunk>;
   /** The inline stylesheet and its CSP source for a brand, page module and class set, built once (the latest kept). */
-  private readonly inlineStyles = new Map<string, { element: string; source: string }>();
+  private readonly inlineStyles: BoundedCache<string, InlineStyle> = byteBounded<string, InlineStyle>(
+    CACHE_BYTES.inlineStyles,
+    roughBytes,
+  );
 
   constructor(clientDir: string) {
     this.clientDir = clientDir;
@@ -157,11 +165,7 @@ export class PageDocument {
    * page's, say), that the page's markup can use (its class names, `markupClasses`), then the brand's theme
    * (RULES 1.9) over their defaults.
    */
-  private inlineStyle(
-    brand: Brand,
-    moduleStyles: readonly string[],
-    classes: ReadonlySet<string>,
-  ): { element: string; source: string } {
+  private inlineStyle(brand: Brand, moduleStyles: readonly string[], classes: ReadonlySet<string>): InlineStyle {
     const t = brand.theme;
     const colours = [
       ['brand', t.primary],
@@ -187,8 +191,6 @@ export class PageDocument {
         element: `<style>${text}</style>`,
         source: `'sha256-${createHash('sha256').update(text).digest('base64')}'`,
       };
-      if (this.inlineStyles.size >= INLINE_STYLES_KEPT)
-        this.inlineStyles.delete(this.inlineStyles.keys().next().value!);
       this.inlineStyles.set(key, style);
     }
     return style;
