@@ -393,12 +393,14 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
       }
       const limited = pages ? await pageLimit(req, res) : undefined;
       if (limited) return sendProblem(res, limited);
+      // Before the verdict is read: a change while it is (an event added) keeps the page out of every cache.
+      const since = lane.forgets;
       const verdict = await shellStatus(req.path, deps.search, deps.logger);
       if (verdict.status === 301) {
         const query = req.originalUrl.indexOf('?');
         return res.redirect(301, verdict.location + (query >= 0 ? req.originalUrl.slice(query) : ''));
       }
-      if (pages && (await pages.answer(req, res, verdict))) return;
+      if (pages && (await pages.answer(req, res, verdict, since))) return;
       if (verdict.status === 410) res.set('X-Robots-Tag', 'noindex');
       // The app shell: the pages of one shopper (tickets, checkout, orders) and any page not rendered. No shared
       // cache keeps it (RULES 13.7).

@@ -56,7 +56,7 @@ describe('preferredEncoding (Accept-Encoding)', () => {
 describe('FastLane', () => {
   it('answers only what it was given, under the routes it was given, and GETs alone', async () => {
     const { lane, server, appCalls } = laneWithApp();
-    lane.remember('/kept/a?x=1', answer('{"a":1}'), 60_000);
+    lane.remember('/kept/a?x=1', answer('{"a":1}'), 60_000, [], lane.forgets);
     const hit = await request(server).get('/kept/a?x=1');
     expect(hit.status).toBe(200);
     expect(hit.text).toBe('{"a":1}');
@@ -75,7 +75,7 @@ describe('FastLane', () => {
     const text = JSON.stringify({ rows: Array.from({ length: 400 }, (_, i) => ({ id: i, title: `Row ${i % 37}` })) });
     const kept = answer(text);
     const first = encodedBody(kept, 'br');
-    lane.remember('/kept/big?', kept, 60_000);
+    lane.remember('/kept/big?', kept, 60_000, [], lane.forgets);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     // The raw bytes as sent, without a client that decodes them.
@@ -106,9 +106,20 @@ describe('FastLane', () => {
     server.close();
   });
 
+  it('keeps no answer made while a tag was forgotten: a change may have overtaken it (RULES 13.11)', async () => {
+    const { lane, server } = laneWithApp();
+    const since = lane.forgets;
+    // A change to anything lands while the answer is made.
+    lane.forget('collection:Event');
+    lane.remember('/kept/d?', answer('{"d":1}'), 60_000, ['collection:Performer'], since);
+    expect((await request(server).get('/kept/d?')).text).toBe('from the app');
+    lane.remember('/kept/d?', answer('{"d":2}'), 60_000, ['collection:Performer'], lane.forgets);
+    expect((await request(server).get('/kept/d?')).text).toBe('{"d":2}');
+  });
+
   it('forgets an answer when its time is up', async () => {
     const { lane, server } = laneWithApp();
-    lane.remember('/kept/b?', answer('{"b":1}'), 30);
+    lane.remember('/kept/b?', answer('{"b":1}'), 30, [], lane.forgets);
     expect((await request(server).get('/kept/b')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 60));
     expect((await request(server).get('/kept/b')).status).toBe(404);
@@ -116,18 +127,18 @@ describe('FastLane', () => {
 
   it('keeps within its byte bound, dropping the least recently used, and never keeps an answer too big for it', () => {
     const { lane } = laneWithApp({ maxBytes: 100_000 });
-    for (let i = 0; i < 100; i++) lane.remember(`/kept/${i}?`, answer('x'.repeat(2_000)), 60_000);
+    for (let i = 0; i < 100; i++) lane.remember(`/kept/${i}?`, answer('x'.repeat(2_000)), 60_000, [], lane.forgets);
     // Each is counted at twice its size plus room for headers: 4.5 KB, so about 22 fit.
     expect(lane.size).toBeGreaterThan(10);
     expect(lane.size).toBeLessThan(25);
-    lane.remember('/kept/huge?', answer('x'.repeat(20_000)), 60_000);
+    lane.remember('/kept/huge?', answer('x'.repeat(20_000)), 60_000, [], lane.forgets);
     expect(lane.size).toBeLessThan(25);
   });
 
   it('writes the same log line as the request logger when info is on', async () => {
     const logLines: string[] = [];
     const { lane, server } = laneWithApp({ logLines });
-    lane.remember('/kept/c?', answer('{"c":1}'), 60_000);
+    lane.remember('/kept/c?', answer('{"c":1}'), 60_000, [], lane.forgets);
     const res = await request(server).get('/kept/c').set('X-Request-Id', 'proxy-given-id-1');
     expect(res.headers['x-request-id']).toBe('proxy-given-id-1');
     await new Promise((r) => setTimeout(r, 20));
@@ -152,7 +163,7 @@ describe('FastLane gates and failures', () => {
         return open ? undefined : new AppError(429, 'rate_limited', 'Too many requests');
       },
     );
-    lane.remember('gated', answer('{"g":1}'), 60_000);
+    lane.remember('gated', answer('{"g":1}'), 60_000, [], lane.forgets);
     const letThrough = await request(server).get('/gated');
     expect([letThrough.status, letThrough.text, letThrough.headers.ratelimit]).toEqual([200, '{"g":1}', 'r=1']);
     open = false;

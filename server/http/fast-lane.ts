@@ -169,6 +169,7 @@ export class FastLane {
   private readonly common: OutgoingHttpHeaders;
   /** Requests answered here rather than by the app. */
   served = 0;
+  private forgotten = 0;
 
   constructor(private readonly options: FastLaneOptions) {
     this.common = { ...options.headers };
@@ -187,10 +188,21 @@ export class FastLane {
   }
 
   /**
-   * Keeps an answer for `ttlMs` under `key`; later requests with that key get it without reaching the app,
-   * until `forget` is called with one of its `tags`.
+   * How many tags have been forgotten. Taken before anything an answer is made of is read, and handed to
+   * `remember` with it: a change that lands while the answer is made is forgotten before the answer is kept, and
+   * would otherwise miss it (RULES 13.11).
    */
-  remember(key: string, answer: ReplayableAnswer, ttlMs: number, tags: readonly string[] = []): void {
+  get forgets(): number {
+    return this.forgotten;
+  }
+
+  /**
+   * Keeps an answer for `ttlMs` under `key`; later requests with that key get it without reaching the app,
+   * until `forget` is called with one of its `tags`. Not kept when anything was forgotten since `since` (a
+   * `forgets` count taken before the answer's inputs were read): it may show what a change replaced.
+   */
+  remember(key: string, answer: ReplayableAnswer, ttlMs: number, tags: readonly string[], since: number): void {
+    if (this.forgotten !== since) return;
     if (this.answers.get(key)?.answer.etag === answer.etag) return;
     // Room for the body and the compressed copies it may gain; one over a tenth of the whole is not kept.
     const entry = new Entry(answer, this.common);
@@ -202,6 +214,7 @@ export class FastLane {
    * rendered pages) hear of it through `onForget`: one change, one invalidation, wherever answers were kept.
    */
   forget(tag: string): number {
+    this.forgotten++;
     const keys = this.tags.take(tag);
     for (const key of keys) this.answers.delete(key);
     for (const listener of this.forgetListeners) listener(tag);

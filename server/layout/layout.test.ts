@@ -17,6 +17,7 @@ import { SearchService } from '../search/search-service.js';
 import { renderJsonSchema, segmentJsonSchemas } from '../segments/json-schema.js';
 import { SegmentRepository } from '../segments/segment-repository.js';
 import { testApp } from '../test/test-app.js';
+import { LayoutAnswers } from './layout-answers.js';
 import { LayoutService } from './layout-service.js';
 import type { ZonedLocation } from '../../shared/rules/location.js';
 
@@ -369,6 +370,39 @@ describe('swapping in a new segment set while serving', () => {
     expect(layout.rows[0]!.title).toBe('Trending Now');
     const encore = LayoutResponseSchema.parse((await request(live).get('/api/layout/home?brand=encore')).body);
     expect(encore.rows.map((r) => r.title).slice(0, 3)).toEqual(['Trending Now', 'Promos', 'Top Categories']);
+  });
+});
+
+describe('a publish while a layout is drawn', () => {
+  it('leaves no layout of the old set for the fast lane to replay (RULES 13.11)', async () => {
+    const repo = new SegmentRepository(path.resolve('segments'), logger);
+    await repo.load();
+    const live = testApp({ search, segments: repo }).app;
+    const files = new Map(repo.current.files);
+    const page = JSON.parse(files.get('base/explore.json')!);
+    page.rows.unshift({ id: 'trending-now', kind: 'performers', title: 'Trending Now', sort: 'trending', size: 4 });
+    files.set('base/explore.json', JSON.stringify(page));
+    // The new set goes live once the answer is drawn, before it is handed to the lane.
+    const answer = LayoutAnswers.prototype.answer;
+    const during = vi.spyOn(LayoutAnswers.prototype, 'answer').mockImplementationOnce(async function (
+      this: LayoutAnswers,
+      ...args: Parameters<LayoutAnswers['answer']>
+    ) {
+      const found = await answer.apply(this, args);
+      repo.use(files);
+      return found;
+    });
+    const address = '/api/layout/home?lat=39.95&lng=-75.17';
+    try {
+      const drawn = LayoutResponseSchema.parse((await request(live).get(address)).body);
+      expect(drawn.rows[0]!.title).not.toBe('Trending Now');
+    } finally {
+      during.mockRestore();
+    }
+    const lane = live.fastLane.served;
+    const next = LayoutResponseSchema.parse((await request(live).get(address)).body);
+    expect(next.rows[0]!.title).toBe('Trending Now');
+    expect(live.fastLane.served).toBe(lane);
   });
 });
 

@@ -201,14 +201,19 @@ export function layoutRoutes(
         exposurePlace(page.page === 'home' ? '/' : categoryPath(page.slug), req.headers, request.experiment),
         request.experiment.experiments,
       );
+    // The segment set the answer is drawn from, and the lane's forgets before it is: a publish or a catalog change
+    // while it is drawn keeps it out of the lane (RULES 13.11).
+    const { loadedAt } = segments.current;
+    const since = fastLane?.forgets ?? 0;
     const found = await answers.answer(request);
     // Replayed for as long as the answers keep it; never when it was not kept.
     if (found.kept)
       fastLane?.remember(
-        replayKey(req.originalUrl, context.site, request.experiment, segments.current.loadedAt),
+        replayKey(req.originalUrl, context.site, request.experiment, loadedAt),
         found.answer,
         found.ttlMs,
         found.tags,
+        since,
       );
     sendReplayable(req, res, found.answer);
   };

@@ -42,8 +42,6 @@ export function urlParts(address: string): URLParts {
 export class KeptPages {
   private readonly pages: BoundedCache<string, KeptPage>;
   private readonly tags = new TagIndex();
-  /** How many tags have been forgotten: a page drawn while this moved may hold what a change made stale. */
-  private forgotten = 0;
   private payloadSeen: unknown = null;
   private payloadNumber = 0;
 
@@ -55,16 +53,10 @@ export class KeptPages {
       },
     });
     deps.fastLane.onForget((tag) => {
-      this.forgotten++;
       for (const key of this.tags.take(tag)) this.pages.delete(key);
       deps.pageLane?.forget(tag);
     });
     deps.pageLane?.route('/', (req, parts) => this.laneKey(req, parts));
-  }
-
-  /** Moves with every change that drops kept pages: compare before and after drawing one. */
-  get forgets(): number {
-    return this.forgotten;
   }
 
   get(key: string): KeptPage | undefined {
@@ -123,6 +115,7 @@ export class KeptPages {
     const lane = laneKey();
     const ttl = this.pages.getRemainingTTL(key);
     if (lane !== undefined && ttl > 0)
-      pageLane.remember(lane, page.answer, Math.min(ttl, MAX_LANE_TTL_MS), this.tags.tagsOf(key));
+      // Kept until now: whatever was forgotten before has been checked (`PageService`).
+      pageLane.remember(lane, page.answer, Math.min(ttl, MAX_LANE_TTL_MS), this.tags.tagsOf(key), pageLane.forgets);
   }
 }

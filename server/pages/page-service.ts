@@ -99,9 +99,16 @@ export class PageService {
 
   /**
    * Answers a page request: a rendered page, said with true, or (for a redirect, and pages the server does not
-   * render: tickets, checkout, orders) false, for the caller to send the app shell.
+   * render: tickets, checkout, orders) false, for the caller to send the app shell. `since` is the API lane's
+   * `forgets` before anything of the page was read (its verdict among them): a change after it keeps the page from
+   * every cache.
    */
-  async answer(req: Request, res: Response, verdict: PageVerdict): Promise<boolean> {
+  async answer(
+    req: Request,
+    res: Response,
+    verdict: PageVerdict,
+    since = this.deps.fastLane.forgets,
+  ): Promise<boolean> {
     const { renderer, segments } = this.deps;
     const address = addressWithoutTracking(req.originalUrl);
     // Appended, never resolved: `//host/x` stays a path on this site.
@@ -111,7 +118,7 @@ export class PageService {
     const planned = renderer.pagePlan(url, place);
     if (!planned || verdict.status === 301) return false;
     const status = verdict.status;
-    const forgetsBefore = this.kept.forgets;
+    const forgetsBefore = since;
     const plan: PagePlan = status === 404 ? notFoundPlan(planned) : planned;
     const origin = new URL(originOf(req, this.deps.origins)).origin;
     const context: PageRequestContext = {
@@ -247,7 +254,7 @@ export class PageService {
     const drawnFrom = plan.kind === 'not-found' ? [...read, NOT_FOUND_READ] : read;
     const ttl = Math.min(...drawnFrom.map((a) => a?.ttlMs ?? 0));
     const tags = [...new Set([SITE_TAG, ...drawnFrom.flatMap((a) => a?.tags ?? [])])];
-    const unchanged = keeping !== undefined && this.kept.forgets === keeping.forgetsBefore;
+    const unchanged = keeping !== undefined && this.deps.fastLane.forgets === keeping.forgetsBefore;
     const keepable = keeping && unchanged && complete && ttl > 0 ? { ttlMs: ttl, tags } : undefined;
 
     res.status(status);

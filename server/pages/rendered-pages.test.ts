@@ -658,6 +658,25 @@ describe('a rendered page kept and replayed', () => {
     expect(app.pageLane!.served).toBe(lane);
     await request(app).get('/guarantee');
     expect(app.pageLane!.served).toBe(lane + 1);
+
+    // A change while the address's status is looked up (an event added as its address is asked for): the
+    // not-found page goes out for no cache to keep either.
+    const engine = search.engine;
+    const lookUp = engine.search.bind(engine);
+    const looking = vi.spyOn(engine, 'search').mockImplementationOnce(async (...args) => {
+      const found = await lookUp(...args);
+      app.fastLane.forget('collection:Event');
+      return found;
+    });
+    let missing;
+    try {
+      missing = await request(app).get('/events/x/added-888888888');
+    } finally {
+      looking.mockRestore();
+    }
+    expect(missing.status).toBe(404);
+    expect(missing.headers['cache-control']).toBe('no-cache');
+    expect(missing.headers.xkey).toBeUndefined();
   });
 
   it('is dropped by a change to what it was drawn from, and by nothing else (RULES 13.7)', async () => {

@@ -4,6 +4,7 @@ import { SuggestResponseSchema } from '../../shared/schemas/suggest.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { parseEnv } from '../config/env.js';
 import { testApp, testAppWithSegments } from '../test/test-app.js';
+import { SearchService } from './search-service.js';
 
 let fixture: CatalogFixture;
 let app: ReturnType<typeof testApp>['app'];
@@ -106,6 +107,36 @@ describe('before search is ready', () => {
 });
 
 describe('repeated suggestions (the fast lane)', () => {
+  it('keeps no suggestion made while a catalog change was applied (RULES 13.11)', async () => {
+    const engine = fixture.search.engine;
+    let during: (() => void) | undefined;
+    // The engine as it is, but for a change that lands while a search is under way.
+    const changing = new Proxy(engine, {
+      get(target, name) {
+        const value = Reflect.get(target, name, target) as unknown;
+        if (name !== 'search' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const found = (await value.apply(target, args)) as unknown;
+          during?.();
+          during = undefined;
+          return found;
+        };
+      },
+    });
+    const service = new SearchService();
+    service.set(changing);
+    const { app: changed } = testApp({ search: service });
+    during = () => changed.fastLane.forget('collection:Event');
+    const url = '/api/suggest?q=yank';
+    expect((await request(changed).get(url)).status).toBe(200);
+    const before = changed.fastLane.served;
+    expect((await request(changed).get(url)).status).toBe(200);
+    expect(changed.fastLane.served).toBe(before);
+    // With nothing changing, the next is kept and replayed.
+    await request(changed).get(url);
+    expect(changed.fastLane.served).toBe(before + 1);
+  });
+
   it('sends a repeat from the lane, byte for byte, and still counts it against the suggest limit', async () => {
     const { app: limited } = testApp({
       search: fixture.search,

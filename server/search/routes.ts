@@ -34,6 +34,7 @@ export function searchRoutes(search: SearchService, options: SearchRouteOptions 
   router.get('/suggest', async (req, res) => {
     const { q, extra } = SuggestQuerySchema.parse(req.query);
     const clock = now();
+    const since = fastLane?.forgets ?? 0;
     const answer = replayableJson(JSON.stringify(await suggest(search.engine, q, extra, clock)), SUGGEST_HEADERS);
     const untilNextStep = clock.getTime() + QUERY_CLOCK_GRANULARITY_MS - Date.now();
     if (untilNextStep > 0)
@@ -42,6 +43,7 @@ export function searchRoutes(search: SearchService, options: SearchRouteOptions 
         answer,
         untilNextStep,
         SUGGEST_COLLECTIONS.map(collectionTag),
+        since,
       );
     sendReplayable(req, res, answer);
   });
