@@ -76,6 +76,8 @@ describe('hostile input never gets a 5xx', () => {
       if (res.status >= 400 && url.startsWith('/api/')) {
         expect(res.body.error?.code, url.slice(0, 120)).toEqual(expect.any(String));
         expect(res.body.error.message, url.slice(0, 120)).toEqual(expect.any(String));
+        // Never kept by a browser or a shared cache, whatever the route keeps of its answers.
+        expect(res.headers['cache-control'], url.slice(0, 120)).toBe('no-store');
       }
     }
   });

@@ -95,6 +95,8 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
   else if (status >= 500) req.log?.error({ err }, 'request failed');
   else req.log?.info({ code: body.error.code }, body.error.message);
   if (status === 503) res.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
+  // A refusal or a failure is never kept, whatever the route said it would keep (an edge-cacheable answer).
+  res.set('Cache-Control', 'no-store');
   res.status(status).json(body);
 };
 
