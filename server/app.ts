@@ -383,14 +383,17 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     // Every other GET is a page, with the address's real status (404 for no such page or entity, 301 to a renamed
     // entity's current address, 410 for an event that is over). Landing pages go rendered; the rest (and every
     // page, without a renderer) is the app shell, and the client's router decides what to show.
-    app.get('/{*path}', async (req, res) => {
-      // Logged at info, its long values left out (`redactUrl`): a client's bad address is no alarm of ours.
+    // Before the page route reads the path (its escapes among it): a page request it cannot read is answered here.
+    app.use((req, res, next) => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return next();
       const problem = pageRequestProblem(req.originalUrl, req.path);
-      if (problem) {
-        refusedQuietly(req);
-        req.log?.info({ code: problem.code }, problem.title);
-        return sendProblem(res, problem);
-      }
+      if (!problem) return next();
+      // Logged at info, its long values left out (`redactUrl`): a client's bad address is no alarm of ours.
+      refusedQuietly(req);
+      req.log?.info({ code: problem.code }, problem.title);
+      sendProblem(res, problem);
+    });
+    app.get('/{*path}', async (req, res) => {
       const limited = pages ? await pageLimit(req, res) : undefined;
       if (limited) return sendProblem(res, limited);
       // Before the verdict is read: a change while it is (an event added) keeps the page out of every cache.

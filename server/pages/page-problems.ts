@@ -14,10 +14,21 @@ export interface PageProblem {
 /** The search page's address: its `kwds` is the query (RULES 2.8). */
 export const RESULTS_PATH = '/results-general';
 
+/** Whether a path's escapes spell text (`%zz`, or `%ED%A0%80`, half of a UTF-16 pair, do not). */
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * What is wrong with a page request before anything is read for it, or undefined: a target that is not a path on
- * this site (the absolute form, `GET http://other.example/ HTTP/1.1`, which only a proxy is sent), or a search
- * longer than any search the API answers (`MAX_QUERY_LENGTH`, the API's own limit on `q`).
+ * this site (the absolute form, `GET http://other.example/ HTTP/1.1`, which only a proxy is sent), a path whose
+ * escapes spell no text, or a search longer than any search the API answers (`MAX_QUERY_LENGTH`, the API's own
+ * limit on `q`).
  */
 export function pageRequestProblem(originalUrl: string, pathname: string): PageProblem | undefined {
   if (!originalUrl.startsWith('/'))
@@ -28,6 +39,15 @@ export function pageRequestProblem(originalUrl: string, pathname: string): PageP
       message:
         'This request names a full address (scheme and host) where a page of this site is asked for by its ' +
         'path alone, such as /events/…. Ask for the path.',
+    };
+  if (!decodable(pathname))
+    return {
+      status: 400,
+      code: 'bad_path_escape',
+      title: 'Bad address',
+      message:
+        'This address has a % that does not start an escape this site can read (a % and two hexadecimal digits, ' +
+        'together spelling UTF-8). Check the link, or search for what you were looking for.',
     };
   if (pathname === RESULTS_PATH) {
     const q = originalUrl.indexOf('?');

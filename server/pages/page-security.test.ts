@@ -214,6 +214,21 @@ describe('a page request the server cannot read', () => {
     }
   });
 
+  it('is a 400 page for a path whose escapes spell no text, logged at info', async () => {
+    for (const address of ['/%zz', '/category/%zz', '/performers/%E0%A4%A', '/events/%ED%A0%80-102282', '/venues/x%']) {
+      const before = lines.length;
+      const page = await request(app).get(address);
+      expect(page.status, address).toBe(400);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.text).toContain('<h1 id="problem-title">Bad address</h1>');
+      expect(page.text).toContain('does not start an escape');
+      const levels = lines.slice(before).map((line) => (JSON.parse(line) as { level: number }).level);
+      expect(Math.max(...levels), lines.slice(before).join('')).toBe(30);
+    }
+    expect((await request(app).get('/category/nfl%20')).status).toBe(404);
+  });
+
   it('is a 400 page for an absolute-form target, logged at info', async () => {
     const server: Server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
