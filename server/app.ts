@@ -411,6 +411,19 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     });
   }
 
+  // What no route answers is refused in the one error shape (RULES 14.14), never a library's page: another method on
+  // a page's address (`POST /faq`, `OPTIONS *`) is 405 naming the methods a page takes.
+  app.use((req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next(httpError(404));
+    res.set('Allow', 'GET, HEAD');
+    next(
+      new AppError(
+        405,
+        'method_not_allowed',
+        `${req.method} is not answered here: pages and files are read with GET or HEAD.`,
+      ),
+    );
+  });
   app.use(errorMiddleware);
   return app;
 }

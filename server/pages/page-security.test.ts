@@ -229,6 +229,22 @@ describe('a page request the server cannot read', () => {
     expect((await request(app).get('/category/nfl%20')).status).toBe(404);
   });
 
+  it('refuses another method on a page address with a 405 naming the methods, in the error shape', async () => {
+    for (const [method, address] of [
+      ['post', '/faq'],
+      ['put', '/category/nfl'],
+      ['delete', '/'],
+      ['patch', '/events/x/y-1'],
+    ] as const) {
+      const refused = await request(app)[method](address);
+      expect(refused.status, `${method} ${address}`).toBe(405);
+      expect(refused.headers.allow).toBe('GET, HEAD');
+      expect(refused.headers['cache-control']).toBe('no-store');
+      expect(refused.body.error).toMatchObject({ code: 'method_not_allowed' });
+      expect(refused.text).not.toContain('Cannot');
+    }
+  });
+
   it('is a 400 page for an absolute-form target, logged at info', async () => {
     const server: Server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
