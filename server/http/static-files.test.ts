@@ -9,12 +9,18 @@ import { testApp } from '../test/test-app.js';
 import { toErrorResponse } from './errors.js';
 
 let clientDir: string;
+/** A stylesheet well over the size compression starts at. */
+const BIG_CSS = Array.from(
+  { length: 300 },
+  (_, i) => `.c${i}{color:#${(i * 4099).toString(16).padStart(6, '0')}}`,
+).join('\n');
 
 beforeAll(async () => {
   clientDir = await mkdtemp(path.join(os.tmpdir(), 'storefront-client-'));
   await mkdir(path.join(clientDir, 'assets'));
   await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>shell</title>');
   await writeFile(path.join(clientDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+  await writeFile(path.join(clientDir, 'assets', 'big-abc123.css'), BIG_CSS);
   await writeFile(
     path.join(clientDir, 'assets', 'index-abc123.js.map'),
     '{"version":3,"sources":["../src/main.tsx"],"mappings":""}',
@@ -44,6 +50,27 @@ describe('a missing file of the built client', () => {
     const shell = await request(app).get('/concerts');
     expect(shell.status).toBe(200);
     expect(shell.text).toContain('<title>shell</title>');
+  });
+});
+
+describe('a range of a file of the built client', () => {
+  it('is sent as the file’s own bytes, uncompressed, whatever encodings the browser takes', async () => {
+    const app = appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com' });
+    const part = await request(app)
+      .get('/assets/big-abc123.css')
+      .set('Range', 'bytes=100-')
+      .set('Accept-Encoding', 'br, gzip');
+    expect(part.status).toBe(206);
+    expect(part.headers['content-encoding']).toBeUndefined();
+    expect(part.headers['content-range']).toBe(`bytes 100-${BIG_CSS.length - 1}/${BIG_CSS.length}`);
+    expect(part.text).toBe(BIG_CSS.slice(100));
+    // The whole file is still compressed.
+    const whole = await request(app).get('/assets/big-abc123.css').set('Accept-Encoding', 'gzip');
+    expect(whole.headers['content-encoding']).toBe('gzip');
+    // A range past the end is refused, and the refusal is not kept.
+    const past = await request(app).get('/assets/big-abc123.css').set('Range', 'bytes=999999-');
+    expect(past.status).toBe(416);
+    expect(past.headers['cache-control']).toBe('no-store');
   });
 });
 
