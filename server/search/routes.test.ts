@@ -86,6 +86,19 @@ describe('GET /api/suggest', () => {
   });
 });
 
+describe('a query that grows when lower-cased', () => {
+  it('is searched whole when the shopper typed at most 200 characters ("İ" lower-cases to two)', async () => {
+    const q = encodeURIComponent('İ'.repeat(150));
+    for (const url of [`/api/suggest?q=${q}`, `/api/Searches/get?q=${q}`]) {
+      const res = await request(app).get(url);
+      expect(res.status, url).toBe(200);
+    }
+    const long = await request(app).get(`/api/Searches/get?q=${encodeURIComponent('İ'.repeat(201))}`);
+    expect(long.status).toBe(400);
+    expect(long.body.error.message).toBe('q: q must be at most 200 characters');
+  });
+});
+
 describe('GET /api/trending', () => {
   it('lists 9 performer cards', async () => {
     const res = await request(app).get('/api/trending');

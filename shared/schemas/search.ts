@@ -47,10 +47,16 @@ export const SortKeySchema = z.object({
 });
 export type SortKey = z.infer<typeof SortKeySchema>;
 
+/**
+ * The longest text an engine request carries: a shopper's query of at most `MAX_QUERY_LENGTH` characters, lower-cased
+ * (RULES 7.6), which can double it ("İ" lower-cases to "i" and a combining dot) and never more.
+ */
+const MAX_ENGINE_QUERY_LENGTH = 2 * MAX_QUERY_LENGTH;
+
 export const SearchRequestSchema = z
   .object({
     collection: CollectionNameSchema,
-    q: z.string().max(MAX_QUERY_LENGTH).default(MATCH_ALL),
+    q: z.string().max(MAX_ENGINE_QUERY_LENGTH).default(MATCH_ALL),
     /** Fields the text is matched against, most important first. */
     queryBy: z.array(FieldNameSchema).max(8).default([]),
     /**
