@@ -95,8 +95,9 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
   else if (status >= 500) req.log?.error({ err }, 'request failed');
   else req.log?.info({ code: body.error.code }, body.error.message);
   if (status === 503) res.set('Retry-After', String(STORE_RETRY_AFTER_SECONDS));
-  // A refusal or a failure is never kept, whatever the route said it would keep (an edge-cacheable answer).
-  res.set('Cache-Control', 'no-store');
+  // A refusal or a failure is never kept, whatever the route said it would keep (an edge-cacheable answer); one
+  // that already says so (a personal page's `private, no-store`) stays as it is.
+  if (!/\bno-store\b/.test(String(res.getHeader('Cache-Control') ?? ''))) res.set('Cache-Control', 'no-store');
   res.status(status).json(body);
 };
 
