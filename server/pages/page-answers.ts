@@ -40,6 +40,12 @@ export interface PageRequestContext {
 
 /** Search results follow the whole catalog: any change to these collections drops the pages drawn from them. */
 const CATALOG_TAGS = (['Event', 'Performer', 'Venue'] as const).map(collectionTag);
+/**
+ * The most performers an event page names by their tags (RULES 13.4). A shared cache reads the tags from one header,
+ * which Varnish refuses past 8 KiB by default: an event with more is tagged with the performers' and the events'
+ * collections instead, which every change that would name one of its performers forgets as well.
+ */
+const MAX_NAMED_PERFORMERS = 50;
 /** How long a page drawn from the catalog is replayed at most (the layout rows' lifetime, RULES 13.3). */
 const ENTITY_TTL_MS = 60_000;
 
@@ -93,12 +99,13 @@ export class PageAnswers {
       case 'event': {
         const found = await eventPage(engine, slugOf(call.slug), now);
         const { doc, ...data } = found;
-        // Its related events are its performer's and venue's: a change to any of them names those.
-        const tags = [
-          entityTag('Event', doc.event_id),
-          entityTag('Venue', doc.venue_id),
-          ...doc.performer_ids.map((id) => entityTag('Performer', id)),
-        ];
+        // Its related events are its performer's and venue's: a change to any of them names those. Past a header's
+        // worth of performers, any change to a performer or an event does (each names its collection too).
+        const performers =
+          doc.performer_ids.length <= MAX_NAMED_PERFORMERS
+            ? doc.performer_ids.map((id) => entityTag('Performer', id))
+            : [collectionTag('Performer'), collectionTag('Event')];
+        const tags = [entityTag('Event', doc.event_id), entityTag('Venue', doc.venue_id), ...performers];
         return { data, tags, ttlMs: ENTITY_TTL_MS };
       }
       case 'listings': {

@@ -714,6 +714,36 @@ describe('a rendered page kept and replayed', () => {
     expect(await kept(eventPath(other))).toBe(true);
   });
 
+  it('names at most 50 performers in an event’s tags, and past that any event change drops it (13.4)', async () => {
+    const performers = fixture.catalog.collections.Performer.slice(0, 60).map((p) => p.performer_id);
+    expect(performers.length).toBe(60);
+    const crowded = { ...upcoming()[9]!, performer_ids: performers };
+    expect((await live.write('Event', 'upsert', [{ text: JSON.stringify(crowded), value: crowded }]))[0]).toMatchObject(
+      { ok: true },
+    );
+    const address = eventPath(crowded);
+    const page = await request(app).get(address);
+    expect(page.status).toBe(200);
+    const keys = (page.headers.xkey as string).split(' ');
+    expect(keys).toEqual(
+      expect.arrayContaining([`Event:${crowded.event_id}`, 'collection:Performer', 'collection:Event']),
+    );
+    expect(keys.filter((key) => key.startsWith('Performer:'))).toEqual([]);
+    const kept = async () => {
+      const before = app.pageLane!.served;
+      await request(app).get(address);
+      return app.pageLane!.served > before;
+    };
+    expect(await kept()).toBe(true);
+    // Another event changes (one of its performers' events, for all the page can tell): the page is drawn again.
+    const other = upcoming().find((e) => e.event_id !== crowded.event_id)!;
+    const sold = { ...other, tickets_available: Math.max(0, other.tickets_available - 1) };
+    expect((await live.write('Event', 'upsert', [{ text: JSON.stringify(sold), value: sold }]))[0]).toMatchObject({
+      ok: true,
+    });
+    expect(await kept()).toBe(false);
+  });
+
   it('records a guest’s view of an event when the browser says so with its token, never from a cookie', async () => {
     const { sessionToken } = (await request(app).post('/api/customers/session').set('X-Client-Id', 'storefront-web'))
       .body as { sessionToken: string };
