@@ -69,7 +69,9 @@ function gone(doc: Record<string, unknown>, now: Date): PageVerdict | null {
  * an event that is cancelled or has started; else 200. Crawlers get real answers instead of the app's page for
  * everything.
  */
-export async function pageStatus(pathname: string, engine: SearchEngine, now = new Date()): Promise<PageVerdict> {
+export async function pageStatus(address: string, engine: SearchEngine, now = new Date()): Promise<PageVerdict> {
+  // The app's router ignores a trailing slash (`/faq/` is the FAQ), and so does the status.
+  const pathname = address.length > 1 ? address.replace(/\/+$/, '') : address;
   if (PLAIN_PAGES.has(pathname) || PRIVATE_PAGE.test(pathname)) return ok;
   const category = /^\/category\/([^/]+)\/?$/.exec(pathname);
   if (category)

@@ -373,6 +373,29 @@ describe('a rendered landing page', () => {
           `href="https://tickets.example.com/venues/${entitySlug(venue.venue_name, venue.venue_id)}?page=2" ` +
           `/>`,
       );
+      // The page drawn names itself: `?page=2.0` draws page 2, and the first page has no `?page`.
+      const venueAddress = `/venues/${entitySlug(venue.venue_name, venue.venue_id)}`;
+      for (const [query, canonical] of [
+        ['?page=2.0', `${venueAddress}?page=2`],
+        ['?page=01', venueAddress],
+        ['?page=0', venueAddress],
+      ]) {
+        const drawn = await request(app).get(`${venueAddress}${query}`);
+        expect(drawn.text, query).toContain(`<link rel="canonical" href="https://tickets.example.com${canonical}" />`);
+      }
+      // The router ignores a trailing slash, and so do the status and the canonical address.
+      for (const [address, canonical] of [
+        ['/faq/', '/faq'],
+        ['/category/nfl/', '/category/nfl'],
+        [`/${entitySlug(performer.performer_name, performer.performer_id)}/`, performer.performer_id],
+      ] as const) {
+        const drawn = await request(app).get(address);
+        expect(drawn.status, address).toBe(200);
+        if (typeof canonical === 'string')
+          expect(drawn.text, address).toContain(
+            `<link rel="canonical" href="https://tickets.example.com${canonical}" />`,
+          );
+      }
       const faq = await request(app).get('/faq');
       expect(faq.text).toContain('<title>Frequently asked questions</title>');
       const results = await request(app).get('/results-general?kwds=new');

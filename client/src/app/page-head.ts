@@ -60,7 +60,8 @@ export function pageHead(
   const head: PageHead = {
     title: 'Tickets for concerts, sports and theater',
     description: DEFAULT_DESCRIPTION,
-    canonical: absolute(url.pathname),
+    // The page is the same without a trailing slash, as the router reads it (`/category/nfl/`).
+    canonical: absolute(url.pathname.replace(/\/+$/, '')),
     image: null,
     type: 'website',
     siteName: brand?.name ?? 'Tickets',
@@ -72,8 +73,8 @@ export function pageHead(
       title: 'Page not found',
       description: 'We could not find that page. Search for an artist, team or venue.',
     };
-  const page = url.searchParams.get('page');
-  const paged = (path: string) => absolute(page && page !== '1' && /^\d+$/.test(page) ? `${path}?page=${page}` : path);
+  // The page of a schedule the answer was drawn for (`?page=2.0` draws page 2), named when it is not the first.
+  const paged = (path: string, page: number) => absolute(page > 1 ? `${path}?page=${page}` : path);
 
   switch (plan.kind) {
     case 'home':
@@ -109,7 +110,7 @@ export function pageHead(
         description: sentence(
           `${performer.name} tickets: ${performer.eventCount}${from}. See every date and pick your seats.`,
         ),
-        canonical: paged(performer.url),
+        canonical: paged(performer.url, data.page),
         image: performer.pathPicture ? absolute(performer.pathPicture) : null,
         type: 'article',
       };
@@ -127,7 +128,7 @@ export function pageHead(
             `${data.eventsFound === 1 ? 'event' : 'events'}, prices with fees ` +
             `included.`,
         ),
-        canonical: paged(venue.url),
+        canonical: paged(venue.url, data.page),
         image: venue.pathPicture ? absolute(venue.pathPicture) : null,
       };
     }
