@@ -188,6 +188,16 @@ describe('listings (all-in prices, quantity, sort and price filter)', () => {
       [...bySection.map((l) => l.section)].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })),
     );
     expect((await request(app).get(`/api/events/${slug(event)}/listings?quantity=0`)).status).toBe(400);
+    // Each refusal says what is wrong with the value, not only that it must be a number.
+    for (const [query, message] of [
+      ['minPrice=-1', 'minPrice: minPrice starts at 0'],
+      ['maxPrice=100001', 'maxPrice: maxPrice must be at most 100000'],
+      ['minPrice=cheap', 'minPrice: minPrice must be a number'],
+    ]) {
+      const refused = await request(app).get(`/api/events/${slug(event)}/listings?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.error.message, query).toBe(message);
+    }
   });
 });
 

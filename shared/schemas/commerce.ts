@@ -155,6 +155,9 @@ export const ListingTermsSchema = ListingSchema.pick({
 });
 export type ListingTerms = z.infer<typeof ListingTermsSchema>;
 
+/** The highest price a listings filter may name, in dollars. */
+const MAX_PRICE_FILTER = 100_000;
+
 export const ListingsQuerySchema = z.object({
   quantity: z.coerce
     .number({ error: 'quantity must be a number' })
@@ -163,8 +166,16 @@ export const ListingsQuerySchema = z.object({
     .max(20, 'quantity must be at most 20')
     .optional(),
   sort: z.enum(['price_asc', 'price_desc', 'section']).default('price_asc'),
-  minPrice: z.coerce.number({ error: 'minPrice must be a number' }).min(0).max(100_000).optional(),
-  maxPrice: z.coerce.number({ error: 'maxPrice must be a number' }).min(0).max(100_000).optional(),
+  minPrice: z.coerce
+    .number({ error: 'minPrice must be a number' })
+    .min(0, 'minPrice starts at 0')
+    .max(MAX_PRICE_FILTER, `minPrice must be at most ${MAX_PRICE_FILTER}`)
+    .optional(),
+  maxPrice: z.coerce
+    .number({ error: 'maxPrice must be a number' })
+    .min(0, 'maxPrice starts at 0')
+    .max(MAX_PRICE_FILTER, `maxPrice must be at most ${MAX_PRICE_FILTER}`)
+    .optional(),
   /**
    * Accessible seating only (`accessible=1` or `true`, RULES 10.15); a rendered page passes the client's filter, where
    * it is a boolean.
