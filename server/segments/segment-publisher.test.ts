@@ -142,6 +142,31 @@ describe.each(STORES)('published segment versions ($name)', ({ open }) => {
     }
   });
 
+  it('refuses a publish asked while another went live on the same node, however long its own check took', async () => {
+    const { store, close } = await open();
+    try {
+      const { a, nodeA } = await twoNodes(store);
+      await nodeA.sync();
+      const files = a.current.files;
+      // The second publish's look at the store ends only once the first is live here.
+      let firstLive: Promise<unknown> = Promise.resolve();
+      const sync = nodeA.sync.bind(nodeA);
+      let calls = 0;
+      nodeA.sync = async () => {
+        if (++calls === 2) await firstLive.catch(() => undefined);
+        return sync();
+      };
+      const first = nodeA.publish(withTitle(files, 'Venues first'), { note: 'first' });
+      firstLive = first;
+      const second = nodeA.publish(withTitle(files, 'Venues second'), { note: 'second' });
+      expect((await first).version).toBe(2);
+      await expect(second).rejects.toMatchObject({ status: 409, code: 'live_changed' });
+      expect(await store.latest()).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+
   it(
     'publishes a whole valid set to every node, refuses a broken or unchanged ' +
       'one, and rolls back as a new version',

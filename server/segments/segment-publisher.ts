@@ -201,6 +201,8 @@ export class SegmentPublisher {
 
   /** Publishes a whole set: 422 with its problems when any file has one, 409 when it is what is live. */
   async publish(files: SegmentFiles, input: PublishInput, restoredFrom: number | null = null): Promise<SegmentVersion> {
+    // The version this node served when the set was asked to go live: what its drafts were told they change.
+    const seen = this.liveVersion;
     const problems = compileSegments(files).problems;
     if (problems.length > 0) {
       throw new AppError(
@@ -229,9 +231,10 @@ export class SegmentPublisher {
       restoredFrom,
       scheduleId: input.scheduleId ?? null,
     };
-    // Added only on top of the version this set was compared with: of two publishes at once, the second is
-    // refused rather than stacked as a copy (or an undoing) of the first.
-    const version = await this.options.versions.append(record, { after: this.liveVersion });
+    // Added only on top of the version this node served when the publish was asked: of two publishes at once, the
+    // second is refused rather than stacked as a copy (or an undoing) of the first, even when the first went live
+    // here while the second waited; so is one from a node that had not yet caught up with another's.
+    const version = await this.options.versions.append(record, { after: seen });
     if (!version) {
       if (input.scheduleId && (await this.options.versions.findSchedule(input.scheduleId)) !== null)
         throw new AppError(409, 'schedule_published', `Scheduled version ${input.scheduleId} is already published`);
