@@ -1,5 +1,6 @@
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { hasStarted } from '../../shared/rules/lists.js';
+import { pagePath } from '../../shared/rules/site-paths.js';
 import { entitySlug, idFromSlug } from '../../shared/rules/slug.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SearchService } from '../search/search-service.js';
@@ -15,7 +16,7 @@ export type PageVerdict =
 /** RULES 2.1: the routes the storefront links to that hold no entity. */
 const PLAIN_PAGES = new Set(['/', '/results-general', '/contact-us', '/faq', '/policies', '/guarantee']);
 /** A shopper's own cart and order pages: judged by the page itself, which holds the guest's token. */
-const PRIVATE_PAGE = /^\/(?:checkout|orders)\/[^/]+\/?$/;
+const PRIVATE_PAGE = /^\/(?:checkout|orders)\/[^/]+$/;
 /** RULES 2.4: team and performer pages are also linked at the site root by their slug (name plus id). */
 const ROOT_PERFORMER = /^\/([a-z0-9-]+-\d+)$/;
 
@@ -70,10 +71,9 @@ function gone(doc: Record<string, unknown>, now: Date): PageVerdict | null {
  * everything.
  */
 export async function pageStatus(address: string, engine: SearchEngine, now = new Date()): Promise<PageVerdict> {
-  // The app's router ignores a trailing slash (`/faq/` is the FAQ), and so does the status.
-  const pathname = address.length > 1 ? address.replace(/\/+$/, '') : address;
+  const pathname = pagePath(address);
   if (PLAIN_PAGES.has(pathname) || PRIVATE_PAGE.test(pathname)) return ok;
-  const category = /^\/category\/([^/]+)\/?$/.exec(pathname);
+  const category = /^\/category\/([^/]+)$/.exec(pathname);
   if (category)
     return CATEGORY_BY_SLUG.has(category[1]!) || (GROUP_PAGES as readonly string[]).includes(category[1]!)
       ? ok
@@ -81,8 +81,7 @@ export async function pageStatus(address: string, engine: SearchEngine, now = ne
 
   // Event and ticket pages take the last segment of whatever follows (RULES 2.1: paths containing /events/).
   const entity =
-    /^\/(performers|venues)\/([^/]+)\/?$/.exec(pathname) ??
-    /^\/(events|tickets)\/(?:[^/]+\/)*([^/]+)\/?$/.exec(pathname);
+    /^\/(performers|venues)\/([^/]+)$/.exec(pathname) ?? /^\/(events|tickets)\/(?:[^/]+\/)*([^/]+)$/.exec(pathname);
   const root = ROOT_PERFORMER.exec(pathname);
   if (!entity && !root) return missing;
   const [route, slug] = entity

@@ -10,5 +10,10 @@ export const eventPath = (name: string, id: number) => `/events/${entitySlug(nam
 export const performerPath = (name: string, id: number) => `/performers/${entitySlug(name, id)}`;
 export const venuePath = (name: string, id: number) => `/venues/${entitySlug(name, id)}`;
 export const categoryPath = (slug: string) => `/category/${slug}`;
+/**
+ * A page's path as the app's router reads it (RULES 2.6): a trailing slash changes nothing, so `/category/nfl/` is
+ * `/category/nfl`, for the page drawn, its status and its canonical address alike.
+ */
+export const pagePath = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
 /** Where the guarantee every listing links to is explained (RULES 20.4): in every page's footer too. */
 export const GUARANTEE_PATH = '/guarantee';

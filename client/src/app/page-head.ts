@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/schemas/entities.js';
 import type { BrandAnswer, LayoutResponse } from '../../../shared/schemas/layout.js';
 import { formatPrice } from '../../../shared/rules/format.js';
+import { pagePath } from '../../../shared/rules/site-paths.js';
 import { eventWhen } from '../features/buying/cart-summary.js';
 import { eventPlace, ticketPrices } from '../features/buying/event-jsonld.js';
 import { formatMoney } from '../features/buying/money.js';
@@ -60,8 +61,7 @@ export function pageHead(
   const head: PageHead = {
     title: 'Tickets for concerts, sports and theater',
     description: DEFAULT_DESCRIPTION,
-    // The page is the same without a trailing slash, as the router reads it (`/category/nfl/`).
-    canonical: absolute(url.pathname.replace(/\/+$/, '')),
+    canonical: absolute(pagePath(url.pathname)),
     image: null,
     type: 'website',
     siteName: brand?.name ?? 'Tickets',

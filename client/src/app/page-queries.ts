@@ -1,4 +1,5 @@
 import type { ChosenPlace } from '../../../shared/rules/location.js';
+import { pagePath } from '../../../shared/rules/site-paths.js';
 import {
   pageQuery,
   type PagePlan,
@@ -34,8 +35,7 @@ function segment(text: string | undefined): string {
  */
 export function pagePlan(url: URL, place: ChosenPlace): PagePlan | null {
   const { searchParams, search } = url;
-  // The router ignores a trailing slash (`/category/nfl/` is the category page), and so does the plan.
-  const pathname = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+  const pathname = pagePath(url.pathname);
   // The brand only: the menu's links load when a panel first opens (its bar is MENU_BAR), so no page carries them.
   const shell: PageQuery[] = [pageQuery(brandCall)];
   const category = /^\/category\/([^/]+)$/.exec(pathname);
