@@ -103,12 +103,7 @@ export class PageService {
    * `forgets` before anything of the page was read (its verdict among them): a change after it keeps the page from
    * every cache.
    */
-  async answer(
-    req: Request,
-    res: Response,
-    verdict: PageVerdict,
-    since = this.deps.fastLane.forgets,
-  ): Promise<boolean> {
+  async answer(req: Request, res: Response, verdict: PageVerdict, since: number): Promise<boolean> {
     const { renderer, segments } = this.deps;
     const address = addressWithoutTracking(req.originalUrl);
     // Appended, never resolved: `//host/x` stays a path on this site.
@@ -118,7 +113,6 @@ export class PageService {
     const planned = renderer.pagePlan(url, place);
     if (!planned || verdict.status === 301) return false;
     const status = verdict.status;
-    const forgetsBefore = since;
     const plan: PagePlan = status === 404 ? notFoundPlan(planned) : planned;
     const origin = new URL(originOf(req, this.deps.origins)).origin;
     const context: PageRequestContext = {
@@ -136,10 +130,8 @@ export class PageService {
         layout = await this.deps.answers.answer(layoutQuery.call, context);
       } catch (err) {
         const refused = toErrorResponse(err).status;
-        if (refused === 404) return this.render(visit, notFoundPlan(plan), 404);
-        // An address the layout refuses (a variation that does not exist) is the client's 4xx to explain, with
-        // that status; a layout that failed is left for the client to ask for. Neither page is kept.
-        if (refused < 500) return this.render(visit, { ...plan, own: [] }, refused);
+        if (refused < 500) return this.refused(visit, plan, refused);
+        // A layout that failed is left for the client to ask for, and the page is not kept.
         this.deps.logger.warn({ err, call: layoutQuery.call }, 'a page answer failed: the client will ask for it');
         return this.render(visit, { ...plan, own: [] }, status);
       }
@@ -162,7 +154,7 @@ export class PageService {
     }
     const known = new Map<PageQuery, PageAnswer>();
     if (layout && layoutQuery) known.set(layoutQuery, layout);
-    return this.render(visit, plan, status, { known, key, forgetsBefore });
+    return this.render(visit, plan, status, { known, key, since });
   }
 
   private send(req: Request, res: Response, page: KeptPage): void {
@@ -202,19 +194,27 @@ export class PageService {
     return { read, complete, refused };
   }
 
+  /**
+   * A page whose own answer the API refuses (a 4xx), never kept: nothing there (404) is the not-found page; any other
+   * refusal (a variation that does not exist, a page number past the last) is the client's to explain, with the API's
+   * status.
+   */
+  private refused(visit: PageVisit, plan: PagePlan, status: number): Promise<boolean> {
+    return status === 404
+      ? this.render(visit, notFoundPlan(plan), 404)
+      : this.render(visit, { ...plan, own: [] }, status);
+  }
+
   private async render(
     visit: PageVisit,
     plan: PagePlan,
     status: number,
-    keeping: { known: ReadonlyMap<PageQuery, PageAnswer>; key: string; forgetsBefore: number } | undefined = undefined,
+    keeping: { known: ReadonlyMap<PageQuery, PageAnswer>; key: string; since: number } | undefined = undefined,
   ): Promise<boolean> {
     const { renderer, document } = this.deps;
     const { req, res, address, origin, context } = visit;
     const { read, complete, refused } = await this.readAll(visit, plan, keeping?.known ?? new Map());
-    // Nothing there: the not-found page. Another refusal (a bad page number) is the client's to explain, as for a
-    // layout, with the API's status; neither is kept.
-    if (refused === 404 && plan.kind !== 'not-found') return this.render(visit, notFoundPlan(plan), 404);
-    if (refused !== undefined && refused !== 404) return this.render(visit, { ...plan, own: [] }, refused);
+    if (refused !== undefined) return this.refused(visit, plan, refused);
 
     const queries = [...plan.shell, ...plan.own];
     const answers = queries.flatMap((query, i) => (read[i] ? [{ queryKey: query.queryKey, data: read[i].data }] : []));
@@ -254,7 +254,7 @@ export class PageService {
     const drawnFrom = plan.kind === 'not-found' ? [...read, NOT_FOUND_READ] : read;
     const ttl = Math.min(...drawnFrom.map((a) => a?.ttlMs ?? 0));
     const tags = [...new Set([SITE_TAG, ...drawnFrom.flatMap((a) => a?.tags ?? [])])];
-    const unchanged = keeping !== undefined && this.deps.fastLane.forgets === keeping.forgetsBefore;
+    const unchanged = keeping !== undefined && this.deps.fastLane.forgets === keeping.since;
     const keepable = keeping && unchanged && complete && ttl > 0 ? { ttlMs: ttl, tags } : undefined;
 
     res.status(status);
