@@ -27,6 +27,9 @@ export const DeliveryMethodSchema = z.enum(DELIVERY_METHODS);
  * listings instead). `listing_id` is the event's id times 1,000 plus the group's number (0–999), so a listing's
  * id alone finds its event, and `id` is that number as a string, as for the other catalog documents.
  */
+/** The highest price a ticket may be listed at, and so the highest a listings filter may name, in US dollars. */
+const MAX_TICKET_PRICE = 100_000;
+
 export const ListingDocumentSchema = z
   .object({
     id: z.string().min(1).max(64),
@@ -37,7 +40,7 @@ export const ListingDocumentSchema = z
     /** Seats the seller lists, 1–12. */
     quantity: z.number().int().min(1).max(12),
     /** Before fees, in US dollars. */
-    price_per_ticket: z.number().positive().max(100_000),
+    price_per_ticket: z.number().positive().max(MAX_TICKET_PRICE),
     /** The seller sells in pairs only (even quantities). */
     pairs_only: z.boolean(),
     delivery_method: DeliveryMethodSchema,
@@ -52,7 +55,7 @@ export const ListingDocumentSchema = z
      * RULES 20.2: the price printed on the ticket, per ticket in US dollars, when the seller gives it (required for an
      * event in the United Kingdom: Consumer Rights Act 2015 s.90).
      */
-    face_value: z.number().positive().max(100_000).optional(),
+    face_value: z.number().positive().max(MAX_TICKET_PRICE).optional(),
     /**
      * RULES 20.3: false when the seller neither holds the tickets nor has a contract to get them at a set price (a
      * New York §25.10 notice is then shown and confirmed); left out, the seller holds them.
@@ -155,9 +158,6 @@ export const ListingTermsSchema = ListingSchema.pick({
 });
 export type ListingTerms = z.infer<typeof ListingTermsSchema>;
 
-/** The highest price a listings filter may name, in dollars. */
-const MAX_PRICE_FILTER = 100_000;
-
 export const ListingsQuerySchema = z.object({
   quantity: z.coerce
     .number({ error: 'quantity must be a number' })
@@ -169,12 +169,12 @@ export const ListingsQuerySchema = z.object({
   minPrice: z.coerce
     .number({ error: 'minPrice must be a number' })
     .min(0, 'minPrice starts at 0')
-    .max(MAX_PRICE_FILTER, `minPrice must be at most ${MAX_PRICE_FILTER}`)
+    .max(MAX_TICKET_PRICE, `minPrice must be at most ${MAX_TICKET_PRICE}`)
     .optional(),
   maxPrice: z.coerce
     .number({ error: 'maxPrice must be a number' })
     .min(0, 'maxPrice starts at 0')
-    .max(MAX_PRICE_FILTER, `maxPrice must be at most ${MAX_PRICE_FILTER}`)
+    .max(MAX_TICKET_PRICE, `maxPrice must be at most ${MAX_TICKET_PRICE}`)
     .optional(),
   /**
    * Accessible seating only (`accessible=1` or `true`, RULES 10.15); a rendered page passes the client's filter, where
