@@ -206,7 +206,8 @@ export function layoutRoutes(
     const { loadedAt } = segments.current;
     const since = fastLane?.forgets ?? 0;
     const found = await answers.answer(request);
-    // Replayed for as long as the answers keep it; never when it was not kept.
+    // Sent first, then replayed for as long as the answers keep it (never when it was not kept), as a page is.
+    sendReplayable(req, res, found.answer);
     if (found.kept)
       fastLane?.remember(
         replayKey(req.originalUrl, context.site, request.experiment, loadedAt),
@@ -215,7 +216,6 @@ export function layoutRoutes(
         found.tags,
         since,
       );
-    sendReplayable(req, res, found.answer);
   };
   router.get('/layout/home', (req, res) => answer(req, res, { page: 'home' }));
   router.get('/layout/category/:slug', (req, res) =>

@@ -272,12 +272,14 @@ export class PageService {
       own,
     });
 
+    // Sent first, then filed: the page leaves before the work of keeping it, which no later request sees before
+    // this turn ends.
+    sendReplayable(req, res, answer);
     if (keeping && keepable) {
       const page = { answer, status };
       this.kept.keep(keeping.key, page, keepable.ttlMs, keepable.tags);
       this.toLane(visit, page, keeping.key);
     }
-    sendReplayable(req, res, answer);
     return true;
   }
 }
