@@ -22,14 +22,14 @@ export {
 
 export const DeliveryMethodSchema = z.enum(DELIVERY_METHODS);
 
+/** The highest price a ticket may be listed at, and so the highest a listings filter may name, in US dollars. */
+const MAX_TICKET_PRICE = 100_000;
+
 /**
  * An operator's own ticket group, as `Listing.jsonl` in an imported catalog holds it (the demo generates its
  * listings instead). `listing_id` is the event's id times 1,000 plus the group's number (0–999), so a listing's
  * id alone finds its event, and `id` is that number as a string, as for the other catalog documents.
  */
-/** The highest price a ticket may be listed at, and so the highest a listings filter may name, in US dollars. */
-const MAX_TICKET_PRICE = 100_000;
-
 export const ListingDocumentSchema = z
   .object({
     id: z.string().min(1).max(64),
