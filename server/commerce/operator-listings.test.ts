@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ListingDocumentSchema, ListingsResponseSchema } from '../../shared/schemas/commerce.js';
+import { ListingDocumentSchema, ListingsQuerySchema, ListingsResponseSchema } from '../../shared/schemas/commerce.js';
 import type { EventDocument } from '../../shared/schemas/documents.js';
 import { importCatalog } from '../catalog/import-catalog.js';
 import { LISTINGS_FILE, readManifest } from '../catalog/manifest.js';
@@ -128,6 +128,17 @@ describe("an imported catalog's own listings", () => {
       ListingDocumentSchema.safeParse({ ...doc, accessible: false, companion_seats: 1 }).error?.issues[0]?.message,
     ).toBe('companion_seats are for accessible listings only');
     expect(ListingDocumentSchema.safeParse({ ...doc, companion_seats: -1 }).success).toBe(false);
+  });
+
+  it('are priced at most 100,000 dollars a ticket, face value included, the most a listings filter names', () => {
+    const doc = listing(1, 0, 2, 50);
+    expect(ListingDocumentSchema.safeParse({ ...doc, price_per_ticket: 100_000, face_value: 100_000 }).success).toBe(
+      true,
+    );
+    expect(ListingDocumentSchema.safeParse({ ...doc, price_per_ticket: 100_000.01 }).success).toBe(false);
+    expect(ListingDocumentSchema.safeParse({ ...doc, face_value: 100_000.01 }).success).toBe(false);
+    expect(ListingsQuerySchema.safeParse({ maxPrice: '100000' }).success).toBe(true);
+    expect(ListingsQuerySchema.safeParse({ minPrice: '100000.01' }).success).toBe(false);
   });
 
   it('take carts like any listing, and show what is left', async () => {
