@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
+import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 // An id a proxy hands us is kept only if it is short and plain, so it cannot forge log lines.
@@ -56,12 +57,9 @@ const SECRET_PARAM_ENDINGS =
   /(?:token|secret|password|passwd|signature|apikey|accesskey|privatekey|credential|sessionid)$/;
 
 const isSecretParam = (rawName: string): boolean => {
-  let name = rawName.replaceAll('+', ' ');
-  try {
-    name = decodeURIComponent(name);
-  } catch {
-    // A malformed escape: judge the name as written.
-  }
+  const written = rawName.replaceAll('+', ' ');
+  // A malformed escape: judged as written.
+  const name = percentDecoded(written) ?? written;
   const plain = name.toLowerCase().replace(/[^a-z0-9]/g, '');
   return SECRET_PARAMS.has(plain) || SECRET_PARAM_ENDINGS.test(plain);
 };
@@ -74,11 +72,7 @@ const LONGEST_LOGGED_VALUE = MAX_QUERY_LENGTH;
 
 /** Characters of `raw` as its reader gets them (percent-encoding and plus signs read). */
 function decodedLength(raw: string): number {
-  try {
-    return decodeURIComponent(raw.replaceAll('+', ' ')).length;
-  } catch {
-    return raw.length;
-  }
+  return (percentDecoded(raw.replaceAll('+', ' ')) ?? raw).length;
 }
 
 /** A query parameter longer than any query, as its log line gives it (its name and its length); else undefined. */

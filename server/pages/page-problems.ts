@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
 import { escapeHtml } from './page-document.js';
+import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 
 /** Why a page request is answered without drawing the page: what the page says, and the status it goes with. */
 export interface PageProblem {
@@ -13,16 +14,6 @@ export interface PageProblem {
 
 /** The search page's address: its `kwds` is the query (RULES 2.8). */
 export const RESULTS_PATH = '/results-general';
-
-/** Whether a path's escapes spell text (`%zz`, or `%ED%A0%80`, half of a UTF-16 pair, do not). */
-function decodable(pathname: string): boolean {
-  try {
-    decodeURIComponent(pathname);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * What is wrong with a page request before anything is read for it, or undefined: a target that is not a path on
@@ -40,7 +31,7 @@ export function pageRequestProblem(originalUrl: string, pathname: string): PageP
         'This request names a full address (scheme and host) where a page of this site is asked for by its ' +
         'path alone, such as /events/…. Ask for the path.',
     };
-  if (!decodable(pathname))
+  if (percentDecoded(pathname) === undefined)
     return {
       status: 400,
       code: 'bad_path_escape',

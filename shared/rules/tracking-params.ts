@@ -1,3 +1,5 @@
+import { percentDecoded } from './percent-decoding.js';
+
 /**
  * RULES 2.10: the query parameters that say where a visit came from (a campaign, an ad click, a mail) and never
  * what a page shows. They are dropped before a page is looked up or drawn, by the server's page cache, by the
@@ -48,11 +50,7 @@ export function isTrackingParam(name: string): boolean {
 function decodedName(part: string): string {
   const eq = part.indexOf('=');
   const raw = (eq < 0 ? part : part.slice(0, eq)).replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
+  return percentDecoded(raw) ?? raw;
 }
 
 /**

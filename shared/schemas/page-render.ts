@@ -5,6 +5,7 @@
  */
 
 import { callQueryKey, type ApiCall } from './api-calls.js';
+import { percentDecoded } from '../rules/percent-decoding.js';
 
 /** One API answer a page reads: the call that answers it and the client's cache key for its answer. */
 export interface PageQuery {
@@ -92,11 +93,7 @@ export function readPageCookies(cookies: string): PageCookies {
 }
 
 function cookieValue(part: string, eq: number): string | undefined {
-  try {
-    return decodeURIComponent(part.slice(eq + 1).trim());
-  } catch {
-    return undefined;
-  }
+  return percentDecoded(part.slice(eq + 1).trim());
 }
 
 /** The value of cookie `name` in a `Cookie` header or `document.cookie`; undefined when absent or unreadable. */

@@ -1,5 +1,6 @@
 import type { ChosenPlace } from '../../../shared/rules/location.js';
 import { pagePath } from '../../../shared/rules/site-paths.js';
+import { percentDecoded } from '../../../shared/rules/percent-decoding.js';
 import {
   pageQuery,
   type PagePlan,
@@ -20,12 +21,9 @@ const EVENT_MODULE = 'src/app/pages/event-page.tsx';
 const INFO_MODULE = 'src/app/pages/info-pages.tsx';
 const INFO_PATHS = new Set(['/contact-us', '/faq', '/policies', '/guarantee']);
 
-function segment(text: string | undefined): string {
-  try {
-    return decodeURIComponent(text ?? '');
-  } catch {
-    return text ?? '';
-  }
+/** A path segment as the router reads it: its escapes read, or as written when they spell no text. */
+function segment(text = ''): string {
+  return percentDecoded(text) ?? text;
 }
 
 /**
