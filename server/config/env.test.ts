@@ -220,6 +220,12 @@ describe('parseEnv with mail settings', () => {
       expect(() => parseEnv({ SMTP_URL: bad }), bad).toThrow(/SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
   });
 
+  it('refuses an SMTP_URL whose credentials have a % that starts no escape, saying how to write one', () => {
+    for (const bad of ['smtp://user:50%off@mail.example.com', 'smtps://us%zzer:secret@mail.example.com:465'])
+      expect(() => parseEnv({ SMTP_URL: bad }), bad).toThrow(/SMTP_URL has a % in its user name or password/);
+    expect(parseEnv({ SMTP_URL: 'smtp://user:50%25off@mail.example.com' }).SMTP_URL).toBeDefined();
+  });
+
   it('reads MAIL_FROM as an address alone or with a name, and refuses anything else', () => {
     expect(parseEnv({ MAIL_FROM: 'orders@tickets.example' }).MAIL_FROM).toEqual({
       name: null,

@@ -6,6 +6,7 @@ import { parseFlagsConfig, type FlagsConfig } from './flags.js';
 import { parseTypesenseConfig, type TypesenseConfig } from './typesense.js';
 import { CACHE_BYTES } from '../cache/byte-bounded.js';
 import { HEAP_GROWTH_PERCENT } from './heap.js';
+import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 
 /** Every environment variable the server reads, with its default. The README lists the same table. */
 export const EnvSchema = z.object({
@@ -160,6 +161,10 @@ export const EnvSchema = z.object({
       isSmtpUrl,
       'SMTP_URL must be an smtp:// or smtps:// URL with a host, such as smtp://user:pass@mail.example.com:587',
     )
+    .refine(
+      credentialsReadable,
+      'SMTP_URL has a % in its user name or password that starts no escape: write % as %25 (and @ as %40)',
+    )
     .optional(),
   /** The sender's address (`orders@example.com` or `Name <orders@example.com>`); each mail shows its brand's name. */
   MAIL_FROM: z.string().default('Ticket Storefront <orders@localhost>').transform(parseMailFrom),
@@ -208,6 +213,13 @@ function isSmtpUrl(raw: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether an SMTP URL's user name and password are percent-encoded text, as nodemailer reads them. */
+function credentialsReadable(raw: string): boolean {
+  if (!isSmtpUrl(raw)) return true;
+  const { username, password } = new URL(raw);
+  return percentDecoded(username) !== undefined && percentDecoded(password) !== undefined;
 }
 
 /** A sender: its address, and the display name it was given (each brand's name replaces it per message). */

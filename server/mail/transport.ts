@@ -2,6 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { MailSender } from '../config/env.js';
+import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 
 /** One message as the transport sends it: rendered, addressed, with its stable Message-ID. */
 export interface MailEnvelope {
@@ -57,7 +58,8 @@ export function smtpTransport(smtpUrl: string): MailTransport {
   for (const [name, ms] of Object.entries(SMTP_TIMEOUTS))
     if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
   const transporter = nodemailer.createTransport(url.toString());
-  const secrets = [url.password, decodeURIComponent(url.password), url.username, decodeURIComponent(url.username)];
+  // As written and as read (the environment refuses credentials whose escapes spell no text).
+  const secrets = [url.password, url.username].flatMap((written) => [written, percentDecoded(written) ?? written]);
   return {
     description: `${url.protocol}//${url.host}`,
     async send(mail) {
