@@ -254,7 +254,7 @@ export class PageService {
     const drawnFrom = plan.kind === 'not-found' ? [...read, NOT_FOUND_READ] : read;
     const ttl = Math.min(...drawnFrom.map((a) => a?.ttlMs ?? 0));
     const tags = [...new Set([SITE_TAG, ...drawnFrom.flatMap((a) => a?.tags ?? [])])];
-    const unchanged = keeping !== undefined && this.deps.fastLane.forgets === keeping.since;
+    const unchanged = this.deps.fastLane.forgets === keeping?.since;
     const keepable = keeping && unchanged && complete && ttl > 0 ? { ttlMs: ttl, tags } : undefined;
 
     res.status(status);
