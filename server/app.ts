@@ -69,7 +69,7 @@ import { LayoutAnswers } from './layout/layout-answers.js';
 import { PageAnswers } from './pages/page-answers.js';
 import { PageDocument } from './pages/page-document.js';
 import type { PageRenderer } from './pages/page-renderer.js';
-import { PageService } from './pages/page-service.js';
+import { PageService, redirectHeaders } from './pages/page-service.js';
 import type { SitemapService } from './seo/sitemap-service.js';
 import { seoRoutes } from './seo/routes.js';
 import { publicOrigins } from './seo/public-origins.js';
@@ -401,6 +401,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
       const verdict = await shellStatus(req.path, deps.search, deps.logger);
       if (verdict.status === 301) {
         const query = req.originalUrl.indexOf('?');
+        res.set(redirectHeaders(verdict.tags, lane.forgets === since));
         return res.redirect(301, verdict.location + (query >= 0 ? req.originalUrl.slice(query) : ''));
       }
       if (pages && (await pages.answer(req, res, verdict, since))) return;

@@ -47,7 +47,7 @@ const CATALOG_TAGS = (['Event', 'Performer', 'Venue'] as const).map(collectionTa
  */
 const MAX_NAMED_PERFORMERS = 50;
 /** How long a page drawn from the catalog is replayed at most (the layout rows' lifetime, RULES 13.3). */
-const ENTITY_TTL_MS = 60_000;
+export const ENTITY_TTL_MS = 60_000;
 
 /**
  * What a not-found page is drawn from besides its shell (RULES 13.4): the catalog, whose next change may add what its

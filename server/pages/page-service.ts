@@ -19,7 +19,13 @@ import { siteBrand } from '../layout/request-context.js';
 import type { SegmentRepository } from '../segments/segment-repository.js';
 import { originOf, type PublicOrigins } from '../seo/public-origins.js';
 import { KeptPages, urlParts, type KeptPage } from './kept-pages.js';
-import { NOT_FOUND_READ, type PageAnswer, type PageAnswers, type PageRequestContext } from './page-answers.js';
+import {
+  ENTITY_TTL_MS,
+  NOT_FOUND_READ,
+  type PageAnswer,
+  type PageAnswers,
+  type PageRequestContext,
+} from './page-answers.js';
 import { imagePreloadLinks, type PageDocument } from './page-document.js';
 import type { PagePlan, PageRenderer } from './page-renderer.js';
 import type { PageVerdict } from './page-status.js';
@@ -37,6 +43,22 @@ export function sharedCacheControl(ttlMs: number): string {
   const seconds = Math.max(1, Math.floor(Math.min(ttlMs, 3_600_000) / 1000));
   const stale = Math.min(seconds, STALE_WHILE_REVALIDATE_SECONDS);
   return `public, max-age=0, s-maxage=${seconds}, stale-while-revalidate=${stale}`;
+}
+
+/**
+ * RULES 13.7: the headers of a 301 to an entity's current address (2.4). A shared cache keeps it as long as the
+ * entity's page, purged by the entity's tags when it changes again; a browser asks again each time (`max-age=0`), so
+ * one never keeps a redirect that a later rename (back to the old name, say) would turn into a loop. `no-cache`,
+ * without tags, when a change came while it was judged.
+ */
+export function redirectHeaders(tags: readonly string[], unchanged: boolean): Record<string, string> {
+  if (!unchanged) return { 'Cache-Control': UNKEPT_CACHE_CONTROL };
+  const keys = surrogateKeyHeader(tags);
+  return {
+    'Cache-Control': sharedCacheControl(ENTITY_TTL_MS),
+    [SURROGATE_KEY_HEADERS[0]]: keys,
+    [SURROGATE_KEY_HEADERS[1]]: keys,
+  };
 }
 
 export interface PageServiceDeps {

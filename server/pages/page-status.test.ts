@@ -102,15 +102,18 @@ describe('the status of a page address', () => {
     const event = await first('Event');
     const id = performer.performer_id as number;
     const current = entitySlug(performer.performer_name as string, id);
+    const tags = [`Performer:${id}`];
     expect(await pageStatus(`/performers/old-name-${id}`, engine)).toEqual({
       status: 301,
       location: `/performers/${current}`,
+      tags,
     });
-    expect(await pageStatus(`/old-name-${id}`, engine)).toEqual({ status: 301, location: `/${current}` });
+    expect(await pageStatus(`/old-name-${id}`, engine)).toEqual({ status: 301, location: `/${current}`, tags });
     const eventSlug = entitySlug(event.event_name as string, event.event_id as number);
     expect(await pageStatus(`/events/new-york/old-event-name-${event.event_id}`, engine)).toEqual({
       status: 301,
       location: `/events/${eventSlug}`,
+      tags: [`Event:${event.event_id}`],
     });
   });
 });

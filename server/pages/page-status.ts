@@ -2,6 +2,7 @@ import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { hasStarted } from '../../shared/rules/lists.js';
 import { pagePath } from '../../shared/rules/site-paths.js';
 import { entitySlug, idFromSlug } from '../../shared/rules/slug.js';
+import { entityTag } from '../http/fast-lane.js';
 import type { SearchEngine } from '../search/search-engine.js';
 import type { SearchService } from '../search/search-service.js';
 import { GROUP_PAGES } from '../segments/segment-set.js';
@@ -10,7 +11,8 @@ import { GROUP_PAGES } from '../segments/segment-set.js';
 export type PageVerdict =
   | { status: 200 }
   | { status: 404 }
-  | { status: 301; location: string }
+  /** `tags`: the entity's, which its next change forgets (RULES 13.4). */
+  | { status: 301; location: string; tags: readonly string[] }
   | { status: 410; noindex: true; reason: 'cancelled' | 'started' };
 
 /** RULES 2.1: the routes the storefront links to that hold no entity. */
@@ -36,7 +38,7 @@ async function lookUp(
   engine: SearchEngine,
   route: EntityRoute,
   slug: string,
-): Promise<{ slug: string; doc: Record<string, unknown> } | null> {
+): Promise<{ slug: string; doc: Record<string, unknown>; tag: string } | null> {
   const id = idFromSlug(slug);
   if (id === null) return null;
   const { collection, id: field, name } = ENTITIES[route];
@@ -49,7 +51,7 @@ async function lookUp(
   });
   const doc = found.hits[0]?.document as Record<string, unknown> | undefined;
   const value = doc?.[name];
-  return typeof value === 'string' ? { slug: entitySlug(value, id), doc: doc! } : null;
+  return typeof value === 'string' ? { slug: entitySlug(value, id), doc: doc!, tag: entityTag(collection, id) } : null;
 }
 
 /**
@@ -89,7 +91,8 @@ export async function pageStatus(address: string, engine: SearchEngine, now = ne
     : (['performers', root![1]!] as const);
   const found = await lookUp(engine, route, slug);
   if (found === null) return missing;
-  if (found.slug !== slug) return { status: 301, location: entity ? `/${route}/${found.slug}` : `/${found.slug}` };
+  if (found.slug !== slug)
+    return { status: 301, location: entity ? `/${route}/${found.slug}` : `/${found.slug}`, tags: [found.tag] };
   return (ENTITIES[route].collection === 'Event' && gone(found.doc, now)) || ok;
 }
 

@@ -332,6 +332,11 @@ describe('a rendered landing page', () => {
       const moved = await request(app).get(`/events/old-name-${event.event_id}?quantity=2`);
       expect(moved.status).toBe(301);
       expect(moved.headers.location).toBe(`${eventPath(event)}?quantity=2`);
+      // A shared cache keeps the move as long as the event's page, until the event changes again; a browser asks
+      // again each time, so a later rename (back to the old name) never meets a move it kept (RULES 13.7).
+      expect(moved.headers['cache-control']).toBe(sharedCacheControl(60_000));
+      expect(moved.headers.xkey).toBe(`Event:${event.event_id}`);
+      expect(moved.headers['surrogate-key']).toBe(`Event:${event.event_id}`);
       const gone = await request(app).get(eventPath(cancelled));
       expect(gone.status).toBe(410);
       expect(gone.headers['x-robots-tag']).toBe('noindex');
