@@ -1,5 +1,5 @@
 // Varnish in front of the storefront, with the project's configuration (deploy/varnish/storefront.vcl): finding or
-// installing Debian's varnishd, writing the wrapper that names the backend, running it in a throwaway work folder,
+// installing Debian's varnishd, writing the wrapper that names the nodes, running it in a throwaway work folder,
 // reading its counters. Used by `npm run varnish` (scripts/varnish.mjs), `npm test` and the tests through Varnish.
 // Plain Node, no dependencies.
 import { execFile, spawn, spawnSync } from 'node:child_process';
@@ -93,21 +93,56 @@ const vclString = (value) => {
 };
 
 /**
- * The wrapper configuration: the backend (no probe: see deploy/varnish/default.vcl), the purgers' ACL (loopback
- * and `purgers`), then the project's rules.
+ * RULES 13.8: how Varnish checks each of several nodes: `/readyz` every second, a node left out of the round robin
+ * after two of its last three checks failed and taken back after two succeeded; it starts in. Two seconds to answer,
+ * so a node merely busy under a crowd stays in. One node has no probe (deploy/varnish/default.vcl says why).
  */
-export function wrapperVcl({ backend, purgers = [] }) {
-  const { host, port } = hostPort(backend, '--backend');
-  const acl = ['localhost', '127.0.0.1', '::1', ...purgers].map((p) => `    ${vclString(p)};`).join('\n');
-  return `vcl 4.1;
+const PROBE = { url: '/readyz', timeout: '2s', interval: '1s', window: 3, threshold: 2, initial: 2 };
 
-# Written by npm run varnish (scripts/varnish-lib.mjs): the backend and the purgers; the rules are in storefront.vcl.
-backend storefront {
+/**
+ * The wrapper configuration: the nodes, the purgers' ACL (loopback and `purgers`), then the project's rules. One
+ * node is the backend itself, without a probe; several are checked on `/readyz` (`PROBE`) and taken in turn (a
+ * round robin over those that are ready).
+ */
+export function wrapperVcl({ backends, purgers = [] }) {
+  if (!Array.isArray(backends) || backends.length === 0) throw new Error('at least one --backend is needed');
+  const nodes = backends.map((backend) => hostPort(backend, '--backend'));
+  const acl = ['localhost', '127.0.0.1', '::1', ...purgers].map((p) => `    ${vclString(p)};`).join('\n');
+  const backend = (name, { host, port }, probe) => `backend ${name} {
     .host = ${vclString(host)};
     .port = "${port}";
-    .first_byte_timeout = 60s;
+    .first_byte_timeout = 60s;${probe ? '\n    .probe = storefront_ready;' : ''}
+}
+`;
+  const servers =
+    nodes.length === 1
+      ? backend('storefront', nodes[0], false)
+      : `import directors;
+
+probe storefront_ready {
+    .url = ${vclString(PROBE.url)};
+    .timeout = ${PROBE.timeout};
+    .interval = ${PROBE.interval};
+    .window = ${PROBE.window};
+    .threshold = ${PROBE.threshold};
+    .initial = ${PROBE.initial};
 }
 
+${nodes.map((node, i) => backend(`storefront_${i + 1}`, node, true)).join('\n')}
+sub vcl_init {
+    new storefront = directors.round_robin();
+${nodes.map((_, i) => `    storefront.add_backend(storefront_${i + 1});`).join('\n')}
+}
+
+# Before the rules' own vcl_recv, which runs after it.
+sub vcl_recv {
+    set req.backend_hint = storefront.backend();
+}
+`;
+  return `vcl 4.1;
+
+# Written by npm run varnish (scripts/varnish-lib.mjs): the nodes and the purgers; the rules are in storefront.vcl.
+${servers}
 acl storefront_purgers {
 ${acl}
 }
@@ -132,13 +167,13 @@ function canConnect(host, port) {
 
 /**
  * Starts varnishd in the foreground (`-F`) in a new throwaway work folder (`-n`), listening on `listen`, in front of
- * `backend`, with `storage` of memory (`-s malloc,SIZE`). Resolves once it accepts connections, with: its `url`, the
- * work folder, the child process, `stats()` (varnishstat's counters) and `stop()` (SIGTERM, then SIGKILL; removes
- * the folder; also runs when this process exits). `output` gets varnishd's own lines.
+ * the nodes `backends` (`HOST:PORT` each), with `storage` of memory (`-s malloc,SIZE`). Resolves once it accepts
+ * connections, with: its `url`, the work folder, the child process, `stats()` (varnishstat's counters) and `stop()`
+ * (SIGTERM, then SIGKILL; removes the folder; also runs when this process exits). `output` gets varnishd's own lines.
  */
 export async function startVarnish({
   varnishd = findVarnishd(),
-  backend,
+  backends,
   listen,
   storage = '256m',
   purgers = [],
@@ -152,7 +187,7 @@ export async function startVarnish({
   // varnishd drops its privileges (to the varnish users) when started as root: they read the wrapper too.
   chmodSync(dir, 0o755);
   const vcl = path.join(dir, 'storefront-wrapper.vcl');
-  writeFileSync(vcl, wrapperVcl({ backend, purgers }), { mode: 0o644 });
+  writeFileSync(vcl, wrapperVcl({ backends, purgers }), { mode: 0o644 });
   const args = [
     '-F',
     '-n',

@@ -4,8 +4,9 @@ vcl 4.1;
 # machine alone. Copy it beside storefront.vcl (e.g. /etc/varnish/), name your nodes and purgers, and start
 #   varnishd -a :80 -f /etc/varnish/default.vcl -s malloc,1g
 # (`npm run varnish -- --backend HOST:PORT --listen HOST:PORT` writes the same file for you and runs varnishd in
-# the foreground). Several nodes: declare each as a backend and put them in a `directors` round robin in
-# vcl_init, setting `req.backend_hint` in a vcl_recv of your own before the include's.
+# the foreground). Several nodes: declare each as a backend with a probe on /readyz and put them in a `directors`
+# round robin in vcl_init, setting `req.backend_hint` in a vcl_recv of your own before the include's; `npm run
+# varnish` with `--backend` once per node writes that (scripts/varnish-lib.mjs, wrapperVcl).
 
 backend storefront {
     .host = "127.0.0.1";

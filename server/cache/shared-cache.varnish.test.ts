@@ -7,8 +7,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entitySlug } from '../../shared/rules/slug.js';
-import { loadCatalog } from '../catalog/load-catalog.js';
-import { freePort } from '../test/postgres.js';
+import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
+import { freePort, havePostgres } from '../test/postgres.js';
+import { startStack, type Stack } from '../test/stack.js';
 import {
   CROWD_ADMIN_KEY,
   crowd,
@@ -88,7 +89,7 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     varnish = await startVarnish({
       varnishd: varnishd!,
-      backend: `127.0.0.1:${(origin.address() as AddressInfo).port}`,
+      backends: [`127.0.0.1:${(origin.address() as AddressInfo).port}`],
       listen: `127.0.0.1:${await freePort()}`,
       output: () => {},
     });
@@ -219,7 +220,9 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
   it('npm run varnish: runs in the foreground, says where it listens; stops on SIGTERM, folder and all', async () => {
     const listen = `127.0.0.1:${await freePort()}`;
     const backend = `127.0.0.1:${(origin.address() as AddressInfo).port}`;
-    const child = spawn(process.execPath, ['scripts/varnish.mjs', '--backend', backend, '--listen', listen], {
+    // The one origin named twice: two nodes, taken in turn.
+    const args = ['scripts/varnish.mjs', '--backend', backend, '--backend', backend, '--listen', listen];
+    const child = spawn(process.execPath, args, {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       env: { ...process.env, VARNISHD: varnishd! },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -229,6 +232,7 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await expect.poll(() => out, { timeout: 30_000 }).toMatch(/Varnish listening at http:\/\/127\.0\.0\.1:\d+/);
+    expect(out).toContain(`in front of ${backend}, ${backend} (work folder`);
     const workDir = /work folder (\S+);/.exec(out)![1]!;
     expect(existsSync(workDir)).toBe(true);
     const answer = await get(agent, `http://${listen}/venues/through-the-cli`);
@@ -247,6 +251,80 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     expect(stale.headers['x-cache']).toBe('HIT-STALE');
     await expect.poll(() => renders('/short')).toBe(before + 1);
     await expect.poll(async () => (await fetchVia('/short')).headers['x-cache']).toBe('HIT');
+  });
+});
+
+/** Requests Varnish sent to each of its nodes so far (`VBE.<vcl>.storefront_<n>.req`), by node number from 1. */
+async function requestsByNode(varnish: Varnish): Promise<Map<number, number>> {
+  const byNode = new Map<number, number>();
+  for (const [name, value] of Object.entries(await varnish.stats())) {
+    const node = /^VBE\.[^.]+\.storefront_(\d+)\.req$/.exec(name)?.[1];
+    if (node) byNode.set(Number(node), (byNode.get(Number(node)) ?? 0) + value);
+  }
+  return byNode;
+}
+
+describe.skipIf(!varnishd)('several nodes behind one Varnish, as stand-in origins', () => {
+  const origins: Server[] = [];
+  /** What each origin drew, and whether its `/readyz` fails. */
+  const drawn = [0, 0];
+  const notReady = [false, false];
+  let varnish: Varnish;
+  const agent = new Agent({ keepAlive: true });
+  let page = 0;
+  /** `count` pages never asked for before, through Varnish: how many each origin drew. */
+  const drawPages = async (count: number) => {
+    const before = [...drawn];
+    for (let i = 0; i < count; i++) {
+      const answer = await get(agent, `${varnish.url}/venues/spread-${page++}`);
+      expect(answer.status).toBe(200);
+    }
+    return drawn.map((n, i) => n - before[i]!);
+  };
+
+  beforeAll(async () => {
+    for (const i of [0, 1]) {
+      const origin = createServer((req, res) => {
+        if (req.url === '/readyz') return void res.writeHead(notReady[i] ? 503 : 200).end();
+        drawn[i]!++;
+        res.writeHead(200, stubHeaders(new URL(req.url ?? '/', 'http://x').pathname, drawn[i]!)).end(`node ${i}`);
+      });
+      await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+      origins.push(origin);
+    }
+    varnish = await startVarnish({
+      varnishd: varnishd!,
+      backends: origins.map((o) => `127.0.0.1:${(o.address() as AddressInfo).port}`),
+      listen: `127.0.0.1:${await freePort()}`,
+      output: () => {},
+    });
+  });
+
+  afterAll(async () => {
+    agent.destroy();
+    await varnish?.stop();
+    await Promise.all(origins.map((o) => new Promise((resolve) => o.close(resolve))));
+  });
+
+  it('takes the nodes in turn for pages it does not hold, and keeps each page once for all', async () => {
+    expect(await drawPages(10)).toEqual([5, 5]);
+    const again = await get(agent, `${varnish.url}/venues/spread-0`);
+    expect(again.headers['x-cache']).toBe('HIT');
+    expect(await requestsByNode(varnish)).toEqual(
+      new Map([
+        [1, 5],
+        [2, 5],
+      ]),
+    );
+  });
+
+  it('leaves out a node whose /readyz fails, and takes it back once it is ready', { timeout: 30_000 }, async () => {
+    notReady[1] = true;
+    // Two failed checks of three, a second apart.
+    await expect.poll(async () => (await drawPages(4))[1], { timeout: 10_000, interval: 500 }).toBe(0);
+    expect(await drawPages(6)).toEqual([6, 0]);
+    notReady[1] = false;
+    await expect.poll(async () => (await drawPages(4))[1], { timeout: 10_000, interval: 500 }).toBe(2);
   });
 });
 
@@ -297,35 +375,14 @@ describe.skipIf(!varnishd || !built)('the storefront through Varnish', () => {
 
   it('shows a catalog change to an event through Varnish within 2 seconds', async () => {
     // An event the node serves, from the catalog it generated at start.
-    const catalog = await loadCatalog(path.join(stack.dataDir, 'catalog'));
-    const soon = Date.now() / 1000 + 3 * 86_400;
-    const event = catalog.collections.Event.find(
-      (e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon,
-    );
-    expect(event, 'an upcoming event in the catalog').toBeDefined();
-    const page = `/events/${entitySlug(event!.event_name, event!.event_id)}`;
+    const event = upcomingEvent(await loadCatalog(path.join(stack.dataDir, 'catalog')));
+    const page = `/events/${entitySlug(event.event_name, event.event_id)}`;
     await get(agent, `${stack.varnish.url}${page}`);
     expect((await get(agent, `${stack.varnish.url}${page}`)).headers['x-cache']).toBe('HIT');
 
-    const renamed = `${event!.event_name} Encore ${Date.now() % 100_000}`;
-    const patched = await patchEvent(stack.node.url, event!.event_id, { event_name: renamed });
-    expect(patched).toBe(200);
-    const changed = Date.now();
-    // The old address now sends the shopper on to the renamed event (RULES 2.4), or draws it under its new name.
-    const shows = async () => {
-      const answer = await get(agent, `${stack.varnish.url}${page}`);
-      const location = String(answer.headers.location ?? '');
-      return (
-        (answer.status === 301 && location.endsWith(entitySlug(renamed, event!.event_id))) ||
-        (answer.status === 200 && textOf(answer).includes(renamed))
-      );
-    };
-    let visible = await shows();
-    while (!visible && Date.now() - changed < 2_000) {
-      await sleep(100);
-      visible = await shows();
-    }
-    expect(visible, `${page} shows the renamed event within 2 s of the change`).toBe(true);
+    const renamed = `${event.event_name} Encore ${Date.now() % 100_000}`;
+    expect(await patchEvent(stack.node.url, event.event_id, { event_name: renamed })).toBe(200);
+    expect(await secondsUntilShown(agent, stack.varnish.url, page, renamed, event.event_id)).toBeLessThanOrEqual(2);
   });
 
   it('never caches a personal page: each request reaches the node, which says no-store', async () => {
@@ -348,11 +405,115 @@ describe.skipIf(!varnishd || !built)('the storefront through Varnish', () => {
   });
 });
 
+const twoNodes = Boolean(varnishd && built && havePostgres());
+
+describe.skipIf(!twoNodes)('two storefront nodes on one PostgreSQL behind one Varnish', () => {
+  const ADMIN_KEY = 'two-nodes-operator-key-0123456789';
+  let stack: Stack;
+  let varnish: Varnish;
+  const agent = new Agent({ keepAlive: true });
+
+  beforeAll(async () => {
+    const listen = `127.0.0.1:${await freePort()}`;
+    stack = await startStack({
+      nodes: 2,
+      env: { SHARED_CACHE_PURGE_URLS: `http://${listen}`, CATALOG_ADMIN_KEY: ADMIN_KEY, LOG_LEVEL: 'warn' },
+    });
+    varnish = await startVarnish({
+      varnishd: varnishd!,
+      backends: stack.nodes.map((node) => node.url.replace(/^http:\/\//, '')),
+      listen,
+      output: () => {},
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    agent.destroy();
+    await varnish?.stop();
+    await stack?.stop();
+  });
+
+  it(
+    'shows a change made on one node within 2 seconds on a page the other node drew, for good once both read it',
+    { timeout: 60_000 },
+    async () => {
+      const event = upcomingEvent(stack.catalog);
+      const page = `/events/${entitySlug(event.event_name, event.event_id)}`;
+      const before = await requestsByNode(varnish);
+      expect((await get(agent, `${varnish.url}${page}`)).status).toBe(200);
+      const after = await requestsByNode(varnish);
+      const drew = [1, 2].filter((n) => (after.get(n) ?? 0) > (before.get(n) ?? 0));
+      expect(drew, 'one node drew the page').toHaveLength(1);
+      expect((await get(agent, `${varnish.url}${page}`)).headers['x-cache']).toBe('HIT');
+
+      // The other node takes the change and purges at once. The node that drew the page reads it from the change
+      // log within half a second; until then it may draw the page as it was, and purges again once it has read it.
+      const other = stack.nodes[drew[0] === 1 ? 1 : 0]!;
+      const renamed = `${event.event_name} Encore ${Date.now() % 100_000}`;
+      const moved = `/events/${entitySlug(renamed, event.event_id)}`;
+      expect(await patchEvent(other.url, event.event_id, { event_name: renamed }, ADMIN_KEY)).toBe(200);
+      expect(await secondsUntilShown(agent, varnish.url, page, renamed, event.event_id)).toBeLessThanOrEqual(2);
+      const everyNodeMoves = async () =>
+        (await Promise.all(stack.nodes.map((n) => get(agent, `${n.url}${page}`)))).every((a) => a.status === 301);
+      await expect.poll(everyNodeMoves).toBe(true);
+      // The last node's purge (gathered for 50 ms) on its way.
+      await sleep(500);
+      const caches = [];
+      for (let i = 0; i < 20; i++) {
+        const answer = await get(agent, `${varnish.url}${page}`);
+        expect([answer.status, answer.headers.location], 'the old address moves').toEqual([301, moved]);
+        caches.push(answer.headers['x-cache']);
+        await sleep(100);
+      }
+      // The move itself is kept by the cache until the event changes again (RULES 13.7).
+      expect(caches.slice(1)).toEqual(Array.from({ length: 19 }, () => 'HIT'));
+    },
+  );
+});
+
+/** An event of the catalog a few days ahead (so no test's clock reaches it). */
+function upcomingEvent(catalog: Catalog): Catalog['collections']['Event'][number] {
+  const soon = Date.now() / 1000 + 3 * 86_400;
+  const event = catalog.collections.Event.find(
+    (e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon,
+  );
+  expect(event, 'an upcoming event in the catalog').toBeDefined();
+  return event!;
+}
+
+/**
+ * Whether `page` through the cache at `base` shows that event `id` is now called `renamed`: the old address sends
+ * the shopper on to the renamed event (RULES 2.4), or draws it under its new name.
+ */
+async function showsRenamed(agent: Agent, base: string, page: string, renamed: string, id: number) {
+  const answer = await get(agent, `${base}${page}`);
+  const location = String(answer.headers.location ?? '');
+  return (
+    (answer.status === 301 && location.endsWith(entitySlug(renamed, id))) ||
+    (answer.status === 200 && textOf(answer).includes(renamed))
+  );
+}
+
+/** Seconds until `page` shows the renamed event (`showsRenamed`); Infinity when it does not within 5 seconds. */
+async function secondsUntilShown(agent: Agent, base: string, page: string, renamed: string, id: number) {
+  const changed = Date.now();
+  while (!(await showsRenamed(agent, base, page, renamed, id))) {
+    if (Date.now() - changed > 5_000) return Number.POSITIVE_INFINITY;
+    await sleep(100);
+  }
+  return (Date.now() - changed) / 1000;
+}
+
 /** An operator's change to one event through the catalog documents API; the answer's status. */
-function patchEvent(nodeUrl: string, id: number, change: Record<string, unknown>): Promise<number> {
+function patchEvent(
+  nodeUrl: string,
+  id: number,
+  change: Record<string, unknown>,
+  adminKey = CROWD_ADMIN_KEY,
+): Promise<number> {
   const body = JSON.stringify(change);
   const headers: IncomingHttpHeaders = {
-    'x-typesense-api-key': CROWD_ADMIN_KEY,
+    'x-typesense-api-key': adminKey,
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),
   };

@@ -9,7 +9,7 @@ const varnishLib = (await import(new URL('../../scripts/varnish-lib.mjs', import
   STOREFRONT_VCL: string;
   findVarnishd(): string | null;
   compileVcl(varnishd: string, source: string): string | null;
-  wrapperVcl(options: { backend: string; purgers?: string[] }): string;
+  wrapperVcl(options: { backends: string[]; purgers?: string[] }): string;
 };
 
 const vcl = readFileSync(varnishLib.STOREFRONT_VCL, 'utf8');
@@ -59,11 +59,30 @@ describe('deploy/varnish/storefront.vcl', () => {
   });
 
   it.skipIf(!varnishLib.findVarnishd())('compiles with varnishd, behind the wrapper npm run varnish writes', () => {
-    const problem = varnishLib.compileVcl(
-      varnishLib.findVarnishd()!,
-      varnishLib.wrapperVcl({ backend: '127.0.0.1:3000', purgers: ['10.0.0.0/8'] }),
-    );
-    expect(problem).toBeNull();
+    for (const backends of [['127.0.0.1:3000'], ['127.0.0.1:3001', '10.0.0.12:3000', '[::1]:3003']]) {
+      const problem = varnishLib.compileVcl(
+        varnishLib.findVarnishd()!,
+        varnishLib.wrapperVcl({ backends, purgers: ['10.0.0.0/8'] }),
+      );
+      expect(problem, backends.join(' ')).toBeNull();
+    }
+  });
+
+  it('checks several nodes on /readyz and takes them in turn; one node is the backend itself, unchecked', () => {
+    const one = varnishLib.wrapperVcl({ backends: ['127.0.0.1:3000'] });
+    expect(one).toMatch(/backend storefront \{\s+\.host = "127\.0\.0\.1";\s+\.port = "3000";/);
+    expect(one).not.toMatch(/probe|directors/);
+    const three = varnishLib.wrapperVcl({ backends: ['10.0.0.11:3000', '10.0.0.12:3000', '10.0.0.13:3000'] });
+    expect(three).toMatch(/probe storefront_ready \{\s+\.url = "\/readyz";/);
+    expect(three.match(/\.probe = storefront_ready;/g)).toHaveLength(3);
+    expect(three).toMatch(/new storefront = directors\.round_robin\(\);/);
+    for (const n of [1, 2, 3]) {
+      expect(three).toContain(`.host = "10.0.0.1${n}";`);
+      expect(three).toContain(`storefront.add_backend(storefront_${n});`);
+    }
+    // Before the rules' own vcl_recv, so that theirs runs with the node chosen.
+    expect(three.indexOf('set req.backend_hint = storefront.backend();')).toBeLessThan(three.indexOf('include '));
+    expect(() => varnishLib.wrapperVcl({ backends: [] })).toThrow(/at least one --backend/);
   });
 });
 
@@ -76,9 +95,14 @@ describe('npm run varnish (scripts/varnish.mjs)', () => {
     expect(run.stderr.toString()).toMatch(/apt-get install -y --no-install-recommends varnish varnish-modules/);
   });
 
-  it('names the option that is not HOST:PORT', () => {
-    const run = spawnSync(process.execPath, [script, '--backend', 'storefront']);
-    expect(run.status).toBe(2);
-    expect(run.stderr.toString()).toMatch(/--backend must be HOST:PORT.*"storefront"/);
+  it('names the option that is not HOST:PORT, among several nodes too', () => {
+    for (const args of [
+      ['--backend', 'storefront'],
+      ['--backend', '127.0.0.1:3000', '--backend', 'storefront'],
+    ]) {
+      const run = spawnSync(process.execPath, [script, ...args]);
+      expect(run.status).toBe(2);
+      expect(run.stderr.toString()).toMatch(/--backend must be HOST:PORT.*"storefront"/);
+    }
   });
 });

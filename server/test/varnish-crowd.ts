@@ -77,7 +77,7 @@ export async function startCrowdStack(options: {
     });
     varnish = await startVarnish({
       varnishd: options.varnishd,
-      backend: node!.url.replace(/^http:\/\//, ''),
+      backends: [node!.url.replace(/^http:\/\//, '')],
       listen: `127.0.0.1:${varnishPort}`,
       output: options.output ?? (() => {}),
     });

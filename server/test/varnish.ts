@@ -18,8 +18,8 @@ export interface Varnish {
 
 export interface VarnishOptions {
   varnishd?: string;
-  /** `HOST:PORT` of the storefront. */
-  backend: string;
+  /** `HOST:PORT` of each storefront node (several: checked on `/readyz` and taken in turn). */
+  backends: string[];
   /** `HOST:PORT` to answer on. */
   listen: string;
   storage?: string;
