@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Env } from './config/env.js';
 import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
-import { apiNotFound, AppError, errorMiddleware, httpError } from './http/errors.js';
+import { addressProblem, apiNotFound, AppError, errorMiddleware, httpError } from './http/errors.js';
 import { compressResponses } from './http/compression.js';
 import { FastLane, FLAGS_TAG, headersSetBy, SITE_TAG } from './http/fast-lane.js';
 import { refusedQuietly, requestLogging } from './http/logger.js';
@@ -246,7 +246,8 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use('/api/preview', deps.studio ? previewLinkApi(deps.studio, linkFailures) : apiNotFound);
   // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
   app.use('/api/events', cors);
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  // Only the API takes bodies: a POST to a page is refused for its method (405), whatever body it carries.
+  app.use('/api', express.json({ limit: JSON_BODY_LIMIT }));
 
   // One limiter each for search and listings, whether the API answers them or a rendered page reads them: a client
   // has one budget a minute for each, however it asks.
@@ -349,9 +350,19 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     // The bundles' source maps are built beside them but published only when asked (`SERVE_SOURCE_MAPS`).
     if (!env.SERVE_SOURCE_MAPS)
       app.use((req, _res, next) => next(req.path.endsWith('.map') ? httpError(404) : undefined));
+    // RULES 2.11: an address of a file that cannot be read is refused naming why, never with the file server's
+    // own answer (a bare 400, a 403, or a page redirecting to `/faq/../`).
+    app.use((req, _res, next) =>
+      next(req.path.startsWith('/assets/') || namesAFile(req.path) ? addressProblem(req.path) : undefined),
+    );
     app.use(
       '/assets',
-      express.static(path.join(deps.clientDir, 'assets'), { immutable: true, maxAge: '365d', fallthrough: false }),
+      express.static(path.join(deps.clientDir, 'assets'), {
+        immutable: true,
+        maxAge: '365d',
+        fallthrough: false,
+        redirect: false,
+      }),
     );
     // The studio is a page of its own, with its own script: nothing of it reaches the shoppers' pages.
     const studioFile = path.join(deps.clientDir, 'studio.html');
@@ -366,9 +377,12 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     const previewFile = path.join(deps.clientDir, 'preview.html');
     app.use('/preview.html', (_req, _res, next) => next(httpError(404)));
     // Only an address naming a file (a dot in its last part) can be one of the client's files: a page's address
-    // is never looked for on disk first.
-    const clientFiles = express.static(deps.clientDir, { index: false, maxAge: '1d' });
-    app.use((req, res, next) => (namesAFile(req.path) ? clientFiles(req, res, next) : next()));
+    // is never looked for on disk first. The app shell is no file of its own: `/index.html` is an address like any
+    // other (a 404 page), never the shell kept a day by every cache (RULES 13.7).
+    const clientFiles = express.static(deps.clientDir, { index: false, maxAge: '1d', redirect: false });
+    app.use((req, res, next) =>
+      namesAFile(req.path) && req.path !== '/index.html' ? clientFiles(req, res, next) : next(),
+    );
     app.get(
       ['/studio', '/studio/{*path}'],
       studioOpen,

@@ -1,6 +1,6 @@
 import { EventCollector } from './analytics/event-collector.js';
 import { EventLog } from './analytics/event-log.js';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.js';
@@ -9,7 +9,7 @@ import { EnvError, parseEnv, type Env } from './config/env.js';
 import { Readiness } from './health/readiness.js';
 import { limitHeapGrowth } from './config/heap.js';
 import { createLogger } from './http/logger.js';
-import { answerProtocolErrors } from './http/protocol-errors.js';
+import { storefrontServer } from './http/protocol-errors.js';
 import { exitOnSignals } from './http/shutdown.js';
 import { RecentActivity } from './activity/recent-activity.js';
 import { createCommerce } from './commerce/commerce.js';
@@ -221,9 +221,8 @@ async function main() {
 
   // An idle kept-alive connection stays open longer than the clients and balancers in front keep theirs (60 s is
   // common): a server that closes first races a request just being sent on it, which the client sees reset.
-  const server: Server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, app);
+  const server: Server = storefrontServer(app, KEEP_ALIVE_MS);
   server.listen(env.PORT, env.HOST);
-  answerProtocolErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', (err: NodeJS.ErrnoException) => {

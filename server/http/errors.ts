@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ZodError } from 'zod';
+import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
 
 /** The one error class: its code and status reach the client as `{ error: { code, message, details } }`. */
@@ -17,6 +18,31 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError(404, 'not_found', `${what} not found`);
+
+/** RULES 2.11: what an address whose escapes spell no text is told, as a page (2.11) or in the error shape. */
+export const BAD_PATH_ESCAPE = {
+  code: 'bad_path_escape',
+  message:
+    'This address has a % that does not start an escape this site can read (a % and two hexadecimal digits, ' +
+    'together spelling UTF-8). Check the link, or search for what you were looking for.',
+} as const;
+
+/**
+ * RULES 2.11: an address a route or the file server cannot read: its escapes spell no text, or it has a `.` or `..`
+ * segment (which a browser takes out before it asks; a file server would climb out of its folder or answer with a
+ * redirect page of its own). Undefined for an address that can be read.
+ */
+export function addressProblem(pathname: string): AppError | undefined {
+  const decoded = percentDecoded(pathname);
+  if (decoded === undefined) return new AppError(400, BAD_PATH_ESCAPE.code, BAD_PATH_ESCAPE.message);
+  if (decoded.split(/[/\\]/).some((segment) => segment === '.' || segment === '..'))
+    return new AppError(
+      400,
+      'dot_segment',
+      'This address has a "." or ".." part, which names no page or file here: ask for the address without it.',
+    );
+  return undefined;
+}
 
 /** Any 4xx without a name of its own is answered as a plain 400. */
 const FALLBACK_CLIENT_ERROR = 400;
@@ -56,6 +82,9 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
       },
     };
   }
+  // The router's reading of a path parameter whose escapes spell no text (`/api/events/%zz`).
+  if (err instanceof URIError && (err as { status?: unknown }).status === 400)
+    return { status: 400, body: { error: { ...BAD_PATH_ESCAPE } } };
   if (err instanceof ZodError) {
     const details = zodDetails(err);
     const message = details.map((d) => (d.path ? `${d.path}: ${d.message}` : d.message)).join('; ');

@@ -1,12 +1,13 @@
 import fc from 'fast-check';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../config/env.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { GET_TEMPLATES, hostile } from '../test/hostile-input.js';
-import { answerProtocolErrors } from './protocol-errors.js';
+import { storefrontServer } from './protocol-errors.js';
 
 /**
  * Random and hostile input against every public endpoint. The invariant: never a 5xx, always an answer, and
@@ -32,8 +33,7 @@ beforeAll(async () => {
   // The embedded store opens (and migrates) on first use: opened here, so that no property's first request waits
   // for it (seconds on a busy machine, over the per-request time limit).
   await made.deps.sql?.query('SELECT 1');
-  app = createServer(made.app);
-  answerProtocolErrors(app);
+  app = storefrontServer(made.app, 5_000);
   token = (await request(app).post('/api/customers/session')).body.sessionToken;
 });
 afterAll(async () => {
@@ -180,10 +180,43 @@ describe('property battery: random and hostile input', () => {
   });
 });
 
+/** What the server answers `raw`, written on a connection of its own, until it closes it. */
+async function rawExchange(raw: string): Promise<string> {
+  // Listening already when supertest has asked it something.
+  if (!app.listening) await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  const { port } = app.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = connect({ host: '127.0.0.1', port }, () => socket.end(raw));
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer)).on('error', reject);
+  });
+}
+
+/** An HTTP answer's status and its JSON error. */
+function parsed(answer: string): { status: number; error: { code: string; message: string } } {
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1]);
+  return { status, error: JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error };
+}
+
 describe('requests Node refuses before the app', () => {
   it('answers an oversized request line with a JSON 431', async () => {
     const res = await request(app).get(`/api/suggest?q=${'a'.repeat(20_000)}`);
     expect(res.status).toBe(431);
     expect(res.body.error.code).toBe('request_too_large');
+  });
+
+  it('answers an HTTP/1.1 request without a Host with a JSON 400 saying so', async () => {
+    const answer = parsed(await rawExchange('GET /faq HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    expect(answer).toEqual({ status: 400, error: expect.objectContaining({ code: 'missing_host' }) });
+    expect(answer.error.message).toMatch(/Host header/);
+    // HTTP/1.0 has no Host to require.
+    expect(parsed(await rawExchange('GET /api/suggest?q=a HTTP/1.0\r\n\r\n')).status).toBe(200);
+  });
+
+  it('answers CONNECT with a JSON 405 naming the methods a page takes, not a closed connection', async () => {
+    const answer = await rawExchange('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
+    expect(parsed(answer)).toEqual({ status: 405, error: expect.objectContaining({ code: 'method_not_allowed' }) });
+    expect(answer).toMatch(/\r\nAllow: GET, HEAD\r\n/);
   });
 });

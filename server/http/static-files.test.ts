@@ -53,6 +53,65 @@ describe('a missing file of the built client', () => {
   });
 });
 
+describe('an address that cannot be read (RULES 2.11)', () => {
+  const app = () => appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com' });
+
+  it('is a 400 naming the escape that spells no text, from the file server and the routes alike', async () => {
+    for (const address of [
+      '/assets/%',
+      '/assets/%zz.js',
+      '/logo%E0%A4%A.svg',
+      '/api/performers/%',
+      '/api/events/%zz',
+    ]) {
+      const res = await request(app()).get(address);
+      expect(res.status, address).toBe(400);
+      expect(res.body.error.code, address).toBe('bad_path_escape');
+      expect(res.body.error.message, address).toMatch(/a % that does not start an escape this site can read/);
+    }
+  });
+
+  it('is a 400 naming a "." or ".." part, never the file server\'s 403 or its page redirecting', async () => {
+    for (const address of [
+      '/assets/..',
+      '/assets/../index.html',
+      '/faq/..',
+      '/events/..',
+      '/x/..%2f',
+      '/assets/./x.js',
+    ]) {
+      const res = await request(app()).get(address).redirects(0);
+      expect(res.status, address).toBe(400);
+      expect(res.body.error.code, address).toBe('dot_segment');
+      expect(res.text, address).not.toMatch(/Redirecting/);
+    }
+    // A folder is no file either: a 404, not a redirect to the folder with a slash.
+    const folder = await request(app()).get('/assets').redirects(0);
+    expect([folder.status, folder.headers.location]).toEqual([404, undefined]);
+  });
+
+  it('answers /index.html as the address it is, never as the app shell kept a day', async () => {
+    // Judged as a page address (here without a catalog, so 200, RULES 2.6), sent as the app shell is.
+    const res = await request(app()).get('/index.html');
+    expect(res.headers['cache-control']).toBe('private, no-store');
+  });
+
+  it('refuses a POST to a page for its method, whatever body it carries', async () => {
+    for (const [type, body] of [
+      ['application/json', '{bad'],
+      ['application/json', `{"a":"${'x'.repeat(70_000)}"}`],
+      ['text/plain', 'hello'],
+    ] as const) {
+      const res = await request(app()).post('/faq').set('Content-Type', type).send(body);
+      expect([res.status, res.headers.allow, res.body.error.code], type).toEqual([
+        405,
+        'GET, HEAD',
+        'method_not_allowed',
+      ]);
+    }
+  });
+});
+
 describe('a range of a file of the built client', () => {
   it('is sent as the file’s own bytes, uncompressed, whatever encodings the browser takes', async () => {
     const app = appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com' });

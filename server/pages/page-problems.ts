@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
 import { escapeHtml } from './page-document.js';
 import { percentDecoded } from '../../shared/rules/percent-decoding.js';
+import { BAD_PATH_ESCAPE } from '../http/errors.js';
 
 /** Why a page request is answered without drawing the page: what the page says, and the status it goes with. */
 export interface PageProblem {
@@ -31,15 +32,7 @@ export function pageRequestProblem(originalUrl: string, pathname: string): PageP
         'This request names a full address (scheme and host) where a page of this site is asked for by its ' +
         'path alone, such as /events/…. Ask for the path.',
     };
-  if (percentDecoded(pathname) === undefined)
-    return {
-      status: 400,
-      code: 'bad_path_escape',
-      title: 'Bad address',
-      message:
-        'This address has a % that does not start an escape this site can read (a % and two hexadecimal digits, ' +
-        'together spelling UTF-8). Check the link, or search for what you were looking for.',
-    };
+  if (percentDecoded(pathname) === undefined) return { status: 400, title: 'Bad address', ...BAD_PATH_ESCAPE };
   if (pathname === RESULTS_PATH) {
     const q = originalUrl.indexOf('?');
     // Read as the page reads it (URLSearchParams: plus signs are spaces, the first `kwds` counts).

@@ -313,6 +313,8 @@ describe('a rendered landing page', () => {
         '/events/x/nope-999999999',
         '/performers/nobody-999999999',
         '/category/no-such-category',
+        // The app shell's own file is no page.
+        '/index.html',
       ]) {
         const missing = await request(app).get(address);
         expect(missing.status, address).toBe(404);
