@@ -164,6 +164,8 @@ export function createApp(deps: AppDeps): App {
 
 /** Whether an address's last part has a dot, as every file the client is built into has (`index.html`, `logo.svg`). */
 export const namesAFile = (pathname: string) => pathname.lastIndexOf('.') > pathname.lastIndexOf('/');
+/** How the build names the client's files: plain names under `/`, none starting with a dot, no escape, no `//`. */
+const PLAIN_FILE_ADDRESS = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
 
 interface Shared {
   lane: FastLane;
@@ -191,6 +193,9 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use(compressResponses());
   app.use(security);
   app.use(healthRoutes(deps.readiness));
+  // RULES 2.11: an API address whose escapes spell no text (or with a `.` or `..` part) is refused naming why,
+  // whichever route would have taken it (`/api/%zz` too, which no route's parameters read).
+  app.use('/api', (req, _res, next) => next(addressProblem(req.originalUrl.split('?')[0]!)));
   // RULES 18.4: one count of refused keys per client, for the operators' and the studio's APIs alike.
   const keyFailures = limit('key-failures', env.RATE_LIMIT_KEY_FAILURES_PER_MINUTE, 'refused key', {
     failedKeysOnly: true,
@@ -351,10 +356,14 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     if (!env.SERVE_SOURCE_MAPS)
       app.use((req, _res, next) => next(req.path.endsWith('.map') ? httpError(404) : undefined));
     // RULES 2.11: an address of a file that cannot be read is refused naming why, never with the file server's
-    // own answer (a bare 400, a 403, or a page redirecting to `/faq/../`).
-    app.use((req, _res, next) =>
-      next(req.path.startsWith('/assets/') || namesAFile(req.path) ? addressProblem(req.path) : undefined),
-    );
+    // own answer (a bare 400, a 403, or a page redirecting to `/faq/../`); one of the bundles' that is not spelled as
+    // the build names its files (`/assets//x.js`, `/assets/%78.js`) is none of them.
+    app.use((req, _res, next) => {
+      if (!req.path.startsWith('/assets/') && !namesAFile(req.path)) return next();
+      const problem = addressProblem(req.path);
+      if (problem || !req.path.startsWith('/assets/')) return next(problem);
+      next(PLAIN_FILE_ADDRESS.test(req.path) ? undefined : httpError(404));
+    });
     app.use(
       '/assets',
       express.static(path.join(deps.clientDir, 'assets'), {
@@ -376,12 +385,15 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     // RULES 18.3: a preview link's page is built with the studio's; it is reached through a link only.
     const previewFile = path.join(deps.clientDir, 'preview.html');
     app.use('/preview.html', (_req, _res, next) => next(httpError(404)));
-    // Only an address naming a file (a dot in its last part) can be one of the client's files: a page's address
-    // is never looked for on disk first. The app shell is no file of its own: `/index.html` is an address like any
-    // other (a 404 page), never the shell kept a day by every cache (RULES 13.7).
+    // Only an address naming a file (a dot in its last part), spelled as the build names its files, can be one of
+    // the client's files: a page's address is never looked for on disk first, and `//studio.html` or `/%69ndex.html`
+    // never reaches a file its own route guards. The app shell is no file of its own: `/index.html` is an address
+    // like any other (a 404 page), never the shell kept a day by every cache (RULES 13.7).
     const clientFiles = express.static(deps.clientDir, { index: false, maxAge: '1d', redirect: false });
     app.use((req, res, next) =>
-      namesAFile(req.path) && req.path !== '/index.html' ? clientFiles(req, res, next) : next(),
+      namesAFile(req.path) && PLAIN_FILE_ADDRESS.test(req.path) && req.path !== '/index.html'
+        ? clientFiles(req, res, next)
+        : next(),
     );
     app.get(
       ['/studio', '/studio/{*path}'],

@@ -63,6 +63,9 @@ describe('an address that cannot be read (RULES 2.11)', () => {
       '/logo%E0%A4%A.svg',
       '/api/performers/%',
       '/api/events/%zz',
+      // No route's parameter reads these: the API refuses them before its routes.
+      '/api/%zz',
+      '/api/menu%zz',
     ]) {
       const res = await request(app()).get(address);
       expect(res.status, address).toBe(400);
@@ -91,9 +94,20 @@ describe('an address that cannot be read (RULES 2.11)', () => {
   });
 
   it('answers /index.html as the address it is, never as the app shell kept a day', async () => {
-    // Judged as a page address (here without a catalog, so 200, RULES 2.6), sent as the app shell is.
-    const res = await request(app()).get('/index.html');
-    expect(res.headers['cache-control']).toBe('private, no-store');
+    // Judged as a page address (here without a catalog, so 200, RULES 2.6), sent as the app shell is; spelled
+    // another way, it is no file either.
+    for (const address of ['/index.html', '//index.html', '/%69ndex.html']) {
+      const res = await request(app()).get(address);
+      expect(res.headers['cache-control'], address).toBe('private, no-store');
+    }
+  });
+
+  it('looks a file up only by the name the build gave it', async () => {
+    expect((await request(app()).get('/assets/index-abc123.js')).status).toBe(200);
+    for (const address of ['/assets//index-abc123.js', '/assets/%69ndex-abc123.js']) {
+      const res = await request(app()).get(address);
+      expect([res.status, res.body.error?.code], address).toEqual([404, 'not_found']);
+    }
   });
 
   it('refuses a POST to a page for its method, whatever body it carries', async () => {
@@ -241,6 +255,12 @@ describe('the studio page', () => {
       });
       for (const url of ['/studio', '/studio/anything', '/studio.html', '/api/studio/state'])
         expect((await request(closed).get(url)).status, url).toBe(404);
+      // Nor is its file reached by another spelling of its name, past the route that guards it.
+      for (const url of ['//studio.html', '/%73tudio.html', '//preview.html']) {
+        const page = await request(closed).get(url);
+        expect(page.text, url).not.toContain('<title>studio</title>');
+        expect(page.headers['cache-control'], url).toBe('private, no-store');
+      }
       // The shoppers' shell never is the studio.
       expect((await request(studioApp({ NODE_ENV: 'development' })).get('/')).text).toContain('<title>shell</title>');
     },
