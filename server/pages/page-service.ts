@@ -47,15 +47,16 @@ export function sharedCacheControl(ttlMs: number): string {
 
 /**
  * RULES 13.7: the headers of a 301 to an entity's current address (2.4). A shared cache keeps it as long as the
- * entity's page, purged by the entity's tags when it changes again; a browser asks again each time (`max-age=0`), so
- * one never keeps a redirect that a later rename (back to the old name, say) would turn into a loop. `no-cache`,
- * without tags, when a change came while it was judged.
+ * entity's page, purged by the entity's tags when it changes again; a browser asks again each time (`max-age=0`,
+ * and no stale-while-revalidate), so one never keeps a redirect that a later rename (back to the old name, say)
+ * would turn into a loop. `no-cache`, without tags, when a change came while it was judged.
  */
 export function redirectHeaders(tags: readonly string[], unchanged: boolean): Record<string, string> {
   if (!unchanged) return { 'Cache-Control': UNKEPT_CACHE_CONTROL };
   const keys = surrogateKeyHeader(tags);
   return {
-    'Cache-Control': sharedCacheControl(ENTITY_TTL_MS),
+    // No stale-while-revalidate: a browser may take it as leave to reuse the move; a change purges it at once.
+    'Cache-Control': `public, max-age=0, s-maxage=${Math.floor(ENTITY_TTL_MS / 1000)}`,
     [SURROGATE_KEY_HEADERS[0]]: keys,
     [SURROGATE_KEY_HEADERS[1]]: keys,
   };

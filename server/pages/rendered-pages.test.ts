@@ -17,7 +17,7 @@ import { liveCatalogOver } from '../test/live-catalog.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { writeBuiltClient } from '../test/built-client.js';
 import { imagePreloadLinks } from './page-document.js';
-import { sharedCacheControl } from './page-service.js';
+import { redirectHeaders, sharedCacheControl } from './page-service.js';
 import type { PageRenderer } from './page-renderer.js';
 import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
 import { toErrorResponse } from '../http/errors.js';
@@ -336,7 +336,7 @@ describe('a rendered landing page', () => {
       expect(moved.headers.location).toBe(`${eventPath(event)}?quantity=2`);
       // A shared cache keeps the move as long as the event's page, until the event changes again; a browser asks
       // again each time, so a later rename (back to the old name) never meets a move it kept (RULES 13.7).
-      expect(moved.headers['cache-control']).toBe(sharedCacheControl(60_000));
+      expect(moved.headers['cache-control']).toBe('public, max-age=0, s-maxage=60');
       expect(moved.headers.xkey).toBe(`Event:${event.event_id}`);
       expect(moved.headers['surrogate-key']).toBe(`Event:${event.event_id}`);
       const gone = await request(app).get(eventPath(cancelled));
@@ -346,6 +346,15 @@ describe('a rendered landing page', () => {
       expect(gone.text).toContain('<meta name="robots" content="noindex" />');
     },
   );
+
+  it('keeps no move judged while a change came: asked for again, without tags (RULES 13.7)', () => {
+    expect(redirectHeaders(['Event:7'], false)).toEqual({ 'Cache-Control': 'no-cache' });
+    expect(redirectHeaders(['Event:7'], true)).toEqual({
+      'Cache-Control': 'public, max-age=0, s-maxage=60',
+      xkey: 'Event:7',
+      'Surrogate-Key': 'Event:7',
+    });
+  });
 
   it(
     'answers an address the layout refuses (a variation that does not exist) ' +
