@@ -203,7 +203,8 @@ describe('a page request the server cannot read', () => {
       const page = await request(app).get(address).set('X-Forwarded-For', '203.0.113.77');
       expect(page.status, address).toBe(400);
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.headers['cache-control']).toBe('no-cache');
+      // An error answer: no cache keeps it (RULES 14.14).
+      expect(page.headers['cache-control']).toBe('no-store');
       expect(page.headers.xkey).toBeUndefined();
       // The page leaves the answer to the client, which is told why by the API.
       const api = address.startsWith('/performers/')

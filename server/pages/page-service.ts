@@ -37,6 +37,8 @@ import type { PageVerdict } from './page-status.js';
 const STALE_WHILE_REVALIDATE_SECONDS = 60;
 /** A page that is not kept (a part failed, or it cannot be kept): every cache asks again before using it. */
 const UNKEPT_CACHE_CONTROL = 'no-cache';
+/** RULES 14.14: a page whose own answer was refused (400, 429) is an error answer: no cache keeps it. */
+const REFUSED_CACHE_CONTROL = 'no-store';
 
 /** The `Cache-Control` of a kept page: public, for shared caches, for as long as the server keeps it. */
 export function sharedCacheControl(ttlMs: number): string {
@@ -291,7 +293,11 @@ export class PageService {
     if (preloads.links.length > 0) own.Link = preloads.links.join(', ');
     if (keepable) own[SURROGATE_KEY_HEADERS[0]] = own[SURROGATE_KEY_HEADERS[1]] = surrogateKeyHeader(keepable.tags);
     const answer = replayableHtml(parts.start + markup + parts.end, {
-      cacheControl: keepable ? sharedCacheControl(keepable.ttlMs) : UNKEPT_CACHE_CONTROL,
+      cacheControl: keepable
+        ? sharedCacheControl(keepable.ttlMs)
+        : status >= 400 && status !== 404 && status !== 410
+          ? REFUSED_CACHE_CONTROL
+          : UNKEPT_CACHE_CONTROL,
       own,
     });
 

@@ -17,7 +17,7 @@ import { liveCatalogOver } from '../test/live-catalog.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { writeBuiltClient } from '../test/built-client.js';
 import { imagePreloadLinks } from './page-document.js';
-import { redirectHeaders, sharedCacheControl } from './page-service.js';
+import { sharedCacheControl } from './page-service.js';
 import type { PageRenderer } from './page-renderer.js';
 import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
 import { toErrorResponse } from '../http/errors.js';
@@ -347,15 +347,6 @@ describe('a rendered landing page', () => {
     },
   );
 
-  it('keeps no move judged while a change came: asked for again, without tags (RULES 13.7)', () => {
-    expect(redirectHeaders(['Event:7'], false)).toEqual({ 'Cache-Control': 'no-cache' });
-    expect(redirectHeaders(['Event:7'], true)).toEqual({
-      'Cache-Control': 'public, max-age=0, s-maxage=60',
-      xkey: 'Event:7',
-      'Surrogate-Key': 'Event:7',
-    });
-  });
-
   it(
     'answers an address the layout refuses (a variation that does not exist) ' +
       'with its 4xx, for the page to explain',
@@ -364,6 +355,8 @@ describe('a rendered landing page', () => {
       expect(api.status).toBe(400);
       const page = await request(app).get('/?home-layout=99');
       expect(page.status).toBe(400);
+      // An error answer: no cache keeps it (RULES 14.14).
+      expect(page.headers['cache-control']).toBe('no-store');
       expect(page.text).toContain('<meta name="robots" content="noindex" />');
       expect(pageData(page.text).page.status).toBe(400);
       // The client asks for the layout itself and shows the API's message.
@@ -719,6 +712,12 @@ describe('a rendered page kept and replayed', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers['cache-control']).toBe('no-cache');
     expect(missing.headers.xkey).toBeUndefined();
+
+    // Nor a move to a renamed entity's address judged while a change came; the next one is kept.
+    const old = `/events/old-name-${upcoming()[3]!.event_id}`;
+    const moved = await askedDuringChange(search.engine, 'search', 'collection:Event', old);
+    expect([moved.status, moved.headers['cache-control'], moved.headers.xkey]).toEqual([301, 'no-cache', undefined]);
+    expect((await request(app).get(old)).headers['cache-control']).toBe('public, max-age=0, s-maxage=60');
   });
 
   it('is dropped by a change to what it was drawn from, and by nothing else (RULES 13.7)', async () => {
