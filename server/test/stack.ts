@@ -52,7 +52,7 @@ async function prepareCatalog(dataDir: string, listings?: (catalog: Catalog) => 
 }
 
 /** Scheduled events that start more than three days from now, so nothing about them changes during a test. */
-function sellableEvents(catalog: Catalog): EventDocument[] {
+export function sellableEvents(catalog: Catalog): EventDocument[] {
   const soon = Date.now() / 1000 + 3 * 86_400;
   return catalog.collections.Event.filter(
     (e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon,
