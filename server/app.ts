@@ -359,10 +359,9 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     // own answer (a bare 400, a 403, or a page redirecting to `/faq/../`); one of the bundles' that is not spelled as
     // the build names its files (`/assets//x.js`, `/assets/%78.js`) is none of them.
     app.use((req, _res, next) => {
-      if (!req.path.startsWith('/assets/') && !namesAFile(req.path)) return next();
-      const problem = addressProblem(req.path);
-      if (problem || !req.path.startsWith('/assets/')) return next(problem);
-      next(PLAIN_FILE_ADDRESS.test(req.path) ? undefined : httpError(404));
+      const bundle = req.path.startsWith('/assets/');
+      if (!bundle && !namesAFile(req.path)) return next();
+      next(addressProblem(req.path) ?? (bundle && !PLAIN_FILE_ADDRESS.test(req.path) ? httpError(404) : undefined));
     });
     app.use(
       '/assets',
