@@ -73,7 +73,9 @@ describe('deploy/varnish/storefront.vcl', () => {
     expect(one).toMatch(/backend storefront \{\s+\.host = "127\.0\.0\.1";\s+\.port = "3000";/);
     expect(one).not.toMatch(/probe|directors/);
     const three = varnishLib.wrapperVcl({ backends: ['10.0.0.11:3000', '10.0.0.12:3000', '10.0.0.13:3000'] });
-    expect(three).toMatch(/probe storefront_ready \{\s+\.url = "\/readyz";/);
+    // RULES 13.8: every second, two to answer, out after two failed checks of three, back after two good ones.
+    const probe = /probe storefront_ready \{([^}]*)\}/.exec(three)?.[1]?.replace(/\s+/g, ' ').trim();
+    expect(probe).toBe('.url = "/readyz"; .timeout = 2s; .interval = 1s; .window = 3; .threshold = 2; .initial = 2;');
     expect(three.match(/\.probe = storefront_ready;/g)).toHaveLength(3);
     expect(three).toMatch(/new storefront = directors\.round_robin\(\);/);
     for (const n of [1, 2, 3]) {
