@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entitySlug } from '../../shared/rules/slug.js';
 import { loadCatalog } from '../catalog/load-catalog.js';
 import { freePort, havePostgres } from '../test/postgres.js';
-import { sellableEvents, startStack, type Stack } from '../test/stack.js';
+import { sellableEvents } from '../test/shopper.js';
+import { startStack, type Stack } from '../test/stack.js';
 import {
   CROWD_ADMIN_KEY,
   crowd,

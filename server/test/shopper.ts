@@ -35,15 +35,21 @@ export async function newGuest(app: Target): Promise<{ auth: string; token: stri
   return { auth: `Bearer ${token}`, token, guestId: claims.sub };
 }
 
+/** Scheduled events that start more than three days from now, so nothing about them changes during a test. */
+export function sellableEvents(catalog: Catalog): EventDocument[] {
+  const soon = Date.now() / 1000 + 3 * 86_400;
+  return catalog.collections.Event.filter(
+    (e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon,
+  );
+}
+
 /**
  * Listings of the catalog's upcoming events that sell one ticket, each handed out once: one per purchase, so no
  * two buyers of a test meet on a listing.
  */
 export function listingSupply(catalog: Catalog): () => number {
-  const soon = Date.now() / 1000 + 3 * 86_400;
   const ids: number[] = [];
-  for (const e of catalog.collections.Event) {
-    if (e.event_status !== 'scheduled' || e.event_timestamp === null || e.event_timestamp < soon) continue;
+  for (const e of sellableEvents(catalog)) {
     for (const l of listingsForEvent(e)) if (l.splits.includes(1) && l.quantity >= 1) ids.push(l.id);
   }
   let next = 0;

@@ -15,6 +15,7 @@ import { importCatalog } from '../catalog/import-catalog.js';
 import { loadCatalog, type Catalog } from '../catalog/load-catalog.js';
 import { listingsForEvent, type GeneratedListing } from '../commerce/domain/listings.js';
 import { createDatabase, startPostgres, type Database, type PostgresCluster } from './postgres.js';
+import { sellableEvents } from './shopper.js';
 import { startNodes, stopNodes, type ServerNode } from './server-nodes.js';
 
 const SHIPPED_SEGMENTS = fileURLToPath(new URL('../../segments', import.meta.url));
@@ -49,14 +50,6 @@ async function prepareCatalog(dataDir: string, listings?: (catalog: Catalog) => 
   const report = await importCatalog([feed], dir);
   if (!report.applied) throw new Error(`the stack's listings were refused: ${JSON.stringify(report.problems)}`);
   return loadCatalog(dir);
-}
-
-/** Scheduled events that start more than three days from now, so nothing about them changes during a test. */
-export function sellableEvents(catalog: Catalog): EventDocument[] {
-  const soon = Date.now() / 1000 + 3 * 86_400;
-  return catalog.collections.Event.filter(
-    (e) => e.event_status === 'scheduled' && e.event_timestamp !== null && e.event_timestamp > soon,
-  );
 }
 
 export interface PickedListing {
