@@ -57,6 +57,7 @@ import type { MailOutbox } from './mail/outbox.js';
 import { mailAdminRoutes } from './mail/routes.js';
 import type { StudioService } from './studio/studio-service.js';
 import { previewLinkApi, previewLinkPage, studioAccess, studioPage, studioRoutes } from './studio/routes.js';
+import { pagePath } from '../shared/rules/site-paths.js';
 import { shellStatus } from './pages/page-status.js';
 import {
   pageRequestProblem,
@@ -339,10 +340,12 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     // client address): a search results page is a search, an event page a listings read. A kept page replayed from
     // the page lane, in front of Express, reads nothing and counts nothing.
     const pageLimit = async (req: Request, res: Response): Promise<PageProblem | undefined> => {
+      // The path as the page route reads it (a trailing slash changes nothing, RULES 2.6).
+      const path = pagePath(req.path);
       const limiter =
-        req.path === RESULTS_PATH
+        path === RESULTS_PATH
           ? ([searchLimit, 'search'] as const)
-          : req.path.startsWith('/events/')
+          : path.startsWith('/events/')
             ? ([listingsLimit, 'listing'] as const)
             : undefined;
       if (!limiter) return undefined;

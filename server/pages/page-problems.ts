@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { pagePath } from '../../shared/rules/site-paths.js';
+import { SearchResultsQuerySchema } from '../../shared/schemas/entities.js';
 import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
 import { escapeHtml } from './page-document.js';
 import { percentDecoded } from '../../shared/rules/percent-decoding.js';
@@ -33,17 +35,19 @@ export function pageRequestProblem(originalUrl: string, pathname: string): PageP
         'path alone, such as /events/…. Ask for the path.',
     };
   if (percentDecoded(pathname) === undefined) return { status: 400, title: 'Bad address', ...BAD_PATH_ESCAPE };
-  if (pathname === RESULTS_PATH) {
+  // The path as the page route reads it: `/results-general/` is the search page too (RULES 2.6).
+  if (pagePath(pathname) === RESULTS_PATH) {
     const q = originalUrl.indexOf('?');
-    // Read as the page reads it (URLSearchParams: plus signs are spaces, the first `kwds` counts).
+    // Read as the page reads it (URLSearchParams: plus signs are spaces, the first `kwds` counts), and measured as
+    // the API measures `q` (its own schema: characters, so an emoji is one).
     const kwds = new URLSearchParams(q < 0 ? '' : originalUrl.slice(q + 1)).get('kwds') ?? '';
-    if (kwds.length > MAX_QUERY_LENGTH)
+    if (!SearchResultsQuerySchema.shape.q.safeParse(kwds).success)
       return {
         status: 400,
         code: 'query_too_long',
         title: 'Search too long',
         message:
-          `A search can be at most ${MAX_QUERY_LENGTH} characters long; this one has ${kwds.length}. ` +
+          `A search can be at most ${MAX_QUERY_LENGTH} characters long; this one has ${[...kwds].length}. ` +
           'Try a few words.',
       };
   }

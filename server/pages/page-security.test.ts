@@ -112,6 +112,16 @@ describe('rendered pages under the API’s rate limits', () => {
     expect((await from('203.0.113.2', `/results-general?kwds=x${LIMIT + 1}`)).status).toBe(200);
   });
 
+  it('count the results page at its address with a trailing slash too: the same page, the same budget', async () => {
+    const client = '203.0.113.6';
+    for (let n = 1; n <= LIMIT; n++) {
+      const address = n % 2 ? `/results-general/?kwds=s${n}` : `/results-general?kwds=s${n}`;
+      expect((await from(client, address)).status, address).toBe(200);
+    }
+    expectTooMany(await from(client, `/results-general/?kwds=s${LIMIT + 1}`), 'search');
+    expectTooMany(await from(client, `/results-general//?kwds=s${LIMIT + 2}`), 'search');
+  });
+
   it('share the count the other way: searches through the API leave a page none', async () => {
     const client = '203.0.113.3';
     for (let n = 1; n <= LIMIT; n++) expect((await from(client, `/api/Searches/get?q=y${n}`)).status).toBe(200);
@@ -186,10 +196,23 @@ describe('a page request the server cannot read', () => {
     // Spaces written as plus signs count as the page reads them: one character each.
     const spaced = await request(app).get(`/results-general?kwds=${'a+'.repeat(MAX_QUERY_LENGTH / 2)}`);
     expect(spaced.status).toBe(200);
+    // The same page at its address with a trailing slash.
+    const slashed = await from('203.0.113.7', `/results-general/?kwds=${kwds}`);
+    expect(slashed.status).toBe(400);
+    expect(slashed.text).toContain('<h1 id="problem-title">Search too long</h1>');
+    expect(slashed.text).not.toContain(marker);
     const written = lines.slice(before).join('');
     expect(written).toContain('"code":"query_too_long"');
     expect(written).not.toContain(marker);
     expect(highestLevel(before), written).toBe(INFO);
+    // Characters as the API counts them in `q`: an emoji (two UTF-16 units) is one.
+    const emoji = (n: number) => encodeURIComponent('\u{1F3B8}'.repeat(n));
+    expect((await from('203.0.113.7', `/results-general?kwds=${emoji(MAX_QUERY_LENGTH)}`)).status).toBe(200);
+    expect((await from('203.0.113.7', `/api/Searches/get?q=${emoji(MAX_QUERY_LENGTH)}`)).status).toBe(200);
+    const overEmoji = await from('203.0.113.7', `/results-general?kwds=${emoji(MAX_QUERY_LENGTH + 1)}`);
+    expect(overEmoji.status).toBe(400);
+    expect(overEmoji.text).toContain(`this one has ${MAX_QUERY_LENGTH + 1}`);
+    expect((await from('203.0.113.7', `/api/Searches/get?q=${emoji(MAX_QUERY_LENGTH + 1)}`)).status).toBe(400);
   });
 
   it('answers a page number past the last with the API’s 400, never kept, logged as the API logs it', async () => {
