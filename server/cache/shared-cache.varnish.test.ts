@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Agent, createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -222,8 +222,9 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     const listen = `127.0.0.1:${await freePort()}`;
     const backend = `127.0.0.1:${(origin.address() as AddressInfo).port}`;
     // The one origin named twice: two nodes, taken in turn.
-    const args = ['scripts/varnish.mjs', '--backend', backend, '--backend', backend, '--listen', listen];
-    const child = spawn(process.execPath, args, {
+    const args = ['run', '-s', 'varnish', '--', '--backend', backend, '--backend', backend, '--listen', listen];
+    // Through npm, as an operator runs it: SIGTERM to npm must reach the script (`exec`), or Varnish outlives it.
+    const child = spawn('npm', args, {
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
       env: { ...process.env, VARNISHD: varnishd! },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -241,6 +242,8 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(existsSync(path.dirname(workDir))).toBe(false);
+    // No varnishd of that folder is left serving.
+    expect(processesNaming(workDir)).toEqual([]);
   });
 
   it('serves a page past its lifetime while it fetches it anew, within its stale-while-revalidate', async () => {
@@ -254,6 +257,20 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     await expect.poll(async () => (await fetchVia('/short')).headers['x-cache']).toBe('HIT');
   });
 });
+
+/** The ids of the processes whose command line names `text`. */
+function processesNaming(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text);
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
 
 /** Requests Varnish sent to each of its nodes so far (`VBE.<vcl>.storefront_<n>.req`), by node number from 1. */
 async function requestsByNode(varnish: Varnish): Promise<Map<number, number>> {
