@@ -75,6 +75,7 @@ import type { SitemapService } from './seo/sitemap-service.js';
 import { seoRoutes } from './seo/routes.js';
 import { publicOrigins } from './seo/public-origins.js';
 import { CACHE_BYTES } from './cache/byte-bounded.js';
+import { jsonBody } from './http/json-body.js';
 
 export interface AppDeps {
   env: Env;
@@ -253,7 +254,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
   app.use('/api/events', cors);
   // Only the API takes bodies: a POST to a page is refused for its method (405), whatever body it carries.
-  app.use('/api', express.json({ limit: JSON_BODY_LIMIT }));
+  app.use('/api', jsonBody({ limit: JSON_BODY_LIMIT }));
 
   // One limiter each for search and listings, whether the API answers them or a rendered page reads them: a client
   // has one budget a minute for each, however it asks.

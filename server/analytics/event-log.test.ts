@@ -154,6 +154,21 @@ describe.each(TEST_STORES)('EventLog on $name', ({ open }) => {
     await real.query('DELETE FROM guest_privacy');
   });
 
+  it('drops only the event the store refuses, never the others written with it, nor logs what it held', async () => {
+    const logged: unknown[][] = [];
+    const logger = { error: (...args: unknown[]) => logged.push(args), warn: () => {} };
+    const log = new EventLog(real, { flushEveryMs: 5, logger: logger as never });
+    const purchase: EventRecord = { ...view('buyer'), name: 'purchase', orderId: 'ORD-1', revenue: 10, once: 'o:1' };
+    // Past the browser's checks (RULES 14.15), this is the store's last word: it cannot keep a NUL.
+    log.record(view('before'), { ...view('bad'), page: '/secret\u0000' }, purchase, view('after'));
+    await log.close();
+    expect(log.stats()).toMatchObject({ queued: 0, written: 3, dropped: 1 });
+    const rows = await real.query<{ anonymous_id: string }>('SELECT anonymous_id FROM analytics_events ORDER BY id');
+    expect(rows.map((r) => r.anonymous_id)).toEqual(['before', 'buyer', 'after']);
+    expect(logged).toHaveLength(1);
+    expect(JSON.stringify(logged)).not.toContain('secret');
+  });
+
   it('drops the oldest events beyond its bound, counting them', async () => {
     const store = flakyStore(real);
     const log = new EventLog(store.sql, { flushEveryMs: 60_000, maxQueued: 3 });

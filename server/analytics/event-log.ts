@@ -213,10 +213,10 @@ export class EventLog {
         written = await this.sql.query<{ once: string | null }>(INSERT, [JSON.stringify(batch)]);
       } catch (err) {
         if (!isStoreUnavailable(err)) {
-          // A batch the store refuses (it cannot be a bad event: they are checked first) would block every other.
+          // A batch the store refuses would block every other: its events go one at a time, so that one it cannot
+          // keep (events are checked first; this is the last guard) is dropped alone, never its neighbours.
           this.forgetOnce(this.queue.splice(0, batch.length));
-          this.counts.dropped += batch.length;
-          this.options.logger?.error({ err, events: batch.length }, 'events could not be written and were dropped');
+          await this.writeOneByOne(batch);
         } else if (!this.closed) {
           this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs * 4);
         }
@@ -227,6 +227,32 @@ export class EventLog {
       this.counts.written += batch.length;
     }
     this.maybeSweep();
+  }
+
+  /**
+   * A refused batch's events, each written alone: one the store refuses again is dropped and counted, logged without
+   * the statement (it would carry the event). If the store goes away meanwhile, the rest go back to the queue.
+   */
+  private async writeOneByOne(batch: readonly EventRecord[]): Promise<void> {
+    for (const [i, event] of batch.entries()) {
+      try {
+        const [row] = await this.sql.query<{ once: string | null }>(INSERT, [JSON.stringify([event])]);
+        if (row?.once) this.rememberWritten(row.once);
+        this.counts.written += 1;
+      } catch (err) {
+        if (isStoreUnavailable(err)) {
+          this.queue.unshift(...batch.slice(i));
+          if (!this.closed) this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs * 4);
+          return;
+        }
+        this.counts.dropped += 1;
+        const { message, code } = err as { message?: string; code?: string };
+        this.options.logger?.error(
+          { err: { message, code }, event: event.name },
+          'an event could not be written and was dropped',
+        );
+      }
+    }
   }
 
   private maybeSweep(): void {

@@ -150,6 +150,16 @@ describe('POST /api/events', () => {
     ],
     ['a bad event id', { events: [{ ...event({ name: 'page_view' }), id: 'x' }] }, /8 to 64/],
     [
+      'a path holding a NUL (RULES 14.15)',
+      { events: [{ ...event({ name: 'page_view' }), page: '/\u0000' }] },
+      /page.*must not hold a NUL character/,
+    ],
+    [
+      'a reason holding half of a surrogate pair',
+      { events: [event({ name: 'checkout_failed', reason: 'card \ud800' })] },
+      /reason.*half of a surrogate pair/,
+    ],
+    [
       'too many events',
       { events: Array.from({ length: MAX_EVENTS_PER_BATCH + 1 }, () => event({ name: 'page_view' })) },
       /events/,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { jsonValueProblem } from '../../shared/rules/json-limits.js';
 import {
   COLLECTION_SCHEMAS,
   ENTITY_ID_FIELDS,
@@ -57,6 +58,9 @@ export function prepareWrite(
 ): PreparedWrite | RefusedWrite {
   if (typeof input !== 'object' || input === null || Array.isArray(input))
     return refuse(400, 'Bad JSON: a document must be a JSON object.');
+  // RULES 14.15: an import's line is parsed on its own, past the API's check of a body.
+  const unkeepable = jsonValueProblem(input, 'the document');
+  if (unkeepable) return refuse(400, `Bad JSON: ${unkeepable}.`);
   const given = { ...(input as Record<string, unknown>) };
   const id = documentId(collection, given);
   if (typeof id !== 'string') return refuse(400, id.error);

@@ -1,8 +1,9 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { operatorsOnly } from '../http/security.js';
 import { ORDER_ID, OperatorRefundSchema, type OrderAdmin } from './order-admin.js';
 import type { RefundRow } from './refund-store.js';
+import { jsonBody } from '../http/json-body.js';
 
 const OrderParamSchema = z.object({
   id: z.string().regex(ORDER_ID, 'id must be an order id such as ORD-AB12CD34EF'),
@@ -43,9 +44,9 @@ export function refundJson(r: RefundRow) {
 export function orderAdminRoutes(admin: OrderAdmin, adminKey: string, limiters: RequestHandler[]): Router {
   const router = Router();
   const guard = [...limiters, operatorsOnly(adminKey)];
-  const json = express.json({ limit: '16kb' });
+  const json = jsonBody({ limit: '16kb' });
 
-  router.post('/orders/:id/refunds', ...guard, json, async (req, res) => {
+  router.post('/orders/:id/refunds', ...guard, ...json, async (req, res) => {
     const { id } = OrderParamSchema.parse(req.params);
     const input = OperatorRefundSchema.parse(req.body ?? {});
     const refund = await admin.refund(id, input);

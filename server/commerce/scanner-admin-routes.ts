@@ -1,8 +1,9 @@
-import express, { Router, type RequestHandler } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { apiNotFound } from '../http/errors.js';
 import { operatorsOnly } from '../http/security.js';
 import { keyView, type ScannerKeys } from './scanner-keys.js';
+import { jsonBody } from '../http/json-body.js';
 
 const AddScannerSchema = z.object(
   { label: z.unknown().optional(), scope: z.unknown().optional() },
@@ -22,7 +23,7 @@ export function scannerAdminRoutes(keys: ScannerKeys, adminKey: string, limiters
     res.set('Cache-Control', 'no-store');
     next();
   });
-  router.use(express.json({ limit: '16kb', strict: false }));
+  router.use(jsonBody({ limit: '16kb', strict: false }));
 
   router.get('/', async (_req, res) => {
     res.json({ scanners: (await keys.list()).map(keyView) });

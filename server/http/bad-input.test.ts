@@ -116,6 +116,43 @@ describe('hostile input never gets a 5xx', () => {
     }
   });
 
+  it('refuses a body nesting deeper than any document of ours, or holding a NUL or a lone surrogate, naming where (RULES 14.15)', async () => {
+    const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+    const auth = `Bearer ${token}`;
+    const cases: [path: string, body: string, where: RegExp][] = [
+      [
+        '/api/eval/sdk-storefront',
+        `{"attributes":{"id":${deep(5000)}}}`,
+        /^Bad JSON: attributes\.id(\[0\])+ nests deeper than 32 levels\.$/,
+      ],
+      ['/api/eval/sdk-storefront', `{"forcedFeatures":[["home_layout",${deep(5000)}]]}`, /forcedFeatures\[0\]\[1\]/],
+      ['/api/cart', `{"listingId":1,"quantity":1,"x":${deep(5000)}}`, /^Bad JSON: x(\[0\])+ nests deeper/],
+      ['/api/checkout', `{"cartId":"c","x":${deep(40)}}`, /^Bad JSON: x(\[0\])+ nests deeper/],
+      ['/api/cart', '{"listingId":1,"quantity":1,"note":"a\\u0000b"}', /^Bad JSON: note holds a NUL character/],
+      [
+        '/api/eval/sdk-storefront',
+        '{"attributes":{"id":"\\ud800"}}',
+        /^Bad JSON: attributes\.id holds half of a surrogate pair/,
+      ],
+    ];
+    for (const [path, body, where] of cases) {
+      const res = await request(app)
+        .post(path)
+        .set('Authorization', auth)
+        .set('Content-Type', 'application/json')
+        .send(body);
+      expect(res.status, `${path} ${body.slice(0, 40)}`).toBe(400);
+      expect(res.body.error.code, path).toBe('bad_json_value');
+      expect(res.body.error.message, path).toMatch(where);
+    }
+    // As deep as the limit is read as usual.
+    const fine = await request(app)
+      .post('/api/eval/sdk-storefront')
+      .set('Content-Type', 'application/json')
+      .send(`{"attributes":{"id":"g-1","deep":${deep(30)}}}`);
+    expect(fine.status).toBe(200);
+  });
+
   it('opens a guest session for a POST with no body or an empty object', async () => {
     expect((await request(app).post('/api/customers/session')).status).toBe(201);
     expect(

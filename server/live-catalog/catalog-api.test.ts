@@ -302,6 +302,37 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
         .send({ ...events()[6]!, id: '12' });
       expect(wrongId.status).toBe(400);
       expect(wrongId.body.message).toMatch(/`id` must be the event_id as a string/);
+      // RULES 14.15: text no store keeps, or a body deeper than any document, named, on each way in.
+      const venue = {
+        ...fixture.catalog.collections.Venue[0]!,
+        id: String(fixture.catalog.collections.Venue[0]!.venue_id),
+      };
+      const nul = await request(app)
+        .post('/api/admin/collections/Venue/documents?action=upsert')
+        .set('X-TYPESENSE-API-KEY', KEY)
+        .send({ ...venue, venue_name: 'Hall\u0000' });
+      expect([nul.status, nul.body.message]).toEqual([
+        400,
+        'Bad JSON: venue_name holds a NUL character (\\u0000), which no text kept here may hold.',
+      ]);
+      const deepId = await request(app)
+        .patch(`/api/admin/collections/Venue/documents/${venue.id}`)
+        .set('X-TYPESENSE-API-KEY', KEY)
+        .set('Content-Type', 'application/json')
+        .send(`{"id":${'['.repeat(8000)}${']'.repeat(8000)}}`);
+      expect(deepId.status).toBe(400);
+      expect(deepId.body.message).toMatch(/^Bad JSON: id(\[0\])+ nests deeper than 32 levels\.$/);
+      // In an import, the line alone: the others are written.
+      const lines = [
+        JSON.stringify({ ...venue, venue_name: `${venue.venue_name} (renamed)` }),
+        JSON.stringify({ ...venue, venue_name: 'Lone \ud800' }),
+      ].join('\n');
+      const imported = await post('/collections/Venue/documents/import?action=upsert', lines);
+      expect(imported.status).toBe(200);
+      const results = imported.text.split('\n').map((line) => JSON.parse(line) as { success: boolean; error?: string });
+      expect(results[0]).toMatchObject({ success: true });
+      expect(results[1]).toMatchObject({ success: false });
+      expect(results[1]!.error).toMatch(/^Bad JSON: venue_name holds half of a surrogate pair, alone/);
     },
   );
 });

@@ -5,6 +5,7 @@ import { AppError, toErrorResponse } from '../http/errors.js';
 import { sameSecret } from '../http/security.js';
 import { DIRTY_VALUES, WRITE_ACTIONS, type PreparedWrite, type RefusedWrite } from '../catalog/document-writes.js';
 import type { LiveCatalog, WriteItem } from './live-catalog.js';
+import { jsonBody } from '../http/json-body.js';
 
 /** An import body above this is refused with 413: a feed sends a large catalog in several requests. */
 export const IMPORT_BODY_LIMIT = '32mb';
@@ -33,7 +34,7 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiters
   router.use(limiters);
   router.use(operatorOnly(adminKey));
   const text = express.text({ type: () => true, limit: IMPORT_BODY_LIMIT });
-  const json = express.json({ type: () => true, limit: DOCUMENT_BODY_LIMIT, strict: false });
+  const json = jsonBody({ type: () => true, limit: DOCUMENT_BODY_LIMIT, strict: false });
 
   router.post('/collections/:collection/documents/import', text, async (req, res) => {
     const collection = collectionOf(req);
@@ -51,7 +52,7 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiters
     res.type('text/plain').send(results.join('\n'));
   });
 
-  router.post('/collections/:collection/documents', json, async (req, res) => {
+  router.post('/collections/:collection/documents', ...json, async (req, res) => {
     const collection = collectionOf(req);
     const { action, dirty_values } = parseQuery(req);
     const outcome = await writeOne(live, collection, action, req.body, dirty_values);
@@ -65,7 +66,7 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiters
     res.json(found);
   });
 
-  router.patch('/collections/:collection/documents/:id', json, async (req, res) => {
+  router.patch('/collections/:collection/documents/:id', ...json, async (req, res) => {
     const collection = collectionOf(req);
     const { dirty_values } = parseQuery(req);
     const body = req.body as unknown;

@@ -54,6 +54,22 @@ describe('SegmentSource: placing problems in a file', () => {
     });
   });
 
+  it('refuses a file nesting deeper than any segment file as a problem of the whole file, never walking it', () => {
+    for (const text of ['['.repeat(5000) + ']'.repeat(5000), '{"rows":' + '['.repeat(40) + ']'.repeat(40) + '}']) {
+      const deep = new SegmentSource('base/x.json', text);
+      expect(deep.parse()).toEqual({
+        problem: {
+          file: 'base/x.json',
+          line: 1,
+          column: 1,
+          path: '',
+          message: 'brackets nest deeper than 32 levels: no segment file needs as many',
+        },
+      });
+      expect(deep.place({ at: ['rows', 0], message: 'x' })).toMatchObject({ line: 1, column: 1 });
+    }
+  });
+
   it('shortens long values and formats a problem for a terminal', () => {
     expect(shortValue('x'.repeat(100))).toBe(`"${'x'.repeat(38)}…`);
     expect(

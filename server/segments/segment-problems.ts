@@ -8,6 +8,7 @@ import {
   type ParseError,
 } from 'jsonc-parser';
 import { jsonPath } from '../../shared/schemas/zod.js';
+import { jsonTextDepth, MAX_JSON_DEPTH } from '../../shared/rules/json-limits.js';
 
 /** One problem in a segment file, placed where an editor can show it. */
 export interface SegmentProblem {
@@ -72,12 +73,18 @@ export class SegmentSource {
 
   /** The file's syntax tree, built only when a problem must be placed: a valid set never needs one. */
   private get tree(): Node | undefined {
-    if (this.parsedTree === null) this.parsedTree = parseTree(this.text);
+    if (this.parsedTree === null)
+      this.parsedTree = jsonTextDepth(this.text) > MAX_JSON_DEPTH ? undefined : parseTree(this.text);
     return this.parsedTree;
   }
 
   /** The file's JSON, or the first syntax error as a problem (what follows one is seldom a mistake of its own). */
   parse(): { value: unknown } | { problem: SegmentProblem } {
+    // RULES 14.15: the tolerant parser recurses; a file deeper than any segment file is refused before it is walked.
+    if (jsonTextDepth(this.text) > MAX_JSON_DEPTH)
+      return {
+        problem: this.whole(`brackets nest deeper than ${MAX_JSON_DEPTH} levels: no segment file needs as many`),
+      };
     try {
       return { value: JSON.parse(this.text) as unknown };
     } catch {

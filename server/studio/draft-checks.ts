@@ -1,4 +1,5 @@
 import { AppError } from '../http/errors.js';
+import { jsonTextDepth, MAX_JSON_DEPTH } from '../../shared/rules/json-limits.js';
 import { PAGE_NAMES } from '../../shared/schemas/segments.js';
 import { REGISTRY_FILE, WRITABLE_SEGMENT_FILE } from '../segments/segment-set.js';
 
@@ -24,4 +25,7 @@ export function checkDraft(file: string, text: string): void {
   checkPath(file);
   if (Buffer.byteLength(text) > DRAFT_MAX_BYTES)
     throw new AppError(413, 'draft_too_large', `A segment file may have at most ${DRAFT_MAX_BYTES / 1024} KB`);
+  // RULES 14.15: refused before it is kept, where every later read of the set would meet it.
+  if (jsonTextDepth(text) > MAX_JSON_DEPTH)
+    throw new AppError(400, 'draft_too_deep', `A segment file's brackets may nest at most ${MAX_JSON_DEPTH} deep`);
 }

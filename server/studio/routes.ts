@@ -6,7 +6,7 @@ import { ResultsQuerySchema } from '../../shared/schemas/experiment-results.js';
 import { RowResultsQuerySchema } from '../../shared/schemas/row-results.js';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import express, { Router, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { AppError } from '../http/errors.js';
 import { LocationQuerySchema } from '../layout/location-lookup.js';
@@ -30,6 +30,7 @@ import type { StudioService } from './studio-service.js';
 import { sameSecret } from '../http/security.js';
 import { originOf, type PublicOrigins } from '../seo/public-origins.js';
 import { KEY_ADMIN, LOCAL_ADMIN, requireRole, userActor, type StudioActor, type StudioUsers } from './studio-users.js';
+import { jsonBody } from '../http/json-body.js';
 
 export interface StudioAccess {
   /** Whether the studio may be on: outside production always; in production with `STUDIO_KEY` or studio users. */
@@ -127,7 +128,7 @@ export function studioRoutes(
   router.use(options.keyFailures);
   router.use(authenticate(access, studio?.users ?? null));
   router.use(sameSiteJson);
-  router.use(express.json({ limit: DRAFT_MAX_BYTES + 4096 }));
+  router.use(jsonBody({ limit: DRAFT_MAX_BYTES + 4096 }));
   router.use((_req, res, next) => {
     res.set('Cache-Control', 'no-store');
     next();

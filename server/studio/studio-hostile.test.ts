@@ -494,6 +494,23 @@ describe('the studio API under hostile input', () => {
     );
   }, 60_000);
 
+  it('refuses a draft nesting deeper than any segment file before it is kept, checked or saved (RULES 14.15)', async () => {
+    const before = await snapshot(n);
+    const text = '['.repeat(5000) + ']'.repeat(5000);
+    for (const res of [
+      await n.admin.put('/api/studio/files/base/theater.json', { text }),
+      await n.admin.post('/api/studio/check', { path: 'base/theater.json', text }),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual({
+        code: 'draft_too_deep',
+        message: "A segment file's brackets may nest at most 32 deep",
+      });
+    }
+    expect(await snapshot(n)).toBe(before);
+    await n.admin.get('/api/studio/state').expect(200);
+  });
+
   it('takes no hostile key for a studio key, and changes nothing for one', async () => {
     const before = await snapshot(n);
     const user = n.keys.publisher;

@@ -8,6 +8,7 @@ import {
   MAX_EVENTS_PER_BATCH,
 } from './browser-events.js';
 import { z } from './zod.js';
+import { textProblem } from '../rules/json-limits.js';
 
 /**
  * First-party events (RULES 16): what the browser sends to `POST /api/events`, in batches. The server adds who
@@ -31,7 +32,13 @@ export type EventName = (typeof EVENT_NAMES)[number];
 /** An id made by the browser: an event's (so a batch sent twice counts once) or a page view's. */
 export const EventIdSchema = z.string().regex(EVENT_ID_PATTERN, EVENT_ID_MESSAGE);
 
-const short = (max: number) => z.string().min(1).max(max);
+/** One of an event's texts, kept as sent: never a NUL or a lone surrogate, which the store refuses (RULES 14.15). */
+const short = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((text) => textProblem(text) === undefined, 'must not hold a NUL character or half of a surrogate pair');
 
 /** Where a row came from: its segment file and the published version of the segment set. */
 export const RowSourceSchema = z.object({
