@@ -173,6 +173,13 @@ function readBody(req: IncomingMessage): Promise<string> {
     };
     req.on('data', onData);
     req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', fail);
+    // A client that goes away mid-body is no failure of ours: a 400 no one reads, logged as a refusal.
+    req.once('error', (err: NodeJS.ErrnoException) =>
+      fail(
+        req.destroyed || err.code === 'ECONNRESET'
+          ? new AppError(400, 'request_aborted', 'The connection closed before the whole batch arrived')
+          : err,
+      ),
+    );
   });
 }

@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EVENTS_PER_BATCH, type BrowserEvent } from '../../shared/schemas/analytics-events.js';
@@ -181,6 +185,33 @@ describe('POST /api/events', () => {
     expect(
       (await request(app).post('/api/events').set('Content-Type', 'application/json').send('{"events": [')).status,
     ).toBe(400);
+  });
+});
+
+describe('a batch whose client goes away mid-body', () => {
+  it('is a refusal logged below error, not a failure of ours', async () => {
+    let lines: { level: number; msg?: string; res?: { statusCode?: number } }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const made = await testAppWithSegments({ search: fixture.search, sql, logger, events: new EventCollector(log) });
+    const { token } = await newGuest(made.app);
+    const server = createServer(made.app).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      lines = [];
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(
+        'POST /api/events HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+          `Cookie: ${cookieOf(token)}\r\nContent-Length: 100\r\n\r\n{"events":[`,
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      socket.destroy();
+      await expect.poll(() => lines.some((l) => l.res?.statusCode !== undefined)).toBe(true);
+      expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+      expect(lines.find((l) => l.res?.statusCode !== undefined)?.res?.statusCode).toBe(400);
+    } finally {
+      server.close();
+    }
   });
 });
 
