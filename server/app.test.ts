@@ -45,7 +45,7 @@ describe('error model', () => {
   it('answers an unknown /api path with a JSON 404', async () => {
     const res = await request(testApp().app).get('/api/nope');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: { code: 'not_found', message: 'No API route for GET /nope' } });
+    expect(res.body).toEqual({ error: { code: 'not_found', message: 'No API route for GET /api/nope' } });
   });
 
   it('answers malformed JSON with a 400, not a 500', async () => {

@@ -56,7 +56,14 @@ import { catalogAdminRoutes, noCatalogAdmin } from './live-catalog/routes.js';
 import type { MailOutbox } from './mail/outbox.js';
 import { mailAdminRoutes } from './mail/routes.js';
 import type { StudioService } from './studio/studio-service.js';
-import { previewLinkApi, previewLinkPage, studioAccess, studioPage, studioRoutes } from './studio/routes.js';
+import {
+  noPreviewRoute,
+  previewLinkApi,
+  previewLinkPage,
+  studioAccess,
+  studioPage,
+  studioRoutes,
+} from './studio/routes.js';
 import { pagePath } from '../shared/rules/site-paths.js';
 import { shellStatus } from './pages/page-status.js';
 import {
@@ -250,7 +257,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const linkFailures = limit('preview-link-failures', env.RATE_LIMIT_KEY_FAILURES_PER_MINUTE, 'preview link', {
     failedStatus: 404,
   });
-  app.use('/api/preview', deps.studio ? previewLinkApi(deps.studio, linkFailures) : apiNotFound);
+  app.use('/api/preview', deps.studio ? previewLinkApi(deps.studio, linkFailures) : noPreviewRoute);
   // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
   app.use('/api/events', cors);
   // Only the API takes bodies: a POST to a page is refused for its method (405), whatever body it carries.

@@ -130,6 +130,7 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
   res.status(status).json(body);
 };
 
+/** The 404 of an address under `/api` no route answers, named as the client sent it (its mount point included). */
 export const apiNotFound: RequestHandler = (req) => {
-  throw new AppError(404, 'not_found', `No API route for ${req.method} ${req.path}`);
+  throw new AppError(404, 'not_found', `No API route for ${req.method} ${req.baseUrl}${req.path}`);
 };

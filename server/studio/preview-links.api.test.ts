@@ -184,6 +184,13 @@ describe('preview links (RULES 18.3)', () => {
     // Read only: nothing else answers to the token, and it is no studio key.
     for (const method of ['post', 'put', 'delete'] as const)
       await request(app)[method](`/api/preview/${token}`).send({}).expect(404);
+    // Nor does a refusal name the address that holds it, in its answer or so in the log line it makes.
+    for (const address of [`/api/preview/${token}/x`, `/api/preview/x/${token}`]) {
+      const refused = await request(app).get(address).expect(404);
+      expect(refused.body.error.message).toBe(
+        'No API route for GET /api/preview/…: a preview link is read with GET /api/preview/<token>',
+      );
+    }
     await request(app).get('/api/studio/state').set('X-Studio-Key', token).expect(401);
   });
 

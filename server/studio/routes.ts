@@ -273,9 +273,22 @@ export function previewLinkApi(studio: StudioService, failures: RequestHandler):
   router.get('/:token', async (req, res) => {
     res.json(await studio.sharedPreview(req.params.token));
   });
-  router.use((req, _res, next) => next(new AppError(404, 'not_found', `No API route for ${req.method} ${req.path}`)));
+  router.use(noPreviewRoute);
   return router;
 }
+
+/**
+ * The 404 of any other address under `/api/preview`, and of all of them without a studio: never naming the address,
+ * which may hold a link's token (RULES 18.3), in the answer or the log line it makes.
+ */
+export const noPreviewRoute: RequestHandler = (req, _res, next) =>
+  next(
+    new AppError(
+      404,
+      'not_found',
+      `No API route for ${req.method} /api/preview/…: a preview link is read with GET /api/preview/<token>`,
+    ),
+  );
 
 /**
  * RULES 18.3: a preview link's page (`/preview/<token>`), which draws the link's preview with the storefront's
