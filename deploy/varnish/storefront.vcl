@@ -56,7 +56,7 @@ sub vcl_recv {
 
     # RULES 2.10: the tracking parameters, from shared/rules/tracking-params.ts (trackingParamPattern()); a
     # test fails when this line and the list differ. Then the empty parts they leave: `/?&a=1`, `/?`, `a&&b`.
-    set req.url = regsuball(req.url, "(?i)([?&])(utm_[^=&]*|gclid|gclsrc|gbraid|wbraid|dclid|_ga|_gl|fbclid|msclkid|ttclid|twclid|li_fat_id|yclid|igshid|mc_cid|mc_eid|_hsenc|_hsmi|mkt_tok|_kx)(=[^&]*)?(?=&|$)", "\1");
+    set req.url = regsuball(req.url, "(?i)([?&])(utm_[^=&]*|gclid|gclsrc|gbraid|wbraid|dclid|gad_source|gad_campaignid|srsltid|_ga|_gl|fbclid|msclkid|ttclid|twclid|li_fat_id|yclid|igshid|rdt_cid|sccid|epik|s_kwcid|ef_id|irclickid|mc_cid|mc_eid|_hsenc|_hsmi|mkt_tok|_kx)(=[^&]*)?(?=&|$)", "\1");
     set req.url = regsuball(req.url, "&{2,}", "&");
     set req.url = regsub(req.url, "\?&", "?");
     set req.url = regsub(req.url, "[?&]$", "");
@@ -68,7 +68,8 @@ sub vcl_recv {
     if (req.http.Authorization) {
         return (pass);
     }
-    if (req.url ~ "^/(api|tickets|checkout|orders|studio|preview)(/|\?|$)" || req.url ~ "^/(healthz|readyz|sub)(/|\?|$)") {
+    # Any case: the server routes `/API/…` as `/api/…`.
+    if (req.url ~ "(?i)^/(api|tickets|checkout|orders|studio|preview)(/|\?|$)" || req.url ~ "(?i)^/(healthz|readyz|sub)(/|\?|$)") {
         return (pass);
     }
 
@@ -149,7 +150,8 @@ sub vcl_backend_response {
     # A server error is never kept, not even as a marker that would hide a stale copy; one fetched behind a stale
     # page, or instead of one too old to serve while the server is well, is dropped and leaves that page in place
     # (vcl_synth then serves it).
-    if (beresp.status >= 500) {
+    # So is a 429: one client over its limit, never an answer for the others at that address.
+    if (beresp.status >= 500 || beresp.status == 429) {
         if (bereq.is_bgfetch || bereq.http.X-Storefront-Fresh) {
             return (abandon);
         }

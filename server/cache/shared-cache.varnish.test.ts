@@ -63,7 +63,7 @@ function stubHeaders(pathname: string, n: number): Record<string, string> {
   if (pathname === '/no-lifetime') return { ...page, 'cache-control': 'public' };
   if (pathname === '/failing')
     return { ...page, 'cache-control': 'public, max-age=0, s-maxage=1, stale-while-revalidate=1' };
-  if (pathname === '/short')
+  if (pathname === '/short' || pathname === '/limited')
     return { ...page, 'cache-control': 'public, max-age=0, s-maxage=1, stale-while-revalidate=60' };
   return page;
 }
@@ -74,6 +74,8 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
   const seen: Seen[] = [];
   /** Whether `/failing` fails now. */
   let failing = false;
+  /** Whether `/limited` is refused now, as a client over its rate limit is. */
+  let limited = false;
   const agent = new Agent({ keepAlive: true });
   const renders = (pathname: string) => seen.filter((s) => new URL(s.url, 'http://x').pathname === pathname).length;
   const fetchVia = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
@@ -85,6 +87,8 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
       seen.push({ url: req.url ?? '', cookie: req.headers.cookie });
       const { pathname } = new URL(req.url ?? '/', 'http://x');
       if (pathname === '/failing' && failing) return void res.writeHead(500).end('down');
+      if (pathname === '/limited' && limited)
+        return void res.writeHead(429, { 'cache-control': 'no-store', 'retry-after': '30' }).end('slow down');
       res.writeHead(200, stubHeaders(pathname, seen.length)).end(`<p>${req.url} #${seen.length}</p>`);
     });
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
@@ -161,7 +165,17 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
   });
 
   it('passes the personal pages, the API and every other method to the origin each time', async () => {
-    for (const path of ['/orders/1', '/checkout/2', '/tickets/3', '/studio', '/preview/x', '/api/layout/home']) {
+    // In any case: the server routes `/API/…` as `/api/…`.
+    const paths = [
+      '/orders/1',
+      '/checkout/2',
+      '/tickets/3',
+      '/studio',
+      '/preview/x',
+      '/api/layout/home',
+      '/API/events/x',
+    ];
+    for (const path of paths) {
       const answers = [await fetchVia(path), await fetchVia(path)];
       expect(
         answers.map((a) => a.headers['x-cache']),
@@ -255,6 +269,21 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     expect(stale.headers['x-cache']).toBe('HIT-STALE');
     await expect.poll(() => renders('/short')).toBe(before + 1);
     await expect.poll(async () => (await fetchVia('/short')).headers['x-cache']).toBe('HIT');
+  });
+
+  it('keeps the stale page when the fetch behind it is refused with a 429 (one client’s limit)', async () => {
+    const first = await fetchVia('/limited');
+    limited = true;
+    await sleep(1_500);
+    const before = renders('/limited');
+    const stale = await fetchVia('/limited');
+    expect([stale.headers['x-cache'], textOf(stale)]).toEqual(['HIT-STALE', textOf(first)]);
+    await expect.poll(() => renders('/limited')).toBe(before + 1);
+    // The refusal replaced nothing: the page is still there for the next shopper, not a miss.
+    const next = await fetchVia('/limited');
+    expect([next.status, next.headers['x-cache'], textOf(next)]).toEqual([200, 'HIT-STALE', textOf(first)]);
+    limited = false;
+    await expect.poll(async () => (await fetchVia('/limited')).headers['x-cache']).toBe('HIT');
   });
 });
 

@@ -13,15 +13,18 @@ export const TRACKING_PARAM_PREFIXES = ['utm_'] as const;
 
 /** And these, by name. */
 export const TRACKING_PARAMS = [
-  // Google Ads and Analytics
+  // Google Ads, Analytics and search (`srsltid`: one per click on an organic result)
   'gclid',
   'gclsrc',
   'gbraid',
   'wbraid',
   'dclid',
+  'gad_source',
+  'gad_campaignid',
+  'srsltid',
   '_ga',
   '_gl',
-  // Meta, Microsoft, TikTok, X, LinkedIn, Yandex, Instagram
+  // Meta, Microsoft, TikTok, X, LinkedIn, Yandex, Instagram, Reddit, Snapchat, Pinterest
   'fbclid',
   'msclkid',
   'ttclid',
@@ -29,6 +32,13 @@ export const TRACKING_PARAMS = [
   'li_fat_id',
   'yclid',
   'igshid',
+  'rdt_cid',
+  'sccid',
+  'epik',
+  // Adobe, Impact
+  's_kwcid',
+  'ef_id',
+  'irclickid',
   // Mailchimp, HubSpot, Marketo, Klaviyo
   'mc_cid',
   'mc_eid',
