@@ -482,12 +482,15 @@ describe('POST /api/eval/:clientKey (the raw answer)', () => {
     for (const primitive of ['"attributes"', 'null', '42']) {
       const res = await request(app).post(`/api/eval/${KEY}`).set('Content-Type', 'application/json').send(primitive);
       expect(res.status, primitive).toBe(400);
-      expect(res.body.error.message, primitive).toMatch(/JSON/);
+      expect(res.body.error.message, primitive).toMatch(/^The body must be a JSON object or array; this one is /);
     }
 
     const notJson = await request(app).post(`/api/eval/${KEY}`).set('Content-Type', 'text/plain').send('id=1');
-    expect(notJson.status).toBe(400);
-    expect(notJson.body.error.message).toMatch(/body must be a JSON object/);
+    expect(notJson.status).toBe(415);
+    expect(notJson.body.error).toEqual({
+      code: 'unsupported_media_type',
+      message: 'Send the body as JSON, with Content-Type: application/json; this one is "text/plain"',
+    });
 
     // Past the API's body limit (RULES 8.3: 64 KB) the body is refused unread, as everywhere in the API.
     const huge = await evaluate(app, { attributes: { id: 'x'.repeat(70_000) } });

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../config/env.js';
@@ -116,7 +117,7 @@ describe('hostile input never gets a 5xx', () => {
     }
   });
 
-  it('refuses a body nesting deeper than any document of ours, or holding a NUL or a lone surrogate, naming where (RULES 14.15)', async () => {
+  it('refuses a body nesting too deep, or holding a NUL or a lone surrogate, naming where (RULES 14.15)', async () => {
     const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
     const auth = `Bearer ${token}`;
     const cases: [path: string, body: string, where: RegExp][] = [
@@ -151,6 +152,27 @@ describe('hostile input never gets a 5xx', () => {
       .set('Content-Type', 'application/json')
       .send(`{"attributes":{"id":"g-1","deep":${deep(30)}}}`);
     expect(fine.status).toBe(200);
+  });
+
+  it('names a body that is not JSON by its type (415), and one its Content-Encoding does not decode', async () => {
+    const auth = `Bearer ${token}`;
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/vnd.api+json']) {
+      const res = await request(app).post('/api/cart').set('Authorization', auth).set('Content-Type', type).send('{}');
+      expect(res.status, type).toBe(415);
+      expect(res.body.error, type).toEqual({
+        code: 'unsupported_media_type',
+        message: `Send the body as JSON, with Content-Type: application/json; this one is "${type}"`,
+      });
+    }
+    const corrupt = gzipSync('{"listingId":1,"quantity":1}').subarray(0, 10);
+    const res = await request(app)
+      .post('/api/cart')
+      .set('Authorization', auth)
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send(corrupt);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('bad_content_encoding');
   });
 
   it('opens a guest session for a POST with no body or an empty object', async () => {

@@ -98,12 +98,36 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
   if (typeof status === 'number' && status >= 400 && status < 500) {
     const type = (err as { type?: unknown }).type;
     if (typeof type === 'string' && err instanceof Error && err.message) {
-      return { status, body: { error: { code: type.replaceAll('.', '_'), message: err.message } } };
+      return { status, body: { error: { code: type.replaceAll('.', '_'), message: bodyErrorMessage(err, type) } } };
+    }
+    // A body whose bytes its Content-Encoding does not decode (zlib's `Z_DATA_ERROR`, brotli's own codes).
+    const code = (err as { code?: unknown }).code;
+    if (status === 400 && typeof code === 'string' && /^(Z_|ERR__?BROTLI|ERR_ZLIB)/.test(code)) {
+      const message = 'The body is not what its Content-Encoding says: it does not decompress';
+      return { status, body: { error: { code: 'bad_content_encoding', message } } };
     }
     const plain = httpError(status);
     return { status: plain.status, body: { error: { code: plain.code, message: plain.message } } };
   }
   return { status: 500, body: { error: { code: 'internal', message: 'Internal server error' } } };
+}
+
+/**
+ * body-parser's message for its error, but for one: JSON that is valid but not an object or array, which its strict
+ * mode refuses as though it were not JSON at all.
+ */
+function bodyErrorMessage(err: Error, type: string): string {
+  if (type !== 'entity.parse.failed') return err.message;
+  const raw = (err as { body?: unknown }).body;
+  if (typeof raw !== 'string') return err.message;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (value === null || typeof value !== 'object')
+      return `The body must be a JSON object or array; this one is ${value === null ? 'null' : `a ${typeof value}`}`;
+  } catch {
+    // Not JSON: the parser's own message says where it stopped.
+  }
+  return err.message;
 }
 
 /**

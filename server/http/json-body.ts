@@ -12,7 +12,21 @@ const refuseUnkeepableJson: RequestHandler = (req, _res, next) => {
   next(problem ? new AppError(400, 'bad_json_value', `Bad JSON: ${problem}.`) : undefined);
 };
 
-/** Every JSON body the server reads: Express's parser with `options`, then the check above. */
+/**
+ * A body Express's JSON parser left alone because its Content-Type is not JSON (`text/plain`, a form) is refused
+ * naming the type, rather than read as no body and refused for the fields it seems to lack. An empty body (no
+ * Content-Length, or 0) is none: routes that take no input accept it.
+ */
+const refuseOtherTypes: RequestHandler = (req, _res, next) => {
+  const sent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (req.body !== undefined || !sent) return next();
+  const type = req.headers['content-type'];
+  const named = type ? JSON.stringify(type.slice(0, 100)) : 'not named';
+  const message = `Send the body as JSON, with Content-Type: application/json; this one is ${named}`;
+  next(new AppError(415, 'unsupported_media_type', message));
+};
+
+/** Every JSON body the server reads: Express's parser with `options`, then the checks above. */
 export function jsonBody(options: Parameters<typeof express.json>[0]): RequestHandler[] {
-  return [express.json(options), refuseUnkeepableJson];
+  return [express.json(options), refuseOtherTypes, refuseUnkeepableJson];
 }

@@ -214,6 +214,49 @@ describe('requests Node refuses before the app', () => {
     expect(parsed(await rawExchange('GET /api/suggest?q=a HTTP/1.0\r\n\r\n')).status).toBe(200);
   });
 
+  it('answers a request naming its Host twice with a JSON 400 saying so', async () => {
+    for (const raw of [
+      'GET /faq HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\nConnection: close\r\n\r\n',
+      'GET /faq HTTP/1.1\r\nHost: a.example\r\nhost: a.example\r\nConnection: close\r\n\r\n',
+    ]) {
+      const answer = parsed(await rawExchange(raw));
+      expect(answer).toEqual({ status: 400, error: expect.objectContaining({ code: 'duplicate_host' }) });
+    }
+  });
+
+  it('answers a request that stalls before it has all arrived with a JSON 408, in the time it is given', async () => {
+    // Answered once the whole body is read, as a route reading JSON would.
+    const impatient = storefrontServer((req, res) => void req.resume().on('end', () => res.end('ok')), 5_000, {
+      requestTimeoutMs: 500,
+    });
+    await new Promise<void>((resolve) => impatient.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = impatient.address() as AddressInfo;
+      const exchange = (raw: string) =>
+        new Promise<string>((resolve, reject) => {
+          let answer = '';
+          const socket = connect({ host: '127.0.0.1', port }, () => socket.write(raw));
+          socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+          socket.on('close', () => resolve(answer)).on('error', reject);
+        });
+      const began = Date.now();
+      for (const raw of [
+        'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ',
+        'POST /api/cart HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a"',
+      ]) {
+        const answer = await exchange(raw);
+        expect(parsed(answer), raw).toEqual({
+          status: 408,
+          error: expect.objectContaining({ code: 'request_timeout' }),
+        });
+      }
+      // Within its time and the check after it, not Node's five minutes.
+      expect(Date.now() - began).toBeLessThan(10_000);
+    } finally {
+      impatient.close();
+    }
+  });
+
   it('answers CONNECT with a JSON 405 naming the methods a page takes, not a closed connection', async () => {
     const answer = await rawExchange('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
     expect(parsed(answer)).toEqual({ status: 405, error: expect.objectContaining({ code: 'method_not_allowed' }) });

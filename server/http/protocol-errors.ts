@@ -21,11 +21,31 @@ function rawAnswer(status: number, reason: string, error: ErrorBody['error'], he
  * The HTTP server a node listens with: `listener` behind the checks below, every refusal in the JSON error model.
  * `keepAliveTimeout`: how long an idle kept-alive connection stays open.
  */
-export function storefrontServer(listener: RequestListener, keepAliveTimeout: number): Server {
-  const server = createServer({ keepAliveTimeout, requireHostHeader: false }, requiringHost(listener));
+export function storefrontServer(
+  listener: RequestListener,
+  keepAliveTimeout: number,
+  { requestTimeoutMs = REQUEST_TIMEOUT_MS }: { requestTimeoutMs?: number } = {},
+): Server {
+  const server = createServer(
+    {
+      keepAliveTimeout,
+      requireHostHeader: false,
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      // How often Node looks for requests past their time: within a tenth of it.
+      connectionsCheckingInterval: Math.max(100, Math.min(requestTimeoutMs / 10, 30_000)),
+    },
+    requiringHost(listener),
+  );
   answerProtocolErrors(server);
   return server;
 }
+
+/**
+ * How long a request may take to arrive, headers and body (Node waits five minutes): the largest body the server
+ * takes (a catalog import) arrives well within it on any working link; a client that stalls mid-request gets a 408.
+ */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (a URL or headers over 16 KB, malformed
@@ -38,17 +58,21 @@ function answerProtocolErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     socket.end(
-      tooLarge
+      err.code === 'HPE_HEADER_OVERFLOW'
         ? rawAnswer(431, 'Request Header Fields Too Large', {
             code: 'request_too_large',
             message: 'The request line and headers must stay under 16 KB',
           })
-        : rawAnswer(400, 'Bad Request', {
-            code: 'malformed_request',
-            message: 'The request could not be parsed as HTTP',
-          }),
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? rawAnswer(408, 'Request Timeout', {
+              code: 'request_timeout',
+              message: 'The whole request did not arrive in time: send it again',
+            })
+          : rawAnswer(400, 'Bad Request', {
+              code: 'malformed_request',
+              message: 'The request could not be parsed as HTTP',
+            }),
     );
   });
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
@@ -72,10 +96,15 @@ function answerProtocolErrors(server: Server): void {
  */
 function requiringHost(listener: RequestListener): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
-    if (req.headers.host !== undefined || req.httpVersion !== '1.1') return listener(req, res);
-    const body = JSON.stringify({
-      error: { code: 'missing_host', message: 'An HTTP/1.1 request names the site it is for in a Host header.' },
-    });
+    let hosts = 0;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+    if (hosts === 1 || (hosts === 0 && req.httpVersion !== '1.1')) return listener(req, res);
+    // Node keeps the first of two Host headers; a proxy in front may have read the other (RFC 9112 §3.2).
+    const error =
+      hosts === 0
+        ? { code: 'missing_host', message: 'An HTTP/1.1 request names the site it is for in a Host header.' }
+        : { code: 'duplicate_host', message: 'A request names the site it is for in one Host header, not several.' };
+    const body = JSON.stringify({ error });
     res.shouldKeepAlive = false;
     res.writeHead(400, {
       'Content-Type': 'application/json; charset=utf-8',

@@ -201,6 +201,26 @@ describe('toErrorResponse for errors the app did not make', () => {
       status: 400,
       body: { error: { code: 'entity_parse_failed', message: 'Unexpected end of JSON input' } },
     });
+    // Valid JSON its strict mode refuses is named for what it is.
+    const scalar = Object.assign(new Error(`Unexpected token 'n', "null" is not valid JSON`), {
+      status: 400,
+      type: 'entity.parse.failed',
+      body: 'null',
+    });
+    expect(toErrorResponse(scalar).body.error.message).toBe(
+      'The body must be a JSON object or array; this one is null',
+    );
+    // A body its Content-Encoding does not decode.
+    const corrupt = Object.assign(new Error('unexpected end of file'), { status: 400, code: 'Z_BUF_ERROR' });
+    expect(toErrorResponse(corrupt)).toEqual({
+      status: 400,
+      body: {
+        error: {
+          code: 'bad_content_encoding',
+          message: 'The body is not what its Content-Encoding says: it does not decompress',
+        },
+      },
+    });
   });
 });
 

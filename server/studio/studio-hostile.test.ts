@@ -494,7 +494,7 @@ describe('the studio API under hostile input', () => {
     );
   }, 60_000);
 
-  it('refuses a draft nesting deeper than any segment file before it is kept, checked or saved (RULES 14.15)', async () => {
+  it('refuses a draft nesting deeper than any segment file, before it is kept or checked (RULES 14.15)', async () => {
     const before = await snapshot(n);
     const text = '['.repeat(5000) + ']'.repeat(5000);
     for (const res of [
