@@ -175,6 +175,41 @@ describe('hostile input never gets a 5xx', () => {
     expect(res.body.error.code).toBe('bad_content_encoding');
   });
 
+  it('reads numbers in an address as decimal text only, and names the check a number fails', async () => {
+    const cases: [url: string, message: string][] = [
+      ['/api/layout/home?lat=&lng=', 'lat: lat must be a number; lng: lng must be a number'],
+      ['/api/layout/home?lat=%20&lng=1', 'lat: lat must be a number'],
+      ['/api/layout/home?lat=0x10&lng=0x10', 'lat: lat must be a number; lng: lng must be a number'],
+      ['/api/layout/home?lat=1e1&lng=2', 'lat: lat must be a number'],
+      ['/api/Searches/get?q=a&page=0x10', 'page: page must be a number'],
+      ['/api/Searches/get?q=a&page=0', 'page: page starts at 1'],
+      ['/api/location?zip=10007&zip=10008', 'zip: zip is one 5-digit US ZIP code'],
+      ['/api/listings/0', 'id: id must be 1 or more'],
+      ['/api/listings/1.5', 'id: id must be a whole number'],
+      ['/api/listings/0x10', 'id: id must be a number'],
+      ['/api/listings/99999999999999999999', 'id: id must be a whole number; id: id is too large to be an id'],
+    ];
+    for (const [url, message] of cases) {
+      const res = await request(app).get(url);
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.message, url).toBe(message);
+    }
+    // Decimal text is read as ever.
+    expect((await request(app).get('/api/layout/home?lat=40.71&lng=-74.01')).status).toBe(200);
+    expect((await request(app).get('/api/Searches/get?q=a&page=2')).status).toBe(200);
+    const auth = `Bearer ${token}`;
+    for (const [body, message] of [
+      [{ listingId: 1, quantity: 0 }, 'quantity: quantity starts at 1'],
+      [{ listingId: 1, quantity: 1e9 }, 'quantity: quantity must be at most 20'],
+      [{ listingId: -5, quantity: 1 }, 'listingId: listingId must be a listing id, 1 or more'],
+      [{ listingId: 1, quantity: 1.5 }, 'quantity: quantity must be a whole number'],
+    ] as const) {
+      const res = await request(app).post('/api/cart').set('Authorization', auth).send(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.message, JSON.stringify(body)).toBe(message);
+    }
+  });
+
   it('opens a guest session for a POST with no body or an empty object', async () => {
     expect((await request(app).post('/api/customers/session')).status).toBe(201);
     expect(

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fromText } from '../../shared/schemas/zod.js';
 import type { USCityDocument, ZipEventDeterminationDocument } from '../../shared/schemas/documents.js';
 import {
   DEFAULT_TIME_ZONE,
@@ -26,8 +27,15 @@ const longitudeRange = `lng must be between -${MAX_LONGITUDE} and ${MAX_LONGITUD
 /** A place in a request's query (the layout API's, the studio preview's), checked by the location rules. */
 export const LocationQuerySchema = z
   .object({
-    lat: z.coerce.number().min(-MAX_LATITUDE, latitudeRange).max(MAX_LATITUDE, latitudeRange).optional(),
-    lng: z.coerce.number().min(-MAX_LONGITUDE, longitudeRange).max(MAX_LONGITUDE, longitudeRange).optional(),
+    lat: fromText(
+      z.number({ error: 'lat must be a number' }).min(-MAX_LATITUDE, latitudeRange).max(MAX_LATITUDE, latitudeRange),
+    ).optional(),
+    lng: fromText(
+      z
+        .number({ error: 'lng must be a number' })
+        .min(-MAX_LONGITUDE, longitudeRange)
+        .max(MAX_LONGITUDE, longitudeRange),
+    ).optional(),
     zip: z.string().regex(ZIP_PATTERN, 'zip must be a 5-digit US ZIP code').optional(),
   })
   .refine((q) => (q.lat === undefined) === (q.lng === undefined), {

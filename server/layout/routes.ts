@@ -265,7 +265,13 @@ export function layoutRoutes(
   // A ZIP code the shopper typed, checked before the pages use it: its market, or a 404 naming it.
   router.get('/location', async (req, res) => {
     const { zip } = z
-      .object({ zip: z.string({ error: 'zip is required' }).regex(ZIP_PATTERN, 'zip must be a 5-digit US ZIP code') })
+      .object({
+        zip: z
+          .string({
+            error: (issue) => (issue.input === undefined ? 'zip is required' : 'zip is one 5-digit US ZIP code'),
+          })
+          .regex(ZIP_PATTERN, 'zip must be a 5-digit US ZIP code'),
+      })
       .parse(req.query);
     const found = await zipLocation(zip, search.engine);
     if (!found) throw new AppError(404, 'unknown_zip', `ZIP code ${zip} is not a US ZIP code we know`);

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
+import { fromText } from '../../shared/schemas/zod.js';
 import { AppError } from '../http/errors.js';
 import { LocationQuerySchema } from '../layout/location-lookup.js';
 import {
@@ -231,7 +232,13 @@ function experimentResultsRoutes(router: Router, readout: ExperimentReadout, sql
     const { guest, limit } = z
       .object({
         guest: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'guest must be a guest id'),
-        limit: z.coerce.number().int().min(1).max(MAX_EVENTS_READ).optional(),
+        limit: fromText(
+          z
+            .number({ error: 'limit must be a number' })
+            .int('limit must be a whole number')
+            .min(1, 'limit starts at 1')
+            .max(MAX_EVENTS_READ, `limit must be at most ${MAX_EVENTS_READ}`),
+        ).optional(),
       })
       .parse(req.query);
     res.json({ events: await guestEvents(sql, guest, limit) });

@@ -1,4 +1,4 @@
-import { z } from './zod.js';
+import { fromText, z } from './zod.js';
 import { EventCardSchema } from './cards.js';
 import { LAYOUT_NAMES } from './seating.js';
 import { DEAL_RATINGS, DELIVERY_METHODS } from './commerce-terms.js';
@@ -159,23 +159,26 @@ export const ListingTermsSchema = ListingSchema.pick({
 export type ListingTerms = z.infer<typeof ListingTermsSchema>;
 
 export const ListingsQuerySchema = z.object({
-  quantity: z.coerce
-    .number({ error: 'quantity must be a number' })
-    .int('quantity must be a whole number')
-    .min(1, 'quantity starts at 1')
-    .max(20, 'quantity must be at most 20')
-    .optional(),
+  quantity: fromText(
+    z
+      .number({ error: 'quantity must be a number' })
+      .int('quantity must be a whole number')
+      .min(1, 'quantity starts at 1')
+      .max(20, 'quantity must be at most 20'),
+  ).optional(),
   sort: z.enum(['price_asc', 'price_desc', 'section']).default('price_asc'),
-  minPrice: z.coerce
-    .number({ error: 'minPrice must be a number' })
-    .min(0, 'minPrice starts at 0')
-    .max(MAX_TICKET_PRICE, `minPrice must be at most ${MAX_TICKET_PRICE}`)
-    .optional(),
-  maxPrice: z.coerce
-    .number({ error: 'maxPrice must be a number' })
-    .min(0, 'maxPrice starts at 0')
-    .max(MAX_TICKET_PRICE, `maxPrice must be at most ${MAX_TICKET_PRICE}`)
-    .optional(),
+  minPrice: fromText(
+    z
+      .number({ error: 'minPrice must be a number' })
+      .min(0, 'minPrice starts at 0')
+      .max(MAX_TICKET_PRICE, `minPrice must be at most ${MAX_TICKET_PRICE}`),
+  ).optional(),
+  maxPrice: fromText(
+    z
+      .number({ error: 'maxPrice must be a number' })
+      .min(0, 'maxPrice starts at 0')
+      .max(MAX_TICKET_PRICE, `maxPrice must be at most ${MAX_TICKET_PRICE}`),
+  ).optional(),
   /**
    * Accessible seating only (`accessible=1` or `true`, RULES 10.15); a rendered page passes the client's filter, where
    * it is a boolean.
@@ -228,8 +231,15 @@ export const ListingDetailSchema = z.object({ listing: ListingSchema, event: Eve
 export const LineItemSchema = z.object({ key: z.string(), value: z.string() });
 
 export const CreateCartSchema = z.object({
-  listingId: z.number({ error: 'listingId must be a number' }).int().positive(),
-  quantity: z.number({ error: 'quantity must be a number' }).int('quantity must be a whole number').min(1).max(20),
+  listingId: z
+    .number({ error: 'listingId must be a number' })
+    .int('listingId must be a whole number')
+    .positive('listingId must be a listing id, 1 or more'),
+  quantity: z
+    .number({ error: 'quantity must be a number' })
+    .int('quantity must be a whole number')
+    .min(1, 'quantity starts at 1')
+    .max(20, 'quantity must be at most 20'),
   /** Companion seats taken with the wheelchair spaces of an accessible listing (RULES 10.16). */
   companions: z
     .number({ error: 'companions must be a number' })
