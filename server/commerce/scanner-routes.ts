@@ -32,7 +32,13 @@ export function scannerRoutes(scanner: ScannerService, keys: ScannerKeys, limite
   router.post('/tickets/scan', ...limiters, async (req, res) => {
     const given = req.get(SCANNER_KEY_HEADER);
     const key = given ? await keys.identify(given) : null;
-    if (!key) throw new AppError(401, 'scanner_key_required', `Send a scanner key in ${SCANNER_KEY_HEADER}`);
+    // One answer whether a key was sent or not: a refusal says nothing of the keys there are.
+    if (!key)
+      throw new AppError(
+        401,
+        'scanner_key_required',
+        `Send one of this storefront's scanner keys in ${SCANNER_KEY_HEADER}: none was sent, or this one is not known`,
+      );
     const { barcode, event } = ScanRequestSchema.parse(req.body ?? {});
     const admitting = await scanner.eventFor(key.scope, event);
     res.set('Cache-Control', 'no-store').json(await scanner.scan(barcode, admitting));
