@@ -797,6 +797,10 @@ describe('fair holds', () => {
     const bad = await request(app).get('/api/purchase-limits?eventId=abc').set('Authorization', auth);
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('eventId');
+    // An event the catalog does not have allows nothing: a 404 naming it, not an allowance.
+    const missing = await request(app).get('/api/purchase-limits?eventId=999999999').set('Authorization', auth);
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'not_found']);
+    expect(missing.body.error.message).toContain('999999999');
     await request(app).delete(`/api/cart/${held.body.id}`).set('Authorization', auth);
   });
 

@@ -85,6 +85,8 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events
   router.get('/purchase-limits', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
     const { eventId } = PurchaseLimitsQuerySchema.parse(req.query);
+    // What may be bought of an event the catalog does not have is nothing to answer: a 404 naming it.
+    await commerce.catalog.event(eventId);
     const clientKey = clientKeyOf(req.ip ?? req.socket.remoteAddress ?? 'unknown');
     res.set('Cache-Control', 'private, no-store').json(await commerce.holds.allowance({ guestId, clientKey }, eventId));
   });
