@@ -343,6 +343,10 @@ describe('checkout and orders', () => {
     expect(again.status).toBe(200);
     expect(OrderSchema.parse(again.body)).toMatchObject({ id: order.id, totalPrice: order.totalPrice });
     expect(again.body.accessCode).toBeUndefined();
+    // A bought cart has nothing to let go of: said so, and the order stands.
+    const letGo = await request(app).delete(`/api/cart/${cart.id}`).set('Authorization', auth);
+    expect([letGo.status, letGo.body.error?.code]).toEqual([409, 'cart_purchased']);
+    expect((await request(app).get(`/api/cart/${cart.id}`).set('Authorization', auth)).body.status).toBe('purchased');
     expect(payments.charges.filter((c) => c.amountCents === Math.round(order.totalPrice.value * 100))).toHaveLength(1);
   });
 

@@ -141,7 +141,14 @@ export class HoldService {
   }
 
   async releaseCart(guestId: string, cartId: string): Promise<void> {
-    await this.ownHold(guestId, cartId, 'releaseCart');
+    const hold = await this.ownHold(guestId, cartId, 'releaseCart');
+    // A cart already let go of or run out is let go of again (204); one that was bought has nothing to let go of.
+    if (hold.status === 'purchased')
+      throw new AppError(
+        409,
+        'cart_purchased',
+        'This cart was bought: its tickets are an order now, not a hold to let go of',
+      );
     await stored('releaseCart', () => this.options.holds.releaseHold(cartId, guestId));
   }
 }
