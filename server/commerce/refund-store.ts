@@ -205,9 +205,14 @@ export class RefundStore {
     return rows.length > 0;
   }
 
+  /** The refunds of an order, oldest first; an order there is not is a 404, as a refund of it is. */
   async ofOrder(orderId: string): Promise<RefundRow[]> {
-    const rows = await this.sql.query('SELECT * FROM refunds WHERE order_id = $1 ORDER BY created_at, id', [orderId]);
-    return rows.map(refundRow);
+    const rows = await this.sql.query(
+      'SELECT r.* FROM orders o LEFT JOIN refunds r ON r.order_id = o.id WHERE o.id = $1 ORDER BY r.created_at, r.id',
+      [orderId],
+    );
+    if (rows.length === 0) throw new AppError(404, 'not_found', `There is no order ${orderId}`);
+    return rows.filter((r) => r.id !== null).map(refundRow);
   }
 
   /** The end of the latest refund window an event change opened for this order, if any. */

@@ -324,6 +324,9 @@ describe('operators’ refunds and reconciliation (RULES 19.3, 19.5)', () => {
     expect(seen.status).toBe('refunded');
     const listed = await request(app).get(`/api/admin/orders/${order.id}/refunds`).set(admin());
     expect(listed.body.refunds.map((r: { status: string }) => r.status)).toEqual(['refunded', 'refunded']);
+    // An order there is not has no refunds to list: a 404, as a refund of it is.
+    const unknown = await request(app).get('/api/admin/orders/ORD-AAAAAAAAAA/refunds').set(admin());
+    expect([unknown.status, unknown.body.error.message]).toEqual([404, 'There is no order ORD-AAAAAAAAAA']);
 
     const rec = await request(app).get(`/api/admin/reconcile?event=${event.event_id}`).set(admin());
     expect(rec.status).toBe(200);
