@@ -321,6 +321,17 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
 
   if (deps.clientDir && existsSync(path.join(deps.clientDir, 'index.html'))) {
     const indexFile = path.join(deps.clientDir, 'index.html');
+    // A page request refused before anything is read for it (a bad target, a search too long, a rate limit), or
+    // whose own answer the API refuses, gets a page saying why, with its status: the app shell with the message in
+    // place of the app.
+    const problems = new ProblemPages(indexFile);
+    const sendProblem = (res: Response, problem: PageProblem) =>
+      res
+        .status(problem.status)
+        .set('Cache-Control', 'no-store')
+        .set('X-Robots-Tag', 'noindex')
+        .type('html')
+        .send(problems.html(problem));
     const pages = deps.renderer
       ? new PageService({
           renderer: deps.renderer,
@@ -332,18 +343,9 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
           pageLane,
           flags: deps.flags,
           origins,
+          problemPage: sendProblem,
         })
       : undefined;
-    // A page request refused before anything is read for it (a bad target, a search too long, a rate limit) gets a
-    // page saying why, with its status: the app shell with the message in place of the app.
-    const problems = new ProblemPages(indexFile);
-    const sendProblem = (res: Response, problem: PageProblem) =>
-      res
-        .status(problem.status)
-        .set('Cache-Control', 'no-store')
-        .set('X-Robots-Tag', 'noindex')
-        .type('html')
-        .send(problems.html(problem));
     // A rendered page that reads what the API limits counts against the API's limiter for it (the same counts per
     // client address): a search results page is a search, an event page a listings read. A kept page replayed from
     // the page lane, in front of Express, reads nothing and counts nothing.

@@ -8,7 +8,8 @@ import { BAD_PATH_ESCAPE } from '../http/errors.js';
 
 /** Why a page request is answered without drawing the page: what the page says, and the status it goes with. */
 export interface PageProblem {
-  status: 400 | 429;
+  /** A 4xx: the page's own problem (400, 429), or the API's refusal of the answer the page is drawn from. */
+  status: number;
   /** The error code, as the API would name it (for the log line). */
   code: string;
   title: string;

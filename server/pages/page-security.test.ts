@@ -229,13 +229,16 @@ describe('a page request the server cannot read', () => {
       // An error answer: no cache keeps it (RULES 14.14).
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.headers.xkey).toBeUndefined();
-      // The page leaves the answer to the client, which is told why by the API.
+      // The page says why, in the API's words, with no app to ask again for what was refused.
       const api = address.startsWith('/performers/')
         ? `/api/performers/${slug}?page=${MAX_SCHEDULE_PAGE + 1}`
         : `/api/Searches/get?q=mets&page=${MAX_RESULTS_PAGE + 1}`;
       const refused = await request(app).get(api).set('X-Forwarded-For', '203.0.113.78');
       expect(refused.status).toBe(400);
       expect(refused.body.error.message).toMatch(/page must be at most/);
+      expect(page.text).toContain('<h1 id="problem-title">This page cannot be shown</h1>');
+      expect(page.text).toContain(`${refused.body.error.message}. Check the address`);
+      expect(page.text).not.toMatch(/<script/);
       // A refusal, logged as the API's own is, not a page answer that failed.
       const written = lines.slice(before).join('');
       expect(written).not.toContain('a page answer failed');

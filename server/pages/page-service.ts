@@ -28,6 +28,7 @@ import {
 } from './page-answers.js';
 import { imagePreloadLinks, type PageDocument } from './page-document.js';
 import type { PagePlan, PageRenderer } from './page-renderer.js';
+import type { PageProblem } from './page-problems.js';
 import type { PageVerdict } from './page-status.js';
 
 /**
@@ -37,8 +38,6 @@ import type { PageVerdict } from './page-status.js';
 const STALE_WHILE_REVALIDATE_SECONDS = 60;
 /** A page that is not kept (a part failed, or it cannot be kept): every cache asks again before using it. */
 const UNKEPT_CACHE_CONTROL = 'no-cache';
-/** RULES 14.14: a page whose own answer was refused (400, 429) is an error answer: no cache keeps it. */
-const REFUSED_CACHE_CONTROL = 'no-store';
 
 /** The `Cache-Control` of a kept page: public, for shared caches, for as long as the server keeps it. */
 export function sharedCacheControl(ttlMs: number): string {
@@ -77,6 +76,18 @@ export interface PageServiceDeps {
   flags: FlagService;
   /** The origins a page's canonical link and structured data are given on: never a host the client made up. */
   origins: PublicOrigins;
+  /**
+   * Sends the page of a problem (its title and message, no app, `no-store`, RULES 14.14): a page whose own answer
+   * the API refuses.
+   */
+  problemPage: (res: Response, problem: PageProblem) => void;
+}
+
+/** The API's refusal of a page's own answer: its status, and its error's code and message. */
+interface Refusal {
+  status: number;
+  code: string;
+  message: string;
 }
 
 /**
@@ -154,8 +165,8 @@ export class PageService {
       try {
         layout = await this.deps.answers.answer(layoutQuery.call, context);
       } catch (err) {
-        const refused = toErrorResponse(err).status;
-        if (refused < 500) return this.refused(visit, plan, refused);
+        const { status: refused, body } = toErrorResponse(err);
+        if (refused < 500) return this.refused(visit, plan, { status: refused, ...body.error });
         // A layout that failed is left for the client to ask for, and the page is not kept.
         this.deps.logger.warn({ err, call: layoutQuery.call }, 'a page answer failed: the client will ask for it');
         return this.render(visit, { ...plan, own: [] }, status);
@@ -197,7 +208,7 @@ export class PageService {
     // One the API would refuse (an unknown event, a page number past the last) gives the page the API's status; one
     // that failed (the engine down) is left for the client to ask for, and the page is not kept.
     let complete = true;
-    let refused: number | undefined;
+    let refused: Refusal | undefined;
     const read = await Promise.all(
       [...plan.shell, ...plan.own].map(async (query) => {
         const found = known.get(query);
@@ -205,9 +216,9 @@ export class PageService {
         try {
           return await this.deps.answers.answer(query.call, visit.context);
         } catch (err) {
-          const { status } = toErrorResponse(err);
+          const { status, body } = toErrorResponse(err);
           if (status < 500) {
-            if (plan.own.includes(query)) refused ??= status;
+            if (plan.own.includes(query)) refused ??= { status, ...body.error };
           } else {
             this.deps.logger.warn({ err, call: query.call }, 'a page answer failed: the client will ask for it');
           }
@@ -221,13 +232,19 @@ export class PageService {
 
   /**
    * A page whose own answer the API refuses (a 4xx), never kept: nothing there (404) is the not-found page; any other
-   * refusal (a variation that does not exist, a page number past the last) is the client's to explain, with the API's
-   * status.
+   * refusal (a page number past the last, a variation that does not exist) is the page of that problem, with the
+   * API's status and message (RULES 2.11).
    */
-  private refused(visit: PageVisit, plan: PagePlan, status: number): Promise<boolean> {
-    return status === 404
-      ? this.render(visit, notFoundPlan(plan), 404)
-      : this.render(visit, { ...plan, own: [] }, status);
+  private async refused(visit: PageVisit, plan: PagePlan, refusal: Refusal): Promise<boolean> {
+    if (refusal.status === 404) return this.render(visit, notFoundPlan(plan), 404);
+    visit.req.log?.info({ code: refusal.code }, refusal.message);
+    this.deps.problemPage(visit.res, {
+      status: refusal.status,
+      code: refusal.code,
+      title: 'This page cannot be shown',
+      message: `${refusal.message.replace(/\.$/, '')}. Check the address, or start again from the home page.`,
+    });
+    return true;
   }
 
   private async render(
@@ -293,11 +310,7 @@ export class PageService {
     if (preloads.links.length > 0) own.Link = preloads.links.join(', ');
     if (keepable) own[SURROGATE_KEY_HEADERS[0]] = own[SURROGATE_KEY_HEADERS[1]] = surrogateKeyHeader(keepable.tags);
     const answer = replayableHtml(parts.start + markup + parts.end, {
-      cacheControl: keepable
-        ? sharedCacheControl(keepable.ttlMs)
-        : status >= 400 && status !== 404 && status !== 410
-          ? REFUSED_CACHE_CONTROL
-          : UNKEPT_CACHE_CONTROL,
+      cacheControl: keepable ? sharedCacheControl(keepable.ttlMs) : UNKEPT_CACHE_CONTROL,
       own,
     });
 

@@ -16,7 +16,7 @@ import { cancelOneEvent, catalogFixture, type CatalogFixture } from '../test/cat
 import { liveCatalogOver } from '../test/live-catalog.js';
 import { testAppWithSegments } from '../test/test-app.js';
 import { writeBuiltClient } from '../test/built-client.js';
-import { imagePreloadLinks } from './page-document.js';
+import { escapeHtml, imagePreloadLinks } from './page-document.js';
 import { sharedCacheControl } from './page-service.js';
 import type { PageRenderer } from './page-renderer.js';
 import { callPath, type ApiCall } from '../../shared/schemas/api-calls.js';
@@ -349,7 +349,7 @@ describe('a rendered landing page', () => {
 
   it(
     'answers an address the layout refuses (a variation that does not exist) ' +
-      'with its 4xx, for the page to explain',
+      'with its 4xx, and a page saying why in the API’s words',
     async () => {
       const api = await request(app).get('/api/layout/home?home-layout=99');
       expect(api.status).toBe(400);
@@ -358,9 +358,10 @@ describe('a rendered landing page', () => {
       // An error answer: no cache keeps it (RULES 14.14).
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.text).toContain('<meta name="robots" content="noindex" />');
-      expect(pageData(page.text).page.status).toBe(400);
-      // The client asks for the layout itself and shows the API's message.
-      expect(answerFor(page.text, ['layout', '/api/layout/home', '', 'home-layout=99'])).toBeUndefined();
+      expect(page.text).toContain('<h1 id="problem-title">This page cannot be shown</h1>');
+      expect(page.text).toContain(escapeHtml(api.body.error.message.replace(/\.$/, '')));
+      // No app to ask again for what was just refused.
+      expect(page.text).not.toMatch(/<script/);
     },
   );
 
