@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # ---- build: all dependencies, compile the server, bundle the client ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -13,7 +13,7 @@ COPY segments ./segments
 RUN npm run build
 
 # ---- runtime: production dependencies only, non-root ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
