@@ -114,8 +114,13 @@ export class EventIntake {
     const { segments } = this.options;
     const header = req.headers[SITE_ID_HEADER];
     const brand =
-      siteNamed(header ?? (batch.site === undefined ? undefined : String(batch.site)), segments.siteLookup) ??
-      segments.defaultBrand;
+      (header !== undefined
+        ? siteNamed(header, segments.siteLookup)
+        : siteNamed(
+            batch.site === undefined ? undefined : String(batch.site),
+            segments.siteLookup,
+            'the batch’s site',
+          )) ?? segments.defaultBrand;
     if (!collectsFrom(req.headers)) return 0;
     const visitor = visitorOf(req.headers, await this.guestOf(req), brand.id);
     if (!visitor) return 0;

@@ -106,6 +106,19 @@ describe('POST /api/events', () => {
       .send(JSON.stringify({ site: 22791, events: [event({ name: 'page_view' })] }));
     expect(res.status).toBe(202);
     expect((await eventsOf(guestId)).length).toBe(1);
+    // A site id that names nothing is refused where it was sent: the body's, or the header's.
+    const inBody = await request(app)
+      .post('/api/events')
+      .set('Cookie', cookieOf(token))
+      .set('Content-Type', 'text/plain;charset=UTF-8')
+      .send(JSON.stringify({ site: 999, events: [event({ name: 'page_view' })] }));
+    expect([inBody.status, inBody.body.error.message]).toEqual([400, 'Unknown site id in the batch’s site: "999"']);
+    const inHeader = await request(app)
+      .post('/api/events')
+      .set('Cookie', cookieOf(token))
+      .set('X-Site-Id', '999')
+      .send({ events: [event({ name: 'page_view' })] });
+    expect([inHeader.status, inHeader.body.error.message]).toEqual([400, 'Unknown site id in x-site-id: "999"']);
   });
 
   it('counts a row impression once per page view, a second one in another page view', async () => {

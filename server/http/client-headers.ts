@@ -9,9 +9,9 @@ const SITE_ID_FORMAT = /^\d{1,9}$/;
 /** What a site id names (a brand of the registry), or undefined for a site id nothing has. */
 export type SiteLookup<Site> = (siteId: number) => Site | undefined;
 
-/** The 400 for a site id that names no site. */
-export function unknownSiteId(site: string | readonly string[]): AppError {
-  return new AppError(400, 'unknown_site_id', `Unknown site id in ${SITE_ID_HEADER}: "${String(site).slice(0, 20)}"`);
+/** The 400 for a site id that names no site, naming where it was sent (the header, or a beacon's `site`). */
+export function unknownSiteId(site: string | readonly string[], where: string = SITE_ID_HEADER): AppError {
+  return new AppError(400, 'unknown_site_id', `Unknown site id in ${where}: "${String(site).slice(0, 20)}"`);
 }
 
 /**
@@ -32,11 +32,18 @@ export function readClientHeaders<Site>(headers: IncomingHttpHeaders, lookup: Si
   return site;
 }
 
-/** What an `X-Site-Id` header names: undefined without one, the 400 for a site id that names nothing. */
-export function siteNamed<Site>(header: string | string[] | undefined, lookup: SiteLookup<Site>): Site | undefined {
+/**
+ * What an `X-Site-Id` header names: undefined without one, the 400 for a site id that names nothing. `where` names
+ * where it came from in that 400 (the header, by default).
+ */
+export function siteNamed<Site>(
+  header: string | string[] | undefined,
+  lookup: SiteLookup<Site>,
+  where: string = SITE_ID_HEADER,
+): Site | undefined {
   if (header === undefined) return undefined;
   const site = typeof header === 'string' && SITE_ID_FORMAT.test(header) ? lookup(Number(header)) : undefined;
-  if (site === undefined) throw unknownSiteId(header);
+  if (site === undefined) throw unknownSiteId(header, where);
   return site;
 }
 
