@@ -263,7 +263,7 @@ export class CheckoutService {
       await payments.movePayment(paymentId, 'authorizing', 'failed', now).catch(() => settlement.later(paymentId));
       await holds.releaseClaim(holdId, attempt).catch(() => {});
       if (auth.status === 'declined')
-        throw new AppError(402, 'payment_declined', declineMessage(auth.reason), {
+        throw new AppError(402, 'payment_declined', declineMessage(auth.reason, request.payment.method), {
           reason: auth.reason,
           paymentType: request.payment.method,
         });
@@ -314,7 +314,12 @@ export class CheckoutService {
   }
 }
 
-function declineMessage(reason: string): string {
+/** Why a payment was declined, in words for the shopper; Apple Pay's by its wallet, a card's by the card. */
+function declineMessage(reason: string, method: 'card' | 'applepay'): string {
+  if (method === 'applepay')
+    return reason === 'insufficient_funds'
+      ? 'Apple Pay was declined for insufficient funds. Try another card in your wallet, or pay by card.'
+      : 'Apple Pay was declined. Try another card in your wallet, or pay by card.';
   switch (reason) {
     case 'insufficient_funds':
       return 'Your card was declined for insufficient funds. Try another card.';

@@ -507,6 +507,26 @@ describe('checkout and orders', () => {
       expect((await request(app).get('/api/orders/not-an-order')).status).toBe(400);
     },
   );
+
+  it('says a declined Apple Pay payment was Apple Pay’s, not a card’s', async () => {
+    const auth = await guest();
+    const cart = await cartFor(auth);
+    const declined = await request(app)
+      .post('/api/checkout')
+      .set('Authorization', auth)
+      .send({
+        cartId: cart.id,
+        email: 'ada@example.com',
+        billingAddress: billing,
+        payment: { method: 'applepay', token: 'applepay-decline' },
+      });
+    expect(declined.status).toBe(402);
+    expect(declined.body.error).toMatchObject({ code: 'payment_declined', details: { paymentType: 'applepay' } });
+    expect(declined.body.error.message).toBe(
+      'Apple Pay was declined. Try another card in your wallet, or pay by card.',
+    );
+    await request(app).delete(`/api/cart/${cart.id}`).set('Authorization', auth);
+  });
 });
 
 describe('durability', () => {
