@@ -258,10 +258,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     failedStatus: 404,
   });
   app.use('/api/preview', deps.studio ? previewLinkApi(deps.studio, linkFailures) : noPreviewRoute);
-  // A batch of events is taken in front of Express (`EventIntake`); its preflight is answered here.
-  app.use('/api/events', cors);
-  // Only the API takes bodies: a POST to a page is refused for its method (405), whatever body it carries.
-  app.use('/api', jsonBody({ limit: JSON_BODY_LIMIT }));
+  // Every API answer below follows the one CORS allow-list, preflights included (a batch of events is taken in front
+  // of Express, `EventIntake`, and only its preflight comes here), so a refusal of a body can be read by the page
+  // that sent it. Only the API takes bodies: a POST to a page is refused for its method (405), whatever it carries.
+  app.use('/api', cors, ...jsonBody({ limit: JSON_BODY_LIMIT }));
 
   // One limiter each for search and listings, whether the API answers them or a rendered page reads them: a client
   // has one budget a minute for each, however it asks.
@@ -269,7 +269,6 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   const listingsLimit = limit('listings', env.RATE_LIMIT_LISTINGS_PER_MINUTE, 'listing');
 
   const api = express.Router();
-  api.use(cors);
   // Every API request's client headers checked, and its brand resolved, once: the routes read it.
   api.use(requestContext(deps.segments));
   api.post('/customers/session', limit('sessions', env.RATE_LIMIT_SESSIONS_PER_MINUTE, 'session'));
@@ -309,9 +308,10 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane, deps.events));
   api.use(apiNotFound);
   // Flags first: `/api/features/:clientKey` and `/api/eval/:clientKey` sit under /api, whose router ends in a
-  // 404. Their paths are data like the rest of the API, so they follow the same CORS allow-list (preflights
-  // included), and the two that answer flags count against one limit (after CORS, so a 429 can be read).
-  app.use(['/api/features', '/api/eval', '/sub'], cors);
+  // 404. Their paths are data like the rest of the API, so they follow the same CORS allow-list (above, preflights
+  // included; `/sub` here), and the two that answer flags count against one limit (after CORS, so a 429 can be
+  // read).
+  app.use('/sub', cors);
   app.use(['/api/features', '/api/eval'], limit('flags', env.RATE_LIMIT_FLAGS_PER_MINUTE, 'flag'));
   app.use(flagRoutes(deps.flags, env.flags.clientKey));
   app.use('/api', api);

@@ -1,4 +1,6 @@
-import { gzipSync } from 'node:zlib';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEnv } from '../config/env.js';
@@ -164,15 +166,22 @@ describe('hostile input never gets a 5xx', () => {
         message: `Send the body as JSON, with Content-Type: application/json; this one is "${type}"`,
       });
     }
-    const corrupt = gzipSync('{"listingId":1,"quantity":1}').subarray(0, 10);
-    const res = await request(app)
-      .post('/api/cart')
-      .set('Authorization', auth)
-      .set('Content-Type', 'application/json')
-      .set('Content-Encoding', 'gzip')
-      .send(corrupt);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('bad_content_encoding');
+    const body = `{"listingId":1,"quantity":1,"pad":"${'x'.repeat(200)}"}`;
+    const brotli = brotliCompressSync(body);
+    for (const [encoding, corrupt] of [
+      ['gzip', gzipSync(body).subarray(0, 10)],
+      ['br', brotli.subarray(0, 5)],
+      ['br', Buffer.concat([brotli.subarray(0, 3), Buffer.from([0xff, 0xff, 0xff, 0xff]), brotli.subarray(7)])],
+    ] as const) {
+      const res = await request(app)
+        .post('/api/cart')
+        .set('Authorization', auth)
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', encoding)
+        .send(corrupt);
+      expect(res.status, encoding).toBe(400);
+      expect(res.body.error.code, encoding).toBe('bad_content_encoding');
+    }
   });
 
   it('reads numbers in an address as decimal text only, and names the check a number fails', async () => {
@@ -212,6 +221,21 @@ describe('hostile input never gets a 5xx', () => {
 
   it('opens a guest session for a POST with no body or an empty object', async () => {
     expect((await request(app).post('/api/customers/session')).status).toBe(201);
+    // Nor is an empty body sent in chunks, with no type, a body of a type it cannot read.
+    const chunked = await new Promise<number>((resolve, reject) => {
+      const server = createServer(app).listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        const req = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/api/customers/session' }, (res) => {
+          res.resume();
+          server.close();
+          resolve(res.statusCode!);
+        });
+        req.on('error', reject);
+        req.write('');
+        req.end();
+      });
+    });
+    expect(chunked).toBe(201);
     expect(
       (await request(app).post('/api/customers/session').set('Content-Type', 'application/json').send('{}')).status,
     ).toBe(201);

@@ -100,9 +100,10 @@ export function toErrorResponse(err: unknown): { status: number; body: ErrorBody
     if (typeof type === 'string' && err instanceof Error && err.message) {
       return { status, body: { error: { code: type.replaceAll('.', '_'), message: bodyErrorMessage(err, type) } } };
     }
-    // A body whose bytes its Content-Encoding does not decode (zlib's `Z_DATA_ERROR`, brotli's own codes).
+    // A body whose bytes its Content-Encoding does not decode: zlib's codes (`Z_DATA_ERROR`), brotli's
+    // (`ERR__ERROR_FORMAT_PADDING_1`) and zstd's (`ZSTD_error_…`).
     const code = (err as { code?: unknown }).code;
-    if (status === 400 && typeof code === 'string' && /^(Z_|ERR__?BROTLI|ERR_ZLIB)/.test(code)) {
+    if (status === 400 && typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_ZLIB|ZSTD_)/.test(code)) {
       const message = 'The body is not what its Content-Encoding says: it does not decompress';
       return { status, body: { error: { code: 'bad_content_encoding', message } } };
     }

@@ -14,13 +14,17 @@ const refuseUnkeepableJson: RequestHandler = (req, _res, next) => {
 
 /**
  * A body Express's JSON parser left alone because its Content-Type is not JSON (`text/plain`, a form) is refused
- * naming the type, rather than read as no body and refused for the fields it seems to lack. An empty body (no
- * Content-Length, or 0) is none: routes that take no input accept it.
+ * naming the type, rather than read as no body and refused for the fields it seems to lack. A body counts when its
+ * length says so, or, sent in chunks (no length known before it is read), when it names a type; an empty body (no
+ * Content-Length, or 0; an empty chunked one that names no type) is none, and routes that take no input accept it. A
+ * GET or HEAD is never refused for what it carries.
  */
 const refuseOtherTypes: RequestHandler = (req, _res, next) => {
-  const sent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (req.body !== undefined || !sent) return next();
+  if (req.body !== undefined || req.method === 'GET' || req.method === 'HEAD') return next();
   const type = req.headers['content-type'];
+  const length = Number(req.headers['content-length'] ?? 0);
+  const sent = length > 0 || (req.headers['transfer-encoding'] !== undefined && type !== undefined);
+  if (!sent) return next();
   const named = type ? JSON.stringify(type.slice(0, 100)) : 'not named';
   const message = `Send the body as JSON, with Content-Type: application/json; this one is ${named}`;
   next(new AppError(415, 'unsupported_media_type', message));

@@ -60,6 +60,27 @@ describe('CORS', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('lets an allowed page read the refusal of a body, as any other answer', async () => {
+    const refusals = [
+      await request(app)
+        .post('/api/customers/session')
+        .set('Origin', 'https://partner.example.com')
+        .set('Content-Type', 'text/plain')
+        .send('{}'),
+      await request(app)
+        .post(`/api/eval/${env.flags.clientKey}`)
+        .set('Origin', 'https://partner.example.com')
+        .send({ attributes: { id: 'a\u0000' } }),
+      await request(app)
+        .post('/api/customers/session')
+        .set('Origin', 'https://partner.example.com')
+        .set('Content-Type', 'application/json')
+        .send('{'),
+    ];
+    expect(refusals.map((r) => r.status)).toEqual([415, 400, 400]);
+    for (const res of refusals) expect(res.headers['access-control-allow-origin']).toBe('https://partner.example.com');
+  });
+
   it('applies the same allow-list to the flag routes, preflights included', async () => {
     const key = env.flags.clientKey;
     const features = await request(app).get(`/api/features/${key}`).set('Origin', 'https://partner.example.com');

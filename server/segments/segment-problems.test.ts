@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatProblem, lineColumn, SegmentSource, shortValue } from './segment-problems.js';
+import { formatProblem, jsonTextDepth, lineColumn, SegmentSource, shortValue } from './segment-problems.js';
 
 describe('lineColumn: an offset as the 1-based line and column an editor shows', () => {
   it('counts lines by newline and columns from the line start', () => {
@@ -54,8 +54,25 @@ describe('SegmentSource: placing problems in a file', () => {
     });
   });
 
+  it('counts the depth of a text as its parser reads it: not brackets in strings or comments', () => {
+    expect(jsonTextDepth('{}')).toBe(1);
+    expect(jsonTextDepth('{"a":[{"b":[]}]}')).toBe(4);
+    expect(jsonTextDepth('{"a":"[[[[{{{{\\"[[["}')).toBe(1);
+    expect(jsonTextDepth('// [[[[\n{ /* {{{{ */ "a": [1] }')).toBe(2);
+    expect(jsonTextDepth('['.repeat(5000))).toBe(5000);
+    expect(jsonTextDepth('not json at all')).toBe(0);
+    // Where the parser ends a string or a comment early, so does the count: at a line break, at a lone \r.
+    expect(jsonTextDepth('["x\n' + '['.repeat(100))).toBe(101);
+    expect(jsonTextDepth('// c\r' + '['.repeat(100))).toBe(100);
+  });
+
   it('refuses a file nesting deeper than any segment file as a problem of the whole file, never walking it', () => {
-    for (const text of ['['.repeat(5000) + ']'.repeat(5000), '{"rows":' + '['.repeat(40) + ']'.repeat(40) + '}']) {
+    for (const text of [
+      '['.repeat(5000) + ']'.repeat(5000),
+      '{"rows":' + '['.repeat(40) + ']'.repeat(40) + '}',
+      '["x\n' + '['.repeat(20_000),
+      '// c\r' + '['.repeat(20_000),
+    ]) {
       const deep = new SegmentSource('base/x.json', text);
       expect(deep.parse()).toEqual({
         problem: {

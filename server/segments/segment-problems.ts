@@ -1,14 +1,15 @@
 import {
+  createScanner,
   findNodeAtLocation,
   getNodeValue,
+  type Node,
   parse,
+  type ParseError,
   parseTree,
   printParseErrorCode,
-  type Node,
-  type ParseError,
 } from 'jsonc-parser';
 import { jsonPath } from '../../shared/schemas/zod.js';
-import { jsonTextDepth, MAX_JSON_DEPTH } from '../../shared/rules/json-limits.js';
+import { MAX_JSON_DEPTH } from '../../shared/rules/json-limits.js';
 
 /** One problem in a segment file, placed where an editor can show it. */
 export interface SegmentProblem {
@@ -61,6 +62,24 @@ export function formatProblem(p: SegmentProblem): string {
   const value = p.value !== undefined && !p.message.includes(p.value) ? ` (found ${p.value})` : '';
   return `${p.file}:${p.line}:${p.column}: ${p.message}${value}`;
 }
+
+/**
+ * How deep the brackets of a segment file's text nest (RULES 14.15), counted with the same scanner the tolerant
+ * parser reads it with, which does not recurse: the two can never disagree about where a string or a comment ends.
+ */
+export function jsonTextDepth(text: string): number {
+  const scanner = createScanner(text, false);
+  let depth = 0;
+  let deepest = 0;
+  for (let token: number = scanner.scan(); token !== TOKEN.end; token = scanner.scan()) {
+    if (token === TOKEN.openBrace || token === TOKEN.openBracket) deepest = Math.max(deepest, ++depth);
+    else if (token === TOKEN.closeBrace || token === TOKEN.closeBracket) depth--;
+  }
+  return deepest;
+}
+
+/** The scanner's `SyntaxKind`s the count reads (a `const enum` in its types, so named here). */
+const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, end: 17 } as const;
 
 /** One segment file's text, parsed once, to place problems in it. */
 export class SegmentSource {

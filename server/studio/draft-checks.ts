@@ -1,5 +1,6 @@
 import { AppError } from '../http/errors.js';
-import { jsonTextDepth, MAX_JSON_DEPTH } from '../../shared/rules/json-limits.js';
+import { MAX_JSON_DEPTH } from '../../shared/rules/json-limits.js';
+import { jsonTextDepth } from '../segments/segment-problems.js';
 import { PAGE_NAMES } from '../../shared/schemas/segments.js';
 import { REGISTRY_FILE, WRITABLE_SEGMENT_FILE } from '../segments/segment-set.js';
 

@@ -506,16 +506,19 @@ describe('the studio API under hostile input', () => {
 
   it('refuses a draft nesting deeper than any segment file, before it is kept or checked (RULES 14.15)', async () => {
     const before = await snapshot(n);
-    const text = '['.repeat(5000) + ']'.repeat(5000);
-    for (const res of [
-      await n.admin.put('/api/studio/files/base/theater.json', { text }),
-      await n.admin.post('/api/studio/check', { path: 'base/theater.json', text }),
-    ]) {
-      expect(res.status).toBe(400);
-      expect(res.body.error).toEqual({
-        code: 'draft_too_deep',
-        message: "A segment file's brackets may nest at most 32 deep",
-      });
+    // Plain, and with a string or a comment the parser ends where a naive count would not.
+    const texts = ['['.repeat(5000) + ']'.repeat(5000), '["x\n' + '['.repeat(20_000), '// c\r' + '['.repeat(20_000)];
+    for (const text of texts) {
+      for (const res of [
+        await n.admin.put('/api/studio/files/base/theater.json', { text }),
+        await n.admin.post('/api/studio/check', { path: 'base/theater.json', text }),
+      ]) {
+        expect(res.status).toBe(400);
+        expect(res.body.error).toEqual({
+          code: 'draft_too_deep',
+          message: "A segment file's brackets may nest at most 32 deep",
+        });
+      }
     }
     expect(await snapshot(n)).toBe(before);
     await n.admin.get('/api/studio/state').expect(200);

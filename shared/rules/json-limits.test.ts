@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonTextDepth, jsonValueProblem, MAX_JSON_DEPTH, textProblem } from './json-limits.js';
+import { jsonValueProblem, MAX_JSON_DEPTH, textProblem } from './json-limits.js';
 
 const nested = (levels: number) => JSON.parse('['.repeat(levels) + ']'.repeat(levels)) as unknown;
 
@@ -33,14 +33,17 @@ describe('RULES 14.15: what a JSON document sent to the server may hold', () => 
     );
     expect(jsonValueProblem({ ['k\u0000']: 1 }, 'the document')).toMatch(/^a member name in the document holds a NUL/);
     expect(jsonValueProblem({ a: 1, b: [true, null, 2.5, 'text'] })).toBeUndefined();
+    expect(jsonValueProblem('a\u0000')).toBe(
+      'the body holds a NUL character (\\u0000), which no text kept here may hold',
+    );
   });
 
-  it('counts the depth of a text by its brackets, not those inside strings or comments', () => {
-    expect(jsonTextDepth('{}')).toBe(1);
-    expect(jsonTextDepth('{"a":[{"b":[]}]}')).toBe(4);
-    expect(jsonTextDepth('{"a":"[[[[{{{{\\"[[["}')).toBe(1);
-    expect(jsonTextDepth('// [[[[\n{ /* {{{{ */ "a": [1] }')).toBe(2);
-    expect(jsonTextDepth('['.repeat(5000))).toBe(5000);
-    expect(jsonTextDepth('not json at all')).toBe(0);
+  it('looks at a large value without nothing wrong quickly: no path is spelled until a problem is found', () => {
+    const large = Array.from({ length: 50_000 }, (_, i) => ({ id: i, name: `n${i}`, tags: ['a', 'b'] }));
+    expect(jsonValueProblem(large)).toBeUndefined();
+    large[49_999]!.tags[1] = 'b\u0000';
+    expect(jsonValueProblem(large)).toBe(
+      '[49999].tags[1] holds a NUL character (\\u0000), which no text kept here may hold',
+    );
   });
 });

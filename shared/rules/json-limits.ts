@@ -21,56 +21,57 @@ function memberPath(parent: string, key: string | number): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? (parent ? `${parent}.${key}` : key) : `${parent}[${JSON.stringify(key)}]`;
 }
 
-/**
- * What is wrong with a parsed JSON value under RULES 14.15, naming where, or undefined. Walked with a stack of its
- * own, so the walk itself cannot overflow.
- */
-export function jsonValueProblem(value: unknown, name = 'the body'): string | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const at = next.path || name;
-    if (typeof next.value === 'string') {
-      const problem = textProblem(next.value);
-      if (problem) return `${at} ${problem}, which no text kept here may hold`;
-      continue;
-    }
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (next.depth >= MAX_JSON_DEPTH) return `${at} nests deeper than ${MAX_JSON_DEPTH} levels`;
-    const entries: [string | number, unknown][] = Array.isArray(next.value)
-      ? next.value.map((member, i) => [i, member])
-      : Object.entries(next.value);
-    for (const [key, member] of entries) {
-      if (typeof key === 'string') {
-        const problem = textProblem(key);
-        if (problem) return `a member name in ${at} ${problem}, which no text kept here may hold`;
-      }
-      stack.push({ value: member, path: memberPath(next.path, key), depth: next.depth + 1 });
-    }
-  }
-  return undefined;
+/** An object or array still to walk, with how it was reached: its path is spelled only once a problem is found. */
+interface Container {
+  value: object;
+  depth: number;
+  parent: Container | undefined;
+  key: string | number;
+}
+
+function pathOf(container: Container | undefined, key?: string | number): string {
+  const keys: (string | number)[] = key === undefined ? [] : [key];
+  for (let c = container; c?.parent; c = c.parent) keys.push(c.key);
+  return keys.reduceRight<string>((path, k) => memberPath(path, k), '');
 }
 
 /**
- * How deep the brackets of a JSON (or JSON with comments) text nest, counted without parsing it: strings and
- * comments skipped, so a parser that recurses is handed only a text it can walk (RULES 14.15).
+ * What is wrong with a parsed JSON value under RULES 14.15, naming where, or undefined. Walked with a stack of its
+ * own, so the walk itself cannot overflow; a value with nothing wrong costs a look at each member and no more.
  */
-export function jsonTextDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else if (c === '[' || c === '{') {
-      deepest = Math.max(deepest, ++depth);
-    } else if (c === ']' || c === '}') {
-      depth--;
+export function jsonValueProblem(value: unknown, name = 'the body'): string | undefined {
+  const at = (path: string) => path || name;
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? `${name} ${problem}, which no text kept here may hold` : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const stack: Container[] = [{ value, depth: 0, parent: undefined, key: '' }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (next.depth >= MAX_JSON_DEPTH) return `${at(pathOf(next))} nests deeper than ${MAX_JSON_DEPTH} levels`;
+    const look = (key: string | number, member: unknown): string | undefined => {
+      if (typeof member === 'string') {
+        const problem = textProblem(member);
+        if (problem) return `${at(pathOf(next, key))} ${problem}, which no text kept here may hold`;
+      } else if (typeof member === 'object' && member !== null) {
+        stack.push({ value: member, depth: next!.depth + 1, parent: next, key });
+      }
+      return undefined;
+    };
+    if (Array.isArray(next.value)) {
+      for (let i = 0; i < next.value.length; i++) {
+        const problem = look(i, next.value[i]);
+        if (problem) return problem;
+      }
+    } else {
+      for (const key in next.value) {
+        if (!Object.hasOwn(next.value, key)) continue;
+        const keyProblem = textProblem(key);
+        if (keyProblem) return `a member name in ${at(pathOf(next))} ${keyProblem}, which no text kept here may hold`;
+        const problem = look(key, (next.value as Record<string, unknown>)[key]);
+        if (problem) return problem;
+      }
     }
   }
-  return deepest;
+  return undefined;
 }
