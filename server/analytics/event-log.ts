@@ -241,7 +241,10 @@ export class EventLog {
         this.counts.written += 1;
       } catch (err) {
         if (isStoreUnavailable(err)) {
-          this.queue.unshift(...batch.slice(i));
+          const rest = batch.slice(i);
+          this.queue.unshift(...rest);
+          // Queued again: a repeat of one of them is not taken meanwhile.
+          for (const { once } of rest) if (once) this.queuedOnce.add(once);
           if (!this.closed) this.timer ??= setTimeout(() => void this.flush(), this.flushEveryMs * 4);
           return;
         }

@@ -85,10 +85,14 @@ export function commerceRoutes(commerce: Commerce, tokens: SessionTokens, events
   router.get('/purchase-limits', async (req, res) => {
     const guestId = await guest(req.get('authorization'));
     const { eventId } = PurchaseLimitsQuerySchema.parse(req.query);
-    // What may be bought of an event the catalog does not have is nothing to answer: a 404 naming it.
-    await commerce.catalog.event(eventId);
     const clientKey = clientKeyOf(req.ip ?? req.socket.remoteAddress ?? 'unknown');
-    res.set('Cache-Control', 'private, no-store').json(await commerce.holds.allowance({ guestId, clientKey }, eventId));
+    // What may be bought of an event the catalog does not have is nothing to answer: a 404 naming it. Looked up
+    // beside the store's count, not before it.
+    const [, allowance] = await Promise.all([
+      commerce.catalog.event(eventId),
+      commerce.holds.allowance({ guestId, clientKey }, eventId),
+    ]);
+    res.set('Cache-Control', 'private, no-store').json(allowance);
   });
 
   router.get('/cart/:id', async (req, res) => {

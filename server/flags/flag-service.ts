@@ -74,12 +74,12 @@ export function checkVariationIndex(
   const count = experiments.get(experimentKey);
   if (count === undefined) {
     const known = [...experiments.keys()].join(', ') || 'none';
-    throw forceError(param, `no experiment "${experimentKey}" (experiments: ${known})`);
+    throw forceError(param, `no experiment ${shown(experimentKey)} (experiments: ${known})`);
   }
   const index =
     typeof value === 'number' ? value : typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(index) || index < 0 || index >= count) {
-    throw forceError(param, `experiment "${experimentKey}" has variations 0 to ${count - 1}, not ${shown(value)}`);
+    throw forceError(param, `experiment ${shown(experimentKey)} has variations 0 to ${count - 1}, not ${shown(value)}`);
   }
   return index;
 }
@@ -286,11 +286,11 @@ export function parseForcedVariations(query: unknown): Record<string, number> {
   const out: Record<string, number> = Object.create(null) as Record<string, number>;
   for (const part of query.split(',')) {
     const match = FORCE_ENTRY.exec(part);
-    if (!match) throw forceError(FORCE_PARAM, `"${part}" is not experimentKey:variationIndex`);
+    if (!match) throw forceError(FORCE_PARAM, `${shown(part)} is not experimentKey:variationIndex`);
     const [, key, digits] = match as unknown as [string, string, string];
     const index = Number(digits);
-    if (!Number.isSafeInteger(index)) throw forceError(FORCE_PARAM, `"${part}": the variation index is too large`);
-    if (key in out) throw forceError(FORCE_PARAM, `"${key}" is forced twice`);
+    if (!Number.isSafeInteger(index)) throw forceError(FORCE_PARAM, `${shown(part)}: the variation index is too large`);
+    if (key in out) throw forceError(FORCE_PARAM, `${shown(key)} is forced twice`);
     out[key] = index;
   }
   return out;

@@ -61,6 +61,9 @@ describe('redactUrl', () => {
       '/api/preview/[REDACTED]?x=1&token=[REDACTED]',
     );
     expect(redactUrl('/previews/a.b.c')).toBe('/previews/a.b.c');
+    // In any case: Express routes `/API/Preview/…` as `/api/preview/…`.
+    expect(redactUrl('/API/preview/a.b.c')).toBe('/API/preview/[REDACTED]');
+    expect(redactUrl('/Preview/a.b.c/x')).toBe('/Preview/[REDACTED]/x');
   });
 
   it('leaves a URL without secrets untouched, query and all', () => {

@@ -87,7 +87,7 @@ function tooLongToLog(param: string, eq: number): string | undefined {
 }
 
 /** The token in a preview link's address (its page's or its preview's). */
-const PREVIEW_TOKEN = /^(\/(?:api\/)?preview\/)[^/?#]+/;
+const PREVIEW_TOKEN = /^(\/(?:api\/)?preview\/)[^/?#]+/i;
 
 /**
  * A URL fit for a log: a preview link's token and the values of credential-like query parameters (a guest's
@@ -96,11 +96,9 @@ const PREVIEW_TOKEN = /^(\/(?:api\/)?preview\/)[^/?#]+/;
  * The one redaction of URLs: the request log and the fast lane's log line both use it.
  */
 export function redactUrl(rawUrl: string): string {
-  // RULES 18.3: a preview link's token is the link: its address is logged without it.
-  const url =
-    rawUrl.startsWith('/preview/') || rawUrl.startsWith('/api/preview/')
-      ? rawUrl.replace(PREVIEW_TOKEN, `$1${REDACTED}`)
-      : rawUrl;
+  // RULES 18.3: a preview link's token is the link: its address is logged without it, in any case (Express routes
+  // `/API/Preview/…` as `/api/preview/…`).
+  const url = rawUrl.replace(PREVIEW_TOKEN, `$1${REDACTED}`);
   const q = url.indexOf('?');
   if (q < 0) return url;
   let changed = false;

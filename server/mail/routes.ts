@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
+import { fromText } from '../../shared/schemas/zod.js';
 import { AppError } from '../http/errors.js';
 import { operatorsOnly } from '../http/security.js';
 import { MAIL_STATES, type MailOutbox } from './outbox.js';
@@ -10,18 +11,21 @@ const MAIL_LIST_DEFAULT = 50;
 
 export const MailListQuerySchema = z.object({
   state: z.enum(MAIL_STATES, { error: `state must be one of ${MAIL_STATES.join(', ')}` }).optional(),
-  limit: z.coerce
-    .number({ error: 'limit must be a whole number' })
-    .int('limit must be a whole number')
-    .min(1, 'limit must be at least 1')
-    .max(MAIL_LIST_MAX, `limit must be at most ${MAIL_LIST_MAX}`)
-    .default(MAIL_LIST_DEFAULT),
+  limit: fromText(
+    z
+      .number({ error: 'limit must be a whole number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(MAIL_LIST_MAX, `limit must be at most ${MAIL_LIST_MAX}`),
+  ).default(MAIL_LIST_DEFAULT),
 });
 
-const MailIdSchema = z.coerce
-  .number({ error: 'the mail id must be a whole number' })
-  .int('the mail id must be a whole number')
-  .positive('the mail id must be a whole number');
+const MailIdSchema = fromText(
+  z
+    .number({ error: 'the mail id must be a whole number' })
+    .int('the mail id must be a whole number')
+    .positive('the mail id must be a whole number'),
+);
 
 /**
  * The operators' view of the outbox, under /api/admin/mail with `CATALOG_ADMIN_KEY`: `GET /` lists messages

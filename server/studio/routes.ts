@@ -53,11 +53,12 @@ const PreviewQuerySchema = LocationQuerySchema.and(
       .string({ error: 'page is required: home, a group page or a category slug' })
       .regex(/^[a-z0-9-]{1,64}$/, 'page must be home, a group page or a category slug such as "nfl"'),
     city: z.string().trim().min(2, 'city must name a city, e.g. "Chicago, IL"').max(80).optional(),
-    variation: z.coerce
-      .number({ error: 'variation must be a variation index: 0, 1…' })
-      .int('variation must be a variation index: 0, 1…')
-      .min(0, 'variation must be a variation index: 0, 1…')
-      .optional(),
+    variation: fromText(
+      z
+        .number({ error: 'variation must be a variation index: 0, 1…' })
+        .int('variation must be a variation index: 0, 1…')
+        .min(0, 'variation must be a variation index: 0, 1…'),
+    ).optional(),
     at: ZonedTimeSchema.optional(),
   }),
 );

@@ -1,4 +1,5 @@
 import { config, z } from 'zod';
+import { decimalNumber } from '../rules/decimal.js';
 
 /**
  * The one `z` every shared schema and every client schema is built with. In a browser, zod runs jitless:
@@ -11,16 +12,13 @@ if ('document' in globalThis) config({ jitless: true });
 
 export { z };
 
-/** A decimal number as an address writes one: `12`, `-3.5`, `.5`; not hex, an exponent, a blank or `Infinity`. */
-const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
-
 /**
- * A number read from a query parameter or a path segment: decimal text is its number; anything else (`''`, `0x10`,
- * `1e3`, a parameter given twice) is left for `schema` to refuse with its own message, never read as 0 or 16 the
- * way `z.coerce.number()` would.
+ * A number read from a query parameter or a path segment: decimal text is its number (`decimalNumber`); anything else
+ * (`''`, `0x10`, `1e3`, a parameter given twice) is left for `schema` to refuse with its own message, never read as 0
+ * or 16 the way `z.coerce.number()` would.
  */
 export function fromText<T extends z.ZodType>(schema: T) {
-  return z.preprocess((value) => (typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value), schema);
+  return z.preprocess((value) => (typeof value === 'string' ? (decimalNumber(value) ?? value) : value), schema);
 }
 
 /** A zod issue's path as a JSON path: `rows[2].size`. */

@@ -8,6 +8,7 @@ import { PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../..
 import { EventList, PerformerCard, VenueCard } from '../../components/cards.js';
 import { callApi } from '../../lib/api.js';
 import { formatPrice } from '../../../../shared/rules/format.js';
+import { decimalNumber } from '../../../../shared/rules/decimal.js';
 import { PageLoading, usePageAnswer } from './page-states.js';
 import { useServedEntityView } from '../page-context.js';
 
@@ -28,13 +29,13 @@ function useEntity<S extends z.ZodType>(kind: 'performer' | 'venue', slug: strin
 
 /** The schedule page in an address's query (`?page=2`), 1 when absent or not a page number. */
 export function schedulePage(params: URLSearchParams): number {
-  const page = Number(params.get('page') ?? '1');
+  const page = decimalNumber(params.get('page') ?? '1') ?? 1;
   return Number.isInteger(page) && page >= 1 ? page : 1;
 }
 
 /** The results page in an address's query, 1 when absent or not a number. */
 export function resultsPage(params: URLSearchParams): number {
-  return Math.max(1, Math.floor(Number(params.get('page') ?? '1')) || 1);
+  return Math.max(1, Math.floor(decimalNumber(params.get('page') ?? '1') ?? 1) || 1);
 }
 
 function useSchedulePage(): number {
