@@ -97,7 +97,10 @@ function answerProtocolErrors(server: Server): void {
 function requiringHost(listener: RequestListener): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     let hosts = 0;
-    for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') hosts++;
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+    }
     if (hosts === 1 || (hosts === 0 && req.httpVersion !== '1.1')) return listener(req, res);
     // Node keeps the first of two Host headers; a proxy in front may have read the other (RFC 9112 §3.2).
     const error =

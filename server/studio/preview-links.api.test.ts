@@ -184,7 +184,7 @@ describe('preview links (RULES 18.3)', () => {
     // Read only: nothing else answers to the token, and it is no studio key.
     for (const method of ['post', 'put', 'delete'] as const)
       await request(app)[method](`/api/preview/${token}`).send({}).expect(404);
-    // Nor does a refusal name the address that holds it, in its answer or so in the log line it makes.
+    // Nor does a refusal name the address that holds it, in its answer (whose message its log line carries too).
     for (const address of [`/api/preview/${token}/x`, `/api/preview/x/${token}`]) {
       const refused = await request(app).get(address).expect(404);
       expect(refused.body.error.message).toBe(
