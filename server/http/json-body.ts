@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { jsonValueProblem } from '../../shared/rules/json-limits.js';
+import { jsonValueIssue } from '../../shared/rules/json-limits.js';
 import { AppError } from './errors.js';
 
 /**
@@ -8,8 +8,11 @@ import { AppError } from './errors.js';
  */
 const refuseUnkeepableJson: RequestHandler = (req, _res, next) => {
   const body: unknown = req.body;
-  const problem = typeof body === 'object' && body !== null ? jsonValueProblem(body) : undefined;
-  next(problem ? new AppError(400, 'bad_json_value', `Bad JSON: ${problem}.`) : undefined);
+  const issue = typeof body === 'object' && body !== null ? jsonValueIssue(body) : undefined;
+  if (!issue) return next();
+  // Named as a schema's refusal is (`details`), so a form can show it at its field.
+  const message = `Bad JSON: ${issue.path || 'the body'} ${issue.problem}.`;
+  next(new AppError(400, 'bad_json_value', message, [{ path: issue.path, message: issue.problem }]));
 };
 
 /**

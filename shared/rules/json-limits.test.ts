@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonValueProblem, MAX_JSON_DEPTH, textProblem } from './json-limits.js';
+import { jsonValueIssue, jsonValueProblem, MAX_JSON_DEPTH, textProblem } from './json-limits.js';
 
 const nested = (levels: number) => JSON.parse('['.repeat(levels) + ']'.repeat(levels)) as unknown;
 
@@ -31,7 +31,13 @@ describe('RULES 14.15: what a JSON document sent to the server may hold', () => 
     expect(jsonValueProblem({ 'odd key': ['ok', '\ud800'] })).toBe(
       '["odd key"][1] holds half of a surrogate pair, alone, which no text kept here may hold',
     );
-    expect(jsonValueProblem({ ['k\u0000']: 1 }, 'the document')).toMatch(/^a member name in the document holds a NUL/);
+    expect(jsonValueProblem({ ['k\u0000']: 1 }, 'the document')).toMatch(
+      /^the document has a member name that holds a NUL/,
+    );
+    expect(jsonValueIssue({ billing: { name: 'A\u0000' } })).toEqual({
+      path: 'billing.name',
+      problem: 'holds a NUL character (\\u0000), which no text kept here may hold',
+    });
     expect(jsonValueProblem({ a: 1, b: [true, null, 2.5, 'text'] })).toBeUndefined();
     expect(jsonValueProblem('a\u0000')).toBe(
       'the body holds a NUL character (\\u0000), which no text kept here may hold',

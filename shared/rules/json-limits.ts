@@ -35,24 +35,31 @@ function pathOf(container: Container | undefined, key?: string | number): string
   return keys.reduceRight<string>((path, k) => memberPath(path, k), '');
 }
 
+/** Where a JSON value breaks RULES 14.15 (its member path, `''` for the value itself) and how. */
+export interface JsonValueIssue {
+  path: string;
+  problem: string;
+}
+
 /**
  * What is wrong with a parsed JSON value under RULES 14.15, naming where, or undefined. Walked with a stack of its
  * own, so the walk itself cannot overflow; a value with nothing wrong costs a look at each member and no more.
  */
-export function jsonValueProblem(value: unknown, name = 'the body'): string | undefined {
-  const at = (path: string) => path || name;
+export function jsonValueIssue(value: unknown): JsonValueIssue | undefined {
+  const unkeepable = (problem: string) => `${problem}, which no text kept here may hold`;
   if (typeof value === 'string') {
     const problem = textProblem(value);
-    return problem ? `${name} ${problem}, which no text kept here may hold` : undefined;
+    return problem ? { path: '', problem: unkeepable(problem) } : undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const stack: Container[] = [{ value, depth: 0, parent: undefined, key: '' }];
   for (let next = stack.pop(); next; next = stack.pop()) {
-    if (next.depth >= MAX_JSON_DEPTH) return `${at(pathOf(next))} nests deeper than ${MAX_JSON_DEPTH} levels`;
-    const look = (key: string | number, member: unknown): string | undefined => {
+    if (next.depth >= MAX_JSON_DEPTH)
+      return { path: pathOf(next), problem: `nests deeper than ${MAX_JSON_DEPTH} levels` };
+    const look = (key: string | number, member: unknown): JsonValueIssue | undefined => {
       if (typeof member === 'string') {
         const problem = textProblem(member);
-        if (problem) return `${at(pathOf(next, key))} ${problem}, which no text kept here may hold`;
+        if (problem) return { path: pathOf(next, key), problem: unkeepable(problem) };
       } else if (typeof member === 'object' && member !== null) {
         stack.push({ value: member, depth: next!.depth + 1, parent: next, key });
       }
@@ -60,18 +67,24 @@ export function jsonValueProblem(value: unknown, name = 'the body'): string | un
     };
     if (Array.isArray(next.value)) {
       for (let i = 0; i < next.value.length; i++) {
-        const problem = look(i, next.value[i]);
-        if (problem) return problem;
+        const issue = look(i, next.value[i]);
+        if (issue) return issue;
       }
     } else {
       for (const key in next.value) {
         if (!Object.hasOwn(next.value, key)) continue;
         const keyProblem = textProblem(key);
-        if (keyProblem) return `a member name in ${at(pathOf(next))} ${keyProblem}, which no text kept here may hold`;
-        const problem = look(key, (next.value as Record<string, unknown>)[key]);
-        if (problem) return problem;
+        if (keyProblem) return { path: pathOf(next), problem: `has a member name that ${unkeepable(keyProblem)}` };
+        const issue = look(key, (next.value as Record<string, unknown>)[key]);
+        if (issue) return issue;
       }
     }
   }
   return undefined;
+}
+
+/** The same as a sentence: `billing.name holds a NUL character…`, the value itself called `name`. */
+export function jsonValueProblem(value: unknown, name = 'the body'): string | undefined {
+  const issue = jsonValueIssue(value);
+  return issue && `${issue.path || name} ${issue.problem}`;
 }
