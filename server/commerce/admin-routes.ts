@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { fromText } from '../../shared/schemas/zod.js';
+import { idFromText } from '../../shared/schemas/zod.js';
 import { operatorsOnly } from '../http/security.js';
 import { ORDER_ID, OperatorRefundSchema, type OrderAdmin } from './order-admin.js';
 import type { RefundRow } from './refund-store.js';
@@ -10,13 +10,7 @@ const OrderParamSchema = z.object({
   id: z.string().regex(ORDER_ID, 'id must be an order id such as ORD-AB12CD34EF'),
 });
 const ReconcileQuerySchema = z.object({
-  event: fromText(
-    z
-      .number({ error: 'event must be an event id' })
-      .int('event must be an event id')
-      .positive('event must be an event id')
-      .max(Number.MAX_SAFE_INTEGER, 'event must be an event id'),
-  ).optional(),
+  event: idFromText('event').optional(),
 });
 
 /** A refund as operators see it. */

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import { fromText } from '../../shared/schemas/zod.js';
+import { idFromText } from '../../shared/schemas/zod.js';
 import {
   CartQuerySchema,
   CheckoutSchema,
@@ -18,15 +18,7 @@ import { visitorOf, type EventCollector } from '../analytics/event-collector.js'
 import { contextOf } from '../layout/request-context.js';
 import type { Order } from '../../shared/schemas/commerce.js';
 
-const IdParamSchema = z.object({
-  id: fromText(
-    z
-      .number({ error: 'id must be a number' })
-      .int('id must be a whole number')
-      .positive('id must be 1 or more')
-      .max(Number.MAX_SAFE_INTEGER, 'id is too large to be an id'),
-  ),
-});
+const IdParamSchema = z.object({ id: idFromText('id') });
 const CartParamSchema = z.object({ id: z.string().uuid('id must be a cart id') });
 const OrderParamSchema = z.object({
   id: z.string().regex(/^ORD-[A-Z0-9]{10}$/, 'id must be an order id such as ORD-AB12CD34EF'),

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { fromText } from '../../shared/schemas/zod.js';
+import { idFromText } from '../../shared/schemas/zod.js';
 import { AppError, notFound } from '../http/errors.js';
 import { CATEGORIES } from '../../shared/catalog/categories.js';
 import { CATEGORY_IMAGE_CODES, categoryImageCode } from '../../shared/catalog/category-images.js';
@@ -9,15 +9,7 @@ import type { SearchService } from '../search/search-service.js';
 import { artworkSvg } from './artwork.js';
 
 const IMAGE_CODE = /^\d{2}-\d{3}-\d{3}$/;
-const IdParam = z.object({
-  id: fromText(
-    z
-      .number({ error: 'id must be a number' })
-      .int('id must be a whole number')
-      .positive('id must be 1 or more')
-      .max(Number.MAX_SAFE_INTEGER, 'id is too large to be an id'),
-  ),
-});
+const IdParam = z.object({ id: idFromText('id') });
 // Artwork depends only on the key, so browsers and the edge may keep it for a year.
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 

@@ -1,4 +1,4 @@
-import { fromText, z } from './zod.js';
+import { pageFromText, z } from './zod.js';
 import { EventCardSchema, PerformerCardSchema, VenueCardSchema } from './cards.js';
 import { VenueDocumentSchema } from './documents.js';
 import { MAX_QUERY_LENGTH } from './search.js';
@@ -20,13 +20,7 @@ export const MAX_RESULTS_PAGE = 100;
 /** `?page=` of a performer's or venue's schedule, UPCOMING_EVENTS_SHOWN dates a page. */
 export const MAX_SCHEDULE_PAGE = 200;
 export const SchedulePageQuerySchema = z.object({
-  page: fromText(
-    z
-      .number({ error: 'page must be a number' })
-      .int('page must be a whole number')
-      .min(1, 'page starts at 1')
-      .max(MAX_SCHEDULE_PAGE, `page must be at most ${MAX_SCHEDULE_PAGE}`),
-  ).default(1),
+  page: pageFromText(MAX_SCHEDULE_PAGE),
 });
 
 /** One page of a schedule: its events, soonest first, with how many there are in all. */
@@ -77,13 +71,7 @@ export const EventPageSchema = z.object({
 
 export const SearchResultsQuerySchema = z.object({
   q: z.string().max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`).default(''),
-  page: fromText(
-    z
-      .number({ error: 'page must be a number' })
-      .int('page must be a whole number')
-      .min(1, 'page starts at 1')
-      .max(MAX_RESULTS_PAGE, `page must be at most ${MAX_RESULTS_PAGE}`),
-  ).default(1),
+  page: pageFromText(MAX_RESULTS_PAGE),
 });
 
 const group = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), found: z.number().int() });

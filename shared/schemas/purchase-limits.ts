@@ -1,4 +1,4 @@
-import { fromText, z } from './zod.js';
+import { idFromText, z } from './zod.js';
 
 /**
  * RULES 8.1: what one shopper may still hold or buy of an event, said before they meet the limit
@@ -18,11 +18,5 @@ export const PurchaseAllowanceSchema = z.object({
 export type PurchaseAllowance = z.infer<typeof PurchaseAllowanceSchema>;
 
 export const PurchaseLimitsQuerySchema = z.object({
-  eventId: fromText(
-    z
-      .number({ error: 'eventId must be a number' })
-      .int('eventId must be a whole number')
-      .positive('eventId must be positive')
-      .max(Number.MAX_SAFE_INTEGER, 'eventId is no event id: too large'),
-  ),
+  eventId: idFromText('eventId'),
 });

@@ -28,3 +28,28 @@ export function jsonPath(parts: readonly PropertyKey[]): string {
     '',
   );
 }
+
+/**
+ * An entity's id as an address carries it (`/api/listings/12`, `?eventId=12`): decimal text of a whole number from 1
+ * to the largest an id can be, each refusal naming `name`.
+ */
+export function idFromText(name: string) {
+  return fromText(
+    z
+      .number({ error: `${name} must be a number` })
+      .int(`${name} must be a whole number`)
+      .positive(`${name} must be 1 or more`)
+      .max(Number.MAX_SAFE_INTEGER, `${name} is too large to be an id`),
+  );
+}
+
+/** A page number in an address (`?page=2`): decimal text from 1 to `max`, the first page when absent. */
+export function pageFromText(max: number) {
+  return fromText(
+    z
+      .number({ error: 'page must be a number' })
+      .int('page must be a whole number')
+      .min(1, 'page starts at 1')
+      .max(max, `page must be at most ${max}`),
+  ).default(1);
+}
