@@ -295,19 +295,18 @@ describe('carts hold tickets exactly (OWASP ASVS V2.3.4)', () => {
   });
 });
 
+/** A checkout of `cartId` by Ada, with `payment`. */
+const payWith = (auth: string, cartId: string, payment: unknown) =>
+  request(app)
+    .post('/api/checkout')
+    .set('Authorization', auth)
+    .send({ cartId, email: 'ada@example.com', billingAddress: billing, payment });
+
 describe('checkout and orders', () => {
   it('a declined card leaves no order and keeps the hold; the next card buys the tickets', async () => {
     const auth = await guest();
     const cart = await cartFor(auth);
-    const declined = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .send({
-        cartId: cart.id,
-        email: 'ada@example.com',
-        billingAddress: billing,
-        payment: card('4000 0000 0000 0002'),
-      });
+    const declined = await payWith(auth, cart.id, card('4000 0000 0000 0002'));
     expect(declined.status).toBe(402);
     expect(declined.body.error).toMatchObject({ code: 'payment_declined', details: { paymentType: 'card' } });
     expect((await request(app).get(`/api/cart/${cart.id}`).set('Authorization', auth)).body.status).toBe('active');
@@ -316,30 +315,14 @@ describe('checkout and orders', () => {
     ]);
     expect(orders[0]!.n).toBe(0);
 
-    const paid = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .send({
-        cartId: cart.id,
-        email: 'ada@example.com',
-        billingAddress: billing,
-        payment: card('4242 4242 4242 4242'),
-      });
+    const paid = await payWith(auth, cart.id, card('4242 4242 4242 4242'));
     expect(paid.status).toBe(201);
     const order = OrderSchema.parse(paid.body);
     expect(order.status).toBe('pending_seller_confirmation');
     expect(order.tracking!.phet).toBeCloseTo(95 * order.totalPrice.value, 2);
     expect(order.accessCode).toMatch(/^[A-Z0-9]{20}$/);
     // A second checkout of a bought cart (its first answer lost, say) is told about that order, not to start again.
-    const again = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .send({
-        cartId: cart.id,
-        email: 'ada@example.com',
-        billingAddress: billing,
-        payment: card('4242 4242 4242 4242'),
-      });
+    const again = await payWith(auth, cart.id, card('4242 4242 4242 4242'));
     expect(again.status).toBe(200);
     expect(OrderSchema.parse(again.body)).toMatchObject({ id: order.id, totalPrice: order.totalPrice });
     expect(again.body.accessCode).toBeUndefined();
@@ -511,15 +494,7 @@ describe('checkout and orders', () => {
   it('says a declined Apple Pay payment was Apple Pay’s, not a card’s', async () => {
     const auth = await guest();
     const cart = await cartFor(auth);
-    const declined = await request(app)
-      .post('/api/checkout')
-      .set('Authorization', auth)
-      .send({
-        cartId: cart.id,
-        email: 'ada@example.com',
-        billingAddress: billing,
-        payment: { method: 'applepay', token: 'applepay-decline' },
-      });
+    const declined = await payWith(auth, cart.id, { method: 'applepay', token: 'applepay-decline' });
     expect(declined.status).toBe(402);
     expect(declined.body.error).toMatchObject({ code: 'payment_declined', details: { paymentType: 'applepay' } });
     expect(declined.body.error.message).toBe(

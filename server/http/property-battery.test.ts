@@ -224,6 +224,11 @@ describe('requests Node refuses before the app', () => {
     }
   });
 
+  it('gives a request 120 s to arrive, headers and body (RULES 14.14)', () => {
+    const server = storefrontServer(() => {}, 5_000);
+    expect([server.requestTimeout, server.headersTimeout]).toEqual([120_000, 120_000]);
+  });
+
   it('answers a request that stalls before it has all arrived with a JSON 408, in the time it is given', async () => {
     // Answered once the whole body is read, as a route reading JSON would.
     const impatient = storefrontServer((req, res) => void req.resume().on('end', () => res.end('ok')), 5_000, {
