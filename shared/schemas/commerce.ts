@@ -1,3 +1,4 @@
+import { textProblem } from '../rules/json-limits.js';
 import { fromText, z } from './zod.js';
 import { EventCardSchema } from './cards.js';
 import { LAYOUT_NAMES } from './seating.js';
@@ -281,10 +282,8 @@ export const CartQuerySchema = z.object({
  */
 const typed = (schema: z.ZodString, what: string) =>
   schema.refine(
-    (v) =>
-      // eslint-disable-next-line no-control-regex -- control characters are what this rejects
-      !/[\u0000-\u001f\u007f-\u009f]/.test(v) &&
-      !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(v),
+    // Control characters, and text no store keeps (a lone surrogate, RULES 14.15).
+    (v) => !/\p{Cc}/u.test(v) && textProblem(v) === undefined,
     `${what} contains characters that cannot be used`,
   );
 
