@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { criticalCss, markupClasses, parseCss, selectorNeeds } from './critical-css.js';
+import {
+  criticalCss,
+  firstScreenMarkup,
+  markupClasses,
+  parseCss,
+  ROWS_ABOVE_AN_UNSEEN_FOOTER,
+  selectorNeeds,
+} from './critical-css.js';
 
 /** The rules of `css` that markup with `classes` can use. */
 const critical = (css: string, classes: string[]) => criticalCss(parseCss(css), new Set(classes));
@@ -124,5 +131,23 @@ describe('the critical part of a stylesheet', () => {
   it('keeps a malformed tail rather than dropping it', () => {
     expect(critical('.a{color:red}.b{color:blue', ['b'])).toBe('.b{color:blue}');
     expect(critical('body{margin:0}}.a{color:red}', ['a'])).toBe('body{margin:0}.a{color:red}');
+  });
+
+  it('reads the footer of a page with five rows before it as off the first screen, and no other', () => {
+    const row = (id: string) => `<section class="row" data-row-id="${id}"><h2>${id}</h2></section>`;
+    const footer = '<footer class="nav-footer"><p class="nav-footer__note">Resale</p></footer>';
+    const page = (rows: number) =>
+      `<header class="nav-header"></header><main>${Array.from({ length: rows }, (_, i) => row(`r${i}`)).join('')}` +
+      `</main>${footer}`;
+    const long = page(ROWS_ABOVE_AN_UNSEEN_FOOTER);
+    expect(firstScreenMarkup(long)).toBe(long.slice(0, long.indexOf('<footer')));
+    expect(markupClasses(firstScreenMarkup(long)).has('nav-footer')).toBe(false);
+    // One row fewer, or none: the footer may be in the first paint.
+    for (const rows of [ROWS_ABOVE_AN_UNSEEN_FOOTER - 1, 0]) expect(firstScreenMarkup(page(rows))).toBe(page(rows));
+    // Rows after the footer, or a page without one, change nothing.
+    const after = `${footer}${page(ROWS_ABOVE_AN_UNSEEN_FOOTER).replace(footer, '')}`;
+    expect(firstScreenMarkup(`<main>${row('a')}</main>${after}`)).toContain('nav-footer');
+    const noFooter = page(8).replace(footer, '');
+    expect(firstScreenMarkup(noFooter)).toBe(noFooter);
   });
 });

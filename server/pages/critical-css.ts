@@ -271,6 +271,29 @@ export function selectorNeeds(prelude: string): string[][] | null {
   return all;
 }
 
+/**
+ * How many rows of a layout page put its footer out of the first screen: the page's heading and five rows, each
+ * some 200 px tall at the least, fill more than a tall desktop window (RULES 13.9).
+ */
+export const ROWS_ABOVE_AN_UNSEEN_FOOTER = 5;
+
+/**
+ * The part of a page's markup that can be on its first screen: all of it, but for the footer of a page with at
+ * least `ROWS_ABOVE_AN_UNSEEN_FOOTER` rows (`data-row-id`) before it. Such a footer is styled by the whole
+ * stylesheets, linked at the end of the body, long before a shopper scrolls to it; a short page's footer can be in
+ * the first paint and keeps its rules inline.
+ */
+export function firstScreenMarkup(markup: string): string {
+  const footer = markup.lastIndexOf('<footer');
+  if (footer < 0) return markup;
+  const ROW = ' data-row-id="';
+  let rows = 0;
+  for (let at = markup.indexOf(ROW); at >= 0 && at < footer; at = markup.indexOf(ROW, at + 1)) {
+    if (++rows >= ROWS_ABOVE_AN_UNSEEN_FOOTER) return markup.slice(0, footer);
+  }
+  return markup;
+}
+
 /** The class names in a page's markup (one pass over its `class` attributes), and the states it shows. */
 export function markupClasses(markup: string): Set<string> {
   const classes = new Set<string>();

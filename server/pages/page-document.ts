@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Brand } from '../../shared/schemas/brand-registry.js';
 import { byteBounded, CACHE_BYTES, roughBytes, type BoundedCache } from '../cache/byte-bounded.js';
-import { criticalCss, markupClasses, parseCss, type CssNode } from './critical-css.js';
+import { criticalCss, firstScreenMarkup, markupClasses, parseCss, type CssNode } from './critical-css.js';
 import type { PageHead } from './page-renderer.js';
 
 /** Text safe in HTML text and in a double-quoted attribute. */
@@ -218,7 +218,7 @@ export class PageDocument {
 
   /**
    * The document around a page's markup; `data` (already escaped) goes into the element with id `dataId`. The
-   * markup's class names choose the inline styles.
+   * class names of the markup that can be on the first screen choose the inline styles.
    */
   parts(
     head: PageHead,
@@ -228,7 +228,7 @@ export class PageDocument {
     markup: string,
   ): DocumentParts {
     const { scripts, styles } = this.moduleFiles(module);
-    const style = this.inlineStyle(brand, styles, markupClasses(markup));
+    const style = this.inlineStyle(brand, styles, markupClasses(firstScreenMarkup(markup)));
     // Last in the body: loaded after the first paint, which the inline part serves; the CSP's 'self' allows them.
     const links = [...this.appSheets.map((sheet) => sheet.file), ...styles]
       .map((file) => `<link rel="stylesheet" crossorigin href="/${escapeHtml(file)}" />`)

@@ -161,6 +161,13 @@ describe('a rendered landing page', () => {
     );
     expect(style).toMatch(/html:root\{--brand:#[0-9a-f]{6};[^{}]*\}$/);
     expect(style).not.toContain('.boot-t');
+    // Its footer comes after more rows than a first screen holds: its rules wait for the linked stylesheet. A
+    // short page's footer may be in the first paint, and its rules are inline.
+    expect(page.text.match(/ data-row-id="/g)!.length).toBeGreaterThanOrEqual(5);
+    expect(page.text).toContain('<footer class="nav-footer"');
+    expect(style).not.toContain('.nav-footer');
+    const faq = await request(app).get('/faq');
+    expect(/<style>([\s\S]*?)<\/style>/.exec(faq.text)![1]).toContain('.nav-footer{display:block}');
     // Nothing a first paint never shows: the hover rule waits for the whole stylesheet.
     expect(style).not.toContain(':hover');
     // The whole stylesheets are linked once each, in their order, at the end of the body: after the page data,

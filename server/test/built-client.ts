@@ -22,7 +22,10 @@ export async function writeBuiltClient(dir: string): Promise<void> {
 </html>
 `,
   );
-  await writeFile(path.join(dir, 'assets', 'index-t.css'), 'body{margin:0}.row{display:block}');
+  await writeFile(
+    path.join(dir, 'assets', 'index-t.css'),
+    'body{margin:0}.row{display:block}.nav-footer{display:block}',
+  );
   await writeFile(path.join(dir, 'assets', 'index-t.js'), '');
   // Each with a rule the pages' markup uses (`.card`, `.event-hero`) and one it does not (`.boot-t`, `.buying-t`).
   await writeFile(path.join(dir, 'assets', 'buying-t.css'), '.event-hero h1{margin:0}.buying-t{color:red}');

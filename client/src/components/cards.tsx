@@ -25,8 +25,8 @@ function Picture({ src, eager }: { src: string | null; eager?: boolean }) {
       srcSet={srcSet}
       sizes={srcSet && sizes}
       alt=""
-      width={640}
-      height={360}
+      // No width and height of its own: its box is the stylesheet's (`.card__image`, its card's width at 16:9),
+      // which every page that draws one inlines (RULES 13.9), so the card keeps its size before the picture comes.
       // Eager is a picture's default. The first row's pictures are usually the largest paint: fetch them first.
       loading={eager ? undefined : 'lazy'}
       fetchPriority={eager ? 'high' : undefined}
