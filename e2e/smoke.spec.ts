@@ -6,6 +6,12 @@ test('the home page shows the resale banner, the header and the money-back foote
   await expect(page.getByText(/We are a resale marketplace/i)).toContainText(/prices may be above face value/i);
   await expect(page.getByRole('link', { name: /Storefront home$/ })).toHaveAttribute('href', '/');
   await expect(page.getByText('100% Money Back Guarantee', { exact: true })).toBeVisible();
+  // Below the home page's rows, the footer's rules come with the linked stylesheet, not inline (RULES 13.9).
+  expect(await page.locator('style').first().textContent()).not.toContain('.nav-footer__guarantee');
+  await expect(page.locator('.nav-footer__guarantee')).toHaveCSS('text-align', 'center');
+  // A card's picture has its 16:9 box from the stylesheet alone.
+  const picture = await page.locator('.card__image').first().boundingBox();
+  expect(picture!.width / picture!.height).toBeCloseTo(16 / 9, 1);
   await expect(page.getByRole('link', { name: 'Do Not Sell or Share My Info' })).toHaveAttribute(
     'href',
     '/policies#optout',
