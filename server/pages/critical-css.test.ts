@@ -4,8 +4,8 @@ import {
   firstScreenMarkup,
   markupClasses,
   parseCss,
-  ROWS_ABOVE_AN_UNSEEN_FOOTER,
   selectorNeeds,
+  UNSEEN_FOOTER,
 } from './critical-css.js';
 
 /** The rules of `css` that markup with `classes` can use. */
@@ -133,21 +133,36 @@ describe('the critical part of a stylesheet', () => {
     expect(critical('body{margin:0}}.a{color:red}', ['a'])).toBe('body{margin:0}.a{color:red}');
   });
 
-  it('reads the footer of a page with five rows before it as off the first screen, and no other', () => {
-    const row = (id: string) => `<section class="row" data-row-id="${id}"><h2>${id}</h2></section>`;
+  it('reads the footer as off the first screen after five rows that draw 25 items, and no sooner', () => {
+    const item = (n: number) => `<li><a class="card" data-item="event:${n}" href="/e/${n}">${n}</a></li>`;
+    const row = (id: string, items: number) =>
+      `<section class="row" data-row-id="${id}"><h2>${id}</h2>` +
+      (items > 0
+        ? `<ul>${Array.from({ length: items }, (_, i) => item(i)).join('')}</ul>`
+        : '<p class="row__note">Nothing here yet near you.</p>') +
+      '</section>';
     const footer = '<footer class="nav-footer"><p class="nav-footer__note">Resale</p></footer>';
-    const page = (rows: number) =>
-      `<header class="nav-header"></header><main>${Array.from({ length: rows }, (_, i) => row(`r${i}`)).join('')}` +
-      `</main>${footer}`;
-    const long = page(ROWS_ABOVE_AN_UNSEEN_FOOTER);
-    expect(firstScreenMarkup(long)).toBe(long.slice(0, long.indexOf('<footer')));
-    expect(markupClasses(firstScreenMarkup(long)).has('nav-footer')).toBe(false);
-    // One row fewer, or none: the footer may be in the first paint.
-    for (const rows of [ROWS_ABOVE_AN_UNSEEN_FOOTER - 1, 0]) expect(firstScreenMarkup(page(rows))).toBe(page(rows));
-    // Rows after the footer, or a page without one, change nothing.
-    const after = `${footer}${page(ROWS_ABOVE_AN_UNSEEN_FOOTER).replace(footer, '')}`;
-    expect(firstScreenMarkup(`<main>${row('a')}</main>${after}`)).toContain('nav-footer');
-    const noFooter = page(8).replace(footer, '');
+    const page = (items: number[], after = '') =>
+      `<header class="nav-header"></header><main>${items.map((n, i) => row(`r${i}`, n)).join('')}</main>` +
+      `${footer}${after}`;
+    const { rows, items } = UNSEEN_FOOTER;
+    const perRow = Math.ceil(items / rows);
+    const long = page(Array(rows).fill(perRow), '<div class="after-footer"></div>');
+    expect(firstScreenMarkup(long)).toBe(long.replace(footer, ''));
+    expect(markupClasses(firstScreenMarkup(long))).toEqual(new Set(['nav-header', 'row', 'card', 'after-footer']));
+    for (const short of [
+      // One row fewer that draws items, or a row drawn as a note alone in their place.
+      page(Array(rows - 1).fill(items)),
+      page([...Array(rows - 1).fill(items), 0]),
+      // Enough rows, too few items between them.
+      page([...Array(rows - 1).fill(perRow), items - perRow * (rows - 1) - 1]),
+      page([]),
+    ])
+      expect(firstScreenMarkup(short)).toBe(short);
+    // A page without a footer, or with rows only after it, is read whole.
+    const noFooter = long.replace(footer, '');
     expect(firstScreenMarkup(noFooter)).toBe(noFooter);
+    const rowsAfter = `${footer}${page(Array(rows).fill(perRow)).replace(footer, '')}`;
+    expect(firstScreenMarkup(rowsAfter)).toBe(rowsAfter);
   });
 });

@@ -272,26 +272,41 @@ export function selectorNeeds(prelude: string): string[][] | null {
 }
 
 /**
- * How many rows of a layout page put its footer out of the first screen: the page's heading and five rows, each
- * some 200 px tall at the least, fill more than a tall desktop window (RULES 13.9).
+ * What a page must hold before its footer for the footer to be off its first screen (RULES 13.9): rows that draw
+ * items (a row drawn as a note alone is short), and items between them. Five such rows with 25 items or more
+ * stand taller than a tall desktop window (some 1,300 px) however they are laid out: the shortest way to lay out
+ * 25 items in five rows, five venues to a row in lines of four, is about 1,400 px with the header and heading.
  */
-export const ROWS_ABOVE_AN_UNSEEN_FOOTER = 5;
+export const UNSEEN_FOOTER = { rows: 5, items: 25 } as const;
+
+const ROW = ' data-row-id="';
+const ITEM = ' data-item="';
+
+/** How many times `text` occurs in `markup` between `from` and `to`. */
+function occurrences(markup: string, text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = markup.indexOf(text, from); at >= 0 && at < to; at = markup.indexOf(text, at + text.length)) count++;
+  return count;
+}
 
 /**
- * The part of a page's markup that can be on its first screen: all of it, but for the footer of a page with at
- * least `ROWS_ABOVE_AN_UNSEEN_FOOTER` rows (`data-row-id`) before it. Such a footer is styled by the whole
- * stylesheets, linked at the end of the body, long before a shopper scrolls to it; a short page's footer can be in
- * the first paint and keeps its rules inline.
+ * The part of a page's markup that can be on its first screen: all of it, but for the footer of a page that holds
+ * `UNSEEN_FOOTER` before it. Such a footer is styled by the whole stylesheets, linked at the end of the body, long
+ * before a shopper scrolls to it; a shorter page's footer can be in the first paint and keeps its rules inline.
  */
 export function firstScreenMarkup(markup: string): string {
   const footer = markup.lastIndexOf('<footer');
-  if (footer < 0) return markup;
-  const ROW = ' data-row-id="';
+  const footerEnd = markup.lastIndexOf('</footer>');
+  if (footer < 0 || footerEnd < footer) return markup;
   let rows = 0;
-  for (let at = markup.indexOf(ROW); at >= 0 && at < footer; at = markup.indexOf(ROW, at + 1)) {
-    if (++rows >= ROWS_ABOVE_AN_UNSEEN_FOOTER) return markup.slice(0, footer);
+  for (let at = markup.indexOf(ROW); at >= 0 && at < footer;) {
+    const next = markup.indexOf(ROW, at + ROW.length);
+    const end = next >= 0 && next < footer ? next : footer;
+    if (occurrences(markup, ITEM, at, end) > 0) rows++;
+    at = next;
   }
-  return markup;
+  if (rows < UNSEEN_FOOTER.rows || occurrences(markup, ITEM, 0, footer) < UNSEEN_FOOTER.items) return markup;
+  return markup.slice(0, footer) + markup.slice(footerEnd + '</footer>'.length);
 }
 
 /** The class names in a page's markup (one pass over its `class` attributes), and the states it shows. */

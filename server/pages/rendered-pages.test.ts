@@ -164,6 +164,7 @@ describe('a rendered landing page', () => {
     // Its footer comes after more rows than a first screen holds: its rules wait for the linked stylesheet. A
     // short page's footer may be in the first paint, and its rules are inline.
     expect(page.text.match(/ data-row-id="/g)!.length).toBeGreaterThanOrEqual(5);
+    expect(page.text.match(/ data-item="/g)!.length).toBeGreaterThanOrEqual(25);
     expect(page.text).toContain('<footer class="nav-footer"');
     expect(style).not.toContain('.nav-footer');
     const faq = await request(app).get('/faq');
