@@ -48,6 +48,31 @@ describe('error model', () => {
     expect(res.body).toEqual({ error: { code: 'not_found', message: 'No API route for GET /api/nope' } });
   });
 
+  it('answers a method an API address does not take with a 405 naming those it does (RULES 14.14)', async () => {
+    const { app } = testApp();
+    // A route of a mounted router (the layout), one of the API's own (a limiter's) and one with a parameter.
+    for (const [method, path, allow] of [
+      ['delete', '/api/layout/home', 'GET, HEAD'],
+      ['put', '/api/suggest', 'GET, HEAD'],
+      ['get', '/api/cart', 'POST'],
+      ['post', '/api/events/some-event-7/listings', 'GET, HEAD'],
+    ] as const) {
+      const res = await request(app)[method](path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.allow?.split(', ').sort(), `${method} ${path}`).toEqual(allow.split(', ').sort());
+      expect(res.body.error.code).toBe('method_not_allowed');
+      expect(res.body.error.message).toContain(`${method.toUpperCase()} is not answered at ${path}`);
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    // OPTIONS there is told the methods (by Express's router); an address nothing answers stays a 404 whatever the
+    // method.
+    const options = await request(app).options('/api/layout/home');
+    expect(options.status).toBe(200);
+    expect(options.headers.allow).toBe('GET, HEAD');
+    expect((await request(app).delete('/api/nope')).status).toBe(404);
+    expect((await request(app).options('/api/nope')).status).toBe(404);
+  });
+
   it('answers malformed JSON with a 400, not a 500', async () => {
     const res = await request(testApp().app)
       .post('/api/anything')

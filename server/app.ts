@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Env } from './config/env.js';
 import { healthRoutes } from './health/routes.js';
 import type { Readiness } from './health/readiness.js';
-import { addressProblem, apiNotFound, AppError, errorMiddleware, httpError } from './http/errors.js';
+import { addressProblem, apiNotFound, AppError, errorMiddleware, httpError, noRouteIn } from './http/errors.js';
 import { compressResponses } from './http/compression.js';
 import { FastLane, FLAGS_TAG, headersSetBy, SITE_TAG } from './http/fast-lane.js';
 import { refusedQuietly, requestLogging } from './http/logger.js';
@@ -306,7 +306,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     );
   api.use(entityRoutes(deps.search, deps.tokens, deps.activity, deps.logger));
   api.use(layoutRoutes(layoutAnswers, deps.segments, deps.search, deps.flags, deps.tokens, lane, deps.events));
-  api.use(apiNotFound);
+  api.use(noRouteIn(api));
   // Flags first: `/api/features/:clientKey` and `/api/eval/:clientKey` sit under /api, whose router ends in a
   // 404. Their paths are data like the rest of the API, so they follow the same CORS allow-list (above, preflights
   // included; `/sub` here), and the two that answer flags count against one limit (after CORS, so a 429 can be

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { apiNotFound } from '../http/errors.js';
+import { noRouteIn } from '../http/errors.js';
 import { operatorsOnly } from '../http/security.js';
 import { keyView, type ScannerKeys } from './scanner-keys.js';
 import { jsonBody } from '../http/json-body.js';
@@ -39,6 +39,6 @@ export function scannerAdminRoutes(keys: ScannerKeys, adminKey: string, limiters
     res.json({ removed: keyView(await keys.remove(String(req.params.id))) });
   });
 
-  router.use(apiNotFound);
+  router.use(noRouteIn(router));
   return router;
 }

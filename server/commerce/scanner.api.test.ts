@@ -401,7 +401,7 @@ describe('what a scanner key admits to (RULES 19.6)', () => {
 });
 
 describe('the scanner keys’ admin API (/api/admin/scanners)', () => {
-  const admin = (method: 'get' | 'post' | 'delete', url: string, key: string | null = ADMIN_KEY) => {
+  const admin = (method: 'get' | 'post' | 'put' | 'delete', url: string, key: string | null = ADMIN_KEY) => {
     const r = request(app)[method](`/api/admin/scanners${url}`);
     return key === null ? r : r.set(ADMIN_KEY_HEADER, key);
   };
@@ -459,6 +459,20 @@ describe('the scanner keys’ admin API (/api/admin/scanners)', () => {
       const res = await admin('post', '').send(body as object);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toMatch(message);
+    }
+  });
+
+  it('names the methods an address of it takes when asked with another (405)', async () => {
+    for (const [method, url, allow] of [
+      ['put', '', 'GET, HEAD, POST'],
+      ['get', '/some-id', 'DELETE'],
+    ] as const) {
+      const res = await admin(method, url);
+      expect(res.status, `${method} ${url}`).toBe(405);
+      expect(res.headers.allow).toBe(allow);
+      expect(res.body.error.message).toBe(
+        `${method.toUpperCase()} is not answered at /api/admin/scanners${url || '/'}: it is asked with ${allow}`,
+      );
     }
   });
 

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { ZodError } from 'zod';
 import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 import { StoreUnavailableError } from '../store/store-errors.js';
@@ -156,6 +156,68 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
 };
 
 /** The 404 of an address under `/api` no route answers, named as the client sent it (its mount point included). */
+const noApiRoute = (req: Request) =>
+  new AppError(404, 'not_found', `No API route for ${req.method} ${req.baseUrl}${req.path}`);
+
 export const apiNotFound: RequestHandler = (req) => {
-  throw new AppError(404, 'not_found', `No API route for ${req.method} ${req.baseUrl}${req.path}`);
+  throw noApiRoute(req);
 };
+
+/** A router's stack, as far as reading which methods an address takes needs (the `router` package of Express 5). */
+interface StackLayer {
+  match(path: string): boolean;
+  /** The part of the address the layer matched, once `match` said yes. */
+  path?: string;
+  route?: { methods: Record<string, boolean | undefined> };
+  handle?: { stack?: unknown };
+}
+
+/**
+ * The methods `router`'s routes take at `path`, those of the routers it mounts included (HEAD with GET, as
+ * Express answers it); null when one of them takes any method (`all`).
+ */
+export function methodsAt(router: { stack: readonly unknown[] }, path: string): Set<string> | null {
+  const methods = new Set<string>();
+  for (const layer of router.stack as readonly StackLayer[]) {
+    const mounted = layer.route ? undefined : layer.handle?.stack;
+    if (!layer.route && !Array.isArray(mounted)) continue;
+    if (!layer.match(path)) continue;
+    if (layer.route) {
+      for (const [method, takes] of Object.entries(layer.route.methods)) {
+        if (!takes) continue;
+        if (method === '_all') return null;
+        methods.add(method.toUpperCase());
+        if (method === 'get') methods.add('HEAD');
+      }
+    } else {
+      const inner = methodsAt({ stack: mounted as unknown[] }, path.slice(layer.path?.length ?? 0) || '/');
+      if (inner === null) return null;
+      for (const method of inner) methods.add(method);
+    }
+  }
+  return methods;
+}
+
+/**
+ * The answer to a request no route of `router` answered (RULES 14.14): a method its routes do not take at an
+ * address they do answer is 405 naming those they take (`Allow`); anything else is the 404 `notFound` makes.
+ */
+export function noRouteIn(
+  router: { stack: readonly unknown[] },
+  notFound: (req: Request) => AppError = noApiRoute,
+): RequestHandler {
+  return (req, res, next) => {
+    // OPTIONS at an address a route takes is answered before this, by the router itself (its methods, `Allow`).
+    const methods = req.method === 'OPTIONS' ? null : methodsAt(router, req.path);
+    if (!methods || methods.size === 0 || methods.has(req.method)) return next(notFound(req));
+    const allow = [...methods].join(', ');
+    res.set('Allow', allow);
+    next(
+      new AppError(
+        405,
+        'method_not_allowed',
+        `${req.method} is not answered at ${req.baseUrl}${req.path}: it is asked with ${allow}`,
+      ),
+    );
+  };
+}

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Router, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { fromText } from '../../shared/schemas/zod.js';
-import { AppError } from '../http/errors.js';
+import { AppError, noRouteIn } from '../http/errors.js';
 import { LocationQuerySchema } from '../layout/location-lookup.js';
 import {
   CheckBodySchema,
@@ -139,7 +139,9 @@ export function studioRoutes(
   if (studio) draftRoutes(router, studio, options.origins);
   if (options.readout && options.rows && options.sql)
     experimentResultsRoutes(router, options.readout, options.sql, options.rows);
-  router.use((req, _res, next) => next(new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)));
+  router.use(
+    noRouteIn(router, (req) => new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)),
+  );
   return router;
 }
 
