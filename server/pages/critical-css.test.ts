@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   criticalCss,
+  FIRST_SCREEN,
   firstScreenMarkup,
   markupClasses,
   parseCss,
   selectorNeeds,
-  UNSEEN_FOOTER,
 } from './critical-css.js';
 
 /** The rules of `css` that markup with `classes` can use. */
@@ -133,23 +133,29 @@ describe('the critical part of a stylesheet', () => {
     expect(critical('body{margin:0}}.a{color:red}', ['a'])).toBe('body{margin:0}.a{color:red}');
   });
 
-  it('reads the footer as off the first screen after five rows that draw 25 items, and no sooner', () => {
+  it('reads what follows five rows that draw 25 items as off the first screen, and no sooner', () => {
     const item = (n: number) => `<li><a class="card" data-item="event:${n}" href="/e/${n}">${n}</a></li>`;
-    const row = (id: string, items: number) =>
-      `<section class="row" data-row-id="${id}"><h2>${id}</h2>` +
+    const row = (id: string, items: number, kind = 'row--cards') =>
+      `<section class="row ${kind}" data-row-id="${id}"><h2>${id}</h2>` +
       (items > 0
         ? `<ul>${Array.from({ length: items }, (_, i) => item(i)).join('')}</ul>`
         : '<p class="row__note">Nothing here yet near you.</p>') +
       '</section>';
     const footer = '<footer class="nav-footer"><p class="nav-footer__note">Resale</p></footer>';
-    const page = (items: number[], after = '') =>
-      `<header class="nav-header"></header><main>${items.map((n, i) => row(`r${i}`, n)).join('')}</main>` +
+    const page = (items: number[], after = '', later = '') =>
+      `<header class="nav-header"></header><main>${items.map((n, i) => row(`r${i}`, n)).join('')}${later}</main>` +
       `${footer}${after}`;
-    const { rows, items } = UNSEEN_FOOTER;
+    const { rows, items } = FIRST_SCREEN;
     const perRow = Math.ceil(items / rows);
+    // The footer after them, and rows after them, are left out; what follows the footer is read.
     const long = page(Array(rows).fill(perRow), '<div class="after-footer"></div>');
     expect(firstScreenMarkup(long)).toBe(long.replace(footer, ''));
-    expect(markupClasses(firstScreenMarkup(long))).toEqual(new Set(['nav-header', 'row', 'card', 'after-footer']));
+    expect(markupClasses(firstScreenMarkup(long))).toEqual(
+      new Set(['nav-header', 'row', 'row--cards', 'card', 'after-footer']),
+    );
+    const longer = page(Array(rows).fill(perRow), '', row('later', 3, 'row--venues'));
+    expect(firstScreenMarkup(longer)).toBe(longer.slice(0, longer.indexOf('<section class="row row--venues"')));
+    expect(markupClasses(firstScreenMarkup(longer)).has('row--venues')).toBe(false);
     for (const short of [
       // One row fewer that draws items, or a row drawn as a note alone in their place.
       page(Array(rows - 1).fill(items)),
@@ -159,6 +165,9 @@ describe('the critical part of a stylesheet', () => {
       page([]),
     ])
       expect(firstScreenMarkup(short)).toBe(short);
+    // A row drawn as a note does not count, but does not end the count either: the rows after it complete it.
+    const withNote = page([perRow, 0, ...Array(rows - 1).fill(perRow)]);
+    expect(firstScreenMarkup(withNote)).toBe(withNote.replace(footer, ''));
     // A page without a footer, or with rows only after it, is read whole.
     const noFooter = long.replace(footer, '');
     expect(firstScreenMarkup(noFooter)).toBe(noFooter);
