@@ -474,6 +474,8 @@ describe('the scanner keys’ admin API (/api/admin/scanners)', () => {
         `${method.toUpperCase()} is not answered at /api/admin/scanners${url || '/'}: it is asked with ${allow}`,
       );
     }
+    const options = await request(app).options('/api/admin/scanners').set(ADMIN_KEY_HEADER, ADMIN_KEY);
+    expect([options.status, options.headers.allow]).toEqual([200, 'GET, HEAD, POST']);
   });
 
   it('wants the operators’ key (401), and is not there without one (404)', async () => {

@@ -165,9 +165,8 @@ export const apiNotFound: RequestHandler = (req) => {
 
 /** A router's stack, as far as reading which methods an address takes needs (the `router` package of Express 5). */
 interface StackLayer {
-  match(path: string): boolean;
-  /** The part of the address the layer matched, once `match` said yes. */
-  path?: string;
+  /** What of `path` the layer matches (its mount point, for a router mounted under one), or false. */
+  match(path: string): { path: string } | false;
   route?: { methods: Record<string, boolean | undefined> };
   handle?: { stack?: unknown };
 }
@@ -181,7 +180,8 @@ export function methodsAt(router: { stack: readonly unknown[] }, path: string): 
   for (const layer of router.stack as readonly StackLayer[]) {
     const mounted = layer.route ? undefined : layer.handle?.stack;
     if (!layer.route && !Array.isArray(mounted)) continue;
-    if (!layer.match(path)) continue;
+    const matched = layer.match(path);
+    if (!matched) continue;
     if (layer.route) {
       for (const [method, takes] of Object.entries(layer.route.methods)) {
         if (!takes) continue;
@@ -190,7 +190,7 @@ export function methodsAt(router: { stack: readonly unknown[] }, path: string): 
         if (method === 'get') methods.add('HEAD');
       }
     } else {
-      const inner = methodsAt({ stack: mounted as unknown[] }, path.slice(layer.path?.length ?? 0) || '/');
+      const inner = methodsAt({ stack: mounted as unknown[] }, path.slice(matched.path.length) || '/');
       if (inner === null) return null;
       for (const method of inner) methods.add(method);
     }
@@ -200,17 +200,21 @@ export function methodsAt(router: { stack: readonly unknown[] }, path: string): 
 
 /**
  * The answer to a request no route of `router` answered (RULES 14.14): a method its routes do not take at an
- * address they do answer is 405 naming those they take (`Allow`); anything else is the 404 `notFound` makes.
+ * address they do answer is 405 naming those they take (`Allow`), and OPTIONS there is told them as Express's
+ * router tells it of the routes it holds (200, the list as text); anything else is the 404 `notFound` makes.
  */
 export function noRouteIn(
   router: { stack: readonly unknown[] },
   notFound: (req: Request) => AppError = noApiRoute,
 ): RequestHandler {
   return (req, res, next) => {
-    // OPTIONS at an address a route takes is answered before this, by the router itself (its methods, `Allow`).
-    const methods = req.method === 'OPTIONS' ? null : methodsAt(router, req.path);
+    const methods = methodsAt(router, req.path);
     if (!methods || methods.size === 0 || methods.has(req.method)) return next(notFound(req));
     const allow = [...methods].join(', ');
+    if (req.method === 'OPTIONS') {
+      res.status(200).set('Allow', allow).type('text/plain').send(allow);
+      return;
+    }
     res.set('Allow', allow);
     next(
       new AppError(

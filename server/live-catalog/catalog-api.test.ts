@@ -267,6 +267,23 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
     },
   );
 
+  it('names the methods an address of it takes when asked with another (405), and no others (404)', async () => {
+    const put = await request(app).put('/api/admin/collections/Event/documents/1').set('X-TYPESENSE-API-KEY', KEY);
+    expect(put.status).toBe(405);
+    expect(put.headers.allow?.split(', ').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'PATCH']);
+    expect(put.body.message).toBe(
+      'PUT is not answered at /api/admin/collections/Event/documents/1: it is asked with GET, HEAD, PATCH, DELETE',
+    );
+    const options = await request(app)
+      .options('/api/admin/collections/Event/documents/1')
+      .set('X-TYPESENSE-API-KEY', KEY);
+    expect(options.status).toBe(200);
+    expect(options.headers.allow).toBe('GET, HEAD, PATCH, DELETE');
+    const nowhere = await request(app).put('/api/admin/nowhere').set('X-TYPESENSE-API-KEY', KEY);
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.body.message).toBe('No catalog API route for PUT /nowhere');
+  });
+
   it('does not exist without CATALOG_ADMIN_KEY', async () => {
     const { app: keyless } = await testAppWithSegments();
     const res = await request(keyless).get('/api/admin/collections/Event/documents/1').set('X-TYPESENSE-API-KEY', KEY);

@@ -1,7 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { CollectionNameSchema, type CollectionName } from '../../shared/schemas/documents.js';
-import { AppError, toErrorResponse } from '../http/errors.js';
+import { AppError, noRouteIn, toErrorResponse } from '../http/errors.js';
 import { sameSecret } from '../http/security.js';
 import { DIRTY_VALUES, WRITE_ACTIONS, type PreparedWrite, type RefusedWrite } from '../catalog/document-writes.js';
 import type { LiveCatalog, WriteItem } from './live-catalog.js';
@@ -90,9 +90,9 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiters
     res.json(deleted);
   });
 
-  router.use((req) => {
-    throw new AppError(404, 'not_found', `No catalog API route for ${req.method} ${req.path}`);
-  });
+  router.use(
+    noRouteIn(router, (req) => new AppError(404, 'not_found', `No catalog API route for ${req.method} ${req.path}`)),
+  );
   router.use(typesenseErrors);
   return router;
 }
