@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   criticalCss,
-  FIRST_SCREEN,
+  FIRST_SCREEN_ROWS,
   firstScreenMarkup,
   markupClasses,
   parseCss,
@@ -133,7 +133,7 @@ describe('the critical part of a stylesheet', () => {
     expect(critical('body{margin:0}}.a{color:red}', ['a'])).toBe('body{margin:0}.a{color:red}');
   });
 
-  it('reads what follows five rows that draw 25 items as off the first screen, and no sooner', () => {
+  it('reads what follows the seventh row that draws items as off the first screen, and no sooner', () => {
     const item = (n: number) => `<li><a class="card" data-item="event:${n}" href="/e/${n}">${n}</a></li>`;
     const row = (id: string, items: number, kind = 'row--cards') =>
       `<section class="row ${kind}" data-row-id="${id}"><h2>${id}</h2>` +
@@ -145,33 +145,26 @@ describe('the critical part of a stylesheet', () => {
     const page = (items: number[], after = '', later = '') =>
       `<header class="nav-header"></header><main>${items.map((n, i) => row(`r${i}`, n)).join('')}${later}</main>` +
       `${footer}${after}`;
-    const { rows, items } = FIRST_SCREEN;
-    const perRow = Math.ceil(items / rows);
+    const rows = FIRST_SCREEN_ROWS;
     // The footer after them, and rows after them, are left out; what follows the footer is read.
-    const long = page(Array(rows).fill(perRow), '<div class="after-footer"></div>');
+    const long = page(Array(rows).fill(1), '<div class="after-footer"></div>');
     expect(firstScreenMarkup(long)).toBe(long.replace(footer, ''));
     expect(markupClasses(firstScreenMarkup(long))).toEqual(
       new Set(['nav-header', 'row', 'row--cards', 'card', 'after-footer']),
     );
-    const longer = page(Array(rows).fill(perRow), '', row('later', 3, 'row--venues'));
+    const longer = page(Array(rows).fill(3), '', row('later', 3, 'row--venues'));
     expect(firstScreenMarkup(longer)).toBe(longer.slice(0, longer.indexOf('<section class="row row--venues"')));
     expect(markupClasses(firstScreenMarkup(longer)).has('row--venues')).toBe(false);
-    for (const short of [
-      // One row fewer that draws items, or a row drawn as a note alone in their place.
-      page(Array(rows - 1).fill(items)),
-      page([...Array(rows - 1).fill(items), 0]),
-      // Enough rows, too few items between them.
-      page([...Array(rows - 1).fill(perRow), items - perRow * (rows - 1) - 1]),
-      page([]),
-    ])
+    // One row fewer that draws items, or a row drawn as a note alone in its place, leaves the page whole.
+    for (const short of [page(Array(rows - 1).fill(20)), page([...Array(rows - 1).fill(20), 0]), page([])])
       expect(firstScreenMarkup(short)).toBe(short);
     // A row drawn as a note does not count, but does not end the count either: the rows after it complete it.
-    const withNote = page([perRow, 0, ...Array(rows - 1).fill(perRow)]);
+    const withNote = page([1, 0, ...Array(rows - 1).fill(1)]);
     expect(firstScreenMarkup(withNote)).toBe(withNote.replace(footer, ''));
     // A page without a footer, or with rows only after it, is read whole.
     const noFooter = long.replace(footer, '');
     expect(firstScreenMarkup(noFooter)).toBe(noFooter);
-    const rowsAfter = `${footer}${page(Array(rows).fill(perRow)).replace(footer, '')}`;
+    const rowsAfter = `${footer}${page(Array(rows).fill(1)).replace(footer, '')}`;
     expect(firstScreenMarkup(rowsAfter)).toBe(rowsAfter);
   });
 });

@@ -272,45 +272,35 @@ export function selectorNeeds(prelude: string): string[][] | null {
 }
 
 /**
- * How much of a page's rows fills more than its first screen (RULES 13.9): rows that draw items (a row drawn as a
- * note alone is short), and items between them. Five such rows with 25 items or more stand taller than a tall
- * desktop window (some 1,300 px) however they are laid out: the shortest way to lay out 25 items in five rows,
- * five venues to a row in lines of four, is about 1,400 px with the header and heading.
+ * How many of a page's rows fill more than its first screen (RULES 13.9): rows that draw items (a row drawn as a note
+ * alone is shorter). Such a row stands some 160 px at the least, its heading and one line of its items (a grid shows
+ * whole lines only, a venue's card the shortest), so seven of them and the header stand some 1,360 px or more: more
+ * than a tall window.
  */
-export const FIRST_SCREEN = { rows: 5, items: 25 } as const;
+export const FIRST_SCREEN_ROWS = 7;
 
 const ROW = ' data-row-id="';
 const ITEM = ' data-item="';
 const FOOTER_END = '</footer>';
 
-/** How many times `text` occurs in `markup` between `from` and `to`. */
-function occurrences(markup: string, text: string, from: number, to: number): number {
-  let count = 0;
-  for (let at = markup.indexOf(text, from); at >= 0 && at < to; at = markup.indexOf(text, at + text.length)) count++;
-  return count;
-}
-
 /**
- * The part of a page's markup that can be on its first screen: all of it, but for what comes after the row that
- * completes `FIRST_SCREEN` (the rows after it and the footer) on a page whose rows do before its footer. That part
- * is styled by the whole stylesheets, linked at the end of the body, long before a shopper scrolls to it; a
- * shorter page's rows and footer can all be in the first paint and keep their rules inline, and what follows the
- * footer is read whatever the page.
+ * The part of a page's markup that can be on its first screen: all of it, but for what comes after its
+ * `FIRST_SCREEN_ROWS`th row that draws items (the rows after it and the footer), on a page that has that many before
+ * its footer. That part is styled by the whole stylesheets, linked at the end of the body, long before a shopper
+ * scrolls to it; a shorter page's rows and footer can all be in the first paint and keep their rules inline, and what
+ * follows the footer is read whatever the page.
  */
 export function firstScreenMarkup(markup: string): string {
   const footer = markup.lastIndexOf('<footer');
   const footerEnd = markup.lastIndexOf(FOOTER_END);
   if (footer < 0 || footerEnd < footer) return markup;
   let rows = 0;
-  let items = 0;
   for (let at = markup.indexOf(ROW); at >= 0 && at < footer;) {
     const next = markup.indexOf(ROW, at + ROW.length);
     // The row ends where the next one's start tag begins, or at the footer.
     const end = next >= 0 && next < footer ? markup.lastIndexOf('<', next) : footer;
-    const held = occurrences(markup, ITEM, at, end);
-    if (held > 0) rows++;
-    items += held;
-    if (rows >= FIRST_SCREEN.rows && items >= FIRST_SCREEN.items) {
+    const item = markup.indexOf(ITEM, at);
+    if (item >= 0 && item < end && ++rows === FIRST_SCREEN_ROWS) {
       return markup.slice(0, end) + markup.slice(footerEnd + FOOTER_END.length);
     }
     at = next;

@@ -1,5 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { imagePreloadLinks } from './page-document.js';
+import { BrandSchema } from '../../shared/schemas/brand-registry.js';
+import { writeBuiltClient } from '../test/built-client.js';
+import { FIRST_SCREEN_ROWS } from './critical-css.js';
+import { imagePreloadLinks, PageDocument } from './page-document.js';
 
 describe('the image preloads of a rendered page (RULES 13.15)', () => {
   it('moves the ones at the start of the markup to Link header values, in order', () => {
@@ -43,5 +49,55 @@ describe('the image preloads of a rendered page (RULES 13.15)', () => {
     expect(links.length).toBeGreaterThan(30);
     const left = Array.from({ length: 60 - links.length }, (_, i) => tag(links.length + i));
     expect(rest).toBe(`${left.join('')}<main></main>`);
+  });
+});
+
+describe('the inline stylesheet of a page with more rows than a first screen holds (RULES 13.9)', () => {
+  it('leaves the rules only its footer uses to the linked stylesheets, and keeps them for a shorter page', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'page-document-'));
+    try {
+      await writeBuiltClient(dir);
+      const document = new PageDocument(dir);
+      const brand = BrandSchema.parse({
+        id: 'base',
+        name: 'Ticket Storefront',
+        siteId: 22791,
+        partnerBaseUrl: 'https://partner-tickets.example.com',
+        theme: {
+          primary: '#5b21b6',
+          primaryContrast: '#ffffff',
+          ink: '#1f2937',
+          surface: '#ffffff',
+          accent: '#047857',
+          logo: '/brands/base/logo.svg',
+        },
+      });
+      const head = {
+        title: 'Tickets',
+        description: 'Tickets near you',
+        canonical: 'https://tickets.example.com/',
+        image: null,
+        type: 'website' as const,
+        siteName: 'Ticket Storefront',
+        noindex: false,
+      };
+      const row = (n: number) =>
+        `<section class="row" data-row-id="r${n}"><h2>Row ${n}</h2>` +
+        `<a class="card" data-item="event:${n}">x</a></section>`;
+      const page = (rows: number) =>
+        `<main>${Array.from({ length: rows }, (_, i) => row(i)).join('')}</main>` +
+        '<footer class="nav-footer"><p>Resale</p></footer>';
+      const inline = (rows: number) =>
+        /<style>([\s\S]*?)<\/style>/.exec(
+          document.parts(head, brand, undefined, { id: 'page-data', json: '{}' }, page(rows)).start,
+        )![1]!;
+      // The fixture's stylesheet: `body{margin:0}.row{display:block}.nav-footer{display:block}`, `.card{…}`.
+      expect(inline(FIRST_SCREEN_ROWS)).toContain('.row{display:block}');
+      expect(inline(FIRST_SCREEN_ROWS)).toContain('.card{display:block}');
+      expect(inline(FIRST_SCREEN_ROWS)).not.toContain('.nav-footer');
+      expect(inline(FIRST_SCREEN_ROWS - 1)).toContain('.nav-footer{display:block}');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -157,18 +157,14 @@ describe('a rendered landing page', () => {
     // the defaults of the stylesheets linked after them.
     expect(page.text).toMatch(/<a class="card"/);
     expect(style).toBe(
-      'body{margin:0}.row{display:block}\n.card{display:block}\n' + /html:root\{[^{}]*\}$/.exec(style)![0],
+      'body{margin:0}.row{display:block}.nav-footer{display:block}\n.card{display:block}\n' +
+        /html:root\{[^{}]*\}$/.exec(style)![0],
     );
     expect(style).toMatch(/html:root\{--brand:#[0-9a-f]{6};[^{}]*\}$/);
     expect(style).not.toContain('.boot-t');
-    // Its footer comes after more rows than a first screen holds: its rules wait for the linked stylesheet. A
-    // short page's footer may be in the first paint, and its rules are inline.
-    expect(page.text.match(/ data-row-id="/g)!.length).toBeGreaterThanOrEqual(5);
-    expect(page.text.match(/ data-item="/g)!.length).toBeGreaterThanOrEqual(25);
+    // Its rows are fewer than fill a first screen (RULES 13.9): its footer may be in the first paint, and its rules
+    // are inline (the footer of a longer page is left to the linked stylesheet: page-document.test.ts).
     expect(page.text).toContain('<footer class="nav-footer"');
-    expect(style).not.toContain('.nav-footer');
-    const faq = await request(app).get('/faq');
-    expect(/<style>([\s\S]*?)<\/style>/.exec(faq.text)![1]).toContain('.nav-footer{display:block}');
     // Nothing a first paint never shows: the hover rule waits for the whole stylesheet.
     expect(style).not.toContain(':hover');
     // The whole stylesheets are linked once each, in their order, at the end of the body: after the page data,
