@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BrandSchema } from '../../shared/schemas/brand-registry.js';
+import { BrandRegistrySchema } from '../../shared/schemas/brand-registry.js';
 import { writeBuiltClient } from '../test/built-client.js';
 import { FIRST_SCREEN_ROWS } from './critical-css.js';
 import { imagePreloadLinks, PageDocument } from './page-document.js';
@@ -58,20 +58,9 @@ describe('the inline stylesheet of a page with more rows than a first screen hol
     try {
       await writeBuiltClient(dir);
       const document = new PageDocument(dir);
-      const brand = BrandSchema.parse({
-        id: 'base',
-        name: 'Ticket Storefront',
-        siteId: 22791,
-        partnerBaseUrl: 'https://partner-tickets.example.com',
-        theme: {
-          primary: '#5b21b6',
-          primaryContrast: '#ffffff',
-          ink: '#1f2937',
-          surface: '#ffffff',
-          accent: '#047857',
-          logo: '/brands/base/logo.svg',
-        },
-      });
+      // The shipped brand registry's default brand.
+      const registry = BrandRegistrySchema.parse(JSON.parse(await readFile('segments/brands.json', 'utf8')));
+      const brand = registry.brands.find((b) => b.id === registry.defaultBrand)!;
       const head = {
         title: 'Tickets',
         description: 'Tickets near you',
