@@ -94,6 +94,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL && !havePostgres())('the mail roo
       await within('the second mail', async () => ((await smtp.messages()).length === 2 ? true : undefined));
       expect((await smtp.messages()).map((m) => m.to)).toEqual(['buyer1@example.com', 'buyer2@example.com']);
       expect((await admin('sent')).map((m) => m.to)).toEqual(['buyer2@example.com', 'buyer1@example.com']);
+      // A mail id is decimal text of an id; the retry address is asked with POST alone.
+      const headers = { 'x-typesense-api-key': ADMIN_KEY };
+      const badId = await fetch(`${url}/api/admin/mail/0x1/retry`, { method: 'POST', headers });
+      expect([badId.status, ((await badId.json()) as { error: { message: string } }).error.message]).toEqual([
+        400,
+        'the mail id must be a number',
+      ]);
+      const asRead = await fetch(`${url}/api/admin/mail/1/retry`, { headers });
+      expect([asRead.status, asRead.headers.get('allow')]).toEqual([405, 'POST']);
     } finally {
       child.kill('SIGTERM');
     }

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { fromText } from '../../shared/schemas/zod.js';
-import { AppError } from '../http/errors.js';
+import { fromText, idFromText } from '../../shared/schemas/zod.js';
+import { AppError, noRouteIn } from '../http/errors.js';
 import { operatorsOnly } from '../http/security.js';
 import { MAIL_STATES, type MailOutbox } from './outbox.js';
 
@@ -20,12 +20,7 @@ export const MailListQuerySchema = z.object({
   ).default(MAIL_LIST_DEFAULT),
 });
 
-const MailIdSchema = fromText(
-  z
-    .number({ error: 'the mail id must be a whole number' })
-    .int('the mail id must be a whole number')
-    .positive('the mail id must be a whole number'),
-);
+const MailIdSchema = idFromText('the mail id');
 
 /**
  * The operators' view of the outbox, under /api/admin/mail with `CATALOG_ADMIN_KEY`: `GET /` lists messages
@@ -48,8 +43,8 @@ export function mailAdminRoutes(
     const id = MailIdSchema.parse(req.params.id);
     res.set('Cache-Control', 'no-store').json({ mail: await outbox.retry(id) });
   });
-  router.use((req) => {
-    throw new AppError(404, 'not_found', `No mail API route for ${req.method} ${req.path}`);
-  });
+  router.use(
+    noRouteIn(router, (req) => new AppError(404, 'not_found', `No mail API route for ${req.method} ${req.path}`)),
+  );
   return router;
 }
