@@ -84,23 +84,28 @@ const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, en
 /** One segment file's text, parsed once, to place problems in it. */
 export class SegmentSource {
   private parsedTree: Node | undefined | null = null;
+  private deep: boolean | undefined;
 
   constructor(
     readonly file: string,
     readonly text: string,
   ) {}
 
+  /** Whether the text nests deeper than RULES 14.15 lets anything walk it, scanned once. */
+  private get tooDeep(): boolean {
+    return (this.deep ??= jsonTextDepth(this.text) > MAX_JSON_DEPTH);
+  }
+
   /** The file's syntax tree, built only when a problem must be placed: a valid set never needs one. */
   private get tree(): Node | undefined {
-    if (this.parsedTree === null)
-      this.parsedTree = jsonTextDepth(this.text) > MAX_JSON_DEPTH ? undefined : parseTree(this.text);
+    if (this.parsedTree === null) this.parsedTree = this.tooDeep ? undefined : parseTree(this.text);
     return this.parsedTree;
   }
 
   /** The file's JSON, or the first syntax error as a problem (what follows one is seldom a mistake of its own). */
   parse(): { value: unknown } | { problem: SegmentProblem } {
     // RULES 14.15: the tolerant parser recurses; a file deeper than any segment file is refused before it is walked.
-    if (jsonTextDepth(this.text) > MAX_JSON_DEPTH)
+    if (this.tooDeep)
       return {
         problem: this.whole(`brackets nest deeper than ${MAX_JSON_DEPTH} levels: no segment file needs as many`),
       };
