@@ -1,11 +1,19 @@
 /**
- * The home page's size by place and variation (`node --import tsx bench/page-sizes.ts [--events N] [--places N]`):
- * one production server on bench/out/data-N (20,000 events unless said), then the home page as a browser asks for
- * it (no compression: the raw HTML) at eight large cities and `--places` cells spread over the continental US, in
- * the base rows (`/`) and the promos variation of the home-layout experiment (`/?home-layout=1`), each asked twice
- * and the second answer counted (the first may still be drawing rows). Prints the smallest, median and largest
- * page of each, the place of the largest, and how many are over the goal of 40,000 B.
+ * The home page's size by place and variation (`node --import tsx bench/page-sizes.ts [--events N] [--places N]
+ * [--days D,D…]`): one production server on bench/out/data-N (20,000 events unless said), then the home page as a
+ * browser asks for it (no compression: the raw HTML) at eight large cities and `--places` cells spread over the
+ * continental US, in the base rows (`/`) and the promos variation of the home-layout experiment (`/?home-layout=1`),
+ * each asked twice and the second answer counted (the first may still be drawing rows). Prints the smallest, median
+ * and largest page of each, the place of the largest, and how many are over the goal of 40,000 B.
+ *
+ * A page's size moves with the days: its rows list the events of this week and this month. `--days 0,7,30` measures
+ * today and as the storefront will draw its pages 7 and 30 days from now (a server each, its clock that far ahead,
+ * bench/later-clock.mjs, on a copy of the data: a schedule gone stale by then is generated anew, as it would be),
+ * then the largest page of all.
  */
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { httpGet, startStorefront, stop } from './children.js';
 import { usGridPoints } from './load.js';
@@ -16,6 +24,7 @@ const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '20000' },
     places: { type: 'string', default: '52' },
+    days: { type: 'string', default: '0' },
   },
 });
 
@@ -35,8 +44,32 @@ const VARIATIONS = [
   { name: 'promos variation', path: '/?home-layout=1' },
 ];
 
-async function main() {
-  const { server, ready } = startStorefront(Number(values.events));
+const DAYS = values.days.split(',').map((day) => {
+  const n = Number(day);
+  if (day.trim() === '' || !Number.isInteger(n) || n < 0) throw new Error(`--days lists whole days from now: ${day}`);
+  return n;
+});
+
+type Largest = { place: string; bytes: number; variation: string; day: number };
+
+/** The sizes on one day (`day` days from now): a line per variation, and the largest page of that day. */
+async function measure(day: number): Promise<Largest> {
+  // A later day runs on a copy of the data: a schedule more than 30 days old by the later clock is generated anew,
+  // as the storefront would on that day, and the benchmarks' own catalog stays as it is.
+  const events = Number(values.events);
+  const later = day === 0 ? undefined : mkdtempSync(path.join(os.tmpdir(), `page-sizes-day${day}-`));
+  const own = path.resolve('bench/out', `data-${events}`);
+  if (later && existsSync(own)) cpSync(own, later, { recursive: true });
+  const { server, ready } = startStorefront(
+    events,
+    later
+      ? {
+          nodeArgs: ['--import', path.resolve('bench/later-clock.mjs')],
+          env: { BENCH_CLOCK_DAYS: String(day), DATA_DIR: later },
+        }
+      : {},
+  );
+  let largestOfDay: Largest = { place: '', bytes: 0, variation: '', day };
   try {
     const { base } = await ready;
     const places = [
@@ -58,15 +91,29 @@ async function main() {
       }
       const bytes = sizes.map((s) => s.bytes).sort((a, b) => a - b);
       const largest = sizes.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+      if (largest.bytes > largestOfDay.bytes) largestOfDay = { ...largest, variation: variation.name, day };
+      const when = DAYS.length > 1 ? `day +${day}: ` : '';
       console.log(
-        `${variation.name} (${variation.path}), ${sizes.length} places: smallest ${bytes[0]} B, median ` +
+        `${when}${variation.name} (${variation.path}), ${sizes.length} places: smallest ${bytes[0]} B, median ` +
           `${percentile(bytes, 50)} B, largest ${largest.bytes} B (${largest.place}); over ${GOAL_BYTES} B: ` +
           `${bytes.filter((b) => b > GOAL_BYTES).length}`,
       );
     }
+    const manifest = JSON.parse(readFileSync(path.join(later ?? own, 'catalog', 'manifest.json'), 'utf8'));
+    console.log(`${DAYS.length > 1 ? `day +${day}: ` : ''}the catalog's schedule starts ${manifest.start}`);
   } finally {
     await stop(server, 20_000);
+    if (later) rmSync(later, { recursive: true, force: true });
   }
+  return largestOfDay;
 }
 
-await main();
+const largest: Largest[] = [];
+for (const day of DAYS) largest.push(await measure(day));
+if (DAYS.length > 1) {
+  const top = largest.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  console.log(
+    `largest over days ${DAYS.join(', ')}: ${top.bytes} B (${top.variation}, ${top.place}, day +${top.day}); ` +
+      `${GOAL_BYTES - top.bytes} B under the goal`,
+  );
+}
