@@ -173,6 +173,16 @@ export function createApp(deps: AppDeps): App {
 
 /** Whether an address's last part has a dot, as every file the client is built into has (`index.html`, `logo.svg`). */
 export const namesAFile = (pathname: string) => pathname.lastIndexOf('.') > pathname.lastIndexOf('/');
+/**
+ * RULES 2.11: the refusal of an address that cannot be read (`addressProblem`), or undefined. Logged at info, as a
+ * page's is: a client's bad address is no alarm of ours.
+ */
+function unreadableAddress(req: Request, pathname: string): AppError | undefined {
+  const problem = addressProblem(pathname);
+  if (problem) refusedQuietly(req);
+  return problem;
+}
+
 /** How the build names the client's files: plain names under `/`, none starting with a dot, no escape, no `//`. */
 const PLAIN_FILE_ADDRESS = /^(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
 
@@ -204,7 +214,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   app.use(healthRoutes(deps.readiness));
   // RULES 2.11: an API address whose escapes spell no text (or with a `.` or `..` part) is refused naming why,
   // whichever route would have taken it (`/api/%zz` too, which no route's parameters read).
-  app.use('/api', (req, _res, next) => next(addressProblem(req.originalUrl.split('?')[0]!)));
+  app.use('/api', (req, _res, next) => next(unreadableAddress(req, req.originalUrl.split('?')[0]!)));
   // RULES 18.4: one count of refused keys per client, for the operators' and the studio's APIs alike.
   const keyFailures = limit('key-failures', env.RATE_LIMIT_KEY_FAILURES_PER_MINUTE, 'refused key', {
     failedKeysOnly: true,
@@ -374,7 +384,9 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     app.use((req, _res, next) => {
       const bundle = req.path.startsWith('/assets/');
       if (!bundle && !namesAFile(req.path)) return next();
-      next(addressProblem(req.path) ?? (bundle && !PLAIN_FILE_ADDRESS.test(req.path) ? httpError(404) : undefined));
+      next(
+        unreadableAddress(req, req.path) ?? (bundle && !PLAIN_FILE_ADDRESS.test(req.path) ? httpError(404) : undefined),
+      );
     });
     app.use(
       '/assets',

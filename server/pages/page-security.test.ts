@@ -260,6 +260,21 @@ describe('a page request the server cannot read', () => {
     expect((await request(app).get('/category/nfl%20')).status).toBe(404);
   });
 
+  it('is a 400 in the error shape for a file or API address it cannot read, logged at info', async () => {
+    for (const [address, code] of [
+      ['/api/events/%zz', 'bad_path_escape'],
+      ['/api/%2e%2e/menu', 'dot_segment'],
+      ['/logo%E0%A4%A.svg', 'bad_path_escape'],
+      ['/assets/../index.html', 'dot_segment'],
+      ['/category/%2F..', 'dot_segment'],
+    ] as const) {
+      const before = lines.length;
+      const refused = await request(app).get(address);
+      expect([refused.status, refused.body.error?.code], address).toEqual([400, code]);
+      expect(highestLevel(before), lines.slice(before).join('')).toBe(INFO);
+    }
+  });
+
   it('refuses another method on a page address with a 405 naming the methods, in the error shape', async () => {
     for (const [method, address] of [
       ['post', '/faq'],
