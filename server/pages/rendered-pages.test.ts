@@ -410,6 +410,14 @@ describe('a rendered landing page', () => {
         expect(drawn.text, address).toContain(
           `<link rel="canonical" href="https://tickets.example.com${canonical}" />`,
         );
+        // The same page drawn, under the same title, as without the slash.
+        const plain = await request(app).get(address.replace(/\/$/, ''));
+        const titleAndHeading = (html: string) => [
+          /<title>[^<]*<\/title>/.exec(html)?.[0],
+          /<h1[^>]*>[^<]*/.exec(html)?.[0],
+        ];
+        expect(titleAndHeading(drawn.text), address).toEqual(titleAndHeading(plain.text));
+        expect(drawn.text, address).not.toContain('Page not found');
       }
       const faq = await request(app).get('/faq');
       expect(faq.text).toContain('<title>Frequently asked questions</title>');

@@ -10,6 +10,7 @@ import {
   type RouteMatch,
   type RouteObject,
 } from 'react-router';
+import { pagePath } from '../../../shared/rules/site-paths.js';
 import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import type { BrandAnswer } from '../../../shared/schemas/layout.js';
 import { AppLinkNavigation } from '../components/app-link.js';
@@ -104,7 +105,8 @@ function SiteShell() {
 /** RULES 2.4: team and performer pages are also linked at the site root by their slug (name plus id). */
 function RootSlugPage() {
   const { pathname } = useLocation();
-  return /^\/[a-z0-9-]+-\d+$/.test(pathname) ? <PerformerPage /> : <NotFoundPage />;
+  // Read as the server reads it (RULES 2.6): a trailing slash changes nothing.
+  return /^\/[a-z0-9-]+-\d+$/.test(pagePath(pathname)) ? <PerformerPage /> : <NotFoundPage />;
 }
 
 export interface StorefrontProps {

@@ -164,7 +164,7 @@ export function pageHead(
       };
     }
     case 'info': {
-      const info = INFO_TITLES[url.pathname];
+      const info = INFO_TITLES[pagePath(url.pathname)];
       return info ? { ...head, ...info } : head;
     }
     case 'not-found':
