@@ -388,14 +388,16 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
         unreadableAddress(req, req.path) ?? (bundle && !PLAIN_FILE_ADDRESS.test(req.path) ? httpError(404) : undefined),
       );
     });
-    app.use(
-      '/assets',
-      express.static(path.join(deps.clientDir, 'assets'), {
-        immutable: true,
-        maxAge: '365d',
-        fallthrough: false,
-        redirect: false,
-      }),
+    const bundles = express.static(path.join(deps.clientDir, 'assets'), {
+      immutable: true,
+      maxAge: '365d',
+      fallthrough: false,
+      redirect: false,
+    });
+    // Read with GET or HEAD; another method goes on to the 405 in the error shape at the end (the file server's own
+    // 405 has no body).
+    app.use('/assets', (req, res, next) =>
+      req.method === 'GET' || req.method === 'HEAD' ? bundles(req, res, next) : next(),
     );
     // The studio is a page of its own, with its own script: nothing of it reaches the shoppers' pages.
     const studioFile = path.join(deps.clientDir, 'studio.html');

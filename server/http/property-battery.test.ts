@@ -262,6 +262,35 @@ describe('requests Node refuses before the app', () => {
     }
   });
 
+  it('answers a method HTTP does not define with a JSON 501 saying so, not that the request is not HTTP', async () => {
+    for (const method of ['FOO', 'BREW']) {
+      for (const target of ['/', '/api/menu']) {
+        const answer = parsed(
+          await rawExchange(`${method} ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+        );
+        expect(answer, `${method} ${target}`).toEqual({
+          status: 501,
+          error: expect.objectContaining({ code: 'unknown_method' }),
+        });
+        expect(answer.error.message).toMatch(/method this server does not know/);
+      }
+    }
+    // A line that is not HTTP at all is still that.
+    const junk = parsed(await rawExchange('hello there\r\n\r\n'));
+    expect(junk).toEqual({ status: 400, error: expect.objectContaining({ code: 'malformed_request' }) });
+  });
+
+  it('answers an Expect header other than 100-continue with a JSON 417 saying so', async () => {
+    const answer = await rawExchange('GET /faq HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n');
+    expect(parsed(answer)).toEqual({ status: 417, error: expect.objectContaining({ code: 'expectation_failed' }) });
+    expect(answer).toMatch(/\r\nCache-Control: no-store\r\n/i);
+    // 100-continue is met as ever.
+    const continued = await rawExchange(
+      'GET /api/menu HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+    );
+    expect(continued).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+  });
+
   it('answers CONNECT with a JSON 405 naming the methods a page takes, not a closed connection', async () => {
     const answer = await rawExchange('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
     expect(parsed(answer)).toEqual({ status: 405, error: expect.objectContaining({ code: 'method_not_allowed' }) });

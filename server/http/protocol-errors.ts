@@ -47,6 +47,20 @@ export function storefrontServer(
  */
 const REQUEST_TIMEOUT_MS = 120_000;
 
+/** A request line as HTTP/1.1 writes one (RFC 9112 §3): a method token, a target and the version. */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [^\s]+ HTTP\/\d\.\d\r?$/;
+
+/**
+ * Whether the parser refused a well-formed request line for its method alone, one HTTP does not define or Node does
+ * not know (`FOO / HTTP/1.1`): a method the server does not implement (RFC 9110 §9.1), not a request that is not
+ * HTTP.
+ */
+function unknownMethod(err: NodeJS.ErrnoException & { rawPacket?: unknown }): boolean {
+  if (err.code !== 'HPE_INVALID_METHOD' || !Buffer.isBuffer(err.rawPacket)) return false;
+  const line = err.rawPacket.subarray(0, 8192).toString('latin1').split('\n', 1)[0]!;
+  return REQUEST_LINE.test(line);
+}
+
 /**
  * Requests Node's HTTP parser refuses before Express sees them (a URL or headers over 16 KB, malformed
  * framing), and `CONNECT`, which Node hands over as a bare socket, still get the JSON error model, not a bare
@@ -69,11 +83,34 @@ function answerProtocolErrors(server: Server): void {
               code: 'request_timeout',
               message: 'The whole request did not arrive in time: send it again',
             })
-          : rawAnswer(400, 'Bad Request', {
-              code: 'malformed_request',
-              message: 'The request could not be parsed as HTTP',
-            }),
+          : unknownMethod(err)
+            ? rawAnswer(501, 'Not Implemented', {
+                code: 'unknown_method',
+                message:
+                  'The request names a method this server does not know. Pages are read with GET or HEAD; ' +
+                  'the API answers a method it does not take with the ones it does.',
+              })
+            : rawAnswer(400, 'Bad Request', {
+                code: 'malformed_request',
+                message: 'The request could not be parsed as HTTP',
+              }),
     );
+  });
+  // An `Expect` other than `100-continue` (RFC 9110 §10.1.1), which Node would refuse with a bare 417.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({
+      error: {
+        code: 'expectation_failed',
+        message: 'The request has an Expect header this server does not meet: only 100-continue is.',
+      },
+    });
+    res.shouldKeepAlive = false;
+    res.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+    });
+    res.end(body);
   });
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.end(

@@ -42,6 +42,21 @@ describe('a missing file of the built client', () => {
     expect(res.text).not.toMatch(/ENOENT|stat/);
   });
 
+  it('refuses another method with a 405 in the error shape naming GET and HEAD, found or not', async () => {
+    const app = appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com' });
+    for (const [method, address] of [
+      ['post', '/assets/nope.js'],
+      ['put', '/assets/index-abc123.js'],
+      ['delete', '/assets/big-abc123.css'],
+    ] as const) {
+      const res = await request(app)[method](address);
+      expect([res.status, res.headers.allow], `${method} ${address}`).toEqual([405, 'GET, HEAD']);
+      expect(res.body.error, `${method} ${address}`).toMatchObject({ code: 'method_not_allowed' });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+    expect((await request(app).head('/assets/index-abc123.js')).status).toBe(200);
+  });
+
   it('leaves the files that exist and the app shell as they were', async () => {
     const app = appWith({ NODE_ENV: 'production', PUBLIC_BASE_URL: 'https://tickets.example.com' });
     const asset = await request(app).get('/assets/index-abc123.js');
