@@ -485,6 +485,11 @@ describe('the scanner keys’ admin API (/api/admin/scanners)', () => {
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('unauthorized');
     const { app: bare } = testApp({ search });
-    expect((await request(bare).get('/api/admin/scanners').set(ADMIN_KEY_HEADER, ADMIN_KEY)).status).toBe(404);
+    for (const address of ['/api/admin/scanners', '/api/admin/mail', '/api/admin/collections/Event/documents']) {
+      const missing = await request(bare).get(address).set(ADMIN_KEY_HEADER, ADMIN_KEY);
+      expect([missing.status, missing.body.error?.code], address).toEqual([404, 'not_found']);
+      expect(missing.body.error.message, address).toBe(`No API route for GET ${address}`);
+      expect(missing.headers['cache-control'], address).toBe('no-store');
+    }
   });
 });

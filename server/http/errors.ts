@@ -157,7 +157,7 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
 
 /** The 404 of an address under `/api` no route answers, named as the client sent it (its mount point included). */
 const noApiRoute = (req: Request) =>
-  new AppError(404, 'not_found', `No API route for ${req.method} ${req.baseUrl}${req.path}`);
+  new AppError(404, 'not_found', `No API route for ${req.method} ${req.originalUrl.split('?')[0]}`);
 
 export const apiNotFound: RequestHandler = (req) => {
   throw noApiRoute(req);
