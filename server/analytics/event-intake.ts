@@ -98,6 +98,17 @@ export class EventIntake {
 
   /** Reads, checks and records a batch; says how many events were taken. */
   private async accept(req: IncomingMessage): Promise<number> {
+    // A batch is read as sent: a compressed one would read as no JSON at all (RFC 9110 §8.4.1: 415 for a coding not
+    // taken).
+    const coding = String(req.headers['content-encoding'] ?? 'identity')
+      .trim()
+      .toLowerCase();
+    if (coding !== 'identity' && coding !== '')
+      throw new AppError(
+        415,
+        'unsupported_content_encoding',
+        `An event batch is sent uncompressed (at most ${MAX_EVENT_BATCH_BYTES / 1024} KiB), without a Content-Encoding`,
+      );
     const text = await readBody(req);
     const type = String(req.headers['content-type'] ?? '')
       .split(';', 1)[0]!

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -198,6 +199,23 @@ describe('POST /api/events', () => {
     expect(
       (await request(app).post('/api/events').set('Content-Type', 'application/json').send('{"events": [')).status,
     ).toBe(400);
+  });
+
+  it('refuses a compressed batch with a 415 saying to send it as it is, not that it is no JSON', async () => {
+    const batch = JSON.stringify({ events: [event({ name: 'page_view' })] });
+    const compressed = await request(app)
+      .post('/api/events')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'gzip')
+      .send(gzipSync(batch));
+    expect([compressed.status, compressed.body.error.code]).toEqual([415, 'unsupported_content_encoding']);
+    expect(compressed.body.error.message).toMatch(/uncompressed/);
+    const plain = await request(app)
+      .post('/api/events')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'identity')
+      .send(batch);
+    expect(plain.status).toBe(202);
   });
 });
 
