@@ -123,7 +123,8 @@ describe('RemoteFlagSource', () => {
       '|remote flags rejected: unreachable: fetch failed; the last good payload keeps serving',
       '|remote flags rejected: HTTP 503; the last good payload keeps serving',
       expect.stringMatching(/^\|remote flags rejected: not valid JSON: .*; the last good payload keeps serving$/),
-      'dateUpdated|remote flags rejected: dateUpdated: Invalid ISO datetime; the last good payload keeps serving',
+      'dateUpdated|remote flags rejected: dateUpdated: must be a date and time in ISO 8601 (2026-05-01T19:30:00Z); ' +
+        'the last good payload keeps serving',
       '|remote flags rejected: no answer within 50 ms; the last good payload keeps serving',
     ]);
     expect(h.source.status()).toMatchObject({

@@ -196,7 +196,7 @@ describe('hostile input never gets a 5xx', () => {
       ['/api/listings/0', 'id: id must be 1 or more'],
       ['/api/listings/1.5', 'id: id must be a whole number'],
       ['/api/listings/0x10', 'id: id must be a number'],
-      ['/api/listings/99999999999999999999', 'id: id must be a whole number; id: id is too large to be an id'],
+      ['/api/listings/99999999999999999999', 'id: id is too large to be an id'],
     ];
     for (const [url, message] of cases) {
       const res = await request(app).get(url);

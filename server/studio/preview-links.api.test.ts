@@ -213,7 +213,7 @@ describe('preview links (RULES 18.3)', () => {
     await refused({ brand: 'base', page: 'home', place: { zip: '60601', city: 'Chicago' } }, 400, /place is one of/);
     await refused({ brand: 'base', page: 'home', place: { lat: 41.9 } }, 400, /place is one of/);
     await refused({ brand: 'base', page: 'home', at: '2030-01-01T09:00:00' }, 400, /with its zone/);
-    await refused({ brand: 'base', page: 'home', token: 'x' }, 400, /Unrecognized key/);
+    await refused({ brand: 'base', page: 'home', token: 'x' }, 400, /has a field not known here: "token"/);
     await refused({ brand: 'base', page: 'home', place: { zip: '00000' } }, 404, /don't know ZIP code 00000/);
     await refused({ brand: 'base', page: 'home', place: { city: 'Atlantis' } }, 404, /No US city/);
     await refused({ brand: 'base', page: 'home', variation: 7 }, 400, /0 to 1/);
