@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { jsonPath } from '../../shared/schemas/zod.js';
+import { jsonPath, ownMessage } from '../../shared/schemas/zod.js';
 import { closest, didYouMean } from './did-you-mean.js';
 import { expectation, fieldsOf, schemaAt, type Schema } from './schema-shape.js';
 import { shortValue, type PathProblem } from './segment-problems.js';
@@ -190,7 +190,8 @@ export function describeIssue(issue: z.core.$ZodIssue, raw: unknown, schema: Sch
       const hint =
         issue.format === 'url'
           ? 'use an https:// address such as "https://partner.example.com"'
-          : issue.format === 'regex' && !/^Invalid/.test(issue.message)
+          : // A pattern's own message says what it wants; the general one (`ownMessage`) does not.
+            issue.format === 'regex' && issue.message !== ownMessage({ ...issue, input: undefined })
             ? issue.message
             : `it must match ${issue.pattern ?? issue.format}`;
       return [{ at, message: `${shortValue(value)} is not a valid ${field}: ${hint}` }];
