@@ -57,15 +57,24 @@ async function measure(day: number): Promise<Largest> {
   // A later day runs on a copy of the data: a schedule more than 30 days old by the later clock is generated anew,
   // as the storefront would on that day, and the benchmarks' own catalog stays as it is.
   const events = Number(values.events);
-  const later = day === 0 ? undefined : mkdtempSync(path.join(os.tmpdir(), `page-sizes-day${day}-`));
   const own = path.resolve('bench/out', `data-${events}`);
-  if (later && existsSync(own)) cpSync(own, later, { recursive: true });
+  const later = day === 0 ? undefined : mkdtempSync(path.join(os.tmpdir(), `page-sizes-day${day}-`));
+  try {
+    if (later && existsSync(own)) cpSync(own, later, { recursive: true });
+    return await sizesOn(day, events, later ?? own, later !== undefined);
+  } finally {
+    if (later) rmSync(later, { recursive: true, force: true });
+  }
+}
+
+/** The sizes drawn from `dataDir`, by a server whose clock is `day` days ahead when `ahead`. */
+async function sizesOn(day: number, events: number, dataDir: string, ahead: boolean): Promise<Largest> {
   const { server, ready } = startStorefront(
     events,
-    later
+    ahead
       ? {
           nodeArgs: ['--import', path.resolve('bench/later-clock.mjs')],
-          env: { BENCH_CLOCK_DAYS: String(day), DATA_DIR: later },
+          env: { BENCH_CLOCK_DAYS: String(day), DATA_DIR: dataDir },
         }
       : {},
   );
@@ -99,11 +108,10 @@ async function measure(day: number): Promise<Largest> {
           `${bytes.filter((b) => b > GOAL_BYTES).length}`,
       );
     }
-    const manifest = JSON.parse(readFileSync(path.join(later ?? own, 'catalog', 'manifest.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(path.join(dataDir, 'catalog', 'manifest.json'), 'utf8'));
     console.log(`${DAYS.length > 1 ? `day +${day}: ` : ''}the catalog's schedule starts ${manifest.start}`);
   } finally {
     await stop(server, 20_000);
-    if (later) rmSync(later, { recursive: true, force: true });
   }
   return largestOfDay;
 }

@@ -52,7 +52,7 @@ import type { SessionTokens } from './sessions/session-tokens.js';
 import type { SearchService } from './search/search-service.js';
 import type { Sql } from './store/sql.js';
 import type { LiveCatalog } from './live-catalog/live-catalog.js';
-import { catalogAdminRoutes, noCatalogAdmin } from './live-catalog/routes.js';
+import { catalogAdminRoutes } from './live-catalog/routes.js';
 import type { MailOutbox } from './mail/outbox.js';
 import { mailAdminRoutes } from './mail/routes.js';
 import type { StudioService } from './studio/studio-service.js';
@@ -227,7 +227,7 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     '/api/admin/scanners',
     env.CATALOG_ADMIN_KEY
       ? scannerAdminRoutes(deps.scannerKeys, env.CATALOG_ADMIN_KEY, [keyFailures, adminLimit])
-      : noCatalogAdmin,
+      : apiNotFound,
   );
   // RULES 19.3, 19.5: the operators' order API (refunds, reconciliation), before the catalog API's catch-all.
   if (env.CATALOG_ADMIN_KEY)
@@ -235,12 +235,13 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
   // The operators' view of the mail outbox, before the catalog API, which answers every other /api/admin path.
   if (env.CATALOG_ADMIN_KEY && deps.mail)
     app.use('/api/admin/mail', mailAdminRoutes(deps.mail, env.CATALOG_ADMIN_KEY, [keyFailures, adminLimit]));
-  // The operators' catalog API, before the JSON parser: it reads its own bodies (JSON Lines) with its limits.
+  // The operators' catalog API, before the JSON parser: it reads its own bodies (JSON Lines) with its limits. Without
+  // the operators' key none of /api/admin is there: the API's own 404.
   app.use(
     '/api/admin',
     env.CATALOG_ADMIN_KEY && deps.catalog
       ? catalogAdminRoutes(deps.catalog, env.CATALOG_ADMIN_KEY, [keyFailures, adminLimit])
-      : noCatalogAdmin,
+      : apiNotFound,
   );
   // The studio reads its own bodies (whole segment files, larger than the API's limit).
   const studio = studioAccess(env);

@@ -275,9 +275,17 @@ describe('requests Node refuses before the app', () => {
         expect(answer.error.message).toMatch(/method this server does not know/);
       }
     }
-    // A line that is not HTTP at all is still that.
-    const junk = parsed(await rawExchange('hello there\r\n\r\n'));
-    expect(junk).toEqual({ status: 400, error: expect.objectContaining({ code: 'malformed_request' }) });
+    const answer = await rawExchange('FOO / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(answer).toMatch(/\r\nCache-Control: no-store\r\n/);
+    // A line that is not HTTP at all is still that, alone or after a request it follows on the same connection.
+    for (const raw of ['hello there\r\n\r\n', 'GET /api/menu HTTP/1.1\r\nHost: x\r\n\r\nhello there\r\n\r\n']) {
+      const junk = await rawExchange(raw);
+      const last = junk.slice(junk.lastIndexOf('HTTP/1.1 '));
+      expect(parsed(last), raw).toEqual({ status: 400, error: expect.objectContaining({ code: 'malformed_request' }) });
+    }
+    // And a method no one knows after a request it follows is that.
+    const second = await rawExchange('GET /api/menu HTTP/1.1\r\nHost: x\r\n\r\nFOO / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(parsed(second.slice(second.lastIndexOf('HTTP/1.1 '))).status).toBe(501);
   });
 
   it('answers an Expect header other than 100-continue with a JSON 417 saying so', async () => {

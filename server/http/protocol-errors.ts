@@ -10,6 +10,8 @@ function rawAnswer(status: number, reason: string, error: ErrorBody['error'], he
     [
       'Content-Type: application/json; charset=utf-8',
       `Content-Length: ${Buffer.byteLength(body)}`,
+      // An error answer is kept by no cache (RULES 14.14); a 501 would be by default (RFC 9111 §4.2.2).
+      'Cache-Control: no-store',
       'Connection: close',
       ...headers,
     ].join('\r\n') +
@@ -55,9 +57,14 @@ const REQUEST_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ [^\s]+ HTTP\/\d\.\d\r?$/;
  * not know (`FOO / HTTP/1.1`): a method the server does not implement (RFC 9110 §9.1), not a request that is not
  * HTTP.
  */
-function unknownMethod(err: NodeJS.ErrnoException & { rawPacket?: unknown }): boolean {
-  if (err.code !== 'HPE_INVALID_METHOD' || !Buffer.isBuffer(err.rawPacket)) return false;
-  const line = err.rawPacket.subarray(0, 8192).toString('latin1').split('\n', 1)[0]!;
+function unknownMethod(err: NodeJS.ErrnoException & { rawPacket?: unknown; bytesParsed?: unknown }): boolean {
+  const raw = err.rawPacket;
+  if (err.code !== 'HPE_INVALID_METHOD' || !Buffer.isBuffer(raw)) return false;
+  // The packet may hold requests before the one refused (pipelined): read the line the parser stopped in.
+  const stopped = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, raw.length) : 0;
+  const start = stopped > 0 ? raw.lastIndexOf(0x0a, stopped - 1) + 1 : 0;
+  const end = raw.indexOf(0x0a, start);
+  const line = raw.subarray(start, Math.min(end < 0 ? raw.length : end, start + 8192)).toString('latin1');
   return REQUEST_LINE.test(line);
 }
 

@@ -1,7 +1,7 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { CollectionNameSchema, type CollectionName } from '../../shared/schemas/documents.js';
-import { apiNotFound, AppError, noRouteIn, toErrorResponse } from '../http/errors.js';
+import { AppError, noRouteIn, toErrorResponse } from '../http/errors.js';
 import { sameSecret } from '../http/security.js';
 import { DIRTY_VALUES, WRITE_ACTIONS, type PreparedWrite, type RefusedWrite } from '../catalog/document-writes.js';
 import type { LiveCatalog, WriteItem } from './live-catalog.js';
@@ -96,12 +96,6 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiters
   router.use(typesenseErrors);
   return router;
 }
-
-/**
- * The operators' APIs when no operator key is set: they do not exist, and any address under them is the API's own
- * 404 in the error shape (RULES 14.14).
- */
-export const noCatalogAdmin: RequestHandler = apiNotFound;
 
 /** Lets through requests carrying the operator key, compared in constant time; the rest get 401. */
 function operatorOnly(adminKey: string): RequestHandler {

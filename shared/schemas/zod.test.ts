@@ -64,12 +64,30 @@ describe('a check whose schema names no message (RULES 14.14)', () => {
     expect(told(z.object({}), [])).toEqual(['(root) | The value must be an object, not a list']);
     expect(told(z.number(), Number.NaN)).toEqual(['(root) | The value must be a number, not NaN']);
     expect(told(z.int(), 99999999999999999999)).toEqual(['(root) | The value is too large']);
+    expect(told(z.string().length(2), 'CAL')).toEqual(['(root) | The value must be exactly 2 characters']);
+    expect(told(z.date().min(new Date('2026-01-01T00:00:00Z')), new Date('2025-01-01T00:00:00Z'))).toEqual([
+      '(root) | The value must be on or after 2026-01-01T00:00:00.000Z',
+    ]);
+    expect(told(z.object({ at: z.tuple([z.number(), z.number()]) }), { at: 'x' })).toEqual([
+      'at | must be a list, not text',
+    ]);
+    expect(told(z.object({ n: z.number(), m: z.record(z.string(), z.number()) }), { n: true, m: [] })).toEqual([
+      'n | must be a number, not true',
+      'm | must be an object, not a list',
+    ]);
+    const keyed = z.record(z.string().regex(/^[a-z]+$/, 'a key uses lower-case letters'), z.number());
+    expect(told(keyed, { 'bad key!': 1 })).toEqual([
+      'bad key! | has a key that is not valid: a key uses lower-case letters',
+    ]);
   });
 
   it('says a query parameter given twice is given twice, not that it is of the wrong kind', () => {
     const query = z.object({ q: z.string(), page: pageFromText(10), id: idFromText('the event id') });
+    expect(told(z.object({ sort: z.enum(['a', 'b']) }), { sort: ['a', 'b'] })).toEqual([
+      'sort | must be one value, not a list',
+    ]);
     expect(told(query, { q: ['a', 'b'], page: ['1', '2'], id: ['3', '4'] })).toEqual([
-      'q | must be one value, not a list (is it given more than once?)',
+      'q | must be one value, not a list',
       'page | must be one value, not a list (is it given more than once?)',
       'id | must be one value, not a list (is it given more than once?)',
     ]);
@@ -86,6 +104,10 @@ describe('a check whose schema names no message (RULES 14.14)', () => {
     expect(told(query, { page: '99999999999999999999', id: '99999999999999999999' })).toEqual([
       'page | page must be at most 10',
       'id | the event id is too large to be an id',
+    ]);
+    expect(told(query, { page: '-99999999999999999999', id: '-99999999999999999999' })).toEqual([
+      'page | page starts at 1',
+      'id | the event id must be 1 or more',
     ]);
   });
 

@@ -18,19 +18,31 @@ const KINDS: Readonly<Record<string, string>> = {
   bigint: 'a whole number',
   boolean: 'true or false',
   object: 'an object',
+  record: 'an object',
+  map: 'an object',
   array: 'a list',
+  tuple: 'a list',
+  set: 'a list',
   date: 'a date',
+  file: 'a file',
   null: 'null',
+  never: 'absent',
 };
 
-const ONE_VALUE = 'must be one value, not a list (is it given more than once?)';
+/** Said of a list where one value is wanted: a query parameter named twice comes as the list of its values. */
+const ONE_VALUE = 'must be one value, not a list';
 
 /** The kinds a query parameter is read as: one value each. */
 const SCALARS = new Set(['string', 'number', 'int', 'bigint', 'boolean']);
 
+/** Whether `input` is what a query parameter given more than once reads as: a list of its texts. */
+const textList = (input: unknown) =>
+  Array.isArray(input) && input.length > 1 && input.every((v) => typeof v === 'string');
+
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'boolean') return String(value);
   if (typeof value === 'number') return Number.isFinite(value) ? 'a number' : String(value);
   return KINDS[typeof value] ?? typeof value;
 }
@@ -47,13 +59,39 @@ function listed(values: readonly unknown[], most = 12): string {
   return values.length > most ? `${shown} (and ${values.length - most} more)` : shown;
 }
 
-/** The characters, items or amount a size check counts, by what it checks. */
-const sizeOf = (origin: string | undefined, n: number | bigint) =>
-  origin === 'string'
-    ? `${n} character${n === 1 ? '' : 's'}`
-    : origin === 'array' || origin === 'set'
-      ? `${n} item${n === 1 ? '' : 's'}`
-      : String(n);
+const counted = (n: number | bigint, unit: string) => `${n} ${unit}${Number(n) === 1 ? '' : 's'}`;
+
+/** A size check's limit as its message says it: characters, items, bytes or a date, by what it checks. */
+function limitOf(origin: string | undefined, n: number | bigint): string {
+  switch (origin) {
+    case 'string':
+      return counted(n, 'character');
+    case 'array':
+    case 'set':
+      return counted(n, 'item');
+    case 'map':
+      return counted(n, 'entry').replace(/entrys$/, 'entries');
+    case 'file':
+      return counted(n, 'byte');
+    case 'date':
+      return new Date(Number(n)).toISOString();
+    default:
+      return String(n);
+  }
+}
+
+/** The words a size check is told in: `at least`, `more than`, `exactly`… */
+function sizeCheck(
+  issue: { origin?: string; inclusive?: boolean; exact?: boolean },
+  limit: number | bigint,
+  small: boolean,
+) {
+  const { origin } = issue;
+  if (issue.exact) return `must be exactly ${limitOf(origin, limit)}`;
+  if (origin === 'date') return `must be ${small ? 'on or after' : 'on or before'} ${limitOf(origin, limit)}`;
+  if (issue.inclusive === false) return `must be ${small ? 'more' : 'less'} than ${limitOf(origin, limit)}`;
+  return `must be ${small ? 'at least' : 'at most'} ${limitOf(origin, limit)}`;
+}
 
 /**
  * RULES 14.14: the message of a check whose schema names none, in our words: what the value must be, after its path
@@ -66,32 +104,24 @@ export function ownMessage(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type': {
       if (input === undefined) return `${subject}is required`;
-      // A query parameter named twice comes as a list of its values.
-      if (
-        SCALARS.has(issue.expected) &&
-        Array.isArray(input) &&
-        input.length > 1 &&
-        input.every((v) => typeof v === 'string')
-      )
-        return `${subject}${ONE_VALUE}`;
+      if (SCALARS.has(issue.expected) && textList(input)) return `${subject}${ONE_VALUE}`;
       if (issue.expected === 'int' && typeof input === 'number' && Number.isFinite(input))
         return `${subject}must be a whole number`;
       return `${subject}must be ${KINDS[issue.expected] ?? issue.expected}, not ${kindOf(input)}`;
     }
     case 'too_small': {
-      if (issue.origin === 'string' && Number(issue.minimum) === 1) return `${subject}must not be empty`;
-      if (issue.origin === 'array' && Number(issue.minimum) === 1) return `${subject}must list at least one item`;
-      return issue.inclusive === false
-        ? `${subject}must be more than ${issue.minimum}`
-        : `${subject}must be at least ${sizeOf(issue.origin, issue.minimum)}`;
+      if (!issue.exact && issue.origin === 'string' && Number(issue.minimum) === 1)
+        return `${subject}must not be empty`;
+      if (!issue.exact && issue.origin === 'array' && Number(issue.minimum) === 1)
+        return `${subject}must list at least one item`;
+      return `${subject}${sizeCheck(issue, issue.minimum, true)}`;
     }
     case 'too_big': {
       if (issue.origin === 'int' && Number(issue.maximum) === Number.MAX_SAFE_INTEGER) return `${subject}is too large`;
-      return issue.inclusive === false
-        ? `${subject}must be less than ${issue.maximum}`
-        : `${subject}must be at most ${sizeOf(issue.origin, issue.maximum)}`;
+      return `${subject}${sizeCheck(issue, issue.maximum, false)}`;
     }
     case 'invalid_value':
+      if (textList(input)) return `${subject}${ONE_VALUE}`;
       return issue.values.length === 1
         ? `${subject}must be ${quoted(issue.values[0])}`
         : `${subject}must be one of ${listed(issue.values)}`;
@@ -125,14 +155,18 @@ export function ownMessage(issue: z.core.$ZodRawIssue): string {
       return `${subject}has ${issue.keys.length === 1 ? 'a field' : 'fields'} not known here: ${listed(issue.keys)}`;
     case 'invalid_union': {
       const options = (issue as { options?: unknown[] }).options;
+      if (issue.inclusive === false) return `${subject}matches more than one of the forms accepted here`;
       return Array.isArray(options) && options.length > 0
         ? `${subject}must be one of ${listed(options)}`
         : `${subject}matches none of the forms accepted here`;
     }
     case 'invalid_key':
-      return `${subject}has a key that is not valid`;
-    case 'invalid_element':
-      return `${subject}has an entry that is not valid`;
+    case 'invalid_element': {
+      // The key's or entry's own check may say what it wants (`a feature key uses letters, digits…`).
+      const inner = issue.issues.find((found) => typeof found.message === 'string' && found.message !== '')?.message;
+      const what = issue.code === 'invalid_key' ? 'a key' : 'an entry';
+      return inner ? `${subject}has ${what} that is not valid: ${inner}` : `${subject}has ${what} that is not valid`;
+    }
     default:
       return `${subject}is not valid`;
   }
@@ -152,7 +186,8 @@ export function fromText<T extends z.ZodType>(schema: T) {
   return z.preprocess((value, ctx) => {
     if (typeof value === 'string') return decimalNumber(value) ?? value;
     // A parameter named twice (`?page=1&page=2`) is no number, but saying so would mislead.
-    if (Array.isArray(value) && value.length > 1) ctx.addIssue({ code: 'custom', message: ONE_VALUE, input: value });
+    if (Array.isArray(value) && value.length > 1)
+      ctx.addIssue({ code: 'custom', message: `${ONE_VALUE} (is it given more than once?)`, input: value });
     return value;
   }, schema);
 }
@@ -173,10 +208,10 @@ export function idFromText(name: string) {
   return fromText(
     z
       .number({ error: `${name} must be a number` })
-      // First, and alone: a number past the largest safe one is no whole number to zod either.
+      // The range first, each alone: a number past the largest safe one is no whole number to zod either.
       .max(Number.MAX_SAFE_INTEGER, { error: `${name} is too large to be an id`, abort: true })
-      .int(`${name} must be a whole number`)
-      .positive(`${name} must be 1 or more`),
+      .positive({ error: `${name} must be 1 or more`, abort: true })
+      .int(`${name} must be a whole number`),
   );
 }
 
@@ -186,7 +221,7 @@ export function pageFromText(max: number) {
     z
       .number({ error: 'page must be a number' })
       .max(max, { error: `page must be at most ${max}`, abort: true })
-      .int('page must be a whole number')
-      .min(1, 'page starts at 1'),
+      .min(1, { error: 'page starts at 1', abort: true })
+      .int('page must be a whole number'),
   ).default(1);
 }
