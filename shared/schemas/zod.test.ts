@@ -63,7 +63,7 @@ describe('a check whose schema names no message (RULES 14.14)', () => {
     expect(told(schema.shape.tags, ['a', 'b', 'c'])).toEqual(['(root) | The value must be at most 2 items']);
     expect(told(z.object({}), [])).toEqual(['(root) | The value must be an object, not a list']);
     expect(told(z.number(), Number.NaN)).toEqual(['(root) | The value must be a number, not NaN']);
-    expect(told(z.int(), 99999999999999999999)).toEqual(['(root) | The value is too large']);
+    expect(told(z.int(), 1e20)).toEqual(['(root) | The value is too large']);
     expect(told(z.string().length(2), 'CAL')).toEqual(['(root) | The value must be exactly 2 characters']);
     expect(told(z.date().min(new Date('2026-01-01T00:00:00Z')), new Date('2025-01-01T00:00:00Z'))).toEqual([
       '(root) | The value must be on or after 2026-01-01T00:00:00.000Z',
