@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from './fixtures.js';
+import { expect, whenLive, type APIRequestContext, type Page } from './fixtures.js';
 
 /**
  * Fills the checkout form as a shopper in the Bronx would, paying with `card`; confirms having read the notice of
@@ -51,6 +51,8 @@ export async function buyETickets(
 ): Promise<string> {
   const tickets = page.getByRole('region', { name: 'Tickets' });
   await page.goto(eventUrl);
+  // A page of a context of its own goes live without the fixture's wait.
+  await whenLive(page);
   await tickets.getByRole('combobox', { name: 'Tickets', exact: true }).selectOption(String(quantity));
   const link = page.locator(`a[href*="listing=${listingId}&"]`);
   const item = tickets.getByRole('listitem').filter({ has: link });

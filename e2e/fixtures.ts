@@ -13,6 +13,18 @@ export async function renderedPageData(page: Page): Promise<PageData | null> {
 }
 
 /**
+ * Waits until the storefront's script has taken the open page over (`<html data-ready>`) when the server rendered it
+ * (it carries its data): such a page is readable at once, but its buttons and links answer only once hydrated.
+ */
+export async function whenLive(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => document.documentElement.dataset.ready === 'true' || !document.getElementById('page-data'),
+    undefined,
+    { timeout: 15_000 },
+  );
+}
+
+/**
  * Playwright's `test`, with `page.goto` waiting until the storefront's script has taken the page over
  * (`<html data-ready>`) on a page the server rendered: such a page is readable at once, but its buttons and the search
  * box answer
@@ -25,12 +37,7 @@ export const test = base.extend({
       const goto = page.goto.bind(page);
       page.goto = async (url, options) => {
         const response = await goto(url, options);
-        // Only a page the server rendered (it carries its data) has a gap between being shown and being live.
-        await page.waitForFunction(
-          () => document.documentElement.dataset.ready === 'true' || !document.getElementById('page-data'),
-          undefined,
-          { timeout: 15_000 },
-        );
+        await whenLive(page);
         return response;
       };
     }

@@ -4,7 +4,7 @@ import { readTicketsPdf } from '../server/test/ticket-pdf-reader.js';
 import { axeViolations } from './axe.js';
 import { showTonight, upsertEvents } from './catalog-operator.js';
 import { buyETickets, eTicketListing } from './checkout-form.js';
-import { expect, test, type Browser, type Page } from './fixtures.js';
+import { expect, test, whenLive, type Browser, type Page } from './fixtures.js';
 import { receivedMail } from './mail-server.js';
 
 // The emails of an order (RULES 19.4) as its buyer gets them: sent by the storefront under test over SMTP to a real
@@ -55,11 +55,7 @@ function linkOf(mail: ReceivedMail, label: string, path: string): string {
 async function openInNewBrowser(browser: Browser, url: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.goto(url);
-  await page.waitForFunction(
-    () => document.documentElement.dataset.ready === 'true' || !document.getElementById('page-data'),
-    undefined,
-    { timeout: 15_000 },
-  );
+  await whenLive(page);
   return page;
 }
 

@@ -2,20 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { entitySlug } from '../shared/rules/slug.js';
 import { pickListings, startStack, type Stack } from '../server/test/stack.js';
 import { buyETickets } from './checkout-form.js';
-import { expect, test, type Page } from './fixtures.js';
+import { expect, test, whenLive } from './fixtures.js';
 
 /**
  * RULES 21.3: an erasure made on one node is what every node shows. Two storefront nodes on one PostgreSQL of their
  * own (the e2e server is one process on embedded PGlite): the shopper buys and erases on node A, and the order's link
  * opened on node B shows the order without their details. One project proves it.
  */
-/** Waits until the storefront's script has taken a rendered page over (`<html data-ready>`), as the fixture does. */
-async function live(page: Page): Promise<void> {
-  await page.waitForFunction(
-    () => document.documentElement.dataset.ready === 'true' || !document.getElementById('page-data'),
-  );
-}
-
 test.describe('a shopper’s erasure on two nodes', () => {
   test.describe.configure({ timeout: 300_000 });
   let stack: Stack | undefined;
@@ -45,7 +38,7 @@ test.describe('a shopper’s erasure on two nodes', () => {
 
     // Node B opens the order from its link (the access code), with the shopper's details kept.
     await onB.goto(`${orderLink.pathname}${orderLink.search}`);
-    await live(onB);
+    await whenLive(onB);
     await expect(onB.getByRole('heading', { level: 1, name: 'Your order' })).toBeVisible();
     await expect(onB.getByText(orderId).first()).toBeVisible();
     await expect(onB.getByText(/^Personal details erased on /)).toHaveCount(0);
@@ -53,7 +46,7 @@ test.describe('a shopper’s erasure on two nodes', () => {
     // On node A: the download holds the order with the email given; then the erasure.
     await onA.goto('/policies#privacy');
     // Pages of contexts of its own: the fixture's wait for the script to take the page over is not theirs.
-    await live(onA);
+    await whenLive(onA);
     const yours = onA.getByRole('region', { name: 'Your data' });
     const [download] = await Promise.all([
       onA.waitForEvent('download'),
@@ -69,7 +62,7 @@ test.describe('a shopper’s erasure on two nodes', () => {
 
     // Node B, on the next read: the order without the shopper's details.
     await onB.reload();
-    await live(onB);
+    await whenLive(onB);
     await expect(onB.getByRole('heading', { level: 1, name: 'Your order' })).toBeVisible();
     await expect(onB.getByText(/^Personal details erased on /)).toBeVisible();
     await expect(onB.locator('body')).not.toContainText(buyer);
