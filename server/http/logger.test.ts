@@ -32,6 +32,17 @@ describe('redactUrl', () => {
     );
   });
 
+  it('gives a path longer than any of the site’s by its start and how much more there was', () => {
+    const path = `/category/${'%zz'.repeat(1_000)}`;
+    const logged = `${path.slice(0, 200)}[${path.length - 200} more characters left out]`;
+    expect(redactUrl(path)).toBe(logged);
+    expect(redactUrl(`${path}?page=2&token=abc`)).toBe(`${logged}?page=2&token=[REDACTED]`);
+    // An address of the site's goes whole.
+    const long = `/events/${'a'.repeat(980)}`;
+    expect(redactUrl(long)).toBe(long);
+    expect(redactUrl(`${long}?page=2`)).toBe(`${long}?page=2`);
+  });
+
   it('gives a value longer than any search by its length, read as the page reads it', () => {
     const longest = 'q'.repeat(MAX_QUERY_LENGTH);
     expect(redactUrl(`/results-general?kwds=${longest}&page=2`)).toBe(`/results-general?kwds=${longest}&page=2`);

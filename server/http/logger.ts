@@ -86,13 +86,27 @@ function tooLongToLog(param: string, eq: number): string | undefined {
   return undefined;
 }
 
+/**
+ * A path longer than any address of the site's is logged as its start and how much more there was: a request line may
+ * be 16 KB, and each line of its request repeats it.
+ */
+const LONGEST_LOGGED_PATH = 1_000;
+const LOGGED_PATH_START = 200;
+
+/** The path as its log lines give it: whole, or its start and how many characters were left out. */
+function pathToLog(path: string): string {
+  if (path.length <= LONGEST_LOGGED_PATH) return path;
+  return `${path.slice(0, LOGGED_PATH_START)}[${path.length - LOGGED_PATH_START} more characters left out]`;
+}
+
 /** The token in a preview link's address (its page's or its preview's). */
 const PREVIEW_TOKEN = /^(\/(?:api\/)?preview\/)[^/?#]+/i;
 
 /**
  * A URL fit for a log: a preview link's token and the values of credential-like query parameters (a guest's
  * `token`, an order's access `code`, `access_token`, `api_key`, `password`, `signature`…) replaced by
- * `[REDACTED]`, values longer than any query (`LONGEST_LOGGED_VALUE`) by their length, everything else as sent.
+ * `[REDACTED]`, values longer than any query (`LONGEST_LOGGED_VALUE`) by their length, a path longer than any of
+ * the site's by its start (`pathToLog`), everything else as sent.
  * The one redaction of URLs: the request log and the fast lane's log line both use it.
  */
 export function redactUrl(rawUrl: string): string {
@@ -100,8 +114,9 @@ export function redactUrl(rawUrl: string): string {
   // `/API/Preview/…` as `/api/preview/…`).
   const url = rawUrl.replace(PREVIEW_TOKEN, `$1${REDACTED}`);
   const q = url.indexOf('?');
-  if (q < 0) return url;
-  let changed = false;
+  const path = pathToLog(q < 0 ? url : url.slice(0, q));
+  if (q < 0) return path;
+  let changed = path.length !== q;
   const params = url
     .slice(q + 1)
     .split('&')
@@ -116,7 +131,7 @@ export function redactUrl(rawUrl: string): string {
       changed = true;
       return `${param.slice(0, eq + 1)}${REDACTED}`;
     });
-  return changed ? `${url.slice(0, q + 1)}${params.join('&')}` : url;
+  return changed ? `${path}?${params.join('&')}` : url;
 }
 
 /** The request's id (the proxy's when it is plain, else a new one), also sent back as `X-Request-Id`. */
