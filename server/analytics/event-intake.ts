@@ -67,6 +67,7 @@ export class EventIntake {
       // What is left of a refused body is not read: the connection closes after the answer.
       if (!req.complete) res.setHeader('Connection', 'close');
       if (err instanceof Busy) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+      if (err instanceof Compressed) res.setHeader('Accept-Encoding', 'identity');
     }
     if (res.headersSent) return;
     const json = JSON.stringify(body);
@@ -103,12 +104,7 @@ export class EventIntake {
     const coding = String(req.headers['content-encoding'] ?? 'identity')
       .trim()
       .toLowerCase();
-    if (coding !== 'identity' && coding !== '')
-      throw new AppError(
-        415,
-        'unsupported_content_encoding',
-        `An event batch is sent uncompressed (at most ${MAX_EVENT_BATCH_BYTES / 1024} KiB), without a Content-Encoding`,
-      );
+    if (coding !== 'identity' && coding !== '') throw new Compressed();
     const text = await readBody(req);
     const type = String(req.headers['content-type'] ?? '')
       .split(';', 1)[0]!
@@ -165,6 +161,17 @@ class Busy extends AppError {
   }
 }
 const busy = () => new Busy();
+
+/** A batch sent compressed: refused, and the answer names the one coding taken (RFC 9110 §15.5.16). */
+class Compressed extends AppError {
+  constructor() {
+    super(
+      415,
+      'unsupported_content_encoding',
+      `An event batch is sent uncompressed (at most ${MAX_EVENT_BATCH_BYTES / 1024} KiB), without a Content-Encoding`,
+    );
+  }
+}
 
 const isEventsPath = (url: string) => url === EVENTS_PATH || url.startsWith(`${EVENTS_PATH}?`);
 

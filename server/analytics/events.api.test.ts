@@ -210,6 +210,7 @@ describe('POST /api/events', () => {
       .send(gzipSync(batch));
     expect([compressed.status, compressed.body.error.code]).toEqual([415, 'unsupported_content_encoding']);
     expect(compressed.body.error.message).toMatch(/uncompressed/);
+    expect(compressed.headers['accept-encoding']).toBe('identity');
     const plain = await request(app)
       .post('/api/events')
       .set('Content-Type', 'application/json')
