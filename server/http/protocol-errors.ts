@@ -104,21 +104,12 @@ function answerProtocolErrors(server: Server): void {
     );
   });
   // An `Expect` other than `100-continue` (RFC 9110 §10.1.1), which Node would refuse with a bare 417.
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify({
-      error: {
-        code: 'expectation_failed',
-        message: 'The request has an Expect header this server does not meet: only 100-continue is.',
-      },
-    });
-    res.shouldKeepAlive = false;
-    res.writeHead(417, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      'Cache-Control': 'no-store',
-    });
-    res.end(body);
-  });
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) =>
+    refuse(res, 417, {
+      code: 'expectation_failed',
+      message: 'The request has an Expect header this server does not meet: only 100-continue is.',
+    }),
+  );
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     socket.end(
       rawAnswer(
@@ -147,17 +138,24 @@ function requiringHost(listener: RequestListener): RequestListener {
     }
     if (hosts === 1 || (hosts === 0 && req.httpVersion !== '1.1')) return listener(req, res);
     // Node keeps the first of two Host headers; a proxy in front may have read the other (RFC 9112 §3.2).
-    const error =
+    refuse(
+      res,
+      400,
       hosts === 0
         ? { code: 'missing_host', message: 'An HTTP/1.1 request names the site it is for in a Host header.' }
-        : { code: 'duplicate_host', message: 'A request names the site it is for in one Host header, not several.' };
-    const body = JSON.stringify({ error });
-    res.shouldKeepAlive = false;
-    res.writeHead(400, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
-      'Cache-Control': 'no-store',
-    });
-    res.end(body);
+        : { code: 'duplicate_host', message: 'A request names the site it is for in one Host header, not several.' },
+    );
   };
+}
+
+/** A refusal in the JSON error model from the HTTP server itself, before any route: no cache keeps it. */
+function refuse(res: ServerResponse, status: number, error: ErrorBody['error']): void {
+  const body = JSON.stringify({ error });
+  res.shouldKeepAlive = false;
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
 }
