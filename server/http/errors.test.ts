@@ -50,4 +50,15 @@ describe('the methods an address takes (RULES 14.14)', () => {
     expect((await request(app).post('/api/nowhere')).status).toBe(404);
     expect((await request(app).post('/api/anything')).status).toBe(200);
   });
+
+  it('names the address of a 404 as sent, mount point and all, under the name it is given', async () => {
+    const root = api();
+    root.use(noRouteIn(root, 'test API'));
+    const app = express().use('/api', root).use(errorMiddleware);
+    const missing = await request(app).get('/api/v2/nowhere?q=1');
+    expect([missing.status, missing.body.error]).toEqual([
+      404,
+      { code: 'not_found', message: 'No test API route for GET /api/v2/nowhere' },
+    ]);
+  });
 });

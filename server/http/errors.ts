@@ -156,11 +156,11 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, next) => {
 };
 
 /** The 404 of an address under `/api` no route answers, named as the client sent it (its mount point included). */
-const noApiRoute = (req: Request) =>
-  new AppError(404, 'not_found', `No API route for ${req.method} ${req.originalUrl.split('?')[0]}`);
+const noRoute = (req: Request, api = 'API') =>
+  new AppError(404, 'not_found', `No ${api} route for ${req.method} ${req.originalUrl.split('?')[0]}`);
 
 export const apiNotFound: RequestHandler = (req) => {
-  throw noApiRoute(req);
+  throw noRoute(req);
 };
 
 /** A router's stack, as far as reading which methods an address takes needs (the `router` package of Express 5). */
@@ -201,15 +201,13 @@ export function methodsAt(router: { stack: readonly unknown[] }, path: string): 
 /**
  * The answer to a request no route of `router` answered (RULES 14.14): a method its routes do not take at an
  * address they do answer is 405 naming those they take (`Allow`), and OPTIONS there is told them as Express's
- * router tells it of the routes it holds (200, the list as text); anything else is the 404 `notFound` makes.
+ * router tells it of the routes it holds (200, the list as text); anything else is a 404 naming the address as sent,
+ * under `api`'s name ("No mail API route for GET /api/admin/mail/x").
  */
-export function noRouteIn(
-  router: { stack: readonly unknown[] },
-  notFound: (req: Request) => AppError = noApiRoute,
-): RequestHandler {
+export function noRouteIn(router: { stack: readonly unknown[] }, api = 'API'): RequestHandler {
   return (req, res, next) => {
     const methods = methodsAt(router, req.path);
-    if (!methods || methods.size === 0 || methods.has(req.method)) return next(notFound(req));
+    if (!methods || methods.size === 0 || methods.has(req.method)) return next(noRoute(req, api));
     const allow = [...methods].join(', ');
     if (req.method === 'OPTIONS') {
       res.status(200).set('Allow', allow).type('text/plain').send(allow);

@@ -281,7 +281,7 @@ describe('the catalog documents API: who may call it, and bad requests', () => {
     expect(options.headers.allow).toBe('GET, HEAD, PATCH, DELETE');
     const nowhere = await request(app).put('/api/admin/nowhere').set('X-TYPESENSE-API-KEY', KEY);
     expect(nowhere.status).toBe(404);
-    expect(nowhere.body.message).toBe('No catalog API route for PUT /nowhere');
+    expect(nowhere.body.message).toBe('No catalog API route for PUT /api/admin/nowhere');
   });
 
   it('does not exist without CATALOG_ADMIN_KEY', async () => {

@@ -90,9 +90,7 @@ export function catalogAdminRoutes(live: LiveCatalog, adminKey: string, limiters
     res.json(deleted);
   });
 
-  router.use(
-    noRouteIn(router, (req) => new AppError(404, 'not_found', `No catalog API route for ${req.method} ${req.path}`)),
-  );
+  router.use(noRouteIn(router, 'catalog API'));
   router.use(typesenseErrors);
   return router;
 }

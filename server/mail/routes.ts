@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { fromText, idFromText } from '../../shared/schemas/zod.js';
-import { AppError, noRouteIn } from '../http/errors.js';
+import { noRouteIn } from '../http/errors.js';
 import { operatorsOnly } from '../http/security.js';
 import { MAIL_STATES, type MailOutbox } from './outbox.js';
 
@@ -43,8 +43,6 @@ export function mailAdminRoutes(
     const id = MailIdSchema.parse(req.params.id);
     res.set('Cache-Control', 'no-store').json({ mail: await outbox.retry(id) });
   });
-  router.use(
-    noRouteIn(router, (req) => new AppError(404, 'not_found', `No mail API route for ${req.method} ${req.path}`)),
-  );
+  router.use(noRouteIn(router, 'mail API'));
   return router;
 }

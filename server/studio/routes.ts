@@ -139,9 +139,7 @@ export function studioRoutes(
   if (studio) draftRoutes(router, studio, options.origins);
   if (options.readout && options.rows && options.sql)
     experimentResultsRoutes(router, options.readout, options.sql, options.rows);
-  router.use(
-    noRouteIn(router, (req) => new AppError(404, 'not_found', `No studio endpoint ${req.method} ${req.path}`)),
-  );
+  router.use(noRouteIn(router, 'studio'));
   return router;
 }
 
