@@ -179,14 +179,13 @@ export { z };
 
 /**
  * A number read from a query parameter or a path segment: decimal text is its number (`decimalNumber`); anything else
- * (`''`, `0x10`, `1e3`, a parameter given twice) is left for `schema` to refuse with its own message, never read as 0
- * or 16 the way `z.coerce.number()` would.
+ * (`''`, `0x10`, `1e3`) is left for `schema` to refuse with its own message, never read as 0 or 16 the way
+ * `z.coerce.number()` would. A parameter given twice (`?page=1&page=2`) is told so: "not a number" would mislead.
  */
 export function fromText<T extends z.ZodType>(schema: T) {
   return z.preprocess((value, ctx) => {
     if (typeof value === 'string') return decimalNumber(value) ?? value;
-    // A parameter named twice (`?page=1&page=2`) is no number, but saying so would mislead.
-    if (Array.isArray(value) && value.length > 1)
+    if (textList(value))
       ctx.addIssue({ code: 'custom', message: `${ONE_VALUE} (is it given more than once?)`, input: value });
     return value;
   }, schema);
