@@ -22,7 +22,10 @@ vcl 4.1;
 # Lifetimes: a page is fresh for its `s-maxage`, then served stale for its `stale-while-revalidate` while a fresh
 # copy is fetched behind it; past that it is fetched first, and should that fetch fail (a 5xx, or no answer) the
 # stale copy is served, up to a day past its lifetime. A server error is never kept. `X-Cache` tells operators
-# HIT, HIT-STALE, MISS or PASS; the tags (`xkey`, `Surrogate-Key`) never reach clients.
+# HIT, HIT-STALE, MISS or PASS; the tags (`xkey`, `Surrogate-Key`) never reach clients. A kept redirect (an
+# entity's old address, RULES 2.6) goes out with the query as this request asked it, tracking parameters and all.
+# Every answer carries the request's own `X-Request-Id`: the client's when it is plain (as the server takes one),
+# else `varnish-<xid>`; a fetch reaches the server with it, so the server's log line and varnishlog name one id.
 #
 # Purging: `PURGE /` with the header `xkey-purge: key1 key2 ...` from an address in `storefront_purgers` drops
 # at once every object whose `xkey` header names one of the keys (a hard purge: the next request renders anew)
@@ -52,6 +55,13 @@ sub vcl_recv {
     if (req.restarts == 0) {
         unset req.http.X-Storefront-Fresh;
         unset req.http.X-Storefront-Stale-Ok;
+        # The query as asked, tracking parameters and all, for a redirect to keep (vcl_deliver).
+        set req.http.X-Storefront-Query = regsub(req.url, "^[^?]*", "");
+        # Each request its own id, the client's when it is plain (as the server takes one), else this cache's: a
+        # kept answer carries the id of the request that fetched it, which is no other request's.
+        if (req.http.X-Request-Id !~ "^[A-Za-z0-9._-]{8,128}$") {
+            set req.http.X-Request-Id = "varnish-" + req.xid;
+        }
     }
 
     # RULES 2.10: the tracking parameters, from shared/rules/tracking-params.ts (trackingParamPattern()); a
@@ -60,6 +70,9 @@ sub vcl_recv {
     set req.url = regsuball(req.url, "&{2,}", "&");
     set req.url = regsub(req.url, "\?&", "?");
     set req.url = regsub(req.url, "[?&]$", "");
+    if (regsub(req.url, "^[^?]*", "") == req.http.X-Storefront-Query) {
+        unset req.http.X-Storefront-Query;
+    }
 
     # What is someone's own, or changes state, goes to the server every time.
     if (req.method != "GET" && req.method != "HEAD") {
@@ -181,6 +194,10 @@ sub vcl_backend_response {
     set beresp.grace = 1d;
 }
 
+sub vcl_backend_fetch {
+    unset bereq.http.X-Storefront-Query;
+}
+
 sub vcl_backend_error {
     if (bereq.is_bgfetch || bereq.http.X-Storefront-Fresh) {
         return (abandon);
@@ -193,6 +210,14 @@ sub vcl_deliver {
     if (!resp.http.X-Cache) {
         set resp.http.X-Cache = "MISS";
     }
+    # RULES 2.6, 2.10: a redirect keeps the query it was asked with, tracking parameters included, as the server's
+    # own does. The one kept was fetched without them (they are not in the key), so when its query is the one the
+    # server was sent, the query as this request asked it goes in its place.
+    if (req.http.X-Storefront-Query && resp.status >= 301 && resp.status <= 308 && resp.http.Location &&
+        regsub(resp.http.Location, "^[^?]*", "") == regsub(req.url, "^[^?]*", "")) {
+        set resp.http.Location = regsub(resp.http.Location, "[?].*$", "") + req.http.X-Storefront-Query;
+    }
+    set resp.http.X-Request-Id = req.http.X-Request-Id;
     # The tags are for this cache and the purges alone.
     unset resp.http.xkey;
     unset resp.http.Surrogate-Key;

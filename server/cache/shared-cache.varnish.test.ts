@@ -76,6 +76,9 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
   let failing = false;
   /** Whether `/limited` is refused now, as a client over its rate limit is. */
   let limited = false;
+  /** The request id each request reached the origin with, and whether one carried the query the cache keeps aside. */
+  const originIds: (string | undefined)[] = [];
+  let queryAsideSent = false;
   const agent = new Agent({ keepAlive: true });
   const renders = (pathname: string) => seen.filter((s) => new URL(s.url, 'http://x').pathname === pathname).length;
   const fetchVia = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
@@ -85,7 +88,13 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     origin = createServer((req, res) => {
       if (req.url === '/readyz') return void res.end('ok');
       seen.push({ url: req.url ?? '', cookie: req.headers.cookie });
-      const { pathname } = new URL(req.url ?? '/', 'http://x');
+      const id = req.headers['x-request-id'];
+      originIds.push(typeof id === 'string' ? id : undefined);
+      queryAsideSent ||= req.headers['x-storefront-query'] !== undefined;
+      const { pathname, search } = new URL(req.url ?? '/', 'http://x');
+      // A moved page, as the storefront answers an entity's old address: to the new one, with the query as sent.
+      if (pathname === '/moved')
+        return void res.writeHead(301, { ...stubHeaders(pathname, seen.length), location: `/new${search}` }).end();
       if (pathname === '/failing' && failing) return void res.writeHead(500).end('down');
       if (pathname === '/limited' && limited)
         return void res.writeHead(429, { 'cache-control': 'no-store', 'retry-after': '30' }).end('slow down');
@@ -184,6 +193,42 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
       expect(renders(path), path).toBe(2);
     }
     expect((await fetchVia('/events/posted', {}, 'POST')).headers['x-cache']).toBe('PASS');
+  });
+
+  it('keeps the query a kept redirect was asked with, tracking parameters too (RULES 2.6, 2.10)', async () => {
+    const first = await fetchVia('/moved?utm_source=mail&a=1');
+    const tracked = await fetchVia('/moved?a=1&utm_content=42&gclid=x');
+    const plain = await fetchVia('/moved?a=1');
+    const onlyTracking = await fetchVia('/moved?fbclid=z');
+    const bare = await fetchVia('/moved');
+    expect(
+      [first, tracked, plain, onlyTracking, bare].map((a) => [a.headers['x-cache'], a.status, a.headers.location]),
+    ).toEqual([
+      ['MISS', 301, '/new?utm_source=mail&a=1'],
+      ['HIT', 301, '/new?a=1&utm_content=42&gclid=x'],
+      ['HIT', 301, '/new?a=1'],
+      ['MISS', 301, '/new?fbclid=z'],
+      ['HIT', 301, '/new'],
+    ]);
+    // The origin was asked without them, once for each key, and never told the query they came with.
+    expect(seen.filter((s) => s.url.startsWith('/moved')).map((s) => s.url)).toEqual(['/moved?a=1', '/moved']);
+    expect(queryAsideSent).toBe(false);
+  });
+
+  it('gives each request an id of its own, a kept answer included: the client’s when plain, else its own', async () => {
+    const fetched = await fetchVia('/venues/hall-ids');
+    const kept = await fetchVia('/venues/hall-ids');
+    const own = await fetchVia('/venues/hall-ids', { 'x-request-id': 'shop-request-0001' });
+    const odd = await fetchVia('/venues/hall-ids', { 'x-request-id': 'not an id' });
+    expect([fetched, kept, own, odd].map((a) => a.headers['x-cache'])).toEqual(['MISS', 'HIT', 'HIT', 'HIT']);
+    const ids = [fetched, kept, own, odd].map((a) => a.headers['x-request-id']);
+    expect(ids[0]).toMatch(/^varnish-\d+$/);
+    // The origin logged the fetch under the id its client was told.
+    expect(originIds.at(-1)).toBe(ids[0]);
+    expect(ids[1]).toMatch(/^varnish-\d+$/);
+    expect(ids[2]).toBe('shop-request-0001');
+    expect(ids[3]).toMatch(/^varnish-\d+$/);
+    expect(new Set(ids).size).toBe(4);
   });
 
   it('shows clients neither the tags nor its own bookkeeping', async () => {
@@ -437,6 +482,12 @@ describe.skipIf(!varnishd || !built)('the storefront through Varnish', () => {
     // within 2 seconds, not the move kept a moment ago (RULES 13.7).
     const moved = `/events/${entitySlug(renamed, event.event_id)}`;
     await expect.poll(() => xCacheOf(agent, `${stack.varnish.url}${page}`)).toEqual(['HIT', 301, moved]);
+    // A campaign's link to the old address keeps its tracking parameters on the way (RULES 2.6, 2.10).
+    expect(await xCacheOf(agent, `${stack.varnish.url}${page}?utm_source=mail&utm_content=7`)).toEqual([
+      'HIT',
+      301,
+      `${moved}?utm_source=mail&utm_content=7`,
+    ]);
     expect(await patchEvent(stack.node.url, event.event_id, { event_name: event.event_name })).toBe(200);
     const drawnAgain = async () => {
       const answer = await get(agent, `${stack.varnish.url}${page}`);
