@@ -334,15 +334,17 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
     const indexFile = path.join(deps.clientDir, 'index.html');
     // A page request refused before anything is read for it (a bad target, a search too long, a rate limit), or
     // whose own answer the API refuses, gets a page saying why, with its status: the app shell with the message in
-    // place of the app.
+    // place of the app. Each is the client's matter, logged at info (RULES 2.11).
     const problems = new ProblemPages(indexFile);
-    const sendProblem = (res: Response, problem: PageProblem) =>
+    const sendProblem = (res: Response, problem: PageProblem) => {
+      refusedQuietly(res.req);
       res
         .status(problem.status)
         .set('Cache-Control', 'no-store')
         .set('X-Robots-Tag', 'noindex')
         .type('html')
         .send(problems.html(problem));
+    };
     const pages = deps.renderer
       ? new PageService({
           renderer: deps.renderer,
@@ -442,7 +444,6 @@ function expressApp(deps: AppDeps, { lane, pageLane, security, cors, trust, limi
       const problem = pageRequestProblem(req.originalUrl, req.path);
       if (!problem) return next();
       // Logged at info, its long values left out (`redactUrl`): a client's bad address is no alarm of ours.
-      refusedQuietly(req);
       req.log?.info({ code: problem.code }, problem.title);
       sendProblem(res, problem);
     });
