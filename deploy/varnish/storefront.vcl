@@ -27,10 +27,11 @@ vcl 4.1;
 # Every answer carries the request's own `X-Request-Id`: the client's when it is plain (as the server takes one),
 # else `varnish-<xid>`; a fetch reaches the server with it, so the server's log line and varnishlog name one id.
 #
-# Purging: `PURGE /` with the header `xkey-purge: key1 key2 ...` from an address in `storefront_purgers` drops
-# at once every object whose `xkey` header names one of the keys (a hard purge: the next request renders anew)
-# and answers 200 with the count. Each storefront node sends these itself when the catalog changes
-# (SHARED_CACHE_PURGE_URLS).
+# Purging: `PURGE /` with the header `xkey-purge: key1 key2 ...` from an address in `storefront_purgers` ends at
+# once the lifetime of every object whose `xkey` header names one of the keys, and answers 200 with the count. The
+# next request for such a page waits for it to be rendered anew (never the purged copy while the server is well);
+# only should that fetch fail is the purged copy served, as a stale one is, rather than an error. Each storefront
+# node sends these itself when the catalog changes (SHARED_CACHE_PURGE_URLS).
 
 import std;
 import cookie;
@@ -45,7 +46,7 @@ sub vcl_recv {
         if (!req.http.xkey-purge) {
             return (synth(400, "A purge names its keys in the xkey-purge header"));
         }
-        set req.http.X-Purged = xkey.purge(req.http.xkey-purge);
+        set req.http.X-Purged = xkey.softpurge(req.http.xkey-purge);
         return (synth(200, "Purged " + req.http.X-Purged));
     }
     if (req.method !~ "^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$") {
@@ -137,10 +138,12 @@ sub vcl_hash {
 sub vcl_hit {
     # Past its lifetime, a page is served stale (and fetched anew behind it) only within the stale-while-revalidate
     # the server gave it; past that it is fetched before it is served, unless that fetch fails (see vcl_deliver) or
-    # the backend's probe, when it has one, says it is sick: then it is served for as long as it is kept.
+    # the backend's probe, when it has one, says it is sick: then it is served for as long as it is kept. A page
+    # purged before its lifetime was out is fetched before it is served, on the same terms.
     if (obj.ttl <= 0s && std.healthy(req.backend_hint) && !req.http.X-Storefront-Fresh &&
         !req.http.X-Storefront-Stale-Ok) {
-        if (obj.ttl + std.duration(obj.http.X-Storefront-SWR + "s", 0s) <= 0s) {
+        if (obj.ttl + std.duration(obj.http.X-Storefront-SWR + "s", 0s) <= 0s ||
+            std.time(obj.http.X-Storefront-Expires, now) > now) {
             set req.http.X-Storefront-Fresh = "1";
             return (restart);
         }
@@ -192,6 +195,8 @@ sub vcl_backend_response {
         set beresp.http.X-Storefront-SWR = regsub(beresp.http.Cache-Control, "(?i)^.*stale-while-revalidate=([0-9]+).*$", "\1");
     }
     set beresp.grace = 1d;
+    # When its lifetime would have ended (to the second): a page past its lifetime before then was purged.
+    set beresp.http.X-Storefront-Expires = now + beresp.ttl;
 }
 
 sub vcl_backend_fetch {
@@ -222,6 +227,7 @@ sub vcl_deliver {
     unset resp.http.xkey;
     unset resp.http.Surrogate-Key;
     unset resp.http.X-Storefront-SWR;
+    unset resp.http.X-Storefront-Expires;
 }
 
 sub vcl_synth {

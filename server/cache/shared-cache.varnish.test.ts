@@ -76,6 +76,8 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
   let failing = false;
   /** Whether `/limited` is refused now, as a client over its rate limit is. */
   let limited = false;
+  /** Whether `/purged-then-down` fails now. */
+  let down = false;
   /** The request id each request reached the origin with, and whether one carried the query the cache keeps aside. */
   const originIds: (string | undefined)[] = [];
   let queryAsideSent = false;
@@ -96,6 +98,7 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
       if (pathname === '/moved')
         return void res.writeHead(301, { ...stubHeaders(pathname, seen.length), location: `/new${search}` }).end();
       if (pathname === '/failing' && failing) return void res.writeHead(500).end('down');
+      if (pathname === '/purged-then-down' && down) return void res.writeHead(500).end('down');
       if (pathname === '/limited' && limited)
         return void res.writeHead(429, { 'cache-control': 'no-store', 'retry-after': '30' }).end('slow down');
       res.writeHead(200, stubHeaders(pathname, seen.length)).end(`<p>${req.url} #${seen.length}</p>`);
@@ -263,6 +266,36 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     );
     expect(outsider).toBe(403);
     expect((await fetchVia('/performers/p-1')).headers['x-cache']).toBe('HIT');
+  });
+
+  it('renders a purged page anew before serving it, and serves the purged copy only while the server fails', async () => {
+    const page = '/purged-then-down';
+    const purge = async () => textOf(await fetchVia('/', { 'xkey-purge': `page:${page}` }, 'PURGE')).trim();
+    const first = await fetchVia(page);
+    expect((await fetchVia(page)).headers['x-cache']).toBe('HIT');
+    expect(await purge()).toBe('Purged 1');
+    // Well within its lifetime and its stale-while-revalidate, but purged: rendered anew, never the purged copy.
+    const renewed = await fetchVia(page);
+    expect([renewed.status, renewed.headers['x-cache']]).toEqual([200, 'MISS']);
+    expect(textOf(renewed)).not.toBe(textOf(first));
+    expect((await fetchVia(page)).headers['x-cache']).toBe('HIT');
+    expect(renders(page)).toBe(2);
+
+    // Purged, and the server fails: the purged copy rather than an error, until it answers again.
+    expect(await purge()).toBe('Purged 1');
+    down = true;
+    const meanwhile = await fetchVia(page);
+    expect([meanwhile.status, meanwhile.headers['x-cache'], textOf(meanwhile)]).toEqual([
+      200,
+      'HIT-STALE',
+      textOf(renewed),
+    ]);
+    down = false;
+    // Rendered anew: by this request, or by the fetch the stale copy set off behind it, should that have run since.
+    const back = await fetchVia(page);
+    expect([back.status, back.headers['x-cache']]).toEqual([200, expect.stringMatching(/^(MISS|HIT)$/)]);
+    expect(textOf(back)).not.toBe(textOf(renewed));
+    expect(back.headers).not.toHaveProperty('x-storefront-expires');
   });
 
   it('serves the stale copy when the server fails on a page past its stale-while-revalidate', async () => {
