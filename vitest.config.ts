@@ -6,6 +6,7 @@ export default defineConfig({
     include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'client/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['server/test/global-setup.ts'],
+    setupFiles: ['client/src/test/dom-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -99,7 +99,7 @@ describe('event page', () => {
     expect(screen.getByText('Bronx, NY')).toBeTruthy();
     expect(screen.getByText('Hot event')).toBeTruthy();
     // The seat map renders with the list: on a busy machine that can take longer than the default second.
-    expect(await screen.findByRole('listitem', { name: 'Section 112, Row F' }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByRole('listitem', { name: 'Section 112, Row F' })).toBeTruthy();
     await waitFor(() => expect(readJsonLd()).toHaveProperty('offers'));
     expect(screen.getByRole('link', { name: 'See tickets from $61.50' }).getAttribute('href')).toBe(`/tickets/${SLUG}`);
 
@@ -177,7 +177,7 @@ describe('event page', () => {
     ];
     pageWith(EVENT, listings);
     const from = await screen.findByRole('link', { name: /^See tickets from / });
-    await screen.findAllByRole('link', { name: /^Select / }, { timeout: 5000 });
+    await screen.findAllByRole('link', { name: /^Select / });
     await waitFor(() => expect(readJsonLd()).toHaveProperty('offers'));
     const shown = [...document.querySelectorAll('.listing__all-in strong')].map((el) => dollars(el.textContent ?? ''));
     expect(shown).toHaveLength(3);

@@ -28,7 +28,7 @@ const LISTINGS = [
 async function renderPanel() {
   mockFetch({ [`GET /api/events/${SLUG}/listings`]: () => json(listingsBody(LISTINGS)) });
   renderAt(<ListingsPanel slug={SLUG} withSeatMap />, { route: `/events/${SLUG}` });
-  await screen.findByRole('listitem', { name: 'Section 101, Row 3' }, { timeout: 5000 });
+  await screen.findByRole('listitem', { name: 'Section 101, Row 3' });
   return screen.getByRole('region', { name: 'Tickets' });
 }
 
