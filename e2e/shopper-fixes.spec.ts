@@ -194,3 +194,64 @@ test('an event opened from outside goes up to its category', async ({ page, requ
   await up.click();
   await expect(page).toHaveURL(/\/category\//);
 });
+
+/** Where the sticky header ends, in the viewport's pixels. */
+const headerEnd = async (page: Page) => {
+  const box = (await page.locator('.nav-header').boundingBox())!;
+  return box.y + box.height;
+};
+
+test('the footer’s privacy links land on their part of the policies page, clear of the sticky header', async ({
+  page,
+}) => {
+  for (const [name, part] of [
+    ['Do Not Sell or Share My Info', 'optout'],
+    ['Privacy Policy', 'privacy'],
+  ] as const) {
+    await page.goto('/');
+    await page.getByRole('contentinfo').getByRole('link', { name }).click();
+    await expect(page).toHaveURL(new RegExp(`/policies#${part}$`));
+    const heading = page.locator(`#${part} h2`);
+    await expect(heading).toBeInViewport();
+    // Below the header that stays on top, not under it.
+    expect((await heading.boundingBox())!.y, name).toBeGreaterThanOrEqual(await headerEnd(page));
+  }
+});
+
+test('after the skip link, the next control the keyboard reaches is not hidden under the sticky header', async ({
+  page,
+}, testInfo) => {
+  test.skip(isPhone(testInfo.project.name), 'a keyboard walk, on a desktop');
+  await page.goto('/');
+  // Far enough down that the header covers what is above it.
+  await page.mouse.wheel(0, 600);
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  const focused = page.locator(':focus');
+  await expect(focused).toBeInViewport();
+  expect((await focused.boundingBox())!.y).toBeGreaterThanOrEqual(await headerEnd(page));
+});
+
+test('the phone’s search button is a target of at least 44 by 44 px', async ({ page }, testInfo) => {
+  test.skip(!isPhone(testInfo.project.name), 'the button of the phone header');
+  await page.goto('/');
+  const box = (await page.getByRole('banner').getByRole('button', { name: 'Search', exact: true }).boundingBox())!;
+  expect([box.width, box.height].map(Math.round)).toEqual([44, 44]);
+});
+
+test('a long searched word breaks: the results page never scrolls sideways; the box takes no longer search', async ({
+  page,
+}, testInfo) => {
+  await page.goto(`/results-general?kwds=${'x'.repeat(199)}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Results for');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+    0,
+  );
+  if (!isPhone(testInfo.project.name))
+    await expect(page.getByRole('banner').getByRole('combobox', { name: 'Search' })).toHaveAttribute(
+      'maxlength',
+      '200',
+    );
+});

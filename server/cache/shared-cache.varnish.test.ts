@@ -268,7 +268,7 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     expect((await fetchVia('/performers/p-1')).headers['x-cache']).toBe('HIT');
   });
 
-  it('renders a purged page anew before serving it, and serves the purged copy only while the server fails', async () => {
+  it('renders a purged page anew before serving it, and serves the purged copy only while that fails', async () => {
     const page = '/purged-then-down';
     const purge = async () => textOf(await fetchVia('/', { 'xkey-purge': `page:${page}` }, 'PURGE')).trim();
     const first = await fetchVia(page);

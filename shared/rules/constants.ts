@@ -24,6 +24,8 @@ export const ZIP_DETERMINATION_MIN_GTV = 25_000;
 export const ZIP_DETERMINATION_HITS = 100;
 export const TSIMAGE_PER_PAGE = 10;
 export const VENUE_ROW_MIN_EVENTS_EXCLUSIVE = 0;
+/** RULES 8.3: the longest search a shopper may send, in characters. */
+export const MAX_QUERY_LENGTH = 200;
 
 // Text matching: Typesense's documented defaults, which both engines follow (the embedded one reproduces them,
 // the Typesense adapter pins them rather than leave them to the server).

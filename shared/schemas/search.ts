@@ -1,11 +1,13 @@
+import { MAX_QUERY_LENGTH } from '../rules/constants.js';
 import { z } from './zod.js';
 import { CollectionNameSchema } from './documents.js';
+
+export { MAX_QUERY_LENGTH };
 
 /** RULES 7.17, 8.3 and Typesense's own ceiling: at most 250 hits a page. */
 export const MAX_PER_PAGE = 250;
 /** Beyond this, deep pagination is refused rather than scanned. */
 export const MAX_PAGE = 1000;
-export const MAX_QUERY_LENGTH = 200;
 /** Values an `in`/`nin` filter may list. */
 export const MAX_IN_VALUES = 250;
 export const MAX_SORT_KEYS = 3;

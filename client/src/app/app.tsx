@@ -25,6 +25,7 @@ import { ensureGuestSession } from '../lib/session.js';
 import { isBarePage } from './layout-rule.js';
 import { PageContext, useLandedNotFound, type PageContextValue } from './page-context.js';
 import { usePageViews } from './page-views.js';
+import { useScrollOnNavigate } from './scroll-on-navigate.js';
 import { LayoutPage } from './pages/layout-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
 
@@ -72,9 +73,7 @@ function SiteShell() {
   const brand = useBrand();
   useGrowthBookUrl();
   usePageViews();
-  useEffect(() => {
-    window.scrollTo(0, 0);
-  }, [pathname]);
+  useScrollOnNavigate();
   const page = useLandedNotFound() ? <NotFoundPage /> : <Outlet />;
   if (isBarePage(pathname)) {
     return (

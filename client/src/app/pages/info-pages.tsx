@@ -1,19 +1,8 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { CLAIM_WINDOW_DAYS, GUARANTEE_PATH, REFUND_WINDOW_DAYS } from '../../../../shared/rules/disclosures.js';
 import { OptOutControl } from '../../features/privacy/opt-out.js';
 import { YourData } from '../../features/privacy/your-data.js';
-import { percentDecoded } from '../../../../shared/rules/percent-decoding.js';
-
-/** Scrolls to the `#fragment` of the URL once the page has rendered (e.g. /policies#optout). */
-function useFragment() {
-  const { hash } = useLocation();
-  useEffect(() => {
-    // A fragment whose escapes spell no text (`#%zz`, a mangled link) names no element.
-    const id = percentDecoded(hash.slice(1));
-    if (id) document.getElementById(id)?.scrollIntoView();
-  }, [hash]);
-}
 
 export function ContactPage() {
   useEffect(() => {
@@ -79,7 +68,6 @@ export function FaqPage() {
 }
 
 export function PoliciesPage() {
-  useFragment();
   useEffect(() => {
     document.title = 'Policies';
   }, []);

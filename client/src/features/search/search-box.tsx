@@ -9,6 +9,7 @@ import {
   type RefObject,
 } from 'react';
 import { createPortal } from 'react-dom';
+import { MAX_QUERY_LENGTH } from '../../../../shared/rules/constants.js';
 import { useSearch, type SearchController } from './use-search.js';
 import './search-box.css';
 import { trapTab, useScrollLock } from '../../lib/modal.js';
@@ -190,6 +191,8 @@ function SearchInput({
       autoCorrect="off"
       spellCheck={false}
       enterKeyHint="search"
+      // RULES 8.3: no longer than a search the storefront answers (counted in UTF-16 units, never more).
+      maxLength={MAX_QUERY_LENGTH}
       value={search.inputValue}
       onChange={(event) => search.setInputValue(event.target.value)}
       onFocus={search.openPanel}
