@@ -255,3 +255,16 @@ test('a long searched word breaks: the results page never scrolls sideways; the 
       '200',
     );
 });
+
+test('a search page with nothing searched, or nothing found, offers a search of its own', async ({ page }) => {
+  await page.goto('/results-general?kwds=');
+  const box = page.getByRole('main').getByRole('searchbox', { name: 'Artist, team or venue' });
+  await box.fill('boston');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/results-general\?kwds=boston$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Results for “boston”');
+
+  await page.goto('/results-general?kwds=zzqqxx');
+  await expect(page.getByText('No results. Try a shorter or different spelling.')).toBeVisible();
+  await expect(page.getByRole('main').getByRole('searchbox', { name: 'Search again' })).toHaveValue('zzqqxx');
+});

@@ -478,7 +478,7 @@ test.describe('the server HTML', () => {
       expect(canonicalOf(html), url).toEqual([]);
       const markup = rootMarkup(html);
       // The not-found page's own form (the header's search is a form too).
-      const form = /<form\b[^>]*class="not-found__search"[^>]*>[\s\S]*?<\/form>/.exec(markup)?.[0] ?? '';
+      const form = /<form\b[^>]*class="search-form"[^>]*>[\s\S]*?<\/form>/.exec(markup)?.[0] ?? '';
       expect(form, url).toMatch(/^<form\b[^>]*\baction="\/results-general"/);
       expect(form, url).toMatch(/^<form\b[^>]*\bmethod="get"/);
       expect(form, url).toMatch(/<input\b[^>]*\bname="kwds"/);

@@ -64,15 +64,9 @@ import {
   studioPage,
   studioRoutes,
 } from './studio/routes.js';
-import { pagePath } from '../shared/rules/site-paths.js';
+import { pagePath, RESULTS_PATH } from '../shared/rules/site-paths.js';
 import { shellStatus } from './pages/page-status.js';
-import {
-  pageRequestProblem,
-  ProblemPages,
-  RESULTS_PATH,
-  tooManyRequests,
-  type PageProblem,
-} from './pages/page-problems.js';
+import { pageRequestProblem, ProblemPages, tooManyRequests, type PageProblem } from './pages/page-problems.js';
 import { LayoutAnswers } from './layout/layout-answers.js';
 import { PageAnswers } from './pages/page-answers.js';
 import { PageDocument } from './pages/page-document.js';

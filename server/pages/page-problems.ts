@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { pagePath } from '../../shared/rules/site-paths.js';
+import { pagePath, RESULTS_PATH } from '../../shared/rules/site-paths.js';
 import { SearchResultsQuerySchema } from '../../shared/schemas/entities.js';
 import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
 import { escapeHtml } from './page-document.js';
@@ -15,9 +15,6 @@ export interface PageProblem {
   title: string;
   message: string;
 }
-
-/** The search page's address: its `kwds` is the query (RULES 2.8). */
-export const RESULTS_PATH = '/results-general';
 
 /**
  * What is wrong with a page request before anything is read for it, or undefined: a target that is not a path on
@@ -102,7 +99,7 @@ export class ProblemPages {
       `${this.before}    <title>${title}</title>\n    <meta name="robots" content="noindex" />\n  ${this.after}` +
       `<div id="root"><main id="main" class="site-main"><section aria-labelledby="problem-title" class="not-found">` +
       `<h1 id="problem-title">${title}</h1><p>${escapeHtml(problem.message)}</p>` +
-      `<form action="${RESULTS_PATH}" method="get" role="search" class="not-found__search">` +
+      `<form action="${RESULTS_PATH}" method="get" role="search" class="search-form">` +
       `<label for="problem-search">Search for an artist, team or venue</label>` +
       `<input id="problem-search" name="kwds" type="search" maxlength="${MAX_QUERY_LENGTH}" autocomplete="off" />` +
       `<button type="submit">Search</button></form>` +

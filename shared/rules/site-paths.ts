@@ -15,5 +15,7 @@ export const categoryPath = (slug: string) => `/category/${slug}`;
  * `/category/nfl`, for the page drawn, its status and its canonical address alike.
  */
 export const pagePath = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
+/** The search results page (RULES 7.3): its `kwds` is the query (2.8). */
+export const RESULTS_PATH = '/results-general';
 /** Where the guarantee every listing links to is explained (RULES 20.4): in every page's footer too. */
 export const GUARANTEE_PATH = '/guarantee';

@@ -1,5 +1,5 @@
 import type { ChosenPlace } from '../../../shared/rules/location.js';
-import { pagePath } from '../../../shared/rules/site-paths.js';
+import { pagePath, RESULTS_PATH } from '../../../shared/rules/site-paths.js';
 import { percentDecoded } from '../../../shared/rules/percent-decoding.js';
 import {
   pageQuery,
@@ -62,7 +62,7 @@ export function pagePlan(url: URL, place: ChosenPlace): PagePlan | null {
       own: [pageQuery(entityCall('venue', segment(match[1]), schedulePage(searchParams)))],
     };
   }
-  if (pathname === '/results-general') {
+  if (pathname === RESULTS_PATH) {
     return {
       kind: 'results',
       module: ENTITY_MODULE,

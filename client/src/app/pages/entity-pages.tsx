@@ -6,6 +6,7 @@ import { callQueryKey, type ApiCall } from '../../../../shared/schemas/api-calls
 import type { EventCard as EventCardData } from '../../../../shared/schemas/cards.js';
 import { PerformerPageSchema, SearchResultsSchema, VenuePageSchema } from '../../../../shared/schemas/entities.js';
 import { EventList, PerformerCard, VenueCard } from '../../components/cards.js';
+import { SearchForm } from '../../components/search-form.js';
 import { callApi } from '../../lib/api.js';
 import { formatPrice } from '../../../../shared/rules/format.js';
 import { decimalNumber } from '../../../../shared/rules/decimal.js';
@@ -180,12 +181,16 @@ export function ResultsPage() {
   return (
     <div className="results-page">
       <h1>{kwds ? `Results for “${kwds}”` : 'Search for an artist, team or venue'}</h1>
+      {!kwds && <SearchForm id="results-search" label="Artist, team or venue" />}
       {q.isPending && <PageLoading />}
       {q.isError && <p role="alert">Search is not answering right now. Please try again.</p>}
       {q.data && (
         <>
           {q.data.performers.found + q.data.venues.found + q.data.events.found === 0 && kwds && (
-            <p>No results. Try a shorter or different spelling.</p>
+            <>
+              <p>No results. Try a shorter or different spelling.</p>
+              <SearchForm key={kwds} id="results-search" label="Search again" query={kwds} />
+            </>
           )}
           {q.data.performers.items.length > 0 && (
             <section aria-labelledby="res-performers">

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { SearchForm } from '../../components/search-form.js';
 
 /** An address with nothing at it: said plainly, with a search (a plain form, so it works before any script). */
 export function NotFoundPage() {
@@ -6,11 +7,7 @@ export function NotFoundPage() {
     <section aria-labelledby="nf-title" className="not-found">
       <h1 id="nf-title">Page not found</h1>
       <p>We could not find that page. It may have moved, or the event may have ended.</p>
-      <form action="/results-general" method="get" role="search" className="not-found__search">
-        <label htmlFor="nf-search">Search for an artist, team or venue</label>
-        <input id="nf-search" name="kwds" type="search" autoComplete="off" />
-        <button type="submit">Search</button>
-      </form>
+      <SearchForm id="nf-search" label="Search for an artist, team or venue" />
       <p>
         <Link to="/">Back to the home page</Link>
       </p>

@@ -1,3 +1,4 @@
+import { RESULTS_PATH } from '../../../../shared/rules/site-paths.js';
 import type { RecentActivityItem } from '../../../../shared/schemas/activity.js';
 import { api, reportClientError } from '../../lib/api.js';
 import type { SuggestResponse } from '../../lib/schemas.js';
@@ -30,7 +31,7 @@ const trendingSchema = () => schemas().then((m) => m.TrendingSchema);
 
 /** The full search route (RULES 7.3); the query is percent-encoded so '+' and spaces survive. */
 export function searchResultsPath(query: string): string {
-  return `/results-general?kwds=${encodeURIComponent(query)}`;
+  return `${RESULTS_PATH}?kwds=${encodeURIComponent(query)}`;
 }
 
 function isAbort(error: unknown, signal: AbortSignal): boolean {

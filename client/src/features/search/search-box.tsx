@@ -10,6 +10,7 @@ import {
 } from 'react';
 import { createPortal } from 'react-dom';
 import { MAX_QUERY_LENGTH } from '../../../../shared/rules/constants.js';
+import { RESULTS_PATH } from '../../../../shared/rules/site-paths.js';
 import { useSearch, type SearchController } from './use-search.js';
 import './search-box.css';
 import { trapTab, useScrollLock } from '../../lib/modal.js';
@@ -46,7 +47,7 @@ function SearchDropdown() {
     <form
       ref={rootRef}
       role="search"
-      action="/results-general"
+      action={RESULTS_PATH}
       method="get"
       className="search-box search-box--dropdown"
       onSubmit={(event) => event.preventDefault()}
