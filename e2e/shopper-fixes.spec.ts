@@ -268,3 +268,14 @@ test('a search page with nothing searched, or nothing found, offers a search of 
   await expect(page.getByText('No results. Try a shorter or different spelling.')).toBeVisible();
   await expect(page.getByRole('main').getByRole('searchbox', { name: 'Search again' })).toHaveValue('zzqqxx');
 });
+
+test('each question of the FAQ shows that it opens, and turns its mark once open', async ({ page }) => {
+  await page.goto('/faq');
+  const question = page.locator('.prose summary').first();
+  const mark = () => question.evaluate((summary) => getComputedStyle(summary, '::after').transform);
+  const closed = await mark();
+  expect(closed).not.toBe('none');
+  await question.click();
+  await expect(page.locator('.prose details').first()).toHaveAttribute('open', '');
+  expect(await mark()).not.toBe(closed);
+});
