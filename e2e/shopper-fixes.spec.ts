@@ -279,3 +279,23 @@ test('each question of the FAQ shows that it opens, and turns its mark once open
   await expect(page.locator('.prose details').first()).toHaveAttribute('open', '');
   expect(await mark()).not.toBe(closed);
 });
+
+test('a row with fewer cards than its columns keeps its cards as wide as a full row’s', async ({ page }, testInfo) => {
+  test.skip(isPhone(testInfo.project.name), 'columns from 641 px');
+  await page.goto('/');
+  const grid = page.locator('section.row:not(.row--skeleton) ul.row__grid').first();
+  await expect(grid).toBeVisible();
+  // The same list with one card, then two, beside it: each card as wide as one of the full row's.
+  const widths = await grid.evaluate((ul) => {
+    const full = ul.querySelector('li')!.getBoundingClientRect().width;
+    return [1, 2].map((n) => {
+      const few = ul.cloneNode(false) as HTMLElement;
+      for (const li of [...ul.children].slice(0, n)) few.append(li.cloneNode(true));
+      ul.after(few);
+      const width = few.querySelector('li')!.getBoundingClientRect().width;
+      few.remove();
+      return Math.round(width - full);
+    });
+  });
+  expect(widths).toEqual([0, 0]);
+});
