@@ -171,13 +171,13 @@ test('a performer with more dates than a page holds shows them all, page by page
   const heading = page.getByRole('heading', { level: 2, name: /Upcoming events/ });
   await expect(heading).toHaveText('Upcoming events (1–50 of 120)');
   await expect(page.getByText('Page 1 of 3')).toBeVisible();
-  let seen = await page.locator('.event-list > li').count();
+  let seen = await page.locator('.event-list .event-card').count();
   const later = page.getByRole('link', { name: 'Later dates →' });
   for (let shown = 2; await later.count(); shown++) {
     await later.click();
     // Counted once the next page is drawn: the earlier-dates link is there from page 2 on, so it says nothing.
     await expect(page.getByText(`Page ${shown} of 3`)).toBeVisible();
-    seen += await page.locator('.event-list > li').count();
+    seen += await page.locator('.event-list .event-card').count();
   }
   expect(seen).toBe(TOTAL);
   await expect(heading).toHaveText('Upcoming events (101–120 of 120)');

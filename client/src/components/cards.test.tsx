@@ -1,7 +1,8 @@
 import { renderToString } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { EventCard, PerformerCard } from './cards.js';
+import type { EventCard as EventCardData } from '../../../shared/schemas/cards.js';
+import { EventCard, EventList, PerformerCard } from './cards.js';
 
 const html = (card: React.ReactNode) => renderToString(<MemoryRouter>{card}</MemoryRouter>);
 
@@ -31,5 +32,40 @@ describe('a card drawn on the server', () => {
     expect(performer).toContain('<span class="card__price">From $36.80 <small>incl. fees</small></span>');
     expect(event).toContain('<span class="event-card__price">From $1,234.50 <small>incl. fees</small></span>');
     for (const markup of [performer, event]) expect(markup).not.toContain('<!-- -->');
+  });
+});
+
+describe('a list of events', () => {
+  const card = (id: number, date: string, year: string): EventCardData => ({
+    id,
+    name: `Show ${id}`,
+    badges: [],
+    address: 'Hall, Austin, TX',
+    day: 'SAT',
+    date,
+    time: '07:30 PM',
+    year,
+    url: `/events/show-${id}`,
+    minPrice: 20,
+  });
+
+  it('sets the year above the first card of each later year, hidden from screen readers, who hear it per card', () => {
+    const markup = html(
+      <EventList
+        empty=""
+        events={[
+          card(1, 'Dec 30', '2026'),
+          card(2, 'Jun 10', '2027'),
+          card(3, 'Nov 27', '2027'),
+          card(4, 'TBD', ''),
+          card(5, 'Jan 2', '2028'),
+        ]}
+      />,
+    );
+    const items = [...markup.matchAll(/<li( class="event-list__year" aria-hidden="true")?>(\d{4})?/g)].map(
+      ([, year, text]) => (year ? text : 'card'),
+    );
+    expect(items).toEqual(['card', '2027', 'card', 'card', 'card', '2028', 'card']);
+    expect(markup).toContain('<span class="sr-only">SAT Nov 27 2027 07:30 PM</span>');
   });
 });

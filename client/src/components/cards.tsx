@@ -5,6 +5,7 @@ import type {
 } from '../../../shared/schemas/cards.js';
 import type { CategoryTile as CategoryTileData, PromoCard as PromoCardData } from '../../../shared/schemas/layout.js';
 import { imageSrcSet } from '../lib/images.js';
+import { Fragment } from 'react';
 import { AppLink } from './app-link.js';
 import { formatPrice } from '../../../shared/rules/format.js';
 
@@ -125,6 +126,19 @@ export function PromoCard({ card, eager }: { card: PromoCardData; eager?: boolea
 }
 
 /** Events as a list of cards; `empty` says so in words when there are none. */
+/**
+ * A card shows its month and day: where a list passes into another year, the year stands above the card that starts
+ * it (a screen reader hears each card's year, and no extra item). Cards with no date yet have no year to pass.
+ */
+function yearsPassedInto(events: readonly EventCardData[]): boolean[] {
+  let before = '';
+  return events.map(({ year }) => {
+    const passed = before !== '' && year !== '' && year !== before;
+    if (year !== '') before = year;
+    return passed;
+  });
+}
+
 export function EventList({
   events,
   empty,
@@ -135,13 +149,24 @@ export function EventList({
   emptyClassName?: string;
 }) {
   if (events.length === 0) return <p className={emptyClassName}>{empty}</p>;
+  const newYears = yearsPassedInto(events);
   return (
     <ul className="event-list">
-      {events.map((card) => (
-        <li key={card.id}>
-          <EventCard card={card} />
-        </li>
-      ))}
+      {events.map((card, i) => {
+        const newYear = newYears[i];
+        return (
+          <Fragment key={card.id}>
+            {newYear && (
+              <li className="event-list__year" aria-hidden="true">
+                {card.year}
+              </li>
+            )}
+            <li>
+              <EventCard card={card} />
+            </li>
+          </Fragment>
+        );
+      })}
     </ul>
   );
 }
