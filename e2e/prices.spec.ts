@@ -225,7 +225,9 @@ test('the per-event limit is said beside the quantity picker and on the ticket p
   await select.click();
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Tickets for');
   const note = page.getByRole('note').filter({ hasText: 'per shopper' });
-  await expect(note).toHaveText(/^Up to 8 tickets per shopper and 32 per network for an event: you can add up to \d+/);
+  await expect(note).toHaveText(
+    /^Up to 8 tickets per shopper for an event, and 32 from one internet connection: you can add up to \d+/,
+  );
   const continueButton = page.getByRole('button', { name: 'Continue to checkout' });
   // Said before the button that would meet it.
   const [noteBox, buttonBox] = [await note.boundingBox(), await continueButton.boundingBox()];

@@ -40,7 +40,7 @@ describe('ticket page', () => {
     renderAt(<TicketPage />, { route: `/tickets/${SLUG}?listing=11&quantity=4`, path: 'tickets/*' });
     const note = await screen.findByRole('note');
     expect(note.textContent).toBe(
-      'Up to 8 tickets per shopper and 32 per network for an event: ' +
+      'Up to 8 tickets per shopper for an event, and 32 from one internet connection: ' +
         'you can add up to 2 tickets (you hold or bought 6).',
     );
     // Said before the button that would meet the limit.

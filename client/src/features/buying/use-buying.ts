@@ -51,7 +51,10 @@ export function usePurchaseAllowance(eventId: number | undefined) {
 
 /** The allowance in the shopper's words: both limits, and what they may still add. */
 export function allowanceText(a: PurchaseAllowance): string {
-  const limits = `Up to ${a.perShopper.limit} tickets per shopper and ${a.perNetwork.limit} per network for an event`;
+  // The second limit counts a client address: in the shopper's words, one internet connection.
+  const limits =
+    `Up to ${a.perShopper.limit} tickets per shopper for an event, and ${a.perNetwork.limit} from one internet ` +
+    'connection';
   if (a.cartsLeft === 0) return `${limits}. You have the most open carts allowed; check out or release one first.`;
   if (a.left === 0) return `${limits}. You already hold or bought all the tickets you may for this event.`;
   const used = a.perShopper.used > 0 ? ` (you hold or bought ${a.perShopper.used})` : '';
