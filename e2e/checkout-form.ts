@@ -40,15 +40,11 @@ export async function eTicketListing(
   throw new Error(`no eTicket listing for ${slug}`);
 }
 
-/**
- * Buys `quantity` eTickets of a listing from its event page as a shopper does (with `email` when given), and returns
- * the order's id once the order page shows.
- */
-export async function buyETickets(
+/** Takes `quantity` eTickets of a listing from its event page to the checkout, as a shopper does. */
+export async function toCheckout(
   page: Page,
   { eventUrl, listingId, quantity }: { eventUrl: string; listingId: number; quantity: number },
-  email?: string,
-): Promise<string> {
+): Promise<void> {
   const tickets = page.getByRole('region', { name: 'Tickets' });
   await page.goto(eventUrl);
   // A page of a context of its own goes live without the fixture's wait.
@@ -60,6 +56,18 @@ export async function buyETickets(
   await item.locator(link).click();
   await page.getByRole('button', { name: 'Continue to checkout' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+}
+
+/**
+ * Buys `quantity` eTickets of a listing from its event page as a shopper does (with `email` when given), and returns
+ * the order's id once the order page shows.
+ */
+export async function buyETickets(
+  page: Page,
+  listing: { eventUrl: string; listingId: number; quantity: number },
+  email?: string,
+): Promise<string> {
+  await toCheckout(page, listing);
   await fillCheckout(page);
   if (email) await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: /^Pay \$/ }).click();

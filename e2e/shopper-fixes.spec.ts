@@ -1,4 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
+import { eTicketListing, toCheckout } from './checkout-form.js';
 import { expect, test, type Locator, type Page } from './fixtures.js';
 
 const isPhone = (name: string) => name === 'phone';
@@ -298,4 +299,41 @@ test('a row with fewer cards than its columns keeps its cards as wide as a full 
     });
   });
   expect(widths).toEqual([0, 0]);
+});
+
+test('a checkout sent with fields missing brings the first one into view, clear of the sticky header', async ({
+  page,
+  request,
+}, testInfo) => {
+  await page.goto('/');
+  // An event on the home page that sells eTickets: the first for one project, the second for the other, so that the
+  // two, run at once, never hold the same tickets.
+  const slugs = (await page.locator('a.event-card').evaluateAll((cards) => cards.map((a) => a.getAttribute('href'))))
+    .filter((href): href is string => href !== null)
+    .map((href) => href.split('/').at(-1)!);
+  const found = [];
+  for (const slug of slugs) {
+    const listing = await eTicketListing(request, slug).catch(() => undefined);
+    if (listing) found.push(listing);
+    if (found.length === 2) break;
+  }
+  await toCheckout(page, found[isPhone(testInfo.project.name) ? 1 : 0]!);
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
+  const focused = page.locator(':focus');
+  await expect(focused).toHaveAttribute('aria-invalid', 'true');
+  await expect(focused).toBeInViewport();
+  expect((await focused.boundingBox())!.y).toBeGreaterThanOrEqual(await headerEnd(page));
+  // Its cart released: every test's browser shares one client address, and so its open carts (RULES 8.1).
+  const cartId = new URL(page.url()).pathname.split('/').at(-1)!;
+  const released = await page.evaluate(
+    async (id) =>
+      (
+        await fetch(`/api/cart/${id}`, {
+          method: 'DELETE',
+          headers: { Authorization: `Bearer ${localStorage.getItem('guestToken')}` },
+        })
+      ).status,
+    cartId,
+  );
+  expect(released).toBe(204);
 });
