@@ -38,6 +38,15 @@ import cookie;
 import xkey;
 
 sub vcl_recv {
+    if (req.restarts == 0) {
+        # Each request its own id, the client's when it is plain (as the server takes one; two headers are one),
+        # else this cache's: a kept answer carries the id of the request that fetched it, which is no other
+        # request's. The pattern is the server's (`INCOMING_ID`, server/http/logger.ts); a test holds them equal.
+        set req.http.X-Request-Id = req.http.X-Request-Id;
+        if (req.http.X-Request-Id !~ "^[A-Za-z0-9._-]{8,128}$") {
+            set req.http.X-Request-Id = "varnish-" + req.xid;
+        }
+    }
     # Purges by surrogate key, from the purgers alone.
     if (req.method == "PURGE") {
         if (client.ip !~ storefront_purgers) {
@@ -56,13 +65,9 @@ sub vcl_recv {
     if (req.restarts == 0) {
         unset req.http.X-Storefront-Fresh;
         unset req.http.X-Storefront-Stale-Ok;
+        unset req.http.X-Storefront-Purged;
         # The query as asked, tracking parameters and all, for a redirect to keep (vcl_deliver).
         set req.http.X-Storefront-Query = regsub(req.url, "^[^?]*", "");
-        # Each request its own id, the client's when it is plain (as the server takes one), else this cache's: a
-        # kept answer carries the id of the request that fetched it, which is no other request's.
-        if (req.http.X-Request-Id !~ "^[A-Za-z0-9._-]{8,128}$") {
-            set req.http.X-Request-Id = "varnish-" + req.xid;
-        }
     }
 
     # RULES 2.10: the tracking parameters, from shared/rules/tracking-params.ts (trackingParamPattern()); a
@@ -138,12 +143,16 @@ sub vcl_hash {
 sub vcl_hit {
     # Past its lifetime, a page is served stale (and fetched anew behind it) only within the stale-while-revalidate
     # the server gave it; past that it is fetched before it is served, unless that fetch fails (see vcl_deliver) or
-    # the backend's probe, when it has one, says it is sick: then it is served for as long as it is kept. A page
-    # purged before its lifetime was out is fetched before it is served, on the same terms.
+    # the backend's probe, when it has one, says it is sick: then it is served for as long as it is kept. A purged
+    # page is fetched before it is served, on the same terms, however long ago it was purged: a purge ends its
+    # lifetime early, so it now ends (`now + obj.ttl`) before the end it was fetched with (kept to the millisecond).
+    # One kept without that end (by an earlier configuration) counts as purged.
     if (obj.ttl <= 0s && std.healthy(req.backend_hint) && !req.http.X-Storefront-Fresh &&
         !req.http.X-Storefront-Stale-Ok) {
-        if (obj.ttl + std.duration(obj.http.X-Storefront-SWR + "s", 0s) <= 0s ||
-            std.time(obj.http.X-Storefront-Expires, now) > now) {
+        if (std.real(obj.http.X-Storefront-Expires, 9999999999.0) > std.time2real(now + obj.ttl, 0.0) + 0.002) {
+            set req.http.X-Storefront-Purged = "1";
+        }
+        if (req.http.X-Storefront-Purged || obj.ttl + std.duration(obj.http.X-Storefront-SWR + "s", 0s) <= 0s) {
             set req.http.X-Storefront-Fresh = "1";
             return (restart);
         }
@@ -166,7 +175,13 @@ sub vcl_backend_response {
     # A server error is never kept, not even as a marker that would hide a stale copy; one fetched behind a stale
     # page, or instead of one too old to serve while the server is well, is dropped and leaves that page in place
     # (vcl_synth then serves it).
-    # So is a 429: one client over its limit, never an answer for the others at that address.
+    # So is a 429: one client over its limit, never an answer for the others at that address. In place of a purged
+    # page, though, it goes to that client: the purged copy is no answer while the server answers.
+    if (beresp.status == 429 && bereq.http.X-Storefront-Purged && !bereq.is_bgfetch) {
+        set beresp.ttl = 0s;
+        set beresp.uncacheable = true;
+        return (deliver);
+    }
     if (beresp.status >= 500 || beresp.status == 429) {
         if (bereq.is_bgfetch || bereq.http.X-Storefront-Fresh) {
             return (abandon);
@@ -195,8 +210,8 @@ sub vcl_backend_response {
         set beresp.http.X-Storefront-SWR = regsub(beresp.http.Cache-Control, "(?i)^.*stale-while-revalidate=([0-9]+).*$", "\1");
     }
     set beresp.grace = 1d;
-    # When its lifetime would have ended (to the second): a page past its lifetime before then was purged.
-    set beresp.http.X-Storefront-Expires = now + beresp.ttl;
+    # When its lifetime ends, in seconds to the millisecond (vcl_hit tells a purged page by it).
+    set beresp.http.X-Storefront-Expires = std.time2real(now + beresp.ttl, 0.0);
 }
 
 sub vcl_backend_fetch {
@@ -231,6 +246,7 @@ sub vcl_deliver {
 }
 
 sub vcl_synth {
+    set resp.http.X-Request-Id = req.http.X-Request-Id;
     # The server failed (or could not be reached) on a page too stale to serve while it is well: the stale copy, if
     # one is still kept, rather than an error.
     if (resp.status == 503 && req.http.X-Storefront-Fresh && !req.http.X-Storefront-Stale-Ok) {

@@ -63,7 +63,7 @@ function stubHeaders(pathname: string, n: number): Record<string, string> {
   if (pathname === '/no-lifetime') return { ...page, 'cache-control': 'public' };
   if (pathname === '/failing')
     return { ...page, 'cache-control': 'public, max-age=0, s-maxage=1, stale-while-revalidate=1' };
-  if (pathname === '/short' || pathname === '/limited')
+  if (pathname === '/short' || pathname === '/limited' || pathname === '/purged-late')
     return { ...page, 'cache-control': 'public, max-age=0, s-maxage=1, stale-while-revalidate=60' };
   return page;
 }
@@ -99,7 +99,7 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
         return void res.writeHead(301, { ...stubHeaders(pathname, seen.length), location: `/new${search}` }).end();
       if (pathname === '/failing' && failing) return void res.writeHead(500).end('down');
       if (pathname === '/purged-then-down' && down) return void res.writeHead(500).end('down');
-      if (pathname === '/limited' && limited)
+      if ((pathname === '/limited' || pathname === '/purged-late') && limited)
         return void res.writeHead(429, { 'cache-control': 'no-store', 'retry-after': '30' }).end('slow down');
       res.writeHead(200, stubHeaders(pathname, seen.length)).end(`<p>${req.url} #${seen.length}</p>`);
     });
@@ -232,6 +232,17 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     expect(ids[2]).toBe('shop-request-0001');
     expect(ids[3]).toMatch(/^varnish-\d+$/);
     expect(new Set(ids).size).toBe(4);
+    // Its own answers too, and one id of two headers, the one the origin is given.
+    const purged = await fetchVia('/', { 'xkey-purge': 'page:/nothing' }, 'PURGE');
+    const refused = await fetchVia('/', {}, 'BAN');
+    expect([purged, refused].map((a) => a.headers['x-request-id'])).toEqual([
+      expect.stringMatching(/^varnish-\d+$/),
+      expect.stringMatching(/^varnish-\d+$/),
+    ]);
+    const twice = await fetchVia('/venues/hall-twice', {
+      'x-request-id': ['shop-request-0002', 'not an id'] as unknown as string,
+    });
+    expect([twice.headers['x-request-id'], originIds.at(-1)]).toEqual(['shop-request-0002', 'shop-request-0002']);
   });
 
   it('shows clients neither the tags nor its own bookkeeping', async () => {
@@ -296,6 +307,29 @@ describe.skipIf(!varnishd)('the shared cache configuration, in front of a stand-
     expect([back.status, back.headers['x-cache']]).toEqual([200, expect.stringMatching(/^(MISS|HIT)$/)]);
     expect(textOf(back)).not.toBe(textOf(renewed));
     expect(back.headers).not.toHaveProperty('x-storefront-expires');
+  });
+
+  it('never serves a purged page as it was while the server answers, past its first lifetime too', async () => {
+    // A second's lifetime and a minute's stale-while-revalidate: a page purged, then asked for once its first
+    // lifetime is out, is no stale page to serve while fetching it.
+    const page = '/purged-late';
+    const purge = async () => textOf(await fetchVia('/', { 'xkey-purge': `page:${page}` }, 'PURGE')).trim();
+    const first = await fetchVia(page);
+    expect(await purge()).toBe('Purged 1');
+    await sleep(1_300);
+    const after = await fetchVia(page);
+    expect([after.status, after.headers['x-cache']]).toEqual([200, 'MISS']);
+    expect(textOf(after)).not.toBe(textOf(first));
+
+    // A client over its limit when it asks for a purged page gets its 429, not the purged copy.
+    expect(await purge()).toBe('Purged 1');
+    limited = true;
+    const refused = await fetchVia(page);
+    limited = false;
+    expect([refused.status, refused.headers['x-cache']]).toEqual([429, 'MISS']);
+    const next = await fetchVia(page);
+    expect([next.status, next.headers['x-cache']]).toEqual([200, 'MISS']);
+    expect(textOf(next)).not.toBe(textOf(after));
   });
 
   it('serves the stale copy when the server fails on a page past its stale-while-revalidate', async () => {

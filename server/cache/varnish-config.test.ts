@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { addressWithoutTracking, trackingParamPattern } from '../../shared/rules/tracking-params.js';
+import { INCOMING_ID } from '../http/logger.js';
 
 /** `scripts/varnish-lib.mjs` (plain JavaScript, as `npm run varnish` runs it), typed. */
 const varnishLib = (await import(new URL('../../scripts/varnish-lib.mjs', import.meta.url).href)) as {
@@ -31,6 +32,11 @@ describe('deploy/varnish/storefront.vcl', () => {
   it('strips the tracking parameters with the pattern generated from shared/rules/tracking-params.ts', () => {
     const line = `regsuball(req.url, "(?i)([?&])${trackingParamPattern()}(?=&|$)", "\\1")`;
     expect(vcl.includes(line), `storefront.vcl must hold, as generated from the list:\n  ${line}`).toBe(true);
+  });
+
+  it('takes a client’s request id by the pattern the server takes one by', () => {
+    const line = `if (req.http.X-Request-Id !~ "${INCOMING_ID.source}") {`;
+    expect(vcl.includes(line), `storefront.vcl must hold, as server/http/logger.ts has it:\n  ${line}`).toBe(true);
   });
 
   it('leaves the same address as the server does once the tracking parameters are out', () => {

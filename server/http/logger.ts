@@ -7,7 +7,7 @@ import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 // An id a proxy hands us is kept only if it is short and plain, so it cannot forge log lines.
-const INCOMING_ID = /^[A-Za-z0-9._-]{8,128}$/;
+export const INCOMING_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
 /** What stands in a log line for a secret. */
 export const REDACTED = '[REDACTED]';
