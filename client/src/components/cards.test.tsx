@@ -49,7 +49,12 @@ describe('a list of events', () => {
     minPrice: 20,
   });
 
-  it('sets the year above the first card of each later year, hidden from screen readers, who hear it per card', () => {
+  const yearsOf = (markup: string) =>
+    [...markup.matchAll(/<li( class="event-list__year" aria-hidden="true")?>(\d{4})?/g)].map(([, year, text]) =>
+      year ? text : 'card',
+    );
+
+  it('in date order across years, sets each year above its first card, hidden from screen readers', () => {
     const markup = html(
       <EventList
         empty=""
@@ -57,15 +62,19 @@ describe('a list of events', () => {
           card(1, 'Dec 30', '2026'),
           card(2, 'Jun 10', '2027'),
           card(3, 'Nov 27', '2027'),
-          card(4, 'TBD', ''),
-          card(5, 'Jan 2', '2028'),
+          card(4, 'Jan 2', '2028'),
+          card(5, 'TBD', ''),
         ]}
       />,
     );
-    const items = [...markup.matchAll(/<li( class="event-list__year" aria-hidden="true")?>(\d{4})?/g)].map(
-      ([, year, text]) => (year ? text : 'card'),
-    );
-    expect(items).toEqual(['card', '2027', 'card', 'card', 'card', '2028', 'card']);
+    expect(yearsOf(markup)).toEqual(['2026', 'card', '2027', 'card', 'card', '2028', 'card', 'card']);
     expect(markup).toContain('<span class="sr-only">SAT Nov 27 2027 07:30 PM</span>');
+  });
+
+  it('sets no year in a list within one year, nor in one in another order than the dates', () => {
+    const oneYear = [card(1, 'Jun 10', '2027'), card(2, 'Nov 27', '2027')];
+    const byRelevance = [card(1, 'Jun 10', '2027'), card(2, 'Dec 30', '2026'), card(3, 'Jan 2', '2027')];
+    for (const events of [oneYear, byRelevance])
+      expect(yearsOf(html(<EventList empty="" events={events} />))).toEqual(events.map(() => 'card'));
   });
 });

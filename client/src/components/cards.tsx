@@ -125,20 +125,25 @@ export function PromoCard({ card, eager }: { card: PromoCardData; eager?: boolea
   );
 }
 
-/** Events as a list of cards; `empty` says so in words when there are none. */
 /**
- * A card shows its month and day: where a list passes into another year, the year stands above the card that starts
- * it (a screen reader hears each card's year, and no extra item). Cards with no date yet have no year to pass.
+ * A card shows its month and day. A list in date order that spans more than one year sets each year above the first
+ * card of it (a screen reader hears each card's year, and no extra item); a list in another order (by relevance, by
+ * popularity) or within one year sets none. Cards with no date yet have no year. The year to set above each card, or
+ * undefined.
  */
-function yearsPassedInto(events: readonly EventCardData[]): boolean[] {
+function yearHeadings(events: readonly EventCardData[]): (string | undefined)[] {
+  const years = events.map(({ year }) => year).filter((year) => year !== '');
+  const inOrder = years.every((year, i) => i === 0 || year >= years[i - 1]!);
+  if (!inOrder || new Set(years).size < 2) return events.map(() => undefined);
   let before = '';
   return events.map(({ year }) => {
-    const passed = before !== '' && year !== '' && year !== before;
+    const heading = year !== '' && year !== before ? year : undefined;
     if (year !== '') before = year;
-    return passed;
+    return heading;
   });
 }
 
+/** Events as a list of cards; `empty` says so in words when there are none. */
 export function EventList({
   events,
   empty,
@@ -149,16 +154,16 @@ export function EventList({
   emptyClassName?: string;
 }) {
   if (events.length === 0) return <p className={emptyClassName}>{empty}</p>;
-  const newYears = yearsPassedInto(events);
+  const headings = yearHeadings(events);
   return (
     <ul className="event-list">
       {events.map((card, i) => {
-        const newYear = newYears[i];
+        const heading = headings[i];
         return (
           <Fragment key={card.id}>
-            {newYear && (
+            {heading && (
               <li className="event-list__year" aria-hidden="true">
-                {card.year}
+                {heading}
               </li>
             )}
             <li>
