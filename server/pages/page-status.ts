@@ -1,6 +1,6 @@
 import { CATEGORY_BY_SLUG } from '../../shared/catalog/categories.js';
 import { hasStarted } from '../../shared/rules/lists.js';
-import { pagePath } from '../../shared/rules/site-paths.js';
+import { pagePath, RESULTS_PATH } from '../../shared/rules/site-paths.js';
 import { entitySlug, idFromSlug } from '../../shared/rules/slug.js';
 import { entityTag } from '../http/fast-lane.js';
 import type { SearchEngine } from '../search/search-engine.js';
@@ -16,7 +16,7 @@ export type PageVerdict =
   | { status: 410; noindex: true; reason: 'cancelled' | 'started' };
 
 /** RULES 2.1: the routes the storefront links to that hold no entity. */
-const PLAIN_PAGES = new Set(['/', '/results-general', '/contact-us', '/faq', '/policies', '/guarantee']);
+const PLAIN_PAGES = new Set(['/', RESULTS_PATH, '/contact-us', '/faq', '/policies', '/guarantee']);
 /** A shopper's own cart and order pages: judged by the page itself, which holds the guest's token. */
 const PRIVATE_PAGE = /^\/(?:checkout|orders)\/[^/]+$/;
 /** RULES 2.4: team and performer pages are also linked at the site root by their slug (name plus id). */

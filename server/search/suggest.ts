@@ -15,7 +15,7 @@ import { cityForAbbreviation } from '../../shared/rules/city-abbreviations.js';
 import { suggestRequests } from './queries.js';
 import type { SearchEngine } from './search-engine.js';
 import type { SearchResult } from '../../shared/schemas/search.js';
-import { eventPath, performerPath, venuePath } from '../../shared/rules/site-paths.js';
+import { eventPath, performerPath, searchResultsPath, venuePath } from '../../shared/rules/site-paths.js';
 
 /** The collections suggestions read (those of `suggestRequests`): a change to one makes replayed answers stale. */
 export const SUGGEST_COLLECTIONS: readonly CollectionName[] = ['Performer', 'Venue', 'USCity', 'Event'];
@@ -104,7 +104,7 @@ export async function suggest(
             return {
               id: Number(c.id),
               text: `${c.city}, ${c.state_id}`,
-              url: `/results-general?kwds=${encodeURIComponent(slugify(c.city).replace(/-/g, ' '))}`,
+              url: searchResultsPath(slugify(c.city).replace(/-/g, ' ')),
             };
           }),
         }

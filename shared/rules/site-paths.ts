@@ -17,5 +17,7 @@ export const categoryPath = (slug: string) => `/category/${slug}`;
 export const pagePath = (pathname: string) => (pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
 /** The search results page (RULES 7.3): its `kwds` is the query (2.8). */
 export const RESULTS_PATH = '/results-general';
+/** The results of a search; the query is percent-encoded so `+` and spaces survive. */
+export const searchResultsPath = (query: string) => `${RESULTS_PATH}?kwds=${encodeURIComponent(query)}`;
 /** Where the guarantee every listing links to is explained (RULES 20.4): in every page's footer too. */
 export const GUARANTEE_PATH = '/guarantee';

@@ -10,7 +10,7 @@ import {
   type RouteMatch,
   type RouteObject,
 } from 'react-router';
-import { pagePath } from '../../../shared/rules/site-paths.js';
+import { pagePath, RESULTS_PATH } from '../../../shared/rules/site-paths.js';
 import { callQueryKey, type ApiCall } from '../../../shared/schemas/api-calls.js';
 import type { BrandAnswer } from '../../../shared/schemas/layout.js';
 import { AppLinkNavigation } from '../components/app-link.js';
@@ -132,7 +132,7 @@ const ROUTES: RouteObject[] = [
       { path: 'category/:slug', element: <LayoutPage kind="category" /> },
       { path: 'performers/:slug', element: <PerformerPage /> },
       { path: 'venues/:slug', element: <VenuePage /> },
-      { path: 'results-general', element: <ResultsPage /> },
+      { path: RESULTS_PATH.slice(1), element: <ResultsPage /> },
       { path: 'events/*', element: <EventPage /> },
       { path: 'tickets/*', element: <TicketPage /> },
       { path: 'checkout/:cartId', element: <CheckoutPage /> },

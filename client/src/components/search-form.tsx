@@ -7,7 +7,8 @@ import { RESULTS_PATH } from '../../../shared/rules/site-paths.js';
  */
 export function SearchForm({ id, label, query = '' }: { id: string; label: string; query?: string }) {
   return (
-    <form action={RESULTS_PATH} method="get" role="search" className="search-form">
+    // Named, as a page holds the header's search too.
+    <form action={RESULTS_PATH} method="get" role="search" aria-label={label} className="search-form">
       <label htmlFor={id}>{label}</label>
       <input id={id} name="kwds" type="search" autoComplete="off" maxLength={MAX_QUERY_LENGTH} defaultValue={query} />
       <button type="submit">Search</button>

@@ -286,9 +286,7 @@ describe('paying', () => {
     await fillAddress(user);
     await fillCard(user);
     await user.click(screen.getByRole('button', { name: /^Pay \$/ }));
-    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'), {
-      timeout: 5_000,
-    });
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/orders/ord_123?code=ACCESS-9'));
     const keys = fetchMock.mock.calls
       .filter(([u]) => String(u) === '/api/checkout')
       .map(([, init]) => (init?.headers as Record<string, string>)['Idempotency-Key']);

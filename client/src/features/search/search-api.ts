@@ -1,4 +1,3 @@
-import { RESULTS_PATH } from '../../../../shared/rules/site-paths.js';
 import type { RecentActivityItem } from '../../../../shared/schemas/activity.js';
 import { api, reportClientError } from '../../lib/api.js';
 import type { SuggestResponse } from '../../lib/schemas.js';
@@ -28,11 +27,6 @@ const schemas = () => import('./search-schemas.js');
 const suggestSchema = () => schemas().then((m) => m.SuggestResponseSchema);
 const recentSchema = () => schemas().then((m) => m.RecentActivitiesSchema);
 const trendingSchema = () => schemas().then((m) => m.TrendingSchema);
-
-/** The full search route (RULES 7.3); the query is percent-encoded so '+' and spaces survive. */
-export function searchResultsPath(query: string): string {
-  return `${RESULTS_PATH}?kwds=${encodeURIComponent(query)}`;
-}
 
 function isAbort(error: unknown, signal: AbortSignal): boolean {
   return signal.aborted || (error instanceof DOMException && error.name === 'AbortError');

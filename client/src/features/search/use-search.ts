@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { isSubmitKey, normalizeSearchQuery, shouldSearch } from '../../../../shared/rules/format.js';
+import { searchResultsPath } from '../../../../shared/rules/site-paths.js';
 import { useFlag } from '../../lib/flags.js';
 import type { SuggestResponse } from '../../lib/schemas.js';
 import {
@@ -9,7 +10,6 @@ import {
   SEARCH_DEBOUNCE_MS,
   fetchSuggestions,
   searchKeys,
-  searchResultsPath,
   type RecentActivityItem,
   type TrendingPerformer,
 } from './search-api.js';
