@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RowResults } from '../../../../shared/schemas/row-results.js';
 import type { ExperimentView, StudioStateView } from '../../../../shared/schemas/studio.js';
@@ -110,7 +110,7 @@ describe('the preview’s row badges', () => {
     );
     const badges = (column: HTMLElement) => [...column.querySelectorAll('.row-result-badge')].map((b) => b.textContent);
     const base = await screen.findByRole('article', { name: 'Base page' });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(badges(base)).toEqual([
         'Results, all variations 1,000 impressions · 5.0% CTR · 4 purchases',
         'Results, all variations not seen in this range',
@@ -121,10 +121,10 @@ describe('the preview’s row badges', () => {
     fireEvent.change(screen.getByLabelText('Variation'), { target: { value: 'all' } });
     const control = await screen.findByRole('article', { name: /^Variation 0: base/ });
     const promos = await screen.findByRole('article', { name: /^Variation 1: promos/ });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(badges(promos)[0]).toBe('Results, variation promos 600 impressions · 6.7% CTR · 3 purchases'),
     );
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(badges(control)[0]).toBe('Results, variation base 400 impressions · 2.5% CTR · 1 purchase'),
     );
   });

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RowMetrics, RowResults } from '../../../../shared/schemas/row-results.js';
@@ -140,7 +140,7 @@ describe('RowResultsPanel', () => {
     renderPanel();
     await screen.findByRole('table');
     fireEvent.change(screen.getByLabelText('Range'), { target: { value: 'last7' } });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(urlsOf(fetchMock, '/api/studio/rows').at(-1)!.search).toMatch(
         /^\?brand=base&page=home&since=\d{4}-\d\d-\d\d$/,
       ),
@@ -148,7 +148,7 @@ describe('RowResultsPanel', () => {
     fireEvent.change(screen.getByLabelText('Range'), { target: { value: 'dates' } });
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
     fireEvent.change(screen.getByLabelText('To (included)'), { target: { value: '2026-11-15' } });
-    await vi.waitFor(() =>
+    await waitFor(() =>
       expect(urlsOf(fetchMock, '/api/studio/rows').at(-1)!.search).toBe(
         '?brand=base&page=home&since=2026-11-01&until=2026-11-15',
       ),
