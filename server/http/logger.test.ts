@@ -3,7 +3,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';
 import { testApp } from '../test/test-app.js';
-import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
+import { MAX_QUERY_LENGTH } from '../../shared/rules/constants.js';
 import { createLogger, redactUrl } from './logger.js';
 
 /** A logger at info writing into an array, as the server's logger is made. */

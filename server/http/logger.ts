@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
+import { MAX_QUERY_LENGTH } from '../../shared/rules/constants.js';
 import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 
 export const REQUEST_ID_HEADER = 'x-request-id';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { pagePath, RESULTS_PATH } from '../../shared/rules/site-paths.js';
 import { SearchResultsQuerySchema } from '../../shared/schemas/entities.js';
-import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
+import { MAX_QUERY_LENGTH } from '../../shared/rules/constants.js';
 import { escapeHtml } from './page-document.js';
 import { percentDecoded } from '../../shared/rules/percent-decoding.js';
 import { BAD_PATH_ESCAPE } from '../http/errors.js';

@@ -11,7 +11,7 @@ import { parsePageData } from '../../client/src/app/page-data.js';
 import { entitySlug } from '../../shared/rules/slug.js';
 import { EVENT_DETAIL_FIELDS } from '../../shared/schemas/cards.js';
 import { MAX_RESULTS_PAGE, MAX_SCHEDULE_PAGE } from '../../shared/schemas/entities.js';
-import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
+import { MAX_QUERY_LENGTH } from '../../shared/rules/constants.js';
 import { parseEnv } from '../config/env.js';
 import { createLogger } from '../http/logger.js';
 import { catalogFixture, type CatalogFixture } from '../test/catalog-fixture.js';

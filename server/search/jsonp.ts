@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import { MAX_QUERY_LENGTH } from '../../shared/schemas/search.js';
+import { MAX_QUERY_LENGTH } from '../../shared/rules/constants.js';
 import type { SessionTokens } from '../sessions/session-tokens.js';
 import { queryClock } from './query-clock.js';
 import type { SearchService } from './search-service.js';

@@ -1,7 +1,7 @@
 import { pageFromText, z } from './zod.js';
 import { EventCardSchema, PerformerCardSchema, VenueCardSchema } from './cards.js';
 import { VenueDocumentSchema } from './documents.js';
-import { MAX_QUERY_LENGTH } from './search.js';
+import { MAX_QUERY_LENGTH } from '../rules/constants.js';
 
 /** Performer, venue and event pages, search results and the header menu, as the API answers them. */
 

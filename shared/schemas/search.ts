@@ -2,8 +2,6 @@ import { MAX_QUERY_LENGTH } from '../rules/constants.js';
 import { z } from './zod.js';
 import { CollectionNameSchema } from './documents.js';
 
-export { MAX_QUERY_LENGTH };
-
 /** RULES 7.17, 8.3 and Typesense's own ceiling: at most 250 hits a page. */
 export const MAX_PER_PAGE = 250;
 /** Beyond this, deep pagination is refused rather than scanned. */

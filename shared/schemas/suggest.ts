@@ -1,5 +1,5 @@
 import { z } from './zod.js';
-import { MAX_QUERY_LENGTH } from './search.js';
+import { MAX_QUERY_LENGTH } from '../rules/constants.js';
 
 export const SuggestQuerySchema = z.object({
   q: z.string().max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`).default(''),
