@@ -339,3 +339,30 @@ test('a checkout sent with fields missing brings the first one into view, clear 
   );
   expect(released).toBe(204);
 });
+
+test('a listing shipped by mail shows its fee breakdown with room for every name', async ({ page, request }) => {
+  await page.goto('/');
+  const slugs = (await page.locator('a.event-card').evaluateAll((cards) => cards.map((a) => a.getAttribute('href'))))
+    .filter((href): href is string => href !== null)
+    .map((href) => href.split('/').at(-1)!);
+  // A listing whose delivery adds a line of its own ("$2.50 shipping per ticket, added at checkout").
+  let shipped: { slug: string; id: number; quantity: number } | undefined;
+  for (const slug of slugs) {
+    const { listings } = (await (
+      await request.get(`/api/events/${slug}/listings?quantity=2`, { headers: { 'X-Site-Id': '22791' } })
+    ).json()) as { listings: { id: number; deliveryMethod: string }[] };
+    const listing = listings.find((l) => l.deliveryMethod === 'physical_mail');
+    if ((shipped = listing && { slug, id: listing.id, quantity: 2 })) break;
+  }
+  expect(shipped, 'an event on the home page with a listing shipped by mail').toBeDefined();
+  await page.goto(`/events/${shipped!.slug}?quantity=${shipped!.quantity}`);
+  const listing = page
+    .getByRole('region', { name: 'Tickets' })
+    .getByRole('listitem')
+    .filter({ has: page.locator(`a[href*="listing=${shipped!.id}&"]`) });
+  await listing.getByRole('button', { name: 'See fees' }).click();
+  const names = listing.locator('.fee-list dt');
+  await expect(names.filter({ hasText: /^Delivery/ })).toBeVisible();
+  for (const box of await names.evaluateAll((dts) => dts.map((dt) => dt.getBoundingClientRect().width)))
+    expect(box).toBeGreaterThanOrEqual(100);
+});
