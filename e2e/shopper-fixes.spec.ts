@@ -260,6 +260,8 @@ test('a long searched word breaks: the results page never scrolls sideways; the 
 test('a search page with nothing searched, or nothing found, offers a search of its own', async ({ page }) => {
   await page.goto('/results-general?kwds=');
   const box = page.getByRole('main').getByRole('searchbox', { name: 'Artist, team or venue' });
+  // No longer than a search is (RULES 8.3).
+  await expect(box).toHaveAttribute('maxlength', '200');
   await box.fill('boston');
   await box.press('Enter');
   await expect(page).toHaveURL(/\/results-general\?kwds=boston$/);

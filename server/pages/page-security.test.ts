@@ -193,6 +193,8 @@ describe('a page request the server cannot read', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toContain('<h1 id="problem-title">Search too long</h1>');
     expect(page.text).toContain(`at most ${MAX_QUERY_LENGTH} characters long; this one has ${MAX_QUERY_LENGTH + 1}`);
+    // RULES 8.3's figure itself: a search is at most 200 characters.
+    expect(page.text).toContain('at most 200 characters long; this one has 201');
     expect(page.text).toContain('<meta name="robots" content="noindex" />');
     expect(page.text).not.toContain(marker);
     // Spaces written as plus signs count as the page reads them: one character each.
